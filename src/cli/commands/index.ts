@@ -1,0 +1,19 @@
+/** Every CLI verb, registered in help order. */
+import type { Command } from 'commander';
+import { registerGenerate } from './generate.js';
+import { registerStats } from './stats.js';
+import { registerWalk } from './walk.js';
+import { registerEval } from './eval.js';
+import { registerDstc6 } from './dstc6.js';
+import { registerAirdialogue } from './airdialogue.js';
+import { registerDemo } from './demo.js';
+
+export function registerCommands(program: Command): void {
+  registerGenerate(program);
+  registerStats(program);
+  registerWalk(program);
+  registerEval(program);
+  registerDstc6(program);
+  registerAirdialogue(program);
+  registerDemo(program);
+}

@@ -1,0 +1,68 @@
+/** File reading with one-line errors, and atomic writes (temp file + rename). */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { FormatError } from './errors.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a UTF-8 text file. A missing/unreadable file, a file holding NUL bytes or invalid UTF-8
+ * throws a FormatError naming the file (and the line, for binary content).
+ */
+export function readTextFile(file: string): string {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(e)})`;
+    throw new FormatError(file, undefined, reason);
+  }
+  const nul = buf.indexOf(0);
+  if (nul >= 0) throw new FormatError(file, lineOfOffset(buf, nul), 'binary data (NUL byte), not a text file');
+  try {
+    return decoder.decode(buf);
+  } catch {
+    throw new FormatError(file, firstInvalidUtf8Line(buf), 'binary data (invalid UTF-8), not a text file');
+  }
+}
+
+function lineOfOffset(buf: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (buf[i] === 10) line++;
+  return line;
+}
+
+function firstInvalidUtf8Line(buf: Buffer): number {
+  let start = 0;
+  let line = 1;
+  for (let i = 0; i <= buf.length; i++) {
+    if (i === buf.length || buf[i] === 10) {
+      try {
+        decoder.decode(buf.subarray(start, i));
+      } catch {
+        return line;
+      }
+      start = i + 1;
+      line++;
+    }
+  }
+  return line;
+}
+
+let tmpCounter = 0;
+
+/** Writes `data` to `file` via a temp file in the same folder and a rename: never a half-written file. */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${tmpCounter++}.tmp`);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}

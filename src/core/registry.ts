@@ -1,0 +1,36 @@
+/** Named factories, so the CLI, the server and the benchmarks share one lookup. */
+import { ConfigError } from './errors.js';
+
+export interface RegistryEntry<F> {
+  readonly name: string;
+  readonly description: string;
+  readonly factory: F;
+}
+
+export class Registry<F> {
+  private readonly entries = new Map<string, RegistryEntry<F>>();
+  constructor(readonly kind: string) {}
+
+  register(name: string, description: string, factory: F): void {
+    if (this.entries.has(name)) throw new Error(`${this.kind} '${name}' registered twice`);
+    this.entries.set(name, { name, description, factory });
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  get(name: string): F {
+    const e = this.entries.get(name);
+    if (!e) throw new ConfigError(`unknown ${this.kind} '${name}' (known: ${this.names().join(', ') || 'none'})`);
+    return e.factory;
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  list(): RegistryEntry<F>[] {
+    return this.names().map((n) => this.entries.get(n) as RegistryEntry<F>);
+  }
+}

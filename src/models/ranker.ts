@@ -1,0 +1,52 @@
+/** What every response model implements, and the registry the CLI, server and benchmarks share. */
+import type { Turn } from '../core/dialog.js';
+import { Registry } from '../core/registry.js';
+
+/** Scores candidate responses given the dialog so far (one score per candidate, higher = better). */
+export interface Ranker {
+  readonly name: string;
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array;
+}
+
+/** A model that writes its next response directly (rule-based bots). */
+export interface Responder {
+  readonly name: string;
+  respond(history: readonly Turn[]): string;
+}
+
+export type ResponseModel = Ranker | Responder;
+
+export function isResponder(m: ResponseModel): m is Responder {
+  return typeof (m as Responder).respond === 'function';
+}
+
+/** Options a factory may receive (each model reads what it needs). */
+export interface ModelContext {
+  /** Candidate responses, when the task has a candidates file. */
+  readonly candidates?: readonly string[];
+}
+
+export type ModelFactory = (ctx: ModelContext) => ResponseModel;
+
+/** Named models: `rules`, later `tfidf`, `nn`, `embeddings`, `memn2n`, ... */
+export const models = new Registry<ModelFactory>('model');
+
+/** Index of the best-scoring candidate (first one on ties). */
+export function argmax(scores: Float32Array): number {
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if ((scores[i] as number) > (scores[best] as number)) best = i;
+  return best;
+}
+
+/** A Responder as a Ranker: 1 for candidates equal to its response, 0 for the rest. */
+export function responderAsRanker(r: Responder): Ranker {
+  return {
+    name: r.name,
+    rank(history, candidates) {
+      const want = r.respond(history);
+      const s = new Float32Array(candidates.length);
+      for (let i = 0; i < candidates.length; i++) if (candidates[i] === want) s[i] = 1;
+      return s;
+    },
+  };
+}
