@@ -1,5 +1,70 @@
+/** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy. */
 import type { Command } from 'commander';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readBabiCandidates, readBabiDialogs } from '../../formats/babi.js';
+import { models } from '../../models/index.js';
+import { evaluateDialogs } from '../../models/evaluate.js';
+import { accuracy } from '../../metrics/ranking.js';
+import { action, out } from '../run.js';
+import { progress } from '../progress.js';
+
+interface EvalOptions {
+  model: string;
+  data: string;
+  candidates?: string;
+  json?: boolean;
+  predictions?: string;
+}
 
 export function registerEval(program: Command): void {
-  program.command('eval').description('(not yet implemented)');
+  program
+    .command('eval')
+    .description('evaluate a model on a bAbI dialog file: per-response and per-dialog accuracy')
+    .requiredOption('--model <name>', `model name (${'rules'}, …)`)
+    .requiredOption('--data <file>', 'bAbI dialog file')
+    .option('--candidates <file>', 'candidates file (for models that rank candidates)')
+    .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
+    .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn')
+    .action(action((o: EvalOptions) => run(o)));
+}
+
+function run(o: EvalOptions): void {
+  const factory = models.get(o.model);
+  const { dialogs } = readBabiDialogs(o.data);
+  const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : undefined;
+  const model = factory(candidates ? { candidates } : {});
+  const tmp = o.predictions ? `${o.predictions}.${process.pid}.tmp` : undefined;
+  const fd = tmp ? openSync(tmp, 'w') : undefined;
+  const bar = progress(`eval ${o.model}`, dialogs.length, { quiet: o.json === true && !process.stderr.isTTY });
+  try {
+    const s = evaluateDialogs(model, dialogs, {
+      ...(candidates ? { candidates } : {}),
+      onPrediction: fd === undefined ? undefined : (p) => writeSync(fd, JSON.stringify({ dialog: p.dialog, turn: p.turn, prediction: p.prediction }) + '\n'),
+      onProgress: (d) => bar.update(d),
+    });
+    bar.stop();
+    if (fd !== undefined && tmp && o.predictions) {
+      closeSync(fd);
+      renameSync(tmp, o.predictions);
+    }
+    const perResponse = accuracy.perResponse(s);
+    const perDialog = accuracy.perDialog(s);
+    if (o.json) out(JSON.stringify({ perResponse, perDialog, turns: s.turns, dialogs: s.dialogs }));
+    else {
+      out(`${o.data}`);
+      out(`  per-response accuracy ${(100 * perResponse).toFixed(2)}% (${s.correctTurns}/${s.turns})`);
+      out(`  per-dialog accuracy    ${(100 * perDialog).toFixed(2)}% (${s.correctDialogs}/${s.dialogs})`);
+    }
+  } catch (e) {
+    bar.stop();
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* already closed */
+      }
+    }
+    if (tmp) rmSync(tmp, { force: true });
+    throw e;
+  }
 }
