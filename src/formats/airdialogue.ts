@@ -1,0 +1,336 @@
+/**
+ * AirDialogue JSON Lines (Wei et al. 2018): data lines (`intent`, `action`, `expected_action`,
+ * `dialogue`, `timestamps`, `correct_sample`, optional `search_info`) aligned line by line with KB
+ * lines (`{"kb": [flights], "reservation": 0 | flight_number}`).
+ *
+ * Reading validates every line (`file:line: reason`); writing reproduces Python's `json.dumps`
+ * default layout (`", "` / `": "` separators, ASCII-only escapes), so reading then writing an
+ * original file gives it back byte for byte.
+ */
+import { FormatError } from '../core/errors.js';
+import { readTextFile } from '../core/files.js';
+
+export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'June', 'July', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const;
+export type Month = (typeof MONTHS)[number];
+export const GOALS = ['book', 'change', 'cancel'] as const;
+export type Goal = (typeof GOALS)[number];
+export const STATUSES = ['book', 'change', 'cancel', 'no_flight', 'no_reservation'] as const;
+export type Status = (typeof STATUSES)[number];
+export const DAY_SEGMENTS = ['morning', 'afternoon', 'evening'] as const;
+export type DaySegment = (typeof DAY_SEGMENTS)[number];
+export const CLASSES = ['economy', 'business'] as const;
+export type FlightClass = (typeof CLASSES)[number];
+
+/** The customer's private context. Absent optional keys mean "any". */
+export interface Intent {
+  departure_airport: string;
+  return_airport: string;
+  departure_month: Month;
+  departure_day: string;
+  return_month: Month;
+  return_day: string;
+  name: string;
+  goal: Goal;
+  /** 5000 means "any price". */
+  max_price: number;
+  /** Absent means "any" (2). */
+  max_connections?: number;
+  class?: FlightClass;
+  departure_time?: DaySegment;
+  return_time?: DaySegment;
+  airline_preference?: 'normal-cost';
+}
+
+export interface Flight {
+  airline: string;
+  class: FlightClass;
+  departure_airport: string;
+  departure_day: string;
+  departure_month: Month;
+  departure_time_num: number;
+  flight_number: number;
+  num_connections: number;
+  price: number;
+  return_airport: string;
+  return_day: string;
+  return_month: Month;
+  return_time_num: number;
+}
+
+/** The agent's private context: the flight database and the reservation (0 = none). */
+export interface KbLine {
+  kb: Flight[];
+  reservation: number;
+}
+
+/** A final action (status is free text in human data; see STATUSES for the valid ones). */
+export interface Action {
+  status: string;
+  name: string;
+  flight: number[];
+}
+
+export interface SearchEvent {
+  timestmamp: number;
+  button_name?: string;
+  field_name?: string;
+  field_value?: string;
+}
+
+export interface DataLine {
+  intent: Intent;
+  action: Action;
+  expected_action: Action;
+  dialogue?: string[];
+  timestamps?: number[];
+  correct_sample?: boolean;
+  search_info?: SearchEvent[];
+}
+
+/** One aligned pair (line `line` of both files). */
+export interface AirExample {
+  line: number;
+  data: DataLine;
+  kb: KbLine;
+}
+
+// ---------------------------------------------------------------------------------------------
+// validation helpers
+
+type Obj = Record<string, unknown>;
+
+class Bad extends Error {}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function need(o: Obj, key: string, where: string): unknown {
+  if (!(key in o)) throw new Bad(`${where}missing "${key}"`);
+  return o[key];
+}
+
+function str(o: Obj, key: string, where: string): string {
+  const v = need(o, key, where);
+  if (typeof v !== 'string') throw new Bad(`${where}"${key}" must be a string, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function int(o: Obj, key: string, where: string): number {
+  const v = need(o, key, where);
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new Bad(`${where}"${key}" must be an integer, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function oneOf<T extends string>(o: Obj, key: string, allowed: readonly T[], where: string): T {
+  const v = str(o, key, where);
+  if (!(allowed as readonly string[]).includes(v)) throw new Bad(`${where}"${key}" must be one of ${allowed.join('/')}, got "${v}"`);
+  return v as T;
+}
+
+function dayStr(o: Obj, key: string, where: string): string {
+  const v = str(o, key, where);
+  const n = Number(v);
+  if (!/^\d{1,2}$/.test(v) || n < 1 || n > 31) throw new Bad(`${where}"${key}" must be a day 1-31, got "${v}"`);
+  return v;
+}
+
+function validateIntent(v: unknown): Intent {
+  const w = 'intent: ';
+  if (!isObj(v)) throw new Bad('"intent" must be an object');
+  str(v, 'departure_airport', w);
+  str(v, 'return_airport', w);
+  oneOf(v, 'departure_month', MONTHS, w);
+  oneOf(v, 'return_month', MONTHS, w);
+  dayStr(v, 'departure_day', w);
+  dayStr(v, 'return_day', w);
+  str(v, 'name', w);
+  oneOf(v, 'goal', GOALS, w);
+  int(v, 'max_price', w);
+  if ('max_connections' in v) int(v, 'max_connections', w);
+  if ('class' in v) oneOf(v, 'class', CLASSES, w);
+  if ('departure_time' in v) oneOf(v, 'departure_time', DAY_SEGMENTS, w);
+  if ('return_time' in v) oneOf(v, 'return_time', DAY_SEGMENTS, w);
+  if ('airline_preference' in v) oneOf(v, 'airline_preference', ['normal-cost'] as const, w);
+  return v as unknown as Intent;
+}
+
+function validateAction(key: string, v: unknown): Action {
+  if (!isObj(v)) throw new Bad(`"${key}" must be an object`);
+  const w = `${key}: `;
+  str(v, 'status', w);
+  str(v, 'name', w);
+  const fl = need(v, 'flight', w);
+  if (!Array.isArray(fl) || !fl.every((x) => typeof x === 'number' && Number.isInteger(x)))
+    throw new Bad(`${w}"flight" must be a list of flight numbers, got ${JSON.stringify(fl)}`);
+  return v as unknown as Action;
+}
+
+function validateData(v: unknown): DataLine {
+  if (!isObj(v)) throw new Bad('a data line must be a JSON object');
+  validateIntent(need(v, 'intent', ''));
+  validateAction('action', need(v, 'action', ''));
+  validateAction('expected_action', need(v, 'expected_action', ''));
+  if ('dialogue' in v) {
+    const d = v.dialogue;
+    if (!Array.isArray(d) || !d.every((x) => typeof x === 'string')) throw new Bad('"dialogue" must be a list of strings');
+  }
+  if ('timestamps' in v) {
+    const t = v.timestamps;
+    if (!Array.isArray(t) || !t.every((x) => typeof x === 'number' && Number.isInteger(x))) throw new Bad('"timestamps" must be a list of integers');
+  }
+  if ('correct_sample' in v && typeof v.correct_sample !== 'boolean') throw new Bad('"correct_sample" must be true or false');
+  if ('search_info' in v) {
+    const s = v.search_info;
+    if (!Array.isArray(s) || !s.every(isObj)) throw new Bad('"search_info" must be a list of objects');
+  }
+  return v as unknown as DataLine;
+}
+
+function validateFlight(v: unknown, i: number): Flight {
+  const w = `kb[${i}]: `;
+  if (!isObj(v)) throw new Bad(`${w}a flight must be an object`);
+  str(v, 'airline', w);
+  oneOf(v, 'class', CLASSES, w);
+  str(v, 'departure_airport', w);
+  str(v, 'return_airport', w);
+  oneOf(v, 'departure_month', MONTHS, w);
+  oneOf(v, 'return_month', MONTHS, w);
+  dayStr(v, 'departure_day', w);
+  dayStr(v, 'return_day', w);
+  for (const k of ['departure_time_num', 'return_time_num']) {
+    const h = int(v, k, w);
+    if (h < 0 || h > 23) throw new Bad(`${w}"${k}" must be an hour 0-23, got ${h}`);
+  }
+  int(v, 'flight_number', w);
+  const c = int(v, 'num_connections', w);
+  if (c < 0) throw new Bad(`${w}"num_connections" must be >= 0, got ${c}`);
+  int(v, 'price', w);
+  return v as unknown as Flight;
+}
+
+function validateKb(v: unknown): KbLine {
+  if (!isObj(v)) throw new Bad('a kb line must be a JSON object');
+  const kb = need(v, 'kb', '');
+  if (!Array.isArray(kb) || kb.length === 0) throw new Bad('"kb" must be a non-empty list of flights');
+  const numbers = new Set<number>();
+  kb.forEach((f, i) => {
+    const fl = validateFlight(f, i);
+    if (numbers.has(fl.flight_number)) throw new Bad(`kb[${i}]: duplicate flight_number ${fl.flight_number}`);
+    numbers.add(fl.flight_number);
+  });
+  const r = int(v, 'reservation', '');
+  if (r !== 0 && !numbers.has(r)) throw new Bad(`"reservation" ${r} is not a flight of this kb`);
+  return v as unknown as KbLine;
+}
+
+/** Splits JSON Lines text into (line number, text); a single trailing newline is allowed. */
+function jsonLines(text: string, file: string): Array<{ line: number; value: unknown }> {
+  const raw = text.split('\n');
+  if (raw.length > 0 && raw[raw.length - 1] === '') raw.pop();
+  const outLines: Array<{ line: number; value: unknown }> = [];
+  raw.forEach((l, i) => {
+    const s = l.endsWith('\r') ? l.slice(0, -1) : l;
+    if (s.trim() === '') throw new FormatError(file, i + 1, 'empty line (expected one JSON object per line)');
+    let value: unknown;
+    try {
+      value = JSON.parse(s);
+    } catch (e) {
+      throw new FormatError(file, i + 1, `invalid JSON (${(e as Error).message.split('\n')[0]})`);
+    }
+    outLines.push({ line: i + 1, value });
+  });
+  return outLines;
+}
+
+function parseWith<T>(text: string, file: string, validate: (v: unknown) => T): T[] {
+  return jsonLines(text, file).map(({ line, value }) => {
+    try {
+      return validate(value);
+    } catch (e) {
+      if (e instanceof Bad) throw new FormatError(file, line, e.message);
+      throw e;
+    }
+  });
+}
+
+/** Parses data lines; every line is validated. */
+export function parseAirData(text: string, file = '<data>'): DataLine[] {
+  return parseWith(text, file, validateData);
+}
+
+/** Parses KB lines; every line is validated. */
+export function parseAirKb(text: string, file = '<kb>'): KbLine[] {
+  return parseWith(text, file, validateKb);
+}
+
+export function readAirData(file: string): DataLine[] {
+  return parseAirData(readTextFile(file), file);
+}
+
+export function readAirKb(file: string): KbLine[] {
+  return parseAirKb(readTextFile(file), file);
+}
+
+/** Checks that two line-aligned files have the same number of lines. */
+export function checkAligned(fileA: string, nA: number, fileB: string, nB: number): void {
+  if (nA === nB) return;
+  const [shortFile, nShort, longFile, nLong] = nA < nB ? [fileA, nA, fileB, nB] : [fileB, nB, fileA, nA];
+  throw new FormatError(shortFile, nShort + 1, `missing line: ${longFile} has ${nLong} lines, this file has ${nShort} (files must be aligned line by line)`);
+}
+
+/** Reads a data file and its KB file, checking they are aligned line by line. */
+export function readAirDialogue(dataFile: string, kbFile: string): AirExample[] {
+  const data = readAirData(dataFile);
+  const kbs = readAirKb(kbFile);
+  checkAligned(dataFile, data.length, kbFile, kbs.length);
+  return data.map((d, i) => ({ line: i + 1, data: d, kb: kbs[i] as KbLine }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// writing (Python json.dumps layout)
+
+function pyString(s: string): string {
+  let o = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) o += '\\"';
+    else if (c === 0x5c) o += '\\\\';
+    else if (c === 0x0a) o += '\\n';
+    else if (c === 0x0d) o += '\\r';
+    else if (c === 0x09) o += '\\t';
+    else if (c === 0x08) o += '\\b';
+    else if (c === 0x0c) o += '\\f';
+    else if (c < 0x20 || c > 0x7e) o += '\\u' + c.toString(16).padStart(4, '0');
+    else o += s[i];
+  }
+  return o + '"';
+}
+
+/** Serialises a JSON value the way Python's `json.dumps(v)` does with default arguments. */
+export function pyJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new RangeError(`cannot serialise ${v}`);
+    return String(v);
+  }
+  if (typeof v === 'string') return pyString(v);
+  if (Array.isArray(v)) return '[' + v.map(pyJson).join(', ') + ']';
+  if (typeof v === 'object') {
+    const parts: string[] = [];
+    for (const [k, x] of Object.entries(v as Obj)) {
+      if (x === undefined) continue;
+      parts.push(pyString(k) + ': ' + pyJson(x));
+    }
+    return '{' + parts.join(', ') + '}';
+  }
+  throw new RangeError(`cannot serialise a ${typeof v}`);
+}
+
+/** One JSON object per line, each line ending in a newline. */
+export function formatAirLines(items: readonly unknown[]): string {
+  let s = '';
+  for (const x of items) s += pyJson(x) + '\n';
+  return s;
+}
