@@ -1,8 +1,12 @@
 /**
  * DSTC6 Track 1 JSON formats (dataset files, result/answer files).
- * (Being extended: readers/writers with `file: entry N (dialog_id …): reason` errors.)
+ * Readers report `file: entry N (dialog_id …): reason` on a bad entry and `file:line: invalid JSON…`
+ * on a syntax error; writers reproduce the original files' layout (Python json.dump) atomically.
  */
 import type { Turn } from '../core/dialog.js';
+import { FormatError } from '../core/errors.js';
+import { readTextFile, writeFileAtomic } from '../core/files.js';
+import { parseJsonText, pyJson } from './json-text.js';
 
 /** A KB-result utterance inside a DSTC6 context: `<name> r_<attr> <value>` (or bAbI's `R_`). */
 export function isDstc6KbLine(u: string): boolean {
@@ -25,4 +29,216 @@ export function dstc6History(utterances: readonly string[]): Turn[] {
     }
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dataset files and result/answer files. The interfaces mirror the JSON field names exactly.
+
+/** One candidate response of a DSTC6 entry. */
+export interface Dstc6Candidate {
+  readonly candidate_id: string;
+  readonly utterance: string;
+}
+
+/** One DSTC6 dataset entry: a dialog context and the candidate next bot utterances. */
+export interface Dstc6Entry {
+  readonly dialog_id: string;
+  readonly utterances: readonly string[];
+  readonly candidates: readonly Dstc6Candidate[];
+  /** Training files only: the correct candidate. */
+  readonly answer?: Dstc6Candidate;
+}
+
+/** One ranked candidate of a result (rank 1 = best). */
+export interface Dstc6Rank {
+  readonly candidate_id: string;
+  readonly rank: number;
+}
+
+/** One entry of a result (or answers/truth) file. */
+export interface Dstc6Result {
+  readonly dialog_id: string;
+  readonly lst_candidate_id: readonly Dstc6Rank[];
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(x: unknown): x is Json {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function entryLabel(file: string, index: number, raw: unknown): string {
+  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${raw.dialog_id})` : '';
+  return `${file}: entry ${index + 1}${id}`;
+}
+
+/** A `file: entry N (dialog_id …): reason` error (N is 1-based). */
+export function entryError(file: string, index: number, raw: unknown, reason: string): FormatError {
+  return new FormatError(entryLabel(file, index, raw), undefined, reason);
+}
+
+function topLevelArray(value: unknown, file: string, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new FormatError(file, undefined, `expected a JSON array of ${what}, got ${jsonKind(value)}`);
+  return value;
+}
+
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+
+function candidateOf(c: unknown, where: string): Dstc6Candidate {
+  if (!isObject(c)) throw new Error(`${where} is ${jsonKind(c)}, expected an object`);
+  if (typeof c.candidate_id !== 'string' || c.candidate_id === '') throw new Error(`${where} has no "candidate_id" string`);
+  if (typeof c.utterance !== 'string') throw new Error(`${where} has no "utterance" string`);
+  return { candidate_id: c.candidate_id, utterance: c.utterance };
+}
+
+/**
+ * Validates parsed JSON as a DSTC6 dataset. Errors name the entry: `file: entry N (dialog_id …):
+ * reason`. Checks: dialog_id non-empty and unique, utterances strings, at least one candidate,
+ * candidate ids unique within the entry, optional answer well-formed.
+ */
+export function dstc6DataFromJson(value: unknown, file: string): Dstc6Entry[] {
+  const arr = topLevelArray(value, file, 'dialog entries');
+  const seen = new Map<string, number>();
+  const out: Dstc6Entry[] = [];
+  arr.forEach((raw, index) => {
+    const fail = (reason: string): never => {
+      throw entryError(file, index, raw, reason);
+    };
+    if (!isObject(raw)) fail(`expected an object, got ${jsonKind(raw)}`);
+    const e = raw as Json;
+    if (typeof e.dialog_id !== 'string' || e.dialog_id === '') fail('missing or empty "dialog_id" string');
+    const id = e.dialog_id as string;
+    const prev = seen.get(id);
+    if (prev !== undefined) fail(`duplicate dialog_id (first at entry ${prev + 1})`);
+    seen.set(id, index);
+    if (!Array.isArray(e.utterances)) fail('missing "utterances" array');
+    const utterances = e.utterances as unknown[];
+    utterances.forEach((u, k) => {
+      if (typeof u !== 'string') fail(`utterance ${k + 1} is ${jsonKind(u)}, expected a string`);
+    });
+    if (!Array.isArray(e.candidates)) fail('missing "candidates" array');
+    const rawCands = e.candidates as unknown[];
+    if (rawCands.length === 0) fail('empty "candidates" array');
+    const ids = new Set<string>();
+    const candidates = rawCands.map((c, k) => {
+      let cand: Dstc6Candidate;
+      try {
+        cand = candidateOf(c, `candidate ${k + 1}`);
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+      if (ids.has(cand.candidate_id)) fail(`candidate ${k + 1}: duplicate candidate_id ${cand.candidate_id}`);
+      ids.add(cand.candidate_id);
+      return cand;
+    });
+    let answer: Dstc6Candidate | undefined;
+    if (e.answer !== undefined && e.answer !== null) {
+      try {
+        answer = candidateOf(e.answer, '"answer"');
+      } catch (err) {
+        fail((err as Error).message);
+      }
+    }
+    const entry: Dstc6Entry = { dialog_id: id, utterances: utterances as string[], candidates };
+    out.push(answer ? { ...entry, answer } : entry);
+  });
+  return out;
+}
+
+/** Parses the text of a DSTC6 dataset file. */
+export function parseDstc6Data(text: string, file: string): Dstc6Entry[] {
+  return dstc6DataFromJson(parseJsonText(text, file), file);
+}
+
+/** Reads a DSTC6 dataset file (one-line errors for a missing file, bad JSON or a bad entry). */
+export function readDstc6Data(file: string): Dstc6Entry[] {
+  return parseDstc6Data(readTextFile(file), file);
+}
+
+/** A dataset in the original files' layout: one line, keys dialog_id, candidates, utterances[, answer]. */
+export function formatDstc6Data(entries: readonly Dstc6Entry[]): string {
+  return pyJson(
+    entries.map((e) => {
+      const o: Json = {
+        dialog_id: e.dialog_id,
+        candidates: e.candidates.map((c) => ({ utterance: c.utterance, candidate_id: c.candidate_id })),
+        utterances: e.utterances,
+      };
+      if (e.answer) o.answer = { utterance: e.answer.utterance, candidate_id: e.answer.candidate_id };
+      return o;
+    }),
+  );
+}
+
+export function writeDstc6Data(file: string, entries: readonly Dstc6Entry[]): void {
+  writeFileAtomic(file, formatDstc6Data(entries));
+}
+
+/** A rank value: a positive integer, or (as the official scripts' `int(rank)` accepts) its string form. */
+function rankOf(r: unknown): number | undefined {
+  if (typeof r === 'number' && Number.isSafeInteger(r)) return r;
+  if (typeof r === 'string' && /^\s*[+-]?\d+\s*$/.test(r)) {
+    const n = Number(r.trim());
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Validates parsed JSON as a result/answers file. Structure only (each entry has a dialog_id and a
+ * list of {candidate_id, rank ≥ 1}); whether ids and ranks fit a dataset is `check`'s job.
+ */
+export function dstc6ResultsFromJson(value: unknown, file: string): Dstc6Result[] {
+  const arr = topLevelArray(value, file, 'result entries');
+  return arr.map((raw, index) => {
+    const fail = (reason: string): never => {
+      throw entryError(file, index, raw, reason);
+    };
+    if (!isObject(raw)) return fail(`expected an object, got ${jsonKind(raw)}`);
+    if (typeof raw.dialog_id !== 'string' || raw.dialog_id === '') fail('missing or empty "dialog_id" string');
+    if (!Array.isArray(raw.lst_candidate_id)) fail('missing "lst_candidate_id" array');
+    const ranks = (raw.lst_candidate_id as unknown[]).map((c, k): Dstc6Rank => {
+      if (!isObject(c)) return fail(`lst_candidate_id item ${k + 1} is ${jsonKind(c)}, expected an object`);
+      if (typeof c.candidate_id !== 'string' || c.candidate_id === '') return fail(`lst_candidate_id item ${k + 1} has no "candidate_id" string`);
+      if (c.rank === undefined || c.rank === null) return fail(`lst_candidate_id item ${k + 1} has no "rank"`);
+      const rank = rankOf(c.rank);
+      if (rank === undefined) return fail(`lst_candidate_id item ${k + 1}: rank ${JSON.stringify(c.rank)} is not an integer`);
+      if (rank < 1) return fail(`lst_candidate_id item ${k + 1}: rank ${rank} < 1 (ranks start at 1)`);
+      return { candidate_id: c.candidate_id, rank };
+    });
+    return { dialog_id: raw.dialog_id as string, lst_candidate_id: ranks };
+  });
+}
+
+export function parseDstc6Results(text: string, file: string): Dstc6Result[] {
+  return dstc6ResultsFromJson(parseJsonText(text, file), file);
+}
+
+/** Reads a result or answers file. */
+export function readDstc6Results(file: string): Dstc6Result[] {
+  return parseDstc6Results(readTextFile(file), file);
+}
+
+/** Results in the original answers files' layout (one line, Python json.dump separators). */
+export function formatDstc6Results(results: readonly Dstc6Result[]): string {
+  return pyJson(
+    results.map((r) => ({
+      dialog_id: r.dialog_id,
+      lst_candidate_id: r.lst_candidate_id.map((c) => ({ candidate_id: c.candidate_id, rank: c.rank })),
+    })),
+  );
+}
+
+export function writeDstc6Results(file: string, results: readonly Dstc6Result[]): void {
+  writeFileAtomic(file, formatDstc6Results(results));
+}
+
+/** A full ranking result for one entry from candidate ids in best-first order. */
+export function rankingResult(dialogId: string, orderedCandidateIds: readonly string[]): Dstc6Result {
+  return { dialog_id: dialogId, lst_candidate_id: orderedCandidateIds.map((candidate_id, k) => ({ candidate_id, rank: k + 1 })) };
 }
