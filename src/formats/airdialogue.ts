@@ -334,3 +334,18 @@ export function formatAirLines(items: readonly unknown[]): string {
   for (const x of items) s += pyJson(x) + '\n';
   return s;
 }
+
+/**
+ * Parses a predictions file: one JSON object per line, either an action (`{"status", "name",
+ * "flight"}`) or an object holding one under `"action"` (as data lines and self-play outputs do).
+ */
+export function parseAirPredictions(text: string, file = '<pred>'): Action[] {
+  return parseWith(text, file, (v) => {
+    if (!isObj(v)) throw new Bad('a prediction line must be a JSON object');
+    return 'action' in v ? validateAction('action', v.action) : validateAction('prediction', v);
+  });
+}
+
+export function readAirPredictions(file: string): Action[] {
+  return parseAirPredictions(readTextFile(file), file);
+}

@@ -12,6 +12,11 @@ export interface Ranker {
 export interface Responder {
   readonly name: string;
   respond(history: readonly Turn[]): string;
+  /**
+   * Optional: possible responses, best first, when the history alone leaves a choice open; the
+   * candidates (when known) may be used as evidence. `responderAsRanker` uses it when present.
+   */
+  respondRanked?(history: readonly Turn[], candidates?: readonly string[]): readonly string[];
 }
 
 export type ResponseModel = Ranker | Responder;
@@ -38,14 +43,21 @@ export function argmax(scores: Float32Array): number {
   return best;
 }
 
-/** A Responder as a Ranker: 1 for candidates equal to its response, 0 for the rest. */
+/**
+ * A Responder as a Ranker: 1 for candidates equal to its response, 0 for the rest. A responder
+ * with `respondRanked` scores its k-th alternative (0-based) n - k out of n, so the best
+ * alternative present among the candidates ranks first.
+ */
 export function responderAsRanker(r: Responder): Ranker {
   return {
     name: r.name,
     rank(history, candidates) {
-      const want = r.respond(history);
+      const wants = r.respondRanked ? r.respondRanked(history, candidates) : [r.respond(history)];
       const s = new Float32Array(candidates.length);
-      for (let i = 0; i < candidates.length; i++) if (candidates[i] === want) s[i] = 1;
+      for (let i = 0; i < candidates.length; i++) {
+        const k = wants.indexOf(candidates[i] as string);
+        if (k >= 0) s[i] = wants.length - k;
+      }
       return s;
     },
   };

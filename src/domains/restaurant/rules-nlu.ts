@@ -26,7 +26,7 @@ export type UserAct =
   | { readonly kind: 'hesitate' }
   | { readonly kind: 'no' }
   /** Accept an option; `which` says which one when the user points back (DSTC6). */
-  | { readonly kind: 'accept'; readonly which: 'current' | 'recalled' }
+  | { readonly kind: 'accept'; readonly which: 'current' | 'recalled' | 'newest' }
   | { readonly kind: 'reject' }
   /** Ask to repeat an option proposed before (DSTC6): the first one, or the previous one. */
   | { readonly kind: 'recall'; readonly which: 'first' | 'previous' }
@@ -74,7 +74,7 @@ const SLOT_PHRASES: readonly { re: RegExp; slot: Slot }[] = [
   { re: new RegExp(`\\bwith ${W} menu options\\b`), slot: 'restrictions' },
   { re: new RegExp(`^i eat ${W}$`), slot: 'restrictions' },
   { re: new RegExp(`\\bwith ${W} (?:food|cuisine)\\b`), slot: 'cuisine' },
-  { re: new RegExp(`^i (?:love|'d like) ${W} food$`), slot: 'cuisine' },
+  { re: new RegExp(`^i(?: love|'d like) ${W} food$`), slot: 'cuisine' },
   { re: new RegExp(`\\bfor ${W}(?: people)?\\b`), slot: 'number' },
   { re: new RegExp(`^we will be ${W}$`), slot: 'number' },
   { re: new RegExp(`\\bin ${W}`), slot: 'location' },
@@ -87,7 +87,7 @@ const SLOT_PHRASES: readonly { re: RegExp; slot: Slot }[] = [
  */
 export function extractSlots(phrase: string): SlotValues {
   const out: SlotValues = {};
-  let rest = ` ${phrase} `.replace(/ please /g, ' please ').trim();
+  let rest = phrase.trim();
   for (const { re, slot } of SLOT_PHRASES) {
     const m = re.exec(rest);
     if (!m) continue;
@@ -183,7 +183,7 @@ export function understand(utterance: string): UserAct {
   if (s === 'no') return { kind: 'no' };
   if (ACCEPT.has(s)) return { kind: 'accept', which: 'current' };
   if (ACCEPT_RECALLED.has(s)) return { kind: 'accept', which: 'recalled' };
-  if (ACCEPT_NEWEST.has(s)) return { kind: 'accept', which: 'current' };
+  if (ACCEPT_NEWEST.has(s)) return { kind: 'accept', which: 'newest' };
   if (REJECT.has(s)) return { kind: 'reject' };
   if (RECALL_FIRST.has(s)) return { kind: 'recall', which: 'first' };
   if (RECALL_PREVIOUS.has(s)) return { kind: 'recall', which: 'previous' };

@@ -1,0 +1,210 @@
+/**
+ * Templated language of the AirDialogue simulator: several templates per dialog act for each role,
+ * and the rule-based understanding each bot applies to the other's utterances.
+ *
+ * The customer reads the agent's requests by keyword; the agent extracts slot values (name, route,
+ * dates, budget, connections, class, times, airline type) from whatever the customer says, so a
+ * customer may volunteer information before it is asked for.
+ */
+import type { DaySegment, FlightClass, Goal, Month } from '../../formats/airdialogue.js';
+import { MONTHS } from '../../formats/airdialogue.js';
+import type { Rng } from '../../core/rng.js';
+
+/** Fills `{key}` placeholders. */
+export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+// ---------------------------------------------------------------------------------------------
+// customer templates
+
+export const CUSTOMER_OPENING: Readonly<Record<Goal, readonly string[]>> = {
+  book: [
+    'Hello. I would like to book a flight.',
+    'Hi, can you help me book a round trip ticket?',
+    'Hi there, I need to book a flight ticket.',
+    'Hello, I am planning a trip and want to book a ticket.',
+  ],
+  change: [
+    'Hi, I need to change my existing reservation.',
+    'Hello. Could you help me modify my reservation?',
+    'Hi, my plans changed and I want to change my trip.',
+  ],
+  cancel: ['Hello, I want to cancel my reservation.', 'Hi, please help me cancel my trip.', 'Hi, I have to cancel my flight.'],
+};
+
+export const CUSTOMER_OPENING_WITH_NAME: Readonly<Record<Goal, readonly string[]>> = {
+  book: ["Hi, I'm {name}. I would like to book a flight.", 'Hello, this is {name}, I want to book a ticket.'],
+  change: ["Hi, I'm {name} and I need to change my reservation.", 'Hello, this is {name}. I want to modify my trip.'],
+  cancel: ["Hi, I'm {name} and I want to cancel my reservation.", 'Hello, this is {name}. Please cancel my trip.'],
+};
+
+export const CUSTOMER_NAME = ['My name is {name}.', "It's {name}.", '{name}.', 'This is {name}.', 'Sure, my name is {name}.'];
+
+export const CUSTOMER_ROUTE = [
+  'I am flying from {from} ({fromCity}) to {to} ({toCity}).',
+  'The trip is from {from} to {to}.',
+  'I want to travel from {from} to {to}.',
+  'Departing from {from} and going to {to}.',
+];
+
+export const CUSTOMER_DATES = [
+  'I will leave on {depMonth} {depDay} and return on {retMonth} {retDay}.',
+  'Departure on {depMonth} {depDay}, return on {retMonth} {retDay}.',
+  'My travel dates are {depMonth} {depDay} to {retMonth} {retDay}.',
+  'Outbound {depMonth} {depDay}, coming back {retMonth} {retDay}.',
+];
+
+export const CUSTOMER_PRICE = ['my budget is {price} dollars', 'the price should be under {price}', 'I can not pay more than {price}'];
+export const CUSTOMER_CONNECTIONS: Readonly<Record<number, readonly string[]>> = {
+  0: ['I need a direct flight', 'no connections please', 'it has to be a non-stop flight'],
+  1: ['at most one connection', 'one stop is fine but not more', 'no more than 1 connection'],
+};
+export const CUSTOMER_CLASS = ['I want to fly in {cls} class', '{cls} class please', 'I prefer {cls} class'];
+export const CUSTOMER_DEP_TIME = ['I want to depart in the {seg}', 'leaving in the {seg} would be best', 'departure in the {seg}'];
+export const CUSTOMER_RET_TIME = ['I want to return in the {seg}', 'coming back in the {seg}', 'return in the {seg}'];
+export const CUSTOMER_AIRLINE = ['I prefer a standard-fare airline', 'it should be a standard-fare carrier like UA, AA, Delta or Hawaiian'];
+export const CUSTOMER_PREFS_LEAD = ['Yes: ', 'Sure, ', 'Well, ', ''];
+export const CUSTOMER_NO_PREFS = ['No, I do not have other requirements.', 'Nothing else, thanks.', 'No preferences.', 'No, any flight is fine.'];
+export const CUSTOMER_ACCEPT: Readonly<Record<'book' | 'change', readonly string[]>> = {
+  book: ['Yes, please book it.', 'That works for me, go ahead.', 'Sounds good, please proceed.'],
+  change: ['Yes, please change my reservation to that flight.', 'That works, go ahead with the change.', 'Sounds good, please proceed.'],
+};
+export const CUSTOMER_THANKS = ['Thank you.', 'Thanks for your help.', 'Okay, thank you.'];
+export const CUSTOMER_REPEAT = ['Sorry, could you say that again?', 'Sorry, I did not get that.'];
+
+// ---------------------------------------------------------------------------------------------
+// agent templates
+
+export const AGENT_ASK_GOAL = ['Hello. How can I help you today?', 'Hi, what can I do for you?'];
+export const AGENT_ASK_NAME = ['May I know your name, please?', 'Sure, can I have your full name?', 'Could you tell me your name?'];
+export const AGENT_ASK_ROUTE = [
+  'Which airports are you flying from and to?',
+  'What are your origin and destination airport codes?',
+  'Where are you departing from and where are you heading?',
+];
+export const AGENT_ASK_DATES = ['What are your travel dates?', 'When do you plan to leave and come back?', 'Could you share your travel dates?'];
+export const AGENT_ASK_PREFS = [
+  'Do you have any other requirements, like budget, connections, class, time or airline?',
+  'Any preferences regarding price, number of stops, cabin class, time of day or airline?',
+  'Are there any restrictions I should know about, such as price or connections?',
+];
+export const AGENT_PROPOSE: Readonly<Record<'book' | 'change', readonly string[]>> = {
+  book: [
+    'I found flight {flight} with {airline}, {connections}, for {price} dollars. Shall I book it?',
+    'There is flight {flight} on {airline} with {connections} at {price} dollars. Do you want me to book it?',
+    'Flight {flight} by {airline} matches your needs: {connections}, {price} dollars. Should I go ahead?',
+  ],
+  change: [
+    'I can change your reservation to flight {flight} with {airline}, {connections}, for {price} dollars. Shall I proceed?',
+    'Flight {flight} on {airline} fits your new plans: {connections}, {price} dollars. Do you want me to change to it?',
+  ],
+};
+export const AGENT_FINAL: Readonly<Record<string, readonly string[]>> = {
+  book: ['Your ticket has been booked. Have a nice trip!', 'Done, your booking is confirmed. Thank you for choosing us.'],
+  change: ['Your reservation has been changed. Have a nice trip!', 'Done, your reservation is now on the new flight.'],
+  cancel: ['I found your reservation and it has been cancelled.', 'Your reservation is cancelled now. Thank you for contacting us.'],
+  no_flight: ['Sorry, there are no flights matching your requirements.', 'I am sorry, I could not find any flight that meets your needs.'],
+  no_reservation: ['Sorry, I could not find any reservation under your name.', 'There is no active reservation under your name.'],
+};
+export const AGENT_REPEAT_GOAL = ['Sorry, do you want to book, change or cancel a trip?'];
+
+/** Connection count in words. */
+export function connectionsText(n: number): string {
+  return n === 0 ? 'a direct flight' : n === 1 ? '1 connection' : `${n} connections`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// customer-side understanding of agent utterances
+
+export interface AgentRequests {
+  goal: boolean;
+  name: boolean;
+  route: boolean;
+  dates: boolean;
+  prefs: boolean;
+  /** Flight number the agent proposes, if any. */
+  proposal: number | null;
+}
+
+export function readAgentUtterance(text: string): AgentRequests {
+  const m = /\bflight (\d{4})\b/i.exec(text);
+  return {
+    goal: /\b(help you|do for you|book, change or cancel)\b/i.test(text),
+    name: /\bname\b/i.test(text),
+    route: /\b(airports?|origin|where)\b/i.test(text),
+    dates: /\b(dates?|when)\b/i.test(text),
+    prefs: /\b(requirements?|preferences?|restrictions?)\b/i.test(text),
+    proposal: m ? Number(m[1]) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// agent-side understanding of customer utterances
+
+/** What the agent has learned of the customer's needs so far. */
+export interface Slots {
+  goal?: Goal;
+  name?: string;
+  from?: string;
+  to?: string;
+  depMonth?: Month;
+  depDay?: string;
+  retMonth?: Month;
+  retDay?: string;
+  maxPrice?: number;
+  maxConnections?: number;
+  class?: FlightClass;
+  depTime?: DaySegment;
+  retTime?: DaySegment;
+  airline?: 'normal-cost';
+}
+
+const NAME = "([\\p{Lu}][\\p{Ll}]+(?:['\\-][\\p{L}]+)*(?: [\\p{Lu}][\\p{Ll}]+(?:['\\-][\\p{L}]+)*)+)";
+const NAME_CUE = new RegExp(`(?:name is|[Ii]t's|[Tt]his is|I'm|I am)\\s+${NAME}`, 'u');
+const NAME_ALONE = new RegExp(`^${NAME}\\.?$`, 'u');
+const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')}) (\\d{1,2})\\b`, 'g');
+const SEG = '(morning|afternoon|evening)';
+
+/** Extracts every slot value present in a customer utterance. */
+export function readCustomerUtterance(text: string): Slots {
+  const s: Slots = {};
+  if (/\bcancel/i.test(text)) s.goal = 'cancel';
+  else if (/\b(change|modify)/i.test(text)) s.goal = 'change';
+  else if (/\b(book|ticket)/i.test(text)) s.goal = 'book';
+  const nm = NAME_CUE.exec(text) ?? NAME_ALONE.exec(text.trim());
+  if (nm) s.name = nm[1] as string;
+  const from = /\bfrom ([A-Z]{3})\b/.exec(text);
+  if (from) s.from = from[1] as string;
+  const to = /\bto ([A-Z]{3})\b/.exec(text);
+  if (to) s.to = to[1] as string;
+  const dates = [...text.matchAll(MONTH_RE)];
+  if (dates.length >= 2) {
+    s.depMonth = (dates[0] as RegExpMatchArray)[1] as Month;
+    s.depDay = String(Number((dates[0] as RegExpMatchArray)[2]));
+    s.retMonth = (dates[1] as RegExpMatchArray)[1] as Month;
+    s.retDay = String(Number((dates[1] as RegExpMatchArray)[2]));
+  }
+  const price = /(?:budget is|under|more than|up to|at most) \$?(\d{3,5})\b/.exec(text);
+  if (price) s.maxPrice = Number(price[1]);
+  if (/\b(direct|non-stop|nonstop|no connections?)\b/i.test(text)) s.maxConnections = 0;
+  else if (/\b(one|1) (connection|stop)s?\b/i.test(text)) s.maxConnections = 1;
+  const cls = /\b(economy|business) class\b/i.exec(text);
+  if (cls) s.class = (cls[1] as string).toLowerCase() as FlightClass;
+  const dep = new RegExp(`\\b(?:depart|departing|departure|leave|leaving)\\b[^.;,]*?\\b${SEG}\\b`, 'i').exec(text);
+  if (dep) s.depTime = (dep[1] as string).toLowerCase() as DaySegment;
+  const ret = new RegExp(`\\b(?:return|returning|come back|coming back)\\b[^.;,]*?\\b${SEG}\\b`, 'i').exec(text);
+  if (ret) s.retTime = (ret[1] as string).toLowerCase() as DaySegment;
+  if (/\b(standard-fare|normal-cost|full-service)\b/i.test(text)) s.airline = 'normal-cost';
+  return s;
+}
+
+/** Whether a customer utterance accepts a proposal. */
+export function isAcceptance(text: string): boolean {
+  return /\b(yes|sure|okay|ok|go ahead|proceed|works|sounds good|please do)\b/i.test(text);
+}
+
+/** A random template of a list. */
+export function choose(rng: Rng, templates: readonly string[]): string {
+  return rng.pick(templates);
+}

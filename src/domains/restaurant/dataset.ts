@@ -1,0 +1,69 @@
+/**
+ * A whole generated bAbI dialog dataset (tasks 1-5): the dialog files with the original names,
+ * the KB file and the candidates file, as in-memory texts (the CLI writes them atomically).
+ */
+import { createRng } from '../../core/rng.js';
+import { formatBabiCandidates, formatBabiDialogs } from '../../formats/babi.js';
+import { CUISINES, LOCATIONS, MemoryKbStore, allApiCalls, formatApiCall, formatRestaurantKb, generateRestaurants, type Restaurant } from './kb.js';
+import { FIXED_BOT_UTTERANCES, botHereItIs, botPropose } from './patterns.js';
+import { SPLITS, TASK_FILE_STEMS, generateSplit, type Split, type TaskId } from './simulator.js';
+
+export const KB_FILE = 'dialog-babi-kb-all.txt';
+export const CANDIDATES_FILE = 'dialog-babi-candidates.txt';
+
+export function dialogFileName(task: TaskId, split: Split): string {
+  return `${TASK_FILE_STEMS[task]}-${split}.txt`;
+}
+
+export interface DatasetOptions {
+  seed: number;
+  tasks: readonly TaskId[];
+  /** Dialogs per split (default 1000). */
+  dialogs?: number;
+  /** Use this KB instead of generating one from the seed (e.g. the original KB file). */
+  restaurants?: readonly Restaurant[];
+  /** Progress: called after each dialog. */
+  onProgress?: (p: { task: TaskId; split: Split; done: number; total: number }) => void;
+}
+
+export interface GeneratedFile {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * Every candidate bot utterance for a KB, in a fixed order: the 12 entity-free utterances, the
+ * api_calls (IV half then OOV half), then per restaurant the proposal, phone and address answers.
+ * For the original KB this is 12 + 600 + 3 × 1200 = 4,212 — the size of the original candidates
+ * file (which also lists every possible utterance, not only those used in dialogs).
+ */
+export function candidateUtterances(restaurants: readonly Restaurant[]): string[] {
+  const out: string[] = [...FIXED_BOT_UTTERANCES];
+  for (const vocab of ['iv', 'oov'] as const) {
+    const used = restaurants.some((r) => CUISINES[vocab].includes(r.cuisine) && LOCATIONS[vocab].includes(r.location));
+    if (used) for (const c of allApiCalls(vocab)) out.push(formatApiCall(c));
+  }
+  for (const r of restaurants) out.push(botPropose(r.name), botHereItIs(r.phone), botHereItIs(r.address));
+  return out;
+}
+
+/** Generates the files. Task t uses the stream `fork('task<t>')`; the KB uses `fork('kb')`: tasks are independent of each other. */
+export function generateRestaurantDataset(opts: DatasetOptions): GeneratedFile[] {
+  const root = createRng(opts.seed);
+  const restaurants = opts.restaurants ?? generateRestaurants(root.fork('kb'));
+  const kb = new MemoryKbStore(restaurants);
+  const files: GeneratedFile[] = [];
+  for (const task of opts.tasks) {
+    const taskRng = root.fork(`task${task}`);
+    for (const split of SPLITS) {
+      const dialogs = generateSplit(task, split, kb, taskRng, {
+        ...(opts.dialogs !== undefined ? { dialogs: opts.dialogs } : {}),
+        onDialog: (done, total) => opts.onProgress?.({ task, split, done, total }),
+      });
+      files.push({ name: dialogFileName(task, split), text: formatBabiDialogs(dialogs) });
+    }
+  }
+  files.push({ name: KB_FILE, text: formatRestaurantKb(restaurants) });
+  files.push({ name: CANDIDATES_FILE, text: formatBabiCandidates({ candidates: candidateUtterances(restaurants) }) });
+  return files;
+}

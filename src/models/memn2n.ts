@@ -1,0 +1,279 @@
+/**
+ * End-to-end memory network for response ranking (Bordes et al. 2017, Appendix A; Sukhbaatar et
+ * al. 2015): memories are the previous utterances as bags of words plus a speaker word and a time
+ * word (recency); the query is the last user utterance; each hop attends over memories
+ * (p = softmax(M·u)), reads o = Mᵀp and maps u ← R(u + o); candidate y scores uᵀ·W·Φ(y). With
+ * match-type features, Φ(y) also holds a type word for every typed word of y seen in the dialog.
+ */
+import type { Turn } from '../core/dialog.js';
+import type { Rng } from '../core/rng.js';
+import { ModelFileError } from '../core/errors.js';
+import type { Ranker } from './ranker.js';
+import { Vocab, EncodeCache } from './vocab.js';
+import { KbTypes } from './match-type.js';
+import { CandidateIndex } from './candidates.js';
+import { addOuter, bagSum, bagSumBackward, matTVec, matVec, softmax, softmaxBackward, dot, axpy } from './tensor/kernels.js';
+import { softmaxCrossEntropy } from './tensor/losses.js';
+import { initNormal, param, type Param } from './tensor/params.js';
+import { tensorOf, type ModelFileContent } from './model-file.js';
+
+export interface MemN2NConfig {
+  /** Embedding dimension d. */
+  readonly dim: number;
+  /** Number of memory hops. */
+  readonly hops: number;
+  /** Most recent utterances kept as memories. */
+  readonly memorySize: number;
+  /** Add match-type features to candidates (needs KB types). */
+  readonly matchType: boolean;
+}
+
+export const MEMN2N_DEFAULTS: MemN2NConfig = { dim: 32, hops: 3, memorySize: 50, matchType: false };
+
+const SPEAKER = { user: '#speaker:user', bot: '#speaker:bot', kb: '#speaker:kb' } as const;
+const timeWord = (k: number): string => `#time:${k}`;
+
+/** A dialog history turned into word ids. */
+export interface Encoded {
+  readonly query: Int32Array;
+  readonly mems: Int32Array[];
+  /** Words of the whole history (for match types). */
+  readonly context: Set<string>;
+}
+
+interface CandEntry {
+  index: CandidateIndex;
+  matrix: Float32Array;
+  version: number;
+}
+
+/** Per-example intermediate values kept for the backward pass. */
+interface Cache {
+  m: number;
+  M: Float32Array;
+  us: Float32Array[];
+  hs: Float32Array[];
+  ps: Float32Array[];
+  matches: [number, number[]][];
+}
+
+export class MemN2N implements Ranker {
+  readonly name: string;
+  readonly A: Param;
+  readonly R: Param;
+  readonly W: Param;
+  readonly params: Param[];
+  private readonly enc: EncodeCache;
+  private readonly speakerIds: Record<'user' | 'bot' | 'kb', number>;
+  private readonly timeIds: number[];
+  private readonly typeIds = new Map<string, number>();
+  private readonly cands = new WeakMap<readonly string[], CandEntry>();
+  /** Bumped whenever parameters change (invalidates cached candidate matrices). */
+  private version = 0;
+
+  constructor(
+    readonly config: MemN2NConfig,
+    readonly vocab: Vocab,
+    readonly kb: KbTypes | undefined,
+  ) {
+    if (config.matchType && !kb) throw new Error('memn2n: match-type features need KB types');
+    for (const w of Object.values(SPEAKER)) vocab.add(w);
+    for (let k = 0; k < config.memorySize; k++) vocab.add(timeWord(k));
+    if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
+    this.speakerIds = { user: vocab.id(SPEAKER.user), bot: vocab.id(SPEAKER.bot), kb: vocab.id(SPEAKER.kb) };
+    this.timeIds = Array.from({ length: config.memorySize }, (_, k) => vocab.id(timeWord(k)));
+    const V = vocab.size;
+    const d = config.dim;
+    this.A = param('A', [V, d]);
+    this.R = param('R', [d, d]);
+    this.W = param('W', [V, d]);
+    this.params = [this.A, this.R, this.W];
+    this.enc = new EncodeCache(vocab);
+    this.name = config.matchType ? 'memn2n+match' : 'memn2n';
+  }
+
+  /** Random initial weights: N(0, sd²) embeddings, R near the identity. */
+  init(rng: Rng, sd = 0.1): void {
+    initNormal(this.A, rng.fork('A'), sd);
+    initNormal(this.W, rng.fork('W'), sd);
+    initNormal(this.R, rng.fork('R'), sd);
+    const d = this.config.dim;
+    for (let i = 0; i < d; i++) this.R.data[i * d + i] = (this.R.data[i * d + i] as number) + 1;
+    this.touch();
+  }
+
+  /** Call after changing parameters in place. */
+  touch(): void {
+    this.version++;
+  }
+
+  encode(history: readonly Turn[]): Encoded {
+    let end = history.length;
+    let query: Int32Array = new Int32Array(0);
+    const last = history[end - 1];
+    if (last && last.speaker === 'user') {
+      query = this.enc.encode(last.text);
+      end--;
+    }
+    const start = Math.max(0, end - this.config.memorySize);
+    const mems: Int32Array[] = [];
+    for (let i = start; i < end; i++) {
+      const t = history[i] as Turn;
+      const w = this.enc.encode(t.text);
+      const ids = new Int32Array(w.length + 2);
+      ids.set(w);
+      ids[w.length] = this.speakerIds[t.speaker];
+      ids[w.length + 1] = this.timeIds[end - 1 - i] as number;
+      mems.push(ids);
+    }
+    const context = new Set<string>();
+    if (this.config.matchType) for (const t of history) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
+    return { query, mems, context };
+  }
+
+  /** The candidate list prepared, with W·Φ(y) for every candidate (cached until weights change). */
+  candidates(list: readonly string[]): CandEntry {
+    let e = this.cands.get(list);
+    if (!e) {
+      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined), matrix: new Float32Array(list.length * this.config.dim), version: -1 };
+      this.cands.set(list, e);
+    }
+    if (e.version !== this.version) {
+      const d = this.config.dim;
+      e.index.ids.forEach((ids, c) => bagSum(this.W.data, d, ids, e!.matrix, c * d));
+      e.version = this.version;
+    }
+    return e;
+  }
+
+  /** Scores of every candidate into `scores`; returns the cache for `backward`. */
+  forward(x: Encoded, cand: CandEntry, scores: Float32Array): Cache {
+    const d = this.config.dim;
+    const A = this.A.data;
+    const m = x.mems.length;
+    const M = new Float32Array(m * d);
+    x.mems.forEach((ids, i) => bagSum(A, d, ids, M, i * d));
+    const u0 = new Float32Array(d);
+    bagSum(A, d, x.query, u0);
+    const us = [u0];
+    const hs: Float32Array[] = [];
+    const ps: Float32Array[] = [];
+    const s = new Float32Array(m);
+    for (let k = 0; k < this.config.hops; k++) {
+      const u = us[k] as Float32Array;
+      const p = new Float32Array(m);
+      const h = u.slice();
+      if (m > 0) {
+        matVec(M, m, d, u, s);
+        softmax(s, p, m);
+        const o = new Float32Array(d);
+        matTVec(M, m, d, p, o);
+        axpy(1, o, 0, h, 0, d);
+      }
+      const next = new Float32Array(d);
+      matVec(this.R.data, d, d, h, next);
+      ps.push(p);
+      hs.push(h);
+      us.push(next);
+    }
+    const uH = us[this.config.hops] as Float32Array;
+    const n = cand.index.size;
+    matVec(cand.matrix, n, d, uH, scores);
+    const matches: [number, number[]][] = [];
+    if (this.config.matchType) {
+      for (const [c, types] of cand.index.matches(x.context)) {
+        const rows = types.map((t) => this.typeIds.get(t) ?? -1).filter((r) => r >= 0);
+        let add = 0;
+        for (const r of rows) add += dot(this.W.data, r * d, uH, 0, d);
+        scores[c] = (scores[c] as number) + add;
+        matches.push([c, rows]);
+      }
+    }
+    return { m, M, us, hs, ps, matches };
+  }
+
+  /**
+   * Backward pass from ∂L/∂scores: accumulates into A.grad, R.grad, W.grad (type rows) and into
+   * `gC` (∂L/∂(candidate matrix), n×d), which `candidatesBackward` turns into W.grad.
+   */
+  backward(x: Encoded, cand: CandEntry, cache: Cache, gScores: Float32Array, gC: Float32Array): void {
+    const d = this.config.dim;
+    const H = this.config.hops;
+    const n = cand.index.size;
+    const uH = cache.us[H] as Float32Array;
+    let gu = new Float32Array(d);
+    matTVec(cand.matrix, n, d, gScores, gu);
+    addOuter(gC, n, d, gScores, uH);
+    for (const [c, rows] of cache.matches) {
+      const g = gScores[c] as number;
+      for (const r of rows) {
+        axpy(g, this.W.data, r * d, gu, 0, d);
+        axpy(g, uH, 0, this.W.grad, r * d, d);
+      }
+    }
+    const m = cache.m;
+    const gM = new Float32Array(m * d);
+    const gh = new Float32Array(d);
+    const gp = new Float32Array(m);
+    const gs = new Float32Array(m);
+    for (let k = H - 1; k >= 0; k--) {
+      addOuter(this.R.grad, d, d, gu, cache.hs[k] as Float32Array);
+      matTVec(this.R.data, d, d, gu, gh);
+      const next = gh.slice();
+      if (m > 0) {
+        const p = cache.ps[k] as Float32Array;
+        addOuter(gM, m, d, p, gh);
+        matVec(cache.M, m, d, gh, gp);
+        softmaxBackward(p, gp, gs, m);
+        addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
+        const t = new Float32Array(d);
+        matTVec(cache.M, m, d, gs, t);
+        axpy(1, t, 0, next, 0, d);
+      }
+      gu = next;
+    }
+    bagSumBackward(this.A.grad, d, x.query, gu);
+    x.mems.forEach((ids, i) => bagSumBackward(this.A.grad, d, ids, gM, i * d));
+  }
+
+  /** W.grad += Σ_c gC[c] over the words of candidate c. */
+  candidatesBackward(cand: CandEntry, gC: Float32Array): void {
+    const d = this.config.dim;
+    cand.index.ids.forEach((ids, c) => bagSumBackward(this.W.grad, d, ids, gC, c * d));
+  }
+
+  /** Cross-entropy of one example; accumulates gradients (gC as in `backward`). */
+  lossAndGrad(x: Encoded, target: number, cand: CandEntry, gC: Float32Array, scratch?: { scores: Float32Array; g: Float32Array }): number {
+    const n = cand.index.size;
+    const scores = scratch?.scores ?? new Float32Array(n);
+    const g = scratch?.g ?? new Float32Array(n);
+    const cache = this.forward(x, cand, scores);
+    const loss = softmaxCrossEntropy(scores, target, g, n);
+    this.backward(x, cand, cache, g, gC);
+    return loss;
+  }
+
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    const scores = new Float32Array(candidates.length);
+    this.forward(this.encode(history), this.candidates(candidates), scores);
+    return scores;
+  }
+
+  toModelFile(): ModelFileContent {
+    return {
+      model: 'memn2n',
+      meta: { config: this.config, vocab: this.vocab.words, kb: this.kb?.entries() ?? null },
+      tensors: this.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
+    };
+  }
+
+  static fromModelFile(c: ModelFileContent, file: string): MemN2N {
+    const meta = c.meta as { config?: MemN2NConfig; vocab?: string[]; kb?: [string, string][] | null };
+    if (!meta || !meta.config || !Array.isArray(meta.vocab)) throw new ModelFileError(`${file}: corrupt model file (memn2n metadata incomplete)`);
+    const model = new MemN2N(meta.config, new Vocab(meta.vocab), meta.kb ? new KbTypes(meta.kb) : undefined);
+    if (model.vocab.size !== meta.vocab.length) throw new ModelFileError(`${file}: corrupt model file (vocabulary does not match)`);
+    for (const p of model.params) p.data.set(tensorOf(c, p.name, p.shape, file));
+    model.touch();
+    return model;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Versioned binary model files (`*.dgm`):
+ *
+ *   bytes 0–7   magic `DIALOGYM`
+ *   bytes 8–11  format version (u32 LE)
+ *   bytes 12–15 header length H in bytes (u32 LE)
+ *   bytes 16–19 CRC-32 of every byte from offset 20 to the end (u32 LE)
+ *   bytes 20–   header: UTF-8 JSON {model, meta, tensors:[{name, shape, offset, length}], dataBytes}
+ *   then zero padding to a multiple of 4, then the tensors as little-endian float32.
+ *
+ * Files are written atomically (temp file + rename). Reading checks magic, version, size and
+ * checksum, so a corrupt, truncated or wrong-version file gives one clear ModelFileError.
+ */
+import { readFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { ModelFileError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/files.js';
+
+export const MODEL_FILE_MAGIC = 'DIALOGYM';
+export const MODEL_FILE_VERSION = 1;
+const PREFIX = 20;
+
+export interface ModelTensor {
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly data: Float32Array;
+}
+
+export interface ModelFileContent {
+  /** Model kind, e.g. `memn2n`. */
+  readonly model: string;
+  /** JSON-serialisable metadata (options, vocabulary, …). */
+  readonly meta: unknown;
+  readonly tensors: readonly ModelTensor[];
+}
+
+interface HeaderTensor {
+  name: string;
+  shape: number[];
+  offset: number;
+  length: number;
+}
+
+export function encodeModelFile(c: ModelFileContent): Buffer {
+  let offset = 0;
+  const ht: HeaderTensor[] = c.tensors.map((t) => {
+    const n = t.shape.reduce((a, b) => a * b, 1);
+    if (n !== t.data.length) throw new Error(`tensor ${t.name}: shape ${t.shape.join('×')} does not match ${t.data.length} values`);
+    const h = { name: t.name, shape: [...t.shape], offset, length: n };
+    offset += n * 4;
+    return h;
+  });
+  const header = Buffer.from(JSON.stringify({ model: c.model, meta: c.meta, tensors: ht, dataBytes: offset }), 'utf8');
+  const pad = (4 - ((PREFIX + header.length) % 4)) % 4;
+  const buf = Buffer.alloc(PREFIX + header.length + pad + offset);
+  buf.write(MODEL_FILE_MAGIC, 0, 'latin1');
+  buf.writeUInt32LE(MODEL_FILE_VERSION, 8);
+  buf.writeUInt32LE(header.length, 12);
+  header.copy(buf, PREFIX);
+  const dataStart = PREFIX + header.length + pad;
+  c.tensors.forEach((t, i) => {
+    const h = ht[i] as HeaderTensor;
+    const dst = new Float32Array(buf.buffer, buf.byteOffset + dataStart + h.offset, h.length);
+    dst.set(t.data); // platform order; every supported platform (x64, arm64) is little-endian
+  });
+  buf.writeUInt32LE(crc32(buf.subarray(PREFIX)), 16);
+  return buf;
+}
+
+export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent {
+  const fail = (reason: string): never => {
+    throw new ModelFileError(`${file}: ${reason}`);
+  };
+  if (buf.length < PREFIX || buf.toString('latin1', 0, 8) !== MODEL_FILE_MAGIC) {
+    fail(buf.length === 0 ? 'empty file, not a dialogym model file' : 'not a dialogym model file (bad magic bytes)');
+  }
+  const version = buf.readUInt32LE(8);
+  if (version !== MODEL_FILE_VERSION) fail(`model file format version ${version} is not supported (this dialogym reads version ${MODEL_FILE_VERSION})`);
+  const hlen = buf.readUInt32LE(12);
+  if (PREFIX + hlen > buf.length) fail(`truncated model file (header needs ${PREFIX + hlen} bytes, file has ${buf.length})`);
+  let header: { model?: unknown; meta?: unknown; tensors?: unknown; dataBytes?: unknown };
+  try {
+    header = JSON.parse(buf.toString('utf8', PREFIX, PREFIX + hlen)) as typeof header;
+  } catch {
+    // A damaged header is reported as corruption when the checksum disagrees, else as a bad header.
+    if (crc32(buf.subarray(PREFIX)) !== buf.readUInt32LE(16)) fail('corrupt model file (checksum mismatch)');
+    return fail('corrupt model file (unreadable header)');
+  }
+  const dataBytes = header.dataBytes;
+  if (typeof header.model !== 'string' || !Array.isArray(header.tensors) || typeof dataBytes !== 'number') fail('corrupt model file (incomplete header)');
+  const pad = (4 - ((PREFIX + hlen) % 4)) % 4;
+  const dataStart = PREFIX + hlen + pad;
+  const expected = dataStart + (dataBytes as number);
+  if (buf.length < expected) fail(`truncated model file (expected ${expected} bytes, got ${buf.length})`);
+  if (buf.length > expected) fail(`corrupt model file (${buf.length - expected} unexpected bytes after the weights)`);
+  if (crc32(buf.subarray(PREFIX)) !== buf.readUInt32LE(16)) fail('corrupt model file (checksum mismatch)');
+  const tensors: ModelTensor[] = [];
+  for (const t of header.tensors as HeaderTensor[]) {
+    if (t.offset + t.length * 4 > (dataBytes as number)) fail(`corrupt model file (tensor ${t.name} out of bounds)`);
+    const data = new Float32Array(t.length);
+    data.set(new Float32Array(buf.buffer.slice(buf.byteOffset + dataStart + t.offset, buf.byteOffset + dataStart + t.offset + t.length * 4)));
+    tensors.push({ name: t.name, shape: t.shape, data });
+  }
+  return { model: header.model as string, meta: header.meta, tensors };
+}
+
+export function writeModelFile(file: string, c: ModelFileContent): void {
+  writeFileAtomic(file, encodeModelFile(c));
+}
+
+export function readModelFile(file: string): ModelFileContent {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ModelFileError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a model file' : `cannot read (${code ?? String(e)})`}`);
+  }
+  return decodeModelFile(buf, file);
+}
+
+/** The tensor called `name`, checked against the expected shape. */
+export function tensorOf(c: ModelFileContent, name: string, shape: readonly number[], file = '<model>'): Float32Array {
+  const t = c.tensors.find((x) => x.name === name);
+  if (!t) throw new ModelFileError(`${file}: corrupt model file (no tensor '${name}')`);
+  if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
+    throw new ModelFileError(`${file}: corrupt model file (tensor '${name}' has shape ${t.shape.join('×')}, expected ${shape.join('×')})`);
+  }
+  return t.data;
+}

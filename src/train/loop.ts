@@ -1,0 +1,82 @@
+/**
+ * The training loop shared by the learned rankers: epochs, evaluation on dev after each, the best
+ * epoch's weights kept (snapshot) and restored at the end, early stopping after `patience` epochs
+ * without improvement, and a checkpoint hook called whenever dev improves.
+ */
+import { restore, snapshot, type Param } from '../models/tensor/params.js';
+
+export interface FitOptions {
+  readonly epochs: number;
+  /** Stop after this many epochs without a dev improvement (0 = never stop early). */
+  readonly patience: number;
+}
+
+export interface EpochReport {
+  readonly epoch: number;
+  readonly epochs: number;
+  readonly loss: number;
+  readonly dev: number;
+  readonly bestDev: number;
+  readonly bestEpoch: number;
+  readonly seconds: number;
+  /** Estimated seconds left for the remaining epochs. */
+  readonly eta: number;
+}
+
+export interface Fittable {
+  readonly params: readonly Param[];
+  /** One pass over the training data; returns the mean training loss. */
+  runEpoch(epoch: number): number;
+  /** Dev score, higher is better (per-response accuracy). */
+  evaluate(): number;
+  /** Called after parameters were restored. */
+  touch(): void;
+}
+
+export interface FitHooks {
+  onEpoch?(r: EpochReport): void;
+  /** Called when dev improves, with the improved weights in place (write a checkpoint here). */
+  onBest?(r: EpochReport): void;
+}
+
+export interface FitResult {
+  readonly bestEpoch: number;
+  readonly bestDev: number;
+  readonly epochsRun: number;
+  readonly history: EpochReport[];
+  readonly seconds: number;
+}
+
+export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitResult {
+  const t0 = performance.now();
+  let best = -Infinity;
+  let bestEpoch = 0;
+  let snap: Float32Array[] | undefined;
+  const history: EpochReport[] = [];
+  let epoch = 0;
+  while (epoch < opts.epochs) {
+    epoch++;
+    const te = performance.now();
+    const loss = f.runEpoch(epoch);
+    if (!Number.isFinite(loss)) throw new Error(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
+    const dev = f.evaluate();
+    const improved = dev > best;
+    if (improved) {
+      best = dev;
+      bestEpoch = epoch;
+      snap = snapshot(f.params);
+    }
+    const seconds = (performance.now() - te) / 1000;
+    const elapsed = (performance.now() - t0) / 1000;
+    const r: EpochReport = { epoch, epochs: opts.epochs, loss, dev, bestDev: best, bestEpoch, seconds, eta: (elapsed / epoch) * (opts.epochs - epoch) };
+    history.push(r);
+    hooks.onEpoch?.(r);
+    if (improved) hooks.onBest?.(r);
+    if (opts.patience > 0 && epoch - bestEpoch >= opts.patience) break;
+  }
+  if (snap) {
+    restore(f.params, snap);
+    f.touch();
+  }
+  return { bestEpoch, bestDev: best, epochsRun: epoch, history, seconds: (performance.now() - t0) / 1000 };
+}

@@ -1,0 +1,88 @@
+/** Training a MemN2N: mini-batch SGD (or Adam) on softmax cross-entropy over all candidates. */
+import { createRng } from '../core/rng.js';
+import { ConfigError } from '../core/errors.js';
+import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from '../models/memn2n.js';
+import { Vocab } from '../models/vocab.js';
+import { responseExamples, historyOf } from '../models/examples.js';
+import { adam, clipGradNorm, sgd, zeroGrads } from '../models/tensor/params.js';
+import { fit, type FitHooks, type FitResult } from './loop.js';
+import { devAccuracy, type TrainData, type TrainHooks } from './data.js';
+
+export interface MemN2NTrainOptions extends MemN2NConfig {
+  readonly epochs: number;
+  readonly patience: number;
+  readonly lr: number;
+  readonly optimizer: 'sgd' | 'adam';
+  readonly batchSize: number;
+  readonly maxGradNorm: number;
+  readonly initSd: number;
+  readonly seed: number;
+}
+
+export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
+  ...MEMN2N_DEFAULTS,
+  epochs: 30,
+  patience: 8,
+  lr: 0.01,
+  optimizer: 'sgd',
+  batchSize: 32,
+  maxGradNorm: 40,
+  initSd: 0.1,
+  seed: 1,
+};
+
+/** Vocabulary of a bag-of-words model: every word of the training dialogs and candidates. */
+export function buildVocab(data: TrainData): Vocab {
+  const v = new Vocab();
+  for (const d of data.train) for (const t of d.turns) v.addText(t.text);
+  for (const c of data.candidates) v.addText(c);
+  return v;
+}
+
+export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: MemN2N; fit: FitResult; missing: number } {
+  const o: MemN2NTrainOptions = { ...MEMN2N_TRAIN_DEFAULTS, ...options };
+  if (o.matchType && !data.kb) throw new ConfigError('memn2n --match-type needs a KB file (--kb)');
+  const rng = createRng(o.seed);
+  const config: MemN2NConfig = { dim: o.dim, hops: o.hops, memorySize: o.memorySize, matchType: o.matchType };
+  const model = new MemN2N(config, buildVocab(data), o.matchType ? data.kb : undefined);
+  model.init(rng.fork('init'), o.initSd);
+  const cand = model.candidates(data.candidates);
+  const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
+  if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e)));
+  const n = data.candidates.length;
+  const gC = new Float32Array(n * o.dim);
+  const scratch = { scores: new Float32Array(n), g: new Float32Array(n) };
+  const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
+  const order = examples.map((_, i) => i);
+  const result = fit(
+    {
+      params: model.params,
+      runEpoch(epoch) {
+        const perm = rng.fork(`epoch${epoch}`).shuffle(order);
+        let total = 0;
+        const batches = Math.ceil(perm.length / o.batchSize);
+        for (let b = 0; b < batches; b++) {
+          zeroGrads(model.params);
+          gC.fill(0);
+          const c = model.candidates(data.candidates);
+          for (let i = b * o.batchSize; i < Math.min(perm.length, (b + 1) * o.batchSize); i++) {
+            const k = perm[i] as number;
+            total += model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch);
+          }
+          model.candidatesBackward(c, gC);
+          clipGradNorm(model.params, o.maxGradNorm);
+          opt.step(model.params);
+          model.touch();
+          hooks.onBatch?.(b + 1, batches);
+        }
+        return total / perm.length;
+      },
+      evaluate: () => devAccuracy(model, data.dev, data.candidates),
+      touch: () => model.touch(),
+    },
+    { epochs: o.epochs, patience: o.patience },
+    hooks,
+  );
+  return { model, fit: result, missing };
+}
