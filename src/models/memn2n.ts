@@ -12,7 +12,7 @@ import type { Ranker } from './ranker.js';
 import { Vocab, EncodeCache } from './vocab.js';
 import { KbTypes } from './match-type.js';
 import { CandidateIndex } from './candidates.js';
-import { addOuter, bagSum, bagSumBackward, matTVec, matVec, softmax, softmaxBackward, dot, axpy } from './tensor/kernels.js';
+import { addOuter, matVecBackward, bagSum, bagSumBackward, matTVec, matVec, softmax, softmaxBackward, dot, axpy } from './tensor/kernels.js';
 import { softmaxCrossEntropy } from './tensor/losses.js';
 import { initNormal, param, type Param } from './tensor/params.js';
 import { tensorOf, type ModelFileContent } from './model-file.js';
@@ -70,6 +70,8 @@ export class MemN2N implements Ranker {
   private readonly cands = new WeakMap<readonly string[], CandEntry>();
   /** Bumped whenever parameters change (invalidates cached candidate matrices). */
   private version = 0;
+  /** Candidates whose score gradient is below this are skipped in backward (0 = exact). */
+  skipBelow = 1e-9;
 
   constructor(
     readonly config: MemN2NConfig,
@@ -202,8 +204,7 @@ export class MemN2N implements Ranker {
     const n = cand.index.size;
     const uH = cache.us[H] as Float32Array;
     let gu = new Float32Array(d);
-    matTVec(cand.matrix, n, d, gScores, gu);
-    addOuter(gC, n, d, gScores, uH);
+    matVecBackward(cand.matrix, n, d, uH, gScores, gu, gC, this.skipBelow);
     for (const [c, rows] of cache.matches) {
       const g = gScores[c] as number;
       for (const r of rows) {

@@ -160,7 +160,8 @@ export interface Slots {
   airline?: 'normal-cost';
 }
 
-const NAME = "([\\p{Lu}][\\p{Ll}]+(?:['\\-][\\p{L}]+)*(?: [\\p{Lu}][\\p{Ll}]+(?:['\\-][\\p{L}]+)*)+)";
+const NAME_WORD = "[\\p{Lu}][\\p{L}]*(?:['\\-][\\p{L}]+)*";
+const NAME = `(${NAME_WORD}(?: ${NAME_WORD})+)`;
 const NAME_CUE = new RegExp(`(?:name is|[Ii]t's|[Tt]his is|I'm|I am)\\s+${NAME}`, 'u');
 const NAME_ALONE = new RegExp(`^${NAME}\\.?$`, 'u');
 const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')}) (\\d{1,2})\\b`, 'g');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
-import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, softmax, softmaxBackward } from './kernels.js';
+import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, softmax, softmaxBackward } from './kernels.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
 import { adam, clipGradNorm, param, sgd } from './params.js';
@@ -124,4 +124,21 @@ test('optimisers decrease a quadratic; clipping bounds the global norm', () => {
   b.grad.set([4]);
   assert.equal(clipGradNorm([a, b], 1), 5);
   assert.ok(Math.abs(Math.hypot(a.grad[0] as number, b.grad[0] as number) - 1) < 1e-6);
+});
+
+test('matVecBackward equals matTVec + addOuter, and skips only tiny rows', () => {
+  const rows = 6, cols = 5;
+  const m = rand(rows * cols), x = rand(cols), gy = rand(rows);
+  gy[2] = 1e-12;
+  const gx1 = new Float32Array(cols), gM1 = new Float32Array(rows * cols);
+  matTVec(m, rows, cols, gy, gx1);
+  addOuter(gM1, rows, cols, gy, x);
+  const gx2 = new Float32Array(cols), gM2 = new Float32Array(rows * cols);
+  matVecBackward(m, rows, cols, x, gy, gx2, gM2);
+  for (let i = 0; i < cols; i++) assert.ok(Math.abs((gx1[i] as number) - (gx2[i] as number)) < 1e-5);
+  for (let i = 0; i < rows * cols; i++) assert.ok(Math.abs((gM1[i] as number) - (gM2[i] as number)) < 1e-6);
+  const gM3 = new Float32Array(rows * cols);
+  matVecBackward(m, rows, cols, x, gy, new Float32Array(cols), gM3, 1e-9);
+  assert.equal(gM3[2 * cols], 0);
+  assert.equal(gM3[3 * cols], gM2[3 * cols]);
 });

@@ -18,11 +18,38 @@ export function axpy(alpha: number, x: Float32Array, xOff: number, y: Float32Arr
 
 /** out = M·x, M is rows×cols. */
 export function matVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  const c4 = cols - (cols % 4);
   for (let r = 0; r < rows; r++) {
-    let s = 0;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
     const o = r * cols;
-    for (let c = 0; c < cols; c++) s += (m[o + c] as number) * (x[c] as number);
-    out[r] = s;
+    let c = 0;
+    for (; c < c4; c += 4) {
+      s0 += (m[o + c] as number) * (x[c] as number);
+      s1 += (m[o + c + 1] as number) * (x[c + 1] as number);
+      s2 += (m[o + c + 2] as number) * (x[c + 2] as number);
+      s3 += (m[o + c + 3] as number) * (x[c + 3] as number);
+    }
+    for (; c < cols; c++) s0 += (m[o + c] as number) * (x[c] as number);
+    out[r] = s0 + s1 + s2 + s3;
+  }
+}
+
+/**
+ * Backward of y = M·x in one pass over M: gx += Mᵀ·gy and gM += gy·xᵀ. Rows whose |gy| is below
+ * `skipBelow` are skipped (their contribution is under float32 resolution for tiny thresholds).
+ */
+export function matVecBackward(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow = 0): void {
+  for (let r = 0; r < rows; r++) {
+    const a = gy[r] as number;
+    if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
+    const o = r * cols;
+    for (let c = 0; c < cols; c++) {
+      gx[c] = (gx[c] as number) + a * (m[o + c] as number);
+      gM[o + c] = (gM[o + c] as number) + a * (x[c] as number);
+    }
   }
 }
 

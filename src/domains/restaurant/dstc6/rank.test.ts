@@ -9,7 +9,7 @@ import { scoreDstc6 } from './score.js';
 const entries: Dstc6Entry[] = [
   {
     dialog_id: 'd1',
-    utterances: ['hi', 'hello what can i help you with today', 'book a table', 'r1 r_rating 4', 'thanks'],
+    utterances: ['hi', 'hello what can i help you with today', 'book a table', 'api_call italian rome six cheap', 'r1 r_rating 4', 'thanks'],
     candidates: [
       { candidate_id: 'a', utterance: 'you are welcome' },
       { candidate_id: 'b', utterance: 'thanks' },
@@ -50,7 +50,7 @@ test('rank: a Ranker sees kb turns and gets one score per candidate (checked)', 
     },
   };
   const r = rankDstc6(entries, (h, c) => ranker.rank(h, c));
-  assert.deepEqual(seen, ['ubuku']);
+  assert.deepEqual(seen, ['ububku']);
   assert.deepEqual(r[0]?.lst_candidate_id.map((c) => c.candidate_id), ['a', 'c', 'b']);
   assert.throws(() => rankDstc6(entries, () => [1]), /dialog_id d1: the model returned 1 scores for 3 candidates/);
 });
