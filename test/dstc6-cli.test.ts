@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, dstc6Dir, skipUnless } from './shared-data.js';
-import { dstc6TestFiles } from '../src/domains/restaurant/dstc6/test-files.js';
+import { dstc6TestFiles } from './dstc6-files.js';
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });

@@ -73,6 +73,8 @@ export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitRes
     hooks.onEpoch?.(r);
     if (improved) hooks.onBest?.(r);
     if (opts.patience > 0 && epoch - bestEpoch >= opts.patience) break;
+    if (best >= 1) break; // perfect on dev: nothing left to select
+
   }
   if (snap) {
     restore(f.params, snap);

@@ -4,6 +4,7 @@ import { registerGenerate } from './generate.js';
 import { registerStats } from './stats.js';
 import { registerWalk } from './walk.js';
 import { registerEval } from './eval.js';
+import { registerCompare } from './compare.js';
 import { registerDstc6 } from './dstc6.js';
 import { registerAirdialogue } from './airdialogue.js';
 import { registerDemo } from './demo.js';
@@ -13,6 +14,7 @@ export function registerCommands(program: Command): void {
   registerStats(program);
   registerWalk(program);
   registerEval(program);
+  registerCompare(program);
   registerDstc6(program);
   registerAirdialogue(program);
   registerDemo(program);

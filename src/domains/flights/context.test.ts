@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
 import { formatAirLines, parseAirData, parseAirKb } from '../../formats/airdialogue.js';
-import { ContextGenerator, discretePrice, generateContext, type AirContext } from './context.js';
+import { ContextGenerator, discretePrice, generateContext, monthDay, type AirContext } from './context.js';
 import { AIRPORTS, IN_DOMAIN_PRIORS, OOD_EXTRA_AIRPORTS, OOD_PRIORS } from './facts.js';
 import { expectedAction, sameAction } from './logic.js';
 import { maxDeviation, priorChecks } from './prior-stats.js';
@@ -73,4 +73,14 @@ test('the same seed gives the same context; different seeds differ', () => {
   const c = generateContext(createRng(6));
   assert.equal(JSON.stringify(a), JSON.stringify(b));
   assert.notEqual(JSON.stringify(a), JSON.stringify(c));
+});
+
+test('monthDay agrees with Date over 20 years of random instants', () => {
+  const rng = createRng(3);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'June', 'July', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+  for (let i = 0; i < 20_000; i++) {
+    const t = 1_200_000_000 + rng.next() * 20 * 365 * 86400;
+    const d = new Date(Math.floor(t) * 1000);
+    assert.deepEqual(monthDay(t), { month: months[d.getUTCMonth()], day: String(d.getUTCDate()), hour: d.getUTCHours() });
+  }
 });

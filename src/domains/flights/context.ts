@@ -79,9 +79,22 @@ function draw<T>(rng: Rng, p: Prior<T>): T {
   return p.values[rng.weighted(p.probs)] as T;
 }
 
-function monthDay(epochSeconds: number): { month: Month; day: string; hour: number } {
-  const d = new Date(Math.floor(epochSeconds) * 1000);
-  return { month: MONTHS[d.getUTCMonth()] as Month, day: String(d.getUTCDate()), hour: d.getUTCHours() };
+const DAY_STR = Array.from({ length: 32 }, (_, d) => String(d));
+
+/** UTC month, day of month and hour of a Unix time (civil-from-days arithmetic; no Date objects). */
+export function monthDay(epochSeconds: number): { month: Month; day: string; hour: number } {
+  const s = Math.floor(epochSeconds);
+  const days = Math.floor(s / 86400);
+  const hour = Math.floor((s - days * 86400) / 3600);
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { month: MONTHS[month - 1] as Month, day: DAY_STR[day] as string, hour };
 }
 
 /** Origin and destination: two distinct airports of the candidate list. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { dstc6Dir, skipUnless } from '../../../../test/shared-data.js';
 import { readDstc6Data, readDstc6Results, type Dstc6Entry, type Dstc6Result } from '../../../formats/dstc6.js';
 import { checkDstc6Result, formatProblem } from './check.js';
-import { dstc6TestFiles } from './test-files.js';
+import { dstc6TestFiles } from '../../../../test/dstc6-files.js';
 
 const data: Dstc6Entry[] = ['d1', 'd2'].map((id) => ({
   dialog_id: id,

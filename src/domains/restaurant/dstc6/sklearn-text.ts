@@ -11,29 +11,46 @@
  * are equal in the original are equal here, which matters for tie-breaking.
  */
 
-/** Maximal runs of Unicode word characters (Python's `\w` = letters, numbers, underscore). */
-const WORD_RUN = /[\p{L}\p{N}_]+/gu;
+/** A non-ASCII word character (Python's `\w` = letters, numbers, underscore). */
+const UNICODE_WORD = /[\p{L}\p{N}_]/u;
+
+/** Whether UTF-16 unit `c` (at `i` in `s`) starts a word character; astral chars are tested as pairs. */
+function isWordAt(s: string, i: number, c: number): boolean {
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || (c >= 65 && c <= 90);
+  if (c >= 0xd800 && c <= 0xdbff) return UNICODE_WORD.test(s.slice(i, i + 2));
+  if (c >= 0xdc00 && c <= 0xdfff) return false;
+  return UNICODE_WORD.test(s[i] as string);
+}
+
+/** Calls `emit` for each token of sklearn's default analyzer: lower-case, runs of ≥ 2 word characters. */
+export function forEachSklearnToken(text: string, emit: (token: string) => void): void {
+  const s = text.toLowerCase();
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    let c = s.charCodeAt(i);
+    if (!isWordAt(s, i, c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let chars = 0;
+    while (i < n) {
+      c = s.charCodeAt(i);
+      if (!isWordAt(s, i, c)) break;
+      const w = c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+      i += w;
+      chars++;
+    }
+    if (chars >= 2) emit(s.slice(start, i));
+  }
+}
 
 /** sklearn's default analyzer: lower-case, then tokens of ≥ 2 word characters. */
 export function sklearnTokens(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
-  WORD_RUN.lastIndex = 0;
-  for (let m = WORD_RUN.exec(lower); m !== null; m = WORD_RUN.exec(lower)) {
-    const t = m[0];
-    // length in code points (Python counts code points, JS counts UTF-16 units)
-    if (t.length >= 4 || (t.length >= 2 && codePointLength(t) >= 2)) out.push(t);
-  }
+  forEachSklearnToken(text, (t) => out.push(t));
   return out;
-}
-
-function codePointLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) n++;
-  }
-  return n;
 }
 
 /** Python's string ordering (by code point; JS `<` compares UTF-16 units, which differs past U+FFFF). */
@@ -101,21 +118,30 @@ export class TfidfVectorizer {
     const terms: string[] = [];
     const docIds: Int32Array[] = [];
     const docCounts: Float64Array[] = [];
-    const counts = new Map<number, number>();
-    for (const doc of docs) {
-      counts.clear();
-      for (const t of sklearnTokens(doc)) {
-        let id = firstId.get(t);
-        if (id === undefined) {
-          id = terms.length;
-          firstId.set(t, id);
-          terms.push(t);
+    let counts = new Float64Array(1024); // by first-appearance id; zero between documents
+    const touched: number[] = [];
+    const add = (t: string): void => {
+      let id = firstId.get(t);
+      if (id === undefined) {
+        id = terms.length;
+        firstId.set(t, id);
+        terms.push(t);
+        if (id >= counts.length) {
+          const grown = new Float64Array(counts.length * 2);
+          grown.set(counts);
+          counts = grown;
         }
-        counts.set(id, (counts.get(id) ?? 0) + 1);
       }
-      const ids = Int32Array.from(counts.keys()).sort();
+      if (counts[id] === 0) touched.push(id);
+      counts[id] = (counts[id] as number) + 1;
+    };
+    for (const doc of docs) {
+      touched.length = 0;
+      forEachSklearnToken(doc, add);
+      const ids = Int32Array.from(touched).sort();
       docIds.push(ids);
-      docCounts.push(Float64Array.from(ids, (id) => counts.get(id) as number));
+      docCounts.push(Float64Array.from(ids, (id) => counts[id] as number));
+      for (const id of touched) counts[id] = 0;
     }
     // Sorted vocabulary and the first-appearance id → column map.
     const order = terms.map((_, i) => i).sort((a, b) => compareCodePoints(terms[a] as string, terms[b] as string));
@@ -156,10 +182,10 @@ export class TfidfVectorizer {
   /** The l2-normalised tf-idf row of one document (unknown terms ignored). */
   transform(doc: string): SparseRow {
     const counts = new Map<number, number>();
-    for (const t of sklearnTokens(doc)) {
+    forEachSklearnToken(doc, (t) => {
       const col = this.vocabulary.get(t);
       if (col !== undefined) counts.set(col, (counts.get(col) ?? 0) + 1);
-    }
+    });
     const cols = Int32Array.from(counts.keys()).sort();
     const len = cols.length;
     const idx = new Int32Array(len);

@@ -4,7 +4,7 @@ import { dstc6Dir, skipUnless } from '../../../../test/shared-data.js';
 import { readDstc6Data, readDstc6Results, type Dstc6Entry } from '../../../formats/dstc6.js';
 import { precisionAtK } from '../../../metrics/ranking.js';
 import { scoreDstc6 } from './score.js';
-import { dstc6TestFiles } from './test-files.js';
+import { dstc6TestFiles } from '../../../../test/dstc6-files.js';
 import { tfidfBaseline, tfidfScores } from './tfidf-baseline.js';
 
 test('tf-idf baseline reproduces the official P@1/2/5 on all 20 real test files (±0.005)', { skip: skipUnless(dstc6Dir) }, () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { dstc6Dir, skipUnless } from '../../../../test/shared-data.js';
 import { readDstc6Data, readDstc6Results, type Dstc6Entry } from '../../../formats/dstc6.js';
 import { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } from './walk.js';
-import { dstc6TestFiles } from './test-files.js';
+import { dstc6TestFiles } from '../../../../test/dstc6-files.js';
 
 const e: Dstc6Entry = {
   dialog_id: 'd1',

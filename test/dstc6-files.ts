@@ -1,7 +1,7 @@
 /** The 20 real DSTC6 test files and the official TF-IDF baseline figures (test helper). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dstc6Dir } from '../../../../test/shared-data.js';
+import { dstc6Dir } from './shared-data.js';
 
 export interface Dstc6TestFile {
   readonly set: string;

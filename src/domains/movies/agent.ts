@@ -1,0 +1,47 @@
+/**
+ * The agent interface of the movie testbed and the `infobotAgents` registry. An agent reads user
+ * utterances and answers with an action; privileged agents (the Max upper bound) also see the user's
+ * goal and dialog acts. Agents with trained parts (rl-*, e2e-soft) plug in here later.
+ */
+import { Registry } from '../../core/registry.js';
+import type { Rng } from '../../core/rng.js';
+import type { InfoBotAction, UserAct } from './acts.js';
+import type { MovieKb } from './kb.js';
+import type { ValueIndex } from './tracker.js';
+import type { UserGoal } from './user.js';
+
+/** What only a privileged agent is told. */
+export interface Oracle {
+  readonly goal: UserGoal;
+  /** The user's last dialog act (before corruption and NLG). */
+  readonly act: UserAct;
+}
+
+export interface InfoBotAgent {
+  readonly name: string;
+  /** Starts a dialog (the agent's own randomness comes from `rng`). */
+  begin(rng: Rng): void;
+  /** The next action after a user utterance; `oracle` is given to privileged agents only. */
+  act(utterance: string, oracle?: Oracle): InfoBotAction;
+}
+
+/** What an agent is built from. */
+export interface AgentContext {
+  /** The agent's (incomplete) KB. */
+  readonly kb: MovieKb;
+  /** The user's full KB: only privileged agents may read it. */
+  readonly full: MovieKb;
+  /** Token index of the KB vocabulary. */
+  readonly index: ValueIndex;
+  /** R: results the user looks at. */
+  readonly successMaxRank: number;
+}
+
+export interface AgentEntry {
+  /** Sees the oracle (upper bounds only). */
+  readonly privileged: boolean;
+  create(ctx: AgentContext): InfoBotAgent;
+}
+
+/** Named agents (`rule-soft`, `max`, …). */
+export const infobotAgents = new Registry<AgentEntry>('infobot agent');

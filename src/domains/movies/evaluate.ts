@@ -1,0 +1,90 @@
+/**
+ * Runs an agent against the user simulator for many episodes and reports the figures of Table 2:
+ * average turns T, success rate S, average reward R and its standard error.
+ */
+import { createRng } from '../../core/rng.js';
+import type { InfoBotAction } from './acts.js';
+import { infobotAgents, type AgentContext, type InfoBotAgent } from './agent.js';
+import { InfoBotEnv, episodeSeed, type InfoBotEnvOptions } from './env.js';
+
+export interface EpisodeResult {
+  readonly reward: number;
+  readonly turns: number;
+  readonly success: boolean;
+  readonly rank: number;
+}
+
+export interface EvalReport {
+  agent: string;
+  split: string;
+  episodes: number;
+  turns: number;
+  success: number;
+  reward: number;
+  rewardStdErr: number;
+}
+
+export function agentContext(env: InfoBotEnv): AgentContext {
+  return { kb: env.kb, full: env.full, index: env.index, successMaxRank: env.sim.opts.successMaxRank };
+}
+
+/** Builds a registered agent for an environment. */
+export function createAgent(name: string, env: InfoBotEnv): { agent: InfoBotAgent; privileged: boolean } {
+  const entry = infobotAgents.get(name);
+  return { agent: entry.create(agentContext(env)), privileged: entry.privileged };
+}
+
+/** One episode of `agent` in `env`, reset with `seed`. */
+export function runInfoBotEpisode(env: InfoBotEnv, agent: InfoBotAgent, privileged: boolean, seed: number, onTurn?: (utterance: string, action: InfoBotAction) => void): EpisodeResult {
+  let { obs } = env.reset({ seed });
+  agent.begin(createRng(seed).fork('agent'));
+  let reward = 0;
+  for (;;) {
+    const action = agent.act(obs.utterance, privileged ? { goal: env.goal, act: env.userAct } : undefined);
+    onTurn?.(obs.utterance, action);
+    const r = env.step(action);
+    reward += r.reward;
+    obs = r.obs;
+    if (r.terminated || r.truncated) return { reward, turns: obs.turn, success: r.info.success === true, rank: (r.info.rank as number | undefined) ?? -1 };
+  }
+}
+
+export interface EvalOptions extends InfoBotEnvOptions {
+  agent: string;
+  episodes: number;
+  /** Seed of the episodes (default 1). */
+  seed?: number;
+  onEpisode?: (done: number) => void;
+  /** Reuse an environment (its KB and simulator) instead of building one. */
+  env?: InfoBotEnv;
+}
+
+/** Summary statistics over episode results. */
+export function summarize(agent: string, split: string, results: readonly EpisodeResult[]): EvalReport {
+  const n = results.length;
+  let r = 0;
+  let s = 0;
+  let t = 0;
+  for (const e of results) {
+    r += e.reward;
+    s += e.success ? 1 : 0;
+    t += e.turns;
+  }
+  const mean = n > 0 ? r / n : 0;
+  let v = 0;
+  for (const e of results) v += (e.reward - mean) ** 2;
+  return { agent, split, episodes: n, turns: n > 0 ? t / n : 0, success: n > 0 ? s / n : 0, reward: mean, rewardStdErr: n > 0 ? Math.sqrt(v / n) / Math.sqrt(n) : 0 };
+}
+
+export function evaluateAgent(opts: EvalOptions): EvalReport {
+  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
+  const env = opts.env ?? new InfoBotEnv(opts);
+  const { agent, privileged } = createAgent(opts.agent, env);
+  const seed = opts.seed ?? 1;
+  const results: EpisodeResult[] = [];
+  for (let i = 0; i < opts.episodes; i++) {
+    results.push(runInfoBotEpisode(env, agent, privileged, episodeSeed(seed, i)));
+    opts.onEpisode?.(i + 1);
+  }
+  return summarize(opts.agent, env.id.replace(/^infobot-|-v1$/g, ''), results);
+}

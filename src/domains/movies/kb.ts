@@ -1,0 +1,103 @@
+/**
+ * The entity-centric movie KB: one row per movie (the head entity), one column per slot. Cells hold a
+ * value index into the slot's vocabulary, or MISSING. Derived counts (N_j(v), |M_j|, priors) are
+ * computed once, since the soft lookup uses them every turn.
+ */
+import type { Rng } from '../../core/rng.js';
+import { M, SLOTS, type Slot } from './slots.js';
+
+/** A missing cell (`UNK` in the TSV files). */
+export const MISSING = -1;
+
+export class MovieKb {
+  /** Number of movies N. */
+  readonly n: number;
+  /** value counts N_j(v) per slot (over the non-missing cells). */
+  readonly counts: readonly Float64Array[];
+  /** |M_j|: missing cells per slot. */
+  readonly missing: readonly number[];
+  /** Prior p_j^0(v) = N_j(v) / (N − |M_j|): the value frequencies among known cells. */
+  readonly priors: readonly Float64Array[];
+
+  /**
+   * @param titles movie names (row heads), distinct
+   * @param vocab per slot, the value strings (the agent knows the whole vocabulary even if some
+   *   values are hidden in its copy)
+   * @param cells row-major N×M value indices, MISSING for unknown
+   */
+  constructor(
+    readonly titles: readonly string[],
+    readonly vocab: readonly (readonly string[])[],
+    readonly cells: Int32Array,
+  ) {
+    if (vocab.length !== M) throw new RangeError(`vocab must have ${M} slots`);
+    this.n = titles.length;
+    if (cells.length !== this.n * M) throw new RangeError('cells must be N×M');
+    const counts: Float64Array[] = [];
+    const missing: number[] = [];
+    const priors: Float64Array[] = [];
+    for (let j = 0; j < M; j++) {
+      const v = vocab[j] as readonly string[];
+      const c = new Float64Array(v.length);
+      let miss = 0;
+      for (let i = 0; i < this.n; i++) {
+        const x = cells[i * M + j] as number;
+        if (x === MISSING) miss++;
+        else if (x < 0 || x >= v.length) throw new RangeError(`cell (${i}, ${j}) out of range`);
+        else (c[x] as number)++;
+      }
+      const known = this.n - miss;
+      const p = new Float64Array(v.length);
+      for (let k = 0; k < v.length; k++) p[k] = known > 0 ? (c[k] as number) / known : 1 / v.length;
+      counts.push(c);
+      missing.push(miss);
+      priors.push(p);
+    }
+    this.counts = counts;
+    this.missing = missing;
+    this.priors = priors;
+  }
+
+  /** Value index of row i, slot j (MISSING if unknown). */
+  cell(i: number, j: number): number {
+    return this.cells[i * M + j] as number;
+  }
+
+  /** Value string of row i, slot j, or undefined if missing. */
+  value(i: number, j: number): string | undefined {
+    const x = this.cell(i, j);
+    return x === MISSING ? undefined : this.vocab[j]?.[x];
+  }
+
+  /** The largest slot vocabulary (counting only values that occur). */
+  maxVocabulary(): number {
+    let best = 0;
+    for (const c of this.counts) {
+      let k = 0;
+      for (const x of c) if (x > 0) k++;
+      best = Math.max(best, k);
+    }
+    return best;
+  }
+
+  /** Fraction of missing cells. */
+  missingFraction(): number {
+    let s = 0;
+    for (const m of this.missing) s += m;
+    return s / (this.n * M);
+  }
+
+  /** A copy with each known cell hidden independently with probability `fraction` (the agent's incomplete KB). */
+  withHidden(fraction: number, rng: Rng): MovieKb {
+    const cells = new Int32Array(this.cells);
+    for (let i = 0; i < cells.length; i++) if (cells[i] !== MISSING && rng.chance(fraction)) cells[i] = MISSING;
+    return new MovieKb(this.titles, this.vocab, cells);
+  }
+
+  /** Row i as {slot: value | undefined}. */
+  row(i: number): Record<Slot, string | undefined> {
+    const out = {} as Record<Slot, string | undefined>;
+    SLOTS.forEach((s, j) => (out[s] = this.value(i, j)));
+    return out;
+  }
+}

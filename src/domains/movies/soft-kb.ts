@@ -1,0 +1,150 @@
+/**
+ * Soft-KB lookup (paper §3.3, eqs. 1–3) and the summary statistics of the dialog state (eq. 8).
+ *
+ * Given slot beliefs p_j (a distribution over slot j's values) and q_j (the probability that the user
+ * knows slot j), the posterior over KB rows is
+ *   p_T(i) ∝ ∏_j Pr(G_j = i)                                                       (1)
+ *   Pr(G_j = i) = (1 − q_j) · 1/N + q_j · Pr(G_j = i | Φ_j = 1)                     (2)
+ *   Pr(G_j = i | Φ_j = 1) = 1/N                                  if T_ij is missing
+ *                         = p_j(T_ij) · (1 − |M_j|/N) / N_j(T_ij)  otherwise          (3)
+ * with N_j(v) the rows holding v and |M_j| the rows missing slot j. Everything is computed in log
+ * space, O(N·M) per call. All entropies are in bits.
+ */
+import type { MovieKb } from './kb.js';
+import { MISSING } from './kb.js';
+import { M } from './slots.js';
+
+/** Slot beliefs: p[j] over slot j's vocabulary (sums to 1), q[j] ∈ [0, 1]. */
+export interface SlotBeliefs {
+  readonly p: readonly Float64Array[];
+  readonly q: ArrayLike<number>;
+}
+
+const TINY = 1e-300;
+
+/** Per-slot, per-value factors Pr(G_j = i) for rows holding value v; index V_j is the missing factor. */
+function slotFactors(kb: MovieKb, beliefs: SlotBeliefs, j: number): Float64Array {
+  const n = kb.n;
+  const counts = kb.counts[j] as Float64Array;
+  const p = beliefs.p[j] as Float64Array;
+  const q = beliefs.q[j] as number;
+  const known = 1 - (kb.missing[j] as number) / n;
+  const out = new Float64Array(counts.length + 1);
+  for (let v = 0; v < counts.length; v++) {
+    const c = counts[v] as number;
+    out[v] = c > 0 ? Math.log(Math.max(TINY, (1 - q) / n + (q * (p[v] as number) * known) / c)) : 0;
+  }
+  out[counts.length] = Math.log(1 / n);
+  return out;
+}
+
+/** The KB posterior p_T over rows (eq. 1), written into `out` if given. Sums to 1. */
+export function softPosterior(kb: MovieKb, beliefs: SlotBeliefs, out = new Float64Array(kb.n)): Float64Array {
+  const n = kb.n;
+  out.fill(0);
+  const cells = kb.cells;
+  for (let j = 0; j < M; j++) {
+    const f = slotFactors(kb, beliefs, j);
+    const missingIdx = f.length - 1;
+    for (let i = 0; i < n; i++) {
+      const x = cells[i * M + j] as number;
+      out[i] = (out[i] as number) + (f[x === MISSING ? missingIdx : x] as number);
+    }
+  }
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) if ((out[i] as number) > max) max = out[i] as number;
+  let z = 0;
+  for (let i = 0; i < n; i++) {
+    const e = Math.exp((out[i] as number) - max);
+    out[i] = e;
+    z += e;
+  }
+  for (let i = 0; i < n; i++) out[i] = (out[i] as number) / z;
+  return out;
+}
+
+/** Entropy in bits of a distribution (zeros contribute nothing). */
+export function entropy(p: ArrayLike<number>): number {
+  let h = 0;
+  for (let i = 0; i < p.length; i++) {
+    const x = p[i] as number;
+    if (x > 0) h -= x * Math.log2(x);
+  }
+  return h;
+}
+
+/** Normalises a non-negative vector to sum 1 (uniform if it sums to 0). */
+export function normalize(v: Float64Array): Float64Array {
+  let s = 0;
+  for (const x of v) s += x;
+  if (s > 0) for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / s;
+  else v.fill(1 / v.length);
+  return v;
+}
+
+/**
+ * p̃_j: the distribution over slot j's values induced by the posterior: the mass of the rows holding
+ * each value, with the mass of rows missing slot j spread by the prior p_j^0.
+ */
+export function projectedSlot(kb: MovieKb, posterior: ArrayLike<number>, j: number): Float64Array {
+  const prior = kb.priors[j] as Float64Array;
+  const out = new Float64Array(prior.length);
+  let unk = 0;
+  for (let i = 0; i < kb.n; i++) {
+    const x = kb.cells[i * M + j] as number;
+    if (x === MISSING) unk += posterior[i] as number;
+    else out[x] = (out[x] as number) + (posterior[i] as number);
+  }
+  if (unk > 0) for (let v = 0; v < out.length; v++) out[v] = (out[v] as number) + unk * (prior[v] as number);
+  return normalize(out);
+}
+
+/** H(p̃_j) for every slot. */
+export function projectedEntropies(kb: MovieKb, posterior: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(M);
+  for (let j = 0; j < M; j++) out[j] = entropy(projectedSlot(kb, posterior, j));
+  return out;
+}
+
+/** Size of the summary statistics vector: 3M + 1. */
+export const SUMMARY_SIZE = 3 * M + 1;
+
+/**
+ * Summary statistics of the dialog state, the input of the (later) neural policy (eq. 8, with the
+ * official code's "entropy" input): [H(p̃_1..M), q_1..M, one-hot of the slot requested last turn
+ * (zeros if none), H(p_T)].
+ */
+export function summaryStatistics(kb: MovieKb, beliefs: SlotBeliefs, posterior: ArrayLike<number>, lastRequest: number | null): Float32Array {
+  const s = new Float32Array(SUMMARY_SIZE);
+  const h = projectedEntropies(kb, posterior);
+  for (let j = 0; j < M; j++) {
+    s[j] = h[j] as number;
+    s[M + j] = beliefs.q[j] as number;
+  }
+  if (lastRequest !== null) s[2 * M + lastRequest] = 1;
+  s[3 * M] = entropy(posterior);
+  return s;
+}
+
+/** Indices of the k highest-scoring rows, best first; ties broken by `tiebreak` (higher first). */
+export function topK(scores: ArrayLike<number>, k: number, tiebreak?: ArrayLike<number>): number[] {
+  const best: number[] = [];
+  const better = (a: number, b: number): boolean => {
+    const sa = scores[a] as number;
+    const sb = scores[b] as number;
+    if (sa !== sb) return sa > sb;
+    if (tiebreak) return (tiebreak[a] as number) > (tiebreak[b] as number);
+    return a < b;
+  };
+  for (let i = 0; i < scores.length; i++) {
+    if (best.length === k && !better(i, best[k - 1] as number)) continue;
+    let pos = best.length === k ? k - 1 : best.length;
+    if (best.length < k) best.push(i);
+    while (pos > 0 && better(i, best[pos - 1] as number)) {
+      best[pos] = best[pos - 1] as number;
+      pos--;
+    }
+    best[pos] = i;
+  }
+  return best;
+}

@@ -1,0 +1,90 @@
+/** Training supervised embeddings: margin ranking loss, sampled negatives, mini-batch SGD. */
+import { createRng } from '../core/rng.js';
+import { ConfigError } from '../core/errors.js';
+import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from '../models/embeddings.js';
+import { responseExamples, historyOf } from '../models/examples.js';
+import { adam, sgd, zeroGrads, clipGradNorm } from '../models/tensor/params.js';
+import { fit, type FitHooks, type FitResult } from './loop.js';
+import { devAccuracy, type TrainData, type TrainHooks } from './data.js';
+import { buildVocab } from './memn2n.js';
+
+export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
+  readonly epochs: number;
+  readonly patience: number;
+  readonly lr: number;
+  readonly optimizer: 'sgd' | 'adam';
+  readonly margin: number;
+  /** Negative candidates sampled per example. */
+  readonly negatives: number;
+  readonly batchSize: number;
+  readonly maxGradNorm: number;
+  readonly initSd: number;
+  readonly seed: number;
+}
+
+export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
+  ...EMBEDDINGS_DEFAULTS,
+  epochs: 15,
+  patience: 5,
+  lr: 0.01,
+  optimizer: 'sgd',
+  margin: 0.1,
+  negatives: 100,
+  batchSize: 32,
+  maxGradNorm: 40,
+  initSd: 0.1,
+  seed: 1,
+};
+
+export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: Embeddings; fit: FitResult; missing: number } {
+  const o: EmbeddingsTrainOptions = { ...EMBEDDINGS_TRAIN_DEFAULTS, ...options };
+  if (o.matchType && !data.kb) throw new ConfigError('embeddings --match-type needs a KB file (--kb)');
+  const n = data.candidates.length;
+  if (n < 2) throw new ConfigError('embeddings: need at least 2 candidates');
+  const rng = createRng(o.seed);
+  const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType };
+  const model = new Embeddings(config, buildVocab(data), o.matchType ? data.kb : undefined);
+  model.init(rng.fork('init'), o.initSd);
+  const cand = model.candidates(data.candidates);
+  const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
+  if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  const encoded = examples.map((e) => model.encode(historyOf(e)));
+  const matches = encoded.map((e) => (e.context ? cand.index.matches(e.context) : undefined));
+  const k = Math.min(o.negatives, n - 1);
+  const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
+  const order = examples.map((_, i) => i);
+  const result = fit(
+    {
+      params: model.params,
+      runEpoch(epoch) {
+        const r = rng.fork(`epoch${epoch}`);
+        const perm = r.shuffle(order);
+        let total = 0;
+        const batches = Math.ceil(perm.length / o.batchSize);
+        for (let b = 0; b < batches; b++) {
+          zeroGrads(model.params);
+          for (let i = b * o.batchSize; i < Math.min(perm.length, (b + 1) * o.batchSize); i++) {
+            const j = perm[i] as number;
+            const pos = (examples[j] as { target: number }).target;
+            const negs: number[] = [];
+            while (negs.length < k) {
+              const c = r.int(n);
+              if (c !== pos) negs.push(c);
+            }
+            total += model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
+          }
+          clipGradNorm(model.params, o.maxGradNorm);
+          opt.step(model.params);
+          model.touch();
+          hooks.onBatch?.(b + 1, batches);
+        }
+        return total / perm.length;
+      },
+      evaluate: () => devAccuracy(model, data.dev, data.candidates),
+      touch: () => model.touch(),
+    },
+    { epochs: o.epochs, patience: o.patience },
+    hooks,
+  );
+  return { model, fit: result, missing };
+}
