@@ -39,14 +39,17 @@ export class Embeddings implements Ranker {
   readonly params: Param[];
   private readonly enc: EncodeCache;
   private readonly typeIds = new Map<string, number>();
-  private readonly cands = new WeakMap<readonly string[], CandEntry>();
   private version = 0;
+  /** KB types for match features (replace with `useKb`). */
+  kb: KbTypes | undefined;
+  private cands = new WeakMap<readonly string[], CandEntry>();
 
   constructor(
     readonly config: EmbeddingsConfig,
     readonly vocab: Vocab,
-    readonly kb: KbTypes | undefined,
+    kb: KbTypes | undefined,
   ) {
+    this.kb = kb;
     if (config.matchType && !kb) throw new Error('embeddings: match-type features need KB types');
     if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
     this.A = param('A', [vocab.size, config.dim]);
@@ -59,6 +62,13 @@ export class Embeddings implements Ranker {
   init(rng: Rng, sd = 0.1): void {
     for (const p of this.params) initNormal(p, rng.fork(p.name), sd);
     this.touch();
+  }
+
+  /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
+  useKb(kb: KbTypes): void {
+    if (!this.config.matchType) return;
+    this.kb = kb;
+    this.cands = new WeakMap();
   }
 
   touch(): void {
@@ -164,12 +174,13 @@ export class Embeddings implements Ranker {
     };
   }
 
-  static fromModelFile(c: ModelFileContent, file: string): Embeddings {
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Embeddings {
     const meta = c.meta as { config?: EmbeddingsConfig; vocab?: string[]; kb?: [string, string][] | null };
     if (!meta || !meta.config || !Array.isArray(meta.vocab)) throw new ModelFileError(`${file}: corrupt model file (embeddings metadata incomplete)`);
     const model = new Embeddings(meta.config, new Vocab(meta.vocab), meta.kb ? new KbTypes(meta.kb) : undefined);
     if (model.vocab.size !== meta.vocab.length) throw new ModelFileError(`${file}: corrupt model file (vocabulary does not match)`);
     for (const p of model.params) p.data.set(tensorOf(c, p.name, p.shape, file));
+    if (kb) model.useKb(kb);
     model.touch();
     return model;
   }

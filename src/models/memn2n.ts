@@ -67,17 +67,20 @@ export class MemN2N implements Ranker {
   private readonly speakerIds: Record<'user' | 'bot' | 'kb', number>;
   private readonly timeIds: number[];
   private readonly typeIds = new Map<string, number>();
-  private readonly cands = new WeakMap<readonly string[], CandEntry>();
   /** Bumped whenever parameters change (invalidates cached candidate matrices). */
   private version = 0;
+  /** KB types for match features (replace with `useKb`). */
+  kb: KbTypes | undefined;
+  private cands = new WeakMap<readonly string[], CandEntry>();
   /** Candidates whose score gradient is below this are skipped in backward (0 = exact). */
   skipBelow = 1e-9;
 
   constructor(
     readonly config: MemN2NConfig,
     readonly vocab: Vocab,
-    readonly kb: KbTypes | undefined,
+    kb: KbTypes | undefined,
   ) {
+    this.kb = kb;
     if (config.matchType && !kb) throw new Error('memn2n: match-type features need KB types');
     for (const w of Object.values(SPEAKER)) vocab.add(w);
     for (let k = 0; k < config.memorySize; k++) vocab.add(timeWord(k));
@@ -105,6 +108,13 @@ export class MemN2N implements Ranker {
   }
 
   /** Call after changing parameters in place. */
+  /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
+  useKb(kb: KbTypes): void {
+    if (!this.config.matchType) return;
+    this.kb = kb;
+    this.cands = new WeakMap();
+  }
+
   touch(): void {
     this.version++;
   }
@@ -268,12 +278,13 @@ export class MemN2N implements Ranker {
     };
   }
 
-  static fromModelFile(c: ModelFileContent, file: string): MemN2N {
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): MemN2N {
     const meta = c.meta as { config?: MemN2NConfig; vocab?: string[]; kb?: [string, string][] | null };
     if (!meta || !meta.config || !Array.isArray(meta.vocab)) throw new ModelFileError(`${file}: corrupt model file (memn2n metadata incomplete)`);
     const model = new MemN2N(meta.config, new Vocab(meta.vocab), meta.kb ? new KbTypes(meta.kb) : undefined);
     if (model.vocab.size !== meta.vocab.length) throw new ModelFileError(`${file}: corrupt model file (vocabulary does not match)`);
     for (const p of model.params) p.data.set(tensorOf(c, p.name, p.shape, file));
+    if (kb) model.useKb(kb);
     model.touch();
     return model;
   }

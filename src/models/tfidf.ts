@@ -103,9 +103,9 @@ export class Tfidf implements Ranker {
     return { model: 'tfidf', meta: { config: this.config, documents: this.documents, idf: [...this.idf], kb: this.kb?.entries() ?? null }, tensors: [] };
   }
 
-  static fromModelFile(c: ModelFileContent, file: string): Tfidf {
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Tfidf {
     const m = c.meta as { config?: TfidfConfig; documents?: number; idf?: [string, number][]; kb?: [string, string][] | null };
     if (!m || !m.config || typeof m.documents !== 'number' || !Array.isArray(m.idf)) throw new ModelFileError(`${file}: corrupt model file (tfidf metadata incomplete)`);
-    return new Tfidf(m.config, new Map(m.idf), m.documents, m.kb ? new KbTypes(m.kb) : undefined);
+    return new Tfidf(m.config, new Map(m.idf), m.documents, m.config.matchType && kb ? kb : m.kb ? new KbTypes(m.kb) : undefined);
   }
 }

@@ -4,6 +4,7 @@ import { registerGenerate } from './generate.js';
 import { registerStats } from './stats.js';
 import { registerWalk } from './walk.js';
 import { registerEval } from './eval.js';
+import { registerTrain } from './train.js';
 import { registerCompare } from './compare.js';
 import { registerDstc6 } from './dstc6.js';
 import { registerAirdialogue } from './airdialogue.js';
@@ -13,6 +14,7 @@ export function registerCommands(program: Command): void {
   registerGenerate(program);
   registerStats(program);
   registerWalk(program);
+  registerTrain(program);
   registerEval(program);
   registerCompare(program);
   registerDstc6(program);

@@ -7,6 +7,7 @@ import { Registry } from '../../core/registry.js';
 import type { Rng } from '../../core/rng.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import type { MovieKb } from './kb.js';
+import type { SplitName } from './slots.js';
 import type { ValueIndex } from './tracker.js';
 import type { UserGoal } from './user.js';
 
@@ -33,6 +34,8 @@ export interface AgentContext {
   readonly full: MovieKb;
   /** Token index of the KB vocabulary. */
   readonly index: ValueIndex;
+  /** The KB split (agents tuned per split read their settings from it). */
+  readonly split: SplitName;
   /** R: results the user looks at. */
   readonly successMaxRank: number;
 }

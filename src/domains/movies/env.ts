@@ -51,6 +51,7 @@ export const ACTION_COUNT = M + 1;
 
 export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
   readonly id: string;
+  readonly split: SplitName;
   readonly full: MovieKb;
   readonly kb: MovieKb;
   readonly index: ValueIndex;
@@ -63,6 +64,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
   constructor(options: InfoBotEnvOptions = {}) {
     const spec = splitSpec(options.split ?? 'medium');
     this.id = envId(spec.name);
+    this.split = spec.name;
     const kbs = options.kbs ?? splitKbs(spec.name, options.kbSeed ?? 1, options.missing);
     this.full = kbs.full;
     this.kb = kbs.incomplete;

@@ -25,7 +25,7 @@ export interface EvalReport {
 }
 
 export function agentContext(env: InfoBotEnv): AgentContext {
-  return { kb: env.kb, full: env.full, index: env.index, successMaxRank: env.sim.opts.successMaxRank };
+  return { kb: env.kb, full: env.full, index: env.index, split: env.split, successMaxRank: env.sim.opts.successMaxRank };
 }
 
 /** Builds a registered agent for an environment. */
@@ -86,5 +86,5 @@ export function evaluateAgent(opts: EvalOptions): EvalReport {
     results.push(runInfoBotEpisode(env, agent, privileged, episodeSeed(seed, i)));
     opts.onEpisode?.(i + 1);
   }
-  return summarize(opts.agent, env.id.replace(/^infobot-|-v1$/g, ''), results);
+  return summarize(opts.agent, env.split, results);
 }

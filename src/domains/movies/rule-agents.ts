@@ -12,7 +12,7 @@
  * - Hard-KB: H_j = H(p_j); a symbolic query (the most likely value of each heard slot) retrieves the
  *   matching rows. No match → re-ask a random slot; one match → inform it; results are the matches in
  *   random order (a query result has no ranking).
- * Thresholds default to the official Medium-KB settings.
+ * Thresholds default to the official settings of the KB split.
  */
 import type { Rng } from '../../core/rng.js';
 import type { InfoBotAction } from './acts.js';
@@ -20,7 +20,7 @@ import type { AgentContext, InfoBotAgent } from './agent.js';
 import { infobotAgents } from './agent.js';
 import { hardLookup } from './hard-kb.js';
 import { entropy, projectedEntropies, softPosterior, topK } from './soft-kb.js';
-import { M, SLOTS } from './slots.js';
+import { M, SLOTS, type SplitName } from './slots.js';
 import { HandCraftedTracker } from './tracker.js';
 
 export type KbAccess = 'none' | 'hard' | 'soft';
@@ -38,13 +38,26 @@ export interface RulePolicyOptions {
   update: number;
   /** Which slot to ask first: the one of highest entropy (official code) or lowest (paper text). */
   order: 'max-entropy' | 'min-entropy';
+  /** Hard-KB results: the retrieved rows in random order, or ranked by the beliefs' posterior (then the other rows). */
+  hardRanking: 'random' | 'posterior';
 }
 
-/** The official Medium-KB thresholds (`settings/config_imdb-M.py`). */
-export const RULE_DEFAULTS: Readonly<Record<KbAccess, RulePolicyOptions>> = {
-  none: { informEntropy: 0, slotEntropy: 0.5, fraction: 0.5, maxRequests: 4, update: 5, order: 'max-entropy' },
-  hard: { informEntropy: 0, slotEntropy: 5.0, fraction: 0.1, maxRequests: 1, update: 10, order: 'max-entropy' },
-  soft: { informEntropy: 1.0, slotEntropy: 1.0, fraction: 0.5, maxRequests: 1, update: 10, order: 'max-entropy' },
+const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, fraction: number, update: number): RulePolicyOptions => ({
+  informEntropy,
+  slotEntropy,
+  maxRequests,
+  fraction,
+  update,
+  order: 'max-entropy',
+  hardRanking: 'posterior',
+});
+
+/** The official thresholds per KB split (`settings/config_imdb-{S,M,L,XL}.py`): α_R, α_T, Q, β, C. */
+export const RULE_DEFAULTS: Readonly<Record<SplitName, Readonly<Record<KbAccess, RulePolicyOptions>>>> = {
+  small: { none: rule(0, 0.5, 2, 0.5, 5), hard: rule(0, 0.5, 2, 0.5, 5), soft: rule(5.0, 0.5, 1, 0.5, 10) },
+  medium: { none: rule(0, 0.5, 4, 0.5, 5), hard: rule(0, 5.0, 1, 0.1, 10), soft: rule(1.0, 1.0, 1, 0.5, 10) },
+  large: { none: rule(0, 1.0, 4, 0.5, 5), hard: rule(0, 5.0, 2, 0.1, 5), soft: rule(1.0, 1.0, 1, 0.5, 10) },
+  xlarge: { none: rule(0, 0.5, 4, 0.5, 5), hard: rule(0, 0.5, 1, 0.5, 5), soft: rule(1.0, 0.5, 1, 0.5, 5) },
 };
 
 function beliefEntropies(p: readonly Float64Array[]): Float64Array {
@@ -70,7 +83,7 @@ export class RuleAgent implements InfoBotAgent {
     readonly access: KbAccess,
     options: Partial<RulePolicyOptions> = {},
   ) {
-    this.opts = { ...RULE_DEFAULTS[access], ...options };
+    this.opts = { ...RULE_DEFAULTS[ctx.split][access], ...options };
     this.name = `rule-${access === 'none' ? 'nokb' : access}`;
     this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: this.opts.update });
     this.post = new Float64Array(ctx.kb.n);
@@ -135,9 +148,15 @@ export class RuleAgent implements InfoBotAgent {
         this.last.matches = matches.length;
         const r = this.rng;
         if (matches.length === 0) return this.request(r.int(M));
-        const results = r.shuffle(matches).slice(0, this.ctx.successMaxRank);
-        if (matches.length === 1) return this.inform(results);
-        informNow = () => this.inform(results);
+        const results = (): InfoBotAction => {
+          softPosterior(kb, b, this.post);
+          if (this.opts.hardRanking === 'random') return this.inform(r.shuffle(matches).slice(0, this.ctx.successMaxRank));
+          // The retrieved rows first, ordered by the posterior of the beliefs, then the others.
+          for (const i of matches) this.post[i] = (this.post[i] as number) + 2;
+          return this.inform(this.ranked());
+        };
+        if (matches.length === 1) return results();
+        informNow = results;
       }
     }
     const order = SLOTS.map((_, j) => j).sort((a, c) => {

@@ -39,7 +39,7 @@ function slotFactors(kb: MovieKb, beliefs: SlotBeliefs, j: number): Float64Array
 }
 
 /** The KB posterior p_T over rows (eq. 1), written into `out` if given. Sums to 1. */
-export function softPosterior(kb: MovieKb, beliefs: SlotBeliefs, out = new Float64Array(kb.n)): Float64Array {
+export function softPosterior(kb: MovieKb, beliefs: SlotBeliefs, out: Float64Array = new Float64Array(kb.n)): Float64Array {
   const n = kb.n;
   out.fill(0);
   const cells = kb.cells;

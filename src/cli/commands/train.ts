@@ -1,0 +1,99 @@
+/** `dialogym train --model <tfidf|nn|embeddings|memn2n> --train f --dev f --candidates f --out m.dgm`. */
+import type { Command } from 'commander';
+import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
+import { KbTypes } from '../../models/match-type.js';
+import { saveRanker } from '../../models/saved.js';
+import { trainModel, TRAINABLE_MODELS, type TrainOptions } from '../../train/index.js';
+import { ConfigError } from '../../core/errors.js';
+import { action, floatFlag, intFlag, out } from '../run.js';
+import { progress } from '../progress.js';
+
+interface TrainFlags {
+  model: string;
+  train: string;
+  dev: string;
+  candidates: string;
+  kb?: string;
+  matchType?: boolean;
+  hops?: number;
+  dim?: number;
+  lr?: number;
+  epochs?: number;
+  patience?: number;
+  seed?: number;
+  optimizer?: string;
+  batchSize?: number;
+  memory?: number;
+  margin?: number;
+  negatives?: number;
+  shareAb?: boolean;
+  input?: string;
+  out: string;
+}
+
+export function registerTrain(program: Command): void {
+  program
+    .command('train')
+    .description('train a response ranker on bAbI dialog files, keep the best epoch on dev, write a model file')
+    .requiredOption('--model <name>', `model to train (${TRAINABLE_MODELS.join(', ')})`)
+    .requiredOption('--train <file>', 'training dialogs (bAbI format)')
+    .requiredOption('--dev <file>', 'dev dialogs, for early stopping and model selection')
+    .requiredOption('--candidates <file>', 'candidate responses file')
+    .option('--kb <file>', 'KB file (types for --match-type)')
+    .option('--match-type', 'add match-type features (needs --kb)')
+    .option('--hops <n>', 'memn2n: memory hops', intFlag('--hops', 1, 10))
+    .option('--dim <d>', 'embedding dimension', intFlag('--dim', 1, 1024))
+    .option('--lr <x>', 'learning rate', floatFlag('--lr', 1e-7, 10))
+    .option('--epochs <n>', 'maximum epochs', intFlag('--epochs', 1, 10000))
+    .option('--patience <n>', 'stop after n epochs without dev improvement (0 = never)', intFlag('--patience', 0, 10000))
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0))
+    .option('--optimizer <name>', 'sgd or adam')
+    .option('--batch-size <n>', 'mini-batch size', intFlag('--batch-size', 1, 100000))
+    .option('--memory <n>', 'memn2n: memories kept (most recent utterances)', intFlag('--memory', 1, 10000))
+    .option('--margin <x>', 'embeddings: ranking margin', floatFlag('--margin', 0, 100))
+    .option('--negatives <n>', 'embeddings: negative candidates per example', intFlag('--negatives', 1, 100000))
+    .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
+    .option('--input <mode>', 'tfidf/embeddings input: last (user utterance) or history (default: chosen on dev / history)')
+    .requiredOption('--out <model.dgm>', 'model file to write')
+    .action(action((o: TrainFlags) => run(o)));
+}
+
+function run(o: TrainFlags): void {
+  if (!(TRAINABLE_MODELS as readonly string[]).includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${TRAINABLE_MODELS.join(', ')})`);
+  if (o.optimizer !== undefined && o.optimizer !== 'sgd' && o.optimizer !== 'adam') throw new ConfigError(`--optimizer: expected sgd or adam, got '${o.optimizer}'`);
+  if (o.input !== undefined && o.input !== 'last' && o.input !== 'history') throw new ConfigError(`--input: expected last or history, got '${o.input}'`);
+  if (o.matchType && !o.kb) throw new ConfigError('--match-type needs --kb <file>');
+  const candidates = readBabiCandidates(o.candidates).candidates;
+  const train = readBabiDialogs(o.train).dialogs;
+  const dev = readBabiDialogs(o.dev).dialogs;
+  const kb = o.kb ? KbTypes.fromFacts(readBabiKb(o.kb).facts) : undefined;
+  const opts: TrainOptions = {
+    matchType: o.matchType === true,
+    hops: o.hops,
+    dim: o.dim,
+    lr: o.lr,
+    epochs: o.epochs,
+    patience: o.patience,
+    seed: o.seed,
+    optimizer: o.optimizer as 'sgd' | 'adam' | undefined,
+    batchSize: o.batchSize,
+    memorySize: o.memory,
+    margin: o.margin,
+    negatives: o.negatives,
+    shareAB: o.shareAb,
+    input: o.input as 'last' | 'history' | undefined,
+  };
+  let bar: ReturnType<typeof progress> | undefined;
+  const label = `train ${o.model}${o.matchType ? '+match' : ''}`;
+  const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
+    onEpoch(e) {
+      bar ??= progress(label, e.epochs);
+      bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
+    },
+  });
+  bar?.stop();
+  saveRanker(o.out, r.model);
+  out(`${r.model.name}: dev per-response ${(100 * r.dev).toFixed(2)}% (${r.selected}), trained in ${r.seconds.toFixed(1)}s`);
+  if (r.missing > 0) out(`  note: ${r.missing} training bot turns are not among the candidates and were skipped`);
+  out(`  wrote ${o.out}`);
+}
