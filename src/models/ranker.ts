@@ -29,6 +29,8 @@ export function isResponder(m: ResponseModel): m is Responder {
 export interface ModelContext {
   /** Candidate responses, when the task has a candidates file. */
   readonly candidates?: readonly string[];
+  /** KB facts, when a KB file was given (match-type features). */
+  readonly kb?: readonly { readonly entity: string; readonly attr: string; readonly value: string }[];
 }
 
 export type ModelFactory = (ctx: ModelContext) => ResponseModel;

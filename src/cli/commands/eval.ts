@@ -1,7 +1,11 @@
 /** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy. */
 import type { Command } from 'commander';
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { readBabiCandidates, readBabiDialogs } from '../../formats/babi.js';
+import { existsSync } from 'node:fs';
+import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
+import { loadRanker } from '../../models/saved.js';
+import { KbTypes } from '../../models/match-type.js';
+import type { ResponseModel } from '../../models/ranker.js';
 import { models } from '../../models/index.js';
 import { evaluateDialogs } from '../../models/evaluate.js';
 import { accuracy } from '../../metrics/ranking.js';
@@ -12,6 +16,7 @@ interface EvalOptions {
   model: string;
   data: string;
   candidates?: string;
+  kb?: string;
   json?: boolean;
   predictions?: string;
 }
@@ -20,19 +25,24 @@ export function registerEval(program: Command): void {
   program
     .command('eval')
     .description('evaluate a model on a bAbI dialog file: per-response and per-dialog accuracy')
-    .requiredOption('--model <name>', `model name (${'rules'}, …)`)
+    .requiredOption('--model <name|file>', `model name (${'rules'}, tfidf, …) or a model file written by \`dialogym train\` (*.dgm)`)
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates)')
+    .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn')
     .action(action((o: EvalOptions) => run(o)));
 }
 
 function run(o: EvalOptions): void {
-  const factory = models.get(o.model);
+  const isFile = !models.has(o.model) && (o.model.endsWith('.dgm') || existsSync(o.model));
+  const factory = isFile ? undefined : models.get(o.model);
   const { dialogs } = readBabiDialogs(o.data);
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : undefined;
-  const model = factory(candidates ? { candidates } : {});
+  const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;
+  const model: ResponseModel = factory
+    ? factory({ ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}) })
+    : loadRanker(o.model, kbFacts ? KbTypes.fromFacts(kbFacts) : undefined);
   const tmp = o.predictions ? `${o.predictions}.${process.pid}.tmp` : undefined;
   const fd = tmp ? openSync(tmp, 'w') : undefined;
   const bar = progress(`eval ${o.model}`, dialogs.length, { quiet: o.json === true && !process.stderr.isTTY });
