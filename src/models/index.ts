@@ -1,5 +1,6 @@
 /** Registers every built-in model; import this module before looking a model up. */
 import { createRulesBot } from '../domains/restaurant/rules.js';
+import { createDstc2RulesBot } from '../domains/restaurant/rules-dstc2.js';
 import { models } from './ranker.js';
 import { Tfidf } from './tfidf.js';
 import { KbTypes } from './match-type.js';
@@ -11,6 +12,12 @@ models.register(
   'rules',
   'rule-based restaurant bot (bAbI dialog tasks 1-5, DSTC6 Track 1): dialog state tracking + fixed policy',
   () => createRulesBot(),
+);
+
+models.register(
+  'rules-dstc2',
+  "the paper's task-6 rule-based baseline: cuisine/location/price state, word-match rules, response patterns learned from --train (+ optional --kb)",
+  (ctx) => createDstc2RulesBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
 );
 
 models.register('tfidf', 'TF-IDF match of the last user utterance against each candidate (idf over the candidates; no training)', (ctx) => {

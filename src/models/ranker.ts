@@ -1,5 +1,5 @@
 /** What every response model implements, and the registry the CLI, server and benchmarks share. */
-import type { Turn } from '../core/dialog.js';
+import type { Dialog, Turn } from '../core/dialog.js';
 import { Registry } from '../core/registry.js';
 
 /** Scores candidate responses given the dialog so far (one score per candidate, higher = better). */
@@ -31,6 +31,8 @@ export interface ModelContext {
   readonly candidates?: readonly string[];
   /** KB facts, when a KB file was given (match-type features). */
   readonly kb?: readonly { readonly entity: string; readonly attr: string; readonly value: string }[];
+  /** Training dialogs, for models that learn from a file at construction (`rules-dstc2`). */
+  readonly train?: readonly Dialog[];
 }
 
 export type ModelFactory = (ctx: ModelContext) => ResponseModel;

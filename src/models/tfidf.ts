@@ -17,8 +17,12 @@ export interface TfidfConfig {
 }
 
 interface PreparedCandidates {
-  readonly vecs: Map<string, number>[];
+  /** Term ids (into `terms`) and tf-idf weights of each candidate. */
+  readonly ids: Int32Array[];
+  readonly weights: Float64Array[];
   readonly norms2: Float64Array;
+  /** term → id for the candidates' terms. */
+  readonly terms: Map<string, number>;
   readonly typed: (readonly (readonly [string, string])[])[];
 }
 
@@ -63,10 +67,29 @@ export class Tfidf implements Ranker {
   private prepare(candidates: readonly string[]): PreparedCandidates {
     let p = this.prepared.get(candidates);
     if (!p) {
-      const vecs = candidates.map((c) => this.vector(c));
-      const norms2 = Float64Array.from(vecs.map((v) => [...v.values()].reduce((a, x) => a + x * x, 0)));
+      const terms = new Map<string, number>();
+      const ids: Int32Array[] = [];
+      const weights: Float64Array[] = [];
+      const norms2 = new Float64Array(candidates.length);
+      candidates.forEach((c, i) => {
+        const v = this.vector(c);
+        const id = new Int32Array(v.size);
+        const w = new Float64Array(v.size);
+        let k = 0;
+        let n2 = 0;
+        for (const [t, x] of v) {
+          let tid = terms.get(t);
+          if (tid === undefined) terms.set(t, (tid = terms.size));
+          id[k] = tid;
+          w[k++] = x;
+          n2 += x * x;
+        }
+        ids.push(id);
+        weights.push(w);
+        norms2[i] = n2;
+      });
       const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
-      p = { vecs, norms2, typed };
+      p = { ids, weights, norms2, terms, typed };
       this.prepared.set(candidates, p);
     }
     return p;
@@ -76,22 +99,28 @@ export class Tfidf implements Ranker {
     const p = this.prepare(candidates);
     const q = this.vector(inputText(history, this.config.input));
     let qn2 = 0;
-    for (const x of q.values()) qn2 += x * x;
+    // Dense query over the candidates' terms (terms absent from every candidate only add to the norm).
+    const dense = new Float64Array(p.terms.size);
+    for (const [w, x] of q) {
+      qn2 += x * x;
+      const id = p.terms.get(w);
+      if (id !== undefined) dense[id] = x;
+    }
     const ctx = this.config.matchType ? contextWords(history) : undefined;
     const scores = new Float32Array(candidates.length);
     for (let c = 0; c < candidates.length; c++) {
-      const v = p.vecs[c] as Map<string, number>;
+      const ids = p.ids[c] as Int32Array;
+      const ws = p.weights[c] as Float64Array;
       let s = 0;
-      const [small, big] = q.size < v.size ? [q, v] : [v, q];
-      for (const [w, x] of small) {
-        const y = big.get(w);
-        if (y !== undefined) s += x * y;
-      }
+      for (let k = 0; k < ids.length; k++) s += (dense[ids[k] as number] as number) * (ws[k] as number);
       let types = 0;
       if (ctx) {
-        const seen = new Set<string>();
-        for (const [w, t] of p.typed[c] as readonly (readonly [string, string])[]) if (ctx.has(w)) seen.add(t);
-        types = seen.size;
+        const typed = p.typed[c] as readonly (readonly [string, string])[];
+        if (typed.length > 0) {
+          const seen = new Set<string>();
+          for (const [w, t] of typed) if (ctx.has(w)) seen.add(t);
+          types = seen.size;
+        }
       }
       const den = Math.sqrt(qn2 + types) * Math.sqrt((p.norms2[c] as number) + types);
       scores[c] = den > 0 ? (s + types) / den : 0;

@@ -19,6 +19,8 @@ export interface EpochReport {
   readonly bestDev: number;
   readonly bestEpoch: number;
   readonly seconds: number;
+  /** Of `seconds`, the time spent training (the rest is the dev evaluation). */
+  readonly trainSeconds: number;
   /** Estimated seconds left for the remaining epochs. */
   readonly eta: number;
 }
@@ -58,6 +60,7 @@ export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitRes
     epoch++;
     const te = performance.now();
     const loss = f.runEpoch(epoch);
+    const trainSeconds = (performance.now() - te) / 1000;
     if (!Number.isFinite(loss)) throw new Error(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
     const dev = f.evaluate();
     const improved = dev > best;
@@ -68,7 +71,7 @@ export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitRes
     }
     const seconds = (performance.now() - te) / 1000;
     const elapsed = (performance.now() - t0) / 1000;
-    const r: EpochReport = { epoch, epochs: opts.epochs, loss, dev, bestDev: best, bestEpoch, seconds, eta: (elapsed / epoch) * (opts.epochs - epoch) };
+    const r: EpochReport = { epoch, epochs: opts.epochs, loss, dev, bestDev: best, bestEpoch, seconds, trainSeconds, eta: (elapsed / epoch) * (opts.epochs - epoch) };
     history.push(r);
     hooks.onEpoch?.(r);
     if (improved) hooks.onBest?.(r);

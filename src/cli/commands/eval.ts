@@ -1,11 +1,8 @@
 /** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy. */
 import type { Command } from 'commander';
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { existsSync } from 'node:fs';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
-import { loadRanker } from '../../models/saved.js';
-import { KbTypes } from '../../models/match-type.js';
-import type { ResponseModel } from '../../models/ranker.js';
+import { resolveModel, isModelFile } from '../../models/resolve.js';
 import { models } from '../../models/index.js';
 import { evaluateDialogs } from '../../models/evaluate.js';
 import { accuracy } from '../../metrics/ranking.js';
@@ -17,6 +14,7 @@ interface EvalOptions {
   data: string;
   candidates?: string;
   kb?: string;
+  train?: string;
   json?: boolean;
   predictions?: string;
 }
@@ -29,20 +27,19 @@ export function registerEval(program: Command): void {
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates)')
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file)')
+    .option('--train <file>', 'training dialog file, for models that learn from it when built (rules-dstc2)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn')
     .action(action((o: EvalOptions) => run(o)));
 }
 
 function run(o: EvalOptions): void {
-  const isFile = !models.has(o.model) && (o.model.endsWith('.dgm') || existsSync(o.model));
-  const factory = isFile ? undefined : models.get(o.model);
+  if (!isModelFile(o.model)) models.get(o.model); // unknown name: fail before reading data
   const { dialogs } = readBabiDialogs(o.data);
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : undefined;
   const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;
-  const model: ResponseModel = factory
-    ? factory({ ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}) })
-    : loadRanker(o.model, kbFacts ? KbTypes.fromFacts(kbFacts) : undefined);
+  const train = o.train ? readBabiDialogs(o.train).dialogs : undefined;
+  const model = resolveModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}) });
   const tmp = o.predictions ? `${o.predictions}.${process.pid}.tmp` : undefined;
   const fd = tmp ? openSync(tmp, 'w') : undefined;
   const bar = progress(`eval ${o.model}`, dialogs.length, { quiet: o.json === true && !process.stderr.isTTY });

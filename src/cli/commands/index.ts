@@ -9,6 +9,10 @@ import { registerCompare } from './compare.js';
 import { registerDstc6 } from './dstc6.js';
 import { registerAirdialogue } from './airdialogue.js';
 import { registerDemo } from './demo.js';
+import { registerKb } from './kb.js';
+import { registerChat } from './chat.js';
+import { registerServe } from './serve.js';
+import { registerInfobot } from './infobot.js';
 
 export function registerCommands(program: Command): void {
   registerGenerate(program);
@@ -19,5 +23,9 @@ export function registerCommands(program: Command): void {
   registerCompare(program);
   registerDstc6(program);
   registerAirdialogue(program);
+  registerInfobot(program);
+  registerKb(program);
+  registerChat(program);
+  registerServe(program);
   registerDemo(program);
 }

@@ -131,7 +131,7 @@ export function generateMovieKb(rng: Rng, opts: KbGenOptions): MovieKb {
     const r = rng.fork('missing');
     for (let i = 0; i < cells.length; i++) if (r.chance(miss)) cells[i] = MISSING;
   }
-  return new MovieKb(titles(rng.fork('titles'), n), vocab, cells);
+  return new MovieKb(titles(rng.fork('titles'), n), vocab, cells).canonical();
 }
 
 export interface SplitKbs {

@@ -16,3 +16,5 @@ export * from './max-agent.js';
 export * from './trained-agents.js';
 export * from './env.js';
 export * from './evaluate.js';
+export * from './table.js';
+export * from './chat.js';

@@ -94,6 +94,24 @@ export class MovieKb {
     return new MovieKb(this.titles, this.vocab, cells);
   }
 
+  /**
+   * The same KB with every slot vocabulary in sorted order (cells remapped), so that a KB generated in
+   * memory and the same KB read back from its TSV file index values identically.
+   */
+  canonical(): MovieKb {
+    const maps = this.vocab.map((v) => {
+      const sorted = [...v].sort();
+      const pos = new Map(sorted.map((x, k) => [x, k]));
+      return { sorted, remap: v.map((x) => pos.get(x) as number) };
+    });
+    const cells = new Int32Array(this.cells.length);
+    for (let i = 0; i < cells.length; i++) {
+      const x = this.cells[i] as number;
+      cells[i] = x === MISSING ? MISSING : ((maps[i % M] as { remap: number[] }).remap[x] as number);
+    }
+    return new MovieKb(this.titles, maps.map((m) => m.sorted), cells);
+  }
+
   /** Row i as {slot: value | undefined}. */
   row(i: number): Record<Slot, string | undefined> {
     const out = {} as Record<Slot, string | undefined>;

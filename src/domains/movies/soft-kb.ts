@@ -41,25 +41,37 @@ function slotFactors(kb: MovieKb, beliefs: SlotBeliefs, j: number): Float64Array
 /** The KB posterior p_T over rows (eq. 1), written into `out` if given. Sums to 1. */
 export function softPosterior(kb: MovieKb, beliefs: SlotBeliefs, out: Float64Array = new Float64Array(kb.n)): Float64Array {
   const n = kb.n;
-  out.fill(0);
   const cells = kb.cells;
+  // Factor tables with the missing factor moved to index 0 (cell value + 1), read row by row.
+  const f: Float64Array[] = [];
   for (let j = 0; j < M; j++) {
-    const f = slotFactors(kb, beliefs, j);
-    const missingIdx = f.length - 1;
-    for (let i = 0; i < n; i++) {
-      const x = cells[i * M + j] as number;
-      out[i] = (out[i] as number) + (f[x === MISSING ? missingIdx : x] as number);
-    }
+    const raw = slotFactors(kb, beliefs, j);
+    const t = new Float64Array(raw.length);
+    t[0] = raw[raw.length - 1] as number;
+    t.set(raw.subarray(0, raw.length - 1), 1);
+    f.push(t);
   }
+  const [f0, f1, f2, f3, f4, f5] = f as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   let max = -Infinity;
-  for (let i = 0; i < n; i++) if ((out[i] as number) > max) max = out[i] as number;
+  for (let i = 0, c = 0; i < n; i++, c += M) {
+    const x =
+      (f0[(cells[c] as number) + 1] as number) +
+      (f1[(cells[c + 1] as number) + 1] as number) +
+      (f2[(cells[c + 2] as number) + 1] as number) +
+      (f3[(cells[c + 3] as number) + 1] as number) +
+      (f4[(cells[c + 4] as number) + 1] as number) +
+      (f5[(cells[c + 5] as number) + 1] as number);
+    out[i] = x;
+    if (x > max) max = x;
+  }
   let z = 0;
   for (let i = 0; i < n; i++) {
     const e = Math.exp((out[i] as number) - max);
     out[i] = e;
     z += e;
   }
-  for (let i = 0; i < n; i++) out[i] = (out[i] as number) / z;
+  const inv = 1 / z;
+  for (let i = 0; i < n; i++) out[i] = (out[i] as number) * inv;
   return out;
 }
 

@@ -27,8 +27,8 @@ export function writeKbTsv(file: string, kb: MovieKb): void {
 }
 
 /**
- * Parses a KB file. `vocab` (e.g. the full KB's) seeds the slot vocabularies so that an incomplete
- * copy indexes values the same way; values not in it are appended.
+ * Parses a KB file. Slot vocabularies are sorted; `vocab` (e.g. the full KB's) instead fixes them so
+ * that an incomplete copy indexes values the same way (values not in it are appended).
  */
 export function parseKbTsv(text: string, file: string, vocab?: readonly (readonly string[])[]): MovieKb {
   const lines = text.split('\n');
@@ -79,7 +79,9 @@ export function parseKbTsv(text: string, file: string, vocab?: readonly (readonl
     }
   }
   if (titles.length === 0) throw new FormatError(file, undefined, 'no movies after the header');
-  return new MovieKb(titles, vocabs, Int32Array.from(cells));
+  const kb = new MovieKb(titles, vocabs, Int32Array.from(cells));
+  // Without a given vocabulary, index values in sorted order, as generated KBs do.
+  return vocab ? kb : kb.canonical();
 }
 
 export function readKbTsv(file: string, vocab?: readonly (readonly string[])[]): MovieKb {

@@ -37,6 +37,9 @@ export interface ApiCall {
   location: string;
   number: string;
   price: string;
+  /** DSTC6 Track 1 only: the call's 5th and 6th arguments (absent = not constrained). */
+  atmosphere?: string;
+  restrictions?: string;
 }
 
 export interface Restaurant {
@@ -48,6 +51,9 @@ export interface Restaurant {
   phone: string;
   address: string;
   number: string;
+  /** DSTC6 Track 1 KBs only. */
+  atmosphere?: string;
+  restrictions?: string;
 }
 
 export interface KbStore {
@@ -203,7 +209,8 @@ export class MemoryKbStore implements KbStore {
   }
 
   query(call: ApiCall): Restaurant[] {
-    return (this.index.get(apiCallKey(call)) ?? []).slice();
+    const rs = this.index.get(apiCallKey(call)) ?? [];
+    return rs.filter((r) => (call.atmosphere === undefined || r.atmosphere === call.atmosphere) && (call.restrictions === undefined || r.restrictions === call.restrictions));
   }
 
   all(): Restaurant[] {

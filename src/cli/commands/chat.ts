@@ -1,0 +1,28 @@
+/** `dialogym chat --model <name|model.dgm> [--kb <kb.sqlite>]`: talk to a model in the terminal. */
+import type { Command } from 'commander';
+import { runRepl } from '../../serve/repl.js';
+import { Session } from '../../serve/session.js';
+import { setupBot } from '../../serve/setup.js';
+import { action, intFlag } from '../run.js';
+
+export function registerChat(program: Command): void {
+  program
+    .command('chat')
+    .description('chat with a model in the terminal: api_calls run on the KB, /reset, /explain, /history (reads stdin, so it can be piped)')
+    .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
+    .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
+    .option('--candidates <file>', 'candidates file, for ranking models')
+    .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
+    .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
+    .action(
+      action(async (opts: { model: string; kb?: string; candidates?: string; seed: number; maxResults?: number }) => {
+        const bot = setupBot({ model: opts.model, seed: opts.seed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}) });
+        try {
+          const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});
+          await runRepl(session, { input: process.stdin, output: process.stdout, banner: `model ${bot.model.name}; KB ${bot.kbSource}` });
+        } finally {
+          bot.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,193 @@
+/**
+ * `dialogym infobot …` — the KB-InfoBot movie-search testbed: kb (generate the KB files), eval (an
+ * agent against the user simulator), table (Table 2 and the NLG-temperature sweep), chat (play the
+ * user), agents (list the agent names).
+ */
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ConfigError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../core/files.js';
+import { createRng } from '../../core/rng.js';
+import {
+  ChatSession,
+  DEFAULT_MISSING,
+  InfoBotEnv,
+  SPLITS,
+  createAgent,
+  describeGoal,
+  evaluateAgent,
+  formatKbTsv,
+  infobotAgents,
+  infobotTable,
+  kbFileNames,
+  readKbPair,
+  splitKbs,
+  splitSpec,
+  type SplitKbs,
+  type SplitName,
+} from '../../domains/movies/index.js';
+import { progress } from '../progress.js';
+import { action, floatFlag, intFlag, out } from '../run.js';
+
+const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
+
+function splitFlag(v: string): SplitName {
+  return splitSpec(v).name;
+}
+
+function listFlag<T>(name: string, parse: (s: string) => T): (v: string) => T[] {
+  return (v: string) => {
+    const parts = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (parts.length === 0) throw new ConfigError(`${name}: expected a comma-separated list`);
+    return parts.map(parse);
+  };
+}
+
+interface KbFlags {
+  split: SplitName;
+  kbSeed: number;
+  kb?: string;
+  missing: number;
+}
+
+function loadKbs(o: KbFlags): SplitKbs {
+  if (!o.kb) return splitKbs(o.split, o.kbSeed, o.missing);
+  const names = kbFileNames(o.missing);
+  return readKbPair(join(o.kb, names.full), join(o.kb, names.incomplete));
+}
+
+function kbOptions(cmd: Command): Command {
+  return cmd
+    .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
+    .option('--kb-seed <s>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
+    .option('--kb <dir>', 'read db.txt and incomplete_db_<missing>.txt from this folder instead of generating the KB')
+    .option('--missing <f>', "fraction of values hidden in the agent's KB", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING);
+}
+
+export function registerInfobot(program: Command): void {
+  const cmd = program.command('infobot').description('KB-InfoBot movie search: kb, eval, table, chat, agents');
+
+  cmd
+    .command('kb')
+    .description('generate a movie KB split: writes db.txt (full) and incomplete_db_0.20.txt (the agent copy) as TSV')
+    .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 1)
+    .option('--missing <f>', "fraction of values hidden in the agent's copy", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING)
+    .requiredOption('--out <dir>', 'output folder')
+    .action(
+      action((o: { split: SplitName; seed: number; missing: number; out: string }) => {
+        const { full, incomplete } = splitKbs(o.split, o.seed, o.missing);
+        const names = kbFileNames(o.missing);
+        const fullFile = join(o.out, names.full);
+        const incFile = join(o.out, names.incomplete);
+        const fullText = formatKbTsv(full);
+        const incText = formatKbTsv(incomplete);
+        writeFileAtomic(fullFile, fullText);
+        writeFileAtomic(incFile, incText);
+        out(`wrote ${fullFile} and ${incFile}`);
+        out(`movies ${full.n}, max slot vocabulary ${full.maxVocabulary()}, missing ${(100 * full.missingFraction()).toFixed(1)}% (full) / ${(100 * incomplete.missingFraction()).toFixed(1)}% (agent)`);
+      }),
+    );
+
+  kbOptions(
+    cmd
+      .command('eval')
+      .description('evaluate an agent against the simulated user: average turns T, success S, reward R ± standard error')
+      .requiredOption('--agent <name>', `agent (${infobotAgents.names().join(', ')})`)
+      .option('--episodes <n>', 'simulated dialogs', intFlag('--episodes', 1, 10_000_000), 5000)
+      .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
+      .option('--temperature <t>', 'NLG temperature (noise)', floatFlag('--temperature', 0, 100), 1)
+      .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}'),
+  ).action(
+    action((o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean }) => {
+      infobotAgents.get(o.agent);
+      const env = new InfoBotEnv({ split: o.split, kbs: loadKbs(o), temperature: o.temperature });
+      createAgent(o.agent, env); // fails early (e.g. agents that need a trained policy)
+      const bar = progress('eval', o.episodes, { quiet: o.json === true || o.episodes < 2000 });
+      const r = evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, onEpisode: (d) => bar.update(d) });
+      bar.stop();
+      if (o.json) {
+        out(JSON.stringify({ agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr }));
+        return;
+      }
+      out(`${r.agent} on ${r.split} (${r.episodes} episodes): T ${r.turns.toFixed(2)}  S ${r.success.toFixed(3)}  R ${r.reward.toFixed(3)} ± ${r.rewardStdErr.toFixed(3)}`);
+    }),
+  );
+
+  cmd
+    .command('table')
+    .description("reproduce the paper's Table 2 for the rule agents and Max, and the reward against NLG temperature, as Markdown")
+    .option('--episodes <n>', 'simulated dialogs per cell', intFlag('--episodes', 1, 10_000_000), 5000)
+    .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
+    .option('--kb-seed <s>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)
+    .option('--splits <list>', 'comma-separated KB splits', listFlag('--splits', splitFlag), [...SPLITS])
+    .option('--agents <list>', 'comma-separated agents', listFlag('--agents', (a) => (infobotAgents.get(a), a)), TABLE_AGENTS)
+    .option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)', (v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)), [0, 0.5, 1, 2, 3])
+    .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
+    .requiredOption('--out <file>', 'Markdown file to write')
+    .action(
+      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents: string[]; temperatures: number[]; sweepSplit: SplitName; out: string }) => {
+        let bar: ReturnType<typeof progress> | null = null;
+        const r = infobotTable({
+          agents: o.agents,
+          splits: o.splits,
+          episodes: o.episodes,
+          seed: o.seed,
+          kbSeed: o.kbSeed,
+          temperatures: o.temperatures,
+          sweepSplit: o.sweepSplit,
+          sweepAgents: o.agents.filter((a) => a.startsWith('rule-')),
+          onProgress: (done, total) => {
+            bar ??= progress('table', total, { quiet: total < 2000 });
+            bar.update(done);
+          },
+        });
+        (bar as ReturnType<typeof progress> | null)?.stop();
+        writeFileAtomic(o.out, r.markdown);
+        process.stdout.write(r.markdown);
+        out(`wrote ${o.out}`);
+      }),
+    );
+
+  kbOptions(
+    cmd
+      .command('chat')
+      .description('play the user against an agent in the terminal (reads your utterances from stdin, one per line)')
+      .option('--agent <name>', 'agent', 'rule-soft')
+      .option('--seed <s>', 'seed of the target movie', intFlag('--seed', 0), 1)
+      .option('--no-target', 'do not assign a target movie (free search)'),
+  ).action(
+    action(async (o: KbFlags & { agent: string; seed: number; target: boolean }) => {
+      const entry = infobotAgents.get(o.agent);
+      if (entry.privileged) throw new ConfigError(`agent '${o.agent}' is an upper bound that reads the simulated user's goal; it cannot chat`);
+      const env = new InfoBotEnv({ split: o.split, kbs: loadKbs(o) });
+      const { agent } = createAgent(o.agent, env);
+      const rng = createRng(o.seed);
+      const goal = o.target ? env.sim.sampleGoal(rng.fork('goal')) : null;
+      if (goal) for (const l of describeGoal(goal, env.full)) out(l);
+      out(`Talking to ${o.agent} (${env.id}). Describe the movie you want; one line per turn (end of input quits).`);
+      const chat = new ChatSession(agent, env.kb, goal, rng.fork('agent'), env.sim.opts.maxTurns, env.sim.opts.successMaxRank);
+      const rl = createInterface({ input: process.stdin, terminal: false });
+      if (process.stdin.isTTY) process.stdout.write('you: ');
+      for await (const line of rl) {
+        const r = chat.say(line);
+        out(`bot: ${r.reply}`);
+        if (r.done) break;
+        if (process.stdin.isTTY) process.stdout.write('you: ');
+      }
+      rl.close();
+      if (!chat.done) out('(input ended before the agent answered)');
+      else out(`turns ${chat.turn}, reward ${chat.total.toFixed(2)}`);
+    }),
+  );
+
+  cmd
+    .command('agents')
+    .description('list the agents')
+    .action(
+      action(() => {
+        for (const e of infobotAgents.list()) out(`${e.name.padEnd(10)} ${e.description}`);
+      }),
+    );
+}

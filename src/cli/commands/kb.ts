@@ -1,0 +1,43 @@
+/** `dialogym kb import <kb-file> --out <kb.sqlite>` and `dialogym kb query <kb.sqlite> "api_call …"`. */
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import { answerApiCall } from '../../domains/restaurant/kb-dialects.js';
+import { importKbFile, SqliteKbStore } from '../../domains/restaurant/kb-sqlite.js';
+import { action, intFlag, out } from '../run.js';
+
+function orderFlag(v: string): 'rating' | 'kb' {
+  if (v !== 'rating' && v !== 'kb') throw new ConfigError(`--order: expected 'rating' or 'kb', got '${v}'`);
+  return v;
+}
+
+export function registerKb(program: Command): void {
+  const kb = program.command('kb').description('restaurant KB in SQLite for serving: import a bAbI/DSTC6 KB file, run api_calls on it');
+  kb.command('import')
+    .description('bAbI (tasks 1-5) or DSTC6 KB file → SQLite KB (restaurants indexed on the api_call slots)')
+    .argument('<kb-file>', 'e.g. dialog-babi-kb-all.txt or DSTC6 extendedkb1.txt')
+    .requiredOption('--out <kb.sqlite>', 'SQLite file to write (replaced atomically)')
+    .action(
+      action((kbFile: string, opts: { out: string }) => {
+        const s = importKbFile(kbFile, opts.out);
+        out(`${opts.out}: ${s.restaurants} restaurants (${s.facts} facts, ${s.dialect} KB)`);
+      }),
+    );
+  kb.command('query')
+    .description('run an api_call on a SQLite KB; prints the KB-result lines as the datasets write them')
+    .argument('<kb.sqlite>', 'a KB written by `dialogym kb import`')
+    .argument('<api_call>', 'e.g. "api_call french paris six moderate"')
+    .option('--order <order>', "result order: 'rating' (decreasing, default) or 'kb' (file order)", orderFlag, 'rating' as const)
+    .option('--max <n>', 'at most n restaurants', intFlag('--max', 1))
+    .action(
+      action((file: string, call: string, opts: { order: 'rating' | 'kb'; max?: number }) => {
+        const store = SqliteKbStore.open(file);
+        try {
+          const ans = answerApiCall(store, store.dialect, call, { order: opts.order, ...(opts.max !== undefined ? { maxResults: opts.max } : {}) });
+          if (!ans.ok) throw new ConfigError(ans.reason);
+          for (const l of ans.lines) out(l);
+        } finally {
+          store.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,76 @@
+/** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI. */
+import type { Command } from 'commander';
+import { createServer } from '../../serve/server.js';
+import { setupBot } from '../../serve/setup.js';
+import { action, intFlag } from '../run.js';
+
+interface ServeFlags {
+  model: string;
+  kb?: string;
+  candidates?: string;
+  seed: number;
+  port: number;
+  host: string;
+  maxSessions: number;
+  idleMinutes: number;
+  bodyLimit: number;
+  maxText: number;
+  maxResults?: number;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /')
+    .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
+    .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
+    .option('--candidates <file>', 'candidates file, for ranking models')
+    .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
+    .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--max-sessions <n>', 'most live sessions', intFlag('--max-sessions', 1), 1000)
+    .option('--idle-minutes <n>', 'drop a session idle this long', intFlag('--idle-minutes', 1), 30)
+    .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 16384)
+    .option('--max-text <n>', 'longest user message (characters)', intFlag('--max-text', 1, 100_000), 500)
+    .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
+    .action(
+      action(async (o: ServeFlags) => {
+        const bot = setupBot({ model: o.model, seed: o.seed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) });
+        const server = createServer(bot.model, bot.kb, {
+          maxSessions: o.maxSessions,
+          idleMs: o.idleMinutes * 60_000,
+          bodyLimit: o.bodyLimit,
+          maxTextLength: o.maxText,
+          ...(o.maxResults !== undefined ? { maxResults: o.maxResults } : {}),
+        });
+        let url: string;
+        try {
+          url = await server.listen(o.port, o.host);
+        } catch (e) {
+          bot.close();
+          const code = (e as NodeJS.ErrnoException).code;
+          throw new Error(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
+        }
+        process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}) on ${url}\n`);
+        let stopping = false;
+        const stop = (signal: string): void => {
+          if (stopping) return;
+          stopping = true;
+          process.stderr.write(`${signal}: shutting down\n`);
+          server
+            .close()
+            .then(() => {
+              bot.close();
+              process.stderr.write('stopped\n');
+              process.exit(0);
+            })
+            .catch((e: unknown) => {
+              process.stderr.write(`error: shutdown: ${e instanceof Error ? e.message : String(e)}\n`);
+              process.exit(1);
+            });
+        };
+        process.on('SIGTERM', () => stop('SIGTERM'));
+        process.on('SIGINT', () => stop('SIGINT'));
+      }),
+    );
+}

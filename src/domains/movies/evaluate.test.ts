@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evaluateAgent } from './evaluate.js';
+import { InfoBotEnv } from './env.js';
+import './index.js';
+
+const env = new InfoBotEnv({ split: 'medium', kbSeed: 1 });
+const run = (agent: string, episodes: number, e = env) => evaluateAgent({ agent, episodes, seed: 1, env: e });
+
+test('Rule-Soft on Medium succeeds about as often as in the paper (0.76 ± 0.10); Max always succeeds', () => {
+  const soft = run('rule-soft', 1000);
+  assert.ok(Math.abs(soft.success - 0.76) <= 0.1, `rule-soft S = ${soft.success}`);
+  assert.ok(soft.turns > 1 && soft.turns < 10);
+  const max = run('max', 500);
+  assert.equal(max.success, 1);
+  assert.ok(max.reward > 1.5 && max.reward <= 2, `max R = ${max.reward}`);
+});
+
+test("the paper's ordering on Medium: Soft-KB reward > Hard-KB and No-KB for the rule agents", () => {
+  const soft = run('rule-soft', 1000);
+  const hard = run('rule-hard', 1000);
+  const none = run('rule-nokb', 1000);
+  assert.ok(soft.reward > hard.reward + 2 * hard.rewardStdErr, `${soft.reward} vs hard ${hard.reward}`);
+  assert.ok(soft.reward > none.reward, `${soft.reward} vs nokb ${none.reward}`);
+});
+
+test('evaluation is deterministic for a seed; rewards degrade with the NLG temperature', () => {
+  assert.deepEqual(run('rule-nokb', 200), run('rule-nokb', 200));
+  const cold = run('rule-soft', 800, new InfoBotEnv({ split: 'medium', temperature: 0 }));
+  const hot = run('rule-soft', 800, new InfoBotEnv({ split: 'medium', temperature: 3 }));
+  assert.ok(cold.reward > hot.reward + 0.1, `T=0 ${cold.reward} vs T=3 ${hot.reward}`);
+});
+
+test('agents that need a trained policy fail with a one-line message', () => {
+  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) assert.throws(() => run(a, 1), /needs a trained policy: run dialogym infobot train/);
+  assert.throws(() => run('nope', 1), /unknown infobot agent 'nope'/);
+});

@@ -1,0 +1,180 @@
+/**
+ * The two restaurant KB layouts a bot can query, and how each dataset writes them:
+ *
+ * - `babi` (bAbI dialog tasks 1–5, `dialog-babi-kb-all.txt`): 7 attributes; `api_call cuisine
+ *   location number price`; result lines `name R_attr value` in the order phone, cuisine, address,
+ *   location, number, price, rating (the same in all original result blocks).
+ * - `dstc6` (DSTC6 Track 1, `extendedkb1.txt` / `extendedkb2.txt`): 9 attributes (adds atmosphere
+ *   and dietary restrictions); `api_call cuisine location number price atmosphere [restrictions]`
+ *   (tst1/tst2 use 5 arguments, tst3/tst4 6); result lines `name r_attr value` (lower-case prefix)
+ *   in the KB file's attribute order.
+ *
+ * Task 6 (DSTC2) KBs have another shape (post codes, `dontcare` calls) and are not handled here.
+ */
+import { FormatError } from '../../core/errors.js';
+import type { KbFact } from '../../formats/babi.js';
+import type { ApiCall, KbStore, Restaurant } from './kb.js';
+
+export type KbDialectName = 'babi' | 'dstc6';
+
+/** Restaurant attributes (without the `R_` prefix). */
+export type RestaurantAttr = 'cuisine' | 'location' | 'price' | 'rating' | 'phone' | 'address' | 'number' | 'atmosphere' | 'restrictions';
+
+export interface KbDialect {
+  readonly name: KbDialectName;
+  /** Attributes in the KB file's order. */
+  readonly fileAttrs: readonly RestaurantAttr[];
+  /** Attributes in the order of the KB-result lines inside dialogs. */
+  readonly resultAttrs: readonly RestaurantAttr[];
+  /** Attribute prefix of the result lines inside dialogs (`R_` in bAbI, `r_` in DSTC6). */
+  readonly resultPrefix: 'R_' | 'r_';
+  /** The api_call's arguments in order; the first `minCallArgs` are required. */
+  readonly callSlots: readonly (keyof ApiCall)[];
+  readonly minCallArgs: number;
+  /** The user's silence token in this dataset's dialogs. */
+  readonly silence: string;
+}
+
+export const BABI_KB: KbDialect = {
+  name: 'babi',
+  fileAttrs: ['cuisine', 'location', 'price', 'rating', 'phone', 'address', 'number'],
+  resultAttrs: ['phone', 'cuisine', 'address', 'location', 'number', 'price', 'rating'],
+  resultPrefix: 'R_',
+  callSlots: ['cuisine', 'location', 'number', 'price'],
+  minCallArgs: 4,
+  silence: '<SILENCE>',
+};
+
+export const DSTC6_KB: KbDialect = {
+  name: 'dstc6',
+  fileAttrs: ['location', 'price', 'rating', 'phone', 'cuisine', 'atmosphere', 'restrictions', 'number', 'address'],
+  resultAttrs: ['location', 'price', 'rating', 'phone', 'cuisine', 'atmosphere', 'restrictions', 'number', 'address'],
+  resultPrefix: 'r_',
+  callSlots: ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions'],
+  minCallArgs: 5,
+  silence: '<silence>',
+};
+
+export const KB_DIALECTS: Readonly<Record<KbDialectName, KbDialect>> = { babi: BABI_KB, dstc6: DSTC6_KB };
+
+const ALL_ATTRS: readonly RestaurantAttr[] = DSTC6_KB.fileAttrs;
+
+/** The value of an attribute of a restaurant as written in files (undefined when it lacks it). */
+export function attrOf(r: Restaurant, attr: RestaurantAttr): string | undefined {
+  return attr === 'rating' ? String(r.rating) : r[attr];
+}
+
+/**
+ * Builds restaurants from the facts of a bAbI or DSTC6 KB file and tells which layout it is (DSTC6
+ * when any restaurant has an atmosphere). Every restaurant needs every attribute of its layout,
+ * once, and an integer rating. `file` names the source in errors (fact N = line N).
+ */
+export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>'): { dialect: KbDialect; restaurants: Restaurant[] } {
+  const byName = new Map<string, { first: number; attrs: Map<RestaurantAttr, string> }>();
+  let dstc6 = false;
+  facts.forEach((f, i) => {
+    const m = /^[rR]_(\w+)$/.exec(f.attr);
+    const attr = m?.[1] as RestaurantAttr | undefined;
+    if (attr === undefined || !ALL_ATTRS.includes(attr)) {
+      const hint = f.attr === 'R_post_code' ? ' (a task 6 / DSTC2 KB: not supported)' : '';
+      throw new FormatError(file, i + 1, `unknown attribute ${f.attr}${hint} (expected R_ followed by one of ${ALL_ATTRS.join(' ')})`);
+    }
+    if (attr === 'atmosphere' || attr === 'restrictions') dstc6 = true;
+    if (f.value === '' || /\s/.test(f.value)) throw new FormatError(file, i + 1, `${f.entity} ${f.attr}: value must be one non-empty word, got '${f.value}'`);
+    let e = byName.get(f.entity);
+    if (!e) byName.set(f.entity, (e = { first: i + 1, attrs: new Map() }));
+    if (e.attrs.has(attr)) throw new FormatError(file, i + 1, `${f.entity} has ${f.attr} twice`);
+    e.attrs.set(attr, f.value);
+  });
+  if (byName.size === 0) throw new FormatError(file, 1, 'no restaurant in the KB file');
+  const dialect = dstc6 ? DSTC6_KB : BABI_KB;
+  const restaurants: Restaurant[] = [];
+  for (const [name, { first, attrs }] of byName) {
+    const missing = dialect.fileAttrs.filter((a) => !attrs.has(a));
+    if (missing.length > 0) throw new FormatError(file, first, `restaurant ${name} lacks ${missing.map((a) => 'R_' + a).join(', ')} (${dialect.name} KB)`);
+    const rating = Number(attrs.get('rating'));
+    if (!Number.isSafeInteger(rating)) throw new FormatError(file, first, `restaurant ${name}: R_rating is not an integer (${attrs.get('rating')})`);
+    const get = (a: RestaurantAttr): string => attrs.get(a) as string;
+    const r: Restaurant = {
+      name,
+      cuisine: get('cuisine'),
+      location: get('location'),
+      price: get('price'),
+      rating,
+      phone: get('phone'),
+      address: get('address'),
+      number: get('number'),
+    };
+    if (dstc6) {
+      r.atmosphere = get('atmosphere');
+      r.restrictions = get('restrictions');
+    }
+    restaurants.push(r);
+  }
+  return { dialect, restaurants };
+}
+
+/** The outcome of reading an `api_call …` utterance against a KB layout. */
+export type ParsedApiCall = { readonly ok: true; readonly call: ApiCall } | { readonly ok: false; readonly reason: string };
+
+/** Reads `api_call a b c …` into a call of the dialect; the reason says what is wrong otherwise. */
+export function parseApiCall(text: string, dialect: KbDialect): ParsedApiCall {
+  const words = text.trim().split(/\s+/);
+  if (words[0] !== 'api_call') return { ok: false, reason: `not an api_call: '${text}'` };
+  const args = words.slice(1);
+  const max = dialect.callSlots.length;
+  if (args.length < dialect.minCallArgs || args.length > max) {
+    const want = dialect.minCallArgs === max ? `${max}` : `${dialect.minCallArgs} to ${max}`;
+    return { ok: false, reason: `api_call takes ${want} arguments (${dialect.callSlots.join(' ')}) for a ${dialect.name} KB, got ${args.length}` };
+  }
+  const call: ApiCall = { cuisine: '', location: '', number: '', price: '' };
+  args.forEach((v, i) => {
+    call[dialect.callSlots[i] as keyof ApiCall] = v;
+  });
+  return { ok: true, call };
+}
+
+/** The KB-result lines of a restaurant as the dialect's dialogs write them (`name R_attr value`). */
+export function resultLines(r: Restaurant, dialect: KbDialect): string[] {
+  return dialect.resultAttrs.map((a) => `${r.name} ${dialect.resultPrefix}${a} ${attrOf(r, a) ?? ''}`);
+}
+
+/** Facts of restaurants in the dialect's KB-file order (`R_` prefix, as in KB files). */
+export function restaurantsToKbFacts(rs: readonly Restaurant[], dialect: KbDialect): KbFact[] {
+  const facts: KbFact[] = [];
+  for (const r of rs) for (const a of dialect.fileAttrs) facts.push({ entity: r.name, attr: 'R_' + a, value: attrOf(r, a) ?? '' });
+  return facts;
+}
+
+/** Restaurants by decreasing rating (name order on ties): the order the bots propose options in. */
+export function byRating(rs: readonly Restaurant[]): Restaurant[] {
+  return rs.slice().sort((a, b) => b.rating - a.rating || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The KB line of a call without results (bAbI task 6's convention). */
+export const NO_RESULT = 'api_call no result';
+
+export interface AnswerOptions {
+  /** Order of the results: by decreasing rating (default; the originals' most frequent order) or KB order. */
+  readonly order?: 'rating' | 'kb';
+  /** At most this many restaurants (default: all). */
+  readonly maxResults?: number;
+}
+
+export type ApiCallAnswer =
+  | { readonly ok: true; readonly call: ApiCall; readonly restaurants: Restaurant[]; readonly lines: string[] }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Runs an `api_call …` utterance on a store: the matching restaurants and their KB-result lines as
+ * the dataset writes them (`NO_RESULT` alone when nothing matches).
+ */
+export function answerApiCall(store: KbStore, dialect: KbDialect, text: string, opts: AnswerOptions = {}): ApiCallAnswer {
+  const parsed = parseApiCall(text, dialect);
+  if (!parsed.ok) return parsed;
+  let rs = store.query(parsed.call);
+  if ((opts.order ?? 'rating') === 'rating') rs = byRating(rs);
+  if (opts.maxResults !== undefined) rs = rs.slice(0, opts.maxResults);
+  const lines = rs.length === 0 ? [NO_RESULT] : rs.flatMap((r) => resultLines(r, dialect));
+  return { ok: true, call: parsed.call, restaurants: rs, lines };
+}

@@ -1,0 +1,186 @@
+/**
+ * The restaurant KB in SQLite (better-sqlite3), for serving: `importKbFile` turns a bAbI or DSTC6
+ * KB file into a database; `SqliteKbStore` answers api_calls from it through the same `KbStore`
+ * interface as the in-memory store. Every query is a prepared statement with bound parameters (no
+ * user text ever reaches SQL), and a store opens its database read-only with `query_only` set.
+ *
+ * Schema (version 1):
+ *   kb_meta(key PRIMARY KEY, value)  format=dialogym-kb, version, dialect (babi|dstc6), source, restaurants
+ *   restaurants(id INTEGER PRIMARY KEY  -- KB file order
+ *               name UNIQUE, cuisine, location, price, rating INTEGER, phone, address, number,
+ *               atmosphere, restrictions  -- NULL in bAbI KBs)
+ *   index restaurants_query(cuisine, location, number, price, atmosphere, restrictions): the api_call slots
+ */
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { FormatError } from '../../core/errors.js';
+import { readBabiKb } from '../../formats/babi.js';
+import type { ApiCall, KbStore, Restaurant } from './kb.js';
+import { KB_DIALECTS, restaurantsFromKbFacts, type KbDialect, type KbDialectName } from './kb-dialects.js';
+
+export const SQLITE_KB_FORMAT = 'dialogym-kb';
+export const SQLITE_KB_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE restaurants (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  cuisine TEXT NOT NULL,
+  location TEXT NOT NULL,
+  price TEXT NOT NULL,
+  rating INTEGER NOT NULL,
+  phone TEXT NOT NULL,
+  address TEXT NOT NULL,
+  number TEXT NOT NULL,
+  atmosphere TEXT,
+  restrictions TEXT
+);
+CREATE INDEX restaurants_query ON restaurants (cuisine, location, number, price, atmosphere, restrictions);
+`;
+
+const COLUMNS = 'name, cuisine, location, price, rating, phone, address, number, atmosphere, restrictions';
+
+interface Row {
+  name: string;
+  cuisine: string;
+  location: string;
+  price: string;
+  rating: number;
+  phone: string;
+  address: string;
+  number: string;
+  atmosphere: string | null;
+  restrictions: string | null;
+}
+
+function rowToRestaurant(r: Row): Restaurant {
+  const out: Restaurant = { name: r.name, cuisine: r.cuisine, location: r.location, price: r.price, rating: r.rating, phone: r.phone, address: r.address, number: r.number };
+  if (r.atmosphere !== null) out.atmosphere = r.atmosphere;
+  if (r.restrictions !== null) out.restrictions = r.restrictions;
+  return out;
+}
+
+export interface ImportSummary {
+  readonly dialect: KbDialectName;
+  readonly restaurants: number;
+  readonly facts: number;
+}
+
+let tmpCounter = 0;
+
+/**
+ * Writes restaurants to a new SQLite KB at `out` (temp file + rename: never a half-written
+ * database; an existing file is replaced only once the new one is complete).
+ */
+export function writeSqliteKb(out: string, restaurants: readonly Restaurant[], dialect: KbDialect, source = ''): void {
+  const dir = dirname(out);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(out)}.${process.pid}.${tmpCounter++}.tmp`);
+  rmSync(tmp, { force: true });
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(tmp);
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.exec(SCHEMA);
+    const meta = db.prepare('INSERT INTO kb_meta (key, value) VALUES (?, ?)');
+    const ins = db.prepare(
+      `INSERT INTO restaurants (${COLUMNS}) VALUES (@name, @cuisine, @location, @price, @rating, @phone, @address, @number, @atmosphere, @restrictions)`,
+    );
+    db.transaction(() => {
+      meta.run('format', SQLITE_KB_FORMAT);
+      meta.run('version', String(SQLITE_KB_VERSION));
+      meta.run('dialect', dialect.name);
+      meta.run('source', source);
+      meta.run('restaurants', String(restaurants.length));
+      for (const r of restaurants) ins.run({ ...r, atmosphere: r.atmosphere ?? null, restrictions: r.restrictions ?? null });
+    })();
+    db.close();
+    db = undefined;
+    renameSync(tmp, out);
+  } catch (e) {
+    db?.close();
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** `dialogym kb import`: a bAbI (tasks 1–5) or DSTC6 KB file → SQLite KB. */
+export function importKbFile(kbFile: string, out: string): ImportSummary {
+  const { facts } = readBabiKb(kbFile);
+  const { dialect, restaurants } = restaurantsFromKbFacts(facts, kbFile);
+  writeSqliteKb(out, restaurants, dialect, basename(kbFile));
+  return { dialect: dialect.name, restaurants: restaurants.length, facts: facts.length };
+}
+
+/** A read-only KB store over a SQLite KB written by `writeSqliteKb`. */
+export class SqliteKbStore implements KbStore {
+  readonly file: string;
+  readonly dialect: KbDialect;
+  readonly size: number;
+  private readonly db: Database.Database;
+  private readonly byCall: Database.Statement;
+  private readonly everything: Database.Statement;
+
+  private constructor(file: string, db: Database.Database, dialect: KbDialect, size: number) {
+    this.file = file;
+    this.db = db;
+    this.dialect = dialect;
+    this.size = size;
+    this.byCall = db.prepare(
+      `SELECT ${COLUMNS} FROM restaurants WHERE cuisine = @cuisine AND location = @location AND number = @number AND price = @price` +
+        ' AND (@atmosphere IS NULL OR atmosphere = @atmosphere) AND (@restrictions IS NULL OR restrictions = @restrictions) ORDER BY id',
+    );
+    this.everything = db.prepare(`SELECT ${COLUMNS} FROM restaurants ORDER BY id`);
+  }
+
+  /** Opens a SQLite KB read-only; a missing file, another kind of file or another schema is a one-line FormatError. */
+  static open(file: string): SqliteKbStore {
+    if (!existsSync(file)) throw new FormatError(file, undefined, 'no such file');
+    if (statSync(file).isDirectory()) throw new FormatError(file, undefined, 'is a directory, not a file');
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true });
+      db.pragma('query_only = ON');
+      const hasMeta = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('kb_meta', 'restaurants')").get() as { n: number };
+      if (hasMeta.n !== 2) throw new FormatError(file, undefined, 'not a dialogym KB (no kb_meta/restaurants tables; make one with `dialogym kb import`)');
+      const meta = new Map((db.prepare('SELECT key, value FROM kb_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+      if (meta.get('format') !== SQLITE_KB_FORMAT) throw new FormatError(file, undefined, `not a dialogym KB (format '${meta.get('format') ?? ''}')`);
+      const version = Number(meta.get('version'));
+      if (version !== SQLITE_KB_VERSION) throw new FormatError(file, undefined, `KB schema version ${meta.get('version') ?? '?'} is not supported (this dialogym reads version ${SQLITE_KB_VERSION})`);
+      const dn = meta.get('dialect') as KbDialectName | undefined;
+      const dialect = dn !== undefined && Object.hasOwn(KB_DIALECTS, dn) ? KB_DIALECTS[dn] : undefined;
+      if (!dialect) throw new FormatError(file, undefined, `unknown KB dialect '${dn ?? ''}'`);
+      const size = (db.prepare('SELECT count(*) AS n FROM restaurants').get() as { n: number }).n;
+      return new SqliteKbStore(file, db, dialect, size);
+    } catch (e) {
+      db?.close();
+      if (e instanceof FormatError) throw e;
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new FormatError(file, undefined, /not a database|malformed/i.test(msg) ? 'not a SQLite database' : `cannot open SQLite KB (${msg})`, { cause: e });
+    }
+  }
+
+  query(call: ApiCall): Restaurant[] {
+    const rows = this.byCall.all({
+      cuisine: call.cuisine,
+      location: call.location,
+      number: call.number,
+      price: call.price,
+      atmosphere: call.atmosphere ?? null,
+      restrictions: call.restrictions ?? null,
+    }) as Row[];
+    return rows.map(rowToRestaurant);
+  }
+
+  all(): Restaurant[] {
+    return (this.everything.all() as Row[]).map(rowToRestaurant);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The chat server: a JSON HTTP API over sessions (fastify) and the static web UI at `/`.
+ *
+ *   GET    /api/health                   {status, model, kb, sessions}
+ *   POST   /api/sessions                 201 {id}
+ *   POST   /api/sessions/:id/messages    {text} → {replies:[{text, kind, explanation?}], explanation}
+ *   GET    /api/sessions/:id             {id, createdAt, turns:[{speaker, text, explanation?}]}
+ *   DELETE /api/sessions/:id             204
+ *
+ * Every error is JSON `{error}` with a 4xx/5xx status, never a stack trace: invalid JSON 400, body
+ * over the limit 413, wrong content type 415, bad `text` 400, unknown/expired session 404, too
+ * many sessions 503. fastify was chosen over hono because it ships what this needs in one
+ * package on Node — body limits, JSON parsing with typed errors, graceful `close()` that drains
+ * in-flight requests — while hono needs an adapter (@hono/node-server) for a Node socket.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ChatModel } from './chat-model.js';
+import { InputError, SESSION_DEFAULTS, type Session, type SessionKb, type SessionOptions } from './session.js';
+import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
+
+export interface ServerOptions extends SessionOptions, SessionStoreOptions {
+  /** Largest request body in bytes (default 16 KiB). */
+  readonly bodyLimit?: number;
+  /** How often idle sessions are swept (default 60 s). */
+  readonly sweepMs?: number;
+  /** Folder of the web UI (default: `src/serve/web` of the package). */
+  readonly webDir?: string;
+  /** A line per unexpected server error (default: stderr). */
+  readonly logError?: (line: string) => void;
+}
+
+export const SERVER_DEFAULTS = { bodyLimit: 16 * 1024, sweepMs: 60_000 } as const;
+
+export interface ChatServer {
+  readonly app: FastifyInstance;
+  readonly sessions: SessionStore;
+  /** Starts listening; resolves to the base URL (`http://127.0.0.1:port`). */
+  listen(port: number, host: string): Promise<string>;
+  /** Stops accepting connections, waits for in-flight requests, drops the sessions. */
+  close(): Promise<void>;
+}
+
+const WEB_FILES: Readonly<Record<string, { file: string; type: string }>> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+/** The web UI folder: beside this module when installed there, else the package's `src/serve/web`. */
+export function defaultWebDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'web'), resolve(here, '..', '..', '..', 'src', 'serve', 'web')];
+  return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? (candidates[1] as string);
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function transcript(s: Session): unknown {
+  const ex = s.turnExplanations;
+  return {
+    id: s.id,
+    createdAt: new Date(s.createdAt).toISOString(),
+    turns: s.history.map((t, i) => (ex[i] ? { speaker: t.speaker, text: t.text, explanation: ex[i] } : { speaker: t.speaker, text: t.text })),
+  };
+}
+
+/** Maps any thrown error to a status and a one-line message (no stack, no internals). */
+function errorReply(e: unknown, bodyLimit: number): { status: number; error: string } {
+  if (e instanceof HttpError) return { status: e.statusCode, error: e.message };
+  if (e instanceof InputError) return { status: 400, error: e.message };
+  if (e instanceof CapacityError) return { status: 503, error: e.message };
+  const fe = e as Partial<FastifyError>;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, error: fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty JSON body' : 'invalid JSON body' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, error: `request body too large (limit ${bodyLimit} bytes)` };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, error: 'unsupported content type (send application/json)' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, error: 'invalid content length' };
+    default:
+      break;
+  }
+  if (e instanceof SyntaxError) return { status: 400, error: 'invalid JSON body' };
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return { status: fe.statusCode, error: (fe.message ?? 'bad request').split('\n')[0] as string };
+  return { status: 500, error: 'internal error' };
+}
+
+export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOptions = {}): ChatServer {
+  const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
+  const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
+  const sessionOpts: SessionOptions = { maxTextLength: opts.maxTextLength ?? SESSION_DEFAULTS.maxTextLength, maxBotTurns: opts.maxBotTurns ?? SESSION_DEFAULTS.maxBotTurns };
+  if (opts.resultOrder) Object.assign(sessionOpts, { resultOrder: opts.resultOrder });
+  if (opts.maxResults !== undefined) Object.assign(sessionOpts, { maxResults: opts.maxResults });
+  const sessions = new SessionStore(model, kb, sessionOpts, {
+    maxSessions: opts.maxSessions ?? SESSION_STORE_DEFAULTS.maxSessions,
+    idleMs: opts.idleMs ?? SESSION_STORE_DEFAULTS.idleMs,
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.newId ? { newId: opts.newId } : {}),
+  });
+  const webDir = opts.webDir ?? defaultWebDir();
+  const web = new Map<string, { body: Buffer; type: string }>();
+  for (const [path, { file, type }] of Object.entries(WEB_FILES)) {
+    const f = join(webDir, file);
+    if (existsSync(f)) web.set(path, { body: readFileSync(f), type });
+  }
+
+  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+
+  app.setErrorHandler((err, _req, reply) => {
+    const { status, error } = errorReply(err, bodyLimit);
+    if (status >= 500 && !(err instanceof CapacityError)) logError(`serve: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    void reply.code(status).type('application/json; charset=utf-8').send({ error });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send({ error: `not found: ${req.method} ${req.url.split('?')[0]}` });
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const session = (id: string): Session => {
+    const s = sessions.get(id);
+    if (!s) throw new HttpError(404, `unknown or expired session: ${id.slice(0, 64)}`);
+    return s;
+  };
+
+  app.get('/api/health', async () => ({
+    status: 'ok',
+    model: model.name,
+    kb: { dialect: kb.dialect.name },
+    sessions: sessions.size,
+  }));
+  app.post('/api/sessions', async (_req, reply) => {
+    const s = sessions.create();
+    return reply.code(201).send({ id: s.id });
+  });
+  app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req) => {
+    const s = session(req.params.id);
+    const body = req.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body must be a JSON object {"text": "..."}');
+    const text = (body as { text?: unknown }).text;
+    if (typeof text !== 'string') throw new HttpError(400, 'text must be a string');
+    return s.send(text);
+  });
+  app.get<{ Params: { id: string } }>('/api/sessions/:id', async (req) => transcript(session(req.params.id)));
+  app.delete<{ Params: { id: string } }>('/api/sessions/:id', async (req, reply) => {
+    if (!sessions.delete(req.params.id)) throw new HttpError(404, `unknown or expired session: ${req.params.id.slice(0, 64)}`);
+    return reply.code(204).send();
+  });
+  for (const [path, f] of web) {
+    app.get(path, async (_req, reply) =>
+      reply
+        .type(f.type)
+        .header('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+        .send(f.body),
+    );
+  }
+
+  const timer = setInterval(() => sessions.sweep(), opts.sweepMs ?? SERVER_DEFAULTS.sweepMs);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    sessions.clear();
+  });
+
+  return {
+    app,
+    sessions,
+    async listen(port, host) {
+      await app.listen({ port, host });
+      const addr = app.server.address();
+      const p = typeof addr === 'object' && addr ? addr.port : port;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * One conversation: the model, the history (its memory) and the KB. A user turn goes in; the bot
+ * answers, and when it says `api_call …` the session runs the call on the KB and appends the
+ * result lines to the history exactly as the datasets do (`name R_attr value`, one `kb` turn per
+ * line), then lets the bot go on after a `<SILENCE>` user turn, until it waits for the user.
+ */
+import type { Turn } from '../core/dialog.js';
+import { DialogymError } from '../core/errors.js';
+import type { KbStore } from '../domains/restaurant/kb.js';
+import { answerApiCall, NO_RESULT, type KbDialect } from '../domains/restaurant/kb-dialects.js';
+import type { ChatModel } from './chat-model.js';
+import type { Explanation } from './explanation.js';
+import { botContinues, normaliseUserText } from './turn-taking.js';
+
+/** Bad user input (empty or too long message): HTTP 400, a REPL notice. */
+export class InputError extends DialogymError {}
+
+export interface SessionKb {
+  readonly store: KbStore;
+  readonly dialect: KbDialect;
+}
+
+export interface SessionOptions {
+  /** Most bot turns per user turn (a guard against a model that never yields; default 8). */
+  readonly maxBotTurns?: number;
+  /** Longest user message in characters (default 500). */
+  readonly maxTextLength?: number;
+  /** Order of KB results (default by decreasing rating) and how many at most (default all). */
+  readonly resultOrder?: 'rating' | 'kb';
+  readonly maxResults?: number;
+}
+
+export const SESSION_DEFAULTS = { maxBotTurns: 8, maxTextLength: 500 } as const;
+
+export type ReplyKind = 'utterance' | 'api_call' | 'kb';
+
+export interface Reply {
+  readonly text: string;
+  readonly kind: ReplyKind;
+  /** Bot turns only: why the model said it. */
+  readonly explanation?: Explanation;
+}
+
+export interface TurnResult {
+  readonly replies: Reply[];
+  /** The explanation of the last bot turn. */
+  readonly explanation: Explanation | null;
+}
+
+export class Session {
+  readonly id: string;
+  readonly model: ChatModel;
+  readonly kb: SessionKb;
+  readonly createdAt: number;
+  lastActive: number;
+  private readonly opts: Required<Pick<SessionOptions, 'maxBotTurns' | 'maxTextLength'>> & SessionOptions;
+  private turns: Turn[] = [];
+  private explanations: (Explanation | null)[] = [];
+  private last: Explanation | null = null;
+
+  constructor(id: string, model: ChatModel, kb: SessionKb, opts: SessionOptions = {}, now = Date.now()) {
+    this.id = id;
+    this.model = model;
+    this.kb = kb;
+    this.opts = { ...SESSION_DEFAULTS, ...opts };
+    this.createdAt = now;
+    this.lastActive = now;
+  }
+
+  /** The history so far (user, bot and kb turns, with the `<SILENCE>` turns). */
+  get history(): readonly Turn[] {
+    return this.turns;
+  }
+
+  /** The explanation of the last bot turn (null before the bot spoke). */
+  get lastExplanation(): Explanation | null {
+    return this.last;
+  }
+
+  /** Per history turn: the explanation of bot turns, null for the others. */
+  get turnExplanations(): readonly (Explanation | null)[] {
+    return this.explanations;
+  }
+
+  reset(): void {
+    this.turns = [];
+    this.explanations = [];
+    this.last = null;
+  }
+
+  private push(t: Turn, e: Explanation | null = null): void {
+    this.turns.push(t);
+    this.explanations.push(e);
+  }
+
+  /** One user turn in, the bot's turns (and KB results) out. */
+  send(text: string, now = Date.now()): TurnResult {
+    if (typeof text !== 'string') throw new InputError('text must be a string');
+    if (text.length > this.opts.maxTextLength) throw new InputError(`text is too long (${text.length} characters; at most ${this.opts.maxTextLength})`);
+    let user = normaliseUserText(text);
+    if (user === '') throw new InputError('text is empty');
+    if (user === '<silence>') user = this.kb.dialect.silence;
+    this.lastActive = now;
+    this.push({ speaker: 'user', text: user });
+    const replies: Reply[] = [];
+    for (let i = 0; i < this.opts.maxBotTurns; i++) {
+      const a = this.model.answer(this.turns);
+      this.push({ speaker: 'bot', text: a.text }, a.explanation);
+      this.last = a.explanation;
+      const isCall = a.text.startsWith('api_call ');
+      replies.push({ text: a.text, kind: isCall ? 'api_call' : 'utterance', explanation: a.explanation });
+      let results: number | undefined;
+      if (isCall) {
+        const ans = answerApiCall(this.kb.store, this.kb.dialect, a.text, {
+          ...(this.opts.resultOrder ? { order: this.opts.resultOrder } : {}),
+          ...(this.opts.maxResults !== undefined ? { maxResults: this.opts.maxResults } : {}),
+        });
+        // A malformed call (wrong number of arguments) finds nothing, like a call without match.
+        const lines = ans.ok ? ans.lines : [NO_RESULT];
+        results = ans.ok ? ans.restaurants.length : 0;
+        for (const l of lines) {
+          this.push({ speaker: 'kb', text: l });
+          replies.push({ text: l, kind: 'kb' });
+        }
+      }
+      if (!botContinues(a.text, results) || i + 1 === this.opts.maxBotTurns) break;
+      this.push({ speaker: 'user', text: this.kb.dialect.silence });
+    }
+    return { replies, explanation: this.last };
+  }
+}

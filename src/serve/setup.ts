@@ -1,0 +1,77 @@
+/**
+ * Everything a chat needs, from CLI-style options: the model (a registry name or a model file),
+ * its candidates (rankers), and the KB — a SQLite KB, a bAbI/DSTC6 KB text file (held in memory), or
+ * by default a bAbI KB generated from a seed (same shape as the original one).
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { createRng } from '../core/rng.js';
+import { FormatError } from '../core/errors.js';
+import { readBabiCandidates, readBabiKb } from '../formats/babi.js';
+import { generateRestaurants, MemoryKbStore } from '../domains/restaurant/kb.js';
+import { BABI_KB, restaurantsFromKbFacts, restaurantsToKbFacts } from '../domains/restaurant/kb-dialects.js';
+import { SqliteKbStore } from '../domains/restaurant/kb-sqlite.js';
+import { resolveModel } from '../models/resolve.js';
+import { chatModelOf, type ChatModel } from './chat-model.js';
+import type { SessionKb } from './session.js';
+
+export interface BotSetupOptions {
+  /** Registry name (`rules`, …) or model file (`*.dgm`). */
+  readonly model: string;
+  /** SQLite KB (`dialogym kb import`) or KB text file; default: a generated bAbI KB. */
+  readonly kb?: string;
+  /** Candidates file (one `1 utterance` per line), for ranking models. */
+  readonly candidates?: string;
+  /** Seed of the generated KB (default 1). */
+  readonly seed?: number;
+}
+
+export interface BotSetup {
+  readonly model: ChatModel;
+  readonly kb: SessionKb;
+  /** Where the KB came from, for a banner line. */
+  readonly kbSource: string;
+  close(): void;
+}
+
+function isSqliteFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    return n === 16 && buf.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false; // missing/unreadable: the text reader reports it
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Opens the KB of a chat (see BotSetupOptions.kb). */
+export function openKb(file: string | undefined, seed = 1): SessionKb & { source: string; close(): void } {
+  if (file === undefined) {
+    const store = new MemoryKbStore(generateRestaurants(createRng(seed)));
+    return { store, dialect: BABI_KB, source: `generated bAbI KB (seed ${seed}, ${store.all().length} restaurants)`, close() {} };
+  }
+  if (isSqliteFile(file)) {
+    const store = SqliteKbStore.open(file);
+    return { store, dialect: store.dialect, source: `${file} (SQLite, ${store.size} restaurants, ${store.dialect.name})`, close: () => store.close() };
+  }
+  const kb = readBabiKb(file);
+  const { dialect, restaurants } = restaurantsFromKbFacts(kb.facts, file);
+  return { store: new MemoryKbStore(restaurants), dialect, source: `${file} (in memory, ${restaurants.length} restaurants, ${dialect.name})`, close() {} };
+}
+
+export function setupBot(opts: BotSetupOptions): BotSetup {
+  const kb = openKb(opts.kb, opts.seed ?? 1);
+  try {
+    const candidates = opts.candidates === undefined ? undefined : readBabiCandidates(opts.candidates).candidates;
+    if (candidates && candidates.length === 0) throw new FormatError(opts.candidates as string, 1, 'no candidate');
+    const facts = restaurantsToKbFacts(kb.store.all(), kb.dialect);
+    const model = resolveModel(opts.model, { kb: facts, ...(candidates ? { candidates } : {}) });
+    return { model: chatModelOf(model, candidates ? { candidates } : {}), kb: { store: kb.store, dialect: kb.dialect }, kbSource: kb.source, close: () => kb.close() };
+  } catch (e) {
+    kb.close();
+    throw e;
+  }
+}

@@ -1,0 +1,92 @@
+/** The `dialogym infobot` verbs through the real CLI: files, JSON figures, chat over stdin, one-line errors. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath } from './shared-data.js';
+
+function cli(args: string[], input?: string): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', input });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function oneLineError(r: { code: number; stderr: string }, pattern: RegExp): void {
+  assert.notEqual(r.code, 0, 'exit code must be non-zero');
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
+  assert.match(lines[0] as string, pattern);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-infobot-'));
+
+test('infobot kb writes db.txt and incomplete_db_0.20.txt; eval reads them back', () => {
+  const dir = join(tmp, 'kb');
+  const r = cli(['infobot', 'kb', '--split', 'medium', '--seed', '1', '--out', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /movies 428, max slot vocabulary 68/);
+  const db = readFileSync(join(dir, 'db.txt'), 'utf8').trimEnd().split('\n');
+  const inc = readFileSync(join(dir, 'incomplete_db_0.20.txt'), 'utf8').trimEnd().split('\n');
+  assert.equal(db.length, 429);
+  assert.equal(inc.length, 429);
+  assert.equal(db[0], 'movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year');
+  const unk = inc.slice(1).join('\t').split('\t').filter((x) => x === 'UNK').length;
+  assert.ok(Math.abs(unk / (428 * 6) - 0.2) < 0.03, String(unk));
+  // the files equal the generated KB: eval on them matches eval on the generated split
+  const a = cli(['infobot', 'eval', '--agent', 'rule-soft', '--episodes', '300', '--seed', '2', '--json']);
+  const b = cli(['infobot', 'eval', '--agent', 'rule-soft', '--episodes', '300', '--seed', '2', '--json', '--kb', dir]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(a.stdout, b.stdout);
+  const j = JSON.parse(a.stdout) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(j), ['agent', 'split', 'episodes', 'turns', 'success', 'reward', 'rewardStdErr']);
+  assert.equal(j.agent, 'rule-soft');
+  assert.equal(j.split, 'medium');
+  assert.equal(j.episodes, 300);
+  for (const k of ['turns', 'success', 'reward', 'rewardStdErr']) assert.equal(typeof j[k], 'number');
+});
+
+test('infobot eval: plain output, max always succeeds, bad agents and flags fail in one line', () => {
+  const r = cli(['infobot', 'eval', '--agent', 'max', '--split', 'small', '--episodes', '200']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^max on small \(200 episodes\): T \d+\.\d\d {2}S 1\.000 {2}R 1\.\d{3} ± 0\.\d{3}$/m);
+  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) oneLineError(cli(['infobot', 'eval', '--agent', a]), new RegExp(`^error: agent '${a}' needs a trained policy: run dialogym infobot train`));
+  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-x']), /^error: unknown infobot agent 'rule-x'/);
+  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--split', 'huge']), /^error: unknown KB split 'huge'/);
+  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--episodes', '0']), /^error: --episodes: 0 is out of range/);
+});
+
+test('infobot eval --kb: malformed KB files give file:line errors', () => {
+  const dir = join(tmp, 'bad');
+  cli(['infobot', 'kb', '--split', 'small', '--out', dir]);
+  const f = join(dir, 'incomplete_db_0.20.txt');
+  const lines = readFileSync(f, 'utf8').split('\n');
+  lines[5] = (lines[5] as string).split('\t').slice(0, 4).join('\t');
+  writeFileSync(f, lines.join('\n'));
+  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--kb', dir]), /^error: .*incomplete_db_0\.20\.txt:6: 4 TAB-separated fields, expected 7/);
+  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--kb', join(tmp, 'nowhere')]), /^error: .*db\.txt: no such file$/);
+});
+
+test('infobot chat: a person plays the user over stdin', () => {
+  const r = cli(['infobot', 'chat', '--agent', 'rule-soft', '--seed', '3'], 'i want a drama movie\ni do not know\nno idea\nnot sure\nno\nno\nno\nno\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Your target movie: /);
+  assert.match(r.stdout, /^bot: (Which|What|Who) /m);
+  assert.match(r.stdout, /bot: Here is what I found: 1\. /);
+  assert.match(r.stdout, /^turns \d+, reward -?\d+\.\d\d$/m);
+  const early = cli(['infobot', 'chat', '--no-target'], '');
+  assert.equal(early.code, 0, early.stderr);
+  assert.match(early.stdout, /input ended/);
+  oneLineError(cli(['infobot', 'chat', '--agent', 'max']), /^error: agent 'max' is an upper bound/);
+});
+
+test('infobot table writes the Markdown report', () => {
+  const out = join(tmp, 'res', 'infobot.md');
+  const r = cli(['infobot', 'table', '--episodes', '50', '--splits', 'small,medium', '--temperatures', '0,2', '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(existsSync(out));
+  const md = readFileSync(out, 'utf8');
+  assert.match(md, /^\| rule-soft \| [\d.]+ \| [\d.]+ \| -?[\d.]+ ± [\d.]+ \| [\d.]+ \| [\d.]+ \| -?[\d.]+ ± [\d.]+ \|$/m);
+  assert.match(md, /^\| max \| [\d.]+ \| 1\.00 \|/m);
+  assert.match(md, /^\| 2 \| /m);
+});
