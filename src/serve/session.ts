@@ -10,7 +10,7 @@ import type { KbStore } from '../domains/restaurant/kb.js';
 import { answerApiCall, NO_RESULT, type KbDialect } from '../domains/restaurant/kb-dialects.js';
 import type { ChatModel } from './chat-model.js';
 import type { Explanation } from './explanation.js';
-import { botContinues, normaliseUserText } from './turn-taking.js';
+import { botContinues, forbiddenCharacter, normaliseUserText } from './turn-taking.js';
 
 /** Bad user input (empty or too long message): HTTP 400, a REPL notice. */
 export class InputError extends DialogymError {}
@@ -97,6 +97,8 @@ export class Session {
   send(text: string, now = Date.now()): TurnResult {
     if (typeof text !== 'string') throw new InputError('text must be a string');
     if (text.length > this.opts.maxTextLength) throw new InputError(`text is too long (${text.length} characters; at most ${this.opts.maxTextLength})`);
+    const bad = forbiddenCharacter(text);
+    if (bad !== undefined) throw new InputError(`text holds a character the models do not read: ${JSON.stringify(bad)}`);
     let user = normaliseUserText(text);
     if (user === '') throw new InputError('text is empty');
     if (user === '<silence>') user = this.kb.dialect.silence;

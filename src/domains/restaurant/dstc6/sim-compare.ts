@@ -146,13 +146,6 @@ export function compareFigures(real: FileFigures, generated: FileFigures): FileC
   };
 }
 
-/** Merges the user-utterance counts of several files (e.g. to compare a whole task over sets). */
-export function mergeUsers(figs: readonly FileFigures[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const f of figs) for (const [u, c] of f.userUtterances) out.set(u, (out.get(u) ?? 0) + c);
-  return out;
-}
-
 export function formatHistogram(h: ReadonlyMap<number, number>): string {
   return [...h.entries()]
     .sort((a, b) => a[0] - b[0])
