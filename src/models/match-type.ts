@@ -13,7 +13,11 @@ export class KbTypes {
   /** Sorted type names. */
   readonly types: string[];
 
-  constructor(entries: Iterable<readonly [string, string]>) {
+  /** The KB facts these types were read from (`fromFacts`), for models that need whole entities (hcn). */
+  readonly facts: readonly KbFact[] | undefined;
+
+  constructor(entries: Iterable<readonly [string, string]>, facts?: readonly KbFact[]) {
+    this.facts = facts;
     for (const [w, t] of entries) if (!this.typeOf.has(w)) this.typeOf.set(w, t);
     this.types = [...new Set(this.typeOf.values())].sort();
   }
@@ -22,7 +26,7 @@ export class KbTypes {
   static fromFacts(facts: readonly KbFact[]): KbTypes {
     const entries: [string, string][] = [];
     for (const f of facts) for (const t of tokenize(f.value)) entries.push([t, f.attr]);
-    return new KbTypes(entries);
+    return new KbTypes(entries, facts);
   }
 
   type(word: string): string | undefined {

@@ -7,7 +7,8 @@ import { ConfigError } from '../core/errors.js';
 import { trackState } from '../domains/restaurant/rules-state.js';
 import { readBotAct } from '../domains/restaurant/rules-phrases.js';
 import { argmax, isResponder, type Ranker, type ResponseModel } from '../models/ranker.js';
-import { hasAttention, hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate } from './explanation.js';
+import { attentionOf } from './memn2n-attention.js';
+import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate } from './explanation.js';
 
 export interface BotAnswer {
   readonly text: string;
@@ -77,14 +78,15 @@ function topOf(scores: Float32Array, candidates: readonly string[], k: number): 
 }
 
 function rankerBot(r: Ranker, candidates: readonly string[], topK: number): ChatModel {
+  const attention = attentionOf(r);
   return {
     name: r.name,
     answer(history) {
       const scores = r.rank(history, candidates);
       const best = candidates[argmax(scores)] as string;
       const top = topOf(scores, candidates, topK);
-      if (hasAttention(r)) {
-        const a = r.attention(history, candidates);
+      if (attention) {
+        const a = attention.attention(history, candidates);
         return { text: best, explanation: { type: 'attention', model: r.name, memories: a.memories, hops: a.hops.map((w) => ({ weights: w })), candidates: candidates.length, top } };
       }
       return { text: best, explanation: { type: 'ranking', model: r.name, candidates: candidates.length, top } };

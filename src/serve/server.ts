@@ -119,6 +119,8 @@ export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOption
   }
 
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+  // JSON only: a text/plain body is a 415, not a string body.
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((err, _req, reply) => {
     const { status, error } = errorReply(err, bodyLimit);

@@ -84,6 +84,9 @@ test('train/eval errors: one line, non-zero exit, no output file', () => {
   flipped[flipped.length - 5] = (flipped[flipped.length - 5] as number) ^ 0xff;
   writeFileSync(f('flip.dgm'), flipped);
   one(cli('eval', '--model', f('flip.dgm'), '--data', f('tst.txt'), '--candidates', f('cands.txt')), /^error: .*flip\.dgm: corrupt model file \(checksum mismatch\)$/);
+  one(cli('eval', '--model', 'tfidf+type', '--data', f('tst.txt'), '--candidates', f('cands.txt')), /^error: model 'tfidf\+type' needs a KB file \(--kb\)$/, 2);
+  const named = evalJson('tfidf+type', f('oov.txt'), '--kb', f('kb.txt'));
+  assert.ok(named.perResponse > 0 && named.perResponse < 1);
   one(cli('eval', '--model', f('nope.dgm'), '--data', f('tst.txt'), '--candidates', f('cands.txt')), /^error: .*nope\.dgm: no such file$/);
   one(cli('eval', '--model', f('tst.txt'), '--data', f('tst.txt'), '--candidates', f('cands.txt')), /^error: .*tst\.txt: not a dialogym model file/);
 });

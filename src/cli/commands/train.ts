@@ -4,6 +4,8 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/b
 import { KbTypes } from '../../models/match-type.js';
 import { saveRanker } from '../../models/saved.js';
 import { trainModel, TRAINABLE_MODELS, type TrainOptions } from '../../train/index.js';
+import { MEMN2N_TRAIN_DEFAULTS } from '../../train/memn2n.js';
+import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../train/embeddings.js';
 import { ConfigError } from '../../core/errors.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 import { progress } from '../progress.js';
@@ -83,15 +85,15 @@ function run(o: TrainFlags): void {
     shareAB: o.shareAb,
     input: o.input as 'last' | 'history' | undefined,
   };
-  let bar: ReturnType<typeof progress> | undefined;
   const label = `train ${o.model}${o.matchType ? '+match' : ''}`;
+  const epochs = o.model === 'memn2n' ? (o.epochs ?? MEMN2N_TRAIN_DEFAULTS.epochs) : o.model === 'embeddings' ? (o.epochs ?? EMBEDDINGS_TRAIN_DEFAULTS.epochs) : 0;
+  const bar = progress(label, epochs);
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
     onEpoch(e) {
-      bar ??= progress(label, e.epochs);
       bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
     },
   });
-  bar?.stop();
+  bar.stop();
   saveRanker(o.out, r.model);
   out(`${r.model.name}: dev per-response ${(100 * r.dev).toFixed(2)}% (${r.selected}), trained in ${r.seconds.toFixed(1)}s`);
   if (r.missing > 0) out(`  note: ${r.missing} training bot turns are not among the candidates and were skipped`);

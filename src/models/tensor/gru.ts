@@ -205,7 +205,7 @@ export class Gru {
    */
   backward(caches: readonly GruCache[], dhs: readonly (Float32Array | undefined)[], dxs?: readonly Float32Array[]): Float32Array {
     const H = this.hiddenSize;
-    let carry = new Float32Array(H);
+    let carry: Float32Array = new Float32Array(H);
     for (let t = caches.length - 1; t >= 0; t--) {
       const d = new Float32Array(carry);
       const local = dhs[t];

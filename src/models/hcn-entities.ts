@@ -1,0 +1,215 @@
+/**
+ * HCN entity tracking (Williams et al. 2017, §2: "entity extraction" and "entity tracking").
+ *
+ * `HcnLexicon` maps tokens to entity types, read from a KB: restaurant names get the type
+ * `name`, every token of an attribute value gets the attribute's name (`R_cuisine` → `cuisine`).
+ * Because the lexicon comes from the KB given at run time, entities never seen in training (the
+ * OOV test sets) are recognised like any other.
+ *
+ * `trackDialog` replays a dialog history and keeps what the templates need: the values the user
+ * gave per type, the results of the last api_call (KB-result turns), the restaurants the bot has
+ * proposed since that call, and the restaurant in focus.
+ */
+import type { Turn } from '../core/dialog.js';
+import type { KbFact } from '../formats/babi.js';
+
+/** Entity type of a restaurant name. */
+export const NAME_TYPE = 'name';
+/** Attributes not recognised in text (numbers such as ratings would clash with ordinary words). */
+const UNRECOGNISED = new Set(['rating']);
+
+/** `R_cuisine` → `cuisine`. */
+export function attrType(attr: string): string {
+  return attr.replace(/^[rR]_/, '').toLowerCase();
+}
+
+export class HcnLexicon {
+  private readonly typeOf = new Map<string, string>();
+
+  constructor(entries: Iterable<readonly [string, string]> = []) {
+    for (const [w, t] of entries) this.add(w, t);
+  }
+
+  /** Adds a token (the first type given wins). */
+  add(token: string, type: string): void {
+    if (token.length > 0 && !this.typeOf.has(token)) this.typeOf.set(token, type);
+  }
+
+  /** Names first (so a name is never taken for a value), then every value token. */
+  static fromFacts(facts: readonly KbFact[]): HcnLexicon {
+    const lex = new HcnLexicon();
+    for (const f of facts) lex.add(f.entity, NAME_TYPE);
+    for (const f of facts) {
+      const t = attrType(f.attr);
+      if (UNRECOGNISED.has(t)) continue;
+      for (const w of f.value.split(/\s+/)) lex.add(w, t);
+    }
+    return lex;
+  }
+
+  type(token: string): string | undefined {
+    return this.typeOf.get(token);
+  }
+
+  get size(): number {
+    return this.typeOf.size;
+  }
+
+  /** A copy with the entries of `other` added (this lexicon's types win). */
+  merged(other: HcnLexicon): HcnLexicon {
+    const out = new HcnLexicon(this.typeOf);
+    for (const e of other.typeOf) out.add(e[0], e[1]);
+    return out;
+  }
+
+  /** Compact JSON: type → tokens. */
+  toJSON(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const [w, t] of this.typeOf) (out[t] ??= []).push(w);
+    return out;
+  }
+
+  static fromJSON(j: unknown): HcnLexicon {
+    if (typeof j !== 'object' || j === null || Array.isArray(j)) throw new Error('lexicon: expected an object');
+    const lex = new HcnLexicon();
+    // Names first, as in fromFacts.
+    const entries = Object.entries(j as Record<string, unknown>).sort(([a], [b]) => (a === NAME_TYPE ? -1 : b === NAME_TYPE ? 1 : 0));
+    for (const [t, ws] of entries) {
+      if (!Array.isArray(ws)) throw new Error(`lexicon: type ${t} is not a list`);
+      for (const w of ws) lex.add(String(w), t);
+    }
+    return lex;
+  }
+}
+
+/** What the tracker knows before a bot turn. */
+export interface TrackerState {
+  /** The latest value the user gave per entity type (`cuisine` → `italian`). */
+  readonly slots: Map<string, string>;
+  /** Entity types mentioned in the last user turn (since the last bot turn). */
+  readonly turnTypes: Set<string>;
+  /** Restaurant attributes read from KB-result turns (name → type → value). */
+  readonly restaurants: Map<string, Map<string, string>>;
+  /** The current result set: restaurants of the KB turns after the last api_call (or all, with no call). */
+  results: string[];
+  /** Restaurants of the current result set the bot has named, in order. */
+  proposed: string[];
+  /** The restaurant most recently named by the user or the bot. */
+  current: string | undefined;
+  /** Whether the user named a restaurant in the last user turn. */
+  userNamed: boolean;
+  apiCalls: number;
+  /** KB turns since the last bot turn, and whether none of them was a result (`api_call no result`). */
+  kbThisTurn: number;
+  emptyResult: boolean;
+  /** Bot turns so far. */
+  botTurns: number;
+  /** The last user utterance since the last bot turn ('' when none). */
+  userText: string;
+}
+
+export function emptyTracker(): TrackerState {
+  return {
+    slots: new Map(),
+    turnTypes: new Set(),
+    restaurants: new Map(),
+    results: [],
+    proposed: [],
+    current: undefined,
+    userNamed: false,
+    apiCalls: 0,
+    kbThisTurn: 0,
+    emptyResult: false,
+    botTurns: 0,
+    userText: '',
+  };
+}
+
+const KB_LINE = /^(\S+) [rR]_(\w+) (.+)$/;
+
+/** Whether a token names a restaurant (KB lexicon or a KB-result turn of this dialog). */
+export function isName(st: TrackerState, lex: HcnLexicon, token: string): boolean {
+  return st.restaurants.has(token) || lex.type(token) === NAME_TYPE;
+}
+
+/** Lower-cased whitespace tokens of a user utterance. */
+export function userTokens(text: string): string[] {
+  return text.toLowerCase().split(/\s+/).filter((t) => t.length > 0);
+}
+
+/** Updates the state with one turn. */
+export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn): void {
+  if (turn.speaker === 'kb') {
+    st.kbThisTurn++;
+    const m = KB_LINE.exec(turn.text.trim());
+    if (!m) {
+      if (st.kbThisTurn === 1 || st.emptyResult) st.emptyResult = true;
+      return;
+    }
+    st.emptyResult = false;
+    const name = m[1] as string;
+    let attrs = st.restaurants.get(name);
+    if (!attrs) st.restaurants.set(name, (attrs = new Map()));
+    attrs.set(attrType(m[2] as string), (m[3] as string).trim());
+    if (!st.results.includes(name)) st.results.push(name);
+    return;
+  }
+  if (turn.speaker === 'user') {
+    st.userText = turn.text;
+    st.turnTypes.clear();
+    st.userNamed = false;
+    for (const w of userTokens(turn.text)) {
+      if (isName(st, lex, w)) {
+        st.current = w;
+        st.userNamed = true;
+        st.turnTypes.add(NAME_TYPE);
+        continue;
+      }
+      const t = lex.type(w);
+      if (t === undefined) continue;
+      st.slots.set(t, w);
+      st.turnTypes.add(t);
+    }
+    return;
+  }
+  // Bot turn: an api_call starts a new result set; named restaurants become proposed/current.
+  const words = turn.text.split(' ');
+  if (words[0] === 'api_call') {
+    st.apiCalls++;
+    st.results = [];
+    st.proposed = [];
+  } else {
+    for (const w of words) {
+      if (!isName(st, lex, w)) continue;
+      st.current = w;
+      if (!st.proposed.includes(w)) st.proposed.push(w);
+    }
+  }
+  st.botTurns++;
+  st.userText = '';
+  st.turnTypes.clear();
+  st.userNamed = false;
+  st.kbThisTurn = 0;
+  st.emptyResult = false;
+}
+
+/** Numeric rating of a restaurant (−∞ when unknown). */
+export function ratingOf(st: TrackerState, name: string): number {
+  const r = Number(st.restaurants.get(name)?.get('rating'));
+  return Number.isFinite(r) ? r : -Infinity;
+}
+
+/** The best-rated result not yet proposed (first seen on ties), or undefined. */
+export function nextProposal(st: TrackerState): string | undefined {
+  let best: string | undefined;
+  let bestRating = -Infinity;
+  for (const name of st.results) {
+    if (st.proposed.includes(name)) continue;
+    const r = ratingOf(st, name);
+    if (best === undefined || r > bestRating) {
+      best = name;
+      bestRating = r;
+    }
+  }
+  return best;
+}

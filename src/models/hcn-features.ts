@@ -1,0 +1,118 @@
+/**
+ * HCN turn features (Williams et al. 2017, §2): the input of the recurrent state at each bot turn
+ *
+ *   [bias | bag of words of the delexicalised user turn | entity types in the turn |
+ *    entity types known so far | previous action (one-hot, + "none") | action mask | context flags]
+ *
+ * Entities are replaced by their type before the bag of words, so unseen entities look like seen
+ * ones. Context flags describe the KB side: results present, results left to propose, KB turns
+ * just arrived, an empty result, a restaurant in focus, an api_call made, …
+ */
+import { NAME_TYPE, isName, nextProposal, userTokens, type HcnLexicon, type TrackerState } from './hcn-entities.js';
+import { placeholder } from './hcn-templates.js';
+
+export const CONTEXT_FLAGS = [
+  'has-results',
+  'results-left',
+  'kb-this-turn',
+  'empty-result',
+  'focus-known',
+  'api-call-made',
+  'user-named-restaurant',
+  'first-turn',
+  'any-proposed',
+  'user-silent',
+] as const;
+
+/** The user turn's tokens with entities replaced by their type placeholder. */
+export function delexicaliseUser(text: string, lex: HcnLexicon, st: TrackerState): string[] {
+  return userTokens(text).map((w) => {
+    if (isName(st, lex, w)) return placeholder(NAME_TYPE);
+    const t = lex.type(w);
+    return t === undefined ? w : placeholder(t);
+  });
+}
+
+export interface FeatureSpec {
+  /** Bag-of-words vocabulary (delexicalised user tokens seen in training). */
+  readonly words: readonly string[];
+  /** Entity types tracked as slots. */
+  readonly slotTypes: readonly string[];
+  /** Number of action templates. */
+  readonly templates: number;
+}
+
+export class Featurizer {
+  readonly size: number;
+  private readonly wordIndex = new Map<string, number>();
+  private readonly oWords = 1;
+  private readonly oTurn: number;
+  private readonly oKnown: number;
+  private readonly oPrev: number;
+  private readonly oMask: number;
+  private readonly oFlags: number;
+
+  constructor(readonly spec: FeatureSpec) {
+    spec.words.forEach((w, i) => this.wordIndex.set(w, i));
+    const S = spec.slotTypes.length;
+    const T = spec.templates;
+    this.oTurn = this.oWords + spec.words.length;
+    this.oKnown = this.oTurn + S;
+    this.oPrev = this.oKnown + S;
+    this.oMask = this.oPrev + T + 1;
+    this.oFlags = this.oMask + T;
+    this.size = this.oFlags + CONTEXT_FLAGS.length;
+  }
+
+  /**
+   * Features of the step before a bot turn. `prevAction` is the template id of the previous bot
+   * turn (−1 for none or unknown), `mask` the action mask of this step.
+   */
+  featurize(st: TrackerState, lex: HcnLexicon, prevAction: number, mask: Uint8Array): Float32Array {
+    const x = new Float32Array(this.size);
+    x[0] = 1;
+    const toks = delexicaliseUser(st.userText, lex, st);
+    for (const w of toks) {
+      const i = this.wordIndex.get(w);
+      if (i !== undefined) x[this.oWords + i] = 1;
+    }
+    this.spec.slotTypes.forEach((t, i) => {
+      if (st.turnTypes.has(t)) x[this.oTurn + i] = 1;
+      if (st.slots.has(t)) x[this.oKnown + i] = 1;
+    });
+    x[this.oPrev + (prevAction >= 0 && prevAction < this.spec.templates ? prevAction + 1 : 0)] = 1;
+    for (let i = 0; i < mask.length; i++) if (mask[i]) x[this.oMask + i] = 1;
+    const flags: boolean[] = [
+      st.results.length > 0,
+      nextProposal(st) !== undefined,
+      st.kbThisTurn > 0,
+      st.emptyResult,
+      st.current !== undefined,
+      st.apiCalls > 0,
+      st.userNamed,
+      st.botTurns === 0,
+      st.proposed.length > 0,
+      toks.length === 0 || (toks.length === 1 && toks[0] === '<silence>'),
+    ];
+    flags.forEach((f, i) => {
+      if (f) x[this.oFlags + i] = 1;
+    });
+    return x;
+  }
+
+  /** Names of the non-zero features of x (for explanations and debugging). */
+  describe(x: Float32Array): string[] {
+    const out: string[] = [];
+    this.spec.words.forEach((w, i) => {
+      if (x[this.oWords + i]) out.push(`word:${w}`);
+    });
+    this.spec.slotTypes.forEach((t, i) => {
+      if (x[this.oTurn + i]) out.push(`said:${t}`);
+      if (x[this.oKnown + i]) out.push(`known:${t}`);
+    });
+    CONTEXT_FLAGS.forEach((f, i) => {
+      if (x[this.oFlags + i]) out.push(f);
+    });
+    return out;
+  }
+}

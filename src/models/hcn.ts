@@ -1,0 +1,174 @@
+/**
+ * Hybrid Code Network (Williams, Asadi & Zweig 2017) for the restaurant tasks: an entity tracker
+ * reading KB entities in the dialog (`hcn-entities`), turn features (`hcn-features`), action
+ * templates with masks (`hcn-templates`), a GRU dialog state with a softmax over the templates
+ * (`hcn-net`). The next action is learned; filling its placeholders is domain code.
+ *
+ * As a Ranker it scores each candidate by the probability of the template whose filled text the
+ * candidate equals (bAbI: 4,212 / 2,407 candidates; DSTC6: an entry's 7–10); a candidate that only
+ * delexicalises to a template gets half its probability; others score −1.
+ */
+import type { Turn } from '../core/dialog.js';
+import { ModelFileError } from '../core/errors.js';
+import type { Ranker } from './ranker.js';
+import type { KbTypes } from './match-type.js';
+import { tensorOf, type ModelFileContent } from './model-file.js';
+import { HcnLexicon, nextProposal } from './hcn-entities.js';
+import { Featurizer, type FeatureSpec } from './hcn-features.js';
+import { TemplateSet, delexicaliseBot } from './hcn-templates.js';
+import { HcnNet } from './hcn-net.js';
+import { encodeHistory, type HcnEncoder, type HcnStep } from './hcn-encode.js';
+import { explainStep, type HcnExplanation } from './hcn-explain.js';
+
+export interface HcnConfig {
+  /** GRU state size. */
+  readonly hidden: number;
+}
+
+export const HCN_DEFAULTS: HcnConfig = { hidden: 64 };
+
+export interface HcnPrediction {
+  /** The response: the chosen template filled from the tracker ('' when every template is masked). */
+  readonly text: string;
+  readonly template: number;
+  readonly probs: Float32Array;
+  readonly step: HcnStep;
+}
+
+interface StateCache {
+  history: readonly Turn[];
+  /** GRU state after each step predicting a bot turn of `history`. */
+  hs: Float32Array[];
+  /** History index of each of those bot turns. */
+  turns: number[];
+}
+
+export class Hcn implements Ranker, HcnEncoder {
+  readonly name = 'hcn';
+  readonly featurizer: Featurizer;
+  readonly net: HcnNet;
+  private cache: StateCache | undefined;
+  private candCache = new WeakMap<readonly string[], Int32Array>();
+
+  constructor(
+    readonly config: HcnConfig,
+    public lexicon: HcnLexicon,
+    readonly templates: TemplateSet,
+    readonly spec: FeatureSpec,
+  ) {
+    this.featurizer = new Featurizer(spec);
+    this.net = new HcnNet(this.featurizer.size, config.hidden, templates.size);
+  }
+
+  get params(): HcnNet['params'] {
+    return this.net.params;
+  }
+
+  /** Call after changing parameters in place (drops cached states). */
+  touch(): void {
+    this.cache = undefined;
+  }
+
+  /** Uses another KB for entity recognition (e.g. the test set's); the stored lexicon fills gaps. */
+  useKb(lex: HcnLexicon): void {
+    this.lexicon = lex.merged(this.lexicon);
+    this.cache = undefined;
+    this.candCache = new WeakMap();
+  }
+
+  /** Steps of a history and the GRU state before the pending step (reusing the previous call's states). */
+  private run(history: readonly Turn[]): { steps: HcnStep[]; h: Float32Array } {
+    const { steps } = encodeHistory(this, history);
+    // Length of the common prefix with the cached history (turns compared by identity).
+    let same = 0;
+    const c = this.cache;
+    if (c) {
+      const n = Math.min(c.history.length, history.length);
+      while (same < n && c.history[same] === history[same]) same++;
+    }
+    const hs: Float32Array[] = [];
+    let h = new Float32Array(this.config.hidden);
+    for (let k = 0; k < steps.length - 1; k++) {
+      const s = steps[k] as HcnStep;
+      const cached = c && s.turn <= same && c.turns[k] === s.turn ? c.hs[k] : undefined;
+      h = cached ?? this.net.step(s.x, h, s.mask).h;
+      hs.push(h);
+    }
+    this.cache = { history, hs, turns: steps.slice(0, -1).map((s) => s.turn) };
+    return { steps, h };
+  }
+
+  /** The predicted next bot turn. */
+  predict(history: readonly Turn[]): HcnPrediction {
+    const { steps, h } = this.run(history);
+    const step = steps[steps.length - 1] as HcnStep;
+    const { probs } = this.net.step(step.x, h, step.mask);
+    let best = -1;
+    for (let t = 0; t < probs.length; t++) if (step.mask[t] && (best < 0 || (probs[t] as number) > (probs[best] as number))) best = t;
+    return { text: best >= 0 ? step.fills[best] ?? '' : '', template: best, probs, step };
+  }
+
+  /** Template id of each candidate, delexicalised with the KB lexicon alone (−1: not a template). */
+  private candidateTemplates(candidates: readonly string[]): Int32Array {
+    let ids = this.candCache.get(candidates);
+    if (!ids) {
+      ids = Int32Array.from(candidates, (c) => this.templates.id(delexicaliseBot(c, this.lexicon)));
+      this.candCache.set(candidates, ids);
+    }
+    return ids;
+  }
+
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    const p = this.predict(history);
+    const byText = new Map<string, number>();
+    p.step.fills.forEach((f, t) => {
+      if (f !== undefined && p.step.mask[t] && !byText.has(f)) byText.set(f, t);
+    });
+    const tpl = this.candidateTemplates(candidates);
+    const scores = new Float32Array(candidates.length);
+    for (let i = 0; i < candidates.length; i++) {
+      const exact = byText.get(candidates[i] as string);
+      if (exact !== undefined) scores[i] = 1 + (p.probs[exact] as number);
+      else {
+        const t = tpl[i] as number;
+        scores[i] = t >= 0 ? 0.5 * (p.probs[t] as number) : -1;
+      }
+    }
+    return scores;
+  }
+
+  /** Why the model answers what it answers to this history (template, entities, mask, alternatives). */
+  explain(history: readonly Turn[]): HcnExplanation {
+    const p = this.predict(history);
+    return explainStep(this, p, nextProposal(encodeHistory(this, history, false).state));
+  }
+
+  /** The chat UI's template explanation (`TemplateSource` in src/serve/explanation.ts). */
+  explainTemplate(history: readonly Turn[]): { template: string; entities: Record<string, string>; mask: number[] } {
+    const e = this.explain(history);
+    return { template: e.template, entities: { ...e.entities }, mask: [...e.mask] };
+  }
+
+  toModelFile(): ModelFileContent {
+    return {
+      model: 'hcn',
+      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON() },
+      tensors: this.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
+    };
+  }
+
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Hcn {
+    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown };
+    if (!meta || !meta.config || !Array.isArray(meta.templates) || !meta.spec || !Array.isArray(meta.spec.words) || !Array.isArray(meta.spec.slotTypes)) {
+      throw new ModelFileError(`${file}: corrupt model file (incomplete hcn metadata)`);
+    }
+    const hidden = meta.config.hidden;
+    if (!Number.isInteger(hidden) || hidden < 1) throw new ModelFileError(`${file}: corrupt model file (hcn hidden size ${String(hidden)})`);
+    const templates = new TemplateSet(meta.templates.map(String));
+    if (meta.spec.templates !== templates.size) throw new ModelFileError(`${file}: corrupt model file (${templates.size} templates, features expect ${meta.spec.templates})`);
+    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec);
+    for (const p of m.net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
+    if (kb?.facts) m.useKb(HcnLexicon.fromFacts(kb.facts));
+    return m;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Training a Hybrid Code Network: templates, vocabulary and slot types are read from the training
+ * dialogs (with the KB lexicon), then the GRU and the template softmax are trained on whole
+ * dialogs (teacher forcing, backpropagation through time) with Adam; the epoch with the best dev
+ * per-response accuracy is kept.
+ */
+import type { Dialog } from '../core/dialog.js';
+import { createRng } from '../core/rng.js';
+import { ConfigError } from '../core/errors.js';
+import type { KbFact } from '../formats/babi.js';
+import { evaluateDialogs } from '../models/evaluate.js';
+import { accuracy, type AccuracyState } from '../metrics/ranking.js';
+import { Hcn, HCN_DEFAULTS, type HcnConfig } from '../models/hcn.js';
+import { HcnLexicon, NAME_TYPE, emptyTracker, trackTurn } from '../models/hcn-entities.js';
+import { delexicaliseUser } from '../models/hcn-features.js';
+import { TemplateSet, delexicaliseBot } from '../models/hcn-templates.js';
+import { encodeHistory } from '../models/hcn-encode.js';
+import { adam, clipGradNorm, zeroGrads } from '../models/tensor/params.js';
+import { fit, type FitHooks, type FitResult } from './loop.js';
+import type { TrainHooks } from './data.js';
+
+export interface HcnTrainOptions extends HcnConfig {
+  readonly epochs: number;
+  readonly patience: number;
+  readonly lr: number;
+  /** Dialogs per update. */
+  readonly batchSize: number;
+  readonly maxGradNorm: number;
+  readonly seed: number;
+}
+
+export const HCN_TRAIN_DEFAULTS: HcnTrainOptions = {
+  ...HCN_DEFAULTS,
+  epochs: 12,
+  patience: 4,
+  lr: 0.01,
+  batchSize: 4,
+  maxGradNorm: 5,
+  seed: 1,
+};
+
+export interface HcnTrainData {
+  readonly train: readonly Dialog[];
+  /** Dev dialogs for model selection (empty: the first 200 training dialogs are used). */
+  readonly dev: readonly Dialog[];
+  /** KB facts (entity recognition, templates). */
+  readonly facts: readonly KbFact[];
+}
+
+/** An untrained HCN whose templates, vocabulary and slot types come from `train`. */
+export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], config: HcnConfig = HCN_DEFAULTS): Hcn {
+  const lexicon = HcnLexicon.fromFacts(facts);
+  const templates = new TemplateSet();
+  const words = new Set<string>();
+  const slotTypes = new Set<string>();
+  for (const d of train) {
+    const st = emptyTracker();
+    for (const t of d.turns) {
+      if (t.speaker === 'bot') templates.add(delexicaliseBot(t.text, lexicon, st));
+      trackTurn(st, lexicon, t);
+      if (t.speaker === 'user') {
+        for (const w of delexicaliseUser(t.text, lexicon, st)) words.add(w);
+        for (const ty of st.turnTypes) if (ty !== NAME_TYPE) slotTypes.add(ty);
+      }
+    }
+  }
+  if (templates.size === 0) throw new ConfigError('hcn: the training dialogs have no bot turn');
+  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: [...slotTypes].sort(), templates: templates.size });
+}
+
+interface Sequence {
+  xs: Float32Array[];
+  targets: number[];
+  masks: Uint8Array[];
+}
+
+/** Per-response and per-dialog accuracy of the model's own responses (no candidates needed). */
+export function hcnAccuracy(model: Hcn, dialogs: readonly Dialog[]): AccuracyState {
+  return evaluateDialogs({ name: 'hcn', respond: (h) => model.predict(h).text }, dialogs);
+}
+
+export interface HcnTrainResult {
+  readonly model: Hcn;
+  readonly fit: FitResult;
+  /** Training bot turns whose template the action mask ruled out (the mask was opened for them). */
+  readonly maskViolations: number;
+  readonly steps: number;
+}
+
+export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): HcnTrainResult {
+  const o: HcnTrainOptions = { ...HCN_TRAIN_DEFAULTS, ...options };
+  if (data.facts.length === 0) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
+  if (data.train.length === 0) throw new ConfigError('hcn: no training dialog');
+  const rng = createRng(o.seed);
+  const model = buildHcn(data.train, data.facts, { hidden: o.hidden });
+  model.net.init(rng.fork('init'));
+  let maskViolations = 0;
+  let steps = 0;
+  const seqs: Sequence[] = data.train.map((d) => {
+    const enc = encodeHistory(model, d.turns, false).steps;
+    const s: Sequence = { xs: [], targets: [], masks: [] };
+    for (const st of enc) {
+      let mask = st.mask;
+      if (!mask[st.target]) {
+        maskViolations++;
+        mask = mask.slice();
+        mask[st.target] = 1;
+      }
+      s.xs.push(st.x);
+      s.targets.push(st.target);
+      s.masks.push(mask);
+      steps++;
+    }
+    return s;
+  });
+  const dev = data.dev.length > 0 ? data.dev : data.train.slice(0, 200);
+  const opt = adam(o.lr);
+  const order = seqs.map((_, i) => i);
+  const result = fit(
+    {
+      params: model.params,
+      runEpoch(epoch) {
+        const perm = rng.fork(`epoch${epoch}`).shuffle(order);
+        let total = 0;
+        const batches = Math.ceil(perm.length / o.batchSize);
+        for (let b = 0; b < batches; b++) {
+          zeroGrads(model.params);
+          for (let i = b * o.batchSize; i < Math.min(perm.length, (b + 1) * o.batchSize); i++) {
+            const s = seqs[perm[i] as number] as Sequence;
+            if (s.xs.length > 0) total += model.net.lossAndGrad(s.xs, s.targets, s.masks);
+          }
+          clipGradNorm(model.params, o.maxGradNorm);
+          opt.step(model.params);
+          hooks.onBatch?.(b + 1, batches);
+        }
+        model.touch();
+        return total / Math.max(1, steps);
+      },
+      evaluate: () => accuracy.perResponse(hcnAccuracy(model, dev)),
+      touch: () => model.touch(),
+    },
+    { epochs: o.epochs, patience: o.patience },
+    hooks,
+  );
+  return { model, fit: result, maskViolations, steps };
+}

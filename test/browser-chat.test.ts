@@ -1,0 +1,178 @@
+/**
+ * The web UI in a real browser: playwright-core drives Debian's chromium (/usr/bin/chromium; `.ci/run`
+ * installs it with apt when missing). Books a table end to end through the page with the rules bot
+ * on a SQLite KB, and checks the KB table, the explanation panel and the attention heat map render.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { babiDir, skipUnless } from './shared-data.js';
+import type { Turn } from '../src/core/dialog.js';
+import { importKbFile, SqliteKbStore } from '../src/domains/restaurant/kb-sqlite.js';
+import { createRulesBot } from '../src/domains/restaurant/rules.js';
+import type { Ranker } from '../src/models/ranker.js';
+import { chatModelOf } from '../src/serve/chat-model.js';
+import type { AttentionSource } from '../src/serve/explanation.js';
+import { createServer, type ChatServer } from '../src/serve/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const skip = skipUnless(babiDir) || (existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium; .ci/run does it in CI)`);
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-browser-'));
+let store: SqliteKbStore;
+let rulesServer: ChatServer;
+let attnServer: ChatServer;
+let context: BrowserContext;
+
+/**
+ * A small real attention ranker for the heat-map check: one hop of softmax attention over the
+ * memories, scored by word overlap with the last user turn; candidates scored by overlap with the
+ * attention-weighted memory words.
+ */
+function overlapRanker(): Ranker & AttentionSource {
+  const words = (s: string): Set<string> => new Set(s.split(/\s+/).filter(Boolean));
+  const split = (h: readonly Turn[]): { query: Set<string>; mems: Turn[] } => {
+    const last = h.at(-1);
+    return last?.speaker === 'user' ? { query: words(last.text), mems: h.slice(0, -1) } : { query: new Set(), mems: h.slice() };
+  };
+  const weights = (h: readonly Turn[]): { mems: Turn[]; p: number[] } => {
+    const { query, mems } = split(h);
+    const s = mems.map((m) => [...words(m.text)].filter((w) => query.has(w)).length);
+    const mx = Math.max(0, ...s);
+    const e = s.map((x) => Math.exp(x - mx));
+    const z = e.reduce((a, b) => a + b, 0);
+    return { mems, p: e.map((x) => x / z) };
+  };
+  return {
+    name: 'overlap-attention',
+    rank(history, candidates) {
+      const { mems, p } = weights(history);
+      const { query } = split(history);
+      const out = new Float32Array(candidates.length);
+      candidates.forEach((c, i) => {
+        const cw = words(c);
+        let s = 0;
+        mems.forEach((m, j) => {
+          for (const w of words(m.text)) if (cw.has(w)) s += p[j] as number;
+        });
+        for (const w of query) if (cw.has(w)) s += 1;
+        out[i] = s;
+      });
+      return out;
+    },
+    attention(history) {
+      const { mems, p } = weights(history);
+      return { memories: mems.map((t) => `${t.speaker}: ${t.text}`), hops: [p] };
+    },
+  };
+}
+
+before(async () => {
+  if (skip) return;
+  const kbFile = join(tmp, 'kb.sqlite');
+  importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), kbFile);
+  store = SqliteKbStore.open(kbFile);
+  const kb = { store, dialect: store.dialect };
+  rulesServer = createServer(chatModelOf(createRulesBot()), kb);
+  const candidates = ['hello what can i help you with today', "i'm on it", 'any preference on a type of cuisine', 'where should it be'];
+  attnServer = createServer(chatModelOf(overlapRanker(), { candidates }), kb);
+  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    timeout: 30_000,
+  });
+});
+
+after(async () => {
+  if (skip) return;
+  await context?.close();
+  await rulesServer?.close();
+  await attnServer?.close();
+  store?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(server: ChatServer): Promise<Page> {
+  const base = await server.listen(0, '127.0.0.1');
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  (page as Page & { errors: string[] }).errors = errors;
+  await page.goto(base + '/');
+  await page.waitForSelector('[data-testid=status][data-ready=true]');
+  return page;
+}
+
+/** Types a message, waits for the bot's answer; returns the new bot/api_call bubbles' texts. */
+async function say(page: Page, text: string): Promise<string[]> {
+  const before = await page.locator('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').count();
+  await page.fill('[data-testid=input]', text);
+  await page.press('[data-testid=input]', 'Enter');
+  await page.waitForFunction(`document.querySelectorAll('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').length > ${before}`);
+  const all = await page.locator('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').allTextContents();
+  return all.slice(before);
+}
+
+test('books a table end to end through the web UI (rules bot, SQLite KB)', { skip, timeout: 60_000 }, async () => {
+  const page = await open(rulesServer);
+  assert.deepEqual(await say(page, 'hello'), ['hello what can i help you with today']);
+  assert.deepEqual(await say(page, 'can you book a table in london for two'), ["i'm on it", 'any preference on a type of cuisine']);
+  assert.deepEqual(await say(page, 'i love british food'), ['which price range are looking for']);
+  const found = await say(page, 'in a cheap price range please');
+  assert.equal(found[0], 'ok let me look into some options for you');
+  assert.equal(found[1], 'api_call british london two cheap');
+  // The KB results arrive as a table: a row per restaurant, the dataset's attribute columns.
+  const expected = store.query({ cuisine: 'british', location: 'london', number: 'two', price: 'cheap' }).sort((a, b) => b.rating - a.rating);
+  assert.ok(expected.length > 0);
+  const table = page.locator('[data-testid=kb-table]').last();
+  assert.deepEqual(await table.locator('th').allTextContents(), ['restaurant', 'phone', 'cuisine', 'address', 'location', 'number', 'price', 'rating']);
+  assert.deepEqual(await table.locator('tbody tr td:first-child').allTextContents(), expected.map((r) => r.name));
+  const best = expected[0]?.name as string;
+  assert.equal(found[2], `what do you think of this option: ${best}`);
+  // The explanation panel shows the rule that fired and the dialog state.
+  assert.match((await page.locator('[data-testid=rule]').textContent()) ?? '', /silence after api-call → propose/);
+  assert.match((await page.locator('[data-testid=state]').textContent()) ?? '', /cuisine=british/);
+  assert.deepEqual(await say(page, "let's do it"), ['great let me do the reservation']);
+  assert.deepEqual(await say(page, 'may i have the phone number of the restaurant'), [`here it is ${best}_phone`]);
+  assert.deepEqual(await say(page, 'can you provide the address'), [`here it is ${best}_address`]);
+  assert.deepEqual(await say(page, 'thanks'), ['is there anything i can help you with']);
+  assert.match((await page.locator('[data-testid=state]').textContent()) ?? '', new RegExp(`booked${best}`));
+  // Clicking an earlier bot turn shows its own explanation.
+  await page.locator('[data-testid=api-call]').first().click();
+  assert.match((await page.locator('[data-testid=rule]').textContent()) ?? '', /→ api-call/);
+  // A refused message is shown as a notice, and the conversation goes on.
+  assert.deepEqual(await say(page, "'; DROP TABLE restaurants; --"), ['text holds a character the models do not read: ";"']);
+  assert.deepEqual(await say(page, 'no thanks'), ["you're welcome"]);
+  assert.equal(store.all().length, 1200);
+  // The only console error is the refused message's 400.
+  assert.deepEqual((page as Page & { errors: string[] }).errors, ['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  await page.close();
+});
+
+test('the attention view renders a heat map per hop over the memories', { skip, timeout: 60_000 }, async () => {
+  const page = await open(attnServer);
+  await say(page, 'hi');
+  await say(page, 'where should it be');
+  const heat = page.locator('[data-testid=attention]');
+  await heat.waitFor();
+  assert.deepEqual(await heat.locator('thead th').allTextContents(), ['hop 1', 'memory']);
+  const mems = await heat.locator('td.mem').allTextContents();
+  assert.deepEqual(mems, ['user: hi', 'bot: hello what can i help you with today']);
+  const w = await heat.locator('td.w').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-weight'))));
+  assert.equal(w.length, 2);
+  assert.ok(Math.abs((w[0] as number) + (w[1] as number) - 1) < 1e-6);
+  // Computed in the page (a string function: this package compiles without DOM types).
+  const colours = (await heat.locator('td.w').evaluateAll('(tds) => tds.map((td) => getComputedStyle(td).backgroundColor)')) as string[];
+  assert.ok(colours.every((c) => /^rgba\(211, 47, 47, /.test(c)), colours.join(' '));
+  assert.equal(await page.locator('[data-testid=ranking] li').count(), 4);
+  assert.deepEqual((page as Page & { errors: string[] }).errors, []);
+  await page.close();
+});

@@ -1,0 +1,130 @@
+/** `dialogym kb`, `chat` (piped stdin) and `serve` (real process, SIGTERM) end to end. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { babiDir, cliPath, skipUnless } from './shared-data.js';
+
+const skip = skipUnless(babiDir);
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-cli-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const kbFile = join(tmp, 'kb.sqlite');
+
+function cli(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { input, encoding: 'utf8', timeout: 30_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function importKb(): void {
+  const r = cli(['kb', 'import', join(babiDir, 'dialog-babi-kb-all.txt'), '--out', kbFile]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `${kbFile}: 1200 restaurants (8400 facts, babi KB)\n`);
+}
+
+test('kb import / kb query', { skip }, () => {
+  importKb();
+  const q = cli(['kb', 'query', kbFile, 'api_call british london two cheap']);
+  assert.equal(q.status, 0, q.stderr);
+  const lines = q.stdout.trimEnd().split('\n');
+  assert.equal(lines.length % 7, 0);
+  assert.match(lines[0] ?? '', /^resto_london_cheap_british_\dstars R_phone resto_london_cheap_british_\dstars_phone$/);
+  const max = cli(['kb', 'query', kbFile, 'api_call british london two cheap', '--max', '1', '--order', 'kb']);
+  assert.equal(max.stdout.trimEnd().split('\n').length, 7);
+  const bad = cli(['kb', 'query', kbFile, "api_call '; DROP TABLE restaurants; -- london two cheap"]);
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr, 'error: api_call takes 4 arguments (cuisine location number price) for a babi KB, got 8\n');
+  const none = cli(['kb', 'query', kbFile, "api_call ';DROP/**/TABLE/**/restaurants;-- london two cheap"]);
+  assert.equal(none.stdout, 'api_call no result\n');
+  assert.deepEqual(cli(['kb', 'query', kbFile, 'api_call british london two cheap']).stdout, q.stdout, 'KB unchanged');
+  const missing = cli(['kb', 'query', join(tmp, 'none.sqlite'), 'api_call a b c d']);
+  assert.equal(missing.status, 1);
+  assert.equal(missing.stderr, `error: ${join(tmp, 'none.sqlite')}: no such file\n`);
+  const badKb = join(tmp, 'bad-kb.txt');
+  writeFileSync(badKb, '1 a R_cuisine\tx\nnot a fact\n');
+  const imp = cli(['kb', 'import', badKb, '--out', join(tmp, 'bad.sqlite')]);
+  assert.notEqual(imp.status, 0);
+  assert.match(imp.stderr, /^error: .*bad-kb\.txt:2: .*\n$/);
+  assert.ok(!readdirSync(tmp).some((f) => f.startsWith('bad.sqlite') || f.startsWith('.bad.sqlite')), 'no half-written KB');
+});
+
+test('chat: a piped task-5 conversation, /explain and /reset', { skip }, () => {
+  importKb();
+  const script = [
+    'hello',
+    'can you book a table for six people with french food',
+    'paris please',
+    'in a moderate price range please',
+    'no i don\'t like that',
+    '/explain',
+    'that looks great',
+    'what is the address of the restaurant',
+    'may i have the phone number of the restaurant',
+    'thank you',
+    '/reset',
+    '/history',
+  ].join('\n');
+  const r = cli(['chat', '--model', 'rules', '--kb', kbFile], script + '\n');
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout.split('\n');
+  assert.deepEqual(out.slice(0, 4), ['bot: hello what can i help you with today', "bot: i'm on it", 'bot: where should it be', 'bot: which price range are looking for']);
+  assert.ok(out.includes('bot: api_call french paris six moderate'));
+  assert.ok(out.includes('kb:  resto_paris_moderate_french_6stars R_rating 6'));
+  assert.ok(out.includes('bot: what do you think of this option: resto_paris_moderate_french_6stars'));
+  assert.ok(out.includes('bot: what do you think of this option: resto_paris_moderate_french_5stars'));
+  assert.ok(out.some((l) => l.startsWith('model rules: rule silence after another → propose')), out.join('\n'));
+  assert.ok(out.includes('bot: here it is resto_paris_moderate_french_5stars_address'));
+  assert.ok(out.includes('bot: here it is resto_paris_moderate_french_5stars_phone'));
+  assert.ok(out.includes('bot: is there anything i can help you with'));
+  assert.deepEqual(out.slice(-3), ['(new conversation)', '(empty)', '']);
+});
+
+test('chat: bad flags and files are one-line errors', { skip }, () => {
+  const m = cli(['chat', '--model', 'nosuchmodel'], '');
+  assert.notEqual(m.status, 0);
+  assert.match(m.stderr, /^error: .*nosuchmodel.*\n$/);
+  const k = cli(['chat', '--model', 'rules', '--kb', join(tmp, 'none.sqlite')], '');
+  assert.equal(k.stderr, `error: ${join(tmp, 'none.sqlite')}: no such file\n`);
+  const t = cli(['chat', '--model', 'tfidf', '--kb', join(babiDir, 'dialog-babi-kb-all.txt')], '');
+  assert.equal(t.status, 2);
+  assert.match(t.stderr, /^error: model 'tfidf' ranks candidates: give a candidates file.*\n$/);
+});
+
+test('serve: answers over HTTP, then SIGTERM drains and exits 0', { skip, timeout: 30_000 }, async () => {
+  importKb();
+  const p = spawn(process.execPath, [cliPath, 'serve', '--model', 'rules', '--kb', kbFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('serve did not start: ' + stderr)), 15_000);
+    p.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1] as string);
+      }
+    });
+    p.on('exit', () => reject(new Error('serve exited: ' + stderr)));
+  });
+  const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
+  const { id } = (await (await fetch(url + '/api/sessions', { method: 'POST' })).json()) as { id: string };
+  const pending = fetch(`${url}/api/sessions/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
+  const res = await pending;
+  p.kill('SIGTERM');
+  assert.equal(res.status, 200);
+  assert.deepEqual(((await res.json()) as { replies: { text: string }[] }).replies.map((r) => r.text), ['hello what can i help you with today']);
+  assert.equal(await exited, 0);
+  assert.match(stderr, /SIGTERM: shutting down\nstopped\n$/);
+});
+
+test('serve: a taken port is a one-line error', { skip, timeout: 30_000 }, async () => {
+  const { createServer } = await import('node:net');
+  const blocker = createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+  const port = (blocker.address() as { port: number }).port;
+  const r = cli(['serve', '--model', 'rules', '--port', String(port)]);
+  blocker.close();
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, `error: 127.0.0.1:${port} is already in use\n`);
+});
