@@ -18,6 +18,12 @@ import { chatModelOf } from '../src/serve/chat-model.js';
 import type { AttentionSource } from '../src/serve/explanation.js';
 import { createServer, type ChatServer } from '../src/serve/server.js';
 
+/** The bits of the DOM the page functions use (this package compiles without DOM types). */
+interface Dom {
+  document: { querySelectorAll(selector: string): { length: number } };
+  getComputedStyle(e: unknown): { backgroundColor: string };
+}
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const skip = skipUnless(babiDir) || (existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium; .ci/run does it in CI)`);
 
@@ -116,7 +122,7 @@ async function say(page: Page, text: string): Promise<string[]> {
   const before = await page.locator('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').count();
   await page.fill('[data-testid=input]', text);
   await page.press('[data-testid=input]', 'Enter');
-  await page.waitForFunction(`document.querySelectorAll('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').length > ${before}`);
+  await page.waitForFunction((n) => (globalThis as unknown as Dom).document.querySelectorAll('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').length > n, before);
   const all = await page.locator('[data-testid=bot], [data-testid=api-call], [data-testid=notice]').allTextContents();
   return all.slice(before);
 }
@@ -169,8 +175,7 @@ test('the attention view renders a heat map per hop over the memories', { skip, 
   const w = await heat.locator('td.w').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-weight'))));
   assert.equal(w.length, 2);
   assert.ok(Math.abs((w[0] as number) + (w[1] as number) - 1) < 1e-6);
-  // Computed in the page (a string function: this package compiles without DOM types).
-  const colours = (await heat.locator('td.w').evaluateAll('(tds) => tds.map((td) => getComputedStyle(td).backgroundColor)')) as string[];
+  const colours = await heat.locator('td.w').evaluateAll((tds) => tds.map((td) => (globalThis as unknown as Dom).getComputedStyle(td).backgroundColor));
   assert.ok(colours.every((c) => /^rgba\(211, 47, 47, /.test(c)), colours.join(' '));
   assert.equal(await page.locator('[data-testid=ranking] li').count(), 4);
   assert.deepEqual((page as Page & { errors: string[] }).errors, []);

@@ -87,7 +87,7 @@ export class Hcn implements Ranker, HcnEncoder {
       while (same < n && c.history[same] === history[same]) same++;
     }
     const hs: Float32Array[] = [];
-    let h = new Float32Array(this.config.hidden);
+    let h: Float32Array = new Float32Array(this.config.hidden);
     for (let k = 0; k < steps.length - 1; k++) {
       const s = steps[k] as HcnStep;
       const cached = c && s.turn <= same && c.turns[k] === s.turn ? c.hs[k] : undefined;

@@ -7,6 +7,7 @@ import { Tfidf } from './tfidf.js';
 import { NearestNeighbour } from './nn.js';
 import { Embeddings } from './embeddings.js';
 import { MemN2N } from './memn2n.js';
+import { Hcn } from './hcn.js';
 
 export interface SavableRanker extends Ranker {
   toModelFile(): ModelFileContent;
@@ -17,6 +18,7 @@ const loaders: Record<string, (c: ModelFileContent, file: string, kb?: KbTypes) 
   nn: (c, f) => NearestNeighbour.fromModelFile(c, f),
   embeddings: (c, f, kb) => Embeddings.fromModelFile(c, f, kb),
   memn2n: (c, f, kb) => MemN2N.fromModelFile(c, f, kb),
+  hcn: (c, f, kb) => Hcn.fromModelFile(c, f, kb),
 };
 
 export function saveRanker(file: string, r: SavableRanker): void {

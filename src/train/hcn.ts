@@ -4,7 +4,9 @@
  * dialogs (teacher forcing, backpropagation through time) with Adam; the epoch with the best dev
  * per-response accuracy is kept.
  */
-import type { Dialog } from '../core/dialog.js';
+import type { Dialog, Turn } from '../core/dialog.js';
+import { dstc6History, entryError, type Dstc6Entry } from '../formats/dstc6.js';
+import { hashString } from '../core/rng.js';
 import { createRng } from '../core/rng.js';
 import { ConfigError } from '../core/errors.js';
 import type { KbFact } from '../formats/babi.js';
@@ -143,4 +145,38 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
     hooks,
   );
   return { model, fit: result, maskViolations, steps };
+}
+
+/**
+ * Training dialogs from DSTC6 entries with answers: each entry's context plus its answer as the
+ * last bot turn. An entry that is the beginning of another entry's dialog (the simulator writes
+ * one entry per bot turn) is dropped, as the longer dialog trains the same steps.
+ */
+export function dstc6TrainingDialogs(entries: readonly Dstc6Entry[], file = '<dstc6>'): Dialog[] {
+  const dialogs: Dialog[] = entries.map((e, i) => {
+    if (!e.answer) throw entryError(file, i, e, 'no answer (hcn trains on DSTC6 files with answers)');
+    const turns: Turn[] = [...dstc6History(e.utterances), { speaker: 'bot', text: e.answer.utterance }];
+    return { id: e.dialog_id, turns };
+  });
+  // Hashes of every proper prefix ending at a bot turn; a dialog whose own hash is among them is covered.
+  const step = (h: string, t: Turn): string => {
+    const s = `${h}\u0001${t.speaker}\u0002${t.text}`;
+    return `${hashString(s)}.${hashString(`#${s}`)}`;
+  };
+  const prefixes = new Set<string>();
+  const full: string[] = dialogs.map((d) => {
+    let h = '';
+    d.turns.forEach((t, i) => {
+      h = step(h, t);
+      if (t.speaker === 'bot' && i < d.turns.length - 1) prefixes.add(`${i}:${h}`);
+    });
+    return `${d.turns.length - 1}:${h}`;
+  });
+  const seen = new Set<string>();
+  return dialogs.filter((_, i) => {
+    const k = full[i] as string;
+    if (prefixes.has(k) || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

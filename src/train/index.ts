@@ -8,8 +8,9 @@ import { devAccuracy, type TrainData, type TrainHooks } from './data.js';
 import { trainTfidf, trainNn } from './baselines.js';
 import { trainEmbeddings, type EmbeddingsTrainOptions } from './embeddings.js';
 import { trainMemN2N, type MemN2NTrainOptions } from './memn2n.js';
+import { trainHcn, type HcnTrainOptions } from './hcn.js';
 
-export const TRAINABLE_MODELS = ['tfidf', 'nn', 'embeddings', 'memn2n'] as const;
+export const TRAINABLE_MODELS = ['tfidf', 'nn', 'embeddings', 'memn2n', 'hcn'] as const;
 export type TrainableModel = (typeof TRAINABLE_MODELS)[number];
 
 /** Options common to the trainers; each reads what applies (undefined = the model's default). */
@@ -28,6 +29,8 @@ export interface TrainOptions {
   readonly negatives?: number;
   readonly shareAB?: boolean;
   readonly input?: 'last' | 'history';
+  /** hcn: GRU state size. */
+  readonly hidden?: number;
 }
 
 export interface TrainResult {
@@ -72,6 +75,12 @@ export function trainModel(kind: string, data: TrainData, opts: TrainOptions = {
       });
       const r = trainMemN2N(data, o, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, seconds: secs(), missing: r.missing };
+    }
+    case 'hcn': {
+      if (!data.kb?.facts) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
+      const o: Partial<HcnTrainOptions> = defined({ hidden: opts.hidden, lr: opts.lr, epochs: opts.epochs, patience: opts.patience, seed: opts.seed, batchSize: opts.batchSize });
+      const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts }, o, hooks);
+      return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, seconds: secs(), missing: 0 };
     }
     default:
       throw new ConfigError(`--model: cannot train '${kind}' (trainable: ${TRAINABLE_MODELS.join(', ')})`);

@@ -1,11 +1,15 @@
 /** `dialogym train --model <tfidf|nn|embeddings|memn2n> --train f --dev f --candidates f --out m.dgm`. */
 import type { Command } from 'commander';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
+import { readDstc6Data } from '../../formats/dstc6.js';
+import { dstc6TrainingDialogs } from '../../train/hcn.js';
+import type { Dialog } from '../../core/dialog.js';
 import { KbTypes } from '../../models/match-type.js';
 import { saveRanker } from '../../models/saved.js';
 import { trainModel, TRAINABLE_MODELS, type TrainOptions } from '../../train/index.js';
 import { MEMN2N_TRAIN_DEFAULTS } from '../../train/memn2n.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../train/embeddings.js';
+import { HCN_TRAIN_DEFAULTS } from '../../train/hcn.js';
 import { ConfigError } from '../../core/errors.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 import { progress } from '../progress.js';
@@ -13,8 +17,9 @@ import { progress } from '../progress.js';
 interface TrainFlags {
   model: string;
   train: string;
-  dev: string;
-  candidates: string;
+  dev?: string;
+  candidates?: string;
+  hidden?: number;
   kb?: string;
   matchType?: boolean;
   hops?: number;
@@ -38,9 +43,9 @@ export function registerTrain(program: Command): void {
     .command('train')
     .description('train a response ranker on bAbI dialog files, keep the best epoch on dev, write a model file')
     .requiredOption('--model <name>', `model to train (${TRAINABLE_MODELS.join(', ')})`)
-    .requiredOption('--train <file>', 'training dialogs (bAbI format)')
-    .requiredOption('--dev <file>', 'dev dialogs, for early stopping and model selection')
-    .requiredOption('--candidates <file>', 'candidate responses file')
+    .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes a DSTC6 JSON file with answers)')
+    .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
+    .option('--candidates <file>', 'candidate responses file (required except for hcn)')
     .option('--kb <file>', 'KB file (types for --match-type)')
     .option('--match-type', 'add match-type features (needs --kb)')
     .option('--hops <n>', 'memn2n: memory hops', intFlag('--hops', 1, 10))
@@ -56,6 +61,7 @@ export function registerTrain(program: Command): void {
     .option('--negatives <n>', 'embeddings: negative candidates per example', intFlag('--negatives', 1, 100000))
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
     .option('--input <mode>', 'tfidf/embeddings input: last (user utterance) or history (default: chosen on dev / history)')
+    .option('--hidden <n>', 'hcn: GRU state size', intFlag('--hidden', 1, 4096))
     .requiredOption('--out <model.dgm>', 'model file to write')
     .action(action((o: TrainFlags) => run(o)));
 }
@@ -65,9 +71,13 @@ function run(o: TrainFlags): void {
   if (o.optimizer !== undefined && o.optimizer !== 'sgd' && o.optimizer !== 'adam') throw new ConfigError(`--optimizer: expected sgd or adam, got '${o.optimizer}'`);
   if (o.input !== undefined && o.input !== 'last' && o.input !== 'history') throw new ConfigError(`--input: expected last or history, got '${o.input}'`);
   if (o.matchType && !o.kb) throw new ConfigError('--match-type needs --kb <file>');
-  const candidates = readBabiCandidates(o.candidates).candidates;
-  const train = readBabiDialogs(o.train).dialogs;
-  const dev = readBabiDialogs(o.dev).dialogs;
+  if (o.model !== 'hcn' && o.dev === undefined) throw new ConfigError("required option '--dev <file>' not specified");
+  if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
+  if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');
+  const candidates = o.candidates !== undefined ? readBabiCandidates(o.candidates).candidates : [];
+  const readDialogs = (f: string): Dialog[] => (o.model === 'hcn' && f.endsWith('.json') ? dstc6TrainingDialogs(readDstc6Data(f)) : readBabiDialogs(f).dialogs);
+  const train = readDialogs(o.train);
+  const dev = o.dev !== undefined ? readDialogs(o.dev) : [];
   const kb = o.kb ? KbTypes.fromFacts(readBabiKb(o.kb).facts) : undefined;
   const opts: TrainOptions = {
     matchType: o.matchType === true,
@@ -84,9 +94,10 @@ function run(o: TrainFlags): void {
     negatives: o.negatives,
     shareAB: o.shareAb,
     input: o.input as 'last' | 'history' | undefined,
+    hidden: o.hidden,
   };
   const label = `train ${o.model}${o.matchType ? '+match' : ''}`;
-  const epochs = o.model === 'memn2n' ? (o.epochs ?? MEMN2N_TRAIN_DEFAULTS.epochs) : o.model === 'embeddings' ? (o.epochs ?? EMBEDDINGS_TRAIN_DEFAULTS.epochs) : 0;
+  const epochs = o.model === 'hcn' ? (o.epochs ?? HCN_TRAIN_DEFAULTS.epochs) : o.model === 'memn2n' ? (o.epochs ?? MEMN2N_TRAIN_DEFAULTS.epochs) : o.model === 'embeddings' ? (o.epochs ?? EMBEDDINGS_TRAIN_DEFAULTS.epochs) : 0;
   const bar = progress(label, epochs);
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
     onEpoch(e) {

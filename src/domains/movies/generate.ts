@@ -46,6 +46,13 @@ export interface KbGenOptions {
   fullMissing?: number;
   /** Zipf exponent of actor / director popularity (default 0.9). */
   zipf?: number;
+  /**
+   * Sizes of the first-name and last-name pools people names are drawn from (default: the base pools
+   * of 60 first and 100 last names). Larger pools make a single name token less ambiguous.
+   */
+  namePools?: readonly [first: number, last: number];
+  /** Vocabulary sizes per slot (SLOTS order) instead of `slotVocabSizes(maxVocab)`. */
+  sizes?: readonly number[];
 }
 
 /** Vocabulary sizes per slot (SLOTS order) for a largest vocabulary `v`. */
@@ -57,12 +64,40 @@ function zipfWeights(k: number, s: number): number[] {
   return Array.from({ length: k }, (_, r) => 1 / Math.pow(r + 1, s));
 }
 
-function names(rng: Rng, count: number, taken: Set<string>): string[] {
+// Syllables of the made-up names that extend the pools beyond the base lists.
+const FIRST_HEAD = 'al bri ca del e fa gi ha i jo ka le ma ni o pa ra sa ta vi'.split(' ');
+const FIRST_TAIL = 'na ra la ton son ric rin mon den lia'.split(' ');
+const LAST_HEAD = 'ash bel cor dal fen gar hal kes lin mor nor pem ral sel tor wen brad crom dun ell'.split(' ');
+const LAST_TAIL = 'by ford ley ton well man ridge wood stein field worth combe gate holm'.split(' ');
+
+function extend(base: readonly string[], heads: readonly string[], tails: readonly string[], size: number): readonly string[] {
+  if (size <= base.length) return base;
+  const seen = new Set(base);
+  const out = [...base];
+  for (const t of tails)
+    for (const h of heads) {
+      const w = h + t;
+      if (out.length >= size) return out;
+      if (!seen.has(w)) {
+        seen.add(w);
+        out.push(w);
+      }
+    }
+  if (out.length < size) throw new RangeError(`name pool of ${size} is too large (at most ${out.length})`);
+  return out;
+}
+
+/** The first- and last-name pools of the given sizes: the base lists, then made-up names. */
+export function namePools(first: number, last: number): { first: readonly string[]; last: readonly string[] } {
+  return { first: extend(FIRST, FIRST_HEAD, FIRST_TAIL, first), last: extend(LAST, LAST_HEAD, LAST_TAIL, last) };
+}
+
+function names(rng: Rng, count: number, taken: Set<string>, pools: { first: readonly string[]; last: readonly string[] }): string[] {
   const out: string[] = [];
   let guard = 0;
   while (out.length < count) {
     if (++guard > count * 1000) throw new RangeError(`cannot make ${count} distinct names`);
-    const n = `${rng.pick(FIRST)} ${rng.pick(LAST)}`;
+    const n = `${rng.pick(pools.first)} ${rng.pick(pools.last)}`;
     if (taken.has(n)) continue;
     taken.add(n);
     out.push(n);
@@ -70,11 +105,11 @@ function names(rng: Rng, count: number, taken: Set<string>): string[] {
   return out;
 }
 
-function slotValues(rng: Rng, slot: number, k: number, people: Set<string>, zipf: number): { values: string[]; weights: number[] } {
+function slotValues(rng: Rng, slot: number, k: number, people: Set<string>, zipf: number, pools: { first: readonly string[]; last: readonly string[] }): { values: string[]; weights: number[] } {
   switch (SLOTS[slot]) {
     case 'actor':
     case 'director':
-      return { values: names(rng, k, people), weights: zipfWeights(k, zipf) };
+      return { values: names(rng, k, people, pools), weights: zipfWeights(k, zipf) };
     case 'critic_rating': {
       const start = Math.round(65 - (k - 1) / 2);
       const values = Array.from({ length: k }, (_, r) => ((start + r) / 10).toFixed(1));
@@ -110,7 +145,9 @@ function titles(rng: Rng, n: number): string[] {
 export function generateMovieKb(rng: Rng, opts: KbGenOptions): MovieKb {
   const { movies: n, maxVocab } = opts;
   if (!Number.isInteger(n) || n < 1) throw new RangeError('movies must be a positive integer');
-  const sizes = slotVocabSizes(maxVocab);
+  const sizes = opts.sizes ? [...opts.sizes] : slotVocabSizes(maxVocab);
+  if (sizes.length !== M || Math.max(...sizes) !== maxVocab) throw new RangeError(`sizes must have ${M} entries, the largest ${maxVocab}`);
+  const pools = namePools(opts.namePools?.[0] ?? 0, opts.namePools?.[1] ?? 0);
   if (n < maxVocab) throw new RangeError(`movies (${n}) must be >= maxVocab (${maxVocab})`);
   const people = new Set<string>();
   const vocab: string[][] = [];
@@ -118,7 +155,7 @@ export function generateMovieKb(rng: Rng, opts: KbGenOptions): MovieKb {
   for (let j = 0; j < M; j++) {
     const r = rng.fork(`slot:${SLOTS[j]}`);
     const k = sizes[j] as number;
-    const { values, weights } = slotValues(r, j, k, people, opts.zipf ?? 0.9);
+    const { values, weights } = slotValues(r, j, k, people, opts.zipf ?? 0.9, pools);
     vocab.push(values);
     // Every value once, then draws by popularity; shuffled down the column.
     const column: number[] = values.map((_, v) => v);
@@ -141,10 +178,25 @@ export interface SplitKbs {
   incomplete: MovieKb;
 }
 
+/**
+ * Per-split shape of the generated KB beyond Table 1's N and largest vocabulary. In the real IMDB
+ * splits the larger KBs are not harder for the rule agents than Medium until X-Large (paper Table 2):
+ * their values are more diverse. Small and Medium use the base generator; Large and X-Large draw
+ * people from name pools grown with the people vocabulary (≈ 2 people per first name, ≈ 1.2 per last
+ * name, as Medium), flatten the popularity of actors and directors, and widen the critic rating and
+ * release year vocabularies (Table 1's largest vocabulary is unchanged: the actor slot's).
+ */
+export const SPLIT_GEN: Readonly<Record<SplitName, Readonly<Partial<KbGenOptions>>>> = {
+  small: {},
+  medium: {},
+  large: { namePools: [89, 148], zipf: 0.4, sizes: [101, 71, 23, 6, 76, 101] },
+  xlarge: { namePools: [220, 366], zipf: 0.6, sizes: [251, 71, 23, 6, 188, 101] },
+};
+
 /** The full and incomplete KBs of a named split, from a seed. */
 export function splitKbs(split: SplitName | string, seed: number, missing = DEFAULT_MISSING): SplitKbs {
   const spec = splitSpec(split);
   const rng = createRng(seed).fork(`kb:${spec.name}`);
-  const full = generateMovieKb(rng.fork('full'), { movies: spec.movies, maxVocab: spec.maxVocab });
+  const full = generateMovieKb(rng.fork('full'), { movies: spec.movies, maxVocab: spec.maxVocab, ...SPLIT_GEN[spec.name] });
   return { full, incomplete: full.withHidden(missing, rng.fork('hide')) };
 }

@@ -58,6 +58,41 @@ export class MovieKb {
     this.priors = priors;
   }
 
+  private postings: Int32Array[][] | null = null;
+
+  /** The rows holding value v in slot j, ascending (built on first use). */
+  rowsWith(j: number, v: number): Int32Array {
+    if (!this.postings) {
+      const lists: Int32Array[][] = this.counts.map((c) => Array.from(c, (x) => new Int32Array(x)));
+      const fill = this.counts.map((c) => new Int32Array(c.length));
+      for (let i = 0; i < this.n; i++)
+        for (let j2 = 0; j2 < M; j2++) {
+          const x = this.cells[i * M + j2] as number;
+          if (x === MISSING) continue;
+          const f = fill[j2] as Int32Array;
+          ((lists[j2] as Int32Array[])[x] as Int32Array)[f[x] as number] = i;
+          f[x] = (f[x] as number) + 1;
+        }
+      this.postings = lists;
+    }
+    return (this.postings[j] as Int32Array[])[v] ?? new Int32Array(0);
+  }
+
+  /** The rows whose cells equal every (slot, value) pair (missing cells do not match). */
+  rowsMatching(pairs: Iterable<readonly [number, number]>): number[] {
+    const want = [...pairs];
+    if (want.length === 0) return Array.from({ length: this.n }, (_, i) => i);
+    let best = want[0] as readonly [number, number];
+    for (const p of want) if (this.rowsWith(p[0], p[1]).length < this.rowsWith(best[0], best[1]).length) best = p;
+    const out: number[] = [];
+    for (const i of this.rowsWith(best[0], best[1])) {
+      let ok = true;
+      for (const [j, v] of want) if (this.cells[i * M + j] !== v) ok = false;
+      if (ok) out.push(i);
+    }
+    return out;
+  }
+
   /** Value index of row i, slot j (MISSING if unknown). */
   cell(i: number, j: number): number {
     return this.cells[i * M + j] as number;

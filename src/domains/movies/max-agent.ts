@@ -24,11 +24,7 @@ export class MaxAgent implements InfoBotAgent {
   }
 
   private candidates(slots: Iterable<number>, oracle: Oracle): number[] {
-    const full = this.ctx.full;
-    const want = [...slots].map((j) => [j, oracle.goal.known.get(j) as number] as const);
-    const out: number[] = [];
-    for (let i = 0; i < full.n; i++) if (want.every(([j, v]) => full.cell(i, j) === v)) out.push(i);
-    return out;
+    return this.ctx.full.rowsMatching([...slots].map((j) => [j, oracle.goal.known.get(j) as number] as const));
   }
 
   act(_utterance: string, oracle?: Oracle): InfoBotAction {

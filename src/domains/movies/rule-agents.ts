@@ -19,7 +19,7 @@ import type { InfoBotAction } from './acts.js';
 import type { AgentContext, InfoBotAgent } from './agent.js';
 import { infobotAgents } from './agent.js';
 import { hardLookup } from './hard-kb.js';
-import { entropy, projectedEntropies, softPosterior, topK } from './soft-kb.js';
+import { entropy, projectedEntropies, softPosterior, SoftLookup, topKRandomTies } from './soft-kb.js';
 import { M, SLOTS, type SplitName } from './slots.js';
 import { HandCraftedTracker } from './tracker.js';
 
@@ -73,6 +73,7 @@ export class RuleAgent implements InfoBotAgent {
   private readonly initial: Float64Array;
   private readonly requests = new Int32Array(M);
   private readonly post: Float64Array;
+  private readonly lookup: SoftLookup;
   private lastRequest: number | null = null;
   private rng: Rng | null = null;
   /** Diagnostics of the last decision (for chat and tests). */
@@ -87,6 +88,7 @@ export class RuleAgent implements InfoBotAgent {
     this.name = `rule-${access === 'none' ? 'nokb' : access}`;
     this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: this.opts.update });
     this.post = new Float64Array(ctx.kb.n);
+    this.lookup = new SoftLookup(ctx.kb);
     if (access === 'soft') {
       this.initial = projectedEntropies(ctx.kb, new Float64Array(ctx.kb.n).fill(1 / ctx.kb.n));
     } else {
@@ -101,11 +103,9 @@ export class RuleAgent implements InfoBotAgent {
     this.lastRequest = null;
   }
 
-  private ranked(): number[] {
-    const r = this.rng as Rng;
-    const tie = new Float64Array(this.ctx.kb.n);
-    for (let i = 0; i < tie.length; i++) tie[i] = r.next();
-    return topK(this.post, this.ctx.successMaxRank, tie);
+  /** The top R rows of `scores` (default: the posterior buffer), ties in random order. */
+  private ranked(scores: Float64Array = this.post): number[] {
+    return topKRandomTies(scores, this.ctx.successMaxRank, this.rng as Rng);
   }
 
   private request(j: number): InfoBotAction {
@@ -131,13 +131,13 @@ export class RuleAgent implements InfoBotAgent {
       return this.inform(this.ranked());
     };
     if (this.access === 'soft') {
-      softPosterior(kb, b, this.post);
-      h = projectedEntropies(kb, this.post);
+      const look = this.lookup.update(b);
+      h = new Float64Array(look.slotEntropies);
       for (const j of this.tracker.unknown) h[j] = 0;
-      const hp = entropy(this.post);
+      const hp = look.posteriorEntropy;
       this.last = { posteriorEntropy: hp, slotEntropies: h, matches: 0 };
-      if (hp < this.opts.informEntropy) return this.inform(this.ranked());
-      informNow = () => this.inform(this.ranked());
+      if (hp < this.opts.informEntropy) return this.inform(this.ranked(look.posterior));
+      informNow = () => this.inform(this.ranked(look.posterior));
     } else {
       h = beliefEntropies(b.p);
       this.last = { posteriorEntropy: NaN, slotEntropies: h, matches: 0 };

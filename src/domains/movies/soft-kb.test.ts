@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
 import { MISSING, MovieKb } from './kb.js';
-import { entropy, projectedSlot, softPosterior, summaryStatistics, SUMMARY_SIZE, topK, type SlotBeliefs } from './soft-kb.js';
+import { entropy, projectedEntropies, projectedSlot, SoftLookup, softPosterior, summaryStatistics, SUMMARY_SIZE, topK, topKRandomTies, type SlotBeliefs } from './soft-kb.js';
 import { hardLookup } from './hard-kb.js';
 import { M } from './slots.js';
 
@@ -140,4 +140,41 @@ test('topK ranks by score with tie-breaking, hard lookup matches missing cells',
   assert.deepEqual(hardLookup(kb, [1, 1, null, null, null, null]), [2]);
   assert.deepEqual(hardLookup(kb, [1, 0, null, null, null, null]), [1]);
   assert.deepEqual(hardLookup(kb, [1, 1, 1, null, null, null]), []);
+});
+
+test('SoftLookup (one pass, linear space) equals the log-space posterior, its entropy and the projected entropies', () => {
+  for (let seed = 1; seed <= 4; seed++) {
+    const kb = smallKb(seed, 40);
+    const look = new SoftLookup(kb);
+    const cases: SlotBeliefs[] = [randomBeliefs(kb, seed), { p: kb.priors, q: new Float64Array(M).fill(1) }];
+    // Extreme beliefs: one value certain in every slot (products underflow: the log-space fallback).
+    const p = kb.vocab.map((v) => new Float64Array(v.length).fill(1e-300));
+    for (const x of p) x[0] = 1;
+    cases.push({ p, q: new Float64Array(M).fill(1) });
+    for (const b of cases) {
+      look.update(b);
+      const ref = softPosterior(kb, b);
+      assert.ok(Math.abs(look.posterior.reduce((a, c) => a + c, 0) - 1) < 1e-12);
+      for (let i = 0; i < kb.n; i++) assert.ok(Math.abs((look.posterior[i] as number) - (ref[i] as number)) < 1e-12, `row ${i}`);
+      assert.ok(Math.abs(look.posteriorEntropy - entropy(ref)) < 1e-9, `${look.posteriorEntropy} vs ${entropy(ref)}`);
+      const h = projectedEntropies(kb, ref);
+      for (let j = 0; j < M; j++) assert.ok(Math.abs((look.slotEntropies[j] as number) - (h[j] as number)) < 1e-9, `slot ${j}`);
+    }
+  }
+});
+
+test('topKRandomTies: best first, ties in random order, only tied rows compete for the last places', () => {
+  const rng = createRng(4);
+  assert.deepEqual(topKRandomTies([0.1, 0.5, 0.2, 0.7, 0.0], 3, rng), [3, 1, 2]);
+  const seen = new Set<string>();
+  for (let k = 0; k < 50; k++) {
+    const r = topKRandomTies([0.1, 0.5, 0.5, 0.9, 0.5, 0.5, 0.0], 3, rng);
+    assert.equal(r[0], 3);
+    assert.equal(r.length, 3);
+    for (const i of r.slice(1)) assert.ok([1, 2, 4, 5].includes(i));
+    seen.add(r.join(','));
+  }
+  assert.ok(seen.size > 4, `ties must be broken at random (${seen.size} orders)`);
+  assert.deepEqual(topKRandomTies([2, 1], 5, rng), [0, 1]);
+  assert.deepEqual(topKRandomTies([], 5, rng), []);
 });

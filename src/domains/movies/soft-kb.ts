@@ -160,3 +160,143 @@ export function topK(scores: ArrayLike<number>, k: number, tiebreak?: ArrayLike<
   }
   return best;
 }
+
+/**
+ * The soft lookup and its summary statistics in one pass over the KB, with buffers reused across
+ * turns (the hot loop of every Soft-KB agent). Per slot, the factors of eq. 2–3 are scaled by their
+ * largest value and exponentiated once; each row then costs M table lookups and products, no
+ * transcendental function. Gives the same posterior as `softPosterior` (to rounding), and in the same
+ * pass the posterior entropy and the projected slot distributions p̃_j. If the scaled products
+ * underflow (extreme beliefs), falls back to the log-space computation.
+ */
+export class SoftLookup {
+  /** p_T, the posterior over rows (sums to 1). */
+  readonly posterior: Float64Array;
+  /** H(p̃_j) per slot, in bits. */
+  readonly slotEntropies = new Float64Array(M);
+  /** H(p_T) in bits. */
+  posteriorEntropy = 0;
+  private readonly logF: Float64Array[];
+  private readonly linF: Float64Array[];
+  private readonly mass: Float64Array[];
+  private readonly proj: Float64Array[];
+
+  constructor(readonly kb: MovieKb) {
+    this.posterior = new Float64Array(kb.n);
+    this.logF = kb.counts.map((c) => new Float64Array(c.length + 1));
+    this.linF = kb.counts.map((c) => new Float64Array(c.length + 1));
+    this.mass = kb.counts.map((c) => new Float64Array(c.length + 1));
+    this.proj = kb.counts.map((c) => new Float64Array(c.length));
+  }
+
+  /** Recomputes everything for new beliefs; returns this. */
+  update(beliefs: SlotBeliefs): this {
+    const kb = this.kb;
+    const n = kb.n;
+    let shift = 0;
+    for (let j = 0; j < M; j++) {
+      const raw = slotFactors(kb, beliefs, j);
+      const lf = this.logF[j] as Float64Array;
+      const counts = kb.counts[j] as Float64Array;
+      lf[0] = raw[raw.length - 1] as number;
+      let max = (kb.missing[j] as number) > 0 ? (lf[0] as number) : -Infinity;
+      for (let v = 0; v < counts.length; v++) {
+        const x = raw[v] as number;
+        lf[v + 1] = x;
+        if ((counts[v] as number) > 0 && x > max) max = x;
+      }
+      const lin = this.linF[j] as Float64Array;
+      for (let v = 0; v < lf.length; v++) lin[v] = Math.exp((lf[v] as number) - max);
+      shift += max;
+      (this.mass[j] as Float64Array).fill(0);
+    }
+    const cells = kb.cells;
+    const post = this.posterior;
+    const [l0, l1, l2, l3, l4, l5] = this.linF as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+    const [g0, g1, g2, g3, g4, g5] = this.logF as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+    const [m0, m1, m2, m3, m4, m5] = this.mass as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+    let z = 0;
+    let zs = 0;
+    for (let i = 0, c = 0; i < n; i++, c += M) {
+      const a0 = (cells[c] as number) + 1;
+      const a1 = (cells[c + 1] as number) + 1;
+      const a2 = (cells[c + 2] as number) + 1;
+      const a3 = (cells[c + 3] as number) + 1;
+      const a4 = (cells[c + 4] as number) + 1;
+      const a5 = (cells[c + 5] as number) + 1;
+      const w = (l0[a0] as number) * (l1[a1] as number) * (l2[a2] as number) * (l3[a3] as number) * (l4[a4] as number) * (l5[a5] as number);
+      post[i] = w;
+      if (w === 0) continue;
+      z += w;
+      zs += w * ((g0[a0] as number) + (g1[a1] as number) + (g2[a2] as number) + (g3[a3] as number) + (g4[a4] as number) + (g5[a5] as number));
+      m0[a0] = (m0[a0] as number) + w;
+      m1[a1] = (m1[a1] as number) + w;
+      m2[a2] = (m2[a2] as number) + w;
+      m3[a3] = (m3[a3] as number) + w;
+      m4[a4] = (m4[a4] as number) + w;
+      m5[a5] = (m5[a5] as number) + w;
+    }
+    if (!(z > 1e-250) || !Number.isFinite(z)) return this.slowUpdate(beliefs);
+    const inv = 1 / z;
+    for (let i = 0; i < n; i++) post[i] = (post[i] as number) * inv;
+    this.posteriorEntropy = Math.max(0, (Math.log(z) + shift - zs * inv) / Math.LN2);
+    for (let j = 0; j < M; j++) this.slotEntropies[j] = entropy(this.project(j, inv));
+    return this;
+  }
+
+  /** p̃_j from the accumulated masses (scaled by `inv`). */
+  private project(j: number, inv: number): Float64Array {
+    const m = this.mass[j] as Float64Array;
+    const out = this.proj[j] as Float64Array;
+    const prior = this.kb.priors[j] as Float64Array;
+    const unk = (m[0] as number) * inv;
+    for (let v = 0; v < out.length; v++) out[v] = (m[v + 1] as number) * inv + unk * (prior[v] as number);
+    return normalize(out);
+  }
+
+  private slowUpdate(beliefs: SlotBeliefs): this {
+    softPosterior(this.kb, beliefs, this.posterior);
+    this.posteriorEntropy = entropy(this.posterior);
+    this.slotEntropies.set(projectedEntropies(this.kb, this.posterior));
+    return this;
+  }
+
+  /** p̃_j of the last update. */
+  projected(j: number): Float64Array {
+    return this.proj[j] as Float64Array;
+  }
+}
+
+/**
+ * The k highest-scoring rows, best first, with exact ties in random order (drawn from `rng` only for
+ * the tied rows, so the cost does not grow with the KB).
+ */
+export function topKRandomTies(scores: ArrayLike<number>, k: number, rng: { next(): number }): number[] {
+  const n = scores.length;
+  if (n === 0 || k <= 0) return [];
+  const top = topK(scores, Math.min(k, n));
+  const threshold = scores[top[top.length - 1] as number] as number;
+  // Every row tied with the k-th score competes for the remaining places.
+  const above: number[] = [];
+  const tied: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = scores[i] as number;
+    if (s > threshold) above.push(i);
+    else if (s === threshold) tied.push(i);
+  }
+  // Rows above the threshold (fewer than k): by score, random among equal scores.
+  const out = above
+    .map((i) => ({ i, s: scores[i] as number, r: rng.next() }))
+    .sort((x, y) => y.s - x.s || y.r - x.r)
+    .map((x) => x.i);
+  // Then a random draw of the tied rows (partial Fisher–Yates), in random order.
+  const need = Math.min(k - out.length, tied.length);
+  for (let d = 0; d < need; d++) {
+    const pick = d + Math.floor(rng.next() * (tied.length - d));
+    const x = tied[pick] as number;
+    tied[pick] = tied[d] as number;
+    tied[d] = x;
+    out.push(x);
+  }
+  return out;
+}
