@@ -2,31 +2,49 @@
  * Load on `dialogym serve` over 127.0.0.1: a server process (the real CLI) with a SQLite KB, and
  * 50 concurrent sessions, each replaying a task-5 conversation (greeting → request → slots →
  * api_call on SQLite → options → booking → phone/address) and starting a new session when done.
- * Bounded in time (SERVE_BENCH_SECONDS, default 10) and count (SERVE_BENCH_MAX_TURNS, default
- * 200,000). Prints user turns/s, p50/p99 latency of `POST /api/sessions/:id/messages`, errors.
  *
- * SERVE_BENCH_MODEL (default rules) may be a model file (*.dgm, e.g. memn2n), with
- * SERVE_BENCH_CANDIDATES (default: the bAbI candidates file). Targets: ≥ 1,000 turns/s, p99 < 10 ms.
+ * Four measurements in the same run, so the ratios hold on a shared machine:
+ *   1. engine, naive   — in process, no HTTP, each bot turn computed from the whole history
+ *                        (`ChatModel.answer`: the rules bot replays its state, no per-session cache);
+ *   2. engine          — in process, no HTTP, the sessions' incremental path (what the server runs);
+ *   3. HTTP, saturated — 50 sessions, each sends its next turn as soon as the last reply arrived
+ *                        (closed loop: the most turns/s; latency there is 50 / (turns/s) by Little's law);
+ *   4. HTTP, paced     — 50 sessions sending at SERVE_BENCH_RATE turns/s in total (default 1,000: the
+ *                        issue's target), latency measured from each turn's scheduled time, so a late
+ *                        server is charged for the queue (no coordinated omission).
+ * Each phase is bounded in time (SERVE_BENCH_SECONDS per phase, default 5) and count
+ * (SERVE_BENCH_MAX_TURNS, default 200,000). Targets: ≥ 1,000 turns/s, p99 < 10 ms at that rate.
+ *
+ * SERVE_BENCH_MODEL (default rules) may be a model file (*.dgm, e.g. memn2n or hcn), with
+ * SERVE_BENCH_CANDIDATES (default: the bAbI candidates file) for rankers. SERVE_BENCH_NODE_ARGS
+ * passes flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importKbFile } from '../src/domains/restaurant/kb-sqlite.js';
+import { isModelFile } from '../src/models/resolve.js';
+import { Session } from '../src/serve/session.js';
+import type { ChatModel } from '../src/serve/chat-model.js';
+import { setupBot } from '../src/serve/setup.js';
 import { babiDir, cliPath } from '../test/shared-data.js';
+import { RawHttpConnection, type RawResponse } from './raw-http.js';
 
 if (!existsSync(babiDir)) {
   process.stdout.write(`skipped: ${babiDir} not found (set DIALOGYM_DATA)\n`);
   process.exit(0);
 }
 
-const SECONDS = Number(process.env.SERVE_BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.SERVE_BENCH_SECONDS ?? 5);
 const MAX_TURNS = Number(process.env.SERVE_BENCH_MAX_TURNS ?? 200_000);
 const CONCURRENCY = Number(process.env.SERVE_BENCH_SESSIONS ?? 50);
+const RATE = Number(process.env.SERVE_BENCH_RATE ?? 1000);
 const MODEL = process.env.SERVE_BENCH_MODEL ?? 'rules';
 const CANDIDATES = process.env.SERVE_BENCH_CANDIDATES ?? join(babiDir, 'dialog-babi-candidates.txt');
+const NODE_ARGS = (process.env.SERVE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const needsCandidates = MODEL !== 'rules' && !(isModelFile(MODEL) && MODEL.includes('hcn'));
 
 const SCRIPT = [
   'good morning',
@@ -39,12 +57,67 @@ const SCRIPT = [
   'thanks',
 ];
 
+interface Figures {
+  turns: number;
+  seconds: number;
+  latencies: number[];
+  errors: number;
+  apiCalls: number;
+  conversations: number;
+  /** HTTP phases: CPU seconds the server process used. */
+  serverCpu?: number;
+}
+
+const q = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+function line(name: string, f: Figures): string {
+  const l = f.latencies.slice().sort((a, b) => a - b);
+  return `  ${name.padEnd(20)} ${(f.turns / f.seconds).toFixed(0).padStart(7)} turns/s   p50 ${q(l, 0.5).toFixed(3).padStart(8)} ms   p99 ${q(l, 0.99).toFixed(3).padStart(8)} ms   ${f.turns} turns, ${f.errors} errors`;
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-bench-'));
 const kbFile = join(tmp, 'kb.sqlite');
 importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), kbFile);
+const loadAtStart = load();
 
-const args = [cliPath, 'serve', '--model', MODEL, '--kb', kbFile, '--port', '0', '--max-sessions', String(CONCURRENCY * 4)];
-if (MODEL !== 'rules') args.push('--candidates', CANDIDATES);
+// ---- 1-2: the engine in process -----------------------------------------------------------------
+
+function engine(model: ChatModel, bot: ReturnType<typeof setupBot>): Figures {
+  const f: Figures = { turns: 0, seconds: 0, latencies: [], errors: 0, apiCalls: 0, conversations: 0 };
+  // CONCURRENCY sessions interleaved turn by turn, as the server sees them.
+  const sessions = Array.from({ length: CONCURRENCY }, (_, i) => ({ s: new Session(`b${i}`, model, bot.kb), k: 0 }));
+  const t0 = performance.now();
+  const deadline = t0 + SECONDS * 1000;
+  while (performance.now() < deadline && f.turns < MAX_TURNS) {
+    for (const x of sessions) {
+      const s = performance.now();
+      const r = x.s.send(SCRIPT[x.k] as string);
+      f.latencies.push(performance.now() - s);
+      f.turns++;
+      if (r.replies.some((y) => y.kind === 'api_call')) f.apiCalls++;
+      if (++x.k === SCRIPT.length) {
+        x.k = 0;
+        x.s.reset();
+        f.conversations++;
+      }
+    }
+  }
+  f.seconds = (performance.now() - t0) / 1000;
+  return f;
+}
+
+const bot = setupBot({ model: MODEL, kb: kbFile, ...(needsCandidates ? { candidates: CANDIDATES } : {}) });
+// The naive path: every turn from the whole history (a fresh conversation per answer).
+const naiveModel: ChatModel = { name: bot.model.name, answer: (h) => bot.model.answer(h), conversation: () => ({ answer: (h) => bot.model.answer(h) }) };
+const naive = engine(naiveModel, bot);
+const cached = engine(bot.model, bot);
+bot.close();
+
+// ---- 3-4: over HTTP ------------------------------------------------------------------------------
+
+const args = [...NODE_ARGS, cliPath, 'serve', '--model', MODEL, '--kb', kbFile, '--port', '0', '--max-sessions', String(CONCURRENCY * 4)];
+if (needsCandidates) args.push('--candidates', CANDIDATES);
 const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
 let serverErr = '';
 const base = await new Promise<string>((resolve, reject) => {
@@ -60,71 +133,84 @@ const base = await new Promise<string>((resolve, reject) => {
   server.on('exit', () => reject(new Error('server exited: ' + serverErr)));
 });
 
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const { hostname, port } = new URL(base);
 
-function post(path: string, body?: unknown, method = 'POST'): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(base + path, { method, agent, headers: data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    if (data !== undefined) req.write(data);
-    req.end();
-  });
-}
-
-const latencies: number[] = [];
-let errors = 0;
-let turns = 0;
-let conversations = 0;
-let apiCalls = 0;
-const t0 = performance.now();
-const deadline = t0 + SECONDS * 1000;
-const running = (): boolean => performance.now() < deadline && turns < MAX_TURNS;
-
-async function worker(): Promise<void> {
-  while (running()) {
-    const created = await post('/api/sessions');
-    if (created.status !== 201) {
-      errors++;
-      continue;
-    }
-    const id = (JSON.parse(created.body) as { id: string }).id;
-    for (const text of SCRIPT) {
-      if (!running()) break;
-      const s = performance.now();
-      const r = await post(`/api/sessions/${id}/messages`, { text });
-      latencies.push(performance.now() - s);
-      turns++;
-      if (r.status !== 200) errors++;
-      else if (r.body.includes('"kind":"api_call"')) apiCalls++;
-    }
-    conversations++;
-    if ((await post(`/api/sessions/${id}`, undefined, 'DELETE')).status !== 204) errors++;
+/** CPU seconds the server process has used so far (user + system, from /proc). */
+function serverCpu(): number {
+  try {
+    const stat = readFileSync(`/proc/${server.pid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
+  } catch {
+    return NaN;
   }
 }
 
-await Promise.all(Array.from({ length: CONCURRENCY }, () => worker()));
-const elapsed = (performance.now() - t0) / 1000;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/** `rate` = total turns/s to offer (paced), or undefined (each session as fast as it can). */
+async function overHttp(rate: number | undefined): Promise<Figures> {
+  const f: Figures = { turns: 0, seconds: 0, latencies: [], errors: 0, apiCalls: 0, conversations: 0 };
+  const t0 = performance.now();
+  const deadline = t0 + SECONDS * 1000;
+  const running = (): boolean => performance.now() < deadline && f.turns < MAX_TURNS;
+  const interval = rate === undefined ? 0 : (1000 * CONCURRENCY) / rate;
+  async function worker(j: number): Promise<void> {
+    const conn = new RawHttpConnection(hostname, Number(port));
+    const call = (path: string, body?: unknown, method = 'POST'): Promise<RawResponse> => conn.request(method, path, body);
+    // Session j's turns are due at t0 + (j / CONCURRENCY + k) · interval.
+    let due = t0 + (j / CONCURRENCY) * interval;
+    while (running()) {
+      const created = await call('/api/sessions');
+      if (created.status !== 201) {
+        f.errors++;
+        continue;
+      }
+      const id = (JSON.parse(created.body) as { id: string }).id;
+      for (const text of SCRIPT) {
+        if (rate !== undefined) await sleep(due - performance.now());
+        if (!running()) break;
+        const start = rate === undefined ? performance.now() : due;
+        const r = await call(`/api/sessions/${id}/messages`, { text });
+        f.latencies.push(performance.now() - start);
+        f.turns++;
+        due += interval;
+        if (r.status !== 200) f.errors++;
+        else if (r.body.includes('"kind":"api_call"')) f.apiCalls++;
+      }
+      f.conversations++;
+      if ((await call(`/api/sessions/${id}`, undefined, 'DELETE')).status !== 204) f.errors++;
+    }
+    conn.close();
+  }
+  const cpu0 = serverCpu();
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, j) => worker(j)));
+  f.seconds = (performance.now() - t0) / 1000;
+  f.serverCpu = serverCpu() - cpu0;
+  return f;
+}
+
+await overHttp(undefined).catch(() => undefined); // warm-up (JIT, SQLite page cache) — not reported
+const saturated = await overHttp(undefined);
+const paced = await overHttp(RATE);
 server.kill('SIGTERM');
 await new Promise((r) => server.on('exit', r));
-agent.destroy();
 rmSync(tmp, { recursive: true, force: true });
 
-latencies.sort((a, b) => a - b);
-const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+const rate = (f: Figures): number => f.turns / f.seconds;
+const errors = naive.errors + cached.errors + saturated.errors + paced.errors;
 process.stdout.write(
   [
-    `model ${MODEL}, ${CONCURRENCY} concurrent sessions, ${elapsed.toFixed(1)} s over 127.0.0.1 (server: dialogym serve, SQLite KB)`,
-    `  user turns        ${turns} (${conversations} conversations, ${apiCalls} turns with an api_call)`,
-    `  turns/s           ${(turns / elapsed).toFixed(0)}   (target ≥ 1000)`,
-    `  latency p50       ${q(0.5).toFixed(2)} ms`,
-    `  latency p99       ${q(0.99).toFixed(2)} ms   (target < 10 ms)`,
-    `  errors            ${errors}`,
+    `model ${bot.model.name}${MODEL !== bot.model.name ? ` (${MODEL})` : ''}, ${CONCURRENCY} concurrent sessions, ${SECONDS} s per phase, SQLite KB; load average ${loadAtStart} at start, ${load()} at end (2 cores)`,
+    line('engine, naive', naive),
+    line('engine', cached),
+    line('HTTP, saturated', saturated),
+    line(`HTTP, paced ${RATE}/s`, paced),
+    `  engine vs naive engine: ×${(rate(cached) / rate(naive)).toFixed(2)} turns/s`,
+    `  HTTP saturated vs engine: ×${(rate(saturated) / rate(cached)).toFixed(2)} turns/s (HTTP and JSON cost, client on the same machine)`,
+    `  HTTP saturated: ${saturated.conversations} conversations, ${saturated.apiCalls} turns with an api_call`,
+    `  server CPU per turn (HTTP saturated): ${((1e6 * (saturated.serverCpu ?? NaN)) / saturated.turns).toFixed(0)} µs = ${(saturated.turns / (saturated.serverCpu ?? NaN)).toFixed(0)} turns per server CPU-second (load-independent capacity of one core)`,
+    `  targets: ≥ 1000 turns/s: ${rate(saturated) >= 1000 ? 'met' : 'NOT met'} (${rate(saturated).toFixed(0)}); p99 < 10 ms at ${RATE}/s: ${q(paced.latencies.slice().sort((a, b) => a - b), 0.99) < 10 ? 'met' : 'NOT met'}; errors ${errors}`,
     '',
   ].join('\n'),
 );

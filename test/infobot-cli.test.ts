@@ -50,7 +50,8 @@ test('infobot eval: plain output, max always succeeds, bad agents and flags fail
   const r = cli(['infobot', 'eval', '--agent', 'max', '--split', 'small', '--episodes', '200']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^max on small \(200 episodes\): T \d+\.\d\d {2}S 1\.000 {2}R 1\.\d{3} ± 0\.\d{3}$/m);
-  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) oneLineError(cli(['infobot', 'eval', '--agent', a]), new RegExp(`^error: agent '${a}' needs a trained policy: run dialogym infobot train`));
+  const noPolicies = join(tmp, 'no-policies');
+  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) oneLineError(cli(['infobot', 'eval', '--agent', a, '--policies', noPolicies]), new RegExp(`^error: agent '${a}' needs a trained policy: run dialogym infobot train`));
   oneLineError(cli(['infobot', 'eval', '--agent', 'rule-x']), /^error: unknown infobot agent 'rule-x'/);
   oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--split', 'huge']), /^error: unknown KB split 'huge'/);
   oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--episodes', '0']), /^error: --episodes: 0 is out of range/);
@@ -89,4 +90,32 @@ test('infobot table writes the Markdown report', () => {
   assert.match(md, /^\| rule-soft \| [\d.]+ \| [\d.]+ \| -?[\d.]+ ± [\d.]+ \| [\d.]+ \| [\d.]+ \| -?[\d.]+ ± [\d.]+ \|$/m);
   assert.match(md, /^\| max \| [\d.]+ \| 1\.00 \|/m);
   assert.match(md, /^\| 2 \| /m);
+});
+
+test('infobot train writes a policy and its learning curve; eval and chat use it by file or as the default policy', () => {
+  const dir = join(tmp, 'policies');
+  const r = cli(['infobot', 'train', '--agent', 'rl-hard', '--split', 'small', '--imitation', '128', '--episodes', '128', '--batch', '64', '--policies', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const file = join(dir, 'rl-hard-small.dgm');
+  assert.match(r.stdout, /^wrote .*rl-hard-small\.dgm and .*rl-hard-small\.svg$/m);
+  assert.match(r.stdout, /^trained rl-hard on small in \d+\.\d s: 256 dialogs, best greedy validation reward -?\d\.\d{3} after \d+ dialogs$/m);
+  assert.match(readFileSync(join(dir, 'rl-hard-small.svg'), 'utf8'), /^<svg /);
+  const byName = cli(['infobot', 'eval', '--agent', 'rl-hard', '--split', 'small', '--episodes', '100', '--json', '--policies', dir]);
+  const byFile = cli(['infobot', 'eval', '--agent', file, '--split', 'small', '--episodes', '100', '--json']);
+  assert.equal(byName.code, 0, byName.stderr);
+  assert.equal(byName.stdout, byFile.stdout);
+  assert.equal((JSON.parse(byName.stdout) as { agent: string }).agent, 'rl-hard');
+  const chat = cli(['infobot', 'chat', '--agent', file, '--split', 'small'], 'a drama movie\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\n');
+  assert.equal(chat.code, 0, chat.stderr);
+  assert.match(chat.stdout, /^bot: /m);
+  const out = join(tmp, 'own', 'p.dgm');
+  const own = cli(['infobot', 'train', '--agent', 'rl-soft', '--split', 'small', '--imitation', '0', '--episodes', '64', '--batch', '64', '--out', out, '--curve', join(tmp, 'own', 'c.svg')]);
+  assert.equal(own.code, 0, own.stderr);
+  assert.ok(existsSync(out) && existsSync(join(tmp, 'own', 'c.svg')));
+  oneLineError(cli(['infobot', 'train', '--agent', 'rule-soft']), /^error: --agent: cannot train 'rule-soft' \(trainable: rl-nokb, rl-hard, rl-soft\)/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--episodes', '0', '--imitation', '0']), /^error: --episodes and --imitation are both 0/);
+  const bad = join(tmp, 'bad.dgm');
+  writeFileSync(bad, 'not a model');
+  oneLineError(cli(['infobot', 'eval', '--agent', bad]), /^error: .*bad\.dgm: /);
+  oneLineError(cli(['infobot', 'eval', '--agent', join(tmp, 'missing.dgm')]), /^error: .*missing\.dgm: no such file$/);
 });

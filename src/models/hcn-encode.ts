@@ -5,6 +5,7 @@
 import type { Turn } from '../core/dialog.js';
 import { emptyTracker, trackTurn, type HcnLexicon, type TrackerState } from './hcn-entities.js';
 import type { Featurizer } from './hcn-features.js';
+import type { CommitModel } from './hcn-commit.js';
 import { delexicaliseBot, type TemplateSet } from './hcn-templates.js';
 
 export interface HcnStep {
@@ -25,6 +26,8 @@ export interface HcnStep {
 
 export interface HcnEncoder {
   readonly lexicon: HcnLexicon;
+  /** Learned mention filter of the tracker (absent: every mention sets its slot). */
+  readonly commit?: CommitModel | undefined;
   readonly templates: TemplateSet;
   readonly featurizer: Featurizer;
 }
@@ -47,7 +50,7 @@ export function encodeHistory(enc: HcnEncoder, history: readonly Turn[], pending
       steps.push(makeStep(enc, st, i, prev, target, tpl));
       prev = target;
     }
-    trackTurn(st, enc.lexicon, turn);
+    trackTurn(st, enc.lexicon, turn, enc.commit?.keep);
   });
   if (pending) steps.push(makeStep(enc, st, history.length, prev, -1, ''));
   return { steps, state: st };

@@ -132,13 +132,54 @@ export function isName(st: TrackerState, lex: HcnLexicon, token: string): boolea
   return st.restaurants.has(token) || lex.type(token) === NAME_TYPE;
 }
 
-/** Lower-cased whitespace tokens of a user utterance. */
+/** Lower-cased tokens of a user utterance, punctuation split off (`madrid,` → `madrid` `,`). */
 export function userTokens(text: string): string[] {
-  return text.toLowerCase().split(/\s+/).filter((t) => t.length > 0);
+  return text
+    .toLowerCase()
+    .replace(/([,.!?;:])(?=\s|$)/g, ' $1')
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
+}
+
+/** An entity mention in a user turn. */
+export interface Mention {
+  /** Token position in the turn. */
+  readonly index: number;
+  readonly token: string;
+  readonly type: string;
+  /** 0 for the first mention of its type in the turn, 1 for the second, … */
+  readonly ordinal: number;
+}
+
+/** Decides whether a mention sets its slot (a learned model: `hcn-commit`); absent = every mention. */
+export type MentionFilter = (delexTokens: readonly string[], m: Mention) => boolean;
+
+/** Tokens with entities replaced by their type placeholder (`<cuisine>`, `<name>`). */
+export function delexicaliseTokens(tokens: readonly string[], lex: HcnLexicon, st: TrackerState): string[] {
+  return tokens.map((w) => {
+    if (isName(st, lex, w)) return `<${NAME_TYPE}>`;
+    const t = lex.type(w);
+    return t === undefined ? w : `<${t}>`;
+  });
+}
+
+/** The entity mentions of a turn, from its tokens and their delexicalised form. */
+export function mentionsOf(tokens: readonly string[], delex: readonly string[]): Mention[] {
+  const out: Mention[] = [];
+  const count = new Map<string, number>();
+  tokens.forEach((token, index) => {
+    const d = delex[index] as string;
+    if (d === token || !d.startsWith('<') || !d.endsWith('>')) return;
+    const type = d.slice(1, -1);
+    const ordinal = count.get(type) ?? 0;
+    count.set(type, ordinal + 1);
+    out.push({ index, token, type, ordinal });
+  });
+  return out;
 }
 
 /** Updates the state with one turn. */
-export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn): void {
+export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn, keep?: MentionFilter): void {
   if (turn.speaker === 'kb') {
     st.kbThisTurn++;
     const m = KB_LINE.exec(turn.text.trim());
@@ -158,17 +199,21 @@ export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn): void {
     st.userText = turn.text;
     st.turnTypes.clear();
     st.userNamed = false;
-    for (const w of userTokens(turn.text)) {
-      if (isName(st, lex, w)) {
-        st.current = w;
+    const toks = userTokens(turn.text);
+    const delex = delexicaliseTokens(toks, lex, st);
+    const committed = new Set<string>();
+    for (const m of mentionsOf(toks, delex)) {
+      if (m.type === NAME_TYPE) {
+        st.current = m.token;
         st.userNamed = true;
         st.turnTypes.add(NAME_TYPE);
         continue;
       }
-      const t = lex.type(w);
-      if (t === undefined) continue;
-      st.slots.set(t, w);
-      st.turnTypes.add(t);
+      // The first kept mention of a type in a turn wins (`x, and keep y for another day`).
+      if (committed.has(m.type) || (keep && !keep(delex, m))) continue;
+      committed.add(m.type);
+      st.slots.set(m.type, m.token);
+      st.turnTypes.add(m.type);
     }
     return;
   }

@@ -8,8 +8,7 @@
  * ones. Context flags describe the KB side: results present, results left to propose, KB turns
  * just arrived, an empty result, a restaurant in focus, an api_call made, …
  */
-import { NAME_TYPE, isName, nextProposal, userTokens, type HcnLexicon, type TrackerState } from './hcn-entities.js';
-import { placeholder } from './hcn-templates.js';
+import { delexicaliseTokens, nextProposal, userTokens, type HcnLexicon, type TrackerState } from './hcn-entities.js';
 
 export const CONTEXT_FLAGS = [
   'has-results',
@@ -26,11 +25,7 @@ export const CONTEXT_FLAGS = [
 
 /** The user turn's tokens with entities replaced by their type placeholder. */
 export function delexicaliseUser(text: string, lex: HcnLexicon, st: TrackerState): string[] {
-  return userTokens(text).map((w) => {
-    if (isName(st, lex, w)) return placeholder(NAME_TYPE);
-    const t = lex.type(w);
-    return t === undefined ? w : placeholder(t);
-  });
+  return delexicaliseTokens(userTokens(text), lex, st);
 }
 
 export interface FeatureSpec {

@@ -11,7 +11,36 @@
  */
 import { NAME_TYPE, isName, nextProposal, type HcnLexicon, type TrackerState } from './hcn-entities.js';
 
-const PLACEHOLDER = /^<([a-z_]+)>$/;
+const PLACEHOLDER = /^<([a-z_]+)(?:@([a-z]+))?>$/;
+
+/**
+ * Which restaurant a `<name>` placeholder stands for: `<name>` the next proposal (best-rated result
+ * not yet proposed), `<name@first>` the first proposed, `<name@prev>` the one proposed before the
+ * last, `<name@current>` the one most recently named. A template's source is read from the
+ * training dialogs (the first source giving the actual name), so choosing the template chooses it.
+ */
+export const NAME_SOURCES = ['next', 'first', 'prev', 'current'] as const;
+export type NameSource = (typeof NAME_SOURCES)[number];
+
+export function nameFrom(st: TrackerState, source: NameSource): string | undefined {
+  switch (source) {
+    case 'next':
+      return nextProposal(st);
+    case 'first':
+      return st.proposed[0];
+    case 'prev':
+      return st.proposed.length >= 2 ? st.proposed[st.proposed.length - 2] : undefined;
+    case 'current':
+      return st.current;
+  }
+}
+
+const namePlaceholder = (source: NameSource): string => (source === 'next' ? `<${NAME_TYPE}>` : `<${NAME_TYPE}@${source}>`);
+
+/** A template without name sources (`<name@first>` → `<name>`): what a candidate delexicalises to. */
+export function baseTemplate(template: string): string {
+  return template.replace(/<([a-z_]+)@[a-z]+>/g, '<$1>');
+}
 
 /** The placeholder of a type. */
 export const placeholder = (type: string): string => `<${type}>`;
@@ -26,7 +55,10 @@ export function delexicaliseBot(text: string, lex: HcnLexicon, st?: TrackerState
     .split(' ')
     .map((w) => {
       if (w.length === 0) return w;
-      if (st ? isName(st, lex, w) : lex.type(w) === NAME_TYPE) return placeholder(NAME_TYPE);
+      if (st ? isName(st, lex, w) : lex.type(w) === NAME_TYPE) {
+        const source = st ? NAME_SOURCES.find((s) => nameFrom(st, s) === w) : undefined;
+        return namePlaceholder(source ?? 'next');
+      }
       const t = lex.type(w);
       return t === undefined ? w : placeholder(t);
     })
@@ -43,6 +75,14 @@ export function placeholders(template: string): string[] {
   return out;
 }
 
+function sourceOf(template: string): NameSource | undefined {
+  for (const w of template.split(' ')) {
+    const m = PLACEHOLDER.exec(w);
+    if (m && m[1] === NAME_TYPE) return (m[2] as NameSource | undefined) ?? 'next';
+  }
+  return undefined;
+}
+
 /** The value for one placeholder, or undefined when the tracker cannot tell. */
 function valueOf(type: string, hasName: boolean, focus: string | undefined, st: TrackerState): string | undefined {
   if (type === NAME_TYPE) return focus;
@@ -51,9 +91,10 @@ function valueOf(type: string, hasName: boolean, focus: string | undefined, st: 
   return st.slots.get(type) ?? attr;
 }
 
-/** The restaurant a template talks about: the next proposal when it names one, else the current one. */
+/** The restaurant a template talks about: the one its `<name>` stands for, else the current one. */
 export function focusOf(template: string, st: TrackerState): string | undefined {
-  return placeholders(template).includes(NAME_TYPE) ? nextProposal(st) : st.current;
+  const source = sourceOf(template);
+  return source ? nameFrom(st, source) : st.current;
 }
 
 /** Fills a template from the tracker; undefined when a placeholder has no value (masked). */
@@ -61,7 +102,7 @@ export function fillTemplate(template: string, st: TrackerState): string | undef
   const types = placeholders(template);
   if (types.length === 0) return template;
   const hasName = types.includes(NAME_TYPE);
-  const focus = hasName ? nextProposal(st) : st.current;
+  const focus = focusOf(template, st);
   const words = template.split(' ');
   for (let i = 0; i < words.length; i++) {
     const m = PLACEHOLDER.exec(words[i] as string);

@@ -15,8 +15,9 @@ import type { KbTypes } from './match-type.js';
 import { tensorOf, type ModelFileContent } from './model-file.js';
 import { HcnLexicon, nextProposal } from './hcn-entities.js';
 import { Featurizer, type FeatureSpec } from './hcn-features.js';
-import { TemplateSet, delexicaliseBot } from './hcn-templates.js';
+import { TemplateSet, baseTemplate, delexicaliseBot } from './hcn-templates.js';
 import { HcnNet } from './hcn-net.js';
+import { CommitModel } from './hcn-commit.js';
 import { encodeHistory, type HcnEncoder, type HcnStep } from './hcn-encode.js';
 import { explainStep, type HcnExplanation } from './hcn-explain.js';
 
@@ -48,16 +49,25 @@ export class Hcn implements Ranker, HcnEncoder {
   readonly featurizer: Featurizer;
   readonly net: HcnNet;
   private cache: StateCache | undefined;
-  private candCache = new WeakMap<readonly string[], Int32Array>();
+  private candCache = new WeakMap<readonly string[], (readonly number[])[]>();
+  /** Template ids by base template (name sources dropped). */
+  private readonly byBase = new Map<string, number[]>();
 
   constructor(
     readonly config: HcnConfig,
     public lexicon: HcnLexicon,
     readonly templates: TemplateSet,
     readonly spec: FeatureSpec,
+    readonly commit?: CommitModel,
   ) {
     this.featurizer = new Featurizer(spec);
     this.net = new HcnNet(this.featurizer.size, config.hidden, templates.size);
+    templates.templates.forEach((t, i) => {
+      const b = baseTemplate(t);
+      const l = this.byBase.get(b);
+      if (l) l.push(i);
+      else this.byBase.set(b, [i]);
+    });
   }
 
   get params(): HcnNet['params'] {
@@ -108,11 +118,11 @@ export class Hcn implements Ranker, HcnEncoder {
     return { text: best >= 0 ? step.fills[best] ?? '' : '', template: best, probs, step };
   }
 
-  /** Template id of each candidate, delexicalised with the KB lexicon alone (−1: not a template). */
-  private candidateTemplates(candidates: readonly string[]): Int32Array {
+  /** Template ids each candidate delexicalises to with the KB lexicon alone (empty: not a template). */
+  private candidateTemplates(candidates: readonly string[]): (readonly number[])[] {
     let ids = this.candCache.get(candidates);
     if (!ids) {
-      ids = Int32Array.from(candidates, (c) => this.templates.id(delexicaliseBot(c, this.lexicon)));
+      ids = candidates.map((c) => this.byBase.get(delexicaliseBot(c, this.lexicon)) ?? []);
       this.candCache.set(candidates, ids);
     }
     return ids;
@@ -130,8 +140,10 @@ export class Hcn implements Ranker, HcnEncoder {
       const exact = byText.get(candidates[i] as string);
       if (exact !== undefined) scores[i] = 1 + (p.probs[exact] as number);
       else {
-        const t = tpl[i] as number;
-        scores[i] = t >= 0 ? 0.5 * (p.probs[t] as number) : -1;
+        const ts = tpl[i] as readonly number[];
+        let best = -1;
+        for (const t of ts) best = Math.max(best, 0.5 * (p.probs[t] as number));
+        scores[i] = best;
       }
     }
     return scores;
@@ -152,13 +164,16 @@ export class Hcn implements Ranker, HcnEncoder {
   toModelFile(): ModelFileContent {
     return {
       model: 'hcn',
-      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON() },
-      tensors: this.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
+      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null },
+      tensors: [
+        ...this.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
+        ...(this.commit ? [{ name: 'commit.w', shape: [this.commit.features.length], data: this.commit.weights }] : []),
+      ],
     };
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Hcn {
-    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown };
+    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown; commitFeatures?: unknown };
     if (!meta || !meta.config || !Array.isArray(meta.templates) || !meta.spec || !Array.isArray(meta.spec.words) || !Array.isArray(meta.spec.slotTypes)) {
       throw new ModelFileError(`${file}: corrupt model file (incomplete hcn metadata)`);
     }
@@ -166,7 +181,10 @@ export class Hcn implements Ranker, HcnEncoder {
     if (!Number.isInteger(hidden) || hidden < 1) throw new ModelFileError(`${file}: corrupt model file (hcn hidden size ${String(hidden)})`);
     const templates = new TemplateSet(meta.templates.map(String));
     if (meta.spec.templates !== templates.size) throw new ModelFileError(`${file}: corrupt model file (${templates.size} templates, features expect ${meta.spec.templates})`);
-    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec);
+    const cf = meta.commitFeatures;
+    if (cf !== undefined && cf !== null && !Array.isArray(cf)) throw new ModelFileError(`${file}: corrupt model file (hcn commit features)`);
+    const commit = Array.isArray(cf) ? new CommitModel(cf.map(String), tensorOf(c, 'commit.w', [cf.length], file)) : undefined;
+    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit);
     for (const p of m.net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
     if (kb?.facts) m.useKb(HcnLexicon.fromFacts(kb.facts));
     return m;

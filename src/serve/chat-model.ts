@@ -1,24 +1,39 @@
 /**
  * Any response model as a chat bot: a Responder answers directly; a Ranker picks the best of a
- * candidate set. Each answer comes with its explanation (rules state, attention, ranking, …).
+ * candidate set; an HCN fills the template it chose. Each answer comes with its explanation
+ * (rules state, attention, ranking, template…).
+ *
+ * A chat keeps a `Conversation` per session: the history only grows between two answers, so a
+ * conversation may keep what it derived from the turns it has seen (the rules bot's dialog state)
+ * and apply only the new turns. When the history is not a continuation of the one it saw (turns
+ * are compared by identity), it starts over, so it never answers from a stale state.
  */
 import type { Turn } from '../core/dialog.js';
 import { ConfigError } from '../core/errors.js';
-import { trackState } from '../domains/restaurant/rules-state.js';
+import { applyTurn, emptyState, type DialogState } from '../domains/restaurant/rules-state.js';
 import { readBotAct } from '../domains/restaurant/rules-phrases.js';
-import { argmax, isResponder, type Ranker, type ResponseModel } from '../models/ranker.js';
+import { Hcn } from '../models/hcn.js';
+import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../models/ranker.js';
 import { attentionOf } from './memn2n-attention.js';
-import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate } from './explanation.js';
+import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate, type TemplateExplanation } from './explanation.js';
 
 export interface BotAnswer {
   readonly text: string;
   readonly explanation: Explanation;
 }
 
-export interface ChatModel {
-  readonly name: string;
+/** One conversation's answerer; it may keep state derived from the turns it has seen. */
+export interface Conversation {
   /** The next bot turn after `history` (whose last turn is the user's, or a KB turn). */
   answer(history: readonly Turn[]): BotAnswer;
+}
+
+export interface ChatModel {
+  readonly name: string;
+  /** The next bot turn after `history`, computed from the whole history (no state kept). */
+  answer(history: readonly Turn[]): BotAnswer;
+  /** A fresh answerer for one conversation (a session holds one, a reset starts another). */
+  conversation(): Conversation;
 }
 
 export interface ChatModelOptions {
@@ -47,9 +62,8 @@ const RULES_WHY: Readonly<Record<string, string>> = {
   other: 'other',
 };
 
-/** The rules bot's view of the turn: the tracked state and the rule (user act → bot act). */
-export function explainRules(model: string, history: readonly Turn[], reply: string): RulesExplanation {
-  const st = trackState(history);
+/** The rules bot's view of the turn, from the state it decided on: the state and the rule (user act → bot act). */
+export function explainRulesState(model: string, st: DialogState, reply: string): RulesExplanation {
   const userAct = st.lastUser?.kind ?? 'none';
   const botAct = readBotAct(reply).kind;
   const slots: Record<string, string> = {};
@@ -72,42 +86,120 @@ export function explainRules(model: string, history: readonly Turn[], reply: str
   };
 }
 
-function topOf(scores: Float32Array, candidates: readonly string[], k: number): ScoredCandidate[] {
-  const idx = Array.from(scores.keys()).sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
-  return idx.slice(0, k).map((i) => ({ text: candidates[i] as string, score: scores[i] as number }));
+/**
+ * The turns of `history` a conversation has not seen yet: `seen` is what it saw last time; the
+ * result is the index to apply from, or -1 when `history` does not continue `seen` (start over).
+ */
+export function continuation(seen: readonly Turn[], history: readonly Turn[]): number {
+  if (history.length < seen.length) return -1;
+  for (let i = 0; i < seen.length; i++) if (seen[i] !== history[i]) return -1;
+  return seen.length;
+}
+
+/** The rules bot's decision function on a tracked state (`createRulesBot` has it). */
+interface StateResponder extends Responder {
+  respondRankedFromState(st: DialogState, candidates?: readonly string[]): readonly string[];
+}
+
+function isStateResponder(m: Responder): m is StateResponder {
+  return typeof (m as Partial<StateResponder>).respondRankedFromState === 'function';
+}
+
+/** Rules: the dialog state is kept per conversation and each new turn applied once (no replay). */
+function rulesBot(model: StateResponder): ChatModel {
+  const conversation = (): Conversation => {
+    let st = emptyState();
+    let seen: Turn[] = [];
+    return {
+      answer(history) {
+        let from = continuation(seen, history);
+        if (from < 0) {
+          st = emptyState();
+          from = 0;
+        }
+        for (let i = from; i < history.length; i++) applyTurn(st, history[i] as Turn, i);
+        seen = history.slice();
+        const text = model.respondRankedFromState(st)[0] as string;
+        return { text, explanation: explainRulesState(model.name, st, text) };
+      },
+    };
+  };
+  return { name: model.name, answer: (history) => conversation().answer(history), conversation };
+}
+
+/** The best `k` scores, best first (ties: lower index first), without sorting every candidate. */
+export function topOf(scores: Float32Array, candidates: readonly string[], k: number): ScoredCandidate[] {
+  const idx: number[] = [];
+  const n = Math.min(scores.length, candidates.length);
+  for (let i = 0; i < n; i++) {
+    const s = scores[i] as number;
+    if (idx.length === k && !(s > (scores[idx[k - 1] as number] as number))) continue;
+    // Insert keeping `idx` sorted by decreasing score; equal scores keep index order.
+    let j = idx.length < k ? idx.length : k - 1;
+    while (j > 0 && s > (scores[idx[j - 1] as number] as number)) j--;
+    idx.splice(j, 0, i);
+    if (idx.length > k) idx.pop();
+  }
+  return idx.map((i) => ({ text: candidates[i] as string, score: scores[i] as number }));
 }
 
 function rankerBot(r: Ranker, candidates: readonly string[], topK: number): ChatModel {
   const attention = attentionOf(r);
-  return {
-    name: r.name,
-    answer(history) {
-      const scores = r.rank(history, candidates);
-      const best = candidates[argmax(scores)] as string;
-      const top = topOf(scores, candidates, topK);
-      if (attention) {
-        const a = attention.attention(history, candidates);
-        return { text: best, explanation: { type: 'attention', model: r.name, memories: a.memories, hops: a.hops.map((w) => ({ weights: w })), candidates: candidates.length, top } };
-      }
-      return { text: best, explanation: { type: 'ranking', model: r.name, candidates: candidates.length, top } };
-    },
+  const answer = (history: readonly Turn[]): BotAnswer => {
+    if (attention) {
+      // One forward pass gives the scores and the attention.
+      const a = attention.rankWithAttention(history, candidates);
+      const best = candidates[argmax(a.scores)] as string;
+      return {
+        text: best,
+        explanation: { type: 'attention', model: r.name, memories: a.memories, hops: a.hops.map((w) => ({ weights: w })), candidates: candidates.length, top: topOf(a.scores, candidates, topK) },
+      };
+    }
+    const scores = r.rank(history, candidates);
+    return { text: candidates[argmax(scores)] as string, explanation: { type: 'ranking', model: r.name, candidates: candidates.length, top: topOf(scores, candidates, topK) } };
   };
+  return { name: r.name, answer, conversation: () => ({ answer }) };
+}
+
+/** An HCN writes its answer (the chosen template, filled): no candidate set needed. */
+function hcnBot(m: Hcn): ChatModel {
+  const templates = m.templates.templates.slice();
+  const answer = (history: readonly Turn[]): BotAnswer => {
+    const e = m.explain(history);
+    const explanation: TemplateExplanation = {
+      type: 'template',
+      model: m.name,
+      template: e.template,
+      entities: { ...e.entities },
+      mask: [...e.mask],
+      templates,
+      probability: e.probability,
+      available: [...e.available],
+      alternatives: e.alternatives.map((a) => ({ template: a.template, probability: a.probability, text: a.text })),
+      features: [...e.features],
+    };
+    // Every template masked (nothing fillable): say so rather than an empty turn.
+    return { text: e.text || 'sorry i do not understand', explanation };
+  };
+  return { name: m.name, answer, conversation: () => ({ answer }) };
+}
+
+function stateless(name: string, answer: (history: readonly Turn[]) => BotAnswer): ChatModel {
+  return { name, answer, conversation: () => ({ answer }) };
 }
 
 /** Wraps a registry model or a loaded model file for chatting. */
 export function chatModelOf(model: ResponseModel, opts: ChatModelOptions = {}): ChatModel {
   const topK = opts.topK ?? 5;
   if (isResponder(model)) {
-    return {
-      name: model.name,
-      answer(history) {
-        const text = model.respond(history);
-        if (hasTemplate(model)) return { text, explanation: { type: 'template', model: model.name, ...model.explainTemplate(history) } };
-        if (model.name === 'rules') return { text, explanation: explainRules(model.name, history, text) };
-        return { text, explanation: { type: 'none', model: model.name, note: 'this model does not explain its turns' } };
-      },
-    };
+    if (isStateResponder(model) && model.name === 'rules') return rulesBot(model);
+    return stateless(model.name, (history) => {
+      const text = model.respond(history);
+      if (hasTemplate(model)) return { text, explanation: { type: 'template', model: model.name, ...model.explainTemplate(history) } };
+      return { text, explanation: { type: 'none', model: model.name, note: 'this model does not explain its turns' } };
+    });
   }
+  if (model instanceof Hcn) return hcnBot(model);
   if (!opts.candidates || opts.candidates.length === 0) throw new ConfigError(`model '${model.name}' ranks candidate responses: give a candidates file (--candidates)`);
   return rankerBot(model, opts.candidates, topK);
 }

@@ -62,8 +62,18 @@ export interface TemplateExplanation {
   readonly model: string;
   readonly template: string;
   readonly entities: Readonly<Record<string, string>>;
-  /** Which template slots the model could fill (1) or not (0). */
+  /** The action mask: one entry per template, 1 = available (every placeholder fillable), 0 = masked. */
   readonly mask: readonly number[];
+  /** Probability of the chosen template (HCN). */
+  readonly probability?: number;
+  /** Every template, in mask order (HCN). */
+  readonly templates?: readonly string[];
+  /** The available templates (mask = 1), in template order (HCN). */
+  readonly available?: readonly string[];
+  /** The most probable available templates, best first, with their filled text (HCN). */
+  readonly alternatives?: readonly { readonly template: string; readonly probability: number; readonly text: string }[];
+  /** The active input features of the turn (HCN). */
+  readonly features?: readonly string[];
 }
 
 export interface PlainExplanation {
@@ -115,8 +125,17 @@ export function explanationText(e: Explanation): string[] {
       lines.push(...e.top.map((c) => `  ${c.score.toFixed(3).padStart(9)}  ${c.text}`));
       return lines;
     }
-    case 'template':
-      return [`model ${e.model}: template ${e.template}`, `  entities: ${Object.entries(e.entities).map(([k, v]) => `${k}=${v}`).join(' ')}`, `  mask: ${e.mask.join(' ')}`];
+    case 'template': {
+      const on = e.mask.reduce((a, b) => a + b, 0);
+      const lines = [
+        `model ${e.model}: template ${e.template}${e.probability !== undefined ? ` (p ${e.probability.toFixed(3)})` : ''}`,
+        `  entities: ${Object.entries(e.entities).map(([k, v]) => `${k}=${v}`).join(' ') || '(none)'}`,
+        `  mask: ${on} of ${e.mask.length} templates available`,
+      ];
+      if (e.alternatives) lines.push(...e.alternatives.map((a) => `  ${a.probability.toFixed(3).padStart(9)}  ${a.template}`));
+      if (e.features?.length) lines.push(`  features: ${e.features.join(' ')}`);
+      return lines;
+    }
     case 'none':
       return [`model ${e.model}: ${e.note}`];
   }

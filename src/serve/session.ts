@@ -8,7 +8,7 @@ import type { Turn } from '../core/dialog.js';
 import { DialogymError } from '../core/errors.js';
 import type { KbStore } from '../domains/restaurant/kb.js';
 import { answerApiCall, NO_RESULT, type KbDialect } from '../domains/restaurant/kb-dialects.js';
-import type { ChatModel } from './chat-model.js';
+import type { ChatModel, Conversation } from './chat-model.js';
 import type { Explanation } from './explanation.js';
 import { botContinues, forbiddenCharacter, normaliseUserText } from './turn-taking.js';
 
@@ -55,6 +55,8 @@ export class Session {
   lastActive: number;
   private readonly opts: Required<Pick<SessionOptions, 'maxBotTurns' | 'maxTextLength'>> & SessionOptions;
   private turns: Turn[] = [];
+  /** The model's state for this conversation (kept between turns; new on reset). */
+  private conversation: Conversation;
   private explanations: (Explanation | null)[] = [];
   private last: Explanation | null = null;
 
@@ -65,6 +67,7 @@ export class Session {
     this.opts = { ...SESSION_DEFAULTS, ...opts };
     this.createdAt = now;
     this.lastActive = now;
+    this.conversation = model.conversation();
   }
 
   /** The history so far (user, bot and kb turns, with the `<SILENCE>` turns). */
@@ -86,6 +89,7 @@ export class Session {
     this.turns = [];
     this.explanations = [];
     this.last = null;
+    this.conversation = this.model.conversation();
   }
 
   private push(t: Turn, e: Explanation | null = null): void {
@@ -106,7 +110,7 @@ export class Session {
     this.push({ speaker: 'user', text: user });
     const replies: Reply[] = [];
     for (let i = 0; i < this.opts.maxBotTurns; i++) {
-      const a = this.model.answer(this.turns);
+      const a = this.conversation.answer(this.turns);
       this.push({ speaker: 'bot', text: a.text }, a.explanation);
       this.last = a.explanation;
       const isCall = a.text.startsWith('api_call ');

@@ -4,6 +4,7 @@ import type { KbTypes } from '../models/match-type.js';
 import { evaluateDialogs } from '../models/evaluate.js';
 import { accuracy } from '../metrics/ranking.js';
 import type { Ranker } from '../models/ranker.js';
+import type { SavableRanker } from '../models/saved.js';
 
 export interface TrainData {
   readonly train: readonly Dialog[];
@@ -15,6 +16,8 @@ export interface TrainData {
 /** Progress inside an epoch (batches done / total) and per epoch. */
 export interface TrainHooks {
   onBatch?(done: number, total: number): void;
+  /** Called once with the model being trained, before the first epoch (e.g. to checkpoint it in onBest). */
+  onModel?(model: SavableRanker): void;
 }
 
 /** Per-response accuracy of a ranker on dialogs. */

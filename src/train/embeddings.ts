@@ -45,6 +45,7 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType };
   const model = new Embeddings(config, buildVocab(data), o.matchType ? data.kb : undefined);
   model.init(rng.fork('init'), o.initSd);
+  hooks.onModel?.(model);
   const cand = model.candidates(data.candidates);
   const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');

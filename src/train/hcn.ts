@@ -7,7 +7,8 @@
 import type { Dialog, Turn } from '../core/dialog.js';
 import { dstc6History, entryError, type Dstc6Entry } from '../formats/dstc6.js';
 import { hashString } from '../core/rng.js';
-import { createRng } from '../core/rng.js';
+import { createRng, type Rng } from '../core/rng.js';
+import { CommitModel, commitExamples } from '../models/hcn-commit.js';
 import { ConfigError } from '../core/errors.js';
 import type { KbFact } from '../formats/babi.js';
 import { evaluateDialogs } from '../models/evaluate.js';
@@ -50,8 +51,11 @@ export interface HcnTrainData {
 }
 
 /** An untrained HCN whose templates, vocabulary and slot types come from `train`. */
-export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], config: HcnConfig = HCN_DEFAULTS): Hcn {
+export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], config: HcnConfig = HCN_DEFAULTS, rng: Rng = createRng(1)): Hcn {
   const lexicon = HcnLexicon.fromFacts(facts);
+  const examples = commitExamples(train, lexicon);
+  // Only worth a model when some mentions are not kept (bAbI: every mention is).
+  const commit = examples.some((e) => !e.label) ? CommitModel.train(examples, rng.fork('commit')) : undefined;
   const templates = new TemplateSet();
   const words = new Set<string>();
   const slotTypes = new Set<string>();
@@ -59,7 +63,7 @@ export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], con
     const st = emptyTracker();
     for (const t of d.turns) {
       if (t.speaker === 'bot') templates.add(delexicaliseBot(t.text, lexicon, st));
-      trackTurn(st, lexicon, t);
+      trackTurn(st, lexicon, t, commit?.keep);
       if (t.speaker === 'user') {
         for (const w of delexicaliseUser(t.text, lexicon, st)) words.add(w);
         for (const ty of st.turnTypes) if (ty !== NAME_TYPE) slotTypes.add(ty);
@@ -67,7 +71,7 @@ export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], con
     }
   }
   if (templates.size === 0) throw new ConfigError('hcn: the training dialogs have no bot turn');
-  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: [...slotTypes].sort(), templates: templates.size });
+  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: [...slotTypes].sort(), templates: templates.size }, commit);
 }
 
 interface Sequence {
@@ -94,7 +98,7 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   if (data.facts.length === 0) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
   if (data.train.length === 0) throw new ConfigError('hcn: no training dialog');
   const rng = createRng(o.seed);
-  const model = buildHcn(data.train, data.facts, { hidden: o.hidden });
+  const model = buildHcn(data.train, data.facts, { hidden: o.hidden }, rng.fork('build'));
   model.net.init(rng.fork('init'));
   let maskViolations = 0;
   let steps = 0;

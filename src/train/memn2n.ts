@@ -46,6 +46,7 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   const config: MemN2NConfig = { dim: o.dim, hops: o.hops, memorySize: o.memorySize, matchType: o.matchType };
   const model = new MemN2N(config, buildVocab(data), o.matchType ? data.kb : undefined);
   model.init(rng.fork('init'), o.initSd);
+  hooks.onModel?.(model);
   const cand = model.candidates(data.candidates);
   const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');

@@ -13,6 +13,8 @@ import { tfidfBaseline } from '../../domains/restaurant/dstc6/tfidf-baseline.js'
 import { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } from '../../domains/restaurant/dstc6/walk.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
 import { models } from '../../models/index.js';
+import { isModelFile, resolveModel } from '../../models/resolve.js';
+import { readBabiKb } from '../../formats/babi.js';
 import { isResponder, responderAsRanker } from '../../models/ranker.js';
 import { progress } from '../progress.js';
 import { action, intFlag, out } from '../run.js';
@@ -125,14 +127,16 @@ export function registerDstc6(program: Command): void {
   cmd
     .command('rank')
     .description('rank every dialog\'s candidates with a model of the registry')
-    .requiredOption('--model <name>', `model name (${models.names().join(', ') || 'none registered'})`)
+    .requiredOption('--model <name|file>', `model name (${models.names().join(', ') || 'none registered'}) or a model file written by \`dialogym train\` (*.dgm)`)
     .requiredOption('--data <file>', 'dataset file')
+    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
     .requiredOption('--out <file>', 'result file to write')
     .action(
-      action((o: { model: string; data: string; out: string }) => {
-        const factory = models.get(o.model);
+      action((o: { model: string; data: string; out: string; kb?: string }) => {
+        if (!isModelFile(o.model)) models.get(o.model); // unknown name: fail before reading data
+        const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
-        const model = factory({ candidates: distinctCandidates(entries) });
+        const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}) });
         const ranker = isResponder(model) ? responderAsRanker(model) : model;
         const bar = progress(`rank ${o.model}`, entries.length);
         const results = rankDstc6(entries, (h, c) => ranker.rank(h, c), { onProgress: (d) => bar.update(d) });

@@ -1,10 +1,12 @@
 /**
  * `dialogym infobot …` — the KB-InfoBot movie-search testbed: kb (generate the KB files), eval (an
  * agent against the user simulator), table (Table 2 and the NLG-temperature sweep), chat (play the
- * user), agents (list the agent names).
+ * user), train (an RL policy: imitation then REINFORCE), agents (list the agent names).
  */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
@@ -20,7 +22,14 @@ import {
   formatKbTsv,
   infobotAgents,
   infobotTable,
+  isPolicyFile,
   kbFileNames,
+  defaultPolicyFile,
+  learningCurveSvg,
+  RL_AGENTS,
+  savePolicy,
+  trainRlPolicy,
+  type RlAgentName,
   readKbPair,
   splitKbs,
   splitSpec,
@@ -31,6 +40,9 @@ import { progress } from '../progress.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 
 const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
+
+/** Default folder of trained policies: `policies/infobot/` in the package (override: $DIALOGYM_POLICIES). */
+const DEFAULT_POLICY_DIR = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../policies/infobot/', import.meta.url));
 
 function splitFlag(v: string): SplitName {
   return splitSpec(v).name;
@@ -66,7 +78,7 @@ function kbOptions(cmd: Command): Command {
 }
 
 export function registerInfobot(program: Command): void {
-  const cmd = program.command('infobot').description('KB-InfoBot movie search: kb, eval, table, chat, agents');
+  const cmd = program.command('infobot').description('KB-InfoBot movie search: kb, eval, table, train, chat, agents');
 
   cmd
     .command('kb')
@@ -98,14 +110,15 @@ export function registerInfobot(program: Command): void {
       .option('--episodes <n>', 'simulated dialogs', intFlag('--episodes', 1, 10_000_000), 5000)
       .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
       .option('--temperature <t>', 'NLG temperature (noise)', floatFlag('--temperature', 0, 100), 1)
-      .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}'),
+      .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
+      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR),
   ).action(
-    action((o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean }) => {
-      infobotAgents.get(o.agent);
+    action((o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean; policies: string }) => {
+      if (!isPolicyFile(o.agent)) infobotAgents.get(o.agent);
       const env = new InfoBotEnv({ split: o.split, kbs: loadKbs(o), temperature: o.temperature });
-      createAgent(o.agent, env); // fails early (e.g. agents that need a trained policy)
+      createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
       const bar = progress('eval', o.episodes, { quiet: o.json === true || o.episodes < 2000 });
-      const r = evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, onEpisode: (d) => bar.update(d) });
+      const r = evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode: (d) => bar.update(d) });
       bar.stop();
       if (o.json) {
         out(JSON.stringify({ agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr }));
@@ -122,22 +135,26 @@ export function registerInfobot(program: Command): void {
     .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
     .option('--kb-seed <s>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)
     .option('--splits <list>', 'comma-separated KB splits', listFlag('--splits', splitFlag), [...SPLITS])
-    .option('--agents <list>', 'comma-separated agents', listFlag('--agents', (a) => (infobotAgents.get(a), a)), TABLE_AGENTS)
+    .option('--agents <list>', `comma-separated agents (default ${TABLE_AGENTS.join(',')}, plus the rl-* agents whose default policies exist for every split)`, listFlag('--agents', (a) => (infobotAgents.get(a), a)))
     .option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)', (v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)), [0, 0.5, 1, 2, 3])
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
+    .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR)
     .requiredOption('--out <file>', 'Markdown file to write')
     .action(
-      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents: string[]; temperatures: number[]; sweepSplit: SplitName; out: string }) => {
+      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; out: string; policies: string }) => {
+        const trained = RL_AGENTS.filter((a) => [...o.splits, o.sweepSplit].every((s) => existsSync(defaultPolicyFile(o.policies, a, s))));
+        const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
         const r = infobotTable({
-          agents: o.agents,
+          agents,
           splits: o.splits,
           episodes: o.episodes,
           seed: o.seed,
           kbSeed: o.kbSeed,
           temperatures: o.temperatures,
           sweepSplit: o.sweepSplit,
-          sweepAgents: o.agents.filter((a) => a.startsWith('rule-')),
+          sweepAgents: agents.filter((a) => a !== 'max'),
+          policyDir: o.policies,
           onProgress: (done, total) => {
             bar ??= progress('table', total, { quiet: total < 2000 });
             bar.update(done);
@@ -150,19 +167,67 @@ export function registerInfobot(program: Command): void {
       }),
     );
 
+  cmd
+    .command('train')
+    .description('train an RL agent against the simulated user (imitation of the rule agent, then REINFORCE); writes the policy (.dgm) and its learning curve (.svg)')
+    .requiredOption('--agent <name>', `agent to train (${RL_AGENTS.join(', ')})`, (v: string) => {
+      if (!(RL_AGENTS as readonly string[]).includes(v)) throw new ConfigError(`--agent: cannot train '${v}' (trainable: ${RL_AGENTS.join(', ')})`);
+      return v as RlAgentName;
+    })
+    .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
+    .option('--kb-seed <s>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
+    .option('--seed <s>', 'seed of initialisation, training dialogs and sampling', intFlag('--seed', 0), 1)
+    .option('--episodes <n>', 'REINFORCE training dialogs', intFlag('--episodes', 0, 100_000_000), 30_000)
+    .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the policy learns its actions)', intFlag('--imitation', 0, 100_000_000), 10_000)
+    .option('--batch <n>', 'dialogs per update', intFlag('--batch', 1, 100_000), 128)
+    .option('--lr <x>', 'RMSProp learning rate of REINFORCE', floatFlag('--lr', 1e-7, 10), 0.001)
+    .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 50)
+    .option('--out <file>', 'policy file to write (default: the default policy of the agent and split, used by `eval --agent <name>`)')
+    .option('--curve <file>', 'learning curve SVG (default: the policy file with .svg)')
+    .option('--policies <dir>', 'folder of the default policies', DEFAULT_POLICY_DIR)
+    .action(
+      action((o: { agent: RlAgentName; split: SplitName; kbSeed: number; seed: number; episodes: number; imitation: number; batch: number; lr: number; hidden: number; out?: string; curve?: string; policies: string }) => {
+        if (o.episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
+        const file = o.out ?? defaultPolicyFile(o.policies, o.agent, o.split);
+        const curveFile = o.curve ?? file.replace(/(\.dgm)?$/, '.svg');
+        const total = o.imitation + o.episodes;
+        const bar = progress(`train ${o.agent}`, total, { quiet: total < 2000 });
+        const t0 = Date.now();
+        const r = trainRlPolicy({
+          agent: o.agent,
+          split: o.split,
+          kbSeed: o.kbSeed,
+          seed: o.seed,
+          episodes: o.episodes,
+          imitation: o.imitation,
+          batch: o.batch,
+          lr: o.lr,
+          hidden: o.hidden,
+          onBatch: (p) => bar.update(p.episodes, `${p.phase} R ${p.reward.toFixed(2)}${p.validReward !== undefined ? ` valid ${p.validReward.toFixed(2)}` : ''}`),
+        });
+        bar.stop();
+        const seconds = (Date.now() - t0) / 1000;
+        savePolicy(file, r, seconds);
+        writeFileAtomic(curveFile, learningCurveSvg(r.curve, `${o.agent} on ${o.split}: imitation ${o.imitation} + REINFORCE ${o.episodes} dialogs (seed ${o.seed})`));
+        out(`wrote ${file} and ${curveFile}`);
+        out(`trained ${o.agent} on ${o.split} in ${seconds.toFixed(1)} s: ${total} dialogs, best greedy validation reward ${r.bestValidReward.toFixed(3)} after ${r.bestEpisodes} dialogs`);
+      }),
+    );
+
   kbOptions(
     cmd
       .command('chat')
       .description('play the user against an agent in the terminal (reads your utterances from stdin, one per line)')
       .option('--agent <name>', 'agent', 'rule-soft')
       .option('--seed <s>', 'seed of the target movie', intFlag('--seed', 0), 1)
-      .option('--no-target', 'do not assign a target movie (free search)'),
+      .option('--no-target', 'do not assign a target movie (free search)')
+      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR),
   ).action(
-    action(async (o: KbFlags & { agent: string; seed: number; target: boolean }) => {
-      const entry = infobotAgents.get(o.agent);
+    action(async (o: KbFlags & { agent: string; seed: number; target: boolean; policies: string }) => {
+      const entry = isPolicyFile(o.agent) ? { privileged: false } : infobotAgents.get(o.agent);
       if (entry.privileged) throw new ConfigError(`agent '${o.agent}' is an upper bound that reads the simulated user's goal; it cannot chat`);
       const env = new InfoBotEnv({ split: o.split, kbs: loadKbs(o) });
-      const { agent } = createAgent(o.agent, env);
+      const { agent } = createAgent(o.agent, env, o.policies);
       const rng = createRng(o.seed);
       const goal = o.target ? env.sim.sampleGoal(rng.fork('goal')) : null;
       if (goal) for (const l of describeGoal(goal, env.full)) out(l);

@@ -5,7 +5,7 @@ import { readDstc6Data } from '../../formats/dstc6.js';
 import { dstc6TrainingDialogs } from '../../train/hcn.js';
 import type { Dialog } from '../../core/dialog.js';
 import { KbTypes } from '../../models/match-type.js';
-import { saveRanker } from '../../models/saved.js';
+import { saveRanker, type SavableRanker } from '../../models/saved.js';
 import { trainModel, TRAINABLE_MODELS, type TrainOptions } from '../../train/index.js';
 import { MEMN2N_TRAIN_DEFAULTS } from '../../train/memn2n.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../train/embeddings.js';
@@ -99,7 +99,11 @@ function run(o: TrainFlags): void {
   const label = `train ${o.model}${o.matchType ? '+match' : ''}`;
   const epochs = o.model === 'hcn' ? (o.epochs ?? HCN_TRAIN_DEFAULTS.epochs) : o.model === 'memn2n' ? (o.epochs ?? MEMN2N_TRAIN_DEFAULTS.epochs) : o.model === 'embeddings' ? (o.epochs ?? EMBEDDINGS_TRAIN_DEFAULTS.epochs) : 0;
   const bar = progress(label, epochs);
+  let training: SavableRanker | undefined;
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
+    onModel: (m) => (training = m),
+    // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write).
+    onBest: () => training && saveRanker(o.out, training),
     onEpoch(e) {
       bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
     },

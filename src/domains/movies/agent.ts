@@ -38,6 +38,8 @@ export interface AgentContext {
   readonly split: SplitName;
   /** R: results the user looks at. */
   readonly successMaxRank: number;
+  /** Folder of the default trained policies (`<agent>-<split>.dgm`), for agents with trained parts. */
+  readonly policyDir?: string;
 }
 
 export interface AgentEntry {

@@ -6,6 +6,7 @@ import { createRng } from '../../core/rng.js';
 import type { InfoBotAction } from './acts.js';
 import { infobotAgents, type AgentContext, type InfoBotAgent } from './agent.js';
 import { InfoBotEnv, episodeSeed, type InfoBotEnvOptions } from './env.js';
+import { isPolicyFile, policyAgent } from './trained-agents.js';
 
 export interface EpisodeResult {
   readonly reward: number;
@@ -24,14 +25,26 @@ export interface EvalReport {
   rewardStdErr: number;
 }
 
-export function agentContext(env: InfoBotEnv): AgentContext {
-  return { kb: env.kb, full: env.full, index: env.index, split: env.split, successMaxRank: env.sim.opts.successMaxRank };
+export function agentContext(env: InfoBotEnv, policyDir?: string): AgentContext {
+  return { kb: env.kb, full: env.full, index: env.index, split: env.split, successMaxRank: env.sim.opts.successMaxRank, ...(policyDir !== undefined ? { policyDir } : {}) };
 }
 
-/** Builds a registered agent for an environment. */
-export function createAgent(name: string, env: InfoBotEnv): { agent: InfoBotAgent; privileged: boolean } {
+export interface CreatedAgent {
+  readonly agent: InfoBotAgent;
+  readonly privileged: boolean;
+  /** The agent's name (for a policy file, the trained agent's, e.g. `rl-soft`). */
+  readonly name: string;
+}
+
+/** Builds a registered agent, or an RL agent from a policy file (`*.dgm`), for an environment. */
+export function createAgent(name: string, env: InfoBotEnv, policyDir?: string): CreatedAgent {
+  const ctx = agentContext(env, policyDir);
+  if (isPolicyFile(name)) {
+    const agent = policyAgent(name, ctx);
+    return { agent, privileged: false, name: agent.name };
+  }
   const entry = infobotAgents.get(name);
-  return { agent: entry.create(agentContext(env)), privileged: entry.privileged };
+  return { agent: entry.create(ctx), privileged: entry.privileged, name };
 }
 
 /** One episode of `agent` in `env`, reset with `seed`. */
@@ -57,6 +70,8 @@ export interface EvalOptions extends InfoBotEnvOptions {
   onEpisode?: (done: number) => void;
   /** Reuse an environment (its KB and simulator) instead of building one. */
   env?: InfoBotEnv;
+  /** Folder of the default trained policies. */
+  policyDir?: string;
 }
 
 /** Summary statistics over episode results. */
@@ -79,12 +94,12 @@ export function summarize(agent: string, split: string, results: readonly Episod
 export function evaluateAgent(opts: EvalOptions): EvalReport {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
   const env = opts.env ?? new InfoBotEnv(opts);
-  const { agent, privileged } = createAgent(opts.agent, env);
+  const { agent, privileged, name } = createAgent(opts.agent, env, opts.policyDir);
   const seed = opts.seed ?? 1;
   const results: EpisodeResult[] = [];
   for (let i = 0; i < opts.episodes; i++) {
     results.push(runInfoBotEpisode(env, agent, privileged, episodeSeed(seed, i)));
     opts.onEpisode?.(i + 1);
   }
-  return summarize(opts.agent, env.split, results);
+  return summarize(name, env.split, results);
 }

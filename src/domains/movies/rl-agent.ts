@@ -30,6 +30,14 @@ export const POLICY_ACTIONS = M + 1;
 
 export type ActMode = 'sample' | 'greedy';
 
+export const RL_AGENTS = ['rl-nokb', 'rl-hard', 'rl-soft'] as const;
+export type RlAgentName = (typeof RL_AGENTS)[number];
+
+/** The KB access of an RL agent name (null if not one). */
+export function rlAccess(name: string): KbAccess | null {
+  return name === 'rl-nokb' ? 'none' : name === 'rl-hard' ? 'hard' : name === 'rl-soft' ? 'soft' : null;
+}
+
 export interface RlAgentOptions {
   /** Sample actions (training) or take the most likely one (evaluation; default). */
   mode?: ActMode;

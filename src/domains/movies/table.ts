@@ -19,6 +19,8 @@ export interface TableOptions {
   sweepSplit: SplitName;
   /** Agents of the temperature sweep. */
   sweepAgents: readonly string[];
+  /** Folder of the default trained policies (rl-* agents). */
+  policyDir?: string;
   /** Called after each episode of each run, with the episodes done over the whole table. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -38,15 +40,15 @@ export function infobotTable(o: TableOptions): TableResult {
   const rows: EvalReport[] = [];
   for (const split of o.splits) {
     const env = new InfoBotEnv({ split, kbSeed: o.kbSeed });
-    for (const agent of o.agents) rows.push(evaluateAgent({ agent, split, episodes: o.episodes, seed: o.seed, env, onEpisode: tick }));
+    for (const agent of o.agents) rows.push(evaluateAgent({ agent, split, episodes: o.episodes, seed: o.seed, env, onEpisode: tick, ...(o.policyDir !== undefined ? { policyDir: o.policyDir } : {}) }));
   }
   const sweep: (EvalReport & { temperature: number })[] = [];
   for (const temperature of o.temperatures) {
     const env = new InfoBotEnv({ split: o.sweepSplit, kbSeed: o.kbSeed, temperature });
-    for (const agent of o.sweepAgents) sweep.push({ ...evaluateAgent({ agent, episodes: o.episodes, seed: o.seed, env, onEpisode: tick }), temperature });
+    for (const agent of o.sweepAgents) sweep.push({ ...evaluateAgent({ agent, episodes: o.episodes, seed: o.seed, env, onEpisode: tick, ...(o.policyDir !== undefined ? { policyDir: o.policyDir } : {}) }), temperature });
   }
   const lines: string[] = [];
-  lines.push('# KB-InfoBot: Table 2 (rule agents and the Max upper bound)', '');
+  lines.push('# KB-InfoBot: Table 2', '');
   lines.push(`Generated KBs (seed ${o.kbSeed}), ${o.episodes} simulated dialogs per cell (episode seed ${o.seed}); T = average turns, S = success rate, R = average reward ± standard error.`, '');
   lines.push('| agent | ' + o.splits.map((s) => `${s} (N=${splitSpec(s).movies}) T | S | R`).join(' | ') + ' |');
   lines.push('|---|' + o.splits.map(() => '---:|---:|---:').join('|') + '|');

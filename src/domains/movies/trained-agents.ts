@@ -1,22 +1,41 @@
 /**
- * Names of the agents with trained parts (RL policy, end-to-end). They need a policy trained by
- * `dialogym infobot train`, which is not available yet: creating one fails with a clear message.
+ * Agents with trained parts. rl-nokb / rl-hard / rl-soft use a policy trained by `dialogym infobot
+ * train`: the default policy file of the agent and split in the context's policy folder, or a policy
+ * file given instead of the agent name (`--agent rl-soft.dgm`). e2e-soft is not available yet.
  */
+import { existsSync } from 'node:fs';
 import { ConfigError } from '../../core/errors.js';
-import { infobotAgents } from './agent.js';
+import { infobotAgents, type AgentContext } from './agent.js';
+import { findDefaultPolicy, loadPolicy } from './policy-file.js';
+import { RlAgent } from './rl-agent.js';
 
-const TRAINED: readonly [string, string][] = [
-  ['rl-nokb', 'hand-crafted tracker, neural RL policy, no KB'],
+const RL: readonly [string, string][] = [
+  ['rl-nokb', 'hand-crafted tracker, neural RL policy, no KB during the dialog'],
   ['rl-hard', 'hand-crafted tracker, neural RL policy, Hard-KB lookup'],
   ['rl-soft', 'hand-crafted tracker, neural RL policy, Soft-KB lookup'],
-  ['e2e-soft', 'neural tracker and policy trained end to end (REINFORCE), Soft-KB lookup'],
 ];
 
-for (const [name, desc] of TRAINED) {
-  infobotAgents.register(name, `${desc} (needs a trained policy)`, {
+/** An RL agent from a policy file. */
+export function policyAgent(file: string, ctx: AgentContext): RlAgent {
+  const p = loadPolicy(file);
+  return new RlAgent(ctx, p.meta.access, p.net);
+}
+
+/** Whether an agent argument names a policy file rather than a registered agent. */
+export function isPolicyFile(name: string): boolean {
+  return name.endsWith('.dgm') || ((name.includes('/') || name.includes('\\')) && existsSync(name));
+}
+
+for (const [name, desc] of RL) {
+  infobotAgents.register(name, `${desc} (trained policy: infobot train --agent ${name})`, {
     privileged: false,
-    create: () => {
-      throw new ConfigError(`agent '${name}' needs a trained policy: run dialogym infobot train --agent ${name} … (not available yet)`);
-    },
+    create: (ctx) => policyAgent(findDefaultPolicy(ctx.policyDir, name, ctx.split), ctx),
   });
 }
+
+infobotAgents.register('e2e-soft', 'neural tracker and policy trained end to end (REINFORCE), Soft-KB lookup (not available yet)', {
+  privileged: false,
+  create: () => {
+    throw new ConfigError(`agent 'e2e-soft' needs a trained policy: run dialogym infobot train --agent e2e-soft … (not available yet)`);
+  },
+});

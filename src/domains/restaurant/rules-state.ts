@@ -52,7 +52,8 @@ export interface DialogState {
 
 const KB_LINE = /^(\S+) [rR]_(\w+) (.+)$/;
 
-function emptyState(): DialogState {
+/** The state before any turn (start of a dialog). */
+export function emptyState(): DialogState {
   return {
     dialect: undefined,
     slots: {},
@@ -188,18 +189,24 @@ function applyKb(st: DialogState, text: string, order: number): void {
   if (attr === 'cuisine' || attr === 'location') st.lexicon.set(value, attr);
 }
 
+/**
+ * Applies turn `t`, the history's turn number `i`, to the state in place: `trackState` is this
+ * over every turn, so a caller that keeps a state may apply new turns as they come.
+ */
+export function applyTurn(st: DialogState, t: Turn, i: number): void {
+  if (t.speaker === 'kb') applyKb(st, t.text, i);
+  else if (t.speaker === 'bot') applyBot(st, t.text);
+  else {
+    if (t.text === '<silence>') st.dialect ??= 'dstc6';
+    else if (t.text === '<SILENCE>') st.dialect ??= 'babi';
+    applyUser(st, understand(t.text));
+  }
+}
+
 /** Replays a history into a dialog state. */
 export function trackState(history: readonly Turn[]): DialogState {
   const st = emptyState();
-  history.forEach((t, i) => {
-    if (t.speaker === 'kb') applyKb(st, t.text, i);
-    else if (t.speaker === 'bot') applyBot(st, t.text);
-    else {
-      if (t.text === '<silence>') st.dialect ??= 'dstc6';
-      else if (t.text === '<SILENCE>') st.dialect ??= 'babi';
-      applyUser(st, understand(t.text));
-    }
-  });
+  history.forEach((t, i) => applyTurn(st, t, i));
   return st;
 }
 

@@ -170,14 +170,15 @@ function similarity(a: string, b: string): number {
 
 export type RulesBot = Responder & {
   respondRanked(history: readonly Turn[], candidates?: readonly string[]): string[];
+  /** `respondRanked` from a state already tracked (`trackState`, or kept up to date with `applyTurn`). */
+  respondRankedFromState(st: DialogState, candidates?: readonly string[]): string[];
 };
 
 /** Creates the rule-based responder. */
 export function createRulesBot(opts: RulesOptions = {}): RulesBot {
   const dialectOpt = opts.dialect ?? 'auto';
   const restrOpt = opts.restrictions ?? 'auto';
-  const respondRanked = (history: readonly Turn[], candidates?: readonly string[]): string[] => {
-    const st = trackState(history);
+  const respondRankedFromState = (st: DialogState, candidates?: readonly string[]): string[] => {
     const dialect: Dialect = dialectOpt === 'auto' ? st.dialect ?? 'babi' : dialectOpt;
     let restrictions = dialect === 'babi' ? false : restrOpt === 'auto' ? st.restrictions : restrOpt;
     // The history says nothing about the restrictions slot: the candidates' wording tells.
@@ -199,9 +200,11 @@ export function createRulesBot(opts: RulesOptions = {}): RulesBot {
     }
     return out;
   };
+  const respondRanked = (history: readonly Turn[], candidates?: readonly string[]): string[] => respondRankedFromState(trackState(history), candidates);
   return {
     name: 'rules',
     respondRanked,
+    respondRankedFromState,
     respond: (history) => respondRanked(history)[0] as string,
   };
 }

@@ -118,6 +118,49 @@ function heatMap(e) {
   return el('table', { class: 'heat', 'data-testid': 'attention' }, el('thead', {}, head), el('tbody', {}, ...rows));
 }
 
+// A template model (HCN): the chosen template, the entities it was filled from, the action mask
+// (which templates were available this turn) and the most probable alternatives.
+function renderTemplate(e) {
+  const on = e.mask.filter((m) => m === 1).length;
+  const entities = Object.entries(e.entities);
+  panel.append(
+    el(
+      'dl',
+      { 'data-testid': 'template' },
+      el('dt', {}, 'template'), el('dd', { 'data-testid': 'template-name' }, el('code', {}, e.template || '(every template masked)')),
+      ...(e.probability === undefined ? [] : [el('dt', {}, 'probability'), el('dd', {}, e.probability.toFixed(3))]),
+      el('dt', {}, 'action mask'), el('dd', { 'data-testid': 'mask-count' }, `${on} of ${e.mask.length} templates available`),
+    ),
+    el('h3', {}, 'entities'),
+    entities.length
+      ? el('dl', { 'data-testid': 'entities' }, ...entities.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]))
+      : el('p', { 'data-testid': 'entities' }, 'none yet'),
+  );
+  if (e.alternatives && e.alternatives.length) {
+    panel.append(
+      el('h3', {}, 'most probable templates'),
+      el(
+        'ol',
+        { 'data-testid': 'alternatives' },
+        ...e.alternatives.map((a) => {
+          const bar = el('span', { class: 'bar' });
+          bar.style.setProperty('width', `${Math.round(60 * a.probability)}px`);
+          return el('li', {}, bar, `${a.probability.toFixed(3)} `, el('code', {}, a.template));
+        }),
+      ),
+    );
+  }
+  if (e.templates) {
+    // The mask over every template: available ones plain, masked ones struck through.
+    panel.append(
+      el('h3', {}, 'action mask'),
+      el('ul', { class: 'mask', 'data-testid': 'mask' }, ...e.templates.map((t, i) => el('li', { class: e.mask[i] === 1 ? 'on' : 'off', 'data-mask': String(e.mask[i] ?? 0) }, el('code', {}, t)))),
+      el('p', { class: 'hint' }, `${e.mask.length - on} template(s) masked: a placeholder cannot be filled yet`),
+    );
+  }
+  if (e.features && e.features.length) panel.append(el('h3', {}, 'active features'), el('p', { class: 'features', 'data-testid': 'features' }, e.features.join(' ')));
+}
+
 function renderExplanation(e) {
   panel.replaceChildren();
   if (!e) return;
@@ -151,15 +194,7 @@ function renderExplanation(e) {
       panel.append(el('h3', {}, `top of ${e.candidates} candidates`), topList(e.top));
       break;
     case 'template':
-      panel.append(
-        el(
-          'dl',
-          { 'data-testid': 'template' },
-          el('dt', {}, 'template'), el('dd', {}, el('code', {}, e.template)),
-          el('dt', {}, 'entities'), el('dd', {}, Object.entries(e.entities).map(([k, v]) => `${k}=${v}`).join(' ') || '—'),
-          el('dt', {}, 'mask'), el('dd', {}, e.mask.join(' ')),
-        ),
-      );
+      renderTemplate(e);
       break;
     default:
       panel.append(el('p', {}, e.note ?? ''));
