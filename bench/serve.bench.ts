@@ -4,8 +4,9 @@
  * api_call on SQLite → options → booking → phone/address) and starting a new session when done.
  *
  * Four measurements in the same run, so the ratios hold on a shared machine:
- *   1. engine, naive   — in process, no HTTP, each bot turn computed from the whole history
- *                        (`ChatModel.answer`: the rules bot replays its state, no per-session cache);
+ *   1. engine, naive   — in process, no HTTP, the first increment's path: each bot turn from the
+ *                        whole history, twice (rules: replay to answer, replay to explain; memn2n:
+ *                        `rank`, a second forward pass for the attention, a sort of all candidates);
  *   2. engine          — in process, no HTTP, the sessions' incremental path (what the server runs);
  *   3. HTTP, saturated — 50 sessions, each sends its next turn as soon as the last reply arrived
  *                        (closed loop: the most turns/s; latency there is 50 / (turns/s) by Little's law);
@@ -25,9 +26,16 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importKbFile } from '../src/domains/restaurant/kb-sqlite.js';
-import { isModelFile } from '../src/models/resolve.js';
+import { trackState } from '../src/domains/restaurant/rules-state.js';
+import { restaurantsToKbFacts } from '../src/domains/restaurant/kb-dialects.js';
+import { readBabiCandidates } from '../src/formats/babi.js';
+import { MemN2N } from '../src/models/memn2n.js';
+import { argmax, isResponder, type ResponseModel } from '../src/models/ranker.js';
+import { isModelFile, resolveModel } from '../src/models/resolve.js';
 import { Session } from '../src/serve/session.js';
-import type { ChatModel } from '../src/serve/chat-model.js';
+import { chatModelOf, explainRulesState, type ChatModel } from '../src/serve/chat-model.js';
+import type { ScoredCandidate } from '../src/serve/explanation.js';
+import { memn2nAttention } from '../src/serve/memn2n-attention.js';
 import { setupBot } from '../src/serve/setup.js';
 import { babiDir, cliPath } from '../test/shared-data.js';
 import { RawHttpConnection, type RawResponse } from './raw-http.js';
@@ -107,10 +115,41 @@ function engine(model: ChatModel, bot: ReturnType<typeof setupBot>): Figures {
   return f;
 }
 
+/**
+ * The naive path (the first increment's): each bot turn from the whole history, twice — the rules
+ * bot replays the history to answer and again to explain; a ranker scores, then runs a second
+ * forward pass for the attention, then sorts every candidate for the top 5.
+ */
+function naiveModel(raw: ResponseModel, candidates: readonly string[] | undefined): ChatModel {
+  const fullTop = (scores: Float32Array, k: number): ScoredCandidate[] =>
+    Array.from(scores.keys())
+      .sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b)
+      .slice(0, k)
+      .map((i) => ({ text: candidates?.[i] as string, score: scores[i] as number }));
+  let answer: ChatModel['answer'];
+  if (isResponder(raw)) {
+    answer = (h) => {
+      const text = raw.respond(h);
+      return { text, explanation: explainRulesState(raw.name, trackState(h), text) };
+    };
+  } else if (raw instanceof MemN2N && candidates) {
+    const plain = memn2nAttention(raw);
+    answer = (h) => {
+      const scores = raw.rank(h, candidates);
+      const a = plain.rankWithAttention(h, candidates);
+      return { text: candidates[argmax(scores)] as string, explanation: { type: 'attention', model: raw.name, memories: a.memories, hops: a.hops.map((w) => ({ weights: w })), candidates: candidates.length, top: fullTop(scores, 5) } };
+    };
+  } else {
+    const chat = chatModelOf(raw, candidates ? { candidates } : {});
+    answer = (h) => chat.answer(h);
+  }
+  return { name: raw.name, answer, conversation: () => ({ answer }) };
+}
+
 const bot = setupBot({ model: MODEL, kb: kbFile, ...(needsCandidates ? { candidates: CANDIDATES } : {}) });
-// The naive path: every turn from the whole history (a fresh conversation per answer).
-const naiveModel: ChatModel = { name: bot.model.name, answer: (h) => bot.model.answer(h), conversation: () => ({ answer: (h) => bot.model.answer(h) }) };
-const naive = engine(naiveModel, bot);
+const candidateList = needsCandidates ? readBabiCandidates(CANDIDATES).candidates : undefined;
+const raw = resolveModel(MODEL, { kb: restaurantsToKbFacts(bot.kb.store.all(), bot.kb.dialect), ...(candidateList ? { candidates: candidateList } : {}) });
+const naive = engine(naiveModel(raw, candidateList), bot);
 const cached = engine(bot.model, bot);
 bot.close();
 

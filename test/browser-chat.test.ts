@@ -1,7 +1,9 @@
 /**
  * The web UI in a real browser: playwright-core drives Debian's chromium (/usr/bin/chromium; `.ci/run`
  * installs it with apt when missing). Books a table end to end through the page with the rules bot
- * on a SQLite KB, and checks the KB table, the explanation panel and the attention heat map render.
+ * and with a trained HCN (trained here in seconds on generated task-5 dialogs) on a SQLite KB, and
+ * checks the KB table, the explanation panels (rule and state; template, entities and action mask)
+ * and the attention heat map render.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { babiDir, skipUnless } from './shared-data.js';
+import { trainTinyHcn } from './tiny-hcn.js';
+import { readBabiKb } from '../src/formats/babi.js';
 import type { Turn } from '../src/core/dialog.js';
 import { importKbFile, SqliteKbStore } from '../src/domains/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/domains/restaurant/rules.js';
@@ -31,6 +35,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'dialogym-browser-'));
 let store: SqliteKbStore;
 let rulesServer: ChatServer;
 let attnServer: ChatServer;
+let hcnServer: ChatServer;
+let hcnDev = 0;
 let context: BrowserContext;
 
 /**
@@ -85,6 +91,9 @@ before(async () => {
   rulesServer = createServer(chatModelOf(createRulesBot()), kb);
   const candidates = ['hello what can i help you with today', "i'm on it", 'any preference on a type of cuisine', 'where should it be'];
   attnServer = createServer(chatModelOf(overlapRanker(), { candidates }), kb);
+  const hcn = trainTinyHcn(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
+  hcnDev = hcn.dev;
+  hcnServer = createServer(chatModelOf(hcn.model), kb);
   context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
@@ -98,6 +107,7 @@ after(async () => {
   await context?.close();
   await rulesServer?.close();
   await attnServer?.close();
+  await hcnServer?.close();
   store?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -178,6 +188,42 @@ test('the attention view renders a heat map per hop over the memories', { skip, 
   const colours = await heat.locator('td.w').evaluateAll((tds) => tds.map((td) => (globalThis as unknown as Dom).getComputedStyle(td).backgroundColor));
   assert.ok(colours.every((c) => /^rgba\(211, 47, 47, /.test(c)), colours.join(' '));
   assert.equal(await page.locator('[data-testid=ranking] li').count(), 4);
+  assert.deepEqual((page as Page & { errors: string[] }).errors, []);
+  await page.close();
+});
+
+test('a trained HCN books a table end to end through the web UI: template, entities and action mask shown', { skip, timeout: 60_000 }, async () => {
+  assert.equal(hcnDev, 1, 'the tiny HCN solves its generated dev dialogs');
+  const page = await open(hcnServer);
+  assert.match((await page.locator('[data-testid=status]').textContent()) ?? '', /model hcn/);
+  assert.deepEqual(await say(page, 'good morning'), ['hello what can i help you with today']);
+  // The template panel: the chosen template, the action mask over every template (some masked: no KB result yet).
+  assert.match((await page.locator('[data-testid=template-name]').textContent()) ?? '', /hello what can i help you with today/);
+  const masked = await page.locator('[data-testid=mask] li[data-mask="0"]').count();
+  assert.ok(masked > 0, 'templates with unfillable placeholders are masked');
+  assert.match((await page.locator('[data-testid=mask-count]').textContent()) ?? '', /^\d+ of \d+ templates available$/);
+  assert.deepEqual(await say(page, 'can you make a restaurant reservation in rome for four with italian cuisine'), ["i'm on it", 'which price range are looking for']);
+  assert.match((await page.locator('[data-testid=entities]').textContent()) ?? '', /cuisineitalian.*locationrome.*numberfour/);
+  const found = await say(page, 'i am looking for a expensive restaurant');
+  assert.deepEqual(found.slice(0, 2), ['ok let me look into some options for you', 'api_call italian rome four expensive']);
+  const expected = store.query({ cuisine: 'italian', location: 'rome', number: 'four', price: 'expensive' }).sort((a, b) => b.rating - a.rating);
+  assert.ok(expected.length >= 2);
+  const table = page.locator('[data-testid=kb-table]').last();
+  assert.deepEqual(await table.locator('tbody tr td:first-child').allTextContents(), expected.map((r) => r.name));
+  // Options by rating: the best first, the next one after a rejection.
+  assert.equal(found[2], `what do you think of this option: ${expected[0]?.name}`);
+  assert.match((await page.locator('[data-testid=template-name]').textContent()) ?? '', /what do you think of this option: <name>/);
+  assert.match((await page.locator('[data-testid=alternatives]').textContent()) ?? '', /option: <name>/);
+  const second = expected[1]?.name as string;
+  assert.deepEqual(await say(page, 'no this does not work for me'), ['sure let me find an other option for you', `what do you think of this option: ${second}`]);
+  assert.deepEqual(await say(page, "let's do it"), ['great let me do the reservation']);
+  assert.deepEqual(await say(page, 'may i have the phone number of the restaurant'), [`here it is ${second}_phone`]);
+  assert.deepEqual(await say(page, 'can you provide the address'), [`here it is ${second}_address`]);
+  assert.deepEqual(await say(page, 'thanks'), ['is there anything i can help you with']);
+  assert.deepEqual(await say(page, 'no thanks'), ["you're welcome"]);
+  // An earlier turn keeps its own explanation: the api_call's template.
+  await page.locator('[data-testid=api-call]').first().click();
+  assert.match((await page.locator('[data-testid=template-name]').textContent()) ?? '', /api_call <cuisine> <location> <number> <price>/);
   assert.deepEqual((page as Page & { errors: string[] }).errors, []);
   await page.close();
 });

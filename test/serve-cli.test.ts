@@ -6,6 +6,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { babiDir, cliPath, skipUnless } from './shared-data.js';
+import { trainTinyHcn } from './tiny-hcn.js';
+import { readBabiKb } from '../src/formats/babi.js';
+import { saveRanker } from '../src/models/saved.js';
 
 const skip = skipUnless(babiDir);
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-cli-'));
@@ -78,6 +81,56 @@ test('chat: a piped task-5 conversation, /explain and /reset', { skip }, () => {
   assert.ok(out.includes('bot: here it is resto_paris_moderate_french_5stars_phone'));
   assert.ok(out.includes('bot: is there anything i can help you with'));
   assert.deepEqual(out.slice(-3), ['(new conversation)', '(empty)', '']);
+});
+
+test('chat with a trained HCN model file: a full task-5 conversation, /explain shows template, entities and mask', { skip, timeout: 60_000 }, () => {
+  importKb();
+  const hcn = trainTinyHcn(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
+  assert.equal(hcn.dev, 1);
+  const modelFile = join(tmp, 'hcn.dgm');
+  saveRanker(modelFile, hcn.model);
+  const script = [
+    'good morning',
+    'can you make a restaurant reservation in rome for four with italian cuisine',
+    'i am looking for a expensive restaurant',
+    '/explain',
+    'no this does not work for me',
+    "let's do it",
+    'may i have the phone number of the restaurant',
+    'can you provide the address',
+    'thanks',
+    'no thanks',
+  ].join('\n');
+  // No --candidates: an HCN writes its answers.
+  const r = cli(['chat', '--model', modelFile, '--kb', kbFile], script + '\n');
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout.split('\n');
+  const bot = out.filter((l) => l.startsWith('bot: ')).map((l) => l.slice(5));
+  const kb = out.filter((l) => l.startsWith('kb:  ')).map((l) => l.slice(5));
+  const names = [...new Set(kb.map((l) => l.split(' ')[0] as string))];
+  const rating = (n: string): number => Number(kb.find((l) => l.startsWith(`${n} R_rating `))?.split(' ')[2]);
+  assert.ok(names.length >= 2, 'rome italian four expensive has several options');
+  assert.deepEqual(names.map(rating), names.map(rating).sort((a, b) => b - a), 'results by decreasing rating (from SQLite)');
+  const [best, second] = names as [string, string];
+  assert.deepEqual(bot, [
+    'hello what can i help you with today',
+    "i'm on it",
+    'which price range are looking for',
+    'ok let me look into some options for you',
+    'api_call italian rome four expensive',
+    `what do you think of this option: ${best}`,
+    'sure let me find an other option for you',
+    `what do you think of this option: ${second}`,
+    'great let me do the reservation',
+    `here it is ${second}_phone`,
+    `here it is ${second}_address`,
+    'is there anything i can help you with',
+    "you're welcome",
+  ]);
+  const ex = out.findIndex((l) => l.startsWith('model hcn: template what do you think of this option: <name>'));
+  assert.ok(ex >= 0, out.join('\n'));
+  assert.match(out[ex + 1] ?? '', /^  entities: cuisine=italian location=rome number=four price=expensive/);
+  assert.match(out[ex + 2] ?? '', /^  mask: \d+ of \d+ templates available$/);
 });
 
 test('chat: bad flags and files are one-line errors', { skip }, () => {

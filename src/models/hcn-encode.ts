@@ -32,26 +32,53 @@ export interface HcnEncoder {
   readonly featurizer: Featurizer;
 }
 
-function makeStep(enc: HcnEncoder, st: TrackerState, turn: number, prev: number, target: number, targetTemplate: string): HcnStep {
+function makeStep(enc: HcnEncoder, st: TrackerState, turn: number, prev: number, target: number, targetTemplate: string, cands?: Uint8Array): HcnStep {
   const { mask, fills } = enc.templates.mask(st);
-  const x = enc.featurizer.featurize(st, enc.lexicon, prev, mask);
+  const x = enc.featurizer.featurize(st, enc.lexicon, prev, mask, cands);
   return { turn, x, mask, fills, target, targetTemplate, focus: st.current, slots: new Map(st.slots) };
 }
 
-/** The steps of a history; `pending` adds the step predicting the next bot turn. */
-export function encodeHistory(enc: HcnEncoder, history: readonly Turn[], pending = true): { steps: HcnStep[]; state: TrackerState } {
-  const st = emptyTracker();
-  const steps: HcnStep[] = [];
-  let prev = -1;
-  history.forEach((turn, i) => {
+/**
+ * Incremental encoding: turns are pushed one by one; every bot turn adds its step. A model keeps
+ * one encoder per dialog and pushes only the turns a longer history adds (evaluation asks for
+ * every prefix of a dialog in turn).
+ */
+export class StepEncoder {
+  readonly state: TrackerState = emptyTracker();
+  readonly steps: HcnStep[] = [];
+  /** Turns pushed so far. */
+  length = 0;
+  private prev = -1;
+
+  constructor(private readonly enc: HcnEncoder) {}
+
+  /** Adds a turn; `cands` (templates among the candidates) for the step of a bot turn being trained on. */
+  push(turn: Turn, cands?: Uint8Array): void {
+    const st = this.state;
     if (turn.speaker === 'bot') {
-      const tpl = delexicaliseBot(turn.text, enc.lexicon, st);
-      const target = enc.templates.id(tpl);
-      steps.push(makeStep(enc, st, i, prev, target, tpl));
-      prev = target;
+      const tpl = delexicaliseBot(turn.text, this.enc.lexicon, st);
+      const target = this.enc.templates.id(tpl);
+      this.steps.push(makeStep(this.enc, st, this.length, this.prev, target, tpl, cands));
+      this.prev = target;
     }
-    trackTurn(st, enc.lexicon, turn, enc.commit?.keep);
-  });
-  if (pending) steps.push(makeStep(enc, st, history.length, prev, -1, ''));
-  return { steps, state: st };
+    trackTurn(st, this.enc.lexicon, turn, this.enc.commit?.keep);
+    this.length++;
+  }
+
+  /** The step predicting the next bot turn (`cands`: templates among its candidates, DSTC6 mode). */
+  pending(cands?: Uint8Array): HcnStep {
+    return makeStep(this.enc, this.state, this.length, this.prev, -1, '', cands);
+  }
+}
+
+/**
+ * The steps of a history; `pending` adds the step predicting the next bot turn. `lastCands`: the
+ * templates among the candidates of the last step (the pending one, or the last bot turn).
+ */
+export function encodeHistory(enc: HcnEncoder, history: readonly Turn[], pending = true, lastCands?: Uint8Array): { steps: HcnStep[]; state: TrackerState } {
+  const e = new StepEncoder(enc);
+  history.forEach((t, i) => e.push(t, !pending && i === history.length - 1 ? lastCands : undefined));
+  const steps = [...e.steps];
+  if (pending) steps.push(e.pending(lastCands));
+  return { steps, state: e.state };
 }

@@ -51,6 +51,12 @@ export class HcnLexicon {
     return this.typeOf.get(token);
   }
 
+  /** A copy without these tokens (words that are KB entities but mostly ordinary words, e.g. a restaurant called `ask`). */
+  without(tokens: Iterable<string>): HcnLexicon {
+    const drop = new Set(tokens);
+    return new HcnLexicon([...this.typeOf].filter(([w]) => !drop.has(w)));
+  }
+
   get size(): number {
     return this.typeOf.size;
   }

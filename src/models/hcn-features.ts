@@ -2,7 +2,12 @@
  * HCN turn features (Williams et al. 2017, §2): the input of the recurrent state at each bot turn
  *
  *   [bias | bag of words of the delexicalised user turn | entity types in the turn |
- *    entity types known so far | previous action (one-hot, + "none") | action mask | context flags]
+ *    entity types known so far | previous action (one-hot, + "none") | action mask | context flags |
+ *    templates among the candidates]
+ *
+ * The last block is set only for the step being predicted in DSTC6 mode, where an entry's 7–10
+ * candidates are part of the input (the test sets using the restrictions slot offer its question);
+ * it is empty for a task-wide candidate list (bAbI).
  *
  * Entities are replaced by their type before the bag of words, so unseen entities look like seen
  * ones. Context flags describe the KB side: results present, results left to propose, KB turns
@@ -46,6 +51,7 @@ export class Featurizer {
   private readonly oPrev: number;
   private readonly oMask: number;
   private readonly oFlags: number;
+  private readonly oCand: number;
 
   constructor(readonly spec: FeatureSpec) {
     spec.words.forEach((w, i) => this.wordIndex.set(w, i));
@@ -56,14 +62,15 @@ export class Featurizer {
     this.oPrev = this.oKnown + S;
     this.oMask = this.oPrev + T + 1;
     this.oFlags = this.oMask + T;
-    this.size = this.oFlags + CONTEXT_FLAGS.length;
+    this.oCand = this.oFlags + CONTEXT_FLAGS.length;
+    this.size = this.oCand + T;
   }
 
   /**
    * Features of the step before a bot turn. `prevAction` is the template id of the previous bot
    * turn (−1 for none or unknown), `mask` the action mask of this step.
    */
-  featurize(st: TrackerState, lex: HcnLexicon, prevAction: number, mask: Uint8Array): Float32Array {
+  featurize(st: TrackerState, lex: HcnLexicon, prevAction: number, mask: Uint8Array, candidates?: Uint8Array): Float32Array {
     const x = new Float32Array(this.size);
     x[0] = 1;
     const toks = delexicaliseUser(st.userText, lex, st);
@@ -77,6 +84,7 @@ export class Featurizer {
     });
     x[this.oPrev + (prevAction >= 0 && prevAction < this.spec.templates ? prevAction + 1 : 0)] = 1;
     for (let i = 0; i < mask.length; i++) if (mask[i]) x[this.oMask + i] = 1;
+    if (candidates) for (let i = 0; i < candidates.length; i++) if (candidates[i]) x[this.oCand + i] = 1;
     const flags: boolean[] = [
       st.results.length > 0,
       nextProposal(st) !== undefined,
@@ -108,6 +116,7 @@ export class Featurizer {
     CONTEXT_FLAGS.forEach((f, i) => {
       if (x[this.oFlags + i]) out.push(f);
     });
+    for (let i = 0; i < this.spec.templates; i++) if (x[this.oCand + i]) out.push(`candidate-template:${i}`);
     return out;
   }
 }

@@ -152,7 +152,7 @@ test('encoding: one step per bot turn plus the pending one, targets are template
   assert.equal(m.templates.templates[steps[3]?.target as number], 'how about <name>');
 });
 
-test('DSTC6 entries become training dialogs; prefixes of longer dialogs are dropped', () => {
+test('DSTC6 entries become training dialogs (answers inline or from an answers file)', () => {
   const entry = (utts: string[], answer: string, id: string) => ({ dialog_id: id, utterances: utts, candidates: [], answer: { candidate_id: 'a', utterance: answer } });
   const ds = dstc6TrainingDialogs([
     entry(['hi'], 'hello', '1'),
@@ -160,7 +160,11 @@ test('DSTC6 entries become training dialogs; prefixes of longer dialogs are drop
     entry(['hey'], 'hello', '3'),
     entry(['hey'], 'hello', '4'),
   ]);
-  assert.deepEqual(ds.map((d) => d.id), ['2', '3']);
-  assert.deepEqual(ds[0]?.turns.map((t) => t.speaker), ['user', 'bot', 'user', 'bot']);
+  assert.deepEqual(ds.map((d) => d.id), ['1', '2', '3', '4']);
+  assert.deepEqual(ds[1]?.turns.map((t) => t.speaker), ['user', 'bot', 'user', 'bot']);
+  const noAnswer = { dialog_id: 'q', utterances: ['hi'], candidates: [{ candidate_id: 'c1', utterance: 'bye' }, { candidate_id: 'c2', utterance: 'hello' }] };
+  const fromFile = dstc6TrainingDialogs([noAnswer], 'f.json', [{ dialog_id: 'q', lst_candidate_id: [{ candidate_id: 'c2', rank: 1 }, { candidate_id: 'c1', rank: 2 }] }]);
+  assert.equal(fromFile[0]?.turns[1]?.text, 'hello');
+  assert.deepEqual(fromFile[0]?.candidates, ['bye', 'hello']);
   assert.throws(() => dstc6TrainingDialogs([{ dialog_id: 'x', utterances: ['hi'], candidates: [] }], 'f.json'), /f\.json: entry 1 \(dialog_id x\).*no answer/);
 });

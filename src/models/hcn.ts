@@ -13,12 +13,12 @@ import { ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
 import type { KbTypes } from './match-type.js';
 import { tensorOf, type ModelFileContent } from './model-file.js';
-import { HcnLexicon, nextProposal } from './hcn-entities.js';
+import { HcnLexicon, nextProposal, type TrackerState } from './hcn-entities.js';
 import { Featurizer, type FeatureSpec } from './hcn-features.js';
 import { TemplateSet, baseTemplate, delexicaliseBot } from './hcn-templates.js';
 import { HcnNet } from './hcn-net.js';
 import { CommitModel } from './hcn-commit.js';
-import { encodeHistory, type HcnEncoder, type HcnStep } from './hcn-encode.js';
+import { StepEncoder, type HcnEncoder, type HcnStep } from './hcn-encode.js';
 import { explainStep, type HcnExplanation } from './hcn-explain.js';
 
 export interface HcnConfig {
@@ -34,14 +34,15 @@ export interface HcnPrediction {
   readonly template: number;
   readonly probs: Float32Array;
   readonly step: HcnStep;
+  /** The restaurant the tracker would propose next. */
+  readonly proposal: string | undefined;
 }
 
 interface StateCache {
   history: readonly Turn[];
-  /** GRU state after each step predicting a bot turn of `history`. */
+  enc: StepEncoder;
+  /** GRU state after each step of `enc`. */
   hs: Float32Array[];
-  /** History index of each of those bot turns. */
-  turns: number[];
 }
 
 export class Hcn implements Ranker, HcnEncoder {
@@ -59,6 +60,8 @@ export class Hcn implements Ranker, HcnEncoder {
     readonly templates: TemplateSet,
     readonly spec: FeatureSpec,
     readonly commit?: CommitModel,
+    /** Tokens never taken for entities, even when a KB lists them (see `buildHcn`). */
+    readonly notEntities: readonly string[] = [],
   ) {
     this.featurizer = new Featurizer(spec);
     this.net = new HcnNet(this.featurizer.size, config.hidden, templates.size);
@@ -81,41 +84,49 @@ export class Hcn implements Ranker, HcnEncoder {
 
   /** Uses another KB for entity recognition (e.g. the test set's); the stored lexicon fills gaps. */
   useKb(lex: HcnLexicon): void {
-    this.lexicon = lex.merged(this.lexicon);
+    this.lexicon = lex.merged(this.lexicon).without(this.notEntities);
     this.cache = undefined;
     this.candCache = new WeakMap();
   }
 
-  /** Steps of a history and the GRU state before the pending step (reusing the previous call's states). */
-  private run(history: readonly Turn[]): { steps: HcnStep[]; h: Float32Array } {
-    const { steps } = encodeHistory(this, history);
-    // Length of the common prefix with the cached history (turns compared by identity).
-    let same = 0;
-    const c = this.cache;
-    if (c) {
-      const n = Math.min(c.history.length, history.length);
-      while (same < n && c.history[same] === history[same]) same++;
+  /**
+   * The pending step of a history and the GRU state before it. A history that extends the previous
+   * call's (same turn objects, same candidate context) continues its encoder and states.
+   */
+  private run(history: readonly Turn[], candidates?: readonly string[]): { step: HcnStep; h: Float32Array; state: TrackerState } {
+    let c = this.cache;
+    if (c && (c.history.length > history.length || c.history.some((t, i) => t !== history[i]))) c = undefined;
+    if (!c) c = { history, enc: new StepEncoder(this), hs: [] };
+    for (let i = c.enc.length; i < history.length; i++) c.enc.push(history[i] as Turn);
+    let h: Float32Array = c.hs[c.hs.length - 1] ?? new Float32Array(this.config.hidden);
+    for (let k = c.hs.length; k < c.enc.steps.length; k++) {
+      const s = c.enc.steps[k] as HcnStep;
+      h = this.net.step(s.x, h, s.mask).h;
+      c.hs.push(h);
     }
-    const hs: Float32Array[] = [];
-    let h: Float32Array = new Float32Array(this.config.hidden);
-    for (let k = 0; k < steps.length - 1; k++) {
-      const s = steps[k] as HcnStep;
-      const cached = c && s.turn <= same && c.turns[k] === s.turn ? c.hs[k] : undefined;
-      h = cached ?? this.net.step(s.x, h, s.mask).h;
-      hs.push(h);
-    }
-    this.cache = { history, hs, turns: steps.slice(0, -1).map((s) => s.turn) };
-    return { steps, h };
+    c.history = history;
+    this.cache = c;
+    return { step: c.enc.pending(this.candidateFlags(candidates)), h, state: c.enc.state };
   }
 
   /** The predicted next bot turn. */
-  predict(history: readonly Turn[]): HcnPrediction {
-    const { steps, h } = this.run(history);
-    const step = steps[steps.length - 1] as HcnStep;
+  predict(history: readonly Turn[], candidates?: readonly string[]): HcnPrediction {
+    const { step, h, state } = this.run(history, candidates);
     const { probs } = this.net.step(step.x, h, step.mask);
     let best = -1;
     for (let t = 0; t < probs.length; t++) if (step.mask[t] && (best < 0 || (probs[t] as number) > (probs[best] as number))) best = t;
-    return { text: best >= 0 ? step.fills[best] ?? '' : '', template: best, probs, step };
+    return { text: best >= 0 ? step.fills[best] ?? '' : '', template: best, probs, step, proposal: nextProposal(state) };
+  }
+
+  /**
+   * DSTC6 mode (at most `maxCandidates` candidates): which templates the candidates delexicalise
+   * to, an input of the decision. Undefined for a task-wide candidate list (bAbI) or none.
+   */
+  candidateFlags(candidates: readonly string[] | undefined, maxCandidates = 50): Uint8Array | undefined {
+    if (!candidates || candidates.length > maxCandidates) return undefined;
+    const flags = new Uint8Array(this.templates.size);
+    for (const ts of this.candidateTemplates(candidates)) for (const t of ts) flags[t] = 1;
+    return flags;
   }
 
   /** Template ids each candidate delexicalises to with the KB lexicon alone (empty: not a template). */
@@ -129,7 +140,7 @@ export class Hcn implements Ranker, HcnEncoder {
   }
 
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
-    const p = this.predict(history);
+    const p = this.predict(history, candidates);
     const byText = new Map<string, number>();
     p.step.fills.forEach((f, t) => {
       if (f !== undefined && p.step.mask[t] && !byText.has(f)) byText.set(f, t);
@@ -152,7 +163,7 @@ export class Hcn implements Ranker, HcnEncoder {
   /** Why the model answers what it answers to this history (template, entities, mask, alternatives). */
   explain(history: readonly Turn[]): HcnExplanation {
     const p = this.predict(history);
-    return explainStep(this, p, nextProposal(encodeHistory(this, history, false).state));
+    return explainStep(this, p, p.proposal);
   }
 
   /** The chat UI's template explanation (`TemplateSource` in src/serve/explanation.ts). */
@@ -164,7 +175,7 @@ export class Hcn implements Ranker, HcnEncoder {
   toModelFile(): ModelFileContent {
     return {
       model: 'hcn',
-      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null },
+      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null, notEntities: this.notEntities },
       tensors: [
         ...this.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
         ...(this.commit ? [{ name: 'commit.w', shape: [this.commit.features.length], data: this.commit.weights }] : []),
@@ -173,7 +184,7 @@ export class Hcn implements Ranker, HcnEncoder {
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Hcn {
-    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown; commitFeatures?: unknown };
+    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown; commitFeatures?: unknown; notEntities?: unknown };
     if (!meta || !meta.config || !Array.isArray(meta.templates) || !meta.spec || !Array.isArray(meta.spec.words) || !Array.isArray(meta.spec.slotTypes)) {
       throw new ModelFileError(`${file}: corrupt model file (incomplete hcn metadata)`);
     }
@@ -184,7 +195,8 @@ export class Hcn implements Ranker, HcnEncoder {
     const cf = meta.commitFeatures;
     if (cf !== undefined && cf !== null && !Array.isArray(cf)) throw new ModelFileError(`${file}: corrupt model file (hcn commit features)`);
     const commit = Array.isArray(cf) ? new CommitModel(cf.map(String), tensorOf(c, 'commit.w', [cf.length], file)) : undefined;
-    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit);
+    const notEntities = Array.isArray(meta.notEntities) ? meta.notEntities.map(String) : [];
+    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit, notEntities);
     for (const p of m.net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
     if (kb?.facts) m.useKb(HcnLexicon.fromFacts(kb.facts));
     return m;

@@ -264,6 +264,87 @@ export class MemN2N implements Ranker {
     return loss;
   }
 
+  // ---- Inference for a chat (additive: the training path above is unchanged) ------------------
+
+  /** Word ids of a user utterance as a query. */
+  queryIds(text: string): Int32Array {
+    return this.enc.encode(text);
+  }
+
+  /**
+   * A history turn as a memory without its time word, A·(words + speaker): fixed once the turn is
+   * said (only the time word changes as the dialog goes on), so a conversation computes it once.
+   */
+  memoryBase(t: Turn): Float32Array {
+    const w = this.enc.encode(t.text);
+    const ids = new Int32Array(w.length + 1);
+    ids.set(w);
+    ids[w.length] = this.speakerIds[t.speaker];
+    const out = new Float32Array(this.config.dim);
+    bagSum(this.A.data, this.config.dim, ids, out);
+    return out;
+  }
+
+  /**
+   * Inference only: the scores `forward(encode(history))` gives, bit for bit, from the memory
+   * bases of the window (oldest first, at most `memorySize`; see `memoryBase`), the query ids and
+   * the history's words (match types). Faster than `forward`: no per-memory bag sums, the
+   * candidate product with the state held in locals (d = 32), and each match type's score
+   * W[type]·u once per call instead of once per candidate. Returns the attention of each hop.
+   */
+  infer(bases: readonly Float32Array[], query: Int32Array, context: ReadonlySet<string>, cand: CandEntry, scores: Float32Array): Float32Array[] {
+    const d = this.config.dim;
+    const A = this.A.data;
+    const m = bases.length;
+    if (m > this.config.memorySize) throw new Error(`memn2n: ${m} memories, the window holds ${this.config.memorySize}`);
+    const M = new Float32Array(m * d);
+    for (let i = 0; i < m; i++) {
+      // bagSum order: the base (words + speaker), then the time word.
+      const b = bases[i] as Float32Array;
+      const t = (this.timeIds[m - 1 - i] as number) * d;
+      for (let c = 0; c < d; c++) M[i * d + c] = (b[c] as number) + (A[t + c] as number);
+    }
+    let u = new Float32Array(d);
+    bagSum(A, d, query, u);
+    const ps: Float32Array[] = [];
+    const s = new Float32Array(m);
+    for (let k = 0; k < this.config.hops; k++) {
+      const p = new Float32Array(m);
+      const h = u.slice();
+      if (m > 0) {
+        matVec(M, m, d, u, s);
+        softmax(s, p, m);
+        const o = new Float32Array(d);
+        matTVec(M, m, d, p, o);
+        axpy(1, o, 0, h, 0, d);
+      }
+      const next = new Float32Array(d);
+      matVec(this.R.data, d, d, h, next);
+      ps.push(p);
+      u = next;
+    }
+    const n = cand.index.size;
+    if (d === 32) matVec32(cand.matrix, n, u, scores);
+    else matVec(cand.matrix, n, d, u, scores);
+    if (this.config.matchType) {
+      const byType = new Map<string, number>();
+      for (const [c, types] of cand.index.matches(context)) {
+        let add = 0;
+        for (const t of types) {
+          let v = byType.get(t);
+          if (v === undefined) {
+            const r = this.typeIds.get(t) ?? -1;
+            v = r >= 0 ? dot(this.W.data, r * d, u, 0, d) : NaN;
+            byType.set(t, v);
+          }
+          if (!Number.isNaN(v)) add += v;
+        }
+        scores[c] = (scores[c] as number) + add;
+      }
+    }
+    return ps;
+  }
+
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
     const scores = new Float32Array(candidates.length);
     this.forward(this.encode(history), this.candidates(candidates), scores);
@@ -287,5 +368,20 @@ export class MemN2N implements Ranker {
     if (kb) model.useKb(kb);
     model.touch();
     return model;
+  }
+}
+
+/**
+ * out = M·x for 32 columns, x held in locals: the same sums in the same order as `matVec` (four
+ * strided partial sums, then s0 + s1 + s2 + s3), so the same float results, about twice as fast.
+ */
+function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Array): void {
+  const [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26, x27, x28, x29, x30, x31] = x as unknown as number[];
+  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+    const s0 = 0 + (m[o] as number) * x0! + (m[o + 4] as number) * x4! + (m[o + 8] as number) * x8! + (m[o + 12] as number) * x12! + (m[o + 16] as number) * x16! + (m[o + 20] as number) * x20! + (m[o + 24] as number) * x24! + (m[o + 28] as number) * x28!;
+    const s1 = 0 + (m[o + 1] as number) * x1! + (m[o + 5] as number) * x5! + (m[o + 9] as number) * x9! + (m[o + 13] as number) * x13! + (m[o + 17] as number) * x17! + (m[o + 21] as number) * x21! + (m[o + 25] as number) * x25! + (m[o + 29] as number) * x29!;
+    const s2 = 0 + (m[o + 2] as number) * x2! + (m[o + 6] as number) * x6! + (m[o + 10] as number) * x10! + (m[o + 14] as number) * x14! + (m[o + 18] as number) * x18! + (m[o + 22] as number) * x22! + (m[o + 26] as number) * x26! + (m[o + 30] as number) * x30!;
+    const s3 = 0 + (m[o + 3] as number) * x3! + (m[o + 7] as number) * x7! + (m[o + 11] as number) * x11! + (m[o + 15] as number) * x15! + (m[o + 19] as number) * x19! + (m[o + 23] as number) * x23! + (m[o + 27] as number) * x27! + (m[o + 31] as number) * x31!;
+    out[r] = s0 + s1 + s2 + s3;
   }
 }

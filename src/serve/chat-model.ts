@@ -13,8 +13,9 @@ import { ConfigError } from '../core/errors.js';
 import { applyTurn, emptyState, type DialogState } from '../domains/restaurant/rules-state.js';
 import { readBotAct } from '../domains/restaurant/rules-phrases.js';
 import { Hcn } from '../models/hcn.js';
+import { MemN2N } from '../models/memn2n.js';
 import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../models/ranker.js';
-import { attentionOf } from './memn2n-attention.js';
+import { attentionOf, type RankAttention } from './memn2n-attention.js';
 import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate, type TemplateExplanation } from './explanation.js';
 
 export interface BotAnswer {
@@ -144,10 +145,9 @@ export function topOf(scores: Float32Array, candidates: readonly string[], k: nu
 }
 
 function rankerBot(r: Ranker, candidates: readonly string[], topK: number): ChatModel {
-  const attention = attentionOf(r);
-  const answer = (history: readonly Turn[]): BotAnswer => {
+  const answerWith = (attention: RankAttention | undefined) => (history: readonly Turn[]): BotAnswer => {
     if (attention) {
-      // One forward pass gives the scores and the attention.
+      // One pass gives the scores and the attention.
       const a = attention.rankWithAttention(history, candidates);
       const best = candidates[argmax(a.scores)] as string;
       return {
@@ -158,7 +158,9 @@ function rankerBot(r: Ranker, candidates: readonly string[], topK: number): Chat
     const scores = r.rank(history, candidates);
     return { text: candidates[argmax(scores)] as string, explanation: { type: 'ranking', model: r.name, candidates: candidates.length, top: topOf(scores, candidates, topK) } };
   };
-  return { name: r.name, answer, conversation: () => ({ answer }) };
+  // Prepare the candidates once per model (MemN2N caches W·Φ(y) per candidate list), not per session.
+  if (r instanceof MemN2N) r.candidates(candidates);
+  return { name: r.name, answer: answerWith(attentionOf(r)), conversation: () => ({ answer: answerWith(attentionOf(r, true)) }) };
 }
 
 /** An HCN writes its answer (the chosen template, filled): no candidate set needed. */

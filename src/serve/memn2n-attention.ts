@@ -31,7 +31,46 @@ export function memoryTurns(model: MemN2N, history: readonly Turn[]): Turn[] {
   return history.slice(start, end);
 }
 
-/** MemN2N: one forward pass (`rank` is `forward` with the cache dropped; here the cache's attention is kept). */
+/**
+ * MemN2N over one conversation: each history turn is embedded once as a memory (`memoryBase`) and
+ * its words added once to the match-type context; a turn then costs one inference pass
+ * (`MemN2N.infer`, the numbers of `rank`) that gives the scores and the attention together. A
+ * history that does not continue the one seen (turns compared by identity) starts over.
+ */
+export function memn2nConversation(model: MemN2N): RankAttention {
+  let seen: Turn[] = [];
+  let bases: Float32Array[] = [];
+  let labels: string[] = [];
+  let context = new Set<string>();
+  return {
+    rankWithAttention(history, candidates) {
+      let from = seen.length;
+      if (history.length < seen.length || seen.some((t, i) => t !== history[i])) {
+        bases = [];
+        labels = [];
+        context = new Set();
+        from = 0;
+      }
+      for (let i = from; i < history.length; i++) {
+        const t = history[i] as Turn;
+        bases.push(model.memoryBase(t));
+        labels.push(`${t.speaker}: ${t.text}`);
+        if (model.config.matchType) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
+      }
+      seen = history.slice();
+      // The window: the turns before the query (the last user turn), at most memorySize of them.
+      const last = history[history.length - 1];
+      const end = last?.speaker === 'user' ? history.length - 1 : history.length;
+      const start = Math.max(0, end - model.config.memorySize);
+      const query = last?.speaker === 'user' ? model.queryIds(last.text) : new Int32Array(0);
+      const scores = new Float32Array(candidates.length);
+      const ps = model.infer(bases.slice(start, end), query, context, model.candidates(candidates), scores);
+      return { scores, memories: labels.slice(start, end), hops: ps.map((p) => Array.from(p)) };
+    },
+  };
+}
+
+/** MemN2N without a conversation: one `forward` pass gives the scores and the attention. */
 export function memn2nAttention(model: MemN2N): RankAttention {
   return {
     rankWithAttention(history, candidates) {
@@ -45,9 +84,12 @@ export function memn2nAttention(model: MemN2N): RankAttention {
   };
 }
 
-/** The attention of a ranker, when it has one (MemN2N, or any ranker with an `attention` method). */
-export function attentionOf(r: Ranker): RankAttention | undefined {
-  if (r instanceof MemN2N) return memn2nAttention(r);
+/**
+ * The attention of a ranker, when it has one (MemN2N, or any ranker with an `attention` method);
+ * `conversation` asks for an answerer of one conversation (it may cache per turn).
+ */
+export function attentionOf(r: Ranker, conversation = false): RankAttention | undefined {
+  if (r instanceof MemN2N) return conversation ? memn2nConversation(r) : memn2nAttention(r);
   const src = r as Ranker & Partial<AttentionSource>;
   if (typeof src.attention === 'function') {
     const attention = src.attention.bind(src);

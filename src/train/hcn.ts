@@ -5,8 +5,7 @@
  * per-response accuracy is kept.
  */
 import type { Dialog, Turn } from '../core/dialog.js';
-import { dstc6History, entryError, type Dstc6Entry } from '../formats/dstc6.js';
-import { hashString } from '../core/rng.js';
+import { dstc6History, entryError, type Dstc6Entry, type Dstc6Result } from '../formats/dstc6.js';
 import { createRng, type Rng } from '../core/rng.js';
 import { CommitModel, commitExamples } from '../models/hcn-commit.js';
 import { ConfigError } from '../core/errors.js';
@@ -50,9 +49,46 @@ export interface HcnTrainData {
   readonly facts: readonly KbFact[];
 }
 
+/**
+ * The KB lexicon adapted to the training dialogs:
+ * - KB tokens said in more than half of the dialogs are ordinary words, not entities (task 6 has a
+ *   restaurant called `ask`, and the greeting says `you can ask for restaurants`);
+ * - api_call arguments unknown to the KB get the type of their position, read from the calls whose
+ *   arguments the KB knows (task 6 users ask for cuisines no restaurant serves: `api_call canapes …`).
+ */
+export function trainingLexicon(train: readonly Dialog[], facts: readonly KbFact[]): { lexicon: HcnLexicon; notEntities: string[] } {
+  const kb = HcnLexicon.fromFacts(facts);
+  const df = new Map<string, number>();
+  for (const d of train) {
+    const seen = new Set<string>();
+    for (const t of d.turns) if (t.speaker !== 'kb') for (const w of t.text.toLowerCase().split(/\s+/)) if (kb.type(w) !== undefined) seen.add(w);
+    for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
+  }
+  const notEntities = [...df].filter(([, n]) => n > train.length / 2).map(([w]) => w).sort();
+  const lexicon = kb.without(notEntities);
+  const calls = train.flatMap((d) => d.turns.filter((t) => t.speaker === 'bot' && t.text.startsWith('api_call ')).map((t) => t.text.split(' ').slice(1)));
+  const votes = new Map<number, Map<string, number>>();
+  for (const args of calls)
+    args.forEach((a, i) => {
+      const ty = lexicon.type(a);
+      if (ty === undefined || ty === NAME_TYPE) return;
+      let m = votes.get(i);
+      if (!m) votes.set(i, (m = new Map()));
+      m.set(ty, (m.get(ty) ?? 0) + 1);
+    });
+  const typeAt = new Map<number, string>();
+  for (const [i, m] of votes) typeAt.set(i, [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] as string);
+  for (const args of calls)
+    args.forEach((a, i) => {
+      const ty = typeAt.get(i);
+      if (ty !== undefined && lexicon.type(a) === undefined && !/^R_/.test(a) && !notEntities.includes(a)) lexicon.add(a, ty);
+    });
+  return { lexicon, notEntities };
+}
+
 /** An untrained HCN whose templates, vocabulary and slot types come from `train`. */
 export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], config: HcnConfig = HCN_DEFAULTS, rng: Rng = createRng(1)): Hcn {
-  const lexicon = HcnLexicon.fromFacts(facts);
+  const { lexicon, notEntities } = trainingLexicon(train, facts);
   const examples = commitExamples(train, lexicon);
   // Only worth a model when some mentions are not kept (bAbI: every mention is).
   const commit = examples.some((e) => !e.label) ? CommitModel.train(examples, rng.fork('commit')) : undefined;
@@ -71,7 +107,7 @@ export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], con
     }
   }
   if (templates.size === 0) throw new ConfigError('hcn: the training dialogs have no bot turn');
-  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: [...slotTypes].sort(), templates: templates.size }, commit);
+  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: [...slotTypes].sort(), templates: templates.size }, commit, notEntities);
 }
 
 interface Sequence {
@@ -103,7 +139,7 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   let maskViolations = 0;
   let steps = 0;
   const seqs: Sequence[] = data.train.map((d) => {
-    const enc = encodeHistory(model, d.turns, false).steps;
+    const enc = encodeHistory(model, d.turns, false, model.candidateFlags((d as TrainingDialog).candidates)).steps;
     const s: Sequence = { xs: [], targets: [], masks: [] };
     for (const st of enc) {
       let mask = st.mask;
@@ -151,36 +187,27 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   return { model, fit: result, maskViolations, steps };
 }
 
+/** A training dialog; from a DSTC6 entry, with the entry's candidates (context for the last step). */
+export interface TrainingDialog extends Dialog {
+  readonly candidates?: readonly string[];
+}
+
 /**
  * Training dialogs from DSTC6 entries with answers: each entry's context plus its answer as the
- * last bot turn. An entry that is the beginning of another entry's dialog (the simulator writes
- * one entry per bot turn) is dropped, as the longer dialog trains the same steps.
+ * last bot turn, with the entry's candidates (an input of that last step).
  */
-export function dstc6TrainingDialogs(entries: readonly Dstc6Entry[], file = '<dstc6>'): Dialog[] {
-  const dialogs: Dialog[] = entries.map((e, i) => {
-    if (!e.answer) throw entryError(file, i, e, 'no answer (hcn trains on DSTC6 files with answers)');
-    const turns: Turn[] = [...dstc6History(e.utterances), { speaker: 'bot', text: e.answer.utterance }];
-    return { id: e.dialog_id, turns };
+export function dstc6TrainingDialogs(entries: readonly Dstc6Entry[], file = '<dstc6>', answers?: readonly Dstc6Result[]): TrainingDialog[] {
+  const truth = new Map<string, string>();
+  for (const a of answers ?? []) {
+    const best = a.lst_candidate_id.find((c) => c.rank === 1);
+    if (best) truth.set(a.dialog_id, best.candidate_id);
+  }
+  const dialogs: TrainingDialog[] = entries.map((e, i) => {
+    const id = truth.get(e.dialog_id);
+    const answer = e.answer ?? e.candidates.find((c) => c.candidate_id === id);
+    if (!answer) throw entryError(file, i, e, 'no answer (hcn trains on DSTC6 files with answers, or with their .answers.json beside them)');
+    const turns: Turn[] = [...dstc6History(e.utterances), { speaker: 'bot', text: answer.utterance }];
+    return { id: e.dialog_id, turns, candidates: e.candidates.map((c) => c.utterance) };
   });
-  // Hashes of every proper prefix ending at a bot turn; a dialog whose own hash is among them is covered.
-  const step = (h: string, t: Turn): string => {
-    const s = `${h}\u0001${t.speaker}\u0002${t.text}`;
-    return `${hashString(s)}.${hashString(`#${s}`)}`;
-  };
-  const prefixes = new Set<string>();
-  const full: string[] = dialogs.map((d) => {
-    let h = '';
-    d.turns.forEach((t, i) => {
-      h = step(h, t);
-      if (t.speaker === 'bot' && i < d.turns.length - 1) prefixes.add(`${i}:${h}`);
-    });
-    return `${d.turns.length - 1}:${h}`;
-  });
-  const seen = new Set<string>();
-  return dialogs.filter((_, i) => {
-    const k = full[i] as string;
-    if (prefixes.has(k) || seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  return dialogs;
 }

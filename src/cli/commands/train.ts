@@ -1,7 +1,8 @@
 /** `dialogym train --model <tfidf|nn|embeddings|memn2n> --train f --dev f --candidates f --out m.dgm`. */
 import type { Command } from 'commander';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
-import { readDstc6Data } from '../../formats/dstc6.js';
+import { readDstc6Data, readDstc6Results } from '../../formats/dstc6.js';
+import { existsSync } from 'node:fs';
 import { dstc6TrainingDialogs } from '../../train/hcn.js';
 import type { Dialog } from '../../core/dialog.js';
 import { KbTypes } from '../../models/match-type.js';
@@ -43,7 +44,7 @@ export function registerTrain(program: Command): void {
     .command('train')
     .description('train a response ranker on bAbI dialog files, keep the best epoch on dev, write a model file')
     .requiredOption('--model <name>', `model to train (${TRAINABLE_MODELS.join(', ')})`)
-    .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes a DSTC6 JSON file with answers)')
+    .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
     .option('--candidates <file>', 'candidate responses file (required except for hcn)')
     .option('--kb <file>', 'KB file (types for --match-type)')
@@ -75,7 +76,13 @@ function run(o: TrainFlags): void {
   if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
   if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');
   const candidates = o.candidates !== undefined ? readBabiCandidates(o.candidates).candidates : [];
-  const readDialogs = (f: string): Dialog[] => (o.model === 'hcn' && f.endsWith('.json') ? dstc6TrainingDialogs(readDstc6Data(f)) : readBabiDialogs(f).dialogs);
+  // hcn: DSTC6 JSON files too (answers inline, or in the .answers.json beside a test-style file), several joined by commas.
+  const readOne = (f: string): Dialog[] => {
+    if (o.model !== 'hcn' || !f.endsWith('.json')) return readBabiDialogs(f).dialogs;
+    const answers = f.replace(/\.json$/, '.answers.json');
+    return dstc6TrainingDialogs(readDstc6Data(f), f, existsSync(answers) ? readDstc6Results(answers) : undefined);
+  };
+  const readDialogs = (f: string): Dialog[] => (o.model === 'hcn' ? f.split(',').flatMap(readOne) : readOne(f));
   const train = readDialogs(o.train);
   const dev = o.dev !== undefined ? readDialogs(o.dev) : [];
   const kb = o.kb ? KbTypes.fromFacts(readBabiKb(o.kb).facts) : undefined;

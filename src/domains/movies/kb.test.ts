@@ -84,3 +84,23 @@ test('malformed KB files: one-line file:line errors', () => {
     );
   }
 });
+
+test('larger splits keep name tokens about as ambiguous as Medium (name pools grow with the people vocabulary)', () => {
+  const perToken = (split: string): { first: number; last: number } => {
+    const { full } = splitKbs(split, 1);
+    const people = [...(full.vocab[0] as string[]), ...(full.vocab[4] as string[])];
+    const firsts = new Set(people.map((p) => p.split(' ')[0]));
+    const lasts = new Set(people.map((p) => p.split(' ')[1]));
+    return { first: people.length / firsts.size, last: people.length / lasts.size };
+  };
+  const medium = perToken('medium');
+  for (const split of ['large', 'xlarge']) {
+    const r = perToken(split);
+    assert.ok(r.first < 1.5 * medium.first && r.last < 1.5 * medium.last, `${split}: ${JSON.stringify(r)} vs medium ${JSON.stringify(medium)}`);
+  }
+  const xl = splitKbs('xlarge', 1).full;
+  assert.deepEqual(
+    xl.vocab.map((v) => v.length),
+    [251, 71, 23, 6, 188, 101],
+  );
+});

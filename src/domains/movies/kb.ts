@@ -78,6 +78,20 @@ export class MovieKb {
     return (this.postings[j] as Int32Array[])[v] ?? new Int32Array(0);
   }
 
+  private missingRows: Int32Array[] | null = null;
+
+  /** The rows missing slot j, ascending. */
+  rowsMissing(j: number): Int32Array {
+    if (!this.missingRows) {
+      this.missingRows = Array.from({ length: M }, (_, j2) => {
+        const out: number[] = [];
+        for (let i = 0; i < this.n; i++) if (this.cells[i * M + j2] === MISSING) out.push(i);
+        return Int32Array.from(out);
+      });
+    }
+    return this.missingRows[j] as Int32Array;
+  }
+
   /** The rows whose cells equal every (slot, value) pair (missing cells do not match). */
   rowsMatching(pairs: Iterable<readonly [number, number]>): number[] {
     const want = [...pairs];

@@ -162,6 +162,53 @@ export function topK(scores: ArrayLike<number>, k: number, tiebreak?: ArrayLike<
 }
 
 /**
+ * The row pass of `SoftLookup.update` (a separate function so that it is optimised on its own): per
+ * row the product of the scaled factors w (written to `post`), and the sums Σw, Σw·(log-factor sum)
+ * and, per slot and cell value, Σw (`mass`, index = cell value + 1).
+ */
+function accumulateRows(cells: Int32Array, n: number, post: Float64Array, linF: readonly Float64Array[], logF: readonly Float64Array[], mass: readonly Float64Array[]): [number, number] {
+  const l0 = linF[0] as Float64Array;
+  const l1 = linF[1] as Float64Array;
+  const l2 = linF[2] as Float64Array;
+  const l3 = linF[3] as Float64Array;
+  const l4 = linF[4] as Float64Array;
+  const l5 = linF[5] as Float64Array;
+  const g0 = logF[0] as Float64Array;
+  const g1 = logF[1] as Float64Array;
+  const g2 = logF[2] as Float64Array;
+  const g3 = logF[3] as Float64Array;
+  const g4 = logF[4] as Float64Array;
+  const g5 = logF[5] as Float64Array;
+  const m0 = mass[0] as Float64Array;
+  const m1 = mass[1] as Float64Array;
+  const m2 = mass[2] as Float64Array;
+  const m3 = mass[3] as Float64Array;
+  const m4 = mass[4] as Float64Array;
+  const m5 = mass[5] as Float64Array;
+  let z = 0;
+  let zs = 0;
+  for (let i = 0, c = 0; i < n; i++, c += 6) {
+    const a0 = (cells[c] as number) + 1;
+    const a1 = (cells[c + 1] as number) + 1;
+    const a2 = (cells[c + 2] as number) + 1;
+    const a3 = (cells[c + 3] as number) + 1;
+    const a4 = (cells[c + 4] as number) + 1;
+    const a5 = (cells[c + 5] as number) + 1;
+    const w = (l0[a0] as number) * (l1[a1] as number) * (l2[a2] as number) * (l3[a3] as number) * (l4[a4] as number) * (l5[a5] as number);
+    post[i] = w;
+    z += w;
+    zs += w * ((g0[a0] as number) + (g1[a1] as number) + (g2[a2] as number) + (g3[a3] as number) + (g4[a4] as number) + (g5[a5] as number));
+    m0[a0] = (m0[a0] as number) + w;
+    m1[a1] = (m1[a1] as number) + w;
+    m2[a2] = (m2[a2] as number) + w;
+    m3[a3] = (m3[a3] as number) + w;
+    m4[a4] = (m4[a4] as number) + w;
+    m5[a5] = (m5[a5] as number) + w;
+  }
+  return [z, zs];
+}
+
+/**
  * The soft lookup and its summary statistics in one pass over the KB, with buffers reused across
  * turns (the hot loop of every Soft-KB agent). Per slot, the factors of eq. 2–3 are scaled by their
  * largest value and exponentiated once; each row then costs M table lookups and products, no
@@ -210,34 +257,10 @@ export class SoftLookup {
       shift += max;
       (this.mass[j] as Float64Array).fill(0);
     }
-    const cells = kb.cells;
-    const post = this.posterior;
-    const [l0, l1, l2, l3, l4, l5] = this.linF as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
-    const [g0, g1, g2, g3, g4, g5] = this.logF as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
-    const [m0, m1, m2, m3, m4, m5] = this.mass as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
-    let z = 0;
-    let zs = 0;
-    for (let i = 0, c = 0; i < n; i++, c += M) {
-      const a0 = (cells[c] as number) + 1;
-      const a1 = (cells[c + 1] as number) + 1;
-      const a2 = (cells[c + 2] as number) + 1;
-      const a3 = (cells[c + 3] as number) + 1;
-      const a4 = (cells[c + 4] as number) + 1;
-      const a5 = (cells[c + 5] as number) + 1;
-      const w = (l0[a0] as number) * (l1[a1] as number) * (l2[a2] as number) * (l3[a3] as number) * (l4[a4] as number) * (l5[a5] as number);
-      post[i] = w;
-      if (w === 0) continue;
-      z += w;
-      zs += w * ((g0[a0] as number) + (g1[a1] as number) + (g2[a2] as number) + (g3[a3] as number) + (g4[a4] as number) + (g5[a5] as number));
-      m0[a0] = (m0[a0] as number) + w;
-      m1[a1] = (m1[a1] as number) + w;
-      m2[a2] = (m2[a2] as number) + w;
-      m3[a3] = (m3[a3] as number) + w;
-      m4[a4] = (m4[a4] as number) + w;
-      m5[a5] = (m5[a5] as number) + w;
-    }
+    const [z, zs] = accumulateRows(kb.cells, n, this.posterior, this.linF, this.logF, this.mass);
     if (!(z > 1e-250) || !Number.isFinite(z)) return this.slowUpdate(beliefs);
     const inv = 1 / z;
+    const post = this.posterior;
     for (let i = 0; i < n; i++) post[i] = (post[i] as number) * inv;
     this.posteriorEntropy = Math.max(0, (Math.log(z) + shift - zs * inv) / Math.LN2);
     for (let j = 0; j < M; j++) this.slotEntropies[j] = entropy(this.project(j, inv));

@@ -59,7 +59,7 @@ export function infobotTable(o: TableOptions): TableResult {
     });
     lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
-  lines.push('', 'Paper (Dhingra et al. 2017, Table 2), Medium KB: Rule-Soft S = 0.76; Max S = 1.00.');
+  lines.push('', 'Paper (Dhingra et al. 2017, Table 2), Medium KB: Rule-Soft S = 0.76, RL-Soft S = 0.80; Max S = 1.00. rl-* agents: default policies of `dialogym infobot train` (imitation of the rule agent, then REINFORCE), greedy actions.');
   if (sweep.length > 0) {
     lines.push('', `## Reward against NLG temperature (${o.sweepSplit} KB)`, '');
     lines.push('| temperature | ' + o.sweepAgents.map((a) => `${a} S | R`).join(' | ') + ' |');
