@@ -31,7 +31,7 @@ import { restaurantsToKbFacts } from '../src/domains/restaurant/kb-dialects.js';
 import { readBabiCandidates } from '../src/formats/babi.js';
 import { MemN2N } from '../src/models/memn2n.js';
 import { argmax, isResponder, type ResponseModel } from '../src/models/ranker.js';
-import { isModelFile, resolveModel } from '../src/models/resolve.js';
+import { resolveModel } from '../src/models/resolve.js';
 import { Session } from '../src/serve/session.js';
 import { chatModelOf, explainRulesState, type ChatModel } from '../src/serve/chat-model.js';
 import type { ScoredCandidate } from '../src/serve/explanation.js';
@@ -52,7 +52,8 @@ const RATE = Number(process.env.SERVE_BENCH_RATE ?? 1000);
 const MODEL = process.env.SERVE_BENCH_MODEL ?? 'rules';
 const CANDIDATES = process.env.SERVE_BENCH_CANDIDATES ?? join(babiDir, 'dialog-babi-candidates.txt');
 const NODE_ARGS = (process.env.SERVE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-const needsCandidates = MODEL !== 'rules' && !(isModelFile(MODEL) && MODEL.includes('hcn'));
+// Every model but the rules bot may rank candidates (an HCN model file ignores them).
+const needsCandidates = MODEL !== 'rules';
 
 const SCRIPT = [
   'good morning',

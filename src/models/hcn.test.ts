@@ -168,3 +168,19 @@ test('DSTC6 entries become training dialogs (answers inline or from an answers f
   assert.deepEqual(fromFile[0]?.candidates, ['bye', 'hello']);
   assert.throws(() => dstc6TrainingDialogs([{ dialog_id: 'x', utterances: ['hi'], candidates: [] }], 'f.json'), /f\.json: entry 1 \(dialog_id x\).*no answer/);
 });
+
+test('DSTC6 mode: the templates among an entry\'s few candidates are an input; a task-wide list is not', () => {
+  const d = toyDialog(0, 'thai', 'paris', ['r_a', 'r_b'], 0);
+  const m = buildHcn([d], FACTS, { hidden: 4 });
+  const flags = m.candidateFlags(['hello', 'how about r_c', 'no such template']);
+  assert.ok(flags);
+  assert.equal(flags[m.templates.id('hello')], 1);
+  assert.equal(flags[m.templates.id('how about <name>')], 1, 'a name delexicalises to the name template');
+  assert.equal(flags.reduce((a, b) => a + b, 0), 2);
+  assert.equal(m.candidateFlags(Array.from({ length: 51 }, () => 'hello')), undefined);
+  assert.equal(m.candidateFlags(undefined), undefined);
+  const hist = d.turns.slice(0, 1);
+  const withC = encodeHistory(m, hist, true, flags).steps.at(-1)?.x as Float32Array;
+  const without = encodeHistory(m, hist, true).steps.at(-1)?.x as Float32Array;
+  assert.equal(withC.reduce((a, b) => a + b, 0) - without.reduce((a, b) => a + b, 0), 2);
+});

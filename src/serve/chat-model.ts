@@ -144,6 +144,17 @@ export function topOf(scores: Float32Array, candidates: readonly string[], k: nu
   return idx.map((i) => ({ text: candidates[i] as string, score: scores[i] as number }));
 }
 
+/**
+ * Explanation numbers to 4 decimals: a float32 printed as JSON takes up to 17 digits, and an
+ * attention explanation holds a weight per memory and hop for every bot turn — the rounding
+ * roughly halves the size of a reply (what the server writes and the browser parses per turn).
+ */
+export const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+function rounded(top: ScoredCandidate[]): ScoredCandidate[] {
+  return top.map((c) => ({ text: c.text, score: round4(c.score) }));
+}
+
 function rankerBot(r: Ranker, candidates: readonly string[], topK: number): ChatModel {
   const answerWith = (attention: RankAttention | undefined) => (history: readonly Turn[]): BotAnswer => {
     if (attention) {
@@ -152,11 +163,18 @@ function rankerBot(r: Ranker, candidates: readonly string[], topK: number): Chat
       const best = candidates[argmax(a.scores)] as string;
       return {
         text: best,
-        explanation: { type: 'attention', model: r.name, memories: a.memories, hops: a.hops.map((w) => ({ weights: w })), candidates: candidates.length, top: topOf(a.scores, candidates, topK) },
+        explanation: {
+          type: 'attention',
+          model: r.name,
+          memories: a.memories,
+          hops: a.hops.map((w) => ({ weights: w.map(round4) })),
+          candidates: candidates.length,
+          top: rounded(topOf(a.scores, candidates, topK)),
+        },
       };
     }
     const scores = r.rank(history, candidates);
-    return { text: candidates[argmax(scores)] as string, explanation: { type: 'ranking', model: r.name, candidates: candidates.length, top: topOf(scores, candidates, topK) } };
+    return { text: candidates[argmax(scores)] as string, explanation: { type: 'ranking', model: r.name, candidates: candidates.length, top: rounded(topOf(scores, candidates, topK)) } };
   };
   // Prepare the candidates once per model (MemN2N caches W·Φ(y) per candidate list), not per session.
   if (r instanceof MemN2N) r.candidates(candidates);

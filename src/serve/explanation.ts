@@ -11,6 +11,7 @@ import type { Turn } from '../core/dialog.js';
 
 export interface ScoredCandidate {
   readonly text: string;
+  /** Rounded to 4 decimals in explanations. */
   readonly score: number;
 }
 
@@ -43,7 +44,7 @@ export interface RankingExplanation {
 }
 
 export interface AttentionHop {
-  /** One weight per memory (same order as `memories`), summing to 1. */
+  /** One weight per memory (same order as `memories`), summing to 1 (each rounded to 4 decimals). */
   readonly weights: readonly number[];
 }
 

@@ -22,7 +22,7 @@ export interface ReplOptions {
 const HELP = [
   'type a message and press enter; commands:',
   '  /reset    start a new conversation',
-  '  /explain  why the bot said its last turn (rule / attention / ranking)',
+  '  /explain  why the bot said its last turn (rule and state / attention / ranking / template, entities and action mask)',
   '  /history  the conversation so far, as the model sees it',
   '  /quit     leave (or Ctrl-D)',
 ];

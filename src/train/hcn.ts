@@ -51,8 +51,8 @@ export interface HcnTrainData {
 
 /**
  * The KB lexicon adapted to the training dialogs:
- * - KB tokens said in more than half of the dialogs are ordinary words, not entities (task 6 has a
- *   restaurant called `ask`, and the greeting says `you can ask for restaurants`);
+ * - restaurant names said in more than half of the dialogs are ordinary words, not entities (task 6
+ *   has a restaurant called `ask`, and its greeting says `you can ask for restaurants`);
  * - api_call arguments unknown to the KB get the type of their position, read from the calls whose
  *   arguments the KB knows (task 6 users ask for cuisines no restaurant serves: `api_call canapes …`).
  */
@@ -61,7 +61,7 @@ export function trainingLexicon(train: readonly Dialog[], facts: readonly KbFact
   const df = new Map<string, number>();
   for (const d of train) {
     const seen = new Set<string>();
-    for (const t of d.turns) if (t.speaker !== 'kb') for (const w of t.text.toLowerCase().split(/\s+/)) if (kb.type(w) !== undefined) seen.add(w);
+    for (const t of d.turns) if (t.speaker !== 'kb') for (const w of t.text.toLowerCase().split(/\s+/)) if (kb.type(w) === NAME_TYPE) seen.add(w);
     for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
   }
   const notEntities = [...df].filter(([, n]) => n > train.length / 2).map(([w]) => w).sort();

@@ -11,7 +11,7 @@ export function registerChat(program: Command): void {
     .description('chat with a model in the terminal: api_calls run on the KB, /reset, /explain, /history (reads stdin, so it can be piped)')
     .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
-    .option('--candidates <file>', 'candidates file, for ranking models')
+    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers)')
     .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
     .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
     .action(

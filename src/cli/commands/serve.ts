@@ -24,7 +24,7 @@ export function registerServe(program: Command): void {
     .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /')
     .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
-    .option('--candidates <file>', 'candidates file, for ranking models')
+    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers)')
     .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
     .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
