@@ -13,6 +13,8 @@
  *   4. HTTP, paced     — 50 sessions sending at SERVE_BENCH_RATE turns/s in total (default 1,000: the
  *                        issue's target), latency measured from each turn's scheduled time, so a late
  *                        server is charged for the queue (no coordinated omission).
+ * Phases 3–4 run once per server configuration in SERVE_BENCH_WORKERS (default `0,2`: sessions in
+ * the HTTP thread, then `serve --workers 2`).
  * Each phase is bounded in time (SERVE_BENCH_SECONDS per phase, default 5) and count
  * (SERVE_BENCH_MAX_TURNS, default 200,000). Targets: ≥ 1,000 turns/s, p99 < 10 ms at that rate.
  *
@@ -52,6 +54,7 @@ const RATE = Number(process.env.SERVE_BENCH_RATE ?? 1000);
 const MODEL = process.env.SERVE_BENCH_MODEL ?? 'rules';
 const CANDIDATES = process.env.SERVE_BENCH_CANDIDATES ?? join(babiDir, 'dialog-babi-candidates.txt');
 const NODE_ARGS = (process.env.SERVE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const WORKERS = (process.env.SERVE_BENCH_WORKERS ?? '0,2').split(',').map(Number);
 // Every model but the rules bot may rank candidates (an HCN model file ignores them).
 const needsCandidates = MODEL !== 'rules';
 
@@ -156,102 +159,121 @@ bot.close();
 
 // ---- 3-4: over HTTP ------------------------------------------------------------------------------
 
-const args = [...NODE_ARGS, cliPath, 'serve', '--model', MODEL, '--kb', kbFile, '--port', '0', '--max-sessions', String(CONCURRENCY * 4)];
-if (needsCandidates) args.push('--candidates', CANDIDATES);
-const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-let serverErr = '';
-const base = await new Promise<string>((resolve, reject) => {
-  const t = setTimeout(() => reject(new Error('server did not start: ' + serverErr)), 60_000);
-  server.stderr.on('data', (c: Buffer) => {
-    serverErr += c.toString();
-    const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverErr);
-    if (m) {
-      clearTimeout(t);
-      resolve(m[1] as string);
-    }
-  });
-  server.on('exit', () => reject(new Error('server exited: ' + serverErr)));
-});
-
-const { hostname, port } = new URL(base);
-
-/** CPU seconds the server process has used so far (user + system, from /proc). */
-function serverCpu(): number {
-  try {
-    const stat = readFileSync(`/proc/${server.pid}/stat`, 'latin1');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
-  } catch {
-    return NaN;
-  }
+interface HttpRun {
+  readonly workers: number;
+  readonly saturated: Figures;
+  readonly paced: Figures;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-/** `rate` = total turns/s to offer (paced), or undefined (each session as fast as it can). */
-async function overHttp(rate: number | undefined): Promise<Figures> {
-  const f: Figures = { turns: 0, seconds: 0, latencies: [], errors: 0, apiCalls: 0, conversations: 0 };
-  const t0 = performance.now();
-  const deadline = t0 + SECONDS * 1000;
-  const running = (): boolean => performance.now() < deadline && f.turns < MAX_TURNS;
-  const interval = rate === undefined ? 0 : (1000 * CONCURRENCY) / rate;
-  async function worker(j: number): Promise<void> {
-    const conn = new RawHttpConnection(hostname, Number(port));
-    const call = (path: string, body?: unknown, method = 'POST'): Promise<RawResponse> => conn.request(method, path, body);
-    // Session j's turns are due at t0 + (j / CONCURRENCY + k) · interval.
-    let due = t0 + (j / CONCURRENCY) * interval;
-    while (running()) {
-      const created = await call('/api/sessions');
-      if (created.status !== 201) {
-        f.errors++;
-        continue;
+/** Starts `dialogym serve` (with `workers` worker threads), runs the saturated and paced phases, stops it. */
+async function httpRun(workers: number): Promise<HttpRun> {
+  const args = [...NODE_ARGS, cliPath, 'serve', '--model', MODEL, '--kb', kbFile, '--port', '0', '--max-sessions', String(CONCURRENCY * 4), '--workers', String(workers)];
+  if (needsCandidates) args.push('--candidates', CANDIDATES);
+  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let serverErr = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('server did not start: ' + serverErr)), 60_000);
+    server.stderr.on('data', (c: Buffer) => {
+      serverErr += c.toString();
+      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverErr);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1] as string);
       }
-      const id = (JSON.parse(created.body) as { id: string }).id;
-      for (const text of SCRIPT) {
-        if (rate !== undefined) await sleep(due - performance.now());
-        if (!running()) break;
-        const start = rate === undefined ? performance.now() : due;
-        const r = await call(`/api/sessions/${id}/messages`, { text });
-        f.latencies.push(performance.now() - start);
-        f.turns++;
-        due += interval;
-        if (r.status !== 200) f.errors++;
-        else if (r.body.includes('"kind":"api_call"')) f.apiCalls++;
-      }
-      f.conversations++;
-      if ((await call(`/api/sessions/${id}`, undefined, 'DELETE')).status !== 204) f.errors++;
+    });
+    server.on('exit', () => reject(new Error('server exited: ' + serverErr)));
+  });
+  const { hostname, port } = new URL(base);
+
+  /** CPU seconds the server process (all its threads) has used so far, from /proc. */
+  function serverCpu(): number {
+    try {
+      const stat = readFileSync(`/proc/${server.pid}/stat`, 'latin1');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
+    } catch {
+      return NaN;
     }
-    conn.close();
   }
-  const cpu0 = serverCpu();
-  await Promise.all(Array.from({ length: CONCURRENCY }, (_, j) => worker(j)));
-  f.seconds = (performance.now() - t0) / 1000;
-  f.serverCpu = serverCpu() - cpu0;
-  return f;
+
+  /** `rate` = total turns/s to offer (paced), or undefined (each session as fast as it can). */
+  async function overHttp(rate: number | undefined, seconds = SECONDS): Promise<Figures> {
+    const f: Figures = { turns: 0, seconds: 0, latencies: [], errors: 0, apiCalls: 0, conversations: 0 };
+    const t0 = performance.now();
+    const deadline = t0 + seconds * 1000;
+    const running = (): boolean => performance.now() < deadline && f.turns < MAX_TURNS;
+    const interval = rate === undefined ? 0 : (1000 * CONCURRENCY) / rate;
+    async function worker(j: number): Promise<void> {
+      const conn = new RawHttpConnection(hostname, Number(port));
+      const call = (path: string, body?: unknown, method = 'POST'): Promise<RawResponse> => conn.request(method, path, body);
+      // Session j's turns are due at t0 + (j / CONCURRENCY + k) · interval.
+      let due = t0 + (j / CONCURRENCY) * interval;
+      while (running()) {
+        const created = await call('/api/sessions');
+        if (created.status !== 201) {
+          f.errors++;
+          continue;
+        }
+        const id = (JSON.parse(created.body) as { id: string }).id;
+        for (const text of SCRIPT) {
+          if (rate !== undefined) await sleep(due - performance.now());
+          if (!running()) break;
+          const start = rate === undefined ? performance.now() : due;
+          const r = await call(`/api/sessions/${id}/messages`, { text });
+          f.latencies.push(performance.now() - start);
+          f.turns++;
+          due += interval;
+          if (r.status !== 200) f.errors++;
+          else if (r.body.includes('"kind":"api_call"')) f.apiCalls++;
+        }
+        f.conversations++;
+        if ((await call(`/api/sessions/${id}`, undefined, 'DELETE')).status !== 204) f.errors++;
+      }
+      conn.close();
+    }
+    const cpu0 = serverCpu();
+    await Promise.all(Array.from({ length: CONCURRENCY }, (_, j) => worker(j)));
+    f.seconds = (performance.now() - t0) / 1000;
+    f.serverCpu = serverCpu() - cpu0;
+    return f;
+  }
+
+  await overHttp(undefined, Math.min(2, SECONDS)); // warm-up (JIT, SQLite page cache) — not reported
+  const saturated = await overHttp(undefined);
+  const paced = await overHttp(RATE);
+  server.kill('SIGTERM');
+  await new Promise((r) => server.on('exit', r));
+  return { workers, saturated, paced };
 }
 
-await overHttp(undefined).catch(() => undefined); // warm-up (JIT, SQLite page cache) — not reported
-const saturated = await overHttp(undefined);
-const paced = await overHttp(RATE);
-server.kill('SIGTERM');
-await new Promise((r) => server.on('exit', r));
+const runs: HttpRun[] = [];
+for (const w of WORKERS) runs.push(await httpRun(w));
 rmSync(tmp, { recursive: true, force: true });
 
 const rate = (f: Figures): number => f.turns / f.seconds;
-const errors = naive.errors + cached.errors + saturated.errors + paced.errors;
-process.stdout.write(
-  [
-    `model ${bot.model.name}${MODEL !== bot.model.name ? ` (${MODEL})` : ''}, ${CONCURRENCY} concurrent sessions, ${SECONDS} s per phase, SQLite KB; load average ${loadAtStart} at start, ${load()} at end (2 cores)`,
-    line('engine, naive', naive),
-    line('engine', cached),
-    line('HTTP, saturated', saturated),
-    line(`HTTP, paced ${RATE}/s`, paced),
-    `  engine vs naive engine: ×${(rate(cached) / rate(naive)).toFixed(2)} turns/s`,
-    `  HTTP saturated vs engine: ×${(rate(saturated) / rate(cached)).toFixed(2)} turns/s (HTTP and JSON cost, client on the same machine)`,
-    `  HTTP saturated: ${saturated.conversations} conversations, ${saturated.apiCalls} turns with an api_call`,
-    `  server CPU per turn (HTTP saturated): ${((1e6 * (saturated.serverCpu ?? NaN)) / saturated.turns).toFixed(0)} µs = ${(saturated.turns / (saturated.serverCpu ?? NaN)).toFixed(0)} turns per server CPU-second (load-independent capacity of one core)`,
-    `  targets: ≥ 1000 turns/s: ${rate(saturated) >= 1000 ? 'met' : 'NOT met'} (${rate(saturated).toFixed(0)}); p99 < 10 ms at ${RATE}/s: ${q(paced.latencies.slice().sort((a, b) => a - b), 0.99) < 10 ? 'met' : 'NOT met'}; errors ${errors}`,
-    '',
-  ].join('\n'),
+const p99 = (f: Figures): number => q(f.latencies.slice().sort((a, b) => a - b), 0.99);
+const errors = naive.errors + cached.errors + runs.reduce((n, r) => n + r.saturated.errors + r.paced.errors, 0);
+const where = (w: number): string => (w === 0 ? 'in-thread' : `${w} workers`);
+const best = runs.reduce((a, b) => (rate(b.saturated) > rate(a.saturated) ? b : a));
+const lines = [
+  `model ${bot.model.name}${MODEL !== bot.model.name ? ` (${MODEL})` : ''}, ${CONCURRENCY} concurrent sessions, ${SECONDS} s per phase, SQLite KB; load average ${loadAtStart} at start, ${load()} at end (2 cores)`,
+  line('engine, naive', naive),
+  line('engine', cached),
+];
+for (const r of runs) lines.push(line(`HTTP ${where(r.workers)}, saturated`, r.saturated), line(`HTTP ${where(r.workers)}, ${RATE}/s`, r.paced));
+lines.push(`  engine vs naive engine: ×${(rate(cached) / rate(naive)).toFixed(2)} turns/s`);
+for (const r of runs) {
+  const cpu = r.saturated.serverCpu ?? NaN;
+  lines.push(
+    `  HTTP ${where(r.workers)} saturated vs engine: ×${(rate(r.saturated) / rate(cached)).toFixed(2)} turns/s; server CPU ${((1e6 * cpu) / r.saturated.turns).toFixed(0)} µs per turn (${(r.saturated.turns / cpu).toFixed(0)} turns per CPU-second, all threads)`,
+  );
+}
+if (runs.length > 1) lines.push(`  HTTP ${where(runs[runs.length - 1]!.workers)} vs in-thread, saturated: ×${(rate(runs[runs.length - 1]!.saturated) / rate(runs[0]!.saturated)).toFixed(2)} turns/s`);
+lines.push(
+  `  targets (best configuration, ${where(best.workers)}): ≥ 1000 turns/s: ${rate(best.saturated) >= 1000 ? 'met' : 'NOT met'} (${rate(best.saturated).toFixed(0)}); p99 < 10 ms at ${RATE}/s: ${Math.min(...runs.map((r) => p99(r.paced))) < 10 ? 'met' : 'NOT met'} (${Math.min(...runs.map((r) => p99(r.paced))).toFixed(2)} ms); errors ${errors}`,
+  '',
 );
+process.stdout.write(lines.join('\n'));
 process.exit(errors === 0 ? 0 : 1);

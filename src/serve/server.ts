@@ -16,9 +16,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ChatModel } from './chat-model.js';
-import { InputError, SESSION_DEFAULTS, type Session, type SessionKb, type SessionOptions } from './session.js';
+import { localBackend, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
+import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
 
 export interface ServerOptions extends SessionOptions, SessionStoreOptions {
@@ -36,7 +37,8 @@ export const SERVER_DEFAULTS = { bodyLimit: 16 * 1024, sweepMs: 60_000 } as cons
 
 export interface ChatServer {
   readonly app: FastifyInstance;
-  readonly sessions: SessionStore;
+  /** Where the sessions live (this thread, or worker threads). */
+  readonly backend: SessionBackend;
   /** Starts listening; resolves to the base URL (`http://127.0.0.1:port`). */
   listen(port: number, host: string): Promise<string>;
   /** Stops accepting connections, waits for in-flight requests, drops the sessions. */
@@ -66,19 +68,11 @@ class HttpError extends Error {
   }
 }
 
-function transcript(s: Session): unknown {
-  const ex = s.turnExplanations;
-  return {
-    id: s.id,
-    createdAt: new Date(s.createdAt).toISOString(),
-    turns: s.history.map((t, i) => (ex[i] ? { speaker: t.speaker, text: t.text, explanation: ex[i] } : { speaker: t.speaker, text: t.text })),
-  };
-}
-
 /** Maps any thrown error to a status and a one-line message (no stack, no internals). */
 function errorReply(e: unknown, bodyLimit: number): { status: number; error: string } {
   if (e instanceof HttpError) return { status: e.statusCode, error: e.message };
   if (e instanceof InputError) return { status: 400, error: e.message };
+  if (e instanceof SessionNotFoundError) return { status: 404, error: e.message };
   if (e instanceof CapacityError) return { status: 503, error: e.message };
   const fe = e as Partial<FastifyError>;
   switch (fe.code) {
@@ -99,18 +93,29 @@ function errorReply(e: unknown, bodyLimit: number): { status: number; error: str
   return { status: 500, error: 'internal error' };
 }
 
-export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOptions = {}): ChatServer {
-  const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
-  const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
+/** The session options of server options (defaults filled in). */
+export function sessionOptionsOf(opts: ServerOptions): SessionOptions {
   const sessionOpts: SessionOptions = { maxTextLength: opts.maxTextLength ?? SESSION_DEFAULTS.maxTextLength, maxBotTurns: opts.maxBotTurns ?? SESSION_DEFAULTS.maxBotTurns };
   if (opts.resultOrder) Object.assign(sessionOpts, { resultOrder: opts.resultOrder });
   if (opts.maxResults !== undefined) Object.assign(sessionOpts, { maxResults: opts.maxResults });
-  const sessions = new SessionStore(model, kb, sessionOpts, {
+  return sessionOpts;
+}
+
+/** A server whose sessions live in this thread. */
+export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOptions = {}): ChatServer {
+  const sessions = new SessionStore(model, kb, sessionOptionsOf(opts), {
     maxSessions: opts.maxSessions ?? SESSION_STORE_DEFAULTS.maxSessions,
     idleMs: opts.idleMs ?? SESSION_STORE_DEFAULTS.idleMs,
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.newId ? { newId: opts.newId } : {}),
   });
+  return serveBackend(localBackend(sessions), { model: model.name, dialect: kb.dialect.name }, opts);
+}
+
+/** A server over any session backend (`localBackend`, or worker threads from `startWorkerPool`). */
+export function serveBackend(backend: SessionBackend, info: { readonly model: string; readonly dialect: string }, opts: ServerOptions = {}): ChatServer {
+  const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
+  const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
   const webDir = opts.webDir ?? defaultWebDir();
   const web = new Map<string, { body: Buffer; type: string }>();
   for (const [path, { file, type }] of Object.entries(WEB_FILES)) {
@@ -136,33 +141,33 @@ export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOption
     return payload;
   });
 
-  const session = (id: string): Session => {
-    const s = sessions.get(id);
-    if (!s) throw new HttpError(404, `unknown or expired session: ${id.slice(0, 64)}`);
-    return s;
-  };
+  const send = (reply: FastifyReply, body: JsonBody): FastifyReply =>
+    'json' in body ? reply.type('application/json; charset=utf-8').send(body.json) : reply.send(body.value);
 
   app.get('/api/health', async () => ({
     status: 'ok',
-    model: model.name,
-    kb: { dialect: kb.dialect.name },
-    sessions: sessions.size,
+    model: info.model,
+    kb: { dialect: info.dialect },
+    sessions: await backend.size(),
   }));
-  app.post('/api/sessions', async (_req, reply) => {
-    const s = sessions.create();
-    return reply.code(201).send({ id: s.id });
-  });
-  app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req) => {
-    const s = session(req.params.id);
+  app.post('/api/sessions', async (_req, reply) => reply.code(201).send({ id: await backend.create() }));
+  app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req, reply) => {
     const body = req.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body must be a JSON object {"text": "..."}');
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      // An unknown session is a 404 whatever the body.
+      await backend.transcript(req.params.id);
+      throw new HttpError(400, 'body must be a JSON object {"text": "..."}');
+    }
     const text = (body as { text?: unknown }).text;
-    if (typeof text !== 'string') throw new HttpError(400, 'text must be a string');
-    return s.send(text);
+    if (typeof text !== 'string') {
+      await backend.transcript(req.params.id);
+      throw new HttpError(400, 'text must be a string');
+    }
+    return send(reply, await backend.send(req.params.id, text));
   });
-  app.get<{ Params: { id: string } }>('/api/sessions/:id', async (req) => transcript(session(req.params.id)));
+  app.get<{ Params: { id: string } }>('/api/sessions/:id', async (req, reply) => send(reply, await backend.transcript(req.params.id)));
   app.delete<{ Params: { id: string } }>('/api/sessions/:id', async (req, reply) => {
-    if (!sessions.delete(req.params.id)) throw new HttpError(404, `unknown or expired session: ${req.params.id.slice(0, 64)}`);
+    if (!(await backend.delete(req.params.id))) throw new HttpError(404, `unknown or expired session: ${req.params.id.slice(0, 64)}`);
     return reply.code(204).send();
   });
   for (const [path, f] of web) {
@@ -174,16 +179,16 @@ export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOption
     );
   }
 
-  const timer = setInterval(() => sessions.sweep(), opts.sweepMs ?? SERVER_DEFAULTS.sweepMs);
+  const timer = setInterval(() => backend.sweep(), opts.sweepMs ?? SERVER_DEFAULTS.sweepMs);
   timer.unref();
   app.addHook('onClose', async () => {
     clearInterval(timer);
-    sessions.clear();
+    await backend.close();
   });
 
   return {
     app,
-    sessions,
+    backend,
     async listen(port, host) {
       await app.listen({ port, host });
       const addr = app.server.address();

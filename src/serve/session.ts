@@ -85,6 +85,19 @@ export class Session {
     return this.explanations;
   }
 
+  /** The conversation as the API's `GET /api/sessions/:id` returns it. */
+  transcript(): { id: string; createdAt: string; turns: { speaker: Turn['speaker']; text: string; explanation?: Explanation }[] } {
+    const ex = this.explanations;
+    return {
+      id: this.id,
+      createdAt: new Date(this.createdAt).toISOString(),
+      turns: this.turns.map((t, i) => {
+        const e = ex[i];
+        return e ? { speaker: t.speaker, text: t.text, explanation: e } : { speaker: t.speaker, text: t.text };
+      }),
+    };
+  }
+
   reset(): void {
     this.turns = [];
     this.explanations = [];

@@ -13,6 +13,7 @@ import { registerKb } from './kb.js';
 import { registerChat } from './chat.js';
 import { registerServe } from './serve.js';
 import { registerInfobot } from './infobot.js';
+import { registerBenchmark } from './benchmark.js';
 
 export function registerCommands(program: Command): void {
   registerGenerate(program);
@@ -21,6 +22,7 @@ export function registerCommands(program: Command): void {
   registerTrain(program);
   registerEval(program);
   registerCompare(program);
+  registerBenchmark(program);
   registerDstc6(program);
   registerAirdialogue(program);
   registerInfobot(program);

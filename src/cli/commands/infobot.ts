@@ -106,7 +106,7 @@ export function registerInfobot(program: Command): void {
     cmd
       .command('eval')
       .description('evaluate an agent against the simulated user: average turns T, success S, reward R ± standard error')
-      .requiredOption('--agent <name>', `agent (${infobotAgents.names().join(', ')})`)
+      .requiredOption('--agent <name>', `agent (${infobotAgents.names().join(', ')}) or a trained policy file (.dgm)`)
       .option('--episodes <n>', 'simulated dialogs', intFlag('--episodes', 1, 10_000_000), 5000)
       .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
       .option('--temperature <t>', 'NLG temperature (noise)', floatFlag('--temperature', 0, 100), 1)
@@ -207,7 +207,7 @@ export function registerInfobot(program: Command): void {
         });
         bar.stop();
         const seconds = (Date.now() - t0) / 1000;
-        savePolicy(file, r, seconds);
+        savePolicy(file, r);
         writeFileAtomic(curveFile, learningCurveSvg(r.curve, `${o.agent} on ${o.split}: imitation ${o.imitation} + REINFORCE ${o.episodes} dialogs (seed ${o.seed})`));
         out(`wrote ${file} and ${curveFile}`);
         out(`trained ${o.agent} on ${o.split} in ${seconds.toFixed(1)} s: ${total} dialogs, best greedy validation reward ${r.bestValidReward.toFixed(3)} after ${r.bestEpisodes} dialogs`);
@@ -218,7 +218,7 @@ export function registerInfobot(program: Command): void {
     cmd
       .command('chat')
       .description('play the user against an agent in the terminal (reads your utterances from stdin, one per line)')
-      .option('--agent <name>', 'agent', 'rule-soft')
+      .option('--agent <name>', 'agent name or trained policy file (.dgm)', 'rule-soft')
       .option('--seed <s>', 'seed of the target movie', intFlag('--seed', 0), 1)
       .option('--no-target', 'do not assign a target movie (free search)')
       .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR),

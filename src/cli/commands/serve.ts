@@ -1,7 +1,8 @@
 /** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI. */
 import type { Command } from 'commander';
-import { createServer } from '../../serve/server.js';
-import { setupBot } from '../../serve/setup.js';
+import { createServer, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
+import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
+import { startWorkerPool } from '../../serve/worker-pool.js';
 import { action, intFlag } from '../run.js';
 
 interface ServeFlags {
@@ -16,6 +17,7 @@ interface ServeFlags {
   bodyLimit: number;
   maxText: number;
   maxResults?: number;
+  workers: number;
 }
 
 export function registerServe(program: Command): void {
@@ -33,16 +35,24 @@ export function registerServe(program: Command): void {
     .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 16384)
     .option('--max-text <n>', 'longest user message (characters)', intFlag('--max-text', 1, 100_000), 500)
     .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
+    .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
     .action(
       action(async (o: ServeFlags) => {
-        const bot = setupBot({ model: o.model, seed: o.seed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) });
-        const server = createServer(bot.model, bot.kb, {
+        const setup: BotSetupOptions = { model: o.model, seed: o.seed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) };
+        const bot = setupBot(setup);
+        const serverOpts: ServerOptions = {
           maxSessions: o.maxSessions,
           idleMs: o.idleMinutes * 60_000,
           bodyLimit: o.bodyLimit,
           maxTextLength: o.maxText,
           ...(o.maxResults !== undefined ? { maxResults: o.maxResults } : {}),
-        });
+        };
+        let server: ChatServer;
+        if (o.workers > 0) {
+          // Each worker loads the model and opens the KB; this thread only checked that they load.
+          const pool = await startWorkerPool({ workers: o.workers, setup, session: sessionOptionsOf(serverOpts), store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } });
+          server = serveBackend(pool, { model: bot.model.name, dialect: bot.kb.dialect.name }, serverOpts);
+        } else server = createServer(bot.model, bot.kb, serverOpts);
         let url: string;
         try {
           url = await server.listen(o.port, o.host);
@@ -51,7 +61,7 @@ export function registerServe(program: Command): void {
           const code = (e as NodeJS.ErrnoException).code;
           throw new Error(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
         }
-        process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}) on ${url}\n`);
+        process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}\n`);
         let stopping = false;
         const stop = (signal: string): void => {
           if (stopping) return;

@@ -31,7 +31,6 @@ export interface PolicyMeta {
   episodes: number;
   bestValidReward: number;
   bestEpisodes: number;
-  seconds: number;
   curve: CurvePoint[];
 }
 
@@ -40,7 +39,8 @@ export interface LoadedPolicy {
   readonly net: PolicyNet;
 }
 
-export function savePolicy(file: string, r: TrainResult, seconds: number): void {
+/** Writes a trained policy (deterministic: the same training gives a byte-identical file). */
+export function savePolicy(file: string, r: TrainResult): void {
   const o = r.options;
   const meta: PolicyMeta = {
     agent: o.agent,
@@ -56,7 +56,6 @@ export function savePolicy(file: string, r: TrainResult, seconds: number): void 
     episodes: o.episodes,
     bestValidReward: r.bestValidReward,
     bestEpisodes: r.bestEpisodes,
-    seconds,
     curve: r.curve,
   };
   writeModelFile(file, { model: POLICY_MODEL, meta, tensors: r.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })) });

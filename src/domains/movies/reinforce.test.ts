@@ -82,7 +82,9 @@ test('training on a small KB: imitation then REINFORCE, curve, validation, deter
   // Save, load: the same decisions on the same dialogs.
   const dir = mkdtempSync(join(tmpdir(), 'dialogym-policy-'));
   const file = join(dir, 'p.dgm');
-  savePolicy(file, r, 1.5);
+  savePolicy(file, r);
+  savePolicy(join(dir, 'again.dgm'), again);
+  assert.ok(readFileSync(file).equals(readFileSync(join(dir, 'again.dgm'))), 'same seed: byte-identical policy files');
   const loaded = loadPolicy(file);
   assert.equal(loaded.meta.agent, 'rl-soft');
   assert.equal(loaded.meta.access, 'soft');
@@ -94,7 +96,7 @@ test('training on a small KB: imitation then REINFORCE, curve, validation, deter
   // Evaluation by file name and by default policy folder give the same figures.
   const byFile = evaluateAgent({ agent: file, episodes: 60, env });
   assert.equal(byFile.agent, 'rl-soft');
-  savePolicy(join(dir, 'rl-soft-small.dgm'), r, 1.5);
+  savePolicy(join(dir, 'rl-soft-small.dgm'), r);
   assert.deepEqual(evaluateAgent({ agent: 'rl-soft', episodes: 60, env, policyDir: dir }), byFile);
   assert.throws(() => createAgent('rl-hard', env, dir), /agent 'rl-hard' needs a trained policy: run dialogym infobot train --agent rl-hard --split small/);
   assert.equal(findDefaultPolicy(dir, 'rl-soft', 'small'), join(dir, 'rl-soft-small.dgm'));

@@ -178,3 +178,26 @@ test('topKRandomTies: best first, ties in random order, only tied rows compete f
   assert.deepEqual(topKRandomTies([2, 1], 5, rng), [0, 1]);
   assert.deepEqual(topKRandomTies([], 5, rng), []);
 });
+
+test('hard lookup through posting lists equals a scan of every row, with and without matching missing cells', () => {
+  const rng = createRng(12);
+  const kb = smallKb(11, 60);
+  for (let k = 0; k < 200; k++) {
+    const query = kb.vocab.map((v) => (rng.chance(0.5) ? rng.int(v.length) : null));
+    for (const matchMissing of [true, false]) {
+      const scan: number[] = [];
+      for (let i = 0; i < kb.n; i++) {
+        let ok = true;
+        for (let j = 0; j < M; j++) {
+          const q = query[j];
+          if (q === null || q === undefined) continue;
+          const x = kb.cell(i, j);
+          if (x === MISSING ? !matchMissing : x !== q) ok = false;
+        }
+        if (ok) scan.push(i);
+      }
+      assert.deepEqual(hardLookup(kb, query, matchMissing), scan);
+      if (!matchMissing) assert.deepEqual(kb.rowsMatching(query.flatMap((q, j) => (q === null ? [] : [[j, q] as const]))), scan);
+    }
+  }
+});

@@ -1,0 +1,55 @@
+/**
+ * Table 2 of Bordes, Boureau & Weston (2017), "Learning end-to-end goal-oriented dialog": test
+ * accuracy per test set and model, per-response (per-dialog in parentheses when the paper gives it).
+ */
+
+/** The models of Table 2, in the paper's column order. */
+export const BENCHMARK_MODELS = ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match'] as const;
+export type BenchmarkModel = (typeof BENCHMARK_MODELS)[number];
+
+/** Column headers as the paper prints them. */
+export const PAPER_MODEL_LABELS: Readonly<Record<BenchmarkModel, string>> = {
+  tfidf: 'TF-IDF (no type)',
+  'tfidf+type': 'TF-IDF + type',
+  nn: 'Nearest Neighbor',
+  embeddings: 'Supervised Embeddings',
+  memn2n: 'MemNNs',
+  'memn2n+match': 'MemNNs + match type',
+};
+
+/** The test sets of Table 2, in the paper's row order. */
+export const BENCHMARK_TESTS = ['T1', 'T2', 'T3', 'T4', 'T5', 'T1-OOV', 'T2-OOV', 'T3-OOV', 'T4-OOV', 'T5-OOV', 'T6'] as const;
+export type BenchmarkTest = (typeof BENCHMARK_TESTS)[number];
+
+/** One published cell: per-response accuracy in %, and per-dialog accuracy in % when published. */
+export interface PaperCell {
+  readonly perResponse: number;
+  readonly perDialog?: number;
+}
+
+const c = (perResponse: number, perDialog?: number): PaperCell => (perDialog === undefined ? { perResponse } : { perResponse, perDialog });
+
+/** Rows of Table 2; columns in `BENCHMARK_MODELS` order. */
+const ROWS: Readonly<Record<BenchmarkTest, readonly PaperCell[]>> = {
+  T1: [c(5.6), c(22.4), c(55.1), c(100, 100), c(99.9, 99.6), c(100, 100)],
+  T2: [c(3.4), c(16.4), c(68.3), c(68.4), c(100, 100), c(98.3, 83.9)],
+  T3: [c(8.0), c(8.0), c(58.8), c(64.9), c(74.9, 2.0), c(74.9, 0)],
+  T4: [c(9.5), c(17.8), c(28.6), c(57.2), c(59.5, 3.0), c(100, 100)],
+  T5: [c(4.6), c(8.1), c(57.1), c(75.4), c(96.1, 49.4), c(93.4, 19.7)],
+  'T1-OOV': [c(5.8), c(22.4), c(44.1), c(60.0), c(72.3), c(96.5, 82.7)],
+  'T2-OOV': [c(3.5), c(16.8), c(68.3), c(68.3), c(78.9), c(94.5, 48.4)],
+  'T3-OOV': [c(8.3), c(8.3), c(58.8), c(65.0), c(74.4), c(75.2)],
+  'T4-OOV': [c(9.8), c(17.2), c(28.6), c(57.0), c(57.6), c(100, 100)],
+  'T5-OOV': [c(4.6), c(9.0), c(48.4), c(58.2), c(65.5), c(77.7)],
+  T6: [c(1.6), c(1.6), c(21.9), c(22.6), c(41.1), c(41.0)],
+};
+
+/** The paper's value for a test set and model. */
+export function paperCell(test: BenchmarkTest, model: BenchmarkModel): PaperCell {
+  return ROWS[test][BENCHMARK_MODELS.indexOf(model)] as PaperCell;
+}
+
+/** Test set names of a task: `T<n>` and, for tasks 1-5, `T<n>-OOV`. */
+export function testsOfTask(task: number): BenchmarkTest[] {
+  return (task <= 5 ? [`T${task}`, `T${task}-OOV`] : [`T${task}`]) as BenchmarkTest[];
+}
