@@ -85,7 +85,7 @@ const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 function line(name: string, f: Figures): string {
   const l = f.latencies.slice().sort((a, b) => a - b);
-  return `  ${name.padEnd(20)} ${(f.turns / f.seconds).toFixed(0).padStart(7)} turns/s   p50 ${q(l, 0.5).toFixed(3).padStart(8)} ms   p99 ${q(l, 0.99).toFixed(3).padStart(8)} ms   ${f.turns} turns, ${f.errors} errors`;
+  return `  ${name.padEnd(30)} ${(f.turns / f.seconds).toFixed(0).padStart(7)} turns/s   p50 ${q(l, 0.5).toFixed(3).padStart(8)} ms   p99 ${q(l, 0.99).toFixed(3).padStart(8)} ms   ${f.turns} turns, ${f.errors} errors`;
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-bench-'));

@@ -144,9 +144,10 @@ test('chat: bad flags and files are one-line errors', { skip }, () => {
   assert.match(t.stderr, /^error: model 'tfidf' ranks candidates: give a candidates file.*\n$/);
 });
 
-test('serve: answers over HTTP, then SIGTERM drains and exits 0', { skip, timeout: 60_000 }, async () => {
+for (const workers of [0, 2])
+test(`serve${workers ? ` --workers ${workers}` : ''}: answers over HTTP, then SIGTERM drains and exits 0`, { skip, timeout: 60_000 }, async () => {
   importKb();
-  const p = spawn(process.execPath, [cliPath, 'serve', '--model', 'rules', '--kb', kbFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [cliPath, 'serve', '--model', 'rules', '--kb', kbFile, '--port', '0', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('serve did not start: ' + stderr)), 45_000);
@@ -167,6 +168,7 @@ test('serve: answers over HTTP, then SIGTERM drains and exits 0', { skip, timeou
   p.kill('SIGTERM');
   assert.equal(res.status, 200);
   assert.deepEqual(((await res.json()) as { replies: { text: string }[] }).replies.map((r) => r.text), ['hello what can i help you with today']);
+  if (workers) assert.match(stderr, new RegExp(`, ${workers} worker threads\\) on http`));
   assert.equal(await exited, 0);
   assert.match(stderr, /SIGTERM: shutting down\nstopped\n$/);
 });

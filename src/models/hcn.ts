@@ -51,6 +51,7 @@ export class Hcn implements Ranker, HcnEncoder {
   readonly net: HcnNet;
   private cache: StateCache | undefined;
   private candCache = new WeakMap<readonly string[], (readonly number[])[]>();
+  private readonly posCache = new WeakMap<readonly string[], Map<string, number[]>>();
   /** Template ids by base template (name sources dropped). */
   private readonly byBase = new Map<string, number[]>();
 
@@ -129,6 +130,21 @@ export class Hcn implements Ranker, HcnEncoder {
     return flags;
   }
 
+  /** Candidate text → its positions (cached per candidate list). */
+  private candidatePositions(candidates: readonly string[]): Map<string, number[]> {
+    let m = this.posCache.get(candidates);
+    if (!m) {
+      m = new Map();
+      candidates.forEach((c, i) => {
+        const l = (m as Map<string, number[]>).get(c);
+        if (l) l.push(i);
+        else (m as Map<string, number[]>).set(c, [i]);
+      });
+      this.posCache.set(candidates, m);
+    }
+    return m;
+  }
+
   /** Template ids each candidate delexicalises to with the KB lexicon alone (empty: not a template). */
   private candidateTemplates(candidates: readonly string[]): (readonly number[])[] {
     let ids = this.candCache.get(candidates);
@@ -141,22 +157,19 @@ export class Hcn implements Ranker, HcnEncoder {
 
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
     const p = this.predict(history, candidates);
-    const byText = new Map<string, number>();
-    p.step.fills.forEach((f, t) => {
-      if (f !== undefined && p.step.mask[t] && !byText.has(f)) byText.set(f, t);
-    });
     const tpl = this.candidateTemplates(candidates);
     const scores = new Float32Array(candidates.length);
     for (let i = 0; i < candidates.length; i++) {
-      const exact = byText.get(candidates[i] as string);
-      if (exact !== undefined) scores[i] = 1 + (p.probs[exact] as number);
-      else {
-        const ts = tpl[i] as readonly number[];
-        let best = -1;
-        for (const t of ts) best = Math.max(best, 0.5 * (p.probs[t] as number));
-        scores[i] = best;
-      }
+      let best = -1;
+      for (const t of tpl[i] as readonly number[]) best = Math.max(best, 0.5 * (p.probs[t] as number));
+      scores[i] = best;
     }
+    // Candidates equal to a filled template (looked up by text: the fills are few, candidates many).
+    const where = this.candidatePositions(candidates);
+    p.step.fills.forEach((f, t) => {
+      if (f === undefined || !p.step.mask[t]) return;
+      for (const i of where.get(f) ?? []) scores[i] = Math.max(scores[i] as number, 1 + (p.probs[t] as number));
+    });
     return scores;
   }
 

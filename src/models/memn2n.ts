@@ -292,7 +292,15 @@ export class MemN2N implements Ranker {
    * candidate product with the state held in locals (d = 32), and each match type's score
    * W[type]·u once per call instead of once per candidate. Returns the attention of each hop.
    */
-  infer(bases: readonly Float32Array[], query: Int32Array, context: ReadonlySet<string>, cand: CandEntry, scores: Float32Array): Float32Array[] {
+  infer(
+    bases: readonly Float32Array[],
+    query: Int32Array,
+    context: ReadonlySet<string>,
+    cand: CandEntry,
+    scores: Float32Array,
+    /** `cand.index.matches(context)`, when the caller keeps it up to date as the context grows. */
+    matches?: ReadonlyMap<number, readonly string[]>,
+  ): Float32Array[] {
     const d = this.config.dim;
     const A = this.A.data;
     const m = bases.length;
@@ -328,7 +336,7 @@ export class MemN2N implements Ranker {
     else matVec(cand.matrix, n, d, u, scores);
     if (this.config.matchType) {
       const byType = new Map<string, number>();
-      for (const [c, types] of cand.index.matches(context)) {
+      for (const [c, types] of matches ?? cand.index.matches(context)) {
         let add = 0;
         for (const t of types) {
           let v = byType.get(t);

@@ -13,9 +13,14 @@ import { ConfigError } from '../core/errors.js';
 import { applyTurn, emptyState, type DialogState } from '../domains/restaurant/rules-state.js';
 import { readBotAct } from '../domains/restaurant/rules-phrases.js';
 import { Hcn } from '../models/hcn.js';
+import type { HcnExplanation } from '../models/hcn-explain.js';
+import { hcnConversation } from './hcn-chat.js';
 import { MemN2N } from '../models/memn2n.js';
 import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../models/ranker.js';
 import { attentionOf, type RankAttention } from './memn2n-attention.js';
+import { continuation } from './continuation.js';
+
+export { continuation };
 import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate, type TemplateExplanation } from './explanation.js';
 
 export interface BotAnswer {
@@ -85,16 +90,6 @@ export function explainRulesState(model: string, st: DialogState, reply: string)
       booked: st.booked ?? null,
     },
   };
-}
-
-/**
- * The turns of `history` a conversation has not seen yet: `seen` is what it saw last time; the
- * result is the index to apply from, or -1 when `history` does not continue `seen` (start over).
- */
-export function continuation(seen: readonly Turn[], history: readonly Turn[]): number {
-  if (history.length < seen.length) return -1;
-  for (let i = 0; i < seen.length; i++) if (seen[i] !== history[i]) return -1;
-  return seen.length;
 }
 
 /** The rules bot's decision function on a tracked state (`createRulesBot` has it). */
@@ -181,11 +176,14 @@ function rankerBot(r: Ranker, candidates: readonly string[], topK: number): Chat
   return { name: r.name, answer: answerWith(attentionOf(r)), conversation: () => ({ answer: answerWith(attentionOf(r, true)) }) };
 }
 
-/** An HCN writes its answer (the chosen template, filled): no candidate set needed. */
+/**
+ * An HCN writes its answer (the chosen template, filled): no candidate set needed. A conversation
+ * keeps its own tracker and GRU state (`hcnConversation`).
+ */
 function hcnBot(m: Hcn): ChatModel {
   const templates = m.templates.templates.slice();
-  const answer = (history: readonly Turn[]): BotAnswer => {
-    const e = m.explain(history);
+  const answerWith = (explain: (history: readonly Turn[]) => HcnExplanation) => (history: readonly Turn[]): BotAnswer => {
+    const e = explain(history);
     const explanation: TemplateExplanation = {
       type: 'template',
       model: m.name,
@@ -193,15 +191,22 @@ function hcnBot(m: Hcn): ChatModel {
       entities: { ...e.entities },
       mask: [...e.mask],
       templates,
-      probability: e.probability,
+      probability: round4(e.probability),
       available: [...e.available],
-      alternatives: e.alternatives.map((a) => ({ template: a.template, probability: a.probability, text: a.text })),
+      alternatives: e.alternatives.map((a) => ({ template: a.template, probability: round4(a.probability), text: a.text })),
       features: [...e.features],
     };
     // Every template masked (nothing fillable): say so rather than an empty turn.
     return { text: e.text || 'sorry i do not understand', explanation };
   };
-  return { name: m.name, answer, conversation: () => ({ answer }) };
+  return {
+    name: m.name,
+    answer: answerWith((h) => m.explain(h)),
+    conversation: () => {
+      const c = hcnConversation(m);
+      return { answer: answerWith((h) => c.explain(h)) };
+    },
+  };
 }
 
 function stateless(name: string, answer: (history: readonly Turn[]) => BotAnswer): ChatModel {

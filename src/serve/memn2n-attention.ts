@@ -5,6 +5,7 @@
  * the softmax over them.
  */
 import type { Turn } from '../core/dialog.js';
+import { continuation } from './continuation.js';
 import { MemN2N } from '../models/memn2n.js';
 import type { Ranker } from '../models/ranker.js';
 import type { AttentionSource } from './explanation.js';
@@ -42,13 +43,19 @@ export function memn2nConversation(model: MemN2N): RankAttention {
   let bases: Float32Array[] = [];
   let labels: string[] = [];
   let context = new Set<string>();
+  // Match types of the candidates for `context`, kept up to date with its new words (for `matchesOf`'s list).
+  let matches = new Map<number, string[]>();
+  let matchesOf: unknown;
+  let matched = 0;
   return {
     rankWithAttention(history, candidates) {
-      let from = seen.length;
-      if (history.length < seen.length || seen.some((t, i) => t !== history[i])) {
+      let from = continuation(seen, history);
+      if (from < 0) {
         bases = [];
         labels = [];
         context = new Set();
+        matches = new Map();
+        matched = 0;
         from = 0;
       }
       for (let i = from; i < history.length; i++) {
@@ -58,13 +65,31 @@ export function memn2nConversation(model: MemN2N): RankAttention {
         if (model.config.matchType) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
       }
       seen = history.slice();
+      const cand = model.candidates(candidates);
+      if (model.config.matchType) {
+        if (matchesOf !== cand.index) {
+          matches = new Map();
+          matched = 0;
+          matchesOf = cand.index;
+        }
+        // The new words, in context order: each adds its candidates' types after those already there.
+        if (matched < context.size) {
+          const fresh = [...context].slice(matched);
+          for (const [c, types] of cand.index.matches(fresh)) {
+            const l = matches.get(c);
+            if (!l) matches.set(c, types);
+            else for (const ty of types) if (!l.includes(ty)) l.push(ty);
+          }
+          matched = context.size;
+        }
+      }
       // The window: the turns before the query (the last user turn), at most memorySize of them.
       const last = history[history.length - 1];
       const end = last?.speaker === 'user' ? history.length - 1 : history.length;
       const start = Math.max(0, end - model.config.memorySize);
       const query = last?.speaker === 'user' ? model.queryIds(last.text) : new Int32Array(0);
       const scores = new Float32Array(candidates.length);
-      const ps = model.infer(bases.slice(start, end), query, context, model.candidates(candidates), scores);
+      const ps = model.infer(bases.slice(start, end), query, context, cand, scores, model.config.matchType ? matches : undefined);
       return { scores, memories: labels.slice(start, end), hops: ps.map((p) => Array.from(p)) };
     },
   };

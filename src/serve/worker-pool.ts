@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { DialogymError } from '../core/errors.js';
-import { sessionNotFound, type JsonBody, type SessionBackend } from './backend.js';
+import { sessionNotFound, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
 import { InputError } from './session.js';
 import { CapacityError, SESSION_STORE_DEFAULTS } from './sessions.js';
 import type { WorkerInit, WorkerReply, WorkerRequest, WorkerStatus } from './session-worker.js';
@@ -54,6 +54,13 @@ class WorkerHandle {
     });
   }
 }
+
+/** A worker knows a session by its local id: errors name the id the client sent. */
+const withId =
+  (id: string) =>
+  (e: unknown): never => {
+    throw e instanceof SessionNotFoundError ? sessionNotFound(id) : e;
+  };
 
 const WORKER_FILE = new URL('./session-worker.js', import.meta.url);
 
@@ -110,11 +117,11 @@ export async function startWorkerPool(opts: WorkerPoolOptions): Promise<SessionB
     },
     async send(id, text): Promise<JsonBody> {
       const { h, local } = route(id);
-      return { json: String(await h.call({ op: 'send', id: local, text })) };
+      return { json: String(await h.call({ op: 'send', id: local, text }).catch(withId(id))) };
     },
     async transcript(id): Promise<JsonBody> {
       const { h, local } = route(id);
-      const json = String(await h.call({ op: 'transcript', id: local }));
+      const json = String(await h.call({ op: 'transcript', id: local }).catch(withId(id)));
       // The worker knows the session by its local id: the API shows the routed one.
       const t = JSON.parse(json) as { id: string };
       return { value: { ...t, id } };
