@@ -26,7 +26,7 @@ export const QUICK_PROFILE: BenchmarkProfile = {
   name: 'quick',
   dialogs: 200,
   limits: { train: 200, dev: 100, test: 200 },
-  embeddings: { dim: 32, epochs: 6, patience: 0, negatives: 50 },
+  embeddings: { dim: 32, epochs: 6, patience: 0, negatives: 50, optimizer: 'adam', lr: 0.003 },
   memn2n: { dim: 32, epochs: 6, patience: 0 },
 };
 
