@@ -5,7 +5,6 @@
  */
 import type { Turn } from '../core/dialog.js';
 import type { Rng } from '../core/rng.js';
-import { ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
 import { Vocab, EncodeCache } from './vocab.js';
 import { KbTypes, contextWords } from './match-type.js';
@@ -14,7 +13,8 @@ import { inputText, type InputMode } from './input.js';
 import { bagSum, bagSumBackward, dot, matVec, axpy } from './tensor/kernels.js';
 import { marginRanking } from './tensor/losses.js';
 import { initNormal, param, type Param } from './tensor/params.js';
-import { tensorOf, type ModelFileContent } from './model-file.js';
+import type { ModelFileContent } from './model-file.js';
+import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
 
 export interface EmbeddingsConfig {
   readonly dim: number;
@@ -167,21 +167,10 @@ export class Embeddings implements Ranker {
   }
 
   toModelFile(): ModelFileContent {
-    return {
-      model: 'embeddings',
-      meta: { config: this.config, vocab: this.vocab.words, kb: this.kb?.entries() ?? null },
-      tensors: this.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
-    };
+    return bowModelToFile('embeddings', this);
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Embeddings {
-    const meta = c.meta as { config?: EmbeddingsConfig; vocab?: string[]; kb?: [string, string][] | null };
-    if (!meta || !meta.config || !Array.isArray(meta.vocab)) throw new ModelFileError(`${file}: corrupt model file (embeddings metadata incomplete)`);
-    const model = new Embeddings(meta.config, new Vocab(meta.vocab), meta.kb ? new KbTypes(meta.kb) : undefined);
-    if (model.vocab.size !== meta.vocab.length) throw new ModelFileError(`${file}: corrupt model file (vocabulary does not match)`);
-    for (const p of model.params) p.data.set(tensorOf(c, p.name, p.shape, file));
-    if (kb) model.useKb(kb);
-    model.touch();
-    return model;
+    return bowModelFromFile<EmbeddingsConfig, Embeddings>('embeddings', c, file, (config, vocab, k) => new Embeddings(config, vocab, k), kb);
   }
 }

@@ -7,7 +7,6 @@
  */
 import type { Turn } from '../core/dialog.js';
 import type { Rng } from '../core/rng.js';
-import { ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
 import { Vocab, EncodeCache } from './vocab.js';
 import { KbTypes } from './match-type.js';
@@ -15,7 +14,8 @@ import { CandidateIndex } from './candidates.js';
 import { addOuter, matVecBackward, bagSum, bagSumBackward, matTVec, matVec, softmax, softmaxBackward, dot, axpy } from './tensor/kernels.js';
 import { softmaxCrossEntropy } from './tensor/losses.js';
 import { initNormal, param, type Param } from './tensor/params.js';
-import { tensorOf, type ModelFileContent } from './model-file.js';
+import type { ModelFileContent } from './model-file.js';
+import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
 
 export interface MemN2NConfig {
   /** Embedding dimension d. */
@@ -360,22 +360,11 @@ export class MemN2N implements Ranker {
   }
 
   toModelFile(): ModelFileContent {
-    return {
-      model: 'memn2n',
-      meta: { config: this.config, vocab: this.vocab.words, kb: this.kb?.entries() ?? null },
-      tensors: this.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
-    };
+    return bowModelToFile('memn2n', this);
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): MemN2N {
-    const meta = c.meta as { config?: MemN2NConfig; vocab?: string[]; kb?: [string, string][] | null };
-    if (!meta || !meta.config || !Array.isArray(meta.vocab)) throw new ModelFileError(`${file}: corrupt model file (memn2n metadata incomplete)`);
-    const model = new MemN2N(meta.config, new Vocab(meta.vocab), meta.kb ? new KbTypes(meta.kb) : undefined);
-    if (model.vocab.size !== meta.vocab.length) throw new ModelFileError(`${file}: corrupt model file (vocabulary does not match)`);
-    for (const p of model.params) p.data.set(tensorOf(c, p.name, p.shape, file));
-    if (kb) model.useKb(kb);
-    model.touch();
-    return model;
+    return bowModelFromFile<MemN2NConfig, MemN2N>('memn2n', c, file, (config, vocab, k) => new MemN2N(config, vocab, k), kb);
   }
 }
 
