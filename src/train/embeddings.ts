@@ -3,8 +3,8 @@ import { createRng } from '../core/rng.js';
 import { ConfigError } from '../core/errors.js';
 import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from '../models/embeddings.js';
 import { responseExamples, historyOf } from '../models/examples.js';
-import { adam, sgd, zeroGrads, clipGradNorm } from '../models/tensor/params.js';
-import { fit, type FitHooks, type FitResult } from './loop.js';
+import { adam, sgd } from '../models/tensor/params.js';
+import { fit, miniBatchEpoch, type FitHooks, type FitResult } from './loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './data.js';
 import { buildVocab } from './memn2n.js';
 
@@ -58,28 +58,26 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
     {
       params: model.params,
       runEpoch(epoch) {
-        const r = rng.fork(`epoch${epoch}`);
-        const perm = r.shuffle(order);
-        let total = 0;
-        const batches = Math.ceil(perm.length / o.batchSize);
-        for (let b = 0; b < batches; b++) {
-          zeroGrads(model.params);
-          for (let i = b * o.batchSize; i < Math.min(perm.length, (b + 1) * o.batchSize); i++) {
-            const j = perm[i] as number;
+        const total = miniBatchEpoch({
+          rng: rng.fork(`epoch${epoch}`),
+          order,
+          batchSize: o.batchSize,
+          params: model.params,
+          optimizer: opt,
+          maxGradNorm: o.maxGradNorm,
+          example(j, r) {
             const pos = (examples[j] as { target: number }).target;
             const negs: number[] = [];
             while (negs.length < k) {
               const c = r.int(n);
               if (c !== pos) negs.push(c);
             }
-            total += model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
-          }
-          clipGradNorm(model.params, o.maxGradNorm);
-          opt.step(model.params);
-          model.touch();
-          hooks.onBatch?.(b + 1, batches);
-        }
-        return total / perm.length;
+            return model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
+          },
+          afterStep: () => model.touch(),
+          onBatch: hooks.onBatch,
+        });
+        return total / order.length;
       },
       evaluate: () => devAccuracy(model, data.dev, data.candidates),
       touch: () => model.touch(),

@@ -17,8 +17,8 @@ import { HcnLexicon, NAME_TYPE, emptyTracker, trackTurn } from '../models/hcn-en
 import { delexicaliseUser } from '../models/hcn-features.js';
 import { TemplateSet, delexicaliseBot } from '../models/hcn-templates.js';
 import { encodeHistory } from '../models/hcn-encode.js';
-import { adam, clipGradNorm, zeroGrads } from '../models/tensor/params.js';
-import { fit, type FitHooks, type FitResult } from './loop.js';
+import { adam } from '../models/tensor/params.js';
+import { fit, miniBatchEpoch, type FitHooks, type FitResult } from './loop.js';
 import type { TrainHooks } from './data.js';
 
 export interface HcnTrainOptions extends HcnConfig {
@@ -162,19 +162,19 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
     {
       params: model.params,
       runEpoch(epoch) {
-        const perm = rng.fork(`epoch${epoch}`).shuffle(order);
-        let total = 0;
-        const batches = Math.ceil(perm.length / o.batchSize);
-        for (let b = 0; b < batches; b++) {
-          zeroGrads(model.params);
-          for (let i = b * o.batchSize; i < Math.min(perm.length, (b + 1) * o.batchSize); i++) {
-            const s = seqs[perm[i] as number] as Sequence;
-            if (s.xs.length > 0) total += model.net.lossAndGrad(s.xs, s.targets, s.masks);
-          }
-          clipGradNorm(model.params, o.maxGradNorm);
-          opt.step(model.params);
-          hooks.onBatch?.(b + 1, batches);
-        }
+        const total = miniBatchEpoch({
+          rng: rng.fork(`epoch${epoch}`),
+          order,
+          batchSize: o.batchSize,
+          params: model.params,
+          optimizer: opt,
+          maxGradNorm: o.maxGradNorm,
+          example(k) {
+            const s = seqs[k] as Sequence;
+            return s.xs.length > 0 ? model.net.lossAndGrad(s.xs, s.targets, s.masks) : 0;
+          },
+          onBatch: hooks.onBatch,
+        });
         model.touch();
         return total / Math.max(1, steps);
       },

@@ -3,7 +3,8 @@
  * epoch's weights kept (snapshot) and restored at the end, early stopping after `patience` epochs
  * without improvement, and a checkpoint hook called whenever dev improves.
  */
-import { restore, snapshot, type Param } from '../models/tensor/params.js';
+import { clipGradNorm, restore, snapshot, zeroGrads, type Optimizer, type Param } from '../models/tensor/params.js';
+import type { Rng } from '../core/rng.js';
 
 export interface FitOptions {
   readonly epochs: number;
@@ -84,4 +85,43 @@ export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitRes
     f.touch();
   }
   return { bestEpoch, bestDev: best, epochsRun: epoch, history, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** One epoch of mini-batch training, shared by the trainers. */
+export interface MiniBatchEpoch {
+  /** The epoch's stream: it shuffles `order` first, then is handed to `example` (e.g. for negatives). */
+  readonly rng: Rng;
+  /** Example indices to visit (shuffled each epoch). */
+  readonly order: readonly number[];
+  readonly batchSize: number;
+  readonly params: readonly Param[];
+  readonly optimizer: Optimizer;
+  readonly maxGradNorm: number;
+  /** Loss of example `k`; adds its gradients to the params. */
+  example(k: number, rng: Rng): number;
+  /** Before the examples of each batch (after the gradients are zeroed). */
+  beforeBatch?(): void;
+  /** After the examples of each batch, before clipping (e.g. backpropagation into shared caches). */
+  afterExamples?(): void;
+  /** After each optimizer step (e.g. invalidating caches of the weights). */
+  afterStep?(): void;
+  onBatch?(done: number, total: number): void;
+}
+
+/** Runs one epoch: shuffle, then per batch zero → examples → clip → step. Returns the summed loss. */
+export function miniBatchEpoch(e: MiniBatchEpoch): number {
+  const perm = e.rng.shuffle(e.order);
+  let total = 0;
+  const batches = Math.ceil(perm.length / e.batchSize);
+  for (let b = 0; b < batches; b++) {
+    zeroGrads(e.params);
+    e.beforeBatch?.();
+    for (let i = b * e.batchSize; i < Math.min(perm.length, (b + 1) * e.batchSize); i++) total += e.example(perm[i] as number, e.rng);
+    e.afterExamples?.();
+    clipGradNorm(e.params, e.maxGradNorm);
+    e.optimizer.step(e.params);
+    e.afterStep?.();
+    e.onBatch?.(b + 1, batches);
+  }
+  return total;
 }

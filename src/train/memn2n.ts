@@ -4,8 +4,8 @@ import { ConfigError } from '../core/errors.js';
 import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from '../models/memn2n.js';
 import { Vocab } from '../models/vocab.js';
 import { responseExamples, historyOf } from '../models/examples.js';
-import { adam, clipGradNorm, sgd, zeroGrads } from '../models/tensor/params.js';
-import { fit, type FitHooks, type FitResult } from './loop.js';
+import { adam, sgd } from '../models/tensor/params.js';
+import { fit, miniBatchEpoch, type FitHooks, type FitResult } from './loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './data.js';
 
 export interface MemN2NTrainOptions extends MemN2NConfig {
@@ -60,24 +60,24 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
     {
       params: model.params,
       runEpoch(epoch) {
-        const perm = rng.fork(`epoch${epoch}`).shuffle(order);
-        let total = 0;
-        const batches = Math.ceil(perm.length / o.batchSize);
-        for (let b = 0; b < batches; b++) {
-          zeroGrads(model.params);
-          gC.fill(0);
-          const c = model.candidates(data.candidates);
-          for (let i = b * o.batchSize; i < Math.min(perm.length, (b + 1) * o.batchSize); i++) {
-            const k = perm[i] as number;
-            total += model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch);
-          }
-          model.candidatesBackward(c, gC);
-          clipGradNorm(model.params, o.maxGradNorm);
-          opt.step(model.params);
-          model.touch();
-          hooks.onBatch?.(b + 1, batches);
-        }
-        return total / perm.length;
+        let c!: ReturnType<typeof model.candidates>;
+        const total = miniBatchEpoch({
+          rng: rng.fork(`epoch${epoch}`),
+          order,
+          batchSize: o.batchSize,
+          params: model.params,
+          optimizer: opt,
+          maxGradNorm: o.maxGradNorm,
+          beforeBatch() {
+            gC.fill(0);
+            c = model.candidates(data.candidates);
+          },
+          example: (k) => model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch),
+          afterExamples: () => model.candidatesBackward(c, gC),
+          afterStep: () => model.touch(),
+          onBatch: hooks.onBatch,
+        });
+        return total / order.length;
       },
       evaluate: () => devAccuracy(model, data.dev, data.candidates),
       touch: () => model.touch(),
