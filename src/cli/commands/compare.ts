@@ -1,6 +1,10 @@
-/** `dialogym compare restaurant <generated-dir> <original-dir>`: how faithful generated bAbI data is. */
+/**
+ * `dialogym compare restaurant <generated-dir> <original-dir>` and `dialogym compare dstc6 …`: how
+ * faithful generated data is to the original files.
+ */
 import type { Command } from 'commander';
 import { compareWithOriginal, formatComparison } from '../../domains/restaurant/delex.js';
+import { compareDstc6Dirs, formatDirComparison } from '../../domains/restaurant/dstc6/sim-compare-dirs.js';
 import { action, out } from '../run.js';
 
 export function registerCompare(program: Command): void {
@@ -17,6 +21,19 @@ export function registerCompare(program: Command): void {
         const c = compareWithOriginal(gen, orig, { skipMissing: o.skipMissing === true });
         if (o.json) out(JSON.stringify(c));
         else for (const l of formatComparison(c)) out(l);
+      }),
+    );
+  cmp
+    .command('dstc6')
+    .description('DSTC6 test sets tst1-tst4 per file and pooled per task: utterances per entry, candidate-count histogram, user-utterance coverage and precision')
+    .argument('<generated-dir>', 'folder with tst1/ … tst4/ sub-folders written by `dialogym generate dstc6 --set tstN`')
+    .argument('<real-dir>', 'the real test release (e.g. ../shared/data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0)')
+    .option('--json', 'print the figures as JSON')
+    .action(
+      action((gen: string, real: string, o: { json?: boolean }) => {
+        const c = compareDstc6Dirs(gen, real);
+        if (o.json) out(JSON.stringify(c));
+        else for (const l of formatDirComparison(c)) out(l);
       }),
     );
 }
