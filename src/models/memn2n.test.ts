@@ -76,3 +76,31 @@ test('memn2n + match-type ranks unseen entities right (OOV); without match it ca
   assert.ok(a1 > 0.95, `with match ${a1}`);
   assert.ok(a0 < 0.85, `without match ${a0}`);
 });
+
+for (const lr of [0.05, 0.002]) test(`dev evaluation on a worker thread and the reference kernels change nothing: identical model files, dev history and checkpoints (lr ${lr})`, () => {
+  // lr 0.05 stops early on patience (an epoch is trained ahead and dropped); lr 0.002 improves 3 times and stops at 100% dev.
+  const train = syntheticDialogs(60, 31);
+  const dev = syntheticDialogs(20, 32);
+  const data = { train, dev, candidates, kb };
+  // dim 32 takes the 32-column fast paths; patience 2 with 8 epochs exercises early stopping too.
+  const opts = { dim: 32, hops: 2, epochs: 8, patience: 2, seed: 5, lr, matchType: true };
+  const runs = [
+    { evalWorker: false, referenceKernels: true },
+    { evalWorker: false, referenceKernels: false },
+    { evalWorker: true, referenceKernels: false },
+  ].map((v) => {
+    // Checkpoints as the CLI writes them: the weights in place when onBest is called.
+    let training: { toModelFile(): ReturnType<MemN2N['toModelFile']> } | undefined;
+    const checkpoints: Buffer[] = [];
+    const r = trainMemN2N(data, { ...opts, ...v }, { onModel: (m) => (training = m), onBest: () => checkpoints.push(encodeModelFile(training!.toModelFile())) });
+    return { file: encodeModelFile(r.model.toModelFile()), fit: r.fit, checkpoints };
+  });
+  const [ref, fast, worker] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+  assert.ok(ref.file.equals(fast.file), 'fast kernels differ from the generic ones');
+  assert.ok(ref.file.equals(worker.file), 'worker evaluation changed the model');
+  assert.deepEqual(worker.fit.history.map((h) => h.dev), ref.fit.history.map((h) => h.dev));
+  assert.deepEqual([worker.fit.bestEpoch, worker.fit.epochsRun], [ref.fit.bestEpoch, ref.fit.epochsRun]);
+  assert.equal(worker.checkpoints.length, ref.checkpoints.length);
+  worker.checkpoints.forEach((c, i) => assert.ok(c.equals(ref.checkpoints[i]!), `checkpoint ${i} differs`));
+  assert.ok(worker.checkpoints.at(-1)!.equals(worker.file), 'the last checkpoint is the returned model');
+});

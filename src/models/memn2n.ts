@@ -11,8 +11,9 @@ import type { Ranker } from './ranker.js';
 import { Vocab, EncodeCache } from './vocab.js';
 import { KbTypes } from './match-type.js';
 import { CandidateIndex } from './candidates.js';
-import { addOuter, matVecBackward, bagSum, bagSumBackward, matTVec, matVec, softmax, softmaxBackward, dot, axpy } from './tensor/kernels.js';
+import { addOuter, matVecBackward, matVecBackwardGeneric, bagSum, bagSumBackward, bagSumBackwardGeneric, bagSumGeneric, matTVec, matVec, matVecGeneric, softmax, softmaxBackward, dot, axpy } from './tensor/kernels.js';
 import { softmaxCrossEntropy } from './tensor/losses.js';
+import { Wasm32Matrix } from './tensor/wasm.js';
 import { initNormal, param, type Param } from './tensor/params.js';
 import type { ModelFileContent } from './model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
@@ -45,6 +46,8 @@ interface CandEntry {
   index: CandidateIndex;
   matrix: Float32Array;
   version: number;
+  /** The matrix in WebAssembly memory with its SIMD product (d = 32 and SIMD available). */
+  kernel: Wasm32Matrix | undefined;
 }
 
 /** Per-example intermediate values kept for the backward pass. */
@@ -74,6 +77,11 @@ export class MemN2N implements Ranker {
   private cands = new WeakMap<readonly string[], CandEntry>();
   /** Candidates whose score gradient is below this are skipped in backward (0 = exact). */
   skipBelow = 1e-9;
+  /**
+   * Training/scoring with the generic JS kernels instead of the 32-wide fast paths and the
+   * WebAssembly ones (same results, bit for bit; slower): the baseline of `bench/memn2n.bench.ts`.
+   */
+  referenceKernels = false;
 
   constructor(
     readonly config: MemN2NConfig,
@@ -147,12 +155,16 @@ export class MemN2N implements Ranker {
   candidates(list: readonly string[]): CandEntry {
     let e = this.cands.get(list);
     if (!e) {
-      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined), matrix: new Float32Array(list.length * this.config.dim), version: -1 };
+      const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined);
+      const kernel = this.config.dim === 32 ? Wasm32Matrix.create(list.length, { ids: index.ids, vocabRows: this.W.data.length / 32 }) : undefined;
+      const matrix = kernel ? kernel.data : new Float32Array(list.length * this.config.dim);
+      e = { index, matrix, version: -1, kernel };
       this.cands.set(list, e);
     }
     if (e.version !== this.version) {
       const d = this.config.dim;
-      e.index.ids.forEach((ids, c) => bagSum(this.W.data, d, ids, e!.matrix, c * d));
+      if (e.kernel && !this.referenceKernels) e.kernel.sumRows(this.W.data);
+      else e.index.ids.forEach((ids, c) => (this.referenceKernels ? bagSumGeneric : bagSum)(this.W.data, d, ids, e!.matrix, c * d));
       e.version = this.version;
     }
     return e;
@@ -162,11 +174,13 @@ export class MemN2N implements Ranker {
   forward(x: Encoded, cand: CandEntry, scores: Float32Array): Cache {
     const d = this.config.dim;
     const A = this.A.data;
+    const mv = this.referenceKernels ? matVecGeneric : matVec;
+    const bs = this.referenceKernels ? bagSumGeneric : bagSum;
     const m = x.mems.length;
     const M = new Float32Array(m * d);
-    x.mems.forEach((ids, i) => bagSum(A, d, ids, M, i * d));
+    x.mems.forEach((ids, i) => bs(A, d, ids, M, i * d));
     const u0 = new Float32Array(d);
-    bagSum(A, d, x.query, u0);
+    bs(A, d, x.query, u0);
     const us = [u0];
     const hs: Float32Array[] = [];
     const ps: Float32Array[] = [];
@@ -176,21 +190,22 @@ export class MemN2N implements Ranker {
       const p = new Float32Array(m);
       const h = u.slice();
       if (m > 0) {
-        matVec(M, m, d, u, s);
+        mv(M, m, d, u, s);
         softmax(s, p, m);
         const o = new Float32Array(d);
         matTVec(M, m, d, p, o);
         axpy(1, o, 0, h, 0, d);
       }
       const next = new Float32Array(d);
-      matVec(this.R.data, d, d, h, next);
+      mv(this.R.data, d, d, h, next);
       ps.push(p);
       hs.push(h);
       us.push(next);
     }
     const uH = us[this.config.hops] as Float32Array;
     const n = cand.index.size;
-    matVec(cand.matrix, n, d, uH, scores);
+    if (cand.kernel && !this.referenceKernels) cand.kernel.matVec(uH, scores);
+    else mv(cand.matrix, n, d, uH, scores);
     const matches: [number, number[]][] = [];
     if (this.config.matchType) {
       for (const [c, types] of cand.index.matches(x.context)) {
@@ -206,15 +221,19 @@ export class MemN2N implements Ranker {
 
   /**
    * Backward pass from ∂L/∂scores: accumulates into A.grad, R.grad, W.grad (type rows) and into
-   * `gC` (∂L/∂(candidate matrix), n×d), which `candidatesBackward` turns into W.grad.
+   * `gC` (∂L/∂(candidate matrix), n×d), which `candidatesBackward` turns into W.grad. With
+   * `gC = cand.kernel.grad` (see `candidateGradient`) the candidate part runs in WebAssembly.
    */
   backward(x: Encoded, cand: CandEntry, cache: Cache, gScores: Float32Array, gC: Float32Array): void {
     const d = this.config.dim;
     const H = this.config.hops;
+    const mv = this.referenceKernels ? matVecGeneric : matVec;
+    const mvb = this.referenceKernels ? matVecBackwardGeneric : matVecBackward;
     const n = cand.index.size;
     const uH = cache.us[H] as Float32Array;
     let gu = new Float32Array(d);
-    matVecBackward(cand.matrix, n, d, uH, gScores, gu, gC, this.skipBelow);
+    if (cand.kernel && gC === cand.kernel.grad && !this.referenceKernels) cand.kernel.backward(uH, gScores, gu, this.skipBelow);
+    else mvb(cand.matrix, n, d, uH, gScores, gu, gC, this.skipBelow);
     for (const [c, rows] of cache.matches) {
       const g = gScores[c] as number;
       for (const r of rows) {
@@ -234,7 +253,7 @@ export class MemN2N implements Ranker {
       if (m > 0) {
         const p = cache.ps[k] as Float32Array;
         addOuter(gM, m, d, p, gh);
-        matVec(cache.M, m, d, gh, gp);
+        mv(cache.M, m, d, gh, gp);
         softmaxBackward(p, gp, gs, m);
         addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
         const t = new Float32Array(d);
@@ -243,14 +262,25 @@ export class MemN2N implements Ranker {
       }
       gu = next;
     }
-    bagSumBackward(this.A.grad, d, x.query, gu);
-    x.mems.forEach((ids, i) => bagSumBackward(this.A.grad, d, ids, gM, i * d));
+    const bsb = this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward;
+    bsb(this.A.grad, d, x.query, gu);
+    x.mems.forEach((ids, i) => bsb(this.A.grad, d, ids, gM, i * d));
+  }
+
+  /** A zeroed ∂L/∂(candidate matrix) buffer for `backward`: the WebAssembly one when there is one. */
+  candidateGradient(cand: CandEntry): Float32Array {
+    if (cand.kernel) {
+      cand.kernel.grad.fill(0);
+      return cand.kernel.grad;
+    }
+    return new Float32Array(cand.index.size * this.config.dim);
   }
 
   /** W.grad += Σ_c gC[c] over the words of candidate c. */
   candidatesBackward(cand: CandEntry, gC: Float32Array): void {
     const d = this.config.dim;
-    cand.index.ids.forEach((ids, c) => bagSumBackward(this.W.grad, d, ids, gC, c * d));
+    if (cand.kernel && gC === cand.kernel.grad && !this.referenceKernels) cand.kernel.sumRowsBackward(this.W.grad);
+    else cand.index.ids.forEach((ids, c) => (this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward)(this.W.grad, d, ids, gC, c * d));
   }
 
   /** Cross-entropy of one example; accumulates gradients (gC as in `backward`). */
@@ -289,7 +319,7 @@ export class MemN2N implements Ranker {
    * Inference only: the scores `forward(encode(history))` gives, bit for bit, from the memory
    * bases of the window (oldest first, at most `memorySize`; see `memoryBase`), the query ids and
    * the history's words (match types). Faster than `forward`: no per-memory bag sums, the
-   * candidate product with the state held in locals (d = 32), and each match type's score
+   * candidate product in WebAssembly SIMD (d = 32), and each match type's score
    * W[type]·u once per call instead of once per candidate. Returns the attention of each hop.
    */
   infer(
@@ -332,7 +362,7 @@ export class MemN2N implements Ranker {
       u = next;
     }
     const n = cand.index.size;
-    if (d === 32) matVec32(cand.matrix, n, u, scores);
+    if (cand.kernel) cand.kernel.matVec(u, scores);
     else matVec(cand.matrix, n, d, u, scores);
     if (this.config.matchType) {
       const byType = new Map<string, number>();
@@ -365,20 +395,5 @@ export class MemN2N implements Ranker {
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): MemN2N {
     return bowModelFromFile<MemN2NConfig, MemN2N>('memn2n', c, file, (config, vocab, k) => new MemN2N(config, vocab, k), kb);
-  }
-}
-
-/**
- * out = M·x for 32 columns, x held in locals: the same sums in the same order as `matVec` (four
- * strided partial sums, then s0 + s1 + s2 + s3), so the same float results, about twice as fast.
- */
-function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Array): void {
-  const [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26, x27, x28, x29, x30, x31] = x as unknown as number[];
-  for (let r = 0, o = 0; r < rows; r++, o += 32) {
-    const s0 = 0 + (m[o] as number) * x0! + (m[o + 4] as number) * x4! + (m[o + 8] as number) * x8! + (m[o + 12] as number) * x12! + (m[o + 16] as number) * x16! + (m[o + 20] as number) * x20! + (m[o + 24] as number) * x24! + (m[o + 28] as number) * x28!;
-    const s1 = 0 + (m[o + 1] as number) * x1! + (m[o + 5] as number) * x5! + (m[o + 9] as number) * x9! + (m[o + 13] as number) * x13! + (m[o + 17] as number) * x17! + (m[o + 21] as number) * x21! + (m[o + 25] as number) * x25! + (m[o + 29] as number) * x29!;
-    const s2 = 0 + (m[o + 2] as number) * x2! + (m[o + 6] as number) * x6! + (m[o + 10] as number) * x10! + (m[o + 14] as number) * x14! + (m[o + 18] as number) * x18! + (m[o + 22] as number) * x22! + (m[o + 26] as number) * x26! + (m[o + 30] as number) * x30!;
-    const s3 = 0 + (m[o + 3] as number) * x3! + (m[o + 7] as number) * x7! + (m[o + 11] as number) * x11! + (m[o + 15] as number) * x15! + (m[o + 19] as number) * x19! + (m[o + 23] as number) * x23! + (m[o + 27] as number) * x27! + (m[o + 31] as number) * x31!;
-    out[r] = s0 + s1 + s2 + s3;
   }
 }

@@ -36,7 +36,8 @@ export function memoryTurns(model: MemN2N, history: readonly Turn[]): Turn[] {
  * MemN2N over one conversation: each history turn is embedded once as a memory (`memoryBase`) and
  * its words added once to the match-type context; a turn then costs one inference pass
  * (`MemN2N.infer`, the numbers of `rank`) that gives the scores and the attention together. A
- * history that does not continue the one seen (turns compared by identity) starts over.
+ * history that does not continue the one seen (turns compared by identity) starts over. The
+ * returned `scores` are valid until the conversation's next call (the buffer is reused).
  */
 export function memn2nConversation(model: MemN2N): RankAttention {
   let seen: Turn[] = [];
@@ -47,6 +48,7 @@ export function memn2nConversation(model: MemN2N): RankAttention {
   let matches = new Map<number, string[]>();
   let matchesOf: unknown;
   let matched = 0;
+  let scores = new Float32Array(0);
   return {
     rankWithAttention(history, candidates) {
       let from = continuation(seen, history);
@@ -88,7 +90,8 @@ export function memn2nConversation(model: MemN2N): RankAttention {
       const end = last?.speaker === 'user' ? history.length - 1 : history.length;
       const start = Math.max(0, end - model.config.memorySize);
       const query = last?.speaker === 'user' ? model.queryIds(last.text) : new Int32Array(0);
-      const scores = new Float32Array(candidates.length);
+      // One scores buffer per conversation (a 4,212-candidate array per turn was most of the garbage).
+      if (scores.length !== candidates.length) scores = new Float32Array(candidates.length);
       const ps = model.infer(bases.slice(start, end), query, context, cand, scores, model.config.matchType ? matches : undefined);
       return { scores, memories: labels.slice(start, end), hops: ps.map((p) => Array.from(p)) };
     },

@@ -34,6 +34,14 @@ export interface Fittable {
   evaluate(): number;
   /** Called after parameters were restored. */
   touch(): void;
+  /**
+   * Optional: starts evaluating the current weights elsewhere (e.g. a worker thread) and returns
+   * a function that waits for the score. With it, `fit` trains epoch e+1 while epoch e is being
+   * evaluated; the result is the same as evaluating in line (the same weights are scored and
+   * selected), only one extra epoch may be trained and thrown away when training stops. A
+   * NaN score means "not available": that epoch is then evaluated in line.
+   */
+  startEvaluate?(): () => number;
 }
 
 export interface FitHooks {
@@ -51,6 +59,7 @@ export interface FitResult {
 }
 
 export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitResult {
+  if (f.startEvaluate) return fitOverlapped(f, f.startEvaluate.bind(f), opts, hooks);
   const t0 = performance.now();
   let best = -Infinity;
   let bestEpoch = 0;
@@ -85,6 +94,96 @@ export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitRes
     f.touch();
   }
   return { bestEpoch, bestDev: best, epochsRun: epoch, history, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * `fit` with the evaluation of epoch e overlapping the training of epoch e+1. Same selection,
+ * same best weights and the same reports (each one comes an epoch later); `onBest` is called with
+ * the improved weights in place (they are swapped in for the call).
+ */
+function fitOverlapped(f: Fittable, startEvaluate: () => () => number, opts: FitOptions, hooks: FitHooks): FitResult {
+  const t0 = performance.now();
+  let best = -Infinity;
+  let bestEpoch = 0;
+  let snap: Float32Array[] | undefined;
+  const history: EpochReport[] = [];
+  interface Pending {
+    epoch: number;
+    loss: number;
+    trainSeconds: number;
+    weights: Float32Array[];
+    join: () => number;
+  }
+  let pending: Pending | undefined;
+  let lastSettle = t0;
+  let epochsRun = 0;
+  /** Takes the pending evaluation's score; returns true when training should stop. */
+  const settle = (p: Pending): boolean => {
+    let dev = p.join();
+    if (Number.isNaN(dev)) {
+      // No evaluator (its worker did not start): score the same weights in line.
+      const current = snapshot(f.params);
+      restore(f.params, p.weights);
+      f.touch();
+      dev = f.evaluate();
+      restore(f.params, current);
+      f.touch();
+    }
+    const improved = dev > best;
+    if (improved) {
+      best = dev;
+      bestEpoch = p.epoch;
+      snap = p.weights;
+    }
+    const now = performance.now();
+    const elapsed = (now - t0) / 1000;
+    const seconds = (now - lastSettle) / 1000;
+    lastSettle = now;
+    const r: EpochReport = {
+      epoch: p.epoch,
+      epochs: opts.epochs,
+      loss: p.loss,
+      dev,
+      bestDev: best,
+      bestEpoch,
+      seconds,
+      trainSeconds: p.trainSeconds,
+      eta: (elapsed / p.epoch) * (opts.epochs - p.epoch),
+    };
+    history.push(r);
+    hooks.onEpoch?.(r);
+    if (improved && hooks.onBest) {
+      const current = snapshot(f.params);
+      restore(f.params, p.weights);
+      f.touch();
+      hooks.onBest(r);
+      restore(f.params, current);
+      f.touch();
+    }
+    return (opts.patience > 0 && p.epoch - bestEpoch >= opts.patience) || best >= 1;
+  };
+  for (let epoch = 1; epoch <= opts.epochs; epoch++) {
+    const te = performance.now();
+    const loss = f.runEpoch(epoch);
+    const trainSeconds = (performance.now() - te) / 1000;
+    if (pending && settle(pending)) {
+      // Epoch `epoch` was trained ahead and is thrown away: the in-line loop would have stopped before it.
+      epochsRun = pending.epoch;
+      pending = undefined;
+      break;
+    }
+    if (!Number.isFinite(loss)) throw new Error(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
+    pending = { epoch, loss, trainSeconds, weights: snapshot(f.params), join: startEvaluate() };
+  }
+  if (pending) {
+    settle(pending);
+    epochsRun = pending.epoch;
+  }
+  if (snap) {
+    restore(f.params, snap);
+    f.touch();
+  }
+  return { bestEpoch, bestDev: best, epochsRun, history, seconds: (performance.now() - t0) / 1000 };
 }
 
 /** One epoch of mini-batch training, shared by the trainers. */

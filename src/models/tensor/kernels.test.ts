@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
-import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, softmax, softmaxBackward } from './kernels.js';
+import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, softmax, softmaxBackward } from './kernels.js';
+import { Wasm32Matrix } from './wasm.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
 import { adam, clipGradNorm, param, sgd } from './params.js';
@@ -141,4 +142,127 @@ test('matVecBackward equals matTVec + addOuter, and skips only tiny rows', () =>
   matVecBackward(m, rows, cols, x, gy, new Float32Array(cols), gM3, 1e-9);
   assert.equal(gM3[2 * cols], 0);
   assert.equal(gM3[3 * cols], gM2[3 * cols]);
+});
+
+/** The generic loops, written out plainly: the 32-column fast paths must agree bit for bit. */
+function refMatVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  for (let r = 0; r < rows; r++) {
+    const s = [0, 0, 0, 0];
+    for (let c = 0; c < cols; c++) s[c % 4] = (s[c % 4] as number) + (m[r * cols + c] as number) * (x[c] as number);
+    out[r] = (s[0] as number) + (s[1] as number) + (s[2] as number) + (s[3] as number);
+  }
+}
+function refMatVecBackward(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow: number): void {
+  for (let r = 0; r < rows; r++) {
+    const a = gy[r] as number;
+    if (a === 0 || Math.abs(a) < skipBelow) continue;
+    for (let c = 0; c < cols; c++) {
+      gx[c] = (gx[c] as number) + a * (m[r * cols + c] as number);
+      gM[r * cols + c] = (gM[r * cols + c] as number) + a * (x[c] as number);
+    }
+  }
+}
+
+test('32-column matVec and matVecBackward give bit-identical results to the generic loops', () => {
+  const rows = 203;
+  const m = rand(rows * 32), x = rand(32, 3);
+  const a = new Float32Array(rows), b = new Float32Array(rows);
+  matVec(m, rows, 32, x, a);
+  refMatVec(m, rows, 32, x, b);
+  assert.deepEqual(a, b);
+  // Also at 31 and 33 columns (generic path) against the reference.
+  for (const cols of [31, 33]) {
+    const mm = rand(rows * cols), xx = rand(cols);
+    matVec(mm, rows, cols, xx, a);
+    refMatVec(mm, rows, cols, xx, b);
+    assert.deepEqual(a, b);
+  }
+  for (const skip of [0, 1e-3]) {
+    const gy = rand(rows, 0.01);
+    gy[5] = 0;
+    gy[7] = 1e-4;
+    const gx1 = rand(32), gM1 = rand(rows * 32);
+    const gx2 = gx1.slice(), gM2 = gM1.slice();
+    matVecBackward(m, rows, 32, x, gy, gx1, gM1, skip);
+    refMatVecBackward(m, rows, 32, x, gy, gx2, gM2, skip);
+    assert.deepEqual(gx1, gx2);
+    assert.deepEqual(gM1, gM2);
+    if (skip > 0) assert.equal(gM1[7 * 32], gM2[7 * 32]);
+  }
+});
+
+test('WebAssembly 32-column product is bit-identical to matVec', (t) => {
+  for (const rows of [1, 7, 4212]) {
+    const w = Wasm32Matrix.create(rows);
+    if (!w) return t.skip('no WebAssembly SIMD on this Node');
+    w.data.set(rand(rows * 32, 0.7));
+    const x = rand(32, 2);
+    const a = new Float32Array(rows), b = new Float32Array(rows);
+    w.matVec(x, a);
+    matVecGeneric(w.data, rows, 32, x, b);
+    assert.deepEqual(a, b);
+    // Extreme values too: huge, tiny, signed zeros.
+    w.data.fill(0);
+    w.data[0] = 3e38;
+    w.data[1] = 3e38;
+    w.data[2] = -0;
+    w.data[3] = 1e-40;
+    const y = new Float32Array(32).fill(1);
+    w.matVec(y, a);
+    matVecGeneric(w.data, rows, 32, y, b);
+    assert.deepEqual(a, b);
+  }
+});
+
+test('WebAssembly 32-column backward is bit-identical to matVecBackward (with skipped rows)', (t) => {
+  for (const rows of [1, 9, 4212]) {
+    const w = Wasm32Matrix.create(rows);
+    if (!w) return t.skip('no WebAssembly SIMD on this Node');
+    w.data.set(rand(rows * 32, 0.7));
+    const x = rand(32, 2);
+    for (const skip of [0, 1e-3]) {
+      const gy = rand(rows, 0.01);
+      gy[0] = 0;
+      if (rows > 3) gy[3] = -1e-4;
+      const gx1 = rand(32), gx2 = gx1.slice();
+      w.grad.set(rand(rows * 32));
+      const gM2 = w.grad.slice();
+      w.backward(x, gy, gx1, skip);
+      matVecBackwardGeneric(w.data, rows, 32, x, gy, gx2, gM2, skip);
+      assert.deepEqual(gx1, gx2);
+      assert.deepEqual(w.grad.slice(), gM2);
+    }
+  }
+});
+
+test('32-wide bagSum and bagSumBackward are bit-identical to the generic loops', () => {
+  const e = rand(50 * 32);
+  const ids = [3, 7, -1, 3, 49, 0];
+  const a = new Float32Array(40), b = new Float32Array(40);
+  bagSum(e, 32, ids, a, 5);
+  for (const id of ids) if (id >= 0) for (let c = 0; c < 32; c++) b[5 + c] = (b[5 + c] as number) + (e[id * 32 + c] as number);
+  assert.deepEqual(a, b);
+  const g = rand(40);
+  const gE1 = rand(50 * 32), gE2 = gE1.slice();
+  bagSumBackward(gE1, 32, ids, g, 3);
+  for (const id of ids) if (id >= 0) for (let c = 0; c < 32; c++) gE2[id * 32 + c] = (gE2[id * 32 + c] as number) + (g[3 + c] as number);
+  assert.deepEqual(gE1, gE2);
+});
+
+test('WebAssembly bag sums over rows (and their backward) are bit-identical to bagSum / bagSumBackward', (t) => {
+  const V = 40;
+  const ids = [[1, 2, 3], [], [5, 5, -1, 39], [0], [7, 8, 9, 10, 11, 12, 13]];
+  const w = Wasm32Matrix.create(ids.length, { ids, vocabRows: V });
+  if (!w) return t.skip('no WebAssembly SIMD on this Node');
+  const e = rand(V * 32, 3);
+  w.sumRows(e);
+  const ref = new Float32Array(ids.length * 32);
+  ids.forEach((l, r) => bagSum(e, 32, l, ref, r * 32));
+  assert.deepEqual(w.data.slice(), ref);
+  w.grad.set(rand(ids.length * 32));
+  const g1 = rand(V * 32), g2 = g1.slice();
+  w.sumRowsBackward(g1);
+  ids.forEach((l, r) => bagSumBackward(g2, 32, l, w.grad, r * 32));
+  assert.deepEqual(g1, g2);
+  assert.throws(() => w.sumRows(new Float32Array(32)), /weights for 40 rows/);
 });

@@ -18,6 +18,12 @@ export function axpy(alpha: number, x: Float32Array, xOff: number, y: Float32Arr
 
 /** out = M·x, M is rows×cols. */
 export function matVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  if (cols === 32) matVec32(m, rows, x, out);
+  else matVecGeneric(m, rows, cols, x, out);
+}
+
+/** `matVec` without the 32-column fast path (same results; the baseline for benchmarks). */
+export function matVecGeneric(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
   const c4 = cols - (cols % 4);
   for (let r = 0; r < rows; r++) {
     let s0 = 0;
@@ -42,6 +48,12 @@ export function matVec(m: Float32Array, rows: number, cols: number, x: Float32Ar
  * `skipBelow` are skipped (their contribution is under float32 resolution for tiny thresholds).
  */
 export function matVecBackward(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow = 0): void {
+  if (cols === 32) matVecBackward32(m, rows, x, gy, gx, gM, skipBelow);
+  else matVecBackwardGeneric(m, rows, cols, x, gy, gx, gM, skipBelow);
+}
+
+/** `matVecBackward` without the 32-column fast path (same results; the baseline for benchmarks). */
+export function matVecBackwardGeneric(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow = 0): void {
   for (let r = 0; r < rows; r++) {
     const a = gy[r] as number;
     if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
@@ -76,6 +88,12 @@ export function addOuter(g: Float32Array, rows: number, cols: number, u: Float32
 
 /** out[outOff..+dim] = Σ_k E[ids[k]] (a bag-of-words embedding sum; ids < 0 are skipped). */
 export function bagSum(e: Float32Array, dim: number, ids: ArrayLike<number>, out: Float32Array, outOff = 0): void {
+  if (dim === 32) bagSum32(e, ids, out, outOff);
+  else bagSumGeneric(e, dim, ids, out, outOff);
+}
+
+/** `bagSum` without the 32-wide fast path (same results; the baseline for benchmarks). */
+export function bagSumGeneric(e: Float32Array, dim: number, ids: ArrayLike<number>, out: Float32Array, outOff = 0): void {
   out.fill(0, outOff, outOff + dim);
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k] as number;
@@ -87,6 +105,12 @@ export function bagSum(e: Float32Array, dim: number, ids: ArrayLike<number>, out
 
 /** Gradient of bagSum: gE[ids[k]] += g[gOff..+dim] for every k (repeated ids count repeatedly). */
 export function bagSumBackward(gE: Float32Array, dim: number, ids: ArrayLike<number>, g: Float32Array, gOff = 0): void {
+  if (dim === 32) bagSumBackward32(gE, ids, g, gOff);
+  else bagSumBackwardGeneric(gE, dim, ids, g, gOff);
+}
+
+/** `bagSumBackward` without the 32-wide fast path (same results; the baseline for benchmarks). */
+export function bagSumBackwardGeneric(gE: Float32Array, dim: number, ids: ArrayLike<number>, g: Float32Array, gOff = 0): void {
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k] as number;
     if (id < 0) continue;
@@ -119,4 +143,415 @@ export function softmaxBackward(p: Float32Array, g: Float32Array, out: Float32Ar
   let s = 0;
   for (let i = 0; i < n; i++) s += (p[i] as number) * (g[i] as number);
   for (let i = 0; i < n; i++) out[i] = (p[i] as number) * ((g[i] as number) - s);
+}
+
+// ---- 32-column specialisations (d = 32 is the default embedding size; generated, unrolled) ----
+
+/**
+ * matVec for 32 columns with x held in locals: the same sums in the same order as the generic loop
+ * (four strided partial sums, then s0 + s1 + s2 + s3), so the same float results, about twice as fast.
+ */
+function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Array): void {
+  const x0 = x[0] as number;
+  const x1 = x[1] as number;
+  const x2 = x[2] as number;
+  const x3 = x[3] as number;
+  const x4 = x[4] as number;
+  const x5 = x[5] as number;
+  const x6 = x[6] as number;
+  const x7 = x[7] as number;
+  const x8 = x[8] as number;
+  const x9 = x[9] as number;
+  const x10 = x[10] as number;
+  const x11 = x[11] as number;
+  const x12 = x[12] as number;
+  const x13 = x[13] as number;
+  const x14 = x[14] as number;
+  const x15 = x[15] as number;
+  const x16 = x[16] as number;
+  const x17 = x[17] as number;
+  const x18 = x[18] as number;
+  const x19 = x[19] as number;
+  const x20 = x[20] as number;
+  const x21 = x[21] as number;
+  const x22 = x[22] as number;
+  const x23 = x[23] as number;
+  const x24 = x[24] as number;
+  const x25 = x[25] as number;
+  const x26 = x[26] as number;
+  const x27 = x[27] as number;
+  const x28 = x[28] as number;
+  const x29 = x[29] as number;
+  const x30 = x[30] as number;
+  const x31 = x[31] as number;
+  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+    const s0 = 0 + (m[o + 0] as number) * x0 + (m[o + 4] as number) * x4 + (m[o + 8] as number) * x8 + (m[o + 12] as number) * x12 + (m[o + 16] as number) * x16 + (m[o + 20] as number) * x20 + (m[o + 24] as number) * x24 + (m[o + 28] as number) * x28;
+    const s1 = 0 + (m[o + 1] as number) * x1 + (m[o + 5] as number) * x5 + (m[o + 9] as number) * x9 + (m[o + 13] as number) * x13 + (m[o + 17] as number) * x17 + (m[o + 21] as number) * x21 + (m[o + 25] as number) * x25 + (m[o + 29] as number) * x29;
+    const s2 = 0 + (m[o + 2] as number) * x2 + (m[o + 6] as number) * x6 + (m[o + 10] as number) * x10 + (m[o + 14] as number) * x14 + (m[o + 18] as number) * x18 + (m[o + 22] as number) * x22 + (m[o + 26] as number) * x26 + (m[o + 30] as number) * x30;
+    const s3 = 0 + (m[o + 3] as number) * x3 + (m[o + 7] as number) * x7 + (m[o + 11] as number) * x11 + (m[o + 15] as number) * x15 + (m[o + 19] as number) * x19 + (m[o + 23] as number) * x23 + (m[o + 27] as number) * x27 + (m[o + 31] as number) * x31;
+    out[r] = s0 + s1 + s2 + s3;
+  }
+}
+
+
+/**
+ * matVecBackward for 32 columns in two passes, each with 32 values in locals (one set fits the
+ * registers, two do not): gx += Mᵀ·gy, then gM += gy·xᵀ. Bit-identical to the generic loop: gx is
+ * rounded to float32 after every row as the generic loop's Float32Array stores do, and the two
+ * outputs are independent, so splitting the pass changes no sum.
+ */
+function matVecBackward32(m: Float32Array, rows: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow: number): void {
+  const fr = Math.fround;
+  let g0 = gx[0] as number;
+  let g1 = gx[1] as number;
+  let g2 = gx[2] as number;
+  let g3 = gx[3] as number;
+  let g4 = gx[4] as number;
+  let g5 = gx[5] as number;
+  let g6 = gx[6] as number;
+  let g7 = gx[7] as number;
+  let g8 = gx[8] as number;
+  let g9 = gx[9] as number;
+  let g10 = gx[10] as number;
+  let g11 = gx[11] as number;
+  let g12 = gx[12] as number;
+  let g13 = gx[13] as number;
+  let g14 = gx[14] as number;
+  let g15 = gx[15] as number;
+  let g16 = gx[16] as number;
+  let g17 = gx[17] as number;
+  let g18 = gx[18] as number;
+  let g19 = gx[19] as number;
+  let g20 = gx[20] as number;
+  let g21 = gx[21] as number;
+  let g22 = gx[22] as number;
+  let g23 = gx[23] as number;
+  let g24 = gx[24] as number;
+  let g25 = gx[25] as number;
+  let g26 = gx[26] as number;
+  let g27 = gx[27] as number;
+  let g28 = gx[28] as number;
+  let g29 = gx[29] as number;
+  let g30 = gx[30] as number;
+  let g31 = gx[31] as number;
+  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+    const a = gy[r] as number;
+    if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
+    g0 = fr(g0 + a * (m[o + 0] as number));
+    g1 = fr(g1 + a * (m[o + 1] as number));
+    g2 = fr(g2 + a * (m[o + 2] as number));
+    g3 = fr(g3 + a * (m[o + 3] as number));
+    g4 = fr(g4 + a * (m[o + 4] as number));
+    g5 = fr(g5 + a * (m[o + 5] as number));
+    g6 = fr(g6 + a * (m[o + 6] as number));
+    g7 = fr(g7 + a * (m[o + 7] as number));
+    g8 = fr(g8 + a * (m[o + 8] as number));
+    g9 = fr(g9 + a * (m[o + 9] as number));
+    g10 = fr(g10 + a * (m[o + 10] as number));
+    g11 = fr(g11 + a * (m[o + 11] as number));
+    g12 = fr(g12 + a * (m[o + 12] as number));
+    g13 = fr(g13 + a * (m[o + 13] as number));
+    g14 = fr(g14 + a * (m[o + 14] as number));
+    g15 = fr(g15 + a * (m[o + 15] as number));
+    g16 = fr(g16 + a * (m[o + 16] as number));
+    g17 = fr(g17 + a * (m[o + 17] as number));
+    g18 = fr(g18 + a * (m[o + 18] as number));
+    g19 = fr(g19 + a * (m[o + 19] as number));
+    g20 = fr(g20 + a * (m[o + 20] as number));
+    g21 = fr(g21 + a * (m[o + 21] as number));
+    g22 = fr(g22 + a * (m[o + 22] as number));
+    g23 = fr(g23 + a * (m[o + 23] as number));
+    g24 = fr(g24 + a * (m[o + 24] as number));
+    g25 = fr(g25 + a * (m[o + 25] as number));
+    g26 = fr(g26 + a * (m[o + 26] as number));
+    g27 = fr(g27 + a * (m[o + 27] as number));
+    g28 = fr(g28 + a * (m[o + 28] as number));
+    g29 = fr(g29 + a * (m[o + 29] as number));
+    g30 = fr(g30 + a * (m[o + 30] as number));
+    g31 = fr(g31 + a * (m[o + 31] as number));
+  }
+  gx[0] = g0;
+  gx[1] = g1;
+  gx[2] = g2;
+  gx[3] = g3;
+  gx[4] = g4;
+  gx[5] = g5;
+  gx[6] = g6;
+  gx[7] = g7;
+  gx[8] = g8;
+  gx[9] = g9;
+  gx[10] = g10;
+  gx[11] = g11;
+  gx[12] = g12;
+  gx[13] = g13;
+  gx[14] = g14;
+  gx[15] = g15;
+  gx[16] = g16;
+  gx[17] = g17;
+  gx[18] = g18;
+  gx[19] = g19;
+  gx[20] = g20;
+  gx[21] = g21;
+  gx[22] = g22;
+  gx[23] = g23;
+  gx[24] = g24;
+  gx[25] = g25;
+  gx[26] = g26;
+  gx[27] = g27;
+  gx[28] = g28;
+  gx[29] = g29;
+  gx[30] = g30;
+  gx[31] = g31;
+  addOuter32(gM, rows, gy, x, skipBelow);
+}
+
+/** gM[r] += gy[r]·x for every row with |gy[r]| ≥ skipBelow (32 columns, x in locals). */
+function addOuter32(gM: Float32Array, rows: number, gy: Float32Array, x: Float32Array, skipBelow: number): void {
+  const x0 = x[0] as number;
+  const x1 = x[1] as number;
+  const x2 = x[2] as number;
+  const x3 = x[3] as number;
+  const x4 = x[4] as number;
+  const x5 = x[5] as number;
+  const x6 = x[6] as number;
+  const x7 = x[7] as number;
+  const x8 = x[8] as number;
+  const x9 = x[9] as number;
+  const x10 = x[10] as number;
+  const x11 = x[11] as number;
+  const x12 = x[12] as number;
+  const x13 = x[13] as number;
+  const x14 = x[14] as number;
+  const x15 = x[15] as number;
+  const x16 = x[16] as number;
+  const x17 = x[17] as number;
+  const x18 = x[18] as number;
+  const x19 = x[19] as number;
+  const x20 = x[20] as number;
+  const x21 = x[21] as number;
+  const x22 = x[22] as number;
+  const x23 = x[23] as number;
+  const x24 = x[24] as number;
+  const x25 = x[25] as number;
+  const x26 = x[26] as number;
+  const x27 = x[27] as number;
+  const x28 = x[28] as number;
+  const x29 = x[29] as number;
+  const x30 = x[30] as number;
+  const x31 = x[31] as number;
+  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+    const a = gy[r] as number;
+    if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
+    gM[o + 0] = (gM[o + 0] as number) + a * x0;
+    gM[o + 1] = (gM[o + 1] as number) + a * x1;
+    gM[o + 2] = (gM[o + 2] as number) + a * x2;
+    gM[o + 3] = (gM[o + 3] as number) + a * x3;
+    gM[o + 4] = (gM[o + 4] as number) + a * x4;
+    gM[o + 5] = (gM[o + 5] as number) + a * x5;
+    gM[o + 6] = (gM[o + 6] as number) + a * x6;
+    gM[o + 7] = (gM[o + 7] as number) + a * x7;
+    gM[o + 8] = (gM[o + 8] as number) + a * x8;
+    gM[o + 9] = (gM[o + 9] as number) + a * x9;
+    gM[o + 10] = (gM[o + 10] as number) + a * x10;
+    gM[o + 11] = (gM[o + 11] as number) + a * x11;
+    gM[o + 12] = (gM[o + 12] as number) + a * x12;
+    gM[o + 13] = (gM[o + 13] as number) + a * x13;
+    gM[o + 14] = (gM[o + 14] as number) + a * x14;
+    gM[o + 15] = (gM[o + 15] as number) + a * x15;
+    gM[o + 16] = (gM[o + 16] as number) + a * x16;
+    gM[o + 17] = (gM[o + 17] as number) + a * x17;
+    gM[o + 18] = (gM[o + 18] as number) + a * x18;
+    gM[o + 19] = (gM[o + 19] as number) + a * x19;
+    gM[o + 20] = (gM[o + 20] as number) + a * x20;
+    gM[o + 21] = (gM[o + 21] as number) + a * x21;
+    gM[o + 22] = (gM[o + 22] as number) + a * x22;
+    gM[o + 23] = (gM[o + 23] as number) + a * x23;
+    gM[o + 24] = (gM[o + 24] as number) + a * x24;
+    gM[o + 25] = (gM[o + 25] as number) + a * x25;
+    gM[o + 26] = (gM[o + 26] as number) + a * x26;
+    gM[o + 27] = (gM[o + 27] as number) + a * x27;
+    gM[o + 28] = (gM[o + 28] as number) + a * x28;
+    gM[o + 29] = (gM[o + 29] as number) + a * x29;
+    gM[o + 30] = (gM[o + 30] as number) + a * x30;
+    gM[o + 31] = (gM[o + 31] as number) + a * x31;
+  }
+}
+
+/** bagSum for dim 32, the sum in locals: rounded to float32 after every id, as the generic loop's stores do. */
+function bagSum32(e: Float32Array, ids: ArrayLike<number>, out: Float32Array, outOff: number): void {
+  const fr = Math.fround;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let s4 = 0;
+  let s5 = 0;
+  let s6 = 0;
+  let s7 = 0;
+  let s8 = 0;
+  let s9 = 0;
+  let s10 = 0;
+  let s11 = 0;
+  let s12 = 0;
+  let s13 = 0;
+  let s14 = 0;
+  let s15 = 0;
+  let s16 = 0;
+  let s17 = 0;
+  let s18 = 0;
+  let s19 = 0;
+  let s20 = 0;
+  let s21 = 0;
+  let s22 = 0;
+  let s23 = 0;
+  let s24 = 0;
+  let s25 = 0;
+  let s26 = 0;
+  let s27 = 0;
+  let s28 = 0;
+  let s29 = 0;
+  let s30 = 0;
+  let s31 = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < 0) continue;
+    const o = id * 32;
+    s0 = fr(s0 + (e[o + 0] as number));
+    s1 = fr(s1 + (e[o + 1] as number));
+    s2 = fr(s2 + (e[o + 2] as number));
+    s3 = fr(s3 + (e[o + 3] as number));
+    s4 = fr(s4 + (e[o + 4] as number));
+    s5 = fr(s5 + (e[o + 5] as number));
+    s6 = fr(s6 + (e[o + 6] as number));
+    s7 = fr(s7 + (e[o + 7] as number));
+    s8 = fr(s8 + (e[o + 8] as number));
+    s9 = fr(s9 + (e[o + 9] as number));
+    s10 = fr(s10 + (e[o + 10] as number));
+    s11 = fr(s11 + (e[o + 11] as number));
+    s12 = fr(s12 + (e[o + 12] as number));
+    s13 = fr(s13 + (e[o + 13] as number));
+    s14 = fr(s14 + (e[o + 14] as number));
+    s15 = fr(s15 + (e[o + 15] as number));
+    s16 = fr(s16 + (e[o + 16] as number));
+    s17 = fr(s17 + (e[o + 17] as number));
+    s18 = fr(s18 + (e[o + 18] as number));
+    s19 = fr(s19 + (e[o + 19] as number));
+    s20 = fr(s20 + (e[o + 20] as number));
+    s21 = fr(s21 + (e[o + 21] as number));
+    s22 = fr(s22 + (e[o + 22] as number));
+    s23 = fr(s23 + (e[o + 23] as number));
+    s24 = fr(s24 + (e[o + 24] as number));
+    s25 = fr(s25 + (e[o + 25] as number));
+    s26 = fr(s26 + (e[o + 26] as number));
+    s27 = fr(s27 + (e[o + 27] as number));
+    s28 = fr(s28 + (e[o + 28] as number));
+    s29 = fr(s29 + (e[o + 29] as number));
+    s30 = fr(s30 + (e[o + 30] as number));
+    s31 = fr(s31 + (e[o + 31] as number));
+  }
+  out[outOff + 0] = s0;
+  out[outOff + 1] = s1;
+  out[outOff + 2] = s2;
+  out[outOff + 3] = s3;
+  out[outOff + 4] = s4;
+  out[outOff + 5] = s5;
+  out[outOff + 6] = s6;
+  out[outOff + 7] = s7;
+  out[outOff + 8] = s8;
+  out[outOff + 9] = s9;
+  out[outOff + 10] = s10;
+  out[outOff + 11] = s11;
+  out[outOff + 12] = s12;
+  out[outOff + 13] = s13;
+  out[outOff + 14] = s14;
+  out[outOff + 15] = s15;
+  out[outOff + 16] = s16;
+  out[outOff + 17] = s17;
+  out[outOff + 18] = s18;
+  out[outOff + 19] = s19;
+  out[outOff + 20] = s20;
+  out[outOff + 21] = s21;
+  out[outOff + 22] = s22;
+  out[outOff + 23] = s23;
+  out[outOff + 24] = s24;
+  out[outOff + 25] = s25;
+  out[outOff + 26] = s26;
+  out[outOff + 27] = s27;
+  out[outOff + 28] = s28;
+  out[outOff + 29] = s29;
+  out[outOff + 30] = s30;
+  out[outOff + 31] = s31;
+}
+
+/** bagSumBackward for dim 32: the gradient row read once into locals. */
+function bagSumBackward32(gE: Float32Array, ids: ArrayLike<number>, g: Float32Array, gOff: number): void {
+  const g0 = g[gOff + 0] as number;
+  const g1 = g[gOff + 1] as number;
+  const g2 = g[gOff + 2] as number;
+  const g3 = g[gOff + 3] as number;
+  const g4 = g[gOff + 4] as number;
+  const g5 = g[gOff + 5] as number;
+  const g6 = g[gOff + 6] as number;
+  const g7 = g[gOff + 7] as number;
+  const g8 = g[gOff + 8] as number;
+  const g9 = g[gOff + 9] as number;
+  const g10 = g[gOff + 10] as number;
+  const g11 = g[gOff + 11] as number;
+  const g12 = g[gOff + 12] as number;
+  const g13 = g[gOff + 13] as number;
+  const g14 = g[gOff + 14] as number;
+  const g15 = g[gOff + 15] as number;
+  const g16 = g[gOff + 16] as number;
+  const g17 = g[gOff + 17] as number;
+  const g18 = g[gOff + 18] as number;
+  const g19 = g[gOff + 19] as number;
+  const g20 = g[gOff + 20] as number;
+  const g21 = g[gOff + 21] as number;
+  const g22 = g[gOff + 22] as number;
+  const g23 = g[gOff + 23] as number;
+  const g24 = g[gOff + 24] as number;
+  const g25 = g[gOff + 25] as number;
+  const g26 = g[gOff + 26] as number;
+  const g27 = g[gOff + 27] as number;
+  const g28 = g[gOff + 28] as number;
+  const g29 = g[gOff + 29] as number;
+  const g30 = g[gOff + 30] as number;
+  const g31 = g[gOff + 31] as number;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < 0) continue;
+    const o = id * 32;
+    gE[o + 0] = (gE[o + 0] as number) + g0;
+    gE[o + 1] = (gE[o + 1] as number) + g1;
+    gE[o + 2] = (gE[o + 2] as number) + g2;
+    gE[o + 3] = (gE[o + 3] as number) + g3;
+    gE[o + 4] = (gE[o + 4] as number) + g4;
+    gE[o + 5] = (gE[o + 5] as number) + g5;
+    gE[o + 6] = (gE[o + 6] as number) + g6;
+    gE[o + 7] = (gE[o + 7] as number) + g7;
+    gE[o + 8] = (gE[o + 8] as number) + g8;
+    gE[o + 9] = (gE[o + 9] as number) + g9;
+    gE[o + 10] = (gE[o + 10] as number) + g10;
+    gE[o + 11] = (gE[o + 11] as number) + g11;
+    gE[o + 12] = (gE[o + 12] as number) + g12;
+    gE[o + 13] = (gE[o + 13] as number) + g13;
+    gE[o + 14] = (gE[o + 14] as number) + g14;
+    gE[o + 15] = (gE[o + 15] as number) + g15;
+    gE[o + 16] = (gE[o + 16] as number) + g16;
+    gE[o + 17] = (gE[o + 17] as number) + g17;
+    gE[o + 18] = (gE[o + 18] as number) + g18;
+    gE[o + 19] = (gE[o + 19] as number) + g19;
+    gE[o + 20] = (gE[o + 20] as number) + g20;
+    gE[o + 21] = (gE[o + 21] as number) + g21;
+    gE[o + 22] = (gE[o + 22] as number) + g22;
+    gE[o + 23] = (gE[o + 23] as number) + g23;
+    gE[o + 24] = (gE[o + 24] as number) + g24;
+    gE[o + 25] = (gE[o + 25] as number) + g25;
+    gE[o + 26] = (gE[o + 26] as number) + g26;
+    gE[o + 27] = (gE[o + 27] as number) + g27;
+    gE[o + 28] = (gE[o + 28] as number) + g28;
+    gE[o + 29] = (gE[o + 29] as number) + g29;
+    gE[o + 30] = (gE[o + 30] as number) + g30;
+    gE[o + 31] = (gE[o + 31] as number) + g31;
+  }
 }

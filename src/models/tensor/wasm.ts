@@ -1,0 +1,332 @@
+/**
+ * WebAssembly SIMD kernel for the hot product of the 32-dimensional bag-of-words models: scores =
+ * C·u for a candidate matrix C (n×32). Two float64 lanes per instruction, with exactly the sums of
+ * `matVec` (four strided partial sums in float64, products of float32 values are exact in float64,
+ * then s0 + s1 + s2 + s3 rounded to float32), so the scores are bit-identical to the JS kernels,
+ * about twice as fast. The module is assembled here from its opcodes (no toolchain, no binary file).
+ * Where WebAssembly SIMD is missing, `Wasm32Matrix.create` returns undefined and callers use `matVec`.
+ */
+
+/** The few WebAssembly APIs used here (the project's lib settings do not declare them). */
+declare namespace WebAssembly {
+  class Module {
+    constructor(bytes: Uint8Array);
+  }
+  class Memory {
+    constructor(d: { initial: number });
+    readonly buffer: ArrayBuffer;
+  }
+  class Instance {
+    constructor(m: Module, imports: Record<string, Record<string, unknown>>);
+    readonly exports: Record<string, unknown>;
+  }
+}
+
+const leb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+};
+const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
+const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
+const str = (s: string): number[] => [...leb(s.length), ...Buffer.from(s)];
+const I32 = 0x7f;
+const V128 = 0x7b;
+const get = (i: number): number[] => [0x20, ...leb(i)];
+const set = (i: number): number[] => [0x21, ...leb(i)];
+const sleb = (n: number): number[] => {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
+    out.push(b | 0x80);
+  }
+};
+const i32const = (n: number): number[] => [0x41, ...sleb(n)];
+const simd = (op: number): number[] => [0xfd, ...leb(op)];
+const memarg = (align: number, offset: number): number[] => [...leb(align), ...leb(offset)];
+const v128load = (offset: number): number[] => [...simd(0x00), ...memarg(2, offset)];
+const PROMOTE_LOW = simd(0x5f); // f64x2.promote_low_f32x4
+const F64X2_MUL = simd(0xf2);
+const F64X2_ADD = simd(0xf0);
+const lane = (l: number): number[] => [...simd(0x21), l]; // f64x2.extract_lane
+const V128_ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
+const F64_ADD = 0xa0;
+const DEMOTE_ZERO = simd(0x5e); // f32x4.demote_f64x2_zero
+const F64X2_SPLAT = simd(0x14);
+const v128store64lane0 = (offset: number): number[] => [...simd(0x5b), ...memarg(3, offset), 0];
+const F32_LOAD = 0x2a;
+const F64_PROMOTE = 0xbb;
+const F64_ABS = 0x99;
+const F64_LT = 0x63;
+const F64_EQ = 0x61;
+const I32_OR = 0x72;
+const F64 = 0x7c;
+const F32X4_ADD = simd(0xe4);
+const v128store = (offset: number): number[] => [...simd(0x0b), ...memarg(2, offset)];
+const I32_LOAD = 0x28;
+const F32_DEMOTE = 0xb6;
+const F32_STORE = 0x38;
+
+/** Body of `mv(m, rows, x, out)`: out[r] = M[r]·x for a row-major rows×32 float32 matrix (byte offsets). */
+function matVec32Body(): number[] {
+  const [M, ROWS, X, OUT, R, O, S01, S23, XP] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  const b: number[] = [];
+  // x as 16 float64 pairs (x0,x1) (x2,x3) …
+  for (let k = 0; k < 16; k++) b.push(...get(X), ...v128load(8 * k), ...PROMOTE_LOW, ...set(XP + k));
+  b.push(...get(M), ...set(O));
+  b.push(0x02, 0x40, 0x03, 0x40); // block loop
+  b.push(...get(R), ...get(ROWS), 0x4f, 0x0d, 1); // r >= rows → exit
+  b.push(...V128_ZERO, ...set(S01), ...V128_ZERO, ...set(S23));
+  // Columns 4j, 4j+1 go to (s0, s1); 4j+2, 4j+3 to (s2, s3): the partial sums of matVec, in its order.
+  for (let j = 0; j < 8; j++) {
+    b.push(...get(S01), ...get(O), ...v128load(16 * j), ...PROMOTE_LOW, ...get(XP + 2 * j), ...F64X2_MUL, ...F64X2_ADD, ...set(S01));
+    b.push(...get(S23), ...get(O), ...v128load(16 * j + 8), ...PROMOTE_LOW, ...get(XP + 2 * j + 1), ...F64X2_MUL, ...F64X2_ADD, ...set(S23));
+  }
+  // out[r] = f32(((s0 + s1) + s2) + s3)
+  b.push(...get(OUT), ...get(R), ...i32const(2), 0x74, 0x6a);
+  b.push(...get(S01), ...lane(0), ...get(S01), ...lane(1), F64_ADD, ...get(S23), ...lane(0), F64_ADD, ...get(S23), ...lane(1), F64_ADD, F32_DEMOTE, F32_STORE, ...memarg(2, 0));
+  b.push(...get(O), ...i32const(128), 0x6a, ...set(O)); // o += 128 bytes
+  b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
+  b.push(0x0c, 0, 0x0b, 0x0b, 0x0b); // br loop; end loop; end block; end func
+  return [...vec([[...leb(2), I32], [...leb(18), V128]]), ...b];
+}
+
+/**
+ * Body of `bw(m, rows, x, gy, gx, gm, skip)`, the backward of y = M·x (`matVecBackward`): gx += Mᵀ·gy
+ * with gx rounded to float32 after every row, then gm += gy·xᵀ, rows with gy = 0 or |gy| < skip
+ * skipped — the float32 results of the JS loops.
+ */
+function matVecBackward32Body(): number[] {
+  const [M, ROWS, X, GY, GX, GM, SKIP, R, O, G, A, AV, P] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const b: number[] = [];
+  /** Emits the row loop: `a` = gy[r] (skipped rows continue), then `perRow`. */
+  const rows = (perRow: number[]): void => {
+    b.push(...i32const(0), ...set(R), ...get(M), ...set(O));
+    b.push(0x02, 0x40, 0x03, 0x40);
+    b.push(...get(R), ...get(ROWS), 0x4f, 0x0d, 1);
+    b.push(0x02, 0x40); // block: skip target
+    b.push(...get(GY), ...get(R), ...i32const(2), 0x74, 0x6a, F32_LOAD, ...memarg(2, 0), F64_PROMOTE, ...set(A));
+    b.push(...get(A), 0x44, 0, 0, 0, 0, 0, 0, 0, 0, F64_EQ, ...get(A), F64_ABS, ...get(SKIP), F64_LT, I32_OR, 0x0d, 0); // skip → end of block
+    b.push(...get(A), ...F64X2_SPLAT, ...set(AV));
+    b.push(...perRow);
+    b.push(0x0b); // end skip block
+    b.push(...get(O), ...i32const(128), 0x6a, ...set(O));
+    b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
+    b.push(0x0c, 0, 0x0b, 0x0b);
+  };
+  // Pass 1: gx pairs in P..P+15; each row: g = f32(g + a·m).
+  for (let k = 0; k < 16; k++) b.push(...get(GX), ...v128load(8 * k), ...PROMOTE_LOW, ...set(P + k));
+  const p1: number[] = [];
+  for (let k = 0; k < 16; k++) p1.push(...get(P + k), ...get(AV), ...get(O), ...v128load(8 * k), ...PROMOTE_LOW, ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO, ...PROMOTE_LOW, ...set(P + k));
+  rows(p1);
+  for (let k = 0; k < 16; k++) {
+    b.push(...get(GX), ...get(P + k), ...lane(0), F32_DEMOTE, F32_STORE, ...memarg(2, 8 * k));
+    b.push(...get(GX), ...get(P + k), ...lane(1), F32_DEMOTE, F32_STORE, ...memarg(2, 8 * k + 4));
+  }
+  // Pass 2: x pairs in P..P+15; each row: gm[r] = f32(gm[r] + a·x), two floats at a time.
+  for (let k = 0; k < 16; k++) b.push(...get(X), ...v128load(8 * k), ...PROMOTE_LOW, ...set(P + k));
+  const p2: number[] = [];
+  // The row's address in gm: g = gm + (o − m).
+  p2.push(...get(GM), ...get(O), ...get(M), 0x6b, 0x6a, ...set(G));
+  for (let k = 0; k < 16; k++) {
+    p2.push(...get(G)); // address for the store
+    p2.push(...get(G), ...v128load(8 * k), ...PROMOTE_LOW, ...get(AV), ...get(P + k), ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO);
+    p2.push(...v128store64lane0(8 * k));
+  }
+  rows(p2);
+  b.push(0x0b);
+  return [...vec([[...leb(3), I32], [...leb(1), F64], [...leb(1), V128], [...leb(16), V128]]), ...b];
+}
+
+/**
+ * Bodies of the bag-of-words sums over a list of rows given as CSR (ids, offs: byte offsets):
+ * `bs(w, ids, offs, rows, out)`: out[r] = Σ_k w[ids[k]] for k in offs[r]..offs[r+1] (float32 sums in
+ * id order, as `bagSum`); `bb(gw, ids, offs, rows, g)`: gw[ids[k]] += g[r] (as `bagSumBackward`).
+ * Float32 lanes: a float32 sum rounded once equals the float64 sum rounded to float32.
+ */
+function bagBody(backward: boolean): number[] {
+  const [W, IDS, OFFS, ROWS, OUT, R, K, END, A, V] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const b: number[] = [];
+  const rowAddr = [...get(OUT), ...get(R), ...i32const(7), 0x74, 0x6a]; // out/g + r·128
+  b.push(0x02, 0x40, 0x03, 0x40);
+  b.push(...get(R), ...get(ROWS), 0x4f, 0x0d, 1);
+  if (backward) for (let j = 0; j < 8; j++) b.push(...rowAddr, ...v128load(16 * j), ...set(V + j));
+  else for (let j = 0; j < 8; j++) b.push(...V128_ZERO, ...set(V + j));
+  // k = offs[r], end = offs[r + 1]
+  b.push(...get(OFFS), ...get(R), ...i32const(2), 0x74, 0x6a, I32_LOAD, ...memarg(2, 0), ...set(K));
+  b.push(...get(OFFS), ...get(R), ...i32const(2), 0x74, 0x6a, I32_LOAD, ...memarg(2, 4), ...set(END));
+  b.push(0x02, 0x40, 0x03, 0x40);
+  b.push(...get(K), ...get(END), 0x4f, 0x0d, 1);
+  // a = w + ids[k]·128
+  b.push(...get(W), ...get(IDS), ...get(K), 0x6a, I32_LOAD, ...memarg(2, 0), ...i32const(7), 0x74, 0x6a, ...set(A));
+  if (backward) for (let j = 0; j < 8; j++) b.push(...get(A), ...get(A), ...v128load(16 * j), ...get(V + j), ...F32X4_ADD, ...v128store(16 * j));
+  else for (let j = 0; j < 8; j++) b.push(...get(V + j), ...get(A), ...v128load(16 * j), ...F32X4_ADD, ...set(V + j));
+  b.push(...get(K), ...i32const(4), 0x6a, ...set(K));
+  b.push(0x0c, 0, 0x0b, 0x0b);
+  if (!backward) for (let j = 0; j < 8; j++) b.push(...rowAddr, ...get(V + j), ...v128store(16 * j));
+  b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
+  b.push(0x0c, 0, 0x0b, 0x0b, 0x0b);
+  return [...vec([[...leb(4), I32], [...leb(8), V128]]), ...b];
+}
+
+function kernelsModule(): Uint8Array {
+  const mv = matVec32Body();
+  const bw = matVecBackward32Body();
+  const bs = bagBody(false);
+  const bb = bagBody(true);
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    ...section(1, vec([
+      [0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([])],
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [F64]]), ...vec([])],
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
+    ])),
+    ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
+    ...section(3, vec([leb(0), leb(1), leb(2), leb(2)])),
+    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)]])),
+    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb]])),
+  ]);
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+function module(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(kernelsModule());
+    } catch {
+      compiled = null; // no WebAssembly SIMD here
+    }
+  }
+  return compiled;
+}
+
+/** Each matrix row as a bag of word ids into a word matrix of `vocabRows`×32. */
+export interface Bags {
+  readonly ids: readonly ArrayLike<number>[];
+  readonly vocabRows: number;
+}
+
+/** An n×32 float32 matrix held in WebAssembly memory, with its SIMD product and its backward. */
+export class Wasm32Matrix {
+  /** The matrix, row-major (write it in place; `matVec` reads it). */
+  readonly data: Float32Array;
+  /** A gradient accumulator of the matrix's shape (`backward` adds into it). */
+  readonly grad: Float32Array;
+  private readonly x: Float32Array;
+  private readonly out: Float32Array;
+  private readonly gy: Float32Array;
+  private readonly gx: Float32Array;
+  private readonly mv: (m: number, rows: number, x: number, out: number) => void;
+  private readonly bw: (m: number, rows: number, x: number, gy: number, gx: number, gm: number, skip: number) => void;
+  private readonly at: { x: number; out: number; gy: number; gx: number; grad: number; w: number; gw: number; ids: number; offs: number };
+  private readonly bs: (w: number, ids: number, offs: number, rows: number, out: number) => void;
+  private readonly bb: (gw: number, ids: number, offs: number, rows: number, g: number) => void;
+  /** Rows of the word matrix the bags read (0: no bags, `sumRows` unavailable). */
+  readonly vocabRows: number;
+  private readonly w: Float32Array;
+  private readonly gw: Float32Array;
+
+  private constructor(
+    readonly rows: number,
+    mod: WebAssembly.Module,
+    bags?: Bags,
+  ) {
+    // Layout (bytes, 16-aligned; each area padded so the kernels' 16-byte loads stay inside).
+    const pad = (n: number): number => Math.ceil((n + 16) / 16) * 16;
+    const mBytes = pad(rows * 128);
+    const x = mBytes;
+    const out = x + pad(128);
+    const gy = out + pad(rows * 4);
+    const gx = gy + pad(rows * 4);
+    const grad = gx + pad(128);
+    const vocabRows = bags?.vocabRows ?? 0;
+    const nIds = bags ? bags.ids.reduce((n, l) => n + l.length, 0) : 0;
+    const w = grad + pad(rows * 128);
+    const gw = w + pad(vocabRows * 128);
+    const ids = gw + pad(vocabRows * 128);
+    const offs = ids + pad(nIds * 4);
+    const end = offs + pad((rows + 1) * 4);
+    this.at = { x, out, gy, gx, grad, w, gw, ids, offs };
+    this.vocabRows = vocabRows;
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(end / 65536) });
+    const instance = new WebAssembly.Instance(mod, { e: { m: memory } });
+    this.mv = instance.exports.mv as Wasm32Matrix['mv'];
+    this.bw = instance.exports.bw as Wasm32Matrix['bw'];
+    this.bs = instance.exports.bs as Wasm32Matrix['bs'];
+    this.bb = instance.exports.bb as Wasm32Matrix['bb'];
+    this.w = new Float32Array(memory.buffer, w, vocabRows * 32);
+    this.gw = new Float32Array(memory.buffer, gw, vocabRows * 32);
+    if (bags) {
+      // CSR: ids of row r at byte offsets offs[r]..offs[r+1] from `ids`; negative ids dropped (bagSum skips them).
+      const idView = new Int32Array(memory.buffer, ids, nIds);
+      const offView = new Int32Array(memory.buffer, offs, rows + 1);
+      let k = 0;
+      bags.ids.forEach((l, r) => {
+        offView[r] = 4 * k;
+        for (let i = 0; i < l.length; i++) {
+          const id = l[i] as number;
+          if (id < 0) continue;
+          if (id >= vocabRows) throw new RangeError(`Wasm32Matrix: id ${id} outside the ${vocabRows} word rows`);
+          idView[k++] = id;
+        }
+      });
+      offView[rows] = 4 * k;
+    }
+    this.data = new Float32Array(memory.buffer, 0, rows * 32);
+    this.x = new Float32Array(memory.buffer, x, 32);
+    this.out = new Float32Array(memory.buffer, out, rows);
+    this.gy = new Float32Array(memory.buffer, gy, rows);
+    this.gx = new Float32Array(memory.buffer, gx, 32);
+    this.grad = new Float32Array(memory.buffer, grad, rows * 32);
+  }
+
+  /**
+   * A matrix of `rows`×32, or undefined when WebAssembly SIMD is not available. With `bags`, row r
+   * can be computed as the sum of the word rows `bags.ids[r]` (`sumRows`, `sumRowsBackward`).
+   */
+  static create(rows: number, bags?: Bags): Wasm32Matrix | undefined {
+    const mod = module();
+    return mod ? new Wasm32Matrix(rows, mod, bags) : undefined;
+  }
+
+  /** data[r] = Σ w[ids of row r] for every row: `bagSum(w, 32, bags.ids[r], data, 32r)`, bit for bit. */
+  sumRows(w: Float32Array): void {
+    if (w.length !== this.vocabRows * 32) throw new RangeError(`Wasm32Matrix.sumRows: ${w.length} weights for ${this.vocabRows} rows of 32`);
+    this.w.set(w);
+    this.bs(this.at.w, this.at.ids, this.at.offs, this.rows, 0);
+  }
+
+  /** gw[ids of row r] += grad[r] for every row in order: `bagSumBackward(gw, 32, bags.ids[r], grad, 32r)`, bit for bit. */
+  sumRowsBackward(gw: Float32Array): void {
+    if (gw.length !== this.vocabRows * 32) throw new RangeError(`Wasm32Matrix.sumRowsBackward: ${gw.length} gradients for ${this.vocabRows} rows of 32`);
+    this.gw.set(gw);
+    this.bb(this.at.gw, this.at.ids, this.at.offs, this.rows, this.at.grad);
+    gw.set(this.gw);
+  }
+
+  /** out[0..rows) = data·x (x has 32 entries): the numbers of `matVec(data, rows, 32, x, out)`. */
+  matVec(x: Float32Array, out: Float32Array): void {
+    this.x.set(x.length === 32 ? x : x.subarray(0, 32));
+    this.mv(0, this.rows, this.at.x, this.at.out);
+    out.set(this.out);
+  }
+
+  /**
+   * Backward of y = data·x: gx += dataᵀ·gy and grad += gy·xᵀ — the numbers of
+   * `matVecBackward(data, rows, 32, x, gy, gx, grad, skipBelow)`.
+   */
+  backward(x: Float32Array, gy: Float32Array, gx: Float32Array, skipBelow: number): void {
+    this.x.set(x.length === 32 ? x : x.subarray(0, 32));
+    this.gy.set(gy.length === this.rows ? gy : gy.subarray(0, this.rows));
+    this.gx.set(gx.length === 32 ? gx : gx.subarray(0, 32));
+    this.bw(0, this.rows, this.at.x, this.at.gy, this.at.gx, this.at.grad, skipBelow);
+    gx.set(this.gx);
+  }
+}
