@@ -1,7 +1,7 @@
 /**
  * KB-InfoBot evaluation speed: 5,000 simulated dialogs per agent on each KB split (episodes/s, CPU
  * seconds) and the ratio of the wall time to the 10 s budget of the issue (ratio < 1: within budget).
- * The rl-* agents are measured when their default policies exist (`dialogym infobot train`). With
+ * The rl-* and e2e-soft agents are measured when their default policies exist (`dialogym infobot train`). With
  * `INFOBOT_BENCH_TRAIN=1`, also trains rl-soft on Medium with the default settings against the
  * 10-minute budget. The machine load (1-minute average) is printed: timings under load are inflated.
  */
@@ -19,7 +19,7 @@ for (const split of SPLITS) {
   const t0 = performance.now();
   const env = new InfoBotEnv({ split });
   const setup = (performance.now() - t0) / 1000;
-  const agents = ['rule-nokb', 'rule-hard', 'rule-soft', 'max', ...['rl-nokb', 'rl-hard', 'rl-soft'].filter((a) => existsSync(defaultPolicyFile(policyDir, a, split)))];
+  const agents = ['rule-nokb', 'rule-hard', 'rule-soft', 'max', ...['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft'].filter((a) => existsSync(defaultPolicyFile(policyDir, a, split)))];
   for (const agent of agents) {
     const t = performance.now();
     const c = process.cpuUsage();

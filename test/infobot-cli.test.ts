@@ -98,7 +98,7 @@ test('infobot train writes a policy and its learning curve; eval and chat use it
   assert.equal(r.code, 0, r.stderr);
   const file = join(dir, 'rl-hard-small.dgm');
   assert.match(r.stdout, /^wrote .*rl-hard-small\.dgm and .*rl-hard-small\.svg$/m);
-  assert.match(r.stdout, /^trained rl-hard on small in \d+\.\d s: 256 dialogs, best greedy validation reward -?\d\.\d{3} after \d+ dialogs$/m);
+  assert.match(r.stdout, /^trained rl-hard on small in \d+\.\d s \(cpu \d+\.\d s\): 256 dialogs, best greedy validation reward -?\d\.\d{3} after \d+ dialogs$/m);
   assert.match(readFileSync(join(dir, 'rl-hard-small.svg'), 'utf8'), /^<svg /);
   const byName = cli(['infobot', 'eval', '--agent', 'rl-hard', '--split', 'small', '--episodes', '100', '--json', '--policies', dir]);
   const byFile = cli(['infobot', 'eval', '--agent', file, '--split', 'small', '--episodes', '100', '--json']);
@@ -112,10 +112,30 @@ test('infobot train writes a policy and its learning curve; eval and chat use it
   const own = cli(['infobot', 'train', '--agent', 'rl-soft', '--split', 'small', '--imitation', '0', '--episodes', '64', '--batch', '64', '--out', out, '--curve', join(tmp, 'own', 'c.svg')]);
   assert.equal(own.code, 0, own.stderr);
   assert.ok(existsSync(out) && existsSync(join(tmp, 'own', 'c.svg')));
-  oneLineError(cli(['infobot', 'train', '--agent', 'rule-soft']), /^error: --agent: cannot train 'rule-soft' \(trainable: rl-nokb, rl-hard, rl-soft\)/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rule-soft']), /^error: --agent: cannot train 'rule-soft' \(trainable: rl-nokb, rl-hard, rl-soft, e2e-soft\)/);
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--episodes', '0', '--imitation', '0']), /^error: --episodes and --imitation are both 0/);
   const bad = join(tmp, 'bad.dgm');
   writeFileSync(bad, 'not a model');
   oneLineError(cli(['infobot', 'eval', '--agent', bad]), /^error: .*bad\.dgm: /);
   oneLineError(cli(['infobot', 'eval', '--agent', join(tmp, 'missing.dgm')]), /^error: .*missing\.dgm: no such file$/);
+});
+
+test('infobot train --agent e2e-soft writes the agent; eval uses it; --init continues it', () => {
+  const dir = join(tmp, 'e2e');
+  const common = ['--split', 'small', '--batch', '32', '--tracker-hidden', '4', '--embed', '4', '--hidden', '4', '--policies', dir];
+  const r = cli(['infobot', 'train', '--agent', 'e2e-soft', '--imitation', '64', '--episodes', '32', ...common]);
+  assert.equal(r.code, 0, r.stderr);
+  const file = join(dir, 'e2e-soft-small.dgm');
+  assert.match(r.stdout, /^wrote .*e2e-soft-small\.dgm and .*e2e-soft-small\.svg$/m);
+  assert.match(r.stdout, /^trained e2e-soft on small in \d+\.\d s \(cpu \d+\.\d s\): 96 dialogs, best greedy validation reward -?\d\.\d{3} after \d+ dialogs$/m);
+  const byName = cli(['infobot', 'eval', '--agent', 'e2e-soft', '--split', 'small', '--episodes', '50', '--json', '--policies', dir]);
+  const byFile = cli(['infobot', 'eval', '--agent', file, '--split', 'small', '--episodes', '50', '--json']);
+  assert.equal(byName.code, 0, byName.stderr);
+  assert.equal(byName.stdout, byFile.stdout);
+  assert.equal((JSON.parse(byName.stdout) as { agent: string }).agent, 'e2e-soft');
+  const more = cli(['infobot', 'train', '--agent', 'e2e-soft', '--imitation', '0', '--episodes', '32', '--init', file, '--out', join(dir, 'more.dgm'), ...common]);
+  assert.equal(more.code, 0, more.stderr);
+  assert.match(more.stdout, /after (9[6-9]|1[0-2]\d) dialogs$/m);
+  oneLineError(cli(['infobot', 'train', '--agent', 'e2e-soft', '--split', 'medium', '--init', file, '--episodes', '32', '--imitation', '0', '--out', join(dir, 'x.dgm')]), /^error: --init: .*trained on small \(KB seed 1\), not medium/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--init', file]), /^error: --init: only for --agent e2e-soft/);
 });

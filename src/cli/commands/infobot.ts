@@ -27,9 +27,13 @@ import {
   defaultPolicyFile,
   learningCurveSvg,
   RL_AGENTS,
+  saveE2e,
+  loadE2e,
+  trainE2e,
   savePolicy,
   trainRlPolicy,
   type RlAgentName,
+  type CurvePoint,
   readKbPair,
   splitKbs,
   splitSpec,
@@ -40,6 +44,9 @@ import { progress } from '../progress.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 
 const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
+/** Agents `infobot train` can train. */
+const TRAINABLE = [...RL_AGENTS, 'e2e-soft'] as const;
+type Trainable = (typeof TRAINABLE)[number];
 
 /** Default folder of trained policies: `policies/infobot/` in the package (override: $DIALOGYM_POLICIES). */
 const DEFAULT_POLICY_DIR = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../policies/infobot/', import.meta.url));
@@ -138,11 +145,12 @@ export function registerInfobot(program: Command): void {
     .option('--agents <list>', `comma-separated agents (default ${TABLE_AGENTS.join(',')}, plus the rl-* agents whose default policies exist for every split)`, listFlag('--agents', (a) => (infobotAgents.get(a), a)))
     .option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)', (v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)), [0, 0.5, 1, 2, 3])
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
+    .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR)
     .requiredOption('--out <file>', 'Markdown file to write')
     .action(
-      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; out: string; policies: string }) => {
-        const trained = RL_AGENTS.filter((a) => [...o.splits, o.sweepSplit].every((s) => existsSync(defaultPolicyFile(o.policies, a, s))));
+      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies: string }) => {
+        const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => existsSync(defaultPolicyFile(o.policies, a, s))));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
         const r = infobotTable({
@@ -153,7 +161,7 @@ export function registerInfobot(program: Command): void {
           kbSeed: o.kbSeed,
           temperatures: o.temperatures,
           sweepSplit: o.sweepSplit,
-          sweepAgents: agents.filter((a) => a !== 'max'),
+          sweepAgents: o.sweepAgents ?? agents.filter((a) => a !== 'max'),
           policyDir: o.policies,
           onProgress: (done, total) => {
             bar ??= progress('table', total, { quiet: total < 2000 });
@@ -169,48 +177,60 @@ export function registerInfobot(program: Command): void {
 
   cmd
     .command('train')
-    .description('train an RL agent against the simulated user (imitation of the rule agent, then REINFORCE); writes the policy (.dgm) and its learning curve (.svg)')
-    .requiredOption('--agent <name>', `agent to train (${RL_AGENTS.join(', ')})`, (v: string) => {
-      if (!(RL_AGENTS as readonly string[]).includes(v)) throw new ConfigError(`--agent: cannot train '${v}' (trainable: ${RL_AGENTS.join(', ')})`);
-      return v as RlAgentName;
+    .description('train an agent against the simulated user (imitation of the rule agent, then REINFORCE); writes the model (.dgm) and its learning curve (.svg)')
+    .requiredOption('--agent <name>', `agent to train (${TRAINABLE.join(', ')})`, (v: string) => {
+      if (!(TRAINABLE as readonly string[]).includes(v)) throw new ConfigError(`--agent: cannot train '${v}' (trainable: ${TRAINABLE.join(', ')})`);
+      return v as Trainable;
     })
     .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
     .option('--kb-seed <s>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
     .option('--seed <s>', 'seed of initialisation, training dialogs and sampling', intFlag('--seed', 0), 1)
-    .option('--episodes <n>', 'REINFORCE training dialogs', intFlag('--episodes', 0, 100_000_000), 30_000)
-    .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the policy learns its actions)', intFlag('--imitation', 0, 100_000_000), 10_000)
-    .option('--batch <n>', 'dialogs per update', intFlag('--batch', 1, 100_000), 128)
-    .option('--lr <x>', 'RMSProp learning rate of REINFORCE', floatFlag('--lr', 1e-7, 10), 0.001)
-    .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 50)
-    .option('--out <file>', 'policy file to write (default: the default policy of the agent and split, used by `eval --agent <name>`)')
-    .option('--curve <file>', 'learning curve SVG (default: the policy file with .svg)')
+    .option('--episodes <n>', 'REINFORCE training dialogs (default: 30000 for rl-*, 10000 for e2e-soft)', intFlag('--episodes', 0, 100_000_000))
+    .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the learner follows its actions; e2e-soft: its tracker learns from the user acts)', intFlag('--imitation', 0, 100_000_000), 10_000)
+    .option('--batch <n>', 'dialogs per REINFORCE update (default: 128 for rl-*, 64 for e2e-soft)', intFlag('--batch', 1, 100_000))
+    .option('--lr <x>', 'RMSProp learning rate of REINFORCE (policy)', floatFlag('--lr', 1e-7, 10), 0.001)
+    .option('--hidden <n>', 'policy GRU state size', intFlag('--hidden', 1, 4096), 50)
+    .option('--tracker-hidden <n>', 'e2e-soft: GRU state size of each slot tracker', intFlag('--tracker-hidden', 1, 4096), 32)
+    .option('--embed <n>', 'e2e-soft: n-gram embedding size', intFlag('--embed', 1, 4096), 32)
+    .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues)')
+    .option('--out <file>', 'model file to write (default: the default model of the agent and split, used by `eval --agent <name>`)')
+    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--policies <dir>', 'folder of the default policies', DEFAULT_POLICY_DIR)
     .action(
-      action((o: { agent: RlAgentName; split: SplitName; kbSeed: number; seed: number; episodes: number; imitation: number; batch: number; lr: number; hidden: number; out?: string; curve?: string; policies: string }) => {
-        if (o.episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; init?: string; out?: string; curve?: string; policies: string }) => {
+        const e2e = o.agent === 'e2e-soft';
+        const episodes = o.episodes ?? (e2e ? 10_000 : 30_000);
+        if (o.init !== undefined && !e2e) throw new ConfigError('--init: only for --agent e2e-soft');
+        if (episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
         const file = o.out ?? defaultPolicyFile(o.policies, o.agent, o.split);
         const curveFile = o.curve ?? file.replace(/(\.dgm)?$/, '.svg');
-        const total = o.imitation + o.episodes;
+        const total = o.imitation + episodes;
         const bar = progress(`train ${o.agent}`, total, { quiet: total < 2000 });
         const t0 = Date.now();
-        const r = trainRlPolicy({
-          agent: o.agent,
-          split: o.split,
-          kbSeed: o.kbSeed,
-          seed: o.seed,
-          episodes: o.episodes,
-          imitation: o.imitation,
-          batch: o.batch,
-          lr: o.lr,
-          hidden: o.hidden,
-          onBatch: (p) => bar.update(p.episodes, `${p.phase} R ${p.reward.toFixed(2)}${p.validReward !== undefined ? ` valid ${p.validReward.toFixed(2)}` : ''}`),
-        });
-        bar.stop();
+        const cpu0 = process.cpuUsage();
+        let offset = 0;
+        const onBatch = (p: CurvePoint): void => bar.update(p.episodes - offset, `${p.phase} R ${p.reward.toFixed(2)}${p.validReward !== undefined ? ` valid ${p.validReward.toFixed(2)}` : ''}`);
+        const common = { split: o.split, kbSeed: o.kbSeed, seed: o.seed, episodes, imitation: o.imitation, lr: o.lr, hidden: o.hidden, onBatch, ...(o.batch !== undefined ? { batch: o.batch } : {}) };
+        let figures: { curve: CurvePoint[]; bestValidReward: number; bestEpisodes: number };
+        if (e2e) {
+          const init = o.init === undefined ? undefined : loadE2e(o.init);
+          offset = init?.meta.curve.at(-1)?.episodes ?? 0;
+          if (init && (init.meta.split !== o.split || init.meta.kbSeed !== o.kbSeed)) throw new ConfigError(`--init: ${o.init} was trained on ${init.meta.split} (KB seed ${init.meta.kbSeed}), not ${o.split} (KB seed ${o.kbSeed})`);
+          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.embed, ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
+          bar.stop();
+          saveE2e(file, r);
+          figures = r;
+        } else {
+          const r = trainRlPolicy({ ...common, agent: o.agent as RlAgentName });
+          bar.stop();
+          savePolicy(file, r);
+          figures = r;
+        }
         const seconds = (Date.now() - t0) / 1000;
-        savePolicy(file, r);
-        writeFileAtomic(curveFile, learningCurveSvg(r.curve, `${o.agent} on ${o.split}: imitation ${o.imitation} + REINFORCE ${o.episodes} dialogs (seed ${o.seed})`));
+        const cpu = process.cpuUsage(cpu0);
+        writeFileAtomic(curveFile, learningCurveSvg(figures.curve, `${o.agent} on ${o.split}: imitation ${o.imitation} + REINFORCE ${episodes} dialogs (seed ${o.seed})`));
         out(`wrote ${file} and ${curveFile}`);
-        out(`trained ${o.agent} on ${o.split} in ${seconds.toFixed(1)} s: ${total} dialogs, best greedy validation reward ${r.bestValidReward.toFixed(3)} after ${r.bestEpisodes} dialogs`);
+        out(`trained ${o.agent} on ${o.split} in ${seconds.toFixed(1)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s): ${total} dialogs, best greedy validation reward ${figures.bestValidReward.toFixed(3)} after ${figures.bestEpisodes} dialogs`);
       }),
     );
 

@@ -6,6 +6,7 @@
  */
 import type { Rng } from '../../core/rng.js';
 import { Gru, type GruCache } from '../../models/tensor/gru.js';
+import { GruRunner } from '../../models/tensor/gru-infer.js';
 import { softmax } from '../../models/tensor/kernels.js';
 import { initNormal, param, type Param } from '../../models/tensor/params.js';
 
@@ -21,6 +22,8 @@ export class PolicyNet {
   readonly Wo: Param;
   readonly bo: Param;
   readonly params: Param[];
+  private runner: GruRunner | null = null;
+  private logitsBuf: Float32Array | null = null;
 
   constructor(
     readonly inputSize: number,
@@ -60,6 +63,25 @@ export class PolicyNet {
     const probs = new Float32Array(A);
     softmax(logits, probs);
     return { cache, probs };
+  }
+
+  /**
+   * Inference step without a backpropagation cache or allocation: updates `h` in place and writes the
+   * action probabilities to `probs` (the same numbers as `step`).
+   */
+  act(x: Float32Array, h: Float32Array, probs: Float32Array): void {
+    this.runner ??= new GruRunner(this.gru);
+    this.runner.step(x, h);
+    const A = this.actions;
+    const H = this.hiddenSize;
+    const logits = (this.logitsBuf ??= new Float32Array(A));
+    const W = this.Wo.data;
+    for (let a = 0; a < A; a++) {
+      let s = this.bo.data[a] as number;
+      for (let k = 0; k < H; k++) s += (W[a * H + k] as number) * (h[k] as number);
+      logits[a] = s;
+    }
+    softmax(logits, probs);
   }
 
   /**

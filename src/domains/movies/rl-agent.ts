@@ -39,7 +39,7 @@ export function rlAccess(name: string): KbAccess | null {
 }
 
 export interface RlAgentOptions {
-  /** Sample actions (training) or take the most likely one (evaluation; default). */
+  /** Sample actions (training; the decisions are kept in `trajectory`) or take the most likely one (evaluation; default). */
   mode?: ActMode;
   /** Tracker count update C (default: the rule agent's for the split and access). */
   update?: number;
@@ -63,6 +63,7 @@ export class RlAgent implements InfoBotAgent {
   private turn = 0;
   private rng: Rng | null = null;
   private matches: number[] = [];
+  private readonly probs = new Float32Array(POLICY_ACTIONS);
   /** The decisions of the current episode. */
   trajectory: Decision[] = [];
 
@@ -129,6 +130,11 @@ export class RlAgent implements InfoBotAgent {
     if (!this.rng) throw new Error('begin() was not called');
     this.tracker.update(utterance, this.lastRequest);
     const x = this.features();
+    if (this.mode === 'greedy') {
+      // Evaluation: no trajectory, allocation-free policy step (same numbers as `step`).
+      this.net.act(x, this.h, this.probs);
+      return argmax(this.probs);
+    }
     const step = this.net.step(x, this.h);
     this.h = step.cache.h;
     const a = this.mode === 'sample' ? sampleIndex(step.probs, this.rng) : argmax(step.probs);

@@ -22,19 +22,28 @@ export interface SlotBeliefs {
 
 const TINY = 1e-300;
 
-/** Per-slot, per-value factors Pr(G_j = i) for rows holding value v; index V_j is the missing factor. */
-function slotFactors(kb: MovieKb, beliefs: SlotBeliefs, j: number): Float64Array {
+/**
+ * Per-slot, per-value log factors log Pr(G_j = i) for rows holding value v, written to `out[offset + v]`
+ * (0 for values no row holds); returns the missing factor log(1/N).
+ */
+function slotFactorsInto(kb: MovieKb, beliefs: SlotBeliefs, j: number, out: Float64Array, offset: number): number {
   const n = kb.n;
   const counts = kb.counts[j] as Float64Array;
   const p = beliefs.p[j] as Float64Array;
   const q = beliefs.q[j] as number;
   const known = 1 - (kb.missing[j] as number) / n;
-  const out = new Float64Array(counts.length + 1);
   for (let v = 0; v < counts.length; v++) {
     const c = counts[v] as number;
-    out[v] = c > 0 ? Math.log(Math.max(TINY, (1 - q) / n + (q * (p[v] as number) * known) / c)) : 0;
+    out[offset + v] = c > 0 ? Math.log(Math.max(TINY, (1 - q) / n + (q * (p[v] as number) * known) / c)) : 0;
   }
-  out[counts.length] = Math.log(1 / n);
+  return Math.log(1 / n);
+}
+
+/** Per-slot, per-value factors Pr(G_j = i) for rows holding value v; index V_j is the missing factor. */
+function slotFactors(kb: MovieKb, beliefs: SlotBeliefs, j: number): Float64Array {
+  const len = (kb.counts[j] as Float64Array).length;
+  const out = new Float64Array(len + 1);
+  out[len] = slotFactorsInto(kb, beliefs, j, out, 0);
   return out;
 }
 
@@ -217,23 +226,36 @@ function accumulateRows(cells: Int32Array, n: number, post: Float64Array, linF: 
  * underflow (extreme beliefs), falls back to the log-space computation.
  */
 export class SoftLookup {
-  /** p_T, the posterior over rows (sums to 1). */
-  readonly posterior: Float64Array;
   /** H(p̃_j) per slot, in bits. */
   readonly slotEntropies = new Float64Array(M);
   /** H(p_T) in bits. */
   posteriorEntropy = 0;
+  /** Row weights of the last update (p_T up to the factor `inv`), or p_T itself when `normalized`. */
+  private readonly weights: Float64Array;
+  private inv = 1;
+  private normalized = true;
   private readonly logF: Float64Array[];
   private readonly linF: Float64Array[];
   private readonly mass: Float64Array[];
   private readonly proj: Float64Array[];
 
   constructor(readonly kb: MovieKb) {
-    this.posterior = new Float64Array(kb.n);
+    this.weights = new Float64Array(kb.n);
     this.logF = kb.counts.map((c) => new Float64Array(c.length + 1));
     this.linF = kb.counts.map((c) => new Float64Array(c.length + 1));
     this.mass = kb.counts.map((c) => new Float64Array(c.length + 1));
     this.proj = kb.counts.map((c) => new Float64Array(c.length));
+  }
+
+  /** p_T, the posterior over rows (sums to 1); normalised on first read after an update. */
+  get posterior(): Float64Array {
+    if (!this.normalized) {
+      const w = this.weights;
+      const inv = this.inv;
+      for (let i = 0; i < w.length; i++) w[i] = (w[i] as number) * inv;
+      this.normalized = true;
+    }
+    return this.weights;
   }
 
   /** Recomputes everything for new beliefs; returns this. */
@@ -242,14 +264,13 @@ export class SoftLookup {
     const n = kb.n;
     let shift = 0;
     for (let j = 0; j < M; j++) {
-      const raw = slotFactors(kb, beliefs, j);
       const lf = this.logF[j] as Float64Array;
       const counts = kb.counts[j] as Float64Array;
-      lf[0] = raw[raw.length - 1] as number;
+      // Log factors at 1..V_j (cell value + 1), the missing factor at 0.
+      lf[0] = slotFactorsInto(kb, beliefs, j, lf, 1);
       let max = (kb.missing[j] as number) > 0 ? (lf[0] as number) : -Infinity;
       for (let v = 0; v < counts.length; v++) {
-        const x = raw[v] as number;
-        lf[v + 1] = x;
+        const x = lf[v + 1] as number;
         if ((counts[v] as number) > 0 && x > max) max = x;
       }
       const lin = this.linF[j] as Float64Array;
@@ -257,11 +278,11 @@ export class SoftLookup {
       shift += max;
       (this.mass[j] as Float64Array).fill(0);
     }
-    const [z, zs] = accumulateRows(kb.cells, n, this.posterior, this.linF, this.logF, this.mass);
+    const [z, zs] = accumulateRows(kb.cells, n, this.weights, this.linF, this.logF, this.mass);
     if (!(z > 1e-250) || !Number.isFinite(z)) return this.slowUpdate(beliefs);
     const inv = 1 / z;
-    const post = this.posterior;
-    for (let i = 0; i < n; i++) post[i] = (post[i] as number) * inv;
+    this.inv = inv;
+    this.normalized = false;
     this.posteriorEntropy = Math.max(0, (Math.log(z) + shift - zs * inv) / Math.LN2);
     for (let j = 0; j < M; j++) this.slotEntropies[j] = entropy(this.project(j, inv));
     return this;
@@ -278,9 +299,10 @@ export class SoftLookup {
   }
 
   private slowUpdate(beliefs: SlotBeliefs): this {
-    softPosterior(this.kb, beliefs, this.posterior);
-    this.posteriorEntropy = entropy(this.posterior);
-    this.slotEntropies.set(projectedEntropies(this.kb, this.posterior));
+    softPosterior(this.kb, beliefs, this.weights);
+    this.normalized = true;
+    this.posteriorEntropy = entropy(this.weights);
+    this.slotEntropies.set(projectedEntropies(this.kb, this.weights));
     return this;
   }
 

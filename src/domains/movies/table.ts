@@ -59,7 +59,12 @@ export function infobotTable(o: TableOptions): TableResult {
     });
     lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
-  lines.push('', 'Paper (Dhingra et al. 2017, Table 2), Medium KB: Rule-Soft S = 0.76, RL-Soft S = 0.80; Max S = 1.00. rl-* agents: default policies of `dialogym infobot train` (imitation of the rule agent, then REINFORCE), greedy actions.');
+  lines.push(
+    '',
+    'Paper (Dhingra et al. 2017, Table 2), Medium KB: Rule-Soft S = 0.76, RL-Soft S = 0.80; Max S = 1.00 (the paper\'s other cells are not reproduced here: they could not be checked against the paper text). ' +
+      'rl-* agents: default policies of `dialogym infobot train` (imitation of the rule agent, then REINFORCE), greedy actions. ' +
+      'e2e-soft: neural belief tracker (GRU per slot over the bag of bigrams) and neural policy, imitation (tracker supervised from the user acts, policy from the rule agent) then REINFORCE through the Soft-KB lookup; greedy actions, top-R results.',
+  );
   if (sweep.length > 0) {
     lines.push('', `## Reward against NLG temperature (${o.sweepSplit} KB)`, '');
     lines.push('| temperature | ' + o.sweepAgents.map((a) => `${a} S | R`).join(' | ') + ' |');
@@ -70,6 +75,16 @@ export function infobotTable(o: TableOptions): TableResult {
         return `${f2(r.success)} | ${f2(r.reward)} ± ${f2(r.rewardStdErr)}`;
       });
       lines.push(`| ${t} | ${cells.join(' | ')} |`);
+    }
+    const lo = Math.min(...o.temperatures);
+    const hi = Math.max(...o.temperatures);
+    if (hi > lo) {
+      const drops = o.sweepAgents.map((a) => {
+        const r0 = sweep.find((x) => x.agent === a && x.temperature === lo) as EvalReport;
+        const r1 = sweep.find((x) => x.agent === a && x.temperature === hi) as EvalReport;
+        return `${a} ${f2(r0.reward - r1.reward)}`;
+      });
+      lines.push('', `Reward drop from temperature ${lo} to ${hi}: ${drops.join(', ')}.`);
     }
   }
   return { rows, sweep, markdown: lines.join('\n') + '\n' };

@@ -1,11 +1,14 @@
 /**
  * Agents with trained parts. rl-nokb / rl-hard / rl-soft use a policy trained by `dialogym infobot
- * train`: the default policy file of the agent and split in the context's policy folder, or a policy
- * file given instead of the agent name (`--agent rl-soft.dgm`). e2e-soft is not available yet.
+ * train`, e2e-soft a neural tracker and policy trained by `dialogym infobot train --agent e2e-soft`:
+ * the default file of the agent and split in the context's policy folder, or a model file given
+ * instead of the agent name (`--agent rl-soft.dgm`; its model kind says which agent it is).
  */
 import { existsSync } from 'node:fs';
-import { ConfigError } from '../../core/errors.js';
-import { infobotAgents, type AgentContext } from './agent.js';
+import { readModelFile } from '../../models/model-file.js';
+import { infobotAgents, type AgentContext, type InfoBotAgent } from './agent.js';
+import { E2eAgent } from './e2e-agent.js';
+import { E2E_MODEL, e2eFromContent } from './e2e-file.js';
 import { findDefaultPolicy, loadPolicy } from './policy-file.js';
 import { RlAgent } from './rl-agent.js';
 
@@ -15,8 +18,10 @@ const RL: readonly [string, string][] = [
   ['rl-soft', 'hand-crafted tracker, neural RL policy, Soft-KB lookup'],
 ];
 
-/** An RL agent from a policy file. */
-export function policyAgent(file: string, ctx: AgentContext): RlAgent {
+/** An agent from a trained model file: an RL policy (`infobot-policy`) or an E2E agent (`infobot-e2e`). */
+export function policyAgent(file: string, ctx: AgentContext): InfoBotAgent {
+  const c = readModelFile(file);
+  if (c.model === E2E_MODEL) return new E2eAgent(ctx, e2eFromContent(c, file).parts);
   const p = loadPolicy(file);
   return new RlAgent(ctx, p.meta.access, p.net);
 }
@@ -33,9 +38,7 @@ for (const [name, desc] of RL) {
   });
 }
 
-infobotAgents.register('e2e-soft', 'neural tracker and policy trained end to end (REINFORCE), Soft-KB lookup (not available yet)', {
+infobotAgents.register('e2e-soft', 'neural belief tracker and policy trained end to end (imitation, then REINFORCE through the Soft-KB lookup) (trained: infobot train --agent e2e-soft)', {
   privileged: false,
-  create: () => {
-    throw new ConfigError(`agent 'e2e-soft' needs a trained policy: run dialogym infobot train --agent e2e-soft … (not available yet)`);
-  },
+  create: (ctx) => policyAgent(findDefaultPolicy(ctx.policyDir, 'e2e-soft', ctx.split), ctx),
 });

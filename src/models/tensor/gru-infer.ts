@@ -1,0 +1,66 @@
+/**
+ * Allocation-free inference steps of a `Gru` (no cache for backpropagation), for evaluation loops
+ * that run the cell millions of times. The arithmetic is the same as `Gru.step`, in the same order
+ * (zero inputs add exact zeros), so the states are bit-identical to the training-time forward.
+ */
+import type { Gru } from './gru.js';
+
+const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
+
+export class GruRunner {
+  private readonly z: Float32Array;
+  private readonly r: Float32Array;
+  private readonly rh: Float32Array;
+
+  constructor(readonly gru: Gru) {
+    const H = gru.hiddenSize;
+    this.z = new Float32Array(H);
+    this.r = new Float32Array(H);
+    this.rh = new Float32Array(H);
+  }
+
+  /** h ← GRU(x, h), in place. */
+  step(x: Float32Array, h: Float32Array): void {
+    const H = this.gru.hiddenSize;
+    const I = this.gru.inputSize;
+    if (x.length !== I || h.length !== H) throw new RangeError(`gru: input ${x.length}/${I}, state ${h.length}/${H}`);
+    const W = this.gru.W.data;
+    const U = this.gru.U.data;
+    const b = this.gru.b.data;
+    const z = this.z;
+    const r = this.r;
+    const rh = this.rh;
+    for (let i = 0; i < H; i++) {
+      let s = b[i] as number;
+      const wo = i * I;
+      for (let c = 0; c < I; c++) s += (W[wo + c] as number) * (x[c] as number);
+      const uo = i * H;
+      for (let c = 0; c < H; c++) s += (U[uo + c] as number) * (h[c] as number);
+      z[i] = sigmoid(s);
+    }
+    for (let i = 0; i < H; i++) {
+      const row = H + i;
+      let s = b[row] as number;
+      const wo = row * I;
+      for (let c = 0; c < I; c++) s += (W[wo + c] as number) * (x[c] as number);
+      const uo = row * H;
+      for (let c = 0; c < H; c++) s += (U[uo + c] as number) * (h[c] as number);
+      r[i] = sigmoid(s);
+    }
+    for (let i = 0; i < H; i++) rh[i] = (r[i] as number) * (h[i] as number);
+    // The candidate needs the old state: compute it into r (no longer needed), then blend.
+    for (let i = 0; i < H; i++) {
+      const row = 2 * H + i;
+      let s = b[row] as number;
+      const wo = row * I;
+      for (let c = 0; c < I; c++) s += (W[wo + c] as number) * (x[c] as number);
+      const uo = row * H;
+      for (let c = 0; c < H; c++) s += (U[uo + c] as number) * (rh[c] as number);
+      r[i] = Math.tanh(s);
+    }
+    for (let i = 0; i < H; i++) {
+      const zi = z[i] as number;
+      h[i] = (1 - zi) * (r[i] as number) + zi * (h[i] as number);
+    }
+  }
+}
