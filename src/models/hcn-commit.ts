@@ -51,7 +51,7 @@ export function commitExamples(dialogs: readonly Dialog[], lex: HcnLexicon): Com
         const values = callValues(t.text, lex);
         for (const p of pending) {
           const v = values.get(p.mention.type);
-          if (v !== undefined) out.push({ ...p, label: v === p.mention.token });
+          if (v !== undefined) out.push({ ...p, label: v === lex.canonical(p.mention.token) });
         }
         pending = [];
       }

@@ -32,9 +32,9 @@ export interface HcnEncoder {
   readonly featurizer: Featurizer;
 }
 
-function makeStep(enc: HcnEncoder, st: TrackerState, turn: number, prev: number, target: number, targetTemplate: string, cands?: Uint8Array): HcnStep {
+function makeStep(enc: HcnEncoder, st: TrackerState, turn: number, prev: number, done: ReadonlySet<number>, target: number, targetTemplate: string, cands?: Uint8Array): HcnStep {
   const { mask, fills } = enc.templates.mask(st);
-  const x = enc.featurizer.featurize(st, enc.lexicon, prev, mask, cands);
+  const x = enc.featurizer.featurize(st, enc.lexicon, prev, mask, cands, done);
   return { turn, x, mask, fills, target, targetTemplate, focus: st.current, slots: new Map(st.slots) };
 }
 
@@ -49,6 +49,8 @@ export class StepEncoder {
   /** Turns pushed so far. */
   length = 0;
   private prev = -1;
+  /** Templates of the bot turns so far. */
+  private readonly done = new Set<number>();
 
   constructor(private readonly enc: HcnEncoder) {}
 
@@ -58,8 +60,9 @@ export class StepEncoder {
     if (turn.speaker === 'bot') {
       const tpl = delexicaliseBot(turn.text, this.enc.lexicon, st);
       const target = this.enc.templates.id(tpl);
-      this.steps.push(makeStep(this.enc, st, this.length, this.prev, target, tpl, cands));
+      this.steps.push(makeStep(this.enc, st, this.length, this.prev, this.done, target, tpl, cands));
       this.prev = target;
+      if (target >= 0) this.done.add(target);
     }
     trackTurn(st, this.enc.lexicon, turn, this.enc.commit?.keep);
     this.length++;
@@ -67,7 +70,7 @@ export class StepEncoder {
 
   /** The step predicting the next bot turn (`cands`: templates among its candidates, DSTC6 mode). */
   pending(cands?: Uint8Array): HcnStep {
-    return makeStep(this.enc, this.state, this.length, this.prev, -1, '', cands);
+    return makeStep(this.enc, this.state, this.length, this.prev, this.done, -1, '', cands);
   }
 }
 

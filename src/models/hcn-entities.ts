@@ -23,8 +23,19 @@ export function attrType(attr: string): string {
   return attr.replace(/^[rR]_/, '').toLowerCase();
 }
 
+/** JSON key of the aliases in `HcnLexicon.toJSON` (`token=value` strings). */
+const ALIAS_KEY = '@alias';
+/** JSON key of the value tokens no KB restaurant has. */
+const UNSERVED_KEY = '@unserved';
+
 export class HcnLexicon {
   private readonly typeOf = new Map<string, string>();
+  /** Tokens standing for another value (`moderately` → `moderate`), learned from training dialogs. */
+  private readonly aliasOf = new Map<string, string>();
+  /** Value tokens typed from the training dialogs (api_call arguments) that no KB restaurant has. */
+  private readonly notInKb = new Set<string>();
+  /** Restaurant attributes of the KB (name → type → value); run time only, not in model files. */
+  private readonly attrs = new Map<string, Map<string, string>>();
 
   constructor(entries: Iterable<readonly [string, string]> = []) {
     for (const [w, t] of entries) this.add(w, t);
@@ -35,12 +46,50 @@ export class HcnLexicon {
     if (token.length > 0 && !this.typeOf.has(token)) this.typeOf.set(token, type);
   }
 
+  /** Adds a value token that no KB restaurant has (an api_call argument unknown to the KB). */
+  addUnserved(token: string, type: string): void {
+    if (token.length === 0 || this.typeOf.has(token)) return;
+    this.typeOf.set(token, type);
+    this.notInKb.add(token);
+  }
+
+  /** A restaurant's attributes in the KB (undefined when the KB given at run time lacks it). */
+  attributes(name: string): ReadonlyMap<string, string> | undefined {
+    return this.attrs.get(name);
+  }
+
+  /** Whether a value (canonical token) is one no KB restaurant has. */
+  unserved(value: string): boolean {
+    return this.notInKb.has(value);
+  }
+
+  /** Makes `token` a way of saying `value` (a known, non-name token); ignored when the token is typed already. */
+  addAlias(token: string, value: string): void {
+    const t = this.typeOf.get(value);
+    if (token.length === 0 || this.typeOf.has(token) || t === undefined || t === NAME_TYPE) return;
+    this.typeOf.set(token, t);
+    this.aliasOf.set(token, this.aliasOf.get(value) ?? value);
+  }
+
+  /** The value a token stands for (itself unless an alias). */
+  canonical(token: string): string {
+    return this.aliasOf.get(token) ?? token;
+  }
+
+  /** The aliases, token → value. */
+  get aliases(): ReadonlyMap<string, string> {
+    return this.aliasOf;
+  }
+
   /** Names first (so a name is never taken for a value), then every value token. */
   static fromFacts(facts: readonly KbFact[]): HcnLexicon {
     const lex = new HcnLexicon();
     for (const f of facts) lex.add(f.entity, NAME_TYPE);
     for (const f of facts) {
       const t = attrType(f.attr);
+      let a = lex.attrs.get(f.entity);
+      if (!a) lex.attrs.set(f.entity, (a = new Map()));
+      if (!a.has(t)) a.set(t, f.value);
       if (UNRECOGNISED.has(t)) continue;
       for (const w of f.value.split(/\s+/)) lex.add(w, t);
     }
@@ -54,36 +103,60 @@ export class HcnLexicon {
   /** A copy without these tokens (words that are KB entities but mostly ordinary words, e.g. a restaurant called `ask`). */
   without(tokens: Iterable<string>): HcnLexicon {
     const drop = new Set(tokens);
-    return new HcnLexicon([...this.typeOf].filter(([w]) => !drop.has(w)));
+    const out = new HcnLexicon([...this.typeOf].filter(([w]) => !drop.has(w) && !this.aliasOf.has(w)));
+    for (const w of this.notInKb) if (!drop.has(w)) out.notInKb.add(w);
+    for (const [w, v] of this.aliasOf) if (!drop.has(w)) out.addAlias(w, v);
+    for (const [n, a] of this.attrs) out.attrs.set(n, a);
+    return out;
   }
 
   get size(): number {
     return this.typeOf.size;
   }
 
-  /** A copy with the entries of `other` added (this lexicon's types win). */
+  /** A copy with the entries of `other` added (this lexicon's types win; aliases of both kept). */
   merged(other: HcnLexicon): HcnLexicon {
-    const out = new HcnLexicon(this.typeOf);
-    for (const e of other.typeOf) out.add(e[0], e[1]);
+    const out = new HcnLexicon([...this.typeOf].filter(([w]) => !this.aliasOf.has(w)));
+    for (const w of this.notInKb) out.notInKb.add(w);
+    for (const e of other.typeOf) {
+      if (other.aliasOf.has(e[0])) continue;
+      // A value another KB lacks stays unserved only if this lexicon does not know it either.
+      if (other.notInKb.has(e[0]) && !this.typeOf.has(e[0])) out.notInKb.add(e[0]);
+      out.add(e[0], e[1]);
+    }
+    for (const [w, v] of this.aliasOf) out.addAlias(w, v);
+    for (const [w, v] of other.aliasOf) out.addAlias(w, v);
+    for (const [n, a] of this.attrs) out.attrs.set(n, a);
+    for (const [n, a] of other.attrs) if (!out.attrs.has(n)) out.attrs.set(n, a);
     return out;
   }
 
-  /** Compact JSON: type → tokens. */
+  /** Compact JSON: type → tokens, and `@alias` → `token=value`. */
   toJSON(): Record<string, string[]> {
     const out: Record<string, string[]> = {};
-    for (const [w, t] of this.typeOf) (out[t] ??= []).push(w);
+    for (const [w, t] of this.typeOf) if (!this.aliasOf.has(w)) (out[t] ??= []).push(w);
+    if (this.aliasOf.size > 0) out[ALIAS_KEY] = [...this.aliasOf].map(([w, v]) => `${w}=${v}`);
+    if (this.notInKb.size > 0) out[UNSERVED_KEY] = [...this.notInKb];
     return out;
   }
 
   static fromJSON(j: unknown): HcnLexicon {
     if (typeof j !== 'object' || j === null || Array.isArray(j)) throw new Error('lexicon: expected an object');
     const lex = new HcnLexicon();
-    // Names first, as in fromFacts.
+    // Names first, as in fromFacts; aliases last.
     const entries = Object.entries(j as Record<string, unknown>).sort(([a], [b]) => (a === NAME_TYPE ? -1 : b === NAME_TYPE ? 1 : 0));
     for (const [t, ws] of entries) {
       if (!Array.isArray(ws)) throw new Error(`lexicon: type ${t} is not a list`);
-      for (const w of ws) lex.add(String(w), t);
+      if (t !== ALIAS_KEY && t !== UNSERVED_KEY) for (const w of ws) lex.add(String(w), t);
     }
+    const unserved = (j as Record<string, unknown>)[UNSERVED_KEY];
+    if (Array.isArray(unserved)) for (const w of unserved) if (lex.typeOf.has(String(w))) lex.notInKb.add(String(w));
+    const aliases = (j as Record<string, unknown>)[ALIAS_KEY];
+    if (Array.isArray(aliases))
+      for (const a of aliases) {
+        const [w, v] = String(a).split('=');
+        if (w !== undefined && v !== undefined) lex.addAlias(w, v);
+      }
     return lex;
   }
 }
@@ -184,6 +257,13 @@ export function mentionsOf(tokens: readonly string[], delex: readonly string[]):
   return out;
 }
 
+/** A restaurant named without KB-result turns of its own: its attributes come from the KB. */
+function fromKb(st: TrackerState, lex: HcnLexicon, name: string): void {
+  if (st.restaurants.has(name)) return;
+  const a = lex.attributes(name);
+  if (a) st.restaurants.set(name, new Map(a));
+}
+
 /** Updates the state with one turn. */
 export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn, keep?: MentionFilter): void {
   if (turn.speaker === 'kb') {
@@ -210,6 +290,7 @@ export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn, keep?: 
     const committed = new Set<string>();
     for (const m of mentionsOf(toks, delex)) {
       if (m.type === NAME_TYPE) {
+        fromKb(st, lex, m.token);
         st.current = m.token;
         st.userNamed = true;
         st.turnTypes.add(NAME_TYPE);
@@ -218,7 +299,7 @@ export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn, keep?: 
       // The first kept mention of a type in a turn wins (`x, and keep y for another day`).
       if (committed.has(m.type) || (keep && !keep(delex, m))) continue;
       committed.add(m.type);
-      st.slots.set(m.type, m.token);
+      st.slots.set(m.type, lex.canonical(m.token));
       st.turnTypes.add(m.type);
     }
     return;
@@ -232,6 +313,7 @@ export function trackTurn(st: TrackerState, lex: HcnLexicon, turn: Turn, keep?: 
   } else {
     for (const w of words) {
       if (!isName(st, lex, w)) continue;
+      fromKb(st, lex, w);
       st.current = w;
       if (!st.proposed.includes(w)) st.proposed.push(w);
     }

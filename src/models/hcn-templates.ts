@@ -16,10 +16,13 @@ const PLACEHOLDER = /^<([a-z_]+)(?:@([a-z]+))?>$/;
 /**
  * Which restaurant a `<name>` placeholder stands for: `<name>` the next proposal (best-rated result
  * not yet proposed), `<name@first>` the first proposed, `<name@prev>` the one proposed before the
- * last, `<name@current>` the one most recently named. A template's source is read from the
- * training dialogs (the first source giving the actual name), so choosing the template chooses it.
+ * last, `<name@current>` the one most recently named, `<name@last>` the last proposed (after a
+ * recall: "the new one"). A template's source is read from the training dialogs (the first source
+ * giving the actual name), so choosing the template chooses it. An attribute placeholder of a
+ * template without `<name>` may carry a source too (`here it is <address@last>`); without one it
+ * describes the current restaurant.
  */
-export const NAME_SOURCES = ['next', 'first', 'prev', 'current'] as const;
+export const NAME_SOURCES = ['next', 'first', 'prev', 'current', 'last'] as const;
 export type NameSource = (typeof NAME_SOURCES)[number];
 
 export function nameFrom(st: TrackerState, source: NameSource): string | undefined {
@@ -32,6 +35,8 @@ export function nameFrom(st: TrackerState, source: NameSource): string | undefin
       return st.proposed.length >= 2 ? st.proposed[st.proposed.length - 2] : undefined;
     case 'current':
       return st.current;
+    case 'last':
+      return st.proposed[st.proposed.length - 1];
   }
 }
 
@@ -47,12 +52,16 @@ export const placeholder = (type: string): string => `<${type}>`;
 
 /**
  * Delexicalises a bot utterance: tokens (split on single spaces, so the text can be rebuilt
- * exactly) that are KB entities become placeholders. `st`, when given, adds this dialog's
- * restaurant names.
+ * exactly) that are KB entities become placeholders, except values of a type the utterance lists
+ * several of. `st`, when given, adds this dialog's restaurant names and the sources of attributes
+ * of restaurants other than the current one.
  */
 export function delexicaliseBot(text: string, lex: HcnLexicon, st?: TrackerState): string {
-  return text
-    .split(' ')
+  const words = text.split(' ');
+  const listed = listedTypes(words, lex);
+  // Sources for attributes only in utterances naming no restaurant (else they describe the named one).
+  const attrSources = st !== undefined && words[0] !== 'api_call' && !words.some((w) => isName(st, lex, w));
+  return words
     .map((w) => {
       if (w.length === 0) return w;
       if (st ? isName(st, lex, w) : lex.type(w) === NAME_TYPE) {
@@ -60,9 +69,44 @@ export function delexicaliseBot(text: string, lex: HcnLexicon, st?: TrackerState
         return namePlaceholder(source ?? 'next');
       }
       const t = lex.type(w);
-      return t === undefined ? w : placeholder(t);
+      if (t === undefined || listed.has(t)) return w;
+      return st && attrSources ? attributePlaceholder(t, w, st) : placeholder(t);
     })
     .join(' ');
+}
+
+/**
+ * The placeholder of a restaurant attribute: `<phone>` when it is the current restaurant's, a
+ * user's value or not one restaurant's own, else `<phone@source>` with the first name source
+ * whose restaurant has it.
+ */
+function attributePlaceholder(type: string, value: string, st: TrackerState): string {
+  const has = (name: string | undefined): boolean => name !== undefined && st.restaurants.get(name)?.get(type) === value;
+  if (type === NAME_TYPE || has(st.current) || [...st.slots.values()].includes(value)) return placeholder(type);
+  // Only values that single out one restaurant (its phone, its address), not a cuisine several share.
+  let owners = 0;
+  for (const a of st.restaurants.values()) if (a.get(type) === value) owners++;
+  if (owners !== 1) return placeholder(type);
+  const source = NAME_SOURCES.find((s) => s !== 'next' && s !== 'current' && has(nameFrom(st, s)));
+  return source ? `<${type}@${source}>` : placeholder(type);
+}
+
+/**
+ * Value types a bot utterance lists several values of (`cheap , moderate , or expensive`): it
+ * enumerates options rather than stating a tracked value, so they stay words (api_calls excepted).
+ */
+function listedTypes(words: readonly string[], lex: HcnLexicon): Set<string> {
+  const out = new Set<string>();
+  if (words[0] === 'api_call') return out;
+  const byType = new Map<string, string>();
+  for (const w of words) {
+    const t = lex.type(w);
+    if (t === undefined || t === NAME_TYPE) continue;
+    const first = byType.get(t);
+    if (first === undefined) byType.set(t, w);
+    else if (first !== w) out.add(t);
+  }
+  return out;
 }
 
 /** The placeholder types of a template, in order. */
@@ -76,11 +120,13 @@ export function placeholders(template: string): string[] {
 }
 
 function sourceOf(template: string): NameSource | undefined {
+  let attrSource: NameSource | undefined;
   for (const w of template.split(' ')) {
     const m = PLACEHOLDER.exec(w);
     if (m && m[1] === NAME_TYPE) return (m[2] as NameSource | undefined) ?? 'next';
+    if (m && m[2] !== undefined) attrSource ??= m[2] as NameSource;
   }
-  return undefined;
+  return attrSource;
 }
 
 /** The value for one placeholder, or undefined when the tracker cannot tell. */
@@ -107,7 +153,7 @@ export function fillTemplate(template: string, st: TrackerState): string | undef
   for (let i = 0; i < words.length; i++) {
     const m = PLACEHOLDER.exec(words[i] as string);
     if (!m) continue;
-    const v = valueOf(m[1] as string, hasName, focus, st);
+    const v = m[2] !== undefined && m[1] !== NAME_TYPE ? (focus !== undefined ? st.restaurants.get(focus)?.get(m[1] as string) : undefined) : valueOf(m[1] as string, hasName, focus, st);
     if (v === undefined) return undefined;
     words[i] = v;
   }

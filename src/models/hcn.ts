@@ -14,7 +14,7 @@ import type { Ranker } from './ranker.js';
 import type { KbTypes } from './match-type.js';
 import { tensorOf, type ModelFileContent } from './model-file.js';
 import { HcnLexicon, nextProposal, type TrackerState } from './hcn-entities.js';
-import { Featurizer, type FeatureSpec } from './hcn-features.js';
+import { CONTEXT_FLAGS, Featurizer, type FeatureSpec } from './hcn-features.js';
 import { TemplateSet, baseTemplate, delexicaliseBot } from './hcn-templates.js';
 import { HcnNet } from './hcn-net.js';
 import { CommitModel } from './hcn-commit.js';
@@ -203,6 +203,8 @@ export class Hcn implements Ranker, HcnEncoder {
     }
     const hidden = meta.config.hidden;
     if (!Number.isInteger(hidden) || hidden < 1) throw new ModelFileError(`${file}: corrupt model file (hcn hidden size ${String(hidden)})`);
+    const flags = meta.spec.flags;
+    if (flags !== undefined && (!Number.isInteger(flags) || flags < 0 || flags > CONTEXT_FLAGS.length)) throw new ModelFileError(`${file}: corrupt model file (hcn context flags ${String(flags)})`);
     const templates = new TemplateSet(meta.templates.map(String));
     if (meta.spec.templates !== templates.size) throw new ModelFileError(`${file}: corrupt model file (${templates.size} templates, features expect ${meta.spec.templates})`);
     const cf = meta.commitFeatures;

@@ -79,7 +79,7 @@ export function trainModel(kind: string, data: TrainData, opts: TrainOptions = {
     case 'hcn': {
       if (!data.kb?.facts) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
       const o: Partial<HcnTrainOptions> = defined({ hidden: opts.hidden, lr: opts.lr, epochs: opts.epochs, patience: opts.patience, seed: opts.seed, batchSize: opts.batchSize });
-      const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts }, o, hooks);
+      const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, o, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, seconds: secs(), missing: 0 };
     }
     default:
