@@ -77,6 +77,11 @@ export class BackgroundEvaluator {
     this.worker.unref();
   }
 
+  /** False once the worker failed to start (every later `start` gives NaN at once). */
+  get available(): boolean {
+    return !this.dead;
+  }
+
   /**
    * Starts evaluating `model` as it is now; call the returned function for its accuracy. That is
    * NaN when the worker could not start within `startTimeoutMs`: evaluate in line then.
