@@ -25,14 +25,15 @@ interface Row {
 test('benchmark --quick on generated task 1: JSON contract, Markdown and SVG', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
-    const args = ['benchmark', '--quick', '--tasks', '1,6', '--models', 'nn,tfidf,memn2n+match', '--dialogs', '30', '--epochs', '2', '--out', dir];
+    const args = ['benchmark', '--quick', '--tasks', '1,6', '--models', 'nn,tfidf,memn2n+match,hcn', '--dialogs', '30', '--epochs', '2', '--workers', '2', '--out', dir];
     const r = cli(args);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /note: task 6 \(DSTC2\) skipped/);
-    assert.match(r.stderr, /\[3\/3\] task 1 memn2n\+match: T1 /);
+    assert.match(r.stderr, /\[3\/4\] task 1 memn2n\+match: T1 /);
+    assert.match(r.stderr, /benchmark: [\d.]+ s wall, [\d.]+ s CPU, 2 workers/);
     const json = JSON.parse(readFileSync(join(dir, 'benchmark.json'), 'utf8')) as { rows: Row[] };
     // Table 2 order: test sets, then models in the paper's column order.
-    assert.deepEqual(json.rows.map((x) => `${x.test} ${x.model}`), ['T1 tfidf', 'T1 nn', 'T1 memn2n+match', 'T1-OOV tfidf', 'T1-OOV nn', 'T1-OOV memn2n+match']);
+    assert.deepEqual(json.rows.map((x) => `${x.test} ${x.model}`), ['T1 tfidf', 'T1 nn', 'T1 memn2n+match', 'T1 hcn', 'T1-OOV tfidf', 'T1-OOV nn', 'T1-OOV memn2n+match', 'T1-OOV hcn']);
     for (const row of json.rows) {
       assert.deepEqual(Object.keys(row).sort(), ['model', 'perDialog', 'perResponse', 'test', 'trainSeconds']);
       assert.ok(row.perResponse >= 0 && row.perResponse <= 1, `${row.perResponse}`);
@@ -47,16 +48,16 @@ test('benchmark --quick on generated task 1: JSON contract, Markdown and SVG', (
     const md = readFileSync(join(dir, 'benchmark.md'), 'utf8');
     const pct = (x: number): string => (100 * x).toFixed(1);
     assert.ok(md.includes(`| T1 | ${pct(get('tfidf', 'T1').perResponse)} (${pct(get('tfidf', 'T1').perDialog)}) | ${pct(get('nn', 'T1').perResponse)} (`), md);
-    assert.match(md, /\| T1-OOV \| 5\.8 \| 44\.1 \| 96\.5 \(82\.7\) \|/); // paper row
+    assert.match(md, /\| T1-OOV \| 5\.8 \| 44\.1 \| 96\.5 \(82\.7\) \| – \|/); // paper row (hcn: not in the paper)
     assert.match(md, /task 6 \(DSTC2\) skipped/);
     const svg = readFileSync(join(dir, 'benchmark.svg'), 'utf8');
     assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    assert.equal((svg.match(/<rect class="bar"/g) ?? []).length, 6);
+    assert.equal((svg.match(/<rect class="bar"/g) ?? []).length, 8);
     assert.equal((svg.match(/<line class="paper"/g) ?? []).length, 6);
     assert.match(svg, /memn2n\+match T1-OOV: [\d.]+% \(paper 96\.5%\)/);
     assert.match(r.stdout, /## Ours/);
-    // Same seed, same accuracies.
-    const again = cli([...args.slice(0, -1), join(dir, 'again')]);
+    // Same seed, same accuracies, in one thread as on 2 workers.
+    const again = cli([...args.slice(0, -3), '1', '--out', join(dir, 'again')]);
     assert.equal(again.code, 0, again.stderr);
     const rows2 = (JSON.parse(readFileSync(join(dir, 'again', 'benchmark.json'), 'utf8')) as { rows: Row[] }).rows;
     assert.deepEqual(rows2.map((x) => [x.perResponse, x.perDialog]), json.rows.map((x) => [x.perResponse, x.perDialog]));
@@ -87,6 +88,8 @@ test('benchmark flag errors are one line, exit 2, and write nothing', () => {
       ['--models', 'tfidf,gpt', "error: --models: unknown model 'gpt'"],
       ['--tasks', '7', "error: --tasks: expected task numbers 1-6 like 1,5 or 1-5, got '7'"],
       ['--seed', 'x', "error: --seed: expected an integer, got 'x'"],
+      ['--workers', '0', 'error: --workers: 0 is out of range [1, 64]'],
+      ['--train-from', 'web', "error: --train-from: expected files or generate, got 'web'"],
     ] as const) {
       const r = cli(['benchmark', '--quick', flag, value, '--out', join(dir, 'o')]);
       assert.equal(r.code, 2, r.stderr);
@@ -105,17 +108,31 @@ test('benchmark flag errors are one line, exit 2, and write nothing', () => {
 
 test('model and task lists; paper table', () => {
   assert.deepEqual(parseModels('memn2n+match,tfidf'), ['tfidf', 'memn2n+match']);
-  assert.equal(parseModels('all').length, 6);
+  assert.equal(parseModels('all').length, 7);
+  assert.deepEqual(parseModels('paper'), ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match']);
+  assert.deepEqual(parseModels('hcn,nn'), ['nn', 'hcn']);
   assert.deepEqual(parseTasks('5,1-3'), [1, 2, 3, 5]);
   assert.deepEqual(parseTasks('all'), [1, 2, 3, 4, 5, 6]);
   assert.throws(() => parseTasks('3-1'), /empty range/);
   assert.deepEqual(paperCell('T5', 'memn2n'), { perResponse: 96.1, perDialog: 49.4 });
   assert.deepEqual(paperCell('T6', 'memn2n+match'), { perResponse: 41.0 });
-  const result = { rows: [{ model: 'tfidf' as const, test: 'T3' as const, perResponse: 0.5, perDialog: 0.25, trainSeconds: 1.5 }], notes: [], seconds: 2, modelSeconds: { tfidf: 1.75 } };
+  const result = { rows: [{ model: 'tfidf' as const, test: 'T3' as const, perResponse: 0.5, perDialog: 0.25, trainSeconds: 1.5 }], notes: [], seconds: 2, modelSeconds: { tfidf: 1.75 }, cpuSeconds: 3, workers: 2 };
   const info = { profile: 'quick', data: 'x', seed: 1 };
   const md = benchmarkMarkdown(result, info);
   assert.match(md, /\| T3 \| 50\.0 \(25\.0\) \|/);
   assert.match(md, /\| T3 \| \+42\.0 \|/);
   assert.match(md, /\| train \+ eval time \(s\) \| 1\.8 \|/);
   assert.match(benchmarkSvg(result, info), /height="120\.0" fill="#4e79a7"/); // 50% of a 240-px plot
+  assert.match(md, /2\.0 s wall, 3\.0 s CPU, 2 worker threads/);
+  // hcn is not in the paper: its column shows no paper value, no difference, no tick.
+  const withHcn = { ...result, rows: [...result.rows, { model: 'hcn' as const, test: 'T3' as const, perResponse: 0.75, perDialog: 0.5, trainSeconds: 4 }] };
+  const md2 = benchmarkMarkdown(withHcn, info);
+  assert.match(md2, /\| Test set \| TF-IDF \(no type\) \| HCN \(not in the paper\) \|/);
+  assert.match(md2, /\| T3 \| 50\.0 \(25\.0\) \| 75\.0 \(50\.0\) \|/);
+  assert.match(md2, /\| T3 \| 8 \| – \|/);
+  assert.match(md2, /\| T3 \| \+42\.0 \| – \|/);
+  const svg2 = benchmarkSvg(withHcn, info);
+  assert.equal((svg2.match(/<rect class="bar"/g) ?? []).length, 2);
+  assert.equal((svg2.match(/<line class="paper"/g) ?? []).length, 1);
+  assert.match(svg2, /hcn T3: 75\.0% \(not in the paper\)/);
 });

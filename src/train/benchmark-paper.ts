@@ -3,11 +3,22 @@
  * accuracy per test set and model, per-response (per-dialog in parentheses when the paper gives it).
  */
 
-/** The models of Table 2, in the paper's column order. */
-export const BENCHMARK_MODELS = ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match'] as const;
+/** The models of Table 2, in the paper's column order (the contract names of benchmark.json). */
+export const PAPER_MODELS = ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match'] as const;
+export type PaperModel = (typeof PAPER_MODELS)[number];
+
+/** Models dialogym adds to the table (no paper value): `hcn`, the Hybrid Code Network of issue #7. */
+export const EXTRA_MODELS = ['hcn'] as const;
+
+/** Every model the benchmark can run, in column order: the paper's, then the extras. */
+export const BENCHMARK_MODELS = [...PAPER_MODELS, ...EXTRA_MODELS] as const;
 export type BenchmarkModel = (typeof BENCHMARK_MODELS)[number];
 
-/** Column headers as the paper prints them. */
+export function isPaperModel(m: BenchmarkModel): m is PaperModel {
+  return (PAPER_MODELS as readonly string[]).includes(m);
+}
+
+/** Column headers as the paper prints them (extras: our label). */
 export const PAPER_MODEL_LABELS: Readonly<Record<BenchmarkModel, string>> = {
   tfidf: 'TF-IDF (no type)',
   'tfidf+type': 'TF-IDF + type',
@@ -15,6 +26,7 @@ export const PAPER_MODEL_LABELS: Readonly<Record<BenchmarkModel, string>> = {
   embeddings: 'Supervised Embeddings',
   memn2n: 'MemNNs',
   'memn2n+match': 'MemNNs + match type',
+  hcn: 'HCN (not in the paper)',
 };
 
 /** The test sets of Table 2, in the paper's row order. */
@@ -29,7 +41,7 @@ export interface PaperCell {
 
 const c = (perResponse: number, perDialog?: number): PaperCell => (perDialog === undefined ? { perResponse } : { perResponse, perDialog });
 
-/** Rows of Table 2; columns in `BENCHMARK_MODELS` order. */
+/** Rows of Table 2; columns in `PAPER_MODELS` order. */
 const ROWS: Readonly<Record<BenchmarkTest, readonly PaperCell[]>> = {
   T1: [c(5.6), c(22.4), c(55.1), c(100, 100), c(99.9, 99.6), c(100, 100)],
   T2: [c(3.4), c(16.4), c(68.3), c(68.4), c(100, 100), c(98.3, 83.9)],
@@ -45,8 +57,13 @@ const ROWS: Readonly<Record<BenchmarkTest, readonly PaperCell[]>> = {
 };
 
 /** The paper's value for a test set and model. */
-export function paperCell(test: BenchmarkTest, model: BenchmarkModel): PaperCell {
-  return ROWS[test][BENCHMARK_MODELS.indexOf(model)] as PaperCell;
+export function paperCell(test: BenchmarkTest, model: PaperModel): PaperCell {
+  return ROWS[test][PAPER_MODELS.indexOf(model)] as PaperCell;
+}
+
+/** The paper's value, or undefined for a model the paper does not have. */
+export function paperCellOf(test: BenchmarkTest, model: BenchmarkModel): PaperCell | undefined {
+  return isPaperModel(model) ? paperCell(test, model) : undefined;
 }
 
 /** Test set names of a task: `T<n>` and, for tasks 1-5, `T<n>-OOV`. */

@@ -2,7 +2,7 @@
  * Benchmark outputs: `benchmark.json` (the rows, exact contract), `benchmark.md` (Table 2 layout,
  * ours beside the paper's) and `benchmark.svg` (grouped bars per test set, paper value as a tick).
  */
-import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODEL_LABELS, paperCell, type BenchmarkModel, type BenchmarkTest } from './benchmark-paper.js';
+import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODEL_LABELS, paperCellOf, type BenchmarkModel, type BenchmarkTest } from './benchmark-paper.js';
 import type { BenchmarkResult, BenchmarkRow } from './benchmark.js';
 
 export interface ReportInfo {
@@ -31,12 +31,13 @@ export function trainSecondsOf(rows: readonly BenchmarkRow[], model: BenchmarkMo
 
 export function benchmarkJson(result: BenchmarkResult, info: ReportInfo): string {
   const rows = result.rows.map((r) => ({ model: r.model, test: r.test, perResponse: r.perResponse, perDialog: r.perDialog, trainSeconds: r.trainSeconds }));
-  return JSON.stringify({ rows, profile: info.profile, data: info.data, seed: info.seed, seconds: Number(result.seconds.toFixed(1)), notes: result.notes }, null, 2) + '\n';
+  return JSON.stringify({ rows, profile: info.profile, data: info.data, seed: info.seed, seconds: Number(result.seconds.toFixed(1)), cpuSeconds: Number(result.cpuSeconds.toFixed(1)), workers: result.workers, notes: result.notes }, null, 2) + '\n';
 }
 
 const pct = (x: number): string => (100 * x).toFixed(1);
 const paperText = (test: BenchmarkTest, model: BenchmarkModel): string => {
-  const p = paperCell(test, model);
+  const p = paperCellOf(test, model);
+  if (p === undefined) return '–';
   return p.perDialog === undefined ? `${p.perResponse}` : `${p.perResponse} (${p.perDialog})`;
 };
 
@@ -50,7 +51,7 @@ export function benchmarkMarkdown(result: BenchmarkResult, info: ReportInfo): st
   const lines: string[] = [
     '# dialogym benchmark: Table 2 of Bordes, Boureau & Weston (2017)',
     '',
-    `Profile \`${info.profile}\`, seed ${info.seed}; data: ${info.data}. Whole run ${result.seconds.toFixed(1)} s.`,
+    `Profile \`${info.profile}\`, seed ${info.seed}; data: ${info.data}. Whole run ${result.seconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${result.workers === 1 ? 'no worker thread' : `${result.workers} worker threads`}.`,
     '',
     '## Ours',
     '',
@@ -68,8 +69,9 @@ export function benchmarkMarkdown(result: BenchmarkResult, info: ReportInfo): st
   lines.push('', '## Ours minus paper', '', 'Per-response accuracy, percentage points.', '');
   lines.push(...table(header, tests.map((t) => [t, ...models.map((m) => {
     const r = find(result.rows, m, t);
-    if (!r) return '–';
-    const d = 100 * r.perResponse - paperCell(t, m).perResponse;
+    const p = paperCellOf(t, m);
+    if (!r || !p) return '–';
+    const d = 100 * r.perResponse - p.perResponse;
     return `${d >= 0 ? '+' : ''}${d.toFixed(1)}`;
   })])));
   if (result.notes.length > 0) lines.push('', '## Notes', '', ...result.notes.map((n) => `- ${n}`));
@@ -83,6 +85,7 @@ const COLOURS: Readonly<Record<BenchmarkModel, string>> = {
   embeddings: '#76b7b2',
   memn2n: '#59a14f',
   'memn2n+match': '#b07aa1',
+  hcn: '#9c755f',
 };
 
 function esc(s: string): string {
@@ -119,9 +122,11 @@ export function benchmarkSvg(result: BenchmarkResult, info: ReportInfo): string 
       const r = find(result.rows, m, t);
       if (r) {
         const v = 100 * r.perResponse;
-        out.push(`<rect class="bar" data-model="${esc(m)}" data-test="${t}" x="${f(x)}" y="${f(y(v))}" width="${barW - 2}" height="${f(top + plotH - y(v))}" fill="${COLOURS[m]}"><title>${esc(`${m} ${t}: ${v.toFixed(1)}% (paper ${paperCell(t, m).perResponse}%)`)}</title></rect>`);
+        out.push(`<rect class="bar" data-model="${esc(m)}" data-test="${t}" x="${f(x)}" y="${f(y(v))}" width="${barW - 2}" height="${f(top + plotH - y(v))}" fill="${COLOURS[m]}"><title>${esc(`${m} ${t}: ${v.toFixed(1)}% (${paperCellOf(t, m) ? `paper ${paperCellOf(t, m)?.perResponse}%` : 'not in the paper'})`)}</title></rect>`);
       }
-      const p = paperCell(t, m).perResponse;
+      const pc = paperCellOf(t, m);
+      if (pc === undefined) return;
+      const p = pc.perResponse;
       out.push(`<line class="paper" data-model="${esc(m)}" data-test="${t}" x1="${f(x - 1)}" y1="${f(y(p))}" x2="${f(x + barW - 1)}" y2="${f(y(p))}" stroke="#222222" stroke-width="2"/>`);
     });
     out.push(`<text x="${f(gx + (models.length * barW) / 2)}" y="${top + plotH + 16}" text-anchor="middle">${t}</text>`);

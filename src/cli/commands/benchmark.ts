@@ -1,8 +1,10 @@
 /** `dialogym benchmark [--quick] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Table 2 of Bordes et al. (2017). */
 import { Option, type Command } from 'commander';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { FULL_PROFILE, QUICK_PROFILE, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile } from '../../train/benchmark.js';
+import { FULL_PROFILE, QUICK_PROFILE, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type TrainFrom } from '../../train/benchmark.js';
 import type { BenchmarkSource } from '../../train/benchmark-data.js';
 import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../train/benchmark-report.js';
 import { action, intFlag, out } from '../run.js';
@@ -17,6 +19,8 @@ interface Flags {
   out: string;
   dialogs?: number;
   epochs?: number;
+  workers?: number;
+  trainFrom: string;
 }
 
 export function registerBenchmark(program: Command): void {
@@ -25,10 +29,12 @@ export function registerBenchmark(program: Command): void {
     .description("train and evaluate every model of the paper's Table 2 on tasks 1-5 (+ OOV) and 6; write benchmark.md, benchmark.json and benchmark.svg")
     .option('--quick', 'small data, small models, few epochs (under 10 minutes on 2 cores)')
     .option('--data <dir>', 'folder of original bAbI dialog files (default: generate fresh data with the simulator; task 6 is then skipped)')
-    .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, or all', 'all')
+    .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, hcn; or paper (the six of Table 2) or all', 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)
     .option('--out <dir>', 'output folder', 'results')
+    .option('--workers <n>', 'cells trained at once on worker threads (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
+    .option('--train-from <files|generate>', 'generate: train on simulator data (seed --seed) and test on the original files of --data (simulator fidelity)', 'files')
     .addOption(new Option('--dialogs <n>', 'dialogs per split (generated), or first dialogs of each split (--data)').argParser(intFlag('--dialogs', 1, 1_000_000)).hideHelp())
     .addOption(new Option('--epochs <n>', 'epochs of the learned models').argParser(intFlag('--epochs', 1, 10_000)).hideHelp())
     .action(action((f: Flags) => run(f)));
@@ -41,7 +47,7 @@ function profileOf(f: Flags): BenchmarkProfile {
   return {
     ...base,
     ...(n !== undefined ? { dialogs: n, limits: { train: n, dev: n, test: n } } : {}),
-    ...(e !== undefined ? { embeddings: { ...base.embeddings, epochs: e }, memn2n: { ...base.memn2n, epochs: e } } : {}),
+    ...(e !== undefined ? { override: { embeddings: { epochs: e }, memn2n: { epochs: e }, hcn: { epochs: e } } } : {}),
   };
 }
 
@@ -52,33 +58,43 @@ function describeData(source: BenchmarkSource, p: BenchmarkProfile): string {
   return `original files in ${source.dir} (${caps})`;
 }
 
-function run(f: Flags): void {
+function trainFromOf(v: string): TrainFrom {
+  if (v === 'files' || v === 'generate') return v;
+  throw new ConfigError(`--train-from: expected files or generate, got '${v}'`);
+}
+
+async function run(f: Flags): Promise<void> {
   const models = parseModels(f.models);
+  const trainFrom = trainFromOf(f.trainFrom);
+  const workers = f.workers ?? Math.min(2, availableParallelism());
   const tasks = parseTasks(f.tasks);
   const profile = profileOf(f);
   const source: BenchmarkSource = f.data !== undefined ? { kind: 'files', dir: resolve(f.data) } : { kind: 'generate', seed: f.seed, dialogs: profile.dialogs };
-  const info: ReportInfo = { profile: profile.name, data: describeData(source, profile), seed: f.seed };
-  process.stderr.write(`benchmark (${profile.name}): ${models.join(', ')} on task${tasks.length > 1 ? 's' : ''} ${tasks.join(', ')}; data: ${info.data}\n`);
+  const data = trainFrom === 'generate' ? `trained on simulator data (seed ${f.seed}, ${profile.dialogs} dialogs per split), tested on ${describeData(source, profile)}` : describeData(source, profile);
+  const info: ReportInfo = { profile: profile.name, data, seed: f.seed };
+  process.stderr.write(`benchmark (${profile.name}): ${models.join(', ')} on task${tasks.length > 1 ? 's' : ''} ${tasks.join(', ')}; data: ${info.data}; ${workers} worker${workers > 1 ? 's' : ''}\n`);
   const tty = process.stderr.isTTY === true;
   let bar: Progress | undefined;
+  let finished = 0;
   const label = (c: BenchmarkCell): string => `[${c.index + 1}/${c.total}] task ${c.task} ${c.model}`;
-  const result = runBenchmark({ profile, source, models, tasks, seed: f.seed }, {
+  const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, trainFrom, workers: workers > 1 ? workers : 1 }, {
     onNote: (n) => process.stderr.write(`note: ${n}\n`),
     onCellStart(c) {
       if (tty) {
         bar ??= progress('benchmark', c.total);
-        bar.update(c.index, `${label(c)}: training`);
+        bar.update(finished, `${label(c)}: training`);
       } else process.stderr.write(`${label(c)}: training\n`);
     },
     onEpoch(c, r) {
       const msg = `${label(c)}: epoch ${r.epoch}/${r.epochs} loss ${r.loss.toFixed(4)} dev ${(100 * r.dev).toFixed(1)}% (${r.seconds.toFixed(1)}s)`;
-      if (tty) bar?.update(c.index, msg);
+      if (tty) bar?.update(finished, msg);
       else process.stderr.write(`  ${msg}\n`);
     },
     onCellDone(c, rows, evalSeconds) {
       const accs = rows.map((r) => `${r.test} ${(100 * r.perResponse).toFixed(1)}% (${(100 * r.perDialog).toFixed(1)}%)`).join(', ');
       const msg = `${label(c)}: ${accs}; train ${rows[0]?.trainSeconds.toFixed(1) ?? '0'}s, eval ${evalSeconds.toFixed(1)}s`;
-      if (tty) bar?.update(c.index + 1, msg);
+      finished++;
+      if (tty) bar?.update(finished, msg);
       else process.stderr.write(`${msg}\n`);
     },
   });
@@ -93,4 +109,5 @@ function run(f: Flags): void {
   out(md.trimEnd());
   out('');
   out(`wrote ${files.map(([file]) => file).join(', ')}`);
+  process.stderr.write(`benchmark: ${result.seconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${result.workers} worker${result.workers > 1 ? 's' : ''}\n`);
 }
