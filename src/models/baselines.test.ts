@@ -8,7 +8,7 @@ import { KbTypes } from './match-type.js';
 import { argmax } from './ranker.js';
 import { rankerFromContent } from './saved.js';
 import { decodeModelFile, encodeModelFile } from './model-file.js';
-import { readBabiCandidates, readBabiDialogs } from '../formats/babi.js';
+import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../formats/babi.js';
 import { evaluateDialogs } from './evaluate.js';
 import { accuracy } from '../metrics/ranking.js';
 import { trainNn, trainTfidf } from '../train/baselines.js';
@@ -47,6 +47,24 @@ test('tfidf + type: an unseen entity still matches through its KB type', () => {
   assert.deepEqual([...back.rank(hist, cands)], [...st]);
 });
 
+test('tfidf + type as word: the type name joins a candidate whose entity is in the dialog', () => {
+  const kb = new KbTypes([['r1_address', 'R_address'], ['r2_address', 'R_address'], ['r1_phone', 'R_phone']]);
+  const cands = ['here it is r1_address', 'here it is r2_address', 'here it is r1_phone', 'what can i do for you'];
+  const plain = Tfidf.fit([...cands, 'can you give me the address', 'what is the phone'], { input: 'last', matchType: false });
+  const mk = (typeAs: 'feature' | 'word') => new Tfidf({ input: 'last', matchType: true, typeAs }, plain.idf, plain.documents, kb);
+  const kbLines = [{ speaker: 'kb', text: 'r1 R_address r1_address' } as Turn, { speaker: 'kb', text: 'r1 R_phone r1_phone' } as Turn];
+  const hist = [...kbLines, u('the address please')];
+  const phone = [...kbLines, u('the phone please')];
+  assert.equal(argmax(mk('word').rank(hist, cands)), 0, 'asked for the address, r1 is in the dialog');
+  assert.equal(argmax(mk('word').rank(phone, cands)), 2, 'asked for the phone');
+  // as a separate unit feature the type cannot tell what was asked for: same order both times
+  const fa = mk('feature').rank(hist, cands), fp = mk('feature').rank(phone, cands);
+  assert.equal((fa[0] as number) > (fa[2] as number), (fp[0] as number) > (fp[2] as number));
+  const w = mk('word');
+  const back = rankerFromContent(decodeModelFile(encodeModelFile(w.toModelFile())), 'x');
+  assert.deepEqual([...back.rank(hist, cands)], [...w.rank(hist, cands)]);
+});
+
 test('nn: nearest training utterance by word overlap, ties broken by co-occurrence count', () => {
   const d = (us: string, bs: string) => ({ id: '0', turns: [u(us), b(bs)] });
   const train = [d('i want food', 'what kind'), d('i want food', 'what kind'), d('i want food', 'where'), d('hi there', 'hello'), d('bye now', 'goodbye')];
@@ -76,4 +94,17 @@ test('original task 1: nn and tfidf+type figures (paper: NN 55.1, TF-IDF+type 22
   const tf = trainTfidf({ train, dev, candidates }, { inputs: ['last'] });
   const a2 = accuracy.perResponse(evaluateDialogs(tf.model, tst.slice(0, 300), { candidates }));
   assert.ok(a2 > 0.03 && a2 < 0.1, `tfidf ${a2}`);
+});
+
+const t4 = (s: string): string => join(babiDir, `dialog-babi-task4-phone-address-${s}.txt`);
+test('original task 4: tfidf+type picks the type-name-word mode on dev (paper 17.8)', { skip: skipUnless(babiDir) }, () => {
+  const candidates = readBabiCandidates(join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+  const kb = KbTypes.fromFacts(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
+  const train = readBabiDialogs(t4('trn')).dialogs;
+  const dev = readBabiDialogs(t4('dev')).dialogs.slice(0, 300);
+  const tf = trainTfidf({ train, dev, candidates, kb }, { matchType: true, inputs: ['last'] });
+  assert.equal(tf.chosen, 'last,type=word');
+  const a = accuracy.perResponse(evaluateDialogs(tf.model, readBabiDialogs(t4('tst')).dialogs.slice(0, 300), { candidates }));
+  assert.ok(a > 0.2 && a < 0.3, `tfidf+type T4 ${a}`);
+  assert.ok((tf.dev['last,type=feature'] as number) < 0.1);
 });

@@ -2,6 +2,9 @@
  * TF-IDF match (Bordes et al. 2017, §4.1): the candidate whose tf-idf vector has the largest cosine
  * with the input's. With match types (§4.5), a candidate and the input share one extra feature per
  * KB type of a candidate word that also occurs in the dialog, so unseen entities still count.
+ * Two ways to add that feature, chosen on dev: `feature` — a separate dimension of weight 1 on both
+ * sides; `word` — the type's name word (`R_address` → `address`) joins the candidate with its own idf,
+ * so it matches an input that asks for it ("do you have its address").
  */
 import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
@@ -14,6 +17,15 @@ import type { ModelFileContent } from './model-file.js';
 export interface TfidfConfig {
   readonly input: InputMode;
   readonly matchType: boolean;
+  /** How a matched type is added (see above); `feature` when absent (model files of 0.1). */
+  readonly typeAs?: TypeAs;
+}
+
+export type TypeAs = 'feature' | 'word';
+
+/** `R_address` → `address`. */
+function typeName(type: string): string {
+  return type.replace(/^R_/, '').toLowerCase();
 }
 
 interface PreparedCandidates {
@@ -24,6 +36,8 @@ interface PreparedCandidates {
   /** term → id for the candidates' terms. */
   readonly terms: Map<string, number>;
   readonly typed: (readonly (readonly [string, string])[])[];
+  /** Per candidate with typed words: type → the candidate's own tf-idf weight of the type's name word. */
+  readonly own: (Map<string, number> | undefined)[];
 }
 
 export class Tfidf implements Ranker {
@@ -89,7 +103,12 @@ export class Tfidf implements Ranker {
         norms2[i] = n2;
       });
       const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
-      p = { ids, weights, norms2, terms, typed };
+      const own = typed.map((ts, i) => {
+        if (ts.length === 0) return undefined;
+        const v = this.vector(candidates[i] as string);
+        return new Map(ts.map(([, t]) => [t, v.get(typeName(t)) ?? 0] as const));
+      });
+      p = { ids, weights, norms2, terms, typed, own };
       this.prepared.set(candidates, p);
     }
     return p;
@@ -107,6 +126,7 @@ export class Tfidf implements Ranker {
       if (id !== undefined) dense[id] = x;
     }
     const ctx = this.config.matchType ? contextWords(history) : undefined;
+    const asWord = this.config.typeAs === 'word';
     const scores = new Float32Array(candidates.length);
     for (let c = 0; c < candidates.length; c++) {
       const ids = p.ids[c] as Int32Array;
@@ -114,15 +134,27 @@ export class Tfidf implements Ranker {
       let s = 0;
       for (let k = 0; k < ids.length; k++) s += (dense[ids[k] as number] as number) * (ws[k] as number);
       let types = 0;
+      let n2 = p.norms2[c] as number;
       if (ctx) {
         const typed = p.typed[c] as readonly (readonly [string, string])[];
         if (typed.length > 0) {
           const seen = new Set<string>();
           for (const [w, t] of typed) if (ctx.has(w)) seen.add(t);
-          types = seen.size;
+          if (!asWord) types = seen.size;
+          else {
+            // The type's name word joins the candidate: its weight grows by that word's idf.
+            const own = p.own[c] as Map<string, number>;
+            for (const t of seen) {
+              const name = typeName(t);
+              const idf = this.idf.get(name) ?? this.unseenIdf;
+              const before = own.get(t) ?? 0;
+              s += (q.get(name) ?? 0) * idf;
+              n2 += 2 * before * idf + idf * idf;
+            }
+          }
         }
       }
-      const den = Math.sqrt(qn2 + types) * Math.sqrt((p.norms2[c] as number) + types);
+      const den = Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
       scores[c] = den > 0 ? (s + types) / den : 0;
     }
     return scores;

@@ -1,5 +1,5 @@
 /** "Training" the count-based baselines: fit statistics, then pick the input mode on dev. */
-import { Tfidf } from '../models/tfidf.js';
+import { Tfidf, type TypeAs } from '../models/tfidf.js';
 import { NearestNeighbour, type NnInput } from '../models/nn.js';
 import type { InputMode } from '../models/input.js';
 import { ConfigError } from '../core/errors.js';
@@ -29,18 +29,24 @@ export interface TfidfTrainOptions {
   readonly matchType: boolean;
   /** Input modes to choose from on dev. */
   readonly inputs: readonly InputMode[];
+  /** How matched types are added, to choose from on dev (match types only). */
+  readonly typeAs: readonly TypeAs[];
 }
 
 /** TF-IDF with idf fitted on training utterances and candidates; input mode chosen on dev. */
 export function trainTfidf(data: TrainData, options: Partial<TfidfTrainOptions> = {}): Choice<Tfidf> {
-  const o: TfidfTrainOptions = { matchType: false, inputs: ['last', 'history'], ...options };
+  const o: TfidfTrainOptions = { matchType: false, inputs: ['last', 'history'], typeAs: ['feature', 'word'], ...options };
   if (o.matchType && !data.kb) throw new ConfigError('tfidf --match-type needs a KB file (--kb)');
   const docs: string[] = [...data.candidates];
   for (const d of data.train) for (const t of d.turns) if (t.speaker !== 'kb') docs.push(t.text);
   const base = Tfidf.fit(docs, { input: 'last', matchType: o.matchType }, data.kb);
+  const modes = o.matchType ? o.inputs.flatMap((input) => o.typeAs.map((as) => `${input},type=${as}`)) : o.inputs;
   return choose(
-    o.inputs,
-    (mode) => new Tfidf({ input: mode as InputMode, matchType: o.matchType }, base.idf, base.documents, o.matchType ? data.kb : undefined),
+    modes,
+    (mode) => {
+      const [input, as] = mode.split(',type=') as [InputMode, TypeAs | undefined];
+      return new Tfidf({ input, matchType: o.matchType, ...(as ? { typeAs: as } : {}) }, base.idf, base.documents, o.matchType ? data.kb : undefined);
+    },
     (m) => devAccuracy(m, data.dev, data.candidates),
   );
 }
