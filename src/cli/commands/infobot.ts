@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -19,6 +20,8 @@ import {
   createAgent,
   describeGoal,
   evaluateAgent,
+  evaluateAgentOnWorkers,
+  type KbSource,
   formatKbTsv,
   infobotAgents,
   infobotTable,
@@ -76,6 +79,16 @@ function loadKbs(o: KbFlags): SplitKbs {
   return readKbPair(join(o.kb, names.full), join(o.kb, names.incomplete));
 }
 
+/** Where eval workers get the KBs: the same files, or the same generation. */
+function kbSource(o: KbFlags): KbSource {
+  if (!o.kb) return { kind: 'generate', kbSeed: o.kbSeed, missing: o.missing };
+  const names = kbFileNames(o.missing);
+  return { kind: 'files', full: join(o.kb, names.full), incomplete: join(o.kb, names.incomplete) };
+}
+
+/** Below this many episodes `infobot eval` stays on the main thread (worker start-up would dominate). */
+const MIN_PARALLEL_EPISODES = 500;
+
 function kbOptions(cmd: Command): Command {
   return cmd
     .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
@@ -118,14 +131,21 @@ export function registerInfobot(program: Command): void {
       .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
       .option('--temperature <t>', 'NLG temperature (noise)', floatFlag('--temperature', 0, 100), 1)
       .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
-      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR),
+      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR)
+      .option('--workers <n>', `episodes played on n worker threads, same result for any n (default: 2, or 1 on a 1-core machine or under ${MIN_PARALLEL_EPISODES} episodes; 1 = no worker)`, intFlag('--workers', 1, 64)),
   ).action(
-    action((o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean; policies: string }) => {
+    action(async (o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean; policies: string; workers?: number }) => {
       if (!isPolicyFile(o.agent)) infobotAgents.get(o.agent);
-      const env = new InfoBotEnv({ split: o.split, kbs: loadKbs(o), temperature: o.temperature });
+      const kbs = loadKbs(o);
+      const env = new InfoBotEnv({ split: o.split, kbs, temperature: o.temperature });
       createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
       const bar = progress('eval', o.episodes, { quiet: o.json === true || o.episodes < 2000 });
-      const r = evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode: (d) => bar.update(d) });
+      const workers = o.workers ?? (o.episodes < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
+      const onEpisode = (d: number): void => bar.update(d);
+      const r =
+        workers > 1
+          ? await evaluateAgentOnWorkers({ agent: o.agent, split: o.split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, onEpisode })
+          : evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode });
       bar.stop();
       if (o.json) {
         out(JSON.stringify({ agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr }));

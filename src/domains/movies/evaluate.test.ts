@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateAgent } from './evaluate.js';
+import { episodeRanges, evaluateAgentOnWorkers } from './evaluate-workers.js';
 import { InfoBotEnv } from './env.js';
 import './index.js';
 
@@ -34,4 +35,16 @@ test('evaluation is deterministic for a seed; rewards degrade with the NLG tempe
 test('agents that need a trained policy fail with a one-line message', () => {
   for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) assert.throws(() => run(a, 1), /needs a trained policy: run dialogym infobot train/);
   assert.throws(() => run('nope', 1), /unknown infobot agent 'nope'/);
+});
+
+test('evaluation on worker threads: the same report as on the main thread, for any number of workers', async () => {
+  assert.deepEqual(episodeRanges(10, 3), [[0, 3], [3, 6], [6, 10]]);
+  assert.deepEqual(episodeRanges(2, 4), [[0, 1], [1, 2]]);
+  const one = evaluateAgent({ agent: 'rule-soft', episodes: 90, seed: 3, env: new InfoBotEnv({ split: 'small', kbSeed: 2, temperature: 2 }) });
+  let last = 0;
+  const par = { agent: 'rule-soft', split: 'small', kb: { kind: 'generate', kbSeed: 2, missing: 0.2 }, episodes: 90, seed: 3, temperature: 2 } as const;
+  assert.deepEqual(await evaluateAgentOnWorkers({ ...par, workers: 3, onEpisode: (d) => (last = d) }), one);
+  assert.equal(last, 90);
+  assert.deepEqual(await evaluateAgentOnWorkers({ ...par, workers: 1 }), one);
+  await assert.rejects(evaluateAgentOnWorkers({ ...par, agent: 'rl-soft', policyDir: '/nonexistent', workers: 2 }), /rl-soft/);
 });

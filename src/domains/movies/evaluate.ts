@@ -91,15 +91,19 @@ export function summarize(agent: string, split: string, results: readonly Episod
   return { agent, split, episodes: n, turns: n > 0 ? t / n : 0, success: n > 0 ? s / n : 0, reward: mean, rewardStdErr: n > 0 ? Math.sqrt(v / n) / Math.sqrt(n) : 0 };
 }
 
+/** Episodes `start` … `end − 1` of the stream `seed` (episode i is reset with `episodeSeed(seed, i)`). */
+export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number, start: number, end: number, onEpisode?: (done: number) => void): EpisodeResult[] {
+  const results: EpisodeResult[] = [];
+  for (let i = start; i < end; i++) {
+    results.push(runInfoBotEpisode(env, created.agent, created.privileged, episodeSeed(seed, i)));
+    onEpisode?.(i - start + 1);
+  }
+  return results;
+}
+
 export function evaluateAgent(opts: EvalOptions): EvalReport {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
   const env = opts.env ?? new InfoBotEnv(opts);
-  const { agent, privileged, name } = createAgent(opts.agent, env, opts.policyDir);
-  const seed = opts.seed ?? 1;
-  const results: EpisodeResult[] = [];
-  for (let i = 0; i < opts.episodes; i++) {
-    results.push(runInfoBotEpisode(env, agent, privileged, episodeSeed(seed, i)));
-    opts.onEpisode?.(i + 1);
-  }
-  return summarize(name, env.split, results);
+  const created = createAgent(opts.agent, env, opts.policyDir);
+  return summarize(created.name, env.split, runEpisodes(env, created, opts.seed ?? 1, 0, opts.episodes, opts.onEpisode));
 }

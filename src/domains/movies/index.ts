@@ -16,6 +16,7 @@ export * from './max-agent.js';
 export * from './trained-agents.js';
 export * from './env.js';
 export * from './evaluate.js';
+export * from './evaluate-workers.js';
 export * from './table.js';
 export * from './chat.js';
 export * from './nn-rmsprop.js';
