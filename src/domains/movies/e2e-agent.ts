@@ -13,7 +13,9 @@
 import type { Rng } from '../../core/rng.js';
 import type { InfoBotAction } from './acts.js';
 import type { AgentContext, InfoBotAgent } from './agent.js';
-import type { NeuralTracker, TrackerStep } from './neural-tracker.js';
+import { handInput, type HandInput, type NeuralTracker, type TrackerStep } from './neural-tracker.js';
+import { HandCraftedTracker } from './tracker.js';
+import { RULE_DEFAULTS } from './rule-agents.js';
 import type { NgramVocab } from './ngrams.js';
 import type { PolicyNet, PolicyStep } from './policy-net.js';
 import { FEATURE_SIZE, POLICY_ACTIONS, sampleIndex, type ActMode } from './rl-agent.js';
@@ -61,6 +63,9 @@ export class E2eAgent implements InfoBotAgent {
   private lastRequest: number | null = null;
   private turn = 0;
   private rng: Rng | null = null;
+  /** Residual trackers: the hand-crafted tracker read alongside, and its logit terms. */
+  private readonly hand: HandCraftedTracker | null;
+  private readonly handIn: HandInput | null;
   /** Policy decisions of the current episode. */
   trajectory: E2eDecision[] = [];
   /** Tracker steps of the current episode (one per user utterance read). */
@@ -86,12 +91,15 @@ export class E2eAgent implements InfoBotAgent {
     this.beliefs = { p: this.p, q: this.q };
     this.trackerState = tracker.initialState();
     this.h = policy.initialState();
+    this.hand = tracker.residual ? new HandCraftedTracker(ctx.kb, ctx.index, { update: RULE_DEFAULTS[ctx.split].soft.update }) : null;
+    this.handIn = this.hand ? handInput(this.hand.beliefs) : null;
   }
 
   begin(rng: Rng): void {
     this.rng = rng;
     this.trackerState = this.parts.tracker.initialState();
     this.h = this.parts.policy.initialState();
+    this.hand?.reset();
     this.lastRequest = null;
     this.turn = 0;
     this.trajectory = [];
@@ -107,8 +115,13 @@ export class E2eAgent implements InfoBotAgent {
   /** Reads an utterance with the tracker; returns the policy input. */
   observe(utterance: string): Float32Array {
     const ids = this.parts.vocab.featurize(utterance);
+    let hand: HandInput | undefined;
+    if (this.hand) {
+      this.hand.update(utterance, this.lastRequest);
+      hand = handInput(this.hand.beliefs, this.handIn as HandInput);
+    }
     if (this.record) {
-      const ts = this.parts.tracker.step(ids, this.lastRequest, this.trackerState);
+      const ts = this.parts.tracker.step(ids, this.lastRequest, this.trackerState, hand);
       this.trackerSteps.push(ts);
       this.trackerState = ts.caches.map((c) => c.h);
       for (let j = 0; j < M; j++) {
@@ -116,7 +129,7 @@ export class E2eAgent implements InfoBotAgent {
         this.q[j] = ts.q[j] as number;
       }
     } else {
-      this.parts.tracker.stepInPlace(ids, this.lastRequest, this.trackerState, this.p, this.q);
+      this.parts.tracker.stepInPlace(ids, this.lastRequest, this.trackerState, this.p, this.q, hand);
     }
     const look = this.lookup.update(this.beliefs);
     const x = new Float32Array(FEATURE_SIZE);

@@ -30,6 +30,8 @@ export interface E2eMeta {
   vocab: string[];
   /** Per slot, per value: ids of the value's n-grams (tied value embeddings). */
   valueNgrams: number[][][];
+  /** Residual tracker (reads the hand-crafted tracker's beliefs); absent in older files = false. */
+  residual?: boolean;
   options: Omit<E2eTrainSettings, 'split' | 'kbSeed' | 'seed'>;
   bestValidReward: number;
   bestEpisodes: number;
@@ -65,6 +67,7 @@ export function saveE2e(file: string, r: E2eTrainResult): void {
     hidden: policy.hiddenSize,
     vocab: [...vocab.entries],
     valueNgrams: tracker.sizes.valueNgrams?.map((slot) => slot.map((ids) => [...ids])) ?? [],
+    ...(tracker.residual ? { residual: true } : {}),
     options,
     bestValidReward: r.bestValidReward,
     bestEpisodes: r.bestEpisodes,
@@ -105,7 +108,8 @@ export function e2eFromContent(c: ModelFileContent, file: string): LoadedE2e {
     throw new ModelFileError(`${file}: corrupt E2E-Soft agent file (bad value n-grams)`);
   }
   const valueNgrams = vn.length === 0 ? undefined : vn.map((slot) => slot.map((ids) => Int32Array.from(ids)));
-  const tracker = new NeuralTracker({ vocab: vocab.size, values: m.values, embed: m.embed as number, hidden: m.trackerHidden as number, ...(valueNgrams ? { valueNgrams } : {}) });
+  if (m.residual !== undefined && typeof m.residual !== 'boolean') throw new ModelFileError(`${file}: corrupt E2E-Soft agent file (bad residual flag)`);
+  const tracker = new NeuralTracker({ vocab: vocab.size, values: m.values, embed: m.embed as number, hidden: m.trackerHidden as number, ...(valueNgrams ? { valueNgrams } : {}), ...(m.residual ? { residual: true } : {}) });
   const policy = new PolicyNet(FEATURE_SIZE, m.hidden as number, POLICY_ACTIONS);
   for (const p of [...tracker.params, ...policy.params]) p.data.set(tensorOf(c, p.name, p.shape, file));
   return { meta: m as E2eMeta, parts: { vocab, tracker, policy } };

@@ -59,6 +59,8 @@ export interface E2eTrainOptions {
   embed?: number;
   /** Tie the value logits to the n-gram embeddings (default false: slower to learn in our runs; see `NeuralTracker`). */
   tiedValues?: boolean;
+  /** Residual tracker: it reads the hand-crafted tracker's beliefs and learns corrections (default false; see `NeuralTracker`). */
+  residual?: boolean;
   /** Rule-agent dialogs whose utterances build the n-gram vocabulary (default 2,000). */
   vocabEpisodes?: number;
   /** Gradient-norm clip (default 5). */
@@ -106,6 +108,7 @@ export function e2eTrainOptions(o: E2eTrainOptions): E2eTrainSettings {
     embed: o.embed ?? 32,
     vocabEpisodes: o.vocabEpisodes ?? 2000,
     tiedValues: o.tiedValues ?? false,
+    residual: o.residual ?? false,
     clip: o.clip ?? 5,
     entropyBonus: o.entropyBonus ?? 0.01,
     validateEvery: o.validateEvery ?? 4000,
@@ -260,9 +263,10 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
     o.trackerHidden = parts.tracker.hidden;
     o.hidden = parts.policy.hiddenSize;
     o.tiedValues = parts.tracker.sizes.valueNgrams !== undefined;
+    o.residual = parts.tracker.residual;
   } else {
     const vocab = buildE2eVocab(env, o.seed, o.vocabEpisodes);
-    const tracker = new NeuralTracker({ vocab: vocab.size, values: env.kb.vocab.map((v) => v.length), embed: o.embed, hidden: o.trackerHidden, ...(o.tiedValues ? { valueNgrams: valueNgramIds(vocab, env.kb.vocab) } : {}) }).init(rng.fork('tracker'), env.kb.priors);
+    const tracker = new NeuralTracker({ vocab: vocab.size, values: env.kb.vocab.map((v) => v.length), embed: o.embed, hidden: o.trackerHidden, ...(o.tiedValues ? { valueNgrams: valueNgramIds(vocab, env.kb.vocab) } : {}), ...(o.residual ? { residual: true } : {}) }).init(rng.fork('tracker'), env.kb.priors);
     const policy = new PolicyNet(FEATURE_SIZE, o.hidden, POLICY_ACTIONS).init(rng.fork('policy'));
     parts = { vocab, tracker, policy };
   }

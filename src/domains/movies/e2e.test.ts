@@ -10,9 +10,9 @@ import { E2eAgent } from './e2e-agent.js';
 import { loadE2e, saveE2e } from './e2e-file.js';
 import { informTrackerGrads, trainE2e } from './e2e-train.js';
 import { InfoBotEnv } from './env.js';
-import { agentContext, evaluateAgent } from './evaluate.js';
+import { agentContext, evaluateAgent, runEpisodes, summarize } from './evaluate.js';
 import { MISSING, MovieKb } from './kb.js';
-import { NeuralTracker, type TrackerStep } from './neural-tracker.js';
+import { handInput, NeuralTracker, type TrackerStep } from './neural-tracker.js';
 import { NgramVocab, ngramKeys } from './ngrams.js';
 import { resultsLogProb, resultsLogProbGradA, sampleResults, softLookupBackward } from './soft-kb-grad.js';
 import { softPosterior } from './soft-kb.js';
@@ -86,11 +86,15 @@ test('soft lookup backward: ∂ log Pr(μ) / ∂(slot logits, q logits) match fi
   assert.ok(r.maxRelError < 1e-3, `q: ${r.maxRelError}`);
 });
 
-test('neural tracker: BPTT gradients of supervised and REINFORCE (through the lookup) losses match finite differences', () => {
+for (const residual of [false, true]) {
+test(`neural tracker${residual ? ' (residual: + λ log p̂, μ logit q̂)' : ''}: BPTT gradients of supervised and REINFORCE (through the lookup) losses match finite differences`, () => {
   const kb = smallKb(4, 10);
   const vocab = new NgramVocab(['a', 'b', 'c', 'd', 'a b', 'c d', 'e']);
-  const tracker = new NeuralTracker({ vocab: vocab.size, values: kb.vocab.map((v) => v.length), embed: 4, hidden: 3, valueNgrams: kb.vocab.map((v, j) => v.map((_, k) => Int32Array.from([(j + k) % 7, (j * k) % 7]))) }).init(createRng(1), kb.priors);
+  const tracker = new NeuralTracker({ vocab: vocab.size, values: kb.vocab.map((v) => v.length), embed: 4, hidden: 3, valueNgrams: kb.vocab.map((v, j) => v.map((_, k) => Int32Array.from([(j + k) % 7, (j * k) % 7]))), residual }).init(createRng(1), kb.priors);
   const rng = createRng(2);
+  assert.equal(tracker.residual, residual);
+  // Hand-crafted beliefs of each turn (fixed inputs): random distributions, q̂ near 0 or 1.
+  const hands = [0, 1, 2].map(() => handInput({ p: kb.vocab.map((v) => { const x = v.map(() => rng.next() + 0.01); const z = x.reduce((a, b) => a + b, 0); return x.map((y) => y / z); }), q: Array.from({ length: 6 }, () => (rng.chance(0.3) ? 0 : 1)) }));
   for (const p of tracker.params) for (let i = 0; i < p.data.length; i++) p.data[i] = (p.data[i] as number) + rng.normal(0, 0.3);
   const utterances = ['a b c', 'd e', 'c d a'];
   const requests: (number | null)[] = [null, 2, 4];
@@ -98,7 +102,7 @@ test('neural tracker: BPTT gradients of supervised and REINFORCE (through the lo
   const run = (): TrackerStep[] => {
     let s = tracker.initialState();
     return utterances.map((u, t) => {
-      const st = tracker.step(vocab.featurize(u), requests[t] as number | null, s);
+      const st = tracker.step(vocab.featurize(u), requests[t] as number | null, s, residual ? hands[t] : undefined);
       s = st.caches.map((c) => c.h);
       return st;
     });
@@ -137,6 +141,7 @@ test('neural tracker: BPTT gradients of supervised and REINFORCE (through the lo
     assert.ok(r.maxRelError < 5e-3, `reinforce ${prm.name}: ${r.maxRelError} at ${r.worst}`);
   }
 });
+}
 
 test('e2e-soft: a short training on Small is deterministic, saves and reloads, and plays through evaluateAgent', () => {
   const env = new InfoBotEnv({ split: 'small' });
@@ -162,6 +167,27 @@ test('e2e-soft: a short training on Small is deterministic, saves and reloads, a
   assert.equal(c.curve.length, a.curve.length + 2);
   assert.equal(c.curve.at(-1)?.episodes, 384 + 64);
   assert.equal(c.parts.tracker, loaded.parts.tracker);
+});
+
+test('e2e-soft residual: mixing weights start at 1, are trained, saved and reloads with its mixing weights, same play in training and inference mode', () => {
+  const env = new InfoBotEnv({ split: 'small' });
+  const opts = { split: 'small' as const, env, imitation: 64, episodes: 64, imitationBatch: 32, batch: 32, vocabEpisodes: 50, embed: 8, trackerHidden: 8, hidden: 8, validateEvery: 64, validationEpisodes: 20, residual: true };
+  // Untrained: λ = μ = 1 (with zero biases and small W the tracker starts near the hand-crafted one).
+  const fresh = trainE2e({ ...opts, imitation: 0, episodes: 0, validateEvery: 0 });
+  assert.ok(fresh.parts.tracker.residual);
+  assert.deepEqual([...(fresh.parts.tracker.mix?.data ?? [])], new Array(2 * M).fill(1));
+  const a = trainE2e(opts);
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-res-'));
+  saveE2e(join(dir, 'a.dgm'), a);
+  const loaded = loadE2e(join(dir, 'a.dgm'));
+  assert.equal(loaded.meta.residual, true);
+  assert.deepEqual([...(loaded.parts.tracker.mix?.data ?? [])], [...(a.parts.tracker.mix?.data ?? [])]);
+  assert.notDeepEqual([...(a.parts.tracker.mix?.data ?? [])], new Array(2 * M).fill(1), 'the mixing weights are trained');
+  const r1 = evaluateAgent({ agent: join(dir, 'a.dgm'), episodes: 60, env, seed: 5 });
+  // The recording (training) forward gives the same play as the allocation-free inference forward.
+  const agent = new E2eAgent(agentContext(env), loaded.parts, { mode: 'greedy', record: true });
+  const r2 = summarize('e2e-soft', 'small', runEpisodes(env, { agent, privileged: false, name: 'e2e-soft' }, 5, 0, 60));
+  assert.deepEqual(r2, r1);
 });
 
 test('e2e-soft without a trained default fails with a clear message; a wrong model file is rejected', () => {

@@ -9,6 +9,10 @@
  * The value logits add to W_j^p s_j a term tied to the input embeddings: value v's n-grams (its words
  * and word pairs) sum to an embedding e_v, and logit_j(v) += e_v · (A_j s_j) — W_j^p factorised through
  * the n-gram embeddings (A_j [embed × H]), so that a value heard once is recognised through its words.
+ * Residual option (`residual`, dialogym's, not the paper's): the tracker also reads the hand-crafted
+ * tracker's beliefs of the same turn (eqs. 4–5) and adds them to its logits with a learned weight per
+ * slot, logit_j(v) += λ_j log p̂_j(v) and logit(q_j) += μ_j logit(q̂_j); it starts as the hand-crafted
+ * tracker (λ = μ = 1, zero biases) and learns corrections end to end.
  * Forward per turn; backward by BPTT over an episode from per-turn gradients of the logits.
  */
 import type { Rng } from '../../core/rng.js';
@@ -28,6 +32,30 @@ export interface NeuralTrackerSizes {
   hidden?: number;
   /** Per slot, per value: the vocabulary ids of the value's n-grams (tied output term; none if omitted). */
   valueNgrams?: readonly (readonly Int32Array[])[];
+  /** Add the hand-crafted tracker's log-beliefs to the logits with learned weights (see above). */
+  residual?: boolean;
+}
+
+/** The hand-crafted tracker's beliefs of a turn as logit terms: log p̂_j(v) per slot, logit(q̂_j). */
+export interface HandInput {
+  readonly lp: readonly Float32Array[];
+  readonly lq: Float32Array;
+}
+
+const HAND_P_FLOOR = 1e-6;
+const HAND_Q_CLIP = 0.02;
+
+/** Writes the logit terms of hand-crafted beliefs into `out` (allocated when absent). */
+export function handInput(beliefs: { readonly p: readonly ArrayLike<number>[]; readonly q: ArrayLike<number> }, out?: HandInput): HandInput {
+  const r: HandInput = out ?? { lp: beliefs.p.map((p) => new Float32Array(p.length)), lq: new Float32Array(M) };
+  for (let j = 0; j < M; j++) {
+    const p = beliefs.p[j] as ArrayLike<number>;
+    const lp = r.lp[j] as Float32Array;
+    for (let v = 0; v < p.length; v++) lp[v] = Math.log(Math.max(HAND_P_FLOOR, p[v] as number));
+    const q = Math.min(1 - HAND_Q_CLIP, Math.max(HAND_Q_CLIP, beliefs.q[j] as number));
+    r.lq[j] = Math.log(q / (1 - q));
+  }
+  return r;
 }
 
 export interface TrackerStep {
@@ -37,6 +65,8 @@ export interface TrackerStep {
   readonly p: readonly Float32Array[];
   /** q_j per slot. */
   readonly q: Float32Array;
+  /** The hand-crafted input of the turn (residual trackers). */
+  readonly hand?: HandInput;
 }
 
 function softmaxInto(logits: Float32Array, out: Float32Array): void {
@@ -66,6 +96,8 @@ export class NeuralTracker {
   readonly bq: Param;
   /** Per slot: A_j [embed × H] of the tied value term. */
   readonly A: readonly Param[];
+  /** Residual trackers: [λ_1..λ_M, μ_1..μ_M]; otherwise null. */
+  readonly mix: Param | null;
   readonly params: Param[];
   private readonly valueNgrams: readonly (readonly Int32Array[])[] | null;
   private infer: { runners: GruRunner[]; logits: Float32Array[]; probs: Float32Array[]; x: Float32Array } | null = null;
@@ -85,7 +117,16 @@ export class NeuralTracker {
     this.valueNgrams = sizes.valueNgrams ?? null;
     if (this.valueNgrams && (this.valueNgrams.length !== M || this.valueNgrams.some((v, j) => v.length !== sizes.values[j]))) throw new RangeError('neural tracker: value n-grams do not match the slot sizes');
     this.A = this.valueNgrams ? sizes.values.map((_, j) => param(`tracker.a${j}`, [this.embed, H])) : [];
-    this.params = [this.E, ...this.grus.flatMap((g) => g.params), ...this.Wp, ...this.bp, this.Wq, this.bq, ...this.A];
+    this.mix = sizes.residual ? param('tracker.mix', [2 * M]) : null;
+    this.params = [this.E, ...this.grus.flatMap((g) => g.params), ...this.Wp, ...this.bp, this.Wq, this.bq, ...this.A, ...(this.mix ? [this.mix] : [])];
+  }
+
+  get residual(): boolean {
+    return this.mix !== null;
+  }
+
+  private needHand(hand: HandInput | undefined): void {
+    if (this.mix && !hand) throw new Error('a residual tracker needs the hand-crafted beliefs of the turn');
   }
 
   /** Random weights; the value biases start at log `priors` (so p_j starts at the KB prior), q at σ(2). */
@@ -94,12 +135,13 @@ export class NeuralTracker {
     this.grus.forEach((g, j) => g.init(rng.fork(`gru${j}`)));
     this.Wp.forEach((w, j) => initNormal(w, rng.fork(`p${j}`), 0.1 / Math.sqrt(this.hidden)));
     this.bp.forEach((b, j) => {
-      const pr = priors?.[j];
+      const pr = this.mix ? undefined : priors?.[j];
       for (let v = 0; v < b.data.length; v++) b.data[v] = pr ? Math.log(Math.max(1e-6, pr[v] as number)) : 0;
     });
     initNormal(this.Wq, rng.fork('q'), 0.1 / Math.sqrt(this.hidden));
     this.A.forEach((a, j) => initNormal(a, rng.fork(`a${j}`), 0.3 / Math.sqrt(this.hidden)));
-    this.bq.data.fill(2);
+    this.bq.data.fill(this.mix ? 0 : 2);
+    this.mix?.data.fill(1);
     return this;
   }
 
@@ -150,8 +192,10 @@ export class NeuralTracker {
   }
 
   /** One turn: reads the n-grams `ids` given the previous per-slot states. */
-  step(ids: Int32Array, lastRequest: number | null, prev: readonly Float32Array[]): TrackerStep {
+  step(ids: Int32Array, lastRequest: number | null, prev: readonly Float32Array[], hand?: HandInput): TrackerStep {
+    this.needHand(hand);
     const x = this.input(ids, lastRequest);
+    const mix = this.mix?.data;
     const H = this.hidden;
     const caches: GruCache[] = [];
     const p: Float32Array[] = [];
@@ -169,6 +213,7 @@ export class NeuralTracker {
         const o = v * H;
         for (let k = 0; k < H; k++) s += (W[o + k] as number) * (c.h[k] as number);
         if (u) s += this.tiedDot(j, v, u);
+        if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
         logits[v] = s;
       }
       const pj = new Float32Array(V);
@@ -176,9 +221,10 @@ export class NeuralTracker {
       p.push(pj);
       let s = this.bq.data[j] as number;
       for (let k = 0; k < H; k++) s += (this.Wq.data[j * H + k] as number) * (c.h[k] as number);
+      if (mix) s += (mix[M + j] as number) * ((hand as HandInput).lq[j] as number);
       q[j] = s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s));
     }
-    return { ids, caches, p, q };
+    return hand ? { ids, caches, p, q, hand: { lp: hand.lp.map((x) => x.slice()), lq: hand.lq.slice() } } : { ids, caches, p, q };
   }
 
   /** Backward of the tied term of slot j at one turn: grads of A_j and E, and ∂/∂h into `dh`. */
@@ -218,7 +264,9 @@ export class NeuralTracker {
    * Inference step without backpropagation caches or allocation: updates the per-slot `state` in
    * place and writes p_j and q_j (the same numbers as `step`).
    */
-  stepInPlace(ids: Int32Array, lastRequest: number | null, state: readonly Float32Array[], p: readonly Float64Array[], q: Float64Array): void {
+  stepInPlace(ids: Int32Array, lastRequest: number | null, state: readonly Float32Array[], p: readonly Float64Array[], q: Float64Array, hand?: HandInput): void {
+    this.needHand(hand);
+    const mix = this.mix?.data;
     const f = (this.infer ??= {
       runners: this.grus.map((g) => new GruRunner(g)),
       logits: this.bp.map((b) => new Float32Array(b.data.length)),
@@ -247,6 +295,7 @@ export class NeuralTracker {
         const o = v * H;
         for (let k = 0; k < H; k++) s += (W[o + k] as number) * (h[k] as number);
         if (u) s += this.tiedDot(j, v, u);
+        if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
         logits[v] = s;
       }
       const pj = f.probs[j] as Float32Array;
@@ -254,6 +303,7 @@ export class NeuralTracker {
       (p[j] as Float64Array).set(pj);
       let s = this.bq.data[j] as number;
       for (let k = 0; k < H; k++) s += (this.Wq.data[j * H + k] as number) * (h[k] as number);
+      if (mix) s += (mix[M + j] as number) * ((hand as HandInput).lq[j] as number);
       q[j] = Math.fround(s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s)));
     }
   }
@@ -285,6 +335,17 @@ export class NeuralTracker {
         }
         any = true;
         const dh = new Float32Array(H);
+        const hand = (steps[t] as TrackerStep).hand;
+        if (this.mix && hand) {
+          const g = this.mix.grad;
+          if (dz) {
+            const lp = hand.lp[j] as Float32Array;
+            let sum = 0;
+            for (let v = 0; v < V; v++) sum += (dz[v] as number) * (lp[v] as number);
+            g[j] = (g[j] as number) + sum;
+          }
+          g[M + j] = (g[M + j] as number) + dy * (hand.lq[j] as number);
+        }
         if (dz && this.valueNgrams) this.tiedBackward(j, h, dz, dh);
         if (dz) {
           for (let v = 0; v < V; v++) {
