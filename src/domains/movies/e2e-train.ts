@@ -59,6 +59,11 @@ export interface E2eTrainOptions {
   embed?: number;
   /** Tie the value logits to the n-gram embeddings (default false: slower to learn in our runs; see `NeuralTracker`). */
   tiedValues?: boolean;
+  /**
+   * NLG temperatures of the training dialogs, taken in turn (default [1], the simulator's default);
+   * validation dialogs stay at temperature 1.
+   */
+  temperatures?: number[];
   /** Residual tracker: it reads the hand-crafted tracker's beliefs and learns corrections (default false; see `NeuralTracker`). */
   residual?: boolean;
   /** Rule-agent dialogs whose utterances build the n-gram vocabulary (default 2,000). */
@@ -109,12 +114,14 @@ export function e2eTrainOptions(o: E2eTrainOptions): E2eTrainSettings {
     vocabEpisodes: o.vocabEpisodes ?? 2000,
     tiedValues: o.tiedValues ?? false,
     residual: o.residual ?? false,
+    temperatures: o.temperatures ?? [1],
     clip: o.clip ?? 5,
     entropyBonus: o.entropyBonus ?? 0.01,
     validateEvery: o.validateEvery ?? 4000,
     validationEpisodes: o.validationEpisodes ?? 500,
   };
   for (const k of ['batch', 'imitationBatch', 'hidden', 'trackerHidden', 'embed', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new RangeError(`${k} must be a positive integer`);
+  if (r.temperatures.length === 0 || !r.temperatures.every((t) => Number.isFinite(t) && t >= 0)) throw new RangeError('temperatures must be a non-empty list of numbers ≥ 0');
   for (const k of ['imitation', 'episodes', 'vocabEpisodes', 'validateEvery'] as const) if (!Number.isInteger(r[k]) || r[k] < 0) throw new RangeError(`${k} must be an integer ≥ 0`);
   if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.trackerLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new RangeError('learning rates and clip must be > 0, entropyBonus ≥ 0');
   return r;
@@ -272,6 +279,10 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
   }
   const { tracker, policy } = parts;
   const ctx = agentContext(env);
+  // Training dialogs at each temperature, on the same KBs (validation: `env`, temperature 1 unless built otherwise).
+  const kbs = { full: env.full, incomplete: env.kb };
+  const trainEnvs = o.temperatures.length === 1 && o.temperatures[0] === 1 ? [env] : o.temperatures.map((t) => new InfoBotEnv({ split: env.split, kbs, temperature: t }));
+  const trainEnv = (i: number): InfoBotEnv => trainEnvs[i % trainEnvs.length] as InfoBotEnv;
   const agent = new E2eAgent(ctx, parts, { mode: 'greedy', record: true });
   const imitator = new E2eImitator(new RuleAgent(ctx, 'soft'), agent);
   const all: Param[] = [...tracker.params, ...policy.params];
@@ -296,7 +307,7 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
     const results: EpisodeResult[] = [];
     if (imitating) {
       for (let e = 0; e < size; e++) {
-        results.push(runInfoBotEpisode(env, imitator, true, trainSeed(o.seed, played + e)));
+        results.push(runInfoBotEpisode(trainEnv(played + e), imitator, true, trainSeed(o.seed, played + e)));
         const dl = agent.trajectory.map((d, t) => {
           const x = imitator.expert[t] as number;
           return Float32Array.from(d.step.probs, (p, k) => (p - (k === x ? 1 : 0)) / size);
@@ -311,7 +322,7 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
     } else {
       const eps: { reward: number; traj: E2eAgent['trajectory']; steps: E2eAgent['trackerSteps']; inform: E2eAgent['inform'] }[] = [];
       for (let e = 0; e < size; e++) {
-        const r = runInfoBotEpisode(env, agent, false, trainSeed(o.seed, played + e));
+        const r = runInfoBotEpisode(trainEnv(played + e), agent, false, trainSeed(o.seed, played + e));
         results.push(r);
         eps.push({ reward: r.reward, traj: agent.trajectory, steps: agent.trackerSteps, inform: agent.inform });
       }

@@ -8,7 +8,7 @@ import { gradCheck } from '../../models/tensor/gradcheck.js';
 import { zeroGrads } from '../../models/tensor/params.js';
 import { E2eAgent } from './e2e-agent.js';
 import { loadE2e, saveE2e } from './e2e-file.js';
-import { informTrackerGrads, trainE2e } from './e2e-train.js';
+import { e2eTrainOptions, informTrackerGrads, trainE2e } from './e2e-train.js';
 import { InfoBotEnv } from './env.js';
 import { agentContext, evaluateAgent, runEpisodes, summarize } from './evaluate.js';
 import { MISSING, MovieKb } from './kb.js';
@@ -184,6 +184,12 @@ test('e2e-soft residual: mixing weights start at 1, are trained, saved and reloa
   assert.deepEqual([...(loaded.parts.tracker.mix?.data ?? [])], [...(a.parts.tracker.mix?.data ?? [])]);
   assert.notDeepEqual([...(a.parts.tracker.mix?.data ?? [])], new Array(2 * M).fill(1), 'the mixing weights are trained');
   const r1 = evaluateAgent({ agent: join(dir, 'a.dgm'), episodes: 60, env, seed: 5 });
+  // Training dialogs at other NLG temperatures: other utterances, so another training; bad lists rejected.
+  const hot = trainE2e({ ...opts, temperatures: [0, 3] });
+  assert.notDeepEqual(hot.curve.map((p) => p.reward), a.curve.map((p) => p.reward));
+  assert.deepEqual(hot.options.temperatures, [0, 3]);
+  assert.throws(() => e2eTrainOptions({ split: 'small', temperatures: [] }), /temperatures/);
+  assert.throws(() => e2eTrainOptions({ split: 'small', temperatures: [-1] }), /temperatures/);
   // The recording (training) forward gives the same play as the allocation-free inference forward.
   const agent = new E2eAgent(agentContext(env), loaded.parts, { mode: 'greedy', record: true });
   const r2 = summarize('e2e-soft', 'small', runEpisodes(env, { agent, privileged: false, name: 'e2e-soft' }, 5, 0, 60));
