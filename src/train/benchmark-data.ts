@@ -9,6 +9,7 @@ import { ConfigError } from '../core/errors.js';
 import { parseBabiCandidates, parseBabiDialogs, parseBabiKb, readBabiCandidates, readBabiDialogs, readBabiKb } from '../formats/babi.js';
 import { CANDIDATES_FILE, KB_FILE, dialogFileName, generateRestaurantDataset } from '../domains/restaurant/dataset.js';
 import type { Split, TaskId } from '../domains/restaurant/simulator.js';
+import { readRestaurantKb, type Restaurant } from '../domains/restaurant/kb.js';
 import { KbTypes } from '../models/match-type.js';
 import { testsOfTask, type BenchmarkTest } from './benchmark-paper.js';
 
@@ -69,14 +70,23 @@ export function readTaskData(dir: string, task: number, lim: SplitLimits = {}): 
   return limited(task, (s) => readBabiDialogs(join(dir, dialogFileName(task as TaskId, s))).dialogs, candidates, kb, lim);
 }
 
-/** Generates task 1-5 with the simulator (`dialogs` per split; same seed, same data). */
-export function generateTaskData(seed: number, task: number, dialogs: number, lim: SplitLimits = {}): TaskData {
+/**
+ * Generates task 1-5 with the simulator (`dialogs` per split; same seed, same data), on a generated
+ * KB or on `restaurants` (e.g. the original KB, so that generated training data names the
+ * restaurants of the original test sets).
+ */
+export function generateTaskData(seed: number, task: number, dialogs: number, lim: SplitLimits = {}, restaurants?: readonly Restaurant[]): TaskData {
   if (!Number.isInteger(task) || task < 1 || task > 5) throw new ConfigError(`the simulator generates tasks 1-5, not task ${task}`);
-  const files = new Map(generateRestaurantDataset({ seed, tasks: [task as TaskId], dialogs }).map((f) => [f.name, f.text]));
+  const files = new Map(generateRestaurantDataset({ seed, tasks: [task as TaskId], dialogs, ...(restaurants ? { restaurants } : {}) }).map((f) => [f.name, f.text]));
   const text = (name: string): string => files.get(name) as string;
   const candidates = parseBabiCandidates(text(CANDIDATES_FILE), CANDIDATES_FILE).candidates;
   const kb = KbTypes.fromFacts(parseBabiKb(text(KB_FILE), KB_FILE).facts);
   return limited(task, (s) => parseBabiDialogs(text(dialogFileName(task as TaskId, s)), dialogFileName(task as TaskId, s)).dialogs, candidates, kb, lim);
+}
+
+/** The restaurants of the original KB in a folder of original files. */
+export function originalRestaurants(dir: string): Restaurant[] {
+  return readRestaurantKb(join(dir, KB_FILE));
 }
 
 /** The data of a task from a source. */

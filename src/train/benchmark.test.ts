@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DialogymError } from '../core/errors.js';
+import { readBabiKb } from '../formats/babi.js';
 import { babiDir, skipUnless } from '../../test/shared-data.js';
-import { FULL_PROFILE, QUICK_PROFILE, learnedOptions, runBenchmark, trainerOf, type BenchmarkProfile, type BenchmarkRow } from './benchmark.js';
+import { FULL_PROFILE, QUICK_PROFILE, cellData, learnedOptions, runBenchmark, trainerOf, type BenchmarkProfile, type BenchmarkRow } from './benchmark.js';
 
 const TINY: BenchmarkProfile = {
   ...QUICK_PROFILE,
@@ -74,4 +75,12 @@ test('--train-from generate: trained on simulator data, tested on the original f
   const nn = (rows: readonly BenchmarkRow[]): number => (rows.find((x) => x.model === 'nn' && x.test === 'T1') as BenchmarkRow).perResponse;
   assert.notEqual(nn(r.rows), nn(orig.rows));
   await assert.rejects(runBenchmark({ profile: TINY, source: { kind: 'generate', seed: 1, dialogs: 10 }, models: ['nn'], tasks: [1], seed: 1, trainFrom: 'generate' }), /--train-from generate needs --data/);
+});
+
+test('--train-from generate: the training dialogs are generated on the original KB (their restaurants are the test sets\')', { skip: skipUnless(babiDir) }, () => {
+  const data = cellData({ profile: TINY, source: { kind: 'files', dir: babiDir }, trainFrom: 'generate', seed: 1 }, 5);
+  const kb = new Set(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts.map((f) => `${f.entity} ${f.attr} ${f.value}`));
+  const lines = data.train.flatMap((d) => d.turns.filter((t) => t.speaker === 'kb').map((t) => t.text));
+  assert.ok(lines.length > 100, `${lines.length} KB lines`);
+  for (const l of lines) assert.ok(kb.has(l), `not in the original KB: ${l}`);
 });

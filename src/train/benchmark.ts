@@ -9,7 +9,7 @@ import { evaluateDialogs } from '../models/evaluate.js';
 import type { EpochReport } from './loop.js';
 import { trainModel, type TrainOptions } from './index.js';
 import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, type BenchmarkModel, type BenchmarkTest } from './benchmark-paper.js';
-import { generateTaskData, hasTaskFiles, loadTaskData, type BenchmarkSource, type SplitLimits, type TaskData } from './benchmark-data.js';
+import { generateTaskData, hasTaskFiles, loadTaskData, originalRestaurants, type BenchmarkSource, type SplitLimits, type TaskData } from './benchmark-data.js';
 import { runOnWorkers } from './benchmark-workers.js';
 
 /** Options of the learned models, per model kind. */
@@ -186,7 +186,8 @@ export interface CellResult {
 export function cellData(ctx: CellContext, task: number): TaskData {
   const tested = loadTaskData(ctx.source, task, ctx.source.kind === 'files' ? ctx.profile.limits : {});
   if (ctx.trainFrom !== 'generate' || ctx.source.kind === 'generate') return tested;
-  const gen = generateTaskData(ctx.seed, task, ctx.profile.dialogs);
+  // Generated on the original KB: the test sets name its restaurants (a generated KB would rate them differently).
+  const gen = generateTaskData(ctx.seed, task, ctx.profile.dialogs, {}, originalRestaurants(ctx.source.dir));
   return { ...tested, train: gen.train, dev: gen.dev };
 }
 
