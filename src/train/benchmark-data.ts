@@ -84,6 +84,13 @@ export function generateTaskData(seed: number, task: number, dialogs: number, li
   return limited(task, (s) => parseBabiDialogs(text(dialogFileName(task as TaskId, s)), dialogFileName(task as TaskId, s)).dialogs, candidates, kb, lim);
 }
 
+/** The restaurants named in dialogs (the subjects of their KB-result lines). */
+export function restaurantsOf(dialogs: readonly Dialog[]): Set<string> {
+  const out = new Set<string>();
+  for (const d of dialogs) for (const t of d.turns) if (t.speaker === 'kb') out.add(t.text.split(' ')[0] as string);
+  return out;
+}
+
 /** The restaurants of the original KB in a folder of original files. */
 export function originalRestaurants(dir: string): Restaurant[] {
   return readRestaurantKb(join(dir, KB_FILE));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DialogymError } from '../core/errors.js';
 import { readBabiKb } from '../formats/babi.js';
+import { restaurantsOf } from './benchmark-data.js';
 import { babiDir, skipUnless } from '../../test/shared-data.js';
 import { FULL_PROFILE, QUICK_PROFILE, cellData, learnedOptions, runBenchmark, trainerOf, type BenchmarkProfile, type BenchmarkRow } from './benchmark.js';
 
@@ -83,4 +84,10 @@ test('--train-from generate: the training dialogs are generated on the original 
   const lines = data.train.flatMap((d) => d.turns.filter((t) => t.speaker === 'kb').map((t) => t.text));
   assert.ok(lines.length > 100, `${lines.length} KB lines`);
   for (const l of lines) assert.ok(kb.has(l), `not in the original KB: ${l}`);
+  // Task 3: the original trn names none of the tst restaurants, so the generated training dialogs do not either.
+  const t3 = cellData({ profile: TINY, source: { kind: 'files', dir: babiDir }, trainFrom: 'generate', seed: 1 }, 3);
+  const tst = restaurantsOf(t3.tests.flatMap((t) => t.dialogs));
+  assert.ok(tst.size > 0);
+  assert.equal(t3.train.length, TINY.dialogs);
+  assert.deepEqual([...restaurantsOf(t3.train)].filter((r) => tst.has(r)), []);
 });

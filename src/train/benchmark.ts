@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { accuracy } from '../metrics/ranking.js';
 import { evaluateDialogs } from '../models/evaluate.js';
+import type { Dialog } from '../core/dialog.js';
 import type { EpochReport } from './loop.js';
 import { trainModel, type TrainOptions } from './index.js';
 import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, type BenchmarkModel, type BenchmarkTest } from './benchmark-paper.js';
-import { generateTaskData, hasTaskFiles, loadTaskData, originalRestaurants, type BenchmarkSource, type SplitLimits, type TaskData } from './benchmark-data.js';
+import { generateTaskData, hasTaskFiles, loadTaskData, originalRestaurants, restaurantsOf, type BenchmarkSource, type SplitLimits, type TaskData } from './benchmark-data.js';
 import { runOnWorkers } from './benchmark-workers.js';
 
 /** Options of the learned models, per model kind. */
@@ -187,7 +188,19 @@ export function cellData(ctx: CellContext, task: number): TaskData {
   const tested = loadTaskData(ctx.source, task, ctx.source.kind === 'files' ? ctx.profile.limits : {});
   if (ctx.trainFrom !== 'generate' || ctx.source.kind === 'generate') return tested;
   // Generated on the original KB: the test sets name its restaurants (a generated KB would rate them differently).
-  const gen = generateTaskData(ctx.seed, task, ctx.profile.dialogs, {}, originalRestaurants(ctx.source.dir));
+  const n = ctx.profile.dialogs;
+  const restaurants = originalRestaurants(ctx.source.dir);
+  const testR = restaurantsOf(tested.tests.flatMap((t) => t.dialogs));
+  const trainR = restaurantsOf(tested.train);
+  if (testR.size > 0 && ![...testR].some((r) => trainR.has(r))) {
+    // The original training file names none of the test sets' restaurants (tasks 3 and 4): neither
+    // may the generated one, or the model would have seen the test restaurants' ratings. Generated
+    // dialogs naming one are dropped (from three times as many).
+    const gen = generateTaskData(ctx.seed, task, 3 * n, {}, restaurants);
+    const keep = (ds: readonly Dialog[]): Dialog[] => ds.filter((d) => ![...restaurantsOf([d])].some((r) => testR.has(r))).slice(0, n);
+    return { ...tested, train: keep(gen.train), dev: gen.dev.slice(0, n) };
+  }
+  const gen = generateTaskData(ctx.seed, task, n, {}, restaurants);
   return { ...tested, train: gen.train, dev: gen.dev };
 }
 
