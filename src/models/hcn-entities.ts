@@ -12,16 +12,14 @@
  */
 import type { Turn } from '../core/dialog.js';
 import type { KbFact } from '../formats/babi.js';
+import { attrType } from './match-type.js';
 
 /** Entity type of a restaurant name. */
 export const NAME_TYPE = 'name';
 /** Attributes not recognised in text (numbers such as ratings would clash with ordinary words). */
 const UNRECOGNISED = new Set(['rating']);
 
-/** `R_cuisine` → `cuisine`. */
-export function attrType(attr: string): string {
-  return attr.replace(/^[rR]_/, '').toLowerCase();
-}
+export { attrType };
 
 /** JSON key of the aliases in `HcnLexicon.toJSON` (`token=value` strings). */
 const ALIAS_KEY = '@alias';

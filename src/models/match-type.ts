@@ -7,6 +7,11 @@ import type { KbFact } from '../formats/babi.js';
 import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
 
+/** The type's plain name: `R_cuisine` → `cuisine`. */
+export function attrType(attr: string): string {
+  return attr.replace(/^[rR]_/, '').toLowerCase();
+}
+
 export class KbTypes {
   /** word → type name (the KB attribute, e.g. `R_cuisine`). */
   private readonly typeOf = new Map<string, string>();

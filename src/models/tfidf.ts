@@ -10,7 +10,7 @@ import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
 import { ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
-import { KbTypes, contextWords } from './match-type.js';
+import { KbTypes, attrType, contextWords } from './match-type.js';
 import { inputText, type InputMode } from './input.js';
 import type { ModelFileContent } from './model-file.js';
 
@@ -23,9 +23,13 @@ export interface TfidfConfig {
 
 export type TypeAs = 'feature' | 'word';
 
-/** `R_address` → `address`. */
-function typeName(type: string): string {
-  return type.replace(/^R_/, '').toLowerCase();
+/** What a matched type adds as its name word (`word` mode), fixed per candidate. */
+interface TypeWord {
+  /** The type's name word (`R_address` → `address`). */
+  readonly name: string;
+  readonly idf: number;
+  /** The candidate's own tf-idf weight of that word (usually 0). */
+  readonly own: number;
 }
 
 interface PreparedCandidates {
@@ -36,8 +40,8 @@ interface PreparedCandidates {
   /** term → id for the candidates' terms. */
   readonly terms: Map<string, number>;
   readonly typed: (readonly (readonly [string, string])[])[];
-  /** Per candidate with typed words: type → the candidate's own tf-idf weight of the type's name word. */
-  readonly own: (Map<string, number> | undefined)[];
+  /** `word` mode, per candidate with typed words: type → what its match adds. */
+  readonly typeWords: (Map<string, TypeWord> | undefined)[];
 }
 
 export class Tfidf implements Ranker {
@@ -85,8 +89,22 @@ export class Tfidf implements Ranker {
       const ids: Int32Array[] = [];
       const weights: Float64Array[] = [];
       const norms2 = new Float64Array(candidates.length);
+      const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
+      const asWord = this.config.typeAs === 'word';
+      const typeWords: (Map<string, TypeWord> | undefined)[] = [];
       candidates.forEach((c, i) => {
         const v = this.vector(c);
+        const ts = typed[i] as readonly (readonly [string, string])[];
+        typeWords.push(
+          asWord && ts.length > 0
+            ? new Map(
+                ts.map(([, t]) => {
+                  const name = attrType(t);
+                  return [t, { name, idf: this.idf.get(name) ?? this.unseenIdf, own: v.get(name) ?? 0 }] as const;
+                }),
+              )
+            : undefined,
+        );
         const id = new Int32Array(v.size);
         const w = new Float64Array(v.size);
         let k = 0;
@@ -102,13 +120,7 @@ export class Tfidf implements Ranker {
         weights.push(w);
         norms2[i] = n2;
       });
-      const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
-      const own = typed.map((ts, i) => {
-        if (ts.length === 0) return undefined;
-        const v = this.vector(candidates[i] as string);
-        return new Map(ts.map(([, t]) => [t, v.get(typeName(t)) ?? 0] as const));
-      });
-      p = { ids, weights, norms2, terms, typed, own };
+      p = { ids, weights, norms2, terms, typed, typeWords };
       this.prepared.set(candidates, p);
     }
     return p;
@@ -143,13 +155,11 @@ export class Tfidf implements Ranker {
           if (!asWord) types = seen.size;
           else {
             // The type's name word joins the candidate: its weight grows by that word's idf.
-            const own = p.own[c] as Map<string, number>;
+            const words = p.typeWords[c] as Map<string, TypeWord>;
             for (const t of seen) {
-              const name = typeName(t);
-              const idf = this.idf.get(name) ?? this.unseenIdf;
-              const before = own.get(t) ?? 0;
+              const { name, idf, own } = words.get(t) as TypeWord;
               s += (q.get(name) ?? 0) * idf;
-              n2 += 2 * before * idf + idf * idf;
+              n2 += 2 * own * idf + idf * idf;
             }
           }
         }
