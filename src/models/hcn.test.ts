@@ -5,7 +5,7 @@ import type { KbFact } from '../formats/babi.js';
 import { HcnLexicon, emptyTracker, nextProposal, trackTurn } from './hcn-entities.js';
 import { TemplateSet, delexicaliseBot, fillTemplate, placeholders } from './hcn-templates.js';
 import { encodeHistory } from './hcn-encode.js';
-import { buildHcn, dstc6TrainingDialogs, learnAliases, trainHcn, hcnAccuracy, trainingLexicon } from '../train/hcn.js';
+import { buildHcn, candidateMask, dstc6TrainingDialogs, learnAliases, trainHcn, hcnAccuracy, trainingLexicon } from '../train/hcn.js';
 import { accuracy } from '../metrics/ranking.js';
 import { decodeModelFile, encodeModelFile } from './model-file.js';
 import { Hcn } from './hcn.js';
@@ -334,4 +334,11 @@ test('templates: an attribute of a restaurant other than the current one names i
   assert.equal(fillTemplate('here <phone@last>', st), 'here r_a_phone');
   assert.equal(fillTemplate('here <phone>', st), 'here r_b_phone');
   assert.equal(fillTemplate('here <phone@prev>', st), 'here r_b_phone');
+});
+
+test('DSTC6 training: an entry\'s step is a choice among its candidates\' templates (none usable: the action mask)', () => {
+  const mask = Uint8Array.from([1, 1, 0, 1]);
+  assert.deepEqual([...candidateMask(mask, Uint8Array.from([0, 1, 1, 1]))], [0, 1, 0, 1]);
+  assert.deepEqual([...candidateMask(mask, Uint8Array.from([0, 0, 1, 0]))], [1, 1, 0, 1]);
+  assert.deepEqual([...mask], [1, 1, 0, 1], 'the action mask itself is not changed');
 });

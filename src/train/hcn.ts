@@ -214,6 +214,18 @@ export interface HcnTrainResult {
   readonly steps: number;
 }
 
+/** The action mask restricted to the candidates' templates (the mask itself when none is available). */
+export function candidateMask(mask: Uint8Array, cands: Uint8Array): Uint8Array {
+  const out = new Uint8Array(mask.length);
+  let any = false;
+  for (let t = 0; t < mask.length; t++) {
+    if (!mask[t] || !cands[t]) continue;
+    out[t] = 1;
+    any = true;
+  }
+  return any ? out : mask;
+}
+
 export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): HcnTrainResult {
   const o: HcnTrainOptions = { ...HCN_TRAIN_DEFAULTS, ...options };
   if (data.facts.length === 0) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
@@ -224,10 +236,16 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   let maskViolations = 0;
   let steps = 0;
   const seqs: Sequence[] = data.train.map((d) => {
-    const enc = encodeHistory(model, d.turns, false, model.candidateFlags((d as TrainingDialog).candidates)).steps;
+    const cands = model.candidateFlags((d as TrainingDialog).candidates);
+    const enc = encodeHistory(model, d.turns, false, cands).steps;
     const s: Sequence = { xs: [], targets: [], masks: [] };
-    for (const st of enc) {
-      let mask = st.mask;
+    for (const [k, st] of enc.entries()) {
+      // DSTC6 mode: the entry's decision is a choice among its candidates, so the loss of that step
+      // is taken over the candidates' templates only. Ranking is unchanged by this (renormalising
+      // keeps the order), but training no longer pushes down templates the entry did not offer: a
+      // tst1-style entry (no restrictions question among its candidates) then stops teaching "not
+      // the restrictions question" to contexts where a tst3-style entry asks it.
+      let mask = cands && k === enc.length - 1 ? candidateMask(st.mask, cands) : st.mask;
       if (!mask[st.target]) {
         maskViolations++;
         mask = mask.slice();

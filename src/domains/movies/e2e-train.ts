@@ -29,7 +29,9 @@ import { trainSeed, validationSeed, type CurvePoint } from './reinforce.js';
 import { FEATURE_SIZE, POLICY_ACTIONS } from './rl-agent.js';
 import { RuleAgent } from './rule-agents.js';
 import { resultsLogProbGradA, softLookupBackward } from './soft-kb-grad.js';
-import { M, slotIndex, type SplitName } from './slots.js';
+import { M, SLOTS, slotIndex, type SplitName } from './slots.js';
+import { contentTokens } from './text.js';
+import type { ValueIndex } from './tracker.js';
 
 export interface E2eTrainOptions {
   split: SplitName;
@@ -61,11 +63,20 @@ export interface E2eTrainOptions {
   tiedValues?: boolean;
   /**
    * NLG temperatures of the training dialogs, taken in turn (default [1], the simulator's default);
-   * validation dialogs stay at temperature 1.
+   * validation dialogs are at `validationTemperature`.
    */
   temperatures?: number[];
+  /** NLG temperature of the validation dialogs that select the kept parameters (default: the validation environment's, 1 unless `env` says otherwise). */
+  validationTemperature?: number;
   /** Residual tracker: it reads the hand-crafted tracker's beliefs and learns corrections (default false; see `NeuralTracker`). */
   residual?: boolean;
+  /**
+   * Imitation expert re-asks lost answers (default false): when the user answered the slot just
+   * requested (the simulator's act) but no value of that slot can be read in the utterance (words
+   * dropped by the NLG noise, or a corrupted value), the expert asks the slot again (once per slot)
+   * instead of following the rule agent. Teaches the policy to recover from noisy answers.
+   */
+  reaskLost?: boolean;
   /** Rule-agent dialogs whose utterances build the n-gram vocabulary (default 2,000). */
   vocabEpisodes?: number;
   /** Gradient-norm clip (default 5). */
@@ -86,7 +97,7 @@ export interface E2eTrainOptions {
   onBatch?: (p: CurvePoint) => void;
 }
 
-export type E2eTrainSettings = Required<Omit<E2eTrainOptions, 'env' | 'onBatch' | 'init'>>;
+export type E2eTrainSettings = Required<Omit<E2eTrainOptions, 'env' | 'onBatch' | 'init' | 'validationTemperature'>> & Pick<E2eTrainOptions, 'validationTemperature'>;
 
 export interface E2eTrainResult {
   parts: E2eParts;
@@ -114,6 +125,7 @@ export function e2eTrainOptions(o: E2eTrainOptions): E2eTrainSettings {
     vocabEpisodes: o.vocabEpisodes ?? 2000,
     tiedValues: o.tiedValues ?? false,
     residual: o.residual ?? false,
+    reaskLost: o.reaskLost ?? false,
     temperatures: o.temperatures ?? [1],
     clip: o.clip ?? 5,
     entropyBonus: o.entropyBonus ?? 0.01,
@@ -121,6 +133,10 @@ export function e2eTrainOptions(o: E2eTrainOptions): E2eTrainSettings {
     validationEpisodes: o.validationEpisodes ?? 500,
   };
   for (const k of ['batch', 'imitationBatch', 'hidden', 'trackerHidden', 'embed', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new RangeError(`${k} must be a positive integer`);
+  if (o.validationTemperature !== undefined) {
+    if (!(Number.isFinite(o.validationTemperature) && o.validationTemperature >= 0)) throw new RangeError('validationTemperature must be a number ≥ 0');
+    r.validationTemperature = o.validationTemperature;
+  }
   if (r.temperatures.length === 0 || !r.temperatures.every((t) => Number.isFinite(t) && t >= 0)) throw new RangeError('temperatures must be a non-empty list of numbers ≥ 0');
   for (const k of ['imitation', 'episodes', 'vocabEpisodes', 'validateEvery'] as const) if (!Number.isInteger(r[k]) || r[k] < 0) throw new RangeError(`${k} must be an integer ≥ 0`);
   if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.trackerLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new RangeError('learning rates and clip must be > 0, entropyBonus ≥ 0');
@@ -137,10 +153,15 @@ class E2eImitator implements InfoBotAgent {
   status: SlotStatus[] = [];
   goal: Oracle['goal'] | null = null;
   private current = new Uint8Array(M);
+  /** The slot the expert requested last turn (or null), and the slots it re-asked. */
+  private lastRequest: number | null = null;
+  private reasked = new Set<number>();
 
+  /** `reask`: the value index of the KB to re-ask lost answers with (see `E2eTrainOptions.reaskLost`), or null. */
   constructor(
     private readonly rule: RuleAgent,
     private readonly learner: E2eAgent,
+    private readonly reask: ValueIndex | null = null,
   ) {}
 
   begin(rng: Rng): void {
@@ -150,6 +171,15 @@ class E2eImitator implements InfoBotAgent {
     this.status = [];
     this.goal = null;
     this.current = new Uint8Array(M);
+    this.lastRequest = null;
+    this.reasked = new Set();
+  }
+
+  /** Whether the user answered the slot requested last turn with a value no token of which can be read. */
+  private lost(utterance: string, act: UserAct): boolean {
+    const j = this.lastRequest;
+    if (!this.reask || j === null || this.reasked.has(j) || act.act !== 'inform' || slotIndex(act.slot) !== j) return false;
+    return (this.reask.matches(contentTokens(utterance))[j] as Map<number, number>).size === 0;
   }
 
   private note(act: UserAct): void {
@@ -163,8 +193,16 @@ class E2eImitator implements InfoBotAgent {
     this.goal = oracle.goal;
     this.note(oracle.act);
     this.status.push(this.current.slice());
-    const a = this.rule.act(utterance);
-    const k = a.act === 'inform' ? M : slotIndex(a.slot);
+    let a = this.rule.act(utterance);
+    let k = a.act === 'inform' ? M : slotIndex(a.slot);
+    const j = this.lastRequest;
+    if (j !== null && this.lost(utterance, oracle.act)) {
+      this.reasked.add(j);
+      this.rule.redirect(j);
+      k = j;
+      a = { act: 'request', slot: SLOTS[j] as (typeof SLOTS)[number] };
+    }
+    this.lastRequest = k < M ? k : null;
     this.learner.decide(utterance);
     this.learner.perform(k);
     this.expert.push(k);
@@ -283,8 +321,9 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
   const kbs = { full: env.full, incomplete: env.kb };
   const trainEnvs = o.temperatures.length === 1 && o.temperatures[0] === 1 ? [env] : o.temperatures.map((t) => new InfoBotEnv({ split: env.split, kbs, temperature: t }));
   const trainEnv = (i: number): InfoBotEnv => trainEnvs[i % trainEnvs.length] as InfoBotEnv;
+  const validEnv = o.validationTemperature === undefined ? env : new InfoBotEnv({ split: env.split, kbs, temperature: o.validationTemperature });
   const agent = new E2eAgent(ctx, parts, { mode: 'greedy', record: true });
-  const imitator = new E2eImitator(new RuleAgent(ctx, 'soft'), agent);
+  const imitator = new E2eImitator(new RuleAgent(ctx, 'soft'), agent, o.reaskLost ? env.index : null);
   const all: Param[] = [...tracker.params, ...policy.params];
   const optPolicy = rmsprop({ lr: o.imitationLr });
   const optTracker = rmsprop({ lr: o.imitationLr });
@@ -349,7 +388,7 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
     const last = bi === batches - 1;
     const endOfImitation = imitating && played === o.imitation;
     if (o.validateEvery > 0 && (Math.floor(played / o.validateEvery) > Math.floor((played - size) / o.validateEvery) || last || endOfImitation)) {
-      const v = validateE2e(env, agent, o.validationEpisodes);
+      const v = validateE2e(validEnv, agent, o.validationEpisodes);
       point.validReward = v;
       if (v > best.reward) best = { reward: v, params: snapshot(all), episodes: offset + played };
     }

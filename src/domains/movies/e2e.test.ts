@@ -196,6 +196,27 @@ test('e2e-soft residual: mixing weights start at 1, are trained, saved and reloa
   assert.deepEqual(r2, r1);
 });
 
+test('e2e-soft reaskLost / validationTemperature: the re-asking expert changes imitation on noisy dialogs, validation runs at its temperature, options are saved', () => {
+  const env = new InfoBotEnv({ split: 'small' });
+  const opts = { split: 'small' as const, env, imitation: 96, episodes: 0, imitationBatch: 32, vocabEpisodes: 50, embed: 8, trackerHidden: 8, hidden: 8, validateEvery: 96, validationEpisodes: 40, residual: true, temperatures: [3] };
+  const base = trainE2e(opts);
+  const reask = trainE2e({ ...opts, reaskLost: true });
+  // At τ = 3 many answers lose their value: the expert re-asks, so the imitation dialogs differ.
+  assert.notDeepEqual(reask.curve.map((p) => p.turns), base.curve.map((p) => p.turns));
+  assert.equal(reask.options.reaskLost, true);
+  assert.equal(base.options.reaskLost, false);
+  // Without noise no answer is lost (values are whole at τ = 0 up to the simulator's corruption): same training or nearly.
+  const cold = trainE2e({ ...opts, temperatures: [0], validationTemperature: 3 });
+  assert.equal(cold.options.validationTemperature, 3);
+  const coldAt1 = trainE2e({ ...opts, temperatures: [0] });
+  assert.deepEqual(cold.curve.map((p) => p.reward), coldAt1.curve.map((p) => p.reward), 'validation does not change training');
+  assert.notEqual(cold.bestValidReward, coldAt1.bestValidReward, 'validation dialogs at τ = 3');
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-reask-'));
+  saveE2e(join(dir, 'r.dgm'), reask);
+  assert.equal(loadE2e(join(dir, 'r.dgm')).meta.options.reaskLost, true);
+  assert.throws(() => e2eTrainOptions({ split: 'small', validationTemperature: -1 }), /validationTemperature/);
+});
+
 test('e2e-soft without a trained default fails with a clear message; a wrong model file is rejected', () => {
   const env = new InfoBotEnv({ split: 'small' });
   const dir = mkdtempSync(join(tmpdir(), 'e2e-none-'));

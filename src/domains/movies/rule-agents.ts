@@ -114,6 +114,18 @@ export class RuleAgent implements InfoBotAgent {
     return { act: 'request', slot: SLOTS[j] as (typeof SLOTS)[number] };
   }
 
+  /**
+   * Replaces the last action of `act` (a request or an inform) by a request of slot `j`, as if the
+   * agent had asked for `j` (used by E2E imitation, whose expert may re-ask a slot): the request
+   * counts and the slot the next utterance answers follow.
+   */
+  redirect(j: number): void {
+    if (j === this.lastRequest) return;
+    if (this.lastRequest !== null) this.requests[this.lastRequest] = (this.requests[this.lastRequest] as number) - 1;
+    this.requests[j] = (this.requests[j] as number) + 1;
+    this.lastRequest = j;
+  }
+
   private inform(results: readonly number[]): InfoBotAction {
     this.lastRequest = null;
     return { act: 'inform', results };
