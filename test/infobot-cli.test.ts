@@ -138,4 +138,6 @@ test('infobot train --agent e2e-soft writes the agent; eval uses it; --init cont
   assert.match(more.stdout, /after (9[6-9]|1[0-2]\d) dialogs$/m);
   oneLineError(cli(['infobot', 'train', '--agent', 'e2e-soft', '--split', 'medium', '--init', file, '--episodes', '32', '--imitation', '0', '--out', join(dir, 'x.dgm')]), /^error: --init: .*trained on small \(KB seed 1\), not medium/);
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--init', file]), /^error: --init: only for --agent e2e-soft/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rl-nokb', '--reask-lost']), /^error: --reask-lost: only for --agent e2e-soft/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rl-hard', '--validation-temperature', '3']), /^error: --validation-temperature: only for --agent e2e-soft/);
 });

@@ -214,18 +214,21 @@ export function registerInfobot(program: Command): void {
     .option('--embed <n>', 'e2e-soft: n-gram embedding size', intFlag('--embed', 1, 4096), 32)
     .option('--residual', "e2e-soft: the neural tracker also reads the hand-crafted tracker's beliefs (learned weight per slot) and learns corrections")
     .option('--temperatures <list>', 'e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature)', listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
-    .option('--validation-temperature <t>', 'e2e-soft: NLG temperature of the validation dialogs that select the kept parameters', floatFlag('--validation-temperature', 0, 100), 1)
-    .option('--validation-episodes <n>', 'e2e-soft: validation dialogs', intFlag('--validation-episodes', 1, 10_000_000), 500)
+    .option('--validation-temperature <t>', 'e2e-soft: NLG temperature of the validation dialogs that select the kept parameters (default: 1)', floatFlag('--validation-temperature', 0, 100))
+    .option('--validation-episodes <n>', 'e2e-soft: validation dialogs (default: 500)', intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
     .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues)')
     .option('--out <file>', 'model file to write (default: the default model of the agent and split, used by `eval --agent <name>`)')
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--policies <dir>', 'folder of the default policies', DEFAULT_POLICY_DIR)
     .action(
-      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature: number; validationEpisodes: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies: string }) => {
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies: string }) => {
         const e2e = o.agent === 'e2e-soft';
         const episodes = o.episodes ?? (e2e ? 10_000 : 30_000);
-        if (o.init !== undefined && !e2e) throw new ConfigError('--init: only for --agent e2e-soft');
+        if (!e2e) {
+          const only: [string, unknown][] = [['--init', o.init], ['--residual', o.residual], ['--temperatures', o.temperatures], ['--validation-temperature', o.validationTemperature], ['--validation-episodes', o.validationEpisodes], ['--reask-lost', o.reaskLost]];
+          for (const [flag, v] of only) if (v !== undefined) throw new ConfigError(`${flag}: only for --agent e2e-soft`);
+        }
         if (episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
         const file = o.out ?? defaultPolicyFile(o.policies, o.agent, o.split);
         const curveFile = o.curve ?? file.replace(/(\.dgm)?$/, '.svg');
@@ -241,7 +244,7 @@ export function registerInfobot(program: Command): void {
           const init = o.init === undefined ? undefined : loadE2e(o.init);
           offset = init?.meta.curve.at(-1)?.episodes ?? 0;
           if (init && (init.meta.split !== o.split || init.meta.kbSeed !== o.kbSeed)) throw new ConfigError(`--init: ${o.init} was trained on ${init.meta.split} (KB seed ${init.meta.kbSeed}), not ${o.split} (KB seed ${o.kbSeed})`);
-          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.embed, residual: o.residual === true, reaskLost: o.reaskLost === true, validationEpisodes: o.validationEpisodes, ...(o.validationTemperature !== 1 ? { validationTemperature: o.validationTemperature } : {}), ...(o.temperatures ? { temperatures: o.temperatures } : {}), ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
+          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.embed, residual: o.residual === true, reaskLost: o.reaskLost === true, ...(o.validationEpisodes !== undefined ? { validationEpisodes: o.validationEpisodes } : {}), ...(o.validationTemperature !== undefined && o.validationTemperature !== 1 ? { validationTemperature: o.validationTemperature } : {}), ...(o.temperatures ? { temperatures: o.temperatures } : {}), ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
           bar.stop();
           saveE2e(file, r);
           figures = r;
