@@ -244,7 +244,7 @@ export function registerInfobot(program: Command): void {
           const init = o.init === undefined ? undefined : loadE2e(o.init);
           offset = init?.meta.curve.at(-1)?.episodes ?? 0;
           if (init && (init.meta.split !== o.split || init.meta.kbSeed !== o.kbSeed)) throw new ConfigError(`--init: ${o.init} was trained on ${init.meta.split} (KB seed ${init.meta.kbSeed}), not ${o.split} (KB seed ${o.kbSeed})`);
-          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.embed, residual: o.residual === true, reaskLost: o.reaskLost === true, ...(o.validationEpisodes !== undefined ? { validationEpisodes: o.validationEpisodes } : {}), ...(o.validationTemperature !== undefined && o.validationTemperature !== 1 ? { validationTemperature: o.validationTemperature } : {}), ...(o.temperatures ? { temperatures: o.temperatures } : {}), ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
+          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.embed, residual: o.residual === true, reaskLost: o.reaskLost === true, ...(o.validationEpisodes !== undefined ? { validationEpisodes: o.validationEpisodes } : {}), ...(o.validationTemperature !== undefined ? { validationTemperature: o.validationTemperature } : {}), ...(o.temperatures ? { temperatures: o.temperatures } : {}), ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
           bar.stop();
           saveE2e(file, r);
           figures = r;

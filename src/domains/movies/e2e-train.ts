@@ -153,8 +153,7 @@ class E2eImitator implements InfoBotAgent {
   status: SlotStatus[] = [];
   goal: Oracle['goal'] | null = null;
   private current = new Uint8Array(M);
-  /** The slot the expert requested last turn (or null), and the slots it re-asked. */
-  private lastRequest: number | null = null;
+  /** The slots the expert re-asked in this episode. */
   private reasked = new Set<number>();
 
   /** `reask`: the value index of the KB to re-ask lost answers with (see `E2eTrainOptions.reaskLost`), or null. */
@@ -171,13 +170,11 @@ class E2eImitator implements InfoBotAgent {
     this.status = [];
     this.goal = null;
     this.current = new Uint8Array(M);
-    this.lastRequest = null;
     this.reasked = new Set();
   }
 
-  /** Whether the user answered the slot requested last turn with a value no token of which can be read. */
-  private lost(utterance: string, act: UserAct): boolean {
-    const j = this.lastRequest;
+  /** Whether the user answered slot `j` (requested last turn) with a value no token of which can be read. */
+  private lost(j: number | null, utterance: string, act: UserAct): j is number {
     if (!this.reask || j === null || this.reasked.has(j) || act.act !== 'inform' || slotIndex(act.slot) !== j) return false;
     return (this.reask.matches(contentTokens(utterance))[j] as Map<number, number>).size === 0;
   }
@@ -193,16 +190,15 @@ class E2eImitator implements InfoBotAgent {
     this.goal = oracle.goal;
     this.note(oracle.act);
     this.status.push(this.current.slice());
+    const j = this.rule.requested;
     let a = this.rule.act(utterance);
     let k = a.act === 'inform' ? M : slotIndex(a.slot);
-    const j = this.lastRequest;
-    if (j !== null && this.lost(utterance, oracle.act)) {
+    if (this.lost(j, utterance, oracle.act)) {
       this.reasked.add(j);
       this.rule.redirect(j);
       k = j;
       a = { act: 'request', slot: SLOTS[j] as (typeof SLOTS)[number] };
     }
-    this.lastRequest = k < M ? k : null;
     this.learner.decide(utterance);
     this.learner.perform(k);
     this.expert.push(k);

@@ -114,6 +114,11 @@ export class RuleAgent implements InfoBotAgent {
     return { act: 'request', slot: SLOTS[j] as (typeof SLOTS)[number] };
   }
 
+  /** The slot the last action requested (null: an inform, or no action yet). */
+  get requested(): number | null {
+    return this.lastRequest;
+  }
+
   /**
    * Replaces the last action of `act` (a request or an inform) by a request of slot `j`, as if the
    * agent had asked for `j` (used by E2E imitation, whose expert may re-ask a slot): the request
