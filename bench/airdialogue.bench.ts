@@ -3,7 +3,7 @@
  * rules), and the prior check over 100,000 generated contexts (max deviation from Tables 2/3).
  */
 import { createRng } from '../src/core/rng.js';
-import { AIRPORTS, ContextGenerator, IN_DOMAIN_PRIORS, maxDeviation, priorChecks, selfPlay, type AirContext } from '../src/domains/flights/index.js';
+import { AIRPORTS, ContextGenerator, IN_DOMAIN_PRIORS, maxDeviation, priorChecks, selfPlay, type AirContext } from '../src/testbeds/airdialogue/index.js';
 
 function time<T>(fn: () => T): { value: T; seconds: number } {
   const t0 = process.hrtime.bigint();

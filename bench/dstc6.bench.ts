@@ -10,9 +10,9 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { readDstc6Data, readDstc6Results, rankingResult, type Dstc6Entry, type Dstc6Result } from '../src/formats/dstc6.js';
-import { scoreDstc6 } from '../src/domains/restaurant/dstc6/score.js';
-import { sklearnTokens } from '../src/domains/restaurant/dstc6/sklearn-text.js';
-import { tfidfBaseline } from '../src/domains/restaurant/dstc6/tfidf-baseline.js';
+import { scoreDstc6 } from '../src/testbeds/dstc6/score.js';
+import { sklearnTokens } from '../src/testbeds/dstc6/sklearn-text.js';
+import { tfidfBaseline } from '../src/testbeds/dstc6/tfidf-baseline.js';
 import { orderByScore, precisionAtK } from '../src/metrics/ranking.js';
 import { dstc6Dir } from '../test/shared-data.js';
 import { dstc6TestFiles } from '../test/dstc6-files.js';

@@ -10,15 +10,16 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createRng } from '../src/core/rng.js';
 import { parseDstc6Data, formatDstc6Data, readDstc6Data } from '../src/formats/dstc6.js';
-import { generateExtendedKbs, readExtendedKb } from '../src/domains/restaurant/dstc6/extended-kb.js';
-import { compareFigures, fileFigures, formatHistogram } from '../src/domains/restaurant/dstc6/sim-compare.js';
-import { DSTC6_SETS, SET_SPECS, dstc6FileName, generateSet } from '../src/domains/restaurant/dstc6/sim-dataset.js';
-import { DSTC6_TASKS } from '../src/domains/restaurant/dstc6/sim-dialog.js';
-import { distinctCandidates, rankDstc6 } from '../src/domains/restaurant/dstc6/rank.js';
-import { scoreDstc6 } from '../src/domains/restaurant/dstc6/score.js';
+import { generateExtendedKbs, readExtendedKb } from '../src/testbeds/dstc6/extended-kb.js';
+import { compareFigures, fileFigures, formatHistogram } from '../src/testbeds/dstc6/sim-compare.js';
+import { DSTC6_SETS, SET_SPECS, dstc6FileName, generateSet } from '../src/testbeds/dstc6/sim-dataset.js';
+import { DSTC6_TASKS } from '../src/testbeds/dstc6/sim-dialog.js';
+import { distinctCandidates, rankDstc6 } from '../src/testbeds/dstc6/rank.js';
+import { scoreDstc6 } from '../src/testbeds/dstc6/score.js';
 import { precisionAtK } from '../src/metrics/ranking.js';
-import { models } from '../src/models/index.js';
-import { isResponder, responderAsRanker } from '../src/models/ranker.js';
+import { createModel } from '../src/rankers/registry.js';
+import '../src/testbeds/restaurant/models.js';
+import { isResponder, responderAsRanker } from '../src/rankers/ranker.js';
 
 const dataDir = join(process.env.DIALOGYM_DATA ?? join(process.cwd(), '..', 'shared', 'data'), 'dstc6-track1', 'dataset-E2E-goal-oriented-test-v1.0');
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -39,7 +40,7 @@ if (existsSync(dataDir)) {
       parseDstc6Data(text, 'gen');
       const parseMs = performance.now() - t0;
       const c = compareFigures(fileFigures(readDstc6Data(realFile)), fileFigures(g.entries));
-      const model = (models.get('rules') as NonNullable<ReturnType<typeof models.get>>)({ candidates: distinctCandidates(g.entries) });
+      const model = createModel('rules', { candidates: distinctCandidates(g.entries) });
       const ranker = isResponder(model) ? responderAsRanker(model) : model;
       const p1 = precisionAtK.value(scoreDstc6(rankDstc6(g.entries, (h, cs) => ranker.rank(h, cs)), g.answers).precision, 1);
       console.log(

@@ -6,8 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { createRng } from '../src/core/rng.js';
 import { formatBabiDialogs, parseBabiDialogs } from '../src/formats/babi.js';
-import { MemoryKbStore, generateRestaurants } from '../src/domains/restaurant/kb.js';
-import { SPLITS, TASKS, generateSplit } from '../src/domains/restaurant/simulator.js';
+import { MemoryKbStore, generateRestaurants } from '../src/testbeds/restaurant/kb.js';
+import { SPLITS, TASKS, generateSplit } from '../src/testbeds/restaurant/simulator.js';
 
 const N = Number(process.env.BENCH_DIALOGS ?? 1000);
 const seed = 1;

@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
-import { trainHcn } from '../src/train/hcn.js';
-import { evaluateDialogs } from '../src/models/evaluate.js';
+import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
+import { evaluateDialogs } from '../src/rankers/evaluate-responses.js';
 import { accuracy } from '../src/metrics/ranking.js';
 import { babiDir } from '../test/shared-data.js';
 

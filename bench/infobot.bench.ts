@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { InfoBotEnv, defaultPolicyFile, evaluateAgent, evaluateAgentOnWorkers, SPLITS, trainRlPolicy } from '../src/domains/movies/index.js';
+import { InfoBotEnv, defaultPolicyFile, evaluateAgent, evaluateAgentOnWorkers, SPLITS, trainRlPolicy } from '../src/testbeds/infobot/index.js';
 
 const EPISODES = 5000;
 const BUDGET_S = 10;

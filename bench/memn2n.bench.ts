@@ -21,9 +21,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
-import { KbTypes } from '../src/models/match-type.js';
-import { trainMemN2N, type MemN2NTrainOptions } from '../src/train/memn2n.js';
-import { responseExamples } from '../src/models/examples.js';
+import { KbTypes } from '../src/rankers/match-type.js';
+import { trainMemN2N, type MemN2NTrainOptions } from '../src/rankers/memn2n-train.js';
+import { responseExamples } from '../src/rankers/examples.js';
 import { babiDir } from '../test/shared-data.js';
 
 const task = process.env.MEMN2N_BENCH_TASK ?? 'task5-full-dialogs';

@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { babiDir, cliPath, skipUnless } from './shared-data.js';
-import { parseModels, parseTasks } from '../src/train/benchmark.js';
-import { paperCell } from '../src/train/benchmark-paper.js';
-import { benchmarkMarkdown, benchmarkSvg } from '../src/train/benchmark-report.js';
+import { parseModels, parseTasks } from '../src/testbeds/restaurant/benchmark/benchmark.js';
+import { paperCell } from '../src/testbeds/restaurant/benchmark/paper.js';
+import { benchmarkMarkdown, benchmarkSvg } from '../src/testbeds/restaurant/benchmark/report.js';
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });

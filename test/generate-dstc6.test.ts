@@ -13,15 +13,16 @@ import { join } from 'node:path';
 import { cliPath, dstc6Dir, skipUnless } from './shared-data.js';
 import { createRng } from '../src/core/rng.js';
 import { readDstc6Data, type Dstc6Entry } from '../src/formats/dstc6.js';
-import { generateExtendedKbs, readExtendedKb } from '../src/domains/restaurant/dstc6/extended-kb.js';
-import { compareFigures, fileFigures, formatHistogram } from '../src/domains/restaurant/dstc6/sim-compare.js';
-import { SET_SPECS, dstc6FileName, generateSet, type Dstc6Set } from '../src/domains/restaurant/dstc6/sim-dataset.js';
-import type { Dstc6Task } from '../src/domains/restaurant/dstc6/sim-dialog.js';
-import { distinctCandidates, rankDstc6 } from '../src/domains/restaurant/dstc6/rank.js';
-import { scoreDstc6 } from '../src/domains/restaurant/dstc6/score.js';
+import { generateExtendedKbs, readExtendedKb } from '../src/testbeds/dstc6/extended-kb.js';
+import { compareFigures, fileFigures, formatHistogram } from '../src/testbeds/dstc6/sim-compare.js';
+import { SET_SPECS, dstc6FileName, generateSet, type Dstc6Set } from '../src/testbeds/dstc6/sim-dataset.js';
+import type { Dstc6Task } from '../src/testbeds/dstc6/sim-dialog.js';
+import { distinctCandidates, rankDstc6 } from '../src/testbeds/dstc6/rank.js';
+import { scoreDstc6 } from '../src/testbeds/dstc6/score.js';
 import { precisionAtK } from '../src/metrics/ranking.js';
-import { models } from '../src/models/index.js';
-import { isResponder, responderAsRanker } from '../src/models/ranker.js';
+import { createModel } from '../src/rankers/registry.js';
+import '../src/testbeds/restaurant/models.js';
+import { isResponder, responderAsRanker } from '../src/rankers/ranker.js';
 import { readDstc6Results } from '../src/formats/dstc6.js';
 
 const testDir = join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0');
@@ -87,7 +88,7 @@ function scoreWithRules(data: string): string {
 /** P@1 of the rules bot, ranked in-process exactly as `dstc6 rank --model rules` does. */
 function rulesP1(data: string): number {
   const entries = readDstc6Data(data);
-  const model = (models.get('rules') as NonNullable<ReturnType<typeof models.get>>)({ candidates: distinctCandidates(entries) });
+  const model = createModel('rules', { candidates: distinctCandidates(entries) });
   const ranker = isResponder(model) ? responderAsRanker(model) : model;
   const result = rankDstc6(entries, (h, c) => ranker.rank(h, c));
   const s = scoreDstc6(result, readDstc6Results(data.replace(/\.json$/, '.answers.json')));

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { babiDir, cliPath, skipUnless, SPLITS, TASK_NAMES } from './shared-data.js';
-import { compareWithOriginal, formatComparison } from '../src/domains/restaurant/delex.js';
+import { compareWithOriginal, formatComparison } from '../src/testbeds/restaurant/delex.js';
 import { formatBabiDialogs, parseBabiDialogs } from '../src/formats/babi.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-gen-'));

@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
-import { trainHcn, hcnAccuracy } from '../src/train/hcn.js';
-import { evaluateDialogs } from '../src/models/evaluate.js';
+import { trainHcn, hcnAccuracy } from '../src/testbeds/restaurant/hcn/train.js';
+import { evaluateDialogs } from '../src/rankers/evaluate-responses.js';
 import { accuracy } from '../src/metrics/ranking.js';
-import { loadRanker, saveRanker } from '../src/models/saved.js';
-import { KbTypes } from '../src/models/match-type.js';
-import { Hcn } from '../src/models/hcn.js';
+import { loadModel, saveModel } from '../src/rankers/registry.js';
+import '../src/testbeds/restaurant/models.js';
+import { KbTypes } from '../src/rankers/match-type.js';
+import { Hcn } from '../src/testbeds/restaurant/hcn/hcn.js';
 import { babiDir, cliPath, skipUnless } from './shared-data.js';
 
 const f = (name: string): string => join(babiDir, name);
@@ -40,8 +41,8 @@ test('hcn trained on 100 task-5 dialogs answers unseen OOV dialogs; reloads with
   const dir = mkdtempSync(join(tmpdir(), 'hcn-'));
   try {
     const file = join(dir, 'm.dgm');
-    saveRanker(file, r.model);
-    const back = loadRanker(file, KbTypes.fromFacts(facts));
+    saveModel(file, r.model);
+    const back = loadModel(file, KbTypes.fromFacts(facts));
     assert.ok(back instanceof Hcn);
     const d = few[0]?.turns ?? [];
     for (let i = 0; i < d.length; i++) {

@@ -7,8 +7,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { babiDir, skipUnless } from './shared-data.js';
-import { importKbFile, SqliteKbStore } from '../src/domains/restaurant/kb-sqlite.js';
-import { createRulesBot } from '../src/domains/restaurant/rules.js';
+import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
+import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { chatModelOf } from '../src/serve/chat-model.js';
 import { createServer, type ChatServer } from '../src/serve/server.js';
 

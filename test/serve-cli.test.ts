@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { babiDir, cliPath, skipUnless } from './shared-data.js';
 import { trainTinyHcn } from './tiny-hcn.js';
 import { readBabiKb } from '../src/formats/babi.js';
-import { saveRanker } from '../src/models/saved.js';
+import { saveModel } from '../src/rankers/registry.js';
+import '../src/testbeds/restaurant/models.js';
 
 const skip = skipUnless(babiDir);
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-cli-'));
@@ -88,7 +89,7 @@ test('chat with a trained HCN model file: a full task-5 conversation, /explain s
   const hcn = trainTinyHcn(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
   assert.equal(hcn.dev, 1);
   const modelFile = join(tmp, 'hcn.dgm');
-  saveRanker(modelFile, hcn.model);
+  saveModel(modelFile, hcn.model);
   const script = [
     'good morning',
     'can you make a restaurant reservation in rome for four with italian cuisine',

@@ -5,11 +5,11 @@
  */
 import { createRng } from '../src/core/rng.js';
 import type { KbFact } from '../src/formats/babi.js';
-import { MemoryKbStore } from '../src/domains/restaurant/kb.js';
-import { restaurantsFromKbFacts } from '../src/domains/restaurant/kb-dialects.js';
-import { generateSplit } from '../src/domains/restaurant/simulator.js';
-import type { Hcn } from '../src/models/hcn.js';
-import { trainHcn } from '../src/train/hcn.js';
+import { MemoryKbStore } from '../src/testbeds/restaurant/kb.js';
+import { restaurantsFromKbFacts } from '../src/testbeds/restaurant/kb-dialects.js';
+import { generateSplit } from '../src/testbeds/restaurant/simulator.js';
+import type { Hcn } from '../src/testbeds/restaurant/hcn/hcn.js';
+import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
 
 export interface TinyHcn {
   readonly model: Hcn;

@@ -7,12 +7,24 @@ export interface RegistryEntry<F> {
   readonly factory: F;
 }
 
-export class Registry<F> {
+/**
+ * A name → factory map with a one-line description per entry; iterating it yields the names
+ * (sorted), so `[...envs]` lists the environment ids.
+ *
+ * @example
+ * ```ts
+ * const greeters = new Registry<() => string>('greeter');
+ * greeters.register('hi', 'says hi', () => 'hi');
+ * greeters.get('hi')(); // 'hi'
+ * [...greeters];        // ['hi']
+ * ```
+ */
+export class Registry<F> implements Iterable<string> {
   private readonly entries = new Map<string, RegistryEntry<F>>();
   constructor(readonly kind: string) {}
 
   register(name: string, description: string, factory: F): void {
-    if (this.entries.has(name)) throw new Error(`${this.kind} '${name}' registered twice`);
+    if (this.entries.has(name)) throw new ConfigError(`${this.kind} '${name}' registered twice`);
     this.entries.set(name, { name, description, factory });
   }
 
@@ -32,5 +44,9 @@ export class Registry<F> {
 
   list(): RegistryEntry<F>[] {
     return this.names().map((n) => this.entries.get(n) as RegistryEntry<F>);
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.names()[Symbol.iterator]();
   }
 }

@@ -10,15 +10,15 @@
  */
 import type { Turn } from '../core/dialog.js';
 import { ConfigError } from '../core/errors.js';
-import { applyTurn, emptyState, type DialogState } from '../domains/restaurant/rules-state.js';
-import { readBotAct } from '../domains/restaurant/rules-phrases.js';
-import { Hcn } from '../models/hcn.js';
-import type { HcnExplanation } from '../models/hcn-explain.js';
-import { hcnConversation } from './hcn-chat.js';
-import { MemN2N } from '../models/memn2n.js';
-import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../models/ranker.js';
-import { attentionOf, type RankAttention } from './memn2n-attention.js';
-import { continuation } from './continuation.js';
+import { applyTurn, emptyState, type DialogState } from '../testbeds/restaurant/rules/state.js';
+import { readBotAct } from '../testbeds/restaurant/rules/phrases.js';
+import { Hcn } from '../testbeds/restaurant/hcn/hcn.js';
+import type { HcnExplanation } from '../testbeds/restaurant/hcn/explain.js';
+import { hcnConversation } from '../testbeds/restaurant/hcn/chat.js';
+import { MemN2N } from '../rankers/memn2n.js';
+import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../rankers/ranker.js';
+import { attentionOf, type RankAttention } from '../rankers/memn2n-attention.js';
+import { continuation } from '../core/continuation.js';
 
 export { continuation };
 import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate, type TemplateExplanation } from './explanation.js';

@@ -8,6 +8,7 @@
  * - `template`: a model that fills a template (the solver): template, entities and mask.
  */
 import type { Turn } from '../core/dialog.js';
+import type { AttentionSource } from '../rankers/memn2n-attention.js';
 
 export interface ScoredCandidate {
   readonly text: string;
@@ -86,9 +87,7 @@ export interface PlainExplanation {
 export type Explanation = RulesExplanation | RankingExplanation | AttentionExplanation | TemplateExplanation | PlainExplanation;
 
 /** What a model that can show its attention implements, next to `Ranker.rank`. */
-export interface AttentionSource {
-  attention(history: readonly Turn[], candidates: readonly string[]): { memories: string[]; hops: number[][] };
-}
+export type { AttentionSource };
 
 export function hasAttention(m: unknown): m is AttentionSource {
   return typeof (m as Partial<AttentionSource>).attention === 'function';

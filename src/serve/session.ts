@@ -6,8 +6,8 @@
  */
 import type { Turn } from '../core/dialog.js';
 import { DialogymError } from '../core/errors.js';
-import type { KbStore } from '../domains/restaurant/kb.js';
-import { answerApiCall, NO_RESULT, type KbDialect } from '../domains/restaurant/kb-dialects.js';
+import type { KbStore } from '../testbeds/restaurant/kb.js';
+import { answerApiCall, NO_RESULT, type KbDialect } from '../testbeds/restaurant/kb-dialects.js';
 import type { ChatModel, Conversation } from './chat-model.js';
 import type { Explanation } from './explanation.js';
 import { botContinues, forbiddenCharacter, normaliseUserText } from './turn-taking.js';

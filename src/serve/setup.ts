@@ -7,10 +7,11 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { createRng } from '../core/rng.js';
 import { FormatError } from '../core/errors.js';
 import { readBabiCandidates, readBabiKb } from '../formats/babi.js';
-import { generateRestaurants, MemoryKbStore } from '../domains/restaurant/kb.js';
-import { BABI_KB, restaurantsFromKbFacts, restaurantsToKbFacts } from '../domains/restaurant/kb-dialects.js';
-import { SqliteKbStore } from '../domains/restaurant/kb-sqlite.js';
-import { resolveModel } from '../models/resolve.js';
+import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
+import { BABI_KB, restaurantsFromKbFacts, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
+import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
+import { resolveModel } from '../rankers/registry.js';
+import '../testbeds/restaurant/models.js';
 import { chatModelOf, type ChatModel } from './chat-model.js';
 import type { SessionKb } from './session.js';
 

@@ -3,7 +3,7 @@
  * epoch's weights kept (snapshot) and restored at the end, early stopping after `patience` epochs
  * without improvement, and a checkpoint hook called whenever dev improves.
  */
-import { clipGradNorm, restore, snapshot, zeroGrads, type Optimizer, type Param } from '../models/tensor/params.js';
+import { clipGradNorm, restore, snapshot, zeroGrads, type Optimizer, type Param } from '../nn/params.js';
 import type { Rng } from '../core/rng.js';
 
 export interface FitOptions {

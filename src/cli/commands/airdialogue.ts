@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions } from '../../formats/airdialogue.js';
-import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredictions, selfPlay, simulateDialogs, type ScoreReport } from '../../domains/flights/index.js';
+import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredictions, selfPlay, simulateDialogs, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
 import { action, intFlag, out } from '../run.js';
 

@@ -4,9 +4,9 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { FULL_PROFILE, QUICK_PROFILE, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type TrainFrom } from '../../train/benchmark.js';
-import type { BenchmarkSource } from '../../train/benchmark-data.js';
-import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../train/benchmark-report.js';
+import { FULL_PROFILE, QUICK_PROFILE, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
+import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
+import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
 import { action, intFlag, out } from '../run.js';
 import { progress, type Progress } from '../progress.js';
 

@@ -3,8 +3,8 @@
  * faithful generated data is to the original files.
  */
 import type { Command } from 'commander';
-import { compareWithOriginal, formatComparison } from '../../domains/restaurant/delex.js';
-import { compareDstc6Dirs, formatDirComparison } from '../../domains/restaurant/dstc6/sim-compare-dirs.js';
+import { compareWithOriginal, formatComparison } from '../../testbeds/restaurant/delex.js';
+import { compareDstc6Dirs, formatDirComparison } from '../../testbeds/dstc6/sim-compare-dirs.js';
 import { action, out } from '../run.js';
 
 export function registerCompare(program: Command): void {

@@ -5,17 +5,17 @@
  */
 import type { Command } from 'commander';
 import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
-import { checkDstc6Result, formatProblem } from '../../domains/restaurant/dstc6/check.js';
-import { randomBaseline } from '../../domains/restaurant/dstc6/random-baseline.js';
-import { distinctCandidates, rankDstc6 } from '../../domains/restaurant/dstc6/rank.js';
-import { scoreDstc6 } from '../../domains/restaurant/dstc6/score.js';
-import { tfidfBaseline } from '../../domains/restaurant/dstc6/tfidf-baseline.js';
-import { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } from '../../domains/restaurant/dstc6/walk.js';
+import { checkDstc6Result, formatProblem } from '../../testbeds/dstc6/check.js';
+import { randomBaseline } from '../../testbeds/dstc6/random-baseline.js';
+import { distinctCandidates, rankDstc6 } from '../../testbeds/dstc6/rank.js';
+import { scoreDstc6 } from '../../testbeds/dstc6/score.js';
+import { tfidfBaseline } from '../../testbeds/dstc6/tfidf-baseline.js';
+import { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } from '../../testbeds/dstc6/walk.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
-import { models } from '../../models/index.js';
-import { isModelFile, resolveModel } from '../../models/resolve.js';
+import { checkModelName, creatableModels, resolveModel } from '../../rankers/registry.js';
+import '../../testbeds/restaurant/models.js';
 import { readBabiKb } from '../../formats/babi.js';
-import { isResponder, responderAsRanker } from '../../models/ranker.js';
+import { isResponder, responderAsRanker } from '../../rankers/ranker.js';
 import { progress } from '../progress.js';
 import { action, intFlag, out } from '../run.js';
 
@@ -127,13 +127,13 @@ export function registerDstc6(program: Command): void {
   cmd
     .command('rank')
     .description('rank every dialog\'s candidates with a model of the registry')
-    .requiredOption('--model <name|file>', `model name (${models.names().join(', ') || 'none registered'}) or a model file written by \`dialogym train\` (*.dgm)`)
+    .requiredOption('--model <name|file>', `model name (${creatableModels().join(', ') || 'none registered'}) or a model file written by \`dialogym train\` (*.dgm)`)
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
     .requiredOption('--out <file>', 'result file to write')
     .action(
       action((o: { model: string; data: string; out: string; kb?: string }) => {
-        if (!isModelFile(o.model)) models.get(o.model); // unknown name: fail before reading data
+        checkModelName(o.model); // unknown name: fail before reading data
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
         const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}) });

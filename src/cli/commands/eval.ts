@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
-import { resolveModel, isModelFile } from '../../models/resolve.js';
-import { models } from '../../models/index.js';
-import { evaluateDialogs } from '../../models/evaluate.js';
+import { checkModelName, resolveModel } from '../../rankers/registry.js';
+import '../../testbeds/restaurant/models.js';
+import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
 import { action, out } from '../run.js';
 import { progress } from '../progress.js';
@@ -34,7 +34,7 @@ export function registerEval(program: Command): void {
 }
 
 function run(o: EvalOptions): void {
-  if (!isModelFile(o.model)) models.get(o.model); // unknown name: fail before reading data
+  checkModelName(o.model); // unknown name: fail before reading data
   const { dialogs } = readBabiDialogs(o.data);
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : undefined;
   const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;

@@ -4,9 +4,9 @@ import cliProgress from 'cli-progress';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { readExtendedKb } from '../../domains/restaurant/dstc6/extended-kb.js';
-import { DSTC6_SETS, SET_SPECS, generateDstc6Files, type Dstc6Set } from '../../domains/restaurant/dstc6/sim-dataset.js';
-import { DSTC6_TASKS, type Dstc6Task } from '../../domains/restaurant/dstc6/sim-dialog.js';
+import { readExtendedKb } from '../../testbeds/dstc6/extended-kb.js';
+import { DSTC6_SETS, SET_SPECS, generateDstc6Files, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
+import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
 import { action, intFlag, out } from '../run.js';
 
 interface Flags {

@@ -4,9 +4,9 @@ import cliProgress from 'cli-progress';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { generateRestaurantDataset } from '../../domains/restaurant/dataset.js';
-import { readRestaurantKb } from '../../domains/restaurant/kb.js';
-import { TASKS, type TaskId } from '../../domains/restaurant/simulator.js';
+import { generateRestaurantDataset } from '../../testbeds/restaurant/dataset.js';
+import { readRestaurantKb } from '../../testbeds/restaurant/kb.js';
+import { TASKS, type TaskId } from '../../testbeds/restaurant/simulator.js';
 import { action, intFlag, out } from '../run.js';
 
 interface Flags {

@@ -42,7 +42,7 @@ import {
   splitSpec,
   type SplitKbs,
   type SplitName,
-} from '../../domains/movies/index.js';
+} from '../../testbeds/infobot/index.js';
 import { progress } from '../progress.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 

@@ -1,8 +1,8 @@
 /** `dialogym kb import <kb-file> --out <kb.sqlite>` and `dialogym kb query <kb.sqlite> "api_call …"`. */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { answerApiCall } from '../../domains/restaurant/kb-dialects.js';
-import { importKbFile, SqliteKbStore } from '../../domains/restaurant/kb-sqlite.js';
+import { answerApiCall } from '../../testbeds/restaurant/kb-dialects.js';
+import { importKbFile, SqliteKbStore } from '../../testbeds/restaurant/kb-sqlite.js';
 import { action, intFlag, out } from '../run.js';
 
 function orderFlag(v: string): 'rating' | 'kb' {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath } from '../../../test/shared-data.js';
 import { formatBabiCandidates, formatBabiDialogs, formatBabiKb } from '../../formats/babi.js';
-import { CITIES, CUISINES, OOV_CITIES, OOV_CUISINES, syntheticCandidates, syntheticDialogs } from '../../models/testing/synthetic.js';
+import { CITIES, CUISINES, OOV_CITIES, OOV_CUISINES, syntheticCandidates, syntheticDialogs } from '../../rankers/testing/synthetic.js';
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });

@@ -3,14 +3,14 @@ import type { Command } from 'commander';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
 import { readDstc6Data, readDstc6Results } from '../../formats/dstc6.js';
 import { existsSync } from 'node:fs';
-import { dstc6TrainingDialogs } from '../../train/hcn.js';
+import { dstc6TrainingDialogs } from '../../testbeds/restaurant/hcn/train.js';
 import type { Dialog } from '../../core/dialog.js';
-import { KbTypes } from '../../models/match-type.js';
-import { saveRanker, type SavableRanker } from '../../models/saved.js';
-import { trainModel, TRAINABLE_MODELS, type TrainOptions } from '../../train/index.js';
-import { MEMN2N_TRAIN_DEFAULTS } from '../../train/memn2n.js';
-import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../train/embeddings.js';
-import { HCN_TRAIN_DEFAULTS } from '../../train/hcn.js';
+import { KbTypes } from '../../rankers/match-type.js';
+import { saveModel, trainModel, trainableModels, type SavableRanker, type TrainOptions } from '../../rankers/registry.js';
+import '../../testbeds/restaurant/models.js';
+import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
+import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
+import { HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 import { progress } from '../progress.js';
@@ -43,7 +43,7 @@ export function registerTrain(program: Command): void {
   program
     .command('train')
     .description('train a response ranker on bAbI dialog files, keep the best epoch on dev, write a model file')
-    .requiredOption('--model <name>', `model to train (${TRAINABLE_MODELS.join(', ')})`)
+    .requiredOption('--model <name>', `model to train (${trainableModels().join(', ')})`)
     .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
     .option('--candidates <file>', 'candidate responses file (required except for hcn)')
@@ -68,7 +68,7 @@ export function registerTrain(program: Command): void {
 }
 
 function run(o: TrainFlags): void {
-  if (!(TRAINABLE_MODELS as readonly string[]).includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${TRAINABLE_MODELS.join(', ')})`);
+  if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
   if (o.optimizer !== undefined && o.optimizer !== 'sgd' && o.optimizer !== 'adam') throw new ConfigError(`--optimizer: expected sgd or adam, got '${o.optimizer}'`);
   if (o.input !== undefined && o.input !== 'last' && o.input !== 'history') throw new ConfigError(`--input: expected last or history, got '${o.input}'`);
   if (o.matchType && !o.kb) throw new ConfigError('--match-type needs --kb <file>');
@@ -110,13 +110,13 @@ function run(o: TrainFlags): void {
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
     onModel: (m) => (training = m),
     // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write).
-    onBest: () => training && saveRanker(o.out, training),
+    onBest: () => training && saveModel(o.out, training),
     onEpoch(e) {
       bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
     },
   });
   bar.stop();
-  saveRanker(o.out, r.model);
+  saveModel(o.out, r.model);
   out(`${r.model.name}: dev per-response ${(100 * r.dev).toFixed(2)}% (${r.selected}), trained in ${r.seconds.toFixed(1)}s`);
   if (r.missing > 0) out(`  note: ${r.missing} training bot turns are not among the candidates and were skipped`);
   out(`  wrote ${o.out}`);

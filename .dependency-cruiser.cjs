@@ -1,0 +1,64 @@
+/**
+ * Layering rules (ARCHITECTURE.md), checked by `npm test` (`npm run lint:deps`):
+ * generic layers import no testbed, server or CLI; testbeds import each other only where one
+ * extends another (dstc6 → restaurant); nothing imports the CLI; no import cycles.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import cycles make modules impossible to load or test alone.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'generic-layers-import-no-testbed',
+      severity: 'error',
+      comment: 'core, nn, formats, metrics, rankers and train are generic: they never import testbeds, serve or cli.',
+      from: { path: '^src/(core|nn|formats|metrics|rankers|train)/' },
+      to: { path: '^src/(testbeds|serve|cli)/' },
+    },
+    {
+      name: 'testbeds-are-independent',
+      severity: 'error',
+      comment: 'A testbed imports another only where it extends it (dstc6 → restaurant).',
+      from: { path: '^src/testbeds/([^/]+)/' },
+      to: { path: '^src/testbeds/([^/]+)/', pathNot: ['^src/testbeds/$1/', '^src/testbeds/restaurant/'] },
+    },
+    {
+      name: 'only-dstc6-extends-restaurant',
+      severity: 'error',
+      comment: 'Of the testbeds only dstc6 builds on restaurant.',
+      from: { path: '^src/testbeds/(infobot|airdialogue)/' },
+      to: { path: '^src/testbeds/restaurant/' },
+    },
+    {
+      name: 'testbeds-import-no-serve-or-cli',
+      severity: 'error',
+      from: { path: '^src/testbeds/' },
+      to: { path: '^src/(serve|cli)/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      severity: 'error',
+      comment: 'The CLI is a thin layer on top; only its own files (and tests) import it.',
+      from: { path: '^(src|bench|examples)/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: "Every import resolves (examples import the package by its own name, resolved through package.json exports).",
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^dialogym(/|$)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};

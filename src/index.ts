@@ -1,0 +1,68 @@
+/**
+ * dialogym: goal-oriented dialog testbeds — bAbI dialog tasks (restaurant), DSTC6 Track 1,
+ * KB-InfoBot and AirDialogue — as a library.
+ *
+ * The root module gives what every testbed shares: environments by id (`make`, `envs`,
+ * `checkEnv`), readers and writers of every file format, the seeded `Rng`, the error classes, the
+ * model registry (`createModel`, `trainModel`, `loadModel`) and the metrics. Importing it registers
+ * every environment and model. Each testbed has its own subpath with the rest:
+ * `dialogym/restaurant`, `dialogym/dstc6`, `dialogym/infobot`, `dialogym/airdialogue`, plus
+ * `dialogym/rankers` and `dialogym/nn`.
+ *
+ * @example
+ * ```ts
+ * import { make, envs, checkEnv } from 'dialogym';
+ * for (const id of envs) checkEnv(make(id));
+ * const env = make('infobot-medium-v1');
+ * const { obs } = env.reset({ seed: 1 });
+ * ```
+ * @module
+ */
+import './testbeds/restaurant/models.js';
+import './testbeds/infobot/index.js';
+import './testbeds/airdialogue/index.js';
+
+// Core: dialogs, randomness, errors, registries.
+export type { Speaker, Turn, Dialog } from './core/dialog.js';
+export { SILENCE, botTurnIndices } from './core/dialog.js';
+export { createRng, hashString, type Rng } from './core/rng.js';
+export { DialogymError, FormatError, ConfigError, ModelFileError, describeError } from './core/errors.js';
+export { Registry, type RegistryEntry } from './core/registry.js';
+export { writeFileAtomic, readTextFile } from './core/files.js';
+
+// Environments (Gymnasium-style).
+export { make, envs, checkEnv, runEpisode, EnvCheckError } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions } from './testbeds/env.js';
+
+// File formats.
+export {
+  parseBabiDialogs, formatBabiDialogs, readBabiDialogs,
+  parseBabiCandidates, formatBabiCandidates, readBabiCandidates,
+  parseBabiKb, formatBabiKb, readBabiKb,
+  type BabiDialog, type BabiDialogFile, type BabiCandidates, type KbFact, type BabiKbFile,
+} from './formats/babi.js';
+export { babiStats, type BabiStats } from './formats/babi-stats.js';
+export {
+  parseDstc6Data, readDstc6Data, formatDstc6Data, writeDstc6Data,
+  parseDstc6Results, readDstc6Results, formatDstc6Results, writeDstc6Results,
+  dstc6History, rankingResult,
+  type Dstc6Entry, type Dstc6Candidate, type Dstc6Result, type Dstc6Rank,
+} from './formats/dstc6.js';
+export {
+  parseAirData, readAirData, parseAirKb, readAirKb, readAirDialogue, formatAirLines, parseAirPredictions, readAirPredictions,
+  type AirExample, type DataLine, type KbLine, type Flight, type Intent, type Action,
+} from './formats/airdialogue.js';
+export { parseKbTsv as parseMovieKbTsv, formatKbTsv as formatMovieKbTsv, readKbTsv as readMovieKbTsv, writeKbTsv as writeMovieKbTsv } from './testbeds/infobot/movie-kb-tsv.js';
+export { readModelFile, writeModelFile, encodeModelFile, decodeModelFile, type ModelFileContent, type ModelTensor } from './formats/model-file.js';
+
+// Models: one registry for the CLI, the server and the benchmark.
+export {
+  models, registerModel, createModel, trainModel, loadModel, saveModel, resolveModel, creatableModels, trainableModels,
+  type ModelEntry, type TrainOptions, type TrainResult,
+} from './rankers/registry.js';
+export { isResponder, responderAsRanker, argmax, type Ranker, type Responder, type ResponseModel, type ModelContext, type SavableRanker } from './rankers/ranker.js';
+export type { TrainData } from './rankers/train-data.js';
+export { evaluateDialogs, type Prediction, type EvaluateOptions } from './rankers/evaluate-responses.js';
+
+// Metrics.
+export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';

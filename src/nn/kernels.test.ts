@@ -1,0 +1,268 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRng } from '../core/rng.js';
+import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, softmax, softmaxBackward } from './kernels.js';
+import { Wasm32Matrix } from './wasm.js';
+import { marginRanking, softmaxCrossEntropy } from './losses.js';
+import { gradCheck } from './gradcheck.js';
+import { adam, clipGradNorm, param, sgd } from './params.js';
+
+const rng = createRng(7);
+function rand(n: number, sd = 1): Float32Array {
+  const a = new Float32Array(n);
+  for (let i = 0; i < n; i++) a[i] = rng.normal(0, sd);
+  return a;
+}
+/** A fixed random linear read-out r·v, so a vector output becomes a scalar loss. */
+function readout(v: Float32Array, r: Float32Array): number {
+  return dot(v, 0, r, 0, v.length);
+}
+const TOL = 2e-3;
+
+test('forward kernels compute the textbook values', () => {
+  const m = Float32Array.from([1, 2, 3, 4, 5, 6]); // 2×3
+  const out2 = new Float32Array(2);
+  matVec(m, 2, 3, Float32Array.from([1, 0, -1]), out2);
+  assert.deepEqual([...out2], [-2, -2]);
+  const out3 = new Float32Array(3);
+  matTVec(m, 2, 3, Float32Array.from([1, 1]), out3);
+  assert.deepEqual([...out3], [5, 7, 9]);
+  const g = new Float32Array(6);
+  addOuter(g, 2, 3, Float32Array.from([1, 2]), Float32Array.from([1, 0, 3]), 0.5);
+  assert.deepEqual([...g], [0.5, 0, 1.5, 1, 0, 3]);
+  const b = new Float32Array(3);
+  bagSum(m, 3, [1, 1, -1, 0], b);
+  assert.deepEqual([...b], [9, 12, 15]);
+  const y = Float32Array.from([1, 1]);
+  axpy(2, Float32Array.from([3, 4]), 0, y, 0, 2);
+  assert.deepEqual([...y], [7, 9]);
+  const p = new Float32Array(3);
+  const lz = softmax(Float32Array.from([0, 0, Math.log(2)]), p);
+  assert.ok(Math.abs((p[2] as number) - 0.5) < 1e-6 && Math.abs(lz - Math.log(4)) < 1e-6);
+  // Stable for huge scores.
+  softmax(Float32Array.from([1000, 1000]), p, 2);
+  assert.ok(Math.abs((p[0] as number) - 0.5) < 1e-6);
+});
+
+test('matVec / matTVec / addOuter gradients match finite differences', () => {
+  const rows = 5, cols = 4;
+  const m = rand(rows * cols), x = rand(cols), r = rand(rows);
+  const out = new Float32Array(rows);
+  const loss = (): number => (matVec(m, rows, cols, x, out), readout(out, r));
+  // ∂/∂M = r xᵀ ; ∂/∂x = Mᵀ r
+  const gM = new Float32Array(rows * cols);
+  addOuter(gM, rows, cols, r, x);
+  const gx = new Float32Array(cols);
+  matTVec(m, rows, cols, r, gx);
+  assert.ok(gradCheck(loss, m, gM).maxRelError < TOL);
+  assert.ok(gradCheck(loss, x, gx).maxRelError < TOL);
+});
+
+test('bagSum gradient (with repeated and skipped ids) matches finite differences', () => {
+  const V = 6, d = 3;
+  const e = rand(V * d), r = rand(d);
+  const ids = [2, 5, 2, -1, 0];
+  const out = new Float32Array(d);
+  const loss = (): number => (bagSum(e, d, ids, out), readout(out, r));
+  const gE = new Float32Array(V * d);
+  bagSumBackward(gE, d, ids, r);
+  const res = gradCheck(loss, e, gE);
+  assert.ok(res.maxRelError < TOL, JSON.stringify(res));
+  assert.equal(gE[2 * d], 2 * (r[0] as number)); // id 2 used twice
+  assert.equal(gE[1 * d], 0); // unused row untouched
+});
+
+test('softmax backward and cross-entropy gradients match finite differences', () => {
+  const n = 7;
+  const s = rand(n, 2), r = rand(n);
+  const p = new Float32Array(n);
+  const lossSm = (): number => (softmax(s, p), readout(p, r));
+  softmax(s, p);
+  const gs = new Float32Array(n);
+  softmaxBackward(p, r, gs);
+  assert.ok(gradCheck(lossSm, s, gs, 1e-3).maxRelError < TOL);
+
+  const g = new Float32Array(n);
+  const scratch = new Float32Array(n);
+  const lossCe = (): number => softmaxCrossEntropy(s, 3, scratch);
+  const l = softmaxCrossEntropy(s, 3, g);
+  assert.ok(l > 0);
+  const res = gradCheck(lossCe, s, g, 1e-3);
+  assert.ok(res.maxRelError < TOL, JSON.stringify(res));
+  assert.throws(() => softmaxCrossEntropy(s, 9, g), /out of range/);
+});
+
+test('margin ranking loss gradient matches finite differences away from the hinge', () => {
+  const neg = Float32Array.from([0.3, -2, 0.95, 0.1]);
+  const gNeg = new Float32Array(4);
+  const pos = 1;
+  const { loss, gradPos } = marginRanking(pos, neg, 0.5, gNeg);
+  // active: 0.5 - 1 + neg > 0 → neg > 0.5: only 0.95
+  assert.ok(Math.abs(loss - 0.45) < 1e-6);
+  assert.equal(gradPos, -1);
+  assert.deepEqual([...gNeg], [0, 0, 1, 0]);
+  const scratch = new Float32Array(4);
+  const res = gradCheck(() => marginRanking(pos, neg, 0.5, scratch).loss, neg, gNeg, 1e-3);
+  assert.ok(res.maxRelError < TOL);
+  const posArr = Float32Array.from([pos]);
+  assert.ok(gradCheck(() => marginRanking(posArr[0] as number, neg, 0.5, scratch).loss, posArr, Float32Array.from([gradPos]), 1e-3).maxRelError < TOL);
+});
+
+test('optimisers decrease a quadratic; clipping bounds the global norm', () => {
+  for (const opt of [sgd(0.1), adam(0.1)]) {
+    const p = param('w', [3]);
+    p.data.set([3, -2, 1]);
+    const f = (): number => p.data.reduce((a, b) => a + b * b, 0);
+    const f0 = f();
+    for (let i = 0; i < 50; i++) {
+      for (let j = 0; j < 3; j++) p.grad[j] = 2 * (p.data[j] as number);
+      opt.step([p]);
+    }
+    assert.ok(f() < f0 * 0.05, `${f()} vs ${f0}`);
+  }
+  const a = param('a', [2]), b = param('b', [1]);
+  a.grad.set([3, 0]);
+  b.grad.set([4]);
+  assert.equal(clipGradNorm([a, b], 1), 5);
+  assert.ok(Math.abs(Math.hypot(a.grad[0] as number, b.grad[0] as number) - 1) < 1e-6);
+});
+
+test('matVecBackward equals matTVec + addOuter, and skips only tiny rows', () => {
+  const rows = 6, cols = 5;
+  const m = rand(rows * cols), x = rand(cols), gy = rand(rows);
+  gy[2] = 1e-12;
+  const gx1 = new Float32Array(cols), gM1 = new Float32Array(rows * cols);
+  matTVec(m, rows, cols, gy, gx1);
+  addOuter(gM1, rows, cols, gy, x);
+  const gx2 = new Float32Array(cols), gM2 = new Float32Array(rows * cols);
+  matVecBackward(m, rows, cols, x, gy, gx2, gM2);
+  for (let i = 0; i < cols; i++) assert.ok(Math.abs((gx1[i] as number) - (gx2[i] as number)) < 1e-5);
+  for (let i = 0; i < rows * cols; i++) assert.ok(Math.abs((gM1[i] as number) - (gM2[i] as number)) < 1e-6);
+  const gM3 = new Float32Array(rows * cols);
+  matVecBackward(m, rows, cols, x, gy, new Float32Array(cols), gM3, 1e-9);
+  assert.equal(gM3[2 * cols], 0);
+  assert.equal(gM3[3 * cols], gM2[3 * cols]);
+});
+
+/** The generic loops, written out plainly: the 32-column fast paths must agree bit for bit. */
+function refMatVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  for (let r = 0; r < rows; r++) {
+    const s = [0, 0, 0, 0];
+    for (let c = 0; c < cols; c++) s[c % 4] = (s[c % 4] as number) + (m[r * cols + c] as number) * (x[c] as number);
+    out[r] = (s[0] as number) + (s[1] as number) + (s[2] as number) + (s[3] as number);
+  }
+}
+function refMatVecBackward(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow: number): void {
+  for (let r = 0; r < rows; r++) {
+    const a = gy[r] as number;
+    if (a === 0 || Math.abs(a) < skipBelow) continue;
+    for (let c = 0; c < cols; c++) {
+      gx[c] = (gx[c] as number) + a * (m[r * cols + c] as number);
+      gM[r * cols + c] = (gM[r * cols + c] as number) + a * (x[c] as number);
+    }
+  }
+}
+
+test('32-column matVec and matVecBackward give bit-identical results to the generic loops', () => {
+  const rows = 203;
+  const m = rand(rows * 32), x = rand(32, 3);
+  const a = new Float32Array(rows), b = new Float32Array(rows);
+  matVec(m, rows, 32, x, a);
+  refMatVec(m, rows, 32, x, b);
+  assert.deepEqual(a, b);
+  // Also at 31 and 33 columns (generic path) against the reference.
+  for (const cols of [31, 33]) {
+    const mm = rand(rows * cols), xx = rand(cols);
+    matVec(mm, rows, cols, xx, a);
+    refMatVec(mm, rows, cols, xx, b);
+    assert.deepEqual(a, b);
+  }
+  for (const skip of [0, 1e-3]) {
+    const gy = rand(rows, 0.01);
+    gy[5] = 0;
+    gy[7] = 1e-4;
+    const gx1 = rand(32), gM1 = rand(rows * 32);
+    const gx2 = gx1.slice(), gM2 = gM1.slice();
+    matVecBackward(m, rows, 32, x, gy, gx1, gM1, skip);
+    refMatVecBackward(m, rows, 32, x, gy, gx2, gM2, skip);
+    assert.deepEqual(gx1, gx2);
+    assert.deepEqual(gM1, gM2);
+    if (skip > 0) assert.equal(gM1[7 * 32], gM2[7 * 32]);
+  }
+});
+
+test('WebAssembly 32-column product is bit-identical to matVec', (t) => {
+  for (const rows of [1, 7, 4212]) {
+    const w = Wasm32Matrix.create(rows);
+    if (!w) return t.skip('no WebAssembly SIMD on this Node');
+    w.data.set(rand(rows * 32, 0.7));
+    const x = rand(32, 2);
+    const a = new Float32Array(rows), b = new Float32Array(rows);
+    w.matVec(x, a);
+    matVecGeneric(w.data, rows, 32, x, b);
+    assert.deepEqual(a, b);
+    // Extreme values too: huge, tiny, signed zeros.
+    w.data.fill(0);
+    w.data[0] = 3e38;
+    w.data[1] = 3e38;
+    w.data[2] = -0;
+    w.data[3] = 1e-40;
+    const y = new Float32Array(32).fill(1);
+    w.matVec(y, a);
+    matVecGeneric(w.data, rows, 32, y, b);
+    assert.deepEqual(a, b);
+  }
+});
+
+test('WebAssembly 32-column backward is bit-identical to matVecBackward (with skipped rows)', (t) => {
+  for (const rows of [1, 9, 4212]) {
+    const w = Wasm32Matrix.create(rows);
+    if (!w) return t.skip('no WebAssembly SIMD on this Node');
+    w.data.set(rand(rows * 32, 0.7));
+    const x = rand(32, 2);
+    for (const skip of [0, 1e-3]) {
+      const gy = rand(rows, 0.01);
+      gy[0] = 0;
+      if (rows > 3) gy[3] = -1e-4;
+      const gx1 = rand(32), gx2 = gx1.slice();
+      w.grad.set(rand(rows * 32));
+      const gM2 = w.grad.slice();
+      w.backward(x, gy, gx1, skip);
+      matVecBackwardGeneric(w.data, rows, 32, x, gy, gx2, gM2, skip);
+      assert.deepEqual(gx1, gx2);
+      assert.deepEqual(w.grad.slice(), gM2);
+    }
+  }
+});
+
+test('32-wide bagSum and bagSumBackward are bit-identical to the generic loops', () => {
+  const e = rand(50 * 32);
+  const ids = [3, 7, -1, 3, 49, 0];
+  const a = new Float32Array(40), b = new Float32Array(40);
+  bagSum(e, 32, ids, a, 5);
+  for (const id of ids) if (id >= 0) for (let c = 0; c < 32; c++) b[5 + c] = (b[5 + c] as number) + (e[id * 32 + c] as number);
+  assert.deepEqual(a, b);
+  const g = rand(40);
+  const gE1 = rand(50 * 32), gE2 = gE1.slice();
+  bagSumBackward(gE1, 32, ids, g, 3);
+  for (const id of ids) if (id >= 0) for (let c = 0; c < 32; c++) gE2[id * 32 + c] = (gE2[id * 32 + c] as number) + (g[3 + c] as number);
+  assert.deepEqual(gE1, gE2);
+});
+
+test('WebAssembly bag sums over rows (and their backward) are bit-identical to bagSum / bagSumBackward', (t) => {
+  const V = 40;
+  const ids = [[1, 2, 3], [], [5, 5, -1, 39], [0], [7, 8, 9, 10, 11, 12, 13]];
+  const w = Wasm32Matrix.create(ids.length, { ids, vocabRows: V });
+  if (!w) return t.skip('no WebAssembly SIMD on this Node');
+  const e = rand(V * 32, 3);
+  w.sumRows(e);
+  const ref = new Float32Array(ids.length * 32);
+  ids.forEach((l, r) => bagSum(e, 32, l, ref, r * 32));
+  assert.deepEqual(w.data.slice(), ref);
+  w.grad.set(rand(ids.length * 32));
+  const g1 = rand(V * 32), g2 = g1.slice();
+  w.sumRowsBackward(g1);
+  ids.forEach((l, r) => bagSumBackward(g2, 32, l, w.grad, r * 32));
+  assert.deepEqual(g1, g2);
+  assert.throws(() => w.sumRows(new Float32Array(32)), /weights for 40 rows/);
+});

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Turn } from '../core/dialog.js';
+import { Tfidf } from './tfidf.js';
+import { NearestNeighbour, nnKey } from './nearest-neighbour.js';
+import { KbTypes } from './match-type.js';
+import { argmax } from './ranker.js';
+import { modelFromContent } from './registry.js';
+import './builtin.js';
+import { decodeModelFile, encodeModelFile } from '../formats/model-file.js';
+import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../formats/babi.js';
+import { evaluateDialogs } from './evaluate-responses.js';
+import { accuracy } from '../metrics/ranking.js';
+import { trainNn, trainTfidf } from './baselines-train.js';
+import { babiDir, skipUnless } from '../../test/shared-data.js';
+
+const u = (text: string): Turn => ({ speaker: 'user', text });
+const b = (text: string): Turn => ({ speaker: 'bot', text });
+
+test('tfidf: cosine of tf-idf vectors, with the textbook numbers', () => {
+  // docs: "a b", "a c", "c c" → N=3, df(a)=2 df(b)=1 df(c)=2; idf = ln(4/(1+df)) + 1
+  const m = Tfidf.fit(['a b', 'a c', 'c c'], { input: 'last', matchType: false });
+  const ia = Math.log(4 / 3) + 1, ib = Math.log(4 / 2) + 1;
+  assert.ok(Math.abs((m.idf.get('a') as number) - ia) < 1e-12);
+  const s = m.rank([u('a b')], ['a b', 'a c', 'c c', 'zzz']);
+  assert.ok(Math.abs((s[0] as number) - 1) < 1e-6);
+  const expected = (ia * ia) / (Math.sqrt(ia * ia + ib * ib) * Math.sqrt(ia * ia + ia * ia)); // idf(c) = idf(a)
+  assert.ok(Math.abs((s[1] as number) - expected) < 1e-6, `${s[1]} vs ${expected}`);
+  assert.equal(s[2], 0);
+  assert.equal(s[3], 0);
+  // history mode reads every turn
+  const h = new Tfidf({ input: 'history', matchType: false }, m.idf, m.documents);
+  assert.equal(argmax(h.rank([u('c'), b('c'), u('a')], ['a b', 'c c'])), 1);
+});
+
+test('tfidf + type: an unseen entity still matches through its KB type', () => {
+  const kb = new KbTypes([['greek', 'R_cuisine'], ['thai', 'R_cuisine'], ['rome', 'R_location']]);
+  const cands = ['api_call thai rome', 'api_call greek rome', 'hello there'];
+  const plain = Tfidf.fit(cands, { input: 'history', matchType: false });
+  const typed = new Tfidf({ input: 'history', matchType: true }, plain.idf, plain.documents, kb);
+  const hist = [u('i want greek food'), b('where'), u('rome please')];
+  const sp = plain.rank(hist, cands);
+  const st = typed.rank(hist, cands);
+  assert.ok((st[1] as number) > (st[0] as number));
+  assert.ok((st[1] as number) - (st[0] as number) > (sp[1] as number) - (sp[0] as number));
+  const back = modelFromContent(decodeModelFile(encodeModelFile(typed.toModelFile())), 'x');
+  assert.deepEqual([...back.rank(hist, cands)], [...st]);
+});
+
+test('tfidf + type as word: the type name joins a candidate whose entity is in the dialog', () => {
+  const kb = new KbTypes([['r1_address', 'R_address'], ['r2_address', 'R_address'], ['r1_phone', 'R_phone']]);
+  const cands = ['here it is r1_address', 'here it is r2_address', 'here it is r1_phone', 'what can i do for you'];
+  const plain = Tfidf.fit([...cands, 'can you give me the address', 'what is the phone'], { input: 'last', matchType: false });
+  const mk = (typeAs: 'feature' | 'word') => new Tfidf({ input: 'last', matchType: true, typeAs }, plain.idf, plain.documents, kb);
+  const kbLines = [{ speaker: 'kb', text: 'r1 R_address r1_address' } as Turn, { speaker: 'kb', text: 'r1 R_phone r1_phone' } as Turn];
+  const hist = [...kbLines, u('the address please')];
+  const phone = [...kbLines, u('the phone please')];
+  assert.equal(argmax(mk('word').rank(hist, cands)), 0, 'asked for the address, r1 is in the dialog');
+  assert.equal(argmax(mk('word').rank(phone, cands)), 2, 'asked for the phone');
+  // as a separate unit feature the type cannot tell what was asked for: same order both times
+  const fa = mk('feature').rank(hist, cands), fp = mk('feature').rank(phone, cands);
+  assert.equal((fa[0] as number) > (fa[2] as number), (fp[0] as number) > (fp[2] as number));
+  const w = mk('word');
+  const back = modelFromContent(decodeModelFile(encodeModelFile(w.toModelFile())), 'x');
+  assert.deepEqual([...back.rank(hist, cands)], [...w.rank(hist, cands)]);
+});
+
+test('nn: nearest training utterance by word overlap, ties broken by co-occurrence count', () => {
+  const d = (us: string, bs: string) => ({ id: '0', turns: [u(us), b(bs)] });
+  const train = [d('i want food', 'what kind'), d('i want food', 'what kind'), d('i want food', 'where'), d('hi there', 'hello'), d('bye now', 'goodbye')];
+  const nn = NearestNeighbour.fit(train, { input: 'last' });
+  assert.equal(nn.pairs.length, 4);
+  const cands = ['hello', 'what kind', 'where', 'goodbye', 'never seen'];
+  const s = nn.rank([u('i want some food')], cands);
+  assert.equal(argmax(s), 1, 'overlap 3 for both; "what kind" co-occurred twice');
+  assert.ok((s[2] as number) > 2 && (s[2] as number) < (s[1] as number));
+  assert.equal(s[4], -1);
+  assert.equal(argmax(nn.rank([u('well hi')], cands)), 0);
+  assert.deepEqual(nnKey([u('x y'), b('p q'), u('z')], 'pair'), ['bot:p', 'bot:q', 'z']);
+  const back = modelFromContent(decodeModelFile(encodeModelFile(nn.toModelFile())), 'x');
+  assert.deepEqual([...back.rank([u('i want some food')], cands)], [...s]);
+});
+
+const t1 = (s: string): string => join(babiDir, `dialog-babi-task1-API-calls-${s}.txt`);
+test('original task 1: nn and tfidf+type figures (paper: NN 55.1, TF-IDF+type 22.4)', { skip: skipUnless(babiDir) }, () => {
+  const candidates = readBabiCandidates(join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+  const train = readBabiDialogs(t1('trn')).dialogs;
+  const dev = readBabiDialogs(t1('dev')).dialogs.slice(0, 300);
+  const tst = readBabiDialogs(t1('tst')).dialogs;
+  const nn = trainNn({ train, dev, candidates });
+  assert.equal(nn.chosen, 'pair');
+  const acc = accuracy.perResponse(evaluateDialogs(nn.model, tst, { candidates }));
+  assert.equal(acc.toFixed(4), '0.6589');
+  const tf = trainTfidf({ train, dev, candidates }, { inputs: ['last'] });
+  const a2 = accuracy.perResponse(evaluateDialogs(tf.model, tst.slice(0, 300), { candidates }));
+  assert.ok(a2 > 0.03 && a2 < 0.1, `tfidf ${a2}`);
+});
+
+const t4 = (s: string): string => join(babiDir, `dialog-babi-task4-phone-address-${s}.txt`);
+test('original task 4: tfidf+type picks the type-name-word mode on dev (paper 17.8)', { skip: skipUnless(babiDir) }, () => {
+  const candidates = readBabiCandidates(join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+  const kb = KbTypes.fromFacts(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
+  const train = readBabiDialogs(t4('trn')).dialogs;
+  const dev = readBabiDialogs(t4('dev')).dialogs.slice(0, 300);
+  const tf = trainTfidf({ train, dev, candidates, kb }, { matchType: true, inputs: ['last'] });
+  assert.equal(tf.chosen, 'last,type=word');
+  const a = accuracy.perResponse(evaluateDialogs(tf.model, readBabiDialogs(t4('tst')).dialogs.slice(0, 300), { candidates }));
+  assert.ok(a > 0.2 && a < 0.3, `tfidf+type T4 ${a}`);
+  assert.ok((tf.dev['last,type=feature'] as number) < 0.1);
+});

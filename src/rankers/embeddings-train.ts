@@ -1,0 +1,89 @@
+/** Training supervised embeddings: margin ranking loss, sampled negatives, mini-batch SGD. */
+import { createRng } from '../core/rng.js';
+import { ConfigError } from '../core/errors.js';
+import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
+import { responseExamples, historyOf } from './examples.js';
+import { adam, sgd } from '../nn/params.js';
+import { fit, miniBatchEpoch, type FitHooks, type FitResult } from '../train/loop.js';
+import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
+import { buildVocab } from './memn2n-train.js';
+
+export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
+  readonly epochs: number;
+  readonly patience: number;
+  readonly lr: number;
+  readonly optimizer: 'sgd' | 'adam';
+  readonly margin: number;
+  /** Negative candidates sampled per example. */
+  readonly negatives: number;
+  readonly batchSize: number;
+  readonly maxGradNorm: number;
+  readonly initSd: number;
+  readonly seed: number;
+}
+
+export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
+  ...EMBEDDINGS_DEFAULTS,
+  epochs: 15,
+  patience: 5,
+  lr: 0.01,
+  optimizer: 'sgd',
+  margin: 0.1,
+  negatives: 100,
+  batchSize: 32,
+  maxGradNorm: 40,
+  initSd: 0.1,
+  seed: 1,
+};
+
+export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: Embeddings; fit: FitResult; missing: number } {
+  const o: EmbeddingsTrainOptions = { ...EMBEDDINGS_TRAIN_DEFAULTS, ...options };
+  if (o.matchType && !data.kb) throw new ConfigError('embeddings --match-type needs a KB file (--kb)');
+  const n = data.candidates.length;
+  if (n < 2) throw new ConfigError('embeddings: need at least 2 candidates');
+  const rng = createRng(o.seed);
+  const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType };
+  const model = new Embeddings(config, buildVocab(data), o.matchType ? data.kb : undefined);
+  model.init(rng.fork('init'), o.initSd);
+  hooks.onModel?.(model);
+  const cand = model.candidates(data.candidates);
+  const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
+  if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  const encoded = examples.map((e) => model.encode(historyOf(e)));
+  const matches = encoded.map((e) => (e.context ? cand.index.matches(e.context) : undefined));
+  const k = Math.min(o.negatives, n - 1);
+  const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
+  const order = examples.map((_, i) => i);
+  const result = fit(
+    {
+      params: model.params,
+      runEpoch(epoch) {
+        const total = miniBatchEpoch({
+          rng: rng.fork(`epoch${epoch}`),
+          order,
+          batchSize: o.batchSize,
+          params: model.params,
+          optimizer: opt,
+          maxGradNorm: o.maxGradNorm,
+          example(j, r) {
+            const pos = (examples[j] as { target: number }).target;
+            const negs: number[] = [];
+            while (negs.length < k) {
+              const c = r.int(n);
+              if (c !== pos) negs.push(c);
+            }
+            return model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
+          },
+          afterStep: () => model.touch(),
+          onBatch: hooks.onBatch,
+        });
+        return total / order.length;
+      },
+      evaluate: () => devAccuracy(model, data.dev, data.candidates),
+      touch: () => model.touch(),
+    },
+    { epochs: o.epochs, patience: o.patience },
+    hooks,
+  );
+  return { model, fit: result, missing };
+}

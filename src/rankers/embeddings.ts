@@ -1,0 +1,176 @@
+/**
+ * Supervised embeddings (Bordes et al. 2017, §4.3): f(x, y) = (A·Φ(x))ᵀ(B·Φ(y)) over bags of words,
+ * trained with a margin ranking loss against sampled negative candidates. Options: A = B (shared),
+ * input = last user utterance or whole history, match-type words added to candidates (§4.5).
+ */
+import type { Turn } from '../core/dialog.js';
+import type { Rng } from '../core/rng.js';
+import type { Ranker } from './ranker.js';
+import { WordVocab, EncodeCache } from './word-vocab.js';
+import { KbTypes, contextWords } from './match-type.js';
+import { CandidateIndex } from './candidates.js';
+import { inputText, type InputMode } from './input.js';
+import { bagSum, bagSumBackward, dot, matVec, axpy } from '../nn/kernels.js';
+import { marginRanking } from '../nn/losses.js';
+import { initNormal, param, type Param } from '../nn/params.js';
+import type { ModelFileContent } from '../formats/model-file.js';
+import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
+
+export interface EmbeddingsConfig {
+  readonly dim: number;
+  readonly input: InputMode;
+  /** One embedding matrix for inputs and candidates (A = B). */
+  readonly shareAB: boolean;
+  readonly matchType: boolean;
+}
+
+export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = { dim: 32, input: 'history', shareAB: false, matchType: false };
+
+interface CandEntry {
+  index: CandidateIndex;
+  matrix: Float32Array;
+  version: number;
+}
+
+export class Embeddings implements Ranker {
+  readonly name: string;
+  readonly A: Param;
+  readonly B: Param;
+  readonly params: Param[];
+  private readonly enc: EncodeCache;
+  private readonly typeIds = new Map<string, number>();
+  private version = 0;
+  /** KB types for match features (replace with `useKb`). */
+  kb: KbTypes | undefined;
+  private cands = new WeakMap<readonly string[], CandEntry>();
+
+  constructor(
+    readonly config: EmbeddingsConfig,
+    readonly vocab: WordVocab,
+    kb: KbTypes | undefined,
+  ) {
+    this.kb = kb;
+    if (config.matchType && !kb) throw new Error('embeddings: match-type features need KB types');
+    if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
+    this.A = param('A', [vocab.size, config.dim]);
+    this.B = config.shareAB ? this.A : param('B', [vocab.size, config.dim]);
+    this.params = config.shareAB ? [this.A] : [this.A, this.B];
+    this.enc = new EncodeCache(vocab);
+    this.name = config.matchType ? 'embeddings+match' : 'embeddings';
+  }
+
+  init(rng: Rng, sd = 0.1): void {
+    for (const p of this.params) initNormal(p, rng.fork(p.name), sd);
+    this.touch();
+  }
+
+  /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
+  useKb(kb: KbTypes): void {
+    if (!this.config.matchType) return;
+    this.kb = kb;
+    this.cands = new WeakMap();
+  }
+
+  touch(): void {
+    this.version++;
+  }
+
+  /** Input word ids and (with match types) the dialog's words. */
+  encode(history: readonly Turn[]): { x: Int32Array; context: Set<string> | undefined } {
+    return { x: this.enc.encode(inputText(history, this.config.input)), context: this.config.matchType ? contextWords(history) : undefined };
+  }
+
+  candidates(list: readonly string[]): CandEntry {
+    let e = this.cands.get(list);
+    if (!e) {
+      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined), matrix: new Float32Array(list.length * this.config.dim), version: -1 };
+      this.cands.set(list, e);
+    }
+    if (e.version !== this.version) {
+      const d = this.config.dim;
+      e.index.ids.forEach((ids, c) => bagSum(this.B.data, d, ids, e!.matrix, c * d));
+      e.version = this.version;
+    }
+    return e;
+  }
+
+  /** Word ids of candidate c, plus its matched type words. */
+  candidateIds(cand: CandEntry, c: number, matches: Map<number, string[]> | undefined): Int32Array {
+    const ids = cand.index.ids[c] as Int32Array;
+    const types = matches?.get(c);
+    if (!types || types.length === 0) return ids;
+    const out = new Int32Array(ids.length + types.length);
+    out.set(ids);
+    types.forEach((t, k) => (out[ids.length + k] = this.typeIds.get(t) ?? -1));
+    return out;
+  }
+
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    const d = this.config.dim;
+    const { x, context } = this.encode(history);
+    const cand = this.candidates(candidates);
+    const u = new Float32Array(d);
+    bagSum(this.A.data, d, x, u);
+    const scores = new Float32Array(candidates.length);
+    matVec(cand.matrix, candidates.length, d, u, scores);
+    if (context) {
+      for (const [c, types] of cand.index.matches(context)) {
+        let add = 0;
+        for (const t of types) {
+          const r = this.typeIds.get(t);
+          if (r !== undefined) add += dot(this.B.data, r * d, u, 0, d);
+        }
+        scores[c] = (scores[c] as number) + add;
+      }
+    }
+    return scores;
+  }
+
+  /**
+   * Margin ranking loss of one example against the given negatives; accumulates ∂loss into the
+   * parameters' gradients. `matches` are the example's match-type features (or undefined).
+   */
+  lossAndGrad(x: Int32Array, pos: number, negatives: readonly number[], cand: CandEntry, matches: Map<number, string[]> | undefined, margin: number): number {
+    const d = this.config.dim;
+    const u = new Float32Array(d);
+    bagSum(this.A.data, d, x, u);
+    const posIds = this.candidateIds(cand, pos, matches);
+    const cp = new Float32Array(d);
+    bagSum(this.B.data, d, posIds, cp);
+    const negIds = negatives.map((c) => this.candidateIds(cand, c, matches));
+    const negVecs = new Float32Array(negatives.length * d);
+    const negScores = new Float32Array(negatives.length);
+    negIds.forEach((ids, i) => {
+      bagSum(this.B.data, d, ids, negVecs, i * d);
+      negScores[i] = dot(negVecs, i * d, u, 0, d);
+    });
+    const gNeg = new Float32Array(negatives.length);
+    const { loss, gradPos } = marginRanking(dot(cp, 0, u, 0, d), negScores, margin, gNeg);
+    if (loss === 0) return 0;
+    // ∂/∂u = gradPos·cp + Σ gNeg_i·cn_i ; ∂/∂cp = gradPos·u ; ∂/∂cn_i = gNeg_i·u
+    const gu = new Float32Array(d);
+    axpy(gradPos, cp, 0, gu, 0, d);
+    const gc = new Float32Array(d);
+    axpy(gradPos, u, 0, gc, 0, d);
+    bagSumBackward(this.B.grad, d, posIds, gc);
+    const gn = new Float32Array(d);
+    negIds.forEach((ids, i) => {
+      const g = gNeg[i] as number;
+      if (g === 0) return;
+      axpy(g, negVecs, i * d, gu, 0, d);
+      gn.fill(0);
+      axpy(g, u, 0, gn, 0, d);
+      bagSumBackward(this.B.grad, d, ids, gn);
+    });
+    bagSumBackward(this.A.grad, d, x, gu);
+    return loss;
+  }
+
+  toModelFile(): ModelFileContent {
+    return bowModelToFile('embeddings', this);
+  }
+
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Embeddings {
+    return bowModelFromFile<EmbeddingsConfig, Embeddings>('embeddings', c, file, (config, vocab, k) => new Embeddings(config, vocab, k), kb);
+  }
+}

@@ -1,0 +1,127 @@
+/** Response-prediction evaluation: every bot turn of every dialog is predicted from its history. */
+import type { Dialog } from '../core/dialog.js';
+import { accuracy, type AccuracyState } from '../metrics/ranking.js';
+import { argmax, isResponder, type ResponseModel } from './ranker.js';
+import { ConfigError } from '../core/errors.js';
+import { Worker } from 'node:worker_threads';
+import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
+
+export interface Prediction {
+  /** 0-based index of the dialog in its file. */
+  readonly dialog: number;
+  /** 0-based index of the bot turn within its dialog. */
+  readonly turn: number;
+  readonly prediction: string;
+  readonly truth: string;
+}
+
+export interface EvaluateOptions {
+  /** Candidate responses, needed by rankers (ignored by responders). */
+  readonly candidates?: readonly string[];
+  /** Called for each prediction, in order. */
+  readonly onPrediction?: (p: Prediction) => void;
+  /** Called after each dialog with (done, total). */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export function evaluateDialogs(model: ResponseModel, dialogs: readonly Dialog[], opts: EvaluateOptions = {}): AccuracyState {
+  const cands = opts.candidates;
+  if (!isResponder(model) && !cands) throw new ConfigError(`model '${model.name}' ranks candidates: give a candidates file`);
+  let state = accuracy.empty();
+  dialogs.forEach((d, di) => {
+    const marks: boolean[] = [];
+    let j = 0;
+    d.turns.forEach((t, ti) => {
+      if (t.speaker !== 'bot') return;
+      const history = d.turns.slice(0, ti);
+      const prediction = isResponder(model) ? model.respond(history) : (cands as readonly string[])[argmax(model.rank(history, cands as readonly string[]))] ?? '';
+      marks.push(prediction === t.text);
+      opts.onPrediction?.({ dialog: di, turn: j++, prediction, truth: t.text });
+    });
+    state = accuracy.addDialog(state, marks);
+    opts.onProgress?.(di + 1, dialogs.length);
+  });
+  return state;
+}
+
+/**
+ * Dev evaluation on a second core: `start(model)` hands a snapshot of the model (its model file)
+ * to a worker thread and returns at once; the returned `join()` blocks (Atomics.wait, no event
+ * loop needed) until the worker's per-response accuracy is in. The worker scores exactly what
+ * `evaluateDialogs` on the same weights scores, so training results do not change, only overlap.
+ */
+export class BackgroundEvaluator {
+  private readonly worker: Worker;
+  private readonly control = new Int32Array(new SharedArrayBuffer(12));
+  private readonly result = new Float64Array(new SharedArrayBuffer(8));
+  private readonly message = new Uint8Array(new SharedArrayBuffer(1024));
+  private jobs = 0;
+  private pending = 0;
+  /** Set when the worker did not start (e.g. its module failed to load): results are NaN then. */
+  private dead = false;
+
+  constructor(
+    dev: readonly Dialog[],
+    candidates: readonly string[],
+    private readonly startTimeoutMs = 30_000,
+    /** The worker's module (tests point it elsewhere). */
+    workerFile: URL = new URL('./evaluate-responses-worker.js', import.meta.url),
+  ) {
+    this.worker = new Worker(workerFile, {
+      workerData: { dev, candidates, control: this.control.buffer, result: this.result.buffer, message: this.message.buffer },
+    });
+    // A worker that fails to load reports here once the event loop runs; `join` has fallen back by then.
+    this.worker.on('error', () => {
+      this.dead = true;
+    });
+    this.worker.unref();
+  }
+
+  /** False once the worker failed to start (every later `start` gives NaN at once). */
+  get available(): boolean {
+    return !this.dead;
+  }
+
+  /**
+   * Starts evaluating `model` as it is now; call the returned function for its accuracy. That is
+   * NaN when the worker could not start within `startTimeoutMs`: evaluate in line then.
+   */
+  start(model: { toModelFile(): ModelFileContent }): () => number {
+    if (this.dead) return () => NaN;
+    if (this.pending) throw new Error('BackgroundEvaluator: one evaluation at a time');
+    const id = ++this.jobs;
+    this.pending = id;
+    const bytes = encodeModelFile(model.toModelFile());
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    this.worker.postMessage({ id, model: copy }, [copy.buffer]);
+    return () => this.join(id);
+  }
+
+  private join(id: number): number {
+    const t0 = performance.now();
+    for (;;) {
+      const v = Atomics.load(this.control, 0);
+      if (v === id) break;
+      if (v === -id) {
+        this.pending = 0;
+        const n = Atomics.load(this.control, 1);
+        throw new Error(`dev evaluation failed: ${Buffer.from(this.message.subarray(0, n)).toString()}`);
+      }
+      if (Atomics.load(this.control, 2) === 0 && performance.now() - t0 > this.startTimeoutMs) {
+        this.dead = true;
+        this.pending = 0;
+        this.close();
+        return NaN;
+      }
+      Atomics.wait(this.control, 0, v, 200);
+    }
+    this.pending = 0;
+    return this.result[0] as number;
+  }
+
+  /** Stops the worker (pending results are dropped). */
+  close(): void {
+    void this.worker.terminate();
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Generic response rankers (TF-IDF, nearest neighbour, supervised embeddings, MemN2N ± match
+ * type), their trainers and the model registry. Importing it registers the rankers.
+ *
+ * @example
+ * ```ts
+ * import { trainModel } from 'dialogym/rankers';
+ * const { model, dev } = trainModel('embeddings', { train, dev, candidates }, { epochs: 5 });
+ * ```
+ * @module
+ */
+import './builtin.js';
+export * from './ranker.js';
+export * from './registry.js';
+export * from './train-data.js';
+export { evaluateDialogs, type Prediction, type EvaluateOptions } from './evaluate-responses.js';
+export { Tfidf, type TfidfConfig } from './tfidf.js';
+export { NearestNeighbour, type NnConfig } from './nearest-neighbour.js';
+export { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
+export { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig } from './memn2n.js';
+export { KbTypes } from './match-type.js';
+export { WordVocab } from './word-vocab.js';

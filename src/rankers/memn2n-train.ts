@@ -1,0 +1,103 @@
+/** Training a MemN2N: mini-batch SGD (or Adam) on softmax cross-entropy over all candidates. */
+import { createRng } from '../core/rng.js';
+import { ConfigError } from '../core/errors.js';
+import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from './memn2n.js';
+import { WordVocab } from './word-vocab.js';
+import { responseExamples, historyOf } from './examples.js';
+import { adam, sgd } from '../nn/params.js';
+import { fit, miniBatchEpoch, type FitHooks, type FitResult } from '../train/loop.js';
+import { BackgroundEvaluator } from './evaluate-responses.js';
+import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
+
+export interface MemN2NTrainOptions extends MemN2NConfig {
+  readonly epochs: number;
+  readonly patience: number;
+  readonly lr: number;
+  readonly optimizer: 'sgd' | 'adam';
+  readonly batchSize: number;
+  readonly maxGradNorm: number;
+  readonly initSd: number;
+  readonly seed: number;
+  /** Evaluate dev on a worker thread, overlapping the next epoch's training (same results). */
+  readonly evalWorker: boolean;
+  /** Generic kernels instead of the 32-column fast paths (same results, slower; for benchmarks). */
+  readonly referenceKernels: boolean;
+}
+
+export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
+  ...MEMN2N_DEFAULTS,
+  epochs: 30,
+  patience: 8,
+  lr: 0.01,
+  optimizer: 'sgd',
+  batchSize: 32,
+  maxGradNorm: 40,
+  initSd: 0.1,
+  seed: 1,
+  evalWorker: true,
+  referenceKernels: false,
+};
+
+/** Vocabulary of a bag-of-words model: every word of the training dialogs and candidates. */
+export function buildVocab(data: TrainData): WordVocab {
+  const v = new WordVocab();
+  for (const d of data.train) for (const t of d.turns) v.addText(t.text);
+  for (const c of data.candidates) v.addText(c);
+  return v;
+}
+
+export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: MemN2N; fit: FitResult; missing: number } {
+  const o: MemN2NTrainOptions = { ...MEMN2N_TRAIN_DEFAULTS, ...options };
+  if (o.matchType && !data.kb) throw new ConfigError('memn2n --match-type needs a KB file (--kb)');
+  const rng = createRng(o.seed);
+  const config: MemN2NConfig = { dim: o.dim, hops: o.hops, memorySize: o.memorySize, matchType: o.matchType };
+  const model = new MemN2N(config, buildVocab(data), o.matchType ? data.kb : undefined);
+  model.init(rng.fork('init'), o.initSd);
+  model.referenceKernels = o.referenceKernels;
+  hooks.onModel?.(model);
+  const cand = model.candidates(data.candidates);
+  const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
+  if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e)));
+  const n = data.candidates.length;
+  const gC = model.candidateGradient(cand);
+  const scratch = { scores: new Float32Array(n), g: new Float32Array(n) };
+  const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
+  const order = examples.map((_, i) => i);
+  const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;
+  try {
+    const result = fit(
+      {
+        params: model.params,
+        runEpoch(epoch) {
+          let c!: ReturnType<typeof model.candidates>;
+          const total = miniBatchEpoch({
+            rng: rng.fork(`epoch${epoch}`),
+            order,
+            batchSize: o.batchSize,
+            params: model.params,
+            optimizer: opt,
+            maxGradNorm: o.maxGradNorm,
+            beforeBatch() {
+              gC.fill(0);
+              c = model.candidates(data.candidates);
+            },
+            example: (k) => model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch),
+            afterExamples: () => model.candidatesBackward(c, gC),
+            afterStep: () => model.touch(),
+            onBatch: hooks.onBatch,
+          });
+          return total / order.length;
+        },
+        evaluate: () => devAccuracy(model, data.dev, data.candidates),
+        touch: () => model.touch(),
+        ...(background ? { startEvaluate: () => background.start(model) } : {}),
+      },
+      { epochs: o.epochs, patience: o.patience },
+      hooks,
+    );
+    return { model, fit: result, missing };
+  } finally {
+    background?.close();
+  }
+}

@@ -1,0 +1,399 @@
+/**
+ * End-to-end memory network for response ranking (Bordes et al. 2017, Appendix A; Sukhbaatar et
+ * al. 2015): memories are the previous utterances as bags of words plus a speaker word and a time
+ * word (recency); the query is the last user utterance; each hop attends over memories
+ * (p = softmax(M·u)), reads o = Mᵀp and maps u ← R(u + o); candidate y scores uᵀ·W·Φ(y). With
+ * match-type features, Φ(y) also holds a type word for every typed word of y seen in the dialog.
+ */
+import type { Turn } from '../core/dialog.js';
+import type { Rng } from '../core/rng.js';
+import type { Ranker } from './ranker.js';
+import { WordVocab, EncodeCache } from './word-vocab.js';
+import { KbTypes } from './match-type.js';
+import { CandidateIndex } from './candidates.js';
+import { addOuter, matVecBackward, matVecBackwardGeneric, bagSum, bagSumBackward, bagSumBackwardGeneric, bagSumGeneric, matTVec, matVec, matVecGeneric, softmax, softmaxBackward, dot, axpy } from '../nn/kernels.js';
+import { softmaxCrossEntropy } from '../nn/losses.js';
+import { Wasm32Matrix } from '../nn/wasm.js';
+import { initNormal, param, type Param } from '../nn/params.js';
+import type { ModelFileContent } from '../formats/model-file.js';
+import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
+
+export interface MemN2NConfig {
+  /** Embedding dimension d. */
+  readonly dim: number;
+  /** Number of memory hops. */
+  readonly hops: number;
+  /** Most recent utterances kept as memories. */
+  readonly memorySize: number;
+  /** Add match-type features to candidates (needs KB types). */
+  readonly matchType: boolean;
+}
+
+export const MEMN2N_DEFAULTS: MemN2NConfig = { dim: 32, hops: 3, memorySize: 50, matchType: false };
+
+const SPEAKER = { user: '#speaker:user', bot: '#speaker:bot', kb: '#speaker:kb' } as const;
+const timeWord = (k: number): string => `#time:${k}`;
+
+/** A dialog history turned into word ids. */
+export interface Encoded {
+  readonly query: Int32Array;
+  readonly mems: Int32Array[];
+  /** Words of the whole history (for match types). */
+  readonly context: Set<string>;
+}
+
+interface CandEntry {
+  index: CandidateIndex;
+  matrix: Float32Array;
+  version: number;
+  /** The matrix in WebAssembly memory with its SIMD product (d = 32 and SIMD available). */
+  kernel: Wasm32Matrix | undefined;
+}
+
+/** Per-example intermediate values kept for the backward pass. */
+interface Cache {
+  m: number;
+  M: Float32Array;
+  us: Float32Array[];
+  hs: Float32Array[];
+  ps: Float32Array[];
+  matches: [number, number[]][];
+}
+
+export class MemN2N implements Ranker {
+  readonly name: string;
+  readonly A: Param;
+  readonly R: Param;
+  readonly W: Param;
+  readonly params: Param[];
+  private readonly enc: EncodeCache;
+  private readonly speakerIds: Record<'user' | 'bot' | 'kb', number>;
+  private readonly timeIds: number[];
+  private readonly typeIds = new Map<string, number>();
+  /** Bumped whenever parameters change (invalidates cached candidate matrices). */
+  private version = 0;
+  /** KB types for match features (replace with `useKb`). */
+  kb: KbTypes | undefined;
+  private cands = new WeakMap<readonly string[], CandEntry>();
+  /** Candidates whose score gradient is below this are skipped in backward (0 = exact). */
+  skipBelow = 1e-9;
+  /**
+   * Training/scoring with the generic JS kernels instead of the 32-wide fast paths and the
+   * WebAssembly ones (same results, bit for bit; slower): the baseline of `bench/memn2n.bench.ts`.
+   */
+  referenceKernels = false;
+
+  constructor(
+    readonly config: MemN2NConfig,
+    readonly vocab: WordVocab,
+    kb: KbTypes | undefined,
+  ) {
+    this.kb = kb;
+    if (config.matchType && !kb) throw new Error('memn2n: match-type features need KB types');
+    for (const w of Object.values(SPEAKER)) vocab.add(w);
+    for (let k = 0; k < config.memorySize; k++) vocab.add(timeWord(k));
+    if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
+    this.speakerIds = { user: vocab.id(SPEAKER.user), bot: vocab.id(SPEAKER.bot), kb: vocab.id(SPEAKER.kb) };
+    this.timeIds = Array.from({ length: config.memorySize }, (_, k) => vocab.id(timeWord(k)));
+    const V = vocab.size;
+    const d = config.dim;
+    this.A = param('A', [V, d]);
+    this.R = param('R', [d, d]);
+    this.W = param('W', [V, d]);
+    this.params = [this.A, this.R, this.W];
+    this.enc = new EncodeCache(vocab);
+    this.name = config.matchType ? 'memn2n+match' : 'memn2n';
+  }
+
+  /** Random initial weights: N(0, sd²) embeddings, R near the identity. */
+  init(rng: Rng, sd = 0.1): void {
+    initNormal(this.A, rng.fork('A'), sd);
+    initNormal(this.W, rng.fork('W'), sd);
+    initNormal(this.R, rng.fork('R'), sd);
+    const d = this.config.dim;
+    for (let i = 0; i < d; i++) this.R.data[i * d + i] = (this.R.data[i * d + i] as number) + 1;
+    this.touch();
+  }
+
+  /** Call after changing parameters in place. */
+  /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
+  useKb(kb: KbTypes): void {
+    if (!this.config.matchType) return;
+    this.kb = kb;
+    this.cands = new WeakMap();
+  }
+
+  touch(): void {
+    this.version++;
+  }
+
+  encode(history: readonly Turn[]): Encoded {
+    let end = history.length;
+    let query: Int32Array = new Int32Array(0);
+    const last = history[end - 1];
+    if (last && last.speaker === 'user') {
+      query = this.enc.encode(last.text);
+      end--;
+    }
+    const start = Math.max(0, end - this.config.memorySize);
+    const mems: Int32Array[] = [];
+    for (let i = start; i < end; i++) {
+      const t = history[i] as Turn;
+      const w = this.enc.encode(t.text);
+      const ids = new Int32Array(w.length + 2);
+      ids.set(w);
+      ids[w.length] = this.speakerIds[t.speaker];
+      ids[w.length + 1] = this.timeIds[end - 1 - i] as number;
+      mems.push(ids);
+    }
+    const context = new Set<string>();
+    if (this.config.matchType) for (const t of history) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
+    return { query, mems, context };
+  }
+
+  /** The candidate list prepared, with W·Φ(y) for every candidate (cached until weights change). */
+  candidates(list: readonly string[]): CandEntry {
+    let e = this.cands.get(list);
+    if (!e) {
+      const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined);
+      const kernel = this.config.dim === 32 ? Wasm32Matrix.create(list.length, { ids: index.ids, vocabRows: this.W.data.length / 32 }) : undefined;
+      const matrix = kernel ? kernel.data : new Float32Array(list.length * this.config.dim);
+      e = { index, matrix, version: -1, kernel };
+      this.cands.set(list, e);
+    }
+    if (e.version !== this.version) {
+      const d = this.config.dim;
+      if (e.kernel && !this.referenceKernels) e.kernel.sumRows(this.W.data);
+      else e.index.ids.forEach((ids, c) => (this.referenceKernels ? bagSumGeneric : bagSum)(this.W.data, d, ids, e!.matrix, c * d));
+      e.version = this.version;
+    }
+    return e;
+  }
+
+  /** Scores of every candidate into `scores`; returns the cache for `backward`. */
+  forward(x: Encoded, cand: CandEntry, scores: Float32Array): Cache {
+    const d = this.config.dim;
+    const A = this.A.data;
+    const mv = this.referenceKernels ? matVecGeneric : matVec;
+    const bs = this.referenceKernels ? bagSumGeneric : bagSum;
+    const m = x.mems.length;
+    const M = new Float32Array(m * d);
+    x.mems.forEach((ids, i) => bs(A, d, ids, M, i * d));
+    const u0 = new Float32Array(d);
+    bs(A, d, x.query, u0);
+    const us = [u0];
+    const hs: Float32Array[] = [];
+    const ps: Float32Array[] = [];
+    const s = new Float32Array(m);
+    for (let k = 0; k < this.config.hops; k++) {
+      const u = us[k] as Float32Array;
+      const p = new Float32Array(m);
+      const h = u.slice();
+      if (m > 0) {
+        mv(M, m, d, u, s);
+        softmax(s, p, m);
+        const o = new Float32Array(d);
+        matTVec(M, m, d, p, o);
+        axpy(1, o, 0, h, 0, d);
+      }
+      const next = new Float32Array(d);
+      mv(this.R.data, d, d, h, next);
+      ps.push(p);
+      hs.push(h);
+      us.push(next);
+    }
+    const uH = us[this.config.hops] as Float32Array;
+    const n = cand.index.size;
+    if (cand.kernel && !this.referenceKernels) cand.kernel.matVec(uH, scores);
+    else mv(cand.matrix, n, d, uH, scores);
+    const matches: [number, number[]][] = [];
+    if (this.config.matchType) {
+      for (const [c, types] of cand.index.matches(x.context)) {
+        const rows = types.map((t) => this.typeIds.get(t) ?? -1).filter((r) => r >= 0);
+        let add = 0;
+        for (const r of rows) add += dot(this.W.data, r * d, uH, 0, d);
+        scores[c] = (scores[c] as number) + add;
+        matches.push([c, rows]);
+      }
+    }
+    return { m, M, us, hs, ps, matches };
+  }
+
+  /**
+   * Backward pass from ∂L/∂scores: accumulates into A.grad, R.grad, W.grad (type rows) and into
+   * `gC` (∂L/∂(candidate matrix), n×d), which `candidatesBackward` turns into W.grad. With
+   * `gC = cand.kernel.grad` (see `candidateGradient`) the candidate part runs in WebAssembly.
+   */
+  backward(x: Encoded, cand: CandEntry, cache: Cache, gScores: Float32Array, gC: Float32Array): void {
+    const d = this.config.dim;
+    const H = this.config.hops;
+    const mv = this.referenceKernels ? matVecGeneric : matVec;
+    const mvb = this.referenceKernels ? matVecBackwardGeneric : matVecBackward;
+    const n = cand.index.size;
+    const uH = cache.us[H] as Float32Array;
+    let gu = new Float32Array(d);
+    if (cand.kernel && gC === cand.kernel.grad && !this.referenceKernels) cand.kernel.backward(uH, gScores, gu, this.skipBelow);
+    else mvb(cand.matrix, n, d, uH, gScores, gu, gC, this.skipBelow);
+    for (const [c, rows] of cache.matches) {
+      const g = gScores[c] as number;
+      for (const r of rows) {
+        axpy(g, this.W.data, r * d, gu, 0, d);
+        axpy(g, uH, 0, this.W.grad, r * d, d);
+      }
+    }
+    const m = cache.m;
+    const gM = new Float32Array(m * d);
+    const gh = new Float32Array(d);
+    const gp = new Float32Array(m);
+    const gs = new Float32Array(m);
+    for (let k = H - 1; k >= 0; k--) {
+      addOuter(this.R.grad, d, d, gu, cache.hs[k] as Float32Array);
+      matTVec(this.R.data, d, d, gu, gh);
+      const next = gh.slice();
+      if (m > 0) {
+        const p = cache.ps[k] as Float32Array;
+        addOuter(gM, m, d, p, gh);
+        mv(cache.M, m, d, gh, gp);
+        softmaxBackward(p, gp, gs, m);
+        addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
+        const t = new Float32Array(d);
+        matTVec(cache.M, m, d, gs, t);
+        axpy(1, t, 0, next, 0, d);
+      }
+      gu = next;
+    }
+    const bsb = this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward;
+    bsb(this.A.grad, d, x.query, gu);
+    x.mems.forEach((ids, i) => bsb(this.A.grad, d, ids, gM, i * d));
+  }
+
+  /** A zeroed ∂L/∂(candidate matrix) buffer for `backward`: the WebAssembly one when there is one. */
+  candidateGradient(cand: CandEntry): Float32Array {
+    if (cand.kernel) {
+      cand.kernel.grad.fill(0);
+      return cand.kernel.grad;
+    }
+    return new Float32Array(cand.index.size * this.config.dim);
+  }
+
+  /** W.grad += Σ_c gC[c] over the words of candidate c. */
+  candidatesBackward(cand: CandEntry, gC: Float32Array): void {
+    const d = this.config.dim;
+    if (cand.kernel && gC === cand.kernel.grad && !this.referenceKernels) cand.kernel.sumRowsBackward(this.W.grad);
+    else cand.index.ids.forEach((ids, c) => (this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward)(this.W.grad, d, ids, gC, c * d));
+  }
+
+  /** Cross-entropy of one example; accumulates gradients (gC as in `backward`). */
+  lossAndGrad(x: Encoded, target: number, cand: CandEntry, gC: Float32Array, scratch?: { scores: Float32Array; g: Float32Array }): number {
+    const n = cand.index.size;
+    const scores = scratch?.scores ?? new Float32Array(n);
+    const g = scratch?.g ?? new Float32Array(n);
+    const cache = this.forward(x, cand, scores);
+    const loss = softmaxCrossEntropy(scores, target, g, n);
+    this.backward(x, cand, cache, g, gC);
+    return loss;
+  }
+
+  // ---- Inference for a chat (additive: the training path above is unchanged) ------------------
+
+  /** Word ids of a user utterance as a query. */
+  queryIds(text: string): Int32Array {
+    return this.enc.encode(text);
+  }
+
+  /**
+   * A history turn as a memory without its time word, A·(words + speaker): fixed once the turn is
+   * said (only the time word changes as the dialog goes on), so a conversation computes it once.
+   */
+  memoryBase(t: Turn): Float32Array {
+    const w = this.enc.encode(t.text);
+    const ids = new Int32Array(w.length + 1);
+    ids.set(w);
+    ids[w.length] = this.speakerIds[t.speaker];
+    const out = new Float32Array(this.config.dim);
+    bagSum(this.A.data, this.config.dim, ids, out);
+    return out;
+  }
+
+  /**
+   * Inference only: the scores `forward(encode(history))` gives, bit for bit, from the memory
+   * bases of the window (oldest first, at most `memorySize`; see `memoryBase`), the query ids and
+   * the history's words (match types). Faster than `forward`: no per-memory bag sums, the
+   * candidate product in WebAssembly SIMD (d = 32), and each match type's score
+   * W[type]·u once per call instead of once per candidate. Returns the attention of each hop.
+   */
+  infer(
+    bases: readonly Float32Array[],
+    query: Int32Array,
+    context: ReadonlySet<string>,
+    cand: CandEntry,
+    scores: Float32Array,
+    /** `cand.index.matches(context)`, when the caller keeps it up to date as the context grows. */
+    matches?: ReadonlyMap<number, readonly string[]>,
+  ): Float32Array[] {
+    const d = this.config.dim;
+    const A = this.A.data;
+    const m = bases.length;
+    if (m > this.config.memorySize) throw new Error(`memn2n: ${m} memories, the window holds ${this.config.memorySize}`);
+    const M = new Float32Array(m * d);
+    for (let i = 0; i < m; i++) {
+      // bagSum order: the base (words + speaker), then the time word.
+      const b = bases[i] as Float32Array;
+      const t = (this.timeIds[m - 1 - i] as number) * d;
+      for (let c = 0; c < d; c++) M[i * d + c] = (b[c] as number) + (A[t + c] as number);
+    }
+    let u = new Float32Array(d);
+    bagSum(A, d, query, u);
+    const ps: Float32Array[] = [];
+    const s = new Float32Array(m);
+    for (let k = 0; k < this.config.hops; k++) {
+      const p = new Float32Array(m);
+      const h = u.slice();
+      if (m > 0) {
+        matVec(M, m, d, u, s);
+        softmax(s, p, m);
+        const o = new Float32Array(d);
+        matTVec(M, m, d, p, o);
+        axpy(1, o, 0, h, 0, d);
+      }
+      const next = new Float32Array(d);
+      matVec(this.R.data, d, d, h, next);
+      ps.push(p);
+      u = next;
+    }
+    const n = cand.index.size;
+    if (cand.kernel) cand.kernel.matVec(u, scores);
+    else matVec(cand.matrix, n, d, u, scores);
+    if (this.config.matchType) {
+      const byType = new Map<string, number>();
+      for (const [c, types] of matches ?? cand.index.matches(context)) {
+        let add = 0;
+        for (const t of types) {
+          let v = byType.get(t);
+          if (v === undefined) {
+            const r = this.typeIds.get(t) ?? -1;
+            v = r >= 0 ? dot(this.W.data, r * d, u, 0, d) : NaN;
+            byType.set(t, v);
+          }
+          if (!Number.isNaN(v)) add += v;
+        }
+        scores[c] = (scores[c] as number) + add;
+      }
+    }
+    return ps;
+  }
+
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    const scores = new Float32Array(candidates.length);
+    this.forward(this.encode(history), this.candidates(candidates), scores);
+    return scores;
+  }
+
+  toModelFile(): ModelFileContent {
+    return bowModelToFile('memn2n', this);
+  }
+
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): MemN2N {
+    return bowModelFromFile<MemN2NConfig, MemN2N>('memn2n', c, file, (config, vocab, k) => new MemN2N(config, vocab, k), kb);
+  }
+}

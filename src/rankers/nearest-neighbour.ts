@@ -1,0 +1,122 @@
+/**
+ * Nearest neighbour (Bordes et al. 2017, §4.2): the response of the training (utterance, response)
+ * pair whose utterance shares the most words with the input; ties are broken by how often the
+ * response co-occurred with such utterances in training.
+ */
+import type { Dialog, Turn } from '../core/dialog.js';
+import { tokenize } from '../core/text.js';
+import { ModelFileError } from '../core/errors.js';
+import type { Ranker } from './ranker.js';
+import type { ModelFileContent } from '../formats/model-file.js';
+
+/** `last`: the last user utterance; `pair`: it plus the bot utterance before it (bot words marked). */
+export type NnInput = 'last' | 'pair';
+
+export interface NnConfig {
+  readonly input: NnInput;
+}
+
+export interface NnPair {
+  readonly words: readonly string[];
+  readonly response: string;
+  readonly count: number;
+}
+
+/** The words a NN model matches on, for the history before a bot turn. */
+export function nnKey(history: readonly Turn[], input: NnInput): string[] {
+  let u = -1;
+  for (let i = history.length - 1; i >= 0; i--) {
+    if ((history[i] as Turn).speaker === 'user') {
+      u = i;
+      break;
+    }
+  }
+  const words = new Set(u >= 0 ? tokenize((history[u] as Turn).text) : []);
+  if (input === 'pair') {
+    for (let i = u - 1; i >= 0; i--) {
+      const t = history[i] as Turn;
+      if (t.speaker === 'bot') {
+        for (const w of tokenize(t.text)) words.add(`bot:${w}`);
+        break;
+      }
+    }
+  }
+  return [...words].sort();
+}
+
+export class NearestNeighbour implements Ranker {
+  readonly name = 'nn';
+  private readonly index = new Map<string, number[]>();
+  private readonly responses: string[];
+  private readonly responseOf: Int32Array;
+  private readonly total: number;
+
+  constructor(
+    readonly config: NnConfig,
+    readonly pairs: readonly NnPair[],
+  ) {
+    const rid = new Map<string, number>();
+    this.responseOf = new Int32Array(pairs.length);
+    let total = 0;
+    pairs.forEach((p, i) => {
+      for (const w of p.words) {
+        let l = this.index.get(w);
+        if (!l) this.index.set(w, (l = []));
+        l.push(i);
+      }
+      let r = rid.get(p.response);
+      if (r === undefined) rid.set(p.response, (r = rid.size));
+      this.responseOf[i] = r;
+      total += p.count;
+    });
+    this.responses = [...rid.keys()];
+    this.total = total;
+  }
+
+  static fit(dialogs: readonly Dialog[], config: NnConfig): NearestNeighbour {
+    const counts = new Map<string, { words: string[]; response: string; count: number }>();
+    for (const d of dialogs) {
+      d.turns.forEach((t, i) => {
+        if (t.speaker !== 'bot') return;
+        const words = nnKey(d.turns.slice(0, i), config.input);
+        const key = words.join(' ') + '\u0000' + t.text;
+        const e = counts.get(key);
+        if (e) e.count++;
+        else counts.set(key, { words, response: t.text, count: 1 });
+      });
+    }
+    return new NearestNeighbour(config, [...counts.values()]);
+  }
+
+  /**
+   * Score of a response = the largest word overlap of its training pairs with the input, plus
+   * (in [0, 1)) the share of training co-occurrences among its pairs reaching that overlap.
+   */
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    const overlap = new Int32Array(this.pairs.length);
+    for (const w of nnKey(history, this.config.input)) for (const i of this.index.get(w) ?? []) overlap[i] = (overlap[i] as number) + 1;
+    const best = new Map<number, { o: number; c: number }>();
+    this.pairs.forEach((p, i) => {
+      const r = this.responseOf[i] as number;
+      const o = overlap[i] as number;
+      const b = best.get(r);
+      if (!b || o > b.o) best.set(r, { o, c: p.count });
+      else if (o === b.o) b.c += p.count;
+    });
+    const byText = new Map<string, number>();
+    for (const [r, b] of best) byText.set(this.responses[r] as string, b.o + b.c / (this.total + 1));
+    const scores = new Float32Array(candidates.length);
+    for (let i = 0; i < candidates.length; i++) scores[i] = byText.get(candidates[i] as string) ?? -1;
+    return scores;
+  }
+
+  toModelFile(): ModelFileContent {
+    return { model: 'nn', meta: { config: this.config, pairs: this.pairs.map((p) => [p.words, p.response, p.count]) }, tensors: [] };
+  }
+
+  static fromModelFile(c: ModelFileContent, file: string): NearestNeighbour {
+    const m = c.meta as { config?: NnConfig; pairs?: [string[], string, number][] };
+    if (!m || !m.config || !Array.isArray(m.pairs)) throw new ModelFileError(`${file}: corrupt model file (nn metadata incomplete)`);
+    return new NearestNeighbour(m.config, m.pairs.map(([words, response, count]) => ({ words, response, count })));
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * TF-IDF match (Bordes et al. 2017, §4.1): the candidate whose tf-idf vector has the largest cosine
+ * with the input's. With match types (§4.5), a candidate and the input share one extra feature per
+ * KB type of a candidate word that also occurs in the dialog, so unseen entities still count.
+ * Two ways to add that feature, chosen on dev: `feature` — a separate dimension of weight 1 on both
+ * sides; `word` — the type's name word (`R_address` → `address`) joins the candidate with its own idf,
+ * so it matches an input that asks for it ("do you have its address").
+ */
+import type { Turn } from '../core/dialog.js';
+import { tokenize } from '../core/text.js';
+import { ModelFileError } from '../core/errors.js';
+import type { Ranker } from './ranker.js';
+import { KbTypes, attrType, contextWords } from './match-type.js';
+import { inputText, type InputMode } from './input.js';
+import type { ModelFileContent } from '../formats/model-file.js';
+
+export interface TfidfConfig {
+  readonly input: InputMode;
+  readonly matchType: boolean;
+  /** How a matched type is added (see above); `feature` when absent (model files of 0.1). */
+  readonly typeAs?: TypeAs;
+}
+
+export type TypeAs = 'feature' | 'word';
+
+/** What a matched type adds as its name word (`word` mode), fixed per candidate. */
+interface TypeWord {
+  /** The type's name word (`R_address` → `address`). */
+  readonly name: string;
+  readonly idf: number;
+  /** The candidate's own tf-idf weight of that word (usually 0). */
+  readonly own: number;
+}
+
+interface PreparedCandidates {
+  /** Term ids (into `terms`) and tf-idf weights of each candidate. */
+  readonly ids: Int32Array[];
+  readonly weights: Float64Array[];
+  readonly norms2: Float64Array;
+  /** term → id for the candidates' terms. */
+  readonly terms: Map<string, number>;
+  readonly typed: (readonly (readonly [string, string])[])[];
+  /** `word` mode, per candidate with typed words: type → what its match adds. */
+  readonly typeWords: (Map<string, TypeWord> | undefined)[];
+}
+
+export class Tfidf implements Ranker {
+  readonly name: string;
+  private readonly prepared = new WeakMap<readonly string[], PreparedCandidates>();
+  private readonly unseenIdf: number;
+
+  constructor(
+    readonly config: TfidfConfig,
+    /** word → inverse document frequency. */
+    readonly idf: ReadonlyMap<string, number>,
+    /** Number of documents idf was computed on. */
+    readonly documents: number,
+    readonly kb?: KbTypes,
+  ) {
+    if (config.matchType && !kb) throw new Error('tfidf: match-type features need KB types');
+    this.name = config.matchType ? 'tfidf+type' : 'tfidf';
+    this.unseenIdf = Math.log((1 + documents) / 1) + 1;
+  }
+
+  /** Fits idf (smoothed: ln((1+N)/(1+df)) + 1) on documents (utterances and candidates). */
+  static fit(documents: Iterable<string>, config: TfidfConfig, kb?: KbTypes): Tfidf {
+    const df = new Map<string, number>();
+    let n = 0;
+    for (const d of documents) {
+      n++;
+      for (const w of new Set(tokenize(d))) df.set(w, (df.get(w) ?? 0) + 1);
+    }
+    const idf = new Map<string, number>();
+    for (const [w, f] of df) idf.set(w, Math.log((1 + n) / (1 + f)) + 1);
+    return new Tfidf(config, idf, n, kb);
+  }
+
+  private vector(text: string): Map<string, number> {
+    const v = new Map<string, number>();
+    for (const w of tokenize(text)) v.set(w, (v.get(w) ?? 0) + 1);
+    for (const [w, tf] of v) v.set(w, tf * (this.idf.get(w) ?? this.unseenIdf));
+    return v;
+  }
+
+  private prepare(candidates: readonly string[]): PreparedCandidates {
+    let p = this.prepared.get(candidates);
+    if (!p) {
+      const terms = new Map<string, number>();
+      const ids: Int32Array[] = [];
+      const weights: Float64Array[] = [];
+      const norms2 = new Float64Array(candidates.length);
+      const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
+      const asWord = this.config.typeAs === 'word';
+      const typeWords: (Map<string, TypeWord> | undefined)[] = [];
+      candidates.forEach((c, i) => {
+        const v = this.vector(c);
+        const ts = typed[i] as readonly (readonly [string, string])[];
+        typeWords.push(
+          asWord && ts.length > 0
+            ? new Map(
+                ts.map(([, t]) => {
+                  const name = attrType(t);
+                  return [t, { name, idf: this.idf.get(name) ?? this.unseenIdf, own: v.get(name) ?? 0 }] as const;
+                }),
+              )
+            : undefined,
+        );
+        const id = new Int32Array(v.size);
+        const w = new Float64Array(v.size);
+        let k = 0;
+        let n2 = 0;
+        for (const [t, x] of v) {
+          let tid = terms.get(t);
+          if (tid === undefined) terms.set(t, (tid = terms.size));
+          id[k] = tid;
+          w[k++] = x;
+          n2 += x * x;
+        }
+        ids.push(id);
+        weights.push(w);
+        norms2[i] = n2;
+      });
+      p = { ids, weights, norms2, terms, typed, typeWords };
+      this.prepared.set(candidates, p);
+    }
+    return p;
+  }
+
+  rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    const p = this.prepare(candidates);
+    const q = this.vector(inputText(history, this.config.input));
+    let qn2 = 0;
+    // Dense query over the candidates' terms (terms absent from every candidate only add to the norm).
+    const dense = new Float64Array(p.terms.size);
+    for (const [w, x] of q) {
+      qn2 += x * x;
+      const id = p.terms.get(w);
+      if (id !== undefined) dense[id] = x;
+    }
+    const ctx = this.config.matchType ? contextWords(history) : undefined;
+    const asWord = this.config.typeAs === 'word';
+    const scores = new Float32Array(candidates.length);
+    for (let c = 0; c < candidates.length; c++) {
+      const ids = p.ids[c] as Int32Array;
+      const ws = p.weights[c] as Float64Array;
+      let s = 0;
+      for (let k = 0; k < ids.length; k++) s += (dense[ids[k] as number] as number) * (ws[k] as number);
+      let types = 0;
+      let n2 = p.norms2[c] as number;
+      if (ctx) {
+        const typed = p.typed[c] as readonly (readonly [string, string])[];
+        if (typed.length > 0) {
+          const seen = new Set<string>();
+          for (const [w, t] of typed) if (ctx.has(w)) seen.add(t);
+          if (!asWord) types = seen.size;
+          else {
+            // The type's name word joins the candidate: its weight grows by that word's idf.
+            const words = p.typeWords[c] as Map<string, TypeWord>;
+            for (const t of seen) {
+              const { name, idf, own } = words.get(t) as TypeWord;
+              s += (q.get(name) ?? 0) * idf;
+              n2 += 2 * own * idf + idf * idf;
+            }
+          }
+        }
+      }
+      const den = Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
+      scores[c] = den > 0 ? (s + types) / den : 0;
+    }
+    return scores;
+  }
+
+  toModelFile(): ModelFileContent {
+    return { model: 'tfidf', meta: { config: this.config, documents: this.documents, idf: [...this.idf], kb: this.kb?.entries() ?? null }, tensors: [] };
+  }
+
+  static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Tfidf {
+    const m = c.meta as { config?: TfidfConfig; documents?: number; idf?: [string, number][]; kb?: [string, string][] | null };
+    if (!m || !m.config || typeof m.documents !== 'number' || !Array.isArray(m.idf)) throw new ModelFileError(`${file}: corrupt model file (tfidf metadata incomplete)`);
+    return new Tfidf(m.config, new Map(m.idf), m.documents, m.config.matchType && kb ? kb : m.kb ? new KbTypes(m.kb) : undefined);
+  }
+}

@@ -1,0 +1,68 @@
+/** Word ↔ id maps for the bag-of-words models (unknown words map to −1 and are skipped). */
+import { tokenize } from '../core/text.js';
+
+export class WordVocab {
+  private readonly index = new Map<string, number>();
+  readonly words: string[] = [];
+
+  constructor(words: Iterable<string> = []) {
+    for (const w of words) this.add(w);
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Adds a word (no-op when present) and returns its id. */
+  add(w: string): number {
+    let id = this.index.get(w);
+    if (id === undefined) {
+      id = this.words.length;
+      this.index.set(w, id);
+      this.words.push(w);
+    }
+    return id;
+  }
+
+  addText(text: string): void {
+    for (const t of tokenize(text)) this.add(t);
+  }
+
+  /** Id of `w`, or −1 when unknown. */
+  id(w: string): number {
+    return this.index.get(w) ?? -1;
+  }
+
+  has(w: string): boolean {
+    return this.index.has(w);
+  }
+
+  /** Ids of known tokens of `text` (unknown tokens dropped). */
+  encode(text: string): number[] {
+    const out: number[] = [];
+    for (const t of tokenize(text)) {
+      const id = this.index.get(t);
+      if (id !== undefined) out.push(id);
+    }
+    return out;
+  }
+}
+
+/** A per-string cache of encodings (dialog files repeat the same lines a lot). */
+export class EncodeCache {
+  private readonly cache = new Map<string, Int32Array>();
+  constructor(
+    private readonly vocab: WordVocab,
+    private readonly limit = 200_000,
+  ) {}
+
+  encode(text: string): Int32Array {
+    let ids = this.cache.get(text);
+    if (!ids) {
+      ids = Int32Array.from(this.vocab.encode(text));
+      if (this.cache.size >= this.limit) this.cache.clear();
+      this.cache.set(text, ids);
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The extended restaurant KBs of DSTC6 Track 1 (`extendedkb1.txt`, `extendedkb2.txt`): 5,400
+ * restaurants × 9 attributes each, read, written and rebuilt with the shape measured on the two
+ * real files:
+ * - KB 1 uses the bAbI in-vocabulary cuisines/locations, KB 2 the out-of-vocabulary ones; both share
+ *   prices, atmospheres (business/casual/romantic), restrictions (glutenfree/vegan/vegetarian),
+ *   party sizes and ratings 1–72. Names, phones and addresses are disjoint between the two KBs.
+ * - Every (location, price, cuisine, atmosphere) holds 24 restaurants: for each of 8 rating bins
+ *   (1–9, 10–18, …, 64–72) one party size, shared by three restaurants — one per restriction —
+ *   whose ratings are three distinct values of the bin. Within a (cuisine, location), each rating
+ *   is used exactly three times (75 restaurants per rating over a KB).
+ * - Names are `[the_]adj_adj_noun_noun` (`the_` on about half; 80 adjectives, 102 nouns, drawn
+ *   independently), phone `<name>_phone`, address `<name>_address`. Restaurants are listed in
+ *   random order, attributes in the order of `EXT_ATTRS`.
+ */
+import type { Rng } from '../../core/rng.js';
+import { FormatError } from '../../core/errors.js';
+import { readTextFile } from '../../core/files.js';
+import { CUISINES, LOCATIONS, NUMBERS, PRICES, type VocabHalf } from '../restaurant/kb.js';
+
+export const ATMOSPHERES: readonly string[] = ['business', 'casual', 'romantic'];
+export const RESTRICTIONS: readonly string[] = ['glutenfree', 'vegan', 'vegetarian'];
+export const RATING_MAX = 72;
+export const RATING_BINS = 8;
+
+/** The slots an api_call can carry, in api_call order (restrictions only when the set uses it). */
+export const EXT_SLOTS = ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions'] as const;
+export type ExtSlot = (typeof EXT_SLOTS)[number];
+
+/** Attribute order of the KB file and of KB-result lines inside DSTC6 contexts. */
+export const EXT_ATTRS = ['location', 'price', 'rating', 'phone', 'cuisine', 'atmosphere', 'restrictions', 'number', 'address'] as const;
+export type ExtAttr = (typeof EXT_ATTRS)[number];
+
+export interface ExtRestaurant {
+  readonly name: string;
+  readonly location: string;
+  readonly price: string;
+  readonly rating: number;
+  readonly phone: string;
+  readonly cuisine: string;
+  readonly atmosphere: string;
+  readonly restrictions: string;
+  readonly number: string;
+  readonly address: string;
+}
+
+/** A (partial) api_call: a value per slot in use. */
+export type ExtCall = Readonly<Partial<Record<ExtSlot, string>>>;
+
+/** Which KB: 1 = in-vocabulary half (train, tst1, tst3), 2 = OOV half (tst2, tst4). */
+export type KbId = 1 | 2;
+export const KB_VOCAB: Readonly<Record<KbId, VocabHalf>> = { 1: 'iv', 2: 'oov' };
+export const KB_FILE_NAMES: Readonly<Record<KbId, string>> = { 1: 'extendedkb1.txt', 2: 'extendedkb2.txt' };
+
+/** The values of a slot in a KB's vocabulary. */
+export function slotValues(slot: ExtSlot, kb: KbId): readonly string[] {
+  switch (slot) {
+    case 'cuisine':
+      return CUISINES[KB_VOCAB[kb]];
+    case 'location':
+      return LOCATIONS[KB_VOCAB[kb]];
+    case 'number':
+      return NUMBERS;
+    case 'price':
+      return PRICES;
+    case 'atmosphere':
+      return ATMOSPHERES;
+    case 'restrictions':
+      return RESTRICTIONS;
+  }
+}
+
+/** Name words of the real KBs (both use the same lists). */
+export const NAME_ADJECTIVES: readonly string[] = (
+  'able adorable agreeable bad beautiful big black blue brave broad calm chubby clean crooked curved deep delightful different drab eager ' +
+  'early elegant faithful fancy first flat gentle glamorous good gray great green handsome happy high hollow important jolly kind large ' +
+  'last little lively long low magnificent narrow new next nice obedient old other plain proud public purple quaint relieved right round ' +
+  'same shallow silly skinny small sparkling square steep straight thankful ugliest unsightly victorious white wide witty yellow young zealous'
+).split(' ');
+export const NAME_NOUNS: readonly string[] = (
+  'air ant area art back bird book business car case cat change chicken city community company cow day dog door elephant end eye face ' +
+  'fact family fish food fox friend game government group hand head health history home horse hour house idea information issue job ' +
+  'kangaroo kind law level life line lion lot minute moment money monkey month morning name night number office others part party penguin ' +
+  'pig place point power problem program question rabbit reason research result right room school service sheep side state story study ' +
+  'system team thing tiger time war water way week whale wolf word work world year'
+).split(' ');
+
+function newName(rng: Rng, used: Set<string>): string {
+  for (;;) {
+    const words = [rng.pick(NAME_ADJECTIVES), rng.pick(NAME_ADJECTIVES), rng.pick(NAME_NOUNS), rng.pick(NAME_NOUNS)];
+    const name = (rng.chance(0.5) ? 'the_' : '') + words.join('_');
+    if (!used.has(name)) {
+      used.add(name);
+      return name;
+    }
+  }
+}
+
+/**
+ * Builds one KB of the real shape (see the file comment). `used` collects names across KBs so two
+ * KBs built with the same set never share a restaurant.
+ */
+export function generateExtendedKb(rng: Rng, kb: KbId, used: Set<string> = new Set()): ExtRestaurant[] {
+  const vocab = KB_VOCAB[kb];
+  const binSize = RATING_MAX / RATING_BINS;
+  const out: ExtRestaurant[] = [];
+  for (const cuisine of CUISINES[vocab])
+    for (const location of LOCATIONS[vocab]) {
+      // The 9 (price, atmosphere) groups of this (cuisine, location): in each rating bin, group g
+      // takes values perm[g], perm[g+3], perm[g+6] (mod 9) of a random order of the bin's 9 ratings,
+      // so each rating is used three times and never twice within a group.
+      const groups: Array<{ price: string; atmosphere: string }> = [];
+      for (const price of PRICES) for (const atmosphere of ATMOSPHERES) groups.push({ price, atmosphere });
+      const order = rng.shuffle(groups.map((_, i) => i));
+      for (let bin = 0; bin < RATING_BINS; bin++) {
+        const perm = rng.shuffle(Array.from({ length: binSize }, (_, i) => bin * binSize + i + 1));
+        groups.forEach((g, gi) => {
+          const slot = order[gi] as number;
+          const ratings = rng.shuffle([0, 3, 6].map((o) => perm[(slot + o) % binSize] as number));
+          const number = rng.pick(NUMBERS);
+          RESTRICTIONS.forEach((restrictions, ri) => {
+            const name = newName(rng, used);
+            out.push({ name, location, price: g.price, rating: ratings[ri] as number, phone: `${name}_phone`, cuisine, atmosphere: g.atmosphere, restrictions, number, address: `${name}_address` });
+          });
+        });
+      }
+    }
+  return rng.shuffle(out);
+}
+
+/** Both KBs from one stream (`fork('kb1')`, `fork('kb2')`), with disjoint names. */
+export function generateExtendedKbs(rng: Rng): Record<KbId, ExtRestaurant[]> {
+  const used = new Set<string>();
+  return { 1: generateExtendedKb(rng.fork('kb1'), 1, used), 2: generateExtendedKb(rng.fork('kb2'), 2, used) };
+}
+
+export function extAttrValue(r: ExtRestaurant, a: ExtAttr): string {
+  return a === 'rating' ? String(r.rating) : r[a];
+}
+
+/** The text of an `extendedkb*.txt` file: `1 <name> R_<attr><TAB><value>`, 9 lines per restaurant. */
+export function formatExtendedKb(rs: readonly ExtRestaurant[]): string {
+  const lines: string[] = [];
+  for (const r of rs) for (const a of EXT_ATTRS) lines.push(`1 ${r.name} R_${a}\t${extAttrValue(r, a)}`);
+  return lines.join('\n') + '\n';
+}
+
+/** KB-result lines of a restaurant inside a DSTC6 context: `<name> r_<attr> <value>`. */
+export function extResultLines(r: ExtRestaurant): string[] {
+  return EXT_ATTRS.map((a) => `${r.name} r_${a} ${extAttrValue(r, a)}`);
+}
+
+/** Parses an extended KB file; every restaurant needs the nine attributes once and an integer rating. */
+export function parseExtendedKb(text: string, file: string): ExtRestaurant[] {
+  const byName = new Map<string, { line: number; attrs: Map<string, string> }>();
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no KB fact');
+  lines.forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const m = /^\d+ (\S+) R_(\w+)\t(\S+)$/.exec(line);
+    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${line.slice(0, 60)}'`);
+    const [, name, attr, value] = m as unknown as [string, string, string, string];
+    if (!(EXT_ATTRS as readonly string[]).includes(attr)) throw new FormatError(file, i + 1, `unknown attribute R_${attr} (expected one of ${EXT_ATTRS.map((a) => 'R_' + a).join(' ')})`);
+    let e = byName.get(name);
+    if (!e) byName.set(name, (e = { line: i + 1, attrs: new Map() }));
+    if (e.attrs.has(attr)) throw new FormatError(file, i + 1, `${name} has R_${attr} twice`);
+    e.attrs.set(attr, value);
+  });
+  const out: ExtRestaurant[] = [];
+  for (const [name, { line, attrs }] of byName) {
+    const missing = EXT_ATTRS.filter((a) => !attrs.has(a));
+    if (missing.length > 0) throw new FormatError(file, line, `restaurant ${name} lacks ${missing.map((a) => 'R_' + a).join(', ')}`);
+    const rating = Number(attrs.get('rating'));
+    if (!Number.isInteger(rating)) throw new FormatError(file, line, `restaurant ${name}: R_rating is not an integer (${attrs.get('rating')})`);
+    const g = (a: ExtAttr): string => attrs.get(a) as string;
+    out.push({ name, location: g('location'), price: g('price'), rating, phone: g('phone'), cuisine: g('cuisine'), atmosphere: g('atmosphere'), restrictions: g('restrictions'), number: g('number'), address: g('address') });
+  }
+  return out;
+}
+
+export function readExtendedKb(file: string): ExtRestaurant[] {
+  return parseExtendedKb(readTextFile(file), file);
+}
+
+/** Which KB's vocabulary a KB's restaurants use (by cuisine and location), or undefined if mixed/unknown. */
+export function kbIdOf(rs: readonly ExtRestaurant[]): KbId | undefined {
+  for (const kb of [1, 2] as const) {
+    const v = KB_VOCAB[kb];
+    if (rs.length > 0 && rs.every((r) => CUISINES[v].includes(r.cuisine) && LOCATIONS[v].includes(r.location))) return kb;
+  }
+  return undefined;
+}
+
+export function callKey(call: ExtCall, slots: readonly ExtSlot[]): string {
+  return slots.map((s) => call[s] ?? '').join('|');
+}
+
+export function formatExtApiCall(call: ExtCall, slots: readonly ExtSlot[]): string {
+  return ['api_call', ...slots.map((s) => call[s] ?? '')].join(' ');
+}
+
+/** A KB indexed by the api_call slots of one set (with or without restrictions). */
+export class ExtKbStore {
+  private readonly index = new Map<string, ExtRestaurant[]>();
+  constructor(
+    readonly restaurants: readonly ExtRestaurant[],
+    readonly slots: readonly ExtSlot[],
+  ) {
+    for (const r of restaurants) {
+      const k = callKey(r, slots);
+      const list = this.index.get(k);
+      if (list) list.push(r);
+      else this.index.set(k, [r]);
+    }
+  }
+  query(call: ExtCall): readonly ExtRestaurant[] {
+    return this.index.get(callKey(call, this.slots)) ?? [];
+  }
+}

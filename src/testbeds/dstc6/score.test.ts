@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FormatError } from '../../core/errors.js';
+import type { Dstc6Result } from '../../formats/dstc6.js';
+import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
+import { scoreDstc6 } from './score.js';
+
+const res = (id: string, ids: string[], ranks?: number[]): Dstc6Result => ({
+  dialog_id: id,
+  lst_candidate_id: ids.map((candidate_id, k) => ({ candidate_id, rank: ranks?.[k] ?? k + 1 })),
+});
+
+const truth = [res('d1', ['a']), res('d2', ['b']), res('d3', ['c']), res('d4', ['d'])];
+
+test('score: P@k over truth dialogs, missing dialogs are misses', () => {
+  const result = [
+    res('d1', ['a', 'x', 'y']), // rank 1
+    res('d2', ['x', 'b', 'y']), // rank 2
+    res('d3', ['x', 'y', 'z', 'w', 'c']), // rank 5
+    // d4 missing
+    res('d9', ['q']), // not in truth: ignored
+  ];
+  const s = scoreDstc6(result, truth);
+  assert.equal(s.dialogs, 4);
+  assert.equal(s.missing, 1);
+  assert.deepEqual([1, 2, 5].map((k) => precisionAtK.value(s.precision, k)), [0.25, 0.5, 0.75]);
+  assert.equal(meanReciprocalRank.value(s.mrr), (1 + 0.5 + 0.2) / 4);
+});
+
+test('score: ranks above nbCandidates dropped; ranks, not list order, count; last listing wins', () => {
+  // Listed out of order: c has rank 1.
+  assert.equal(precisionAtK.value(scoreDstc6([res('d3', ['x', 'c'], [2, 1])], truth).precision, 1), 0.25);
+  // True answer at rank 11: with the default 10 it is dropped, with 11 it counts at no k ≤ 5 anyway but in MRR.
+  const ids = Array.from({ length: 11 }, (_, i) => (i === 10 ? 'a' : `x${i}`));
+  assert.equal(meanReciprocalRank.value(scoreDstc6([res('d1', ids)], truth).mrr), 0);
+  assert.equal(meanReciprocalRank.value(scoreDstc6([res('d1', ids)], truth, { nbCandidates: 11 }).mrr), 1 / 11 / 4);
+  // nbCandidates 1: only rank 1 kept.
+  assert.equal(precisionAtK.value(scoreDstc6([res('d2', ['x', 'b'])], truth, { nbCandidates: 1 }).precision, 2), 0);
+  // A dialog listed twice: the later listing counts (score.py's dict).
+  const s = scoreDstc6([res('d1', ['a']), res('d1', ['x', 'a'])], truth);
+  assert.equal(s.duplicated, 1);
+  assert.equal(precisionAtK.value(s.precision, 1), 0);
+  assert.equal(precisionAtK.value(s.precision, 2), 0.25);
+});
+
+test('score: a truth entry without a rank-1 candidate is a one-line error', () => {
+  assert.throws(
+    () => scoreDstc6([], [res('d1', ['a'], [2])], { truthFile: 't.json' }),
+    (e: unknown) => e instanceof FormatError && e.message === 't.json: entry 1 (dialog_id d1): no candidate with rank 1 (the true answer)',
+  );
+  assert.throws(() => scoreDstc6([], [res('d1', ['a']), res('d1', ['b'])], { truthFile: 't.json' }), /entry 2 \(dialog_id d1\): dialog_id listed twice/);
+});

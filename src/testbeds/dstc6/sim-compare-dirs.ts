@@ -1,0 +1,135 @@
+/**
+ * Compares a folder of generated DSTC6 test sets with the real ones, file by file (same set, same
+ * task) and pooled per task over the sets: the figures of `sim-compare.ts`.
+ *
+ * A folder holds the sets either in `tst1/` … `tst4/` sub-folders (the layout of the real test
+ * release) or directly; a file is matched by its task name (`task1API` …) and set.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DialogymError } from '../../core/errors.js';
+import { readDstc6Data, type Dstc6Entry } from '../../formats/dstc6.js';
+import { compareFigures, fileFigures, type FileComparison } from './sim-compare.js';
+import { DSTC6_TASK_NAMES } from './sim-dataset.js';
+import type { Dstc6Task } from './sim-dialog.js';
+
+export const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
+export type TestSet = (typeof TEST_SETS)[number];
+
+/** The numbers of one comparison (no per-utterance maps). */
+export interface ComparisonFigures {
+  readonly realEntries: number;
+  readonly generatedEntries: number;
+  readonly realMeanUtterances: number;
+  readonly generatedMeanUtterances: number;
+  readonly utteranceRelDiff: number;
+  readonly candidateMaxDiff: number;
+  readonly realDistinctUser: number;
+  readonly generatedDistinctUser: number;
+  readonly userCoverage: number;
+  readonly userPrecision: number;
+  readonly userPrecisionDistinct: number;
+  readonly unitCoverage: number;
+  readonly unitPrecision: number;
+}
+
+export interface FilePair extends ComparisonFigures {
+  readonly set: TestSet;
+  readonly task: Dstc6Task;
+  readonly realFile: string;
+  readonly generatedFile: string;
+}
+
+export interface TaskPool extends ComparisonFigures {
+  readonly task: Dstc6Task;
+  readonly sets: readonly TestSet[];
+}
+
+export interface DirComparison {
+  readonly files: readonly FilePair[];
+  /** Per task, all its compared sets pooled. */
+  readonly tasks: readonly TaskPool[];
+}
+
+function figures(c: FileComparison): ComparisonFigures {
+  return {
+    realEntries: c.real.entries,
+    generatedEntries: c.generated.entries,
+    realMeanUtterances: c.real.meanUtterances,
+    generatedMeanUtterances: c.generated.meanUtterances,
+    utteranceRelDiff: c.utteranceRelDiff,
+    candidateMaxDiff: c.candidateMaxDiff,
+    realDistinctUser: c.real.userUtterances.size,
+    generatedDistinctUser: c.generated.userUtterances.size,
+    userCoverage: c.userCoverage,
+    userPrecision: c.userPrecision,
+    userPrecisionDistinct: c.userPrecisionDistinct,
+    unitCoverage: c.unitCoverage,
+    unitPrecision: c.unitPrecision,
+  };
+}
+
+/** The test-set data file of `task` for `set` under `dir` (sub-folder `set/` first), if any. */
+export function findTestFile(dir: string, set: TestSet, task: Dstc6Task): string | undefined {
+  const name = DSTC6_TASK_NAMES[task];
+  const matches = (n: string): boolean => n.startsWith(`dialog-${name}-`) && n.endsWith('.json') && !n.endsWith('.answers.json') && /-tst\d+\.json$/.test(n);
+  const sub = join(dir, set);
+  if (existsSync(sub) && statSync(sub).isDirectory()) {
+    const f = readdirSync(sub).sort().find(matches);
+    if (f !== undefined) return join(sub, f);
+  }
+  // Flat layout: the set is told by the KB/restrictions part of the name, which tst1/tst3 and
+  // tst2/tst4 share with each other, so only a folder holding one set can be read flat.
+  return undefined;
+}
+
+export function compareDstc6Dirs(generatedDir: string, realDir: string): DirComparison {
+  for (const d of [generatedDir, realDir]) if (!existsSync(d) || !statSync(d).isDirectory()) throw new DialogymError(`${d}: not a folder`);
+  const files: FilePair[] = [];
+  const pooled = new Map<Dstc6Task, { real: Dstc6Entry[]; gen: Dstc6Entry[]; sets: TestSet[] }>();
+  for (const set of TEST_SETS)
+    for (const task of [1, 2, 3, 4, 5] as const) {
+      const realFile = findTestFile(realDir, set, task);
+      const generatedFile = findTestFile(generatedDir, set, task);
+      if (realFile === undefined || generatedFile === undefined) continue;
+      const real = readDstc6Data(realFile);
+      const gen = readDstc6Data(generatedFile);
+      files.push({ set, task, realFile, generatedFile, ...figures(compareFigures(fileFigures(real), fileFigures(gen))) });
+      const p = pooled.get(task) ?? { real: [], gen: [], sets: [] };
+      p.real.push(...real);
+      p.gen.push(...gen);
+      p.sets.push(set);
+      pooled.set(task, p);
+    }
+  if (files.length === 0)
+    throw new DialogymError(`no test set found in both ${generatedDir} and ${realDir} (expected tst1/ … tst4/ folders with dialog-task<N>…-tst<n>.json files)`);
+  const tasks = [...pooled.entries()].sort((a, b) => a[0] - b[0]).map(([task, p]): TaskPool => ({ task, sets: p.sets, ...figures(compareFigures(fileFigures(p.real), fileFigures(p.gen))) }));
+  return { files, tasks };
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+function row(label: string, f: ComparisonFigures): string {
+  const sign = f.generatedMeanUtterances >= f.realMeanUtterances ? '+' : '-';
+  return [
+    label.padEnd(24),
+    `${f.realMeanUtterances.toFixed(2)} / ${f.generatedMeanUtterances.toFixed(2)} (${sign}${pct(f.utteranceRelDiff)})`.padEnd(26),
+    `${(100 * f.candidateMaxDiff).toFixed(1)} pp`.padEnd(10),
+    `${pct(f.userCoverage)} / ${pct(f.userPrecisionDistinct)} / ${pct(f.userPrecision)}`.padEnd(24),
+    `${pct(f.unitCoverage)} / ${pct(f.unitPrecision)}`,
+  ].join(' ');
+}
+
+export function formatDirComparison(c: DirComparison): string[] {
+  const head = `${'file'.padEnd(24)} ${'utterances/entry real/gen'.padEnd(26)} ${'cand-hist'.padEnd(10)} ${'users cov/prec/prec-inst'.padEnd(24)} units cov/prec`;
+  const lines = [head];
+  for (const f of c.files) lines.push(row(`${f.set} ${DSTC6_TASK_NAMES[f.task]}`, f));
+  lines.push('', 'pooled per task:');
+  for (const t of c.tasks) lines.push(row(`${t.sets.length === 4 ? 'all' : t.sets.join('+')} ${DSTC6_TASK_NAMES[t.task]}`, t));
+  lines.push(
+    '',
+    'users: distinct delexicalised user utterances — coverage of the real ones by the generated file, precision of the generated ones (distinct / counted with repetitions).',
+    'units: the same with requests split into opener + slot phrases (whole requests rarely repeat between two real files either).',
+  );
+  return lines;
+}

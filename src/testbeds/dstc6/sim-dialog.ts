@@ -1,0 +1,352 @@
+/**
+ * Full DSTC6 Track 1 dialogs (tasks 1–5), before they are cut into entries. The user is random
+ * (patterns and distributions of patterns-dstc6.ts); the bot is a deterministic function of the
+ * history: it greets, says "i'm on it", asks missing slots in the order atmosphere → cuisine →
+ * location → number → price → restrictions, waits ("whenever you're ready") when the user
+ * hesitates, announces the search, issues the api_call, confirms updates, proposes the results by
+ * decreasing rating, repeats an earlier option on request, apologises for out-of-scope questions
+ * and gives phone numbers and addresses.
+ *
+ * Structure per task (as in the real files):
+ * 1. greeting, request with 0–4 slots, questions, api_call.
+ * 2. greeting, request with every slot, api_call, 1–n updates of distinct slots, "no", new api_call.
+ * 3. KB results (≤ 4 restaurants of a call with ≥ 3, shuffled), request with every slot, proposals
+ *    until the user accepts.
+ * 4. the restaurant's 9 facts, "book a table at <name>", phone and/or address.
+ * 5. task 1 + the updates of task 2 + KB results (≤ 4 of a call with ≥ 1) + proposals + task 4's
+ *    questions + thanks / "is there anything i can help you with" / "no thanks".
+ */
+import type { Turn } from '../../core/dialog.js';
+import type { Rng } from '../../core/rng.js';
+import { hashString } from '../../core/rng.js';
+import { ConfigError } from '../../core/errors.js';
+import { ExtKbStore, callKey, extResultLines, formatExtApiCall, slotValues, type ExtCall, type ExtRestaurant, type ExtSlot, type KbId } from './extended-kb.js';
+import {
+  ACCEPTS,
+  ACCEPT_NEWEST,
+  ACCEPT_RECALLED,
+  ANSWERS,
+  ASK_ADDRESS,
+  ASK_INFO_FRIEND,
+  ASK_ORDER,
+  ASK_PHONE,
+  BOT6,
+  CONFIRM_INFO,
+  CONSULT_INFO,
+  DSTC6_DIST,
+  FRIEND_PREFIXES,
+  GREETINGS,
+  HESITANT_SLOTS,
+  HESITATIONS,
+  NO_MORE_UPDATES,
+  NO_THANKS,
+  OUT_OF_SCOPE,
+  RECALL_FIRST,
+  RECALL_PREVIOUS,
+  REJECTS,
+  REJECTS_AGAIN,
+  REQUEST_OPENERS,
+  SLOT_PHRASES,
+  THANKS,
+  UPDATE_OPENERS,
+  fillPattern,
+  hereItIs6,
+  propose6,
+  recall6,
+  type AnswerPattern,
+} from './patterns-dstc6.js';
+
+export type Dstc6Task = 1 | 2 | 3 | 4 | 5;
+export const DSTC6_TASKS: readonly Dstc6Task[] = [1, 2, 3, 4, 5];
+export const SILENCE6 = '<silence>';
+
+/** What a dialog is generated against: one KB, the api_call slots of the set, and the goal half. */
+export interface SimContext {
+  readonly kb: KbId;
+  readonly slots: readonly ExtSlot[];
+  readonly store: ExtKbStore;
+  /** Goals (api_calls / restaurants) are split in two halves by a hash of the call: 0 = training, 1 = test. */
+  readonly half: 0 | 1;
+}
+
+export function makeSimContext(restaurants: readonly ExtRestaurant[], kb: KbId, restrictions: boolean, half: 0 | 1): SimContext {
+  const slots: ExtSlot[] = ['cuisine', 'location', 'number', 'price', 'atmosphere'];
+  if (restrictions) slots.push('restrictions');
+  return { kb, slots, store: new ExtKbStore(restaurants, slots), half };
+}
+
+/** The half a call belongs to (seed-independent, so training and test goals never meet). */
+export function goalHalf(call: ExtCall, slots: readonly ExtSlot[]): 0 | 1 {
+  return (hashString(callKey(call, slots)) & 1) as 0 | 1;
+}
+
+class Builder {
+  readonly turns: Turn[] = [];
+  user(text: string): void {
+    this.turns.push({ speaker: 'user', text });
+  }
+  bot(text: string): void {
+    this.turns.push({ speaker: 'bot', text });
+  }
+  kb(lines: readonly string[]): void {
+    for (const text of lines) this.turns.push({ speaker: 'kb', text });
+  }
+}
+
+function pickWeighted(rng: Rng, xs: readonly AnswerPattern[]): string {
+  return (xs[rng.weighted(xs.map((x) => x.weight ?? 1))] as AnswerPattern).text;
+}
+
+function other(rng: Rng, values: readonly string[], not: string): string {
+  return rng.pick(values.filter((v) => v !== not));
+}
+
+function slotPhrase(rng: Rng, slot: ExtSlot, value: string): string {
+  return fillPattern(rng.pick(SLOT_PHRASES[slot]), { X: value });
+}
+
+/** The user's hesitation about a slot, if she hesitates (only cuisine, location, price). */
+function hesitation(rng: Rng, ctx: SimContext, slot: ExtSlot): string {
+  const values = slotValues(slot, ctx.kb);
+  const [a, b] = rng.sample(values, 2) as [string, string];
+  return fillPattern(pickWeighted(rng, HESITATIONS[slot] ?? []), { A: a, B: b, F: rng.pick(FRIEND_PREFIXES) });
+}
+
+/** The user's committing answer for `slot` = `value`. */
+function answer(rng: Rng, ctx: SimContext, slot: ExtSlot, value: string): string {
+  return fillPattern(rng.pick(ANSWERS[slot]), { X: value, Y: other(rng, slotValues(slot, ctx.kb), value), F: rng.pick(FRIEND_PREFIXES) });
+}
+
+function maybeHesitate(rng: Rng, b: Builder, ctx: SimContext, slot: ExtSlot): void {
+  if (HESITANT_SLOTS.includes(slot) && rng.chance(DSTC6_DIST.hesitation)) {
+    b.user(hesitation(rng, ctx, slot));
+    b.bot(BOT6.wait);
+  }
+}
+
+/** Greeting, request naming `nSlots` slots, questions for the others, ending with the bot's "ok let me look into some options for you". */
+function requestPhase(rng: Rng, b: Builder, ctx: SimContext, goal: ExtCall, nSlots: number): void {
+  b.user(rng.pick(GREETINGS));
+  b.bot(BOT6.greet);
+  const given = rng.sample(ctx.slots, nSlots);
+  b.user([rng.pick(REQUEST_OPENERS), ...given.map((s) => slotPhrase(rng, s, goal[s] as string))].join(' '));
+  b.bot(BOT6.onIt);
+  b.user(SILENCE6);
+  for (const s of ASK_ORDER) {
+    if (!ctx.slots.includes(s) || given.includes(s)) continue;
+    b.bot(BOT6.ask[s]);
+    maybeHesitate(rng, b, ctx, s);
+    b.user(answer(rng, ctx, s, goal[s] as string));
+  }
+  b.bot(BOT6.lookInto);
+}
+
+/** Updates of `fields` (distinct) to the values of `next`, "no", and the new api_call. */
+function updatePhase(rng: Rng, b: Builder, ctx: SimContext, fields: readonly ExtSlot[], next: ExtCall): void {
+  fields.forEach((f, i) => {
+    if (i > 0) maybeHesitate(rng, b, ctx, f);
+    const opener = fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) });
+    b.user(`${opener} ${slotPhrase(rng, f, next[f] as string)}`);
+    b.bot(BOT6.updated);
+  });
+  b.user(NO_MORE_UPDATES);
+  b.bot(BOT6.lookInto);
+  b.user(SILENCE6);
+  b.bot(formatExtApiCall(next, ctx.slots));
+}
+
+function byDecreasingRating(rs: readonly ExtRestaurant[]): ExtRestaurant[] {
+  return rs.slice().sort((a, b) => b.rating - a.rating || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** At most `maxResults` of the call's restaurants, in random order (the KB lines shown). */
+function shownResults(rng: Rng, results: readonly ExtRestaurant[]): ExtRestaurant[] {
+  const n = Math.min(results.length, DSTC6_DIST.maxResults);
+  return rng.sample(results, n);
+}
+
+/** Proposals by decreasing rating until the user accepts; returns the accepted restaurant. Starts with the user's silence. */
+function proposalPhase(rng: Rng, b: Builder, results: readonly ExtRestaurant[], acceptP: number): ExtRestaurant {
+  const ranked = byDecreasingRating(results);
+  b.user(SILENCE6);
+  for (let i = 0; i < ranked.length; i++) {
+    const r = ranked[i] as ExtRestaurant;
+    b.bot(propose6(r.name));
+    if (i === ranked.length - 1) {
+      b.user(rng.pick(ACCEPTS));
+      b.bot(BOT6.reserve);
+      return r;
+    }
+    if (rng.chance(DSTC6_DIST.outOfScope)) {
+      b.user(rng.pick(OUT_OF_SCOPE));
+      b.bot(BOT6.sorry);
+    }
+    if (rng.chance(acceptP)) {
+      b.user(rng.pick(ACCEPTS));
+      b.bot(BOT6.reserve);
+      return r;
+    }
+    if (i > 0 && rng.chance(DSTC6_DIST.recall)) {
+      const first = rng.chance(0.5);
+      const recalled = first ? (ranked[0] as ExtRestaurant) : (ranked[i - 1] as ExtRestaurant);
+      b.user(rng.pick(first ? RECALL_FIRST : RECALL_PREVIOUS));
+      b.bot(recall6(recalled.name));
+      const d = rng.weighted(DSTC6_DIST.afterRecall);
+      if (d === 0 || d === 1) {
+        b.user(rng.pick(d === 0 ? ACCEPT_RECALLED : ACCEPT_NEWEST));
+        b.bot(BOT6.reserve);
+        return d === 0 ? recalled : r;
+      }
+      b.user(rng.pick(rng.chance(DSTC6_DIST.rejectAgain) ? REJECTS_AGAIN : REJECTS));
+    } else {
+      b.user(rng.pick(REJECTS));
+    }
+    b.bot(BOT6.another);
+    b.user(SILENCE6);
+  }
+  throw new Error('proposalPhase: no result to propose');
+}
+
+/** Phone only / address only / both; each question is a friend consultation (the distractor) with probability 0.5. */
+function infoPhase(rng: Rng, b: Builder, r: ExtRestaurant): void {
+  const which = rng.weighted(DSTC6_DIST.infoWeights);
+  const asks: Array<'phone' | 'address'> = which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
+  for (const a of asks) {
+    const F = rng.pick(FRIEND_PREFIXES);
+    if (rng.chance(DSTC6_DIST.hesitation)) {
+      b.user(fillPattern(CONSULT_INFO[a], { F }));
+      b.bot(BOT6.wait);
+      b.user(CONFIRM_INFO);
+    } else {
+      const direct = a === 'phone' ? ASK_PHONE : ASK_ADDRESS;
+      const k = rng.int(direct.length + 1);
+      b.user(k < direct.length ? (direct[k] as string) : fillPattern(ASK_INFO_FRIEND[a], { F }));
+    }
+    b.bot(hereItIs6(a === 'phone' ? r.phone : r.address));
+  }
+}
+
+/** A random call in the context's goal half. */
+export function randomCall(rng: Rng, ctx: SimContext): ExtCall {
+  for (;;) {
+    const call: Partial<Record<ExtSlot, string>> = {};
+    for (const s of ctx.slots) call[s] = rng.pick(slotValues(s, ctx.kb));
+    if (goalHalf(call, ctx.slots) === ctx.half) return call;
+  }
+}
+
+/** Goal pools that depend on the KB, computed once per context. */
+export interface GoalPools {
+  /** Calls of the half with ≥ 3 results (task 3). */
+  readonly task3Calls: readonly ExtCall[];
+  /** Restaurants whose call lies in the half (task 4). */
+  readonly task4Restaurants: readonly ExtRestaurant[];
+}
+
+export function goalPools(ctx: SimContext): GoalPools {
+  const seen = new Map<string, ExtCall>();
+  const rs: ExtRestaurant[] = [];
+  for (const r of ctx.store.restaurants) {
+    if (goalHalf(r, ctx.slots) !== ctx.half) continue;
+    rs.push(r);
+    const k = callKey(r, ctx.slots);
+    if (!seen.has(k) && ctx.store.query(r).length >= DSTC6_DIST.minResults[3]) {
+      const call: Partial<Record<ExtSlot, string>> = {};
+      for (const s of ctx.slots) call[s] = r[s];
+      seen.set(k, call);
+    }
+  }
+  const task3Calls = [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
+  return { task3Calls, task4Restaurants: rs };
+}
+
+export function task1Dialog(rng: Rng, ctx: SimContext): Turn[] {
+  const b = new Builder();
+  const goal = randomCall(rng, ctx);
+  requestPhase(rng, b, ctx, goal, rng.range(...DSTC6_DIST.requestSlots[1]));
+  b.user(SILENCE6);
+  b.bot(formatExtApiCall(goal, ctx.slots));
+  return b.turns;
+}
+
+function updatedCall(rng: Rng, ctx: SimContext, first: ExtCall, k: number): { fields: ExtSlot[]; next: ExtCall } {
+  const fields = rng.sample(ctx.slots, k);
+  const next: Partial<Record<ExtSlot, string>> = { ...first };
+  for (const f of fields) next[f] = other(rng, slotValues(f, ctx.kb), first[f] as string);
+  return { fields, next };
+}
+
+export function task2Dialog(rng: Rng, ctx: SimContext): Turn[] {
+  const b = new Builder();
+  const goal = randomCall(rng, ctx);
+  requestPhase(rng, b, ctx, goal, ctx.slots.length);
+  b.user(SILENCE6);
+  b.bot(formatExtApiCall(goal, ctx.slots));
+  const { fields, next } = updatedCall(rng, ctx, goal, rng.range(1, ctx.slots.length));
+  updatePhase(rng, b, ctx, fields, next);
+  return b.turns;
+}
+
+export function task3Dialog(rng: Rng, ctx: SimContext, pools: GoalPools): Turn[] {
+  if (pools.task3Calls.length === 0) throw new ConfigError(`task 3: the KB has no api_call with ≥ ${DSTC6_DIST.minResults[3]} results in this half`);
+  const goal = rng.pick(pools.task3Calls);
+  const shown = shownResults(rng, ctx.store.query(goal));
+  const b = new Builder();
+  b.kb(shown.flatMap(extResultLines));
+  requestPhase(rng, b, ctx, goal, ctx.slots.length);
+  proposalPhase(rng, b, shown, DSTC6_DIST.accept[3]);
+  return b.turns;
+}
+
+export function task4Dialog(rng: Rng, pools: GoalPools): Turn[] {
+  if (pools.task4Restaurants.length === 0) throw new ConfigError('task 4: the KB has no restaurant in this half');
+  const r = rng.pick(pools.task4Restaurants);
+  const b = new Builder();
+  b.kb(extResultLines(r));
+  b.user(rng.pick(GREETINGS));
+  b.bot(BOT6.greet);
+  b.user(`${rng.pick(REQUEST_OPENERS)} at ${r.name}`);
+  b.bot(BOT6.reserve);
+  infoPhase(rng, b, r);
+  return b.turns;
+}
+
+export function task5Dialog(rng: Rng, ctx: SimContext): Turn[] {
+  const first = randomCall(rng, ctx);
+  const k = rng.range(1, ctx.slots.length);
+  // The final call must return at least one restaurant: redraw the updates (rarely needed).
+  let upd = updatedCall(rng, ctx, first, k);
+  for (let attempt = 0; ctx.store.query(upd.next).length < DSTC6_DIST.minResults[5]; attempt++) {
+    if (attempt > 10_000) throw new ConfigError('task 5: no updated api_call with results (is the KB empty?)');
+    upd = updatedCall(rng, ctx, first, k);
+  }
+  const b = new Builder();
+  requestPhase(rng, b, ctx, first, rng.range(...DSTC6_DIST.requestSlots[5]));
+  b.user(SILENCE6);
+  b.bot(formatExtApiCall(first, ctx.slots));
+  updatePhase(rng, b, ctx, upd.fields, upd.next);
+  const shown = shownResults(rng, ctx.store.query(upd.next));
+  b.kb(shown.flatMap(extResultLines));
+  const accepted = proposalPhase(rng, b, shown, DSTC6_DIST.accept[5]);
+  infoPhase(rng, b, accepted);
+  b.user(rng.pick(THANKS));
+  b.bot(BOT6.anythingElse);
+  b.user(rng.pick(NO_THANKS));
+  b.bot(BOT6.welcome);
+  return b.turns;
+}
+
+export function generateDialog(task: Dstc6Task, rng: Rng, ctx: SimContext, pools: GoalPools): Turn[] {
+  switch (task) {
+    case 1:
+      return task1Dialog(rng, ctx);
+    case 2:
+      return task2Dialog(rng, ctx);
+    case 3:
+      return task3Dialog(rng, ctx, pools);
+    case 4:
+      return task4Dialog(rng, pools);
+    case 5:
+      return task5Dialog(rng, ctx);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The agent interface of the movie testbed and the `infobotAgents` registry. An agent reads user
+ * utterances and answers with an action; privileged agents (the Max upper bound) also see the user's
+ * goal and dialog acts. Agents with trained parts (rl-*, e2e-soft) plug in here later.
+ */
+import { Registry } from '../../../core/registry.js';
+import type { Rng } from '../../../core/rng.js';
+import type { InfoBotAction, UserAct } from '../acts.js';
+import type { MovieKb } from '../movie-kb.js';
+import type { SplitName } from '../slots.js';
+import type { ValueIndex } from '../tracker.js';
+import type { UserGoal } from '../user.js';
+
+/** What only a privileged agent is told. */
+export interface Oracle {
+  readonly goal: UserGoal;
+  /** The user's last dialog act (before corruption and NLG). */
+  readonly act: UserAct;
+}
+
+export interface InfoBotAgent {
+  readonly name: string;
+  /** Starts a dialog (the agent's own randomness comes from `rng`). */
+  begin(rng: Rng): void;
+  /** The next action after a user utterance; `oracle` is given to privileged agents only. */
+  act(utterance: string, oracle?: Oracle): InfoBotAction;
+}
+
+/** What an agent is built from. */
+export interface AgentContext {
+  /** The agent's (incomplete) KB. */
+  readonly kb: MovieKb;
+  /** The user's full KB: only privileged agents may read it. */
+  readonly full: MovieKb;
+  /** Token index of the KB vocabulary. */
+  readonly index: ValueIndex;
+  /** The KB split (agents tuned per split read their settings from it). */
+  readonly split: SplitName;
+  /** R: results the user looks at. */
+  readonly successMaxRank: number;
+  /** Folder of the default trained policies (`<agent>-<split>.dgm`), for agents with trained parts. */
+  readonly policyDir?: string;
+}
+
+export interface AgentEntry {
+  /** Sees the oracle (upper bounds only). */
+  readonly privileged: boolean;
+  create(ctx: AgentContext): InfoBotAgent;
+}
+
+/** Named agents (`rule-soft`, `max`, …). */
+export const infobotAgents = new Registry<AgentEntry>('infobot agent');

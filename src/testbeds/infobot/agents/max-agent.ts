@@ -1,0 +1,55 @@
+/**
+ * The "Max" upper bound of Table 2: an agent with perfect language understanding. It sees the user's
+ * goal and true dialog acts (no corruption, no NLG noise), requests only slots the user knows and has
+ * not given yet — the one that narrows the candidates most — and stops as soon as no further answer
+ * could narrow them; it then informs the movies of the full KB that match every value heard, in random
+ * order. Goals are identifiable (≤ R matches), so it always succeeds; its reward is below 2 because of
+ * the turns it needs and of ties among matching movies.
+ */
+import type { Rng } from '../../../core/rng.js';
+import type { InfoBotAction } from '../acts.js';
+import { infobotAgents, type AgentContext, type InfoBotAgent, type Oracle } from './agent.js';
+import { SLOTS, slotIndex } from '../slots.js';
+
+export class MaxAgent implements InfoBotAgent {
+  readonly name = 'max';
+  private rng: Rng | null = null;
+  private readonly heard = new Set<number>();
+
+  constructor(private readonly ctx: AgentContext) {}
+
+  begin(rng: Rng): void {
+    this.rng = rng;
+    this.heard.clear();
+  }
+
+  private candidates(slots: Iterable<number>, oracle: Oracle): number[] {
+    return this.ctx.full.rowsMatching([...slots].map((j) => [j, oracle.goal.known.get(j) as number] as const));
+  }
+
+  act(_utterance: string, oracle?: Oracle): InfoBotAction {
+    if (!oracle) throw new Error('the max agent needs the oracle (it is an upper bound, not a dialog agent)');
+    if (!this.rng) throw new Error('begin() was not called');
+    const a = oracle.act;
+    if (a.act === 'open') for (const sv of a.informs) this.heard.add(slotIndex(sv.slot));
+    else if (a.act === 'inform' || a.act === 'dont-know') this.heard.add(slotIndex(a.slot));
+    const now = this.candidates(this.heard, oracle);
+    const remaining = [...oracle.goal.known.keys()].filter((j) => !this.heard.has(j));
+    let best: number | null = null;
+    let bestCount = now.length;
+    for (const j of remaining) {
+      const c = this.candidates([...this.heard, j], oracle).length;
+      if (c < bestCount) {
+        bestCount = c;
+        best = j;
+      }
+    }
+    if (best !== null) return { act: 'request', slot: SLOTS[best] as (typeof SLOTS)[number] };
+    return { act: 'inform', results: this.rng.shuffle(now).slice(0, this.ctx.successMaxRank) };
+  }
+}
+
+infobotAgents.register('max', 'upper bound: perfect understanding of the user (sees its goal and true acts), asks only useful known slots', {
+  privileged: true,
+  create: (ctx) => new MaxAgent(ctx),
+});

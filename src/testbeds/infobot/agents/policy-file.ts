@@ -1,0 +1,91 @@
+/**
+ * Trained KB-InfoBot policies as model files (`*.dgm`, the versioned format of `formats/model-file.ts`):
+ * model `infobot-policy`, metadata (agent name, KB access, split and seeds it was trained on, network
+ * sizes, tracker update, training options and figures, the learning curve) and the network tensors.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ModelFileError } from '../../../core/errors.js';
+import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
+import { PolicyNet } from './policy-net.js';
+import type { CurvePoint, TrainResult } from './reinforce.js';
+import { FEATURE_SIZE, POLICY_ACTIONS, rlAccess } from './rl-agent.js';
+import type { KbAccess } from './rule-agents.js';
+import type { SplitName } from '../slots.js';
+
+export const POLICY_MODEL = 'infobot-policy';
+/** Version of the summary features; a policy with another version cannot be used. */
+export const FEATURES_VERSION = 'summary-v1';
+
+export interface PolicyMeta {
+  agent: string;
+  access: KbAccess;
+  features: string;
+  inputSize: number;
+  hidden: number;
+  actions: number;
+  split: SplitName;
+  kbSeed: number;
+  seed: number;
+  imitation: number;
+  episodes: number;
+  bestValidReward: number;
+  bestEpisodes: number;
+  curve: CurvePoint[];
+}
+
+export interface LoadedPolicy {
+  readonly meta: PolicyMeta;
+  readonly net: PolicyNet;
+}
+
+/** Writes a trained policy (deterministic: the same training gives a byte-identical file). */
+export function savePolicy(file: string, r: TrainResult): void {
+  const o = r.options;
+  const meta: PolicyMeta = {
+    agent: o.agent,
+    access: rlAccess(o.agent) as KbAccess,
+    features: FEATURES_VERSION,
+    inputSize: r.net.inputSize,
+    hidden: r.net.hiddenSize,
+    actions: r.net.actions,
+    split: o.split,
+    kbSeed: o.kbSeed,
+    seed: o.seed,
+    imitation: o.imitation,
+    episodes: o.episodes,
+    bestValidReward: r.bestValidReward,
+    bestEpisodes: r.bestEpisodes,
+    curve: r.curve,
+  };
+  writeModelFile(file, { model: POLICY_MODEL, meta, tensors: r.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })) });
+}
+
+export function loadPolicy(file: string): LoadedPolicy {
+  const c = readModelFile(file);
+  if (c.model !== POLICY_MODEL) throw new ModelFileError(`${file}: a '${c.model}' model, not a KB-InfoBot policy (${POLICY_MODEL})`);
+  const meta = c.meta as Partial<PolicyMeta> | null;
+  if (!meta || typeof meta !== 'object' || typeof meta.agent !== 'string' || rlAccess(meta.agent) === null || typeof meta.hidden !== 'number') {
+    throw new ModelFileError(`${file}: corrupt policy file (bad metadata)`);
+  }
+  if (meta.features !== FEATURES_VERSION || meta.inputSize !== FEATURE_SIZE || meta.actions !== POLICY_ACTIONS) {
+    throw new ModelFileError(`${file}: policy built for features '${String(meta.features)}' (${String(meta.inputSize)} inputs, ${String(meta.actions)} actions); this version uses '${FEATURES_VERSION}' (${FEATURE_SIZE}, ${POLICY_ACTIONS})`);
+  }
+  const net = new PolicyNet(FEATURE_SIZE, meta.hidden, POLICY_ACTIONS);
+  for (const p of net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
+  return { meta: { ...(meta as PolicyMeta), access: rlAccess(meta.agent) as KbAccess }, net };
+}
+
+/** Where `infobot train` puts the default policy of an agent and split. */
+export function defaultPolicyFile(dir: string, agent: string, split: SplitName): string {
+  return join(dir, `${agent}-${split}.dgm`);
+}
+
+/** The default policy of an agent for a split, or a ConfigError saying how to train one. */
+export function findDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string {
+  const file = dir === undefined ? undefined : defaultPolicyFile(dir, agent, split);
+  if (file && existsSync(file)) return file;
+  throw new ConfigError(
+    `agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split}${file ? ` (writes ${file})` : ''}, or pass --agent <policy.dgm>`,
+  );
+}

@@ -1,0 +1,147 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRng } from '../../../core/rng.js';
+import { gradCheck } from '../../../nn/gradcheck.js';
+import { param, zeroGrads } from '../../../nn/params.js';
+import { InfoBotEnv } from '../env.js';
+import { agentContext, evaluateAgent, runInfoBotEpisode, createAgent } from '../evaluate.js';
+import { learningCurveSvg } from './learning-curve.js';
+import { rmsprop } from '../../../nn/rmsprop.js';
+import { loadPolicy, savePolicy, findDefaultPolicy } from './policy-file.js';
+import { PolicyNet } from './policy-net.js';
+import { trainRlPolicy } from './reinforce.js';
+import { FEATURE_SIZE, POLICY_ACTIONS, RlAgent } from './rl-agent.js';
+
+test('policy network: BPTT gradients of the action logits match finite differences', () => {
+  const rng = createRng(5);
+  const net = new PolicyNet(6, 5, 4).init(rng.fork('init'));
+  for (let i = 0; i < net.bo.data.length; i++) net.bo.data[i] = rng.normal(0, 0.3);
+  for (let i = 0; i < net.Wo.data.length; i++) net.Wo.data[i] = rng.normal(0, 0.5);
+  const xs = Array.from({ length: 4 }, () => Float32Array.from({ length: 6 }, () => (rng.chance(0.3) ? 0 : rng.normal(0, 1))));
+  const targets = [0, 3, 1, 2];
+  // L = −Σ_t log π_t(target_t): ∂L/∂logits_t = π_t − 1_target.
+  const loss = (): number => {
+    let h = net.initialState();
+    let l = 0;
+    xs.forEach((x, t) => {
+      const s = net.step(x, h);
+      h = s.cache.h;
+      l -= Math.log(s.probs[targets[t] as number] as number);
+    });
+    return l;
+  };
+  zeroGrads(net.params);
+  let h = net.initialState();
+  const steps = xs.map((x) => {
+    const s = net.step(x, h);
+    h = s.cache.h;
+    return s;
+  });
+  net.backward(
+    steps,
+    steps.map((s, t) => Float32Array.from(s.probs, (p, k) => p - (k === targets[t] ? 1 : 0))),
+  );
+  for (const p of net.params) {
+    const r = gradCheck(loss, p.data, p.grad, 1e-2);
+    assert.ok(r.maxRelError < 3e-3, `${p.name}: ${r.maxRelError} at ${r.worst}`);
+  }
+});
+
+test('rmsprop: the first step moves each weight by about lr against its gradient sign', () => {
+  const p = param('w', [3]);
+  p.data.set([1, 1, 1]);
+  p.grad.set([2, -0.5, 0]);
+  const opt = rmsprop({ lr: 0.1, rho: 0.9, eps: 1e-8 });
+  opt.step([p]);
+  // r = 0.1·g², step = lr·g/√r = lr·sign(g)/√0.1
+  assert.ok(Math.abs((p.data[0] as number) - (1 - 0.1 / Math.sqrt(0.1))) < 1e-5);
+  assert.ok(Math.abs((p.data[1] as number) - (1 + 0.1 / Math.sqrt(0.1))) < 1e-5);
+  assert.equal(p.data[2], 1);
+  assert.throws(() => rmsprop({ lr: 0 }), /lr > 0/);
+});
+
+test('training on a small KB: imitation then REINFORCE, curve, validation, deterministic, model file round trip', () => {
+  const env = new InfoBotEnv({ split: 'small' });
+  const opts = { agent: 'rl-soft' as const, split: 'small' as const, imitation: 256, episodes: 256, batch: 64, validateEvery: 2, validationEpisodes: 40, env };
+  const r = trainRlPolicy(opts);
+  assert.equal(r.curve.length, 8);
+  assert.deepEqual(
+    r.curve.map((p) => p.phase),
+    ['imitation', 'imitation', 'imitation', 'imitation', 'reinforce', 'reinforce', 'reinforce', 'reinforce'],
+  );
+  assert.equal(r.curve[7]?.episodes, 512);
+  const valid = r.curve.filter((p) => p.validReward !== undefined).map((p) => p.validReward as number);
+  assert.equal(valid.length, 4);
+  assert.equal(r.bestValidReward, Math.max(...valid));
+  // The same seed gives the same parameters.
+  const again = trainRlPolicy(opts);
+  assert.deepEqual([...again.net.Wo.data], [...r.net.Wo.data]);
+  // Save, load: the same decisions on the same dialogs.
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-policy-'));
+  const file = join(dir, 'p.dgm');
+  savePolicy(file, r);
+  savePolicy(join(dir, 'again.dgm'), again);
+  assert.ok(readFileSync(file).equals(readFileSync(join(dir, 'again.dgm'))), 'same seed: byte-identical policy files');
+  const loaded = loadPolicy(file);
+  assert.equal(loaded.meta.agent, 'rl-soft');
+  assert.equal(loaded.meta.access, 'soft');
+  assert.equal(loaded.meta.imitation, 256);
+  assert.equal(loaded.meta.curve.length, 8);
+  const a = new RlAgent(agentContext(env), 'soft', r.net);
+  const b = new RlAgent(agentContext(env), 'soft', loaded.net);
+  for (let i = 0; i < 20; i++) assert.deepEqual(runInfoBotEpisode(env, a, false, 1000 + i), runInfoBotEpisode(env, b, false, 1000 + i));
+  // Evaluation by file name and by default policy folder give the same figures.
+  const byFile = evaluateAgent({ agent: file, episodes: 60, env });
+  assert.equal(byFile.agent, 'rl-soft');
+  savePolicy(join(dir, 'rl-soft-small.dgm'), r);
+  assert.deepEqual(evaluateAgent({ agent: 'rl-soft', episodes: 60, env, policyDir: dir }), byFile);
+  assert.throws(() => createAgent('rl-hard', env, dir), /agent 'rl-hard' needs a trained policy: run dialogym infobot train --agent rl-hard --split small/);
+  assert.equal(findDefaultPolicy(dir, 'rl-soft', 'small'), join(dir, 'rl-soft-small.dgm'));
+  // Broken files: one clear error.
+  writeFileSync(join(dir, 'bad.dgm'), readFileSync(file).subarray(0, 100));
+  assert.throws(() => loadPolicy(join(dir, 'bad.dgm')), /bad\.dgm: /);
+  assert.throws(() => loadPolicy(join(dir, 'none.dgm')), /none\.dgm: no such file/);
+  const svg = learningCurveSvg(r.curve, 'test <curve>');
+  assert.match(svg, /^<svg /);
+  assert.match(svg, /test &lt;curve&gt;/);
+  assert.equal((svg.match(/<circle /g) ?? []).length, 4);
+  assert.equal((svg.match(/<polyline /g) ?? []).length, 2);
+});
+
+test('imitation learns the rule agent: the greedy policy agrees with rule-soft far more than before training', () => {
+  const env = new InfoBotEnv({ split: 'small' });
+  const rule = createAgent('rule-soft', env).agent;
+  const slots = ['actor', 'critic_rating', 'genre', 'mpaa_rating', 'director', 'release_year'];
+  const agreement = (net: PolicyNet): number => {
+    const rl = new RlAgent(agentContext(env), 'soft', net);
+    let agree = 0;
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      // Follow the rule agent's dialog; compare the policy's greedy choice at every turn.
+      const seed = 5000 + i;
+      let { obs } = env.reset({ seed });
+      rule.begin(createRng(seed).fork('agent'));
+      rl.begin(createRng(seed).fork('agent'));
+      for (;;) {
+        const act = rule.act(obs.utterance);
+        const k = act.act === 'inform' ? POLICY_ACTIONS - 1 : slots.indexOf(act.slot);
+        const mine = rl.decide(obs.utterance);
+        rl.perform(k);
+        total++;
+        if (mine === k) agree++;
+        const s = env.step(act);
+        obs = s.obs;
+        if (s.terminated || s.truncated) break;
+      }
+    }
+    return agree / total;
+  };
+  const before = agreement(new PolicyNet(FEATURE_SIZE, 50, POLICY_ACTIONS).init(createRng(1)));
+  const r = trainRlPolicy({ agent: 'rl-soft', split: 'small', imitation: 3000, imitationLr: 0.02, episodes: 0, batch: 32, validateEvery: 0, env });
+  const after = agreement(r.net);
+  assert.ok(after > 0.7 && after > before + 0.15, `agreement ${before.toFixed(3)} → ${after.toFixed(3)}`);
+  assert.equal(FEATURE_SIZE, 20);
+});

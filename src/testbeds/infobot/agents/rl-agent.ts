@@ -1,0 +1,169 @@
+/**
+ * RL agents of Table 2 (rl-nokb, rl-hard, rl-soft): the hand-crafted belief tracker, a summary of the
+ * dialog state per turn, and the neural policy (`PolicyNet`) choosing request(slot) or inform.
+ *
+ * The summary vector (paper eq. 8 and the official "entropy" input), FEATURE_SIZE = 3M + 2 entries:
+ * - slot entropies, each divided by log2 of the slot's vocabulary size: Soft-KB H(p̃_j) (projected
+ *   KB posterior), No-KB and Hard-KB H(p_j) (the beliefs alone);
+ * - per slot, 1 if the user said it does not know the slot (q_j = 0);
+ * - one-hot of the slot requested last turn;
+ * - a KB feature: Soft-KB H(p_T) / log2 N; Hard-KB log2(1 + matches of the symbolic query) /
+ *   log2(1 + N); No-KB 0;
+ * - the turn number / max turns.
+ * Inform returns the top R rows: Soft-KB by p_T; No-KB by the soft posterior of the final beliefs;
+ * Hard-KB the rows retrieved by the query first (ordered by that posterior), then the others.
+ */
+import type { Rng } from '../../../core/rng.js';
+import type { InfoBotAction } from '../acts.js';
+import type { AgentContext, InfoBotAgent } from './agent.js';
+import { hardLookup } from '../hard-kb.js';
+import type { PolicyNet, PolicyStep } from './policy-net.js';
+import { argmax, RULE_DEFAULTS, type KbAccess } from './rule-agents.js';
+import { entropy, softPosterior, SoftLookup, topKRandomTies } from '../soft-kb.js';
+import { M, REWARDS, SLOTS } from '../slots.js';
+import { HandCraftedTracker } from '../tracker.js';
+
+/** Size of the policy input. */
+export const FEATURE_SIZE = 3 * M + 2;
+/** Actions: request slot 0..M−1, inform = M. */
+export const POLICY_ACTIONS = M + 1;
+
+export type ActMode = 'sample' | 'greedy';
+
+export const RL_AGENTS = ['rl-nokb', 'rl-hard', 'rl-soft'] as const;
+export type RlAgentName = (typeof RL_AGENTS)[number];
+
+/** The KB access of an RL agent name (null if not one). */
+export function rlAccess(name: string): KbAccess | null {
+  return name === 'rl-nokb' ? 'none' : name === 'rl-hard' ? 'hard' : name === 'rl-soft' ? 'soft' : null;
+}
+
+export interface RlAgentOptions {
+  /** Sample actions (training; the decisions are kept in `trajectory`) or take the most likely one (evaluation; default). */
+  mode?: ActMode;
+  /** Tracker count update C (default: the rule agent's for the split and access). */
+  update?: number;
+}
+
+/** One decision, kept for the policy-gradient update. */
+export interface Decision {
+  readonly step: PolicyStep;
+  readonly action: number;
+}
+
+export class RlAgent implements InfoBotAgent {
+  readonly name: string;
+  mode: ActMode;
+  readonly tracker: HandCraftedTracker;
+  private readonly lookup: SoftLookup;
+  private readonly post: Float64Array;
+  private readonly vocabScale: Float64Array;
+  private h: Float32Array;
+  private lastRequest: number | null = null;
+  private turn = 0;
+  private rng: Rng | null = null;
+  private matches: number[] = [];
+  private readonly probs = new Float32Array(POLICY_ACTIONS);
+  /** The decisions of the current episode. */
+  trajectory: Decision[] = [];
+
+  constructor(
+    private readonly ctx: AgentContext,
+    readonly access: KbAccess,
+    readonly net: PolicyNet,
+    opts: RlAgentOptions = {},
+  ) {
+    this.name = `rl-${access === 'none' ? 'nokb' : access}`;
+    this.mode = opts.mode ?? 'greedy';
+    this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: opts.update ?? RULE_DEFAULTS[ctx.split][access].update });
+    this.lookup = new SoftLookup(ctx.kb);
+    this.post = new Float64Array(ctx.kb.n);
+    this.vocabScale = Float64Array.from(ctx.kb.vocab, (v) => 1 / Math.max(1, Math.log2(Math.max(2, v.length))));
+    this.h = net.initialState();
+    if (net.inputSize !== FEATURE_SIZE || net.actions !== POLICY_ACTIONS) throw new RangeError(`policy network must map ${FEATURE_SIZE} inputs to ${POLICY_ACTIONS} actions`);
+  }
+
+  begin(rng: Rng): void {
+    this.rng = rng;
+    this.tracker.reset();
+    this.h = this.net.initialState();
+    this.lastRequest = null;
+    this.turn = 0;
+    this.trajectory = [];
+  }
+
+  /** The summary vector of the current state (after the tracker has read the utterance). */
+  features(): Float32Array {
+    const x = new Float32Array(FEATURE_SIZE);
+    const b = this.tracker.beliefs;
+    const kb = this.ctx.kb;
+    if (this.access === 'soft') {
+      const look = this.lookup.update(b);
+      for (let j = 0; j < M; j++) x[j] = (look.slotEntropies[j] as number) * (this.vocabScale[j] as number);
+      x[3 * M] = look.posteriorEntropy / Math.log2(Math.max(2, kb.n));
+    } else {
+      for (let j = 0; j < M; j++) x[j] = entropy(b.p[j] as Float64Array) * (this.vocabScale[j] as number);
+      if (this.access === 'hard') {
+        const query = SLOTS.map((_, j) => (this.tracker.heard.has(j) && !this.tracker.unknown.has(j) ? argmax(b.p[j] as Float64Array) : null));
+        this.matches = hardLookup(kb, query);
+        x[3 * M] = Math.log2(1 + this.matches.length) / Math.log2(1 + kb.n);
+      }
+    }
+    for (const j of this.tracker.unknown) x[M + j] = 1;
+    if (this.lastRequest !== null) x[2 * M + this.lastRequest] = 1;
+    x[3 * M + 1] = this.turn / REWARDS.maxTurns;
+    return x;
+  }
+
+  /** The ranked results of an inform action in the current state. */
+  results(): number[] {
+    const rng = this.rng as Rng;
+    const R = this.ctx.successMaxRank;
+    if (this.access === 'soft') return topKRandomTies(this.lookup.posterior, R, rng);
+    softPosterior(this.ctx.kb, this.tracker.beliefs, this.post);
+    if (this.access === 'hard') for (const i of this.matches) this.post[i] = (this.post[i] as number) + 2;
+    return topKRandomTies(this.post, R, rng);
+  }
+
+  /** Runs the policy on the utterance; returns the chosen action index (request j < M, inform M). */
+  decide(utterance: string): number {
+    if (!this.rng) throw new Error('begin() was not called');
+    this.tracker.update(utterance, this.lastRequest);
+    const x = this.features();
+    if (this.mode === 'greedy') {
+      // Evaluation: no trajectory, allocation-free policy step (same numbers as `step`).
+      this.net.act(x, this.h, this.probs);
+      return argmax(this.probs);
+    }
+    const step = this.net.step(x, this.h);
+    this.h = step.cache.h;
+    const a = this.mode === 'sample' ? sampleIndex(step.probs, this.rng) : argmax(step.probs);
+    this.trajectory.push({ step, action: a });
+    return a;
+  }
+
+  /** The InfoBotAction of action index `a` (updates the dialog bookkeeping). */
+  perform(a: number): InfoBotAction {
+    this.turn++;
+    if (a === M) {
+      this.lastRequest = null;
+      return { act: 'inform', results: this.results() };
+    }
+    this.lastRequest = a;
+    return { act: 'request', slot: SLOTS[a] as (typeof SLOTS)[number] };
+  }
+
+  act(utterance: string): InfoBotAction {
+    return this.perform(this.decide(utterance));
+  }
+}
+
+/** Draws an index from a probability vector. */
+export function sampleIndex(p: ArrayLike<number>, rng: Rng): number {
+  let u = rng.next();
+  for (let i = 0; i < p.length; i++) {
+    u -= p[i] as number;
+    if (u < 0) return i;
+  }
+  return p.length - 1;
+}

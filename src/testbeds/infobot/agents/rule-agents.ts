@@ -1,0 +1,203 @@
+/**
+ * Hand-crafted agents of Table 2: the hand-crafted belief tracker with the rule policy, in three KB
+ * access modes.
+ *
+ * Rule policy (§4.2): inform when the KB posterior entropy H(p_T) < α_R (Soft-KB only); otherwise
+ * request a slot j, in order of the slot entropies H_j (the `order` option), skipping a slot when
+ * H_j < α_T, or H_j < β · H_j^0 (its entropy at the start), or already
+ * requested Q times, or which the user said it does not know; if every slot is skipped, inform.
+ * - Soft-KB: H_j = H(p̃_j), the projected posterior; results ranked by p_T.
+ * - No-KB: H_j = H(p_j), the beliefs alone; the final results are ranked by the soft posterior of the
+ *   final beliefs (as the official agent).
+ * - Hard-KB: H_j = H(p_j); a symbolic query (the most likely value of each heard slot) retrieves the
+ *   matching rows. No match → re-ask a random slot; one match → inform it; results are the matches in
+ *   random order (a query result has no ranking).
+ * Thresholds default to the official settings of the KB split.
+ */
+import type { Rng } from '../../../core/rng.js';
+import type { InfoBotAction } from '../acts.js';
+import type { AgentContext, InfoBotAgent } from './agent.js';
+import { infobotAgents } from './agent.js';
+import { hardLookup } from '../hard-kb.js';
+import { entropy, projectedEntropies, softPosterior, SoftLookup, topKRandomTies } from '../soft-kb.js';
+import { M, SLOTS, type SplitName } from '../slots.js';
+import { HandCraftedTracker } from '../tracker.js';
+
+export type KbAccess = 'none' | 'hard' | 'soft';
+
+export interface RulePolicyOptions {
+  /** α_R: inform when H(p_T) falls below it (Soft-KB). */
+  informEntropy: number;
+  /** α_T: do not request a slot whose entropy is below it. */
+  slotEntropy: number;
+  /** β: do not request a slot whose entropy fell below β × its initial entropy. */
+  fraction: number;
+  /** Q: requests per slot. */
+  maxRequests: number;
+  /** Tracker count update C. */
+  update: number;
+  /** Which slot to ask first: the one of highest entropy (official code) or lowest (paper text). */
+  order: 'max-entropy' | 'min-entropy';
+  /** Hard-KB results: the retrieved rows in random order, or ranked by the beliefs' posterior (then the other rows). */
+  hardRanking: 'random' | 'posterior';
+}
+
+const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, fraction: number, update: number): RulePolicyOptions => ({
+  informEntropy,
+  slotEntropy,
+  maxRequests,
+  fraction,
+  update,
+  order: 'max-entropy',
+  hardRanking: 'posterior',
+});
+
+/** The official thresholds per KB split (`settings/config_imdb-{S,M,L,XL}.py`): α_R, α_T, Q, β, C. */
+export const RULE_DEFAULTS: Readonly<Record<SplitName, Readonly<Record<KbAccess, RulePolicyOptions>>>> = {
+  small: { none: rule(0, 0.5, 2, 0.5, 5), hard: rule(0, 0.5, 2, 0.5, 5), soft: rule(5.0, 0.5, 1, 0.5, 10) },
+  medium: { none: rule(0, 0.5, 4, 0.5, 5), hard: rule(0, 5.0, 1, 0.1, 10), soft: rule(1.0, 1.0, 1, 0.5, 10) },
+  large: { none: rule(0, 1.0, 4, 0.5, 5), hard: rule(0, 5.0, 2, 0.1, 5), soft: rule(1.0, 1.0, 1, 0.5, 10) },
+  xlarge: { none: rule(0, 0.5, 4, 0.5, 5), hard: rule(0, 0.5, 1, 0.5, 5), soft: rule(1.0, 0.5, 1, 0.5, 5) },
+};
+
+function beliefEntropies(p: readonly Float64Array[]): Float64Array {
+  const h = new Float64Array(M);
+  for (let j = 0; j < M; j++) h[j] = entropy(p[j] as Float64Array);
+  return h;
+}
+
+export class RuleAgent implements InfoBotAgent {
+  readonly name: string;
+  readonly opts: RulePolicyOptions;
+  private readonly tracker: HandCraftedTracker;
+  private readonly initial: Float64Array;
+  private readonly requests = new Int32Array(M);
+  private readonly post: Float64Array;
+  private readonly lookup: SoftLookup;
+  private lastRequest: number | null = null;
+  private rng: Rng | null = null;
+  /** Diagnostics of the last decision (for chat and tests). */
+  last: { posteriorEntropy: number; slotEntropies: Float64Array; matches: number } = { posteriorEntropy: 0, slotEntropies: new Float64Array(M), matches: 0 };
+
+  constructor(
+    private readonly ctx: AgentContext,
+    readonly access: KbAccess,
+    options: Partial<RulePolicyOptions> = {},
+  ) {
+    this.opts = { ...RULE_DEFAULTS[ctx.split][access], ...options };
+    this.name = `rule-${access === 'none' ? 'nokb' : access}`;
+    this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: this.opts.update });
+    this.post = new Float64Array(ctx.kb.n);
+    this.lookup = new SoftLookup(ctx.kb);
+    if (access === 'soft') {
+      this.initial = projectedEntropies(ctx.kb, new Float64Array(ctx.kb.n).fill(1 / ctx.kb.n));
+    } else {
+      this.initial = beliefEntropies(this.tracker.beliefs.p);
+    }
+  }
+
+  begin(rng: Rng): void {
+    this.rng = rng;
+    this.tracker.reset();
+    this.requests.fill(0);
+    this.lastRequest = null;
+  }
+
+  /** The top R rows of `scores` (default: the posterior buffer), ties in random order. */
+  private ranked(scores: Float64Array = this.post): number[] {
+    return topKRandomTies(scores, this.ctx.successMaxRank, this.rng as Rng);
+  }
+
+  private request(j: number): InfoBotAction {
+    this.requests[j] = (this.requests[j] as number) + 1;
+    this.lastRequest = j;
+    return { act: 'request', slot: SLOTS[j] as (typeof SLOTS)[number] };
+  }
+
+  /** The slot the last action requested (null: an inform, or no action yet). */
+  get requested(): number | null {
+    return this.lastRequest;
+  }
+
+  /**
+   * Replaces the last action of `act` (a request or an inform) by a request of slot `j`, as if the
+   * agent had asked for `j` (used by E2E imitation, whose expert may re-ask a slot): the request
+   * counts and the slot the next utterance answers follow.
+   */
+  redirect(j: number): void {
+    if (j === this.lastRequest) return;
+    if (this.lastRequest !== null) this.requests[this.lastRequest] = (this.requests[this.lastRequest] as number) - 1;
+    this.requests[j] = (this.requests[j] as number) + 1;
+    this.lastRequest = j;
+  }
+
+  private inform(results: readonly number[]): InfoBotAction {
+    this.lastRequest = null;
+    return { act: 'inform', results };
+  }
+
+  act(utterance: string): InfoBotAction {
+    if (!this.rng) throw new Error('begin() was not called');
+    this.tracker.update(utterance, this.lastRequest);
+    const b = this.tracker.beliefs;
+    const kb = this.ctx.kb;
+    let h: Float64Array;
+    let informNow: (() => InfoBotAction) | null = null;
+    const softInform = (): InfoBotAction => {
+      softPosterior(kb, b, this.post);
+      return this.inform(this.ranked());
+    };
+    if (this.access === 'soft') {
+      const look = this.lookup.update(b);
+      h = new Float64Array(look.slotEntropies);
+      for (const j of this.tracker.unknown) h[j] = 0;
+      const hp = look.posteriorEntropy;
+      this.last = { posteriorEntropy: hp, slotEntropies: h, matches: 0 };
+      if (hp < this.opts.informEntropy) return this.inform(this.ranked(look.posterior));
+      informNow = () => this.inform(this.ranked(look.posterior));
+    } else {
+      h = beliefEntropies(b.p);
+      this.last = { posteriorEntropy: NaN, slotEntropies: h, matches: 0 };
+      informNow = softInform;
+      if (this.access === 'hard') {
+        const query = SLOTS.map((_, j) => (this.tracker.heard.has(j) && !this.tracker.unknown.has(j) ? argmax(b.p[j] as Float64Array) : null));
+        const matches = hardLookup(kb, query);
+        this.last.matches = matches.length;
+        const r = this.rng;
+        if (matches.length === 0) return this.request(r.int(M));
+        const results = (): InfoBotAction => {
+          softPosterior(kb, b, this.post);
+          if (this.opts.hardRanking === 'random') return this.inform(r.shuffle(matches).slice(0, this.ctx.successMaxRank));
+          // The retrieved rows first, ordered by the posterior of the beliefs, then the others.
+          for (const i of matches) this.post[i] = (this.post[i] as number) + 2;
+          return this.inform(this.ranked());
+        };
+        if (matches.length === 1) return results();
+        informNow = results;
+      }
+    }
+    const order = SLOTS.map((_, j) => j).sort((a, c) => {
+      const d = (h[a] as number) - (h[c] as number);
+      return (this.opts.order === 'max-entropy' ? -d : d) || a - c;
+    });
+    for (const j of order) {
+      const hj = h[j] as number;
+      if (this.tracker.unknown.has(j) || hj < this.opts.slotEntropy || hj < this.opts.fraction * (this.initial[j] as number) || (this.requests[j] as number) >= this.opts.maxRequests) continue;
+      return this.request(j);
+    }
+    return informNow();
+  }
+}
+
+export function argmax(p: ArrayLike<number>): number {
+  let best = 0;
+  for (let k = 1; k < p.length; k++) if ((p[k] as number) > (p[best] as number)) best = k;
+  return best;
+}
+
+const ACCESS: readonly [string, KbAccess, string][] = [
+  ['rule-nokb', 'none', 'hand-crafted tracker and policy, no KB during the dialog (results from the final beliefs)'],
+  ['rule-hard', 'hard', 'hand-crafted tracker and policy, Hard-KB lookup (symbolic query)'],
+  ['rule-soft', 'soft', 'hand-crafted tracker and policy, Soft-KB lookup (posterior over rows)'],
+];
+for (const [name, access, desc] of ACCESS) infobotAgents.register(name, desc, { privileged: false, create: (ctx: AgentContext) => new RuleAgent(ctx, access) });

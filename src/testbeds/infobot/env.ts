@@ -1,0 +1,121 @@
+/**
+ * Gym-like KB-InfoBot environments `infobot-{small,medium,large,xlarge}-v1`: the learner is the agent,
+ * the rule-based user simulator is the environment. Observation: the user's utterance; action: an
+ * InfoBotAction (request a slot, or inform ranked KB rows of the agent's incomplete KB). Episodes
+ * terminate on inform and are truncated at the turn limit (10 agent actions).
+ */
+import { createRng, hashString, type Rng } from '../../core/rng.js';
+import { envs, type Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import type { InfoBotAction, UserAct } from './acts.js';
+import { splitKbs, type SplitKbs } from './generate.js';
+import type { MovieKb } from './movie-kb.js';
+import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
+import { ValueIndex } from './tracker.js';
+import { UserSimulator, type UserGoal, type UserOptions, type UserSession } from './user.js';
+
+export interface InfoBotObservation {
+  /** The user's utterance. */
+  readonly utterance: string;
+  /** Agent actions so far. */
+  readonly turn: number;
+}
+
+export interface InfoBotEnvOptions {
+  split?: SplitName | string;
+  /** Seed of the generated KB (default 1). */
+  kbSeed?: number;
+  /** Use these KBs instead of generating them. */
+  kbs?: SplitKbs;
+  /** Fraction of values hidden in the agent's KB (default 0.2). */
+  missing?: number;
+  user?: UserOptions;
+  /** NLG temperature (shortcut for user.nlg.temperature). */
+  temperature?: number;
+  /** Seed of the episode stream when reset() gets no seed (default 0). */
+  seed?: number;
+}
+
+export function envId(split: SplitName): string {
+  return `infobot-${split}-v1`;
+}
+
+/** The n-th discrete action: 0..M−1 request slot n, M inform (`results` from the caller). */
+export function discreteAction(n: number, results: readonly number[] = []): InfoBotAction {
+  if (n < M) return { act: 'request', slot: SLOTS[n] as (typeof SLOTS)[number] };
+  if (n === M) return { act: 'inform', results };
+  throw new RangeError(`action index ${n} out of range [0, ${M}]`);
+}
+
+/** Number of discrete actions: M requests + inform. */
+export const ACTION_COUNT = M + 1;
+
+export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
+  readonly id: string;
+  readonly split: SplitName;
+  readonly full: MovieKb;
+  readonly kb: MovieKb;
+  readonly index: ValueIndex;
+  readonly sim: UserSimulator;
+  private readonly stream: Rng;
+  private resets = 0;
+  private session: UserSession | null = null;
+  private lastAct: UserAct | null = null;
+
+  constructor(options: InfoBotEnvOptions = {}) {
+    const spec = splitSpec(options.split ?? 'medium');
+    this.id = envId(spec.name);
+    this.split = spec.name;
+    const kbs = options.kbs ?? splitKbs(spec.name, options.kbSeed ?? 1, options.missing);
+    this.full = kbs.full;
+    this.kb = kbs.incomplete;
+    this.index = new ValueIndex(this.kb.vocab);
+    const user = { ...options.user };
+    if (options.temperature !== undefined) user.nlg = { ...user.nlg, temperature: options.temperature };
+    this.sim = new UserSimulator(this.full, user);
+    this.stream = createRng(options.seed ?? 0);
+  }
+
+  /** The current user goal (for privileged agents and logging, not for learners). */
+  get goal(): UserGoal {
+    if (!this.session) throw new Error('reset() has not been called');
+    return this.session.goal;
+  }
+
+  /** The user's last dialog act (before NLG). */
+  get userAct(): UserAct {
+    if (!this.lastAct) throw new Error('reset() has not been called');
+    return this.lastAct;
+  }
+
+  reset(opts: ResetOptions = {}): ResetResult<InfoBotObservation> {
+    const rng = opts.seed !== undefined ? createRng(opts.seed) : this.stream.fork(`episode:${this.resets}`);
+    this.resets++;
+    this.session = this.sim.session(rng.fork('user'));
+    this.lastAct = this.session.opening.act;
+    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info: { target: this.session.goal.target } };
+  }
+
+  step(action: InfoBotAction): StepResult<InfoBotObservation> {
+    const s = this.session;
+    if (!s || s.done) throw new Error('step() called without an open episode: call reset()');
+    const r = s.respond(action);
+    this.lastAct = r.act;
+    const info: Info = { userAct: r.act.act, turn: s.turn };
+    if (r.done) Object.assign(info, { success: r.success, rank: r.rank, target: s.goal.target });
+    return { obs: { utterance: r.utterance, turn: s.turn }, reward: r.reward, terminated: r.done && !r.truncated, truncated: r.truncated, info };
+  }
+
+  sampleAction(rng: Rng): InfoBotAction {
+    const n = rng.int(ACTION_COUNT);
+    return discreteAction(n, n === M ? rng.sample(Array.from({ length: this.kb.n }, (_, i) => i), Math.min(this.sim.opts.successMaxRank, this.kb.n)) : []);
+  }
+}
+
+/** A per-run seed for episode `i` of a run seeded `seed`. */
+export function episodeSeed(seed: number, i: number): number {
+  return hashString(`infobot:${seed}:${i}`);
+}
+
+for (const split of SPLITS) {
+  envs.register(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, (options) => new InfoBotEnv({ ...(options as InfoBotEnvOptions), split }));
+}

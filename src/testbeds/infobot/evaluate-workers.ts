@@ -1,0 +1,102 @@
+/**
+ * `evaluateAgent` on worker threads: the episodes are cut into one contiguous range per worker,
+ * each worker builds the same environment and agent and plays its range, and the results are put
+ * back in episode order. Every episode is seeded by its index (`episodeSeed`), so the report is
+ * identical to the one-thread evaluation for any number of workers.
+ */
+import { Worker } from 'node:worker_threads';
+import { ConfigError } from '../../core/errors.js';
+import { summarize, type EpisodeResult, type EvalReport } from './episodes.js';
+import type { SplitName } from './slots.js';
+
+/** Where a worker gets the KBs: generated (split, seed, missing fraction) or read from TSV files. */
+export type KbSource =
+  | { readonly kind: 'generate'; readonly kbSeed: number; readonly missing: number }
+  | { readonly kind: 'files'; readonly full: string; readonly incomplete: string };
+
+export interface ParallelEvalOptions {
+  readonly agent: string;
+  readonly split: SplitName;
+  readonly kb: KbSource;
+  readonly episodes: number;
+  /** Seed of the episodes (default 1). */
+  readonly seed?: number;
+  /** NLG temperature (default: the simulator's). */
+  readonly temperature?: number;
+  readonly policyDir?: string;
+  /** Worker threads (≥ 1). */
+  readonly workers: number;
+  /** Episodes finished so far, over all workers. */
+  readonly onEpisode?: (done: number) => void;
+}
+
+/** What a worker is asked to do (workerData). */
+export interface EvalJob {
+  readonly agent: string;
+  readonly split: SplitName;
+  readonly kb: KbSource;
+  readonly seed: number;
+  readonly temperature?: number;
+  readonly policyDir?: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Worker → main thread. */
+export type EvalMessage =
+  | { readonly type: 'progress'; readonly done: number }
+  | { readonly type: 'done'; readonly name: string; readonly results: EpisodeResult[] }
+  | { readonly type: 'error'; readonly name: string; readonly message: string };
+
+/** The episode ranges of `workers` workers over `episodes` episodes (contiguous, in order, none empty). */
+export function episodeRanges(episodes: number, workers: number): [number, number][] {
+  const n = Math.max(1, Math.min(workers, episodes));
+  const out: [number, number][] = [];
+  for (let w = 0; w < n; w++) out.push([Math.floor((w * episodes) / n), Math.floor(((w + 1) * episodes) / n)]);
+  return out;
+}
+
+export function evaluateAgentOnWorkers(opts: ParallelEvalOptions): Promise<EvalReport> {
+  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
+  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError('workers must be a positive integer');
+  const ranges = episodeRanges(opts.episodes, opts.workers);
+  return new Promise((resolve, reject) => {
+    const parts: (EpisodeResult[] | undefined)[] = ranges.map(() => undefined);
+    const progress = ranges.map(() => 0);
+    const workers: Worker[] = [];
+    let name = opts.agent;
+    let settled = false;
+    const fail = (e: Error): void => {
+      if (settled) return;
+      settled = true;
+      for (const w of workers) void w.terminate();
+      reject(e);
+    };
+    ranges.forEach(([start, end], k) => {
+      const job: EvalJob = { agent: opts.agent, split: opts.split, kb: opts.kb, seed: opts.seed ?? 1, start, end, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}) };
+      const w = new Worker(new URL('./evaluate-worker.js', import.meta.url), { workerData: job });
+      workers.push(w);
+      w.on('message', (m: EvalMessage) => {
+        if (settled) return;
+        if (m.type === 'progress') {
+          progress[k] = m.done;
+          opts.onEpisode?.(progress.reduce((a, b) => a + b, 0));
+        } else if (m.type === 'error') fail(m.name === 'ConfigError' ? new ConfigError(m.message) : new Error(`infobot eval worker: ${m.message}`));
+        else {
+          parts[k] = m.results;
+          name = m.name;
+          if (parts.every((p) => p !== undefined)) {
+            settled = true;
+            resolve(summarize(name, opts.split, parts.flat() as EpisodeResult[]));
+          }
+        }
+      });
+      w.on('error', (e) => fail(e));
+      w.on('exit', (code) => {
+        setImmediate(() => {
+          if (!settled && parts[k] === undefined) fail(new Error(`infobot eval worker exited unexpectedly with code ${code}`));
+        });
+      });
+    });
+  });
+}

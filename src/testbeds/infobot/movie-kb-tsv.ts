@@ -1,0 +1,112 @@
+/**
+ * The official KB file format (`db.txt`, `incomplete_db_0.20.txt`): TAB-separated, a header line whose
+ * first column names the head (`movie`) and whose other columns are slot names, then one line per
+ * movie `name<TAB>v1<TAB>v2…`; missing values are `UNK`. Columns may come in any order (they are
+ * re-mapped to the official slot order); extra columns are ignored.
+ */
+import { FormatError } from '../../core/errors.js';
+import { readTextFile, writeFileAtomic } from '../../core/files.js';
+import { MISSING, MovieKb } from './movie-kb.js';
+import { M, SLOTS } from './slots.js';
+
+export const UNK = 'UNK';
+export const HEAD_COLUMN = 'movie';
+
+export function formatKbTsv(kb: MovieKb): string {
+  const lines = [[HEAD_COLUMN, ...SLOTS].join('\t')];
+  for (let i = 0; i < kb.n; i++) {
+    const row = [kb.titles[i] as string];
+    for (let j = 0; j < M; j++) row.push(kb.value(i, j) ?? UNK);
+    lines.push(row.join('\t'));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function writeKbTsv(file: string, kb: MovieKb): void {
+  writeFileAtomic(file, formatKbTsv(kb));
+}
+
+/**
+ * Parses a KB file. Slot vocabularies are sorted; `vocab` (e.g. the full KB's) instead fixes them so
+ * that an incomplete copy indexes values the same way (values not in it are appended).
+ */
+export function parseKbTsv(text: string, file: string, vocab?: readonly (readonly string[])[]): MovieKb {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length === 0) throw new FormatError(file, undefined, 'empty file (expected a header line)');
+  const header = (lines[0] as string).replace(/\r$/, '').split('\t');
+  if (header.length < 2) throw new FormatError(file, 1, `header has ${header.length} column; expected ${HEAD_COLUMN} and the slot names, TAB-separated`);
+  const colOf: number[] = [];
+  for (let j = 0; j < M; j++) {
+    const slot = SLOTS[j] as string;
+    const cols = header.map((h, c) => (c > 0 && h.trim() === slot ? c : -1)).filter((c) => c >= 0);
+    if (cols.length === 0) throw new FormatError(file, 1, `header lacks slot column '${slot}' (expected ${HEAD_COLUMN}, ${SLOTS.join(', ')})`);
+    if (cols.length > 1) throw new FormatError(file, 1, `header repeats slot column '${slot}'`);
+    colOf.push(cols[0] as number);
+  }
+  const vocabs = SLOTS.map((_, j) => [...(vocab?.[j] ?? [])]);
+  const index = vocabs.map((v) => new Map(v.map((x, k) => [x, k])));
+  const titles: string[] = [];
+  const seen = new Map<string, number>();
+  const cells: number[] = [];
+  for (let l = 1; l < lines.length; l++) {
+    const lineNo = l + 1;
+    const line = (lines[l] as string).replace(/\r$/, '');
+    if (line.trim() === '') throw new FormatError(file, lineNo, 'empty line inside the table');
+    const f = line.split('\t');
+    if (f.length !== header.length) throw new FormatError(file, lineNo, `${f.length} TAB-separated fields, expected ${header.length} as in the header`);
+    const title = (f[0] as string).trim();
+    if (title === '') throw new FormatError(file, lineNo, 'empty movie name');
+    const prev = seen.get(title);
+    if (prev !== undefined) throw new FormatError(file, lineNo, `movie '${title}' already listed on line ${prev}`);
+    seen.set(title, lineNo);
+    titles.push(title);
+    for (let j = 0; j < M; j++) {
+      const v = (f[colOf[j] as number] as string).trim();
+      if (v === '') throw new FormatError(file, lineNo, `empty value for slot '${SLOTS[j]}' (write ${UNK} for a missing value)`);
+      if (v === UNK) {
+        cells.push(MISSING);
+        continue;
+      }
+      const idx = index[j] as Map<string, number>;
+      let k = idx.get(v);
+      if (k === undefined) {
+        k = (vocabs[j] as string[]).length;
+        (vocabs[j] as string[]).push(v);
+        idx.set(v, k);
+      }
+      cells.push(k);
+    }
+  }
+  if (titles.length === 0) throw new FormatError(file, undefined, 'no movies after the header');
+  const kb = new MovieKb(titles, vocabs, Int32Array.from(cells));
+  // Without a given vocabulary, index values in sorted order, as generated KBs do.
+  return vocab ? kb : kb.canonical();
+}
+
+export function readKbTsv(file: string, vocab?: readonly (readonly string[])[]): MovieKb {
+  return parseKbTsv(readTextFile(file), file, vocab);
+}
+
+/** File names of the official layout. */
+export function kbFileNames(missing: number): { full: string; incomplete: string } {
+  return { full: 'db.txt', incomplete: `incomplete_db_${missing.toFixed(2)}.txt` };
+}
+
+/**
+ * Reads a full KB and its incomplete copy; the incomplete copy must list the same movies in the same
+ * order and agree with the full KB wherever it has a value.
+ */
+export function readKbPair(fullFile: string, incompleteFile: string): { full: MovieKb; incomplete: MovieKb } {
+  const full = readKbTsv(fullFile);
+  const incomplete = readKbTsv(incompleteFile, full.vocab);
+  if (incomplete.n !== full.n) throw new FormatError(incompleteFile, undefined, `${incomplete.n} movies, but ${fullFile} has ${full.n}`);
+  for (let i = 0; i < full.n; i++) {
+    if (incomplete.titles[i] !== full.titles[i]) throw new FormatError(incompleteFile, i + 2, `movie '${incomplete.titles[i]}' where ${fullFile} has '${full.titles[i]}'`);
+    for (let j = 0; j < M; j++) {
+      const v = incomplete.cell(i, j);
+      if (v !== MISSING && v !== full.cell(i, j)) throw new FormatError(incompleteFile, i + 2, `slot '${SLOTS[j]}' is '${incomplete.value(i, j)}' but ${fullFile} has '${full.value(i, j) ?? UNK}'`);
+    }
+  }
+  return { full, incomplete };
+}

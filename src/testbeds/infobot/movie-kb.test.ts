@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FormatError } from '../../core/errors.js';
+import { splitKbs } from './generate.js';
+import { MISSING } from './movie-kb.js';
+import { M, SPLITS, SPLIT_SPECS } from './slots.js';
+import { formatKbTsv, parseKbTsv, readKbPair, writeKbTsv } from './movie-kb-tsv.js';
+
+test('generated splits have the N and the largest vocabulary of the paper, 20% hidden in the agent copy', () => {
+  for (const split of SPLITS) {
+    const { full, incomplete } = splitKbs(split, 1);
+    const spec = SPLIT_SPECS[split];
+    assert.equal(full.n, spec.movies, split);
+    assert.equal(full.maxVocabulary(), spec.maxVocab, split);
+    assert.equal(new Set(full.titles).size, full.n, `${split}: titles distinct`);
+    assert.equal(full.missingFraction(), 0);
+    assert.ok(Math.abs(incomplete.missingFraction() - 0.2) < 0.02, `${split}: ${incomplete.missingFraction()}`);
+    for (let i = 0; i < full.n; i++)
+      for (let j = 0; j < M; j++) {
+        const v = incomplete.cell(i, j);
+        assert.ok(v === MISSING || v === full.cell(i, j));
+      }
+  }
+});
+
+test('generation is deterministic per seed', () => {
+  const a = splitKbs('medium', 5);
+  const b = splitKbs('medium', 5);
+  const c = splitKbs('medium', 6);
+  assert.equal(formatKbTsv(a.full), formatKbTsv(b.full));
+  assert.equal(formatKbTsv(a.incomplete), formatKbTsv(b.incomplete));
+  assert.notEqual(formatKbTsv(a.full), formatKbTsv(c.full));
+});
+
+test('TSV round trip (official db.txt layout), re-mapped columns, pair reading', () => {
+  const { full, incomplete } = splitKbs('small', 2);
+  const text = formatKbTsv(incomplete);
+  assert.match(text.split('\n')[0] as string, /^movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year$/);
+  assert.ok(text.includes('\tUNK'));
+  const back = parseKbTsv(text, 'x.txt', full.vocab);
+  assert.equal(formatKbTsv(back), text);
+  assert.deepEqual([...back.cells], [...incomplete.cells]);
+  // columns in another order, CRLF line ends
+  const swapped = 'movie\tgenre\tactor\tcritic_rating\tmpaa_rating\tdirector\trelease_year\textra\r\nm1\tdrama\tjo smith\t7.1\tr\tal bo\t1999\tz\r\n';
+  const kb = parseKbTsv(swapped, 's.txt');
+  assert.deepEqual(kb.row(0), { actor: 'jo smith', critic_rating: '7.1', genre: 'drama', mpaa_rating: 'r', director: 'al bo', release_year: '1999' });
+  const dir = mkdtempSync(join(tmpdir(), 'infobot-kb-'));
+  writeKbTsv(join(dir, 'db.txt'), full);
+  writeKbTsv(join(dir, 'inc.txt'), incomplete);
+  const pair = readKbPair(join(dir, 'db.txt'), join(dir, 'inc.txt'));
+  assert.equal(formatKbTsv(pair.incomplete), formatKbTsv(incomplete));
+  assert.equal(pair.incomplete.maxVocabulary() <= pair.full.maxVocabulary(), true);
+  // an incomplete copy that disagrees with the full KB
+  const lines = formatKbTsv(incomplete).split('\n');
+  const f = (lines[3] as string).split('\t');
+  f[1] = 'nobody atall';
+  lines[3] = f.join('\t');
+  writeFileSync(join(dir, 'bad.txt'), lines.join('\n'));
+  assert.throws(() => readKbPair(join(dir, 'db.txt'), join(dir, 'bad.txt')), /bad\.txt:4: slot 'actor' is 'nobody atall' but .*db\.txt has/);
+});
+
+test('malformed KB files: one-line file:line errors', () => {
+  const head = 'movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year\n';
+  const cases: [string, RegExp][] = [
+    ['', /^k\.txt: empty file/],
+    ['movie actor genre\n', /^k\.txt:1: header has 1 column/],
+    ['movie\tactor\tgenre\n', /^k\.txt:1: header lacks slot column 'critic_rating'/],
+    [head.replace('\tgenre', '\tactor'), /^k\.txt:1: header repeats slot column 'actor'|header lacks slot column 'genre'/],
+    [head, /^k\.txt: no movies after the header/],
+    [head + 'm1\ta b\t7.0\tdrama\tr\tc d\n', /^k\.txt:2: 6 TAB-separated fields, expected 7/],
+    [head + 'm1\ta b\t7.0\tdrama\tr\tc d\t1999\nm1\ta b\t7.0\tdrama\tr\tc d\t1999\n', /^k\.txt:3: movie 'm1' already listed on line 2/],
+    [head + 'm1\ta b\t\tdrama\tr\tc d\t1999\n', /^k\.txt:2: empty value for slot 'critic_rating' \(write UNK/],
+    [head + '\ta b\t7.0\tdrama\tr\tc d\t1999\n', /^k\.txt:2: empty movie name/],
+    [head + 'm1\ta b\t7.0\tdrama\tr\tc d\t1999\n\nm2\ta b\t7.0\tdrama\tr\tc d\t1999\n', /^k\.txt:3: empty line inside the table/],
+  ];
+  for (const [text, re] of cases) {
+    assert.throws(
+      () => parseKbTsv(text, 'k.txt'),
+      (e: unknown) => e instanceof FormatError && re.test(e.message) && !e.message.includes('\n'),
+      JSON.stringify(text),
+    );
+  }
+});
+
+test('larger splits keep name tokens about as ambiguous as Medium (name pools grow with the people vocabulary)', () => {
+  const perToken = (split: string): { first: number; last: number } => {
+    const { full } = splitKbs(split, 1);
+    const people = [...(full.vocab[0] as string[]), ...(full.vocab[4] as string[])];
+    const firsts = new Set(people.map((p) => p.split(' ')[0]));
+    const lasts = new Set(people.map((p) => p.split(' ')[1]));
+    return { first: people.length / firsts.size, last: people.length / lasts.size };
+  };
+  const medium = perToken('medium');
+  for (const split of ['large', 'xlarge']) {
+    const r = perToken(split);
+    assert.ok(r.first < 1.5 * medium.first && r.last < 1.5 * medium.last, `${split}: ${JSON.stringify(r)} vs medium ${JSON.stringify(medium)}`);
+  }
+  const xl = splitKbs('xlarge', 1).full;
+  assert.deepEqual(
+    xl.vocab.map((v) => v.length),
+    [251, 71, 23, 6, 188, 101],
+  );
+});

@@ -1,0 +1,27 @@
+/**
+ * The restaurant-booking testbed (bAbI dialog tasks 1–6, Bordes, Boureau & Weston 2017): the KB
+ * (memory and SQLite stores), the user/bot simulator that regenerates tasks 1–5, the rule-based
+ * bots, the Hybrid Code Network and the Table 2 benchmark. Importing it registers the models
+ * `rules`, `rules-dstc2` and `hcn` (and the generic rankers).
+ *
+ * @example
+ * ```ts
+ * import { generateRestaurantDataset } from 'dialogym/restaurant';
+ * const files = generateRestaurantDataset({ seed: 1, tasks: [1, 5], dialogs: 100 });
+ * ```
+ * @module
+ */
+import './models.js';
+export * from './kb.js';
+export * from './kb-dialects.js';
+export * from './kb-sqlite.js';
+export { TASKS, SPLITS, TASK_FILE_STEMS, generateSplit, splitVocab, type TaskId, type Split, type SplitOptions } from './simulator.js';
+export * from './dataset.js';
+export { compareWithOriginal, formatComparison, delexicalise, type Comparison, type CompareOptions } from './delex.js';
+export { createRulesBot, type RulesBot, type RulesOptions } from './rules/rules.js';
+export { createDstc2RulesBot, type Dstc2RulesBot, type Dstc2RulesOptions } from './rules/dstc2.js';
+export { Hcn, HCN_DEFAULTS, type HcnConfig } from './hcn/hcn.js';
+export { trainHcn, HCN_TRAIN_DEFAULTS, type HcnTrainOptions, type HcnTrainData, type HcnTrainResult } from './hcn/train.js';
+export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkProfile } from './benchmark/benchmark.js';
+export { benchmarkJson, benchmarkMarkdown, benchmarkSvg } from './benchmark/report.js';
+export { PAPER_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';

@@ -1,0 +1,34 @@
+/**
+ * The restaurant testbed's models in the model registry: the rule-based bots (`rules`,
+ * `rules-dstc2`) and the Hybrid Code Network (`hcn`). Importing this module also registers the
+ * generic rankers, so every model of the bAbI and DSTC6 tasks can be looked up by name.
+ */
+import '../../rankers/builtin.js';
+import { ConfigError } from '../../core/errors.js';
+import { models, registerModel, type TrainOptions } from '../../rankers/registry.js';
+import { Hcn } from './hcn/hcn.js';
+import { trainHcn } from './hcn/train.js';
+import { createDstc2RulesBot } from './rules/dstc2.js';
+import { createRulesBot } from './rules/rules.js';
+
+if (!models.has('rules')) {
+  registerModel('rules', 'rule-based restaurant bot (bAbI dialog tasks 1-5, DSTC6 Track 1): dialog state tracking + fixed policy', {
+    create: () => createRulesBot(),
+  });
+
+  registerModel('rules-dstc2', "the paper's task-6 rule-based baseline: cuisine/location/price state, word-match rules, response patterns learned from --train (+ optional --kb)", {
+    create: (ctx) => createDstc2RulesBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
+  });
+
+  registerModel('hcn', 'Hybrid Code Network (Williams et al. 2017): GRU over utterance features, entity tracking, action templates (needs --kb)', {
+    train: (data, o: TrainOptions, hooks) => {
+      if (!data.kb?.facts) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
+      const opts = Object.fromEntries(
+        Object.entries({ hidden: o.hidden, lr: o.lr, epochs: o.epochs, patience: o.patience, seed: o.seed, batchSize: o.batchSize }).filter(([, v]) => v !== undefined),
+      );
+      const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, opts, hooks);
+      return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: 0 };
+    },
+    load: (c, f, kb) => Hcn.fromModelFile(c, f, kb),
+  });
+}

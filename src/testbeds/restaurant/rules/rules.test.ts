@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { Turn } from '../../../core/dialog.js';
+import { readBabiDialogs } from '../../../formats/babi.js';
+import { dstc6History } from '../../../formats/dstc6.js';
+import { accuracy } from '../../../metrics/ranking.js';
+import { createModel } from '../../../rankers/registry.js';
+import '../models.js';
+import { argmax, isResponder, responderAsRanker } from '../../../rankers/ranker.js';
+import { babiDir, dstc6Dir, skipUnless, TASK_NAMES } from '../../../../test/shared-data.js';
+import { createRulesBot } from './rules.js';
+import { extractSlots, understand } from './nlu.js';
+import { trackState } from './state.js';
+
+const u = (text: string): Turn => ({ speaker: 'user', text });
+const b = (text: string): Turn => ({ speaker: 'bot', text });
+const kb = (text: string): Turn => ({ speaker: 'kb', text });
+
+/** The KB-result lines of one restaurant (bAbI style). */
+function resto(name: string, rating: number, extra: Record<string, string> = {}): Turn[] {
+  const attrs: [string, string][] = [['phone', `${name}_phone`], ['address', `${name}_address`], ['rating', String(rating)], ...Object.entries(extra)];
+  return attrs.map(([a, v]) => kb(`${name} R_${a} ${v}`));
+}
+
+describe('rules NLU', () => {
+  it('reads slot phrases in any order, entity words from the pattern slots (OOV too)', () => {
+    assert.deepEqual(extractSlots('in a moderate price range with british cuisine for two in bombay'), {
+      price: 'moderate', cuisine: 'british', number: 'two', location: 'bombay',
+    });
+    assert.deepEqual(extractSlots('with zulu food in atlantis for eight people'), { cuisine: 'zulu', location: 'atlantis', number: 'eight' });
+    assert.deepEqual(extractSlots('gotham please'), { location: 'gotham' });
+    assert.deepEqual(extractSlots('for six please'), { number: 'six' });
+    assert.deepEqual(extractSlots('i am looking for a cheap restaurant'), { price: 'cheap' });
+    assert.deepEqual(extractSlots('with a romantic atmosphere with vegan menu options'), { atmosphere: 'romantic', restrictions: 'vegan' });
+  });
+
+  it('tells requests, updates, accept/reject and info requests apart', () => {
+    assert.deepEqual(understand('can you book a table at resto_x_1stars'), { kind: 'request-at', restaurant: 'resto_x_1stars' });
+    assert.deepEqual(understand('may i have a table'), { kind: 'request', slots: {} });
+    assert.deepEqual(understand('instead could it be with thai food'), { kind: 'inform', slots: { cuisine: 'thai' }, update: true });
+    assert.equal(understand('no this does not work for me').kind, 'reject');
+    assert.equal(understand('no').kind, 'no');
+    assert.equal(understand('no thank you').kind, 'bye');
+    assert.equal(understand("it's perfect").kind, 'accept');
+    assert.deepEqual(understand('do you have its phone number'), { kind: 'ask-info', info: 'phone' });
+    assert.deepEqual(understand('can you provide the address'), { kind: 'ask-info', info: 'address' });
+  });
+
+  it('does not take DSTC6 musings as slot values, and picks the committed value of a choice', () => {
+    assert.equal(understand('i always forget if my friend prefers french or italian cuisine, but perhaps i should pick something else entirely').kind, 'hesitate');
+    assert.equal(understand('let me check if london or madrid would work').kind, 'hesitate');
+    assert.deepEqual(understand("i want moderate price range, but my friend wants a cheap range so let's do that"), { kind: 'inform', slots: { price: 'cheap' }, update: false });
+    assert.deepEqual(understand("let's try hanoi, seoul is out of the way for me"), { kind: 'inform', slots: { location: 'hanoi' }, update: false });
+    assert.deepEqual(understand("wait, i am asking my friend and she wants tokyo, let's do that"), { kind: 'inform-bare', value: 'tokyo', update: true });
+    assert.deepEqual(understand('hold on, i am asking my friend if we need the address'), { kind: 'consult-info', info: 'address' });
+  });
+});
+
+describe('rules state tracking', () => {
+  it('tracks slots, updates and the api_call on an OOV dialog', () => {
+    const h: Turn[] = [
+      u('hi'), b('hello what can i help you with today'),
+      u('may i have a table with cantonese food in bangkok'), b("i'm on it"),
+      u('<SILENCE>'), b('how many people would be in your party'),
+      u('we will be four'), b('which price range are looking for'),
+      u('in a cheap price range please'), b('ok let me look into some options for you'),
+      u('<SILENCE>'), b('api_call cantonese bangkok four cheap'),
+      u('actually i would prefer in seoul'),
+    ];
+    const st = trackState(h);
+    assert.deepEqual(st.slots, { cuisine: 'cantonese', location: 'seoul', number: 'four', price: 'cheap' });
+    assert.equal(st.apiCalls, 1);
+    assert.equal(st.updating, true);
+    assert.equal(st.dialect, 'babi');
+    const bot = createRulesBot();
+    assert.equal(bot.respond(h), 'sure is there anything else to update');
+    const h2 = [...h, b('sure is there anything else to update'), u('no'), b('ok let me look into some options for you'), u('<SILENCE>')];
+    assert.equal(bot.respond(h2), 'api_call cantonese seoul four cheap');
+  });
+
+  it('asks the missing slots in order', () => {
+    const bot = createRulesBot();
+    const base: Turn[] = [u('hello'), b('hello what can i help you with today'), u('can you book a table for two in a expensive price range'), b("i'm on it"), u('<SILENCE>')];
+    assert.equal(bot.respond(base), 'any preference on a type of cuisine');
+    const h = [...base, b('any preference on a type of cuisine'), u('with zulu cuisine')];
+    assert.equal(bot.respond(h), 'where should it be');
+    assert.equal(bot.respond([...h, b('where should it be'), u('atlantis please')]), 'ok let me look into some options for you');
+  });
+
+  it('proposes options by decreasing rating, skipping rejected ones, and answers with the booked one', () => {
+    const bot = createRulesBot();
+    const h: Turn[] = [
+      ...resto('resto_a', 3), ...resto('resto_b', 7), ...resto('resto_c', 5),
+      u('hi'), b('hello what can i help you with today'),
+      u('can you book a table with thai food in hanoi for two in a cheap price range'), b("i'm on it"),
+      u('<SILENCE>'), b('ok let me look into some options for you'),
+      u('<SILENCE>'),
+    ];
+    assert.equal(bot.respond(h), 'what do you think of this option: resto_b');
+    const h2 = [...h, b('what do you think of this option: resto_b'), u('no i don\'t like that'), b('sure let me find an other option for you'), u('<SILENCE>')];
+    assert.equal(bot.respond(h2), 'what do you think of this option: resto_c');
+    const h3 = [...h2, b('what do you think of this option: resto_c'), u('that looks great')];
+    assert.equal(bot.respond(h3), 'great let me do the reservation');
+    const h4 = [...h3, b('great let me do the reservation'), u('may i have the address of the restaurant')];
+    assert.equal(bot.respond(h4), 'here it is resto_c_address');
+    assert.equal(trackState(h4).booked, 'resto_c');
+    const h5 = [...h4, b('here it is resto_c_address'), u('thanks')];
+    assert.equal(bot.respond(h5), 'is there anything i can help you with');
+    assert.equal(bot.respond([...h5, b('is there anything i can help you with'), u('no thanks')]), "you're welcome");
+  });
+
+  it('speaks DSTC6 when the history does, and waits on musings', () => {
+    const bot = createRulesBot();
+    const h: Turn[] = [
+      u('hello'), b('hello what can i help you with today'),
+      u('may i have a table in madrid with a romantic atmosphere'), b("i'm on it"),
+      u('<silence>'), b('any preference on a type of cuisine'),
+      u('i always forget if my friend prefers french or italian cuisine, but perhaps i should pick something else entirely'),
+    ];
+    assert.equal(bot.respond(h), "whenever you're ready");
+    const h2 = [...h, b("whenever you're ready"), u("i want french food but my friend insists on spanish so let's do that"), b('how many people would be in your party'), u('we will be six'), b('which price range are you looking for'), u('in a cheap price range please')];
+    assert.equal(trackState(h2).slots.cuisine, 'spanish');
+    // Restrictions: unknown from this history alone, so both turns are offered, searching first…
+    assert.deepEqual(bot.respondRanked(h2), ['ok let me look into some options for you', 'do you have any dietary restrictions']);
+    // …and the candidates' wording (tst3/tst4 mention dietary restrictions) decides.
+    const cands = ['do you have any dietary restrictions', 'ok let me look into some options for you', 'i eat vegan'];
+    const ranker = responderAsRanker(bot);
+    assert.equal(cands[argmax(ranker.rank(h2, cands))], 'do you have any dietary restrictions');
+    const tst1Like = ['where should it be', 'ok let me look into some options for you'];
+    assert.equal(tst1Like[argmax(ranker.rank(h2, tst1Like))], 'ok let me look into some options for you');
+    assert.equal(createRulesBot({ restrictions: true }).respond(h2), 'do you have any dietary restrictions');
+  });
+
+  it('is registered as `rules`', () => {
+    const m = createModel('rules', {});
+    assert.ok(isResponder(m));
+    assert.equal(m.respond([u('good morning')]), 'hello what can i help you with today');
+  });
+});
+
+describe('rules on the original bAbI files (tst, tst-OOV, tasks 1-5)', { skip: skipUnless(babiDir) }, () => {
+  const bot = createRulesBot();
+  for (const task of [1, 2, 3, 4, 5]) {
+    for (const split of ['tst', 'tst-OOV']) {
+      const file = `dialog-babi-${TASK_NAMES[task]}-${split}.txt`;
+      it(`${file}: 100% per-response and per-dialog`, () => {
+        let acc = accuracy.empty();
+        for (const d of readBabiDialogs(join(babiDir, file)).dialogs) {
+          const ok: boolean[] = [];
+          d.turns.forEach((t, i) => {
+            if (t.speaker === 'bot') ok.push(bot.respond(d.turns.slice(0, i)) === t.text);
+          });
+          acc = accuracy.addDialog(acc, ok);
+        }
+        assert.equal(acc.dialogs, 1000);
+        assert.equal(accuracy.perResponse(acc), 1, `${acc.correctTurns}/${acc.turns} turns`);
+        assert.equal(accuracy.perDialog(acc), 1, `${acc.correctDialogs}/${acc.dialogs} dialogs`);
+      });
+    }
+  }
+});
+
+interface Dstc6Entry {
+  dialog_id: string;
+  utterances: string[];
+  candidates: { candidate_id: string; utterance: string }[];
+}
+interface Dstc6Answer {
+  dialog_id: string;
+  lst_candidate_id: { candidate_id: string; rank: number }[];
+}
+
+const DSTC6_FILES = ['tst1', 'tst2', 'tst3', 'tst4'].flatMap((set) => {
+  const kbs = set === 'tst1' || set === 'tst3' ? 'kb1' : 'kb2';
+  const slots = set === 'tst1' || set === 'tst2' ? 'atmosphere' : 'atmosphere_restrictions';
+  return ['task1API', 'task2REFINE', 'task3OPTIONS', 'task4INFOS', 'task5FULL'].map(
+    (t) => `${set}/dialog-${t}-${kbs}_${slots}-distr0.5-tst1000`,
+  );
+});
+
+describe('rules on the real DSTC6 Track 1 test sets', { skip: skipUnless(dstc6Dir) }, () => {
+  const ranker = responderAsRanker(createRulesBot());
+  for (const f of DSTC6_FILES) {
+    it(`${f}: P@1 = 1.0`, () => {
+      const base = join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0', f);
+      const data = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Dstc6Entry[];
+      const answers = JSON.parse(readFileSync(`${base}.answers.json`, 'utf8')) as Dstc6Answer[];
+      const truth = new Map(answers.map((a) => [a.dialog_id, a.lst_candidate_id[0]?.candidate_id]));
+      let hits = 0;
+      for (const e of data) {
+        const scores = ranker.rank(dstc6History(e.utterances), e.candidates.map((c) => c.utterance));
+        if (e.candidates[argmax(scores)]?.candidate_id === truth.get(e.dialog_id)) hits++;
+      }
+      assert.equal(data.length, 1000);
+      assert.equal(hits / data.length, 1, `${hits}/${data.length}`);
+    });
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * dialogym as an installed package: `npm pack` the project, install the tarball into an empty
+ * package outside the repo, then import the public API from an `.mjs` file (checkEnv on every
+ * environment id, one episode of infobot-medium-v1 and airdialogue-v1) and type-check a `.ts`
+ * file with the same imports. Also checks what the tarball ships. Skips when npm cannot run.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './shared-data.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const probe = spawnSync(npm, ['--version'], { encoding: 'utf8' });
+const skip = probe.status === 0 ? false : 'npm is not available';
+
+function run(cmd: string, args: readonly string[], cwd: string, timeout = 300_000): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  assert.equal(r.status, 0, `${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+test('npm pack → npm install <tarball> → import { make, checkEnv, envs } from "dialogym" (.mjs) and tsc --noEmit (.ts)', { skip, timeout: 600_000 }, () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'dialogym-pack-'));
+  try {
+    // dist/ is built by `npm test` already: pack without running `prepare` again.
+    const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], repoRoot)) as { filename: string; files: { path: string }[] }[];
+    const info = packed[0];
+    assert.ok(info, 'npm pack printed no package');
+    const files = info.files.map((f) => f.path);
+    assert.deepEqual(files.filter((f) => /\.test\.(js|d\.ts)$/.test(f)), [], 'the tarball ships compiled tests');
+    assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], 'the tarball ships source maps');
+    assert.ok(files.includes('LICENSE'), 'LICENSE missing from the tarball');
+    assert.ok(files.some((f) => f.startsWith('policies/infobot/')), 'default policies missing from the tarball');
+    assert.ok(files.includes('src/serve/web/index.html'), 'web UI missing from the tarball');
+    assert.ok(files.includes('dist/src/index.d.ts'), 'type declarations missing from the tarball');
+    assert.ok(!files.some((f) => f.startsWith('dist/test/') || f.startsWith('dist/bench/')), 'the tarball ships tests or benchmarks');
+
+    const app = join(tmp, 'app');
+    run('mkdir', ['-p', app], tmp);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
+    // --ignore-scripts: skips compiling better-sqlite3's native addon (minutes); the API below does not open a SQLite KB.
+    run(npm, ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(tmp, info.filename)], app);
+
+    writeFileSync(
+      join(app, 'check.mjs'),
+      `import { make, checkEnv, envs, runEpisode, createRng } from 'dialogym';
+const ids = [...envs];
+for (const id of ids) checkEnv(make(id), { episodes: 2 });
+const rng = createRng(1);
+const out = {};
+for (const id of ['infobot-medium-v1', 'airdialogue-v1']) {
+  const env = make(id);
+  const r = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
+  out[id] = { steps: r.steps, reward: r.reward };
+}
+console.log(JSON.stringify({ ids, out }));
+`,
+    );
+    const got = JSON.parse(run(process.execPath, ['check.mjs'], app)) as { ids: string[]; out: Record<string, { steps: number; reward: number }> };
+    for (const id of ['airdialogue-v1', 'infobot-small-v1', 'infobot-medium-v1', 'infobot-large-v1', 'infobot-xlarge-v1']) assert.ok(got.ids.includes(id), `${id} not in envs: ${got.ids.join(', ')}`);
+    for (const [id, r] of Object.entries(got.out)) {
+      assert.ok(r.steps >= 1, `${id}: no step played`);
+      assert.ok(Number.isFinite(r.reward), `${id}: reward ${r.reward}`);
+    }
+
+    writeFileSync(
+      join(app, 'check.ts'),
+      `import { make, checkEnv, envs, type Env } from 'dialogym';
+import { readDstc6Data } from 'dialogym';
+import { InfoBotEnv } from 'dialogym/infobot';
+import { createRulesBot } from 'dialogym/restaurant';
+const ids: string[] = [...envs];
+const env: Env<unknown, unknown> = make(ids[0] ?? 'airdialogue-v1');
+const steps: number = checkEnv(env);
+const medium = new InfoBotEnv({ split: 'medium' });
+const reply: string = createRulesBot().respond([{ speaker: 'user', text: 'hello' }]);
+export { steps, medium, reply, readDstc6Data };
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(repoRoot, 'node_modules', '@types')] },
+        files: ['check.ts'],
+      }),
+    );
+    run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
+    assert.ok(readdirSync(app).includes('node_modules'));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
