@@ -1,5 +1,5 @@
 /** Shared plumbing for CLI verbs: one-line errors, exit codes, flag parsing helpers. */
-import { ConfigError, DialogymError, describeError } from '../core/errors.js';
+import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
 
 /** Whether --debug was given (stack traces on errors). */
 export function debugEnabled(): boolean {
@@ -19,7 +19,8 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
 
 export function fail(e: unknown): never {
   if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
-  process.stderr.write(`error: ${describeError(e)}\n`);
+  const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
+  process.stderr.write(`error: ${describeError(e)}${bug}\n`);
   process.exit(e instanceof DialogymError ? e.exitCode : 1);
 }
 

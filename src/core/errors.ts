@@ -30,6 +30,23 @@ export class ConfigError extends DialogymError {
 /** Unreadable, corrupt or incompatible model file. */
 export class ModelFileError extends DialogymError {}
 
+/**
+ * A method called out of order, e.g. `step()` before `reset()` or after the episode ended
+ * (Gymnasium's `ResetNeeded`), or an agent's `act()` before `begin()`.
+ */
+export class StateError extends DialogymError {}
+
+/** An action an environment cannot take (unknown slot, index out of range, missing utterance). */
+export class InvalidActionError extends DialogymError {}
+
+/**
+ * A broken internal invariant (mismatched shapes, a simulator with nothing to propose): a bug in
+ * dialogym or in code plugged into it, never the user's input. The CLI says so.
+ */
+export class InternalError extends DialogymError {
+  override readonly exitCode: number = 70;
+}
+
 /** A one-line description of any thrown value, for the CLI. */
 export function describeError(e: unknown): string {
   if (e instanceof Error) return e.message.split('\n')[0] ?? String(e);

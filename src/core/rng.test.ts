@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ConfigError } from './errors.js';
 import { createRng, hashString } from './rng.js';
 
 test('same seed gives the same stream; another seed another one', () => {
@@ -46,7 +47,7 @@ test('int is uniform and in range; weighted follows weights', () => {
   }
   assert.equal(w[2], 0);
   assert.ok(Math.abs((w[1] ?? 0) / 40000 - 0.75) < 0.01);
-  assert.throws(() => r.int(0), RangeError);
+  assert.throws(() => r.int(0), ConfigError);
 });
 
 test('shuffle is a permutation; sample draws distinct items', () => {

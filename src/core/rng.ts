@@ -6,6 +6,7 @@
  * `fork(label)` derives an independent child stream from the parent's *key* and the label, not
  * from the parent's position: a child is the same whatever the parent has drawn before.
  */
+import { ConfigError } from './errors.js';
 
 export interface Rng {
   readonly seed: number;
@@ -81,8 +82,8 @@ class Sfc32 implements Rng {
   }
 
   int(n: number): number {
-    if (!Number.isInteger(n) || n <= 0) throw new RangeError(`Rng.int: n must be a positive integer, got ${n}`);
-    if (n > 0x100000000) throw new RangeError(`Rng.int: n too large (${n})`);
+    if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`Rng.int: n must be a positive integer, got ${n}`);
+    if (n > 0x100000000) throw new ConfigError(`Rng.int: n too large (${n})`);
     // Rejection sampling: unbiased for every n.
     const limit = 0x100000000 - (0x100000000 % n);
     let x = this.u32();
@@ -99,14 +100,14 @@ class Sfc32 implements Rng {
   }
 
   pick<T>(xs: readonly T[]): T {
-    if (xs.length === 0) throw new RangeError('Rng.pick: empty array');
+    if (xs.length === 0) throw new ConfigError('Rng.pick: empty array');
     return xs[this.int(xs.length)] as T;
   }
 
   weighted(weights: readonly number[]): number {
     let total = 0;
     for (const w of weights) total += w;
-    if (!(total > 0)) throw new RangeError('Rng.weighted: weights must sum to a positive number');
+    if (!(total > 0)) throw new ConfigError('Rng.weighted: weights must sum to a positive number');
     let r = this.next() * total;
     for (let i = 0; i < weights.length; i++) {
       r -= weights[i] as number;
@@ -127,7 +128,7 @@ class Sfc32 implements Rng {
   }
 
   sample<T>(xs: readonly T[], k: number): T[] {
-    if (k > xs.length) throw new RangeError(`Rng.sample: k=${k} > ${xs.length}`);
+    if (k > xs.length) throw new ConfigError(`Rng.sample: k=${k} > ${xs.length}`);
     return this.shuffle(xs).slice(0, k);
   }
 
@@ -146,7 +147,7 @@ class Sfc32 implements Rng {
 
 /** A generator for `seed` (any safe integer; the same seed gives the same stream everywhere). */
 export function createRng(seed: number): Rng {
-  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${seed}`);
   const lo = seed >>> 0;
   const hi = Math.floor(seed / 4294967296) >>> 0;
   return new Sfc32(seed, [mix32(lo), mix32(hi ^ 0x6a09e667)]);

@@ -7,7 +7,7 @@
  * default layout (`", "` / `": "` separators, ASCII-only escapes), so reading then writing an
  * original file gives it back byte for byte.
  */
-import { FormatError } from '../core/errors.js';
+import { DialogymError, FormatError } from '../core/errors.js';
 import { readTextFile } from '../core/files.js';
 
 export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'June', 'July', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const;
@@ -312,7 +312,7 @@ export function pyJson(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new RangeError(`cannot serialise ${v}`);
+    if (!Number.isFinite(v)) throw new DialogymError(`cannot serialise ${v}`);
     return String(v);
   }
   if (typeof v === 'string') return pyString(v);
@@ -325,7 +325,7 @@ export function pyJson(v: unknown): string {
     }
     return '{' + parts.join(', ') + '}';
   }
-  throw new RangeError(`cannot serialise a ${typeof v}`);
+  throw new DialogymError(`cannot serialise a ${typeof v}`);
 }
 
 /** One JSON object per line, each line ending in a newline. */

@@ -11,7 +11,7 @@
  * Reading keeps what is needed to write the same bytes back (final newline, line ending, separator).
  */
 import type { Dialog, Turn } from '../core/dialog.js';
-import { FormatError } from '../core/errors.js';
+import { DialogymError, FormatError } from '../core/errors.js';
 import { readTextFile } from '../core/files.js';
 
 export interface BabiDialog extends Dialog {
@@ -119,11 +119,11 @@ export function formatBabiDialogs(dialogs: readonly Dialog[], eol: '\n' | '\r\n'
         parts.push(`${++id} ${t.text}${eol}`);
       } else if (t.speaker === 'user') {
         const next = ts[i + 1];
-        if (!next || next.speaker !== 'bot') throw new Error(`dialog ${d.id}: user turn ${i} is not followed by a bot turn`);
+        if (!next || next.speaker !== 'bot') throw new DialogymError(`dialog ${d.id}: user turn ${i} is not followed by a bot turn`);
         parts.push(`${++id} ${t.text}\t${next.text}${eol}`);
         i++;
       } else {
-        throw new Error(`dialog ${d.id}: bot turn ${i} without a user turn before it (use <SILENCE>)`);
+        throw new DialogymError(`dialog ${d.id}: bot turn ${i} without a user turn before it (use <SILENCE>)`);
       }
     }
     parts.push(eol);

@@ -4,7 +4,7 @@
  * on a syntax error; writers reproduce the original files' layout (Python json.dump) atomically.
  */
 import type { Turn } from '../core/dialog.js';
-import { FormatError } from '../core/errors.js';
+import { DialogymError, FormatError } from '../core/errors.js';
 import { readTextFile, writeFileAtomic } from '../core/files.js';
 import { parseJsonText, pyJson } from './json-text.js';
 
@@ -90,9 +90,9 @@ function jsonKind(v: unknown): string {
 }
 
 function candidateOf(c: unknown, where: string): Dstc6Candidate {
-  if (!isObject(c)) throw new Error(`${where} is ${jsonKind(c)}, expected an object`);
-  if (typeof c.candidate_id !== 'string' || c.candidate_id === '') throw new Error(`${where} has no "candidate_id" string`);
-  if (typeof c.utterance !== 'string') throw new Error(`${where} has no "utterance" string`);
+  if (!isObject(c)) throw new DialogymError(`${where} is ${jsonKind(c)}, expected an object`);
+  if (typeof c.candidate_id !== 'string' || c.candidate_id === '') throw new DialogymError(`${where} has no "candidate_id" string`);
+  if (typeof c.utterance !== 'string') throw new DialogymError(`${where} has no "utterance" string`);
   return { candidate_id: c.candidate_id, utterance: c.utterance };
 }
 

@@ -3,7 +3,7 @@
  * error, and writing in Python's `json.dump` style (`", "` / `": "` separators, non-ASCII escaped),
  * which is how the original DSTC6 files were written, so that a read + write round trip is exact.
  */
-import { FormatError } from '../core/errors.js';
+import { DialogymError, FormatError } from '../core/errors.js';
 
 /**
  * Parses JSON text. Invalid JSON throws a one-line FormatError `file:line: reason (column C)`,
@@ -197,7 +197,7 @@ export function pyJson(v: unknown): string {
     if (x === null) parts.push('null');
     else if (typeof x === 'string') parts.push(pyJsonString(x));
     else if (typeof x === 'number') {
-      if (!Number.isFinite(x)) throw new RangeError(`pyJson: non-finite number ${x}`);
+      if (!Number.isFinite(x)) throw new DialogymError(`pyJson: non-finite number ${x}`);
       parts.push(Number.isInteger(x) ? String(x) : pyFloat(x));
     } else if (typeof x === 'boolean') parts.push(x ? 'true' : 'false');
     else if (Array.isArray(x)) {
@@ -218,7 +218,7 @@ export function pyJson(v: unknown): string {
         emit(y);
       }
       parts.push('}');
-    } else throw new TypeError(`pyJson: cannot write a ${typeof x}`);
+    } else throw new DialogymError(`pyJson: cannot write a ${typeof x}`);
   };
   emit(v);
   return parts.join('');

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { ModelFileError } from '../core/errors.js';
+import { DialogymError, ModelFileError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/files.js';
 
 export const MODEL_FILE_MAGIC = 'DIALOGYM';
@@ -45,7 +45,7 @@ export function encodeModelFile(c: ModelFileContent): Buffer {
   let offset = 0;
   const ht: HeaderTensor[] = c.tensors.map((t) => {
     const n = t.shape.reduce((a, b) => a * b, 1);
-    if (n !== t.data.length) throw new Error(`tensor ${t.name}: shape ${t.shape.join('×')} does not match ${t.data.length} values`);
+    if (n !== t.data.length) throw new DialogymError(`tensor ${t.name}: shape ${t.shape.join('×')} does not match ${t.data.length} values`);
     const h = { name: t.name, shape: [...t.shape], offset, length: n };
     offset += n * 4;
     return h;

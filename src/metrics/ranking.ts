@@ -2,6 +2,7 @@
  * Response-prediction metrics, additive and mergeable: a state is built with `empty()`, grown with
  * `add…()`, combined with `merge()` (e.g. across worker threads) and read with `value()`.
  */
+import { ConfigError } from '../core/errors.js';
 
 /** Per-response and per-dialog accuracy (the bAbI dialog paper's two numbers). */
 export interface AccuracyState {
@@ -57,7 +58,7 @@ export interface PrecisionAtKState {
 
 export const precisionAtK = {
   empty(ks: readonly number[] = [1, 2, 5]): PrecisionAtKState {
-    for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`precisionAtK: k must be a positive integer, got ${k}`);
+    for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new ConfigError(`precisionAtK: k must be a positive integer, got ${k}`);
     return { ks: [...ks], examples: 0, hits: ks.map(() => 0) };
   },
   add(s: PrecisionAtKState, trueRank: number | undefined): PrecisionAtKState {
@@ -69,14 +70,14 @@ export const precisionAtK = {
   },
   merge(a: PrecisionAtKState, b: PrecisionAtKState): PrecisionAtKState {
     if (a.ks.length !== b.ks.length || a.ks.some((k, i) => k !== b.ks[i])) {
-      throw new RangeError(`precisionAtK.merge: different k lists [${a.ks.join(',')}] and [${b.ks.join(',')}]`);
+      throw new ConfigError(`precisionAtK.merge: different k lists [${a.ks.join(',')}] and [${b.ks.join(',')}]`);
     }
     return { ks: a.ks, examples: a.examples + b.examples, hits: a.hits.map((h, i) => h + (b.hits[i] as number)) };
   },
   /** P@k for one of the state's k (0 with no examples). */
   value(s: PrecisionAtKState, k: number): number {
     const i = s.ks.indexOf(k);
-    if (i < 0) throw new RangeError(`precisionAtK: k=${k} not tracked (tracked: ${s.ks.join(', ')})`);
+    if (i < 0) throw new ConfigError(`precisionAtK: k=${k} not tracked (tracked: ${s.ks.join(', ')})`);
     return s.examples === 0 ? 0 : (s.hits[i] as number) / s.examples;
   },
 };

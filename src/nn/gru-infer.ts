@@ -4,6 +4,7 @@
  * (zero inputs add exact zeros), so the states are bit-identical to the training-time forward.
  */
 import type { Gru } from './gru.js';
+import { InternalError } from '../core/errors.js';
 
 const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
 
@@ -23,7 +24,7 @@ export class GruRunner {
   step(x: Float32Array, h: Float32Array): void {
     const H = this.gru.hiddenSize;
     const I = this.gru.inputSize;
-    if (x.length !== I || h.length !== H) throw new RangeError(`gru: input ${x.length}/${I}, state ${h.length}/${H}`);
+    if (x.length !== I || h.length !== H) throw new InternalError(`gru: input ${x.length}/${I}, state ${h.length}/${H}`);
     const W = this.gru.W.data;
     const U = this.gru.U.data;
     const b = this.gru.b.data;

@@ -12,6 +12,7 @@
  */
 import type { Rng } from '../core/rng.js';
 import { initNormal, param, type Param } from './params.js';
+import { InternalError } from '../core/errors.js';
 
 export interface GruCache {
   readonly x: Float32Array;
@@ -67,7 +68,7 @@ export class Gru {
   step(x: Float32Array, hPrev: Float32Array): GruCache {
     const H = this.hiddenSize;
     const I = this.inputSize;
-    if (x.length !== I) throw new RangeError(`gru: input has ${x.length} entries, expected ${I}`);
+    if (x.length !== I) throw new InternalError(`gru: input has ${x.length} entries, expected ${I}`);
     const W = this.W.data;
     const U = this.U.data;
     const b = this.b.data;

@@ -1,12 +1,13 @@
 /** Losses with their gradients with respect to the scores. */
 import { softmax } from './kernels.js';
+import { InternalError } from '../core/errors.js';
 
 /**
  * Cross-entropy of softmax(scores) against class `target`: returns the loss and writes
  * ∂loss/∂scores (= softmax − one-hot) into `grad` (which may alias nothing else).
  */
 export function softmaxCrossEntropy(scores: Float32Array, target: number, grad: Float32Array, n = scores.length): number {
-  if (target < 0 || target >= n) throw new RangeError(`softmaxCrossEntropy: target ${target} out of range [0, ${n})`);
+  if (target < 0 || target >= n) throw new InternalError(`softmaxCrossEntropy: target ${target} out of range [0, ${n})`);
   const logZ = softmax(scores, grad, n);
   grad[target] = (grad[target] as number) - 1;
   return logZ - (scores[target] as number);

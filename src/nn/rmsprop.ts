@@ -4,6 +4,7 @@
  * `Optimizer` interface of `nn/params.ts` (which has SGD and Adam only).
  */
 import type { Optimizer, Param } from './params.js';
+import { ConfigError } from '../core/errors.js';
 
 export interface RmsPropOptions {
   /** Learning rate (default 0.001). */
@@ -24,14 +25,14 @@ export function rmsprop(opts: RmsPropOptions = {}): RmsProp {
   let lr = opts.lr ?? 0.001;
   const rho = opts.rho ?? 0.9;
   const eps = opts.eps ?? 1e-6;
-  if (!(lr > 0) || !(rho >= 0 && rho < 1) || !(eps > 0)) throw new RangeError('rmsprop: lr > 0, 0 ≤ rho < 1, eps > 0');
+  if (!(lr > 0) || !(rho >= 0 && rho < 1) || !(eps > 0)) throw new ConfigError('rmsprop: lr > 0, 0 ≤ rho < 1, eps > 0');
   const acc = new Map<Param, Float32Array>();
   return {
     get learningRate() {
       return lr;
     },
     setLearningRate(x: number) {
-      if (!(x > 0)) throw new RangeError('rmsprop: lr must be > 0');
+      if (!(x > 0)) throw new ConfigError('rmsprop: lr must be > 0');
       lr = x;
     },
     step(ps) {

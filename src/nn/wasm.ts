@@ -6,6 +6,7 @@
  * about twice as fast. The module is assembled here from its opcodes (no toolchain, no binary file).
  * Where WebAssembly SIMD is missing, `Wasm32Matrix.create` returns undefined and callers use `matVec`.
  */
+import { InternalError } from '../core/errors.js';
 
 /** The few WebAssembly APIs used here (the project's lib settings do not declare them). */
 declare namespace WebAssembly {
@@ -273,7 +274,7 @@ export class Wasm32Matrix {
         for (let i = 0; i < l.length; i++) {
           const id = l[i] as number;
           if (id < 0) continue;
-          if (id >= vocabRows) throw new RangeError(`Wasm32Matrix: id ${id} outside the ${vocabRows} word rows`);
+          if (id >= vocabRows) throw new InternalError(`Wasm32Matrix: id ${id} outside the ${vocabRows} word rows`);
           idView[k++] = id;
         }
       });
@@ -298,14 +299,14 @@ export class Wasm32Matrix {
 
   /** data[r] = Σ w[ids of row r] for every row: `bagSum(w, 32, bags.ids[r], data, 32r)`, bit for bit. */
   sumRows(w: Float32Array): void {
-    if (w.length !== this.vocabRows * 32) throw new RangeError(`Wasm32Matrix.sumRows: ${w.length} weights for ${this.vocabRows} rows of 32`);
+    if (w.length !== this.vocabRows * 32) throw new InternalError(`Wasm32Matrix.sumRows: ${w.length} weights for ${this.vocabRows} rows of 32`);
     this.w.set(w);
     this.bs(this.at.w, this.at.ids, this.at.offs, this.rows, 0);
   }
 
   /** gw[ids of row r] += grad[r] for every row in order: `bagSumBackward(gw, 32, bags.ids[r], grad, 32r)`, bit for bit. */
   sumRowsBackward(gw: Float32Array): void {
-    if (gw.length !== this.vocabRows * 32) throw new RangeError(`Wasm32Matrix.sumRowsBackward: ${gw.length} gradients for ${this.vocabRows} rows of 32`);
+    if (gw.length !== this.vocabRows * 32) throw new InternalError(`Wasm32Matrix.sumRowsBackward: ${gw.length} gradients for ${this.vocabRows} rows of 32`);
     this.gw.set(gw);
     this.bb(this.at.gw, this.at.ids, this.at.offs, this.rows, this.at.grad);
     gw.set(this.gw);

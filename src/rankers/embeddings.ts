@@ -15,6 +15,7 @@ import { marginRanking } from '../nn/losses.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
+import { ConfigError } from '../core/errors.js';
 
 export interface EmbeddingsConfig {
   readonly dim: number;
@@ -50,7 +51,7 @@ export class Embeddings implements Ranker {
     kb: KbTypes | undefined,
   ) {
     this.kb = kb;
-    if (config.matchType && !kb) throw new Error('embeddings: match-type features need KB types');
+    if (config.matchType && !kb) throw new ConfigError('embeddings: match-type features need KB types');
     if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
     this.A = param('A', [vocab.size, config.dim]);
     this.B = config.shareAB ? this.A : param('B', [vocab.size, config.dim]);

@@ -8,6 +8,7 @@ import type { Turn } from '../core/dialog.js';
 import { continuation } from '../core/continuation.js';
 import { MemN2N } from './memn2n.js';
 import type { Ranker } from './ranker.js';
+import { InternalError } from '../core/errors.js';
 
 /** A ranker that exposes its memory attention (MemN2N): per hop, one weight per memory. */
 export interface AttentionSource {
@@ -110,7 +111,7 @@ export function memn2nAttention(model: MemN2N): RankAttention {
       const scores = new Float32Array(candidates.length);
       const cache = model.forward(x, model.candidates(candidates), scores);
       const turns = memoryTurns(model, history);
-      if (turns.length !== x.mems.length) throw new Error(`memn2n attention: ${turns.length} memories vs ${x.mems.length} encoded`);
+      if (turns.length !== x.mems.length) throw new InternalError(`memn2n attention: ${turns.length} memories vs ${x.mems.length} encoded`);
       return { scores, memories: turns.map((t) => `${t.speaker}: ${t.text}`), hops: cache.ps.map((p) => Array.from(p)) };
     },
   };

@@ -17,6 +17,7 @@ import { Wasm32Matrix } from '../nn/wasm.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
+import { ConfigError, InternalError } from '../core/errors.js';
 
 export interface MemN2NConfig {
   /** Embedding dimension d. */
@@ -89,7 +90,7 @@ export class MemN2N implements Ranker {
     kb: KbTypes | undefined,
   ) {
     this.kb = kb;
-    if (config.matchType && !kb) throw new Error('memn2n: match-type features need KB types');
+    if (config.matchType && !kb) throw new ConfigError('memn2n: match-type features need KB types');
     for (const w of Object.values(SPEAKER)) vocab.add(w);
     for (let k = 0; k < config.memorySize; k++) vocab.add(timeWord(k));
     if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
@@ -334,7 +335,7 @@ export class MemN2N implements Ranker {
     const d = this.config.dim;
     const A = this.A.data;
     const m = bases.length;
-    if (m > this.config.memorySize) throw new Error(`memn2n: ${m} memories, the window holds ${this.config.memorySize}`);
+    if (m > this.config.memorySize) throw new InternalError(`memn2n: ${m} memories, the window holds ${this.config.memorySize}`);
     const M = new Float32Array(m * d);
     for (let i = 0; i < m; i++) {
       // bagSum order: the base (words + speaker), then the time word.

@@ -8,7 +8,7 @@
  */
 import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
-import { ModelFileError } from '../core/errors.js';
+import { ConfigError, ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
 import { KbTypes, attrType, contextWords } from './match-type.js';
 import { inputText, type InputMode } from './input.js';
@@ -57,7 +57,7 @@ export class Tfidf implements Ranker {
     readonly documents: number,
     readonly kb?: KbTypes,
   ) {
-    if (config.matchType && !kb) throw new Error('tfidf: match-type features need KB types');
+    if (config.matchType && !kb) throw new ConfigError('tfidf: match-type features need KB types');
     this.name = config.matchType ? 'tfidf+type' : 'tfidf';
     this.unseenIdf = Math.log((1 + documents) / 1) + 1;
   }

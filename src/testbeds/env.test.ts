@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
+import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import { envs, runEpisode } from './env.js';
 import './airdialogue/index.js';
 
@@ -19,4 +20,31 @@ test('every registered environment resets reproducibly and finishes episodes und
       assert.ok(r.steps >= 1 && r.steps < 500, `${name}: episode did not end`);
     }
   }
+});
+
+test('make builds by id; checkEnv passes every registered environment and names what a broken one breaks', async () => {
+  await import('./infobot/index.js');
+  const { make, checkEnv, EnvCheckError } = await import('./env.js');
+  const ids = [...envs];
+  assert.deepEqual(ids, envs.names());
+  for (const id of ids) assert.ok(checkEnv(make(id), { episodes: 3 }) > 0, id);
+  assert.throws(() => make('no-such-env-v1'), (e: Error) => e instanceof ConfigError && /unknown environment 'no-such-env-v1' \(known: airdialogue-v1/.test(e.message));
+  // A broken environment: reset ignores its seed, and step returns a NaN reward.
+  let t = 0;
+  const broken = {
+    id: 'broken-v0',
+    reset: () => ({ obs: { t: 0 }, info: {} }),
+    step: () => ({ obs: { t: ++t }, reward: t > 2 ? Number.NaN : 0, terminated: t > 3, truncated: false, info: {} }),
+    sampleAction: () => 0,
+  };
+  assert.throws(() => checkEnv(broken), (e: Error) => e instanceof EnvCheckError && /^broken-v0: step 3: reward NaN is not a finite number$/.test(e.message));
+  const never = { id: 'never-v0', reset: (o?: { seed?: number }) => ({ obs: o?.seed ?? 0, info: {} }), step: () => ({ obs: 0, reward: 0, terminated: false, truncated: false, info: {} }), sampleAction: () => 0 };
+  assert.throws(() => checkEnv(never, { maxSteps: 50 }), /never-v0: an episode of random actions did not end within 50 steps/);
+});
+
+test('environments: step before reset is a StateError, a malformed action an InvalidActionError', () => {
+  const air = envs.get('airdialogue-v1')();
+  assert.throws(() => air.step({ utterance: 'hi' }), StateError);
+  air.reset({ seed: 1 });
+  assert.throws(() => air.step({} as never), InvalidActionError);
 });

@@ -4,6 +4,7 @@ import { createServer, serveBackend, sessionOptionsOf, type ChatServer, type Ser
 import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
 import { action, intFlag } from '../run.js';
+import { DialogymError } from '../../core/errors.js';
 
 interface ServeFlags {
   model: string;
@@ -59,7 +60,7 @@ export function registerServe(program: Command): void {
         } catch (e) {
           bot.close();
           const code = (e as NodeJS.ErrnoException).code;
-          throw new Error(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
+          throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
         }
         process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}\n`);
         let stopping = false;

@@ -27,6 +27,7 @@ import {
   type Prior,
 } from './facts.js';
 import { expectedAction } from './logic.js';
+import { ConfigError } from '../../core/errors.js';
 
 export interface ContextOptions {
   /** Out-of-domain variant: uniform goals, reservation 70%, larger name/airport sets. */
@@ -70,8 +71,8 @@ function resolve(o: ContextOptions): Resolved {
     candidateAirports: o.candidateAirports ?? CANDIDATE_AIRPORTS,
     bookWindowDays: o.bookWindowDays ?? BOOK_WINDOW_DAYS,
   };
-  if (r.candidateAirports < 2 || r.candidateAirports > r.airports.length) throw new RangeError(`candidateAirports must be in [2, ${r.airports.length}]`);
-  if (!Number.isInteger(r.flightsPerKb) || r.flightsPerKb < 1) throw new RangeError('flightsPerKb must be a positive integer');
+  if (r.candidateAirports < 2 || r.candidateAirports > r.airports.length) throw new ConfigError(`candidateAirports must be in [2, ${r.airports.length}]`);
+  if (!Number.isInteger(r.flightsPerKb) || r.flightsPerKb < 1) throw new ConfigError('flightsPerKb must be a positive integer');
   return r;
 }
 

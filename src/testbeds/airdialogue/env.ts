@@ -13,6 +13,7 @@ import { ContextGenerator, type AirContext, type ContextOptions } from './contex
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
 import { addScore, emptyScoreSum, scoreAction, scoreReport, type Score, type ScoreReport, type ScoreSum } from './scorer.js';
+import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 
 export const AIR_ENV_ID = 'airdialogue-v1';
 
@@ -58,13 +59,13 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
     this.customerFactory = typeof c === 'string' ? customerPolicies.get(c) : c;
     this.generator = new ContextGenerator({ ...options.context, ood: options.ood ?? options.context?.ood ?? false });
     this.maxTurns = options.maxTurns ?? 40;
-    if (!Number.isInteger(this.maxTurns) || this.maxTurns < 2) throw new RangeError('maxTurns must be an integer >= 2');
+    if (!Number.isInteger(this.maxTurns) || this.maxTurns < 2) throw new ConfigError('maxTurns must be an integer >= 2');
     this.stream = createRng(options.seed ?? 0);
   }
 
   /** The current episode's full context (both private sides and the expected action): for logging and scoring, not for the agent. */
   get episodeContext(): AirContext {
-    if (!this.ctx) throw new Error('reset() has not been called');
+    if (!this.ctx) throw new StateError('reset() has not been called');
     return this.ctx;
   }
 
@@ -89,8 +90,8 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   }
 
   step(move: AgentMove): StepResult<AirObservation> {
-    if (this.done || !this.ctx || !this.customer) throw new Error('step() called on a finished episode; call reset() first');
-    if (typeof move?.utterance !== 'string') throw new TypeError('an agent move needs an utterance (string)');
+    if (this.done || !this.ctx || !this.customer) throw new StateError('step() called on a finished episode; call reset() first');
+    if (typeof move?.utterance !== 'string') throw new InvalidActionError('an agent move needs an utterance (string)');
     this.turns.push({ speaker: 'bot', text: move.utterance });
     if (move.action) {
       this.done = true;

@@ -23,6 +23,7 @@ import { ENTITY_TEMPLATES, templateOf, type BotTemplate } from '../restaurant/pa
 
 export { templateOf, type BotTemplate };
 import type { Dstc6Task, SimContext } from './sim-dialog.js';
+import { InternalError } from '../../core/errors.js';
 
 /** A random version-4 UUID from the stream. */
 export function uuid4(rng: Rng): string {
@@ -187,7 +188,7 @@ export function makeEntry(rng: Rng, task: Dstc6Task, turns: readonly Turn[], ctx
     if (t.speaker === 'bot') botIdx.push(i);
   });
   const eligible = botIdx.slice(FIRST_PREDICTED_BOT_TURN[task]);
-  if (eligible.length === 0) throw new Error(`task ${task}: dialog has no bot turn to predict`);
+  if (eligible.length === 0) throw new InternalError(`task ${task}: dialog has no bot turn to predict`);
   const cut = rng.pick(eligible);
   const context = turns.slice(0, cut);
   const answer = (turns[cut] as Turn).text;

@@ -7,6 +7,7 @@ import type { Turn } from '../../core/dialog.js';
 import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
 import { dstc6History, rankingResult } from '../../formats/dstc6.js';
 import { orderByScore } from '../../metrics/ranking.js';
+import { DialogymError } from '../../core/errors.js';
 
 /** What `Ranker.rank` is: one score per candidate, higher = better. */
 export type ScoreCandidates = (history: readonly Turn[], candidates: readonly string[]) => ArrayLike<number>;
@@ -20,7 +21,7 @@ export function rankDstc6(entries: readonly Dstc6Entry[], score: ScoreCandidates
     const texts = e.candidates.map((c) => c.utterance);
     const scores = score(dstc6History(e.utterances), texts);
     if (scores.length !== texts.length) {
-      throw new Error(`dialog_id ${e.dialog_id}: the model returned ${scores.length} scores for ${texts.length} candidates`);
+      throw new DialogymError(`dialog_id ${e.dialog_id}: the model returned ${scores.length} scores for ${texts.length} candidates`);
     }
     const order = orderByScore(scores);
     opts.onProgress?.(i + 1, entries.length);

@@ -19,7 +19,7 @@
 import type { Turn } from '../../core/dialog.js';
 import type { Rng } from '../../core/rng.js';
 import { hashString } from '../../core/rng.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, InternalError } from '../../core/errors.js';
 import { ExtKbStore, callKey, extResultLines, formatExtApiCall, slotValues, type ExtCall, type ExtRestaurant, type ExtSlot, type KbId } from './extended-kb.js';
 import {
   ACCEPTS,
@@ -204,7 +204,7 @@ function proposalPhase(rng: Rng, b: Builder, results: readonly ExtRestaurant[], 
     b.bot(BOT6.another);
     b.user(SILENCE6);
   }
-  throw new Error('proposalPhase: no result to propose');
+  throw new InternalError('proposalPhase: no result to propose');
 }
 
 /** Phone only / address only / both; each question is a friend consultation (the distractor) with probability 0.5. */

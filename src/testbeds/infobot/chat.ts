@@ -9,6 +9,7 @@ import type { InfoBotAgent } from './agents/agent.js';
 import type { MovieKb } from './movie-kb.js';
 import { REWARDS, SLOTS, type Slot } from './slots.js';
 import type { UserGoal } from './user.js';
+import { StateError } from '../../core/errors.js';
 
 const QUESTIONS: Readonly<Record<Slot, string>> = {
   actor: 'Which actor is in the movie?',
@@ -61,7 +62,7 @@ export class ChatSession {
   }
 
   say(utterance: string): ChatTurnResult {
-    if (this.done) throw new Error('the chat is over');
+    if (this.done) throw new StateError('the chat is over');
     const action = this.agent.act(utterance);
     this.turn++;
     let reward: number = REWARDS.perTurn;

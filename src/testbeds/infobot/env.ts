@@ -12,6 +12,7 @@ import type { MovieKb } from './movie-kb.js';
 import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
 import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession } from './user.js';
+import { InvalidActionError, StateError } from '../../core/errors.js';
 
 export interface InfoBotObservation {
   /** The user's utterance. */
@@ -43,7 +44,7 @@ export function envId(split: SplitName): string {
 export function discreteAction(n: number, results: readonly number[] = []): InfoBotAction {
   if (n < M) return { act: 'request', slot: SLOTS[n] as (typeof SLOTS)[number] };
   if (n === M) return { act: 'inform', results };
-  throw new RangeError(`action index ${n} out of range [0, ${M}]`);
+  throw new InvalidActionError(`action index ${n} out of range [0, ${M}]`);
 }
 
 /** Number of discrete actions: M requests + inform. */
@@ -77,13 +78,13 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
 
   /** The current user goal (for privileged agents and logging, not for learners). */
   get goal(): UserGoal {
-    if (!this.session) throw new Error('reset() has not been called');
+    if (!this.session) throw new StateError('reset() has not been called');
     return this.session.goal;
   }
 
   /** The user's last dialog act (before NLG). */
   get userAct(): UserAct {
-    if (!this.lastAct) throw new Error('reset() has not been called');
+    if (!this.lastAct) throw new StateError('reset() has not been called');
     return this.lastAct;
   }
 
@@ -97,7 +98,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
 
   step(action: InfoBotAction): StepResult<InfoBotObservation> {
     const s = this.session;
-    if (!s || s.done) throw new Error('step() called without an open episode: call reset()');
+    if (!s || s.done) throw new StateError('step() called without an open episode: call reset()');
     const r = s.respond(action);
     this.lastAct = r.act;
     const info: Info = { userAct: r.act.act, turn: s.turn };

@@ -6,6 +6,7 @@ import { infobotAgents, type InfoBotAgent } from './agents/agent.js';
 import { InfoBotEnv, episodeSeed, type InfoBotEnvOptions } from './env.js';
 import { isPolicyFile, policyAgent } from './agents/trained-agents.js';
 import { agentContext, runInfoBotEpisode, summarize, type EpisodeResult, type EvalReport } from './episodes.js';
+import { ConfigError } from '../../core/errors.js';
 
 export * from './episodes.js';
 
@@ -50,7 +51,7 @@ export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number
 }
 
 export function evaluateAgent(opts: EvalOptions): EvalReport {
-  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
+  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
   const env = opts.env ?? new InfoBotEnv(opts);
   const created = createAgent(opts.agent, env, opts.policyDir);
   return summarize(created.name, env.split, runEpisodes(env, created, opts.seed ?? 1, 0, opts.episodes, opts.onEpisode));

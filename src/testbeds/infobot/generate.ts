@@ -8,6 +8,7 @@
 import { createRng, type Rng } from '../../core/rng.js';
 import { MISSING, MovieKb } from './movie-kb.js';
 import { DEFAULT_MISSING, M, SLOTS, splitSpec, type SplitName } from './slots.js';
+import { ConfigError, InternalError } from '../../core/errors.js';
 
 const FIRST = (
   'james mary john patricia robert jennifer michael linda william elizabeth david barbara richard susan joseph jessica thomas ' +
@@ -83,7 +84,7 @@ function extend(base: readonly string[], heads: readonly string[], tails: readon
         out.push(w);
       }
     }
-  if (out.length < size) throw new RangeError(`name pool of ${size} is too large (at most ${out.length})`);
+  if (out.length < size) throw new ConfigError(`name pool of ${size} is too large (at most ${out.length})`);
   return out;
 }
 
@@ -96,7 +97,7 @@ function names(rng: Rng, count: number, taken: Set<string>, pools: { first: read
   const out: string[] = [];
   let guard = 0;
   while (out.length < count) {
-    if (++guard > count * 1000) throw new RangeError(`cannot make ${count} distinct names`);
+    if (++guard > count * 1000) throw new ConfigError(`cannot make ${count} distinct names`);
     const n = `${rng.pick(pools.first)} ${rng.pick(pools.last)}`;
     if (taken.has(n)) continue;
     taken.add(n);
@@ -125,7 +126,7 @@ function slotValues(rng: Rng, slot: number, k: number, people: Set<string>, zipf
       return { values, weights: values.map((_, r) => Math.exp((2 * r) / k)) };
     }
     default:
-      throw new RangeError(`slot ${slot}`);
+      throw new InternalError(`slot ${slot}`);
   }
 }
 
@@ -144,11 +145,11 @@ function titles(rng: Rng, n: number): string[] {
 /** Generates a full movie KB (deterministic for a given rng). */
 export function generateMovieKb(rng: Rng, opts: KbGenOptions): MovieKb {
   const { movies: n, maxVocab } = opts;
-  if (!Number.isInteger(n) || n < 1) throw new RangeError('movies must be a positive integer');
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError('movies must be a positive integer');
   const sizes = opts.sizes ? [...opts.sizes] : slotVocabSizes(maxVocab);
-  if (sizes.length !== M || Math.max(...sizes) !== maxVocab) throw new RangeError(`sizes must have ${M} entries, the largest ${maxVocab}`);
+  if (sizes.length !== M || Math.max(...sizes) !== maxVocab) throw new ConfigError(`sizes must have ${M} entries, the largest ${maxVocab}`);
   const pools = namePools(opts.namePools?.[0] ?? 0, opts.namePools?.[1] ?? 0);
-  if (n < maxVocab) throw new RangeError(`movies (${n}) must be >= maxVocab (${maxVocab})`);
+  if (n < maxVocab) throw new ConfigError(`movies (${n}) must be >= maxVocab (${maxVocab})`);
   const people = new Set<string>();
   const vocab: string[][] = [];
   const cells = new Int32Array(n * M);

@@ -5,6 +5,7 @@
  */
 import type { Rng } from '../../core/rng.js';
 import { M, SLOTS, type Slot } from './slots.js';
+import { ConfigError } from '../../core/errors.js';
 
 /** A missing cell (`UNK` in the TSV files). */
 export const MISSING = -1;
@@ -30,9 +31,9 @@ export class MovieKb {
     readonly vocab: readonly (readonly string[])[],
     readonly cells: Int32Array,
   ) {
-    if (vocab.length !== M) throw new RangeError(`vocab must have ${M} slots`);
+    if (vocab.length !== M) throw new ConfigError(`vocab must have ${M} slots`);
     this.n = titles.length;
-    if (cells.length !== this.n * M) throw new RangeError('cells must be N×M');
+    if (cells.length !== this.n * M) throw new ConfigError('cells must be N×M');
     const counts: Float64Array[] = [];
     const missing: number[] = [];
     const priors: Float64Array[] = [];
@@ -43,7 +44,7 @@ export class MovieKb {
       for (let i = 0; i < this.n; i++) {
         const x = cells[i * M + j] as number;
         if (x === MISSING) miss++;
-        else if (x < 0 || x >= v.length) throw new RangeError(`cell (${i}, ${j}) out of range`);
+        else if (x < 0 || x >= v.length) throw new ConfigError(`cell (${i}, ${j}) out of range`);
         else (c[x] as number)++;
       }
       const known = this.n - miss;

@@ -8,6 +8,7 @@
 import type { Rng } from '../../core/rng.js';
 import type { SlotValue, UserAct } from './acts.js';
 import type { Slot } from './slots.js';
+import { ConfigError } from '../../core/errors.js';
 
 export interface NlgOptions {
   /** Temperature τ ≥ 0 (default 1). */
@@ -51,7 +52,7 @@ export class TemplateNlg {
     opts: NlgOptions = {},
   ) {
     this.temperature = opts.temperature ?? 1;
-    if (!(this.temperature >= 0) || !Number.isFinite(this.temperature)) throw new RangeError('temperature must be a finite number >= 0');
+    if (!(this.temperature >= 0) || !Number.isFinite(this.temperature)) throw new ConfigError('temperature must be a finite number >= 0');
     this.drop = Math.min(0.5, (opts.dropRate ?? 0.04) * this.temperature);
     this.insert = Math.min(0.5, (opts.insertRate ?? 0.04) * this.temperature);
     this.valueNoise = opts.valueNoise ?? 0.3;

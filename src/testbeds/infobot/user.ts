@@ -18,6 +18,7 @@ import { MISSING, type MovieKb } from './movie-kb.js';
 import { TemplateNlg, type NlgOptions } from './nlg.js';
 import { M, REWARDS, SLOTS, slotIndex } from './slots.js';
 import { wordTokens } from './text.js';
+import { ConfigError, DialogymError, InvalidActionError, StateError } from '../../core/errors.js';
 
 export interface UserOptions {
   /** Fraction of the target's known slots the user knows (official dk_prob = 1 − 0.5; default 0.5). */
@@ -86,9 +87,9 @@ export class UserSimulator {
     };
     for (const k of ['knowProb', 'errProb', 'subProb'] as const) {
       const v = this.opts[k];
-      if (!(v >= 0 && v <= 1)) throw new RangeError(`${k} must be in [0, 1], got ${v}`);
+      if (!(v >= 0 && v <= 1)) throw new ConfigError(`${k} must be in [0, 1], got ${v}`);
     }
-    if (!Number.isInteger(this.opts.maxTurns) || this.opts.maxTurns < 1) throw new RangeError('maxTurns must be a positive integer');
+    if (!Number.isInteger(this.opts.maxTurns) || this.opts.maxTurns < 1) throw new ConfigError('maxTurns must be a positive integer');
     const tokens = new Set<string>();
     for (const v of kb.vocab) for (const x of v) for (const t of wordTokens(x)) tokens.add(t);
     this.nlg = new TemplateNlg([...tokens].sort(), options.nlg);
@@ -112,7 +113,7 @@ export class UserSimulator {
       const known = new Map(care.map((j) => [j, this.kb.cell(target, j)]));
       if (this.goalMatches(known) <= this.opts.successMaxRank) return { target, known };
     }
-    throw new RangeError('cannot sample an identifiable user goal from this KB');
+    throw new DialogymError('cannot sample an identifiable user goal from this KB');
   }
 
   /** Starts a dialog: a goal and the opening turn. */
@@ -156,7 +157,7 @@ export class UserSession {
 
   /** The user's reply to an agent action. */
   respond(action: InfoBotAction): UserTurn {
-    if (this.done) throw new Error('the dialog is over');
+    if (this.done) throw new StateError('the dialog is over');
     this.turn++;
     const o = this.sim.opts;
     if (action.act === 'inform') {
@@ -166,7 +167,7 @@ export class UserSession {
       return this.say({ act: 'deny' }, REWARDS.failure, true, false, false, rank);
     }
     const j = slotIndex(action.slot);
-    if (j < 0) throw new RangeError(`unknown slot '${String(action.slot)}'`);
+    if (j < 0) throw new InvalidActionError(`unknown slot '${String(action.slot)}'`);
     if (this.turn >= o.maxTurns) {
       this.done = true;
       return this.say({ act: 'deny' }, REWARDS.failure, true, true, false, -1);

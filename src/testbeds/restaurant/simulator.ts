@@ -19,7 +19,7 @@
 import type { Dialog, Turn } from '../../core/dialog.js';
 import { SILENCE } from '../../core/dialog.js';
 import type { Rng } from '../../core/rng.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, DialogymError, InternalError } from '../../core/errors.js';
 import { FIELDS, allApiCalls, fieldValues, formatApiCall, restaurantResultLines, type ApiCall, type Field, type KbStore, type Restaurant, type VocabHalf, vocabOf } from './kb.js';
 import {
   ACCEPTS,
@@ -134,7 +134,7 @@ function proposalPhase(rng: Rng, b: DialogBuilder, results: readonly Restaurant[
     }
     b.turn(rng.pick(REJECTS), BOT.findOther);
   }
-  throw new Error('proposalPhase: no result to propose');
+  throw new InternalError('proposalPhase: no result to propose');
 }
 
 /** Phone only (25%), address only (25%) or both in random order (50%). */
@@ -226,7 +226,7 @@ export function task2Dialog(rng: Rng, goal: ApiCall, vocab: VocabHalf): Turn[] {
 /** Task 3: the call's results first, then the task 1 exchange without the api_call, then proposals. */
 export function task3Dialog(rng: Rng, goal: ApiCall, kb: KbStore): Turn[] {
   const results = kb.query(goal);
-  if (results.length === 0) throw new Error(`task 3: ${formatApiCall(goal)} has no result`);
+  if (results.length === 0) throw new DialogymError(`task 3: ${formatApiCall(goal)} has no result`);
   const b = new DialogBuilder();
   b.kb(resultLines(rng, results));
   requestPhase(rng, b, goal, rng.range(...DISTRIBUTIONS.requestSlots[3]));
@@ -249,7 +249,7 @@ export function task4Dialog(rng: Rng, r: Restaurant): Turn[] {
  */
 export function task5Dialog(rng: Rng, first: ApiCall, final: ApiCall, kb: KbStore): Turn[] {
   const results = kb.query(final);
-  if (results.length === 0) throw new Error(`task 5: ${formatApiCall(final)} has no result`);
+  if (results.length === 0) throw new DialogymError(`task 5: ${formatApiCall(final)} has no result`);
   const b = new DialogBuilder();
   requestPhase(rng, b, first, rng.range(...DISTRIBUTIONS.requestSlots[5]));
   b.turn(SILENCE, formatApiCall(first));

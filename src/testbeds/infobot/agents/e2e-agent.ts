@@ -23,6 +23,7 @@ import { argmax } from './rule-agents.js';
 import { sampleResults } from './soft-kb-grad.js';
 import { SoftLookup, topKRandomTies } from '../soft-kb.js';
 import { M, REWARDS, SLOTS } from '../slots.js';
+import { ModelFileError, StateError } from '../../../core/errors.js';
 
 export interface E2eParts {
   readonly vocab: NgramVocab;
@@ -81,9 +82,9 @@ export class E2eAgent implements InfoBotAgent {
     this.mode = opts.mode ?? 'greedy';
     this.record = opts.record ?? false;
     const { tracker, policy } = parts;
-    if (policy.inputSize !== FEATURE_SIZE || policy.actions !== POLICY_ACTIONS) throw new RangeError(`policy network must map ${FEATURE_SIZE} inputs to ${POLICY_ACTIONS} actions`);
+    if (policy.inputSize !== FEATURE_SIZE || policy.actions !== POLICY_ACTIONS) throw new ModelFileError(`policy network must map ${FEATURE_SIZE} inputs to ${POLICY_ACTIONS} actions`);
     ctx.kb.vocab.forEach((v, j) => {
-      if (tracker.sizes.values[j] !== v.length) throw new RangeError(`neural tracker built for ${tracker.sizes.values[j]} values of slot ${SLOTS[j]}, the KB has ${v.length}`);
+      if (tracker.sizes.values[j] !== v.length) throw new ModelFileError(`neural tracker built for ${tracker.sizes.values[j]} values of slot ${SLOTS[j]}, the KB has ${v.length}`);
     });
     this.lookup = new SoftLookup(ctx.kb);
     this.vocabScale = Float64Array.from(ctx.kb.vocab, (v) => 1 / Math.max(1, Math.log2(Math.max(2, v.length))));
@@ -145,7 +146,7 @@ export class E2eAgent implements InfoBotAgent {
 
   /** Runs tracker and policy on the utterance; returns the chosen action index (request j < M, inform M). */
   decide(utterance: string): number {
-    if (!this.rng) throw new Error('begin() was not called');
+    if (!this.rng) throw new StateError('begin() was not called');
     const x = this.observe(utterance);
     if (!this.record) {
       this.parts.policy.act(x, this.h, this.probs);

@@ -10,6 +10,7 @@ import type { Rng } from '../../../core/rng.js';
 import type { InfoBotAction } from '../acts.js';
 import { infobotAgents, type AgentContext, type InfoBotAgent, type Oracle } from './agent.js';
 import { SLOTS, slotIndex } from '../slots.js';
+import { ConfigError, StateError } from '../../../core/errors.js';
 
 export class MaxAgent implements InfoBotAgent {
   readonly name = 'max';
@@ -28,8 +29,8 @@ export class MaxAgent implements InfoBotAgent {
   }
 
   act(_utterance: string, oracle?: Oracle): InfoBotAction {
-    if (!oracle) throw new Error('the max agent needs the oracle (it is an upper bound, not a dialog agent)');
-    if (!this.rng) throw new Error('begin() was not called');
+    if (!oracle) throw new ConfigError('the max agent needs the oracle (it is an upper bound, not a dialog agent)');
+    if (!this.rng) throw new StateError('begin() was not called');
     const a = oracle.act;
     if (a.act === 'open') for (const sv of a.informs) this.heard.add(slotIndex(sv.slot));
     else if (a.act === 'inform' || a.act === 'dont-know') this.heard.add(slotIndex(a.slot));

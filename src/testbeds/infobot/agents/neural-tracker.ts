@@ -20,6 +20,7 @@ import { Gru, type GruCache } from '../../../nn/gru.js';
 import { GruRunner } from '../../../nn/gru-infer.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 import { M } from '../slots.js';
+import { InternalError, ModelFileError } from '../../../core/errors.js';
 
 export interface NeuralTrackerSizes {
   /** n-gram vocabulary size. */
@@ -103,7 +104,7 @@ export class NeuralTracker {
   private infer: { runners: GruRunner[]; logits: Float32Array[]; probs: Float32Array[]; x: Float32Array } | null = null;
 
   constructor(readonly sizes: NeuralTrackerSizes) {
-    if (sizes.values.length !== M) throw new RangeError(`neural tracker: ${M} slot sizes expected`);
+    if (sizes.values.length !== M) throw new ModelFileError(`neural tracker: ${M} slot sizes expected`);
     this.embed = sizes.embed ?? 32;
     this.hidden = sizes.hidden ?? 48;
     this.inputSize = this.embed + M;
@@ -115,7 +116,7 @@ export class NeuralTracker {
     this.Wq = param('tracker.q.W', [M, H]);
     this.bq = param('tracker.q.b', [M]);
     this.valueNgrams = sizes.valueNgrams ?? null;
-    if (this.valueNgrams && (this.valueNgrams.length !== M || this.valueNgrams.some((v, j) => v.length !== sizes.values[j]))) throw new RangeError('neural tracker: value n-grams do not match the slot sizes');
+    if (this.valueNgrams && (this.valueNgrams.length !== M || this.valueNgrams.some((v, j) => v.length !== sizes.values[j]))) throw new ModelFileError('neural tracker: value n-grams do not match the slot sizes');
     this.A = this.valueNgrams ? sizes.values.map((_, j) => param(`tracker.a${j}`, [this.embed, H])) : [];
     this.mix = sizes.residual ? param('tracker.mix', [2 * M]) : null;
     this.params = [this.E, ...this.grus.flatMap((g) => g.params), ...this.Wp, ...this.bp, this.Wq, this.bq, ...this.A, ...(this.mix ? [this.mix] : [])];
@@ -126,7 +127,7 @@ export class NeuralTracker {
   }
 
   private needHand(hand: HandInput | undefined): void {
-    if (this.mix && !hand) throw new Error('a residual tracker needs the hand-crafted beliefs of the turn');
+    if (this.mix && !hand) throw new InternalError('a residual tracker needs the hand-crafted beliefs of the turn');
   }
 
   /** Random weights; the value biases start at log `priors` (so p_j starts at the KB prior), q at σ(2). */

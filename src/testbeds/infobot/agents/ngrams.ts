@@ -5,6 +5,7 @@
  * values, plus the unigrams and (frequent) bigrams of sample utterances, capped by frequency.
  */
 import { wordTokens } from '../text.js';
+import { ModelFileError } from '../../../core/errors.js';
 
 /** Unigram and bigram keys of an utterance (with repeats). */
 export function ngramKeys(text: string): string[] {
@@ -26,7 +27,7 @@ export class NgramVocab {
 
   constructor(readonly entries: readonly string[]) {
     this.ids = new Map(entries.map((e, i) => [e, i]));
-    if (this.ids.size !== entries.length) throw new RangeError('n-gram vocabulary has duplicate entries');
+    if (this.ids.size !== entries.length) throw new ModelFileError('n-gram vocabulary has duplicate entries');
   }
 
   get size(): number {

@@ -22,6 +22,7 @@ import { argmax, RULE_DEFAULTS, type KbAccess } from './rule-agents.js';
 import { entropy, softPosterior, SoftLookup, topKRandomTies } from '../soft-kb.js';
 import { M, REWARDS, SLOTS } from '../slots.js';
 import { HandCraftedTracker } from '../tracker.js';
+import { ModelFileError, StateError } from '../../../core/errors.js';
 
 /** Size of the policy input. */
 export const FEATURE_SIZE = 3 * M + 2;
@@ -80,7 +81,7 @@ export class RlAgent implements InfoBotAgent {
     this.post = new Float64Array(ctx.kb.n);
     this.vocabScale = Float64Array.from(ctx.kb.vocab, (v) => 1 / Math.max(1, Math.log2(Math.max(2, v.length))));
     this.h = net.initialState();
-    if (net.inputSize !== FEATURE_SIZE || net.actions !== POLICY_ACTIONS) throw new RangeError(`policy network must map ${FEATURE_SIZE} inputs to ${POLICY_ACTIONS} actions`);
+    if (net.inputSize !== FEATURE_SIZE || net.actions !== POLICY_ACTIONS) throw new ModelFileError(`policy network must map ${FEATURE_SIZE} inputs to ${POLICY_ACTIONS} actions`);
   }
 
   begin(rng: Rng): void {
@@ -127,7 +128,7 @@ export class RlAgent implements InfoBotAgent {
 
   /** Runs the policy on the utterance; returns the chosen action index (request j < M, inform M). */
   decide(utterance: string): number {
-    if (!this.rng) throw new Error('begin() was not called');
+    if (!this.rng) throw new StateError('begin() was not called');
     this.tracker.update(utterance, this.lastRequest);
     const x = this.features();
     if (this.mode === 'greedy') {

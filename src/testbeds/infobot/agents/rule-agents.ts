@@ -22,6 +22,7 @@ import { hardLookup } from '../hard-kb.js';
 import { entropy, projectedEntropies, softPosterior, SoftLookup, topKRandomTies } from '../soft-kb.js';
 import { M, SLOTS, type SplitName } from '../slots.js';
 import { HandCraftedTracker } from '../tracker.js';
+import { StateError } from '../../../core/errors.js';
 
 export type KbAccess = 'none' | 'hard' | 'soft';
 
@@ -137,7 +138,7 @@ export class RuleAgent implements InfoBotAgent {
   }
 
   act(utterance: string): InfoBotAction {
-    if (!this.rng) throw new Error('begin() was not called');
+    if (!this.rng) throw new StateError('begin() was not called');
     this.tracker.update(utterance, this.lastRequest);
     const b = this.tracker.beliefs;
     const kb = this.ctx.kb;

@@ -11,6 +11,7 @@ import type { Dialog } from '../../../core/dialog.js';
 import type { Rng } from '../../../core/rng.js';
 import { delexicaliseTokens, emptyTracker, mentionsOf, trackTurn, userTokens, NAME_TYPE, type HcnLexicon, type Mention } from './entities.js';
 import { delexicaliseBot } from './templates.js';
+import { ModelFileError } from '../../../core/errors.js';
 
 export interface CommitExample {
   readonly delex: readonly string[];
@@ -68,7 +69,7 @@ export class CommitModel {
     readonly features: readonly string[],
     readonly weights: Float32Array = new Float32Array(features.length),
   ) {
-    if (weights.length !== features.length) throw new Error(`commit model: ${weights.length} weights for ${features.length} features`);
+    if (weights.length !== features.length) throw new ModelFileError(`commit model: ${weights.length} weights for ${features.length} features`);
     features.forEach((f, i) => this.index.set(f, i));
   }
 

@@ -13,6 +13,7 @@
 import type { Turn } from '../../../core/dialog.js';
 import type { KbFact } from '../../../formats/babi.js';
 import { attrType } from '../../../rankers/match-type.js';
+import { ModelFileError } from '../../../core/errors.js';
 
 /** Entity type of a restaurant name. */
 export const NAME_TYPE = 'name';
@@ -139,12 +140,12 @@ export class HcnLexicon {
   }
 
   static fromJSON(j: unknown): HcnLexicon {
-    if (typeof j !== 'object' || j === null || Array.isArray(j)) throw new Error('lexicon: expected an object');
+    if (typeof j !== 'object' || j === null || Array.isArray(j)) throw new ModelFileError('lexicon: expected an object');
     const lex = new HcnLexicon();
     // Names first, as in fromFacts; aliases last.
     const entries = Object.entries(j as Record<string, unknown>).sort(([a], [b]) => (a === NAME_TYPE ? -1 : b === NAME_TYPE ? 1 : 0));
     for (const [t, ws] of entries) {
-      if (!Array.isArray(ws)) throw new Error(`lexicon: type ${t} is not a list`);
+      if (!Array.isArray(ws)) throw new ModelFileError(`lexicon: type ${t} is not a list`);
       if (t !== ALIAS_KEY && t !== UNSERVED_KEY) for (const w of ws) lex.add(String(w), t);
     }
     const unserved = (j as Record<string, unknown>)[UNSERVED_KEY];
