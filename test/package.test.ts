@@ -47,7 +47,10 @@ test('npm pack → npm install <tarball> → import { make, checkEnv, envs } fro
     writeFileSync(
       join(app, 'check.mjs'),
       `import { make, checkEnv, envs, runEpisode, createRng } from 'dialogym';
+import { evaluateAgent } from 'dialogym/infobot';
 const ids = [...envs];
+// The default trained policies ship in the tarball and are found without a policy folder.
+const rl = evaluateAgent({ agent: 'rl-soft', split: 'medium', episodes: 20 });
 for (const id of ids) checkEnv(make(id), { episodes: 2 });
 const rng = createRng(1);
 const out = {};
@@ -56,10 +59,12 @@ for (const id of ['infobot-medium-v1', 'airdialogue-v1']) {
   const r = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
   out[id] = { steps: r.steps, reward: r.reward };
 }
-console.log(JSON.stringify({ ids, out }));
+console.log(JSON.stringify({ ids, out, rl }));
 `,
     );
-    const got = JSON.parse(run(process.execPath, ['check.mjs'], app)) as { ids: string[]; out: Record<string, { steps: number; reward: number }> };
+    const got = JSON.parse(run(process.execPath, ['check.mjs'], app)) as { ids: string[]; out: Record<string, { steps: number; reward: number }>; rl: { agent: string; episodes: number; success: number } };
+    assert.equal(got.rl.agent, 'rl-soft');
+    assert.equal(got.rl.episodes, 20);
     for (const id of ['airdialogue-v1', 'infobot-small-v1', 'infobot-medium-v1', 'infobot-large-v1', 'infobot-xlarge-v1']) assert.ok(got.ids.includes(id), `${id} not in envs: ${got.ids.join(', ')}`);
     for (const [id, r] of Object.entries(got.out)) {
       assert.ok(r.steps >= 1, `${id}: no step played`);

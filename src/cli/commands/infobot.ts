@@ -7,7 +7,6 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
@@ -43,6 +42,7 @@ import {
   type SplitKbs,
   type SplitName,
 } from '../../testbeds/infobot/index.js';
+import { DEFAULT_POLICY_DIR } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 
@@ -52,7 +52,7 @@ const TRAINABLE = [...RL_AGENTS, 'e2e-soft'] as const;
 type Trainable = (typeof TRAINABLE)[number];
 
 /** Default folder of trained policies: `policies/infobot/` in the package (override: $DIALOGYM_POLICIES). */
-const DEFAULT_POLICY_DIR = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../policies/infobot/', import.meta.url));
+
 
 function splitFlag(v: string): SplitName {
   return splitSpec(v).name;

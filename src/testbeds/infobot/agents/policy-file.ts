@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, ModelFileError } from '../../../core/errors.js';
 import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
 import { PolicyNet } from './policy-net.js';
@@ -81,9 +82,15 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
   return join(dir, `${agent}-${split}.dgm`);
 }
 
-/** The default policy of an agent for a split, or a ConfigError saying how to train one. */
+/**
+ * The folder of the default trained policies: `$DIALOGYM_POLICIES`, else `policies/infobot/` of the
+ * installed package (shipped in the npm tarball).
+ */
+export const DEFAULT_POLICY_DIR: string = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../../policies/infobot/', import.meta.url));
+
+/** The default policy file of an agent and split in `dir` (default: `DEFAULT_POLICY_DIR`); a ConfigError naming the training command when it is missing. */
 export function findDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string {
-  const file = dir === undefined ? undefined : defaultPolicyFile(dir, agent, split);
+  const file = defaultPolicyFile(dir ?? DEFAULT_POLICY_DIR, agent, split);
   if (file && existsSync(file)) return file;
   throw new ConfigError(
     `agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split}${file ? ` (writes ${file})` : ''}, or pass --agent <policy.dgm>`,
