@@ -374,7 +374,7 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
       summarize: (batch) => curveFigures('e2e-soft', o.split, batch),
       validate: () => validateE2e(validEnv, agent, o.validationEpisodes),
     },
-    opts.onBatch ? { onBatch: opts.onBatch } : {},
+    { onBatch: opts.onBatch },
   );
   agent.mode = 'greedy';
   agent.record = false;

@@ -202,7 +202,7 @@ export function trainRlPolicy(opts: TrainOptions): TrainResult {
       summarize: (batch) => curveFigures(o.agent, o.split, batch),
       validate: () => validate(env, agent, o.validationEpisodes),
     },
-    opts.onBatch ? { onBatch: opts.onBatch } : {},
+    { onBatch: opts.onBatch },
   );
   return { net, curve: r.curve, bestValidReward: r.bestValidReward, bestEpisodes: r.bestEpisodes, options: o };
 }
