@@ -10,22 +10,23 @@
  *    entropy bonus) and the tracker (G − b)·∇ log Pr(μ), backpropagated through the Soft-KB lookup
  *    (eqs. 1–3), the per-slot softmaxes and the tracker GRUs (BPTT over the dialog). Summary
  *    statistics are policy inputs only (no gradient through the entropies).
- * RMSProp, clipped gradient norm; every `validateEvery` batches the greedy agent plays fixed
- * validation dialogs and the best parameters are kept.
+ * RMSProp, clipped gradient norm (policy and tracker each); about every `validateEvery` dialogs
+ * the greedy agent plays fixed validation dialogs and the best parameters are kept. The loop is the
+ * generic one of `train/policy-gradient.ts`; this file supplies the episodes and their gradients.
  */
 import { createRng } from '../../../core/rng.js';
 import type { Rng } from '../../../core/rng.js';
-import { clipGradNorm, restore, snapshot, zeroGrads, type Param } from '../../../nn/params.js';
+import { imitationLogitGrad, policyLogitGrad, trainPolicyGradient } from '../../../train/policy-gradient.js';
 import type { InfoBotAction, UserAct } from '../acts.js';
 import type { InfoBotAgent, Oracle } from './agent.js';
 import { E2eAgent, type E2eParts } from './e2e-agent.js';
 import { InfoBotEnv } from '../env.js';
-import { agentContext, runInfoBotEpisode, summarize, type EpisodeResult } from '../episodes.js';
+import { agentContext, runInfoBotEpisode, type EpisodeResult } from '../episodes.js';
 import { NeuralTracker } from './neural-tracker.js';
 import { NgramVocab, valueNgramIds } from './ngrams.js';
 import { rmsprop } from '../../../nn/rmsprop.js';
 import { PolicyNet } from './policy-net.js';
-import { trainSeed, validationSeed, type CurvePoint } from './reinforce.js';
+import { curveFigures, trainSeed, validationSeed, type CurveFigures, type CurvePoint } from './reinforce.js';
 import { FEATURE_SIZE, POLICY_ACTIONS } from './rl-agent.js';
 import { RuleAgent } from './rule-agents.js';
 import { resultsLogProbGradA, softLookupBackward } from './soft-kb-grad.js';
@@ -226,23 +227,11 @@ export function validateE2e(env: InfoBotEnv, agent: E2eAgent, episodes: number):
   return r / episodes;
 }
 
-/** ∂(−log π(a) − β·H(π)) / ∂logits, scaled: adv·(π − 1_a) + β·π⊙(log π + H). */
-function policyGrad(p: Float32Array, action: number, adv: number, beta: number): Float32Array {
-  const g = new Float32Array(p.length);
-  let h = 0;
-  for (let k = 0; k < p.length; k++) if ((p[k] as number) > 0) h -= (p[k] as number) * Math.log(p[k] as number);
-  for (let k = 0; k < p.length; k++) {
-    const pk = p[k] as number;
-    g[k] = adv * (pk - (k === action ? 1 : 0)) + beta * pk * (Math.log(Math.max(pk, 1e-30)) + h);
-  }
-  return g;
-}
-
 /** Tracker gradients of the supervised loss (cross-entropy to the act targets), weight `w`. */
-function supervisedTrackerGrads(agent: E2eAgent, status: readonly SlotStatus[], goal: Oracle['goal'], priors: readonly Float64Array[], w: number): { dp: Float32Array[][]; dq: Float32Array[] } {
+function supervisedTrackerGrads(steps: E2eAgent['trackerSteps'], status: readonly SlotStatus[], goal: Oracle['goal'], priors: readonly Float64Array[], w: number): { dp: Float32Array[][]; dq: Float32Array[] } {
   const dp: Float32Array[][] = [];
   const dq: Float32Array[] = [];
-  agent.trackerSteps.forEach((ts, t) => {
+  steps.forEach((ts, t) => {
     const st = status[t] as SlotStatus;
     const row: Float32Array[] = [];
     const dy = new Float32Array(M);
@@ -293,6 +282,16 @@ export function informTrackerGrads(agent: E2eAgent, kb: InfoBotEnv['kb'], adv: n
   return { dp, dq };
 }
 
+/** A played training episode: its result, the decisions and tracker steps, and in imitation the expert's actions and the user's acts. */
+interface E2eEpisode {
+  readonly reward: number;
+  readonly result: EpisodeResult;
+  readonly traj: E2eAgent['trajectory'];
+  readonly steps: E2eAgent['trackerSteps'];
+  readonly inform: E2eAgent['inform'];
+  readonly imitation: { readonly expert: number[]; readonly status: SlotStatus[]; readonly goal: Oracle['goal'] } | null;
+}
+
 export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
   const o = e2eTrainOptions(opts);
   const env = opts.env ?? new InfoBotEnv({ split: o.split, kbSeed: o.kbSeed });
@@ -320,79 +319,64 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
   const validEnv = o.validationTemperature === undefined ? env : new InfoBotEnv({ split: env.split, kbs, temperature: o.validationTemperature });
   const agent = new E2eAgent(ctx, parts, { mode: 'greedy', record: true });
   const imitator = new E2eImitator(new RuleAgent(ctx, 'soft'), agent, o.reaskLost ? env.index : null);
-  const all: Param[] = [...tracker.params, ...policy.params];
   const optPolicy = rmsprop({ lr: o.imitationLr });
   const optTracker = rmsprop({ lr: o.imitationLr });
-  const curve: CurvePoint[] = opts.init ? [...opts.init.curve] : [];
-  const offset = curve.length > 0 ? (curve[curve.length - 1] as CurvePoint).episodes : 0;
-  let best = { reward: -Infinity, params: snapshot(all), episodes: offset };
-  const total = o.imitation + o.episodes;
-  const batches = Math.ceil(o.imitation / o.imitationBatch) + Math.ceil(o.episodes / o.batch);
   const priors = env.kb.priors as readonly Float64Array[];
-  let played = 0;
-  for (let bi = 0; bi < batches; bi++) {
-    const imitating = played < o.imitation;
-    if (!imitating && played === o.imitation) {
-      optPolicy.setLearningRate(o.lr);
-      optTracker.setLearningRate(o.trackerLr);
-      agent.mode = 'sample';
-    }
-    const size = Math.min(imitating ? o.imitationBatch : o.batch, (imitating ? o.imitation : total) - played);
-    zeroGrads(all);
-    const results: EpisodeResult[] = [];
-    if (imitating) {
-      for (let e = 0; e < size; e++) {
-        results.push(runInfoBotEpisode(trainEnv(played + e), imitator, true, trainSeed(o.seed, played + e)));
-        const dl = agent.trajectory.map((d, t) => {
-          const x = imitator.expert[t] as number;
-          return Float32Array.from(d.step.probs, (p, k) => (p - (k === x ? 1 : 0)) / size);
-        });
-        policy.backward(
-          agent.trajectory.map((d) => d.step),
-          dl,
-        );
-        const g = supervisedTrackerGrads(agent, imitator.status, imitator.goal as Oracle['goal'], priors, 1 / size);
-        tracker.backward(agent.trackerSteps, g.dp, g.dq);
-      }
-    } else {
-      const eps: { reward: number; traj: E2eAgent['trajectory']; steps: E2eAgent['trackerSteps']; inform: E2eAgent['inform'] }[] = [];
-      for (let e = 0; e < size; e++) {
-        const r = runInfoBotEpisode(trainEnv(played + e), agent, false, trainSeed(o.seed, played + e));
-        results.push(r);
-        eps.push({ reward: r.reward, traj: agent.trajectory, steps: agent.trackerSteps, inform: agent.inform });
-      }
-      const baseline = eps.reduce((a, e) => a + e.reward, 0) / size;
-      for (const e of eps) {
-        const adv = (e.reward - baseline) / size;
+  const init = opts.init?.curve ?? [];
+  const r = trainPolicyGradient<E2eEpisode, CurveFigures, CurvePoint['phase']>(
+    {
+      groups: [
+        { params: policy.params, optimizer: optPolicy },
+        { params: tracker.params, optimizer: optTracker },
+      ],
+      clip: o.clip,
+      phases: [
+        { name: 'imitation', episodes: o.imitation, batch: o.imitationBatch },
+        {
+          name: 'reinforce',
+          episodes: o.episodes,
+          batch: o.batch,
+          begin() {
+            optPolicy.setLearningRate(o.lr);
+            optTracker.setLearningRate(o.trackerLr);
+            agent.mode = 'sample';
+          },
+        },
+      ],
+      validation: { every: o.validateEvery, unit: 'episodes' },
+      episodesBefore: init.length > 0 ? (init[init.length - 1] as CurvePoint).episodes : 0,
+      play(i, phase) {
+        const imitating = phase.name === 'imitation';
+        const result = runInfoBotEpisode(trainEnv(i), imitating ? imitator : agent, imitating, trainSeed(o.seed, i));
+        return { reward: result.reward, result, traj: agent.trajectory, steps: agent.trackerSteps, inform: agent.inform, imitation: imitating ? { expert: imitator.expert, status: imitator.status, goal: imitator.goal as Oracle['goal'] } : null };
+      },
+      accumulate(e, { advantage, size }) {
+        const im = e.imitation;
+        if (im) {
+          // The rule agent's actions (cross-entropy) and the tracker supervised from the user's acts.
+          policy.backward(
+            e.traj.map((d) => d.step),
+            e.traj.map((d, t) => imitationLogitGrad(d.step.probs, im.expert[t] as number, size)),
+          );
+          const g = supervisedTrackerGrads(e.steps, im.status, im.goal, priors, 1 / size);
+          tracker.backward(e.steps, g.dp, g.dq);
+          return;
+        }
         policy.backward(
           e.traj.map((d) => d.step),
-          e.traj.map((d) => policyGrad(d.step.probs, d.action, adv, o.entropyBonus / size)),
+          e.traj.map((d) => policyLogitGrad(d.step.probs, d.action, advantage, o.entropyBonus / size)),
         );
         agent.trackerSteps = e.steps;
         agent.inform = e.inform;
-        const g = informTrackerGrads(agent, env.kb, adv);
+        const g = informTrackerGrads(agent, env.kb, advantage);
         if (e.inform) tracker.backward(e.steps, g.dp, g.dq);
-      }
-    }
-    clipGradNorm(policy.params, o.clip);
-    clipGradNorm(tracker.params, o.clip);
-    optPolicy.step(policy.params);
-    optTracker.step(tracker.params);
-    played += size;
-    const s = summarize('e2e-soft', o.split, results);
-    const point: CurvePoint = { episodes: offset + played, reward: s.reward, success: s.success, turns: s.turns, phase: imitating ? 'imitation' : 'reinforce' };
-    const last = bi === batches - 1;
-    const endOfImitation = imitating && played === o.imitation;
-    if (o.validateEvery > 0 && (Math.floor(played / o.validateEvery) > Math.floor((played - size) / o.validateEvery) || last || endOfImitation)) {
-      const v = validateE2e(validEnv, agent, o.validationEpisodes);
-      point.validReward = v;
-      if (v > best.reward) best = { reward: v, params: snapshot(all), episodes: offset + played };
-    }
-    curve.push(point);
-    opts.onBatch?.(point);
-  }
-  if (o.validateEvery > 0) restore(all, best.params);
+      },
+      summarize: (batch) => curveFigures('e2e-soft', o.split, batch),
+      validate: () => validateE2e(validEnv, agent, o.validationEpisodes),
+    },
+    { onBatch: opts.onBatch },
+  );
   agent.mode = 'greedy';
   agent.record = false;
-  return { parts, curve, bestValidReward: o.validateEvery > 0 ? best.reward : NaN, bestEpisodes: o.validateEvery > 0 ? best.episodes : offset + played, options: o };
+  return { parts, curve: [...init, ...r.curve], bestValidReward: r.bestValidReward, bestEpisodes: r.bestEpisodes, options: o };
 }

@@ -4,12 +4,14 @@
  * policy; every decision of an episode is reinforced by the episode's return minus the batch-mean
  * baseline; RMSProp updates with a clipped gradient norm. Every `validateEvery` batches the greedy
  * policy plays a fixed set of validation dialogs (seeds disjoint from training and evaluation) and the
- * best parameters so far are kept.
+ * best parameters so far are kept. The loop is the generic one of `train/policy-gradient.ts`; this
+ * file supplies the InfoBot parts: the episodes (the rule agent's in imitation), their gradients and
+ * the validation.
  */
 import { createRng, hashString } from '../../../core/rng.js';
-import { clipGradNorm, restore, snapshot, zeroGrads } from '../../../nn/params.js';
+import { imitationLogitGrad, policyLogitGrad, trainPolicyGradient } from '../../../train/policy-gradient.js';
 import { InfoBotEnv } from '../env.js';
-import { agentContext, runInfoBotEpisode, summarize } from '../episodes.js';
+import { agentContext, runInfoBotEpisode, summarize, type EpisodeResult } from '../episodes.js';
 import { rmsprop } from '../../../nn/rmsprop.js';
 import { PolicyNet } from './policy-net.js';
 import type { InfoBotAction } from '../acts.js';
@@ -68,6 +70,15 @@ export interface CurvePoint {
   phase: 'imitation' | 'reinforce';
   /** Greedy validation reward, when validated after this batch. */
   validReward?: number;
+}
+
+/** The figures of a batch on its learning-curve point. */
+export type CurveFigures = Pick<CurvePoint, 'reward' | 'success' | 'turns'>;
+
+/** Average return, success and turns of a batch of training episodes. */
+export function curveFigures(agent: string, split: SplitName, batch: readonly { readonly result: EpisodeResult }[]): CurveFigures {
+  const s = summarize(agent, split, batch.map((e) => e.result));
+  return { reward: s.reward, success: s.success, turns: s.turns };
 }
 
 export interface TrainResult {
@@ -148,6 +159,14 @@ class Imitator implements InfoBotAgent {
   }
 }
 
+/** A played training episode: its result and the decisions (with the expert's actions when imitating). */
+interface RlEpisode {
+  readonly reward: number;
+  readonly result: EpisodeResult;
+  readonly traj: RlAgent['trajectory'];
+  readonly expert: number[] | null;
+}
+
 export function trainRlPolicy(opts: TrainOptions): TrainResult {
   const o = trainOptions(opts);
   const access = rlAccess(o.agent) as KbAccess;
@@ -158,64 +177,32 @@ export function trainRlPolicy(opts: TrainOptions): TrainResult {
   const agent = new RlAgent(ctx, access, net, { mode: 'sample' });
   const imitator = new Imitator(new RuleAgent(ctx, access), agent);
   const opt = rmsprop({ lr: o.imitation > 0 ? o.imitationLr : o.lr });
-  const curve: CurvePoint[] = [];
-  let best = { reward: -Infinity, params: snapshot(net.params), episodes: 0 };
-  const total = o.imitation + o.episodes;
-  const batches = Math.ceil(o.imitation / o.batch) + Math.ceil(o.episodes / o.batch);
-  let played = 0;
-  for (let bi = 0; bi < batches; bi++) {
-    const imitating = played < o.imitation;
-    if (!imitating && played === o.imitation && o.imitation > 0) opt.setLearningRate(o.lr);
-    const size = Math.min(o.batch, (imitating ? o.imitation : total) - played);
-    const eps: { reward: number; traj: RlAgent['trajectory']; expert: number[] | null }[] = [];
-    const results = [];
-    for (let e = 0; e < size; e++) {
-      const r = runInfoBotEpisode(env, imitating ? imitator : agent, false, trainSeed(o.seed, played + e));
-      results.push(r);
-      eps.push({ reward: r.reward, traj: agent.trajectory, expert: imitating ? imitator.expert : null });
-    }
-    played += size;
-    const baseline = eps.reduce((a, e) => a + e.reward, 0) / size;
-    zeroGrads(net.params);
-    for (const e of eps) {
-      const adv = (e.reward - baseline) / size;
-      const dl = e.traj.map((d, t) => {
-        const p = d.step.probs;
-        const g = new Float32Array(p.length);
-        if (e.expert) {
-          // Cross-entropy with the expert's action: (π − 1_expert) / B.
-          const x = e.expert[t] as number;
-          for (let k = 0; k < p.length; k++) g[k] = ((p[k] as number) - (k === x ? 1 : 0)) / size;
-          return g;
-        }
-        // ∂/∂logits of −adv·log π(a) − β·H(π): adv·(π − 1_a) + β·π⊙(log π + H).
-        let h = 0;
-        for (let k = 0; k < p.length; k++) if ((p[k] as number) > 0) h -= (p[k] as number) * Math.log(p[k] as number);
-        for (let k = 0; k < p.length; k++) {
-          const pk = p[k] as number;
-          g[k] = adv * (pk - (k === d.action ? 1 : 0)) + (o.entropyBonus / size) * pk * (Math.log(Math.max(pk, 1e-30)) + h);
-        }
-        return g;
-      });
-      net.backward(
-        e.traj.map((d) => d.step),
-        dl,
-      );
-    }
-    clipGradNorm(net.params, o.clip);
-    opt.step(net.params);
-    const s = summarize(o.agent, o.split, results);
-    const point: CurvePoint = { episodes: played, reward: s.reward, success: s.success, turns: s.turns, phase: imitating ? 'imitation' : 'reinforce' };
-    const last = bi === batches - 1;
-    const endOfImitation = imitating && played === o.imitation;
-    if (o.validateEvery > 0 && ((bi + 1) % o.validateEvery === 0 || last || endOfImitation)) {
-      const v = validate(env, agent, o.validationEpisodes);
-      point.validReward = v;
-      if (v > best.reward) best = { reward: v, params: snapshot(net.params), episodes: played };
-    }
-    curve.push(point);
-    opts.onBatch?.(point);
-  }
-  if (o.validateEvery > 0) restore(net.params, best.params);
-  return { net, curve, bestValidReward: o.validateEvery > 0 ? best.reward : NaN, bestEpisodes: o.validateEvery > 0 ? best.episodes : played, options: o };
+  const r = trainPolicyGradient<RlEpisode, CurveFigures, CurvePoint['phase']>(
+    {
+      groups: [{ params: net.params, optimizer: opt }],
+      clip: o.clip,
+      phases: [
+        { name: 'imitation', episodes: o.imitation, batch: o.batch },
+        { name: 'reinforce', episodes: o.episodes, batch: o.batch, begin: () => opt.setLearningRate(o.lr) },
+      ],
+      validation: { every: o.validateEvery, unit: 'batches' },
+      play(i, phase) {
+        const imitating = phase.name === 'imitation';
+        const result = runInfoBotEpisode(env, imitating ? imitator : agent, false, trainSeed(o.seed, i));
+        return { reward: result.reward, result, traj: agent.trajectory, expert: imitating ? imitator.expert : null };
+      },
+      accumulate(e, { advantage, size }) {
+        const expert = e.expert;
+        net.backward(
+          e.traj.map((d) => d.step),
+          // Imitation: cross-entropy with the expert's actions; REINFORCE: −adv·log π(a) − β·H(π).
+          e.traj.map((d, t) => (expert ? imitationLogitGrad(d.step.probs, expert[t] as number, size) : policyLogitGrad(d.step.probs, d.action, advantage, o.entropyBonus / size))),
+        );
+      },
+      summarize: (batch) => curveFigures(o.agent, o.split, batch),
+      validate: () => validate(env, agent, o.validationEpisodes),
+    },
+    { onBatch: opts.onBatch },
+  );
+  return { net, curve: r.curve, bestValidReward: r.bestValidReward, bestEpisodes: r.bestEpisodes, options: o };
 }
