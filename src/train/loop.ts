@@ -5,6 +5,7 @@
  */
 import { clipGradNorm, restore, snapshot, zeroGrads, type Optimizer, type Param } from '../nn/params.js';
 import type { Rng } from '../core/rng.js';
+import { DialogymError } from '../core/errors.js';
 
 export interface FitOptions {
   readonly epochs: number;
@@ -71,7 +72,7 @@ export function fit(f: Fittable, opts: FitOptions, hooks: FitHooks = {}): FitRes
     const te = performance.now();
     const loss = f.runEpoch(epoch);
     const trainSeconds = (performance.now() - te) / 1000;
-    if (!Number.isFinite(loss)) throw new Error(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
+    if (!Number.isFinite(loss)) throw new DialogymError(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
     const dev = f.evaluate();
     const improved = dev > best;
     if (improved) {
@@ -172,7 +173,7 @@ function fitOverlapped(f: Fittable, startEvaluate: () => () => number, opts: Fit
       pending = undefined;
       break;
     }
-    if (!Number.isFinite(loss)) throw new Error(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
+    if (!Number.isFinite(loss)) throw new DialogymError(`training diverged at epoch ${epoch} (loss ${loss}); lower the learning rate`);
     pending = { epoch, loss, trainSeconds, weights: snapshot(f.params), join: startEvaluate() };
   }
   if (pending) {

@@ -11,6 +11,7 @@
  * gradients are accumulated, the figures of a batch and the validation score.
  */
 import { clipGradNorm, restore, snapshot, zeroGrads, type Optimizer, type Param } from '../nn/params.js';
+import { ConfigError } from '../core/errors.js';
 
 /** Parameters updated by one optimiser, with their own gradient-norm clip. */
 export interface ParamGroup {
@@ -107,8 +108,8 @@ export function trainPolicyGradient<E extends Episode, S extends { readonly rewa
   const all = task.groups.flatMap((g) => g.params);
   const offset = task.episodesBefore ?? 0;
   const { every, unit } = task.validation;
-  if (!Number.isInteger(every) || every < 0) throw new RangeError('validation.every must be an integer ≥ 0');
-  for (const ph of task.phases) if (!Number.isInteger(ph.episodes) || ph.episodes < 0 || !Number.isInteger(ph.batch) || ph.batch < 1) throw new RangeError(`phase '${ph.name}': episodes must be an integer ≥ 0, batch a positive integer`);
+  if (!Number.isInteger(every) || every < 0) throw new ConfigError('validation.every must be an integer ≥ 0');
+  for (const ph of task.phases) if (!Number.isInteger(ph.episodes) || ph.episodes < 0 || !Number.isInteger(ph.batch) || ph.batch < 1) throw new ConfigError(`phase '${ph.name}': episodes must be an integer ≥ 0, batch a positive integer`);
   const validating = every > 0;
   const baseline = task.baseline ?? batchMeanReward;
   const curve: LearningCurvePoint<S, P>[] = [];

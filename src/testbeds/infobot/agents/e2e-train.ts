@@ -33,6 +33,7 @@ import { resultsLogProbGradA, softLookupBackward } from './soft-kb-grad.js';
 import { M, SLOTS, slotIndex, type SplitName } from '../slots.js';
 import { contentTokens } from '../text.js';
 import type { ValueIndex } from '../tracker.js';
+import { ConfigError, InternalError } from '../../../core/errors.js';
 
 export interface E2eTrainOptions {
   split: SplitName;
@@ -133,14 +134,14 @@ export function e2eTrainOptions(o: E2eTrainOptions): E2eTrainSettings {
     validateEvery: o.validateEvery ?? 4000,
     validationEpisodes: o.validationEpisodes ?? 500,
   };
-  for (const k of ['batch', 'imitationBatch', 'hidden', 'trackerHidden', 'embed', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new RangeError(`${k} must be a positive integer`);
+  for (const k of ['batch', 'imitationBatch', 'hidden', 'trackerHidden', 'embed', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new ConfigError(`${k} must be a positive integer`);
   if (o.validationTemperature !== undefined) {
-    if (!(Number.isFinite(o.validationTemperature) && o.validationTemperature >= 0)) throw new RangeError('validationTemperature must be a number ≥ 0');
+    if (!(Number.isFinite(o.validationTemperature) && o.validationTemperature >= 0)) throw new ConfigError('validationTemperature must be a number ≥ 0');
     r.validationTemperature = o.validationTemperature;
   }
-  if (r.temperatures.length === 0 || !r.temperatures.every((t) => Number.isFinite(t) && t >= 0)) throw new RangeError('temperatures must be a non-empty list of numbers ≥ 0');
-  for (const k of ['imitation', 'episodes', 'vocabEpisodes', 'validateEvery'] as const) if (!Number.isInteger(r[k]) || r[k] < 0) throw new RangeError(`${k} must be an integer ≥ 0`);
-  if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.trackerLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new RangeError('learning rates and clip must be > 0, entropyBonus ≥ 0');
+  if (r.temperatures.length === 0 || !r.temperatures.every((t) => Number.isFinite(t) && t >= 0)) throw new ConfigError('temperatures must be a non-empty list of numbers ≥ 0');
+  for (const k of ['imitation', 'episodes', 'vocabEpisodes', 'validateEvery'] as const) if (!Number.isInteger(r[k]) || r[k] < 0) throw new ConfigError(`${k} must be an integer ≥ 0`);
+  if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.trackerLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new ConfigError('learning rates and clip must be > 0, entropyBonus ≥ 0');
   return r;
 }
 
@@ -187,7 +188,7 @@ class E2eImitator implements InfoBotAgent {
   }
 
   act(utterance: string, oracle?: Oracle): InfoBotAction {
-    if (!oracle) throw new Error('the imitation phase needs the simulator acts (privileged episode)');
+    if (!oracle) throw new InternalError('the imitation phase needs the simulator acts (privileged episode)');
     this.goal = oracle.goal;
     this.note(oracle.act);
     this.status.push(this.current.slice());

@@ -21,6 +21,7 @@ import { RuleAgent, type KbAccess } from './rule-agents.js';
 import { M, slotIndex } from '../slots.js';
 import type { Rng } from '../../../core/rng.js';
 import type { SplitName } from '../slots.js';
+import { ConfigError } from '../../../core/errors.js';
 
 
 export interface TrainOptions {
@@ -108,10 +109,10 @@ export function trainOptions(o: TrainOptions): Required<Omit<TrainOptions, 'env'
     validateEvery: o.validateEvery ?? 25,
     validationEpisodes: o.validationEpisodes ?? 500,
   };
-  if (rlAccess(r.agent) === null) throw new RangeError(`cannot train agent '${r.agent}' (trainable: ${RL_AGENTS.join(', ')})`);
-  for (const k of ['batch', 'hidden', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new RangeError(`${k} must be a positive integer`);
-  if (!Number.isInteger(r.imitation) || r.imitation < 0 || !Number.isInteger(r.episodes) || r.episodes < 0) throw new RangeError('episodes and imitation must be integers ≥ 0');
-  if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new RangeError('lr and clip must be > 0, entropyBonus ≥ 0');
+  if (rlAccess(r.agent) === null) throw new ConfigError(`cannot train agent '${r.agent}' (trainable: ${RL_AGENTS.join(', ')})`);
+  for (const k of ['batch', 'hidden', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new ConfigError(`${k} must be a positive integer`);
+  if (!Number.isInteger(r.imitation) || r.imitation < 0 || !Number.isInteger(r.episodes) || r.episodes < 0) throw new ConfigError('episodes and imitation must be integers ≥ 0');
+  if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new ConfigError('lr and clip must be > 0, entropyBonus ≥ 0');
   return r;
 }
 
