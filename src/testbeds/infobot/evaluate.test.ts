@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { evaluateAgent } from './evaluate.js';
 import { episodeRanges, evaluateAgentOnWorkers } from './evaluate-workers.js';
 import { InfoBotEnv } from './env.js';
@@ -32,8 +35,11 @@ test('evaluation is deterministic for a seed; rewards degrade with the NLG tempe
   assert.ok(cold.reward > hot.reward + 0.1, `T=0 ${cold.reward} vs T=3 ${hot.reward}`);
 });
 
-test('agents that need a trained policy fail with a one-line message', () => {
-  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) assert.throws(() => run(a, 1), /needs a trained policy: run dialogym infobot train/);
+test('agents that need a trained policy fail with a one-line message when the policy folder has none; by default the shipped ones load', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'dialogym-no-policies-'));
+  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) assert.throws(() => evaluateAgent({ agent: a, episodes: 1, seed: 1, env, policyDir: empty }), /needs a trained policy: run dialogym infobot train/);
+  rmSync(empty, { recursive: true, force: true });
+  assert.equal(run('rl-soft', 5).episodes, 5);
   assert.throws(() => run('nope', 1), /unknown infobot agent 'nope'/);
 });
 
