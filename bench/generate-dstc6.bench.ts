@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createRng } from '../src/core/rng.js';
 import { parseDstc6Data, formatDstc6Data, readDstc6Data } from '../src/formats/dstc6.js';
-import { generateExtendedKbs, readExtendedKb } from '../src/testbeds/dstc6/extended-kb.js';
+import { generateExtendedKbs } from '../src/testbeds/dstc6/extended-kb.js';
+import { DSTC6_KB, readKb } from '../src/testbeds/restaurant/kb-dialects.js';
 import { compareFigures, fileFigures, formatHistogram } from '../src/testbeds/dstc6/sim-compare.js';
 import { DSTC6_SETS, SET_SPECS, dstc6FileName, generateSet } from '../src/testbeds/dstc6/sim-dataset.js';
 import { DSTC6_TASKS } from '../src/testbeds/dstc6/sim-dialog.js';
@@ -26,7 +27,7 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 const seed = Number(process.env.BENCH_SEED ?? 1);
 
 if (existsSync(dataDir)) {
-  const kbs = { 1: readExtendedKb(join(dataDir, 'extendedkb1.txt')), 2: readExtendedKb(join(dataDir, 'extendedkb2.txt')) };
+  const kbs = { 1: readKb(join(dataDir, 'extendedkb1.txt'), DSTC6_KB).restaurants, 2: readKb(join(dataDir, 'extendedkb2.txt'), DSTC6_KB).restaurants };
   console.log('set  task  utt/entry real gen (diff)   cand max diff  units cov prec   whole cov prec   rules P@1  entries/s  gen/parse');
   for (const set of DSTC6_SETS) {
     if (set === 'trn') continue;

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { cliPath, dstc6Dir, skipUnless } from './shared-data.js';
 import { createRng } from '../src/core/rng.js';
 import { readDstc6Data, type Dstc6Entry } from '../src/formats/dstc6.js';
-import { generateExtendedKbs, readExtendedKb } from '../src/testbeds/dstc6/extended-kb.js';
+import { generateExtendedKbs } from '../src/testbeds/dstc6/extended-kb.js';
+import { DSTC6_KB, readKb } from '../src/testbeds/restaurant/kb-dialects.js';
 import { compareFigures, fileFigures, formatHistogram } from '../src/testbeds/dstc6/sim-compare.js';
 import { SET_SPECS, dstc6FileName, generateSet, type Dstc6Set } from '../src/testbeds/dstc6/sim-dataset.js';
 import type { Dstc6Task } from '../src/testbeds/dstc6/sim-dialog.js';
@@ -34,7 +35,7 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const realKb = (kb: 1 | 2) => readExtendedKb(join(testDir, `extendedkb${kb}.txt`));
+const realKb = (kb: 1 | 2) => readKb(join(testDir, `extendedkb${kb}.txt`), DSTC6_KB).restaurants;
 
 // One or two tasks per test set, 1000 entries each (the real files' size), on the real KBs.
 const PAIRS: Array<[Dstc6Set, Dstc6Task]> = [

@@ -6,9 +6,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRng } from '../core/rng.js';
 import { FormatError } from '../core/errors.js';
-import { readBabiCandidates, readBabiKb } from '../formats/babi.js';
+import { readBabiCandidates } from '../formats/babi.js';
 import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
-import { BABI_KB, restaurantsFromKbFacts, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
+import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
 import { resolveModel } from '../rankers/registry.js';
 import '../testbeds/restaurant/models.js';
@@ -58,8 +58,7 @@ export function openKb(file: string | undefined, seed = 1): SessionKb & { source
     const store = SqliteKbStore.open(file);
     return { store, dialect: store.dialect, source: `${file} (SQLite, ${store.size} restaurants, ${store.dialect.name})`, close: () => store.close() };
   }
-  const kb = readBabiKb(file);
-  const { dialect, restaurants } = restaurantsFromKbFacts(kb.facts, file);
+  const { dialect, restaurants } = readKb(file);
   return { store: new MemoryKbStore(restaurants), dialect, source: `${file} (in memory, ${restaurants.length} restaurants, ${dialect.name})`, close() {} };
 }
 

@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { readExtendedKb } from '../../testbeds/dstc6/extended-kb.js';
+import { DSTC6_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { DSTC6_SETS, SET_SPECS, generateDstc6Files, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
 import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
 import { action, intFlag, out } from '../run.js';
@@ -47,7 +47,7 @@ export function registerGenerateDstc6(gen: Command): void {
         const set = parseSet(flags.set);
         if (flags.seed === undefined) throw new ConfigError('--seed is required');
         if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
-        const restaurants = flags.kb !== undefined ? readExtendedKb(flags.kb) : undefined;
+        const restaurants = flags.kb !== undefined ? readKb(flags.kb, DSTC6_KB).restaurants : undefined;
         const perFile = flags.examples ?? SET_SPECS[set].examples;
         const total = tasks.length * perFile;
         const tty = process.stderr.isTTY === true;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { generateRestaurantDataset } from '../../testbeds/restaurant/dataset.js';
-import { readRestaurantKb } from '../../testbeds/restaurant/kb.js';
+import { BABI_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { TASKS, type TaskId } from '../../testbeds/restaurant/simulator.js';
 import { action, intFlag, out } from '../run.js';
 
@@ -38,7 +38,7 @@ export function registerGenerateRestaurant(gen: Command): void {
         const tasks = parseTask(flags.task);
         if (flags.seed === undefined) throw new ConfigError('--seed is required');
         if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
-        const restaurants = flags.kb !== undefined ? readRestaurantKb(flags.kb) : undefined;
+        const restaurants = flags.kb !== undefined ? readKb(flags.kb, BABI_KB).restaurants : undefined;
         const total = tasks.length * 4 * flags.dialogs;
         const tty = process.stderr.isTTY === true;
         const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} dialogs | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;

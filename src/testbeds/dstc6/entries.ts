@@ -17,7 +17,8 @@
 import type { Turn } from '../../core/dialog.js';
 import type { Rng } from '../../core/rng.js';
 import type { Dstc6Candidate, Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
-import { formatExtApiCall, slotValues, type ExtCall, type ExtRestaurant, type ExtSlot } from './extended-kb.js';
+import type { ApiCall, Restaurant } from '../restaurant/kb.js';
+import { formatExtApiCall, slotValues, type ExtSlot } from './extended-kb.js';
 import { ASK_ORDER, BOT6, hereItIs6, propose6, recall6 } from './patterns-dstc6.js';
 import { ENTITY_TEMPLATES, templateOf, type BotTemplate } from '../restaurant/patterns.js';
 
@@ -68,7 +69,7 @@ interface MapItem {
 export type DistractorMap = ReadonlyMap<BotTemplate, readonly MapItem[]>;
 
 function randomCallText(rng: Rng, ctx: SimContext): string {
-  const call: Partial<Record<ExtSlot, string>> = {};
+  const call: Partial<ApiCall> = {};
   for (const s of ctx.slots) call[s] = rng.pick(slotValues(s, ctx.kb));
   return formatExtApiCall(call, ctx.slots);
 }
@@ -98,7 +99,7 @@ export function drawDistractorMap(rng: Rng, task: Dstc6Task, ctx: SimContext): D
   return map;
 }
 
-function otherRestaurant(rng: Rng, restaurants: readonly ExtRestaurant[], answer: string): ExtRestaurant {
+function otherRestaurant(rng: Rng, restaurants: readonly Restaurant[], answer: string): Restaurant {
   for (;;) {
     const r = rng.pick(restaurants);
     if (!answer.includes(r.name)) return r;
@@ -107,7 +108,7 @@ function otherRestaurant(rng: Rng, restaurants: readonly ExtRestaurant[], answer
 
 function fillItem(rng: Rng, item: MapItem, ctx: SimContext, answer: string): string {
   if (item.text !== undefined) return item.text;
-  const rs = ctx.store.restaurants;
+  const rs = ctx.restaurants;
   switch (item.template) {
     case '<api_call>':
       return randomCallText(rng, ctx);
@@ -127,15 +128,15 @@ function fillItem(rng: Rng, item: MapItem, ctx: SimContext, answer: string): str
 /** Weights of the number of slots a random api_call variant changes (1, 2, 3). */
 export const VARIANT_CHANGES = [0.48, 0.47, 0.05] as const;
 
-function parseCall(text: string, slots: readonly ExtSlot[]): Partial<Record<ExtSlot, string>> {
+function parseCall(text: string, slots: readonly ExtSlot[]): Partial<ApiCall> {
   const args = text.split(' ').slice(1);
-  const call: Partial<Record<ExtSlot, string>> = {};
+  const call: Partial<ApiCall> = {};
   slots.forEach((s, i) => (call[s] = args[i] ?? ''));
   return call;
 }
 
 /** Slot values mentioned in the context's user and bot utterances but absent from the answer call, in order of appearance. */
-export function mentionedValues(context: readonly Turn[], answerCall: ExtCall, ctx: SimContext): Array<{ slot: ExtSlot; value: string }> {
+export function mentionedValues(context: readonly Turn[], answerCall: Partial<ApiCall>, ctx: SimContext): Array<{ slot: ExtSlot; value: string }> {
   const valueSlot = new Map<string, ExtSlot>();
   for (const s of ctx.slots) for (const v of slotValues(s, ctx.kb)) valueSlot.set(v, s);
   const inAnswer = new Set(ctx.slots.map((s) => answerCall[s]));
@@ -156,7 +157,7 @@ export function mentionedValues(context: readonly Turn[], answerCall: ExtCall, c
 function callVariants(rng: Rng, answer: string, context: readonly Turn[], ctx: SimContext): string[] {
   const call = parseCall(answer, ctx.slots);
   const out = new Set<string>();
-  const add = (c: ExtCall): boolean => {
+  const add = (c: Partial<ApiCall>): boolean => {
     const text = formatExtApiCall(c, ctx.slots);
     if (text === answer || out.has(text)) return false;
     out.add(text);
@@ -166,7 +167,7 @@ function callVariants(rng: Rng, answer: string, context: readonly Turn[], ctx: S
   for (const m of rng.sample(mentioned, Math.min(3, mentioned.length))) add({ ...call, [m.slot]: m.value });
   for (let made = 0, attempt = 0; made < 3 && attempt < 1000; attempt++) {
     const k = Math.min(ctx.slots.length, 1 + rng.weighted(VARIANT_CHANGES));
-    const v: Partial<Record<ExtSlot, string>> = { ...call };
+    const v: Partial<ApiCall> = { ...call };
     for (const s of rng.sample(ctx.slots, k)) v[s] = rng.pick(slotValues(s, ctx.kb).filter((x) => x !== call[s]));
     if (add(v)) made++;
   }

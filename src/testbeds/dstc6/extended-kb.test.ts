@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createRng } from '../../core/rng.js';
 import { FormatError } from '../../core/errors.js';
 import { dstc6Dir, skipUnless } from '../../../test/shared-data.js';
-import { ExtKbStore, formatExtendedKb, generateExtendedKbs, kbIdOf, parseExtendedKb, readExtendedKb, type ExtRestaurant } from './extended-kb.js';
+import { MemoryKbStore, type Restaurant } from '../restaurant/kb.js';
+import { DSTC6_KB, formatKb, parseKb, readKb } from '../restaurant/kb-dialects.js';
+import { generateExtendedKbs, kbIdOf } from './extended-kb.js';
 
 const kbDir = join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0');
 
@@ -16,7 +18,7 @@ function count<T>(xs: readonly T[], key: (x: T) => string): Map<string, number> 
 }
 
 /** The structural facts measured on the two real KBs; `exactShape` also checks the generator's construction. */
-function assertKbShape(rs: readonly ExtRestaurant[], kb: 1 | 2): void {
+function assertKbShape(rs: readonly Restaurant[], kb: 1 | 2): void {
   assert.equal(rs.length, 5400);
   assert.equal(kbIdOf(rs), kb);
   assert.equal(new Set(rs.map((r) => r.name)).size, 5400);
@@ -44,19 +46,18 @@ test('generated KBs have the shape of the real ones, with disjoint names', () =>
   const the = kbs[1].filter((r) => r.name.startsWith('the_')).length;
   assert.ok(the > 2500 && the < 2900, `${the} names with the_`);
   // Format → parse is the identity, and the same seed gives the same text.
-  const text = formatExtendedKb(kbs[1]);
-  assert.deepEqual(parseExtendedKb(text, 'gen.txt'), kbs[1]);
-  assert.equal(formatExtendedKb(generateExtendedKbs(createRng(5).fork('kb'))[1]), text);
-  assert.notEqual(formatExtendedKb(generateExtendedKbs(createRng(6).fork('kb'))[1]), text);
+  const text = formatKb(kbs[1], DSTC6_KB);
+  assert.deepEqual(parseKb(text, 'gen.txt', DSTC6_KB).restaurants, kbs[1]);
+  assert.equal(formatKb(generateExtendedKbs(createRng(5).fork('kb'))[1], DSTC6_KB), text);
+  assert.notEqual(formatKb(generateExtendedKbs(createRng(6).fork('kb'))[1], DSTC6_KB), text);
 });
 
 test('the store answers calls with and without the restrictions slot', () => {
   const kb = generateExtendedKbs(createRng(1).fork('kb'))[1];
-  const r = kb[0] as ExtRestaurant;
-  const five = new ExtKbStore(kb, ['cuisine', 'location', 'number', 'price', 'atmosphere']);
-  const six = new ExtKbStore(kb, ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions']);
-  const q5 = five.query(r);
-  const q6 = six.query(r);
+  const r = kb[0] as Restaurant;
+  const store = new MemoryKbStore(kb);
+  const q5 = store.query({ cuisine: r.cuisine, location: r.location, number: r.number, price: r.price, atmosphere: r.atmosphere as string });
+  const q6 = store.query(r);
   assert.ok(q5.includes(r) && q6.includes(r));
   assert.equal(q5.length % 3, 0);
   assert.ok(q6.length <= q5.length / 3 + 5);
@@ -66,17 +67,17 @@ test('the store answers calls with and without the restrictions slot', () => {
 test('the real extended KBs load and are rewritten byte for byte', { skip: skipUnless(dstc6Dir) }, () => {
   for (const kb of [1, 2] as const) {
     const file = join(kbDir, `extendedkb${kb}.txt`);
-    const rs = readExtendedKb(file);
+    const rs = readKb(file, DSTC6_KB).restaurants;
     assertKbShape(rs, kb);
-    assert.equal(formatExtendedKb(rs), readFileSync(file, 'utf8'));
+    assert.equal(formatKb(rs, DSTC6_KB), readFileSync(file, 'utf8'));
   }
 });
 
 test('malformed KB lines are reported as file:line: reason', () => {
   const good = '1 a_b_c_d R_location\tparis\n';
-  assert.throws(() => parseExtendedKb(good + '1 a_b_c_d R_price cheap\n', 'k.txt'), (e: unknown) => e instanceof FormatError && /^k\.txt:2: expected '1 <name> R_<attr><TAB><value>'/.test((e as Error).message));
-  assert.throws(() => parseExtendedKb(good + '1 a_b_c_d R_colour\tred\n', 'k.txt'), { message: /^k\.txt:2: unknown attribute R_colour/ });
-  assert.throws(() => parseExtendedKb(good + '1 a_b_c_d R_location\trome\n', 'k.txt'), { message: /^k\.txt:2: a_b_c_d has R_location twice/ });
-  assert.throws(() => parseExtendedKb(good, 'k.txt'), { message: /^k\.txt:1: restaurant a_b_c_d lacks R_price, R_rating/ });
-  assert.throws(() => parseExtendedKb('', 'k.txt'), { message: /^k\.txt:1: empty file/ });
+  assert.throws(() => parseKb(good + '1 a_b_c_d R_price cheap\n', 'k.txt', DSTC6_KB), (e: unknown) => e instanceof FormatError && /^k\.txt:2: expected '1 <name> R_<attr><TAB><value>'/.test((e as Error).message));
+  assert.throws(() => parseKb(good + '1 a_b_c_d R_colour\tred\n', 'k.txt', DSTC6_KB), { message: /^k\.txt:2: unknown attribute R_colour/ });
+  assert.throws(() => parseKb(good + '1 a_b_c_d R_location\trome\n', 'k.txt', DSTC6_KB), { message: /^k\.txt:2: a_b_c_d has R_location twice/ });
+  assert.throws(() => parseKb(good, 'k.txt', DSTC6_KB), { message: /^k\.txt:1: restaurant a_b_c_d lacks R_price, R_rating/ });
+  assert.throws(() => parseKb('', 'k.txt', DSTC6_KB), { message: /^k\.txt:1: empty file/ });
 });

@@ -1,7 +1,7 @@
 /**
  * The extended restaurant KBs of DSTC6 Track 1 (`extendedkb1.txt`, `extendedkb2.txt`): 5,400
- * restaurants × 9 attributes each, read, written and rebuilt with the shape measured on the two
- * real files:
+ * restaurants × 9 attributes each, rebuilt with the shape measured on the two real files (they are
+ * read and written by `readKb` / `formatKb` with the `DSTC6_KB` dialect of restaurant/kb-dialects.ts):
  * - KB 1 uses the bAbI in-vocabulary cuisines/locations, KB 2 the out-of-vocabulary ones; both share
  *   prices, atmospheres (business/casual/romantic), restrictions (glutenfree/vegan/vegetarian),
  *   party sizes and ratings 1–72. Names, phones and addresses are disjoint between the two KBs.
@@ -11,12 +11,10 @@
  *   is used exactly three times (75 restaurants per rating over a KB).
  * - Names are `[the_]adj_adj_noun_noun` (`the_` on about half; 80 adjectives, 102 nouns, drawn
  *   independently), phone `<name>_phone`, address `<name>_address`. Restaurants are listed in
- *   random order, attributes in the order of `EXT_ATTRS`.
+ *   random order, attributes in the order of `DSTC6_KB.fileAttrs`.
  */
 import type { Rng } from '../../core/rng.js';
-import { FormatError } from '../../core/errors.js';
-import { readTextFile } from '../../core/files.js';
-import { CUISINES, LOCATIONS, NUMBERS, PRICES, type VocabHalf } from '../restaurant/kb.js';
+import { CUISINES, LOCATIONS, NUMBERS, PRICES, type ApiCall, type Restaurant, type VocabHalf } from '../restaurant/kb.js';
 
 export const ATMOSPHERES: readonly string[] = ['business', 'casual', 'romantic'];
 export const RESTRICTIONS: readonly string[] = ['glutenfree', 'vegan', 'vegetarian'];
@@ -24,28 +22,9 @@ export const RATING_MAX = 72;
 export const RATING_BINS = 8;
 
 /** The slots an api_call can carry, in api_call order (restrictions only when the set uses it). */
-export const EXT_SLOTS = ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions'] as const;
+export const EXT_SLOTS = ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions'] as const satisfies readonly (keyof ApiCall)[];
 export type ExtSlot = (typeof EXT_SLOTS)[number];
 
-/** Attribute order of the KB file and of KB-result lines inside DSTC6 contexts. */
-export const EXT_ATTRS = ['location', 'price', 'rating', 'phone', 'cuisine', 'atmosphere', 'restrictions', 'number', 'address'] as const;
-export type ExtAttr = (typeof EXT_ATTRS)[number];
-
-export interface ExtRestaurant {
-  readonly name: string;
-  readonly location: string;
-  readonly price: string;
-  readonly rating: number;
-  readonly phone: string;
-  readonly cuisine: string;
-  readonly atmosphere: string;
-  readonly restrictions: string;
-  readonly number: string;
-  readonly address: string;
-}
-
-/** A (partial) api_call: a value per slot in use. */
-export type ExtCall = Readonly<Partial<Record<ExtSlot, string>>>;
 
 /** Which KB: 1 = in-vocabulary half (train, tst1, tst3), 2 = OOV half (tst2, tst4). */
 export type KbId = 1 | 2;
@@ -100,10 +79,10 @@ function newName(rng: Rng, used: Set<string>): string {
  * Builds one KB of the real shape (see the file comment). `used` collects names across KBs so two
  * KBs built with the same set never share a restaurant.
  */
-export function generateExtendedKb(rng: Rng, kb: KbId, used: Set<string> = new Set()): ExtRestaurant[] {
+export function generateExtendedKb(rng: Rng, kb: KbId, used: Set<string> = new Set()): Restaurant[] {
   const vocab = KB_VOCAB[kb];
   const binSize = RATING_MAX / RATING_BINS;
-  const out: ExtRestaurant[] = [];
+  const out: Restaurant[] = [];
   for (const cuisine of CUISINES[vocab])
     for (const location of LOCATIONS[vocab]) {
       // The 9 (price, atmosphere) groups of this (cuisine, location): in each rating bin, group g
@@ -129,62 +108,13 @@ export function generateExtendedKb(rng: Rng, kb: KbId, used: Set<string> = new S
 }
 
 /** Both KBs from one stream (`fork('kb1')`, `fork('kb2')`), with disjoint names. */
-export function generateExtendedKbs(rng: Rng): Record<KbId, ExtRestaurant[]> {
+export function generateExtendedKbs(rng: Rng): Record<KbId, Restaurant[]> {
   const used = new Set<string>();
   return { 1: generateExtendedKb(rng.fork('kb1'), 1, used), 2: generateExtendedKb(rng.fork('kb2'), 2, used) };
 }
 
-export function extAttrValue(r: ExtRestaurant, a: ExtAttr): string {
-  return a === 'rating' ? String(r.rating) : r[a];
-}
-
-/** The text of an `extendedkb*.txt` file: `1 <name> R_<attr><TAB><value>`, 9 lines per restaurant. */
-export function formatExtendedKb(rs: readonly ExtRestaurant[]): string {
-  const lines: string[] = [];
-  for (const r of rs) for (const a of EXT_ATTRS) lines.push(`1 ${r.name} R_${a}\t${extAttrValue(r, a)}`);
-  return lines.join('\n') + '\n';
-}
-
-/** KB-result lines of a restaurant inside a DSTC6 context: `<name> r_<attr> <value>`. */
-export function extResultLines(r: ExtRestaurant): string[] {
-  return EXT_ATTRS.map((a) => `${r.name} r_${a} ${extAttrValue(r, a)}`);
-}
-
-/** Parses an extended KB file; every restaurant needs the nine attributes once and an integer rating. */
-export function parseExtendedKb(text: string, file: string): ExtRestaurant[] {
-  const byName = new Map<string, { line: number; attrs: Map<string, string> }>();
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no KB fact');
-  lines.forEach((raw, i) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const m = /^\d+ (\S+) R_(\w+)\t(\S+)$/.exec(line);
-    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${line.slice(0, 60)}'`);
-    const [, name, attr, value] = m as unknown as [string, string, string, string];
-    if (!(EXT_ATTRS as readonly string[]).includes(attr)) throw new FormatError(file, i + 1, `unknown attribute R_${attr} (expected one of ${EXT_ATTRS.map((a) => 'R_' + a).join(' ')})`);
-    let e = byName.get(name);
-    if (!e) byName.set(name, (e = { line: i + 1, attrs: new Map() }));
-    if (e.attrs.has(attr)) throw new FormatError(file, i + 1, `${name} has R_${attr} twice`);
-    e.attrs.set(attr, value);
-  });
-  const out: ExtRestaurant[] = [];
-  for (const [name, { line, attrs }] of byName) {
-    const missing = EXT_ATTRS.filter((a) => !attrs.has(a));
-    if (missing.length > 0) throw new FormatError(file, line, `restaurant ${name} lacks ${missing.map((a) => 'R_' + a).join(', ')}`);
-    const rating = Number(attrs.get('rating'));
-    if (!Number.isInteger(rating)) throw new FormatError(file, line, `restaurant ${name}: R_rating is not an integer (${attrs.get('rating')})`);
-    const g = (a: ExtAttr): string => attrs.get(a) as string;
-    out.push({ name, location: g('location'), price: g('price'), rating, phone: g('phone'), cuisine: g('cuisine'), atmosphere: g('atmosphere'), restrictions: g('restrictions'), number: g('number'), address: g('address') });
-  }
-  return out;
-}
-
-export function readExtendedKb(file: string): ExtRestaurant[] {
-  return parseExtendedKb(readTextFile(file), file);
-}
-
 /** Which KB's vocabulary a KB's restaurants use (by cuisine and location), or undefined if mixed/unknown. */
-export function kbIdOf(rs: readonly ExtRestaurant[]): KbId | undefined {
+export function kbIdOf(rs: readonly Restaurant[]): KbId | undefined {
   for (const kb of [1, 2] as const) {
     const v = KB_VOCAB[kb];
     if (rs.length > 0 && rs.every((r) => CUISINES[v].includes(r.cuisine) && LOCATIONS[v].includes(r.location))) return kb;
@@ -192,29 +122,10 @@ export function kbIdOf(rs: readonly ExtRestaurant[]): KbId | undefined {
   return undefined;
 }
 
-export function callKey(call: ExtCall, slots: readonly ExtSlot[]): string {
+export function callKey(call: Partial<ApiCall>, slots: readonly ExtSlot[]): string {
   return slots.map((s) => call[s] ?? '').join('|');
 }
 
-export function formatExtApiCall(call: ExtCall, slots: readonly ExtSlot[]): string {
+export function formatExtApiCall(call: Partial<ApiCall>, slots: readonly ExtSlot[]): string {
   return ['api_call', ...slots.map((s) => call[s] ?? '')].join(' ');
-}
-
-/** A KB indexed by the api_call slots of one set (with or without restrictions). */
-export class ExtKbStore {
-  private readonly index = new Map<string, ExtRestaurant[]>();
-  constructor(
-    readonly restaurants: readonly ExtRestaurant[],
-    readonly slots: readonly ExtSlot[],
-  ) {
-    for (const r of restaurants) {
-      const k = callKey(r, slots);
-      const list = this.index.get(k);
-      if (list) list.push(r);
-      else this.index.set(k, [r]);
-    }
-  }
-  query(call: ExtCall): readonly ExtRestaurant[] {
-    return this.index.get(callKey(call, this.slots)) ?? [];
-  }
 }

@@ -13,7 +13,9 @@
 import { createRng, type Rng } from '../../core/rng.js';
 import { ConfigError } from '../../core/errors.js';
 import { formatDstc6Data, formatDstc6Results, type Dstc6Entry, type Dstc6Result } from '../../formats/dstc6.js';
-import { KB_FILE_NAMES, formatExtendedKb, generateExtendedKbs, kbIdOf, type ExtRestaurant, type KbId } from './extended-kb.js';
+import type { Restaurant } from '../restaurant/kb.js';
+import { DSTC6_KB, formatKb } from '../restaurant/kb-dialects.js';
+import { KB_FILE_NAMES, generateExtendedKbs, kbIdOf, type KbId } from './extended-kb.js';
 import { drawDistractorMap, makeEntry } from './entries.js';
 import { generateDialog, goalPools, makeSimContext, type Dstc6Task } from './sim-dialog.js';
 
@@ -51,7 +53,7 @@ export interface GenerateSetOptions {
   readonly task: Dstc6Task;
   readonly set: Dstc6Set;
   /** The KB's restaurants (its vocabulary must be the set's KB: 1 for trn/tst1/tst3, 2 for tst2/tst4). */
-  readonly restaurants: readonly ExtRestaurant[];
+  readonly restaurants: readonly Restaurant[];
   /** Stream of this file (see the file comment). */
   readonly rng: Rng;
   readonly examples?: number;
@@ -91,7 +93,7 @@ export interface DatasetOptions {
   readonly set: Dstc6Set;
   readonly examples?: number;
   /** A real or earlier-generated extended KB to use instead of generating one from the seed. */
-  readonly restaurants?: readonly ExtRestaurant[];
+  readonly restaurants?: readonly Restaurant[];
   readonly onProgress?: (p: { task: Dstc6Task; done: number; total: number }) => void;
 }
 
@@ -122,6 +124,6 @@ export function generateDstc6Files(opts: DatasetOptions): GeneratedFile[] {
     files.push({ name, text: formatDstc6Data(entries) });
     if (opts.set !== 'trn') files.push({ name: answersFileName(name), text: formatDstc6Results(answers) });
   }
-  if (!opts.restaurants) files.push({ name: KB_FILE_NAMES[spec.kb], text: formatExtendedKb(restaurants) });
+  if (!opts.restaurants) files.push({ name: KB_FILE_NAMES[spec.kb], text: formatKb(restaurants, DSTC6_KB) });
   return files;
 }

@@ -20,7 +20,9 @@ import type { Turn } from '../../core/dialog.js';
 import type { Rng } from '../../core/rng.js';
 import { hashString } from '../../core/rng.js';
 import { ConfigError, InternalError } from '../../core/errors.js';
-import { ExtKbStore, callKey, extResultLines, formatExtApiCall, slotValues, type ExtCall, type ExtRestaurant, type ExtSlot, type KbId } from './extended-kb.js';
+import { MemoryKbStore, type ApiCall, type KbStore, type Restaurant } from '../restaurant/kb.js';
+import { DSTC6_KB, byRating, resultLines } from '../restaurant/kb-dialects.js';
+import { callKey, formatExtApiCall, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
 import {
   ACCEPTS,
   ACCEPT_NEWEST,
@@ -64,19 +66,21 @@ export const SILENCE6 = '<silence>';
 export interface SimContext {
   readonly kb: KbId;
   readonly slots: readonly ExtSlot[];
-  readonly store: ExtKbStore;
+  readonly store: KbStore;
+  /** The KB's restaurants, in KB order. */
+  readonly restaurants: readonly Restaurant[];
   /** Goals (api_calls / restaurants) are split in two halves by a hash of the call: 0 = training, 1 = test. */
   readonly half: 0 | 1;
 }
 
-export function makeSimContext(restaurants: readonly ExtRestaurant[], kb: KbId, restrictions: boolean, half: 0 | 1): SimContext {
+export function makeSimContext(restaurants: readonly Restaurant[], kb: KbId, restrictions: boolean, half: 0 | 1): SimContext {
   const slots: ExtSlot[] = ['cuisine', 'location', 'number', 'price', 'atmosphere'];
   if (restrictions) slots.push('restrictions');
-  return { kb, slots, store: new ExtKbStore(restaurants, slots), half };
+  return { kb, slots, store: new MemoryKbStore(restaurants), restaurants, half };
 }
 
 /** The half a call belongs to (seed-independent, so training and test goals never meet). */
-export function goalHalf(call: ExtCall, slots: readonly ExtSlot[]): 0 | 1 {
+export function goalHalf(call: Partial<ApiCall>, slots: readonly ExtSlot[]): 0 | 1 {
   return (hashString(callKey(call, slots)) & 1) as 0 | 1;
 }
 
@@ -125,7 +129,7 @@ function maybeHesitate(rng: Rng, b: Builder, ctx: SimContext, slot: ExtSlot): vo
 }
 
 /** Greeting, request naming `nSlots` slots, questions for the others, ending with the bot's "ok let me look into some options for you". */
-function requestPhase(rng: Rng, b: Builder, ctx: SimContext, goal: ExtCall, nSlots: number): void {
+function requestPhase(rng: Rng, b: Builder, ctx: SimContext, goal: ApiCall, nSlots: number): void {
   b.user(rng.pick(GREETINGS));
   b.bot(BOT6.greet);
   const given = rng.sample(ctx.slots, nSlots);
@@ -142,7 +146,7 @@ function requestPhase(rng: Rng, b: Builder, ctx: SimContext, goal: ExtCall, nSlo
 }
 
 /** Updates of `fields` (distinct) to the values of `next`, "no", and the new api_call. */
-function updatePhase(rng: Rng, b: Builder, ctx: SimContext, fields: readonly ExtSlot[], next: ExtCall): void {
+function updatePhase(rng: Rng, b: Builder, ctx: SimContext, fields: readonly ExtSlot[], next: ApiCall): void {
   fields.forEach((f, i) => {
     if (i > 0) maybeHesitate(rng, b, ctx, f);
     const opener = fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) });
@@ -155,22 +159,18 @@ function updatePhase(rng: Rng, b: Builder, ctx: SimContext, fields: readonly Ext
   b.bot(formatExtApiCall(next, ctx.slots));
 }
 
-function byDecreasingRating(rs: readonly ExtRestaurant[]): ExtRestaurant[] {
-  return rs.slice().sort((a, b) => b.rating - a.rating || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
 /** At most `maxResults` of the call's restaurants, in random order (the KB lines shown). */
-function shownResults(rng: Rng, results: readonly ExtRestaurant[]): ExtRestaurant[] {
+function shownResults(rng: Rng, results: readonly Restaurant[]): Restaurant[] {
   const n = Math.min(results.length, DSTC6_DIST.maxResults);
   return rng.sample(results, n);
 }
 
 /** Proposals by decreasing rating until the user accepts; returns the accepted restaurant. Starts with the user's silence. */
-function proposalPhase(rng: Rng, b: Builder, results: readonly ExtRestaurant[], acceptP: number): ExtRestaurant {
-  const ranked = byDecreasingRating(results);
+function proposalPhase(rng: Rng, b: Builder, results: readonly Restaurant[], acceptP: number): Restaurant {
+  const ranked = byRating(results);
   b.user(SILENCE6);
   for (let i = 0; i < ranked.length; i++) {
-    const r = ranked[i] as ExtRestaurant;
+    const r = ranked[i] as Restaurant;
     b.bot(propose6(r.name));
     if (i === ranked.length - 1) {
       b.user(rng.pick(ACCEPTS));
@@ -188,7 +188,7 @@ function proposalPhase(rng: Rng, b: Builder, results: readonly ExtRestaurant[], 
     }
     if (i > 0 && rng.chance(DSTC6_DIST.recall)) {
       const first = rng.chance(0.5);
-      const recalled = first ? (ranked[0] as ExtRestaurant) : (ranked[i - 1] as ExtRestaurant);
+      const recalled = first ? (ranked[0] as Restaurant) : (ranked[i - 1] as Restaurant);
       b.user(rng.pick(first ? RECALL_FIRST : RECALL_PREVIOUS));
       b.bot(recall6(recalled.name));
       const d = rng.weighted(DSTC6_DIST.afterRecall);
@@ -208,7 +208,7 @@ function proposalPhase(rng: Rng, b: Builder, results: readonly ExtRestaurant[], 
 }
 
 /** Phone only / address only / both; each question is a friend consultation (the distractor) with probability 0.5. */
-function infoPhase(rng: Rng, b: Builder, r: ExtRestaurant): void {
+function infoPhase(rng: Rng, b: Builder, r: Restaurant): void {
   const which = rng.weighted(DSTC6_DIST.infoWeights);
   const asks: Array<'phone' | 'address'> = which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
   for (const a of asks) {
@@ -227,34 +227,33 @@ function infoPhase(rng: Rng, b: Builder, r: ExtRestaurant): void {
 }
 
 /** A random call in the context's goal half. */
-export function randomCall(rng: Rng, ctx: SimContext): ExtCall {
+export function randomCall(rng: Rng, ctx: SimContext): ApiCall {
   for (;;) {
-    const call: Partial<Record<ExtSlot, string>> = {};
+    const call: Partial<ApiCall> = {};
     for (const s of ctx.slots) call[s] = rng.pick(slotValues(s, ctx.kb));
-    if (goalHalf(call, ctx.slots) === ctx.half) return call;
+    if (goalHalf(call, ctx.slots) === ctx.half) return call as ApiCall;
   }
 }
 
 /** Goal pools that depend on the KB, computed once per context. */
 export interface GoalPools {
   /** Calls of the half with ≥ 3 results (task 3). */
-  readonly task3Calls: readonly ExtCall[];
+  readonly task3Calls: readonly ApiCall[];
   /** Restaurants whose call lies in the half (task 4). */
-  readonly task4Restaurants: readonly ExtRestaurant[];
+  readonly task4Restaurants: readonly Restaurant[];
 }
 
 export function goalPools(ctx: SimContext): GoalPools {
-  const seen = new Map<string, ExtCall>();
-  const rs: ExtRestaurant[] = [];
-  for (const r of ctx.store.restaurants) {
+  const seen = new Map<string, ApiCall>();
+  const rs: Restaurant[] = [];
+  for (const r of ctx.restaurants) {
     if (goalHalf(r, ctx.slots) !== ctx.half) continue;
     rs.push(r);
     const k = callKey(r, ctx.slots);
-    if (!seen.has(k) && ctx.store.query(r).length >= DSTC6_DIST.minResults[3]) {
-      const call: Partial<Record<ExtSlot, string>> = {};
-      for (const s of ctx.slots) call[s] = r[s];
-      seen.set(k, call);
-    }
+    if (seen.has(k)) continue;
+    const call: Partial<ApiCall> = {};
+    for (const s of ctx.slots) call[s] = r[s];
+    if (ctx.store.query(call as ApiCall).length >= DSTC6_DIST.minResults[3]) seen.set(k, call as ApiCall);
   }
   const task3Calls = [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
   return { task3Calls, task4Restaurants: rs };
@@ -269,9 +268,9 @@ export function task1Dialog(rng: Rng, ctx: SimContext): Turn[] {
   return b.turns;
 }
 
-function updatedCall(rng: Rng, ctx: SimContext, first: ExtCall, k: number): { fields: ExtSlot[]; next: ExtCall } {
+function updatedCall(rng: Rng, ctx: SimContext, first: ApiCall, k: number): { fields: ExtSlot[]; next: ApiCall } {
   const fields = rng.sample(ctx.slots, k);
-  const next: Partial<Record<ExtSlot, string>> = { ...first };
+  const next: ApiCall = { ...first };
   for (const f of fields) next[f] = other(rng, slotValues(f, ctx.kb), first[f] as string);
   return { fields, next };
 }
@@ -292,7 +291,7 @@ export function task3Dialog(rng: Rng, ctx: SimContext, pools: GoalPools): Turn[]
   const goal = rng.pick(pools.task3Calls);
   const shown = shownResults(rng, ctx.store.query(goal));
   const b = new Builder();
-  b.kb(shown.flatMap(extResultLines));
+  b.kb(shown.flatMap((r) => resultLines(r, DSTC6_KB)));
   requestPhase(rng, b, ctx, goal, ctx.slots.length);
   proposalPhase(rng, b, shown, DSTC6_DIST.accept[3]);
   return b.turns;
@@ -302,7 +301,7 @@ export function task4Dialog(rng: Rng, pools: GoalPools): Turn[] {
   if (pools.task4Restaurants.length === 0) throw new ConfigError('task 4: the KB has no restaurant in this half');
   const r = rng.pick(pools.task4Restaurants);
   const b = new Builder();
-  b.kb(extResultLines(r));
+  b.kb(resultLines(r, DSTC6_KB));
   b.user(rng.pick(GREETINGS));
   b.bot(BOT6.greet);
   b.user(`${rng.pick(REQUEST_OPENERS)} at ${r.name}`);
@@ -326,7 +325,7 @@ export function task5Dialog(rng: Rng, ctx: SimContext): Turn[] {
   b.bot(formatExtApiCall(first, ctx.slots));
   updatePhase(rng, b, ctx, upd.fields, upd.next);
   const shown = shownResults(rng, ctx.store.query(upd.next));
-  b.kb(shown.flatMap(extResultLines));
+  b.kb(shown.flatMap((r) => resultLines(r, DSTC6_KB)));
   const accepted = proposalPhase(rng, b, shown, DSTC6_DIST.accept[5]);
   infoPhase(rng, b, accepted);
   b.user(rng.pick(THANKS));

@@ -4,7 +4,8 @@
  */
 import { createRng } from '../../core/rng.js';
 import { formatBabiCandidates, formatBabiDialogs } from '../../formats/babi.js';
-import { CUISINES, LOCATIONS, MemoryKbStore, allApiCalls, formatApiCall, formatRestaurantKb, generateRestaurants, type Restaurant } from './kb.js';
+import { CUISINES, LOCATIONS, MemoryKbStore, allApiCalls, formatApiCall, generateRestaurants, type Restaurant } from './kb.js';
+import { BABI_KB, formatKb } from './kb-dialects.js';
 import { FIXED_BOT_UTTERANCES, botHereItIs, botPropose } from './patterns.js';
 import { SPLITS, TASK_FILE_STEMS, generateSplit, type Split, type TaskId } from './simulator.js';
 
@@ -63,7 +64,7 @@ export function generateRestaurantDataset(opts: DatasetOptions): GeneratedFile[]
       files.push({ name: dialogFileName(task, split), text: formatBabiDialogs(dialogs) });
     }
   }
-  files.push({ name: KB_FILE, text: formatRestaurantKb(restaurants) });
+  files.push({ name: KB_FILE, text: formatKb(restaurants, BABI_KB) });
   files.push({ name: CANDIDATES_FILE, text: formatBabiCandidates({ candidates: candidateUtterances(restaurants) }) });
   return files;
 }

@@ -1,5 +1,6 @@
 /**
- * The two restaurant KB layouts a bot can query, and how each dataset writes them:
+ * The two restaurant KB layouts a bot can query, and how each dataset writes them — the one reader
+ * and writer of restaurant KB files (`readKb`, `parseKb`, `formatKb`):
  *
  * - `babi` (bAbI dialog tasks 1–5, `dialog-babi-kb-all.txt`): 7 attributes; `api_call cuisine
  *   location number price`; result lines `name R_attr value` in the order phone, cuisine, address,
@@ -7,12 +8,13 @@
  * - `dstc6` (DSTC6 Track 1, `extendedkb1.txt` / `extendedkb2.txt`): 9 attributes (adds atmosphere
  *   and dietary restrictions); `api_call cuisine location number price atmosphere [restrictions]`
  *   (tst1/tst2 use 5 arguments, tst3/tst4 6); result lines `name r_attr value` (lower-case prefix)
- *   in the KB file's attribute order.
+ *   in the KB file's attribute order. KB file lines are strictly `1 <name> R_<attr><TAB><value>`.
  *
  * Task 6 (DSTC2) KBs have another shape (post codes, `dontcare` calls) and are not handled here.
  */
 import { FormatError } from '../../core/errors.js';
-import type { KbFact } from '../../formats/babi.js';
+import { readTextFile } from '../../core/files.js';
+import { formatBabiKb, parseBabiKb, type KbFact } from '../../formats/babi.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
 
 export type KbDialectName = 'babi' | 'dstc6';
@@ -33,6 +35,11 @@ export interface KbDialect {
   readonly minCallArgs: number;
   /** The user's silence token in this dataset's dialogs. */
   readonly silence: string;
+  /**
+   * KB file lines: strictly `1 <name> R_<attr><TAB><value>` (DSTC6), or any bAbI KB line (TAB or
+   * space between attribute and value, see `parseBabiKb`).
+   */
+  readonly strictFileLines: boolean;
 }
 
 export const BABI_KB: KbDialect = {
@@ -43,6 +50,7 @@ export const BABI_KB: KbDialect = {
   callSlots: ['cuisine', 'location', 'number', 'price'],
   minCallArgs: 4,
   silence: '<SILENCE>',
+  strictFileLines: false,
 };
 
 export const DSTC6_KB: KbDialect = {
@@ -53,6 +61,7 @@ export const DSTC6_KB: KbDialect = {
   callSlots: ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions'],
   minCallArgs: 5,
   silence: '<silence>',
+  strictFileLines: true,
 };
 
 export const KB_DIALECTS: Readonly<Record<KbDialectName, KbDialect>> = { babi: BABI_KB, dstc6: DSTC6_KB };
@@ -65,19 +74,23 @@ export function attrOf(r: Restaurant, attr: RestaurantAttr): string | undefined 
 }
 
 /**
- * Builds restaurants from the facts of a bAbI or DSTC6 KB file and tells which layout it is (DSTC6
- * when any restaurant has an atmosphere). Every restaurant needs every attribute of its layout,
- * once, and an integer rating. `file` names the source in errors (fact N = line N).
+ * Builds restaurants from the facts of a bAbI or DSTC6 KB file. With `expect`, the file must be of
+ * that layout (exactly its attributes, `R_` prefix); without, the layout is detected (DSTC6 when
+ * any restaurant has an atmosphere or restrictions; `r_`/`R_` prefixes). Every restaurant needs
+ * every attribute of its layout, once, one-word values and an integer rating. `file` names the
+ * source in errors (fact N = line N).
  */
-export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>'): { dialect: KbDialect; restaurants: Restaurant[] } {
+export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
+  const known = expect?.fileAttrs ?? ALL_ATTRS;
   const byName = new Map<string, { first: number; attrs: Map<RestaurantAttr, string> }>();
   let dstc6 = false;
   facts.forEach((f, i) => {
-    const m = /^[rR]_(\w+)$/.exec(f.attr);
+    const m = (expect ? /^R_(\w+)$/ : /^[rR]_(\w+)$/).exec(f.attr);
     const attr = m?.[1] as RestaurantAttr | undefined;
-    if (attr === undefined || !ALL_ATTRS.includes(attr)) {
-      const hint = f.attr === 'R_post_code' ? ' (a task 6 / DSTC2 KB: not supported)' : '';
-      throw new FormatError(file, i + 1, `unknown attribute ${f.attr}${hint} (expected R_ followed by one of ${ALL_ATTRS.join(' ')})`);
+    if (attr === undefined || !known.includes(attr)) {
+      const hint = !expect && f.attr === 'R_post_code' ? ' (a task 6 / DSTC2 KB: not supported)' : '';
+      const want = expect ? `one of ${known.map((a) => 'R_' + a).join(' ')}` : `R_ followed by one of ${known.join(' ')}`;
+      throw new FormatError(file, i + 1, `unknown attribute ${f.attr}${hint} (expected ${want})`);
     }
     if (attr === 'atmosphere' || attr === 'restrictions') dstc6 = true;
     if (f.value === '' || /\s/.test(f.value)) throw new FormatError(file, i + 1, `${f.entity} ${f.attr}: value must be one non-empty word, got '${f.value}'`);
@@ -87,11 +100,11 @@ export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>'):
     e.attrs.set(attr, f.value);
   });
   if (byName.size === 0) throw new FormatError(file, 1, 'no restaurant in the KB file');
-  const dialect = dstc6 ? DSTC6_KB : BABI_KB;
+  const dialect = expect ?? (dstc6 ? DSTC6_KB : BABI_KB);
   const restaurants: Restaurant[] = [];
   for (const [name, { first, attrs }] of byName) {
     const missing = dialect.fileAttrs.filter((a) => !attrs.has(a));
-    if (missing.length > 0) throw new FormatError(file, first, `restaurant ${name} lacks ${missing.map((a) => 'R_' + a).join(', ')} (${dialect.name} KB)`);
+    if (missing.length > 0) throw new FormatError(file, first, `restaurant ${name} lacks ${missing.map((a) => 'R_' + a).join(', ')}${expect ? '' : ` (${dialect.name} KB)`}`);
     const rating = Number(attrs.get('rating'));
     if (!Number.isSafeInteger(rating)) throw new FormatError(file, first, `restaurant ${name}: R_rating is not an integer (${attrs.get('rating')})`);
     const get = (a: RestaurantAttr): string => attrs.get(a) as string;
@@ -105,13 +118,35 @@ export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>'):
       address: get('address'),
       number: get('number'),
     };
-    if (dstc6) {
-      r.atmosphere = get('atmosphere');
-      r.restrictions = get('restrictions');
-    }
+    if (attrs.has('atmosphere')) r.atmosphere = get('atmosphere');
+    if (attrs.has('restrictions')) r.restrictions = get('restrictions');
     restaurants.push(r);
   }
   return { dialect, restaurants };
+}
+
+/** The facts of a KB file whose lines must all be `1 <name> R_<attr><TAB><value>` (KbDialect.strictFileLines). */
+function strictKbFacts(text: string, file: string): KbFact[] {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no KB fact');
+  return lines.map((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const m = /^\d+ (\S+) (R_\w+)\t(\S+)$/.exec(line);
+    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${line.slice(0, 60)}'`);
+    return { entity: m[1] as string, attr: m[2] as string, value: m[3] as string };
+  });
+}
+
+/** Parses the text of a restaurant KB file (see restaurantsFromKbFacts for `expect`). */
+export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
+  const facts = expect?.strictFileLines ? strictKbFacts(text, file) : parseBabiKb(text, file).facts;
+  return restaurantsFromKbFacts(facts, file, expect);
+}
+
+/** Reads a restaurant KB file: `dialog-babi-kb-all.txt`, `extendedkb1.txt`, … (see restaurantsFromKbFacts for `expect`). */
+export function readKb(file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
+  return parseKb(readTextFile(file), file, expect);
 }
 
 /** The outcome of reading an `api_call …` utterance against a KB layout. */
@@ -144,6 +179,11 @@ export function restaurantsToKbFacts(rs: readonly Restaurant[], dialect: KbDiale
   const facts: KbFact[] = [];
   for (const r of rs) for (const a of dialect.fileAttrs) facts.push({ entity: r.name, attr: 'R_' + a, value: attrOf(r, a) ?? '' });
   return facts;
+}
+
+/** The text of a KB file of the dialect: `1 <name> R_<attr><TAB><value>`, attributes in the file order. */
+export function formatKb(rs: readonly Restaurant[], dialect: KbDialect): string {
+  return formatBabiKb({ facts: restaurantsToKbFacts(rs, dialect), sep: '\t' });
 }
 
 /** Restaurants by decreasing rating (name order on ties): the order the bots propose options in. */

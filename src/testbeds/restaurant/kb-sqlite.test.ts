@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { babiDir, dstc6Dir, skipUnless } from '../../../test/shared-data.js';
 import { readBabiDialogs } from '../../formats/babi.js';
-import { allApiCalls, MemoryKbStore, readRestaurantKb, type KbStore } from './kb.js';
-import { answerApiCall, BABI_KB, DSTC6_KB, NO_RESULT } from './kb-dialects.js';
+import { allApiCalls, MemoryKbStore, type KbStore } from './kb.js';
+import { answerApiCall, BABI_KB, DSTC6_KB, NO_RESULT, readKb } from './kb-dialects.js';
 import { importKbFile, SqliteKbStore } from './kb-sqlite.js';
 
 const babiKb = join(babiDir, 'dialog-babi-kb-all.txt');
@@ -26,7 +26,7 @@ test('bAbI KB → SQLite: same answers as the in-memory store for all 600 api_ca
   try {
     assert.equal(store.dialect.name, 'babi');
     assert.equal(store.size, 1200);
-    const mem = new MemoryKbStore(readRestaurantKb(babiKb));
+    const mem = new MemoryKbStore(readKb(babiKb, BABI_KB).restaurants);
     assert.deepEqual(store.all(), mem.all());
     let withResults = 0;
     for (const call of [...allApiCalls('iv'), ...allApiCalls('oov')]) {

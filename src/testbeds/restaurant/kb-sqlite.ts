@@ -16,9 +16,8 @@ import { basename, dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { FormatError } from '../../core/errors.js';
-import { readBabiKb } from '../../formats/babi.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
-import { KB_DIALECTS, restaurantsFromKbFacts, type KbDialect, type KbDialectName } from './kb-dialects.js';
+import { KB_DIALECTS, readKb, type KbDialect, type KbDialectName } from './kb-dialects.js';
 
 export const SQLITE_KB_FORMAT = 'dialogym-kb';
 export const SQLITE_KB_VERSION = 1;
@@ -110,10 +109,10 @@ export function writeSqliteKb(out: string, restaurants: readonly Restaurant[], d
 
 /** `dialogym kb import`: a bAbI (tasks 1–5) or DSTC6 KB file → SQLite KB. */
 export function importKbFile(kbFile: string, out: string): ImportSummary {
-  const { facts } = readBabiKb(kbFile);
-  const { dialect, restaurants } = restaurantsFromKbFacts(facts, kbFile);
+  const { dialect, restaurants } = readKb(kbFile);
   writeSqliteKb(out, restaurants, dialect, basename(kbFile));
-  return { dialect: dialect.name, restaurants: restaurants.length, facts: facts.length };
+  // Every restaurant has each attribute of its layout exactly once (readKb checks it).
+  return { dialect: dialect.name, restaurants: restaurants.length, facts: restaurants.length * dialect.fileAttrs.length };
 }
 
 /** A read-only KB store over a SQLite KB written by `writeSqliteKb`. */

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRng } from '../../core/rng.js';
 import { FormatError } from '../../core/errors.js';
-import { parseBabiKb } from '../../formats/babi.js';
 import { babiDir, skipUnless } from '../../../test/shared-data.js';
 import {
   CUISINES,
@@ -13,14 +12,12 @@ import {
   TYPICAL_TOLERANCE,
   allApiCalls,
   expectedValidCalls,
-  formatRestaurantKb,
   generateRestaurants,
-  readRestaurantKb,
-  restaurantResultLines,
-  restaurantsFromFacts,
   validCallStats,
   vocabOf,
 } from './kb.js';
+import { BABI_KB, formatKb, parseKb, readKb, restaurantsFromKbFacts, resultLines } from './kb-dialects.js';
+import { parseBabiKb } from '../../formats/babi.js';
 
 test('generated KB: 1200 restaurants, 600 per half, original names and 8400 facts', () => {
   const rs = generateRestaurants(createRng(1));
@@ -36,7 +33,7 @@ test('generated KB: 1200 restaurants, 600 per half, original names and 8400 fact
     assert.equal(x.name, `resto_${x.location}_${x.price}_${x.cuisine}_${x.rating}stars`);
     assert.ok(['two', 'four', 'six', 'eight'].includes(x.number));
   }
-  const text = formatRestaurantKb(rs);
+  const text = formatKb(rs, BABI_KB);
   assert.equal(text.split('\n').length - 1, 8400);
   assert.match(text, /^1 resto_seoul_cheap_korean_1stars R_cuisine\tkorean\n1 resto_seoul_cheap_korean_1stars R_location\tseoul\n/);
   // Party sizes are drawn, roughly uniform.
@@ -46,9 +43,9 @@ test('generated KB: 1200 restaurants, 600 per half, original names and 8400 fact
 });
 
 test('generated KB is deterministic per seed and typical', () => {
-  const a = formatRestaurantKb(generateRestaurants(createRng(7)));
-  const b = formatRestaurantKb(generateRestaurants(createRng(7)));
-  const c = formatRestaurantKb(generateRestaurants(createRng(8)));
+  const a = formatKb(generateRestaurants(createRng(7)), BABI_KB);
+  const b = formatKb(generateRestaurants(createRng(7)), BABI_KB);
+  const c = formatKb(generateRestaurants(createRng(8)), BABI_KB);
   assert.equal(a, b);
   assert.notEqual(a, c);
   const want = expectedValidCalls(3);
@@ -86,15 +83,15 @@ test('memory store answers api_calls exactly; halves are disjoint in vocabulary'
 
 test('KB text round-trips through the bAbI KB format', () => {
   const rs = generateRestaurants(createRng(5));
-  const text = formatRestaurantKb(rs);
-  const back = restaurantsFromFacts(parseBabiKb(text).facts);
+  const text = formatKb(rs, BABI_KB);
+  const back = parseKb(text, '<kb>', BABI_KB).restaurants;
   assert.deepEqual(back, rs);
-  assert.equal(formatRestaurantKb(back), text);
+  assert.equal(formatKb(back, BABI_KB), text);
 });
 
 test('result lines use the dialogs attribute order', () => {
   const r = generateRestaurants(createRng(1))[0]!;
-  assert.deepEqual(restaurantResultLines(r), [
+  assert.deepEqual(resultLines(r, BABI_KB), [
     `${r.name} R_phone ${r.name}_phone`,
     `${r.name} R_cuisine korean`,
     `${r.name} R_address ${r.name}_address`,
@@ -107,15 +104,15 @@ test('result lines use the dialogs attribute order', () => {
 
 test('bad KB facts give one-line errors with the line', () => {
   const good = '1 a R_cuisine\tx\n1 a R_location\ty\n1 a R_price\tcheap\n1 a R_rating\t3\n1 a R_phone\tp\n1 a R_address\tq\n1 a R_number\ttwo\n';
-  assert.equal(restaurantsFromFacts(parseBabiKb(good).facts).length, 1);
-  assert.throws(() => restaurantsFromFacts(parseBabiKb(good.replace('1 a R_number\ttwo\n', '')).facts, 'kb.txt'), (e: unknown) => e instanceof FormatError && e.message === 'kb.txt:1: restaurant a lacks R_number');
-  assert.throws(() => restaurantsFromFacts(parseBabiKb(good + '1 a R_price\tcheap\n').facts, 'kb.txt'), /kb\.txt:8: a has R_price twice/);
-  assert.throws(() => restaurantsFromFacts(parseBabiKb(good.replace('R_rating\t3', 'R_rating\tthree')).facts, 'kb.txt'), /kb\.txt:1: restaurant a: R_rating is not an integer/);
-  assert.throws(() => restaurantsFromFacts(parseBabiKb(good + '1 a R_stars\t3\n').facts, 'kb.txt'), /kb\.txt:8: unknown attribute R_stars/);
+  assert.equal(restaurantsFromKbFacts(parseBabiKb(good).facts, '<kb>', BABI_KB).restaurants.length, 1);
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('1 a R_number\ttwo\n', '')).facts, 'kb.txt', BABI_KB).restaurants, (e: unknown) => e instanceof FormatError && e.message === 'kb.txt:1: restaurant a lacks R_number');
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good + '1 a R_price\tcheap\n').facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:8: a has R_price twice/);
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('R_rating\t3', 'R_rating\tthree')).facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:1: restaurant a: R_rating is not an integer/);
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good + '1 a R_stars\t3\n').facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:8: unknown attribute R_stars/);
 });
 
 test('the original KB file loads into the store (1200 restaurants, 95 IV calls with ≥ 3 results)', { skip: skipUnless(babiDir) }, () => {
-  const rs = readRestaurantKb(join(babiDir, 'dialog-babi-kb-all.txt'));
+  const rs = readKb(join(babiDir, 'dialog-babi-kb-all.txt'), BABI_KB).restaurants;
   assert.equal(rs.length, 1200);
   const kb = new MemoryKbStore(rs);
   assert.deepEqual(
@@ -126,5 +123,5 @@ test('the original KB file loads into the store (1200 restaurants, 95 IV calls w
   assert.equal(s.calls, 95);
   assert.equal(s.meanResults.toFixed(3), '3.389');
   // The original file's order and attribute order are those we write.
-  assert.equal(formatRestaurantKb(rs), readFileSync(join(babiDir, 'dialog-babi-kb-all.txt'), 'utf8'));
+  assert.equal(formatKb(rs, BABI_KB), readFileSync(join(babiDir, 'dialog-babi-kb-all.txt'), 'utf8'));
 });

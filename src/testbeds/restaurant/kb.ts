@@ -9,10 +9,11 @@
  *
  * Orders below are those of the original `dialog-babi-kb-all.txt` (OOV half first; within a half
  * location → price → cuisine → rating), so a generated KB file reads like the original one.
+ *
+ * `Restaurant`, `KbStore` and `MemoryKbStore` serve the DSTC6 extended KBs too (with atmosphere and
+ * restrictions); KB files are read and written by `kb-dialects.ts`, SQLite KBs by `kb-sqlite.ts`.
  */
 import type { Rng } from '../../core/rng.js';
-import { FormatError } from '../../core/errors.js';
-import { formatBabiKb, readBabiKb, type KbFact } from '../../formats/babi.js';
 
 /** The half of the vocabulary a value, restaurant or test set is drawn from: in-vocabulary or out-of-vocabulary (OOV test sets). */
 export type VocabHalf = 'iv' | 'oov';
@@ -43,6 +44,7 @@ export interface ApiCall {
   restrictions?: string;
 }
 
+/** A restaurant of a bAbI KB, or of a DSTC6 extended KB (with atmosphere and restrictions). */
 export interface Restaurant {
   name: string;
   cuisine: string;
@@ -57,18 +59,13 @@ export interface Restaurant {
   restrictions?: string;
 }
 
+/** A restaurant KB answering api_calls: `MemoryKbStore` (here) or `SqliteKbStore` (kb-sqlite.ts). */
 export interface KbStore {
-  /** Restaurants matching all four fields of the call, in store order. */
+  /** Restaurants matching all fields of the call (atmosphere/restrictions only when given), in store order. */
   query(call: ApiCall): Restaurant[];
   /** Every restaurant, in store order. */
   all(): Restaurant[];
 }
-
-/** Attribute order of the KB file (`dialog-babi-kb-all.txt`). */
-export const KB_FILE_ATTRS = ['R_cuisine', 'R_location', 'R_price', 'R_rating', 'R_phone', 'R_address', 'R_number'] as const;
-/** Attribute order of the KB-result lines inside dialogs (tasks 3-5): the same in all 27,267 original result blocks. */
-export const DIALOG_ATTRS = ['R_phone', 'R_cuisine', 'R_address', 'R_location', 'R_number', 'R_price', 'R_rating'] as const;
-export type KbAttr = (typeof KB_FILE_ATTRS)[number];
 
 /** The values of a field within one vocabulary half. */
 export function fieldValues(field: Field, vocab: VocabHalf): readonly string[] {
@@ -194,7 +191,7 @@ export function vocabOf(x: { cuisine: string; location: string }): VocabHalf | u
   return undefined;
 }
 
-/** In-memory KB store with an index on the four api_call fields. */
+/** In-memory KB store with an index on the four api_call fields (atmosphere/restrictions filtered). */
 export class MemoryKbStore implements KbStore {
   private readonly rows: readonly Restaurant[];
   private readonly index = new Map<string, Restaurant[]>();
@@ -222,78 +219,4 @@ export class MemoryKbStore implements KbStore {
   half(vocab: VocabHalf): MemoryKbStore {
     return new MemoryKbStore(this.rows.filter((r) => vocabOf(r) === vocab));
   }
-}
-
-export function attrValue(r: Restaurant, attr: KbAttr): string {
-  switch (attr) {
-    case 'R_cuisine':
-      return r.cuisine;
-    case 'R_location':
-      return r.location;
-    case 'R_price':
-      return r.price;
-    case 'R_rating':
-      return String(r.rating);
-    case 'R_phone':
-      return r.phone;
-    case 'R_address':
-      return r.address;
-    case 'R_number':
-      return r.number;
-  }
-}
-
-/** The KB-result lines of a restaurant as they appear inside dialogs: `name R_attr value`. */
-export function restaurantResultLines(r: Restaurant): string[] {
-  return DIALOG_ATTRS.map((a) => `${r.name} ${a} ${attrValue(r, a)}`);
-}
-
-/** Facts in the KB-file order (7 per restaurant). */
-export function restaurantsToFacts(rs: readonly Restaurant[]): KbFact[] {
-  const facts: KbFact[] = [];
-  for (const r of rs) for (const a of KB_FILE_ATTRS) facts.push({ entity: r.name, attr: a, value: attrValue(r, a) });
-  return facts;
-}
-
-/** The text of a `dialog-babi-kb-all.txt` style file (`1 name R_attr<TAB>value`). */
-export function formatRestaurantKb(rs: readonly Restaurant[]): string {
-  return formatBabiKb({ facts: restaurantsToFacts(rs), sep: '\t' });
-}
-
-/**
- * Builds restaurants from KB facts; every restaurant needs all seven attributes, a numeric rating,
- * and no attribute twice. `file` names the source in errors (fact index N = line N of the file).
- */
-export function restaurantsFromFacts(facts: readonly KbFact[], file = '<kb>'): Restaurant[] {
-  const byName = new Map<string, { first: number; attrs: Map<string, string> }>();
-  facts.forEach((f, i) => {
-    if (!(KB_FILE_ATTRS as readonly string[]).includes(f.attr)) throw new FormatError(file, i + 1, `unknown attribute ${f.attr} (expected one of ${KB_FILE_ATTRS.join(' ')})`);
-    let e = byName.get(f.entity);
-    if (!e) byName.set(f.entity, (e = { first: i + 1, attrs: new Map() }));
-    if (e.attrs.has(f.attr)) throw new FormatError(file, i + 1, `${f.entity} has ${f.attr} twice`);
-    e.attrs.set(f.attr, f.value);
-  });
-  const out: Restaurant[] = [];
-  for (const [name, { first, attrs }] of byName) {
-    const missing = KB_FILE_ATTRS.filter((a) => !attrs.has(a));
-    if (missing.length > 0) throw new FormatError(file, first, `restaurant ${name} lacks ${missing.join(', ')}`);
-    const rating = Number(attrs.get('R_rating'));
-    if (!Number.isInteger(rating)) throw new FormatError(file, first, `restaurant ${name}: R_rating is not an integer (${attrs.get('R_rating')})`);
-    out.push({
-      name,
-      cuisine: attrs.get('R_cuisine') as string,
-      location: attrs.get('R_location') as string,
-      price: attrs.get('R_price') as string,
-      rating,
-      phone: attrs.get('R_phone') as string,
-      address: attrs.get('R_address') as string,
-      number: attrs.get('R_number') as string,
-    });
-  }
-  return out;
-}
-
-/** Loads a bAbI KB file (tasks 1-5 format) into restaurants. */
-export function readRestaurantKb(file: string): Restaurant[] {
-  return restaurantsFromFacts(readBabiKb(file).facts, file);
 }

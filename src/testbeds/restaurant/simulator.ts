@@ -20,7 +20,8 @@ import type { Dialog, Turn } from '../../core/dialog.js';
 import { SILENCE } from '../../core/dialog.js';
 import type { Rng } from '../../core/rng.js';
 import { ConfigError, DialogymError, InternalError } from '../../core/errors.js';
-import { FIELDS, allApiCalls, fieldValues, formatApiCall, restaurantResultLines, type ApiCall, type Field, type KbStore, type Restaurant, type VocabHalf, vocabOf } from './kb.js';
+import { FIELDS, allApiCalls, fieldValues, formatApiCall, type ApiCall, type Field, type KbStore, type Restaurant, type VocabHalf, vocabOf } from './kb.js';
+import { BABI_KB, resultLines as kbResultLines } from './kb-dialects.js';
 import {
   ACCEPTS,
   ASK_ADDRESS,
@@ -148,7 +149,7 @@ function infoPhase(rng: Rng, b: DialogBuilder, r: Restaurant): void {
 }
 
 function resultLines(rng: Rng, results: readonly Restaurant[]): string[] {
-  return orderResults(rng, results).flatMap(restaurantResultLines);
+  return orderResults(rng, results).flatMap((r) => kbResultLines(r, BABI_KB));
 }
 
 /** A different value of `field` than `current`. */
@@ -237,7 +238,7 @@ export function task3Dialog(rng: Rng, goal: ApiCall, kb: KbStore): Turn[] {
 /** Task 4: the restaurant's facts, then a booking at it as if it had been accepted, then phone/address. */
 export function task4Dialog(rng: Rng, r: Restaurant): Turn[] {
   const b = new DialogBuilder();
-  b.kb(restaurantResultLines(r));
+  b.kb(kbResultLines(r, BABI_KB));
   b.turn(rng.pick(GREETINGS), BOT.greet);
   b.turn(`${rng.pick(BOOK_AT_OPENERS)} at ${r.name}`, BOT.reserve);
   infoPhase(rng, b, r);

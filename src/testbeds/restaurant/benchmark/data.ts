@@ -9,7 +9,8 @@ import { ConfigError } from '../../../core/errors.js';
 import { parseBabiCandidates, parseBabiDialogs, parseBabiKb, readBabiCandidates, readBabiDialogs, readBabiKb } from '../../../formats/babi.js';
 import { CANDIDATES_FILE, KB_FILE, dialogFileName, generateRestaurantDataset } from '../dataset.js';
 import type { Split, TaskId } from '../simulator.js';
-import { readRestaurantKb, type Restaurant } from '../kb.js';
+import type { Restaurant } from '../kb.js';
+import { BABI_KB, readKb } from '../kb-dialects.js';
 import { KbTypes } from '../../../rankers/match-type.js';
 import { testsOfTask, type BenchmarkTest } from './paper.js';
 
@@ -93,7 +94,7 @@ export function restaurantsOf(dialogs: readonly Dialog[]): Set<string> {
 
 /** The restaurants of the original KB in a folder of original files. */
 export function originalRestaurants(dir: string): Restaurant[] {
-  return readRestaurantKb(join(dir, KB_FILE));
+  return readKb(join(dir, KB_FILE), BABI_KB).restaurants;
 }
 
 /** The data of a task from a source. */
