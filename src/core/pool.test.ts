@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Pool } from './pool.js';
+import { PinnedThreads, Pool } from './pool.js';
 import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
 import type { FixtureTask } from './testing/pool-fixture.js';
 
@@ -62,17 +62,28 @@ test('progress messages all arrive, in order, before the result', async () => {
   }
 });
 
-test('a pinned task runs on the thread it names', async () => {
-  const p = pool(2, { tasksPerThread: 64 });
+test('pinned threads: a task runs on the thread it names, errors rebuilt, a dead thread reported', async () => {
+  const p = new PinnedThreads<FixtureTask, unknown>({ file: FIXTURE, threads: 2, label: 'test worker', workerData: { hello: 'there' }, errors: [CustomError] });
   try {
-    const ids = p.threadIds();
-    assert.equal(ids.length, 2);
-    for (const id of [...ids, ...ids].reverse()) assert.equal(await p.run({ kind: 'thread' }, { thread: id }), id);
-    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => p.run({ kind: 'thread' }, { thread: ids[i % 2] as number })));
-    assert.deepEqual(all, Array.from({ length: 20 }, (_, i) => ids[i % 2]));
+    const [a, b] = [await p.run(0, { kind: 'thread' }), await p.run(1, { kind: 'thread' })];
+    assert.notEqual(a, b);
+    const all = await Promise.all(Array.from({ length: 40 }, (_, i) => p.run(i % 2, { kind: 'thread' })));
+    assert.deepEqual(all, Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b)));
+    // In order on one thread, whatever each task costs.
+    assert.deepEqual(await Promise.all([3, 2, 1, 0].map((k) => p.run(1, { kind: 'echo', value: k, spin: k * 50_000 }))), [3, 2, 1, 0]);
+    assert.deepEqual(await p.run(1, { kind: 'data' }), { hello: 'there' });
+    await assert.rejects(p.run(0, { kind: 'throw', error: 'format' }), (e: unknown) => e instanceof FormatError && e.line === 3);
+    await assert.rejects(p.run(0, { kind: 'throw', error: 'custom' }), (e: unknown) => e instanceof CustomError);
+    await assert.rejects(p.run(1, { kind: 'throw', error: 'plain' }), /^Error: test worker: plain trouble$/);
+    await assert.rejects(p.run(0, { kind: 'exit', code: 4 }), (e: unknown) => e instanceof DialogymError && /test worker failed: .*4/.test(e.message));
+    await assert.rejects(p.run(0, { kind: 'echo', value: 1 }), DialogymError);
+    assert.equal(await p.run(1, { kind: 'echo', value: 9 }), 9, 'the other thread goes on');
   } finally {
     await p.destroy();
   }
+  const dead = new PinnedThreads<FixtureTask, unknown>({ file: new URL('./testing/no-such-module.js', import.meta.url), threads: 1, label: 'test worker' });
+  await assert.rejects(dead.run(0, { kind: 'echo', value: 1 }), (e: unknown) => e instanceof DialogymError && /test worker failed/.test(e.message));
+  await dead.destroy();
 });
 
 test('runSync answers a caller that never yields to the event loop; errors rebuilt; a dead module gives undefined', async () => {

@@ -7,14 +7,13 @@
  *   so the CLI still prints one line and exits with the right code;
  * - `run(task, { onMessage })` gives the task a MessagePort for progress messages, all of them
  *   delivered before the task's promise settles;
- * - `run(task, { thread })` pins a task to one thread (`threadIds()`) for jobs that keep state there;
  * - `runSync(task)` posts at once and returns a `join()` that blocks in `Atomics.wait` (no event loop
  *   needed) for the answer, for synchronous callers such as a training loop.
  */
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
-import { Piscina, queueOptionsSymbol } from 'piscina';
+import { Piscina } from 'piscina';
 import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
 
 /** An error as it crosses threads. */
@@ -63,7 +62,7 @@ export interface PoolOptions {
   readonly label: string;
   /** More error classes rebuilt by name (the core classes always are). */
   readonly errors?: readonly ErrorClass[];
-  /** Tasks a thread is handed before it answers (default 1; more for pinned or synchronous work). */
+  /** Tasks a thread is handed before it answers (default 1; more for a synchronous caller, see `runSync`). */
   readonly tasksPerThread?: number;
   /** Bytes for a synchronous answer (default 64 KiB). */
   readonly syncBytes?: number;
@@ -72,15 +71,26 @@ export interface PoolOptions {
 export interface RunOptions<P> {
   /** Receives what the task `post`s, in order, all before the promise settles. */
   readonly onMessage?: (message: P) => void;
-  /** The thread (one of `threadIds()`) to run on; another one when it has gone. */
-  readonly thread?: number;
 }
 
 const CORE_ERRORS: readonly ErrorClass[] = [ConfigError, ModelFileError, DialogymError];
 
+/** Rebuilds a task's error: the core classes and `extra` by name, anything else as `<label>: <message>`. */
+function rebuilder(label: string, extra: readonly ErrorClass[] = []): (w: WireError) => Error {
+  const classes = new Map([...CORE_ERRORS, ...extra].map((c) => [c.name, c]));
+  return (w) => {
+    if (w.name === 'FormatError' && w.file !== undefined && w.reason !== undefined) return new FormatError(w.file, w.line, w.reason);
+    const C = classes.get(w.name === 'FormatError' ? 'DialogymError' : w.name);
+    return C ? new C(w.message) : new Error(`${label}: ${w.message}`);
+  };
+}
+
+/** A thread that died (or a pool that stopped) under a task. */
+const lost = (label: string, e: unknown): DialogymError => new DialogymError(`${label} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+
 export class Pool<T, R, P = never> {
   private readonly piscina: Piscina;
-  private readonly errors: Map<string, ErrorClass>;
+  private readonly rebuild: (w: WireError) => Error;
   private readonly label: string;
   private readonly syncBytes: number;
   /** The first error piscina reported outside a task (e.g. a worker that failed to load). */
@@ -90,33 +100,19 @@ export class Pool<T, R, P = never> {
     if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError(`threads must be a positive integer, got ${opts.threads}`);
     this.label = opts.label;
     this.syncBytes = opts.syncBytes ?? 1 << 16;
-    this.errors = new Map([...CORE_ERRORS, ...(opts.errors ?? [])].map((c) => [c.name, c]));
-    const perThread = opts.tasksPerThread ?? 1;
+    this.rebuild = rebuilder(opts.label, opts.errors);
     this.piscina = new Piscina({
       filename: fileURLToPath(opts.file),
       minThreads: opts.threads,
       maxThreads: opts.threads,
       idleTimeout: Infinity,
-      concurrentTasksPerWorker: perThread,
+      concurrentTasksPerWorker: opts.tasksPerThread ?? 1,
       workerData: opts.workerData,
       recordTiming: false,
-      loadBalancer: (task, workers) => {
-        const want = (task[queueOptionsSymbol] as { thread?: number } | null)?.thread;
-        const pinned = want === undefined ? undefined : (workers.find((w) => w.id === want) ?? workers[0]);
-        if (pinned) return pinned;
-        let best = null;
-        for (const w of workers) if (w.currentUsage < perThread && (best === null || w.currentUsage < best.currentUsage)) best = w;
-        return best;
-      },
     });
     this.piscina.on('error', (e: Error) => {
       this.failure ??= e;
     });
-  }
-
-  /** Thread ids of the live workers (for `run(task, { thread })`). */
-  threadIds(): number[] {
-    return this.piscina.threads.map((w) => w.threadId);
   }
 
   /** Runs `task` on a free thread; rejects with the task's error rebuilt, or a DialogymError when its thread died. */
@@ -124,17 +120,13 @@ export class Pool<T, R, P = never> {
     const channel = opts.onMessage ? new MessageChannel() : undefined;
     const onMessage = opts.onMessage;
     if (channel && onMessage) channel.port1.on('message', (m: P) => onMessage(m));
-    const envelope: Envelope<T> & { [queueOptionsSymbol]?: object } = {
-      task,
-      ...(channel ? { port: channel.port2 } : {}),
-      ...(opts.thread !== undefined ? { [queueOptionsSymbol]: { thread: opts.thread } } : {}),
-    };
+    const envelope: Envelope<T> = { task, ...(channel ? { port: channel.port2 } : {}) };
     try {
       let reply: Reply<R>;
       try {
         reply = (await this.piscina.run(envelope, channel ? { transferList: [channel.port2] } : {})) as Reply<R>;
       } catch (e) {
-        throw this.lost(e);
+        throw lost(this.label, e);
       }
       if (channel && onMessage) for (let m = receiveMessageOnPort(channel.port1); m; m = receiveMessageOnPort(channel.port1)) onMessage(m.message as P);
       if (!reply.ok) throw this.rebuild(reply.error);
@@ -154,7 +146,7 @@ export class Pool<T, R, P = never> {
     const control = new Int32Array(sync, 0, 2);
     // The answer comes through `sync`; a rejection here means the thread died (seen by `failure`).
     this.piscina.run({ task, sync } satisfies Envelope<T>).catch((e: unknown) => {
-      this.failure ??= this.lost(e);
+      this.failure ??= lost(this.label, e);
     });
     return () => {
       const t0 = performance.now();
@@ -174,16 +166,63 @@ export class Pool<T, R, P = never> {
   async destroy(): Promise<void> {
     await this.piscina.destroy();
   }
+}
 
-  private rebuild(w: WireError): Error {
-    if (w.name === 'FormatError' && w.file !== undefined && w.reason !== undefined) return new FormatError(w.file, w.line, w.reason);
-    if (w.name === 'FormatError') return new DialogymError(w.message);
-    const C = this.errors.get(w.name);
-    return C ? new C(w.message) : new Error(`${this.label}: ${w.message}`);
+interface Thread<R> {
+  readonly worker: Worker;
+  readonly pending: Map<number, (r: Reply<R> | Error) => void>;
+  dead?: Error;
+}
+
+/**
+ * Threads that keep state between tasks (the chat server's sessions): `run(k, task)` goes to
+ * thread k, which answers its tasks in order. Same worker modules (`poolTask`), errors and
+ * `workerData` as `Pool`, but plain postMessage instead of piscina: for this job (many small
+ * requests in flight, each pinned) piscina cost ~30 µs more CPU per chat turn and ~30% of the
+ * saturated HTTP throughput of `serve --workers 2` (bench/pool.bench.ts, README of the change).
+ */
+export class PinnedThreads<T, R> {
+  private readonly threads: Thread<R>[];
+  private readonly rebuild: (w: WireError) => Error;
+  private next = 0;
+
+  constructor(opts: PoolOptions) {
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError(`threads must be a positive integer, got ${opts.threads}`);
+    this.rebuild = rebuilder(opts.label, opts.errors);
+    this.threads = Array.from({ length: opts.threads }, () => {
+      const t: Thread<R> = { worker: new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData }), pending: new Map() };
+      t.worker.on('message', (m: { id: number; reply: Reply<R> }) => {
+        t.pending.get(m.id)?.(m.reply);
+        t.pending.delete(m.id);
+      });
+      const fail = (e: unknown): void => {
+        t.dead ??= lost(opts.label, e);
+        for (const done of t.pending.values()) done(t.dead);
+        t.pending.clear();
+      };
+      t.worker.on('error', fail);
+      t.worker.on('exit', (code) => fail(new Error(`worker exited with code: ${code}`)));
+      return t;
+    });
   }
 
-  private lost(e: unknown): Error {
-    const why = e instanceof Error ? e.message : String(e);
-    return new DialogymError(`${this.label} failed: ${why}`, { cause: e });
+  get size(): number {
+    return this.threads.length;
+  }
+
+  /** Runs `task` on thread `k` (0 ≤ k < size), after the tasks sent there before. */
+  run(k: number, task: T): Promise<R> {
+    const t = this.threads[k];
+    if (!t) return Promise.reject(new RangeError(`no thread ${k}`));
+    if (t.dead) return Promise.reject(t.dead);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      t.pending.set(id, (r) => (r instanceof Error ? reject(r) : r.ok ? resolve(r.value) : reject(this.rebuild(r.error))));
+      t.worker.postMessage({ id, envelope: { task } satisfies Envelope<T> });
+    });
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }

@@ -6,7 +6,7 @@
  * most ⌈maxSessions / workers⌉ sessions and drops idle ones itself.
  */
 import { DialogymError } from '../core/errors.js';
-import { Pool } from '../core/pool.js';
+import { PinnedThreads } from '../core/pool.js';
 import { sessionNotFound, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
 import { InputError } from './session.js';
 import { CapacityError, SESSION_STORE_DEFAULTS } from './sessions.js';
@@ -31,18 +31,17 @@ export async function startWorkerPool(opts: WorkerPoolOptions): Promise<SessionB
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new DialogymError(`workers must be a positive integer, got ${opts.workers}`);
   const maxSessions = opts.store.maxSessions ?? SESSION_STORE_DEFAULTS.maxSessions;
   const init: WorkerInit = { setup: opts.setup, session: opts.session, store: { ...opts.store, maxSessions: Math.ceil(maxSessions / opts.workers) } };
-  // Requests queue in their worker (one session's turns in order), not in the pool.
-  const pool = new Pool<WorkerRequest, string | number | boolean>({ file: WORKER_FILE, threads: opts.workers, workerData: init, label: 'session worker', errors: [InputError, CapacityError, SessionNotFoundError], tasksPerThread: 1 << 30 });
-  // Worker k is the k-th thread; a session id starts with its k.
-  const threads = pool.threadIds();
+  // Session ids start with their thread's number k.
+  const pool = new PinnedThreads<WorkerRequest, string | number | boolean>({ file: WORKER_FILE, threads: opts.workers, workerData: init, label: 'session worker', errors: [InputError, CapacityError, SessionNotFoundError] });
+  const threads = Array.from({ length: opts.workers }, (_, k) => k);
   let model = '';
   try {
-    model = String((await Promise.all(threads.map((thread) => pool.run({ op: 'init' }, { thread }))))[0]);
+    model = String((await Promise.all(threads.map((k) => pool.run(k, { op: 'init' }))))[0]);
   } catch (e) {
     await pool.destroy();
     throw e;
   }
-  const call = (k: number, op: WorkerRequest): Promise<string | number | boolean> => pool.run(op, { thread: threads[k] as number });
+  const call = (k: number, op: WorkerRequest): Promise<string | number | boolean> => pool.run(k, op);
   let turn = 0;
   const route = (id: string): { k: number; local: string } => {
     const dot = id.indexOf('.');
