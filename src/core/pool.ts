@@ -177,9 +177,11 @@ interface Thread<R> {
 /**
  * Threads that keep state between tasks (the chat server's sessions): `run(k, task)` goes to
  * thread k, which answers its tasks in order. Same worker modules (`poolTask`), errors and
- * `workerData` as `Pool`, but plain postMessage instead of piscina: for this job (many small
- * requests in flight, each pinned) piscina cost ~30 µs more CPU per chat turn and ~30% of the
- * saturated HTTP throughput of `serve --workers 2` (bench/pool.bench.ts, README of the change).
+ * `workerData` as `Pool`, but plain postMessage instead of piscina, which measured slower for this
+ * job (many small requests in flight, each pinned to its thread): `serve --workers 2` with the
+ * sessions on piscina (pinned by a load balancer) took a median 80 µs of CPU per chat turn against
+ * 58 µs here (bench/serve.bench.ts, 8 alternating rounds), with p99 3.4–4.1 ms against 0.7–1.0 ms
+ * at 1,000 turns/s; bench/pool.bench.ts: piscina ~0.4× the rate of this class with 64 tasks in flight.
  */
 export class PinnedThreads<T, R> {
   private readonly threads: Thread<R>[];
