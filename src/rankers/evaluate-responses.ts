@@ -3,7 +3,7 @@ import type { Dialog } from '../core/dialog.js';
 import { accuracy, type AccuracyState } from '../metrics/ranking.js';
 import { argmax, isResponder, type ResponseModel } from './ranker.js';
 import { ConfigError } from '../core/errors.js';
-import { Worker } from 'node:worker_threads';
+import { Pool } from '../core/pool.js';
 import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
 
 export interface Prediction {
@@ -46,17 +46,14 @@ export function evaluateDialogs(model: ResponseModel, dialogs: readonly Dialog[]
 
 /**
  * Dev evaluation on a second core: `start(model)` hands a snapshot of the model (its model file)
- * to a worker thread and returns at once; the returned `join()` blocks (Atomics.wait, no event
- * loop needed) until the worker's per-response accuracy is in. The worker scores exactly what
- * `evaluateDialogs` on the same weights scores, so training results do not change, only overlap.
+ * to a worker thread (core/pool, `runSync`) and returns at once; the returned `join()` blocks
+ * (Atomics.wait, no event loop needed) until the worker's per-response accuracy is in. The worker
+ * scores exactly what `evaluateDialogs` on the same weights scores, so training results do not
+ * change, only overlap.
  */
 export class BackgroundEvaluator {
-  private readonly worker: Worker;
-  private readonly control = new Int32Array(new SharedArrayBuffer(12));
-  private readonly result = new Float64Array(new SharedArrayBuffer(8));
-  private readonly message = new Uint8Array(new SharedArrayBuffer(1024));
-  private jobs = 0;
-  private pending = 0;
+  private readonly pool: Pool<Uint8Array, number>;
+  private pending = false;
   /** Set when the worker did not start (e.g. its module failed to load): results are NaN then. */
   private dead = false;
 
@@ -67,19 +64,13 @@ export class BackgroundEvaluator {
     /** The worker's module (tests point it elsewhere). */
     workerFile: URL = new URL('./evaluate-responses-worker.js', import.meta.url),
   ) {
-    this.worker = new Worker(workerFile, {
-      workerData: { dev, candidates, control: this.control.buffer, result: this.result.buffer, message: this.message.buffer },
-    });
-    // A worker that fails to load reports here once the event loop runs; `join` has fallen back by then.
-    this.worker.on('error', () => {
-      this.dead = true;
-    });
-    this.worker.unref();
+    // Many tasks per thread: the trainer never runs its event loop, so the pool never hears that the last one ended.
+    this.pool = new Pool({ file: workerFile, threads: 1, workerData: { dev, candidates }, label: 'dev evaluation failed', tasksPerThread: 1 << 30 });
   }
 
   /** False once the worker failed to start (every later `start` gives NaN at once). */
   get available(): boolean {
-    return !this.dead;
+    return !this.dead && this.pool.failure === undefined;
   }
 
   /**
@@ -87,41 +78,27 @@ export class BackgroundEvaluator {
    * NaN when the worker could not start within `startTimeoutMs`: evaluate in line then.
    */
   start(model: { toModelFile(): ModelFileContent }): () => number {
-    if (this.dead) return () => NaN;
+    if (!this.available) return () => NaN;
     if (this.pending) throw new Error('BackgroundEvaluator: one evaluation at a time');
-    const id = ++this.jobs;
-    this.pending = id;
-    const bytes = encodeModelFile(model.toModelFile());
-    const copy = new Uint8Array(bytes.byteLength);
-    copy.set(bytes);
-    this.worker.postMessage({ id, model: copy }, [copy.buffer]);
-    return () => this.join(id);
-  }
-
-  private join(id: number): number {
-    const t0 = performance.now();
-    for (;;) {
-      const v = Atomics.load(this.control, 0);
-      if (v === id) break;
-      if (v === -id) {
-        this.pending = 0;
-        const n = Atomics.load(this.control, 1);
-        throw new Error(`dev evaluation failed: ${Buffer.from(this.message.subarray(0, n)).toString()}`);
+    this.pending = true;
+    const join = this.pool.runSync(encodeModelFile(model.toModelFile()), this.startTimeoutMs);
+    return () => {
+      try {
+        const v = join();
+        if (v === undefined) {
+          this.dead = true;
+          this.close();
+          return NaN;
+        }
+        return v;
+      } finally {
+        this.pending = false;
       }
-      if (Atomics.load(this.control, 2) === 0 && performance.now() - t0 > this.startTimeoutMs) {
-        this.dead = true;
-        this.pending = 0;
-        this.close();
-        return NaN;
-      }
-      Atomics.wait(this.control, 0, v, 200);
-    }
-    this.pending = 0;
-    return this.result[0] as number;
+    };
   }
 
   /** Stops the worker (pending results are dropped). */
   close(): void {
-    void this.worker.terminate();
+    void this.pool.destroy();
   }
 }

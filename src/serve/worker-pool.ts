@@ -5,54 +5,16 @@
  * routed without a table. New sessions go round-robin (skipping full workers); each worker holds at
  * most ⌈maxSessions / workers⌉ sessions and drops idle ones itself.
  */
-import { Worker } from 'node:worker_threads';
 import { DialogymError } from '../core/errors.js';
+import { PinnedThreads } from '../core/pool.js';
 import { sessionNotFound, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
 import { InputError } from './session.js';
 import { CapacityError, SESSION_STORE_DEFAULTS } from './sessions.js';
-import type { WorkerInit, WorkerReply, WorkerRequest, WorkerStatus } from './session-worker.js';
+import type { WorkerInit, WorkerRequest } from './session-worker.js';
 
 export interface WorkerPoolOptions extends WorkerInit {
   /** Number of worker threads (≥ 1). */
   readonly workers: number;
-}
-
-type Pending = { resolve: (v: string | number | boolean) => void; reject: (e: Error) => void };
-
-// Request bodies without the request number (a union member by member).
-type Op = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'req'> : never) : never;
-
-class WorkerHandle {
-  private next = 0;
-  private readonly pending = new Map<number, Pending>();
-  private dead: Error | undefined;
-
-  constructor(readonly worker: Worker) {
-    worker.on('message', (m: WorkerReply | WorkerStatus) => {
-      if (!('req' in m)) return;
-      const p = this.pending.get(m.req);
-      if (!p) return;
-      this.pending.delete(m.req);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(m.kind === 'input' ? new InputError(m.error) : m.kind === 'capacity' ? new CapacityError(m.error) : m.kind === 'not-found' ? sessionNotFound(m.error) : new DialogymError(`worker: ${m.error}`));
-    });
-    const fail = (e: Error): void => {
-      this.dead ??= e;
-      for (const p of this.pending.values()) p.reject(e);
-      this.pending.clear();
-    };
-    worker.on('error', (e) => fail(new DialogymError(`session worker failed: ${e.message}`)));
-    worker.on('exit', (code) => fail(new DialogymError(`session worker exited (${code})`)));
-  }
-
-  call(op: Op): Promise<string | number | boolean> {
-    if (this.dead) return Promise.reject(this.dead);
-    const req = this.next++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(req, { resolve, reject });
-      this.worker.postMessage({ ...op, req });
-    });
-  }
 }
 
 /** A worker knows a session by its local id: errors name the id the client sent. */
@@ -69,77 +31,67 @@ export async function startWorkerPool(opts: WorkerPoolOptions): Promise<SessionB
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new DialogymError(`workers must be a positive integer, got ${opts.workers}`);
   const maxSessions = opts.store.maxSessions ?? SESSION_STORE_DEFAULTS.maxSessions;
   const init: WorkerInit = { setup: opts.setup, session: opts.session, store: { ...opts.store, maxSessions: Math.ceil(maxSessions / opts.workers) } };
-  const workers = Array.from({ length: opts.workers }, () => new Worker(WORKER_FILE, { workerData: init }));
+  // Session ids start with their thread's number k.
+  const pool = new PinnedThreads<WorkerRequest, string | number | boolean>({ file: WORKER_FILE, threads: opts.workers, workerData: init, label: 'session worker', errors: [InputError, CapacityError, SessionNotFoundError] });
+  const threads = Array.from({ length: opts.workers }, (_, k) => k);
   let model = '';
   try {
-    const status = await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<WorkerStatus>((resolve, reject) => {
-            w.once('message', resolve);
-            w.once('error', reject);
-            w.once('exit', (code) => reject(new DialogymError(`session worker exited (${code}) while starting`)));
-          }),
-      ),
-    );
-    for (const s of status) if (!s.ready) throw new DialogymError(s.error);
-    model = (status[0] as { model: string }).model;
+    model = String((await Promise.all(threads.map((k) => pool.run(k, { op: 'init' }))))[0]);
   } catch (e) {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await pool.destroy();
     throw e;
   }
-  const handles = workers.map((w) => new WorkerHandle(w));
+  const call = (k: number, op: WorkerRequest): Promise<string | number | boolean> => pool.run(k, op);
   let turn = 0;
-  const route = (id: string): { h: WorkerHandle; local: string } => {
+  const route = (id: string): { k: number; local: string } => {
     const dot = id.indexOf('.');
     const k = dot > 0 ? Number(id.slice(0, dot)) : NaN;
-    const h = Number.isInteger(k) ? handles[k] : undefined;
-    if (!h) throw sessionNotFound(id);
-    return { h, local: id.slice(dot + 1) };
+    if (!Number.isInteger(k) || k < 0 || k >= threads.length) throw sessionNotFound(id);
+    return { k, local: id.slice(dot + 1) };
   };
   return {
     model,
     async size() {
-      const n = await Promise.all(handles.map((h) => h.call({ op: 'size' })));
+      const n = await Promise.all(threads.map((_, k) => call(k, { op: 'size' })));
       return n.reduce<number>((a, b) => a + Number(b), 0);
     },
     async create() {
       // Round-robin; a full worker passes its turn to the next one.
-      for (let tries = 0; tries < handles.length; tries++) {
-        const k = turn++ % handles.length;
+      for (let tries = 0; tries < threads.length; tries++) {
+        const k = turn++ % threads.length;
         try {
-          return `${k}.${String(await (handles[k] as WorkerHandle).call({ op: 'create' }))}`;
+          return `${k}.${String(await call(k, { op: 'create' }))}`;
         } catch (e) {
-          if (!(e instanceof CapacityError) || tries + 1 === handles.length) throw e instanceof CapacityError ? new CapacityError(`too many sessions (${maxSessions}); try again later`) : e;
+          if (!(e instanceof CapacityError) || tries + 1 === threads.length) throw e instanceof CapacityError ? new CapacityError(`too many sessions (${maxSessions}); try again later`) : e;
         }
       }
       throw new CapacityError(`too many sessions (${maxSessions}); try again later`);
     },
     async send(id, text): Promise<JsonBody> {
-      const { h, local } = route(id);
-      return { json: String(await h.call({ op: 'send', id: local, text }).catch(withId(id))) };
+      const { k, local } = route(id);
+      return { json: String(await call(k, { op: 'send', id: local, text }).catch(withId(id))) };
     },
     async transcript(id): Promise<JsonBody> {
-      const { h, local } = route(id);
-      const json = String(await h.call({ op: 'transcript', id: local }).catch(withId(id)));
+      const { k, local } = route(id);
+      const json = String(await call(k, { op: 'transcript', id: local }).catch(withId(id)));
       // The worker knows the session by its local id: the API shows the routed one.
       const t = JSON.parse(json) as { id: string };
       return { value: { ...t, id } };
     },
     async delete(id) {
-      let r: { h: WorkerHandle; local: string };
+      let r: { k: number; local: string };
       try {
         r = route(id);
       } catch {
         return false;
       }
-      return Boolean(await r.h.call({ op: 'delete', id: r.local }));
+      return Boolean(await call(r.k, { op: 'delete', id: r.local }));
     },
     sweep() {
-      for (const h of handles) h.call({ op: 'sweep' }).catch(() => undefined);
+      threads.forEach((_, k) => call(k, { op: 'sweep' }).catch(() => undefined));
     },
     async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
+      await pool.destroy();
     },
   };
 }

@@ -4,8 +4,7 @@
  * back in episode order. Every episode is seeded by its index (`episodeSeed`), so the report is
  * identical to the one-thread evaluation for any number of workers.
  */
-import { Worker } from 'node:worker_threads';
-import { ConfigError } from '../../core/errors.js';
+import { Pool } from '../../core/pool.js';
 import { summarize, type EpisodeResult, type EvalReport } from './episodes.js';
 import type { SplitName } from './slots.js';
 
@@ -30,7 +29,7 @@ export interface ParallelEvalOptions {
   readonly onEpisode?: (done: number) => void;
 }
 
-/** What a worker is asked to do (workerData). */
+/** What a worker is asked to do (one pool task). */
 export interface EvalJob {
   readonly agent: string;
   readonly split: SplitName;
@@ -42,11 +41,11 @@ export interface EvalJob {
   readonly end: number;
 }
 
-/** Worker → main thread. */
-export type EvalMessage =
-  | { readonly type: 'progress'; readonly done: number }
-  | { readonly type: 'done'; readonly name: string; readonly results: EpisodeResult[] }
-  | { readonly type: 'error'; readonly name: string; readonly message: string };
+/** A worker's answer: the agent's display name and the results of its range, in order. */
+export interface EvalPart {
+  readonly name: string;
+  readonly results: EpisodeResult[];
+}
 
 /** The episode ranges of `workers` workers over `episodes` episodes (contiguous, in order, none empty). */
 export function episodeRanges(episodes: number, workers: number): [number, number][] {
@@ -59,44 +58,26 @@ export function episodeRanges(episodes: number, workers: number): [number, numbe
 export function evaluateAgentOnWorkers(opts: ParallelEvalOptions): Promise<EvalReport> {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError('workers must be a positive integer');
-  const ranges = episodeRanges(opts.episodes, opts.workers);
-  return new Promise((resolve, reject) => {
-    const parts: (EpisodeResult[] | undefined)[] = ranges.map(() => undefined);
-    const progress = ranges.map(() => 0);
-    const workers: Worker[] = [];
-    let name = opts.agent;
-    let settled = false;
-    const fail = (e: Error): void => {
-      if (settled) return;
-      settled = true;
-      for (const w of workers) void w.terminate();
-      reject(e);
-    };
-    ranges.forEach(([start, end], k) => {
-      const job: EvalJob = { agent: opts.agent, split: opts.split, kb: opts.kb, seed: opts.seed ?? 1, start, end, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}) };
-      const w = new Worker(new URL('./evaluate-worker.js', import.meta.url), { workerData: job });
-      workers.push(w);
-      w.on('message', (m: EvalMessage) => {
-        if (settled) return;
-        if (m.type === 'progress') {
-          progress[k] = m.done;
-          opts.onEpisode?.(progress.reduce((a, b) => a + b, 0));
-        } else if (m.type === 'error') fail(m.name === 'ConfigError' ? new ConfigError(m.message) : new Error(`infobot eval worker: ${m.message}`));
-        else {
-          parts[k] = m.results;
-          name = m.name;
-          if (parts.every((p) => p !== undefined)) {
-            settled = true;
-            resolve(summarize(name, opts.split, parts.flat() as EpisodeResult[]));
-          }
-        }
-      });
-      w.on('error', (e) => fail(e));
-      w.on('exit', (code) => {
-        setImmediate(() => {
-          if (!settled && parts[k] === undefined) fail(new Error(`infobot eval worker exited unexpectedly with code ${code}`));
+  return runRanges(opts, episodeRanges(opts.episodes, opts.workers));
+}
+
+async function runRanges(opts: ParallelEvalOptions, ranges: [number, number][]): Promise<EvalReport> {
+  const pool = new Pool<EvalJob, EvalPart, number>({ file: new URL('./evaluate-worker.js', import.meta.url), threads: ranges.length, label: 'infobot eval worker' });
+  const progress = ranges.map(() => 0);
+  try {
+    const parts = await Promise.all(
+      ranges.map(([start, end], k) => {
+        const job: EvalJob = { agent: opts.agent, split: opts.split, kb: opts.kb, seed: opts.seed ?? 1, start, end, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}) };
+        return pool.run(job, {
+          onMessage: (done) => {
+            progress[k] = done;
+            opts.onEpisode?.(progress.reduce((a, b) => a + b, 0));
+          },
         });
-      });
-    });
-  });
+      }),
+    );
+    return summarize(parts[parts.length - 1]?.name ?? opts.agent, opts.split, parts.flatMap((p) => p.results));
+  } finally {
+    await pool.destroy();
+  }
 }

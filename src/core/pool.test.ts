@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PinnedThreads, Pool } from './pool.js';
+import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
+import type { FixtureTask } from './testing/pool-fixture.js';
+
+const FIXTURE = new URL('./testing/pool-fixture.js', import.meta.url);
+class CustomError extends Error {}
+Object.defineProperty(CustomError, 'name', { value: 'CustomError' });
+
+const pool = (threads = 2, more: Partial<ConstructorParameters<typeof Pool>[0]> = {}): Pool<FixtureTask, unknown, number> =>
+  new Pool<FixtureTask, unknown, number>({ file: FIXTURE, threads, label: 'test worker', workerData: { hello: 'there' }, ...more });
+
+test('results come back in the order of the tasks, whichever thread finishes first', async () => {
+  const p = pool(2);
+  try {
+    const tasks = Array.from({ length: 12 }, (_, i): FixtureTask => ({ kind: 'echo', value: i, spin: (12 - i) * 20_000 }));
+    assert.deepEqual(await Promise.all(tasks.map((t) => p.run(t))), tasks.map((_, i) => i));
+    assert.deepEqual(await p.run({ kind: 'data' }), { hello: 'there' });
+  } finally {
+    await p.destroy();
+  }
+});
+
+test('errors are rebuilt as the project classes (exit codes kept), others name the pool', async () => {
+  const p = pool(1, { errors: [CustomError] });
+  try {
+    await assert.rejects(p.run({ kind: 'throw', error: 'config' }), (e: unknown) => e instanceof ConfigError && e.exitCode === 2 && e.message === 'bad flag --x');
+    await assert.rejects(p.run({ kind: 'throw', error: 'format' }), (e: unknown) => e instanceof FormatError && e.file === 'a.txt' && e.line === 3 && e.reason === 'no tab' && e.exitCode === 1);
+    await assert.rejects(p.run({ kind: 'throw', error: 'model' }), (e: unknown) => e instanceof ModelFileError && e.message === 'm.bin: corrupt');
+    await assert.rejects(p.run({ kind: 'throw', error: 'custom' }), (e: unknown) => e instanceof CustomError && e.message === 'custom trouble');
+    await assert.rejects(p.run({ kind: 'throw', error: 'plain' }), (e: unknown) => e instanceof Error && !(e instanceof DialogymError) && e.message === 'test worker: plain trouble');
+    // The thread survives its tasks' errors.
+    assert.equal(await p.run({ kind: 'echo', value: 7 }), 7);
+  } finally {
+    await p.destroy();
+  }
+});
+
+test('a thread that dies fails its task with a DialogymError; the pool goes on', async () => {
+  const p = pool(1);
+  try {
+    await assert.rejects(p.run({ kind: 'exit', code: 3 }), (e: unknown) => e instanceof DialogymError && /test worker failed: .*3/.test(e.message));
+    assert.equal(await p.run({ kind: 'echo', value: 5 }), 5);
+  } finally {
+    await p.destroy();
+  }
+});
+
+test('progress messages all arrive, in order, before the result', async () => {
+  const p = pool(2);
+  try {
+    const seen: number[][] = [[], [], []];
+    const results = await Promise.all(seen.map((s, k) => p.run({ kind: 'progress', n: 200 + k }, { onMessage: (m) => s.push(m) }).then((r) => ({ r, at: s.length }))));
+    results.forEach(({ r, at }, k) => {
+      assert.equal(r, 200 + k);
+      assert.equal(at, 200 + k, 'every message delivered before the promise settles');
+      assert.deepEqual(seen[k], Array.from({ length: 200 + k }, (_, i) => i + 1));
+    });
+  } finally {
+    await p.destroy();
+  }
+});
+
+test('pinned threads: a task runs on the thread it names, errors rebuilt, a dead thread reported', async () => {
+  const p = new PinnedThreads<FixtureTask, unknown>({ file: FIXTURE, threads: 2, label: 'test worker', workerData: { hello: 'there' }, errors: [CustomError] });
+  try {
+    const [a, b] = [await p.run(0, { kind: 'thread' }), await p.run(1, { kind: 'thread' })];
+    assert.notEqual(a, b);
+    const all = await Promise.all(Array.from({ length: 40 }, (_, i) => p.run(i % 2, { kind: 'thread' })));
+    assert.deepEqual(all, Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b)));
+    // In order on one thread, whatever each task costs.
+    assert.deepEqual(await Promise.all([3, 2, 1, 0].map((k) => p.run(1, { kind: 'echo', value: k, spin: k * 50_000 }))), [3, 2, 1, 0]);
+    assert.deepEqual(await p.run(1, { kind: 'data' }), { hello: 'there' });
+    await assert.rejects(p.run(0, { kind: 'throw', error: 'format' }), (e: unknown) => e instanceof FormatError && e.line === 3);
+    await assert.rejects(p.run(0, { kind: 'throw', error: 'custom' }), (e: unknown) => e instanceof CustomError);
+    await assert.rejects(p.run(1, { kind: 'throw', error: 'plain' }), /^Error: test worker: plain trouble$/);
+    await assert.rejects(p.run(0, { kind: 'exit', code: 4 }), (e: unknown) => e instanceof DialogymError && /test worker failed: .*4/.test(e.message));
+    await assert.rejects(p.run(0, { kind: 'echo', value: 1 }), DialogymError);
+    assert.equal(await p.run(1, { kind: 'echo', value: 9 }), 9, 'the other thread goes on');
+  } finally {
+    await p.destroy();
+  }
+  const dead = new PinnedThreads<FixtureTask, unknown>({ file: new URL('./testing/no-such-module.js', import.meta.url), threads: 1, label: 'test worker' });
+  await assert.rejects(dead.run(0, { kind: 'echo', value: 1 }), (e: unknown) => e instanceof DialogymError && /test worker failed/.test(e.message));
+  await dead.destroy();
+});
+
+test('runSync answers a caller that never yields to the event loop; errors rebuilt; a dead module gives undefined', async () => {
+  const p = pool(1, { tasksPerThread: 1000 });
+  try {
+    // Several rounds without returning to the event loop (piscina sees no answer meanwhile).
+    for (let i = 0; i < 5; i++) assert.equal(p.runSync({ kind: 'echo', value: i }, 30_000)(), i);
+    const join = p.runSync({ kind: 'throw', error: 'config' }, 30_000);
+    assert.throws(join, (e: unknown) => e instanceof ConfigError && e.message === 'bad flag --x');
+  } finally {
+    await p.destroy();
+  }
+  const dead = new Pool<FixtureTask, unknown>({ file: new URL('./testing/no-such-module.js', import.meta.url), threads: 1, label: 'test worker' });
+  try {
+    assert.equal(dead.runSync({ kind: 'echo', value: 1 }, 200)(), undefined);
+  } finally {
+    await dead.destroy();
+  }
+});

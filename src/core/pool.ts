@@ -1,0 +1,230 @@
+/**
+ * The one worker pool of the project, over piscina. A worker module exports
+ * `default poolTask((task, post) => result)` (pool-worker.ts); the main thread runs tasks with
+ * `pool.run(task)`. On top of piscina:
+ * - errors cross the thread as {name, message, …} and are rebuilt as the project's classes
+ *   (`ConfigError`, `FormatError`, `ModelFileError`, `DialogymError`, plus the pool's own `errors`),
+ *   so the CLI still prints one line and exits with the right code;
+ * - `run(task, { onMessage })` gives the task a MessagePort for progress messages, all of them
+ *   delivered before the task's promise settles;
+ * - `runSync(task)` posts at once and returns a `join()` that blocks in `Atomics.wait` (no event loop
+ *   needed) for the answer, for synchronous callers such as a training loop.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { deserialize } from 'node:v8';
+import { Piscina } from 'piscina';
+import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
+
+/** An error as it crosses threads. */
+export interface WireError {
+  readonly name: string;
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly reason?: string;
+}
+
+/** What a task answers (pool-worker.ts builds it). */
+export type Reply<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: WireError };
+
+/** What crosses to the worker: the task, a port for its messages, shared memory for a synchronous caller. */
+export interface Envelope<T> {
+  readonly task: T;
+  readonly port?: MessagePort;
+  readonly sync?: SharedArrayBuffer;
+}
+
+/** Sync-answer layout: Int32 [0] = state, [1] = answer length; the v8-serialized reply from byte 8. */
+export const SYNC_IDLE = 0;
+export const SYNC_STARTED = 1;
+export const SYNC_DONE = 2;
+export const SYNC_HEADER = 8;
+
+/** An error class rebuilt from its message. */
+export type ErrorClass = new (message: string) => Error;
+
+export function toWireError(e: unknown): WireError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const message = e.message.split('\n')[0] ?? '';
+  if (e instanceof FormatError) return { name: e.name, message, file: e.file, reason: e.reason, ...(e.line !== undefined ? { line: e.line } : {}) };
+  return { name: e.name, message };
+}
+
+export interface PoolOptions {
+  /** The worker module (its default export is a `poolTask`). */
+  readonly file: URL;
+  /** Worker threads (≥ 1), all started at once. */
+  readonly threads: number;
+  /** Given to every worker (`workerData` of node:worker_threads), cloned once per thread. */
+  readonly workerData?: unknown;
+  /** Names the pool in errors that are not the project's (`<label>: <message>`). */
+  readonly label: string;
+  /** More error classes rebuilt by name (the core classes always are). */
+  readonly errors?: readonly ErrorClass[];
+  /** Tasks a thread is handed before it answers (default 1; more for a synchronous caller, see `runSync`). */
+  readonly tasksPerThread?: number;
+  /** Bytes for a synchronous answer (default 64 KiB). */
+  readonly syncBytes?: number;
+}
+
+export interface RunOptions<P> {
+  /** Receives what the task `post`s, in order, all before the promise settles. */
+  readonly onMessage?: (message: P) => void;
+}
+
+const CORE_ERRORS: readonly ErrorClass[] = [ConfigError, ModelFileError, DialogymError];
+
+/** Rebuilds a task's error: the core classes and `extra` by name, anything else as `<label>: <message>`. */
+function rebuilder(label: string, extra: readonly ErrorClass[] = []): (w: WireError) => Error {
+  const classes = new Map([...CORE_ERRORS, ...extra].map((c) => [c.name, c]));
+  return (w) => {
+    if (w.name === 'FormatError' && w.file !== undefined && w.reason !== undefined) return new FormatError(w.file, w.line, w.reason);
+    const C = classes.get(w.name === 'FormatError' ? 'DialogymError' : w.name);
+    return C ? new C(w.message) : new Error(`${label}: ${w.message}`);
+  };
+}
+
+/** A thread that died (or a pool that stopped) under a task. */
+const lost = (label: string, e: unknown): DialogymError => new DialogymError(`${label} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+
+export class Pool<T, R, P = never> {
+  private readonly piscina: Piscina;
+  private readonly rebuild: (w: WireError) => Error;
+  private readonly label: string;
+  private readonly syncBytes: number;
+  /** The first error piscina reported outside a task (e.g. a worker that failed to load). */
+  failure: Error | undefined;
+
+  constructor(opts: PoolOptions) {
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError(`threads must be a positive integer, got ${opts.threads}`);
+    this.label = opts.label;
+    this.syncBytes = opts.syncBytes ?? 1 << 16;
+    this.rebuild = rebuilder(opts.label, opts.errors);
+    this.piscina = new Piscina({
+      filename: fileURLToPath(opts.file),
+      minThreads: opts.threads,
+      maxThreads: opts.threads,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: opts.tasksPerThread ?? 1,
+      workerData: opts.workerData,
+      recordTiming: false,
+    });
+    this.piscina.on('error', (e: Error) => {
+      this.failure ??= e;
+    });
+  }
+
+  /** Runs `task` on a free thread; rejects with the task's error rebuilt, or a DialogymError when its thread died. */
+  async run(task: T, opts: RunOptions<P> = {}): Promise<R> {
+    const channel = opts.onMessage ? new MessageChannel() : undefined;
+    const onMessage = opts.onMessage;
+    if (channel && onMessage) channel.port1.on('message', (m: P) => onMessage(m));
+    const envelope: Envelope<T> = { task, ...(channel ? { port: channel.port2 } : {}) };
+    try {
+      let reply: Reply<R>;
+      try {
+        reply = (await this.piscina.run(envelope, channel ? { transferList: [channel.port2] } : {})) as Reply<R>;
+      } catch (e) {
+        throw lost(this.label, e);
+      }
+      if (channel && onMessage) for (let m = receiveMessageOnPort(channel.port1); m; m = receiveMessageOnPort(channel.port1)) onMessage(m.message as P);
+      if (!reply.ok) throw this.rebuild(reply.error);
+      return reply.value;
+    } finally {
+      channel?.port1.close();
+    }
+  }
+
+  /**
+   * Posts `task` now (no event loop needed) and returns `join()`, which blocks until the answer
+   * (or throws the task's error). `join()` gives `undefined` when no thread picked the task up
+   * within `startTimeoutMs` (e.g. the worker failed to load).
+   */
+  runSync(task: T, startTimeoutMs: number): () => R | undefined {
+    const sync = new SharedArrayBuffer(SYNC_HEADER + this.syncBytes);
+    const control = new Int32Array(sync, 0, 2);
+    // The answer comes through `sync`; a rejection here means the thread died (seen by `failure`).
+    this.piscina.run({ task, sync } satisfies Envelope<T>).catch((e: unknown) => {
+      this.failure ??= lost(this.label, e);
+    });
+    return () => {
+      const t0 = performance.now();
+      for (;;) {
+        const state = Atomics.load(control, 0);
+        if (state === SYNC_DONE) break;
+        if (state === SYNC_IDLE && performance.now() - t0 > startTimeoutMs) return undefined;
+        Atomics.wait(control, 0, state, state === SYNC_IDLE ? 50 : undefined);
+      }
+      const reply = deserialize(new Uint8Array(sync, SYNC_HEADER, Atomics.load(control, 1))) as Reply<R>;
+      if (!reply.ok) throw this.rebuild(reply.error);
+      return reply.value;
+    };
+  }
+
+  /** Stops every thread; tasks still running reject. */
+  async destroy(): Promise<void> {
+    await this.piscina.destroy();
+  }
+}
+
+interface Thread<R> {
+  readonly worker: Worker;
+  readonly pending: Map<number, (r: Reply<R> | Error) => void>;
+  dead?: Error;
+}
+
+/**
+ * Threads that keep state between tasks (the chat server's sessions): `run(k, task)` goes to
+ * thread k, which answers its tasks in order. Same worker modules (`poolTask`), errors and
+ * `workerData` as `Pool`, but plain postMessage instead of piscina, which measured slower for this
+ * job (many small requests in flight, each pinned to its thread): `serve --workers 2` with the
+ * sessions on piscina (pinned by a load balancer) took a median 80 µs of CPU per chat turn against
+ * 58 µs here (bench/serve.bench.ts, 8 alternating rounds), with p99 3.4–4.1 ms against 0.7–1.0 ms
+ * at 1,000 turns/s; bench/pool.bench.ts: piscina ~0.4× the rate of this class with 64 tasks in flight.
+ */
+export class PinnedThreads<T, R> {
+  private readonly threads: Thread<R>[];
+  private readonly rebuild: (w: WireError) => Error;
+  private next = 0;
+
+  constructor(opts: PoolOptions) {
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError(`threads must be a positive integer, got ${opts.threads}`);
+    this.rebuild = rebuilder(opts.label, opts.errors);
+    this.threads = Array.from({ length: opts.threads }, () => {
+      const t: Thread<R> = { worker: new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData }), pending: new Map() };
+      t.worker.on('message', (m: { id: number; reply: Reply<R> }) => {
+        t.pending.get(m.id)?.(m.reply);
+        t.pending.delete(m.id);
+      });
+      const fail = (e: unknown): void => {
+        t.dead ??= lost(opts.label, e);
+        for (const done of t.pending.values()) done(t.dead);
+        t.pending.clear();
+      };
+      t.worker.on('error', fail);
+      t.worker.on('exit', (code) => fail(new Error(`worker exited with code: ${code}`)));
+      return t;
+    });
+  }
+
+  get size(): number {
+    return this.threads.length;
+  }
+
+  /** Runs `task` on thread `k` (0 ≤ k < size), after the tasks sent there before. */
+  run(k: number, task: T): Promise<R> {
+    const t = this.threads[k];
+    if (!t) return Promise.reject(new RangeError(`no thread ${k}`));
+    if (t.dead) return Promise.reject(t.dead);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      t.pending.set(id, (r) => (r instanceof Error ? reject(r) : r.ok ? resolve(r.value) : reject(this.rebuild(r.error))));
+      t.worker.postMessage({ id, envelope: { task } satisfies Envelope<T> });
+    });
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}
