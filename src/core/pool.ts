@@ -97,7 +97,7 @@ export class Pool<T, R, P = never> {
   failure: Error | undefined;
 
   constructor(opts: PoolOptions) {
-    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError(`threads must be a positive integer, got ${opts.threads}`);
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new ConfigError(`threads must be a positive integer, got ${opts.threads}`);
     this.label = opts.label;
     this.syncBytes = opts.syncBytes ?? 1 << 16;
     this.rebuild = rebuilder(opts.label, opts.errors);
@@ -189,7 +189,7 @@ export class PinnedThreads<T, R> {
   private next = 0;
 
   constructor(opts: PoolOptions) {
-    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError(`threads must be a positive integer, got ${opts.threads}`);
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new ConfigError(`threads must be a positive integer, got ${opts.threads}`);
     this.rebuild = rebuilder(opts.label, opts.errors);
     this.threads = Array.from({ length: opts.threads }, () => {
       const t: Thread<R> = { worker: new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData }), pending: new Map() };

@@ -2,7 +2,7 @@
 import type { Dialog } from '../core/dialog.js';
 import { accuracy, type AccuracyState } from '../metrics/ranking.js';
 import { argmax, isResponder, type ResponseModel } from './ranker.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, StateError } from '../core/errors.js';
 import { Pool } from '../core/pool.js';
 import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
 
@@ -79,7 +79,7 @@ export class BackgroundEvaluator {
    */
   start(model: { toModelFile(): ModelFileContent }): () => number {
     if (!this.available) return () => NaN;
-    if (this.pending) throw new Error('BackgroundEvaluator: one evaluation at a time');
+    if (this.pending) throw new StateError('BackgroundEvaluator: one evaluation at a time');
     this.pending = true;
     const join = this.pool.runSync(encodeModelFile(model.toModelFile()), this.startTimeoutMs);
     return () => {

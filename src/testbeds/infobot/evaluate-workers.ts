@@ -7,6 +7,7 @@
 import { Pool } from '../../core/pool.js';
 import { summarize, type EpisodeResult, type EvalReport } from './episodes.js';
 import type { SplitName } from './slots.js';
+import { ConfigError } from '../../core/errors.js';
 
 /** Where a worker gets the KBs: generated (split, seed, missing fraction) or read from TSV files. */
 export type KbSource =
@@ -56,8 +57,8 @@ export function episodeRanges(episodes: number, workers: number): [number, numbe
 }
 
 export function evaluateAgentOnWorkers(opts: ParallelEvalOptions): Promise<EvalReport> {
-  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new RangeError('episodes must be a positive integer');
-  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError('workers must be a positive integer');
+  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
+  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new ConfigError('workers must be a positive integer');
   return runRanges(opts, episodeRanges(opts.episodes, opts.workers));
 }
 
