@@ -4,7 +4,7 @@ import { ConfigError } from '../core/errors.js';
 import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
-import { fit, miniBatchEpoch, type FitHooks, type FitResult } from '../train/loop.js';
+import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 import { buildVocab } from './memn2n-train.js';
 
@@ -54,31 +54,24 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const k = Math.min(o.negatives, n - 1);
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
-  const result = fit(
+  const result = fitMiniBatches(
     {
+      rng,
+      order,
+      batchSize: o.batchSize,
       params: model.params,
-      runEpoch(epoch) {
-        const total = miniBatchEpoch({
-          rng: rng.fork(`epoch${epoch}`),
-          order,
-          batchSize: o.batchSize,
-          params: model.params,
-          optimizer: opt,
-          maxGradNorm: o.maxGradNorm,
-          example(j, r) {
-            const pos = (examples[j] as { target: number }).target;
-            const negs: number[] = [];
-            while (negs.length < k) {
-              const c = r.int(n);
-              if (c !== pos) negs.push(c);
-            }
-            return model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
-          },
-          afterStep: () => model.touch(),
-          onBatch: hooks.onBatch,
-        });
-        return total / order.length;
+      optimizer: opt,
+      maxGradNorm: o.maxGradNorm,
+      example(j, r) {
+        const pos = (examples[j] as { target: number }).target;
+        const negs: number[] = [];
+        while (negs.length < k) {
+          const c = r.int(n);
+          if (c !== pos) negs.push(c);
+        }
+        return model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
       },
+      afterStep: () => model.touch(),
       evaluate: () => devAccuracy(model, data.dev, data.candidates),
       touch: () => model.touch(),
     },

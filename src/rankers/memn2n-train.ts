@@ -5,7 +5,7 @@ import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from './memn
 import { WordVocab } from './word-vocab.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
-import { fit, miniBatchEpoch, type FitHooks, type FitResult } from '../train/loop.js';
+import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
 import { BackgroundEvaluator } from './evaluate-responses.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 
@@ -66,29 +66,22 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   const order = examples.map((_, i) => i);
   const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;
   try {
-    const result = fit(
+    let c!: ReturnType<typeof model.candidates>;
+    const result = fitMiniBatches(
       {
+        rng,
+        order,
+        batchSize: o.batchSize,
         params: model.params,
-        runEpoch(epoch) {
-          let c!: ReturnType<typeof model.candidates>;
-          const total = miniBatchEpoch({
-            rng: rng.fork(`epoch${epoch}`),
-            order,
-            batchSize: o.batchSize,
-            params: model.params,
-            optimizer: opt,
-            maxGradNorm: o.maxGradNorm,
-            beforeBatch() {
-              gC.fill(0);
-              c = model.candidates(data.candidates);
-            },
-            example: (k) => model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch),
-            afterExamples: () => model.candidatesBackward(c, gC),
-            afterStep: () => model.touch(),
-            onBatch: hooks.onBatch,
-          });
-          return total / order.length;
+        optimizer: opt,
+        maxGradNorm: o.maxGradNorm,
+        beforeBatch() {
+          gC.fill(0);
+          c = model.candidates(data.candidates);
         },
+        example: (k) => model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch),
+        afterExamples: () => model.candidatesBackward(c, gC),
+        afterStep: () => model.touch(),
         evaluate: () => devAccuracy(model, data.dev, data.candidates),
         touch: () => model.touch(),
         ...(background ? { startEvaluate: () => background.start(model) } : {}),

@@ -225,3 +225,57 @@ export function miniBatchEpoch(e: MiniBatchEpoch): number {
   }
   return total;
 }
+
+/**
+ * A supervised trainer as the generic loop sees it: mini-batch epochs (`miniBatchEpoch`, epoch
+ * `e` drawing from `rng.fork('epoch<e>')`) inside `fit` (dev selection, early stopping).
+ */
+export interface MiniBatchTraining extends Omit<MiniBatchEpoch, 'rng' | 'onBatch'> {
+  /** The training stream; each epoch forks its own. */
+  readonly rng: Rng;
+  /** Mean epoch loss from the summed loss (default: divided by the number of examples). */
+  epochLoss?(total: number): number;
+  /** After each epoch's batches (e.g. refreshing caches of the weights). */
+  afterEpoch?(): void;
+  /** Dev score, higher is better. */
+  evaluate(): number;
+  /** Called after parameters were restored. */
+  touch(): void;
+  /** See `Fittable.startEvaluate`. */
+  startEvaluate?(): () => number;
+}
+
+/**
+ * Trains with mini-batch epochs and keeps the best epoch on dev: the loop every supervised model
+ * (embeddings, MemN2N, HCN) shares; the trainer gives only its example loss and its hooks.
+ */
+export function fitMiniBatches(t: MiniBatchTraining, opts: FitOptions, hooks: FitHooks & { onBatch?(done: number, total: number): void } = {}): FitResult {
+  const epoch: MiniBatchEpoch = {
+    rng: t.rng,
+    order: t.order,
+    batchSize: t.batchSize,
+    params: t.params,
+    optimizer: t.optimizer,
+    maxGradNorm: t.maxGradNorm,
+    example: (k, r) => t.example(k, r),
+    ...(t.beforeBatch ? { beforeBatch: () => t.beforeBatch?.() } : {}),
+    ...(t.afterExamples ? { afterExamples: () => t.afterExamples?.() } : {}),
+    ...(t.afterStep ? { afterStep: () => t.afterStep?.() } : {}),
+    ...(hooks.onBatch ? { onBatch: hooks.onBatch } : {}),
+  };
+  return fit(
+    {
+      params: t.params,
+      runEpoch(e) {
+        const total = miniBatchEpoch({ ...epoch, rng: t.rng.fork(`epoch${e}`) });
+        t.afterEpoch?.();
+        return t.epochLoss ? t.epochLoss(total) : total / t.order.length;
+      },
+      evaluate: () => t.evaluate(),
+      touch: () => t.touch(),
+      ...(t.startEvaluate ? { startEvaluate: () => (t.startEvaluate as () => () => number)() } : {}),
+    },
+    opts,
+    hooks,
+  );
+}

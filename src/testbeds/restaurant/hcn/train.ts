@@ -19,7 +19,7 @@ import { TemplateSet, delexicaliseBot } from './templates.js';
 import { templateOf } from '../patterns.js';
 import { encodeHistory } from './encode.js';
 import { adam } from '../../../nn/params.js';
-import { fit, miniBatchEpoch, type FitHooks, type FitResult } from '../../../train/loop.js';
+import { fitMiniBatches, type FitHooks, type FitResult } from '../../../train/loop.js';
 import type { TrainHooks } from '../../../rankers/train-data.js';
 
 export interface HcnTrainOptions extends HcnConfig {
@@ -261,26 +261,20 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   const dev = data.dev.length > 0 ? data.dev : data.train.slice(0, 200);
   const opt = adam(o.lr);
   const order = seqs.map((_, i) => i);
-  const result = fit(
+  const result = fitMiniBatches(
     {
+      rng,
+      order,
+      batchSize: o.batchSize,
       params: model.params,
-      runEpoch(epoch) {
-        const total = miniBatchEpoch({
-          rng: rng.fork(`epoch${epoch}`),
-          order,
-          batchSize: o.batchSize,
-          params: model.params,
-          optimizer: opt,
-          maxGradNorm: o.maxGradNorm,
-          example(k) {
-            const s = seqs[k] as Sequence;
-            return s.xs.length > 0 ? model.net.lossAndGrad(s.xs, s.targets, s.masks) : 0;
-          },
-          onBatch: hooks.onBatch,
-        });
-        model.touch();
-        return total / Math.max(1, steps);
+      optimizer: opt,
+      maxGradNorm: o.maxGradNorm,
+      example(k) {
+        const s = seqs[k] as Sequence;
+        return s.xs.length > 0 ? model.net.lossAndGrad(s.xs, s.targets, s.masks) : 0;
       },
+      afterEpoch: () => model.touch(),
+      epochLoss: (total) => total / Math.max(1, steps),
       evaluate: () => accuracy.perResponse(hcnAccuracy(model, dev)),
       touch: () => model.touch(),
     },
