@@ -135,15 +135,20 @@ function dayStr(o: Obj, key: string, where: string): string {
   return v;
 }
 
-function validateIntent(v: unknown): Intent {
-  const w = 'intent: ';
-  if (!isObj(v)) throw new Bad('"intent" must be an object');
+/** The fields an intent and a flight share: airports, months and days of both legs. */
+function tripFields(v: Record<string, unknown>, w: string): void {
   str(v, 'departure_airport', w);
   str(v, 'return_airport', w);
   oneOf(v, 'departure_month', MONTHS, w);
   oneOf(v, 'return_month', MONTHS, w);
   dayStr(v, 'departure_day', w);
   dayStr(v, 'return_day', w);
+}
+
+function validateIntent(v: unknown): Intent {
+  const w = 'intent: ';
+  if (!isObj(v)) throw new Bad('"intent" must be an object');
+  tripFields(v, w);
   str(v, 'name', w);
   oneOf(v, 'goal', GOALS, w);
   int(v, 'max_price', w);
@@ -192,12 +197,7 @@ function validateFlight(v: unknown, i: number): Flight {
   if (!isObj(v)) throw new Bad(`${w}a flight must be an object`);
   str(v, 'airline', w);
   oneOf(v, 'class', CLASSES, w);
-  str(v, 'departure_airport', w);
-  str(v, 'return_airport', w);
-  oneOf(v, 'departure_month', MONTHS, w);
-  oneOf(v, 'return_month', MONTHS, w);
-  dayStr(v, 'departure_day', w);
-  dayStr(v, 'return_day', w);
+  tripFields(v, w);
   for (const k of ['departure_time_num', 'return_time_num']) {
     const h = int(v, k, w);
     if (h < 0 || h > 23) throw new Bad(`${w}"${k}" must be an hour 0-23, got ${h}`);

@@ -42,18 +42,8 @@ CREATE INDEX restaurants_query ON restaurants (cuisine, location, number, price,
 
 const COLUMNS = 'name, cuisine, location, price, rating, phone, address, number, atmosphere, restrictions';
 
-interface Row {
-  name: string;
-  cuisine: string;
-  location: string;
-  price: string;
-  rating: number;
-  phone: string;
-  address: string;
-  number: string;
-  atmosphere: string | null;
-  restrictions: string | null;
-}
+/** A row of the restaurants table: a Restaurant whose DSTC6-only attributes are NULL in bAbI KBs. */
+type Row = Omit<Restaurant, 'atmosphere' | 'restrictions'> & { atmosphere: string | null; restrictions: string | null };
 
 function rowToRestaurant(r: Row): Restaurant {
   const out: Restaurant = { name: r.name, cuisine: r.cuisine, location: r.location, price: r.price, rating: r.rating, phone: r.phone, address: r.address, number: r.number };
