@@ -12,6 +12,19 @@ import { M, SLOTS } from './slots.js';
 export const UNK = 'UNK';
 export const HEAD_COLUMN = 'movie';
 
+/**
+ * Serialises a movie KB in the official TAB-separated layout: header `movie<TAB>actor<TAB>
+ * critic_rating<TAB>genre<TAB>mpaa_rating<TAB>director<TAB>release_year`, then one line per movie,
+ * missing values written `UNK`; every line ends in `\n`. Exported from `dialogym` as
+ * `formatMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { formatMovieKbTsv, parseMovieKbTsv } from 'dialogym';
+ * const kb = parseMovieKbTsv('movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year\nalien\tsigourney weaver\t8.5\tscifi\tr\tridley scott\t1979\n', 'db.txt');
+ * formatMovieKbTsv(kb).split('\n')[1]; // 'alien\tsigourney weaver\t8.5\tscifi\tr\tridley scott\t1979'
+ * ```
+ */
 export function formatKbTsv(kb: MovieKb): string {
   const lines = [[HEAD_COLUMN, ...SLOTS].join('\t')];
   for (let i = 0; i < kb.n; i++) {
@@ -22,13 +35,37 @@ export function formatKbTsv(kb: MovieKb): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Writes a movie KB as a TSV file (`formatMovieKbTsv`), atomically; parent folders are created,
+ * file-system errors pass through. Exported from `dialogym` as `writeMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { writeMovieKbTsv } from 'dialogym';
+ * import { splitKbs } from 'dialogym/infobot';
+ * const { full, incomplete } = splitKbs('medium', 1);
+ * writeMovieKbTsv('out/imdb-M/db.txt', full);
+ * writeMovieKbTsv('out/imdb-M/incomplete_db_0.20.txt', incomplete);
+ * ```
+ */
 export function writeKbTsv(file: string, kb: MovieKb): void {
   writeFileAtomic(file, formatKbTsv(kb));
 }
 
 /**
- * Parses a KB file. Slot vocabularies are sorted; `vocab` (e.g. the full KB's) instead fixes them so
- * that an incomplete copy indexes values the same way (values not in it are appended).
+ * Parses a KB file (format in this module's description); `file` names it in errors. Slot
+ * vocabularies are sorted; `vocab` (e.g. the full KB's) instead fixes them so that an incomplete
+ * copy indexes values the same way (values not in it are appended). A header without every slot
+ * column, a row with the wrong number of fields, an empty or repeated movie name, or an empty cell
+ * throws a FormatError `file:line: reason`. Exported from `dialogym` as `parseMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { parseMovieKbTsv } from 'dialogym';
+ * const kb = parseMovieKbTsv('movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year\nalien\tUNK\t8.5\tscifi\tr\tridley scott\t1979\n', 'db.txt');
+ * kb.n;           // 1
+ * kb.value(0, 0); // undefined: the actor is UNK
+ * ```
  */
 export function parseKbTsv(text: string, file: string, vocab?: readonly (readonly string[])[]): MovieKb {
   const lines = text.split('\n');
@@ -84,6 +121,17 @@ export function parseKbTsv(text: string, file: string, vocab?: readonly (readonl
   return vocab ? kb : kb.canonical();
 }
 
+/**
+ * Reads a KB file (see `parseMovieKbTsv`); a missing or malformed file throws a FormatError.
+ * Exported from `dialogym` as `readMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { readMovieKbTsv } from 'dialogym';
+ * const full = readMovieKbTsv('data/imdb-M/db.txt');
+ * const incomplete = readMovieKbTsv('data/imdb-M/incomplete_db_0.20.txt', full.vocab);
+ * ```
+ */
 export function readKbTsv(file: string, vocab?: readonly (readonly string[])[]): MovieKb {
   return parseKbTsv(readTextFile(file), file, vocab);
 }
