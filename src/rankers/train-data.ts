@@ -6,10 +6,30 @@ import { accuracy } from '../metrics/ranking.js';
 import type { Ranker } from './ranker.js';
 import type { SavableRanker } from './ranker.js';
 
+/**
+ * What every trainer receives (`trainModel`'s `data`): training and dev dialogs, the candidate
+ * responses, and optionally the KB's entity types for match-type features (build them with
+ * `KbTypes.fromFacts` from `dialogym/rankers`).
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, readBabiCandidates, type TrainData } from 'dialogym';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const data: TrainData = {
+ *   train: readBabiDialogs(dir + 'dialog-babi-task1-API-calls-trn.txt').dialogs,
+ *   dev: readBabiDialogs(dir + 'dialog-babi-task1-API-calls-dev.txt').dialogs,
+ *   candidates: readBabiCandidates(dir + 'dialog-babi-candidates.txt').candidates,
+ * };
+ * ```
+ */
 export interface TrainData {
+  /** Dialogs to learn from. */
   readonly train: readonly Dialog[];
+  /** Dialogs for model selection and early stopping. */
   readonly dev: readonly Dialog[];
+  /** The candidate responses a ranker chooses from. */
   readonly candidates: readonly string[];
+  /** Entity types of the KB, for match-type features (`TrainOptions.matchType`). */
   readonly kb?: KbTypes;
 }
 
