@@ -1,0 +1,62 @@
+/**
+ * Every symbol of the documented entry points has a TSDoc comment with an `@example` whose
+ * ```ts snippet imports from 'dialogym' (or a subpath). Read from the TypeScript sources with the
+ * compiler API, so the rule holds for the public API as it grows.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { repoRoot } from './shared-data.js';
+
+/** Entry points whose every export is documented; add one here once it is complete. */
+const COMPLETE_ENTRY_POINTS = ['src/index.ts'];
+
+interface Finding {
+  readonly entry: string;
+  readonly symbol: string;
+  readonly where: string;
+  readonly problem: string;
+}
+
+function findUndocumented(entries: readonly string[]): { findings: Finding[]; total: number } {
+  const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  assert.ok(config, 'tsconfig.json could not be read');
+  const program = ts.createProgram(
+    entries.map((e) => join(repoRoot, e)),
+    { ...config.options, noEmit: true },
+  );
+  const checker = program.getTypeChecker();
+  const findings: Finding[] = [];
+  let total = 0;
+  for (const entry of entries) {
+    const source = program.getSourceFile(join(repoRoot, entry));
+    assert.ok(source, `${entry} not found`);
+    const module = checker.getSymbolAtLocation(source);
+    assert.ok(module, `${entry} is not a module`);
+    for (const exported of checker.getExportsOfModule(module)) {
+      total++;
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const decl = symbol.declarations?.[0];
+      const where = decl ? `${relative(repoRoot, decl.getSourceFile().fileName)}:${decl.getSourceFile().getLineAndCharacterOfPosition(decl.getStart()).line + 1}` : '?';
+      const doc = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+      const examples = symbol.getJsDocTags(checker).filter((t) => t.name === 'example').map((t) => ts.displayPartsToString(t.text));
+      let problem: string | undefined;
+      if (doc === '') problem = 'no doc comment';
+      else if (examples.length === 0) problem = 'no @example';
+      else if (!examples.some((x) => /```ts\n[\s\S]*from '(dialogym(\/[a-z0-9-]+)?)'/.test(x))) problem = "@example has no ```ts block importing from 'dialogym'";
+      if (problem) findings.push({ entry, symbol: exported.name, where, problem });
+    }
+  }
+  return { findings, total };
+}
+
+test('every export of the complete entry points has a doc comment and an @example', () => {
+  const { findings, total } = findUndocumented(COMPLETE_ENTRY_POINTS);
+  assert.ok(total > 100, `only ${total} exports found: is the entry point list right?`);
+  assert.deepEqual(
+    findings.map((f) => `${f.entry}: ${f.symbol} (${f.where}): ${f.problem}`),
+    [],
+    'document these symbols (what it does, inputs, output, errors) with an @example importing from dialogym',
+  );
+});
