@@ -63,7 +63,18 @@ export interface TrainOptions {
   readonly hidden?: number;
 }
 
-/** What training returns (before timing). */
+/**
+ * What a registry entry's `train` returns: the model and how it was selected on dev.
+ * `trainModel` adds the training time to it ({@link TrainResult}).
+ *
+ * @example
+ * ```ts
+ * import { registerModel, NearestNeighbour, type Trained } from 'dialogym/rankers';
+ * registerModel('nn-pair', 'nearest neighbour keyed on the last two turns', {
+ *   train: (data): Trained => ({ model: NearestNeighbour.fit(data.train, { input: 'pair' }), dev: NaN, selected: 'input=pair', missing: 0 }),
+ * });
+ * ```
+ */
 export interface Trained {
   readonly model: SavableRanker;
   /** Dev per-response accuracy of the returned model. */
@@ -241,7 +252,19 @@ export function saveModel(file: string, model: SavableRanker): void {
   writeModelFile(file, model.toModelFile());
 }
 
-/** A model from the content of a model file (`file` names it in errors). */
+/**
+ * A model from the decoded content of a model file (`file` names it in errors): the registry
+ * entry named by `c.model` loads it; `kb` replaces its KB types. An unknown model kind, or any
+ * error while loading, throws a ModelFileError (`<file>: corrupt model file (…)`).
+ *
+ * @example
+ * ```ts
+ * import { modelFromContent } from 'dialogym/rankers';
+ * import { readModelFile } from 'dialogym';
+ * const content = readModelFile('out/nn-task1.dgm');
+ * const model = modelFromContent(content, 'out/nn-task1.dgm'); // what loadModel does
+ * ```
+ */
 export function modelFromContent(c: ModelFileContent, file: string, kb?: KbTypes): Ranker {
   const load = models.has(c.model) ? models.get(c.model).load : undefined;
   if (!load) {
@@ -275,13 +298,35 @@ export function loadModel(file: string, kb?: KbTypes): Ranker {
   return modelFromContent(readModelFile(file), file, kb);
 }
 
-/** Throws the error `createModel` would for a name that is neither a ready-to-use model nor a model file. */
+/**
+ * Throws the ConfigError `createModel` would for a name that is neither a ready-to-use model
+ * nor a model file (see `isModelFile`); returns nothing otherwise. The CLI checks `--model`
+ * with it before reading any data.
+ *
+ * @example
+ * ```ts
+ * import { checkModelName } from 'dialogym/rankers';
+ * checkModelName('tfidf');       // fine
+ * checkModelName('model.dgm');   // fine: a model file (not opened here)
+ * checkModelName('memn2n');      // ConfigError: model 'memn2n' has to be trained first …
+ * ```
+ */
 export function checkModelName(nameOrFile: string): void {
   if (isModelFile(nameOrFile) || creatableModels().includes(nameOrFile)) return;
   createModel(nameOrFile);
 }
 
-/** Whether `--model <nameOrFile>` names a model file rather than a ready-to-use registered model. */
+/**
+ * Whether `--model <nameOrFile>` names a model file rather than a ready-to-use registered
+ * model: not a creatable model's name, and either ending in `.dgm` or an existing path.
+ *
+ * @example
+ * ```ts
+ * import { isModelFile } from 'dialogym/rankers';
+ * isModelFile('rules');         // false
+ * isModelFile('t1-memn2n.dgm'); // true, whether or not the file exists
+ * ```
+ */
 export function isModelFile(nameOrFile: string): boolean {
   return !creatableModels().includes(nameOrFile) && (nameOrFile.endsWith('.dgm') || existsSync(nameOrFile));
 }

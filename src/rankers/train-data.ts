@@ -33,14 +33,39 @@ export interface TrainData {
   readonly kb?: KbTypes;
 }
 
-/** Progress inside an epoch (batches done / total) and per epoch. */
+/**
+ * Progress hooks of a trainer beside the epoch hooks (`FitHooks`): batches done in the current
+ * epoch, and the model under training, given once before the first epoch.
+ *
+ * @example
+ * ```ts
+ * import { trainModel, type TrainData } from 'dialogym';
+ * import type { TrainHooks } from 'dialogym/rankers';
+ * declare const data: TrainData;
+ * const hooks: TrainHooks = { onBatch: (done, total) => process.stderr.write(`\r${done}/${total}`) };
+ * trainModel('memn2n', data, { epochs: 1 }, hooks);
+ * ```
+ */
 export interface TrainHooks {
   onBatch?(done: number, total: number): void;
   /** Called once with the model being trained, before the first epoch (e.g. to checkpoint it in onBest). */
   onModel?(model: SavableRanker): void;
 }
 
-/** Per-response accuracy of a ranker on dialogs. */
+/**
+ * Per-response accuracy of a ranker on dialogs (`evaluateDialogs` then
+ * `accuracy.perResponse`): what trainers select on. 0 for dialogs without bot turns.
+ *
+ * @example
+ * ```ts
+ * import { devAccuracy, Tfidf } from 'dialogym/rankers';
+ * import { readBabiDialogs, readBabiCandidates } from 'dialogym';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const candidates = readBabiCandidates(dir + 'dialog-babi-candidates.txt').candidates;
+ * const dev = readBabiDialogs(dir + 'dialog-babi-task1-API-calls-dev.txt').dialogs;
+ * devAccuracy(Tfidf.fit(candidates, { input: 'last', matchType: false }), dev, candidates);
+ * ```
+ */
 export function devAccuracy(r: Ranker, dialogs: readonly Dialog[], candidates: readonly string[]): number {
   return accuracy.perResponse(evaluateDialogs(r, dialogs, { candidates }));
 }
