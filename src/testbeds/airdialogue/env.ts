@@ -52,10 +52,9 @@ export interface AirObservation {
  *
  * @example
  * ```ts
- * import { make } from 'dialogym';
- * import type { AirEnvOptions } from 'dialogym/airdialogue';
+ * import { AirDialogueEnv, type AirEnvOptions } from 'dialogym/airdialogue';
  * const options: AirEnvOptions = { customer: 'rules', ood: false, maxTurns: 30, seed: 7 };
- * const env = make('airdialogue-v1', options);
+ * const env = new AirDialogueEnv(options); // or make('airdialogue-v1', { ...options })
  * ```
  */
 export interface AirEnvOptions {
