@@ -132,14 +132,15 @@ function beforeCall(st: Dstc2State): Decision {
 
 /**
  * The task-6 rule-based bot (`rules-dstc2`): the rules of the module description, worded with a
- * pattern table learned from the training dialogs. Build it with `createDstc2RulesBot`.
+ * pattern table learned from the training dialogs. Build it with `createDstc2RulesBot` (the class
+ * itself is exported from `dialogym/restaurant` as a type only).
  *
  * @example
  * ```ts
  * import { readBabiDialogs, readBabiKb } from 'dialogym';
- * import { Dstc2RulesBot } from 'dialogym/restaurant';
+ * import { createDstc2RulesBot, type Dstc2RulesBot } from 'dialogym/restaurant';
  * const dir = 'data/dialog-bAbI-tasks/';
- * const bot = new Dstc2RulesBot(readBabiDialogs(dir + 'dialog-babi-task6-dstc2-trn.txt').dialogs, { kb: readBabiKb(dir + 'dialog-babi-task6-dstc2-kb.txt').facts });
+ * const bot: Dstc2RulesBot = createDstc2RulesBot(readBabiDialogs(dir + 'dialog-babi-task6-dstc2-trn.txt').dialogs, { kb: readBabiKb(dir + 'dialog-babi-task6-dstc2-kb.txt').facts });
  * bot.respond([{ speaker: 'user', text: '<SILENCE>' }]); // the greeting
  * ```
  */
