@@ -9,7 +9,25 @@ import { readTextFile, writeFileAtomic } from '../../core/files.js';
 import { MISSING, MovieKb } from './movie-kb.js';
 import { M, SLOTS } from './slots.js';
 
+/**
+ * How a missing value is written in the KB files (`UNK`).
+ *
+ * @example
+ * ```ts
+ * import { UNK, formatKbTsv, splitKbs } from 'dialogym/infobot';
+ * formatKbTsv(splitKbs('small', 1).incomplete).includes(UNK); // true
+ * ```
+ */
 export const UNK = 'UNK';
+/**
+ * Name of the head (movie title) column written in the header of KB files.
+ *
+ * @example
+ * ```ts
+ * import { HEAD_COLUMN, SLOTS } from 'dialogym/infobot';
+ * [HEAD_COLUMN, ...SLOTS].join('\t'); // the header line
+ * ```
+ */
 export const HEAD_COLUMN = 'movie';
 
 /**
@@ -136,14 +154,29 @@ export function readKbTsv(file: string, vocab?: readonly (readonly string[])[]):
   return parseKbTsv(readTextFile(file), file, vocab);
 }
 
-/** File names of the official layout. */
+/** File names of the official layout.
+ *
+ * @example
+ * ```ts
+ * import { kbFileNames } from 'dialogym/infobot';
+ * kbFileNames(0.2); // { full: 'db.txt', incomplete: 'incomplete_db_0.20.txt' }
+ * ```
+ */
 export function kbFileNames(missing: number): { full: string; incomplete: string } {
   return { full: 'db.txt', incomplete: `incomplete_db_${missing.toFixed(2)}.txt` };
 }
 
 /**
  * Reads a full KB and its incomplete copy; the incomplete copy must list the same movies in the same
- * order and agree with the full KB wherever it has a value.
+ * order and agree with the full KB wherever it has a value; otherwise, or for a missing or
+ * malformed file, a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { readKbPair, kbFileNames } from 'dialogym/infobot';
+ * const names = kbFileNames(0.2);
+ * const { full, incomplete } = readKbPair(`data/imdb-M/${names.full}`, `data/imdb-M/${names.incomplete}`);
+ * ```
  */
 export function readKbPair(fullFile: string, incompleteFile: string): { full: MovieKb; incomplete: MovieKb } {
   const full = readKbTsv(fullFile);
