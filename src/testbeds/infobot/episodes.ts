@@ -58,7 +58,7 @@ export interface EvalReport {
  * @example
  * ```ts
  * import { InfoBotEnv, agentContext, infobotAgents } from 'dialogym/infobot';
- * const ctx = agentContext(new InfoBotEnv({ split: 'small' }), 'policies');
+ * const ctx = agentContext(new InfoBotEnv({ split: 'small' }), 'policies/infobot');
  * const agent = infobotAgents.get('rule-nokb').create(ctx);
  * ```
  */

@@ -31,7 +31,7 @@ import { ModelFileError, StateError } from '../../../core/errors.js';
  * @example
  * ```ts
  * import { loadE2e, type E2eParts } from 'dialogym/infobot';
- * const parts: E2eParts = loadE2e('policies/e2e-soft-medium.dgm').parts;
+ * const parts: E2eParts = loadE2e('policies/infobot/e2e-soft-medium.dgm').parts;
  * parts.vocab.size;
  * ```
  */
@@ -83,7 +83,7 @@ export interface InformSample {
  * @example
  * ```ts
  * import { E2eAgent, InfoBotEnv, agentContext, loadE2e } from 'dialogym/infobot';
- * const agent = new E2eAgent(agentContext(new InfoBotEnv({ split: 'medium' })), loadE2e('policies/e2e-soft-medium.dgm').parts);
+ * const agent = new E2eAgent(agentContext(new InfoBotEnv({ split: 'medium' })), loadE2e('policies/infobot/e2e-soft-medium.dgm').parts);
  * ```
  */
 export class E2eAgent implements InfoBotAgent {

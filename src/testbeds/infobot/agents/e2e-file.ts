@@ -22,7 +22,7 @@ import { FEATURES_VERSION } from './policy-file.js';
  * ```ts
  * import { readModelFile } from 'dialogym';
  * import { E2E_MODEL } from 'dialogym/infobot';
- * readModelFile('policies/e2e-soft-medium.dgm').model === E2E_MODEL; // true
+ * readModelFile('policies/infobot/e2e-soft-medium.dgm').model === E2E_MODEL; // true
  * ```
  */
 export const E2E_MODEL = 'infobot-e2e';
@@ -34,7 +34,7 @@ export const E2E_MODEL = 'infobot-e2e';
  * @example
  * ```ts
  * import { loadE2e, type E2eMeta } from 'dialogym/infobot';
- * const meta: E2eMeta = loadE2e('policies/e2e-soft-medium.dgm').meta;
+ * const meta: E2eMeta = loadE2e('policies/infobot/e2e-soft-medium.dgm').meta;
  * console.log(meta.split, meta.bestValidReward, meta.curve.length);
  * ```
  */
@@ -65,7 +65,7 @@ export interface E2eMeta {
  * @example
  * ```ts
  * import { loadE2e, type LoadedE2e } from 'dialogym/infobot';
- * const { meta, parts }: LoadedE2e = loadE2e('policies/e2e-soft-medium.dgm');
+ * const { meta, parts }: LoadedE2e = loadE2e('policies/infobot/e2e-soft-medium.dgm');
  * ```
  */
 export interface LoadedE2e {
@@ -106,7 +106,7 @@ export function thinCurve(curve: readonly CurvePoint[], max = MAX_CURVE_POINTS):
  * ```ts
  * import { trainE2e, saveE2e, defaultPolicyFile } from 'dialogym/infobot';
  * const r = trainE2e({ split: 'small', imitation: 500, episodes: 500 });
- * saveE2e(defaultPolicyFile('policies', 'e2e-soft', 'small'), r);
+ * saveE2e(defaultPolicyFile('out/policies', 'e2e-soft', 'small'), r);
  * ```
  */
 export function saveE2e(file: string, r: E2eTrainResult): void {
@@ -139,7 +139,7 @@ export function saveE2e(file: string, r: E2eTrainResult): void {
  * ```ts
  * import { readModelFile } from 'dialogym';
  * import { e2eFromContent } from 'dialogym/infobot';
- * const file = 'policies/e2e-soft-medium.dgm';
+ * const file = 'policies/infobot/e2e-soft-medium.dgm';
  * const { parts } = e2eFromContent(readModelFile(file), file); // ModelFileError if corrupt
  * ```
  */
@@ -188,7 +188,7 @@ export function e2eFromContent(c: ModelFileContent, file: string): LoadedE2e {
  * @example
  * ```ts
  * import { loadE2e, E2eAgent, InfoBotEnv, agentContext } from 'dialogym/infobot';
- * const { parts } = loadE2e('policies/e2e-soft-small.dgm');
+ * const { parts } = loadE2e('policies/infobot/e2e-soft-small.dgm');
  * const agent = new E2eAgent(agentContext(new InfoBotEnv({ split: 'small' })), parts);
  * ```
  */

@@ -128,7 +128,7 @@ export type E2eTrainSettings = Required<Omit<E2eTrainOptions, 'env' | 'onBatch' 
  * ```ts
  * import { trainE2e, saveE2e, type E2eTrainResult } from 'dialogym/infobot';
  * const r: E2eTrainResult = trainE2e({ split: 'small', imitation: 200, episodes: 200 });
- * saveE2e('policies/e2e-soft-small.dgm', r);
+ * saveE2e('out/policies/e2e-soft-small.dgm', r);
  * ```
  */
 export interface E2eTrainResult {
@@ -275,7 +275,7 @@ export function buildE2eVocab(env: InfoBotEnv, seed: number, episodes: number): 
  * ```ts
  * import { InfoBotEnv, E2eAgent, agentContext, loadE2e, validateE2e } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'small' });
- * const agent = new E2eAgent(agentContext(env), loadE2e('policies/e2e-soft-small.dgm').parts);
+ * const agent = new E2eAgent(agentContext(env), loadE2e('policies/infobot/e2e-soft-small.dgm').parts);
  * validateE2e(env, agent, 200);
  * ```
  */
@@ -375,7 +375,7 @@ export function informTrackerGrads(agent: E2eAgent, kb: InfoBotEnv['kb'], adv: n
  * ```ts
  * import { trainE2e, saveE2e } from 'dialogym/infobot';
  * const r = trainE2e({ split: 'small', imitation: 2000, episodes: 2000, onBatch: (p) => console.log(p.phase, p.episodes, p.reward) });
- * saveE2e('policies/e2e-soft-small.dgm', r);
+ * saveE2e('out/policies/e2e-soft-small.dgm', r);
  * ```
  */
 export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {

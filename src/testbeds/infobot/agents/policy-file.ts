@@ -20,7 +20,7 @@ import type { SplitName } from '../slots.js';
  * ```ts
  * import { readModelFile } from 'dialogym';
  * import { POLICY_MODEL } from 'dialogym/infobot';
- * readModelFile('policies/rl-soft-medium.dgm').model === POLICY_MODEL; // true
+ * readModelFile('policies/infobot/rl-soft-medium.dgm').model === POLICY_MODEL; // true
  * ```
  */
 export const POLICY_MODEL = 'infobot-policy';
@@ -29,7 +29,7 @@ export const POLICY_MODEL = 'infobot-policy';
  * @example
  * ```ts
  * import { FEATURES_VERSION, loadPolicy } from 'dialogym/infobot';
- * loadPolicy('policies/rl-soft-medium.dgm').meta.features === FEATURES_VERSION; // true (else loadPolicy throws)
+ * loadPolicy('policies/infobot/rl-soft-medium.dgm').meta.features === FEATURES_VERSION; // true (else loadPolicy throws)
  * ```
  */
 export const FEATURES_VERSION = 'summary-v1';
@@ -41,7 +41,7 @@ export const FEATURES_VERSION = 'summary-v1';
  * @example
  * ```ts
  * import { loadPolicy, type PolicyMeta } from 'dialogym/infobot';
- * const meta: PolicyMeta = loadPolicy('policies/rl-soft-medium.dgm').meta;
+ * const meta: PolicyMeta = loadPolicy('policies/infobot/rl-soft-medium.dgm').meta;
  * console.log(meta.agent, meta.split, meta.bestValidReward);
  * ```
  */
@@ -68,7 +68,7 @@ export interface PolicyMeta {
  * @example
  * ```ts
  * import { loadPolicy, RlAgent, InfoBotEnv, agentContext, type LoadedPolicy } from 'dialogym/infobot';
- * const p: LoadedPolicy = loadPolicy('policies/rl-soft-medium.dgm');
+ * const p: LoadedPolicy = loadPolicy('policies/infobot/rl-soft-medium.dgm');
  * const agent = new RlAgent(agentContext(new InfoBotEnv({ split: 'medium' })), p.meta.access, p.net);
  * ```
  */
@@ -83,7 +83,7 @@ export interface LoadedPolicy {
  * ```ts
  * import { trainRlPolicy, savePolicy, trainOptions } from 'dialogym/infobot';
  * const r = trainRlPolicy(trainOptions({ agent: 'rl-soft', split: 'small', episodes: 2000 }));
- * savePolicy('policies/rl-soft-small.dgm', r);
+ * savePolicy('out/policies/rl-soft-small.dgm', r);
  * ```
  */
 export function savePolicy(file: string, r: TrainResult): void {
@@ -114,7 +114,7 @@ export function savePolicy(file: string, r: TrainResult): void {
  * @example
  * ```ts
  * import { loadPolicy } from 'dialogym/infobot';
- * const { meta, net } = loadPolicy('policies/rl-hard-large.dgm');
+ * const { meta, net } = loadPolicy('policies/infobot/rl-hard-large.dgm');
  * ```
  */
 export function loadPolicy(file: string): LoadedPolicy {
@@ -137,7 +137,7 @@ export function loadPolicy(file: string): LoadedPolicy {
  * @example
  * ```ts
  * import { defaultPolicyFile } from 'dialogym/infobot';
- * defaultPolicyFile('policies', 'rl-soft', 'medium'); // 'policies/rl-soft-medium.dgm'
+ * defaultPolicyFile('policies/infobot', 'rl-soft', 'medium'); // 'policies/infobot/rl-soft-medium.dgm'
  * ```
  */
 export function defaultPolicyFile(dir: string, agent: string, split: SplitName): string {
@@ -149,7 +149,7 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
  * @example
  * ```ts
  * import { findDefaultPolicy } from 'dialogym/infobot';
- * const file = findDefaultPolicy('policies', 'rl-soft', 'medium'); // ConfigError if policies/rl-soft-medium.dgm is missing
+ * const file = findDefaultPolicy('policies/infobot', 'rl-soft', 'medium'); // ConfigError if policies/infobot/rl-soft-medium.dgm is missing
  * ```
  */
 export function findDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string {

@@ -103,7 +103,7 @@ export interface CurvePoint {
  * import { trainRlPolicy, savePolicy, type TrainResult } from 'dialogym/infobot';
  * const r: TrainResult = trainRlPolicy({ agent: 'rl-hard', split: 'small', episodes: 1000, imitation: 500 });
  * console.log(r.bestValidReward, r.curve.length);
- * savePolicy('policies/rl-hard-small.dgm', r);
+ * savePolicy('out/policies/rl-hard-small.dgm', r);
  * ```
  */
 export interface TrainResult {
@@ -234,7 +234,7 @@ class Imitator implements InfoBotAgent {
  * ```ts
  * import { trainRlPolicy, savePolicy, defaultPolicyFile } from 'dialogym/infobot';
  * const r = trainRlPolicy({ agent: 'rl-soft', split: 'small', episodes: 3000, imitation: 1000, onBatch: (p) => console.log(p.episodes, p.reward) });
- * savePolicy(defaultPolicyFile('policies', 'rl-soft', 'small'), r);
+ * savePolicy(defaultPolicyFile('out/policies', 'rl-soft', 'small'), r);
  * ```
  */
 export function trainRlPolicy(opts: TrainOptions): TrainResult {

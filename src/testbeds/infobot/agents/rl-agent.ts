@@ -127,7 +127,7 @@ export interface Decision {
  * @example
  * ```ts
  * import { InfoBotEnv, RlAgent, agentContext, loadPolicy } from 'dialogym/infobot';
- * const { meta, net } = loadPolicy('policies/rl-soft-medium.dgm');
+ * const { meta, net } = loadPolicy('policies/infobot/rl-soft-medium.dgm');
  * const agent = new RlAgent(agentContext(new InfoBotEnv({ split: 'medium' })), meta.access, net);
  * ```
  */

@@ -24,7 +24,7 @@ const RL: readonly [string, string][] = [
  * @example
  * ```ts
  * import { policyAgent, agentContext, InfoBotEnv } from 'dialogym/infobot';
- * const agent = policyAgent('policies/e2e-soft-medium.dgm', agentContext(new InfoBotEnv({ split: 'medium' })));
+ * const agent = policyAgent('policies/infobot/e2e-soft-medium.dgm', agentContext(new InfoBotEnv({ split: 'medium' })));
  * ```
  */
 export function policyAgent(file: string, ctx: AgentContext): InfoBotAgent {
