@@ -26,7 +26,7 @@ import './testbeds/airdialogue/index.js';
 export type { Speaker, Turn, Dialog } from './core/dialog.js';
 export { SILENCE, botTurnIndices } from './core/dialog.js';
 export { createRng, hashString, type Rng } from './core/rng.js';
-export { DialogymError, FormatError, ConfigError, ModelFileError, describeError } from './core/errors.js';
+export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
 export { writeFileAtomic, readTextFile } from './core/files.js';
 
@@ -61,7 +61,9 @@ export {
   type ModelEntry, type TrainOptions, type TrainResult,
 } from './rankers/registry.js';
 export { isResponder, responderAsRanker, argmax, type Ranker, type Responder, type ResponseModel, type ModelContext, type SavableRanker } from './rankers/ranker.js';
-export type { TrainData } from './rankers/train-data.js';
+export type { TrainData, TrainHooks } from './rankers/train-data.js';
+export type { FitHooks, EpochReport } from './train/loop.js';
+export { KbTypes } from './rankers/match-type.js';
 export { evaluateDialogs, type Prediction, type EvaluateOptions } from './rankers/evaluate-responses.js';
 
 // Metrics.

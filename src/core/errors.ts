@@ -1,5 +1,21 @@
 /** Error classes. The CLI prints `error: <message>` for these and exits non-zero, no stack trace. */
 
+/**
+ * Base class of every error dialogym throws on purpose: catch it to tell dialogym's errors (bad
+ * input, bad options, bad model files…) from bugs elsewhere. `name` is the subclass name and
+ * `exitCode` the status the CLI exits with (1 unless a subclass says otherwise).
+ *
+ * @example
+ * ```ts
+ * import { DialogymError, make } from 'dialogym';
+ * try {
+ *   make('no-such-env-v0');
+ * } catch (e) {
+ *   if (e instanceof DialogymError) console.error(`${e.name}: ${e.message}`);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class DialogymError extends Error {
   /** Process exit code the CLI uses for this error. */
   readonly exitCode: number = 1;
@@ -9,7 +25,21 @@ export class DialogymError extends Error {
   }
 }
 
-/** Malformed input file: the message reads `file:line: reason` (or `file: reason` without a line). */
+/**
+ * Malformed or unreadable input file: the message reads `file:line: reason` (or `file: reason`
+ * without a line); the parts are kept in `file`, `line` (1-based, or undefined) and `reason`.
+ * Thrown by every reader and parser (`readBabiDialogs`, `parseDstc6Data`, `readTextFile`…).
+ *
+ * @example
+ * ```ts
+ * import { FormatError, parseBabiCandidates } from 'dialogym';
+ * try {
+ *   parseBabiCandidates('hello\n', 'cands.txt');
+ * } catch (e) {
+ *   if (e instanceof FormatError) console.error(e.file, e.line, e.reason); // cands.txt 1 …
+ * }
+ * ```
+ */
 export class FormatError extends DialogymError {
   readonly file: string;
   readonly line: number | undefined;
@@ -22,32 +52,92 @@ export class FormatError extends DialogymError {
   }
 }
 
-/** Bad flag, option or configuration value. */
+/**
+ * Bad flag, option or configuration value, including an unknown registry name (environment id,
+ * model name). The CLI exits with status 2 for it (`exitCode` 2).
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, createRng } from 'dialogym';
+ * try {
+ *   createRng(1.5); // seeds must be integers
+ * } catch (e) {
+ *   if (e instanceof ConfigError) console.error(e.message); // seed must be an integer, got 1.5
+ * }
+ * ```
+ */
 export class ConfigError extends DialogymError {
   override readonly exitCode: number = 2;
 }
 
-/** Unreadable, corrupt or incompatible model file. */
+/**
+ * Unreadable, corrupt or incompatible model file: bad magic or version, truncated tensors, a
+ * header naming an unknown model. Thrown by `readModelFile`, `decodeModelFile`, `loadModel`.
+ *
+ * @example
+ * ```ts
+ * import { ModelFileError, decodeModelFile } from 'dialogym';
+ * try {
+ *   decodeModelFile(Buffer.from([1, 2, 3]), 'model.dgm');
+ * } catch (e) {
+ *   if (e instanceof ModelFileError) console.error(e.message);
+ * }
+ * ```
+ */
 export class ModelFileError extends DialogymError {}
 
 /**
  * A method called out of order, e.g. `step()` before `reset()` or after the episode ended
  * (Gymnasium's `ResetNeeded`), or an agent's `act()` before `begin()`.
+ *
+ * @example
+ * ```ts
+ * import { make, StateError } from 'dialogym';
+ * const env = make('airdialogue-v1');
+ * try { env.step({ utterance: 'hello' }); } catch (e) { console.log(e instanceof StateError); } // true: no reset() yet
+ * ```
  */
 export class StateError extends DialogymError {}
 
-/** An action an environment cannot take (unknown slot, index out of range, missing utterance). */
+/**
+ * An action an environment cannot take (unknown slot, index out of range, missing utterance).
+ *
+ * @example
+ * ```ts
+ * import { make, InvalidActionError } from 'dialogym';
+ * const env = make('airdialogue-v1');
+ * env.reset({ seed: 1 });
+ * try { env.step({}); } catch (e) { console.log(e instanceof InvalidActionError); } // true: a move needs an utterance
+ * ```
+ */
 export class InvalidActionError extends DialogymError {}
 
 /**
  * A broken internal invariant (mismatched shapes, a simulator with nothing to propose): a bug in
- * dialogym or in code plugged into it, never the user's input. The CLI says so.
+ * dialogym or in code plugged into it, never the user's input. The CLI says so and exits with 70.
+ *
+ * @example
+ * ```ts
+ * import { InternalError } from 'dialogym';
+ * const e = new InternalError('gru: input has 3 entries, expected 4');
+ * e.exitCode; // 70
+ * ```
  */
 export class InternalError extends DialogymError {
   override readonly exitCode: number = 70;
 }
 
-/** A one-line description of any thrown value, for the CLI. */
+/**
+ * A one-line description of any thrown value, for the CLI: the first line of an `Error`'s
+ * message (without its name), or `String(e)` for anything else.
+ *
+ * @example
+ * ```ts
+ * import { describeError } from 'dialogym';
+ * describeError(new Error('bad\nmore detail')); // 'bad'
+ * describeError(42);                            // '42'
+ * ```
+ */
 export function describeError(e: unknown): string {
   if (e instanceof Error) return e.message.split('\n')[0] ?? String(e);
   return String(e);

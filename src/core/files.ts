@@ -8,6 +8,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads a UTF-8 text file. A missing/unreadable file, a file holding NUL bytes or invalid UTF-8
  * throws a FormatError naming the file (and the line, for binary content).
+ *
+ * @example
+ * ```ts
+ * import { readTextFile } from 'dialogym';
+ * const text = readTextFile('data/dialog-bAbI-tasks/dialog-babi-candidates.txt');
+ * const lines = text.split('\n').length;
+ * ```
  */
 export function readTextFile(file: string): string {
   let buf: Buffer;
@@ -53,7 +60,18 @@ function firstInvalidUtf8Line(buf: Buffer): number {
 
 let tmpCounter = 0;
 
-/** Writes `data` to `file` via a temp file in the same folder and a rename: never a half-written file. */
+/**
+ * Writes `data` to `file` via a temp file in the same folder and a rename: readers never see a
+ * half-written file. Creates missing parent folders; file-system errors (Node's, not dialogym's
+ * classes) are rethrown after the temp file is removed.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * writeFileAtomic('out/results.txt', 'line 1\n');
+ * writeFileAtomic('out/weights.bin', new Uint8Array([1, 2, 3]));
+ * ```
+ */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true });

@@ -215,7 +215,7 @@ export class PinnedThreads<T, R> {
   /** Runs `task` on thread `k` (0 ≤ k < size), after the tasks sent there before. */
   run(k: number, task: T): Promise<R> {
     const t = this.threads[k];
-    if (!t) return Promise.reject(new RangeError(`no thread ${k}`));
+    if (!t) return Promise.reject(new ConfigError(`no thread ${k}`));
     if (t.dead) return Promise.reject(t.dead);
     const id = this.next++;
     return new Promise((resolve, reject) => {

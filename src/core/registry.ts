@@ -1,9 +1,23 @@
 /** Named factories, so the CLI, the server and the benchmarks share one lookup. */
 import { ConfigError } from './errors.js';
 
+/**
+ * One entry of a {@link Registry}: its name, one-line description and factory, as returned by
+ * `registry.list()`.
+ *
+ * @example
+ * ```ts
+ * import { envs, type EnvFactory, type RegistryEntry } from 'dialogym';
+ * const entries: RegistryEntry<EnvFactory>[] = envs.list();
+ * for (const e of entries) console.log(`${e.name}  ${e.description}`);
+ * ```
+ */
 export interface RegistryEntry<F> {
+  /** The name it is looked up by. */
   readonly name: string;
+  /** One line, shown by the CLI's listings. */
   readonly description: string;
+  /** What `registry.get(name)` returns. */
   readonly factory: F;
 }
 
@@ -13,6 +27,7 @@ export interface RegistryEntry<F> {
  *
  * @example
  * ```ts
+ * import { Registry } from 'dialogym';
  * const greeters = new Registry<() => string>('greeter');
  * greeters.register('hi', 'says hi', () => 'hi');
  * greeters.get('hi')(); // 'hi'

@@ -21,7 +21,21 @@ export type DaySegment = (typeof DAY_SEGMENTS)[number];
 export const CLASSES = ['economy', 'business'] as const;
 export type FlightClass = (typeof CLASSES)[number];
 
-/** The customer's private context. Absent optional keys mean "any". */
+/**
+ * The customer's private context (the `intent` of a data line): trip, name, goal and
+ * constraints. Days are strings (`"12"`), months names from `MONTHS` (`"June"`). Absent optional
+ * keys mean "any".
+ *
+ * @example
+ * ```ts
+ * import type { Intent } from 'dialogym';
+ * const intent: Intent = {
+ *   departure_airport: 'DFW', return_airport: 'IAD', departure_month: 'June', departure_day: '12',
+ *   return_month: 'June', return_day: '14', name: 'Emily Edwards', goal: 'book', max_price: 200,
+ *   max_connections: 1, return_time: 'afternoon',
+ * };
+ * ```
+ */
 export interface Intent {
   departure_airport: string;
   return_airport: string;
@@ -41,6 +55,20 @@ export interface Intent {
   airline_preference?: 'normal-cost';
 }
 
+/**
+ * One flight of the agent's database (a KB line holds 30). Times are hours 0–23; flight numbers
+ * are 1000–1029 in the original KBs.
+ *
+ * @example
+ * ```ts
+ * import type { Flight } from 'dialogym';
+ * const f: Flight = {
+ *   airline: 'Spirit', class: 'economy', departure_airport: 'IAD', departure_day: '12', departure_month: 'June',
+ *   departure_time_num: 17, flight_number: 1000, num_connections: 1, price: 200,
+ *   return_airport: 'DTW', return_day: '14', return_month: 'June', return_time_num: 2,
+ * };
+ * ```
+ */
 export interface Flight {
   airline: string;
   class: FlightClass;
@@ -57,16 +85,40 @@ export interface Flight {
   return_time_num: number;
 }
 
-/** The agent's private context: the flight database and the reservation (0 = none). */
+/**
+ * One line of a KB file: the agent's private context, the flight database and the customer's
+ * existing reservation (a flight number, 0 = none).
+ *
+ * @example
+ * ```ts
+ * import { readAirKb, type KbLine } from 'dialogym';
+ * const kb: KbLine = readAirKb('data/airdialogue/dev_kb.json')[0]!;
+ * const cheapest = Math.min(...kb.kb.map((f) => f.price));
+ * const hasReservation = kb.reservation !== 0;
+ * ```
+ */
 export interface KbLine {
   kb: Flight[];
   reservation: number;
 }
 
-/** A final action (status is free text in human data; see STATUSES for the valid ones). */
+/**
+ * A final action of the agent: what it did and for whom. `status` is free text in human data;
+ * the valid ones are `STATUSES` (`book`, `change`, `cancel`, `no_flight`, `no_reservation`).
+ * `flight` holds the flight number for `book`/`change`, and is empty otherwise.
+ *
+ * @example
+ * ```ts
+ * import type { Action } from 'dialogym';
+ * const booked: Action = { status: 'book', name: 'Emily Edwards', flight: [1027] };
+ * const none: Action = { status: 'no_flight', name: 'Emily Edwards', flight: [] };
+ * ```
+ */
 export interface Action {
   status: string;
+  /** The customer's name. */
   name: string;
+  /** Flight numbers (0 or 1 of them). */
   flight: number[];
 }
 
@@ -77,17 +129,43 @@ export interface SearchEvent {
   field_value?: string;
 }
 
+/**
+ * One line of a data file: the customer's intent, the action the human agent took, the action
+ * the task expects, and (in the original files) the conversation as `"customer: …"` /
+ * `"agent: …"` strings with their Unix timestamps.
+ *
+ * @example
+ * ```ts
+ * import { readAirData, type DataLine } from 'dialogym';
+ * const lines: DataLine[] = readAirData('data/airdialogue/dev_data.json');
+ * const agreed = lines.filter((d) => d.action.status === d.expected_action.status).length;
+ * ```
+ */
 export interface DataLine {
+  /** The customer's private context. */
   intent: Intent;
+  /** The action the agent took. */
   action: Action;
+  /** The correct action for this intent and KB. */
   expected_action: Action;
+  /** Utterances, each prefixed `customer: ` or `agent: `. */
   dialogue?: string[];
   timestamps?: number[];
   correct_sample?: boolean;
   search_info?: SearchEvent[];
 }
 
-/** One aligned pair (line `line` of both files). */
+/**
+ * One example: line `line` (1-based) of a data file and of its KB file, as `readAirDialogue`
+ * pairs them.
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue, type AirExample } from 'dialogym';
+ * const ex: AirExample = readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json')[0]!;
+ * console.log(ex.line, ex.data.intent.goal, ex.kb.kb.length); // 1 'book' 30
+ * ```
+ */
 export interface AirExample {
   line: number;
   data: DataLine;
@@ -254,20 +332,59 @@ function parseWith<T>(text: string, file: string, validate: (v: unknown) => T): 
   });
 }
 
-/** Parses data lines; every line is validated. */
+/**
+ * Parses the text of a data file (JSON Lines); `file` names it in errors. Every line is
+ * validated (intent fields and types, actions, optional dialogue and timestamps): invalid JSON or
+ * a bad field throws a FormatError `file:line: reason`.
+ *
+ * @example
+ * ```ts
+ * import { readTextFile, parseAirData } from 'dialogym';
+ * const file = 'data/airdialogue/dev_data.json';
+ * const lines = parseAirData(readTextFile(file), file);
+ * ```
+ */
 export function parseAirData(text: string, file = '<data>'): DataLine[] {
   return parseWith(text, file, validateData);
 }
 
-/** Parses KB lines; every line is validated. */
+/**
+ * Parses the text of a KB file (JSON Lines of `{"kb": [flights], "reservation": n}`); `file`
+ * names it in errors. Every line and flight is validated; a bad one throws a FormatError
+ * `file:line: reason`.
+ *
+ * @example
+ * ```ts
+ * import { readTextFile, parseAirKb } from 'dialogym';
+ * const kbs = parseAirKb(readTextFile('data/airdialogue/dev_kb.json'), 'dev_kb.json');
+ * ```
+ */
 export function parseAirKb(text: string, file = '<kb>'): KbLine[] {
   return parseWith(text, file, validateKb);
 }
 
+/**
+ * Reads a data file (see `parseAirData`); a missing or malformed file throws a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { readAirData } from 'dialogym';
+ * const goals = readAirData('data/airdialogue/dev_data.json').map((d) => d.intent.goal);
+ * ```
+ */
 export function readAirData(file: string): DataLine[] {
   return parseAirData(readTextFile(file), file);
 }
 
+/**
+ * Reads a KB file (see `parseAirKb`); a missing or malformed file throws a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { readAirKb } from 'dialogym';
+ * const withReservation = readAirKb('data/airdialogue/dev_kb.json').filter((k) => k.reservation !== 0).length;
+ * ```
+ */
 export function readAirKb(file: string): KbLine[] {
   return parseAirKb(readTextFile(file), file);
 }
@@ -279,7 +396,19 @@ export function checkAligned(fileA: string, nA: number, fileB: string, nB: numbe
   throw new FormatError(shortFile, nShort + 1, `missing line: ${longFile} has ${nLong} lines, this file has ${nShort} (files must be aligned line by line)`);
 }
 
-/** Reads a data file and its KB file, checking they are aligned line by line. */
+/**
+ * Reads a data file and its KB file and pairs them line by line. Files of different lengths
+ * throw a FormatError at the first missing line of the shorter one; otherwise errors as
+ * `readAirData` / `readAirKb`.
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue } from 'dialogym';
+ * for (const { data, kb } of readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json')) {
+ *   console.log(data.expected_action.status, kb.reservation);
+ * }
+ * ```
+ */
 export function readAirDialogue(dataFile: string, kbFile: string): AirExample[] {
   const data = readAirData(dataFile);
   const kbs = readAirKb(kbFile);
@@ -328,7 +457,19 @@ export function pyJson(v: unknown): string {
   throw new DialogymError(`cannot serialise a ${typeof v}`);
 }
 
-/** One JSON object per line, each line ending in a newline. */
+/**
+ * Serialises values as JSON Lines in Python's `json.dumps` layout (`", "` and `": "`
+ * separators, non-ASCII escaped as `\uXXXX`, object keys in insertion order, each line ending
+ * in a newline), so parsed original lines are written back byte for byte. Throws a DialogymError
+ * for a non-finite number or a function/symbol/bigint.
+ *
+ * @example
+ * ```ts
+ * import { formatAirLines } from 'dialogym';
+ * formatAirLines([{ status: 'book', name: 'Emily Edwards', flight: [1027] }]);
+ * // '{"status": "book", "name": "Emily Edwards", "flight": [1027]}\n'
+ * ```
+ */
 export function formatAirLines(items: readonly unknown[]): string {
   let s = '';
   for (const x of items) s += pyJson(x) + '\n';
@@ -338,6 +479,14 @@ export function formatAirLines(items: readonly unknown[]): string {
 /**
  * Parses a predictions file: one JSON object per line, either an action (`{"status", "name",
  * "flight"}`) or an object holding one under `"action"` (as data lines and self-play outputs do).
+ * `file` names it in errors; a line that is not such an object throws a FormatError `file:line: reason`.
+ *
+ * @example
+ * ```ts
+ * import { parseAirPredictions } from 'dialogym';
+ * parseAirPredictions('{"status": "no_flight", "name": "Jo Lee", "flight": []}\n{"action": {"status": "book", "name": "Al Wu", "flight": [1003]}}\n');
+ * // [{ status: 'no_flight', … }, { status: 'book', name: 'Al Wu', flight: [1003] }]
+ * ```
  */
 export function parseAirPredictions(text: string, file = '<pred>'): Action[] {
   return parseWith(text, file, (v) => {
@@ -346,6 +495,17 @@ export function parseAirPredictions(text: string, file = '<pred>'): Action[] {
   });
 }
 
+/**
+ * Reads a predictions file (see `parseAirPredictions`); errors are FormatErrors naming the file
+ * and line.
+ *
+ * @example
+ * ```ts
+ * import { readAirPredictions, readAirData } from 'dialogym';
+ * const pred = readAirPredictions('out/predictions.jsonl');
+ * const gold = readAirData('data/airdialogue/dev_data.json').map((d) => d.expected_action);
+ * ```
+ */
 export function readAirPredictions(file: string): Action[] {
   return parseAirPredictions(readTextFile(file), file);
 }

@@ -3,8 +3,22 @@ import type { Dialog } from '../core/dialog.js';
 import { SILENCE } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
 
+/**
+ * The Table 1 quantities of one bAbI dialog file, as computed by `babiStats`. Per-dialog values
+ * are means over the file's dialogs.
+ *
+ * @example
+ * ```ts
+ * import { babiStats, readBabiDialogs, type BabiStats } from 'dialogym';
+ * const file = 'data/dialog-bAbI-tasks/dialog-babi-task1-API-calls-trn.txt';
+ * const s: BabiStats = babiStats(file, readBabiDialogs(file).dialogs);
+ * console.log(s.dialogs, s.utterancesPerDialog.toFixed(1), s.vocabulary);
+ * ```
+ */
 export interface BabiStats {
+  /** The file name given to `babiStats`. */
   readonly file: string;
+  /** Number of dialogs. */
   readonly dialogs: number;
   /** Bot turns = TAB lines = response-prediction examples. */
   readonly botTurns: number;
@@ -12,6 +26,7 @@ export interface BabiStats {
   readonly utterancesPerDialog: number;
   /** User utterances per dialog, `<SILENCE>` excluded. */
   readonly userPerDialog: number;
+  /** Bot utterances per dialog. */
   readonly botPerDialog: number;
   /** KB-result (API output) lines per dialog. */
   readonly kbPerDialog: number;
@@ -25,6 +40,18 @@ export interface BabiStats {
   readonly distinctBotUtterances: number;
 }
 
+/**
+ * Computes the bAbI paper's Table 1 quantities (dialogs, utterances per dialog, vocabulary,
+ * distinct bot utterances…) for the dialogs of one file; `file` is only copied into the result.
+ * Never throws; for no dialogs the per-dialog means are 0.
+ *
+ * @example
+ * ```ts
+ * import { babiStats, readBabiDialogs } from 'dialogym';
+ * const file = 'data/dialog-bAbI-tasks/dialog-babi-task6-dstc2-trn.txt';
+ * const { dialogs, botTurns, distinctBotUtterances } = babiStats(file, readBabiDialogs(file).dialogs);
+ * ```
+ */
 export function babiStats(file: string, dialogs: readonly Dialog[]): BabiStats {
   let user = 0;
   let bot = 0;

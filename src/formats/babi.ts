@@ -14,35 +14,104 @@ import type { Dialog, Turn } from '../core/dialog.js';
 import { DialogymError, FormatError } from '../core/errors.js';
 import { readTextFile } from '../core/files.js';
 
+/**
+ * A dialog read from a bAbI dialog file: `id` is its 0-based position in the file (`'0'`,
+ * `'1'`, …); each `ID user<TAB>bot` line gives a user and a bot turn, each KB-result line a `kb`
+ * turn.
+ *
+ * @example
+ * ```ts
+ * import type { BabiDialog } from 'dialogym';
+ * const d: BabiDialog = {
+ *   id: '0',
+ *   line: 1,
+ *   turns: [
+ *     { speaker: 'user', text: 'hello' },
+ *     { speaker: 'bot', text: 'hello what can i help you with today' },
+ *   ],
+ * };
+ * ```
+ */
 export interface BabiDialog extends Dialog {
   /** 1-based line number of the dialog's first line in its file (0 when built in memory). */
   readonly line: number;
 }
 
+/**
+ * A parsed bAbI dialog file: its dialogs, and the line ending needed to write it back byte for byte
+ * with `formatBabiDialogs(f.dialogs, f.eol)`.
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, type BabiDialogFile } from 'dialogym';
+ * const f: BabiDialogFile = readBabiDialogs('data/dialog-bAbI-tasks/dialog-babi-task1-API-calls-dev.txt');
+ * console.log(f.dialogs.length, JSON.stringify(f.eol));
+ * ```
+ */
 export interface BabiDialogFile {
+  /** The dialogs, in file order. */
   readonly dialogs: BabiDialog[];
   /** Line ending used by the file (`\n` for every original). */
   readonly eol: '\n' | '\r\n';
 }
 
+/**
+ * A parsed candidates file (`1 utterance` per line): the candidate responses in file order, and
+ * what is needed to write the file back byte for byte with `formatBabiCandidates`.
+ *
+ * @example
+ * ```ts
+ * import { parseBabiCandidates, type BabiCandidates } from 'dialogym';
+ * const c: BabiCandidates = parseBabiCandidates('1 hello\n1 api_call italian rome six cheap\n');
+ * c.candidates; // ['hello', 'api_call italian rome six cheap']
+ * ```
+ */
 export interface BabiCandidates {
+  /** The utterances, without the leading `1 `. */
   readonly candidates: string[];
   /** Whether the last line ends with a newline (task 6's file does not). */
   readonly finalNewline: boolean;
+  /** Line ending used by the file. */
   readonly eol: '\n' | '\r\n';
 }
 
+/**
+ * One line of a bAbI KB file: a restaurant, an `R_` attribute and its value.
+ *
+ * @example
+ * ```ts
+ * import type { KbFact } from 'dialogym';
+ * const f: KbFact = { entity: 'resto_seoul_cheap_korean_1stars', attr: 'R_cuisine', value: 'korean' };
+ * ```
+ */
 export interface KbFact {
+  /** Restaurant name, e.g. `resto_seoul_cheap_korean_1stars`. */
   readonly entity: string;
+  /** Attribute with its `R_` prefix: `R_cuisine`, `R_location`, `R_price`, `R_rating`, `R_phone`, … */
   readonly attr: string;
+  /** The value (may hold spaces). */
   readonly value: string;
 }
 
+/**
+ * A parsed bAbI KB file: its facts in file order, and what is needed to write it back byte for
+ * byte with `formatBabiKb`.
+ *
+ * @example
+ * ```ts
+ * import { readBabiKb, type BabiKbFile } from 'dialogym';
+ * const kb: BabiKbFile = readBabiKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt');
+ * const names = new Set(kb.facts.map((f) => f.entity));
+ * ```
+ */
 export interface BabiKbFile {
+  /** One fact per line. */
   readonly facts: KbFact[];
   /** Separator between attribute and value: TAB in tasks 1–5, a space in task 6. */
   readonly sep: '\t' | ' ';
+  /** Whether the last line ends with a newline. */
   readonly finalNewline: boolean;
+  /** Line ending used by the file. */
   readonly eol: '\n' | '\r\n';
 }
 
@@ -57,7 +126,19 @@ function splitLines(text: string): { lines: string[]; eol: '\n' | '\r\n'; finalN
 
 const ID_RE = /^(\d+) /;
 
-/** Parses the text of a bAbI dialog file; `file` names it in errors. */
+/**
+ * Parses the text of a bAbI dialog file (tasks 1–6); `file` only names it in errors. A line
+ * without a numeric ID, IDs that do not start at 1 and go up by one, a stray empty line, more
+ * than one TAB, an empty bot side or a last dialog without its closing empty line throw a
+ * FormatError (`file:line: reason`).
+ *
+ * @example
+ * ```ts
+ * import { parseBabiDialogs } from 'dialogym';
+ * const { dialogs } = parseBabiDialogs('1 hello\thello what can i help you with today\n\n', 'demo.txt');
+ * dialogs[0]?.turns.length; // 2
+ * ```
+ */
 export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile {
   const { lines, eol, finalNewline } = splitLines(text);
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no dialog');
@@ -107,7 +188,20 @@ export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile
   return { dialogs, eol };
 }
 
-/** Serialises dialogs in the bAbI dialog format (user+bot pairs on one TAB line, KB lines alone). */
+/**
+ * Serialises dialogs in the bAbI dialog format: each user turn and the bot turn after it on one
+ * `ID user<TAB>bot` line, `kb` turns on lines of their own, an empty line after each dialog.
+ * Throws a DialogymError for a user turn not followed by a bot turn, or a bot turn without a user
+ * turn before it (use `SILENCE` as the user text).
+ *
+ * @example
+ * ```ts
+ * import { formatBabiDialogs, SILENCE } from 'dialogym';
+ * formatBabiDialogs([{ id: 'a', turns: [
+ *   { speaker: 'user', text: SILENCE }, { speaker: 'bot', text: 'api_call italian rome six cheap' },
+ * ] }]); // '1 <SILENCE>\tapi_call italian rome six cheap\n\n'
+ * ```
+ */
 export function formatBabiDialogs(dialogs: readonly Dialog[], eol: '\n' | '\r\n' = '\n'): string {
   const parts: string[] = [];
   for (const d of dialogs) {
@@ -131,11 +225,33 @@ export function formatBabiDialogs(dialogs: readonly Dialog[], eol: '\n' | '\r\n'
   return parts.join('');
 }
 
+/**
+ * Reads a bAbI dialog file (see `parseBabiDialogs`). A missing, binary or malformed file throws
+ * a FormatError naming the file and line.
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, botTurnIndices } from 'dialogym';
+ * const { dialogs } = readBabiDialogs('data/dialog-bAbI-tasks/dialog-babi-task5-full-dialogs-trn.txt');
+ * const examples = dialogs.reduce((n, d) => n + botTurnIndices(d).length, 0);
+ * ```
+ */
 export function readBabiDialogs(file: string): BabiDialogFile {
   return parseBabiDialogs(readTextFile(file), file);
 }
 
-/** Parses a candidates file (`1 utterance` per line). */
+/**
+ * Parses a candidates file (`1 utterance` per line; every ID is 1 in the originals); `file`
+ * only names it in errors. An empty line or candidate, a line without an ID, or a TAB (a dialog
+ * file given by mistake) throws a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { parseBabiCandidates } from 'dialogym';
+ * const { candidates, finalNewline } = parseBabiCandidates('1 hello\n1 you are welcome');
+ * // candidates: ['hello', 'you are welcome'], finalNewline: false
+ * ```
+ */
 export function parseBabiCandidates(text: string, file = '<input>'): BabiCandidates {
   const { lines, eol, finalNewline } = splitLines(text);
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no candidate');
@@ -152,17 +268,49 @@ export function parseBabiCandidates(text: string, file = '<input>'): BabiCandida
   return { candidates, finalNewline, eol };
 }
 
+/**
+ * Serialises candidates as `1 utterance` lines; `finalNewline` (default true) and `eol`
+ * (default `\n`) as read by `parseBabiCandidates`, so a parsed file is written back unchanged.
+ *
+ * @example
+ * ```ts
+ * import { formatBabiCandidates } from 'dialogym';
+ * formatBabiCandidates({ candidates: ['hello', 'you are welcome'] }); // '1 hello\n1 you are welcome\n'
+ * ```
+ */
 export function formatBabiCandidates(c: { candidates: readonly string[]; finalNewline?: boolean; eol?: '\n' | '\r\n' }): string {
   const eol = c.eol ?? '\n';
   const s = c.candidates.map((x) => `1 ${x}`).join(eol);
   return c.finalNewline === false ? s : s + eol;
 }
 
+/**
+ * Reads a candidates file (see `parseBabiCandidates`); errors are FormatErrors naming the file.
+ *
+ * @example
+ * ```ts
+ * import { readBabiCandidates } from 'dialogym';
+ * const { candidates } = readBabiCandidates('data/dialog-bAbI-tasks/dialog-babi-candidates.txt');
+ * console.log(candidates.length); // 4212
+ * ```
+ */
 export function readBabiCandidates(file: string): BabiCandidates {
   return parseBabiCandidates(readTextFile(file), file);
 }
 
-/** Parses a KB file: `1 name R_attr<TAB>value` or `1 name R_attr value`. */
+/**
+ * Parses a KB file: `1 name R_attr<TAB>value` (tasks 1–5) or `1 name R_attr value` (task 6);
+ * `file` only names it in errors. Lines of another shape, empty lines, or a separator that
+ * changes between lines throw a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { parseBabiKb } from 'dialogym';
+ * const kb = parseBabiKb('1 resto_rome_cheap_italian_1stars R_cuisine\titalian\n');
+ * kb.facts[0]; // { entity: 'resto_rome_cheap_italian_1stars', attr: 'R_cuisine', value: 'italian' }
+ * kb.sep;      // '\t'
+ * ```
+ */
 export function parseBabiKb(text: string, file = '<input>'): BabiKbFile {
   const { lines, eol, finalNewline } = splitLines(text);
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no KB fact');
@@ -183,6 +331,18 @@ export function parseBabiKb(text: string, file = '<input>'): BabiKbFile {
   return { facts, sep: sep ?? '\t', finalNewline, eol };
 }
 
+/**
+ * Serialises KB facts as `1 name R_attr<sep>value` lines; `sep` (default TAB), `finalNewline`
+ * (default true) and `eol` (default `\n`) as read by `parseBabiKb`, so a parsed file is written
+ * back unchanged.
+ *
+ * @example
+ * ```ts
+ * import { formatBabiKb } from 'dialogym';
+ * formatBabiKb({ facts: [{ entity: 'resto_x', attr: 'R_price', value: 'cheap' }], sep: ' ' });
+ * // '1 resto_x R_price cheap\n'
+ * ```
+ */
 export function formatBabiKb(kb: { facts: readonly KbFact[]; sep?: '\t' | ' '; finalNewline?: boolean; eol?: '\n' | '\r\n' }): string {
   const eol = kb.eol ?? '\n';
   const sep = kb.sep ?? '\t';
@@ -190,6 +350,16 @@ export function formatBabiKb(kb: { facts: readonly KbFact[]; sep?: '\t' | ' '; f
   return kb.finalNewline === false ? s : s + eol;
 }
 
+/**
+ * Reads a bAbI KB file (see `parseBabiKb`); errors are FormatErrors naming the file.
+ *
+ * @example
+ * ```ts
+ * import { readBabiKb } from 'dialogym';
+ * const { facts, sep } = readBabiKb('data/dialog-bAbI-tasks/dialog-babi-task6-dstc2-kb.txt');
+ * // sep === ' ' for task 6, '\t' for dialog-babi-kb-all.txt
+ * ```
+ */
 export function readBabiKb(file: string): BabiKbFile {
   return parseBabiKb(readTextFile(file), file);
 }

@@ -20,17 +20,44 @@ export const MODEL_FILE_MAGIC = 'DIALOGYM';
 export const MODEL_FILE_VERSION = 1;
 const PREFIX = 20;
 
+/**
+ * A named float32 tensor stored in a model file. `data` holds the values in row-major order;
+ * its length must equal the product of `shape`.
+ *
+ * @example
+ * ```ts
+ * import type { ModelTensor } from 'dialogym';
+ * const w: ModelTensor = { name: 'W', shape: [2, 3], data: new Float32Array(6) };
+ * ```
+ */
 export interface ModelTensor {
+  /** Tensor name, unique within the file (e.g. `A`, `W`). */
   readonly name: string;
+  /** Dimensions; `[]` is a scalar. */
   readonly shape: readonly number[];
+  /** The values, row-major. */
   readonly data: Float32Array;
 }
 
+/**
+ * What a model file holds: the model's registry name, JSON metadata and its weight tensors.
+ *
+ * @example
+ * ```ts
+ * import type { ModelFileContent } from 'dialogym';
+ * const content: ModelFileContent = {
+ *   model: 'my-ranker',
+ *   meta: { vocab: ['hello', 'bye'] },
+ *   tensors: [{ name: 'W', shape: [2], data: new Float32Array([0.5, -1]) }],
+ * };
+ * ```
+ */
 export interface ModelFileContent {
   /** Model kind, e.g. `memn2n`. */
   readonly model: string;
   /** JSON-serialisable metadata (options, vocabulary, …). */
   readonly meta: unknown;
+  /** The weights, in the order they are stored. */
   readonly tensors: readonly ModelTensor[];
 }
 
@@ -41,6 +68,18 @@ interface HeaderTensor {
   length: number;
 }
 
+/**
+ * Encodes a model as the bytes of a `.dgm` file (format described in this module: magic,
+ * version, CRC-32, JSON header, little-endian float32 tensors). Throws a DialogymError when a
+ * tensor's `data` length does not match its `shape`.
+ *
+ * @example
+ * ```ts
+ * import { encodeModelFile, decodeModelFile } from 'dialogym';
+ * const bytes = encodeModelFile({ model: 'demo', meta: {}, tensors: [{ name: 'W', shape: [2], data: new Float32Array([1, 2]) }] });
+ * decodeModelFile(bytes).tensors[0]?.data; // Float32Array [1, 2]
+ * ```
+ */
 export function encodeModelFile(c: ModelFileContent): Buffer {
   let offset = 0;
   const ht: HeaderTensor[] = c.tensors.map((t) => {
@@ -67,6 +106,18 @@ export function encodeModelFile(c: ModelFileContent): Buffer {
   return buf;
 }
 
+/**
+ * Decodes the bytes of a `.dgm` model file; `file` only names it in error messages. Checks
+ * magic, version, sizes and checksum: a bad, truncated, corrupt or wrong-version buffer throws a
+ * ModelFileError (`<file>: <reason>`). Tensors are copied, so they do not alias `buf`.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { decodeModelFile } from 'dialogym';
+ * const { model, tensors } = decodeModelFile(readFileSync('model.dgm'), 'model.dgm');
+ * ```
+ */
 export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent {
   const fail = (reason: string): never => {
     throw new ModelFileError(`${file}: ${reason}`);
@@ -104,10 +155,33 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
   return { model: header.model as string, meta: header.meta, tensors };
 }
 
+/**
+ * Writes a model file atomically (temp file + rename; parent folders are created). Throws a
+ * DialogymError on a tensor whose data does not match its shape; file-system errors pass through.
+ *
+ * @example
+ * ```ts
+ * import { writeModelFile, readModelFile } from 'dialogym';
+ * writeModelFile('out/demo.dgm', { model: 'demo', meta: { dim: 2 }, tensors: [{ name: 'W', shape: [2], data: new Float32Array([1, 2]) }] });
+ * readModelFile('out/demo.dgm').meta; // { dim: 2 }
+ * ```
+ */
 export function writeModelFile(file: string, c: ModelFileContent): void {
   writeFileAtomic(file, encodeModelFile(c));
 }
 
+/**
+ * Reads and decodes a `.dgm` model file. A missing or unreadable file, or bytes that do not
+ * decode (see `decodeModelFile`), throw a ModelFileError naming the file. To get a working
+ * model rather than its raw content, use `loadModel`.
+ *
+ * @example
+ * ```ts
+ * import { readModelFile } from 'dialogym';
+ * const { model, meta, tensors } = readModelFile('models/memn2n-task1.dgm');
+ * console.log(model, tensors.map((t) => `${t.name} ${t.shape.join('x')}`));
+ * ```
+ */
 export function readModelFile(file: string): ModelFileContent {
   let buf: Buffer;
   try {

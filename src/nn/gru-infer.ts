@@ -8,6 +8,21 @@ import { InternalError } from '../core/errors.js';
 
 const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
 
+/**
+ * Runs a trained {@link Gru} for inference without allocating: `step(x, h)` updates `h` in place,
+ * bit-identical to `Gru.step`. An input or state of the wrong size throws an InternalError.
+ *
+ * @example
+ * ```ts
+ * import { Gru, GruRunner } from 'dialogym/nn';
+ * import { createRng } from 'dialogym';
+ * const gru = new Gru(3, 4);
+ * gru.init(createRng(1));
+ * const run = new GruRunner(gru);
+ * const h = new Float32Array(4);
+ * for (const x of [new Float32Array([1, 0, 0]), new Float32Array([0, 0, 1])]) run.step(x, h);
+ * ```
+ */
 export class GruRunner {
   private readonly z: Float32Array;
   private readonly r: Float32Array;

@@ -14,14 +14,32 @@ import type { Rng } from '../core/rng.js';
 import { initNormal, param, type Param } from './params.js';
 import { InternalError } from '../core/errors.js';
 
+/**
+ * One step of a {@link Gru}: its input, previous state, gate activations and new state `h`, kept
+ * for `stepBackward` / `backward`.
+ *
+ * @example
+ * ```ts
+ * import { Gru, type GruCache } from 'dialogym/nn';
+ * const gru = new Gru(3, 2);
+ * const c: GruCache = gru.step(new Float32Array([1, 0, 0]), new Float32Array(2));
+ * console.log(c.h, c.z);
+ * ```
+ */
 export interface GruCache {
+  /** The step's input. */
   readonly x: Float32Array;
+  /** The state before the step. */
   readonly hPrev: Float32Array;
+  /** Update gate. */
   readonly z: Float32Array;
+  /** Reset gate. */
   readonly r: Float32Array;
+  /** Candidate state. */
   readonly n: Float32Array;
   /** r ⊙ hPrev. */
   readonly rh: Float32Array;
+  /** The new state. */
   readonly h: Float32Array;
   /** Indices of the non-zero entries of x. */
   readonly nz: Int32Array;
@@ -38,6 +56,23 @@ function nonZeros(x: Float32Array): Int32Array {
   return out;
 }
 
+/**
+ * A gated recurrent unit with hand-written gradients (equations in this module's description):
+ * `step` / `forward` run it and keep caches, `stepBackward` / `backward` accumulate the gradients
+ * of `W`, `U`, `b` (through time). Parameters start at zero: call `init(rng)`. An input of the
+ * wrong size throws an InternalError. For inference without caches use {@link GruRunner}.
+ *
+ * @example
+ * ```ts
+ * import { Gru, zeroGrads } from 'dialogym/nn';
+ * import { createRng } from 'dialogym';
+ * const gru = new Gru(4, 8);
+ * gru.init(createRng(1));
+ * const caches = gru.forward([new Float32Array([1, 0, 0, 0]), new Float32Array([0, 1, 0, 0])]);
+ * zeroGrads(gru.params);
+ * gru.backward(caches, [undefined, new Float32Array(8).fill(1)]); // ∂L/∂h_1 = 1
+ * ```
+ */
 export class Gru {
   readonly W: Param;
   readonly U: Param;

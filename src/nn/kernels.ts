@@ -4,25 +4,61 @@
  * the hot loops). Gradients are written by hand next to each forward kernel.
  */
 
-/** Σ a[aOff+i]·b[bOff+i] for i < n. */
+/**
+ * Σ a[aOff+i]·b[bOff+i] for i < n: the dot product of two slices (e.g. two rows of matrices).
+ *
+ * @example
+ * ```ts
+ * import { dot } from 'dialogym/nn';
+ * const m = new Float32Array([1, 2, 3, 4]); // 2×2, row-major
+ * dot(m, 0, m, 2, 2); // row 0 · row 1 = 1·3 + 2·4 = 11
+ * ```
+ */
 export function dot(a: Float32Array, aOff: number, b: Float32Array, bOff: number, n: number): number {
   let s = 0;
   for (let i = 0; i < n; i++) s += (a[aOff + i] as number) * (b[bOff + i] as number);
   return s;
 }
 
-/** y[yOff+i] += alpha·x[xOff+i] for i < n. */
+/**
+ * y[yOff+i] += alpha·x[xOff+i] for i < n, in place (BLAS `axpy` on slices).
+ *
+ * @example
+ * ```ts
+ * import { axpy } from 'dialogym/nn';
+ * const y = new Float32Array([1, 1]);
+ * axpy(0.5, new Float32Array([2, 4]), 0, y, 0, 2); // y = [2, 3]
+ * ```
+ */
 export function axpy(alpha: number, x: Float32Array, xOff: number, y: Float32Array, yOff: number, n: number): void {
   for (let i = 0; i < n; i++) y[yOff + i] = (y[yOff + i] as number) + alpha * (x[xOff + i] as number);
 }
 
-/** out = M·x, M is rows×cols. */
+/**
+ * out = M·x, M is rows×cols (row-major); `out` needs `rows` entries and is overwritten. 32 columns take an unrolled path with the same results as `matVecGeneric`.
+ *
+ * @example
+ * ```ts
+ * import { matVec } from 'dialogym/nn';
+ * const out = new Float32Array(2);
+ * matVec(new Float32Array([1, 2, 3, 4, 5, 6]), 2, 3, new Float32Array([1, 0, 1]), out); // out = [4, 10]
+ * ```
+ */
 export function matVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
   if (cols === 32) matVec32(m, rows, x, out);
   else matVecGeneric(m, rows, cols, x, out);
 }
 
-/** `matVec` without the 32-column fast path (same results; the baseline for benchmarks). */
+/**
+ * `matVec` without the 32-column fast path (same results; the baseline for benchmarks).
+ *
+ * @example
+ * ```ts
+ * import { matVecGeneric } from 'dialogym/nn';
+ * const out = new Float32Array(1);
+ * matVecGeneric(new Float32Array([1, 2]), 1, 2, new Float32Array([3, 4]), out); // out = [11]
+ * ```
+ */
 export function matVecGeneric(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
   const c4 = cols - (cols % 4);
   for (let r = 0; r < rows; r++) {
@@ -44,15 +80,34 @@ export function matVecGeneric(m: Float32Array, rows: number, cols: number, x: Fl
 }
 
 /**
- * Backward of y = M·x in one pass over M: gx += Mᵀ·gy and gM += gy·xᵀ. Rows whose |gy| is below
- * `skipBelow` are skipped (their contribution is under float32 resolution for tiny thresholds).
+ * Backward of y = M·x in one pass over M: gx += Mᵀ·gy and gM += gy·xᵀ (both accumulated, not
+ * overwritten). Rows whose |gy| is below `skipBelow` are skipped (their contribution is under
+ * float32 resolution for tiny thresholds).
+ *
+ * @example
+ * ```ts
+ * import { matVecBackward } from 'dialogym/nn';
+ * const m = new Float32Array([1, 2, 3, 4]); // 2×2
+ * const x = new Float32Array([1, 1]);
+ * const gx = new Float32Array(2), gM = new Float32Array(4);
+ * matVecBackward(m, 2, 2, x, new Float32Array([1, 0]), gx, gM); // gx = [1, 2], gM = [1, 1, 0, 0]
+ * ```
  */
 export function matVecBackward(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow = 0): void {
   if (cols === 32) matVecBackward32(m, rows, x, gy, gx, gM, skipBelow);
   else matVecBackwardGeneric(m, rows, cols, x, gy, gx, gM, skipBelow);
 }
 
-/** `matVecBackward` without the 32-column fast path (same results; the baseline for benchmarks). */
+/**
+ * `matVecBackward` without the 32-column fast path (same results; the baseline for benchmarks).
+ *
+ * @example
+ * ```ts
+ * import { matVecBackwardGeneric } from 'dialogym/nn';
+ * const gx = new Float32Array(2), gM = new Float32Array(2);
+ * matVecBackwardGeneric(new Float32Array([1, 2]), 1, 2, new Float32Array([3, 4]), new Float32Array([1]), gx, gM); // gx = [1, 2], gM = [3, 4]
+ * ```
+ */
 export function matVecBackwardGeneric(m: Float32Array, rows: number, cols: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow = 0): void {
   for (let r = 0; r < rows; r++) {
     const a = gy[r] as number;
@@ -65,7 +120,16 @@ export function matVecBackwardGeneric(m: Float32Array, rows: number, cols: numbe
   }
 }
 
-/** out = Mᵀ·x, M is rows×cols (out has `cols` entries). */
+/**
+ * out = Mᵀ·x, M is rows×cols (`x` has `rows` entries, `out` gets `cols`, overwritten).
+ *
+ * @example
+ * ```ts
+ * import { matTVec } from 'dialogym/nn';
+ * const out = new Float32Array(3);
+ * matTVec(new Float32Array([1, 2, 3, 4, 5, 6]), 2, 3, new Float32Array([1, 1]), out); // out = [5, 7, 9]
+ * ```
+ */
 export function matTVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
   out.fill(0, 0, cols);
   for (let r = 0; r < rows; r++) {
@@ -76,7 +140,16 @@ export function matTVec(m: Float32Array, rows: number, cols: number, x: Float32A
   }
 }
 
-/** G += alpha·u·vᵀ, G is u.length×v.length (rows×cols). Rows with u[r] = 0 are skipped. */
+/**
+ * G += alpha·u·vᵀ, G is u.length×v.length (rows×cols), in place. Rows with u[r] = 0 are skipped.
+ *
+ * @example
+ * ```ts
+ * import { addOuter } from 'dialogym/nn';
+ * const g = new Float32Array(4);
+ * addOuter(g, 2, 2, new Float32Array([1, 2]), new Float32Array([3, 4])); // g = [3, 4, 6, 8]
+ * ```
+ */
 export function addOuter(g: Float32Array, rows: number, cols: number, u: Float32Array, v: Float32Array, alpha = 1): void {
   for (let r = 0; r < rows; r++) {
     const a = alpha * (u[r] as number);
@@ -86,13 +159,32 @@ export function addOuter(g: Float32Array, rows: number, cols: number, u: Float32
   }
 }
 
-/** out[outOff..+dim] = Σ_k E[ids[k]] (a bag-of-words embedding sum; ids < 0 are skipped). */
+/**
+ * out[outOff..+dim] = Σ_k E[ids[k]]: a bag-of-words embedding sum over rows of the embedding matrix E (vocabulary × dim); ids < 0 (unknown words) are skipped, repeated ids count repeatedly.
+ *
+ * @example
+ * ```ts
+ * import { bagSum } from 'dialogym/nn';
+ * const E = new Float32Array([1, 0, 0, 1, 2, 2]); // 3 words × dim 2
+ * const out = new Float32Array(2);
+ * bagSum(E, 2, [0, 2, -1], out); // out = [3, 2]
+ * ```
+ */
 export function bagSum(e: Float32Array, dim: number, ids: ArrayLike<number>, out: Float32Array, outOff = 0): void {
   if (dim === 32) bagSum32(e, ids, out, outOff);
   else bagSumGeneric(e, dim, ids, out, outOff);
 }
 
-/** `bagSum` without the 32-wide fast path (same results; the baseline for benchmarks). */
+/**
+ * `bagSum` without the 32-wide fast path (same results; the baseline for benchmarks).
+ *
+ * @example
+ * ```ts
+ * import { bagSumGeneric } from 'dialogym/nn';
+ * const out = new Float32Array(2);
+ * bagSumGeneric(new Float32Array([1, 2, 3, 4]), 2, [1, 1], out); // out = [6, 8]
+ * ```
+ */
 export function bagSumGeneric(e: Float32Array, dim: number, ids: ArrayLike<number>, out: Float32Array, outOff = 0): void {
   out.fill(0, outOff, outOff + dim);
   for (let k = 0; k < ids.length; k++) {
@@ -103,13 +195,31 @@ export function bagSumGeneric(e: Float32Array, dim: number, ids: ArrayLike<numbe
   }
 }
 
-/** Gradient of bagSum: gE[ids[k]] += g[gOff..+dim] for every k (repeated ids count repeatedly). */
+/**
+ * Gradient of bagSum: gE[ids[k]] += g[gOff..+dim] for every k (repeated ids count repeatedly; ids < 0 skipped).
+ *
+ * @example
+ * ```ts
+ * import { bagSumBackward } from 'dialogym/nn';
+ * const gE = new Float32Array(6); // 3 words × dim 2
+ * bagSumBackward(gE, 2, [0, 2, 2], new Float32Array([1, -1])); // gE = [1, -1, 0, 0, 2, -2]
+ * ```
+ */
 export function bagSumBackward(gE: Float32Array, dim: number, ids: ArrayLike<number>, g: Float32Array, gOff = 0): void {
   if (dim === 32) bagSumBackward32(gE, ids, g, gOff);
   else bagSumBackwardGeneric(gE, dim, ids, g, gOff);
 }
 
-/** `bagSumBackward` without the 32-wide fast path (same results; the baseline for benchmarks). */
+/**
+ * `bagSumBackward` without the 32-wide fast path (same results; the baseline for benchmarks).
+ *
+ * @example
+ * ```ts
+ * import { bagSumBackwardGeneric } from 'dialogym/nn';
+ * const gE = new Float32Array(4);
+ * bagSumBackwardGeneric(gE, 2, [1], new Float32Array([0.5, 0.5])); // gE = [0, 0, 0.5, 0.5]
+ * ```
+ */
 export function bagSumBackwardGeneric(gE: Float32Array, dim: number, ids: ArrayLike<number>, g: Float32Array, gOff = 0): void {
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k] as number;
@@ -119,7 +229,16 @@ export function bagSumBackwardGeneric(gE: Float32Array, dim: number, ids: ArrayL
   }
 }
 
-/** out = softmax(x[0..n)) computed stably; returns log Σ exp(x) (the log-partition). */
+/**
+ * out = softmax(x[0..n)) computed stably (max subtracted); returns log Σ exp(x) (the log-partition), −Infinity for n = 0. `out` may be `x`.
+ *
+ * @example
+ * ```ts
+ * import { softmax } from 'dialogym/nn';
+ * const p = new Float32Array(2);
+ * const logZ = softmax(new Float32Array([0, 0]), p); // p = [0.5, 0.5], logZ = ln 2
+ * ```
+ */
 export function softmax(x: Float32Array, out: Float32Array, n = x.length): number {
   if (n === 0) return -Infinity;
   let mx = -Infinity;
@@ -138,6 +257,13 @@ export function softmax(x: Float32Array, out: Float32Array, n = x.length): numbe
 /**
  * Gradient through softmax: given p = softmax(s) and g = ∂L/∂p, writes ∂L/∂s into `out`:
  * out_i = p_i·(g_i − Σ_j p_j g_j).
+ *
+ * @example
+ * ```ts
+ * import { softmaxBackward } from 'dialogym/nn';
+ * const out = new Float32Array(2);
+ * softmaxBackward(new Float32Array([0.5, 0.5]), new Float32Array([1, 0]), out); // out = [0.25, -0.25]
+ * ```
  */
 export function softmaxBackward(p: Float32Array, g: Float32Array, out: Float32Array, n = p.length): void {
   let s = 0;

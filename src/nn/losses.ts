@@ -4,7 +4,15 @@ import { InternalError } from '../core/errors.js';
 
 /**
  * Cross-entropy of softmax(scores) against class `target`: returns the loss and writes
- * ∂loss/∂scores (= softmax − one-hot) into `grad` (which may alias nothing else).
+ * ∂loss/∂scores (= softmax − one-hot) into `grad` (which may alias nothing else). A target
+ * outside [0, n) throws an InternalError.
+ *
+ * @example
+ * ```ts
+ * import { softmaxCrossEntropy } from 'dialogym/nn';
+ * const grad = new Float32Array(2);
+ * const loss = softmaxCrossEntropy(new Float32Array([0, 0]), 1, grad); // ln 2; grad = [0.5, -0.5]
+ * ```
  */
 export function softmaxCrossEntropy(scores: Float32Array, target: number, grad: Float32Array, n = scores.length): number {
   if (target < 0 || target >= n) throw new InternalError(`softmaxCrossEntropy: target ${target} out of range [0, ${n})`);
@@ -16,6 +24,13 @@ export function softmaxCrossEntropy(scores: Float32Array, target: number, grad: 
 /**
  * Margin ranking loss Σ_i max(0, margin − pos + neg_i). Writes ∂loss/∂neg_i into `gradNeg`
  * and returns the loss and ∂loss/∂pos.
+ *
+ * @example
+ * ```ts
+ * import { marginRanking } from 'dialogym/nn';
+ * const gradNeg = new Float32Array(2);
+ * marginRanking(1, new Float32Array([0.5, -1]), 1, gradNeg); // { loss: 0.5, gradPos: -1 }; gradNeg = [1, 0]
+ * ```
  */
 export function marginRanking(pos: number, neg: Float32Array, margin: number, gradNeg: Float32Array): { loss: number; gradPos: number } {
   let loss = 0;

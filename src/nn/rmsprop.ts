@@ -6,6 +6,16 @@
 import type { Optimizer, Param } from './params.js';
 import { ConfigError } from '../core/errors.js';
 
+/**
+ * Options of `rmsprop`; every field has a default.
+ *
+ * @example
+ * ```ts
+ * import { rmsprop, type RmsPropOptions } from 'dialogym/nn';
+ * const opts: RmsPropOptions = { lr: 0.005, rho: 0.95 };
+ * const opt = rmsprop(opts);
+ * ```
+ */
 export interface RmsPropOptions {
   /** Learning rate (default 0.001). */
   lr?: number;
@@ -15,12 +25,37 @@ export interface RmsPropOptions {
   eps?: number;
 }
 
+/**
+ * An RMSProp optimiser (made by `rmsprop`) whose learning rate can be changed during training.
+ *
+ * @example
+ * ```ts
+ * import { rmsprop, type RmsProp } from 'dialogym/nn';
+ * const opt: RmsProp = rmsprop({ lr: 0.01 });
+ * opt.setLearningRate(opt.learningRate * 0.5); // anneal
+ * ```
+ */
 export interface RmsProp extends Optimizer {
-  /** Changes the learning rate (annealing). */
+  /** Changes the learning rate (annealing); throws a ConfigError unless lr > 0. */
   setLearningRate(lr: number): void;
+  /** The current learning rate. */
   readonly learningRate: number;
 }
 
+/**
+ * An RMSProp optimiser (update rule in this module's description), the optimiser of the
+ * KB-InfoBot policies. Throws a ConfigError unless lr > 0, 0 ≤ rho < 1 and eps > 0. Gradients are
+ * not zeroed by `step`.
+ *
+ * @example
+ * ```ts
+ * import { rmsprop, param } from 'dialogym/nn';
+ * const w = param('w', [2]);
+ * const opt = rmsprop({ lr: 0.01 });
+ * w.grad.set([1, -1]);
+ * opt.step([w]);
+ * ```
+ */
 export function rmsprop(opts: RmsPropOptions = {}): RmsProp {
   let lr = opts.lr ?? 0.001;
   const rho = opts.rho ?? 0.9;

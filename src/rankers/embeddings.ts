@@ -17,14 +17,35 @@ import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
 import { ConfigError } from '../core/errors.js';
 
+/**
+ * Configuration of an {@link Embeddings} ranker (defaults in `EMBEDDINGS_DEFAULTS`).
+ *
+ * @example
+ * ```ts
+ * import { EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from 'dialogym/rankers';
+ * const config: EmbeddingsConfig = { ...EMBEDDINGS_DEFAULTS, dim: 64, shareAB: true };
+ * ```
+ */
 export interface EmbeddingsConfig {
+  /** Embedding dimension. */
   readonly dim: number;
+  /** `last`: the last user utterance; `history`: every turn so far. */
   readonly input: InputMode;
   /** One embedding matrix for inputs and candidates (A = B). */
   readonly shareAB: boolean;
+  /** Add match-type words to candidates (needs KB types). */
   readonly matchType: boolean;
 }
 
+/**
+ * Default {@link EmbeddingsConfig}: `{ dim: 32, input: 'history', shareAB: false, matchType: false }`.
+ *
+ * @example
+ * ```ts
+ * import { EMBEDDINGS_DEFAULTS } from 'dialogym/rankers';
+ * const wide = { ...EMBEDDINGS_DEFAULTS, dim: 128 };
+ * ```
+ */
 export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = { dim: 32, input: 'history', shareAB: false, matchType: false };
 
 interface CandEntry {
@@ -33,6 +54,25 @@ interface CandEntry {
   version: number;
 }
 
+/**
+ * The supervised-embeddings ranker (§4.3 of the bAbI dialog paper): f(x, y) = (A·Φ(x))ᵀ(B·Φ(y))
+ * over bags of words. Train it with `trainModel('embeddings', data, opts)`; a trained one is
+ * saved with `saveModel` and read back with `loadModel` or `Embeddings.fromModelFile`. The
+ * constructor throws a ConfigError for `matchType` without KB types; a new model has zero
+ * weights until `init(rng)`. Scoring caches per candidates array: pass the same array each time.
+ *
+ * @example
+ * ```ts
+ * import { Embeddings, WordVocab, EMBEDDINGS_DEFAULTS } from 'dialogym/rankers';
+ * import { createRng } from 'dialogym';
+ * const candidates = ['hello what can i help you with today', "i'm on it"];
+ * const vocab = new WordVocab();
+ * for (const c of [...candidates, 'hi', 'book a table']) vocab.addText(c);
+ * const model = new Embeddings(EMBEDDINGS_DEFAULTS, vocab, undefined);
+ * model.init(createRng(1));
+ * const scores = model.rank([{ speaker: 'user', text: 'hi' }], candidates); // untrained: random scores
+ * ```
+ */
 export class Embeddings implements Ranker {
   readonly name: string;
   readonly A: Param;

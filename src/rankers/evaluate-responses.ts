@@ -6,15 +6,40 @@ import { ConfigError, StateError } from '../core/errors.js';
 import { Pool } from '../core/pool.js';
 import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
 
+/**
+ * One predicted bot turn, as `evaluateDialogs` reports it to `onPrediction`.
+ *
+ * @example
+ * ```ts
+ * import type { Prediction } from 'dialogym';
+ * const p: Prediction = { dialog: 0, turn: 2, prediction: 'where should it be', truth: 'where should it be' };
+ * const correct = p.prediction === p.truth;
+ * ```
+ */
 export interface Prediction {
   /** 0-based index of the dialog in its file. */
   readonly dialog: number;
-  /** 0-based index of the bot turn within its dialog. */
+  /** 0-based index of the bot turn among the bot turns of its dialog (not an index into `turns`). */
   readonly turn: number;
+  /** The model's response (for a ranker, its best-scoring candidate). */
   readonly prediction: string;
+  /** The bot's actual response. */
   readonly truth: string;
 }
 
+/**
+ * Options of `evaluateDialogs`.
+ *
+ * @example
+ * ```ts
+ * import type { EvaluateOptions } from 'dialogym';
+ * const errors: string[] = [];
+ * const opts: EvaluateOptions = {
+ *   candidates: ['hello what can i help you with today', "i'm on it"],
+ *   onPrediction: (p) => { if (p.prediction !== p.truth) errors.push(`${p.dialog}/${p.turn}`); },
+ * };
+ * ```
+ */
 export interface EvaluateOptions {
   /** Candidate responses, needed by rankers (ignored by responders). */
   readonly candidates?: readonly string[];
@@ -24,6 +49,21 @@ export interface EvaluateOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
+/**
+ * Response-prediction evaluation: every bot turn of every dialog is predicted from the turns
+ * before it (a responder's response, or a ranker's best candidate) and compared with the real
+ * one by exact string equality. Returns the per-response / per-dialog accuracy counts (read them
+ * with `accuracy.perResponse` / `accuracy.perDialog`). Throws a ConfigError when a ranker is
+ * given no candidates.
+ *
+ * @example
+ * ```ts
+ * import { evaluateDialogs, createModel, readBabiDialogs, accuracy } from 'dialogym';
+ * const { dialogs } = readBabiDialogs('data/dialog-bAbI-tasks/dialog-babi-task1-API-calls-tst.txt');
+ * const state = evaluateDialogs(createModel('rules'), dialogs);
+ * console.log(accuracy.perResponse(state), accuracy.perDialog(state)); // 1 1
+ * ```
+ */
 export function evaluateDialogs(model: ResponseModel, dialogs: readonly Dialog[], opts: EvaluateOptions = {}): AccuracyState {
   const cands = opts.candidates;
   if (!isResponder(model) && !cands) throw new ConfigError(`model '${model.name}' ranks candidates: give a candidates file`);

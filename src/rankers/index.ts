@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
- * import { trainModel } from 'dialogym/rankers';
- * const { model, dev } = trainModel('embeddings', { train, dev, candidates }, { epochs: 5 });
+ * import { trainModel, type TrainData } from 'dialogym/rankers';
+ * declare const data: TrainData; // train and dev dialogs, candidates
+ * const { model, dev } = trainModel('embeddings', data, { epochs: 5 });
  * ```
  * @module
  */

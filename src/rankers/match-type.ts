@@ -12,6 +12,21 @@ export function attrType(attr: string): string {
   return attr.replace(/^[rR]_/, '').toLowerCase();
 }
 
+/**
+ * Entity types for match-type features (bAbI dialog paper §4.5): a map word → KB attribute
+ * (`R_cuisine`, `R_location`, …). Build it from KB facts with `KbTypes.fromFacts`; pass it as
+ * `TrainData.kb`, or to `loadModel` to score with another KB (e.g. the OOV test set's). A word
+ * listed under several attributes keeps the first.
+ *
+ * @example
+ * ```ts
+ * import { KbTypes } from 'dialogym/rankers';
+ * import { readBabiKb } from 'dialogym';
+ * const kb = KbTypes.fromFacts(readBabiKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').facts);
+ * kb.type('italian'); // 'R_cuisine'
+ * kb.types;           // ['R_address', 'R_cuisine', 'R_location', …]
+ * ```
+ */
 export class KbTypes {
   /** word → type name (the KB attribute, e.g. `R_cuisine`). */
   private readonly typeOf = new Map<string, string>();

@@ -19,6 +19,15 @@ import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
 import { ConfigError, InternalError } from '../core/errors.js';
 
+/**
+ * Configuration of a {@link MemN2N} ranker (defaults in `MEMN2N_DEFAULTS`).
+ *
+ * @example
+ * ```ts
+ * import { MEMN2N_DEFAULTS, type MemN2NConfig } from 'dialogym/rankers';
+ * const config: MemN2NConfig = { ...MEMN2N_DEFAULTS, hops: 2, matchType: true };
+ * ```
+ */
 export interface MemN2NConfig {
   /** Embedding dimension d. */
   readonly dim: number;
@@ -30,6 +39,15 @@ export interface MemN2NConfig {
   readonly matchType: boolean;
 }
 
+/**
+ * Default {@link MemN2NConfig}: `{ dim: 32, hops: 3, memorySize: 50, matchType: false }`.
+ *
+ * @example
+ * ```ts
+ * import { MEMN2N_DEFAULTS } from 'dialogym/rankers';
+ * const oneHop = { ...MEMN2N_DEFAULTS, hops: 1 };
+ * ```
+ */
 export const MEMN2N_DEFAULTS: MemN2NConfig = { dim: 32, hops: 3, memorySize: 50, matchType: false };
 
 const SPEAKER = { user: '#speaker:user', bot: '#speaker:bot', kb: '#speaker:kb' } as const;
@@ -61,6 +79,26 @@ interface Cache {
   matches: [number, number[]][];
 }
 
+/**
+ * The end-to-end memory network ranker (bAbI dialog paper §4.4, ± match types §4.5): memories
+ * are the previous utterances, the query the last user utterance, `hops` attention hops. Train it
+ * with `trainModel('memn2n', data, opts)`; save with `saveModel`, read back with `loadModel` or
+ * `MemN2N.fromModelFile`. The constructor throws a ConfigError for `matchType` without KB types;
+ * a new model has zero weights until `init(rng)`. Scoring caches per candidates array: pass the
+ * same array each time.
+ *
+ * @example
+ * ```ts
+ * import { MemN2N, WordVocab, MEMN2N_DEFAULTS } from 'dialogym/rankers';
+ * import { createRng } from 'dialogym';
+ * const candidates = ['where should it be', 'api_call italian rome six cheap'];
+ * const vocab = new WordVocab();
+ * for (const c of [...candidates, 'italian food in rome']) vocab.addText(c);
+ * const model = new MemN2N(MEMN2N_DEFAULTS, vocab, undefined);
+ * model.init(createRng(1));
+ * const scores = model.rank([{ speaker: 'user', text: 'italian food in rome' }], candidates);
+ * ```
+ */
 export class MemN2N implements Ranker {
   readonly name: string;
   readonly A: Param;
@@ -116,7 +154,6 @@ export class MemN2N implements Ranker {
     this.touch();
   }
 
-  /** Call after changing parameters in place. */
   /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
   useKb(kb: KbTypes): void {
     if (!this.config.matchType) return;
@@ -124,6 +161,7 @@ export class MemN2N implements Ranker {
     this.cands = new WeakMap();
   }
 
+  /** Call after changing parameters in place. */
   touch(): void {
     this.version++;
   }

@@ -12,7 +12,17 @@ import type { ModelFileContent } from '../formats/model-file.js';
 /** `last`: the last user utterance; `pair`: it plus the bot utterance before it (bot words marked). */
 export type NnInput = 'last' | 'pair';
 
+/**
+ * Configuration of a {@link NearestNeighbour} ranker: the key it matches training pairs on.
+ *
+ * @example
+ * ```ts
+ * import type { NnConfig } from 'dialogym/rankers';
+ * const config: NnConfig = { input: 'pair' };
+ * ```
+ */
 export interface NnConfig {
+  /** `last`: the last user utterance; `pair`: it plus the bot utterance before it. */
   readonly input: NnInput;
 }
 
@@ -44,6 +54,21 @@ export function nnKey(history: readonly Turn[], input: NnInput): string[] {
   return [...words].sort();
 }
 
+/**
+ * The nearest-neighbour ranker (§4.2 of the bAbI dialog paper): a candidate scores the largest
+ * word overlap between the input and the training utterances it answered, plus a tie-breaker in
+ * [0, 1) from how often; a candidate never seen as a training response scores −1. Build it with
+ * `NearestNeighbour.fit(dialogs, config)` or `trainModel('nn', data)` (which picks the input on dev).
+ *
+ * @example
+ * ```ts
+ * import { NearestNeighbour } from 'dialogym/rankers';
+ * import { readBabiDialogs } from 'dialogym';
+ * const { dialogs } = readBabiDialogs('data/dialog-bAbI-tasks/dialog-babi-task1-API-calls-trn.txt');
+ * const nn = NearestNeighbour.fit(dialogs, { input: 'last' });
+ * nn.rank([{ speaker: 'user', text: 'hello' }], ['hello what can i help you with today', "i'm on it"]);
+ * ```
+ */
 export class NearestNeighbour implements Ranker {
   readonly name = 'nn';
   private readonly index = new Map<string, number[]>();

@@ -18,27 +18,63 @@ export type { SavableRanker };
 import type { TrainData, TrainHooks } from './train-data.js';
 
 
-/** Options common to the trainers; each reads what applies (undefined = the model's default). */
+/**
+ * Options common to the trainers of `trainModel`; each trainer reads what applies to it and
+ * ignores the rest (undefined = the model's default). `memn2n`: matchType, hops, dim, lr, epochs,
+ * patience, seed, optimizer, batchSize, memorySize; `embeddings`: matchType, dim, lr, epochs,
+ * patience, seed, optimizer, batchSize, margin, negatives, shareAB, input; `tfidf`: matchType,
+ * input; `hcn`: hidden, lr, epochs, patience, seed, batchSize; `nn`: none.
+ *
+ * @example
+ * ```ts
+ * import type { TrainOptions } from 'dialogym';
+ * const opts: TrainOptions = { hops: 3, dim: 20, epochs: 50, patience: 10, seed: 1, matchType: true };
+ * ```
+ */
 export interface TrainOptions {
+  /** Add match-type features from the KB (§4.5 of the bAbI dialog paper; needs `TrainData.kb`). */
   readonly matchType?: boolean;
+  /** memn2n: number of memory hops. */
   readonly hops?: number;
+  /** Embedding dimension. */
   readonly dim?: number;
+  /** Learning rate. */
   readonly lr?: number;
+  /** Maximum number of epochs. */
   readonly epochs?: number;
+  /** Early stopping: epochs without a better dev accuracy before stopping. */
   readonly patience?: number;
+  /** Seed of initialisation and shuffling. */
   readonly seed?: number;
   readonly optimizer?: 'sgd' | 'adam';
+  /** Examples per mini-batch. */
   readonly batchSize?: number;
+  /** memn2n: most recent history turns kept in memory. */
   readonly memorySize?: number;
+  /** embeddings: margin of the ranking loss. */
   readonly margin?: number;
+  /** embeddings: sampled negative candidates per example. */
   readonly negatives?: number;
+  /** embeddings: one embedding matrix for contexts and responses. */
   readonly shareAB?: boolean;
+  /** What the context is: the last user utterance or the whole history. */
   readonly input?: 'last' | 'history';
   /** hcn: GRU state size. */
   readonly hidden?: number;
 }
 
-/** What training returns (before timing). */
+/**
+ * What a registry entry's `train` returns: the model and how it was selected on dev.
+ * `trainModel` adds the training time to it ({@link TrainResult}).
+ *
+ * @example
+ * ```ts
+ * import { registerModel, NearestNeighbour, type Trained } from 'dialogym/rankers';
+ * registerModel('nn-pair', 'nearest neighbour keyed on the last two turns', {
+ *   train: (data): Trained => ({ model: NearestNeighbour.fit(data.train, { input: 'pair' }), dev: NaN, selected: 'input=pair', missing: 0 }),
+ * });
+ * ```
+ */
 export interface Trained {
   readonly model: SavableRanker;
   /** Dev per-response accuracy of the returned model. */
@@ -49,11 +85,43 @@ export interface Trained {
   readonly missing: number;
 }
 
+/**
+ * What `trainModel` returns: the trained model (save it with `saveModel`), its dev per-response
+ * accuracy, what was selected on dev (`epoch=12`, `input=last`), the number of training bot turns
+ * skipped because their response is not a candidate, and the training time.
+ *
+ * @example
+ * ```ts
+ * import { trainModel, saveModel, readBabiDialogs, readBabiCandidates, type TrainResult } from 'dialogym';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const r: TrainResult = trainModel('nn', {
+ *   train: readBabiDialogs(dir + 'dialog-babi-task1-API-calls-trn.txt').dialogs,
+ *   dev: readBabiDialogs(dir + 'dialog-babi-task1-API-calls-dev.txt').dialogs,
+ *   candidates: readBabiCandidates(dir + 'dialog-babi-candidates.txt').candidates,
+ * });
+ * console.log(`${r.model.name}: dev ${r.dev.toFixed(3)} (${r.selected}) in ${r.seconds.toFixed(1)} s`);
+ * saveModel('out/nn-task1.dgm', r.model);
+ * ```
+ */
 export interface TrainResult extends Trained {
+  /** Wall-clock training time. */
   readonly seconds: number;
 }
 
-/** One model: how to build it untrained, train it, and load it from a model file (each optional). */
+/**
+ * One model of the registry: how to build it untrained, train it, and load it from a model file
+ * (each optional). `load` receives the decoded file; errors it throws other than a
+ * ModelFileError are reported by `loadModel` as a corrupt file.
+ *
+ * @example
+ * ```ts
+ * import { registerModel, type ModelEntry } from 'dialogym';
+ * const echo: ModelEntry = {
+ *   create: () => ({ name: 'echo', respond: (history) => history.at(-1)?.text ?? '' }),
+ * };
+ * registerModel('echo', 'repeats the last turn', echo);
+ * ```
+ */
 export interface ModelEntry {
   /** Builds the model from its context alone (rule-based bots, count-based rankers). */
   readonly create?: (ctx: ModelContext) => ResponseModel;
@@ -76,28 +144,60 @@ export interface ModelEntry {
  */
 export const models = new Registry<ModelEntry>('model');
 
-/** Registers a model (a name may be registered once). */
+/**
+ * Registers a model under `name` with a one-line description (shown by `dialogym models`). A
+ * name may be registered once: a second registration throws a ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { registerModel, createModel } from 'dialogym';
+ * registerModel('always-hello', 'answers hello to everything', {
+ *   create: () => ({ name: 'always-hello', respond: () => 'hello what can i help you with today' }),
+ * });
+ * const bot = createModel('always-hello');
+ * ```
+ */
 export function registerModel(name: string, description: string, entry: ModelEntry): void {
   models.register(name, description, entry);
 }
 
-/** Names of the models that `createModel` can build without a model file. */
+/**
+ * Names of the models that `createModel` can build without a model file, sorted.
+ *
+ * @example
+ * ```ts
+ * import { creatableModels } from 'dialogym';
+ * creatableModels(); // ['rules', 'rules-dstc2', 'tfidf', 'tfidf+type']
+ * ```
+ */
 export function creatableModels(): string[] {
   return models.list().filter((e) => e.factory.create).map((e) => e.name);
 }
 
-/** Names of the models that `trainModel` can train. */
+/**
+ * Names of the models that `trainModel` can train, sorted.
+ *
+ * @example
+ * ```ts
+ * import { trainableModels } from 'dialogym';
+ * trainableModels(); // ['embeddings', 'hcn', 'memn2n', 'nn', 'tfidf']
+ * ```
+ */
 export function trainableModels(): string[] {
   return models.list().filter((e) => e.factory.train).map((e) => e.name);
 }
 
 /**
- * Builds a registered model that needs no training (`rules`, `rules-dstc2`, `tfidf`, `tfidf+type`).
+ * Builds a registered model that needs no training (`rules`, `rules-dstc2`, `tfidf`,
+ * `tfidf+type`) from `ctx` (candidates, KB facts, training dialogs: what the model needs). Throws
+ * a ConfigError for an unknown name, for a model that must be trained first, or when the model
+ * lacks what it needs in `ctx` (e.g. `tfidf` without candidates).
  *
  * @example
  * ```ts
+ * import { createModel, isResponder } from 'dialogym';
  * const rules = createModel('rules');
- * rules.respond([{ speaker: 'user', text: 'hello' }]); // 'hello what can i help you with today'
+ * if (isResponder(rules)) rules.respond([{ speaker: 'user', text: 'hello' }]); // 'hello what can i help you with today'
  * ```
  */
 export function createModel(name: string, ctx: ModelContext = {}): ResponseModel {
@@ -115,10 +215,15 @@ function defined<T extends object>(o: T): T {
 }
 
 /**
- * Trains a registered model by name (what `dialogym train` and the benchmark run).
+ * Trains a registered model by name (what `dialogym train` and the benchmark run) on
+ * `data.train`, selecting on `data.dev`; `opts` as in {@link TrainOptions}; `hooks` report
+ * progress (epochs, batches, best model). Throws a ConfigError for a name that cannot be trained.
  *
  * @example
  * ```ts
+ * import { trainModel, saveModel, type TrainData } from 'dialogym';
+ * declare const data: TrainData; // train/dev dialogs and candidates, e.g. read with readBabiDialogs
+ * const { train, dev, candidates } = data;
  * const r = trainModel('memn2n', { train, dev, candidates }, { epochs: 10, seed: 1 });
  * saveModel('t1.dgm', r.model);
  * ```
@@ -131,12 +236,35 @@ export function trainModel(name: string, data: TrainData, opts: TrainOptions = {
   return { ...r, seconds: (performance.now() - t0) / 1000 };
 }
 
-/** Writes a trained model to a model file (atomically). */
+/**
+ * Writes a trained model to a model file (atomically, via `toModelFile()` and
+ * `writeModelFile`); parent folders are created. Read it back with `loadModel`.
+ *
+ * @example
+ * ```ts
+ * import { trainModel, saveModel, loadModel, type TrainData } from 'dialogym';
+ * declare const data: TrainData;
+ * saveModel('out/embeddings.dgm', trainModel('embeddings', data, { epochs: 5 }).model);
+ * const again = loadModel('out/embeddings.dgm');
+ * ```
+ */
 export function saveModel(file: string, model: SavableRanker): void {
   writeModelFile(file, model.toModelFile());
 }
 
-/** A model from the content of a model file (`file` names it in errors). */
+/**
+ * A model from the decoded content of a model file (`file` names it in errors): the registry
+ * entry named by `c.model` loads it; `kb` replaces its KB types. An unknown model kind, or any
+ * error while loading, throws a ModelFileError (`<file>: corrupt model file (…)`).
+ *
+ * @example
+ * ```ts
+ * import { modelFromContent } from 'dialogym/rankers';
+ * import { readModelFile } from 'dialogym';
+ * const content = readModelFile('out/nn-task1.dgm');
+ * const model = modelFromContent(content, 'out/nn-task1.dgm'); // what loadModel does
+ * ```
+ */
 export function modelFromContent(c: ModelFileContent, file: string, kb?: KbTypes): Ranker {
   const load = models.has(c.model) ? models.get(c.model).load : undefined;
   if (!load) {
@@ -153,32 +281,69 @@ export function modelFromContent(c: ModelFileContent, file: string, kb?: KbTypes
 
 /**
  * Loads a model file written by `dialogym train` / `saveModel`; `kb` replaces the KB types used for
- * match features.
+ * match features. The header's model name picks the registry entry. A missing, corrupt or
+ * unknown-kind file throws a ModelFileError naming the file.
  *
  * @example
  * ```ts
+ * import { loadModel, argmax, type Turn } from 'dialogym';
+ * declare const history: Turn[];
+ * declare const candidates: string[];
  * const m = loadModel('t1-memn2n.dgm');
  * const scores = m.rank(history, candidates);
+ * const best = candidates[argmax(scores)];
  * ```
  */
 export function loadModel(file: string, kb?: KbTypes): Ranker {
   return modelFromContent(readModelFile(file), file, kb);
 }
 
-/** Throws the error `createModel` would for a name that is neither a ready-to-use model nor a model file. */
+/**
+ * Throws the ConfigError `createModel` would for a name that is neither a ready-to-use model
+ * nor a model file (see `isModelFile`); returns nothing otherwise. The CLI checks `--model`
+ * with it before reading any data.
+ *
+ * @example
+ * ```ts
+ * import { checkModelName } from 'dialogym/rankers';
+ * checkModelName('tfidf');       // fine
+ * checkModelName('model.dgm');   // fine: a model file (not opened here)
+ * checkModelName('memn2n');      // ConfigError: model 'memn2n' has to be trained first …
+ * ```
+ */
 export function checkModelName(nameOrFile: string): void {
   if (isModelFile(nameOrFile) || creatableModels().includes(nameOrFile)) return;
   createModel(nameOrFile);
 }
 
-/** Whether `--model <nameOrFile>` names a model file rather than a ready-to-use registered model. */
+/**
+ * Whether `--model <nameOrFile>` names a model file rather than a ready-to-use registered
+ * model: not a creatable model's name, and either ending in `.dgm` or an existing path.
+ *
+ * @example
+ * ```ts
+ * import { isModelFile } from 'dialogym/rankers';
+ * isModelFile('rules');         // false
+ * isModelFile('t1-memn2n.dgm'); // true, whether or not the file exists
+ * ```
+ */
 export function isModelFile(nameOrFile: string): boolean {
   return !creatableModels().includes(nameOrFile) && (nameOrFile.endsWith('.dgm') || existsSync(nameOrFile));
 }
 
 /**
- * `--model` as the CLI takes it: a registered name (`rules`, `tfidf`, …) or a model file; for a
- * model file, `ctx.kb` replaces its stored KB types.
+ * `--model` as the CLI takes it: a registered name (`rules`, `tfidf`, …) or a model file (a
+ * path ending in `.dgm`, or any existing file, unless it is a registered name); for a model file,
+ * `ctx.kb` replaces its stored KB types. Errors as `createModel` (ConfigError) or `loadModel`
+ * (ModelFileError).
+ *
+ * @example
+ * ```ts
+ * import { resolveModel, readBabiCandidates } from 'dialogym';
+ * const candidates = readBabiCandidates('data/dialog-bAbI-tasks/dialog-babi-candidates.txt').candidates;
+ * const a = resolveModel('tfidf', { candidates });
+ * const b = resolveModel('out/memn2n-task1.dgm');
+ * ```
  */
 export function resolveModel(nameOrFile: string, ctx: ModelContext = {}): ResponseModel {
   if (isModelFile(nameOrFile)) return loadModel(nameOrFile, ctx.kb ? KbTypesClass.fromFacts(ctx.kb) : undefined);

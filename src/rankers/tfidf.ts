@@ -14,8 +14,20 @@ import { KbTypes, attrType, contextWords } from './match-type.js';
 import { inputText, type InputMode } from './input.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 
+/**
+ * Configuration of a {@link Tfidf} ranker: what it reads as the input, and whether (and how) it
+ * adds match-type features.
+ *
+ * @example
+ * ```ts
+ * import type { TfidfConfig } from 'dialogym/rankers';
+ * const config: TfidfConfig = { input: 'last', matchType: true, typeAs: 'word' };
+ * ```
+ */
 export interface TfidfConfig {
+  /** `last`: the last user utterance; `history`: every turn so far. */
   readonly input: InputMode;
+  /** Add match-type features (needs KB types). */
   readonly matchType: boolean;
   /** How a matched type is added (see above); `feature` when absent (model files of 0.1). */
   readonly typeAs?: TypeAs;
@@ -44,6 +56,21 @@ interface PreparedCandidates {
   readonly typeWords: (Map<string, TypeWord> | undefined)[];
 }
 
+/**
+ * The TF-IDF match ranker (§4.1 of the bAbI dialog paper, ± match types §4.5): a candidate's
+ * score is the cosine of its tf-idf vector with the input's. Build it with `Tfidf.fit` on
+ * documents (utterances, candidates) or through the registry (`createModel('tfidf', {
+ * candidates })`). The constructor throws a ConfigError for `matchType` without KB types; its
+ * `name` is `tfidf` or `tfidf+type`.
+ *
+ * @example
+ * ```ts
+ * import { Tfidf } from 'dialogym/rankers';
+ * const candidates = ['where should it be', 'which price range are looking for'];
+ * const tfidf = Tfidf.fit(candidates, { input: 'last', matchType: false });
+ * tfidf.rank([{ speaker: 'user', text: 'what price range' }], candidates); // second scores higher
+ * ```
+ */
 export class Tfidf implements Ranker {
   readonly name: string;
   private readonly prepared = new WeakMap<readonly string[], PreparedCandidates>();

@@ -1,6 +1,20 @@
 /** Word ↔ id maps for the bag-of-words models (unknown words map to −1 and are skipped). */
 import { tokenize } from '../core/text.js';
 
+/**
+ * A word ↔ id map for the bag-of-words models: ids are given in order of `add`, from 0;
+ * `encode(text)` gives the ids of the known tokens of a text (unknown ones are dropped, `id`
+ * gives −1 for them).
+ *
+ * @example
+ * ```ts
+ * import { WordVocab } from 'dialogym/rankers';
+ * const vocab = new WordVocab(['hello', 'world']);
+ * vocab.addText('hello there');
+ * vocab.encode('hello unknown there'); // [0, 2]
+ * vocab.size;                          // 3
+ * ```
+ */
 export class WordVocab {
   private readonly index = new Map<string, number>();
   readonly words: string[] = [];

@@ -10,44 +10,165 @@ import { Registry } from '../core/registry.js';
 import { DialogymError } from '../core/errors.js';
 import { createRng, type Rng } from '../core/rng.js';
 
+/**
+ * Diagnostic data an environment returns with `reset` and `step` (Gymnasium's `info` dict): not
+ * part of the observation; the keys depend on the environment (KB-InfoBot: `target`, `userAct`,
+ * `turn`, and `success`/`rank` at the end; AirDialogue: `score`, `action`, `expected` at the end).
+ *
+ * @example
+ * ```ts
+ * import { make, type Info } from 'dialogym';
+ * const { info }: { info: Info } = make('infobot-small-v1').reset({ seed: 3 });
+ * console.log(info['target']); // index of the movie the simulated user looks for
+ * ```
+ */
 export type Info = Record<string, unknown>;
 
+/**
+ * Options of `Env.reset`. With a `seed` the episode depends only on that seed; without, the
+ * environment draws the next episode of its own stream (seeded by the factory's `seed` option).
+ *
+ * @example
+ * ```ts
+ * import { make, type ResetOptions } from 'dialogym';
+ * const opts: ResetOptions = { seed: 12 };
+ * make('airdialogue-v1').reset(opts);
+ * ```
+ */
 export interface ResetOptions {
+  /** Seed of this episode (a safe integer). */
   seed?: number;
 }
 
+/**
+ * What `Env.reset` returns: the first observation of the episode and its `info`.
+ *
+ * @example
+ * ```ts
+ * import { make, type ResetResult } from 'dialogym';
+ * const first: ResetResult<{ utterance: string }> = make('infobot-small-v1').reset({ seed: 1 });
+ * console.log(first.obs.utterance);
+ * ```
+ */
 export interface ResetResult<Obs> {
+  /** The first observation (e.g. the user's opening utterance). */
   obs: Obs;
   info: Info;
 }
 
+/**
+ * What `Env.step` returns (Gymnasium's 5-tuple as an object). After `terminated` or `truncated`,
+ * call `reset` before stepping again.
+ *
+ * @example
+ * ```ts
+ * import { make, createRng, type StepResult } from 'dialogym';
+ * const env = make('infobot-small-v1');
+ * env.reset({ seed: 1 });
+ * const r: StepResult<unknown> = env.step(env.sampleAction(createRng(1)));
+ * if (r.terminated || r.truncated) env.reset();
+ * ```
+ */
 export interface StepResult<Obs> {
+  /** The next observation. */
   obs: Obs;
+  /** Reward of this step (a finite number). */
   reward: number;
+  /** The episode ended by itself (goal reached or failed, e.g. the agent informed). */
   terminated: boolean;
+  /** The episode was cut off (e.g. a turn limit). */
   truncated: boolean;
   info: Info;
 }
 
+/**
+ * A Gymnasium-style dialog environment: the learner plays one side, the environment simulates
+ * the other. Build one with `make(id)`. `step` before `reset`, or after the episode ended,
+ * throws a StateError (not exported from `dialogym`; catch DialogymError); an action the
+ * environment cannot take throws an InvalidActionError.
+ *
+ * @example
+ * ```ts
+ * import { make, createRng, type Env } from 'dialogym';
+ * const env: Env<unknown, unknown> = make('infobot-medium-v1');
+ * const rng = createRng(0);
+ * env.reset({ seed: 5 });
+ * let done = false;
+ * while (!done) {
+ *   const r = env.step(env.sampleAction(rng));
+ *   done = r.terminated || r.truncated;
+ * }
+ * ```
+ */
 export interface Env<Obs, Act> {
   /** The registry id of this environment (e.g. `airdialogue-v1`). */
   readonly id: string;
+  /** Starts an episode; see {@link ResetOptions}. */
   reset(opts?: ResetOptions): ResetResult<Obs>;
+  /** Applies the learner's action; see {@link StepResult}. */
   step(action: Act): StepResult<Obs>;
   /** A random valid action for the current state (Gym's `action_space.sample()`). */
   sampleAction(rng: Rng): Act;
 }
 
-/** Options a factory may receive (each environment reads what it needs, with defaults). */
-export type EnvOptions = Readonly<Record<string, unknown>>;
+/**
+ * Options a factory may receive (each environment reads what it needs, with defaults; unknown
+ * keys are ignored). The accepted keys are the environment's own options type, e.g.
+ * `InfoBotEnvOptions` in `dialogym/infobot` — any object type, so a typed options object is
+ * passed as it is.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import type { InfoBotEnvOptions } from 'dialogym/infobot';
+ * const options: InfoBotEnvOptions = { kbSeed: 7, temperature: 2 };
+ * const env = make('infobot-small-v1', options);
+ * ```
+ */
+export type EnvOptions = Readonly<object>;
 
+/**
+ * A function that builds an environment from options: what `envs` maps ids to. Register your own
+ * with `envs.register(id, description, factory)` (a ConfigError if the id is taken).
+ *
+ * @example
+ * ```ts
+ * import { envs, make, type EnvFactory } from 'dialogym';
+ * const factory: EnvFactory = (options) => make('infobot-small-v1', { ...options, missing: 0 });
+ * envs.register('infobot-small-full-kb-v0', 'KB-InfoBot small, agent KB complete', factory);
+ * ```
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EnvFactory = (options?: EnvOptions) => Env<any, any>;
 
-/** Named environments; importing a domain's index registers its environments. */
+/**
+ * The environment registry: id → factory. Importing a testbed's index registers its ids
+ * (`import 'dialogym'` registers all of them: `airdialogue-v1`, `infobot-{small,medium,large,xlarge}-v1`).
+ * Iterating yields the ids, sorted; `envs.get(id)` throws a ConfigError for an unknown id.
+ *
+ * @example
+ * ```ts
+ * import { envs } from 'dialogym';
+ * console.log([...envs]);                  // ['airdialogue-v1', 'infobot-large-v1', …]
+ * for (const e of envs.list()) console.log(e.name, e.description);
+ * ```
+ */
 export const envs = new Registry<EnvFactory>('environment');
 
-/** Runs one episode with `policy` until it terminates or is truncated; returns the total reward. */
+/**
+ * Resets `env` with `opts` and steps it with `policy(obs)` until the episode terminates or is
+ * truncated, or `maxSteps` steps have been played. Returns the total reward, the number of steps,
+ * whether the episode terminated, and the last step's `info` (`{}` when `maxSteps` ran out).
+ * Errors of the environment or the policy pass through.
+ *
+ * @example
+ * ```ts
+ * import { make, runEpisode, createRng } from 'dialogym';
+ * const env = make('infobot-small-v1');
+ * const rng = createRng(1);
+ * const { reward, steps } = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
+ * ```
+ */
 export function runEpisode<Obs, Act>(env: Env<Obs, Act>, policy: (obs: Obs) => Act, opts: ResetOptions = {}, maxSteps = 1000): { reward: number; steps: number; terminated: boolean; info: Info } {
   let { obs } = env.reset(opts);
   let reward = 0;
@@ -76,9 +197,32 @@ export function make(envId: string, options?: EnvOptions): Env<any, any> {
   return envs.get(envId)(options);
 }
 
-/** What `checkEnv` found wrong with an environment (the message names the environment and the rule). */
+/**
+ * What `checkEnv` found wrong with an environment: the message reads `<env id>: <rule>`.
+ *
+ * @example
+ * ```ts
+ * import { checkEnv, make, EnvCheckError } from 'dialogym';
+ * try {
+ *   checkEnv(make('airdialogue-v1'), { episodes: 2 });
+ * } catch (e) {
+ *   if (e instanceof EnvCheckError) console.error(e.message);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class EnvCheckError extends DialogymError {}
 
+/**
+ * Options of `checkEnv`.
+ *
+ * @example
+ * ```ts
+ * import { checkEnv, make, type CheckEnvOptions } from 'dialogym';
+ * const quick: CheckEnvOptions = { episodes: 2, maxSteps: 200, seed: 9 };
+ * checkEnv(make('infobot-small-v1'), quick);
+ * ```
+ */
 export interface CheckEnvOptions {
   /** Episodes played with random actions (`sampleAction`), each twice to check determinism; default 5. */
   readonly episodes?: number;

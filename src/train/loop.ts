@@ -13,6 +13,17 @@ export interface FitOptions {
   readonly patience: number;
 }
 
+/**
+ * What the supervised loop reports after each epoch: training loss, dev score, the best so far
+ * and timings (`dialogym train` prints one line per report).
+ *
+ * @example
+ * ```ts
+ * import { trainModel, type EpochReport } from 'dialogym';
+ * declare const data: Parameters<typeof trainModel>[1];
+ * trainModel('memn2n', data, { epochs: 5 }, { onEpoch: (r: EpochReport) => console.log(r.epoch, r.loss, r.dev) });
+ * ```
+ */
 export interface EpochReport {
   readonly epoch: number;
   readonly epochs: number;
@@ -45,6 +56,19 @@ export interface Fittable {
   startEvaluate?(): () => number;
 }
 
+/**
+ * Progress hooks of the supervised loop: `onEpoch` after every epoch, `onBest` whenever dev
+ * improves (with the improved weights in place: write a checkpoint there).
+ *
+ * @example
+ * ```ts
+ * import { trainModel, saveModel, type FitHooks, type SavableRanker } from 'dialogym';
+ * declare const data: Parameters<typeof trainModel>[1];
+ * let current: SavableRanker | undefined;
+ * const hooks: FitHooks = { onBest: (r) => current && saveModel('best.dgm', current) };
+ * trainModel('embeddings', data, { epochs: 10 }, { ...hooks, onModel: (m) => (current = m) });
+ * ```
+ */
 export interface FitHooks {
   onEpoch?(r: EpochReport): void;
   /** Called when dev improves, with the improved weights in place (write a checkpoint here). */

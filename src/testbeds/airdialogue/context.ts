@@ -29,20 +29,49 @@ import {
 import { expectedAction } from './logic.js';
 import { ConfigError } from '../../core/errors.js';
 
+/**
+ * Options of the context generator (`generateContext`, `ContextGenerator`, `AirEnvOptions.context`);
+ * every field has a default from the paper's tables. A bad `candidateAirports` or `flightsPerKb`
+ * throws a ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { generateContext, type ContextOptions } from 'dialogym/airdialogue';
+ * import { createRng } from 'dialogym';
+ * const opts: ContextOptions = { ood: true, flightsPerKb: 10 };
+ * generateContext(createRng(1), opts).kb.kb.length; // 10
+ * ```
+ */
 export interface ContextOptions {
   /** Out-of-domain variant: uniform goals, reservation 70%, larger name/airport sets. */
   ood?: boolean;
   /** Overrides the priors (defaults: in-domain or OOD according to `ood`). */
   priors?: ContextPriors;
+  /** Airport codes to draw from. */
   airports?: readonly string[];
+  /** Customer first names to draw from. */
   firstNames?: readonly string[];
+  /** Customer last names to draw from. */
   lastNames?: readonly string[];
+  /** Flights in the agent's database (default 30). */
   flightsPerKb?: number;
+  /** Airports a context's routes are drawn among (default 3; at least 2). */
   candidateAirports?: number;
+  /** Days between departure and return (default 2). */
   bookWindowDays?: number;
 }
 
-/** One generated dialog context and the end state the task logic derives from it. */
+/**
+ * One generated dialog context and the end state the task logic derives from it.
+ *
+ * @example
+ * ```ts
+ * import { generateContext, type AirContext } from 'dialogym/airdialogue';
+ * import { createRng, formatAirLines } from 'dialogym';
+ * const ctx: AirContext = generateContext(createRng(5));
+ * console.log(ctx.intent.goal, ctx.kb.reservation, ctx.expected.status);
+ * ```
+ */
 export interface AirContext {
   intent: Intent;
   kb: KbLine;
@@ -82,7 +111,16 @@ function draw<T>(rng: Rng, p: Prior<T>): T {
 
 const DAY_STR = Array.from({ length: 32 }, (_, d) => String(d));
 
-/** UTC month, day of month and hour of a Unix time (civil-from-days arithmetic; no Date objects). */
+/**
+ * UTC month, day of month (a string, as in the data) and hour of a Unix time in seconds
+ * (civil-from-days arithmetic; no Date objects).
+ *
+ * @example
+ * ```ts
+ * import { monthDay } from 'dialogym/airdialogue';
+ * monthDay(1519233239); // { month: 'Feb', day: '21', hour: 17 }
+ * ```
+ */
 export function monthDay(epochSeconds: number): { month: Month; day: string; hour: number } {
   const s = Math.floor(epochSeconds);
   const days = Math.floor(s / 86400);
@@ -106,7 +144,16 @@ function route(rng: Rng, candidates: readonly string[]): [string, string] {
   return [candidates[o] as string, candidates[d] as string];
 }
 
-/** Price rounded down to a multiple of 100, at least 100. */
+/**
+ * Price rounded down to a multiple of 100, at least 100.
+ *
+ * @example
+ * ```ts
+ * import { discretePrice } from 'dialogym/airdialogue';
+ * discretePrice(287.4); // 200
+ * discretePrice(42);    // 100
+ * ```
+ */
 export function discretePrice(p: number): number {
   return Math.max(100, Math.trunc(p / 100) * 100);
 }
@@ -140,7 +187,17 @@ function flight(rng: Rng, r: Resolved, candidates: readonly string[], number: nu
   };
 }
 
-/** Draws one context from `rng` (the stream is consumed; pass a fork for reproducible streams). */
+/**
+ * Draws one context (intent, KB of flights, expected action) from `rng` (the stream is
+ * consumed; pass a fork for reproducible streams). Throws a ConfigError for bad options.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateContext } from 'dialogym/airdialogue';
+ * const { intent, kb, expected } = generateContext(createRng(1).fork('context:0'));
+ * ```
+ */
 export function generateContext(rng: Rng, options: ContextOptions = {}): AirContext {
   return generateWith(rng, resolve(options));
 }
@@ -188,7 +245,20 @@ function generateWith(rng: Rng, r: Resolved): AirContext {
   return { intent: fullIntent, kb, expected: expectedAction(fullIntent, kb) };
 }
 
-/** A reusable generator: context `i` of seed `s` is the same whatever else was generated. */
+/**
+ * A reusable generator: options are validated once (a ConfigError for bad ones) and each
+ * `generate(rng)` draws a context from `rng` alone, so the same stream gives the same context
+ * whatever else was generated.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { ContextGenerator } from 'dialogym/airdialogue';
+ * const gen = new ContextGenerator({ ood: true });
+ * const root = createRng(9);
+ * const contexts = Array.from({ length: 3 }, (_, i) => gen.generate(root.fork(`context:${i}`)));
+ * ```
+ */
 export class ContextGenerator {
   private readonly r: Resolved;
   constructor(options: ContextOptions = {}) {

@@ -15,9 +15,29 @@ import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactor
 import { addScore, emptyScoreSum, scoreAction, scoreReport, type Score, type ScoreReport, type ScoreSum } from './scorer.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 
+/**
+ * The registry id of the AirDialogue self-play environment.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import { AIR_ENV_ID } from 'dialogym/airdialogue';
+ * const env = make(AIR_ENV_ID, { ood: true });
+ * ```
+ */
 export const AIR_ENV_ID = 'airdialogue-v1';
 
-/** What the agent sees. */
+/**
+ * What the agent sees at each step: its own context (flights and reservation), the conversation
+ * so far and the customer's latest utterance (empty once the episode ended).
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, type AirObservation } from 'dialogym/airdialogue';
+ * const { obs }: { obs: AirObservation } = new AirDialogueEnv().reset({ seed: 1 });
+ * console.log(obs.utterance, obs.context.kb.length, obs.context.reservation);
+ * ```
+ */
 export interface AirObservation {
   /** The agent's private context: flight database and reservation. */
   readonly context: KbLine;
@@ -27,6 +47,16 @@ export interface AirObservation {
   readonly utterance: string;
 }
 
+/**
+ * Options of `AirDialogueEnv` (also accepted by `make('airdialogue-v1', options)`).
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, type AirEnvOptions } from 'dialogym/airdialogue';
+ * const options: AirEnvOptions = { customer: 'rules', ood: false, maxTurns: 30, seed: 7 };
+ * const env = new AirDialogueEnv(options); // or make('airdialogue-v1', { ...options })
+ * ```
+ */
 export interface AirEnvOptions {
   /** Customer policy: a registered name (default `rules`) or a factory. */
   customer?: string | CustomerPolicyFactory;
@@ -42,6 +72,28 @@ export interface AirEnvOptions {
 
 const ZERO: Score = { name: 0, flight: 0, action: 0, total: 0, exact: { name: 0, flight: 0, action: 0, total: 0 } };
 
+/**
+ * The AirDialogue self-play environment (`airdialogue-v1`, module description above): the
+ * learner's action is an {@link AgentMove}; a move with an `action` ends the episode with reward
+ * = the scorer's scaled total (`info.score`, `info.expected`); after `maxTurns` utterances the
+ * episode is truncated with reward 0. Throws a ConfigError for an unknown customer policy or a bad
+ * `maxTurns`, a StateError for `step` outside an episode, an InvalidActionError for a move without
+ * an utterance.
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, agentPolicies } from 'dialogym/airdialogue';
+ * import { createRng } from 'dialogym';
+ * const env = new AirDialogueEnv({ ood: false });
+ * let { obs } = env.reset({ seed: 3 });
+ * const agent = agentPolicies.get('rules')(obs.context, createRng(3));
+ * for (;;) {
+ *   const r = env.step(agent.respond(obs.utterance));
+ *   if (r.terminated || r.truncated) { console.log(r.reward, r.info['score']); break; }
+ *   obs = r.obs;
+ * }
+ * ```
+ */
 export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   readonly id = AIR_ENV_ID;
   private readonly generator: ContextGenerator;
@@ -124,21 +176,54 @@ envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a custo
 // ---------------------------------------------------------------------------------------------
 // self-play runs
 
+/**
+ * One played episode: its generated context, the conversation, the agent's final action, its
+ * score and whether it was truncated.
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, agentPolicies, playEpisode, type Episode } from 'dialogym/airdialogue';
+ * const e: Episode = playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 1);
+ * console.log(e.dialogue.length, e.action?.status, e.context.expected.status, e.score.total);
+ * ```
+ */
 export interface Episode {
+  /** The episode's customer and agent contexts and the expected action. */
   context: AirContext;
+  /** The conversation (`user` = customer, `bot` = agent). */
   dialogue: Turn[];
   /** The agent's final action (null when truncated). */
   action: Action | null;
+  /** Score of the action (all zero when truncated). */
   score: Score;
   truncated: boolean;
 }
 
-/** The seed of episode `i` of a run seeded `seed`. */
+/**
+ * The seed of episode `i` of a run seeded `seed` (a non-negative 31-bit integer), so an episode
+ * can be replayed alone.
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, agentPolicies, playEpisode, episodeSeed } from 'dialogym/airdialogue';
+ * const again = playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), episodeSeed(0, 41)); // episode 41 of selfPlay({ seed: 0, … })
+ * ```
+ */
 export function episodeSeed(seed: number, i: number): number {
   return createRng(seed).fork(`episode:${i}`).int(0x7fffffff);
 }
 
-/** Plays one episode of `env` with an agent policy. */
+/**
+ * Plays one episode of `env` with an agent policy, the episode and the agent seeded by `seed`,
+ * until the agent acts or the turn limit. Errors of the policy or the environment pass through.
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, agentPolicies, playEpisode } from 'dialogym/airdialogue';
+ * const e = playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 12);
+ * e.score.exact.total; // 1 when the rule agent got everything right
+ * ```
+ */
 export function playEpisode(env: AirDialogueEnv, agentFactory: AgentPolicyFactory, seed: number): Episode {
   const { obs } = env.reset({ seed });
   const agent = agentFactory(obs.context, createRng(seed).fork('agent'));
@@ -158,12 +243,28 @@ export function playEpisode(env: AirDialogueEnv, agentFactory: AgentPolicyFactor
   }
 }
 
+/**
+ * Options of `selfPlay`.
+ *
+ * @example
+ * ```ts
+ * import { selfPlay, type SelfPlayOptions } from 'dialogym/airdialogue';
+ * const opts: SelfPlayOptions = { n: 100, seed: 1, agent: 'rules', customer: 'rules', ood: true };
+ * selfPlay(opts);
+ * ```
+ */
 export interface SelfPlayOptions {
+  /** Registered agent policy (default `rules`). */
   agent?: string;
+  /** Registered customer policy (default `rules`). */
   customer?: string;
+  /** Number of episodes. */
   n: number;
+  /** Run seed (default 0); episode i uses `episodeSeed(seed, i)`. */
   seed?: number;
+  /** Out-of-domain contexts. */
   ood?: boolean;
+  /** Turn limit per episode (default 40). */
   maxTurns?: number;
   /** Called after each episode (for progress display). */
   onEpisode?: (done: number, total: number) => void;
@@ -171,7 +272,17 @@ export interface SelfPlayOptions {
   onResult?: (e: Episode, i: number) => void;
 }
 
-/** Plays `n` self-play episodes and averages the scores. */
+/**
+ * Plays `n` self-play episodes (agent policy vs customer policy) and returns the mean scores.
+ * Throws a ConfigError for an unknown policy name.
+ *
+ * @example
+ * ```ts
+ * import { selfPlay } from 'dialogym/airdialogue';
+ * const report = selfPlay({ n: 50, seed: 1 });
+ * console.log(report.total.toFixed(3), report.exact.total.toFixed(3), report.dialogs);
+ * ```
+ */
 export function selfPlay(o: SelfPlayOptions): ScoreReport {
   const agentFactory = agentPolicies.get(o.agent ?? 'rules');
   const env = new AirDialogueEnv({ customer: o.customer ?? 'rules', ood: o.ood ?? false, ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
@@ -188,7 +299,19 @@ export function selfPlay(o: SelfPlayOptions): ScoreReport {
 /** Base time of generated dialogs' timestamps (seconds). */
 const TIME_BASE = 1520000000;
 
-/** An episode as an AirDialogue data line (the synthesized-dataset format) and its KB line. */
+/**
+ * An episode as an AirDialogue data line (the synthesized-dataset format: `customer: …` /
+ * `agent: …` utterances with increasing timestamps drawn from `rng`) and its KB line. A truncated
+ * episode gets an empty action.
+ *
+ * @example
+ * ```ts
+ * import { formatAirLines, createRng } from 'dialogym';
+ * import { AirDialogueEnv, agentPolicies, playEpisode, episodeToLines } from 'dialogym/airdialogue';
+ * const { data, kb } = episodeToLines(playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 1), createRng(1));
+ * const line = formatAirLines([data]);
+ * ```
+ */
 export function episodeToLines(e: Episode, rng: Rng): { data: DataLine; kb: KbLine } {
   let t = TIME_BASE + rng.int(60 * 86400);
   const timestamps: number[] = [];
@@ -206,14 +329,39 @@ export function episodeToLines(e: Episode, rng: Rng): { data: DataLine; kb: KbLi
   };
 }
 
+/**
+ * Options of `simulateDialogs`.
+ *
+ * @example
+ * ```ts
+ * import type { SimulateOptions } from 'dialogym/airdialogue';
+ * const opts: SimulateOptions = { n: 1000, seed: 3, ood: false };
+ * ```
+ */
 export interface SimulateOptions {
+  /** Number of dialogs. */
   n: number;
+  /** Run seed (default 0). */
   seed?: number;
+  /** Out-of-domain contexts. */
   ood?: boolean;
+  /** Called after each dialog. */
   onEpisode?: (done: number, total: number) => void;
 }
 
-/** The templated dialog simulator: rule customer vs rule agent, as data + KB lines. */
+/**
+ * The templated dialog simulator: rule customer vs rule agent (`selfPlay`), every episode as a
+ * data line and a KB line, ready for `formatAirLines`, plus the self-play report.
+ *
+ * @example
+ * ```ts
+ * import { formatAirLines, writeFileAtomic } from 'dialogym';
+ * import { simulateDialogs } from 'dialogym/airdialogue';
+ * const { data, kb, report } = simulateDialogs({ n: 100, seed: 1 });
+ * writeFileAtomic('out/sim_data.json', formatAirLines(data));
+ * writeFileAtomic('out/sim_kb.json', formatAirLines(kb));
+ * ```
+ */
 export function simulateDialogs(o: SimulateOptions): { data: DataLine[]; kb: KbLine[]; report: ScoreReport } {
   const data: DataLine[] = [];
   const kb: KbLine[] = [];

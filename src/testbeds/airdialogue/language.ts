@@ -10,7 +10,16 @@ import type { DaySegment, FlightClass, Goal, Month } from '../../formats/airdial
 import { MONTHS } from '../../formats/airdialogue.js';
 import type { Rng } from '../../core/rng.js';
 
-/** Fills `{key}` placeholders. */
+/**
+ * Fills the `{key}` placeholders of a template from `values`; unknown keys are left as they are.
+ *
+ * @example
+ * ```ts
+ * import { fill, CUSTOMER_NAME } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_NAME[0]!, { name: 'Emily Edwards' }); // 'My name is Emily Edwards.'
+ * fill('{a} and {b}', { a: 1 });                       // '1 and {b}'
+ * ```
+ */
 export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
@@ -18,6 +27,16 @@ export function fill(template: string, values: Readonly<Record<string, string | 
 // ---------------------------------------------------------------------------------------------
 // customer templates
 
+/**
+ * Customer templates: the opening utterance per goal (book, change, cancel).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_OPENING } from 'dialogym/airdialogue';
+ * import { createRng } from 'dialogym';
+ * createRng(1).pick(CUSTOMER_OPENING.cancel); // e.g. 'Hi, I have to cancel my flight.'
+ * ```
+ */
 export const CUSTOMER_OPENING: Readonly<Record<Goal, readonly string[]>> = {
   book: [
     'Hello. I would like to book a flight.',
@@ -33,14 +52,41 @@ export const CUSTOMER_OPENING: Readonly<Record<Goal, readonly string[]>> = {
   cancel: ['Hello, I want to cancel my reservation.', 'Hi, please help me cancel my trip.', 'Hi, I have to cancel my flight.'],
 };
 
+/**
+ * Customer templates: an opening per goal that also gives the name (`{name}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_OPENING_WITH_NAME, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_OPENING_WITH_NAME.book[0]!, { name: 'Jo Lee' }); // "Hi, I'm Jo Lee. I would like to book a flight."
+ * ```
+ */
 export const CUSTOMER_OPENING_WITH_NAME: Readonly<Record<Goal, readonly string[]>> = {
   book: ["Hi, I'm {name}. I would like to book a flight.", 'Hello, this is {name}, I want to book a ticket.'],
   change: ["Hi, I'm {name} and I need to change my reservation.", 'Hello, this is {name}. I want to modify my trip.'],
   cancel: ["Hi, I'm {name} and I want to cancel my reservation.", 'Hello, this is {name}. Please cancel my trip.'],
 };
 
+/**
+ * Customer templates: giving the name (`{name}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_NAME, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_NAME[1]!, { name: 'Jo Lee' }); // "It's Jo Lee."
+ * ```
+ */
 export const CUSTOMER_NAME = ['My name is {name}.', "It's {name}.", '{name}.', 'This is {name}.', 'Sure, my name is {name}.'];
 
+/**
+ * Customer templates: the route (`{from}`, `{to}` airport codes; `{fromCity}`, `{toCity}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_ROUTE, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_ROUTE[1]!, { from: 'DFW', to: 'IAD' }); // 'The trip is from DFW to IAD.'
+ * ```
+ */
 export const CUSTOMER_ROUTE = [
   'I am flying from {from} ({fromCity}) to {to} ({toCity}).',
   'The trip is from {from} to {to}.',
@@ -48,6 +94,15 @@ export const CUSTOMER_ROUTE = [
   'Departing from {from} and going to {to}.',
 ];
 
+/**
+ * Customer templates: travel dates (`{depMonth} {depDay}`, `{retMonth} {retDay}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_DATES, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_DATES[1]!, { depMonth: 'June', depDay: 12, retMonth: 'June', retDay: 14 }); // 'Departure on June 12, return on June 14.'
+ * ```
+ */
 export const CUSTOMER_DATES = [
   'I will leave on {depMonth} {depDay} and return on {retMonth} {retDay}.',
   'Departure on {depMonth} {depDay}, return on {retMonth} {retDay}.',
@@ -55,40 +110,195 @@ export const CUSTOMER_DATES = [
   'Outbound {depMonth} {depDay}, coming back {retMonth} {retDay}.',
 ];
 
+/**
+ * Customer phrases: the budget (`{price}`), joined into one preferences sentence.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_PRICE, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_PRICE[0]!, { price: 500 }); // 'my budget is 500 dollars'
+ * ```
+ */
 export const CUSTOMER_PRICE = ['my budget is {price} dollars', 'the price should be under {price}', 'I can not pay more than {price}'];
+/**
+ * Customer phrases: the connection limit, for 0 and 1 connections.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_CONNECTIONS } from 'dialogym/airdialogue';
+ * CUSTOMER_CONNECTIONS[0]?.[0]; // 'I need a direct flight'
+ * ```
+ */
 export const CUSTOMER_CONNECTIONS: Readonly<Record<number, readonly string[]>> = {
   0: ['I need a direct flight', 'no connections please', 'it has to be a non-stop flight'],
   1: ['at most one connection', 'one stop is fine but not more', 'no more than 1 connection'],
 };
+/**
+ * Customer phrases: the cabin class (`{cls}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_CLASS, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_CLASS[1]!, { cls: 'business' }); // 'business class please'
+ * ```
+ */
 export const CUSTOMER_CLASS = ['I want to fly in {cls} class', '{cls} class please', 'I prefer {cls} class'];
+/**
+ * Customer phrases: the departure day segment (`{seg}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_DEP_TIME, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_DEP_TIME[0]!, { seg: 'morning' }); // 'I want to depart in the morning'
+ * ```
+ */
 export const CUSTOMER_DEP_TIME = ['I want to depart in the {seg}', 'leaving in the {seg} would be best', 'departure in the {seg}'];
+/**
+ * Customer phrases: the return day segment (`{seg}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_RET_TIME, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_RET_TIME[2]!, { seg: 'evening' }); // 'return in the evening'
+ * ```
+ */
 export const CUSTOMER_RET_TIME = ['I want to return in the {seg}', 'coming back in the {seg}', 'return in the {seg}'];
+/**
+ * Customer phrases: asking for a standard-fare airline.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_AIRLINE, readCustomerUtterance } from 'dialogym/airdialogue';
+ * readCustomerUtterance(CUSTOMER_AIRLINE[0]!).airline; // 'normal-cost'
+ * ```
+ */
 export const CUSTOMER_AIRLINE = ['I prefer a standard-fare airline', 'it should be a standard-fare carrier like UA, AA, Delta or Hawaiian'];
+/**
+ * Customer phrases: what the preferences sentence starts with (possibly nothing).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_PREFS_LEAD, CUSTOMER_PRICE, fill } from 'dialogym/airdialogue';
+ * const s = CUSTOMER_PREFS_LEAD[0] + fill(CUSTOMER_PRICE[0]!, { price: 200 }) + '.'; // 'Yes: my budget is 200 dollars.'
+ * ```
+ */
 export const CUSTOMER_PREFS_LEAD = ['Yes: ', 'Sure, ', 'Well, ', ''];
+/**
+ * Customer templates: having no other requirement.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_NO_PREFS } from 'dialogym/airdialogue';
+ * CUSTOMER_NO_PREFS.includes('No preferences.'); // true
+ * ```
+ */
 export const CUSTOMER_NO_PREFS = ['No, I do not have other requirements.', 'Nothing else, thanks.', 'No preferences.', 'No, any flight is fine.'];
+/**
+ * Customer templates: accepting a proposed flight, for a booking or a change.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_ACCEPT, isAcceptance } from 'dialogym/airdialogue';
+ * CUSTOMER_ACCEPT.book.every(isAcceptance); // true
+ * ```
+ */
 export const CUSTOMER_ACCEPT: Readonly<Record<'book' | 'change', readonly string[]>> = {
   book: ['Yes, please book it.', 'That works for me, go ahead.', 'Sounds good, please proceed.'],
   change: ['Yes, please change my reservation to that flight.', 'That works, go ahead with the change.', 'Sounds good, please proceed.'],
 };
+/**
+ * Customer templates: thanking the agent.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_THANKS } from 'dialogym/airdialogue';
+ * CUSTOMER_THANKS[0]; // 'Thank you.'
+ * ```
+ */
 export const CUSTOMER_THANKS = ['Thank you.', 'Thanks for your help.', 'Okay, thank you.'];
+/**
+ * Customer templates: asking the agent to repeat (when no request was recognised).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_REPEAT } from 'dialogym/airdialogue';
+ * CUSTOMER_REPEAT[1]; // 'Sorry, I did not get that.'
+ * ```
+ */
 export const CUSTOMER_REPEAT = ['Sorry, could you say that again?', 'Sorry, I did not get that.'];
 
 // ---------------------------------------------------------------------------------------------
 // agent templates
 
+/**
+ * Agent templates: asking what the customer wants.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_ASK_GOAL, readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance(AGENT_ASK_GOAL[0]!).goal; // true
+ * ```
+ */
 export const AGENT_ASK_GOAL = ['Hello. How can I help you today?', 'Hi, what can I do for you?'];
+/**
+ * Agent templates: asking for the customer's name.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_ASK_NAME, readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance(AGENT_ASK_NAME[0]!).name; // true
+ * ```
+ */
 export const AGENT_ASK_NAME = ['May I know your name, please?', 'Sure, can I have your full name?', 'Could you tell me your name?'];
+/**
+ * Agent templates: asking for the origin and destination airports.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_ASK_ROUTE, readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance(AGENT_ASK_ROUTE[1]!).route; // true
+ * ```
+ */
 export const AGENT_ASK_ROUTE = [
   'Which airports are you flying from and to?',
   'What are your origin and destination airport codes?',
   'Where are you departing from and where are you heading?',
 ];
+/**
+ * Agent templates: asking for the travel dates.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_ASK_DATES, readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance(AGENT_ASK_DATES[0]!).dates; // true
+ * ```
+ */
 export const AGENT_ASK_DATES = ['What are your travel dates?', 'When do you plan to leave and come back?', 'Could you share your travel dates?'];
+/**
+ * Agent templates: asking for other requirements (price, connections, class, time, airline).
+ *
+ * @example
+ * ```ts
+ * import { AGENT_ASK_PREFS, readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance(AGENT_ASK_PREFS[0]!).prefs; // true
+ * ```
+ */
 export const AGENT_ASK_PREFS = [
   'Do you have any other requirements, like budget, connections, class, time or airline?',
   'Any preferences regarding price, number of stops, cabin class, time of day or airline?',
   'Are there any restrictions I should know about, such as price or connections?',
 ];
+/**
+ * Agent templates: proposing a flight (`{flight}`, `{airline}`, `{connections}`, `{price}`), for a
+ * booking or a change.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_PROPOSE, fill, connectionsText, readAgentUtterance } from 'dialogym/airdialogue';
+ * const u = fill(AGENT_PROPOSE.book[0]!, { flight: 1027, airline: 'Delta', connections: connectionsText(1), price: 200 });
+ * readAgentUtterance(u).proposal; // 1027
+ * ```
+ */
 export const AGENT_PROPOSE: Readonly<Record<'book' | 'change', readonly string[]>> = {
   book: [
     'I found flight {flight} with {airline}, {connections}, for {price} dollars. Shall I book it?',
@@ -100,6 +310,16 @@ export const AGENT_PROPOSE: Readonly<Record<'book' | 'change', readonly string[]
     'Flight {flight} on {airline} fits your new plans: {connections}, {price} dollars. Do you want me to change to it?',
   ],
 };
+/**
+ * Agent templates: the closing utterance per final status (book, change, cancel, no_flight,
+ * no_reservation).
+ *
+ * @example
+ * ```ts
+ * import { AGENT_FINAL } from 'dialogym/airdialogue';
+ * AGENT_FINAL['no_reservation']?.[0]; // 'Sorry, I could not find any reservation under your name.'
+ * ```
+ */
 export const AGENT_FINAL: Readonly<Record<string, readonly string[]>> = {
   book: ['Your ticket has been booked. Have a nice trip!', 'Done, your booking is confirmed. Thank you for choosing us.'],
   change: ['Your reservation has been changed. Have a nice trip!', 'Done, your reservation is now on the new flight.'],
@@ -107,9 +327,27 @@ export const AGENT_FINAL: Readonly<Record<string, readonly string[]>> = {
   no_flight: ['Sorry, there are no flights matching your requirements.', 'I am sorry, I could not find any flight that meets your needs.'],
   no_reservation: ['Sorry, I could not find any reservation under your name.', 'There is no active reservation under your name.'],
 };
+/**
+ * Agent templates: asking again whether the customer wants to book, change or cancel.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_REPEAT_GOAL, readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance(AGENT_REPEAT_GOAL[0]!).goal; // true
+ * ```
+ */
 export const AGENT_REPEAT_GOAL = ['Sorry, do you want to book, change or cancel a trip?'];
 
-/** Connection count in words. */
+/**
+ * A connection count in words: `a direct flight`, `1 connection`, `n connections`.
+ *
+ * @example
+ * ```ts
+ * import { connectionsText } from 'dialogym/airdialogue';
+ * connectionsText(0); // 'a direct flight'
+ * connectionsText(2); // '2 connections'
+ * ```
+ */
 export function connectionsText(n: number): string {
   return n === 0 ? 'a direct flight' : n === 1 ? '1 connection' : `${n} connections`;
 }
@@ -117,6 +355,17 @@ export function connectionsText(n: number): string {
 // ---------------------------------------------------------------------------------------------
 // customer-side understanding of agent utterances
 
+/**
+ * What the customer recognises in an agent utterance (by keyword): which requests it makes, and
+ * the flight number it proposes.
+ *
+ * @example
+ * ```ts
+ * import { readAgentUtterance, type AgentRequests } from 'dialogym/airdialogue';
+ * const r: AgentRequests = readAgentUtterance('May I know your name and travel dates?');
+ * // { goal: false, name: true, route: false, dates: true, prefs: false, proposal: null }
+ * ```
+ */
 export interface AgentRequests {
   goal: boolean;
   name: boolean;
@@ -127,6 +376,16 @@ export interface AgentRequests {
   proposal: number | null;
 }
 
+/**
+ * The customer's rule-based understanding of an agent utterance: keyword tests for each request
+ * (several may hold at once) and the first `flight NNNN` as the proposal.
+ *
+ * @example
+ * ```ts
+ * import { readAgentUtterance } from 'dialogym/airdialogue';
+ * readAgentUtterance('I found flight 1012 with UA. Shall I book it?').proposal; // 1012
+ * ```
+ */
 export function readAgentUtterance(text: string): AgentRequests {
   const m = /\bflight (\d{4})\b/i.exec(text);
   return {
@@ -142,7 +401,17 @@ export function readAgentUtterance(text: string): AgentRequests {
 // ---------------------------------------------------------------------------------------------
 // agent-side understanding of customer utterances
 
-/** What the agent has learned of the customer's needs so far. */
+/**
+ * What the agent has learned of the customer's needs so far (each slot absent until heard);
+ * `readCustomerUtterance` extracts the slots of one utterance.
+ *
+ * @example
+ * ```ts
+ * import { readCustomerUtterance, type Slots } from 'dialogym/airdialogue';
+ * let known: Slots = {};
+ * known = { ...known, ...readCustomerUtterance('My name is Jo Lee. The trip is from DFW to IAD.') };
+ * ```
+ */
 export interface Slots {
   goal?: Goal;
   name?: string;
@@ -167,7 +436,18 @@ const NAME_ALONE = new RegExp(`^${NAME}\\.?$`, 'u');
 const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')}) (\\d{1,2})\\b`, 'g');
 const SEG = '(morning|afternoon|evening)';
 
-/** Extracts every slot value present in a customer utterance. */
+/**
+ * The agent's rule-based understanding: extracts every slot value present in a customer
+ * utterance (goal, name, route codes, two dates, budget, connections, class, times, airline type),
+ * so information volunteered early is kept. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readCustomerUtterance } from 'dialogym/airdialogue';
+ * readCustomerUtterance('Departure on June 12, return on June 14. I need a direct flight.');
+ * // { depMonth: 'June', depDay: '12', retMonth: 'June', retDay: '14', maxConnections: 0 }
+ * ```
+ */
 export function readCustomerUtterance(text: string): Slots {
   const s: Slots = {};
   if (/\bcancel/i.test(text)) s.goal = 'cancel';
@@ -200,12 +480,29 @@ export function readCustomerUtterance(text: string): Slots {
   return s;
 }
 
-/** Whether a customer utterance accepts a proposal. */
+/**
+ * Whether a customer utterance accepts a proposal (yes, sure, okay, go ahead, proceed, …).
+ *
+ * @example
+ * ```ts
+ * import { isAcceptance } from 'dialogym/airdialogue';
+ * isAcceptance('Sounds good, please proceed.'); // true
+ * ```
+ */
 export function isAcceptance(text: string): boolean {
   return /\b(yes|sure|okay|ok|go ahead|proceed|works|sounds good|please do)\b/i.test(text);
 }
 
-/** A random template of a list. */
+/**
+ * A template of a list drawn from `rng` (same as `rng.pick`); a ConfigError for an empty list.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { choose, AGENT_ASK_NAME } from 'dialogym/airdialogue';
+ * choose(createRng(1), AGENT_ASK_NAME);
+ * ```
+ */
 export function choose(rng: Rng, templates: readonly string[]): string {
   return rng.pick(templates);
 }

@@ -41,26 +41,103 @@ import {
 } from './language.js';
 import { cheapestMatching, standardizeName } from './logic.js';
 
-/** The agent's turn: an utterance, and (to end the dialog) the final action. */
+/**
+ * The agent's turn: an utterance, and (to end the dialog) the final action.
+ *
+ * @example
+ * ```ts
+ * import type { AgentMove } from 'dialogym/airdialogue';
+ * const ask: AgentMove = { utterance: 'May I know your name?' };
+ * const done: AgentMove = { utterance: 'Your ticket is booked.', action: { status: 'book', name: 'Emily Edwards', flight: [1027] } };
+ * ```
+ */
 export interface AgentMove {
   utterance: string;
   action?: Action;
 }
 
+/**
+ * A customer in one dialog (made by a `CustomerPolicyFactory` from the customer's intent): it
+ * opens the dialog and answers each agent utterance.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { customerPolicies, generateContext, type CustomerSession } from 'dialogym/airdialogue';
+ * const { intent } = generateContext(createRng(1));
+ * const customer: CustomerSession = customerPolicies.get('rules')(intent, createRng(2));
+ * customer.open();
+ * customer.respond('May I know your name?'); // e.g. 'My name is …'
+ * ```
+ */
 export interface CustomerSession {
   /** The customer's first utterance (the customer opens every dialog). */
   open(): string;
+  /** The customer's answer to an agent utterance. */
   respond(agentUtterance: string): string;
 }
 
+/**
+ * An agent in one dialog (made by an `AgentPolicyFactory` from the agent's context): it answers
+ * each customer utterance with a move; a move with an `action` ends the dialog.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { agentPolicies, generateContext, type AgentSession } from 'dialogym/airdialogue';
+ * const { kb } = generateContext(createRng(1));
+ * const agent: AgentSession = agentPolicies.get('rules')(kb, createRng(2));
+ * agent.respond('Hi, I need to book a flight.').utterance;
+ * ```
+ */
 export interface AgentSession {
   respond(customerUtterance: string): AgentMove;
 }
 
+/**
+ * Builds a customer for one dialog from the customer's intent (its only knowledge) and a stream.
+ *
+ * @example
+ * ```ts
+ * import { customerPolicies, type CustomerPolicyFactory } from 'dialogym/airdialogue';
+ * const quiet: CustomerPolicyFactory = () => ({ open: () => 'Hello.', respond: () => 'I do not know.' });
+ * customerPolicies.register('quiet', 'says nothing useful', quiet);
+ * ```
+ */
 export type CustomerPolicyFactory = (intent: Intent, rng: Rng) => CustomerSession;
+/**
+ * Builds an agent for one dialog from the agent's context (flights and reservation) and a stream.
+ *
+ * @example
+ * ```ts
+ * import { agentPolicies, type AgentPolicyFactory } from 'dialogym/airdialogue';
+ * const giveUp: AgentPolicyFactory = () => ({ respond: () => ({ utterance: 'Sorry.', action: { status: 'no_flight', name: '', flight: [] } }) });
+ * agentPolicies.register('give-up', 'reports no flight at once', giveUp);
+ * ```
+ */
 export type AgentPolicyFactory = (context: KbLine, rng: Rng) => AgentSession;
 
+/**
+ * The customer-policy registry (`rules`: {@link RuleCustomer}); `get` throws a ConfigError for an
+ * unknown name. `AirEnvOptions.customer` and `selfPlay` look names up here.
+ *
+ * @example
+ * ```ts
+ * import { customerPolicies } from 'dialogym/airdialogue';
+ * [...customerPolicies]; // ['rules']
+ * ```
+ */
 export const customerPolicies = new Registry<CustomerPolicyFactory>('customer policy');
+/**
+ * The agent-policy registry (`rules`: {@link RuleAgent}); `get` throws a ConfigError for an
+ * unknown name. `selfPlay` looks names up here.
+ *
+ * @example
+ * ```ts
+ * import { agentPolicies } from 'dialogym/airdialogue';
+ * const factory = agentPolicies.get('rules');
+ * ```
+ */
 export const agentPolicies = new Registry<AgentPolicyFactory>('agent policy');
 
 function cityOf(code: string): string {
@@ -73,7 +150,20 @@ function joinPhrases(ps: readonly string[]): string {
   return ps.slice(0, -1).join(', ') + ' and ' + ps[ps.length - 1];
 }
 
-/** Rule-based customer: opens with its goal, answers each request from its own intent. */
+/**
+ * Rule-based customer (`rules`): opens with its goal (sometimes its name), answers each request
+ * it recognises in the agent's utterance from its own intent with templated sentences, accepts
+ * any proposal, and asks the agent to repeat when it recognises nothing.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { RuleCustomer, generateContext } from 'dialogym/airdialogue';
+ * const c = new RuleCustomer(generateContext(createRng(1)).intent, createRng(2));
+ * c.open();
+ * c.respond('What are your travel dates?');
+ * ```
+ */
 export class RuleCustomer implements CustomerSession {
   constructor(
     private readonly intent: Intent,
@@ -121,7 +211,15 @@ export class RuleCustomer implements CustomerSession {
 /**
  * Rule-based agent: learns the goal and name, checks the reservation, asks for the route, dates
  * and other restrictions, searches its database for the cheapest matching flight, proposes it and
- * books/changes it; or cancels, or reports no flight / no reservation.
+ * books/changes it; or cancels, or reports no flight / no reservation. Registered as `rules`.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { RuleAgent, generateContext } from 'dialogym/airdialogue';
+ * const agent = new RuleAgent(generateContext(createRng(1)).kb, createRng(2));
+ * agent.respond('Hello, I want to cancel my reservation.');
+ * ```
  */
 export class RuleAgent implements AgentSession {
   private readonly slots: Slots = {};

@@ -6,10 +6,21 @@ import type { ContextPriors, Prior } from './facts.js';
 import type { AirContext } from './context.js';
 import { MONTHS } from '../../formats/airdialogue.js';
 
+/**
+ * One probability of the priors next to its observed frequency in generated contexts.
+ *
+ * @example
+ * ```ts
+ * import type { PriorCheck } from 'dialogym/airdialogue';
+ * const row: PriorCheck = { label: 'goal=book', expected: 0.8, observed: 0.79 };
+ * ```
+ */
 export interface PriorCheck {
   /** e.g. `goal=book`. */
   label: string;
+  /** The prior's probability. */
   expected: number;
+  /** The observed frequency. */
   observed: number;
 }
 
@@ -30,7 +41,20 @@ function rows<T>(name: string, prior: Prior<T>, c: Counter, anyLabel = 'any'): P
   return prior.values.map((v, i) => ({ label: `${name}=${v === null ? anyLabel : String(v)}`, expected: prior.probs[i] as number, observed: c.freq(v === null ? undefined : v) }));
 }
 
-/** One row per listed probability: customer priors, flight priors, reservation, months and departure airports. */
+/**
+ * Compares generated contexts with the priors that generated them: one row per listed
+ * probability (customer priors, flight priors, reservation, departure months at 1/12 each,
+ * departure airports uniform over `airports`).
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateContext, priorChecks, maxDeviation, IN_DOMAIN_PRIORS, AIRPORTS } from 'dialogym/airdialogue';
+ * const rng = createRng(1);
+ * const contexts = Array.from({ length: 2000 }, (_, i) => generateContext(rng.fork(`c${i}`)));
+ * maxDeviation(priorChecks(contexts, IN_DOMAIN_PRIORS, Object.keys(AIRPORTS))); // small, e.g. < 0.03
+ * ```
+ */
 export function priorChecks(contexts: readonly AirContext[], priors: ContextPriors, airports: readonly string[]): PriorCheck[] {
   const c = {
     goal: new Counter(), cls: new Counter(), price: new Counter(), airline: new Counter(), dep: new Counter(), ret: new Counter(),
@@ -69,7 +93,15 @@ export function priorChecks(contexts: readonly AirContext[], priors: ContextPrio
   ];
 }
 
-/** The largest |observed − expected| over the checks. */
+/**
+ * The largest |observed − expected| over the checks (0 for none).
+ *
+ * @example
+ * ```ts
+ * import { maxDeviation } from 'dialogym/airdialogue';
+ * maxDeviation([{ label: 'goal=book', expected: 0.8, observed: 0.75 }]); // ≈ 0.05
+ * ```
+ */
 export function maxDeviation(checks: readonly PriorCheck[]): number {
   return checks.reduce((m, c) => Math.max(m, Math.abs(c.observed - c.expected)), 0);
 }

@@ -8,12 +8,31 @@
  * exact: name = mean of first-name and last-name exact (case-insensitive) matches; flight = 1 when
  * the predicted flight is one of the correct ones (or both are empty); action = status match.
  */
+import { DialogymError } from '../../core/errors.js';
 import type { Action, Flight, KbLine } from '../../formats/airdialogue.js';
 import { MONTHS } from '../../formats/airdialogue.js';
 import { AIRLINE_TYPES } from './facts.js';
 
+/**
+ * Weights of the scaled and exact totals: name 0.2, flight 0.5, action 0.3.
+ *
+ * @example
+ * ```ts
+ * import { WEIGHTS } from 'dialogym/airdialogue';
+ * const total = WEIGHTS.name * 1 + WEIGHTS.flight * 0.5 + WEIGHTS.action * 1; // 0.75
+ * ```
+ */
 export const WEIGHTS = { name: 0.2, flight: 0.5, action: 0.3 } as const;
 
+/**
+ * The three score components and their weighted total, each in [0, 1].
+ *
+ * @example
+ * ```ts
+ * import type { Components } from 'dialogym/airdialogue';
+ * const c: Components = { name: 1, flight: 0.5, action: 1, total: 0.75 };
+ * ```
+ */
 export interface Components {
   name: number;
   flight: number;
@@ -21,6 +40,19 @@ export interface Components {
   total: number;
 }
 
+/**
+ * The score of one action: the scaled components (the paper's reward) and `exact`, the
+ * exact-match variant (module description above).
+ *
+ * @example
+ * ```ts
+ * import { scoreAction, type Score } from 'dialogym/airdialogue';
+ * import { readAirDialogue } from 'dialogym';
+ * const [ex] = readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json');
+ * const s: Score = scoreAction(ex!.data.action, ex!.data.expected_action, ex!.kb);
+ * console.log(s.total, s.exact.total);
+ * ```
+ */
 export interface Score extends Components {
   exact: Components;
 }
@@ -30,7 +62,16 @@ export interface Score extends Components {
 
 const PUNCT = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 
-/** Lower case, punctuation removed, articles (a/an/the) removed, whitespace collapsed. */
+/**
+ * A name as the scorer compares it (SQuAD's normalisation): lower case, punctuation removed,
+ * articles (a/an/the) removed, whitespace collapsed.
+ *
+ * @example
+ * ```ts
+ * import { normalizeAnswer } from 'dialogym/airdialogue';
+ * normalizeAnswer('  The Emily-Edwards. '); // 'emilyedwards'
+ * ```
+ */
 export function normalizeAnswer(s: string): string {
   let t = '';
   for (const ch of s.toLowerCase()) if (!PUNCT.has(ch)) t += ch;
@@ -38,7 +79,17 @@ export function normalizeAnswer(s: string): string {
   return t.split(/\s+/u).filter((w) => w !== '').join(' ');
 }
 
-/** Character-level F1 between two names (after normalisation; spaces count as characters). */
+/**
+ * Character-level F1 between two names (after `normalizeAnswer`; spaces count as characters);
+ * 0 when no character is shared (so also for two empty names).
+ *
+ * @example
+ * ```ts
+ * import { nameF1 } from 'dialogym/airdialogue';
+ * nameF1('Emily Edwards', 'emily edwards'); // 1
+ * nameF1('Emily', 'Emily Edwards');         // ≈ 0.56
+ * ```
+ */
 export function nameF1(pred: string, truth: string): number {
   const p = [...normalizeAnswer(pred)];
   const t = [...normalizeAnswer(truth)];
@@ -58,7 +109,16 @@ export function nameF1(pred: string, truth: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-/** Mean of first-name and last-name exact matches (case-insensitive, split on single spaces). */
+/**
+ * Mean of first-name and last-name exact matches (case-insensitive, split on single spaces).
+ *
+ * @example
+ * ```ts
+ * import { nameExact } from 'dialogym/airdialogue';
+ * nameExact('emily edwards', 'Emily Edwards'); // 1
+ * nameExact('Emily Smith', 'Emily Edwards');   // 0.5
+ * ```
+ */
 export function nameExact(pred: string, truth: string): number {
   const p = pred.toLowerCase().split(' ');
   const t = truth.toLowerCase().split(' ');
@@ -91,6 +151,15 @@ function monthNum(m: string): number {
 /**
  * The paper's flight distance in [0, 1]: mean over 12 features (airports, months, days, hours,
  * class, price, connections, airline cost type) of a per-feature deviation in [0, 1].
+ *
+ * @example
+ * ```ts
+ * import { readAirKb } from 'dialogym';
+ * import { flightDistance } from 'dialogym/airdialogue';
+ * const { kb } = readAirKb('data/airdialogue/dev_kb.json')[0]!;
+ * flightDistance(kb[0]!, kb[0]!); // 0
+ * flightDistance(kb[0]!, kb[1]!); // in (0, 1]
+ * ```
  */
 export function flightDistance(a: Flight, b: Flight): number {
   let s = 0;
@@ -111,7 +180,17 @@ export function flightDistance(a: Flight, b: Flight): number {
 
 /**
  * Scaled flight distance in [0, 1] (0 = a correct flight). A prediction must be exactly one
- * database flight; no flight is correct only when no flight is expected.
+ * database flight; no flight is correct only when no flight is expected. `1 −` this is the
+ * scaled flight component.
+ *
+ * @example
+ * ```ts
+ * import { readAirKb } from 'dialogym';
+ * import { scaledFlightDistance } from 'dialogym/airdialogue';
+ * const kb = readAirKb('data/airdialogue/dev_kb.json')[0]!;
+ * scaledFlightDistance([1000], [1000], kb); // 0
+ * scaledFlightDistance([], [1000], kb);     // 1
+ * ```
  */
 export function scaledFlightDistance(pred: readonly number[], truth: readonly number[], kb: KbLine): number {
   if (truth.length === 0) return pred.length === 0 ? 0 : 1;
@@ -139,7 +218,17 @@ export function scaledFlightDistance(pred: readonly number[], truth: readonly nu
   return Math.min(1, minPred / maxAll);
 }
 
-/** 1 when the predicted flight is correct (or both are empty), else 0. */
+/**
+ * 1 when the predicted flight is one of the correct ones (or both lists are empty), else 0.
+ *
+ * @example
+ * ```ts
+ * import { flightExact } from 'dialogym/airdialogue';
+ * flightExact([1003], [1003, 1017]); // 1
+ * flightExact([], []);               // 1
+ * flightExact([1003, 1017], [1003]); // 0: one flight expected
+ * ```
+ */
 export function flightExact(pred: readonly number[], truth: readonly number[]): number {
   if (truth.length === 0) return pred.length === 0 ? 1 : 0;
   return pred.length === 1 && truth.includes(pred[0] as number) ? 1 : 0;
@@ -149,7 +238,18 @@ function total(c: Omit<Components, 'total'>): number {
   return WEIGHTS.name * c.name + WEIGHTS.flight * c.flight + WEIGHTS.action * c.action;
 }
 
-/** Scores one predicted action against the expected action, given the agent's database. */
+/**
+ * Scores one predicted action against the expected action, given the agent's database (scaled
+ * and exact, see the module description). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { scoreAction } from 'dialogym/airdialogue';
+ * import { readAirDialogue } from 'dialogym';
+ * const [ex] = readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json');
+ * scoreAction({ status: 'book', name: 'Emily Edwards', flight: [1027] }, ex!.data.expected_action, ex!.kb).total;
+ * ```
+ */
 export function scoreAction(pred: Action, expected: Action, kb: KbLine): Score {
   const name = nameF1(pred.name, expected.name);
   const flight = 1 - scaledFlightDistance(pred.flight, expected.flight, kb);
@@ -158,7 +258,16 @@ export function scoreAction(pred: Action, expected: Action, kb: KbLine): Score {
   return { name, flight, action, total: total({ name, flight, action }), exact: { ...ex, total: total(ex) } };
 }
 
-/** The perfect score (the official human mode gives it to `correct_sample: true` lines). */
+/**
+ * The perfect score: every component 1, scaled and exact (the official human mode gives it to
+ * `correct_sample: true` lines).
+ *
+ * @example
+ * ```ts
+ * import { perfectScore, addScore, emptyScoreSum } from 'dialogym/airdialogue';
+ * const sum = addScore(emptyScoreSum(), perfectScore());
+ * ```
+ */
 export function perfectScore(): Score {
   const one = { name: 1, flight: 1, action: 1, total: 1 };
   return { ...one, exact: { ...one } };
@@ -167,7 +276,20 @@ export function perfectScore(): Score {
 // ---------------------------------------------------------------------------------------------
 // aggregation (mergeable sums)
 
+/**
+ * Running sums of scores (`n` scores added), built with `emptyScoreSum` / `addScore` /
+ * `mergeScoreSums` and turned into means by `scoreReport`.
+ *
+ * @example
+ * ```ts
+ * import { emptyScoreSum, addScore, perfectScore, scoreReport, type ScoreSum } from 'dialogym/airdialogue';
+ * let sum: ScoreSum = emptyScoreSum();
+ * sum = addScore(sum, perfectScore());
+ * scoreReport(sum).total; // 1
+ * ```
+ */
 export interface ScoreSum {
+  /** Scores added. */
   n: number;
   name: number;
   flight: number;
@@ -176,10 +298,30 @@ export interface ScoreSum {
   exact: Components;
 }
 
+/**
+ * A `ScoreSum` of no scores.
+ *
+ * @example
+ * ```ts
+ * import { emptyScoreSum, scoreReport } from 'dialogym/airdialogue';
+ * scoreReport(emptyScoreSum()).dialogs; // 0
+ * ```
+ */
 export function emptyScoreSum(): ScoreSum {
   return { n: 0, name: 0, flight: 0, action: 0, total: 0, exact: { name: 0, flight: 0, action: 0, total: 0 } };
 }
 
+/**
+ * A new `ScoreSum` with one more score added (the input is not modified).
+ *
+ * @example
+ * ```ts
+ * import { addScore, emptyScoreSum, scoreAction } from 'dialogym/airdialogue';
+ * import { readAirDialogue } from 'dialogym';
+ * let sum = emptyScoreSum();
+ * for (const ex of readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json')) sum = addScore(sum, scoreAction(ex.data.action, ex.data.expected_action, ex.kb));
+ * ```
+ */
 export function addScore(s: ScoreSum, x: Score): ScoreSum {
   return {
     n: s.n + 1,
@@ -191,6 +333,15 @@ export function addScore(s: ScoreSum, x: Score): ScoreSum {
   };
 }
 
+/**
+ * The sum of two `ScoreSum`s (e.g. from two workers).
+ *
+ * @example
+ * ```ts
+ * import { mergeScoreSums, emptyScoreSum, addScore, perfectScore } from 'dialogym/airdialogue';
+ * const both = mergeScoreSums(addScore(emptyScoreSum(), perfectScore()), emptyScoreSum()); // n = 1
+ * ```
+ */
 export function mergeScoreSums(a: ScoreSum, b: ScoreSum): ScoreSum {
   return {
     n: a.n + b.n,
@@ -202,12 +353,31 @@ export function mergeScoreSums(a: ScoreSum, b: ScoreSum): ScoreSum {
   };
 }
 
-/** Mean scores in the JSON shape the CLI prints. */
+/**
+ * Mean scores in the JSON shape the CLI prints: scaled components, `exact` components, and the
+ * number of dialogs.
+ *
+ * @example
+ * ```ts
+ * import { selfPlay, type ScoreReport } from 'dialogym/airdialogue';
+ * const r: ScoreReport = selfPlay({ n: 10 });
+ * console.log(JSON.stringify(r));
+ * ```
+ */
 export interface ScoreReport extends Components {
   exact: Components;
   dialogs: number;
 }
 
+/**
+ * Mean scores of a `ScoreSum` (all 0 for an empty sum).
+ *
+ * @example
+ * ```ts
+ * import { scoreReport, addScore, emptyScoreSum, perfectScore } from 'dialogym/airdialogue';
+ * scoreReport(addScore(emptyScoreSum(), perfectScore())); // { name: 1, flight: 1, action: 1, total: 1, exact: {…}, dialogs: 1 }
+ * ```
+ */
 export function scoreReport(s: ScoreSum): ScoreReport {
   const m = (x: number) => (s.n === 0 ? 0 : x / s.n);
   return {
@@ -223,6 +393,14 @@ export function scoreReport(s: ScoreSum): ScoreReport {
 /**
  * The official "human" mode: each line's human `action` against its `expected_action`, lines
  * marked `correct_sample: true` counting as perfect.
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue } from 'dialogym';
+ * import { scoreHuman } from 'dialogym/airdialogue';
+ * const report = scoreHuman(readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json'));
+ * console.log(report.total, report.dialogs);
+ * ```
  */
 export function scoreHuman(examples: ReadonlyArray<{ data: { action: Action; expected_action: Action; correct_sample?: boolean }; kb: KbLine }>): ScoreReport {
   let s = emptyScoreSum();
@@ -230,11 +408,24 @@ export function scoreHuman(examples: ReadonlyArray<{ data: { action: Action; exp
   return scoreReport(s);
 }
 
-/** Scores predicted actions (aligned with the examples) against their expected actions. */
+/**
+ * Scores predicted actions against the expected actions of the examples, aligned by index.
+ * `preds` must have one action per example: a missing one throws a DialogymError naming it.
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue, readAirPredictions } from 'dialogym';
+ * import { scorePredictions } from 'dialogym/airdialogue';
+ * const examples = readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json');
+ * const report = scorePredictions(examples, readAirPredictions('out/predictions.jsonl'));
+ * ```
+ */
 export function scorePredictions(examples: ReadonlyArray<{ data: { expected_action: Action }; kb: KbLine }>, preds: readonly Action[]): ScoreReport {
   let s = emptyScoreSum();
   examples.forEach((ex, i) => {
-    s = addScore(s, scoreAction(preds[i] as Action, ex.data.expected_action, ex.kb));
+    const p = preds[i];
+    if (p === undefined) throw new DialogymError(`no predicted action for example ${i + 1} (${preds.length} predictions for ${examples.length} examples)`);
+    s = addScore(s, scoreAction(p, ex.data.expected_action, ex.kb));
   });
   return scoreReport(s);
 }

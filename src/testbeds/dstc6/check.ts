@@ -6,18 +6,52 @@
  */
 import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
 
+/**
+ * One problem `checkDstc6Result` found; `formatProblem` prints it.
+ *
+ * @example
+ * ```ts
+ * import type { CheckProblem } from 'dialogym/dstc6';
+ * const p: CheckProblem = { entry: 3, dialogId: 'd1', reason: 'duplicate rank 1 (candidates c1, c2)' };
+ * ```
+ */
 export interface CheckProblem {
   /** 1-based index of the result entry concerned (absent for a dialog missing from the result). */
   readonly entry?: number;
+  /** The dialog concerned. */
   readonly dialogId: string;
+  /** What is wrong. */
   readonly reason: string;
 }
 
-/** `entry N (dialog_id …): reason`, or `dialog_id …: reason` for a missing dialog. */
+/**
+ * One line for a problem: `entry N (dialog_id …): reason`, or `dialog_id …: reason` for a dialog
+ * missing from the result.
+ *
+ * @example
+ * ```ts
+ * import { formatProblem } from 'dialogym/dstc6';
+ * formatProblem({ entry: 3, dialogId: 'd1', reason: 'unknown dialog_id (not in the data file)' });
+ * // 'entry 3 (dialog_id d1): unknown dialog_id (not in the data file)'
+ * ```
+ */
 export function formatProblem(p: CheckProblem): string {
   return p.entry === undefined ? `dialog_id ${p.dialogId}: ${p.reason}` : `entry ${p.entry} (dialog_id ${p.dialogId}): ${p.reason}`;
 }
 
+/**
+ * Checks a result against its dataset (rules in this module's description) and returns every
+ * problem found, in result order then missing dialogs; an empty list means valid. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data, readDstc6Results } from 'dialogym';
+ * import { checkDstc6Result, formatProblem } from 'dialogym/dstc6';
+ * const file = 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000';
+ * const problems = checkDstc6Result(readDstc6Results(file + '.answers.json'), readDstc6Data(file + '.json'));
+ * for (const p of problems) console.log(formatProblem(p)); // none: an answers file is a valid partial ranking
+ * ```
+ */
 export function checkDstc6Result(result: readonly Dstc6Result[], data: readonly Dstc6Entry[]): CheckProblem[] {
   const problems: CheckProblem[] = [];
   const byId = new Map<string, Dstc6Entry>();

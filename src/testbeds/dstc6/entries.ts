@@ -26,7 +26,17 @@ export { templateOf, type BotTemplate };
 import type { Dstc6Task, SimContext } from './sim-dialog.js';
 import { InternalError } from '../../core/errors.js';
 
-/** A random version-4 UUID from the stream. */
+/**
+ * A random version-4 UUID (lower-case, `xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx`) drawn from
+ * `rng`: the dialog and candidate ids of generated files.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { uuid4 } from 'dialogym/dstc6';
+ * const id = uuid4(createRng(1)); // the same id for seed 1 every time
+ * ```
+ */
 export function uuid4(rng: Rng): string {
   const hex = (n: number, digits: number): string => n.toString(16).padStart(digits, '0');
   const w = (): number => rng.int(0x10000);
@@ -182,7 +192,22 @@ export interface CutOptions {
   withAnswer: boolean;
 }
 
-/** Cuts `turns` at a random eligible bot turn and builds the entry and its answer record. */
+/**
+ * Cuts `turns` at a random eligible bot turn and builds the entry (context, the answer among
+ * shuffled candidates: hard distractors from `map`, variants of an api_call, up to 3 context
+ * utterances) and its answer record. `map` comes from `drawDistractorMap`, which
+ * `dialogym/dstc6` does not export (an empty map gives no hard distractors). Throws an
+ * InternalError for a dialog with no bot turn to predict.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, makeSimContext, generateDialog, makeEntry } from 'dialogym/dstc6';
+ * const ctx = makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 1);
+ * const turns = generateDialog(1, createRng(2), ctx, { task3Calls: [], task4Restaurants: [] });
+ * const { entry, answer } = makeEntry(createRng(3), 1, turns, ctx, new Map(), { withAnswer: false });
+ * ```
+ */
 export function makeEntry(rng: Rng, task: Dstc6Task, turns: readonly Turn[], ctx: SimContext, map: DistractorMap, opts: CutOptions): { entry: Dstc6Entry; answer: Dstc6Result } {
   const botIdx: number[] = [];
   turns.forEach((t, i) => {

@@ -10,6 +10,15 @@ import type { Dstc6Result } from '../../formats/dstc6.js';
 import { entryError } from '../../formats/dstc6.js';
 import { meanReciprocalRank, precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
 
+/**
+ * Options of `scoreDstc6`.
+ *
+ * @example
+ * ```ts
+ * import { scoreDstc6, type ScoreOptions } from 'dialogym/dstc6';
+ * const opts: ScoreOptions = { nbCandidates: 10, ks: [1, 2, 5], truthFile: 'answers.json' };
+ * ```
+ */
 export interface ScoreOptions {
   /** Ranks above this are ignored (score.py's --input-nb-candidate). Default 10. */
   readonly nbCandidates?: number;
@@ -19,8 +28,22 @@ export interface ScoreOptions {
   readonly truthFile?: string;
 }
 
+/**
+ * What `scoreDstc6` returns: P@k and MRR states (read them with `precisionAtK.value` and
+ * `meanReciprocalRank.value` from `dialogym`) and counts of missing and duplicated dialogs.
+ *
+ * @example
+ * ```ts
+ * import { precisionAtK, meanReciprocalRank } from 'dialogym';
+ * import { scoreDstc6, type Dstc6Score } from 'dialogym/dstc6';
+ * declare const s: Dstc6Score;
+ * console.log(`P@1 ${precisionAtK.value(s.precision, 1)} MRR ${meanReciprocalRank.value(s.mrr)} missing ${s.missing}/${s.dialogs}`);
+ * ```
+ */
 export interface Dstc6Score {
+  /** Hits at each k over the truth dialogs. */
   readonly precision: PrecisionAtKState;
+  /** Reciprocal ranks over the truth dialogs (0 for a miss). */
   readonly mrr: MrrState;
   /** Truth dialogs. */
   readonly dialogs: number;
@@ -30,7 +53,19 @@ export interface Dstc6Score {
   readonly duplicated: number;
 }
 
-/** The true candidate id of each truth dialog: its rank-1 candidate. */
+/**
+ * The true candidate id of each truth dialog (dialog_id → candidate_id): its rank-1 candidate.
+ * An entry without a rank-1 candidate, or a dialog listed twice, throws a FormatError naming the
+ * entry (`file` names the truth file).
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Results } from 'dialogym';
+ * import { truthAnswers } from 'dialogym/dstc6';
+ * const truth = truthAnswers(readDstc6Results('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.answers.json'));
+ * truth.size; // 1000
+ * ```
+ */
 export function truthAnswers(truth: readonly Dstc6Result[], file = 'truth'): Map<string, string> {
   const out = new Map<string, string>();
   truth.forEach((t, i) => {
@@ -56,6 +91,20 @@ function resultSlots(result: readonly Dstc6Result[], nb: number): { slots: Map<s
   return { slots, duplicated };
 }
 
+/**
+ * The official DSTC6 scoring (`score.py`; rules in this module's description): P@k (default
+ * k = 1, 2, 5) and MRR of `result` against `truth` (an answers file). Throws a FormatError for an
+ * invalid `nbCandidates` or a malformed truth file (see `truthAnswers`).
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data, readDstc6Results, precisionAtK } from 'dialogym';
+ * import { tfidfBaseline, scoreDstc6 } from 'dialogym/dstc6';
+ * const file = 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000';
+ * const score = scoreDstc6(tfidfBaseline(readDstc6Data(file + '.json')), readDstc6Results(file + '.answers.json'));
+ * console.log(precisionAtK.value(score.precision, 1));
+ * ```
+ */
 export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6Result[], opts: ScoreOptions = {}): Dstc6Score {
   const nb = opts.nbCandidates ?? 10;
   if (!Number.isInteger(nb) || nb < 1) throw new FormatError('score', undefined, `nbCandidates must be a positive integer, got ${nb}`);

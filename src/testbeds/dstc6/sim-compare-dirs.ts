@@ -13,10 +13,41 @@ import { compareFigures, fileFigures, type FileComparison } from './sim-compare.
 import { DSTC6_TASK_NAMES } from './sim-dataset.js';
 import type { Dstc6Task } from './sim-dialog.js';
 
+/**
+ * The four DSTC6 test sets, as folder names of the test release.
+ *
+ * @example
+ * ```ts
+ * import { TEST_SETS } from 'dialogym/dstc6';
+ * TEST_SETS.join(' '); // 'tst1 tst2 tst3 tst4'
+ * ```
+ */
 export const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
+/**
+ * One of `TEST_SETS`.
+ *
+ * @example
+ * ```ts
+ * import { findTestFile, type TestSet } from 'dialogym/dstc6';
+ * const set: TestSet = 'tst2';
+ * findTestFile('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0', set, 1);
+ * ```
+ */
 export type TestSet = (typeof TEST_SETS)[number];
 
-/** The numbers of one comparison (no per-utterance maps). */
+/**
+ * The numbers of one comparison of a generated file (or pool) with a real one: entry counts,
+ * mean utterances per entry and their relative difference, the largest difference of the
+ * candidate-count histograms, and coverage/precision of delexicalised user utterances (whole and
+ * split into units).
+ *
+ * @example
+ * ```ts
+ * import type { ComparisonFigures } from 'dialogym/dstc6';
+ * declare const f: ComparisonFigures;
+ * console.log(`user coverage ${(100 * f.userCoverage).toFixed(1)}%, precision ${(100 * f.userPrecision).toFixed(1)}%`);
+ * ```
+ */
 export interface ComparisonFigures {
   readonly realEntries: number;
   readonly generatedEntries: number;
@@ -33,6 +64,17 @@ export interface ComparisonFigures {
   readonly unitPrecision: number;
 }
 
+/**
+ * The comparison of one generated file with the real file of the same set and task.
+ *
+ * @example
+ * ```ts
+ * import { compareDstc6Dirs, type FilePair } from 'dialogym/dstc6';
+ * declare const generatedDir: string;
+ * const pairs: readonly FilePair[] = compareDstc6Dirs(generatedDir, 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0').files;
+ * for (const p of pairs) console.log(p.set, p.task, p.utteranceRelDiff);
+ * ```
+ */
 export interface FilePair extends ComparisonFigures {
   readonly set: TestSet;
   readonly task: Dstc6Task;
@@ -40,12 +82,34 @@ export interface FilePair extends ComparisonFigures {
   readonly generatedFile: string;
 }
 
+/**
+ * The comparison of one task with all its compared sets pooled.
+ *
+ * @example
+ * ```ts
+ * import type { TaskPool } from 'dialogym/dstc6';
+ * declare const pool: TaskPool;
+ * console.log(`task ${pool.task} over ${pool.sets.join('+')}: unit coverage ${pool.unitCoverage}`);
+ * ```
+ */
 export interface TaskPool extends ComparisonFigures {
   readonly task: Dstc6Task;
   readonly sets: readonly TestSet[];
 }
 
+/**
+ * What `compareDstc6Dirs` returns: per-file comparisons and per-task pools.
+ *
+ * @example
+ * ```ts
+ * import { compareDstc6Dirs, formatDirComparison, type DirComparison } from 'dialogym/dstc6';
+ * declare const generatedDir: string;
+ * const c: DirComparison = compareDstc6Dirs(generatedDir, 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0');
+ * console.log(c.files.length, c.tasks.length);
+ * ```
+ */
 export interface DirComparison {
+  /** One comparison per (set, task) found in both folders. */
   readonly files: readonly FilePair[];
   /** Per task, all its compared sets pooled. */
   readonly tasks: readonly TaskPool[];
@@ -69,7 +133,18 @@ function figures(c: FileComparison): ComparisonFigures {
   };
 }
 
-/** The test-set data file of `task` for `set` under `dir` (sub-folder `set/` first), if any. */
+/**
+ * The test-set data file of `task` for `set` under `dir/<set>/` (a `dialog-<task name>-…-tst<n>.json`
+ * file, answers files excluded), or undefined. Despite the module description, a flat folder is
+ * not searched: this always returns undefined when `dir/<set>/` does not exist.
+ *
+ * @example
+ * ```ts
+ * import { findTestFile } from 'dialogym/dstc6';
+ * findTestFile('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0', 'tst1', 1);
+ * // 'data/…/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json'
+ * ```
+ */
 export function findTestFile(dir: string, set: TestSet, task: Dstc6Task): string | undefined {
   const name = DSTC6_TASK_NAMES[task];
   const matches = (n: string): boolean => n.startsWith(`dialog-${name}-`) && n.endsWith('.json') && !n.endsWith('.answers.json') && /-tst\d+\.json$/.test(n);
@@ -83,6 +158,19 @@ export function findTestFile(dir: string, set: TestSet, task: Dstc6Task): string
   return undefined;
 }
 
+/**
+ * Compares the generated test sets in `generatedDir` with the real ones in `realDir`, file by
+ * file (same set and task, found with `findTestFile`) and pooled per task. Throws a DialogymError
+ * when a folder does not exist or no (set, task) file exists in both; data-file errors are
+ * FormatErrors.
+ *
+ * @example
+ * ```ts
+ * import { compareDstc6Dirs, formatDirComparison } from 'dialogym/dstc6';
+ * const c = compareDstc6Dirs('out/dstc6-generated', 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0');
+ * console.log(formatDirComparison(c).join('\n'));
+ * ```
+ */
 export function compareDstc6Dirs(generatedDir: string, realDir: string): DirComparison {
   for (const d of [generatedDir, realDir]) if (!existsSync(d) || !statSync(d).isDirectory()) throw new DialogymError(`${d}: not a folder`);
   const files: FilePair[] = [];
@@ -120,6 +208,16 @@ function row(label: string, f: ComparisonFigures): string {
   ].join(' ');
 }
 
+/**
+ * A readable table of a comparison: one row per file, then one per task pool, then a legend.
+ *
+ * @example
+ * ```ts
+ * import { compareDstc6Dirs, formatDirComparison } from 'dialogym/dstc6';
+ * declare const generatedDir: string, realDir: string;
+ * for (const line of formatDirComparison(compareDstc6Dirs(generatedDir, realDir))) console.log(line);
+ * ```
+ */
 export function formatDirComparison(c: DirComparison): string[] {
   const head = `${'file'.padEnd(24)} ${'utterances/entry real/gen'.padEnd(26)} ${'cand-hist'.padEnd(10)} ${'users cov/prec/prec-inst'.padEnd(24)} units cov/prec`;
   const lines = [head];

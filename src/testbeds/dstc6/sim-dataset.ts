@@ -19,16 +19,57 @@ import { KB_FILE_NAMES, generateExtendedKbs, kbIdOf, type KbId } from './extende
 import { drawDistractorMap, makeEntry } from './entries.js';
 import { generateDialog, goalPools, makeSimContext, type Dstc6Task } from './sim-dialog.js';
 
+/**
+ * A DSTC6 set: the training set or one of the four test sets (KB and slots in `SET_SPECS`).
+ *
+ * @example
+ * ```ts
+ * import { SET_SPECS, type Dstc6Set } from 'dialogym/dstc6';
+ * const set: Dstc6Set = 'tst2';
+ * SET_SPECS[set].kb; // 2 (out-of-vocabulary)
+ * ```
+ */
 export type Dstc6Set = 'trn' | 'tst1' | 'tst2' | 'tst3' | 'tst4';
+/**
+ * Every DSTC6 set, in order: trn, tst1, tst2, tst3, tst4.
+ *
+ * @example
+ * ```ts
+ * import { DSTC6_SETS, dstc6FileName } from 'dialogym/dstc6';
+ * for (const set of DSTC6_SETS) console.log(dstc6FileName(1, set));
+ * ```
+ */
 export const DSTC6_SETS: readonly Dstc6Set[] = ['trn', 'tst1', 'tst2', 'tst3', 'tst4'];
 
+/**
+ * What defines a set: its KB, whether api_calls carry the restrictions slot, and the default
+ * number of entries.
+ *
+ * @example
+ * ```ts
+ * import type { SetSpec } from 'dialogym/dstc6';
+ * const tst4: SetSpec = { kb: 2, restrictions: true, examples: 1000 };
+ * ```
+ */
 export interface SetSpec {
+  /** The extended KB the set's dialogs use. */
   readonly kb: KbId;
+  /** Whether api_calls carry the restrictions slot. */
   readonly restrictions: boolean;
   /** Default number of entries. */
   readonly examples: number;
 }
 
+/**
+ * The spec of each set: trn and tst1 use KB 1, tst2 KB 2, tst3 KB 1 with restrictions, tst4
+ * KB 2 with restrictions; 10,000 training entries, 1,000 per test set.
+ *
+ * @example
+ * ```ts
+ * import { SET_SPECS } from 'dialogym/dstc6';
+ * SET_SPECS.tst3; // { kb: 1, restrictions: true, examples: 1000 }
+ * ```
+ */
 export const SET_SPECS: Readonly<Record<Dstc6Set, SetSpec>> = {
   trn: { kb: 1, restrictions: false, examples: 10_000 },
   tst1: { kb: 1, restrictions: false, examples: 1000 },
@@ -37,18 +78,60 @@ export const SET_SPECS: Readonly<Record<Dstc6Set, SetSpec>> = {
   tst4: { kb: 2, restrictions: true, examples: 1000 },
 };
 
+/**
+ * The task part of DSTC6 file names: 1 `task1API`, 2 `task2REFINE`, 3 `task3OPTIONS`,
+ * 4 `task4INFOS`, 5 `task5FULL`.
+ *
+ * @example
+ * ```ts
+ * import { DSTC6_TASK_NAMES } from 'dialogym/dstc6';
+ * DSTC6_TASK_NAMES[5]; // 'task5FULL'
+ * ```
+ */
 export const DSTC6_TASK_NAMES: Readonly<Record<Dstc6Task, string>> = { 1: 'task1API', 2: 'task2REFINE', 3: 'task3OPTIONS', 4: 'task4INFOS', 5: 'task5FULL' };
 
-/** `dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json` and friends. */
+/**
+ * The original file name of a task's dataset file in a set, e.g.
+ * `dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json`; `examples` (default: the set's) is part
+ * of the name.
+ *
+ * @example
+ * ```ts
+ * import { dstc6FileName } from 'dialogym/dstc6';
+ * dstc6FileName(1, 'tst1');       // 'dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json'
+ * dstc6FileName(5, 'trn', 500);   // 'dialog-task5FULL-kb1_atmosphere-distr0.5-trn500.json'
+ * dstc6FileName(2, 'tst4');       // 'dialog-task2REFINE-kb2_atmosphere_restrictions-distr0.5-tst1000.json'
+ * ```
+ */
 export function dstc6FileName(task: Dstc6Task, set: Dstc6Set, examples = SET_SPECS[set].examples): string {
   const s = SET_SPECS[set];
   return `dialog-${DSTC6_TASK_NAMES[task]}-kb${s.kb}_atmosphere${s.restrictions ? '_restrictions' : ''}-distr0.5-${set === 'trn' ? 'trn' : 'tst'}${examples}.json`;
 }
 
+/**
+ * The answers file name of a dataset file: `.json` replaced by `.answers.json`.
+ *
+ * @example
+ * ```ts
+ * import { answersFileName } from 'dialogym/dstc6';
+ * answersFileName('dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json');
+ * // 'dialog-task1API-kb1_atmosphere-distr0.5-tst1000.answers.json'
+ * ```
+ */
 export function answersFileName(dataFile: string): string {
   return dataFile.replace(/\.json$/, '.answers.json');
 }
 
+/**
+ * Options of `generateSet`.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, type GenerateSetOptions } from 'dialogym/dstc6';
+ * const opts: GenerateSetOptions = { task: 1, set: 'tst1', restaurants: generateExtendedKb(createRng(1), 1), rng: createRng(2), examples: 10 };
+ * ```
+ */
 export interface GenerateSetOptions {
   readonly task: Dstc6Task;
   readonly set: Dstc6Set;
@@ -56,15 +139,44 @@ export interface GenerateSetOptions {
   readonly restaurants: readonly Restaurant[];
   /** Stream of this file (see the file comment). */
   readonly rng: Rng;
+  /** Number of entries (default: the set's). */
   readonly examples?: number;
+  /** Called after each entry. */
   readonly onEntry?: (done: number, total: number) => void;
 }
 
+/**
+ * What `generateSet` returns: the dataset entries and, in the same order, their answers
+ * (the true candidate at rank 1).
+ *
+ * @example
+ * ```ts
+ * import { formatDstc6Data, formatDstc6Results } from 'dialogym';
+ * import type { GeneratedSet } from 'dialogym/dstc6';
+ * declare const set: GeneratedSet;
+ * const data = formatDstc6Data(set.entries), answers = formatDstc6Results(set.answers);
+ * ```
+ */
 export interface GeneratedSet {
+  /** The dataset entries (training entries carry `answer`). */
   readonly entries: Dstc6Entry[];
+  /** One answers entry per dataset entry. */
   readonly answers: Dstc6Result[];
 }
 
+/**
+ * Simulates one task's file of a set: `examples` dialogs, each cut at a random bot turn into
+ * an entry with its candidates (the answer, hard distractors, context utterances). Throws a
+ * ConfigError for a non-positive `examples` or a KB whose vocabulary is not the set's.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, generateSet } from 'dialogym/dstc6';
+ * const restaurants = generateExtendedKb(createRng(1).fork('kb1'), 1);
+ * const { entries, answers } = generateSet({ task: 1, set: 'tst1', restaurants, rng: createRng(1).fork('task1'), examples: 20 });
+ * ```
+ */
 export function generateSet(opts: GenerateSetOptions): GeneratedSet {
   const spec = SET_SPECS[opts.set];
   const n = opts.examples ?? spec.examples;
@@ -87,24 +199,59 @@ export function generateSet(opts: GenerateSetOptions): GeneratedSet {
   return { entries, answers };
 }
 
+/**
+ * Options of `generateDstc6Files`.
+ *
+ * @example
+ * ```ts
+ * import type { DatasetOptions } from 'dialogym/dstc6';
+ * const opts: DatasetOptions = { seed: 1, tasks: [1, 2, 3, 4, 5], set: 'tst3', examples: 100 };
+ * ```
+ */
 export interface DatasetOptions {
+  /** Seed of the KB and of every file. */
   readonly seed: number;
+  /** Tasks to write a file for. */
   readonly tasks: readonly Dstc6Task[];
   readonly set: Dstc6Set;
+  /** Entries per file (default: the set's). */
   readonly examples?: number;
   /** A real or earlier-generated extended KB to use instead of generating one from the seed. */
   readonly restaurants?: readonly Restaurant[];
   readonly onProgress?: (p: { task: Dstc6Task; done: number; total: number }) => void;
 }
 
+/**
+ * One generated file: its original-style name and its full text.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import type { GeneratedFile } from 'dialogym/dstc6';
+ * declare const files: GeneratedFile[];
+ * for (const f of files) writeFileAtomic(`out/dstc6/${f.name}`, f.text);
+ * ```
+ */
 export interface GeneratedFile {
+  /** File name (no folder). */
   readonly name: string;
+  /** File contents. */
   readonly text: string;
 }
 
 /**
  * Generates the files of one set: per task the dataset file (training entries carry `answer`)
  * and, for test sets, the answers file; plus the generated KB file when no KB was given.
+ * Errors as `generateSet`.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import { generateDstc6Files } from 'dialogym/dstc6';
+ * for (const f of generateDstc6Files({ seed: 1, tasks: [1], set: 'tst1', examples: 50 })) {
+ *   writeFileAtomic(`out/dstc6/tst1/${f.name}`, f.text); // data, answers and extendedkb1.txt
+ * }
+ * ```
  */
 export function generateDstc6Files(opts: DatasetOptions): GeneratedFile[] {
   const root = createRng(opts.seed);

@@ -58,11 +58,42 @@ import {
   type AnswerPattern,
 } from './patterns-dstc6.js';
 
+/**
+ * A DSTC6 Track 1 task: 1 issuing API calls, 2 updating them, 3 displaying options, 4 providing
+ * extra information, 5 full dialogs (the bAbI tasks on the extended KBs).
+ *
+ * @example
+ * ```ts
+ * import { DSTC6_TASK_NAMES, type Dstc6Task } from 'dialogym/dstc6';
+ * const task: Dstc6Task = 3;
+ * DSTC6_TASK_NAMES[task]; // 'task3OPTIONS'
+ * ```
+ */
 export type Dstc6Task = 1 | 2 | 3 | 4 | 5;
+/**
+ * The five tasks, in order.
+ *
+ * @example
+ * ```ts
+ * import { DSTC6_TASKS, dstc6FileName } from 'dialogym/dstc6';
+ * const names = DSTC6_TASKS.map((t) => dstc6FileName(t, 'tst1'));
+ * ```
+ */
 export const DSTC6_TASKS: readonly Dstc6Task[] = [1, 2, 3, 4, 5];
 export const SILENCE6 = '<silence>';
 
-/** What a dialog is generated against: one KB, the api_call slots of the set, and the goal half. */
+/**
+ * What a dialog is generated against: one KB, the api_call slots of the set, and the goal half.
+ * Make one with `makeSimContext`.
+ *
+ * @example
+ * ```ts
+ * import { makeSimContext, type SimContext } from 'dialogym/dstc6';
+ * import { DSTC6_KB, readKb } from 'dialogym/restaurant';
+ * const ctx: SimContext = makeSimContext(readKb('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/extendedkb1.txt', DSTC6_KB).restaurants, 1, false, 1);
+ * ctx.slots; // ['cuisine', 'location', 'number', 'price', 'atmosphere']
+ * ```
+ */
 export interface SimContext {
   readonly kb: KbId;
   readonly slots: readonly ExtSlot[];
@@ -73,6 +104,18 @@ export interface SimContext {
   readonly half: 0 | 1;
 }
 
+/**
+ * A simulation context over `restaurants` (KB `kb`): api_call slots cuisine, location,
+ * number, price, atmosphere (+ restrictions when `restrictions`), and the goal half (0 for
+ * training, 1 for test goals). Does not check that the restaurants use KB `kb`'s vocabulary.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, makeSimContext } from 'dialogym/dstc6';
+ * const ctx = makeSimContext(generateExtendedKb(createRng(1), 2), 2, true, 1); // tst4-like
+ * ```
+ */
 export function makeSimContext(restaurants: readonly Restaurant[], kb: KbId, restrictions: boolean, half: 0 | 1): SimContext {
   const slots: ExtSlot[] = ['cuisine', 'location', 'number', 'price', 'atmosphere'];
   if (restrictions) slots.push('restrictions');
@@ -335,6 +378,20 @@ export function task5Dialog(rng: Rng, ctx: SimContext): Turn[] {
   return b.turns;
 }
 
+/**
+ * Simulates one full dialog of `task` against `ctx` (user and bot turns, `kb` turns for API
+ * results; the silent user turn is `<silence>`). `pools` holds the goal pools of tasks 3 and 4,
+ * computed by `goalPools`, which `dialogym/dstc6` does not export: outside the package, use
+ * `generateSet`, or tasks 1, 2 and 5 with empty pools as below.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, makeSimContext, generateDialog } from 'dialogym/dstc6';
+ * const ctx = makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 0);
+ * const turns = generateDialog(1, createRng(5), ctx, { task3Calls: [], task4Restaurants: [] });
+ * ```
+ */
 export function generateDialog(task: Dstc6Task, rng: Rng, ctx: SimContext, pools: GoalPools): Turn[] {
   switch (task) {
     case 1:

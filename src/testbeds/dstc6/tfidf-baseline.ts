@@ -9,12 +9,33 @@ import { rankingResult } from '../../formats/dstc6.js';
 import { orderByScore } from '../../metrics/ranking.js';
 import { TfidfVectorizer, sparseDots } from './sklearn-text.js';
 
+/**
+ * Options of `tfidfScores` / `tfidfBaseline`.
+ *
+ * @example
+ * ```ts
+ * import type { TfidfBaselineOptions } from 'dialogym/dstc6';
+ * const opts: TfidfBaselineOptions = { onProgress: (done, total) => { if (done === total) console.log('ranked', total); } };
+ * ```
+ */
 export interface TfidfBaselineOptions {
   /** Called after each entry (progress display). */
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-/** The per-candidate scores of every entry (entry order, candidate order). */
+/**
+ * The baseline's per-candidate scores of every entry (entry order, candidate order): the dot
+ * product of each candidate's tf-idf vector with its entry's, the vectorizer fitted on the
+ * entries' joined utterances as scikit-learn's TfidfVectorizer does.
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data } from 'dialogym';
+ * import { tfidfScores } from 'dialogym/dstc6';
+ * const entries = readDstc6Data('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json');
+ * const scores = tfidfScores(entries); // scores[i][k]: entry i, candidate k
+ * ```
+ */
 export function tfidfScores(entries: readonly Dstc6Entry[], opts: TfidfBaselineOptions = {}): Float64Array[] {
   const { vectorizer, rows } = TfidfVectorizer.fitTransform(entries.map((e) => e.utterances.join(' ')));
   const scratch = new Float64Array(vectorizer.size);
@@ -34,7 +55,17 @@ export function tfidfScores(entries: readonly Dstc6Entry[], opts: TfidfBaselineO
   });
 }
 
-/** The baseline's result entries (every candidate ranked, 1 = best). */
+/**
+ * The official TF-IDF baseline's result (`baseline_tfidf.py`): every candidate of every entry
+ * ranked by `tfidfScores`, 1 = best, ties in candidate order.
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data, writeDstc6Results } from 'dialogym';
+ * import { tfidfBaseline } from 'dialogym/dstc6';
+ * writeDstc6Results('out/tfidf-tst1-task1.json', tfidfBaseline(readDstc6Data('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json')));
+ * ```
+ */
 export function tfidfBaseline(entries: readonly Dstc6Entry[], opts: TfidfBaselineOptions = {}): Dstc6Result[] {
   const scores = tfidfScores(entries, opts);
   return entries.map((e, i) => {

@@ -6,7 +6,18 @@ import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
 import { countVectorizerVocabulary } from './sklearn-text.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 
-/** The true candidate id per dialog from an answers file (its rank-1 candidate). */
+/**
+ * The true candidate id per dialog (dialog_id → candidate_id) from an answers file: its
+ * best-ranked candidate. Unlike `truthAnswers` it never throws (a dialog listed twice keeps the
+ * last listing; one without candidates is left out).
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Results } from 'dialogym';
+ * import { answerIds } from 'dialogym/dstc6';
+ * const answers = answerIds(readDstc6Results('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.answers.json'));
+ * ```
+ */
 export function answerIds(answers: readonly Dstc6Result[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const a of answers) {
@@ -22,6 +33,15 @@ export function answerIds(answers: readonly Dstc6Result[]): Map<string, string> 
 /**
  * The plain text of one entry in dataset_walker.py's layout; the true candidate (from the entry's
  * `answer` or from `answers`) is also marked in the candidate list with `  <= answer`.
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data, readDstc6Results } from 'dialogym';
+ * import { walkEntry, answerIds } from 'dialogym/dstc6';
+ * const file = 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000';
+ * const answers = answerIds(readDstc6Results(file + '.answers.json'));
+ * console.log(walkEntry(readDstc6Data(file + '.json')[0]!, answers).join('\n'));
+ * ```
  */
 export function walkEntry(e: Dstc6Entry, answers?: ReadonlyMap<string, string>): string[] {
   const lines = [`dialog_id: ${e.dialog_id}`, 'Utterances:'];
@@ -39,7 +59,17 @@ export function walkEntry(e: Dstc6Entry, answers?: ReadonlyMap<string, string>):
   return lines;
 }
 
-/** dataset_walker.py's statistics (same definitions), plus candidate counts. */
+/**
+ * dataset_walker.py's statistics of a dataset file (same definitions; official names in the
+ * field comments), plus candidate counts.
+ *
+ * @example
+ * ```ts
+ * import type { Dstc6Stats } from 'dialogym/dstc6';
+ * declare const s: Dstc6Stats;
+ * console.log(`${s.entries} entries, ${s.utterancesPerEntry.toFixed(2)} utterances each, vocabulary ${s.vocabulary}`);
+ * ```
+ */
 export interface Dstc6Stats {
   /** nb_dialog */
   readonly entries: number;
@@ -53,11 +83,26 @@ export interface Dstc6Stats {
   readonly vocabulary: number;
   /** voc_non_stop_len: CountVectorizer(stop_words="english") vocabulary */
   readonly vocabularyNonStop: number;
+  /** Candidates over all entries. */
   readonly candidates: number;
+  /** Fewest candidates of an entry (0 for no entries). */
   readonly candidatesMin: number;
+  /** Most candidates of an entry. */
   readonly candidatesMax: number;
 }
 
+/**
+ * Computes `Dstc6Stats` for a dataset's entries (`dataset_walker.py --output-statistics`), plus
+ * the two vocabularies themselves (sorted terms). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data } from 'dialogym';
+ * import { dstc6Stats, formatDstc6Stats } from 'dialogym/dstc6';
+ * const stats = dstc6Stats(readDstc6Data('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.json'));
+ * console.log(formatDstc6Stats(stats).join('\n'));
+ * ```
+ */
 export function dstc6Stats(entries: readonly Dstc6Entry[]): Dstc6Stats & { readonly vocabularyTerms: string[]; readonly vocabularyNonStopTerms: string[] } {
   const distinct = new Set<string>();
   let utterances = 0;
@@ -89,7 +134,18 @@ export function dstc6Stats(entries: readonly Dstc6Entry[]): Dstc6Stats & { reado
   };
 }
 
-/** Readable statistics lines (official figure names in brackets). */
+/**
+ * Readable statistics lines, one per figure (official figure names in brackets), e.g.
+ * `entries: 1000  [nb_dialog]`.
+ *
+ * @example
+ * ```ts
+ * import { readDstc6Data } from 'dialogym';
+ * import { dstc6Stats, formatDstc6Stats } from 'dialogym/dstc6';
+ * declare const file: string;
+ * for (const line of formatDstc6Stats(dstc6Stats(readDstc6Data(file)))) console.log(line);
+ * ```
+ */
 export function formatDstc6Stats(s: Dstc6Stats): string[] {
   const mean = (x: number): string => String(Math.round(x * 1e4) / 1e4);
   return [

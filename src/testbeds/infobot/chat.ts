@@ -20,14 +20,32 @@ const QUESTIONS: Readonly<Record<Slot, string>> = {
   release_year: 'What year was it released?',
 };
 
-/** The agent's action as text (`kb` names the informed movies). */
+/** The agent's action as text (`kb` names the informed movies).
+ *
+ * @example
+ * ```ts
+ * import { renderAction, splitKbs } from 'dialogym/infobot';
+ * const { incomplete } = splitKbs('small', 1);
+ * renderAction({ act: 'request', slot: 'director' }, incomplete); // 'Who directed it?'
+ * renderAction({ act: 'inform', results: [0, 1] }, incomplete);    // 'Here is what I found: 1. …; 2. …'
+ * ```
+ */
 export function renderAction(action: InfoBotAction, kb: MovieKb): string {
   if (action.act === 'request') return QUESTIONS[action.slot];
   const names = action.results.map((i, r) => `${r + 1}. ${kb.titles[i]}`);
   return `Here is what I found: ${names.join('; ')}`;
 }
 
-/** The target description shown to a human user. */
+/** The target description shown to a human user.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { describeGoal, UserSimulator, splitKbs } from 'dialogym/infobot';
+ * const { full } = splitKbs('small', 1);
+ * console.log(describeGoal(new UserSimulator(full).sampleGoal(createRng(1)), full).join('\n'));
+ * ```
+ */
 export function describeGoal(goal: UserGoal, full: MovieKb): string[] {
   const lines = [`Your target movie: ${full.titles[goal.target]}`];
   SLOTS.forEach((s, j) => {
@@ -37,6 +55,16 @@ export function describeGoal(goal: UserGoal, full: MovieKb): string[] {
   return lines;
 }
 
+/**
+ * The result of one human utterance in a `ChatSession`: the agent's reply, whether the chat is
+ * over, the reward of this turn and (at the end) success.
+ *
+ * @example
+ * ```ts
+ * import type { ChatTurnResult } from 'dialogym/infobot';
+ * const r: ChatTurnResult = { reply: 'Who directed it?', done: false, reward: -0.1, success: false };
+ * ```
+ */
 export interface ChatTurnResult {
   readonly reply: string;
   readonly done: boolean;
@@ -44,7 +72,19 @@ export interface ChatTurnResult {
   readonly success: boolean;
 }
 
-/** One chat between a person and an agent. */
+/** One chat between a person and an agent, scored like the simulator (no score without a goal).
+ * `say` after the end throws a StateError.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { ChatSession, InfoBotEnv, createAgent, UserSimulator } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * const goal = new UserSimulator(env.full).sampleGoal(createRng(1));
+ * const chat = new ChatSession(createAgent('rule-soft', env).agent, env.kb, goal, createRng(2));
+ * chat.say('i am looking for a comedy').reply;
+ * ```
+ */
 export class ChatSession {
   turn = 0;
   total = 0;

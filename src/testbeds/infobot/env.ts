@@ -14,6 +14,18 @@ import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession } from './user.js';
 import { InvalidActionError, StateError } from '../../core/errors.js';
 
+/**
+ * What the agent observes in a KB-InfoBot environment: the user's utterance and the number of
+ * agent actions so far.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import type { InfoBotObservation } from 'dialogym/infobot';
+ * const { obs } = make('infobot-small-v1').reset({ seed: 1 }) as { obs: InfoBotObservation };
+ * console.log(obs.utterance, obs.turn); // '…', 0
+ * ```
+ */
 export interface InfoBotObservation {
   /** The user's utterance. */
   readonly utterance: string;
@@ -21,7 +33,19 @@ export interface InfoBotObservation {
   readonly turn: number;
 }
 
+/**
+ * Options of `InfoBotEnv` (and of `make('infobot-<split>-v1', options)`, where `split` comes from
+ * the id).
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, type InfoBotEnvOptions } from 'dialogym/infobot';
+ * const opts: InfoBotEnvOptions = { split: 'large', kbSeed: 2, missing: 0.3, temperature: 0.5, seed: 9 };
+ * const env = new InfoBotEnv(opts);
+ * ```
+ */
 export interface InfoBotEnvOptions {
+  /** KB split (default `medium`); a ConfigError for an unknown one. */
   split?: SplitName | string;
   /** Seed of the generated KB (default 1). */
   kbSeed?: number;
@@ -29,6 +53,7 @@ export interface InfoBotEnvOptions {
   kbs?: SplitKbs;
   /** Fraction of values hidden in the agent's KB (default 0.2). */
   missing?: number;
+  /** Options of the simulated user. */
   user?: UserOptions;
   /** NLG temperature (shortcut for user.nlg.temperature). */
   temperature?: number;
@@ -36,20 +61,62 @@ export interface InfoBotEnvOptions {
   seed?: number;
 }
 
+/**
+ * The environment id of a split: `infobot-<split>-v1`.
+ *
+ * @example
+ * ```ts
+ * import { envId } from 'dialogym/infobot';
+ * envId('xlarge'); // 'infobot-xlarge-v1'
+ * ```
+ */
 export function envId(split: SplitName): string {
   return `infobot-${split}-v1`;
 }
 
-/** The n-th discrete action: 0..M−1 request slot n, M inform (`results` from the caller). */
+/** The n-th discrete action: 0..M−1 request slot n, M inform (`results` from the caller); an
+ * InvalidActionError for n outside [0, M].
+ *
+ * @example
+ * ```ts
+ * import { discreteAction, M } from 'dialogym/infobot';
+ * discreteAction(0);               // { act: 'request', slot: 'actor' }
+ * discreteAction(M, [4, 8, 15]);   // { act: 'inform', results: [4, 8, 15] }
+ * ```
+ */
 export function discreteAction(n: number, results: readonly number[] = []): InfoBotAction {
   if (n < M) return { act: 'request', slot: SLOTS[n] as (typeof SLOTS)[number] };
   if (n === M) return { act: 'inform', results };
   throw new InvalidActionError(`action index ${n} out of range [0, ${M}]`);
 }
 
-/** Number of discrete actions: M requests + inform. */
+/** Number of discrete actions: M requests + inform.
+ *
+ * @example
+ * ```ts
+ * import { ACTION_COUNT } from 'dialogym/infobot';
+ * ACTION_COUNT; // 7
+ * ```
+ */
 export const ACTION_COUNT = M + 1;
 
+/**
+ * The KB-InfoBot environment (`infobot-{small,medium,large,xlarge}-v1`; module description above):
+ * the agent requests slots or informs ranked rows of its incomplete KB `kb`; the user simulator
+ * `sim` answers from the full KB `full`. `info` carries `target`, `userAct`, and at the end
+ * `success` and `rank`. `step` outside an episode throws a StateError, a bad action an
+ * InvalidActionError; `goal` and `userAct` are for privileged agents and logging.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { InfoBotEnv } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * env.reset({ seed: 1 });
+ * const r = env.step({ act: 'inform', results: [env.goal.target] }); // cheating with the goal: reward 2
+ * console.log(r.reward, r.info['success']);
+ * ```
+ */
 export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
   readonly id: string;
   readonly split: SplitName;
@@ -112,7 +179,15 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
   }
 }
 
-/** A per-run seed for episode `i` of a run seeded `seed`. */
+/** A per-run seed for episode `i` of a run seeded `seed`.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, episodeSeed } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * for (let i = 0; i < 3; i++) env.reset({ seed: episodeSeed(1, i) }); // episodes 0-2 of evaluateAgent({ seed: 1, … })
+ * ```
+ */
 export function episodeSeed(seed: number, i: number): number {
   return hashString(`infobot:${seed}:${i}`);
 }

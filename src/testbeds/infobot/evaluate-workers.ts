@@ -9,11 +9,28 @@ import { summarize, type EpisodeResult, type EvalReport } from './episodes.js';
 import type { SplitName } from './slots.js';
 import { ConfigError } from '../../core/errors.js';
 
-/** Where a worker gets the KBs: generated (split, seed, missing fraction) or read from TSV files. */
+/** Where a worker gets the KBs: generated (split, seed, missing fraction) or read from TSV files.
+ *
+ * @example
+ * ```ts
+ * import type { KbSource } from 'dialogym/infobot';
+ * const generated: KbSource = { kind: 'generate', kbSeed: 1, missing: 0.2 };
+ * const files: KbSource = { kind: 'files', full: 'data/imdb-M/db.txt', incomplete: 'data/imdb-M/incomplete_db_0.20.txt' };
+ * ```
+ */
 export type KbSource =
   | { readonly kind: 'generate'; readonly kbSeed: number; readonly missing: number }
   | { readonly kind: 'files'; readonly full: string; readonly incomplete: string };
 
+/**
+ * Options of `evaluateAgentOnWorkers`.
+ *
+ * @example
+ * ```ts
+ * import type { ParallelEvalOptions } from 'dialogym/infobot';
+ * const opts: ParallelEvalOptions = { agent: 'rule-soft', split: 'medium', kb: { kind: 'generate', kbSeed: 1, missing: 0.2 }, episodes: 2000, workers: 2 };
+ * ```
+ */
 export interface ParallelEvalOptions {
   readonly agent: string;
   readonly split: SplitName;
@@ -30,7 +47,14 @@ export interface ParallelEvalOptions {
   readonly onEpisode?: (done: number) => void;
 }
 
-/** What a worker is asked to do (one pool task). */
+/** What a worker is asked to do (one pool task).
+ *
+ * @example
+ * ```ts
+ * import type { EvalJob } from 'dialogym/infobot';
+ * const job: EvalJob = { agent: 'rule-soft', split: 'small', kb: { kind: 'generate', kbSeed: 1, missing: 0.2 }, seed: 1, start: 0, end: 500 };
+ * ```
+ */
 export interface EvalJob {
   readonly agent: string;
   readonly split: SplitName;
@@ -42,13 +66,28 @@ export interface EvalJob {
   readonly end: number;
 }
 
-/** A worker's answer: the agent's display name and the results of its range, in order. */
+/**
+ * A worker's answer: the agent's display name and the results of its range, in order.
+ *
+ * @example
+ * ```ts
+ * import type { EvalPart } from 'dialogym/infobot';
+ * const part: EvalPart = { name: 'rule-soft', results: [{ reward: 1.2, turns: 4, success: true, rank: 0 }] };
+ * ```
+ */
 export interface EvalPart {
   readonly name: string;
   readonly results: EpisodeResult[];
 }
 
-/** The episode ranges of `workers` workers over `episodes` episodes (contiguous, in order, none empty). */
+/** The episode ranges of `workers` workers over `episodes` episodes (contiguous, in order, none empty).
+ *
+ * @example
+ * ```ts
+ * import { episodeRanges } from 'dialogym/infobot';
+ * episodeRanges(10, 3); // [[0, 3], [3, 6], [6, 10]]
+ * ```
+ */
 export function episodeRanges(episodes: number, workers: number): [number, number][] {
   const n = Math.max(1, Math.min(workers, episodes));
   const out: [number, number][] = [];
@@ -56,6 +95,17 @@ export function episodeRanges(episodes: number, workers: number): [number, numbe
   return out;
 }
 
+/**
+ * `evaluateAgent` on worker threads (module description above): the same report as one thread
+ * for any number of workers. Throws a ConfigError for a bad episode or
+ * worker count; rejects with the first worker's error.
+ *
+ * @example
+ * ```ts
+ * import { evaluateAgentOnWorkers } from 'dialogym/infobot';
+ * const report = await evaluateAgentOnWorkers({ agent: 'rule-soft', split: 'small', kb: { kind: 'generate', kbSeed: 1, missing: 0.2 }, episodes: 400, workers: 2 });
+ * ```
+ */
 export function evaluateAgentOnWorkers(opts: ParallelEvalOptions): Promise<EvalReport> {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new ConfigError('workers must be a positive integer');

@@ -10,6 +10,16 @@ import { ConfigError } from '../../core/errors.js';
 
 export * from './episodes.js';
 
+/**
+ * An agent built by `createAgent`, with whether it is privileged and its name.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, createAgent, type CreatedAgent } from 'dialogym/infobot';
+ * const created: CreatedAgent = createAgent('max', new InfoBotEnv({ split: 'small' }));
+ * created.privileged; // true
+ * ```
+ */
 export interface CreatedAgent {
   readonly agent: InfoBotAgent;
   readonly privileged: boolean;
@@ -17,7 +27,17 @@ export interface CreatedAgent {
   readonly name: string;
 }
 
-/** Builds a registered agent, or an RL agent from a policy file (`*.dgm`), for an environment. */
+/** Builds a registered agent, or an RL agent from a policy file (`*.dgm`), for an environment.
+ * An unknown name throws a ConfigError; a bad policy file a ModelFileError.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, createAgent } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'medium' });
+ * const { agent } = createAgent('rule-soft', env);
+ * const trained = createAgent('out/rl-soft-medium.dgm', env); // a policy file written by infobot train
+ * ```
+ */
 export function createAgent(name: string, env: InfoBotEnv, policyDir?: string): CreatedAgent {
   const ctx = agentContext(env, policyDir);
   if (isPolicyFile(name)) {
@@ -28,8 +48,20 @@ export function createAgent(name: string, env: InfoBotEnv, policyDir?: string): 
   return { agent: entry.create(ctx), privileged: entry.privileged, name };
 }
 
+/**
+ * Options of `evaluateAgent`: the agent, the number of episodes, and environment options (or an
+ * environment to reuse).
+ *
+ * @example
+ * ```ts
+ * import type { EvalOptions } from 'dialogym/infobot';
+ * const opts: EvalOptions = { agent: 'rule-hard', split: 'large', episodes: 500, seed: 1 };
+ * ```
+ */
 export interface EvalOptions extends InfoBotEnvOptions {
+  /** A registered agent or a policy file. */
   agent: string;
+  /** Number of episodes (a positive integer). */
   episodes: number;
   /** Seed of the episodes (default 1). */
   seed?: number;
@@ -40,7 +72,17 @@ export interface EvalOptions extends InfoBotEnvOptions {
   policyDir?: string;
 }
 
-/** Episodes `start` … `end − 1` of the stream `seed` (episode i is reset with `episodeSeed(seed, i)`). */
+/** Episodes `start` … `end − 1` of the stream `seed` (episode i is reset with `episodeSeed(seed, i)`).
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, createAgent, runEpisodes, summarize } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * const created = createAgent('rule-soft', env);
+ * const results = runEpisodes(env, created, 1, 0, 100);
+ * summarize(created.name, env.split, results).success;
+ * ```
+ */
 export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number, start: number, end: number, onEpisode?: (done: number) => void): EpisodeResult[] {
   const results: EpisodeResult[] = [];
   for (let i = start; i < end; i++) {
@@ -50,6 +92,18 @@ export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number
   return results;
 }
 
+/**
+ * Evaluates an agent against the user simulator over `episodes` episodes (episode i seeded with
+ * `episodeSeed(seed, i)`) and reports Table 2's figures: turns T, success S, reward R ± standard
+ * error. Throws a ConfigError for a bad episode count or an unknown agent.
+ *
+ * @example
+ * ```ts
+ * import { evaluateAgent } from 'dialogym/infobot';
+ * const r = evaluateAgent({ agent: 'rule-soft', split: 'medium', episodes: 200 });
+ * console.log(r.turns.toFixed(2), r.success.toFixed(2), `${r.reward.toFixed(2)} ± ${r.rewardStdErr.toFixed(2)}`);
+ * ```
+ */
 export function evaluateAgent(opts: EvalOptions): EvalReport {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
   const env = opts.env ?? new InfoBotEnv(opts);

@@ -38,6 +38,17 @@ const NOUN = (
   'stranger summer winter harbor empire circle journey legacy signal frontier voyage witness'
 ).split(' ');
 
+/**
+ * Options of `generateMovieKb`.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateMovieKb, type KbGenOptions } from 'dialogym/infobot';
+ * const opts: KbGenOptions = { movies: 100, maxVocab: 30, zipf: 0.7 };
+ * generateMovieKb(createRng(1), opts).n; // 100
+ * ```
+ */
 export interface KbGenOptions {
   /** Number of movies N. */
   movies: number;
@@ -56,7 +67,14 @@ export interface KbGenOptions {
   sizes?: readonly number[];
 }
 
-/** Vocabulary sizes per slot (SLOTS order) for a largest vocabulary `v`. */
+/** Vocabulary sizes per slot (SLOTS order) for a largest vocabulary `v`.
+ *
+ * @example
+ * ```ts
+ * import { slotVocabSizes } from 'dialogym/infobot';
+ * slotVocabSizes(68); // six sizes, the actor's 68
+ * ```
+ */
 export function slotVocabSizes(v: number): number[] {
   return [v, Math.min(v, 55), Math.min(v, GENRES.length), Math.min(v, MPAA.length), Math.max(2, Math.min(v, Math.round(0.75 * v))), Math.min(v, 70)];
 }
@@ -88,7 +106,15 @@ function extend(base: readonly string[], heads: readonly string[], tails: readon
   return out;
 }
 
-/** The first- and last-name pools of the given sizes: the base lists, then made-up names. */
+/** The first- and last-name pools of the given sizes: the base lists, then made-up names (a
+ * ConfigError when a size exceeds what can be made).
+ *
+ * @example
+ * ```ts
+ * import { namePools } from 'dialogym/infobot';
+ * const { first, last } = namePools(60, 100);
+ * ```
+ */
 export function namePools(first: number, last: number): { first: readonly string[]; last: readonly string[] } {
   return { first: extend(FIRST, FIRST_HEAD, FIRST_TAIL, first), last: extend(LAST, LAST_HEAD, LAST_TAIL, last) };
 }
@@ -142,7 +168,15 @@ function titles(rng: Rng, n: number): string[] {
   return out;
 }
 
-/** Generates a full movie KB (deterministic for a given rng). */
+/** Generates a full movie KB (deterministic for a given rng).
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateMovieKb, SPLIT_SPECS } from 'dialogym/infobot';
+ * const kb = generateMovieKb(createRng(3), { movies: SPLIT_SPECS.small.movies, maxVocab: SPLIT_SPECS.small.maxVocab });
+ * ```
+ */
 export function generateMovieKb(rng: Rng, opts: KbGenOptions): MovieKb {
   const { movies: n, maxVocab } = opts;
   if (!Number.isInteger(n) || n < 1) throw new ConfigError('movies must be a positive integer');
@@ -172,6 +206,17 @@ export function generateMovieKb(rng: Rng, opts: KbGenOptions): MovieKb {
   return new MovieKb(titles(rng.fork('titles'), n), vocab, cells).canonical();
 }
 
+/**
+ * The two KBs of a split: the full one (the simulated user's world) and the agent's incomplete
+ * copy (same movies, same order).
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, type SplitKbs } from 'dialogym/infobot';
+ * const kbs: SplitKbs = splitKbs('small', 1);
+ * kbs.incomplete.missingFraction(); // ≈ 0.2
+ * ```
+ */
 export interface SplitKbs {
   /** The full KB (the user's world). */
   full: MovieKb;
@@ -186,6 +231,12 @@ export interface SplitKbs {
  * people from name pools grown with the people vocabulary (≈ 2 people per first name, ≈ 1.2 per last
  * name, as Medium), flatten the popularity of actors and directors, and widen the critic rating and
  * release year vocabularies (Table 1's largest vocabulary is unchanged: the actor slot's).
+ *
+ * @example
+ * ```ts
+ * import { SPLIT_GEN } from 'dialogym/infobot';
+ * SPLIT_GEN.large.zipf; // 0.4
+ * ```
  */
 export const SPLIT_GEN: Readonly<Record<SplitName, Readonly<Partial<KbGenOptions>>>> = {
   small: {},
@@ -194,7 +245,16 @@ export const SPLIT_GEN: Readonly<Record<SplitName, Readonly<Partial<KbGenOptions
   xlarge: { namePools: [220, 366], zipf: 0.6, sizes: [251, 71, 23, 6, 188, 101] },
 };
 
-/** The full and incomplete KBs of a named split, from a seed. */
+/** The full and incomplete KBs of a named split, from a seed, with `missing` of the agent's
+ * values hidden. A ConfigError for an unknown split.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, InfoBotEnv } from 'dialogym/infobot';
+ * const kbs = splitKbs('medium', 7, 0.3);
+ * const env = new InfoBotEnv({ split: 'medium', kbs });
+ * ```
+ */
 export function splitKbs(split: SplitName | string, seed: number, missing = DEFAULT_MISSING): SplitKbs {
   const spec = splitSpec(split);
   const rng = createRng(seed).fork(`kb:${spec.name}`);

@@ -5,9 +5,28 @@
 import { MISSING, type MovieKb } from './movie-kb.js';
 import { M } from './slots.js';
 
-/** A query: per slot, the required value index, or null for no constraint. */
+/** A query: per slot, the required value index, or null for no constraint.
+ *
+ * @example
+ * ```ts
+ * import type { HardQuery } from 'dialogym/infobot';
+ * const genreOnly: HardQuery = [null, null, 3, null, null, null];
+ * ```
+ */
 export type HardQuery = readonly (number | null)[];
 
+/**
+ * The rows consistent with a symbolic query, ascending; a missing cell matches any value unless
+ * `matchMissing` is false. An empty query returns every row.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, hardLookup } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * hardLookup(kb, [null, null, 0, null, null, null]);        // rows with the first genre, or no genre
+ * hardLookup(kb, [null, null, 0, null, null, null], false); // rows with the first genre only
+ * ```
+ */
 export function hardLookup(kb: MovieKb, query: HardQuery, matchMissing = true): number[] {
   const constrained: number[] = [];
   for (let j = 0; j < M; j++) if (query[j] !== null && query[j] !== undefined) constrained.push(j);

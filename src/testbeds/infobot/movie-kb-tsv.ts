@@ -9,9 +9,40 @@ import { readTextFile, writeFileAtomic } from '../../core/files.js';
 import { MISSING, MovieKb } from './movie-kb.js';
 import { M, SLOTS } from './slots.js';
 
+/**
+ * How a missing value is written in the KB files (`UNK`).
+ *
+ * @example
+ * ```ts
+ * import { UNK, formatKbTsv, splitKbs } from 'dialogym/infobot';
+ * formatKbTsv(splitKbs('small', 1).incomplete).includes(UNK); // true
+ * ```
+ */
 export const UNK = 'UNK';
+/**
+ * Name of the head (movie title) column written in the header of KB files.
+ *
+ * @example
+ * ```ts
+ * import { HEAD_COLUMN, SLOTS } from 'dialogym/infobot';
+ * [HEAD_COLUMN, ...SLOTS].join('\t'); // the header line
+ * ```
+ */
 export const HEAD_COLUMN = 'movie';
 
+/**
+ * Serialises a movie KB in the official TAB-separated layout: header `movie<TAB>actor<TAB>
+ * critic_rating<TAB>genre<TAB>mpaa_rating<TAB>director<TAB>release_year`, then one line per movie,
+ * missing values written `UNK`; every line ends in `\n`. Exported from `dialogym` as
+ * `formatMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { formatMovieKbTsv, parseMovieKbTsv } from 'dialogym';
+ * const kb = parseMovieKbTsv('movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year\nalien\tsigourney weaver\t8.5\tscifi\tr\tridley scott\t1979\n', 'db.txt');
+ * formatMovieKbTsv(kb).split('\n')[1]; // 'alien\tsigourney weaver\t8.5\tscifi\tr\tridley scott\t1979'
+ * ```
+ */
 export function formatKbTsv(kb: MovieKb): string {
   const lines = [[HEAD_COLUMN, ...SLOTS].join('\t')];
   for (let i = 0; i < kb.n; i++) {
@@ -22,13 +53,37 @@ export function formatKbTsv(kb: MovieKb): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Writes a movie KB as a TSV file (`formatMovieKbTsv`), atomically; parent folders are created,
+ * file-system errors pass through. Exported from `dialogym` as `writeMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { writeMovieKbTsv } from 'dialogym';
+ * import { splitKbs } from 'dialogym/infobot';
+ * const { full, incomplete } = splitKbs('medium', 1);
+ * writeMovieKbTsv('out/imdb-M/db.txt', full);
+ * writeMovieKbTsv('out/imdb-M/incomplete_db_0.20.txt', incomplete);
+ * ```
+ */
 export function writeKbTsv(file: string, kb: MovieKb): void {
   writeFileAtomic(file, formatKbTsv(kb));
 }
 
 /**
- * Parses a KB file. Slot vocabularies are sorted; `vocab` (e.g. the full KB's) instead fixes them so
- * that an incomplete copy indexes values the same way (values not in it are appended).
+ * Parses a KB file (format in this module's description); `file` names it in errors. Slot
+ * vocabularies are sorted; `vocab` (e.g. the full KB's) instead fixes them so that an incomplete
+ * copy indexes values the same way (values not in it are appended). A header without every slot
+ * column, a row with the wrong number of fields, an empty or repeated movie name, or an empty cell
+ * throws a FormatError `file:line: reason`. Exported from `dialogym` as `parseMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { parseMovieKbTsv } from 'dialogym';
+ * const kb = parseMovieKbTsv('movie\tactor\tcritic_rating\tgenre\tmpaa_rating\tdirector\trelease_year\nalien\tUNK\t8.5\tscifi\tr\tridley scott\t1979\n', 'db.txt');
+ * kb.n;           // 1
+ * kb.value(0, 0); // undefined: the actor is UNK
+ * ```
  */
 export function parseKbTsv(text: string, file: string, vocab?: readonly (readonly string[])[]): MovieKb {
   const lines = text.split('\n');
@@ -84,18 +139,44 @@ export function parseKbTsv(text: string, file: string, vocab?: readonly (readonl
   return vocab ? kb : kb.canonical();
 }
 
+/**
+ * Reads a KB file (see `parseMovieKbTsv`); a missing or malformed file throws a FormatError.
+ * Exported from `dialogym` as `readMovieKbTsv`.
+ *
+ * @example
+ * ```ts
+ * import { readMovieKbTsv } from 'dialogym';
+ * const full = readMovieKbTsv('data/imdb-M/db.txt');
+ * const incomplete = readMovieKbTsv('data/imdb-M/incomplete_db_0.20.txt', full.vocab);
+ * ```
+ */
 export function readKbTsv(file: string, vocab?: readonly (readonly string[])[]): MovieKb {
   return parseKbTsv(readTextFile(file), file, vocab);
 }
 
-/** File names of the official layout. */
+/** File names of the official layout.
+ *
+ * @example
+ * ```ts
+ * import { kbFileNames } from 'dialogym/infobot';
+ * kbFileNames(0.2); // { full: 'db.txt', incomplete: 'incomplete_db_0.20.txt' }
+ * ```
+ */
 export function kbFileNames(missing: number): { full: string; incomplete: string } {
   return { full: 'db.txt', incomplete: `incomplete_db_${missing.toFixed(2)}.txt` };
 }
 
 /**
  * Reads a full KB and its incomplete copy; the incomplete copy must list the same movies in the same
- * order and agree with the full KB wherever it has a value.
+ * order and agree with the full KB wherever it has a value; otherwise, or for a missing or
+ * malformed file, a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { readKbPair, kbFileNames } from 'dialogym/infobot';
+ * const names = kbFileNames(0.2);
+ * const { full, incomplete } = readKbPair(`data/imdb-M/${names.full}`, `data/imdb-M/${names.incomplete}`);
+ * ```
  */
 export function readKbPair(fullFile: string, incompleteFile: string): { full: MovieKb; incomplete: MovieKb } {
   const full = readKbTsv(fullFile);

@@ -7,9 +7,32 @@ import type { Rng } from '../../core/rng.js';
 import { M, SLOTS, type Slot } from './slots.js';
 import { ConfigError } from '../../core/errors.js';
 
-/** A missing cell (`UNK` in the TSV files). */
+/** A missing cell (`UNK` in the TSV files).
+ *
+ * @example
+ * ```ts
+ * import { MISSING, splitKbs } from 'dialogym/infobot';
+ * const { incomplete } = splitKbs('small', 1);
+ * const hidden = incomplete.cell(0, 0) === MISSING;
+ * ```
+ */
 export const MISSING = -1;
 
+/**
+ * The entity-centric movie KB (module description above): N movies × the six slots, cells as
+ * value indices into per-slot vocabularies or `MISSING`. Build one with `splitKbs`,
+ * `generateMovieKb` or `parseMovieKbTsv`; the constructor throws a ConfigError for inconsistent
+ * shapes or out-of-range cells.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, SLOTS } from 'dialogym/infobot';
+ * const { full } = splitKbs('medium', 1);
+ * full.n;                        // 428
+ * full.value(0, SLOTS.indexOf('genre'));
+ * full.rowsMatching([[2, 0]]);   // rows whose genre is the slot's first value
+ * ```
+ */
 export class MovieKb {
   /** Number of movies N. */
   readonly n: number;

@@ -10,6 +10,18 @@ import type { SlotValue, UserAct } from './acts.js';
 import type { Slot } from './slots.js';
 import { ConfigError } from '../../core/errors.js';
 
+/**
+ * Options of the user's template NLG (`UserOptions.nlg`; `InfoBotEnvOptions.temperature` is a
+ * shortcut for `temperature`). A negative or non-finite temperature throws a ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import type { NlgOptions } from 'dialogym/infobot';
+ * const nlg: NlgOptions = { temperature: 2, dropRate: 0.05 };
+ * const env = make('infobot-small-v1', { user: { nlg } });
+ * ```
+ */
 export interface NlgOptions {
   /** Temperature τ ≥ 0 (default 1). */
   temperature?: number;
@@ -40,6 +52,18 @@ const THANKS: readonly Template[] = [[0, 'thanks, that is the one'], [-1, 'great
 const DENY: readonly Template[] = [[0, 'no, none of those is my movie'], [-1, 'that is not it']];
 const FILLERS = 'um uh well okay please so like actually maybe really yeah hmm right film movie'.split(' ');
 
+/**
+ * The simulated user's template NLG (module description above): `generate(act, rng)` realises a
+ * user act as a (noisy) utterance.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { TemplateNlg } from 'dialogym/infobot';
+ * const nlg = new TemplateNlg(['tom', 'hanks'], { temperature: 0 });
+ * nlg.generate({ act: 'inform', slot: 'genre', value: 'comedy' }, createRng(1)); // 'it is in the comedy genre'
+ * ```
+ */
 export class TemplateNlg {
   readonly temperature: number;
   private readonly drop: number;

@@ -14,7 +14,15 @@ import type { MovieKb } from './movie-kb.js';
 import { MISSING } from './movie-kb.js';
 import { M } from './slots.js';
 
-/** Slot beliefs: p[j] over slot j's vocabulary (sums to 1), q[j] ∈ [0, 1]. */
+/** Slot beliefs: p[j] over slot j's vocabulary (sums to 1), q[j] ∈ [0, 1].
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, type SlotBeliefs } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const beliefs: SlotBeliefs = { p: kb.priors.map((p) => new Float64Array(p)), q: new Float64Array(6).fill(1) };
+ * ```
+ */
 export interface SlotBeliefs {
   readonly p: readonly Float64Array[];
   readonly q: ArrayLike<number>;
@@ -47,7 +55,17 @@ function slotFactors(kb: MovieKb, beliefs: SlotBeliefs, j: number): Float64Array
   return out;
 }
 
-/** The KB posterior p_T over rows (eq. 1), written into `out` if given. Sums to 1. */
+/** The KB posterior p_T over rows (eq. 1), written into `out` if given. Sums to 1.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, HandCraftedTracker, ValueIndex, softPosterior } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const tracker = new HandCraftedTracker(kb, new ValueIndex(kb.vocab));
+ * tracker.update('i am looking for a comedy', null);
+ * const pT = softPosterior(kb, tracker.beliefs); // one probability per movie
+ * ```
+ */
 export function softPosterior(kb: MovieKb, beliefs: SlotBeliefs, out: Float64Array = new Float64Array(kb.n)): Float64Array {
   const n = kb.n;
   const cells = kb.cells;
@@ -84,7 +102,15 @@ export function softPosterior(kb: MovieKb, beliefs: SlotBeliefs, out: Float64Arr
   return out;
 }
 
-/** Entropy in bits of a distribution (zeros contribute nothing). */
+/** Entropy in bits of a distribution (zeros contribute nothing).
+ *
+ * @example
+ * ```ts
+ * import { entropy } from 'dialogym/infobot';
+ * entropy([0.5, 0.5]);    // 1
+ * entropy([1, 0, 0, 0]);  // 0
+ * ```
+ */
 export function entropy(p: ArrayLike<number>): number {
   let h = 0;
   for (let i = 0; i < p.length; i++) {
@@ -94,7 +120,14 @@ export function entropy(p: ArrayLike<number>): number {
   return h;
 }
 
-/** Normalises a non-negative vector to sum 1 (uniform if it sums to 0). */
+/** Normalises a non-negative vector to sum 1 (uniform if it sums to 0).
+ *
+ * @example
+ * ```ts
+ * import { normalize } from 'dialogym/infobot';
+ * normalize(new Float64Array([1, 3])); // Float64Array [0.25, 0.75] (in place)
+ * ```
+ */
 export function normalize(v: Float64Array): Float64Array {
   let s = 0;
   for (const x of v) s += x;
@@ -106,6 +139,14 @@ export function normalize(v: Float64Array): Float64Array {
 /**
  * p̃_j: the distribution over slot j's values induced by the posterior: the mass of the rows holding
  * each value, with the mass of rows missing slot j spread by the prior p_j^0.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, projectedSlot, softPosterior, HandCraftedTracker, ValueIndex } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const tracker = new HandCraftedTracker(kb, new ValueIndex(kb.vocab));
+ * const genre = projectedSlot(kb, softPosterior(kb, tracker.beliefs), 2); // one probability per genre
+ * ```
  */
 export function projectedSlot(kb: MovieKb, posterior: ArrayLike<number>, j: number): Float64Array {
   const prior = kb.priors[j] as Float64Array;
@@ -120,20 +161,43 @@ export function projectedSlot(kb: MovieKb, posterior: ArrayLike<number>, j: numb
   return normalize(out);
 }
 
-/** H(p̃_j) for every slot. */
+/** H(p̃_j) for every slot.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, projectedEntropies } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * projectedEntropies(kb, new Float64Array(kb.n).fill(1 / kb.n)); // six entropies in bits
+ * ```
+ */
 export function projectedEntropies(kb: MovieKb, posterior: ArrayLike<number>): Float64Array {
   const out = new Float64Array(M);
   for (let j = 0; j < M; j++) out[j] = entropy(projectedSlot(kb, posterior, j));
   return out;
 }
 
-/** Size of the summary statistics vector: 3M + 1. */
+/** Size of the summary statistics vector: 3M + 1.
+ *
+ * @example
+ * ```ts
+ * import { SUMMARY_SIZE } from 'dialogym/infobot';
+ * SUMMARY_SIZE; // 19
+ * ```
+ */
 export const SUMMARY_SIZE = 3 * M + 1;
 
 /**
- * Summary statistics of the dialog state, the input of the (later) neural policy (eq. 8, with the
- * official code's "entropy" input): [H(p̃_1..M), q_1..M, one-hot of the slot requested last turn
- * (zeros if none), H(p_T)].
+ * Summary statistics of the dialog state (eq. 8, with the official code's "entropy" input):
+ * [H(p̃_1..M), q_1..M, one-hot of the slot requested last turn (zeros if none), H(p_T)]. The RL
+ * agents build their own, larger input (`FEATURE_SIZE`), not this one.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, summaryStatistics, softPosterior, HandCraftedTracker, ValueIndex } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const t = new HandCraftedTracker(kb, new ValueIndex(kb.vocab));
+ * const s = summaryStatistics(kb, t.beliefs, softPosterior(kb, t.beliefs), null); // SUMMARY_SIZE values
+ * ```
  */
 export function summaryStatistics(kb: MovieKb, beliefs: SlotBeliefs, posterior: ArrayLike<number>, lastRequest: number | null): Float32Array {
   const s = new Float32Array(SUMMARY_SIZE);
@@ -147,7 +211,15 @@ export function summaryStatistics(kb: MovieKb, beliefs: SlotBeliefs, posterior: 
   return s;
 }
 
-/** Indices of the k highest-scoring rows, best first; ties broken by `tiebreak` (higher first). */
+/** Indices of the k highest-scoring rows, best first; ties broken by `tiebreak` (higher first).
+ *
+ * @example
+ * ```ts
+ * import { topK } from 'dialogym/infobot';
+ * topK([0.1, 0.5, 0.5, 0.2], 2);                 // [1, 2]: ties by index
+ * topK([0.1, 0.5, 0.5, 0.2], 2, [0, 0, 1, 0]);   // [2, 1]
+ * ```
+ */
 export function topK(scores: ArrayLike<number>, k: number, tiebreak?: ArrayLike<number>): number[] {
   const best: number[] = [];
   const better = (a: number, b: number): boolean => {
@@ -224,6 +296,16 @@ function accumulateRows(cells: Int32Array, n: number, post: Float64Array, linF: 
  * transcendental function. Gives the same posterior as `softPosterior` (to rounding), and in the same
  * pass the posterior entropy and the projected slot distributions p̃_j. If the scaled products
  * underflow (extreme beliefs), falls back to the log-space computation.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, HandCraftedTracker, ValueIndex, SoftLookup } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const tracker = new HandCraftedTracker(kb, new ValueIndex(kb.vocab));
+ * tracker.update('i am looking for a comedy', null);
+ * const lookup = new SoftLookup(kb).update(tracker.beliefs);
+ * console.log(lookup.posteriorEntropy, lookup.slotEntropies, lookup.posterior.length);
+ * ```
  */
 export class SoftLookup {
   /** H(p̃_j) per slot, in bits. */
@@ -315,6 +397,13 @@ export class SoftLookup {
 /**
  * The k highest-scoring rows, best first, with exact ties in random order (drawn from `rng` only for
  * the tied rows, so the cost does not grow with the KB).
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { topKRandomTies } from 'dialogym/infobot';
+ * topKRandomTies([0.5, 0.5, 0.5, 0.1], 2, createRng(1)); // two of rows 0-2, in random order
+ * ```
  */
 export function topKRandomTies(scores: ArrayLike<number>, k: number, rng: { next(): number }): number[] {
   const n = scores.length;

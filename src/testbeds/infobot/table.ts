@@ -7,6 +7,15 @@ import { evaluateAgent } from './evaluate.js';
 import { InfoBotEnv } from './env.js';
 import { splitSpec, type SplitName } from './slots.js';
 
+/**
+ * Options of `infobotTable`.
+ *
+ * @example
+ * ```ts
+ * import type { TableOptions } from 'dialogym/infobot';
+ * const opts: TableOptions = { agents: ['rule-nokb', 'rule-hard', 'rule-soft', 'max'], splits: ['small', 'medium'], episodes: 500, seed: 1, kbSeed: 1, temperatures: [], sweepSplit: 'medium', sweepAgents: [] };
+ * ```
+ */
 export interface TableOptions {
   agents: readonly string[];
   splits: readonly SplitName[];
@@ -25,6 +34,18 @@ export interface TableOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/**
+ * What `infobotTable` returns: one report per (split, agent), the temperature sweep, and the
+ * Markdown report.
+ *
+ * @example
+ * ```ts
+ * import { infobotTable, type TableOptions, type TableResult } from 'dialogym/infobot';
+ * declare const opts: TableOptions;
+ * const t: TableResult = infobotTable(opts);
+ * console.log(t.markdown);
+ * ```
+ */
 export interface TableResult {
   readonly rows: readonly EvalReport[];
   readonly sweep: readonly (EvalReport & { temperature: number })[];
@@ -33,6 +54,17 @@ export interface TableResult {
 
 const f2 = (x: number): string => x.toFixed(2);
 
+/**
+ * Reproduces the paper's Table 2 (T, S, R ± standard error for agents × KB splits) and, for the
+ * given temperatures, the Figure 5 sweep, as report objects and Markdown. Errors of
+ * `evaluateAgent` (unknown agent, missing policy) pass through.
+ *
+ * @example
+ * ```ts
+ * import { infobotTable } from 'dialogym/infobot';
+ * const { markdown } = infobotTable({ agents: ['rule-soft', 'max'], splits: ['small'], episodes: 100, seed: 1, kbSeed: 1, temperatures: [0.5, 2], sweepSplit: 'small', sweepAgents: ['rule-soft'] });
+ * ```
+ */
 export function infobotTable(o: TableOptions): TableResult {
   const total = o.episodes * (o.agents.length * o.splits.length + o.temperatures.length * o.sweepAgents.length);
   let done = 0;

@@ -17,16 +17,40 @@ const STOP_WORDS = new Set(
 
 const TOKEN = /[a-z0-9]+(?:[.'-][a-z0-9]+)*/g;
 
-/** All word tokens, lower-cased, stop words kept. */
+/** All word tokens, lower-cased, stop words kept.
+ *
+ * @example
+ * ```ts
+ * import { wordTokens } from 'dialogym/infobot';
+ * wordTokens("It's rated PG-13, 7.2 stars"); // ["it's", 'rated', 'pg-13', '7.2', 'stars']
+ * ```
+ */
 export function wordTokens(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
-/** Content tokens: lower-cased word tokens without stop words. */
+/** Content tokens: lower-cased word tokens without stop words.
+ *
+ * @example
+ * ```ts
+ * import { contentTokens } from 'dialogym/infobot';
+ * contentTokens('I am looking for a movie with Tom Hanks'); // ['looking', 'movie', 'tom', 'hanks']
+ * ```
+ */
 export function contentTokens(text: string): string[] {
   return wordTokens(text).filter((t) => !STOP_WORDS.has(t));
 }
 
+/**
+ * Whether a lower-case token is one of the English stop words `contentTokens` drops.
+ *
+ * @example
+ * ```ts
+ * import { isStopWord } from 'dialogym/infobot';
+ * isStopWord('the');   // true
+ * isStopWord('drama'); // false
+ * ```
+ */
 export function isStopWord(token: string): boolean {
   return STOP_WORDS.has(token);
 }

@@ -12,7 +12,14 @@ import type { SlotBeliefs } from './soft-kb.js';
 import { M, type Slot, SLOTS } from './slots.js';
 import { contentTokens } from './text.js';
 
-/** Words that name a slot (each entry is a phrase; its match is the fraction of its words present). */
+/** Words that name a slot (each entry is a phrase; its match is the fraction of its words present).
+ *
+ * @example
+ * ```ts
+ * import { SLOT_PHRASES } from 'dialogym/infobot';
+ * SLOT_PHRASES.director; // phrases such as ['director'], ['directed']
+ * ```
+ */
 export const SLOT_PHRASES: Readonly<Record<Slot, readonly (readonly string[])[]>> = {
   actor: [['actor'], ['starring'], ['acts'], ['stars']],
   critic_rating: [['critic', 'rating'], ['critics']],
@@ -22,7 +29,15 @@ export const SLOT_PHRASES: Readonly<Record<Slot, readonly (readonly string[])[]>
   release_year: [['released'], ['release', 'year'], ['year'], ['came']],
 };
 
-/** Token → value indices, per slot, and each value's token count: built once per KB vocabulary. */
+/** Token → value indices, per slot, and each value's token count: built once per KB vocabulary.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, ValueIndex } from 'dialogym/infobot';
+ * const index = new ValueIndex(splitKbs('small', 1).incomplete.vocab);
+ * index.matches(['comedy']); // per slot, value index → match strength
+ * ```
+ */
 export class ValueIndex {
   readonly byToken: readonly Map<string, number[]>[];
   readonly tokenCounts: readonly Uint16Array[];
@@ -66,7 +81,14 @@ export class ValueIndex {
   }
 }
 
-/** Match strength of each slot's name in a token set. */
+/** Match strength of each slot's name in a token set.
+ *
+ * @example
+ * ```ts
+ * import { slotNameMatches, contentTokens } from 'dialogym/infobot';
+ * slotNameMatches(contentTokens('who is the director')); // 1 at index 4 (director), 0 elsewhere
+ * ```
+ */
 export function slotNameMatches(tokens: readonly string[]): Float64Array {
   const set = new Set(tokens);
   const out = new Float64Array(M);
@@ -78,7 +100,17 @@ export function slotNameMatches(tokens: readonly string[]): Float64Array {
   return out;
 }
 
-/** A belief tracker: the hand-crafted one now, a neural one later. */
+/** A belief tracker: the hand-crafted one now, a neural one later.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, HandCraftedTracker, ValueIndex, type BeliefTracker } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const t: BeliefTracker = new HandCraftedTracker(kb, new ValueIndex(kb.vocab));
+ * t.update("i don't know", 0);
+ * t.unknown.has(0); // true: the user does not know the actor
+ * ```
+ */
 export interface BeliefTracker {
   reset(): void;
   /** Reads a user utterance; `lastRequest` is the slot the agent asked for in its last action (or null). */
@@ -90,11 +122,34 @@ export interface BeliefTracker {
   readonly unknown: ReadonlySet<number>;
 }
 
+/**
+ * Options of `HandCraftedTracker`.
+ *
+ * @example
+ * ```ts
+ * import type { HandTrackerOptions } from 'dialogym/infobot';
+ * const opts: HandTrackerOptions = { update: 5 };
+ * ```
+ */
 export interface HandTrackerOptions {
   /** Count update C (official `upd`, default 10). */
   update?: number;
 }
 
+/**
+ * The hand-crafted belief tracker of the rule and RL agents (module description above): per slot,
+ * counts over values (starting at the KB prior) raised by C for each value heard in an utterance,
+ * and q_j = 0 once the user says it does not know the slot.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, HandCraftedTracker, ValueIndex } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const t = new HandCraftedTracker(kb, new ValueIndex(kb.vocab), { update: 10 });
+ * t.update(`i am looking for a movie in the ${kb.vocab[2]?.[0]} genre`, null);
+ * t.heard.has(2); // true
+ * ```
+ */
 export class HandCraftedTracker implements BeliefTracker {
   private readonly counts: Float64Array[];
   private readonly p: Float64Array[];

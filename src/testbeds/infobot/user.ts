@@ -20,6 +20,18 @@ import { M, REWARDS, SLOTS, slotIndex } from './slots.js';
 import { wordTokens } from './text.js';
 import { ConfigError, DialogymError, InvalidActionError, StateError } from '../../core/errors.js';
 
+/**
+ * Options of the simulated user (`InfoBotEnvOptions.user`); defaults of the official `sim.py`.
+ * Probabilities outside [0, 1] or a bad `maxTurns` throw a ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import type { UserOptions } from 'dialogym/infobot';
+ * const user: UserOptions = { errProb: 0, subProb: 0, knowProb: 1 }; // a perfectly reliable user
+ * const env = make('infobot-small-v1', { user });
+ * ```
+ */
 export interface UserOptions {
   /** Fraction of the target's known slots the user knows (official dk_prob = 1 − 0.5; default 0.5). */
   knowProb?: number;
@@ -36,6 +48,17 @@ export interface UserOptions {
   nlg?: NlgOptions;
 }
 
+/**
+ * What the simulated user wants: the target movie and the slot values it knows about it.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { UserSimulator, splitKbs, type UserGoal } from 'dialogym/infobot';
+ * const goal: UserGoal = new UserSimulator(splitKbs('small', 1).full).sampleGoal(createRng(1));
+ * console.log(goal.target, [...goal.known.keys()]);
+ * ```
+ */
 export interface UserGoal {
   /** Target row (same index in the full and the agent's KB). */
   readonly target: number;
@@ -43,20 +66,45 @@ export interface UserGoal {
   readonly known: ReadonlyMap<number, number>;
 }
 
+/**
+ * One user turn: the act, its utterance, the reward of the agent action it answers, and how the
+ * dialog stands.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { UserSimulator, splitKbs, type UserTurn } from 'dialogym/infobot';
+ * const session = new UserSimulator(splitKbs('small', 1).full).session(createRng(1));
+ * const t: UserTurn = session.respond({ act: 'request', slot: 'actor' });
+ * console.log(t.utterance, t.reward); // …, -0.1
+ * ```
+ */
 export interface UserTurn {
   readonly act: UserAct;
+  /** The act as said by the NLG. */
   readonly utterance: string;
+  /** Reward of the agent action this turn answers. */
   readonly reward: number;
   /** The dialog is over (inform, or out of turns). */
   readonly done: boolean;
   /** Over because of the turn limit. */
   readonly truncated: boolean;
+  /** The target was informed within the first R results. */
   readonly success: boolean;
   /** 0-based rank of the target in the informed results (−1 if absent or not informed). */
   readonly rank: number;
 }
 
-/** Corrupts a value the way the official simulator does: drop one word of a multi-word value, jitter numbers. */
+/** Corrupts a value the way the official simulator does: drop one word of a multi-word value, jitter numbers.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { corruptValue } from 'dialogym/infobot';
+ * corruptValue('tom hanks', createRng(1)); // 'tom' or 'hanks'
+ * corruptValue('7.2', createRng(1));       // e.g. '7.5'
+ * ```
+ */
 export function corruptValue(value: string, rng: Rng): string {
   const tokens = value.split(' ');
   if (tokens.length > 1) tokens.splice(rng.int(tokens.length), 1);
@@ -69,6 +117,20 @@ export function corruptValue(value: string, rng: Rng): string {
     .join(' ');
 }
 
+/**
+ * The rule-based user simulator (module description above) over the full KB: `session(rng)` starts
+ * a dialog with a sampled goal. The constructor throws a ConfigError for bad options;
+ * `sampleGoal` a DialogymError when the KB has no identifiable goal.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { UserSimulator, splitKbs } from 'dialogym/infobot';
+ * const sim = new UserSimulator(splitKbs('small', 1).full, { errProb: 0.2 });
+ * const session = sim.session(createRng(4));
+ * session.opening.utterance; // e.g. 'i am looking for a movie directed by …'
+ * ```
+ */
 export class UserSimulator {
   readonly opts: Required<Omit<UserOptions, 'nlg'>>;
   readonly nlg: TemplateNlg;
@@ -131,6 +193,20 @@ export class UserSimulator {
   }
 }
 
+/**
+ * One dialog of the simulated user: `opening` is its first turn, `respond(action)` its answer to
+ * each agent action (a StateError once the dialog is over, an InvalidActionError for an unknown
+ * slot). The error model's substitution may draw the same value again.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { UserSimulator, splitKbs } from 'dialogym/infobot';
+ * const s = new UserSimulator(splitKbs('small', 1).full).session(createRng(2));
+ * s.respond({ act: 'request', slot: 'genre' });
+ * const end = s.respond({ act: 'inform', results: [s.goal.target] }); // success, reward 2
+ * ```
+ */
 export class UserSession {
   /** Agent actions so far. */
   turn = 0;

@@ -9,15 +9,53 @@ import { BABI_KB, formatKb } from './kb-dialects.js';
 import { FIXED_BOT_UTTERANCES, botHereItIs, botPropose } from './patterns.js';
 import { SPLITS, TASK_FILE_STEMS, generateSplit, type Split, type TaskId } from './simulator.js';
 
+/**
+ * Name of the KB file of a generated dataset, as in the original release.
+ *
+ * @example
+ * ```ts
+ * import { KB_FILE } from 'dialogym/restaurant';
+ * KB_FILE; // 'dialog-babi-kb-all.txt'
+ * ```
+ */
 export const KB_FILE = 'dialog-babi-kb-all.txt';
+/**
+ * Name of the candidates file of a generated dataset, as in the original release.
+ *
+ * @example
+ * ```ts
+ * import { CANDIDATES_FILE } from 'dialogym/restaurant';
+ * CANDIDATES_FILE; // 'dialog-babi-candidates.txt'
+ * ```
+ */
 export const CANDIDATES_FILE = 'dialog-babi-candidates.txt';
 
+/**
+ * The original file name of a task's split.
+ *
+ * @example
+ * ```ts
+ * import { dialogFileName } from 'dialogym/restaurant';
+ * dialogFileName(5, 'tst-OOV'); // 'dialog-babi-task5-full-dialogs-tst-OOV.txt'
+ * ```
+ */
 export function dialogFileName(task: TaskId, split: Split): string {
   return `${TASK_FILE_STEMS[task]}-${split}.txt`;
 }
 
+/**
+ * Options of `generateRestaurantDataset`.
+ *
+ * @example
+ * ```ts
+ * import { type DatasetOptions, readKb } from 'dialogym/restaurant';
+ * const opts: DatasetOptions = { seed: 1, tasks: [1, 2, 3, 4, 5], dialogs: 200, restaurants: readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants };
+ * ```
+ */
 export interface DatasetOptions {
+  /** Seed of the KB and of every file. */
   seed: number;
+  /** Tasks to write the four splits of. */
   tasks: readonly TaskId[];
   /** Dialogs per split (default 1000). */
   dialogs?: number;
@@ -27,8 +65,20 @@ export interface DatasetOptions {
   onProgress?: (p: { task: TaskId; split: Split; done: number; total: number }) => void;
 }
 
+/**
+ * One generated file: its original name and its full text.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import { generateRestaurantDataset } from 'dialogym/restaurant';
+ * for (const f of generateRestaurantDataset({ seed: 1, tasks: [1], dialogs: 10 })) writeFileAtomic(`out/babi/${f.name}`, f.text);
+ * ```
+ */
 export interface GeneratedFile {
+  /** File name (no folder). */
   readonly name: string;
+  /** File contents. */
   readonly text: string;
 }
 
@@ -37,6 +87,12 @@ export interface GeneratedFile {
  * api_calls (IV half then OOV half), then per restaurant the proposal, phone and address answers.
  * For the original KB this is 12 + 600 + 3 × 1200 = 4,212 — the size of the original candidates
  * file (which also lists every possible utterance, not only those used in dialogs).
+ *
+ * @example
+ * ```ts
+ * import { candidateUtterances, readKb } from 'dialogym/restaurant';
+ * candidateUtterances(readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants).length; // 4212
+ * ```
  */
 export function candidateUtterances(restaurants: readonly Restaurant[]): string[] {
   const out: string[] = [...FIXED_BOT_UTTERANCES];
@@ -48,7 +104,19 @@ export function candidateUtterances(restaurants: readonly Restaurant[]): string[
   return out;
 }
 
-/** Generates the files. Task t uses the stream `fork('task<t>')`; the KB uses `fork('kb')`: tasks are independent of each other. */
+/**
+ * Generates a bAbI dialog dataset: for each task its four split files (trn, dev, tst, tst-OOV;
+ * `dialogs` each), then the KB file and the candidates file. Task t uses the stream
+ * `fork('task<t>')`, the KB `fork('kb')`: tasks are independent of each other. Throws a
+ * ConfigError for a bad `dialogs` count or a KB lacking what a split needs.
+ *
+ * @example
+ * ```ts
+ * import { generateRestaurantDataset } from 'dialogym/restaurant';
+ * const files = generateRestaurantDataset({ seed: 1, tasks: [1], dialogs: 5 });
+ * files.map((f) => f.name); // ['dialog-babi-task1-API-calls-trn.txt', …, 'dialog-babi-kb-all.txt', 'dialog-babi-candidates.txt']
+ * ```
+ */
 export function generateRestaurantDataset(opts: DatasetOptions): GeneratedFile[] {
   const root = createRng(opts.seed);
   const restaurants = opts.restaurants ?? generateRestaurants(root.fork('kb'));

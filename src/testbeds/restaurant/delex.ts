@@ -36,7 +36,16 @@ export function restaurantLexicon(): Map<string, EntityType> {
 
 let defaultLexicon: Map<string, EntityType> | undefined;
 
-/** Replaces every entity token (space-separated) by `<type>`. */
+/**
+ * Replaces every entity token (space-separated) of the restaurant domain, both vocabulary halves,
+ * by `<type>`: cuisine, location, number, price, restaurant, phone, address.
+ *
+ * @example
+ * ```ts
+ * import { delexicalise } from 'dialogym/restaurant';
+ * delexicalise('api_call italian rome six cheap'); // 'api_call <cuisine> <location> <number> <price>'
+ * ```
+ */
 export function delexicalise(text: string, lexicon: ReadonlyMap<string, EntityType> = (defaultLexicon ??= restaurantLexicon())): string {
   return text
     .split(' ')
@@ -99,8 +108,21 @@ export interface TaskComparison {
   generatedUserDistinct: number;
 }
 
+/**
+ * What `compareWithOriginal` returns: size figures per task and split, bot templates and
+ * coverage/precision of delexicalised user utterances per task, and user figures over all tasks.
+ *
+ * @example
+ * ```ts
+ * import { compareWithOriginal, type Comparison } from 'dialogym/restaurant';
+ * const c: Comparison = compareWithOriginal('out/babi', 'data/dialog-bAbI-tasks', { skipMissing: true });
+ * console.log(c.overall.userCoverage, c.tasks.every((t) => t.botTemplatesEqual));
+ * ```
+ */
 export interface Comparison {
+  /** Per (task, split): dialogs and lines per dialog, original vs generated. */
   splits: SplitComparison[];
+  /** Per task: bot templates and user-utterance coverage/precision. */
   tasks: TaskComparison[];
   /** The same user figures over tasks 1-5 together. */
   overall: { userCoverage: number; userPrecision: number; originalUserDistinct: number };
@@ -136,13 +158,35 @@ function userFigures(orig: Collected, gen: Collected): { userCoverage: number; u
 
 const sorted = (s: Set<string>): string[] => [...s].sort();
 
+/**
+ * Options of `compareWithOriginal`.
+ *
+ * @example
+ * ```ts
+ * import type { CompareOptions } from 'dialogym/restaurant';
+ * const opts: CompareOptions = { tasks: [1, 2], skipMissing: true };
+ * ```
+ */
 export interface CompareOptions {
+  /** Tasks to compare (default 1–5). */
   tasks?: readonly TaskId[];
   /** Skip dialog files missing from the generated folder instead of failing. */
   skipMissing?: boolean;
 }
 
-/** Compares the generated dialog files in `generatedDir` with the originals in `originalDir`. */
+/**
+ * Compares the generated dialog files in `generatedDir` with the originals in `originalDir`
+ * (same file names). A missing file throws a FormatError, unless `skipMissing` skips missing
+ * generated files.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import { generateRestaurantDataset, compareWithOriginal, formatComparison } from 'dialogym/restaurant';
+ * for (const f of generateRestaurantDataset({ seed: 1, tasks: [1], dialogs: 1000 })) writeFileAtomic(`out/babi/${f.name}`, f.text);
+ * console.log(formatComparison(compareWithOriginal('out/babi', 'data/dialog-bAbI-tasks', { tasks: [1] })).join('\n'));
+ * ```
+ */
 export function compareWithOriginal(generatedDir: string, originalDir: string, opts: CompareOptions = {}): Comparison {
   const tasks = opts.tasks ?? ([1, 2, 3, 4, 5] as const);
   const splits: SplitComparison[] = [];
@@ -192,7 +236,16 @@ export function compareWithOriginal(generatedDir: string, originalDir: string, o
   return { splits, tasks: taskOut, overall: { ...userFigures(allOrig, allGen), originalUserDistinct: allOrig.user.size } };
 }
 
-/** A plain-text table of a comparison (for the CLI, benchmarks and reports). */
+/**
+ * A plain-text table of a comparison (for the CLI, benchmarks and reports), one string per line.
+ *
+ * @example
+ * ```ts
+ * import { compareWithOriginal, formatComparison } from 'dialogym/restaurant';
+ * declare const generatedDir: string;
+ * for (const line of formatComparison(compareWithOriginal(generatedDir, 'data/dialog-bAbI-tasks'))) console.log(line);
+ * ```
+ */
 export function formatComparison(c: Comparison): string[] {
   const f = (x: number): string => x.toFixed(2);
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;

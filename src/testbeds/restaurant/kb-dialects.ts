@@ -17,11 +17,42 @@ import { readTextFile } from '../../core/files.js';
 import { formatBabiKb, parseBabiKb, type KbFact } from '../../formats/babi.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
 
+/**
+ * The name of a KB layout: `babi` (tasks 1–5) or `dstc6` (DSTC6 Track 1).
+ *
+ * @example
+ * ```ts
+ * import { KB_DIALECTS, type KbDialectName } from 'dialogym/restaurant';
+ * const name: KbDialectName = 'dstc6';
+ * KB_DIALECTS[name].silence; // '<silence>'
+ * ```
+ */
 export type KbDialectName = 'babi' | 'dstc6';
 
-/** Restaurant attributes (without the `R_` prefix). */
+/**
+ * A restaurant attribute without the `R_` prefix (atmosphere and restrictions: DSTC6 only).
+ *
+ * @example
+ * ```ts
+ * import { attrOf, type RestaurantAttr, type Restaurant } from 'dialogym/restaurant';
+ * declare const r: Restaurant;
+ * const a: RestaurantAttr = 'atmosphere';
+ * attrOf(r, a); // undefined for a bAbI restaurant
+ * ```
+ */
 export type RestaurantAttr = 'cuisine' | 'location' | 'price' | 'rating' | 'phone' | 'address' | 'number' | 'atmosphere' | 'restrictions';
 
+/**
+ * A KB layout: attribute orders of the KB file and of result lines, the result-line prefix, the
+ * api_call arguments and the silence token of its dialogs (`BABI_KB`, `DSTC6_KB`).
+ *
+ * @example
+ * ```ts
+ * import { BABI_KB, type KbDialect } from 'dialogym/restaurant';
+ * const d: KbDialect = BABI_KB;
+ * d.callSlots; // ['cuisine', 'location', 'number', 'price']
+ * ```
+ */
 export interface KbDialect {
   readonly name: KbDialectName;
   /** Attributes in the KB file's order. */
@@ -32,6 +63,7 @@ export interface KbDialect {
   readonly resultPrefix: 'R_' | 'r_';
   /** The api_call's arguments in order; the first `minCallArgs` are required. */
   readonly callSlots: readonly (keyof ApiCall)[];
+  /** Fewest api_call arguments accepted. */
   readonly minCallArgs: number;
   /** The user's silence token in this dataset's dialogs. */
   readonly silence: string;
@@ -42,6 +74,15 @@ export interface KbDialect {
   readonly strictFileLines: boolean;
 }
 
+/**
+ * The bAbI tasks 1–5 layout: 7 attributes, 4-argument api_calls, `R_` result lines, `<SILENCE>`.
+ *
+ * @example
+ * ```ts
+ * import { BABI_KB, parseApiCall } from 'dialogym/restaurant';
+ * parseApiCall('api_call italian rome six cheap', BABI_KB); // { ok: true, call: { cuisine: 'italian', … } }
+ * ```
+ */
 export const BABI_KB: KbDialect = {
   name: 'babi',
   fileAttrs: ['cuisine', 'location', 'price', 'rating', 'phone', 'address', 'number'],
@@ -53,6 +94,16 @@ export const BABI_KB: KbDialect = {
   strictFileLines: false,
 };
 
+/**
+ * The DSTC6 Track 1 layout: 9 attributes, 5- or 6-argument api_calls, `r_` result lines,
+ * `<silence>`.
+ *
+ * @example
+ * ```ts
+ * import { DSTC6_KB, parseApiCall } from 'dialogym/restaurant';
+ * parseApiCall('api_call italian rome six cheap romantic', DSTC6_KB).ok; // true
+ * ```
+ */
 export const DSTC6_KB: KbDialect = {
   name: 'dstc6',
   fileAttrs: ['location', 'price', 'rating', 'phone', 'cuisine', 'atmosphere', 'restrictions', 'number', 'address'],
@@ -64,11 +115,30 @@ export const DSTC6_KB: KbDialect = {
   strictFileLines: true,
 };
 
+/**
+ * The two layouts by name.
+ *
+ * @example
+ * ```ts
+ * import { KB_DIALECTS } from 'dialogym/restaurant';
+ * Object.keys(KB_DIALECTS); // ['babi', 'dstc6']
+ * ```
+ */
 export const KB_DIALECTS: Readonly<Record<KbDialectName, KbDialect>> = { babi: BABI_KB, dstc6: DSTC6_KB };
 
 const ALL_ATTRS: readonly RestaurantAttr[] = DSTC6_KB.fileAttrs;
 
-/** The value of an attribute of a restaurant as written in files (undefined when it lacks it). */
+/**
+ * The value of an attribute of a restaurant as written in files (the rating as a decimal
+ * string; undefined when the restaurant lacks the attribute).
+ *
+ * @example
+ * ```ts
+ * import { attrOf, readKb } from 'dialogym/restaurant';
+ * const [r] = readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants;
+ * attrOf(r!, 'rating'); // e.g. '1'
+ * ```
+ */
 export function attrOf(r: Restaurant, attr: RestaurantAttr): string | undefined {
   return attr === 'rating' ? String(r.rating) : r[attr];
 }
@@ -79,6 +149,15 @@ export function attrOf(r: Restaurant, attr: RestaurantAttr): string | undefined 
  * any restaurant has an atmosphere or restrictions; `r_`/`R_` prefixes). Every restaurant needs
  * every attribute of its layout, once, one-word values and an integer rating. `file` names the
  * source in errors (fact N = line N).
+ *
+ * @example
+ * ```ts
+ * import { readBabiKb } from 'dialogym';
+ * import { restaurantsFromKbFacts } from 'dialogym/restaurant';
+ * const file = 'data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/extendedkb1.txt';
+ * const { dialect, restaurants } = restaurantsFromKbFacts(readBabiKb(file).facts, file);
+ * dialect.name; // 'dstc6'
+ * ```
  */
 export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
   const known = expect?.fileAttrs ?? ALL_ATTRS;
@@ -138,21 +217,61 @@ function strictKbFacts(text: string, file: string): KbFact[] {
   });
 }
 
-/** Parses the text of a restaurant KB file (see restaurantsFromKbFacts for `expect`). */
+/**
+ * Parses the text of a restaurant KB file (see `restaurantsFromKbFacts` for `expect`): the layout
+ * and the restaurants; a malformed file throws a FormatError `file:line: reason`.
+ *
+ * @example
+ * ```ts
+ * import { parseKb, BABI_KB } from 'dialogym/restaurant';
+ * const attrs = ['R_cuisine\tthai', 'R_location\thanoi', 'R_price\tcheap', 'R_rating\t3', 'R_phone\tx_phone', 'R_address\tx_address', 'R_number\tfour'];
+ * parseKb(attrs.map((a) => `1 x ${a}\n`).join(''), 'kb.txt', BABI_KB).restaurants[0]?.rating; // 3
+ * ```
+ */
 export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
   const facts = expect?.strictFileLines ? strictKbFacts(text, file) : parseBabiKb(text, file).facts;
   return restaurantsFromKbFacts(facts, file, expect);
 }
 
-/** Reads a restaurant KB file: `dialog-babi-kb-all.txt`, `extendedkb1.txt`, … (see restaurantsFromKbFacts for `expect`). */
+/**
+ * Reads a restaurant KB file — `dialog-babi-kb-all.txt`, `extendedkb1.txt`, … — detecting its
+ * layout (or requiring `expect`); errors are FormatErrors naming the file and line.
+ *
+ * @example
+ * ```ts
+ * import { readKb, DSTC6_KB } from 'dialogym/restaurant';
+ * readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants.length; // 1200
+ * readKb('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/extendedkb1.txt', DSTC6_KB).dialect.name; // 'dstc6'
+ * ```
+ */
 export function readKb(file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
   return parseKb(readTextFile(file), file, expect);
 }
 
-/** The outcome of reading an `api_call …` utterance against a KB layout. */
+/**
+ * The outcome of reading an `api_call …` utterance against a KB layout: the call, or why it is
+ * not one.
+ *
+ * @example
+ * ```ts
+ * import { parseApiCall, BABI_KB, type ParsedApiCall } from 'dialogym/restaurant';
+ * const p: ParsedApiCall = parseApiCall('api_call italian rome', BABI_KB);
+ * if (!p.ok) console.log(p.reason); // api_call takes 4 arguments …
+ * ```
+ */
 export type ParsedApiCall = { readonly ok: true; readonly call: ApiCall } | { readonly ok: false; readonly reason: string };
 
-/** Reads `api_call a b c …` into a call of the dialect; the reason says what is wrong otherwise. */
+/**
+ * Reads `api_call a b c …` into a call of the dialect (arguments in `callSlots` order); returns
+ * `{ ok: false, reason }` for another utterance or a wrong number of arguments. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseApiCall, DSTC6_KB } from 'dialogym/restaurant';
+ * const p = parseApiCall('api_call thai hanoi four cheap casual vegan', DSTC6_KB);
+ * if (p.ok) p.call.restrictions; // 'vegan'
+ * ```
+ */
 export function parseApiCall(text: string, dialect: KbDialect): ParsedApiCall {
   const words = text.trim().split(/\s+/);
   if (words[0] !== 'api_call') return { ok: false, reason: `not an api_call: '${text}'` };
@@ -169,31 +288,90 @@ export function parseApiCall(text: string, dialect: KbDialect): ParsedApiCall {
   return { ok: true, call };
 }
 
-/** The KB-result lines of a restaurant as the dialect's dialogs write them (`name R_attr value`). */
+/**
+ * The KB-result lines of a restaurant as the dialect's dialogs write them (`name R_attr value`
+ * in bAbI, `name r_attr value` in DSTC6).
+ *
+ * @example
+ * ```ts
+ * import { resultLines, BABI_KB, readKb } from 'dialogym/restaurant';
+ * const [r] = readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants;
+ * resultLines(r!, BABI_KB).length; // 7
+ * ```
+ */
 export function resultLines(r: Restaurant, dialect: KbDialect): string[] {
   return dialect.resultAttrs.map((a) => `${r.name} ${dialect.resultPrefix}${a} ${attrOf(r, a) ?? ''}`);
 }
 
-/** Facts of restaurants in the dialect's KB-file order (`R_` prefix, as in KB files). */
+/**
+ * Facts of restaurants in the dialect's KB-file order (`R_` prefix, as in KB files).
+ *
+ * @example
+ * ```ts
+ * import { formatBabiKb } from 'dialogym';
+ * import { restaurantsToKbFacts, DSTC6_KB, type Restaurant } from 'dialogym/restaurant';
+ * declare const rs: Restaurant[];
+ * formatBabiKb({ facts: restaurantsToKbFacts(rs, DSTC6_KB), sep: '\t' });
+ * ```
+ */
 export function restaurantsToKbFacts(rs: readonly Restaurant[], dialect: KbDialect): KbFact[] {
   const facts: KbFact[] = [];
   for (const r of rs) for (const a of dialect.fileAttrs) facts.push({ entity: r.name, attr: 'R_' + a, value: attrOf(r, a) ?? '' });
   return facts;
 }
 
-/** The text of a KB file of the dialect: `1 <name> R_<attr><TAB><value>`, attributes in the file order. */
+/**
+ * The text of a KB file of the dialect: `1 <name> R_<attr><TAB><value>`, attributes in the file
+ * order; `formatKb(readKb(f).restaurants, dialect)` gives the original bytes back.
+ *
+ * @example
+ * ```ts
+ * import { formatKb, readKb } from 'dialogym/restaurant';
+ * const { dialect, restaurants } = readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt');
+ * formatKb(restaurants, dialect); // the file's text
+ * ```
+ */
 export function formatKb(rs: readonly Restaurant[], dialect: KbDialect): string {
   return formatBabiKb({ facts: restaurantsToKbFacts(rs, dialect), sep: '\t' });
 }
 
-/** Restaurants by decreasing rating (name order on ties): the order the bots propose options in. */
+/**
+ * Restaurants by decreasing rating (name order on ties): the order the bots propose options in.
+ * Returns a new array.
+ *
+ * @example
+ * ```ts
+ * import { byRating, MemoryKbStore, readKb } from 'dialogym/restaurant';
+ * const store = new MemoryKbStore(readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants);
+ * byRating(store.query({ cuisine: 'italian', location: 'rome', number: 'six', price: 'cheap' }))[0]?.rating;
+ * ```
+ */
 export function byRating(rs: readonly Restaurant[]): Restaurant[] {
   return rs.slice().sort((a, b) => b.rating - a.rating || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The KB line of a call without results (bAbI task 6's convention). */
+/**
+ * The KB line of a call without results, `api_call no result` (bAbI task 6's convention, used by
+ * `answerApiCall` for both layouts).
+ *
+ * @example
+ * ```ts
+ * import { answerApiCall, MemoryKbStore, BABI_KB, NO_RESULT } from 'dialogym/restaurant';
+ * const a = answerApiCall(new MemoryKbStore([]), BABI_KB, 'api_call thai hanoi four cheap');
+ * a.ok && a.lines[0] === NO_RESULT; // true
+ * ```
+ */
 export const NO_RESULT = 'api_call no result';
 
+/**
+ * Options of `answerApiCall`.
+ *
+ * @example
+ * ```ts
+ * import type { AnswerOptions } from 'dialogym/restaurant';
+ * const opts: AnswerOptions = { order: 'kb', maxResults: 3 };
+ * ```
+ */
 export interface AnswerOptions {
   /** Order of the results: by decreasing rating (default; the originals' most frequent order) or KB order. */
   readonly order?: 'rating' | 'kb';
@@ -201,13 +379,33 @@ export interface AnswerOptions {
   readonly maxResults?: number;
 }
 
+/**
+ * What `answerApiCall` returns: the call, the matching restaurants and their result lines, or why
+ * the utterance is not a valid call.
+ *
+ * @example
+ * ```ts
+ * import { answerApiCall, MemoryKbStore, BABI_KB, type ApiCallAnswer } from 'dialogym/restaurant';
+ * const a: ApiCallAnswer = answerApiCall(new MemoryKbStore([]), BABI_KB, 'hello');
+ * if (!a.ok) console.log(a.reason); // not an api_call: 'hello'
+ * ```
+ */
 export type ApiCallAnswer =
   | { readonly ok: true; readonly call: ApiCall; readonly restaurants: Restaurant[]; readonly lines: string[] }
   | { readonly ok: false; readonly reason: string };
 
 /**
  * Runs an `api_call …` utterance on a store: the matching restaurants and their KB-result lines as
- * the dataset writes them (`NO_RESULT` alone when nothing matches).
+ * the dataset writes them (`NO_RESULT` alone when nothing matches); `{ ok: false, reason }` when
+ * `text` is not a valid call of the dialect. Errors of the store pass through.
+ *
+ * @example
+ * ```ts
+ * import { answerApiCall, MemoryKbStore, BABI_KB, readKb } from 'dialogym/restaurant';
+ * const store = new MemoryKbStore(readKb('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt').restaurants);
+ * const a = answerApiCall(store, BABI_KB, 'api_call italian rome six cheap', { maxResults: 2 });
+ * if (a.ok) console.log(a.lines.join('\n'));
+ * ```
  */
 export function answerApiCall(store: KbStore, dialect: KbDialect, text: string, opts: AnswerOptions = {}): ApiCallAnswer {
   const parsed = parseApiCall(text, dialect);

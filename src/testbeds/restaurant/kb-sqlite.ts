@@ -19,7 +19,26 @@ import { FormatError } from '../../core/errors.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
 import { KB_DIALECTS, readKb, type KbDialect, type KbDialectName } from './kb-dialects.js';
 
+/**
+ * The `format` value in the `kb_meta` table of a dialogym SQLite KB; `SqliteKbStore.open` refuses
+ * other files.
+ *
+ * @example
+ * ```ts
+ * import { SQLITE_KB_FORMAT } from 'dialogym/restaurant';
+ * SQLITE_KB_FORMAT; // 'dialogym-kb'
+ * ```
+ */
 export const SQLITE_KB_FORMAT = 'dialogym-kb';
+/**
+ * The schema version written in `kb_meta` (1); `SqliteKbStore.open` refuses other versions.
+ *
+ * @example
+ * ```ts
+ * import { SQLITE_KB_VERSION } from 'dialogym/restaurant';
+ * SQLITE_KB_VERSION; // 1
+ * ```
+ */
 export const SQLITE_KB_VERSION = 1;
 
 const SCHEMA = `
@@ -52,6 +71,16 @@ function rowToRestaurant(r: Row): Restaurant {
   return out;
 }
 
+/**
+ * What `importKbFile` imported: the KB layout and the numbers of restaurants and facts.
+ *
+ * @example
+ * ```ts
+ * import { importKbFile, type ImportSummary } from 'dialogym/restaurant';
+ * const s: ImportSummary = importKbFile('data/dialog-bAbI-tasks/dialog-babi-kb-all.txt', 'out/kb.sqlite');
+ * console.log(`${s.restaurants} restaurants (${s.dialect}) from ${s.facts} facts`); // 1200 restaurants (babi) from 8400 facts
+ * ```
+ */
 export interface ImportSummary {
   readonly dialect: KbDialectName;
   readonly restaurants: number;
@@ -62,7 +91,15 @@ let tmpCounter = 0;
 
 /**
  * Writes restaurants to a new SQLite KB at `out` (temp file + rename: never a half-written
- * database; an existing file is replaced only once the new one is complete).
+ * database; an existing file is replaced only once the new one is complete). Parent folders
+ * are created; SQLite and file-system errors pass through.
+ *
+ * @example
+ * ```ts
+ * import { writeSqliteKb, generateRestaurants, BABI_KB } from 'dialogym/restaurant';
+ * import { createRng } from 'dialogym';
+ * writeSqliteKb('out/generated-kb.sqlite', generateRestaurants(createRng(1)), BABI_KB, 'seed 1');
+ * ```
  */
 export function writeSqliteKb(out: string, restaurants: readonly Restaurant[], dialect: KbDialect, source = ''): void {
   const dir = dirname(out);
@@ -97,7 +134,17 @@ export function writeSqliteKb(out: string, restaurants: readonly Restaurant[], d
   }
 }
 
-/** `dialogym kb import`: a bAbI (tasks 1–5) or DSTC6 KB file → SQLite KB. */
+/**
+ * `dialogym kb import`: a bAbI (tasks 1–5) or DSTC6 KB file → SQLite KB at `out` (layout detected
+ * from the attributes). A missing or malformed KB file throws a FormatError.
+ *
+ * @example
+ * ```ts
+ * import { importKbFile, SqliteKbStore } from 'dialogym/restaurant';
+ * importKbFile('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0/extendedkb1.txt', 'out/kb1.sqlite'); // { dialect: 'dstc6', restaurants: 5400, facts: 48600 }
+ * const store = SqliteKbStore.open('out/kb1.sqlite');
+ * ```
+ */
 export function importKbFile(kbFile: string, out: string): ImportSummary {
   const { dialect, restaurants } = readKb(kbFile);
   writeSqliteKb(out, restaurants, dialect, basename(kbFile));
@@ -105,7 +152,19 @@ export function importKbFile(kbFile: string, out: string): ImportSummary {
   return { dialect: dialect.name, restaurants: restaurants.length, facts: restaurants.length * dialect.fileAttrs.length };
 }
 
-/** A read-only KB store over a SQLite KB written by `writeSqliteKb`. */
+/**
+ * A read-only KB store over a SQLite KB written by `writeSqliteKb` / `importKbFile`: `query`
+ * answers api_calls (atmosphere and restrictions only when given) in KB file order. Open it with
+ * `SqliteKbStore.open` (a FormatError for a missing file or another schema); `close()` when done.
+ *
+ * @example
+ * ```ts
+ * import { SqliteKbStore, answerApiCall } from 'dialogym/restaurant';
+ * const store = SqliteKbStore.open('out/kb.sqlite');
+ * const a = answerApiCall(store, store.dialect, 'api_call italian rome six cheap');
+ * store.close();
+ * ```
+ */
 export class SqliteKbStore implements KbStore {
   readonly file: string;
   readonly dialect: KbDialect;

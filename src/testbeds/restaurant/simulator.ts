@@ -43,12 +43,59 @@ import {
   fill,
 } from './patterns.js';
 
+/**
+ * A bAbI dialog task the simulator generates: 1 issuing API calls, 2 updating API calls,
+ * 3 displaying options, 4 providing extra information, 5 full dialogs.
+ *
+ * @example
+ * ```ts
+ * import { TASK_FILE_STEMS, type TaskId } from 'dialogym/restaurant';
+ * const task: TaskId = 4;
+ * TASK_FILE_STEMS[task]; // 'dialog-babi-task4-phone-address'
+ * ```
+ */
 export type TaskId = 1 | 2 | 3 | 4 | 5;
+/**
+ * The five generated tasks, in order.
+ *
+ * @example
+ * ```ts
+ * import { TASKS, generateRestaurantDataset } from 'dialogym/restaurant';
+ * generateRestaurantDataset({ seed: 1, tasks: TASKS, dialogs: 10 });
+ * ```
+ */
 export const TASKS: readonly TaskId[] = [1, 2, 3, 4, 5];
+/**
+ * A split of a task: training, development, test, and the out-of-vocabulary test set.
+ *
+ * @example
+ * ```ts
+ * import { splitVocab, type Split } from 'dialogym/restaurant';
+ * const split: Split = 'tst-OOV';
+ * splitVocab(split); // 'oov'
+ * ```
+ */
 export type Split = 'trn' | 'dev' | 'tst' | 'tst-OOV';
+/**
+ * The four splits, in file order.
+ *
+ * @example
+ * ```ts
+ * import { SPLITS, dialogFileName } from 'dialogym/restaurant';
+ * SPLITS.map((s) => dialogFileName(1, s));
+ * ```
+ */
 export const SPLITS: readonly Split[] = ['trn', 'dev', 'tst', 'tst-OOV'];
 
-/** File-name stems of the original release. */
+/**
+ * File-name stems of the original release, per task (add `-<split>.txt`).
+ *
+ * @example
+ * ```ts
+ * import { TASK_FILE_STEMS } from 'dialogym/restaurant';
+ * `${TASK_FILE_STEMS[1]}-trn.txt`; // 'dialog-babi-task1-API-calls-trn.txt'
+ * ```
+ */
 export const TASK_FILE_STEMS: Readonly<Record<TaskId, string>> = {
   1: 'dialog-babi-task1-API-calls',
   2: 'dialog-babi-task2-API-refine',
@@ -57,6 +104,15 @@ export const TASK_FILE_STEMS: Readonly<Record<TaskId, string>> = {
   5: 'dialog-babi-task5-full-dialogs',
 };
 
+/**
+ * The vocabulary half a split's dialogs use: `oov` for tst-OOV, `iv` for the others.
+ *
+ * @example
+ * ```ts
+ * import { splitVocab } from 'dialogym/restaurant';
+ * splitVocab('dev'); // 'iv'
+ * ```
+ */
 export function splitVocab(split: Split): VocabHalf {
   return split === 'tst-OOV' ? 'oov' : 'iv';
 }
@@ -266,6 +322,15 @@ export function task5Dialog(rng: Rng, first: ApiCall, final: ApiCall, kb: KbStor
 // ---------------------------------------------------------------------------------------------
 // A whole split
 
+/**
+ * Options of `generateSplit`.
+ *
+ * @example
+ * ```ts
+ * import type { SplitOptions } from 'dialogym/restaurant';
+ * const opts: SplitOptions = { dialogs: 100, onDialog: (done, total) => { if (done === total) console.log('done'); } };
+ * ```
+ */
 export interface SplitOptions {
   /** Number of dialogs (default 1000, as in the originals). */
   dialogs?: number;
@@ -277,6 +342,16 @@ export interface SplitOptions {
  * Generates one split of one task. `taskRng` is the task's stream (the same for all splits of the
  * task: it fixes the goal pools); each split draws its dialogs from `taskRng.fork(split)`.
  * `kb` must hold the restaurants of both halves needed (the IV half for trn/dev/tst, OOV for tst-OOV).
+ * Throws a ConfigError for a bad `dialogs` count or a KB with nothing to build the split from.
+ * Dialog ids are 1-based (`'1'`, `'2'`, …), unlike `parseBabiDialogs`' 0-based ones.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateSplit, generateRestaurants, MemoryKbStore } from 'dialogym/restaurant';
+ * const kb = new MemoryKbStore(generateRestaurants(createRng(1).fork('kb')));
+ * const dialogs = generateSplit(3, 'tst', kb, createRng(1).fork('task3'), { dialogs: 20 }); // ids '1', '2', …
+ * ```
  */
 export function generateSplit(task: TaskId, split: Split, kb: KbStore, taskRng: Rng, opts: SplitOptions = {}): Dialog[] {
   const n = opts.dialogs ?? 1000;

@@ -11,13 +11,35 @@ import type { SplitName } from '../slots.js';
 import type { ValueIndex } from '../tracker.js';
 import type { UserGoal } from '../user.js';
 
-/** What only a privileged agent is told. */
+/** What only a privileged agent is told.
+ *
+ * @example
+ * ```ts
+ * import type { Oracle } from 'dialogym/infobot';
+ * declare const oracle: Oracle;
+ * console.log(oracle.goal.target, oracle.act.act);
+ * ```
+ */
 export interface Oracle {
   readonly goal: UserGoal;
   /** The user's last dialog act (before corruption and NLG). */
   readonly act: UserAct;
 }
 
+/**
+ * A KB-InfoBot agent: `begin(rng)` starts a dialog, `act(utterance)` answers each user utterance
+ * with an action. Build registered ones with `createAgent`, or implement your own.
+ *
+ * @example
+ * ```ts
+ * import type { InfoBotAgent } from 'dialogym/infobot';
+ * const alwaysInform: InfoBotAgent = {
+ *   name: 'first-five',
+ *   begin: () => {},
+ *   act: () => ({ act: 'inform', results: [0, 1, 2, 3, 4] }),
+ * };
+ * ```
+ */
 export interface InfoBotAgent {
   readonly name: string;
   /** Starts a dialog (the agent's own randomness comes from `rng`). */
@@ -26,7 +48,15 @@ export interface InfoBotAgent {
   act(utterance: string, oracle?: Oracle): InfoBotAction;
 }
 
-/** What an agent is built from. */
+/** What an agent is built from.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, agentContext, infobotAgents, type AgentContext } from 'dialogym/infobot';
+ * const ctx: AgentContext = agentContext(new InfoBotEnv({ split: 'small' }));
+ * const agent = infobotAgents.get('rule-soft').create(ctx);
+ * ```
+ */
 export interface AgentContext {
   /** The agent's (incomplete) KB. */
   readonly kb: MovieKb;
@@ -42,11 +72,29 @@ export interface AgentContext {
   readonly policyDir?: string;
 }
 
+/**
+ * A registered agent: how to build it from an `AgentContext`, and whether it sees the oracle.
+ *
+ * @example
+ * ```ts
+ * import { infobotAgents, type AgentEntry } from 'dialogym/infobot';
+ * const firstFive: AgentEntry = { privileged: false, create: () => ({ name: 'first-five', begin: () => {}, act: () => ({ act: 'inform', results: [0, 1, 2, 3, 4] }) }) };
+ * infobotAgents.register('first-five', 'informs rows 0-4 at once', firstFive);
+ * ```
+ */
 export interface AgentEntry {
   /** Sees the oracle (upper bounds only). */
   readonly privileged: boolean;
   create(ctx: AgentContext): InfoBotAgent;
 }
 
-/** Named agents (`rule-soft`, `max`, …). */
+/** Named agents (`rule-soft`, `max`, …); `get` throws a ConfigError for an unknown name. The
+ * rl-* and e2e-soft agents need trained policy files (see `AgentContext.policyDir`).
+ *
+ * @example
+ * ```ts
+ * import { infobotAgents } from 'dialogym/infobot';
+ * [...infobotAgents]; // ['e2e-soft', 'max', 'rl-hard', 'rl-nokb', 'rl-soft', 'rule-hard', 'rule-nokb', 'rule-soft']
+ * ```
+ */
 export const infobotAgents = new Registry<AgentEntry>('infobot agent');

@@ -25,18 +25,46 @@ import { SoftLookup, topKRandomTies } from '../soft-kb.js';
 import { M, REWARDS, SLOTS } from '../slots.js';
 import { ModelFileError, StateError } from '../../../core/errors.js';
 
+/**
+ * The trained parts of an E2E-Soft agent: the n-gram vocabulary, the neural tracker and the policy.
+ *
+ * @example
+ * ```ts
+ * import { loadE2e, type E2eParts } from 'dialogym/infobot';
+ * const parts: E2eParts = loadE2e('policies/infobot/e2e-soft-medium.dgm').parts;
+ * parts.vocab.size;
+ * ```
+ */
 export interface E2eParts {
   readonly vocab: NgramVocab;
   readonly tracker: NeuralTracker;
   readonly policy: PolicyNet;
 }
 
+/**
+ * One policy decision of an E2E-Soft agent (the same shape as the RL agents' `Decision`).
+ *
+ * @example
+ * ```ts
+ * import type { E2eDecision } from 'dialogym/infobot';
+ * declare const d: E2eDecision;
+ * d.step.probs[d.action]; // the probability of the action taken
+ * ```
+ */
 export interface E2eDecision {
   readonly step: PolicyStep;
   readonly action: number;
 }
 
-/** The inform of a sampled episode, kept for the tracker's REINFORCE gradient. */
+/** The inform of a sampled episode, kept for the tracker's REINFORCE gradient.
+ *
+ * @example
+ * ```ts
+ * import type { InformSample } from 'dialogym/infobot';
+ * declare const inf: InformSample;
+ * console.log(inf.turn, inf.results, inf.posterior[inf.results[0] ?? 0]);
+ * ```
+ */
 export interface InformSample {
   readonly results: number[];
   /** p_T at the inform. */
@@ -48,6 +76,16 @@ export interface InformSample {
   readonly turn: number;
 }
 
+/**
+ * The E2E-Soft agent (`e2e-soft`; module description above). Usually built from a trained file
+ * (`createAgent('e2e-soft')`, `policyAgent`, `loadE2e`); `act` before `begin` throws a StateError.
+ *
+ * @example
+ * ```ts
+ * import { E2eAgent, InfoBotEnv, agentContext, loadE2e } from 'dialogym/infobot';
+ * const agent = new E2eAgent(agentContext(new InfoBotEnv({ split: 'medium' })), loadE2e('policies/infobot/e2e-soft-medium.dgm').parts);
+ * ```
+ */
 export class E2eAgent implements InfoBotAgent {
   readonly name = 'e2e-soft';
   mode: ActMode;

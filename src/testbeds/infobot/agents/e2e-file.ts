@@ -15,8 +15,29 @@ import { FEATURE_SIZE, POLICY_ACTIONS } from './rl-agent.js';
 import { M, type SplitName } from '../slots.js';
 import { FEATURES_VERSION } from './policy-file.js';
 
+/**
+ * The model name in the header of E2E-Soft agent files.
+ *
+ * @example
+ * ```ts
+ * import { readModelFile } from 'dialogym';
+ * import { E2E_MODEL } from 'dialogym/infobot';
+ * readModelFile('policies/infobot/e2e-soft-medium.dgm').model === E2E_MODEL; // true
+ * ```
+ */
 export const E2E_MODEL = 'infobot-e2e';
 
+/**
+ * The metadata of an E2E-Soft agent file: sizes, vocabulary, the split and seeds it was trained
+ * on, training settings and figures, and the (thinned) learning curve.
+ *
+ * @example
+ * ```ts
+ * import { loadE2e, type E2eMeta } from 'dialogym/infobot';
+ * const meta: E2eMeta = loadE2e('policies/infobot/e2e-soft-medium.dgm').meta;
+ * console.log(meta.split, meta.bestValidReward, meta.curve.length);
+ * ```
+ */
 export interface E2eMeta {
   agent: 'e2e-soft';
   features: string;
@@ -38,20 +59,56 @@ export interface E2eMeta {
   curve: CurvePoint[];
 }
 
+/**
+ * An E2E-Soft agent file read back: its metadata and its parts.
+ *
+ * @example
+ * ```ts
+ * import { loadE2e, type LoadedE2e } from 'dialogym/infobot';
+ * const { meta, parts }: LoadedE2e = loadE2e('policies/infobot/e2e-soft-medium.dgm');
+ * ```
+ */
 export interface LoadedE2e {
   readonly meta: E2eMeta;
   readonly parts: E2eParts;
 }
 
-/** Most learning-curve points kept in a model file (validated points are always kept). */
+/** Most learning-curve points kept in a model file (validated points are always kept).
+ *
+ * @example
+ * ```ts
+ * import { MAX_CURVE_POINTS, thinCurve, type CurvePoint } from 'dialogym/infobot';
+ * declare const curve: CurvePoint[];
+ * thinCurve(curve, MAX_CURVE_POINTS).length; // about 400 at most, plus validated points
+ * ```
+ */
 export const MAX_CURVE_POINTS = 400;
 
-/** The curve thinned to about `max` points: every k-th batch plus every validated one. */
+/** The curve thinned to about `max` points: every k-th batch plus every validated one.
+ *
+ * @example
+ * ```ts
+ * import { thinCurve } from 'dialogym/infobot';
+ * const pts = Array.from({ length: 10 }, (_, i) => ({ episodes: i, reward: 0, success: 0, turns: 0, phase: 'reinforce' as const }));
+ * thinCurve(pts, 5).map((p) => p.episodes); // [1, 3, 5, 7, 9]
+ * ```
+ */
 export function thinCurve(curve: readonly CurvePoint[], max = MAX_CURVE_POINTS): CurvePoint[] {
   const k = Math.max(1, Math.ceil(curve.length / max));
   return curve.filter((p, i) => p.validReward !== undefined || i % k === k - 1 || i === curve.length - 1);
 }
 
+/**
+ * Writes a trained E2E-Soft agent (`trainE2e`'s result) as a model file (`infobot-e2e`), the
+ * learning curve thinned with `thinCurve`.
+ *
+ * @example
+ * ```ts
+ * import { trainE2e, saveE2e, defaultPolicyFile } from 'dialogym/infobot';
+ * const r = trainE2e({ split: 'small', imitation: 500, episodes: 500 });
+ * saveE2e(defaultPolicyFile('out/policies', 'e2e-soft', 'small'), r);
+ * ```
+ */
 export function saveE2e(file: string, r: E2eTrainResult): void {
   const { split, kbSeed, seed, ...options } = r.options;
   const { tracker, policy, vocab } = r.parts;
@@ -76,7 +133,16 @@ export function saveE2e(file: string, r: E2eTrainResult): void {
   writeModelFile(file, { model: E2E_MODEL, meta, tensors: [...tracker.params, ...policy.params].map((p) => ({ name: p.name, shape: p.shape, data: p.data })) });
 }
 
-/** Builds the agent parts from a read model file of model `infobot-e2e`. */
+/** Builds the agent parts from a read model file of model `infobot-e2e`.
+ *
+ * @example
+ * ```ts
+ * import { readModelFile } from 'dialogym';
+ * import { e2eFromContent } from 'dialogym/infobot';
+ * const file = 'policies/infobot/e2e-soft-medium.dgm';
+ * const { parts } = e2eFromContent(readModelFile(file), file); // ModelFileError if corrupt
+ * ```
+ */
 export function e2eFromContent(c: ModelFileContent, file: string): LoadedE2e {
   if (c.model !== E2E_MODEL) throw new ModelFileError(`${file}: a '${c.model}' model, not an E2E-Soft agent (${E2E_MODEL})`);
   const m = c.meta as Partial<E2eMeta> | null;
@@ -115,6 +181,17 @@ export function e2eFromContent(c: ModelFileContent, file: string): LoadedE2e {
   return { meta: m as E2eMeta, parts: { vocab, tracker, policy } };
 }
 
+/**
+ * Reads an E2E-Soft agent file written by `saveE2e`; a missing, corrupt or other model file
+ * throws a ModelFileError.
+ *
+ * @example
+ * ```ts
+ * import { loadE2e, E2eAgent, InfoBotEnv, agentContext } from 'dialogym/infobot';
+ * const { parts } = loadE2e('policies/infobot/e2e-soft-small.dgm');
+ * const agent = new E2eAgent(agentContext(new InfoBotEnv({ split: 'small' })), parts);
+ * ```
+ */
 export function loadE2e(file: string): LoadedE2e {
   return e2eFromContent(readModelFile(file), file);
 }

@@ -35,7 +35,17 @@ import { contentTokens } from '../text.js';
 import type { ValueIndex } from '../tracker.js';
 import { ConfigError, InternalError } from '../../../core/errors.js';
 
+/**
+ * Options of `trainE2e` (defaults and checks in `e2eTrainOptions`).
+ *
+ * @example
+ * ```ts
+ * import type { E2eTrainOptions } from 'dialogym/infobot';
+ * const opts: E2eTrainOptions = { split: 'medium', imitation: 10000, episodes: 20000, residual: true, temperatures: [0.5, 1, 2] };
+ * ```
+ */
 export interface E2eTrainOptions {
+  /** KB split of the training environment. */
   split: SplitName;
   /** Seed of the generated KB (default 1). */
   kbSeed?: number;
@@ -96,19 +106,56 @@ export interface E2eTrainOptions {
    * ignored) whose learning curve is `curve`: the new points follow it.
    */
   init?: { parts: E2eParts; curve: readonly CurvePoint[] };
+  /** After each batch. */
   onBatch?: (p: CurvePoint) => void;
 }
 
+/**
+ * The E2E training options with every default filled in (as stored in a model file).
+ *
+ * @example
+ * ```ts
+ * import { e2eTrainOptions, type E2eTrainSettings } from 'dialogym/infobot';
+ * const s: E2eTrainSettings = e2eTrainOptions({ split: 'small' });
+ * s.batch; // 64
+ * ```
+ */
 export type E2eTrainSettings = Required<Omit<E2eTrainOptions, 'env' | 'onBatch' | 'init' | 'validationTemperature'>> & Pick<E2eTrainOptions, 'validationTemperature'>;
 
+/**
+ * What `trainE2e` returns: the kept parts, the learning curve, the best validation reward and
+ * when it was reached, and the settings used. Save it with `saveE2e`.
+ *
+ * @example
+ * ```ts
+ * import { trainE2e, saveE2e, type E2eTrainResult } from 'dialogym/infobot';
+ * const r: E2eTrainResult = trainE2e({ split: 'small', imitation: 200, episodes: 200 });
+ * saveE2e('out/policies/e2e-soft-small.dgm', r);
+ * ```
+ */
 export interface E2eTrainResult {
+  /** The vocabulary, tracker and policy with the kept parameters. */
   parts: E2eParts;
+  /** One point per batch. */
   curve: CurvePoint[];
+  /** Validation reward of the kept parameters (NaN if never validated). */
   bestValidReward: number;
+  /** Training dialogs played when the kept parameters were reached. */
   bestEpisodes: number;
   options: E2eTrainSettings;
 }
 
+/**
+ * The E2E training settings with defaults filled in (10,000 imitation and 10,000 REINFORCE
+ * dialogs, …). Invalid values (non-positive sizes, negative counts, non-positive learning rates,
+ * bad temperatures) throw a ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { e2eTrainOptions } from 'dialogym/infobot';
+ * e2eTrainOptions({ split: 'medium', residual: true }).trackerLr; // 0.0002
+ * ```
+ */
 export function e2eTrainOptions(o: E2eTrainOptions): E2eTrainSettings {
   const r: E2eTrainSettings = {
     split: o.split,
@@ -208,7 +255,15 @@ class E2eImitator implements InfoBotAgent {
   }
 }
 
-/** Builds the n-gram vocabulary from the KB values and the utterances of rule-agent dialogs. */
+/** Builds the n-gram vocabulary from the KB values and the utterances of rule-agent dialogs.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, buildE2eVocab } from 'dialogym/infobot';
+ * const vocab = buildE2eVocab(new InfoBotEnv({ split: 'small' }), 1, 200);
+ * vocab.size;
+ * ```
+ */
 export function buildE2eVocab(env: InfoBotEnv, seed: number, episodes: number): NgramVocab {
   const utterances: string[] = [];
   const rule = new RuleAgent(agentContext(env), 'soft');
@@ -216,7 +271,16 @@ export function buildE2eVocab(env: InfoBotEnv, seed: number, episodes: number): 
   return NgramVocab.build(env.kb.vocab, utterances);
 }
 
-/** Average greedy reward over the validation dialogs. */
+/** Average greedy reward over the validation dialogs.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, E2eAgent, agentContext, loadE2e, validateE2e } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * const agent = new E2eAgent(agentContext(env), loadE2e('policies/infobot/e2e-soft-small.dgm').parts);
+ * validateE2e(env, agent, 200);
+ * ```
+ */
 export function validateE2e(env: InfoBotEnv, agent: E2eAgent, episodes: number): number {
   const { mode, record } = agent;
   agent.mode = 'greedy';
@@ -256,7 +320,15 @@ function supervisedTrackerGrads(steps: E2eAgent['trackerSteps'], status: readonl
   return { dp, dq };
 }
 
-/** Tracker gradients of −adv·log Pr(μ) (eq. 20) through the soft lookup, at the inform turn. */
+/** Tracker gradients of −adv·log Pr(μ) (eq. 20) through the soft lookup, at the inform turn.
+ *
+ * @example
+ * ```ts
+ * import { informTrackerGrads, type E2eAgent, type InfoBotEnv } from 'dialogym/infobot';
+ * declare const agent: E2eAgent, env: InfoBotEnv; // after a sampled episode that ended with an inform
+ * const { dp, dq } = informTrackerGrads(agent, env.kb, 0.5); // per turn, undefined except at the inform
+ * ```
+ */
 export function informTrackerGrads(agent: E2eAgent, kb: InfoBotEnv['kb'], adv: number): { dp: (Float32Array[] | undefined)[]; dq: (Float32Array | undefined)[] } {
   const T = agent.trackerSteps.length;
   const dp: (Float32Array[] | undefined)[] = new Array<Float32Array[] | undefined>(T).fill(undefined);
@@ -293,6 +365,19 @@ interface E2eEpisode {
   readonly imitation: { readonly expert: number[]; readonly status: SlotStatus[]; readonly goal: Oracle['goal'] } | null;
 }
 
+/**
+ * Trains the E2E-Soft agent (paper §4.4): the n-gram vocabulary from rule-agent dialogs, imitation
+ * of the rule agent, then REINFORCE of the policy and, through the soft lookup, of the tracker;
+ * the best validated parameters are kept. Deterministic for given options. Invalid options throw a
+ * ConfigError (see `e2eTrainOptions`).
+ *
+ * @example
+ * ```ts
+ * import { trainE2e, saveE2e } from 'dialogym/infobot';
+ * const r = trainE2e({ split: 'small', imitation: 2000, episodes: 2000, onBatch: (p) => console.log(p.phase, p.episodes, p.reward) });
+ * saveE2e('out/policies/e2e-soft-small.dgm', r);
+ * ```
+ */
 export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
   const o = e2eTrainOptions(opts);
   const env = opts.env ?? new InfoBotEnv({ split: o.split, kbSeed: o.kbSeed });

@@ -13,6 +13,18 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * The learning curve of a training (module description above) as a self-contained SVG document
+ * with `title` on top.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import { trainRlPolicy, learningCurveSvg } from 'dialogym/infobot';
+ * const r = trainRlPolicy({ agent: 'rl-soft', split: 'small', episodes: 2000, imitation: 500 });
+ * writeFileAtomic('out/rl-soft-small.svg', learningCurveSvg(r.curve, 'rl-soft, small KB'));
+ * ```
+ */
 export function learningCurveSvg(curve: readonly CurvePoint[], title: string): string {
   const xs = curve.map((p) => p.episodes);
   const smooth = curve.map((_, i) => {

@@ -12,6 +12,16 @@ import { infobotAgents, type AgentContext, type InfoBotAgent, type Oracle } from
 import { SLOTS, slotIndex } from '../slots.js';
 import { ConfigError, StateError } from '../../../core/errors.js';
 
+/**
+ * The `max` upper bound (module description above): a privileged agent that reads the oracle.
+ * `act` without an oracle throws a ConfigError, before `begin` a StateError.
+ *
+ * @example
+ * ```ts
+ * import { evaluateAgent } from 'dialogym/infobot';
+ * evaluateAgent({ agent: 'max', split: 'small', episodes: 100 }).success; // 1
+ * ```
+ */
 export class MaxAgent implements InfoBotAgent {
   readonly name = 'max';
   private rng: Rng | null = null;

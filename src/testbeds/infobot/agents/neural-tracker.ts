@@ -22,6 +22,16 @@ import { initNormal, param, type Param } from '../../../nn/params.js';
 import { M } from '../slots.js';
 import { InternalError, ModelFileError } from '../../../core/errors.js';
 
+/**
+ * The sizes (and options) of a `NeuralTracker`.
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, type NeuralTrackerSizes } from 'dialogym/infobot';
+ * const { full } = splitKbs('small', 1);
+ * const sizes: NeuralTrackerSizes = { vocab: 500, values: full.vocab.map((v) => v.length), embed: 32, hidden: 48 };
+ * ```
+ */
 export interface NeuralTrackerSizes {
   /** n-gram vocabulary size. */
   vocab: number;
@@ -37,7 +47,15 @@ export interface NeuralTrackerSizes {
   residual?: boolean;
 }
 
-/** The hand-crafted tracker's beliefs of a turn as logit terms: log p̂_j(v) per slot, logit(q̂_j). */
+/** The hand-crafted tracker's beliefs of a turn as logit terms: log p̂_j(v) per slot, logit(q̂_j).
+ *
+ * @example
+ * ```ts
+ * import { handInput, splitKbs, HandCraftedTracker, ValueIndex, type HandInput } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const hand: HandInput = handInput(new HandCraftedTracker(kb, new ValueIndex(kb.vocab)).beliefs);
+ * ```
+ */
 export interface HandInput {
   readonly lp: readonly Float32Array[];
   readonly lq: Float32Array;
@@ -46,7 +64,15 @@ export interface HandInput {
 const HAND_P_FLOOR = 1e-6;
 const HAND_Q_CLIP = 0.02;
 
-/** Writes the logit terms of hand-crafted beliefs into `out` (allocated when absent). */
+/** Writes the logit terms of hand-crafted beliefs into `out` (allocated when absent).
+ *
+ * @example
+ * ```ts
+ * import { handInput } from 'dialogym/infobot';
+ * const h = handInput({ p: [[0.5, 0.5], [1], [1], [1], [1], [1]], q: [1, 1, 1, 1, 1, 0] });
+ * h.lq[5]; // logit(0.02): q is clipped to [0.02, 0.98]
+ * ```
+ */
 export function handInput(beliefs: { readonly p: readonly ArrayLike<number>[]; readonly q: ArrayLike<number> }, out?: HandInput): HandInput {
   const r: HandInput = out ?? { lp: beliefs.p.map((p) => new Float32Array(p.length)), lq: new Float32Array(M) };
   for (let j = 0; j < M; j++) {
@@ -59,6 +85,19 @@ export function handInput(beliefs: { readonly p: readonly ArrayLike<number>[]; r
   return r;
 }
 
+/**
+ * One turn of a `NeuralTracker` (`step`): the n-gram ids read, the GRU caches, and the beliefs
+ * p_j, q_j, kept for backpropagation.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { NeuralTracker, type TrackerStep } from 'dialogym/infobot';
+ * const t = new NeuralTracker({ vocab: 10, values: [3, 3, 3, 3, 3, 3] }).init(createRng(1));
+ * const s: TrackerStep = t.step(Int32Array.from([1, 4]), null, t.initialState());
+ * s.q; // six probabilities
+ * ```
+ */
 export interface TrackerStep {
   readonly ids: Int32Array;
   readonly caches: readonly GruCache[];
@@ -82,6 +121,23 @@ function softmaxInto(logits: Float32Array, out: Float32Array): void {
   for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / z;
 }
 
+/**
+ * The neural belief tracker of KB-InfoBot (module description above): `step` reads one turn and
+ * keeps caches, `stepInPlace` runs inference without allocating, `backward` accumulates gradients
+ * over an episode. Parameters are zero until `init`. The constructor throws a ModelFileError for
+ * sizes that do not fit the six slots; a residual tracker without its hand input an InternalError.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { NeuralTracker, NgramVocab, splitKbs } from 'dialogym/infobot';
+ * const { full } = splitKbs('small', 1);
+ * const vocab = NgramVocab.build(full.vocab, ['i am looking for a comedy']);
+ * const tracker = new NeuralTracker({ vocab: vocab.size, values: full.vocab.map((v) => v.length) }).init(createRng(1), full.priors);
+ * const turn = tracker.step(vocab.featurize('a comedy'), null, tracker.initialState());
+ * turn.p[2]; // beliefs over the genres
+ * ```
+ */
 export class NeuralTracker {
   readonly embed: number;
   readonly hidden: number;

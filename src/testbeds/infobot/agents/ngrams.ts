@@ -7,7 +7,14 @@
 import { wordTokens } from '../text.js';
 import { ModelFileError } from '../../../core/errors.js';
 
-/** Unigram and bigram keys of an utterance (with repeats). */
+/** Unigram and bigram keys of an utterance (with repeats).
+ *
+ * @example
+ * ```ts
+ * import { ngramKeys } from 'dialogym/infobot';
+ * ngramKeys('rated pg-13 please'); // ['rated', 'pg-13', 'please', 'rated pg-13', 'pg-13 please']
+ * ```
+ */
 export function ngramKeys(text: string): string[] {
   const t = wordTokens(text);
   const out = [...t];
@@ -15,6 +22,15 @@ export function ngramKeys(text: string): string[] {
   return out;
 }
 
+/**
+ * Options of `NgramVocab.build`.
+ *
+ * @example
+ * ```ts
+ * import type { NgramVocabOptions } from 'dialogym/infobot';
+ * const opts: NgramVocabOptions = { minBigramCount: 5, maxSize: 4000 };
+ * ```
+ */
 export interface NgramVocabOptions {
   /** Bigrams seen fewer times in the sample utterances are dropped (default 3). */
   minBigramCount?: number;
@@ -22,6 +38,18 @@ export interface NgramVocabOptions {
   maxSize?: number;
 }
 
+/**
+ * The n-gram vocabulary of the neural tracker (module description above): `build` makes it from
+ * the KB values and sample utterances, `featurize(text)` gives the ids of an utterance's known
+ * n-grams. The constructor throws a ModelFileError for duplicate entries (a corrupt file).
+ *
+ * @example
+ * ```ts
+ * import { NgramVocab, splitKbs } from 'dialogym/infobot';
+ * const vocab = NgramVocab.build(splitKbs('small', 1).full.vocab, ['i am looking for a comedy', 'it is rated pg-13']);
+ * vocab.featurize('a comedy please'); // ids of 'a', 'comedy', … that are in the vocabulary
+ * ```
+ */
 export class NgramVocab {
   private readonly ids: Map<string, number>;
 
@@ -61,7 +89,15 @@ export class NgramVocab {
   }
 }
 
-/** Per slot, per value: the ids of the value's n-grams (the tracker's tied value embeddings). */
+/** Per slot, per value: the ids of the value's n-grams (the tracker's tied value embeddings).
+ *
+ * @example
+ * ```ts
+ * import { NgramVocab, valueNgramIds, splitKbs } from 'dialogym/infobot';
+ * const { vocab: values } = splitKbs('small', 1).full;
+ * const ids = valueNgramIds(NgramVocab.build(values, []), values); // ids[j][v]
+ * ```
+ */
 export function valueNgramIds(vocab: NgramVocab, values: readonly (readonly string[])[]): Int32Array[][] {
   return values.map((slot) => slot.map((v) => vocab.featurize(v)));
 }

@@ -14,10 +14,38 @@ import { FEATURE_SIZE, POLICY_ACTIONS, rlAccess } from './rl-agent.js';
 import type { KbAccess } from './rule-agents.js';
 import type { SplitName } from '../slots.js';
 
+/**
+ * The model name in the header of KB-InfoBot RL policy files.
+ *
+ * @example
+ * ```ts
+ * import { readModelFile } from 'dialogym';
+ * import { POLICY_MODEL } from 'dialogym/infobot';
+ * readModelFile('policies/infobot/rl-soft-medium.dgm').model === POLICY_MODEL; // true
+ * ```
+ */
 export const POLICY_MODEL = 'infobot-policy';
-/** Version of the summary features; a policy with another version cannot be used. */
+/** Version of the summary features; a policy with another version cannot be used.
+ *
+ * @example
+ * ```ts
+ * import { FEATURES_VERSION, loadPolicy } from 'dialogym/infobot';
+ * loadPolicy('policies/infobot/rl-soft-medium.dgm').meta.features === FEATURES_VERSION; // true (else loadPolicy throws)
+ * ```
+ */
 export const FEATURES_VERSION = 'summary-v1';
 
+/**
+ * The metadata of a policy file: agent and KB access, feature version and network sizes, the
+ * split and seeds it was trained on, training figures and the learning curve.
+ *
+ * @example
+ * ```ts
+ * import { loadPolicy, type PolicyMeta } from 'dialogym/infobot';
+ * const meta: PolicyMeta = loadPolicy('policies/infobot/rl-soft-medium.dgm').meta;
+ * console.log(meta.agent, meta.split, meta.bestValidReward);
+ * ```
+ */
 export interface PolicyMeta {
   agent: string;
   access: KbAccess;
@@ -35,12 +63,30 @@ export interface PolicyMeta {
   curve: CurvePoint[];
 }
 
+/**
+ * A policy read back by `loadPolicy`: its metadata and its network.
+ *
+ * @example
+ * ```ts
+ * import { loadPolicy, RlAgent, InfoBotEnv, agentContext, type LoadedPolicy } from 'dialogym/infobot';
+ * const p: LoadedPolicy = loadPolicy('policies/infobot/rl-soft-medium.dgm');
+ * const agent = new RlAgent(agentContext(new InfoBotEnv({ split: 'medium' })), p.meta.access, p.net);
+ * ```
+ */
 export interface LoadedPolicy {
   readonly meta: PolicyMeta;
   readonly net: PolicyNet;
 }
 
-/** Writes a trained policy (deterministic: the same training gives a byte-identical file). */
+/** Writes a trained policy (deterministic: the same training gives a byte-identical file).
+ *
+ * @example
+ * ```ts
+ * import { trainRlPolicy, savePolicy, trainOptions } from 'dialogym/infobot';
+ * const r = trainRlPolicy(trainOptions({ agent: 'rl-soft', split: 'small', episodes: 2000 }));
+ * savePolicy('out/policies/rl-soft-small.dgm', r);
+ * ```
+ */
 export function savePolicy(file: string, r: TrainResult): void {
   const o = r.options;
   const meta: PolicyMeta = {
@@ -62,6 +108,16 @@ export function savePolicy(file: string, r: TrainResult): void {
   writeModelFile(file, { model: POLICY_MODEL, meta, tensors: r.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })) });
 }
 
+/**
+ * Reads a policy file written by `savePolicy`. A file of another model, bad metadata, another
+ * feature version or bad tensors throws a ModelFileError.
+ *
+ * @example
+ * ```ts
+ * import { loadPolicy } from 'dialogym/infobot';
+ * const { meta, net } = loadPolicy('policies/infobot/rl-hard-large.dgm');
+ * ```
+ */
 export function loadPolicy(file: string): LoadedPolicy {
   const c = readModelFile(file);
   if (c.model !== POLICY_MODEL) throw new ModelFileError(`${file}: a '${c.model}' model, not a KB-InfoBot policy (${POLICY_MODEL})`);
@@ -77,7 +133,14 @@ export function loadPolicy(file: string): LoadedPolicy {
   return { meta: { ...(meta as PolicyMeta), access: rlAccess(meta.agent) as KbAccess }, net };
 }
 
-/** Where `infobot train` puts the default policy of an agent and split. */
+/** Where `infobot train` puts the default policy of an agent and split.
+ *
+ * @example
+ * ```ts
+ * import { defaultPolicyFile } from 'dialogym/infobot';
+ * defaultPolicyFile('policies/infobot', 'rl-soft', 'medium'); // 'policies/infobot/rl-soft-medium.dgm'
+ * ```
+ */
 export function defaultPolicyFile(dir: string, agent: string, split: SplitName): string {
   return join(dir, `${agent}-${split}.dgm`);
 }
@@ -85,10 +148,26 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
 /**
  * The folder of the default trained policies: `$DIALOGYM_POLICIES`, else `policies/infobot/` of the
  * installed package (shipped in the npm tarball).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_POLICY_DIR, defaultPolicyFile } from 'dialogym/infobot';
+ * defaultPolicyFile(DEFAULT_POLICY_DIR, 'rl-soft', 'medium'); // …/policies/infobot/rl-soft-medium.dgm
+ * ```
  */
 export const DEFAULT_POLICY_DIR: string = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../../policies/infobot/', import.meta.url));
 
-/** The default policy file of an agent and split in `dir` (default: `DEFAULT_POLICY_DIR`); a ConfigError naming the training command when it is missing. */
+/**
+ * The default policy file of an agent and split in `dir` (default: `DEFAULT_POLICY_DIR`), or a
+ * ConfigError naming the training command when it is missing.
+ *
+ * @example
+ * ```ts
+ * import { findDefaultPolicy } from 'dialogym/infobot';
+ * const file = findDefaultPolicy(undefined, 'rl-soft', 'medium'); // the shipped policy
+ * findDefaultPolicy('out/policies', 'rl-soft', 'medium');        // ConfigError unless trained there
+ * ```
+ */
 export function findDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string {
   const file = defaultPolicyFile(dir ?? DEFAULT_POLICY_DIR, agent, split);
   if (file && existsSync(file)) return file;

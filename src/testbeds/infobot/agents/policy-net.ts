@@ -10,12 +10,39 @@ import { GruRunner } from '../../../nn/gru-infer.js';
 import { softmax } from '../../../nn/kernels.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 
+/**
+ * One forward step of a `PolicyNet`: the GRU cache (for backpropagation) and the action
+ * probabilities.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { PolicyNet, FEATURE_SIZE, POLICY_ACTIONS, type PolicyStep } from 'dialogym/infobot';
+ * const net = new PolicyNet(FEATURE_SIZE, 50, POLICY_ACTIONS).init(createRng(1));
+ * const s: PolicyStep = net.step(new Float32Array(FEATURE_SIZE), net.initialState());
+ * s.probs; // 7 probabilities summing to 1
+ * ```
+ */
 export interface PolicyStep {
   readonly cache: GruCache;
   /** Action probabilities. */
   readonly probs: Float32Array;
 }
 
+/**
+ * The KB-InfoBot neural policy (module description above): `step` runs one turn and keeps a cache,
+ * `act` runs one turn without one (evaluation), `backward` accumulates the gradients of an
+ * episode. Parameters start at zero: call `init(rng)`.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { PolicyNet, FEATURE_SIZE, POLICY_ACTIONS } from 'dialogym/infobot';
+ * const net = new PolicyNet(FEATURE_SIZE, 50, POLICY_ACTIONS).init(createRng(1));
+ * const probs = new Float32Array(POLICY_ACTIONS);
+ * net.act(new Float32Array(FEATURE_SIZE), net.initialState(), probs);
+ * ```
+ */
 export class PolicyNet {
   readonly gru: Gru;
   /** Output layer [actions × hidden] and bias. */

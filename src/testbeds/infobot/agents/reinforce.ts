@@ -24,8 +24,21 @@ import type { SplitName } from '../slots.js';
 import { ConfigError } from '../../../core/errors.js';
 
 
+/**
+ * Options of `trainRlPolicy` (defaults and checks in `trainOptions`). Not the `TrainOptions` of
+ * `dialogym`, which configure the response models.
+ *
+ * @example
+ * ```ts
+ * import { trainRlPolicy, type TrainOptions } from 'dialogym/infobot';
+ * const opts: TrainOptions = { agent: 'rl-soft', split: 'small', episodes: 5000, imitation: 2000, batch: 64 };
+ * const r = trainRlPolicy(opts);
+ * ```
+ */
 export interface TrainOptions {
+  /** The RL agent to train (its KB access). */
   agent: RlAgentName;
+  /** KB split of the training environment. */
   split: SplitName;
   /** Seed of the generated KB (default 1). */
   kbSeed?: number;
@@ -60,6 +73,16 @@ export interface TrainOptions {
   onBatch?: (p: CurvePoint) => void;
 }
 
+/**
+ * One point of a learning curve: the training figures of one batch, and the greedy validation
+ * reward when validated after it.
+ *
+ * @example
+ * ```ts
+ * import type { CurvePoint } from 'dialogym/infobot';
+ * const p: CurvePoint = { episodes: 12800, reward: 0.42, success: 0.61, turns: 3.9, phase: 'reinforce', validReward: 0.5 };
+ * ```
+ */
 export interface CurvePoint {
   /** Training dialogs so far. */
   episodes: number;
@@ -73,25 +96,70 @@ export interface CurvePoint {
   validReward?: number;
 }
 
-/** The figures of a batch on its learning-curve point. */
+/**
+ * The figures of a batch on its learning-curve point.
+ *
+ * @example
+ * ```ts
+ * import type { CurveFigures } from 'dialogym/infobot';
+ * const f: CurveFigures = { reward: 0.4, success: 0.7, turns: 5.2 };
+ * ```
+ */
 export type CurveFigures = Pick<CurvePoint, 'reward' | 'success' | 'turns'>;
 
-/** Average return, success and turns of a batch of training episodes. */
+/**
+ * Average return, success and turns of a batch of training episodes (a learning-curve point).
+ *
+ * @example
+ * ```ts
+ * import { curveFigures, runInfoBotEpisode, createAgent, InfoBotEnv } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * const { agent, privileged } = createAgent('rule-soft', env);
+ * curveFigures('rule-soft', 'small', [{ result: runInfoBotEpisode(env, agent, privileged, 1) }]);
+ * ```
+ */
 export function curveFigures(agent: string, split: SplitName, batch: readonly { readonly result: EpisodeResult }[]): CurveFigures {
   const s = summarize(agent, split, batch.map((e) => e.result));
   return { reward: s.reward, success: s.success, turns: s.turns };
 }
 
+/**
+ * What `trainRlPolicy` returns: the kept network, the learning curve, the best validation reward
+ * and when it was reached, and the resolved options. Save it with `savePolicy`. Not the
+ * `TrainResult` of `dialogym`.
+ *
+ * @example
+ * ```ts
+ * import { trainRlPolicy, savePolicy, type TrainResult } from 'dialogym/infobot';
+ * const r: TrainResult = trainRlPolicy({ agent: 'rl-hard', split: 'small', episodes: 1000, imitation: 500 });
+ * console.log(r.bestValidReward, r.curve.length);
+ * savePolicy('out/policies/rl-hard-small.dgm', r);
+ * ```
+ */
 export interface TrainResult {
+  /** The policy network with the kept parameters. */
   net: PolicyNet;
+  /** One point per batch. */
   curve: CurvePoint[];
   /** Validation reward of the kept parameters (NaN if never validated). */
   bestValidReward: number;
   /** Training dialogs played when the kept parameters were reached. */
   bestEpisodes: number;
+  /** The options used, defaults filled in. */
   options: Required<Omit<TrainOptions, 'env' | 'onBatch'>>;
 }
 
+/**
+ * The training options with defaults filled in (30,000 REINFORCE and 10,000 imitation dialogs,
+ * batch 128, lr 0.001, hidden 50, …). Invalid values throw a ConfigError:
+ * an agent that is not rl-*, non-positive sizes, negative episode counts, lr ≤ 0.
+ *
+ * @example
+ * ```ts
+ * import { trainOptions } from 'dialogym/infobot';
+ * trainOptions({ agent: 'rl-soft', split: 'medium' }).episodes; // 30000
+ * ```
+ */
 export function trainOptions(o: TrainOptions): Required<Omit<TrainOptions, 'env' | 'onBatch'>> {
   const r = {
     agent: o.agent,
@@ -116,15 +184,42 @@ export function trainOptions(o: TrainOptions): Required<Omit<TrainOptions, 'env'
   return r;
 }
 
-/** Seeds of the training / validation dialogs (disjoint from `episodeSeed` used by evaluation). */
+/** Seeds of the training / validation dialogs (disjoint from `episodeSeed` used by evaluation).
+ *
+ * @example
+ * ```ts
+ * import { trainSeed, validationSeed } from 'dialogym/infobot';
+ * const first = trainSeed(1, 0);
+ * const valid0 = validationSeed(0);
+ * ```
+ */
 export function trainSeed(seed: number, i: number): number {
   return hashString(`infobot-train:${seed}:${i}`);
 }
+/**
+ * The seed of validation dialog `i` (the same for every training run).
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, validationSeed } from 'dialogym/infobot';
+ * new InfoBotEnv({ split: 'small' }).reset({ seed: validationSeed(3) });
+ * ```
+ */
 export function validationSeed(i: number): number {
   return hashString(`infobot-valid:${i}`);
 }
 
-/** Average greedy reward of `agent` over the validation dialogs. */
+/** Average greedy reward of `agent` over the validation dialogs.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, RlAgent, PolicyNet, agentContext, validate, FEATURE_SIZE, POLICY_ACTIONS } from 'dialogym/infobot';
+ * import { createRng } from 'dialogym';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * const agent = new RlAgent(agentContext(env), 'soft', new PolicyNet(FEATURE_SIZE, 50, POLICY_ACTIONS).init(createRng(1)));
+ * validate(env, agent, 100); // an untrained policy's reward
+ * ```
+ */
 export function validate(env: InfoBotEnv, agent: RlAgent, episodes: number): number {
   const mode = agent.mode;
   agent.mode = 'greedy';
@@ -168,6 +263,18 @@ interface RlEpisode {
   readonly expert: number[] | null;
 }
 
+/**
+ * Trains an RL agent's policy (module description above): imitation of the rule agent with the
+ * same KB access, then REINFORCE with RMSProp, keeping the best validated parameters.
+ * Deterministic for given options. Invalid options throw a ConfigError (see `trainOptions`).
+ *
+ * @example
+ * ```ts
+ * import { trainRlPolicy, savePolicy, defaultPolicyFile } from 'dialogym/infobot';
+ * const r = trainRlPolicy({ agent: 'rl-soft', split: 'small', episodes: 3000, imitation: 1000, onBatch: (p) => console.log(p.episodes, p.reward) });
+ * savePolicy(defaultPolicyFile('out/policies', 'rl-soft', 'small'), r);
+ * ```
+ */
 export function trainRlPolicy(opts: TrainOptions): TrainResult {
   const o = trainOptions(opts);
   const access = rlAccess(o.agent) as KbAccess;

@@ -24,21 +24,80 @@ import { M, REWARDS, SLOTS } from '../slots.js';
 import { HandCraftedTracker } from '../tracker.js';
 import { ModelFileError, StateError } from '../../../core/errors.js';
 
-/** Size of the policy input. */
+/** Size of the policy input.
+ *
+ * @example
+ * ```ts
+ * import { FEATURE_SIZE, M } from 'dialogym/infobot';
+ * FEATURE_SIZE === 3 * M + 2; // true: 20
+ * ```
+ */
 export const FEATURE_SIZE = 3 * M + 2;
-/** Actions: request slot 0..M−1, inform = M. */
+/** Actions: request slot 0..M−1, inform = M.
+ *
+ * @example
+ * ```ts
+ * import { POLICY_ACTIONS, ACTION_COUNT } from 'dialogym/infobot';
+ * POLICY_ACTIONS === ACTION_COUNT; // true: 7
+ * ```
+ */
 export const POLICY_ACTIONS = M + 1;
 
+/**
+ * How an RL agent picks its action: sample from the policy (training) or take the most likely
+ * one (evaluation).
+ *
+ * @example
+ * ```ts
+ * import type { ActMode } from 'dialogym/infobot';
+ * const mode: ActMode = 'greedy';
+ * ```
+ */
 export type ActMode = 'sample' | 'greedy';
 
+/**
+ * The trainable RL agents: rl-nokb, rl-hard, rl-soft.
+ *
+ * @example
+ * ```ts
+ * import { RL_AGENTS, rlAccess } from 'dialogym/infobot';
+ * RL_AGENTS.map(rlAccess); // ['none', 'hard', 'soft']
+ * ```
+ */
 export const RL_AGENTS = ['rl-nokb', 'rl-hard', 'rl-soft'] as const;
+/**
+ * One of `RL_AGENTS`.
+ *
+ * @example
+ * ```ts
+ * import type { RlAgentName } from 'dialogym/infobot';
+ * const name: RlAgentName = 'rl-soft';
+ * ```
+ */
 export type RlAgentName = (typeof RL_AGENTS)[number];
 
-/** The KB access of an RL agent name (null if not one). */
+/** The KB access of an RL agent name (null if not one).
+ *
+ * @example
+ * ```ts
+ * import { rlAccess } from 'dialogym/infobot';
+ * rlAccess('rl-hard');   // 'hard'
+ * rlAccess('rule-hard'); // null
+ * ```
+ */
 export function rlAccess(name: string): KbAccess | null {
   return name === 'rl-nokb' ? 'none' : name === 'rl-hard' ? 'hard' : name === 'rl-soft' ? 'soft' : null;
 }
 
+/**
+ * Options of an `RlAgent`.
+ *
+ * @example
+ * ```ts
+ * import type { RlAgentOptions } from 'dialogym/infobot';
+ * const opts: RlAgentOptions = { mode: 'sample', update: 10 };
+ * ```
+ */
 export interface RlAgentOptions {
   /** Sample actions (training; the decisions are kept in `trajectory`) or take the most likely one (evaluation; default). */
   mode?: ActMode;
@@ -46,12 +105,32 @@ export interface RlAgentOptions {
   update?: number;
 }
 
-/** One decision, kept for the policy-gradient update. */
+/** One decision, kept for the policy-gradient update.
+ *
+ * @example
+ * ```ts
+ * import type { Decision } from 'dialogym/infobot';
+ * declare const trajectory: Decision[];
+ * const actions = trajectory.map((d) => d.action);
+ * ```
+ */
 export interface Decision {
   readonly step: PolicyStep;
   readonly action: number;
 }
 
+/**
+ * An RL agent of Table 2 (module description above): hand-crafted tracker, summary features and
+ * a `PolicyNet`. Usually built from a policy file (`createAgent('rl-soft')`, `policyAgent`); `act`
+ * before `begin` throws a StateError.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, RlAgent, agentContext, loadPolicy } from 'dialogym/infobot';
+ * const { meta, net } = loadPolicy('policies/infobot/rl-soft-medium.dgm');
+ * const agent = new RlAgent(agentContext(new InfoBotEnv({ split: 'medium' })), meta.access, net);
+ * ```
+ */
 export class RlAgent implements InfoBotAgent {
   readonly name: string;
   mode: ActMode;
@@ -159,7 +238,15 @@ export class RlAgent implements InfoBotAgent {
   }
 }
 
-/** Draws an index from a probability vector. */
+/** Draws an index from a probability vector.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { sampleIndex } from 'dialogym/infobot';
+ * sampleIndex([0.1, 0.9], createRng(1)); // 1 most of the time
+ * ```
+ */
 export function sampleIndex(p: ArrayLike<number>, rng: Rng): number {
   let u = rng.next();
   for (let i = 0; i < p.length; i++) {

@@ -24,8 +24,28 @@ import { M, SLOTS, type SplitName } from '../slots.js';
 import { HandCraftedTracker } from '../tracker.js';
 import { StateError } from '../../../core/errors.js';
 
+/**
+ * How an agent uses the KB during the dialog: not at all, by symbolic query (Hard-KB) or by the
+ * posterior over rows (Soft-KB).
+ *
+ * @example
+ * ```ts
+ * import { RULE_DEFAULTS, type KbAccess } from 'dialogym/infobot';
+ * const access: KbAccess = 'soft';
+ * RULE_DEFAULTS.medium[access].informEntropy; // 1
+ * ```
+ */
 export type KbAccess = 'none' | 'hard' | 'soft';
 
+/**
+ * The thresholds of the hand-crafted policy (`RULE_DEFAULTS` per split and access).
+ *
+ * @example
+ * ```ts
+ * import { RULE_DEFAULTS, type RulePolicyOptions } from 'dialogym/infobot';
+ * const eager: RulePolicyOptions = { ...RULE_DEFAULTS.medium.soft, informEntropy: 2 };
+ * ```
+ */
 export interface RulePolicyOptions {
   /** α_R: inform when H(p_T) falls below it (Soft-KB). */
   informEntropy: number;
@@ -53,7 +73,14 @@ const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, f
   hardRanking: 'posterior',
 });
 
-/** The official thresholds per KB split (`settings/config_imdb-{S,M,L,XL}.py`): α_R, α_T, Q, β, C. */
+/** The official thresholds per KB split (`settings/config_imdb-{S,M,L,XL}.py`): α_R, α_T, Q, β, C.
+ *
+ * @example
+ * ```ts
+ * import { RULE_DEFAULTS } from 'dialogym/infobot';
+ * RULE_DEFAULTS.small.hard.maxRequests; // 2
+ * ```
+ */
 export const RULE_DEFAULTS: Readonly<Record<SplitName, Readonly<Record<KbAccess, RulePolicyOptions>>>> = {
   small: { none: rule(0, 0.5, 2, 0.5, 5), hard: rule(0, 0.5, 2, 0.5, 5), soft: rule(5.0, 0.5, 1, 0.5, 10) },
   medium: { none: rule(0, 0.5, 4, 0.5, 5), hard: rule(0, 5.0, 1, 0.1, 10), soft: rule(1.0, 1.0, 1, 0.5, 10) },
@@ -67,6 +94,21 @@ function beliefEntropies(p: readonly Float64Array[]): Float64Array {
   return h;
 }
 
+/**
+ * The hand-crafted agents `rule-nokb`, `rule-hard`, `rule-soft`: a hand-crafted belief tracker
+ * and an entropy-threshold policy (`RulePolicyOptions`, defaults per split) with the given KB
+ * access. `act` before `begin` throws a StateError.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { InfoBotEnv, RuleAgent, agentContext } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * const agent = new RuleAgent(agentContext(env), 'hard');
+ * agent.begin(createRng(1));
+ * agent.act(env.reset({ seed: 1 }).obs.utterance); // e.g. { act: 'request', slot: 'actor' }
+ * ```
+ */
 export class RuleAgent implements InfoBotAgent {
   readonly name: string;
   readonly opts: RulePolicyOptions;
@@ -190,6 +232,16 @@ export class RuleAgent implements InfoBotAgent {
   }
 }
 
+/**
+ * Index of the largest value (the first on ties; 0 for an empty array). Works on any array-like;
+ * not the same function as `argmax` of `dialogym` (which takes a Float32Array).
+ *
+ * @example
+ * ```ts
+ * import { argmax } from 'dialogym/infobot';
+ * argmax([0.1, 0.6, 0.3]); // 1
+ * ```
+ */
 export function argmax(p: ArrayLike<number>): number {
   let best = 0;
   for (let k = 1; k < p.length; k++) if ((p[k] as number) > (p[best] as number)) best = k;

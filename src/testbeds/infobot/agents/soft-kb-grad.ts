@@ -14,14 +14,30 @@ import type { MovieKb } from '../movie-kb.js';
 import type { SlotBeliefs } from '../soft-kb.js';
 import { M } from '../slots.js';
 
-/** Default uniform floor ε of the sampling distribution. */
+/** Default uniform floor ε of the sampling distribution.
+ *
+ * @example
+ * ```ts
+ * import { SAMPLE_FLOOR, sampleResults } from 'dialogym/infobot';
+ * import { createRng } from 'dialogym';
+ * sampleResults([0.7, 0.2, 0.1], 2, createRng(1), SAMPLE_FLOOR);
+ * ```
+ */
 export const SAMPLE_FLOOR = 1e-4;
 
 function floored(p: number, n: number, eps: number): number {
   return (1 - eps) * p + eps / n;
 }
 
-/** Draws R distinct rows from p' (eq. 20), in draw order. */
+/** Draws R distinct rows from p' (eq. 20), in draw order.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { sampleResults } from 'dialogym/infobot';
+ * sampleResults([0.7, 0.2, 0.05, 0.05], 2, createRng(3)); // e.g. [0, 1]
+ * ```
+ */
 export function sampleResults(post: ArrayLike<number>, r: number, rng: Rng, eps = SAMPLE_FLOOR): number[] {
   const n = post.length;
   const chosen = new Uint8Array(n);
@@ -43,7 +59,14 @@ export function sampleResults(post: ArrayLike<number>, r: number, rng: Rng, eps 
   return out;
 }
 
-/** log Pr(μ) under p' (eq. 20). */
+/** log Pr(μ) under p' (eq. 20).
+ *
+ * @example
+ * ```ts
+ * import { resultsLogProb } from 'dialogym/infobot';
+ * resultsLogProb([0.7, 0.2, 0.1], [0, 1]); // ≈ log(0.7 · 0.2 / 0.3)
+ * ```
+ */
 export function resultsLogProb(post: ArrayLike<number>, results: readonly number[], eps = SAMPLE_FLOOR): number {
   const n = post.length;
   let rest = 0;
@@ -60,6 +83,13 @@ export function resultsLogProb(post: ArrayLike<number>, results: readonly number
 /**
  * ∂ log Pr(μ) / ∂a_i for p_T = softmax(a), written into `out` (length N). With g = ∂logPr/∂p' and
  * p' = (1 − ε)p + ε/N: ∂/∂a = (1 − ε)·p ⊙ (g − Σ p·g). Returns log Pr(μ).
+ *
+ * @example
+ * ```ts
+ * import { resultsLogProbGradA } from 'dialogym/infobot';
+ * const grad = new Float64Array(3);
+ * const logPr = resultsLogProbGradA([0.7, 0.2, 0.1], [0, 1], grad);
+ * ```
  */
 export function resultsLogProbGradA(post: ArrayLike<number>, results: readonly number[], out: Float64Array, eps = SAMPLE_FLOOR): number {
   const n = post.length;
@@ -92,6 +122,16 @@ export function resultsLogProbGradA(post: ArrayLike<number>, results: readonly n
   return lp;
 }
 
+/**
+ * Gradients of a loss with respect to the tracker's beliefs, as `softLookupBackward` returns them.
+ *
+ * @example
+ * ```ts
+ * import type { LookupGrads } from 'dialogym/infobot';
+ * declare const g: LookupGrads;
+ * g.dp[2]; // ∂L/∂p over the genres
+ * ```
+ */
 export interface LookupGrads {
   /** ∂L/∂p_j(v) per slot. */
   readonly dp: Float64Array[];
@@ -102,6 +142,16 @@ export interface LookupGrads {
 /**
  * Backward of eqs. 1–3: from ∂L/∂a_i (a_i = Σ_j log Pr(G_j = i), p_T = softmax(a)) to ∂L/∂p_j and
  * ∂L/∂q_j. Rows missing slot j have the constant factor 1/N (no gradient).
+ *
+ * @example
+ * ```ts
+ * import { splitKbs, softLookupBackward, resultsLogProbGradA, softPosterior } from 'dialogym/infobot';
+ * const { incomplete: kb } = splitKbs('small', 1);
+ * const beliefs = { p: kb.priors.map((p) => new Float64Array(p)), q: new Float64Array(6).fill(0.5) };
+ * const da = new Float64Array(kb.n);
+ * resultsLogProbGradA(softPosterior(kb, beliefs), [0, 1, 2, 3, 4], da);
+ * const { dp, dq } = softLookupBackward(kb, beliefs, da);
+ * ```
  */
 export function softLookupBackward(kb: MovieKb, beliefs: SlotBeliefs, da: ArrayLike<number>): LookupGrads {
   const n = kb.n;

@@ -18,7 +18,15 @@ const RL: readonly [string, string][] = [
   ['rl-soft', 'hand-crafted tracker, neural RL policy, Soft-KB lookup'],
 ];
 
-/** An agent from a trained model file: an RL policy (`infobot-policy`) or an E2E agent (`infobot-e2e`). */
+/** An agent from a trained model file: an RL policy (`infobot-policy`) or an E2E agent (`infobot-e2e`);
+ * a missing or bad file throws a ModelFileError.
+ *
+ * @example
+ * ```ts
+ * import { policyAgent, agentContext, InfoBotEnv } from 'dialogym/infobot';
+ * const agent = policyAgent('policies/infobot/e2e-soft-medium.dgm', agentContext(new InfoBotEnv({ split: 'medium' })));
+ * ```
+ */
 export function policyAgent(file: string, ctx: AgentContext): InfoBotAgent {
   const c = readModelFile(file);
   if (c.model === E2E_MODEL) return new E2eAgent(ctx, e2eFromContent(c, file).parts);
@@ -26,7 +34,15 @@ export function policyAgent(file: string, ctx: AgentContext): InfoBotAgent {
   return new RlAgent(ctx, p.meta.access, p.net);
 }
 
-/** Whether an agent argument names a policy file rather than a registered agent. */
+/** Whether an agent argument names a policy file rather than a registered agent.
+ *
+ * @example
+ * ```ts
+ * import { isPolicyFile } from 'dialogym/infobot';
+ * isPolicyFile('rule-soft');          // false
+ * isPolicyFile('rl-soft-small.dgm');  // true
+ * ```
+ */
 export function isPolicyFile(name: string): boolean {
   return name.endsWith('.dgm') || ((name.includes('/') || name.includes('\\')) && existsSync(name));
 }

@@ -11,7 +11,14 @@ import { cellData, runCell, type BenchmarkCell, type BenchmarkHooks, type Benchm
 
 export * from './cell.js';
 
-/** Quick: small data, small models, few epochs (the whole grid in a few minutes on 2 cores). */
+/** Quick: small data, small models, few epochs (the whole grid in a few minutes on 2 cores).
+ *
+ * @example
+ * ```ts
+ * import { runBenchmark, QUICK_PROFILE } from 'dialogym/restaurant';
+ * const r = await runBenchmark({ profile: QUICK_PROFILE, source: { kind: 'generate', seed: 1, dialogs: QUICK_PROFILE.dialogs }, models: ['tfidf', 'nn'], tasks: [1], seed: 1 });
+ * ```
+ */
 export const QUICK_PROFILE: BenchmarkProfile = {
   name: 'quick',
   dialogs: 200,
@@ -27,6 +34,12 @@ export const QUICK_PROFILE: BenchmarkProfile = {
  * history (as the paper's Table 8 has it; original files: T3 63.4% with it, 51.2% with the history);
  * task 5 embeddings are wider and train longer (original files: T5 74.9% at dim 64 / 30 epochs,
  * 68.1% at the defaults, dim 32 / 15 epochs).
+ *
+ * @example
+ * ```ts
+ * import { runBenchmark, FULL_PROFILE, BENCHMARK_MODELS } from 'dialogym/restaurant';
+ * const r = await runBenchmark({ profile: FULL_PROFILE, source: { kind: 'files', dir: 'data/dialog-bAbI-tasks' }, models: [...BENCHMARK_MODELS], tasks: [1, 2, 3, 4, 5, 6], seed: 1, workers: 2 });
+ * ```
  */
 export const FULL_PROFILE: BenchmarkProfile = {
   name: 'full',
@@ -38,6 +51,17 @@ export const FULL_PROFILE: BenchmarkProfile = {
   perTask: { 3: { embeddings: { input: 'last' } }, 5: { embeddings: { dim: 64, epochs: 30, patience: 8 } } },
 };
 
+/**
+ * Options of `runBenchmark`: the profile, where the dialogs come from (`{ kind: 'files', dir }`
+ * for the original files, `{ kind: 'generate', seed, dialogs }` for simulator data), models, tasks
+ * and seed.
+ *
+ * @example
+ * ```ts
+ * import { QUICK_PROFILE, parseModels, parseTasks, type BenchmarkOptions } from 'dialogym/restaurant';
+ * const opts: BenchmarkOptions = { profile: QUICK_PROFILE, source: { kind: 'files', dir: 'data/dialog-bAbI-tasks' }, models: parseModels('paper'), tasks: parseTasks('1-5'), seed: 1 };
+ * ```
+ */
 export interface BenchmarkOptions {
   readonly profile: BenchmarkProfile;
   readonly source: BenchmarkSource;
@@ -54,19 +78,42 @@ export interface BenchmarkOptions {
   readonly workers?: number;
 }
 
+/**
+ * What `runBenchmark` returns: the Table 2 rows, notes (e.g. skipped tasks) and timings; render it
+ * with `benchmarkMarkdown`, `benchmarkJson` or `benchmarkSvg`.
+ *
+ * @example
+ * ```ts
+ * import { runBenchmark, QUICK_PROFILE, type BenchmarkResult } from 'dialogym/restaurant';
+ * const r: BenchmarkResult = await runBenchmark({ profile: QUICK_PROFILE, source: { kind: 'generate', seed: 1, dialogs: 50 }, models: ['tfidf'], tasks: [1], seed: 1 });
+ * for (const row of r.rows) console.log(row.test, row.model, row.perResponse);
+ * ```
+ */
 export interface BenchmarkResult {
   /** In Table 2 order: test sets, then models. */
   readonly rows: BenchmarkRow[];
   readonly notes: string[];
   /** Wall time of the whole run, and per model (training + evaluation). */
   readonly seconds: number;
+  /** Wall time per model. */
   readonly modelSeconds: Partial<Record<BenchmarkModel, number>>;
   /** CPU seconds of the whole run (the process: this thread and the workers). */
   readonly cpuSeconds: number;
+  /** Worker threads used. */
   readonly workers: number;
 }
 
-/** Parses `a,b` model names (`all` = every model, `paper` = the six models of Table 2). */
+/**
+ * Parses `a,b` model names (`all` = every model, `paper` = the six models of Table 2) into
+ * `BENCHMARK_MODELS` order; an empty list or an unknown name throws a ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { parseModels } from 'dialogym/restaurant';
+ * parseModels('nn,tfidf'); // ['tfidf', 'nn']
+ * parseModels('all');      // [..., 'memn2n+match', 'hcn']
+ * ```
+ */
 export function parseModels(v: string): BenchmarkModel[] {
   if (v.trim() === 'all') return [...BENCHMARK_MODELS];
   if (v.trim() === 'paper') return [...PAPER_MODELS];
@@ -76,7 +123,16 @@ export function parseModels(v: string): BenchmarkModel[] {
   return BENCHMARK_MODELS.filter((m) => names.includes(m));
 }
 
-/** Parses `1,5` / `1-5` / `all` into sorted task numbers 1-6. */
+/**
+ * Parses `1,5` / `1-5` / `all` into sorted, distinct task numbers 1-6; anything else throws a
+ * ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { parseTasks } from 'dialogym/restaurant';
+ * parseTasks('5,1-3'); // [1, 2, 3, 5]
+ * ```
+ */
 export function parseTasks(v: string): number[] {
   if (v.trim() === 'all') return [1, 2, 3, 4, 5, 6];
   const out = new Set<number>();
@@ -98,7 +154,18 @@ function cellCost(c: BenchmarkCell): number {
   return model[c.model] * (task[c.task] ?? 1);
 }
 
-/** Runs the grid; cells go to `workers` worker threads when more than one. */
+/**
+ * Runs the Table 2 grid: for each task and model, train on trn (selected on dev) and evaluate on
+ * tst and tst-OOV; cells go to `workers` worker threads when more than one. Throws a ConfigError
+ * for a missing data folder or nothing to run; `hooks` report progress.
+ *
+ * @example
+ * ```ts
+ * import { runBenchmark, QUICK_PROFILE, benchmarkMarkdown } from 'dialogym/restaurant';
+ * const result = await runBenchmark({ profile: QUICK_PROFILE, source: { kind: 'files', dir: 'data/dialog-bAbI-tasks' }, models: ['tfidf', 'nn'], tasks: [1], seed: 1 });
+ * console.log(benchmarkMarkdown(result, { profile: 'quick', data: 'original files', seed: 1 }));
+ * ```
+ */
 export async function runBenchmark(o: BenchmarkOptions, hooks: BenchmarkHooks = {}): Promise<BenchmarkResult> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();

@@ -18,7 +18,18 @@ export interface LearnedOptions {
   readonly hcn: TrainOptions;
 }
 
+/**
+ * A benchmark profile: data sizes and the trainers' options (per model, per task, and overrides).
+ * `QUICK_PROFILE` and `FULL_PROFILE` are the two built in.
+ *
+ * @example
+ * ```ts
+ * import { QUICK_PROFILE, type BenchmarkProfile } from 'dialogym/restaurant';
+ * const longer: BenchmarkProfile = { ...QUICK_PROFILE, name: 'quick-long', override: { memn2n: { epochs: 20 } } };
+ * ```
+ */
 export interface BenchmarkProfile extends LearnedOptions {
+  /** Name shown in reports. */
   readonly name: string;
   /** Dialogs per split when the data is generated. */
   readonly dialogs: number;
@@ -33,12 +44,22 @@ export interface BenchmarkProfile extends LearnedOptions {
 /** Where the training and dev dialogs come from when the test sets are original files. */
 export type TrainFrom = 'files' | 'generate';
 
-/** One cell of Table 2 (accuracies as fractions in [0, 1]). */
+/** One cell of Table 2 (accuracies as fractions in [0, 1]).
+ *
+ * @example
+ * ```ts
+ * import type { BenchmarkRow } from 'dialogym/restaurant';
+ * const row: BenchmarkRow = { model: 'memn2n', test: 'T1-OOV', perResponse: 0.72, perDialog: 0.01, trainSeconds: 40 };
+ * ```
+ */
 export interface BenchmarkRow {
   readonly model: BenchmarkModel;
   readonly test: BenchmarkTest;
+  /** Per-response accuracy. */
   readonly perResponse: number;
+  /** Per-dialog accuracy. */
   readonly perDialog: number;
+  /** Training time of the model for this task (the same for T<n> and T<n>-OOV). */
   readonly trainSeconds: number;
 }
 

@@ -3,15 +3,48 @@
  * accuracy per test set and model, per-response (per-dialog in parentheses when the paper gives it).
  */
 
-/** The models of Table 2, in the paper's column order (the contract names of benchmark.json). */
+/** The models of Table 2, in the paper's column order (the contract names of benchmark.json).
+ *
+ * @example
+ * ```ts
+ * import { PAPER_MODELS } from 'dialogym/restaurant';
+ * PAPER_MODELS.length; // 6
+ * ```
+ */
 export const PAPER_MODELS = ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match'] as const;
+/**
+ * A model of the paper's Table 2.
+ *
+ * @example
+ * ```ts
+ * import { paperCell, type PaperModel } from 'dialogym/restaurant';
+ * const m: PaperModel = 'memn2n+match';
+ * paperCell('T1-OOV', m); // { perResponse: 96.5, perDialog: 82.7 }
+ * ```
+ */
 export type PaperModel = (typeof PAPER_MODELS)[number];
 
 /** Models dialogym adds to the table (no paper value): `hcn`, the Hybrid Code Network of issue #7. */
 export const EXTRA_MODELS = ['hcn'] as const;
 
-/** Every model the benchmark can run, in column order: the paper's, then the extras. */
+/** Every model the benchmark can run, in column order: the paper's, then the extras.
+ *
+ * @example
+ * ```ts
+ * import { BENCHMARK_MODELS } from 'dialogym/restaurant';
+ * BENCHMARK_MODELS.at(-1); // 'hcn'
+ * ```
+ */
 export const BENCHMARK_MODELS = [...PAPER_MODELS, ...EXTRA_MODELS] as const;
+/**
+ * A model the benchmark can run: one of Table 2's or `hcn`.
+ *
+ * @example
+ * ```ts
+ * import { parseModels, type BenchmarkModel } from 'dialogym/restaurant';
+ * const models: BenchmarkModel[] = parseModels('hcn,memn2n');
+ * ```
+ */
 export type BenchmarkModel = (typeof BENCHMARK_MODELS)[number];
 
 export function isPaperModel(m: BenchmarkModel): m is PaperModel {
@@ -29,8 +62,25 @@ export const PAPER_MODEL_LABELS: Readonly<Record<BenchmarkModel, string>> = {
   hcn: 'HCN (not in the paper)',
 };
 
-/** The test sets of Table 2, in the paper's row order. */
+/** The test sets of Table 2, in the paper's row order.
+ *
+ * @example
+ * ```ts
+ * import { BENCHMARK_TESTS } from 'dialogym/restaurant';
+ * BENCHMARK_TESTS.length; // 11: T1–T5, T1-OOV–T5-OOV, T6
+ * ```
+ */
 export const BENCHMARK_TESTS = ['T1', 'T2', 'T3', 'T4', 'T5', 'T1-OOV', 'T2-OOV', 'T3-OOV', 'T4-OOV', 'T5-OOV', 'T6'] as const;
+/**
+ * A test set of Table 2: `T1`–`T6` and the out-of-vocabulary `T1-OOV`–`T5-OOV`.
+ *
+ * @example
+ * ```ts
+ * import { paperCell, type BenchmarkTest } from 'dialogym/restaurant';
+ * const t: BenchmarkTest = 'T6';
+ * paperCell(t, 'memn2n').perResponse; // 41.1
+ * ```
+ */
 export type BenchmarkTest = (typeof BENCHMARK_TESTS)[number];
 
 /** One published cell: per-response accuracy in %, and per-dialog accuracy in % when published. */
@@ -56,7 +106,16 @@ const ROWS: Readonly<Record<BenchmarkTest, readonly PaperCell[]>> = {
   T6: [c(1.6), c(1.6), c(21.9), c(22.6), c(41.1), c(41.0)],
 };
 
-/** The paper's value for a test set and model. */
+/**
+ * The paper's published value for a test set and model: per-response accuracy in %, and
+ * per-dialog accuracy in % when the paper gives it.
+ *
+ * @example
+ * ```ts
+ * import { paperCell } from 'dialogym/restaurant';
+ * paperCell('T5', 'memn2n'); // { perResponse: 96.1, perDialog: 49.4 }
+ * ```
+ */
 export function paperCell(test: BenchmarkTest, model: PaperModel): PaperCell {
   return ROWS[test][PAPER_MODELS.indexOf(model)] as PaperCell;
 }

@@ -29,6 +29,18 @@ export function trainSecondsOf(rows: readonly BenchmarkRow[], model: BenchmarkMo
   return rows.filter((r) => r.model === model && !r.test.endsWith('-OOV')).reduce((s, r) => s + r.trainSeconds, 0);
 }
 
+/**
+ * The benchmark result as pretty-printed JSON (`benchmark.json`: rows, profile, data, seed,
+ * timings, workers, notes), ending in a newline. `info` names the profile and the data.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import { benchmarkJson, type BenchmarkResult } from 'dialogym/restaurant';
+ * declare const result: BenchmarkResult;
+ * writeFileAtomic('out/benchmark.json', benchmarkJson(result, { profile: 'quick', data: 'original files', seed: 1 }));
+ * ```
+ */
 export function benchmarkJson(result: BenchmarkResult, info: ReportInfo): string {
   const rows = result.rows.map((r) => ({ model: r.model, test: r.test, perResponse: r.perResponse, perDialog: r.perDialog, trainSeconds: r.trainSeconds }));
   return JSON.stringify({ rows, profile: info.profile, data: info.data, seed: info.seed, seconds: Number(result.seconds.toFixed(1)), cpuSeconds: Number(result.cpuSeconds.toFixed(1)), workers: result.workers, notes: result.notes }, null, 2) + '\n';
@@ -45,6 +57,17 @@ function table(header: string[], body: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)];
 }
 
+/**
+ * The benchmark result as Markdown: Table 2 with our values next to the paper's, then notes and
+ * timings.
+ *
+ * @example
+ * ```ts
+ * import { benchmarkMarkdown, type BenchmarkResult } from 'dialogym/restaurant';
+ * declare const result: BenchmarkResult;
+ * console.log(benchmarkMarkdown(result, { profile: 'full', data: 'original files', seed: 1 }));
+ * ```
+ */
 export function benchmarkMarkdown(result: BenchmarkResult, info: ReportInfo): string {
   const { models, tests } = present(result.rows);
   const header = ['Test set', ...models.map((m) => PAPER_MODEL_LABELS[m])];
@@ -92,7 +115,16 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** Grouped bar chart: one group per test set, one bar per model (ours), a dark tick at the paper's value. */
+/** Grouped bar chart: one group per test set, one bar per model (ours), a dark tick at the paper's value.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from 'dialogym';
+ * import { benchmarkSvg, type BenchmarkResult } from 'dialogym/restaurant';
+ * declare const result: BenchmarkResult;
+ * writeFileAtomic('out/benchmark.svg', benchmarkSvg(result, { profile: 'quick', data: 'generated', seed: 1 }));
+ * ```
+ */
 export function benchmarkSvg(result: BenchmarkResult, info: ReportInfo): string {
   const { models, tests } = present(result.rows);
   const barW = 12;

@@ -21,11 +21,29 @@ import { CommitModel } from './commit.js';
 import { StepEncoder, type HcnEncoder, type HcnStep } from './encode.js';
 import { explainStep, type HcnExplanation } from './explain.js';
 
+/**
+ * Architecture of a {@link Hcn}: the GRU state size (defaults in `HCN_DEFAULTS`).
+ *
+ * @example
+ * ```ts
+ * import { HCN_DEFAULTS, type HcnConfig } from 'dialogym/restaurant';
+ * const config: HcnConfig = { ...HCN_DEFAULTS, hidden: 128 };
+ * ```
+ */
 export interface HcnConfig {
   /** GRU state size. */
   readonly hidden: number;
 }
 
+/**
+ * Default {@link HcnConfig}: `{ hidden: 64 }`.
+ *
+ * @example
+ * ```ts
+ * import { HCN_DEFAULTS } from 'dialogym/restaurant';
+ * HCN_DEFAULTS.hidden; // 64
+ * ```
+ */
 export const HCN_DEFAULTS: HcnConfig = { hidden: 64 };
 
 export interface HcnPrediction {
@@ -45,6 +63,22 @@ interface StateCache {
   hs: Float32Array[];
 }
 
+/**
+ * A Hybrid Code Network (module description above): `predict(history)` gives the next response
+ * (a template filled from the entity tracker), `rank(history, candidates)` scores candidates.
+ * Train one with `trainHcn` or `trainModel('hcn', …)`; save with `saveModel`, read back with
+ * `loadModel` or `Hcn.fromModelFile` (a ModelFileError for a bad file).
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, readBabiKb } from 'dialogym';
+ * import { trainHcn } from 'dialogym/restaurant';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const train = readBabiDialogs(dir + 'dialog-babi-task1-API-calls-trn.txt').dialogs.slice(0, 50);
+ * const { model } = trainHcn({ train, dev: train.slice(0, 10), facts: readBabiKb(dir + 'dialog-babi-kb-all.txt').facts }, { epochs: 2 });
+ * model.predict([{ speaker: 'user', text: 'hello' }]).text; // 'hello what can i help you with today'
+ * ```
+ */
 export class Hcn implements Ranker, HcnEncoder {
   readonly name = 'hcn';
   readonly featurizer: Featurizer;

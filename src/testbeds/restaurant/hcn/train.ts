@@ -22,16 +22,40 @@ import { adam } from '../../../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../../../train/loop.js';
 import type { TrainHooks } from '../../../rankers/train-data.js';
 
+/**
+ * Options of `trainHcn` (defaults in `HCN_TRAIN_DEFAULTS`; `trainHcn` takes any subset).
+ *
+ * @example
+ * ```ts
+ * import { HCN_TRAIN_DEFAULTS, type HcnTrainOptions } from 'dialogym/restaurant';
+ * const opts: HcnTrainOptions = { ...HCN_TRAIN_DEFAULTS, epochs: 20, hidden: 32 };
+ * ```
+ */
 export interface HcnTrainOptions extends HcnConfig {
+  /** Maximum number of epochs. */
   readonly epochs: number;
+  /** Early stopping: epochs without a better dev accuracy before stopping. */
   readonly patience: number;
+  /** Adam learning rate. */
   readonly lr: number;
   /** Dialogs per update. */
   readonly batchSize: number;
+  /** Global gradient-norm clipping. */
   readonly maxGradNorm: number;
+  /** Seed of initialisation and shuffling. */
   readonly seed: number;
 }
 
+/**
+ * Default {@link HcnTrainOptions}: hidden 64, 12 epochs, patience 4, lr 0.01, batches of 4
+ * dialogs, gradient norm clipped at 5, seed 1.
+ *
+ * @example
+ * ```ts
+ * import { HCN_TRAIN_DEFAULTS } from 'dialogym/restaurant';
+ * HCN_TRAIN_DEFAULTS.epochs; // 12
+ * ```
+ */
 export const HCN_TRAIN_DEFAULTS: HcnTrainOptions = {
   ...HCN_DEFAULTS,
   epochs: 12,
@@ -42,7 +66,24 @@ export const HCN_TRAIN_DEFAULTS: HcnTrainOptions = {
   seed: 1,
 };
 
+/**
+ * What `trainHcn` learns from: dialogs, KB facts and (optionally) the candidate responses.
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, readBabiKb, readBabiCandidates } from 'dialogym';
+ * import type { HcnTrainData } from 'dialogym/restaurant';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const data: HcnTrainData = {
+ *   train: readBabiDialogs(dir + 'dialog-babi-task5-full-dialogs-trn.txt').dialogs,
+ *   dev: readBabiDialogs(dir + 'dialog-babi-task5-full-dialogs-dev.txt').dialogs,
+ *   facts: readBabiKb(dir + 'dialog-babi-kb-all.txt').facts,
+ *   candidates: readBabiCandidates(dir + 'dialog-babi-candidates.txt').candidates,
+ * };
+ * ```
+ */
 export interface HcnTrainData {
+  /** Training dialogs. */
   readonly train: readonly Dialog[];
   /** Dev dialogs for model selection (empty: the first 200 training dialogs are used). */
   readonly dev: readonly Dialog[];
@@ -206,11 +247,26 @@ export function hcnAccuracy(model: Hcn, dialogs: readonly Dialog[]): AccuracySta
   return evaluateDialogs({ name: 'hcn', respond: (h) => model.predict(h).text }, dialogs);
 }
 
+/**
+ * What `trainHcn` returns: the model of the best dev epoch, the training curve, and counts of
+ * training steps and of steps whose template the action mask had ruled out.
+ *
+ * @example
+ * ```ts
+ * import { trainHcn, type HcnTrainData, type HcnTrainResult } from 'dialogym/restaurant';
+ * declare const data: HcnTrainData;
+ * const r: HcnTrainResult = trainHcn(data, { epochs: 5 });
+ * console.log(r.fit.bestEpoch, r.fit.bestDev, r.maskViolations / r.steps);
+ * ```
+ */
 export interface HcnTrainResult {
+  /** The model with the best dev accuracy. */
   readonly model: Hcn;
+  /** Per-epoch losses and dev accuracies, best epoch. */
   readonly fit: FitResult;
   /** Training bot turns whose template the action mask ruled out (the mask was opened for them). */
   readonly maskViolations: number;
+  /** Training steps (bot turns) per epoch. */
   readonly steps: number;
 }
 
@@ -226,6 +282,24 @@ export function candidateMask(mask: Uint8Array, cands: Uint8Array): Uint8Array {
   return any ? out : mask;
 }
 
+/**
+ * Trains a Hybrid Code Network (module description above) with `options` over
+ * `HCN_TRAIN_DEFAULTS`; `hooks` report progress. Throws a ConfigError without KB facts or training
+ * dialogs.
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, readBabiKb, saveModel } from 'dialogym';
+ * import { trainHcn } from 'dialogym/restaurant';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const { model, fit } = trainHcn({
+ *   train: readBabiDialogs(dir + 'dialog-babi-task1-API-calls-trn.txt').dialogs,
+ *   dev: readBabiDialogs(dir + 'dialog-babi-task1-API-calls-dev.txt').dialogs,
+ *   facts: readBabiKb(dir + 'dialog-babi-kb-all.txt').facts,
+ * }, { epochs: 3 });
+ * saveModel('out/hcn-task1.dgm', model);
+ * ```
+ */
 export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): HcnTrainResult {
   const o: HcnTrainOptions = { ...HCN_TRAIN_DEFAULTS, ...options };
   if (data.facts.length === 0) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');

@@ -29,6 +29,16 @@ import {
 import { fill, learnPatterns, type Decision, type PatternTable, type PatternValues } from './dstc2-patterns.js';
 import { goalChanged, rankedResults, trackDstc2, type Dstc2State, type KbResult } from './dstc2-state.js';
 
+/**
+ * Options of `createDstc2RulesBot` (the `rules-dstc2` model).
+ *
+ * @example
+ * ```ts
+ * import { readBabiKb } from 'dialogym';
+ * import type { Dstc2RulesOptions } from 'dialogym/restaurant';
+ * const opts: Dstc2RulesOptions = { kb: readBabiKb('data/dialog-bAbI-tasks/dialog-babi-task6-dstc2-kb.txt').facts };
+ * ```
+ */
 export interface Dstc2RulesOptions {
   /** Task-6 KB facts (`dialog-babi-task6-dstc2-kb.txt`): restaurants' cuisines and contact facts. */
   readonly kb?: readonly { readonly entity: string; readonly attr: string; readonly value: string }[];
@@ -120,7 +130,20 @@ function beforeCall(st: Dstc2State): Decision {
   return { literal: apiCall(g) };
 }
 
-/** The bot: rules + a pattern table learned from `train`. */
+/**
+ * The task-6 rule-based bot (`rules-dstc2`): the rules of the module description, worded with a
+ * pattern table learned from the training dialogs. Build it with `createDstc2RulesBot` (the class
+ * itself is exported from `dialogym/restaurant` as a type only).
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, readBabiKb } from 'dialogym';
+ * import { createDstc2RulesBot, type Dstc2RulesBot } from 'dialogym/restaurant';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const bot: Dstc2RulesBot = createDstc2RulesBot(readBabiDialogs(dir + 'dialog-babi-task6-dstc2-trn.txt').dialogs, { kb: readBabiKb(dir + 'dialog-babi-task6-dstc2-kb.txt').facts });
+ * bot.respond([{ speaker: 'user', text: '<SILENCE>' }]); // the greeting
+ * ```
+ */
 export class Dstc2RulesBot implements Responder {
   readonly name = 'rules-dstc2';
   readonly lexicon: Dstc2Lexicon;
@@ -164,7 +187,19 @@ export class Dstc2RulesBot implements Responder {
   }
 }
 
-/** Factory for the `rules-dstc2` model: needs the task-6 training dialogs. */
+/**
+ * Factory for the `rules-dstc2` model: learns from the task-6 training dialogs; throws a
+ * ConfigError when none are given.
+ *
+ * @example
+ * ```ts
+ * import { readBabiDialogs, evaluateDialogs, accuracy } from 'dialogym';
+ * import { createDstc2RulesBot } from 'dialogym/restaurant';
+ * const dir = 'data/dialog-bAbI-tasks/';
+ * const bot = createDstc2RulesBot(readBabiDialogs(dir + 'dialog-babi-task6-dstc2-trn.txt').dialogs);
+ * accuracy.perResponse(evaluateDialogs(bot, readBabiDialogs(dir + 'dialog-babi-task6-dstc2-tst.txt').dialogs));
+ * ```
+ */
 export function createDstc2RulesBot(train: readonly Dialog[] | undefined, opts: Dstc2RulesOptions = {}): Dstc2RulesBot {
   if (!train || train.length === 0) {
     throw new ConfigError("model 'rules-dstc2' learns its response patterns from the task-6 training file: give --train dialog-babi-task6-dstc2-trn.txt");

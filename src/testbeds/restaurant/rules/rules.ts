@@ -22,6 +22,16 @@ import { RESTRICTIONS, type InfoKind, type Slot } from './nlu.js';
 import { PHRASEBOOKS, type Dialect, type Phrasebook } from './phrases.js';
 import { ratingOf, trackState, type DialogState } from './state.js';
 
+/**
+ * Options of `createRulesBot` (the `rules` model).
+ *
+ * @example
+ * ```ts
+ * import { createRulesBot, type RulesOptions } from 'dialogym/restaurant';
+ * const opts: RulesOptions = { dialect: 'dstc6', restrictions: true }; // a tst3/tst4 DSTC6 bot
+ * const bot = createRulesBot(opts);
+ * ```
+ */
 export interface RulesOptions {
   /** Bot wording; `auto` reads it from the history (bAbI when nothing tells). Default `auto`. */
   readonly dialect?: Dialect | 'auto';
@@ -168,13 +178,39 @@ function similarity(a: string, b: string): number {
   return union === 0 ? 0 : inter / union;
 }
 
+/**
+ * The rule-based responder of `createRulesBot`: `respond` gives the next bot turn;
+ * `respondRanked` lists alternatives when the history leaves a choice open (and, given candidates
+ * with no exact match, adds the closest candidate).
+ *
+ * @example
+ * ```ts
+ * import { createRulesBot, type RulesBot } from 'dialogym/restaurant';
+ * const bot: RulesBot = createRulesBot();
+ * bot.respondRanked([{ speaker: 'user', text: 'hi' }]); // ['hello what can i help you with today']
+ * ```
+ */
 export type RulesBot = Responder & {
   respondRanked(history: readonly Turn[], candidates?: readonly string[]): string[];
   /** `respondRanked` from a state already tracked (`trackState`, or kept up to date with `applyTurn`). */
   respondRankedFromState(st: DialogState, candidates?: readonly string[]): string[];
 };
 
-/** Creates the rule-based responder. */
+/**
+ * Creates the reference rule-based bot for bAbI tasks 1–5 and DSTC6 Track 1 (the `rules` model;
+ * policy in the module description). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { createRulesBot } from 'dialogym/restaurant';
+ * const bot = createRulesBot();
+ * bot.respond([
+ *   { speaker: 'user', text: 'hello' },
+ *   { speaker: 'bot', text: 'hello what can i help you with today' },
+ *   { speaker: 'user', text: 'can you book a table in rome' },
+ * ]); // "i'm on it"
+ * ```
+ */
 export function createRulesBot(opts: RulesOptions = {}): RulesBot {
   const dialectOpt = opts.dialect ?? 'auto';
   const restrOpt = opts.restrictions ?? 'auto';
