@@ -158,7 +158,7 @@ export const envs = new Registry<EnvFactory>('environment');
 /**
  * Resets `env` with `opts` and steps it with `policy(obs)` until the episode terminates or is
  * truncated, or `maxSteps` steps have been played. Returns the total reward, the number of steps,
- * whether the episode terminated, and the last step's `info` (`{}` when `maxSteps` ran out).
+ * whether the episode terminated, and the last step's `info` (also when `maxSteps` ran out).
  * Errors of the environment or the policy pass through.
  *
  * @example
@@ -170,15 +170,18 @@ export const envs = new Registry<EnvFactory>('environment');
  * ```
  */
 export function runEpisode<Obs, Act>(env: Env<Obs, Act>, policy: (obs: Obs) => Act, opts: ResetOptions = {}, maxSteps = 1000): { reward: number; steps: number; terminated: boolean; info: Info } {
-  let { obs } = env.reset(opts);
+  const start = env.reset(opts);
+  let obs = start.obs;
+  let info = start.info;
   let reward = 0;
   for (let steps = 1; steps <= maxSteps; steps++) {
     const r = env.step(policy(obs));
     reward += r.reward;
     obs = r.obs;
-    if (r.terminated || r.truncated) return { reward, steps, terminated: r.terminated, info: r.info };
+    info = r.info;
+    if (r.terminated || r.truncated) return { reward, steps, terminated: r.terminated, info };
   }
-  return { reward, steps: maxSteps, terminated: false, info: {} };
+  return { reward, steps: maxSteps, terminated: false, info };
 }
 
 /**

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, ModelFileError } from '../../../core/errors.js';
 import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
 import { PolicyNet } from './policy-net.js';
-import type { CurvePoint, TrainResult } from './reinforce.js';
+import type { CurvePoint, RlTrainResult } from './reinforce.js';
 import { FEATURE_SIZE, POLICY_ACTIONS, rlAccess } from './rl-agent.js';
 import type { KbAccess } from './rule-agents.js';
 import type { SplitName } from '../slots.js';
@@ -82,12 +82,12 @@ export interface LoadedPolicy {
  *
  * @example
  * ```ts
- * import { trainRlPolicy, savePolicy, trainOptions } from 'dialogym/infobot';
- * const r = trainRlPolicy(trainOptions({ agent: 'rl-soft', split: 'small', episodes: 2000 }));
+ * import { trainRlPolicy, savePolicy, rlTrainOptions } from 'dialogym/infobot';
+ * const r = trainRlPolicy(rlTrainOptions({ agent: 'rl-soft', split: 'small', episodes: 2000 }));
  * savePolicy('out/policies/rl-soft-small.dgm', r);
  * ```
  */
-export function savePolicy(file: string, r: TrainResult): void {
+export function savePolicy(file: string, r: RlTrainResult): void {
   const o = r.options;
   const meta: PolicyMeta = {
     agent: o.agent,

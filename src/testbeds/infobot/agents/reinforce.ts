@@ -25,17 +25,17 @@ import { ConfigError } from '../../../core/errors.js';
 
 
 /**
- * Options of `trainRlPolicy` (defaults and checks in `trainOptions`). Not the `TrainOptions` of
+ * Options of `trainRlPolicy` (defaults and checks in `rlTrainOptions`). Not the `TrainOptions` of
  * `dialogym`, which configure the response models.
  *
  * @example
  * ```ts
- * import { trainRlPolicy, type TrainOptions } from 'dialogym/infobot';
- * const opts: TrainOptions = { agent: 'rl-soft', split: 'small', episodes: 5000, imitation: 2000, batch: 64 };
+ * import { trainRlPolicy, type RlTrainOptions } from 'dialogym/infobot';
+ * const opts: RlTrainOptions = { agent: 'rl-soft', split: 'small', episodes: 5000, imitation: 2000, batch: 64 };
  * const r = trainRlPolicy(opts);
  * ```
  */
-export interface TrainOptions {
+export interface RlTrainOptions {
   /** The RL agent to train (its KB access). */
   agent: RlAgentName;
   /** KB split of the training environment. */
@@ -130,13 +130,13 @@ export function curveFigures(agent: string, split: SplitName, batch: readonly { 
  *
  * @example
  * ```ts
- * import { trainRlPolicy, savePolicy, type TrainResult } from 'dialogym/infobot';
- * const r: TrainResult = trainRlPolicy({ agent: 'rl-hard', split: 'small', episodes: 1000, imitation: 500 });
+ * import { trainRlPolicy, savePolicy, type RlTrainResult } from 'dialogym/infobot';
+ * const r: RlTrainResult = trainRlPolicy({ agent: 'rl-hard', split: 'small', episodes: 1000, imitation: 500 });
  * console.log(r.bestValidReward, r.curve.length);
  * savePolicy('out/policies/rl-hard-small.dgm', r);
  * ```
  */
-export interface TrainResult {
+export interface RlTrainResult {
   /** The policy network with the kept parameters. */
   net: PolicyNet;
   /** One point per batch. */
@@ -146,7 +146,7 @@ export interface TrainResult {
   /** Training dialogs played when the kept parameters were reached. */
   bestEpisodes: number;
   /** The options used, defaults filled in. */
-  options: Required<Omit<TrainOptions, 'env' | 'onBatch'>>;
+  options: Required<Omit<RlTrainOptions, 'env' | 'onBatch'>>;
 }
 
 /**
@@ -156,11 +156,11 @@ export interface TrainResult {
  *
  * @example
  * ```ts
- * import { trainOptions } from 'dialogym/infobot';
- * trainOptions({ agent: 'rl-soft', split: 'medium' }).episodes; // 30000
+ * import { rlTrainOptions } from 'dialogym/infobot';
+ * rlTrainOptions({ agent: 'rl-soft', split: 'medium' }).episodes; // 30000
  * ```
  */
-export function trainOptions(o: TrainOptions): Required<Omit<TrainOptions, 'env' | 'onBatch'>> {
+export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions, 'env' | 'onBatch'>> {
   const r = {
     agent: o.agent,
     split: o.split,
@@ -266,7 +266,7 @@ interface RlEpisode {
 /**
  * Trains an RL agent's policy (module description above): imitation of the rule agent with the
  * same KB access, then REINFORCE with RMSProp, keeping the best validated parameters.
- * Deterministic for given options. Invalid options throw a ConfigError (see `trainOptions`).
+ * Deterministic for given options. Invalid options throw a ConfigError (see `rlTrainOptions`).
  *
  * @example
  * ```ts
@@ -275,8 +275,8 @@ interface RlEpisode {
  * savePolicy(defaultPolicyFile('out/policies', 'rl-soft', 'small'), r);
  * ```
  */
-export function trainRlPolicy(opts: TrainOptions): TrainResult {
-  const o = trainOptions(opts);
+export function trainRlPolicy(opts: RlTrainOptions): RlTrainResult {
+  const o = rlTrainOptions(opts);
   const access = rlAccess(o.agent) as KbAccess;
   const env = opts.env ?? new InfoBotEnv({ split: o.split, kbSeed: o.kbSeed });
   const rng = createRng(o.seed).fork(`train:${o.agent}`);
