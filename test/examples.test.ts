@@ -23,3 +23,22 @@ test('examples/restaurant.ts: generated task 1, rules bot perfect, a trained ran
   assert.ok(m, out);
   assert.ok(Number(m[2]) > 20, `embeddings tst accuracy ${m[2]}% is no better than chance`);
 });
+
+test('examples/dstc6.ts: generated tst1 task 1 scored with the official metrics; rules rank the answer first', () => {
+  const out = runExample('dstc6');
+  assert.match(out, /^rules: P@1 1\.000 P@2 1\.000 P@5 1\.000 \(100 dialogs\)$/m);
+  const m = /^tf-idf baseline: P@1 ([\d.]+) P@2 ([\d.]+) P@5 ([\d.]+) \(100 dialogs\)$/m.exec(out);
+  assert.ok(m, out);
+  assert.ok(Number(m[1]) <= Number(m[2]) && Number(m[2]) <= Number(m[3]), out);
+});
+
+test('examples/infobot.ts: a hand-written policy through make/runEpisode, and the shipped agents by name', () => {
+  const out = runExample('infobot');
+  const r = (name: string): number => {
+    const m = new RegExp(`^${name}: R (-?[\\d.]+)`, 'm').exec(out);
+    assert.ok(m, `${name} missing in:\n${out}`);
+    return Number(m[1]);
+  };
+  assert.ok(r('e2e-soft') > r('ask-all-then-guess') + 1, out);
+  assert.ok(r('rule-soft') > 0.5, out);
+});

@@ -5,7 +5,7 @@
  * `nbCandidates` (default 10) are dropped, and when a result lists a dialog or a rank twice the
  * later one wins. Also reports the mean reciprocal rank (within the kept ranks).
  */
-import { FormatError } from '../../core/errors.js';
+import { ConfigError, FormatError } from '../../core/errors.js';
 import type { Dstc6Result } from '../../formats/dstc6.js';
 import { entryError } from '../../formats/dstc6.js';
 import { meanReciprocalRank, precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
@@ -107,7 +107,7 @@ function resultSlots(result: readonly Dstc6Result[], nb: number): { slots: Map<s
  */
 export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6Result[], opts: ScoreOptions = {}): Dstc6Score {
   const nb = opts.nbCandidates ?? 10;
-  if (!Number.isInteger(nb) || nb < 1) throw new FormatError('score', undefined, `nbCandidates must be a positive integer, got ${nb}`);
+  if (!Number.isInteger(nb) || nb < 1) throw new ConfigError(`nbCandidates must be a positive integer, got ${nb}`);
   const answers = truthAnswers(truth, opts.truthFile);
   const { slots, duplicated } = resultSlots(result, nb);
   let precision = precisionAtK.empty(opts.ks ?? [1, 2, 5]);
