@@ -42,3 +42,10 @@ test('examples/infobot.ts: a hand-written policy through make/runEpisode, and th
   assert.ok(r('e2e-soft') > r('ask-all-then-guess') + 1, out);
   assert.ok(r('rule-soft') > 0.5, out);
 });
+
+test('examples/airdialogue.ts: rule self-play scores 1.0 in and out of domain; one episode through make', () => {
+  const out = runExample('airdialogue');
+  assert.match(out, /^in-domain: total 1\.000 .* 200 dialogs$/m);
+  assert.match(out, /^out-of-domain: total 1\.000 .* 200 dialogs$/m);
+  assert.match(out, /^random agent: reward -?[\d.]+ after \d+ moves$/m);
+});
