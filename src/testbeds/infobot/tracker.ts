@@ -100,7 +100,7 @@ export function slotNameMatches(tokens: readonly string[]): Float64Array {
   return out;
 }
 
-/** A belief tracker: the hand-crafted one now, a neural one later.
+/** A belief tracker over the slots: `HandCraftedTracker` here; the E2E agent's learned one is `NeuralTracker`.
  *
  * @example
  * ```ts
