@@ -4,6 +4,7 @@
  * compiler API, so the rule holds for the public API as it grows.
  */
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -100,4 +101,11 @@ test('every doc example type-checks against the built package (imports from dial
   });
   rmSync(dir, { recursive: true, force: true });
   assert.deepEqual(errors.slice(0, 20), [], `${errors.length} doc examples do not type-check`);
+});
+
+test('the API reference builds: typedoc over the entry points reports no error and no warning', () => {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--emit', 'none'], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  const out = `${r.stdout}${r.stderr}`;
+  assert.equal(r.status, 0, out);
+  assert.doesNotMatch(out, /\[(warning|error)\]/, out);
 });
