@@ -19,7 +19,6 @@ export * from './evaluate.js';
 export * from './evaluate-workers.js';
 export * from './table.js';
 export * from './chat.js';
-export * from '../../nn/rmsprop.js';
 export * from './agents/policy-net.js';
 export * from './agents/rl-agent.js';
 export * from './agents/reinforce.js';

@@ -9,7 +9,6 @@ import { param, zeroGrads } from '../../../nn/params.js';
 import { InfoBotEnv } from '../env.js';
 import { agentContext, evaluateAgent, runInfoBotEpisode, createAgent } from '../evaluate.js';
 import { learningCurveSvg } from './learning-curve.js';
-import { rmsprop } from '../../../nn/rmsprop.js';
 import { loadPolicy, savePolicy, findDefaultPolicy } from './policy-file.js';
 import { PolicyNet } from './policy-net.js';
 import { trainRlPolicy } from './reinforce.js';
@@ -48,19 +47,6 @@ test('policy network: BPTT gradients of the action logits match finite differenc
     const r = gradCheck(loss, p.data, p.grad, 1e-2);
     assert.ok(r.maxRelError < 3e-3, `${p.name}: ${r.maxRelError} at ${r.worst}`);
   }
-});
-
-test('rmsprop: the first step moves each weight by about lr against its gradient sign', () => {
-  const p = param('w', [3]);
-  p.data.set([1, 1, 1]);
-  p.grad.set([2, -0.5, 0]);
-  const opt = rmsprop({ lr: 0.1, rho: 0.9, eps: 1e-8 });
-  opt.step([p]);
-  // r = 0.1·g², step = lr·g/√r = lr·sign(g)/√0.1
-  assert.ok(Math.abs((p.data[0] as number) - (1 - 0.1 / Math.sqrt(0.1))) < 1e-5);
-  assert.ok(Math.abs((p.data[1] as number) - (1 + 0.1 / Math.sqrt(0.1))) < 1e-5);
-  assert.equal(p.data[2], 1);
-  assert.throws(() => rmsprop({ lr: 0 }), /lr > 0/);
 });
 
 test('training on a small KB: imitation then REINFORCE, curve, validation, deterministic, model file round trip', () => {
