@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../../../core/rng.js';
 import { gradCheck } from '../../../nn/gradcheck.js';
-import { param, zeroGrads } from '../../../nn/params.js';
+import { zeroGrads } from '../../../nn/params.js';
 import { InfoBotEnv } from '../env.js';
 import { agentContext, evaluateAgent, runInfoBotEpisode, createAgent } from '../evaluate.js';
 import { learningCurveSvg } from './learning-curve.js';
