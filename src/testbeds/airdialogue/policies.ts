@@ -31,7 +31,6 @@ import {
   CUSTOMER_REPEAT,
   CUSTOMER_RET_TIME,
   CUSTOMER_ROUTE,
-  CUSTOMER_THANKS,
   connectionsText,
   fill,
   isAcceptance,

@@ -5,7 +5,7 @@
  * `nbCandidates` (default 10) are dropped, and when a result lists a dialog or a rank twice the
  * later one wins. Also reports the mean reciprocal rank (within the kept ranks).
  */
-import { ConfigError, FormatError } from '../../core/errors.js';
+import { ConfigError } from '../../core/errors.js';
 import type { Dstc6Result } from '../../formats/dstc6.js';
 import { entryError } from '../../formats/dstc6.js';
 import { meanReciprocalRank, precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
@@ -93,8 +93,8 @@ function resultSlots(result: readonly Dstc6Result[], nb: number): { slots: Map<s
 
 /**
  * The official DSTC6 scoring (`score.py`; rules in this module's description): P@k (default
- * k = 1, 2, 5) and MRR of `result` against `truth` (an answers file). Throws a FormatError for an
- * invalid `nbCandidates` or a malformed truth file (see `truthAnswers`).
+ * k = 1, 2, 5) and MRR of `result` against `truth` (an answers file). Throws a ConfigError for an
+ * invalid `nbCandidates` and a FormatError for a malformed truth file (see `truthAnswers`).
  *
  * @example
  * ```ts
