@@ -75,7 +75,17 @@ interface MapItem {
   readonly text?: string;
 }
 
-/** The per-file map template → 3 hard distractors. */
+/**
+ * The per-file map template → 3 hard distractors (drawn once per file by `drawDistractorMap`).
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { drawDistractorMap, generateExtendedKb, makeSimContext, type DistractorMap } from 'dialogym/dstc6';
+ * const map: DistractorMap = drawDistractorMap(createRng(1), 1, makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 1));
+ * map.size; // the number of bot templates of task 1
+ * ```
+ */
 export type DistractorMap = ReadonlyMap<BotTemplate, readonly MapItem[]>;
 
 function randomCallText(rng: Rng, ctx: SimContext): string {
@@ -84,7 +94,18 @@ function randomCallText(rng: Rng, ctx: SimContext): string {
   return formatExtApiCall(call, ctx.slots);
 }
 
-/** Draws the file's hard-distractor map: entity templates map to themselves (×3), others to 3 other templates (entity ones may repeat). */
+/**
+ * Draws the file's hard-distractor map: entity templates map to themselves (×3), others to 3
+ * other templates (entity ones may repeat).
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { drawDistractorMap, generateExtendedKb, makeSimContext } from 'dialogym/dstc6';
+ * const ctx = makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 1);
+ * const map = drawDistractorMap(createRng(1).fork('map'), 5, ctx);
+ * ```
+ */
 export function drawDistractorMap(rng: Rng, task: Dstc6Task, ctx: SimContext): DistractorMap {
   const templates = taskTemplates(task, ctx.slots);
   const map = new Map<BotTemplate, MapItem[]>();
@@ -187,6 +208,15 @@ function callVariants(rng: Rng, answer: string, context: readonly Turn[], ctx: S
 /** Number of context utterances drawn as candidates. */
 export const CONTEXT_CANDIDATES = 3;
 
+/**
+ * How `makeEntry` cuts a dialog: `withAnswer` attaches the answer to the entry (training files).
+ *
+ * @example
+ * ```ts
+ * import type { CutOptions } from 'dialogym/dstc6';
+ * const training: CutOptions = { withAnswer: true };
+ * ```
+ */
 export interface CutOptions {
   /** Attach `answer` to the entry (training files). */
   withAnswer: boolean;

@@ -13,7 +13,7 @@
  */
 export * from './extended-kb.js';
 export * from './sim-dataset.js';
-export { generateDialog, makeSimContext, DSTC6_TASKS, type Dstc6Task, type SimContext } from './sim-dialog.js';
+export { generateDialog, makeSimContext, goalPools, DSTC6_TASKS, type Dstc6Task, type SimContext, type GoalPools } from './sim-dialog.js';
 export * from './score.js';
 export * from './rank.js';
 export * from './check.js';
@@ -21,4 +21,4 @@ export * from './random-baseline.js';
 export * from './tfidf-baseline.js';
 export * from './walk.js';
 export * from './sim-compare-dirs.js';
-export { makeEntry, uuid4 } from './entries.js';
+export { makeEntry, drawDistractorMap, uuid4, type DistractorMap, type CutOptions } from './entries.js';

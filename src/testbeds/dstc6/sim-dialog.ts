@@ -278,7 +278,18 @@ export function randomCall(rng: Rng, ctx: SimContext): ApiCall {
   }
 }
 
-/** Goal pools that depend on the KB, computed once per context. */
+/**
+ * Goal pools that depend on the KB, computed once per context (`goalPools`) and handed to
+ * `generateDialog`.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, makeSimContext, goalPools, type GoalPools } from 'dialogym/dstc6';
+ * const pools: GoalPools = goalPools(makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 0));
+ * pools.task3Calls.length > 0; // true
+ * ```
+ */
 export interface GoalPools {
   /** Calls of the half with ≥ 3 results (task 3). */
   readonly task3Calls: readonly ApiCall[];
@@ -286,6 +297,18 @@ export interface GoalPools {
   readonly task4Restaurants: readonly Restaurant[];
 }
 
+/**
+ * The goal pools of a context: the calls of its half with at least 3 results (task 3) and the
+ * restaurants whose call lies in the half (task 4).
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateDialog, generateExtendedKb, goalPools, makeSimContext } from 'dialogym/dstc6';
+ * const ctx = makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 0);
+ * const turns = generateDialog(5, createRng(2), ctx, goalPools(ctx));
+ * ```
+ */
 export function goalPools(ctx: SimContext): GoalPools {
   const seen = new Map<string, ApiCall>();
   const rs: Restaurant[] = [];

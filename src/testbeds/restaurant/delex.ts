@@ -10,6 +10,15 @@ import { readBabiDialogs } from '../../formats/babi.js';
 import { CUISINES, LOCATIONS, NUMBERS, PRICES, RATINGS, restaurantName } from './kb.js';
 import { SPLITS, TASK_FILE_STEMS, type Split, type TaskId } from './simulator.js';
 
+/**
+ * The kinds of entity `delexicalise` replaces by a placeholder (`<cuisine>`, `<restaurant>`, …).
+ *
+ * @example
+ * ```ts
+ * import type { EntityType } from 'dialogym/restaurant';
+ * const kinds: EntityType[] = ['cuisine', 'location', 'number', 'price'];
+ * ```
+ */
 export type EntityType = 'cuisine' | 'location' | 'number' | 'price' | 'restaurant' | 'phone' | 'address';
 
 /** Entity → type for every entity of the restaurant domain (both vocabulary halves). */

@@ -28,12 +28,29 @@ export interface TaskData {
   readonly kb: KbTypes;
 }
 
-/** Where the dialogs come from. */
+/**
+ * Where the benchmark's dialogs come from: a folder of original files, or the simulator.
+ *
+ * @example
+ * ```ts
+ * import type { BenchmarkSource } from 'dialogym/restaurant';
+ * const original: BenchmarkSource = { kind: 'files', dir: 'data/dialog-bAbI-tasks' };
+ * const generated: BenchmarkSource = { kind: 'generate', seed: 1, dialogs: 1000 };
+ * ```
+ */
 export type BenchmarkSource =
   | { readonly kind: 'files'; readonly dir: string }
   | { readonly kind: 'generate'; readonly seed: number; readonly dialogs: number };
 
-/** At most this many dialogs per split (the first ones of each file); undefined = all. */
+/**
+ * At most this many dialogs per split (the first ones of each file); undefined = all.
+ *
+ * @example
+ * ```ts
+ * import type { SplitLimits } from 'dialogym/restaurant';
+ * const quick: SplitLimits = { train: 200, dev: 100, test: 200 };
+ * ```
+ */
 export interface SplitLimits {
   readonly train?: number;
   readonly dev?: number;

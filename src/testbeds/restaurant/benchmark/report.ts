@@ -5,6 +5,17 @@
 import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODEL_LABELS, paperCellOf, type BenchmarkModel, type BenchmarkTest } from './paper.js';
 import type { BenchmarkResult, BenchmarkRow } from './benchmark.js';
 
+/**
+ * What a benchmark report says about its run besides the rows: profile, data and seed.
+ *
+ * @example
+ * ```ts
+ * import { runBenchmark, benchmarkMarkdown, QUICK_PROFILE, type ReportInfo } from 'dialogym/restaurant';
+ * const result = await runBenchmark({ profile: QUICK_PROFILE, source: { kind: 'generate', seed: 1, dialogs: 50 }, models: ['tfidf'], tasks: [1], seed: 1 });
+ * const info: ReportInfo = { profile: 'quick', data: 'generated, 50 dialogs per split', seed: 1 };
+ * console.log(benchmarkMarkdown(result, info));
+ * ```
+ */
 export interface ReportInfo {
   /** Profile name (quick / full). */
   readonly profile: string;
