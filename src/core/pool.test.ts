@@ -103,3 +103,14 @@ test('runSync answers a caller that never yields to the event loop; errors rebui
     await dead.destroy();
   }
 });
+
+test('workers load their module with import(), not require(esm); a pool destroyed while its threads still load shuts down cleanly', async () => {
+  const p = pool(2);
+  try {
+    const flags = (await p.run({ kind: 'flags' })) as string[];
+    if (process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')) assert.ok(flags.includes('--no-experimental-require-module'), flags.join(' '));
+  } finally {
+    await p.destroy();
+  }
+  for (let i = 0; i < 10; i++) await pool(3).destroy();
+});

@@ -88,6 +88,20 @@ function rebuilder(label: string, extra: readonly ErrorClass[] = []): (w: WireEr
 /** A thread that died (or a pool that stopped) under a task. */
 const lost = (label: string, e: unknown): DialogymError => new DialogymError(`${label} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 
+/**
+ * Flags of the pool's worker threads: the parent's, plus `--no-experimental-require-module` where
+ * Node has it. piscina loads a worker module with `require()` first; on Node 20.19+ that is
+ * require(esm), and a worker terminated while require(esm) instantiates our (ESM) module aborts the
+ * whole process ("FATAL ERROR: v8::Module::IsGraphAsync … must be used on an instantiated
+ * module", seen once in CI when a failed evaluation destroyed its pool while a second worker was
+ * still loading). Without require(esm), piscina falls back to `import()`, which a termination
+ * interrupts cleanly.
+ */
+const WORKER_EXEC_ARGV: string[] = [
+  ...process.execArgv,
+  ...(process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') && !process.execArgv.includes('--no-experimental-require-module') ? ['--no-experimental-require-module'] : []),
+];
+
 export class Pool<T, R, P = never> {
   private readonly piscina: Piscina;
   private readonly rebuild: (w: WireError) => Error;
@@ -109,6 +123,7 @@ export class Pool<T, R, P = never> {
       concurrentTasksPerWorker: opts.tasksPerThread ?? 1,
       workerData: opts.workerData,
       recordTiming: false,
+      execArgv: WORKER_EXEC_ARGV,
     });
     this.piscina.on('error', (e: Error) => {
       this.failure ??= e;

@@ -7,6 +7,7 @@ export type FixtureTask =
   | { readonly kind: 'echo'; readonly value: number; readonly spin?: number }
   | { readonly kind: 'progress'; readonly n: number }
   | { readonly kind: 'thread' }
+  | { readonly kind: 'flags' }
   | { readonly kind: 'data' }
   | { readonly kind: 'throw'; readonly error: 'config' | 'format' | 'model' | 'plain' | 'custom' }
   | { readonly kind: 'exit'; readonly code: number };
@@ -28,6 +29,8 @@ export default poolTask<FixtureTask, unknown, number>((task, post) => {
       return task.n;
     case 'thread':
       return threadId;
+    case 'flags':
+      return process.execArgv;
     case 'data':
       return workerData as unknown;
     case 'exit':
