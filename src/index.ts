@@ -32,7 +32,7 @@ export { writeFileAtomic, readTextFile } from './core/files.js';
 
 // Environments (Gymnasium-style).
 export { make, envs, checkEnv, runEpisode, EnvCheckError } from './testbeds/env.js';
-export type { Env, EnvOptions, EnvFactory, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions } from './testbeds/env.js';
 
 // File formats.
 export {

@@ -82,7 +82,15 @@ const env: Env<unknown, unknown> = make(ids[0] ?? 'airdialogue-v1');
 const steps: number = checkEnv(env);
 const medium = new InfoBotEnv({ split: 'medium' });
 const reply: string = createRulesBot().respond([{ speaker: 'user', text: 'hello' }]);
-export { steps, medium, reply, readDstc6Data };
+// Built-in ids are typed: options, observations and actions checked.
+const typed = make('infobot-medium-v1', { temperature: 2 });
+const utterance: string = typed.reset({ seed: 1 }).obs.utterance;
+typed.step({ act: 'request', slot: 'actor' });
+// @ts-expect-error an AirDialogue move is not an InfoBot action
+typed.step({ utterance: 'hi' });
+// @ts-expect-error unknown option of a built-in environment
+make('airdialogue-v1', { nope: 1 });
+export { steps, medium, reply, readDstc6Data, utterance };
 `,
     );
     writeFileSync(

@@ -107,7 +107,7 @@ export class StateError extends DialogymError {}
  * import { make, InvalidActionError } from 'dialogym';
  * const env = make('airdialogue-v1');
  * env.reset({ seed: 1 });
- * try { env.step({}); } catch (e) { console.log(e instanceof InvalidActionError); } // true: a move needs an utterance
+ * try { env.step({} as never); } catch (e) { console.log(e instanceof InvalidActionError); } // true: a move (e.g. from JSON) needs an utterance
  * ```
  */
 export class InvalidActionError extends DialogymError {}

@@ -185,16 +185,43 @@ export function runEpisode<Obs, Act>(env: Env<Obs, Act>, policy: (obs: Obs) => A
 }
 
 /**
+ * The types of the built-in environments by id: their options, observations and actions. Each
+ * testbed adds its ids (declaration merging), so `make('infobot-medium-v1')` is typed
+ * `Env<InfoBotObservation, InfoBotAction>` and its options are checked; ids registered at run
+ * time (your own environments) fall back to untyped `Env<any, any>`.
+ *
+ * @example
+ * ```ts
+ * import type { EnvTypes } from 'dialogym';
+ * type InfoBotOptions = EnvTypes['infobot-medium-v1']['options']; // InfoBotEnvOptions
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EnvTypes {}
+
+/** What an entry of `EnvTypes` gives: options, observation and action types. */
+interface EnvTypeEntry {
+  readonly options: object;
+  readonly obs: unknown;
+  readonly action: unknown;
+}
+
+/**
  * Builds a registered environment by id (Gymnasium's `make`). The testbeds register their ids
- * when imported; importing `dialogym` registers all of them.
+ * when imported; importing `dialogym` registers all of them. A built-in id gives a typed
+ * environment (see `EnvTypes`); an unknown id throws a ConfigError listing the known ones.
  *
  * @example
  * ```ts
  * import { make } from 'dialogym';
- * const env = make('infobot-medium-v1');
- * let { obs } = env.reset({ seed: 1 });
+ * const env = make('infobot-medium-v1', { temperature: 2 });
+ * const { obs } = env.reset({ seed: 1 });
+ * env.step({ act: 'request', slot: 'actor' }); // typed InfoBotAction
  * ```
  */
+export function make<K extends keyof EnvTypes>(envId: K, options?: EnvTypes[K] extends EnvTypeEntry ? EnvTypes[K]['options'] : never): EnvTypes[K] extends EnvTypeEntry ? Env<EnvTypes[K]['obs'], EnvTypes[K]['action']> : never;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function make<S extends string>(envId: S extends keyof EnvTypes ? never : S, options?: EnvOptions): Env<any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function make(envId: string, options?: EnvOptions): Env<any, any> {
   return envs.get(envId)(options);

@@ -171,6 +171,12 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   }
 }
 
+declare module '../env.js' {
+  interface EnvTypes {
+    'airdialogue-v1': { readonly options: AirEnvOptions; readonly obs: AirObservation; readonly action: AgentMove };
+  }
+}
+
 envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', (options) => new AirDialogueEnv((options ?? {}) as AirEnvOptions));
 
 // ---------------------------------------------------------------------------------------------

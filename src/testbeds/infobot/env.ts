@@ -195,3 +195,19 @@ export function episodeSeed(seed: number, i: number): number {
 for (const split of SPLITS) {
   envs.register(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, (options) => new InfoBotEnv({ ...(options as InfoBotEnvOptions), split }));
 }
+
+/** The InfoBot ids in `make`'s types: options, observations and actions of `InfoBotEnv`. */
+interface InfoBotEnvTypes {
+  readonly options: Omit<InfoBotEnvOptions, 'split'>;
+  readonly obs: InfoBotObservation;
+  readonly action: InfoBotAction;
+}
+
+declare module '../env.js' {
+  interface EnvTypes {
+    'infobot-small-v1': InfoBotEnvTypes;
+    'infobot-medium-v1': InfoBotEnvTypes;
+    'infobot-large-v1': InfoBotEnvTypes;
+    'infobot-xlarge-v1': InfoBotEnvTypes;
+  }
+}
