@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './shared-data.js';
@@ -39,7 +39,7 @@ test('npm pack → npm install <tarball> → import { make, checkEnv, envs } fro
     assert.ok(!files.some((f) => f.startsWith('dist/test/') || f.startsWith('dist/bench/')), 'the tarball ships tests or benchmarks');
 
     const app = join(tmp, 'app');
-    run('mkdir', ['-p', app], tmp);
+    mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
     // --ignore-scripts: skips compiling better-sqlite3's native addon (minutes); the API below does not open a SQLite KB.
     run(npm, ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(tmp, info.filename)], app);

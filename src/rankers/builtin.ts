@@ -10,15 +10,8 @@ import { KbTypes } from './match-type.js';
 import { MemN2N } from './memn2n.js';
 import { trainMemN2N } from './memn2n-train.js';
 import { NearestNeighbour } from './nearest-neighbour.js';
-import { registerModel, models, type TrainOptions } from './registry.js';
+import { models, pickTrainOptions, registerModel } from './registry.js';
 import { Tfidf } from './tfidf.js';
-
-/** The options a trainer reads (the others do not apply to it). */
-function pick<K extends keyof TrainOptions>(o: TrainOptions, keys: readonly K[]): Pick<TrainOptions, K> {
-  const out: Partial<Pick<TrainOptions, K>> = {};
-  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
-  return out as Pick<TrainOptions, K>;
-}
 
 if (!models.has('tfidf')) {
   registerModel('tfidf', 'TF-IDF match of the last user utterance against each candidate (idf over the candidates; no training)', {
@@ -51,7 +44,7 @@ if (!models.has('tfidf')) {
 
   registerModel('embeddings', 'supervised embeddings: margin ranking loss, sampled negatives (§4.3)', {
     train: (data, o, hooks) => {
-      const r = trainEmbeddings(data, pick(o, ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAB', 'input']), hooks);
+      const r = trainEmbeddings(data, pickTrainOptions(o, ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAB', 'input']), hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
     load: (c, f, kb) => Embeddings.fromModelFile(c, f, kb),
@@ -59,7 +52,7 @@ if (!models.has('tfidf')) {
 
   registerModel('memn2n', 'end-to-end memory network over the dialog history (§4.4; --match-type for §4.5)', {
     train: (data, o, hooks) => {
-      const r = trainMemN2N(data, pick(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize']), hooks);
+      const r = trainMemN2N(data, pickTrainOptions(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize']), hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
     load: (c, f, kb) => MemN2N.fromModelFile(c, f, kb),

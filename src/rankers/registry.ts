@@ -10,8 +10,7 @@ import { ConfigError, ModelFileError } from '../core/errors.js';
 import { Registry } from '../core/registry.js';
 import { readModelFile, writeModelFile, type ModelFileContent } from '../formats/model-file.js';
 import type { FitHooks } from '../train/loop.js';
-import type { KbTypes } from './match-type.js';
-import { KbTypes as KbTypesClass } from './match-type.js';
+import { KbTypes } from './match-type.js';
 import type { ModelContext, Ranker, ResponseModel, SavableRanker } from './ranker.js';
 
 export type { SavableRanker };
@@ -210,8 +209,20 @@ export function createModel(name: string, ctx: ModelContext = {}): ResponseModel
   return entry.create(ctx);
 }
 
-function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+/**
+ * The options a trainer reads, without the undefined ones (each trainer fills in its defaults):
+ * what a registry entry hands its trainer from the shared `TrainOptions`.
+ *
+ * @example
+ * ```ts
+ * import { pickTrainOptions } from 'dialogym/rankers';
+ * pickTrainOptions({ hops: 3, dim: undefined, lr: 0.01 }, ['hops', 'dim']); // { hops: 3 }
+ * ```
+ */
+export function pickTrainOptions<K extends keyof TrainOptions>(o: TrainOptions, keys: readonly K[]): Pick<TrainOptions, K> {
+  const out: Partial<Pick<TrainOptions, K>> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out as Pick<TrainOptions, K>;
 }
 
 /**
@@ -232,7 +243,7 @@ export function trainModel(name: string, data: TrainData, opts: TrainOptions = {
   const entry = models.has(name) ? models.get(name) : undefined;
   if (!entry?.train) throw new ConfigError(`--model: cannot train '${name}' (trainable: ${trainableModels().join(', ')})`);
   const t0 = performance.now();
-  const r = entry.train(data, defined(opts), hooks);
+  const r = entry.train(data, opts, hooks);
   return { ...r, seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -346,6 +357,6 @@ export function isModelFile(nameOrFile: string): boolean {
  * ```
  */
 export function resolveModel(nameOrFile: string, ctx: ModelContext = {}): ResponseModel {
-  if (isModelFile(nameOrFile)) return loadModel(nameOrFile, ctx.kb ? KbTypesClass.fromFacts(ctx.kb) : undefined);
+  if (isModelFile(nameOrFile)) return loadModel(nameOrFile, ctx.kb ? KbTypes.fromFacts(ctx.kb) : undefined);
   return createModel(nameOrFile, ctx);
 }

@@ -274,30 +274,17 @@ export interface MiniBatchTraining extends Omit<MiniBatchEpoch, 'rng' | 'onBatch
  * (embeddings, MemN2N, HCN) shares; the trainer gives only its example loss and its hooks.
  */
 export function fitMiniBatches(t: MiniBatchTraining, opts: FitOptions, hooks: FitHooks & { onBatch?(done: number, total: number): void } = {}): FitResult {
-  const epoch: MiniBatchEpoch = {
-    rng: t.rng,
-    order: t.order,
-    batchSize: t.batchSize,
-    params: t.params,
-    optimizer: t.optimizer,
-    maxGradNorm: t.maxGradNorm,
-    example: (k, r) => t.example(k, r),
-    ...(t.beforeBatch ? { beforeBatch: () => t.beforeBatch?.() } : {}),
-    ...(t.afterExamples ? { afterExamples: () => t.afterExamples?.() } : {}),
-    ...(t.afterStep ? { afterStep: () => t.afterStep?.() } : {}),
-    ...(hooks.onBatch ? { onBatch: hooks.onBatch } : {}),
-  };
   return fit(
     {
       params: t.params,
       runEpoch(e) {
-        const total = miniBatchEpoch({ ...epoch, rng: t.rng.fork(`epoch${e}`) });
+        const total = miniBatchEpoch({ ...t, rng: t.rng.fork(`epoch${e}`), onBatch: hooks.onBatch });
         t.afterEpoch?.();
         return t.epochLoss ? t.epochLoss(total) : total / t.order.length;
       },
       evaluate: () => t.evaluate(),
       touch: () => t.touch(),
-      ...(t.startEvaluate ? { startEvaluate: () => (t.startEvaluate as () => () => number)() } : {}),
+      ...(t.startEvaluate ? { startEvaluate: t.startEvaluate } : {}),
     },
     opts,
     hooks,

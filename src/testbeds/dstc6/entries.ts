@@ -21,8 +21,6 @@ import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { formatExtApiCall, slotValues, type ExtSlot } from './extended-kb.js';
 import { ASK_ORDER, BOT6, hereItIs6, propose6, recall6 } from './patterns-dstc6.js';
 import { ENTITY_TEMPLATES, templateOf, type BotTemplate } from '../restaurant/patterns.js';
-
-export { templateOf, type BotTemplate };
 import type { Dstc6Task, SimContext } from './sim-dialog.js';
 import { InternalError } from '../../core/errors.js';
 

@@ -5,7 +5,7 @@
  */
 import '../../rankers/builtin.js';
 import { ConfigError } from '../../core/errors.js';
-import { models, registerModel, type TrainOptions } from '../../rankers/registry.js';
+import { models, pickTrainOptions, registerModel, type TrainOptions } from '../../rankers/registry.js';
 import { Hcn } from './hcn/hcn.js';
 import { trainHcn } from './hcn/train.js';
 import { createDstc2RulesBot } from './rules/dstc2.js';
@@ -23,9 +23,7 @@ if (!models.has('rules')) {
   registerModel('hcn', 'Hybrid Code Network (Williams et al. 2017): GRU over utterance features, entity tracking, action templates (needs --kb)', {
     train: (data, o: TrainOptions, hooks) => {
       if (!data.kb?.facts) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
-      const opts = Object.fromEntries(
-        Object.entries({ hidden: o.hidden, lr: o.lr, epochs: o.epochs, patience: o.patience, seed: o.seed, batchSize: o.batchSize }).filter(([, v]) => v !== undefined),
-      );
+      const opts = pickTrainOptions(o, ['hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize']);
       const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, opts, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: 0 };
     },
