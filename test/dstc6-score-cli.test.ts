@@ -72,7 +72,7 @@ test('several results: one-line errors for unmatched names, counts and bad files
   const stray = json(join(tmp, 'other', 'zzz.json'), [entry('a1', 'x')]);
   one(cli('dstc6', 'score', '--result', resA, stray, '--truth', truthDir), /^error: --truth: no <name>\.answers\.json in .*truth for the result .*zzz\.json/, 2);
   one(cli('dstc6', 'score', '--result', resA, resB, stray, '--truth', `${truthA},${truthB}`), /^error: --truth: 2 answers files for 3 results/, 2);
-  one(cli('dstc6', 'score', '--result', join(tmp, 'nope'), '--truth', truthDir), /^error: --result: .*nope: no such file or folder$/, 2);
+  one(cli('dstc6', 'score', '--result', resA, join(tmp, 'nope.json'), '--truth', `${truthA},${truthA}`), /^error: .*nope\.json: no such file$/, 1);
   mkdirSync(join(tmp, 'empty'));
   one(cli('dstc6', 'score', '--result', join(tmp, 'empty'), '--truth', truthA), /^error: --result: .*empty: no \*\.json file in this folder$/, 2);
   const bad = json(join(tmp, 'bad', 'a.json'), [entry('a1', 'x'), { dialog_id: 'a2', lst_candidate_id: [{ candidate_id: 'x', rank: 0 }] }]);

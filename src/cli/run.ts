@@ -52,26 +52,26 @@ export function out(line: string): void {
 
 /**
  * The files a multi-file flag names: each value may hold several comma-separated paths, and a
- * folder stands for the files under it (recursively, sorted by path) whose name ends with `ext`
- * and not with any of `skip`. A path that does not exist, or a folder with no such file, is a
- * ConfigError naming the flag.
+ * folder stands for the files under it (recursively, sorted by path) whose name ends with `ext`.
+ * A folder with no such file is a ConfigError naming the flag; a path that does not exist is
+ * returned as is, for the reader to report.
  */
-export function fileList(flag: string, values: string | readonly string[], ext: string, skip: readonly string[] = []): string[] {
+export function fileList(flag: string, values: string | readonly string[], ext: string): string[] {
   const out: string[] = [];
   for (const value of typeof values === 'string' ? [values] : values) {
     for (const path of value.split(',')) {
       if (path === '') continue;
-      let isDir: boolean;
+      let isDir = false;
       try {
         isDir = statSync(path).isDirectory();
       } catch {
-        throw new ConfigError(`${flag}: ${path}: no such file or folder`);
+        // not there: the reader reports it (`path: no such file`)
       }
       if (!isDir) {
         out.push(path);
         continue;
       }
-      const found = filesUnder(path).filter((f) => f.endsWith(ext) && !skip.some((s) => f.endsWith(s)));
+      const found = filesUnder(path).filter((f) => f.endsWith(ext));
       if (found.length === 0) throw new ConfigError(`${flag}: ${path}: no *${ext} file in this folder`);
       out.push(...found);
     }
