@@ -214,7 +214,9 @@ export class Hcn implements Ranker, HcnEncoder {
     const state = this.cache?.enc.state;
     if (state && this.candidateFlags(candidates)) {
       if (this.unseen?.lexicon !== this.lexicon) this.unseen = { lexicon: this.lexicon, slots: unseenSlots(this.lexicon, this.spec.slotTypes) };
-      extendScores(scores, candidates, { lexicon: this.lexicon, slots: this.unseen.slots, byBase: this.byBase, completeOnly: this.complete, history, state, probs: p.probs, mask: p.step.mask, fills: p.step.fills, candidateTemplates: tpl });
+      // The policy's own choice without the candidates as input (as in the steps of a context).
+      const free = () => this.predict(history).template;
+      extendScores(scores, candidates, { lexicon: this.lexicon, slots: this.unseen.slots, byBase: this.byBase, completeOnly: this.complete, history, state, probs: p.probs, mask: p.step.mask, fills: p.step.fills, candidateTemplates: tpl, policyChoice: free });
     }
     return scores;
   }

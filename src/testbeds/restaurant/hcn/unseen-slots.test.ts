@@ -90,6 +90,14 @@ test('extendScores: asks for an uncovered unseen slot when the policy would act 
   const s2 = base();
   extendScores(s2, cands, asking);
   assert.equal(s2[1], -1);
+  // Nor when no candidate is a complete-request action … unless the policy's own choice is one.
+  const noneOffered = { ...input(history, [0, 0.05, 0, 0.9]), candidateTemplates: [[], [], [1]] };
+  const s4 = Float32Array.from([-1, -1, 1.05]);
+  extendScores(s4, ['api_call thai paris', 'any diet we should know about', 'where'], noneOffered);
+  assert.equal(s4[1], -1);
+  const s5 = Float32Array.from([-1, -1, 1.05]);
+  extendScores(s5, ['api_call thai paris', 'any diet we should know about', 'where'], { ...noneOffered, policyChoice: () => 2 });
+  assert.equal(s5[1], 3);
   // Not once the dialog gave the slot.
   const given = { ...input([u('thai food in rome , halal'), b('looking'), u('<SILENCE>')], [0, 0.05, 0, 0.9]), candidateTemplates: [[3], [], [1]] };
   const s3 = base();

@@ -11,8 +11,9 @@
  *   whole request: it scores as the template, a little above its unextended form
  *   (`api_call french rome eight cheap romantic vegan` for `api_call <cuisine> … <atmosphere>`).
  * - **Asking for an uncovered slot.** When the policy would act on a complete request (its best
- *   action among the candidates is a template the training dialogs only took once every trained
- *   slot was known, such as `ok let me look into some options for you` or an api_call) but an
+ *   action among the candidates, or its own choice with no candidates as input, is a template the
+ *   training dialogs only took once every trained slot was known, such as `ok let me look into
+ *   some options for you` or an api_call) but an
  *   unseen slot of the KB has no value yet, a candidate asking for that slot (it says the
  *   attribute's name, `do you have any dietary restrictions` for `R_restrictions`, and no entity)
  *   comes first. The new slot is thereby asked after the known ones, as its api_call argument
@@ -95,6 +96,8 @@ export interface UnseenSlotInput {
   readonly fills: readonly (string | undefined)[];
   /** Template ids each candidate delexicalises to (empty: none). */
   readonly candidateTemplates: readonly (readonly number[])[];
+  /** The policy's choice for the step without the candidates as input (−1: none); asked only when needed. */
+  readonly policyChoice?: () => number;
 }
 
 /** The values of the last api_call in a history, by type. */
@@ -130,10 +133,11 @@ export function extendScores(scores: Float32Array, candidates: readonly string[]
   });
   const missing = u.slots.filter((s) => !value.has(s));
   if (missing.length === 0) return;
-  // The policy's best action among the candidates' templates.
+  // The policy's best action among the candidates' templates, or its own choice without them (an
+  // entry need not offer any complete-request action beside the question).
   let top = -1;
   for (const ts of u.candidateTemplates) for (const t of ts) if (u.mask[t] && (top < 0 || (u.probs[t] as number) > (u.probs[top] as number))) top = t;
-  if (top < 0 || !u.completeOnly.has(top)) return;
+  if (!u.completeOnly.has(top) && !u.completeOnly.has(u.policyChoice?.() ?? -1)) return;
   const said = new Set(u.history.filter((t) => t.speaker === 'user').map((t) => t.text));
   for (const s of missing) {
     const q = candidates.findIndex((c) => !said.has(c) && asksFor(c, s, u.lexicon));
