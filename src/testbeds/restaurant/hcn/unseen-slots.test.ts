@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Dialog, Turn } from '../../../core/dialog.js';
 import type { KbFact } from '../../../formats/babi.js';
 import { HcnLexicon, emptyTracker, trackTurn } from './entities.js';
+import { CommitModel } from './commit.js';
 import { TemplateSet, baseTemplate } from './templates.js';
 import { asksFor, completeOnlyTemplates, extendScores, unseenSlots, type UnseenSlotInput } from './unseen-slots.js';
 
@@ -103,4 +104,11 @@ test('extendScores: asks for an uncovered unseen slot when the policy would act 
   const s3 = base();
   extendScores(s3, cands, given);
   assert.equal(s3[1], -1);
+});
+
+test('the mention filter keeps mentions of a type it never saw in training', () => {
+  const filter = new CommitModel(['bias', 'type:cuisine'], Float32Array.from([-5, 0]));
+  const delex = ['i', 'eat', '<x>'];
+  assert.equal(filter.keep(delex, { index: 2, token: 'thai', type: 'cuisine', ordinal: 0 }), false);
+  assert.equal(filter.keep(delex, { index: 2, token: 'vegan', type: 'diet', ordinal: 0 }), true);
 });
