@@ -326,3 +326,57 @@ export function checkEnv(env: Env<any, any>, opts: CheckEnvOptions = {}): number
   if (episodes > 1 && !differs) fail('different seeds always give the same first observation (is reset ignoring its seed?)');
   return steps;
 }
+
+/**
+ * A tool (function) an environment offers its agent, in the OpenAI tool-call shape: a name, a
+ * description and a JSON Schema (draft 2020-12 subset) of its arguments. Environments list theirs
+ * in `info.tools` of `reset`; an agent may then act with a {@link ToolCall} instead of text.
+ *
+ * @example
+ * ```ts
+ * import type { ToolSpec } from 'dialogym';
+ * const tool: ToolSpec = {
+ *   type: 'function',
+ *   function: { name: 'inform', description: 'end the dialog', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } },
+ * };
+ * ```
+ */
+export interface ToolSpec {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    /** JSON Schema of the arguments object. */
+    readonly parameters: Readonly<Record<string, unknown>>;
+  };
+}
+
+/**
+ * An agent's action as a tool call: the tool's name and its arguments (an object).
+ *
+ * @example
+ * ```ts
+ * import type { ToolCall } from 'dialogym';
+ * const call: ToolCall = { tool: 'api_call', arguments: { cuisine: 'italian', location: 'rome', number: 'six', price: 'cheap' } };
+ * ```
+ */
+export interface ToolCall {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Whether an action is a {@link ToolCall} (`{ tool: string, arguments: object }`); a type guard.
+ *
+ * @example
+ * ```ts
+ * import { isToolCall } from 'dialogym';
+ * isToolCall({ tool: 'api_call', arguments: {} }); // true
+ * isToolCall('hello'); // false
+ * ```
+ */
+export function isToolCall(x: unknown): x is ToolCall {
+  if (x === null || typeof x !== 'object') return false;
+  const o = x as { tool?: unknown; arguments?: unknown };
+  return typeof o.tool === 'string' && o.arguments !== null && typeof o.arguments === 'object' && !Array.isArray(o.arguments);
+}
