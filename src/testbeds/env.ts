@@ -38,6 +38,12 @@ export type Info = Record<string, unknown>;
 export interface ResetOptions {
   /** Seed of this episode (a safe integer). */
   seed?: number;
+  /**
+   * Trial of a repeated episode (pass^k): the same seed gives the same task (user goal) and a
+   * different `variant` other draws of the simulated user's behaviour. Default 0; environments
+   * without such a split ignore it.
+   */
+  variant?: number;
 }
 
 /**

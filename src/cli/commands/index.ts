@@ -14,6 +14,9 @@ import { registerChat } from './chat.js';
 import { registerServe } from './serve.js';
 import { registerInfobot } from './infobot.js';
 import { registerBenchmark } from './benchmark.js';
+import { registerEvaluate } from './evaluate.js';
+import { registerAgent } from './agent.js';
+import { registerEnvServer } from './env-server.js';
 
 export function registerCommands(program: Command): void {
   registerGenerate(program);
@@ -30,4 +33,7 @@ export function registerCommands(program: Command): void {
   registerChat(program);
   registerServe(program);
   registerDemo(program);
+  registerEvaluate(program);
+  registerAgent(program);
+  registerEnvServer(program);
 }

@@ -194,7 +194,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
       const shown = s.show(kbRng, s.store.query(call));
       return { shown, lines: shown.length === 0 ? [NO_RESULT] : shown.flatMap((r) => resultLines(r, s.dialect)) };
     };
-    this.user = new SimulatedUser(goal, s.language, rng.fork('user'), s.slots, sameCall, run);
+    this.user = new SimulatedUser(goal, s.language, rng.fork(opts.variant ? `user:${opts.variant}` : 'user'), s.slots, sameCall, run);
     const kb = goal.task === 3 ? goal.shown.flatMap((r) => resultLines(r, s.dialect)) : goal.task === 4 && goal.restaurant ? resultLines(goal.restaurant, s.dialect) : [];
     this.turns = kb.map((text) => ({ speaker: 'kb', text }));
     const opening = this.user.open();
