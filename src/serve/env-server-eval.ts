@@ -28,9 +28,14 @@ export function localTransport(agent: LocalAgent): AgentTransport {
   };
 }
 
-/** A child process (`sh -c command`) speaking JSON Lines: one request line in, one reply line out. */
-export function stdioTransport(command: string): AgentTransport {
+/**
+ * A child process (`sh -c command`) speaking JSON Lines: one request line in, one reply line out.
+ * The first reply of a (re)started process may take `startupMs` more than the turn timeout (the
+ * process loads its model).
+ */
+export function stdioTransport(command: string, startupMs = 30_000): AgentTransport {
   let child: ChildProcess | undefined;
+  let fresh = false;
   let lines: string[] = [];
   let waiter: ((line: string | null) => void) | undefined;
   let dead = true;
@@ -38,6 +43,7 @@ export function stdioTransport(command: string): AgentTransport {
     const c = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'inherit'] });
     child = c;
     dead = false;
+    fresh = true;
     lines = [];
     c.stdin?.on('error', () => {});
     const rl = createInterface({ input: c.stdout as NodeJS.ReadableStream });
@@ -70,6 +76,8 @@ export function stdioTransport(command: string): AgentTransport {
     act(req, timeoutMs) {
       if (dead || !child) start();
       const c = child as ChildProcess;
+      const limit = fresh ? timeoutMs + startupMs : timeoutMs;
+      fresh = false;
       c.stdin?.write(JSON.stringify(req) + '\n');
       const queued = lines.shift();
       if (queued !== undefined) return Promise.resolve(queued);
@@ -81,8 +89,8 @@ export function stdioTransport(command: string): AgentTransport {
         }
         const timer = setTimeout(() => {
           kill();
-          reject(new AgentError('timeout', `no reply from the agent within ${timeoutMs} ms`));
-        }, timeoutMs);
+          reject(new AgentError('timeout', `no reply from the agent within ${limit} ms`));
+        }, limit);
         waiter = (line) => {
           clearTimeout(timer);
           if (line === null) {
