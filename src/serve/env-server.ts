@@ -68,6 +68,7 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   const toolCache = new Map<string, readonly ToolSpec[]>();
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
 
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
     let status = 500;
     let message = 'internal error';
@@ -78,7 +79,8 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') [status, message] = [413, `request body too large (limit ${bodyLimit} bytes)`];
     else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') [status, message] = [415, 'content type must be application/json'];
     else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') [status, message] = [400, 'empty JSON body'];
-    else if (err.statusCode === 400) [status, message] = [400, `invalid JSON: ${err.message}`];
+    else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) [status, message] = [400, 'invalid JSON body'];
+    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) [status, message] = [err.statusCode, (err.message ?? 'bad request').split('\n')[0] as string];
     void reply.status(status).send({ error: message });
   });
   app.setNotFoundHandler((req, reply) => void reply.status(404).send({ error: `no route ${req.method} ${req.url}` }));
