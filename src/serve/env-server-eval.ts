@@ -8,6 +8,8 @@
  * silent or dead process is restarted for the next episode.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
 import { createInterface } from 'node:readline';
 import { DialogymError } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
@@ -120,23 +122,44 @@ export function stdioTransport(command: string, startupMs = 30_000): AgentTransp
   };
 }
 
-/** An HTTP endpoint: each request is POSTed as JSON; the reply body is the agent's message. */
+/**
+ * An HTTP endpoint: each request is POSTed as JSON; the reply body is the agent's message.
+ * node:http with a keep-alive agent (measured ~4× the requests per second of `fetch` here).
+ */
 export function httpTransport(url: string): AgentTransport {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  const agent = new client.Agent({ keepAlive: true, maxSockets: 1 });
   return {
-    async act(req, timeoutMs) {
-      let res: Response;
-      try {
-        res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req), signal: AbortSignal.timeout(timeoutMs) });
-      } catch (e) {
-        const name = (e as { name?: string }).name;
-        if (name === 'TimeoutError' || name === 'AbortError') throw new AgentError('timeout', `no reply from ${url} within ${timeoutMs} ms`);
-        throw new AgentError('http error', `${url}: ${(e as Error).message}`);
-      }
-      const body = await res.text();
-      if (!res.ok) throw new AgentError('http error', `${url}: HTTP ${res.status}`);
-      return body;
+    act(req, timeoutMs) {
+      const body = JSON.stringify(req);
+      return new Promise((resolve, reject) => {
+        let settled = false;
+        const done = (f: () => void): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          f();
+        };
+        const q = client.request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', (e) => done(() => reject(new AgentError('http error', `${url}: ${e.message}`))));
+          res.on('end', () => {
+            const status = res.statusCode ?? 0;
+            if (status < 200 || status >= 300) done(() => reject(new AgentError('http error', `${url}: HTTP ${status}`)));
+            else done(() => resolve(Buffer.concat(chunks).toString('utf8')));
+          });
+        });
+        const timer = setTimeout(() => {
+          done(() => reject(new AgentError('timeout', `no reply from ${url} within ${timeoutMs} ms`)));
+          q.destroy();
+        }, timeoutMs);
+        q.on('error', (e) => done(() => reject(new AgentError('http error', `${url}: ${e.message}`))));
+        q.end(body);
+      });
     },
-    close: async () => {},
+    close: async () => agent.destroy(),
   };
 }
 
