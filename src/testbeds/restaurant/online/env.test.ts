@@ -88,6 +88,24 @@ test('failures: a wrong api_call, an option out of rating order, wrong informati
     }
     assert.ok(n >= 15, `${n}`);
   }
+  // Task 3: options from another call than the user's goal.
+  {
+    const env = make('restaurant-task3-v1');
+    const { info } = env.reset({ seed: 6 });
+    assert.ok(Array.isArray(info['tools']));
+    const bot = createRulesBot();
+    let called = false;
+    const r = play(env, 6, (obs) => {
+      const a = bot.respond(obs.history);
+      if (!a.startsWith('what do you think of this option: ') || called) return a;
+      called = true;
+      // Ask the KB for the same cuisine/location/price with another party size: other restaurants.
+      const goal = obs.history.find((t) => t.text.includes(' R_number '))?.text.split(' ')[2];
+      const call = obs.history.filter((t) => t.speaker === 'kb')[0]?.text.split(' ')[0]?.split('_') ?? [];
+      return `api_call ${call[3]} ${call[1]} ${goal === 'two' ? 'four' : 'two'} ${call[2]}`;
+    });
+    assert.equal(r.info['failure'], 'option not matching the goal', JSON.stringify(r.info));
+  }
   // Task 4: the address instead of the phone number.
   {
     const env = make('restaurant-task4-v1');

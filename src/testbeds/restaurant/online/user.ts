@@ -86,10 +86,7 @@ export interface Reaction {
   readonly done: boolean;
 }
 
-/**
- * What the environment gives the user to react to an api_call: the parsed call, or why the text
- * is not one, and a function showing the call's results (ordered/cut as the dataset shows them).
- */
+/** What the environment tells the user about an api_call the agent made: the parsed call, or why the text is not one. */
 export interface CallOutcome {
   readonly call?: ApiCall;
   readonly invalid?: string;
@@ -267,6 +264,7 @@ export class SimulatedUser {
       this.fail('unknown option', { got: name, options: this.options.map((x) => x.name) });
       return this.reply(this.sayWith(this.lang.reject(this.rng)));
     }
+    if (this.slots.some((slot) => r[slot] !== g.final[slot])) this.fail('option not matching the goal', { expected: g.final, got: name });
     if (best !== undefined && best.name !== name && best.rating !== r.rating) this.fail('option order', { expected: best.name, got: name });
     this.proposed.add(name);
     const last = this.options.every((x) => this.proposed.has(x.name));
