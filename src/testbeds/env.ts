@@ -149,7 +149,8 @@ export type EnvFactory = (options?: EnvOptions) => Env<any, any>;
 
 /**
  * The environment registry: id → factory. Importing a testbed's index registers its ids
- * (`import 'dialogym'` registers all of them: `airdialogue-v1`, `infobot-{small,medium,large,xlarge}-v1`).
+ * (`import 'dialogym'` registers all of them: `airdialogue-v1`, `infobot-{small,medium,large,xlarge}-v1`,
+ * `restaurant-task{1..5}[-oov]-v1`, `dstc6-task{1..5}-tst{1..4}-v1`).
  * Iterating yields the ids, sorted; `envs.get(id)` throws a ConfigError for an unknown id.
  *
  * @example
