@@ -122,6 +122,14 @@ test('failures: a wrong api_call, an option out of rating order, wrong informati
     assert.equal(r.terminated, false);
     assert.equal(r.info['failure'], 'max turns');
     assert.equal(r.info['turn'], 7);
+    // Truncated after a wrong api_call: the call is the reason.
+    const bot = createRulesBot();
+    const w = play(make('restaurant-task5-v1', { maxTurns: 12 }), 1, (obs) => {
+      const a = bot.respond(obs.history);
+      return a.startsWith('what do you think') ? 'i do not know' : a.startsWith('api_call ') ? a.replace(/ (cheap|moderate|expensive)$/, (m) => (m === ' cheap' ? ' expensive' : ' cheap')) : a;
+    });
+    assert.equal(w.truncated, true);
+    assert.equal(w.info['failure'], 'api_call', JSON.stringify(w.info));
   }
 });
 

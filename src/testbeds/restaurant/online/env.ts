@@ -232,6 +232,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     this.done = true;
     const user = this.user as SimulatedUser;
     const goal = this.goal as Goal;
+    if (truncated) user.finish(true);
     let { failure, detail } = user.outcome();
     if (truncated && failure === undefined) {
       failure = 'max turns';

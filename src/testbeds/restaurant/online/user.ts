@@ -147,11 +147,14 @@ export class SimulatedUser {
     return { failure: this.failure, detail: this.detail };
   }
 
-  /** Whether the goal was reached once the dialog is over (the final checks not made on the way). */
-  finish(): void {
+  /**
+   * The checks made once the dialog is over: a wrong or missing final api_call (tasks 1, 2, 5) is
+   * the root cause of whatever failed after it. A truncated dialog without any call stays `max turns`.
+   */
+  finish(truncated = false): void {
     const g = this.goal;
+    if (truncated && this.lastCall === undefined) return;
     if (g.task === 1 || g.task === 2 || g.task === 5) {
-      // A wrong or missing final api_call is the root cause of whatever failed after it.
       const wrong = this.lastCall === undefined ? 'no api_call' : !this.callEquals(this.lastCall, g.final) ? 'api_call' : undefined;
       if (wrong !== undefined) {
         this.failure = undefined;
