@@ -72,6 +72,21 @@ export const VERBS: readonly VerbEntry[] = [
     summary: 'end-to-end demo: generate bAbI tasks 1-5, show stats and a dialog, evaluate the rule-based bot',
     load: async () => (await import('./demo.js')).registerDemo,
   },
+  {
+    term: 'evaluate [options]',
+    summary: 'play an online environment with an agent (child process over JSON Lines, HTTP endpoint, or a dialogym model in process): success, pass^k, turns, reward, failures by reason',
+    load: async () => (await import('./evaluate.js')).registerEvaluate,
+  },
+  {
+    term: 'agent [options]',
+    summary: "serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line",
+    load: async () => (await import('./agent.js')).registerAgent,
+  },
+  {
+    term: 'env-server [options]',
+    summary: 'serve the environments over HTTP: GET /envs, POST /envs/:id → session, POST /sessions/:sid/reset|step, DELETE /sessions/:sid',
+    load: async () => (await import('./env-server.js')).registerEnvServer,
+  },
 ];
 
 /** The verb's name: the first word of its term. */
