@@ -45,7 +45,7 @@ export interface UserOptions {
   maxTurns?: number;
   /**
    * Whether an inform as the `maxTurns`-th agent action still counts (default false: as in the official
-   * simulator, MiuLab/KB-InfoBot `deep_dialog/usersims/usersim_rule.py` `next`, lines 131–135, the
+   * simulator, MiuLab/KB-InfoBot `deep_dialog/usersims/usersim_rule.py` `next`, lines 127 and 135–138, the
    * turn limit is checked before the action, so the `maxTurns`-th action fails whatever it is).
    */
   informOnLastTurn?: boolean;
@@ -139,9 +139,9 @@ export function corruptValue(value: string, rng: Rng): string {
  */
 export class UserSimulator {
   readonly opts: Required<Omit<UserOptions, 'nlg'>>;
-  // Goal sampling follows `usersim_rule.py` `_sample_goal` (lines 80–104): a uniform target, int(knowProb ·
+  // Goal sampling follows `usersim_rule.py` `_sample_goal` (lines 79–106): a uniform target, int(knowProb ·
   // its known slots) of them (at least one); the first turn `_sample_action` (lines 52–58): 1..maxFirstTurn
-  // of them; `corrupt` (lines 158–172): substitution, then corruption, drawn independently. The
+  // of them; `corrupt` (lines 172–187): substitution, then corruption, drawn independently. The
   // identifiability resampling is the official dialog manager's (`dialog_manager.py`
   // `initialize_episode` and `_check_user_goal`: ≤ SUCCESS_MAX_RANK exact matches in the full KB).
   readonly nlg: TemplateNlg;

@@ -12,7 +12,7 @@
  * - Hard-KB: H_j = H(p_j); a symbolic query (the most likely value of each heard slot) retrieves the
  *   matching rows (a missing cell matches any value). No match → re-ask a random slot; one match →
  *   inform; the query decides *when* to inform, not *what*: as in the official agent
- *   (MiuLab/KB-InfoBot `deep_dialog/agents/hardDB.py`, `_inform`, lines 27–29) the results are ranked
+ *   (MiuLab/KB-InfoBot `deep_dialog/agents/hardDB.py`, `_inform`, lines 28–30) the results are ranked
  *   by the soft posterior of the beliefs over every row (`hardRanking: 'soft'`; the other rankings
  *   are options).
  * Thresholds default to the official settings of the KB split (`settings/config_imdb-{S,M,L,XL}.py`),
