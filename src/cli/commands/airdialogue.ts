@@ -1,7 +1,8 @@
 /**
  * `dialogym airdialogue …` — AirDialogue tools: logic (recompute expected actions), score (the
  * official scorer, human mode or predictions), generate (templated dialog simulator), selfplay
- * (agent policy vs customer policy in the `airdialogue-v1` environment).
+ * (agent policy vs customer policy in the `airdialogue-v1` environment), splits (synthesized train/dev/test
+ * files), train / eval (the learned seq2seq agents and state model, paper §6 and Table 8).
  */
 import type { Command } from 'commander';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions } from '../../formats/airdialogue.js';
 import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredictions, selfPlay, simulateDialogs, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
-import { action, intFlag, out } from '../run.js';
+import { action, floatFlag, intFlag, out } from '../run.js';
+import { ConfigError } from '../../core/errors.js';
 
 function printScores(r: ScoreReport, json: boolean): void {
   if (json) {
@@ -106,6 +108,120 @@ export function registerAirdialogue(program: Command): void {
         const r = selfPlay({ agent: o.agent, customer: o.customer, n: o.n, seed: o.seed, ood: o.ood === true, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
         bar.stop();
         printScores(r, o.json === true);
+      }),
+    );
+
+  registerLearned(cmd);
+}
+
+function oodFlag(v: string): 0 | 1 | 2 {
+  if (v !== '0' && v !== '1' && v !== '2') throw new ConfigError(`--ood: expected 0, 1 or 2, got '${v}'`);
+  return Number(v) as 0 | 1 | 2;
+}
+
+function registerLearned(cmd: Command): void {
+  cmd
+    .command('splits')
+    .description('synthesized train/dev/test splits (templated simulator) as {train,dev,test}_{data,kb}.json')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--train <n>', 'training dialogues', intFlag('--train', 0, 10_000_000), 2000)
+    .option('--dev <n>', 'dev dialogues', intFlag('--dev', 0, 10_000_000), 200)
+    .option('--test <n>', 'test dialogues', intFlag('--test', 0, 10_000_000), 200)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--ood <k>', 'context setting: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports (Table 10)', oodFlag, 0)
+    .action(
+      action(async (o: { out: string; train: number; dev: number; test: number; seed: number; ood: 0 | 1 | 2 }) => {
+        const { synthesizeSplits } = await import('../../testbeds/airdialogue/learned/data.js');
+        const total = o.train + o.dev + o.test;
+        const bar = progress('splits', total, { quiet: total < 2000 });
+        const s = synthesizeSplits({ train: o.train, dev: o.dev, test: o.test, seed: o.seed, ood: o.ood, onEpisode: (d) => bar.update(d) });
+        bar.stop();
+        for (const name of ['train', 'dev', 'test'] as const) {
+          writeFileAtomic(join(o.out, `${name}_data.json`), formatAirLines(s[name].map((e) => e.data)));
+          writeFileAtomic(join(o.out, `${name}_kb.json`), formatAirLines(s[name].map((e) => e.kb)));
+        }
+        out(`wrote ${o.train} train, ${o.dev} dev, ${o.test} test dialogues to ${o.out}`);
+      }),
+    );
+
+  cmd
+    .command('train')
+    .description('train the learned customer and agent models (GRU seq2seq with attention, hierarchical flight encoder, pointer state model)')
+    .requiredOption('--data <file>', 'training data (JSON Lines)')
+    .requiredOption('--kb <file>', 'KB file aligned with --data')
+    .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
+    .option('--dev-kb <file>', 'KB file aligned with --dev-data')
+    .requiredOption('--out <file>', 'model file (.dgm)')
+    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
+    .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
+    .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 32)
+    .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 64)
+    .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
+    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
+    .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .action(
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; batch: number; lr: number; minCount: number; seed: number }) => {
+        const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
+        if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
+        let train = readAirDialogue(o.data, o.kb);
+        let dev = o.devData && o.devKb ? readAirDialogue(o.devData, o.devKb) : [];
+        if (!o.devData) {
+          const cut = train.length - Math.max(1, Math.round(train.length / 10));
+          if (cut < 1) throw new ConfigError(`${o.data}: ${train.length} dialogue(s): too few to hold out a dev part; give --dev-data/--dev-kb`);
+          dev = train.slice(cut);
+          train = train.slice(0, cut);
+        }
+        if (train.length === 0) throw new ConfigError(`${o.data}: no training dialogue`);
+        const bar = progress('train', o.epochs * train.length);
+        const t0 = Date.now();
+        const r = trainAirModels(train, dev, {
+          epochs: o.epochs,
+          dim: o.dim,
+          hidden: o.hidden,
+          batch: o.batch,
+          lr: o.lr,
+          minCount: o.minCount,
+          seed: o.seed,
+          onProgress: (d, _t, note) => bar.update(d, note),
+        });
+        bar.stop();
+        saveAirModels(o.out, r.models);
+        const curveFile = o.curve ?? o.out.replace(/(\.dgm)?$/, '.svg');
+        writeFileAtomic(curveFile, trainingCurveSvg(r.curve, r.bestEpoch, `learned AirDialogue models: ${train.length} dialogues, ${o.epochs} epochs (seed ${o.seed})`));
+        for (const p of r.curve) out(`epoch ${p.epoch}: train LM ${p.trainLm.toFixed(4)}  dev LM ${p.devLm.toFixed(4)}  dev state ${p.devState.toFixed(4)}  (${p.seconds.toFixed(1)}s)`);
+        out(`best dev epoch ${r.bestEpoch}; vocabulary ${r.models.vocab.size}; wrote ${o.out} and ${curveFile} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+      }),
+    );
+
+  cmd
+    .command('eval')
+    .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue')
+    .requiredOption('--model <file>', 'model file written by `airdialogue train`')
+    .requiredOption('--data <file>', 'data file (JSON Lines)')
+    .requiredOption('--kb <file>', 'KB file aligned with the data file')
+    .option('--no-bleu', 'skip BLEU (greedy decoding of every turn)')
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(async (o: { model: string; data: string; kb: string; bleu: boolean; json?: boolean }) => {
+        const { loadAirModels, evaluateAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const m = loadAirModels(o.model);
+        const examples = readAirDialogue(o.data, o.kb);
+        const bar = progress('eval', examples.length, { quiet: examples.length < 500 });
+        const r = evaluateAirModels(m, examples, { bleu: o.bleu, onProgress: (d) => bar.update(d) });
+        bar.stop();
+        if (o.json) {
+          out(JSON.stringify(r));
+          return;
+        }
+        const f = (x: number) => x.toFixed(4);
+        const pc = (x: number) => (100 * x).toFixed(2) + '%';
+        out(`dialogues ${r.dialogues}`);
+        out(`perplexity  customer ${f(r.perplexity.customer)}  agent ${f(r.perplexity.agent)}  both ${f(r.perplexity.both)}`);
+        if (o.bleu) out(`BLEU-4      customer ${r.bleu.customer.toFixed(2)}  agent ${r.bleu.agent.toFixed(2)}  both ${r.bleu.both.toFixed(2)}`);
+        out(`accuracy    name ${pc(r.accuracy.name)}  flight ${pc(r.accuracy.flight)}  action ${pc(r.accuracy.status)}  state ${pc(r.accuracy.state)}`);
+        out(`score       scaled total ${f(r.score.total)}  exact total ${f(r.score.exact)}`);
       }),
     );
 }
