@@ -42,7 +42,7 @@ test('synthesized splits: requested sizes, disjoint streams, same seed → same 
   assert.equal(l.flights[0]!.length, 13);
 });
 
-const real = join(process.cwd(), '..', 'shared', 'data', 'airdialogue');
+const real = join(process.env.DIALOGYM_DATA ?? join(process.cwd(), '..', 'shared', 'data'), 'airdialogue');
 test('the real sample converts: 802 train lines, names and flights as context words', { skip: !existsSync(join(real, 'train_data.json')) && 'no ../shared/data/airdialogue' }, () => {
   const ex = readAirDialogue(join(real, 'train_data.json'), join(real, 'train_kb.json')).map(toLearned);
   assert.equal(ex.length, 802);

@@ -34,9 +34,9 @@ export interface AirModels {
 
 /** Options of `trainAirModels`. */
 export interface AirTrainOptions {
-  /** Word/field embedding size (default 32). */
+  /** Word/field embedding size (default 24). */
   dim?: number;
-  /** GRU state size (default 64). */
+  /** GRU state size (default 48). */
   hidden?: number;
   /** Epochs (default 8). */
   epochs?: number;
@@ -116,7 +116,7 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
  * (module description). Same data, options and seed → the same weights.
  */
 export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
-  const sizes = { dim: o.dim ?? 32, hidden: o.hidden ?? 64 };
+  const sizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48 };
   const epochs = o.epochs ?? 8;
   const batch = o.batch ?? 8;
   const minCount = o.minCount ?? 1;
