@@ -7,7 +7,16 @@
  * shortest-reference lengths r and translation lengths c (1 when c > r).
  */
 
-/** BLEU and its parts, as `compute_bleu` returns them. */
+/**
+ * BLEU and its parts, as `compute_bleu` returns them.
+ *
+ * @example
+ * ```ts
+ * import { corpusBleu, type BleuResult } from 'dialogym/airdialogue';
+ * const r: BleuResult = corpusBleu([[['a', 'b']]], [['a', 'b']]);
+ * console.log(r.bleu, r.precisions, r.brevityPenalty);
+ * ```
+ */
 export interface BleuResult {
   readonly bleu: number;
   readonly precisions: readonly number[];
@@ -30,7 +39,14 @@ function ngrams(seg: readonly string[], maxOrder: number): Map<string, number> {
 
 /**
  * Corpus BLEU of `translations` (token lists) against `references` (per segment, one or more
- * token lists). With no translation words at all the ratio is 0 and BLEU 0.
+ * token lists), as the official `bleu.py` (module description). With no translation words at all
+ * the ratio is 0 and BLEU 0.
+ *
+ * @example
+ * ```ts
+ * import { corpusBleu } from 'dialogym/airdialogue';
+ * corpusBleu([[['the', 'flight', 'is', 'booked']]], [['the', 'flight', 'is', 'booked']]).bleu; // 1
+ * ```
  */
 export function corpusBleu(references: readonly (readonly (readonly string[])[])[], translations: readonly (readonly string[])[], maxOrder = 4, smooth = false): BleuResult {
   const matches = new Array<number>(maxOrder).fill(0);

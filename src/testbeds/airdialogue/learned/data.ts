@@ -12,7 +12,17 @@ import { OOD_PRIORS } from '../facts.js';
 import type { ContextOptions } from '../context.js';
 import { dialogueTokens, flightTokens, intentTokens, reservationToken, type ContextToken, type DialogueTokens } from './tokens.js';
 
-/** In-domain (0) or one of the out-of-domain settings of the paper's Table 10 (1, 2). */
+/**
+ * In-domain (0) or one of dialogym's two out-of-domain settings for the paper's Table 10 (1, 2;
+ * see `synthesizeSplits`).
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, type OodSetting } from 'dialogym/airdialogue';
+ * const ood: OodSetting = 2;
+ * const { test } = synthesizeSplits({ train: 0, dev: 0, test: 100, ood });
+ * ```
+ */
 export type OodSetting = 0 | 1 | 2;
 
 /**
@@ -26,7 +36,15 @@ export function oodContext(ood: OodSetting): ContextOptions {
   return {};
 }
 
-/** Sizes of the synthesized splits and the run seed. */
+/**
+ * Options of `synthesizeSplits`: split sizes (defaults 2000 / 200 / 200), run seed, context setting.
+ *
+ * @example
+ * ```ts
+ * import type { SplitOptions } from 'dialogym/airdialogue';
+ * const o: SplitOptions = { train: 1000, dev: 200, test: 200, seed: 1, ood: 0 };
+ * ```
+ */
 export interface SplitOptions {
   train?: number;
   dev?: number;
@@ -37,8 +55,19 @@ export interface SplitOptions {
 }
 
 /**
- * Synthesized train / dev / test splits: each split is its own stream of simulator episodes
- * (split seeds derived from `seed`), every episode as an AirDialogue example (data + KB line).
+ * Synthesized train / dev / test splits: each split is its own stream of simulator episodes (rule
+ * customer vs rule agent; split seeds derived from `seed`), every episode as an AirDialogue
+ * example (data + KB line). `ood` 1 draws goals and reservations from other priors (uniform
+ * goals, a reservation 70% of the time); 2 adds names and airports never seen in-domain.
+ *
+ * @example
+ * ```ts
+ * import { formatAirLines, writeFileAtomic } from 'dialogym';
+ * import { synthesizeSplits } from 'dialogym/airdialogue';
+ * const { train } = synthesizeSplits({ train: 500, dev: 50, test: 50, seed: 1 });
+ * writeFileAtomic('out/train_data.json', formatAirLines(train.map((e) => e.data)));
+ * writeFileAtomic('out/train_kb.json', formatAirLines(train.map((e) => e.kb)));
+ * ```
  */
 export function synthesizeSplits(o: SplitOptions = {}): { train: AirExample[]; dev: AirExample[]; test: AirExample[] } {
   const sizes = { train: o.train ?? 2000, dev: o.dev ?? 200, test: o.test ?? 200 };

@@ -22,7 +22,17 @@ import { Vocab } from './tokens.js';
 /** The registry/model-file name of the learned AirDialogue models. */
 export const LEARNED_MODEL_NAME = 'airdialogue-seq2seq';
 
-/** Customer model, agent model (with its state model) and their shared vocabulary. */
+/**
+ * Customer model, agent model (with its state model) and their shared vocabulary, as
+ * `trainAirModels` returns them and `loadAirModels` reads them.
+ *
+ * @example
+ * ```ts
+ * import { loadAirModels, type AirModels } from 'dialogym/airdialogue';
+ * const m: AirModels = loadAirModels('out/air.dgm');
+ * console.log(m.vocab.size, m.sizes.hidden, m.meta['bestEpoch']);
+ * ```
+ */
 export interface AirModels {
   readonly vocab: Vocab;
   readonly sizes: ModelSizes;
@@ -32,7 +42,15 @@ export interface AirModels {
   readonly meta: Record<string, unknown>;
 }
 
-/** Options of `trainAirModels`. */
+/**
+ * Options of `trainAirModels` (every field has a default).
+ *
+ * @example
+ * ```ts
+ * import type { AirTrainOptions } from 'dialogym/airdialogue';
+ * const o: AirTrainOptions = { epochs: 6, dim: 24, hidden: 48, minCount: 3, seed: 1 };
+ * ```
+ */
 export interface AirTrainOptions {
   /** Word/field embedding size (default 24). */
   dim?: number;
@@ -55,7 +73,17 @@ export interface AirTrainOptions {
   onEpoch?: (p: EpochPoint) => void;
 }
 
-/** One epoch of training: train loss and dev figures. */
+/**
+ * One epoch of training: train loss and dev figures (a point of the learning curve).
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, type EpochPoint } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 50, dev: 10, test: 0 });
+ * const curve: EpochPoint[] = trainAirModels(s.train, s.dev, { epochs: 2 }).curve;
+ * console.log(curve.map((p) => p.devLoss.toFixed(3)).join(' '));
+ * ```
+ */
 export interface EpochPoint {
   readonly epoch: number;
   /** Mean training LM loss per token (both sides). */
@@ -114,6 +142,16 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
 /**
  * Trains customer and agent models on `train`, selecting the epoch by the loss on `dev`
  * (module description). Same data, options and seed → the same weights.
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue } from 'dialogym';
+ * import { trainAirModels, saveAirModels } from 'dialogym/airdialogue';
+ * const train = readAirDialogue('data/train_data.json', 'data/train_kb.json');
+ * const dev = readAirDialogue('data/dev_data.json', 'data/dev_kb.json');
+ * const { models, bestEpoch } = trainAirModels(train, dev, { epochs: 8, minCount: 3, seed: 1 });
+ * saveAirModels('out/air.dgm', models);
+ * ```
  */
 export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
   const sizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48 };
@@ -188,7 +226,16 @@ export function airModelsContent(m: AirModels): ModelFileContent {
   };
 }
 
-/** Writes trained models to a `.dgm` file (atomically). */
+/**
+ * Writes trained models to a `.dgm` file (atomically: temp file, then rename).
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, saveAirModels } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 40, dev: 10, test: 0 });
+ * saveAirModels('out/tiny.dgm', trainAirModels(s.train, s.dev, { epochs: 1 }).models);
+ * ```
+ */
 export function saveAirModels(file: string, m: AirModels): void {
   writeModelFile(file, airModelsContent(m));
 }
@@ -208,7 +255,16 @@ export function airModelsFrom(c: ModelFileContent, file = '<model>'): AirModels 
   return m;
 }
 
-/** Reads models written by `saveAirModels`; errors are one-line ModelFileErrors naming the file. */
+/**
+ * Reads models written by `saveAirModels`. A missing, corrupt or foreign file throws a one-line
+ * ModelFileError naming the file.
+ *
+ * @example
+ * ```ts
+ * import { loadAirModels } from 'dialogym/airdialogue';
+ * const m = loadAirModels('out/air.dgm');
+ * ```
+ */
 export function loadAirModels(file: string): AirModels {
   return airModelsFrom(readModelFile(file), file);
 }
@@ -216,7 +272,17 @@ export function loadAirModels(file: string): AirModels {
 // ---------------------------------------------------------------------------------------------
 // evaluation (Table 8)
 
-/** Table 8 figures of models on examples, given the true dialogue. */
+/**
+ * Table 8 figures of models on examples, given the true dialogue (`evaluateAirModels`).
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue } from 'dialogym';
+ * import { loadAirModels, evaluateAirModels, type AirEvalReport } from 'dialogym/airdialogue';
+ * const r: AirEvalReport = evaluateAirModels(loadAirModels('out/air.dgm'), readAirDialogue('data/test_data.json', 'data/test_kb.json'));
+ * console.log(r.perplexity.both, r.bleu.both, r.accuracy.state);
+ * ```
+ */
 export interface AirEvalReport {
   readonly dialogues: number;
   /** Perplexity of each model on its own turns, and of both together. */
@@ -229,14 +295,34 @@ export interface AirEvalReport {
   readonly score: { readonly total: number; readonly exact: number };
 }
 
-/** Options of `evaluateAirModels`. */
+/**
+ * Options of `evaluateAirModels`.
+ *
+ * @example
+ * ```ts
+ * import type { AirEvalOptions } from 'dialogym/airdialogue';
+ * const fast: AirEvalOptions = { bleu: false };
+ * ```
+ */
 export interface AirEvalOptions {
   /** Skip BLEU (decoding every turn is the slow part). */
   bleu?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Perplexity, BLEU and state accuracy of `m` on `examples` (module description). */
+/**
+ * Perplexity (per model, on its own turns), corpus BLEU-4 of greedily decoded turns (each from
+ * the true history) and the state model's accuracy (status, flight, both name words, all three)
+ * against each line's `action`, plus the official score against `expected_action`.
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, evaluateAirModels } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 60, dev: 10, test: 20 });
+ * const { models } = trainAirModels(s.train, s.dev, { epochs: 2 });
+ * console.log(evaluateAirModels(models, s.test).accuracy);
+ * ```
+ */
 export function evaluateAirModels(m: AirModels, examples: readonly AirExample[], o: AirEvalOptions = {}): AirEvalReport {
   let cl = 0;
   let ct = 0;
