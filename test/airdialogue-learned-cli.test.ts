@@ -47,6 +47,20 @@ test('splits → train → eval: files, same seed → same model file, Table 8 r
   assert.doesNotMatch(text.stdout, /BLEU/);
 });
 
+test('selfplay with the learned models: scores and JSON Lines transcripts', () => {
+  const model = join(tmp, 'a.dgm');
+  const t = join(tmp, 'sp.jsonl');
+  const r = cli('airdialogue', 'selfplay', '--agent', model, '--customer', model, '--n', '3', '--seed', '2', '--ood', '1', '--max-turns', '8', '--transcripts', t, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const s = JSON.parse(r.stdout) as { dialogs: number; total: number; exact: { total: number } };
+  assert.equal(s.dialogs, 3);
+  assert.ok(s.total >= 0 && s.total <= 1);
+  const lines = readFileSync(t, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { episode: number; dialogue: string[]; expected: { status: string } });
+  assert.deepEqual(lines.map((l) => l.episode), [0, 1, 2]);
+  assert.ok(lines.every((l) => l.dialogue.length <= 8 && l.dialogue[0]!.startsWith('customer: ')));
+  oneLineError(cli('airdialogue', 'selfplay', '--agent', join(tmp, 'missing.dgm'), '--n', '1'), /^error: .*missing\.dgm: no such file$/);
+});
+
 test('bad model file, bad flags → one-line errors', () => {
   const bad = join(tmp, 'bad.dgm');
   writeFileSync(bad, 'not a model');

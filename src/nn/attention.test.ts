@@ -41,6 +41,29 @@ test('attend: gradients of query, keys and values match finite differences', () 
   assert.ok(gradCheck(loss, values, dV).maxRelError < TOL, 'values');
 });
 
+test('attend: gradients through the weights themselves (dAlpha) match finite differences', () => {
+  const n = 4;
+  const d = 3;
+  const q = rand(d, 11);
+  const keys = rand(n * d, 12);
+  const values = rand(n * 2, 13);
+  const r = rand(2, 14);
+  const ra = rand(n, 15);
+  const loss = () => {
+    const { alpha, context } = attend(q, keys, values, n, d, 2);
+    let l = 0;
+    for (let k = 0; k < 2; k++) l += (context[k] as number) * (r[k] as number);
+    for (let i = 0; i < n; i++) l += Math.log(alpha[i] as number) * (ra[i] as number);
+    return l;
+  };
+  const a = attend(q, keys, values, n, d, 2);
+  const dq = new Float32Array(d);
+  const dK = new Float32Array(n * d);
+  attendBackward(q, keys, values, n, d, 2, a.alpha, r, dq, dK, undefined, Float32Array.from(ra, (x, i) => x / (a.alpha[i] as number)));
+  assert.ok(gradCheck(loss, q, dq).maxRelError < TOL, 'q');
+  assert.ok(gradCheck(loss, keys, dK).maxRelError < TOL, 'keys');
+});
+
 test('pointerLoss: −log of the targets’ total probability, gradient checked', () => {
   const g = new Float32Array(3);
   assert.ok(Math.abs(pointerLoss(new Float32Array([0, 0, 0]), [0, 2], g) + Math.log(2 / 3)) < 1e-6);

@@ -60,8 +60,9 @@ export function attend(q: Float32Array, keys: Float32Array, values: Float32Array
 }
 
 /**
- * Backward of `attend`: given ∂L/∂context (`dContext`), adds ∂L/∂q into `dq`, ∂L/∂keys into
- * `dKeys` and ∂L/∂values into `dValues` (each optional).
+ * Backward of `attend`: given ∂L/∂context (`dContext`) and, when the weights are used directly
+ * too (a copy distribution), ∂L/∂α (`dAlpha`), adds ∂L/∂q into `dq`, ∂L/∂keys into `dKeys` and
+ * ∂L/∂values into `dValues` (each optional).
  *
  * @example
  * ```ts
@@ -84,6 +85,7 @@ export function attendBackward(
   dq?: Float32Array,
   dKeys?: Float32Array,
   dValues?: Float32Array,
+  dAlpha?: Float32Array,
 ): void {
   // ∂L/∂α_i = dContext · v_i; ∂L/∂s = α ⊙ (∂L/∂α − Σ α ∂L/∂α)
   const da = new Float32Array(n);
@@ -92,6 +94,7 @@ export function attendBackward(
     let a = 0;
     const o = i * dv;
     for (let k = 0; k < dv; k++) a += (dContext[k] as number) * (values[o + k] as number);
+    if (dAlpha) a += dAlpha[i] as number;
     da[i] = a;
     mean += (alpha[i] as number) * a;
   }

@@ -93,20 +93,45 @@ export function registerAirdialogue(program: Command): void {
   cmd
     .command('selfplay')
     .description('self-play in airdialogue-v1: an agent policy against a customer policy, scored by the official scorer')
-    .option('--agent <name>', `agent policy (${agentPolicies.names().join(', ')})`, 'rules')
-    .option('--customer <name>', `customer policy (${customerPolicies.names().join(', ')})`, 'rules')
+    .option('--agent <name|file>', `agent policy (${agentPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
+    .option('--customer <name|file>', `customer policy (${customerPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
     .requiredOption('--n <k>', 'number of episodes', intFlag('--n', 1, 10_000_000))
     .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
-    .option('--ood', 'out-of-domain contexts')
+    .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports')
     .option('--max-turns <k>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
+    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines')
     .option('--json', 'print the scores as JSON')
     .action(
-      action((o: { agent: string; customer: string; n: number; seed: number; ood?: boolean; maxTurns: number; json?: boolean }) => {
-        agentPolicies.get(o.agent);
-        customerPolicies.get(o.customer);
+      action(async (o: { agent: string; customer: string; n: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean }) => {
+        const ood = o.ood === undefined || o.ood === false ? 0 : typeof o.ood === 'string' ? oodFlag(o.ood) : 2;
+        const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
         const bar = progress('selfplay', o.n, { quiet: o.n < 2000 });
-        const r = selfPlay({ agent: o.agent, customer: o.customer, n: o.n, seed: o.seed, ood: o.ood === true, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
+        const lines: string[] = [];
+        let r: ScoreReport;
+        if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
+          const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+          const { learnedAgent, learnedCustomer, learnedSelfPlay } = await import('../../testbeds/airdialogue/learned/policy.js');
+          const agent = isFile(o.agent) ? learnedAgent(loadAirModels(o.agent)) : agentPolicies.get(o.agent);
+          const customer = isFile(o.customer) ? learnedCustomer(o.customer === o.agent ? loadAirModels(o.agent) : loadAirModels(o.customer)) : customerPolicies.get(o.customer);
+          r = learnedSelfPlay({
+            agent,
+            customer,
+            n: o.n,
+            seed: o.seed,
+            ood,
+            maxTurns: o.maxTurns,
+            onEpisode: (d) => bar.update(d),
+            onResult: (e, i) => {
+              if (o.transcripts) lines.push(JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }));
+            },
+          });
+        } else {
+          agentPolicies.get(o.agent);
+          customerPolicies.get(o.customer);
+          r = selfPlay({ agent: o.agent, customer: o.customer, n: o.n, seed: o.seed, ood: ood === 2, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
+        }
         bar.stop();
+        if (o.transcripts) writeFileAtomic(o.transcripts, lines.join('\n') + '\n');
         printScores(r, o.json === true);
       }),
     );

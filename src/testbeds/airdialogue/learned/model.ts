@@ -22,10 +22,17 @@
  * first and last names are softmaxes over the positions of the customer's words (a copy of the
  * word there, so rare and unseen names work). The status is a softmax over the five statuses,
  * and the flight query is conditioned on it (s_<i).
+ *
+ * Both decoders also copy (a pointer-generator, See et al. 2017): the attention weights over the
+ * context slots double as a distribution over the slots' words — the customer's intent values,
+ * the flights' numbers — mixed with the vocabulary softmax by a learned gate g:
+ * P(w) = g·softmax(logits)_w + (1 − g)·Σ_{slots i with word w} α_i. So the customer can say its
+ * name, airports and dates and the agent a flight number exactly, even a word outside the
+ * vocabulary (the slot's own word is emitted when `<unk>` is chosen by copying).
  */
 import type { Rng } from '../../../core/rng.js';
 import { STATUSES, type Action } from '../../../formats/airdialogue.js';
-import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmaxCrossEntropy, tanhBackward, tanhInPlace, type GruCache, type Param } from '../../../nn/index.js';
+import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, type GruCache, type Param } from '../../../nn/index.js';
 import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
 import type { LearnedExample } from './data.js';
 
@@ -52,6 +59,9 @@ export interface Prepared {
   readonly flightFields: Int32Array;
   readonly nFlights: number;
   readonly resId: number;
+  /** Word id and raw word of each context slot (intent values, or flight numbers) for copying. */
+  readonly slots: Int32Array;
+  readonly slotWords: readonly string[];
   readonly resField: number;
   /** Position whose state the state model reads (the `<eod>` token, else the last). */
   readonly endPos: number;
@@ -98,8 +108,11 @@ export function prepare(ex: LearnedExample, vocab: Vocab): Prepared {
   const flight = fl === undefined ? nFlights : ex.flightNumbers.indexOf(fl);
   const [first = '', last = ''] = a.name.trim().toLowerCase().split(/\s+/);
   const hits = (name: string) => (name === '' ? [] : namePositions.flatMap((t, i) => (words[t] === name ? [i] : [])));
+  const slotWords = ex.intent.length > 0 ? ex.intent.map((t) => t.word) : ex.flightNumbers.map(String);
   return {
     ex,
+    slots: Int32Array.from(slotWords, (w) => vocab.id(w)),
+    slotWords,
     ids,
     speaker,
     words,
@@ -165,6 +178,7 @@ export class DialogueModel {
   readonly query: Linear;
   readonly mix: Linear;
   readonly out: Linear;
+  readonly copyGate: Linear;
   // state model (agent)
   readonly statusOut: Linear | null;
   readonly statusEmb: Embedding | null;
@@ -197,6 +211,7 @@ export class DialogueModel {
     this.query = new Linear(H, H, `${p}.query`, false);
     this.mix = new Linear(2 * H, H, `${p}.mix`);
     this.out = new Linear(H, V, `${p}.out`);
+    this.copyGate = new Linear(H, 1, `${p}.copy`);
     this.statusOut = agent ? new Linear(H, STATUSES.length, `${p}.status`) : null;
     this.statusEmb = agent ? new Embedding(STATUSES.length, H, `${p}.statusEmb`) : null;
     this.flightQuery = agent ? new Linear(H, H, `${p}.flightQuery`, false) : null;
@@ -204,14 +219,14 @@ export class DialogueModel {
     this.noneScore = agent ? new Linear(H, 1, `${p}.none`) : null;
     this.nameKey = agent ? [0, 1].map((k) => new Linear(H + D, H, `${p}.nameKey${k}`)) : [];
     this.nameQuery = agent ? [0, 1].map((k) => new Linear(H, H, `${p}.nameQuery${k}`, false)) : [];
-    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
+    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.copyGate, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
     this.params = layers.flatMap((l) => (l ? l.params : []));
   }
 
   init(rng: Rng): void {
     this.emb.init(rng.fork('emb'), 0.1);
     this.fieldEmb.init(rng.fork('field'), 0.1);
-    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
+    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.copyGate, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
     this.flightGru?.init(rng.fork('flightGru'));
     this.gru.init(rng.fork('gru'));
     this.statusEmb?.init(rng.fork('statusEmb'), 0.1);
@@ -298,14 +313,16 @@ export class DialogueModel {
   }
 
   /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
-  private readout(h: Float32Array, e: Encoded): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array } {
+  private readout(h: Float32Array, e: Encoded): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
     const H = this.H;
     const q = this.query.forward(h);
     const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
     const u = concat(h, context);
     const o = tanhInPlace(this.mix.forward(u));
     const logits = this.out.forward(o);
-    return { q, alpha, u, o, logits };
+    const a = this.copyGate.forward(o)[0]!;
+    const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
+    return { q, alpha, u, o, logits, g };
   }
 
   /** Whether position t's next token is this model's to predict. */
@@ -329,23 +346,37 @@ export class DialogueModel {
     const dMem = new Float32Array(e.n * H);
     let lm = 0;
     let tokens = 0;
-    const grad = new Float32Array(this.vocab.size);
+    const V = this.vocab.size;
+    const pv = new Float32Array(V);
+    const grad = new Float32Array(V);
+    const dAlpha = new Float32Array(e.n);
     for (let t = 0; t < L; t++) {
       if (!this.owns(p, t)) continue;
       const h = caches[t]!.h;
       const r = this.readout(h, e);
-      lm += softmaxCrossEntropy(r.logits, p.ids[t + 1]!, grad);
+      const y = p.ids[t + 1]!;
+      softmax(r.logits, pv);
+      let ay = 0;
+      for (let i = 0; i < e.n; i++) if (p.slots[i] === y) ay += r.alpha[i]!;
+      const py = Math.max(r.g * pv[y]! + (1 - r.g) * ay, 1e-30);
+      lm -= Math.log(py);
       tokens++;
       if (!backward) continue;
-      if (lmScale !== 1) for (let i = 0; i < grad.length; i++) grad[i] = grad[i]! * lmScale;
+      // P(y) = g·pv_y + (1 − g)·Σ_{slot = y} α: gradients of the logits, the gate and the weights
+      const k = (lmScale * r.g * pv[y]!) / py;
+      for (let j = 0; j < V; j++) grad[j] = k * pv[j]!;
+      grad[y] = grad[y]! - k;
       const dO = new Float32Array(H);
       this.out.backward(r.o, grad, dO);
+      const dGate = ((-lmScale * (pv[y]! - ay)) / py) * r.g * (1 - r.g);
+      this.copyGate.backward(r.o, new Float32Array([dGate]), dO);
+      for (let i = 0; i < e.n; i++) dAlpha[i] = p.slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
       const du = new Float32Array(2 * H);
       this.mix.backward(r.u, tanhBackward(r.o, dO), du);
       const dht = dh(t);
       addInto(dht, du, 0, H);
       const dq = new Float32Array(H);
-      attendBackward(r.q, e.mem, e.mem, e.n, H, H, r.alpha, du.subarray(H), dq, dMem, dMem);
+      attendBackward(r.q, e.mem, e.mem, e.n, H, H, r.alpha, du.subarray(H), dq, dMem, dMem, dAlpha);
       this.query.backward(h, dq, dht);
     }
     let state = 0;
@@ -508,6 +539,31 @@ export class DialogueModel {
   }
 
   /**
+   * The most probable next word from state h under the copy mixture (module description); never
+   * `<pad>`, and `<unk>` only by copying a slot whose word is outside the vocabulary (that word is
+   * returned).
+   */
+  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>): NextWord {
+    const r = this.readout(h, e);
+    const prob = new Float32Array(r.logits.length);
+    softmax(r.logits, prob);
+    for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
+    for (let i = 0; i < e.n; i++) prob[p.slots[i]!] = prob[p.slots[i]!]! + (1 - r.g) * r.alpha[i]!;
+    prob[0] = -1;
+    let unkCopy = 0;
+    let unkSlot = -1;
+    for (let i = 0; i < e.n; i++) {
+      if (p.slots[i] === 1 && r.alpha[i]! > unkCopy) {
+        unkCopy = r.alpha[i]!;
+        unkSlot = i;
+      }
+    }
+    if (unkSlot < 0) prob[1] = -1;
+    const id = argmax(prob);
+    return { id, word: id === 1 && unkSlot >= 0 ? p.slotWords[unkSlot]! : this.vocab.words[id]! };
+  }
+
+  /**
    * Greedy decoding of every turn of this model's role from the true history before it (the
    * dialogue is read once; each turn is decoded from the state at its opening marker). Returns the
    * generated and the true word lists, turn by turn.
@@ -527,17 +583,20 @@ export class DialogueModel {
       let h = caches[t]!.h;
       const gen: string[] = [];
       for (let k = 0; k < maxLen; k++) {
-        const logits = this.readout(h, e).logits;
-        logits[0] = -Infinity; // never <pad>
-        const w = argmax(logits);
-        if (stops.has(w)) break;
-        gen.push(this.vocab.words[w]!);
-        h = this.gru.step(this.emb.row(w), h).h;
+        const w = this.nextWord(h, e, p);
+        if (stops.has(w.id)) break;
+        gen.push(w.word);
+        h = this.gru.step(this.emb.row(w.id), h).h;
       }
       generated.push(gen);
     }
     return { generated, reference };
   }
+}
+
+export interface NextWord {
+  readonly id: number;
+  readonly word: string;
 }
 
 function argmax(x: Float32Array): number {
