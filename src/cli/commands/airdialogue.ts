@@ -249,4 +249,38 @@ function registerLearned(cmd: Command): void {
         out(`score       scaled total ${f(r.score.total)}  exact total ${f(r.score.exact)}`);
       }),
     );
+
+  cmd
+    .command('tables')
+    .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
+    .requiredOption('--model <file>', 'models trained on the synthesized training split')
+    .requiredOption('--splits <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
+    .option('--real-model <file>', 'models trained on the real AirDialogue sample')
+    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json')
+    .option('--n <k>', 'self-play dialogues per row', intFlag('--n', 1, 10_000_000), 1000)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)')
+    .action(
+      action(async (o: { model: string; splits: string; realModel?: string; realData?: string; n: number; seed: number; out: string }) => {
+        const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { airTables, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
+        const split = (dir: string, name: string) => readAirDialogue(join(dir, `${name}_data.json`), join(dir, `${name}_kb.json`));
+        const t = airTables({
+          syn: loadAirModels(o.model),
+          synDev: split(o.splits, 'dev'),
+          synTest: split(o.splits, 'test'),
+          ...(o.realModel ? { real: loadAirModels(o.realModel) } : {}),
+          ...(o.realData ? { realDev: split(o.realData, 'dev') } : {}),
+          n: o.n,
+          seed: o.seed,
+          onStep: (w) => process.stderr.write(`${w}\n`),
+        });
+        const md = airTablesMarkdown(t);
+        writeFileAtomic(join(o.out, 'tables.md'), md);
+        writeFileAtomic(join(o.out, 'tables.svg'), airTablesSvg(t));
+        writeFileAtomic(join(o.out, 'tables.json'), JSON.stringify(t) + '\n');
+        process.stdout.write(md);
+        out(`wrote ${join(o.out, 'tables.md')}, tables.svg and tables.json`);
+      }),
+    );
 }
