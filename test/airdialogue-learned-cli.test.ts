@@ -61,6 +61,14 @@ test('selfplay with the learned models: scores and JSON Lines transcripts', () =
   oneLineError(cli('airdialogue', 'selfplay', '--agent', join(tmp, 'missing.dgm'), '--n', '1'), /^error: .*missing\.dgm: no such file$/);
 });
 
+test('rl: self-play REINFORCE from a supervised model writes a loadable model', () => {
+  const r = cli('airdialogue', 'rl', '--init', join(tmp, 'a.dgm'), '--out', join(tmp, 'rl.dgm'), '--episodes', '4', '--batch', '2', '--data', join(d, 'train_data.json'), '--kb', join(d, 'train_kb.json'), '--seed', '1');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /mean episode reward: first 1 update\(s\) [\d.]+, last 1 [\d.]+/);
+  const e = cli('airdialogue', 'eval', '--model', join(tmp, 'rl.dgm'), '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json'), '--no-bleu', '--json');
+  assert.equal(e.code, 0, e.stderr);
+});
+
 test('bad model file, bad flags → one-line errors', () => {
   const bad = join(tmp, 'bad.dgm');
   writeFileSync(bad, 'not a model');

@@ -171,7 +171,7 @@ function registerLearned(cmd: Command): void {
 
   cmd
     .command('train')
-    .description('train the learned customer and agent models (GRU seq2seq with attention, hierarchical flight encoder, pointer state model)')
+    .description('train the learned customer and agent models (GRU seq2seq with attention, hierarchical flight encoder, pointer state model); the model file holds the best dev epoch so far')
     .requiredOption('--data <file>', 'training data (JSON Lines)')
     .requiredOption('--kb <file>', 'KB file aligned with --data')
     .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
@@ -210,6 +210,8 @@ function registerLearned(cmd: Command): void {
           minCount: o.minCount,
           seed: o.seed,
           onProgress: (d, _t, note) => bar.update(d, note),
+          // best-dev checkpoint: the model file always holds the best epoch so far
+          onBest: (m) => saveAirModels(o.out, m),
         });
         bar.stop();
         saveAirModels(o.out, r.models);
@@ -251,17 +253,49 @@ function registerLearned(cmd: Command): void {
     );
 
   cmd
+    .command('rl')
+    .description('self-play RL of the learned agent against the learned customer: REINFORCE with a value baseline, reward = scaled score, 3 supervised updates per RL update')
+    .requiredOption('--init <file>', 'supervised models (`airdialogue train`)')
+    .requiredOption('--out <file>', 'model file to write (.dgm)')
+    .requiredOption('--episodes <n>', 'self-play episodes', intFlag('--episodes', 1, 100_000_000))
+    .requiredOption('--data <file>', 'training dialogues for the supervised updates (JSON Lines)')
+    .requiredOption('--kb <file>', 'KB file aligned with --data')
+    .option('--batch <n>', 'episodes per REINFORCE update', intFlag('--batch', 1, 100_000), 8)
+    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.0005)
+    .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--ood <k>', 'context setting of the self-play episodes (0, 1, 2)', oodFlag, 0)
+    .action(
+      action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2 }) => {
+        const { loadAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { rlTrain } = await import('../../testbeds/airdialogue/learned/rl.js');
+        const m = loadAirModels(o.init);
+        const supervised = readAirDialogue(o.data, o.kb);
+        const bar = progress('rl', o.episodes);
+        const t0 = Date.now();
+        const { curve } = rlTrain(m, { episodes: o.episodes, batch: o.batch, lr: o.lr, supervisedPerRl: o.supervisedPerRl, supervised, seed: o.seed, ood: o.ood, onProgress: (d, _t, note) => bar.update(d, note) });
+        bar.stop();
+        saveAirModels(o.out, m);
+        const tenth = Math.max(1, Math.floor(curve.length / 10));
+        const mean = (xs: readonly { reward: number }[]) => xs.reduce((a, p) => a + p.reward, 0) / Math.max(1, xs.length);
+        out(`mean episode reward: first ${tenth} update(s) ${mean(curve.slice(0, tenth)).toFixed(4)}, last ${tenth} ${mean(curve.slice(-tenth)).toFixed(4)}`);
+        out(`wrote ${o.out} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+      }),
+    );
+
+  cmd
     .command('tables')
     .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
     .requiredOption('--model <file>', 'models trained on the synthesized training split')
     .requiredOption('--splits <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
+    .option('--rl-model <file>', 'the synthesized models after `airdialogue rl`')
     .option('--real-model <file>', 'models trained on the real AirDialogue sample')
     .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json')
     .option('--n <k>', 'self-play dialogues per row', intFlag('--n', 1, 10_000_000), 1000)
     .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
     .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)')
     .action(
-      action(async (o: { model: string; splits: string; realModel?: string; realData?: string; n: number; seed: number; out: string }) => {
+      action(async (o: { model: string; splits: string; rlModel?: string; realModel?: string; realData?: string; n: number; seed: number; out: string }) => {
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { airTables, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
         const split = (dir: string, name: string) => readAirDialogue(join(dir, `${name}_data.json`), join(dir, `${name}_kb.json`));
@@ -269,6 +303,7 @@ function registerLearned(cmd: Command): void {
           syn: loadAirModels(o.model),
           synDev: split(o.splits, 'dev'),
           synTest: split(o.splits, 'test'),
+          ...(o.rlModel ? { rl: loadAirModels(o.rlModel) } : {}),
           ...(o.realModel ? { real: loadAirModels(o.realModel) } : {}),
           ...(o.realData ? { realDev: split(o.realData, 'dev') } : {}),
           n: o.n,

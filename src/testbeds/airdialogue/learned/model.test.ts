@@ -19,10 +19,10 @@ for (const role of ['customer', 'agent'] as const) {
     if (role === 'agent') assert.ok(p.first.length > 0 && p.last.length > 0 && p.status >= 0 && p.flight >= 0, 'agent targets present');
     const loss = () => {
       const l = m.loss(p);
-      return l.lm * 0.5 + l.state;
+      return l.lm * 0.5 + l.state * 0.7;
     };
     zeroGrads(m.params);
-    m.loss(p, true, 0.5);
+    m.loss(p, true, 0.5, 0.7);
     for (const prm of m.params) {
       const r = gradCheck(loss, prm.data, prm.grad, 1e-2, 40);
       assert.ok(r.maxRelError < 5e-3, `${prm.name}: max rel error ${r.maxRelError} at ${r.worst}`);

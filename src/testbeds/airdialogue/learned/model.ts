@@ -332,9 +332,10 @@ export class DialogueModel {
 
   /**
    * Loss of one example (language model over the role's tokens, plus the state model for the
-   * agent); with `backward`, accumulates the gradients of `lmScale·lm + state`.
+   * agent); with `backward`, accumulates the gradients of `lmScale·lm + stateScale·state`
+   * (REINFORCE passes the advantage as both scales).
    */
-  loss(p: Prepared, backward = false, lmScale = 1): ExampleLoss {
+  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
     const H = this.H;
     const D = this.D;
     const e = this.encode(p);
@@ -380,7 +381,7 @@ export class DialogueModel {
       this.query.backward(h, dq, dht);
     }
     let state = 0;
-    if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem);
+    if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
     if (backward) {
       const dxs = xs.map(() => new Float32Array(D));
       const dh0 = this.gru.backward(caches, dhs, dxs);
@@ -448,7 +449,7 @@ export class DialogueModel {
     return { q, keysIn, keys, scores };
   }
 
-  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruCache[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array): number {
+  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruCache[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, scale: number): number {
     const H = this.H;
     const D = this.D;
     const hT = caches[p.endPos]!.h;
@@ -459,6 +460,7 @@ export class DialogueModel {
       const logits = (this.statusOut as Linear).forward(hT);
       const g = new Float32Array(logits.length);
       loss += softmaxCrossEntropy(logits, p.status, g);
+      scaleInPlace(g, scale);
       if (backward) (this.statusOut as Linear).backward(hT, g, dhT);
     }
     // flight, conditioned on the true status (teacher forcing)
@@ -466,6 +468,7 @@ export class DialogueModel {
       const fs = this.flightScores(p, e, caches, hT, p.status);
       const g = new Float32Array(e.n + 1);
       loss += pointerLoss(fs.scores, [p.flight], g);
+      scaleInPlace(g, scale);
       if (backward) {
         const dq = new Float32Array(H);
         for (let f = 0; f < e.n; f++) {
@@ -496,6 +499,7 @@ export class DialogueModel {
       const ns = this.nameScores(p, caches, hT, k);
       const g = new Float32Array(ns.scores.length);
       loss += pointerLoss(ns.scores, targets, g);
+      scaleInPlace(g, scale);
       if (!backward) continue;
       const dq = new Float32Array(H);
       for (let i = 0; i < ns.scores.length; i++) {
@@ -518,19 +522,22 @@ export class DialogueModel {
     return loss;
   }
 
-  /** The state model's prediction for a whole (true or generated) dialogue: status, flight, name. */
-  predictState(p: Prepared): Action {
+  /**
+   * The state model's prediction for a whole (true or generated) dialogue: status, flight, name —
+   * the most probable of each, or drawn from the model's distributions when `rng` is given.
+   */
+  predictState(p: Prepared, rng?: Rng): Action {
     if (this.role !== 'agent') throw new Error('predictState: only the agent model has a state model');
     const e = this.encode(p);
     const caches = this.gru.forward(Array.from(p.ids, (id) => this.emb.row(id)), e.h0);
     const hT = caches[p.endPos]!.h;
     const logits = (this.statusOut as Linear).forward(hT);
-    const status = argmax(logits);
+    const status = choose(probs(logits), rng);
     const fs = this.flightScores(p, e, caches, hT, status);
-    const f = argmax(fs.scores);
+    const f = choose(probs(fs.scores), rng);
     const name = [0, 1].map((k) => {
       if (p.namePositions.length === 0) return '';
-      const i = argmax(this.nameScores(p, caches, hT, k).scores);
+      const i = choose(probs(this.nameScores(p, caches, hT, k).scores), rng);
       const w = p.words[p.namePositions[i]!] ?? '';
       return w.charAt(0).toUpperCase() + w.slice(1);
     });
@@ -539,11 +546,12 @@ export class DialogueModel {
   }
 
   /**
-   * The most probable next word from state h under the copy mixture (module description); never
+   * The most probable next word from state h under the copy mixture (module description), or one
+   * drawn from the mixture when `rng` is given (self-play for REINFORCE); never
    * `<pad>`, and `<unk>` only by copying a slot whose word is outside the vocabulary (that word is
    * returned).
    */
-  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>): NextWord {
+  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>, rng?: Rng): NextWord {
     const r = this.readout(h, e);
     const prob = new Float32Array(r.logits.length);
     softmax(r.logits, prob);
@@ -559,7 +567,7 @@ export class DialogueModel {
       }
     }
     if (unkSlot < 0) prob[1] = -1;
-    const id = argmax(prob);
+    const id = choose(prob, rng);
     return { id, word: id === 1 && unkSlot >= 0 ? p.slotWords[unkSlot]! : this.vocab.words[id]! };
   }
 
@@ -597,6 +605,29 @@ export class DialogueModel {
 export interface NextWord {
   readonly id: number;
   readonly word: string;
+}
+
+function scaleInPlace(x: Float32Array, k: number): void {
+  if (k !== 1) for (let i = 0; i < x.length; i++) x[i] = x[i]! * k;
+}
+
+/** An index drawn with probability proportional to the non-negative weights `w` (argmax without `rng`). */
+function choose(w: Float32Array, rng?: Rng): number {
+  if (!rng) return argmax(w);
+  let z = 0;
+  for (let i = 0; i < w.length; i++) z += Math.max(0, w[i]!);
+  let u = rng.next() * z;
+  for (let i = 0; i < w.length; i++) {
+    u -= Math.max(0, w[i]!);
+    if (u < 0) return i;
+  }
+  return argmax(w);
+}
+
+function probs(scores: Float32Array): Float32Array {
+  const p = new Float32Array(scores.length);
+  softmax(scores, p);
+  return p;
 }
 
 function argmax(x: Float32Array): number {

@@ -57,11 +57,11 @@ class Stream {
   }
 
   /** Opens a turn with `marker` and decodes it; returns its words and whether `<eod>` ended it. */
-  speak(marker: string, speaker: number): { words: string[]; end: boolean } {
+  speak(marker: string, speaker: number, rng?: Rng): { words: string[]; end: boolean } {
     this.feed(marker, speaker);
     const out: string[] = [];
     for (let k = 0; k < this.maxLen; k++) {
-      const w = this.model.nextWord(this.h, this.enc, this.p);
+      const w = this.model.nextWord(this.h, this.enc, this.p, rng);
       if (w.word === T1 || w.word === T2) break;
       if (w.word === EOD) {
         this.feed(EOD, speaker);
@@ -91,17 +91,20 @@ export interface LearnedPolicyOptions {
   maxTurnWords?: number;
   /** Agent turns after which the agent ends the dialogue itself (default 12). */
   maxAgentTurns?: number;
+  /** Draw words and the final state from the model's distributions with the session's stream (self-play for REINFORCE) instead of taking the most probable. */
+  sample?: boolean;
 }
 
 /** The learned agent (agent model + state model) as an agent policy. */
 export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentPolicyFactory {
-  return (context: KbLine, _rng: Rng): AgentSession => {
+  return (context: KbLine, rng: Rng): AgentSession => {
     const s = new Stream(m.agent, contextExample(context, null), o.maxTurnWords ?? 40);
+    const draw = o.sample ? rng : undefined;
     let turns = 0;
     return {
       respond(customerUtterance: string): AgentMove {
         s.hear(T1, 0, customerUtterance);
-        const { words, end } = s.speak(T2, 1);
+        const { words, end } = s.speak(T2, 1, draw);
         turns++;
         const utterance = words.join(' ');
         if (!end && turns < (o.maxAgentTurns ?? 12)) return { utterance };
@@ -109,7 +112,7 @@ export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentP
           s.feed(EOD, 1);
           s.feed(T1, 1);
         }
-        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab)) };
+        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab), draw) };
       },
     };
   };
@@ -117,13 +120,14 @@ export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentP
 
 /** The learned customer model as a customer policy. */
 export function learnedCustomer(m: AirModels, o: LearnedPolicyOptions = {}): CustomerPolicyFactory {
-  return (intent: Intent, _rng: Rng): CustomerSession => {
+  return (intent: Intent, rng: Rng): CustomerSession => {
     const s = new Stream(m.customer, contextExample(null, intent), o.maxTurnWords ?? 40);
+    const draw = o.sample ? rng : undefined;
     return {
-      open: () => s.speak(T1, 0).words.join(' '),
+      open: () => s.speak(T1, 0, draw).words.join(' '),
       respond(agentUtterance: string): string {
         s.hear(T2, 1, agentUtterance);
-        return s.speak(T1, 0).words.join(' ');
+        return s.speak(T1, 0, draw).words.join(' ');
       },
     };
   };

@@ -19,7 +19,7 @@ test('Tables 8-10: rows in the paper layout, paper figures beside ours, Markdown
   assert.ok(steps.includes('self-play: OOD 2'));
   const md = airTablesMarkdown(t);
   assert.match(md, /### Table 8[\s\S]*\| synthesized test \| [\d.]+ \| 1\.08 \| [\d.]+ \| 68\.70 \|/);
-  assert.ok(md.includes('| synthesized, self-play RL |  |  |  |  |  | 0.41 | RL self-play not implemented yet |'));
+  assert.ok(md.includes('| synthesized, self-play RL |  |  |  |  |  | 0.41 | no RL model given |'));
   assert.match(md, /### Table 10[\s\S]*OOD 2/);
   const svg = airTablesSvg(t);
   assert.equal((svg.match(/<rect x=/g) ?? []).length, t.table9.filter((r) => r.ours).length + t.table10.length);

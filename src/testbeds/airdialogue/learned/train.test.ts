@@ -30,7 +30,12 @@ test('corpus BLEU as bleu.py: perfect match 1, clipped counts, brevity penalty, 
 });
 
 test('training: loss falls, same seed → same model file, save → load → same outputs', () => {
-  const a = trainAirModels(s.train, s.dev, opts);
+  const checkpoints: { epoch: number; bytes: Buffer }[] = [];
+  const a = trainAirModels(s.train, s.dev, { ...opts, onBest: (m, epoch) => checkpoints.push({ epoch, bytes: encodeModelFile(airModelsContent(m)) }) });
+  // best-dev checkpoints: epoch 1 always, the last one holds the returned (best) weights
+  assert.equal(checkpoints[0]!.epoch, 1);
+  assert.equal(checkpoints[checkpoints.length - 1]!.epoch, a.bestEpoch);
+  assert.deepEqual(checkpoints[checkpoints.length - 1]!.bytes, encodeModelFile(airModelsContent(a.models)));
   const b = trainAirModels(s.train, s.dev, opts);
   assert.equal(a.curve.length, 2);
   assert.ok(a.curve[1]!.trainLm < a.curve[0]!.trainLm, `train loss ${a.curve.map((p) => p.trainLm).join(' → ')}`);

@@ -71,6 +71,8 @@ export interface AirTrainOptions {
   onProgress?: (done: number, total: number, note: string) => void;
   /** Called after each epoch with its figures. */
   onEpoch?: (p: EpochPoint) => void;
+  /** Called when an epoch is the best on dev so far, with the models at that epoch (to checkpoint them). */
+  onBest?: (models: AirModels, epoch: number) => void;
 }
 
 /**
@@ -202,6 +204,7 @@ export function trainAirModels(train: readonly AirExample[], dev: readonly AirEx
       best = point.devLoss;
       bestEpoch = epoch;
       bestWeights = snapshot(params);
+      o.onBest?.({ ...models, meta: { ...models.meta, bestEpoch: epoch } }, epoch);
     }
   }
   restore(params, bestWeights);
