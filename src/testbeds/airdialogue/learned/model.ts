@@ -133,6 +133,13 @@ export function prepare(ex: LearnedExample, vocab: Vocab): Prepared {
   };
 }
 
+/** Positions whose next token `speaker` (0 customer, 1 agent) predicts: the count that normalises its loss. */
+export function countOwn(p: Prepared, speaker: number): number {
+  let n = 0;
+  for (let t = 0; t + 1 < p.speaker.length; t++) if (p.speaker[t] === speaker) n++;
+  return n;
+}
+
 /** Losses of one example: the language-model loss summed over the role's tokens and the state loss. */
 export interface ExampleLoss {
   lm: number;

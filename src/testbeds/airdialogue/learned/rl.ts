@@ -17,7 +17,7 @@ import type { AirExample } from '../../../formats/airdialogue.js';
 import { Linear, adam, clipGradNorm, zeroGrads } from '../../../nn/index.js';
 import { AirDialogueEnv, episodeSeed, playEpisode, type Episode } from '../env.js';
 import { oodContext, toLearned, type OodSetting } from './data.js';
-import { prepare, type Prepared } from './model.js';
+import { countOwn, prepare } from './model.js';
 import { learnedAgent, learnedCustomer } from './policy.js';
 import type { AirModels } from './train.js';
 
@@ -46,12 +46,6 @@ export interface RlPoint {
   readonly episodes: number;
   readonly reward: number;
   readonly value: number;
-}
-
-function countOwn(p: Prepared, speaker: number): number {
-  let n = 0;
-  for (let t = 0; t + 1 < p.speaker.length; t++) if (p.speaker[t] === speaker) n++;
-  return n;
 }
 
 function episodeExample(e: Episode): AirExample {

@@ -16,7 +16,7 @@ import { adam, clipGradNorm, restore, snapshot, zeroGrads, type Param } from '..
 import { nameExact, scoreAction } from '../scorer.js';
 import { corpusBleu } from './bleu.js';
 import { toLearned, type LearnedExample } from './data.js';
-import { DialogueModel, prepare, type ModelSizes, type Prepared } from './model.js';
+import { DialogueModel, countOwn, prepare, type ModelSizes, type Prepared } from './model.js';
 import { Vocab } from './tokens.js';
 
 /** The registry/model-file name of the learned AirDialogue models. */
@@ -209,12 +209,6 @@ export function trainAirModels(train: readonly AirExample[], dev: readonly AirEx
   }
   restore(params, bestWeights);
   return { models: { ...models, meta: { ...models.meta, bestEpoch } }, curve, bestEpoch };
-}
-
-function countOwn(p: Prepared, speaker: number): number {
-  let n = 0;
-  for (let t = 0; t + 1 < p.speaker.length; t++) if (p.speaker[t] === speaker) n++;
-  return n;
 }
 
 // ---------------------------------------------------------------------------------------------
