@@ -18,3 +18,5 @@ export * from './gru.js';
 export * from './gru-infer.js';
 export * from './rmsprop.js';
 export * from './gradcheck.js';
+export * from './layers.js';
+export * from './attention.js';

@@ -1,7 +1,8 @@
 /**
  * `dialogym airdialogue …` — AirDialogue tools: logic (recompute expected actions), score (the
  * official scorer, human mode or predictions), generate (templated dialog simulator), selfplay
- * (agent policy vs customer policy in the `airdialogue-v1` environment).
+ * (agent policy vs customer policy in the `airdialogue-v1` environment), splits (synthesized train/dev/test
+ * files), train / eval (the learned seq2seq agents and state model, paper §6 and Table 8).
  */
 import type { Command } from 'commander';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions } from '../../formats/airdialogue.js';
 import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredictions, selfPlay, simulateDialogs, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
-import { action, intFlag, out } from '../run.js';
+import { action, floatFlag, intFlag, out } from '../run.js';
+import { ConfigError } from '../../core/errors.js';
 
 function printScores(r: ScoreReport, json: boolean): void {
   if (json) {
@@ -91,21 +93,229 @@ export function registerAirdialogue(program: Command): void {
   cmd
     .command('selfplay')
     .description('self-play in airdialogue-v1: an agent policy against a customer policy, scored by the official scorer')
-    .option('--agent <name>', `agent policy (${agentPolicies.names().join(', ')})`, 'rules')
-    .option('--customer <name>', `customer policy (${customerPolicies.names().join(', ')})`, 'rules')
+    .option('--agent <name|file>', `agent policy (${agentPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
+    .option('--customer <name|file>', `customer policy (${customerPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
     .requiredOption('--n <k>', 'number of episodes', intFlag('--n', 1, 10_000_000))
     .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
-    .option('--ood', 'out-of-domain contexts')
+    .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports')
     .option('--max-turns <k>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
+    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines')
     .option('--json', 'print the scores as JSON')
     .action(
-      action((o: { agent: string; customer: string; n: number; seed: number; ood?: boolean; maxTurns: number; json?: boolean }) => {
-        agentPolicies.get(o.agent);
-        customerPolicies.get(o.customer);
+      action(async (o: { agent: string; customer: string; n: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean }) => {
+        const ood = o.ood === undefined || o.ood === false ? 0 : typeof o.ood === 'string' ? oodFlag(o.ood) : 2;
+        const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
         const bar = progress('selfplay', o.n, { quiet: o.n < 2000 });
-        const r = selfPlay({ agent: o.agent, customer: o.customer, n: o.n, seed: o.seed, ood: o.ood === true, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
+        const lines: string[] = [];
+        let r: ScoreReport;
+        if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
+          const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+          const { learnedAgent, learnedCustomer, learnedSelfPlay } = await import('../../testbeds/airdialogue/learned/policy.js');
+          const agent = isFile(o.agent) ? learnedAgent(loadAirModels(o.agent)) : agentPolicies.get(o.agent);
+          const customer = isFile(o.customer) ? learnedCustomer(o.customer === o.agent ? loadAirModels(o.agent) : loadAirModels(o.customer)) : customerPolicies.get(o.customer);
+          r = learnedSelfPlay({
+            agent,
+            customer,
+            n: o.n,
+            seed: o.seed,
+            ood,
+            maxTurns: o.maxTurns,
+            onEpisode: (d) => bar.update(d),
+            onResult: (e, i) => {
+              if (o.transcripts) lines.push(JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }));
+            },
+          });
+        } else {
+          agentPolicies.get(o.agent);
+          customerPolicies.get(o.customer);
+          r = selfPlay({ agent: o.agent, customer: o.customer, n: o.n, seed: o.seed, ood: ood === 2, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
+        }
         bar.stop();
+        if (o.transcripts) writeFileAtomic(o.transcripts, lines.join('\n') + '\n');
         printScores(r, o.json === true);
+      }),
+    );
+
+  registerLearned(cmd);
+}
+
+function oodFlag(v: string): 0 | 1 | 2 {
+  if (v !== '0' && v !== '1' && v !== '2') throw new ConfigError(`--ood: expected 0, 1 or 2, got '${v}'`);
+  return Number(v) as 0 | 1 | 2;
+}
+
+function registerLearned(cmd: Command): void {
+  cmd
+    .command('splits')
+    .description('synthesized train/dev/test splits (templated simulator) as {train,dev,test}_{data,kb}.json')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--train <n>', 'training dialogues', intFlag('--train', 0, 10_000_000), 2000)
+    .option('--dev <n>', 'dev dialogues', intFlag('--dev', 0, 10_000_000), 200)
+    .option('--test <n>', 'test dialogues', intFlag('--test', 0, 10_000_000), 200)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--ood <k>', 'context setting: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports (Table 10)', oodFlag, 0)
+    .action(
+      action(async (o: { out: string; train: number; dev: number; test: number; seed: number; ood: 0 | 1 | 2 }) => {
+        const { synthesizeSplits } = await import('../../testbeds/airdialogue/learned/data.js');
+        const total = o.train + o.dev + o.test;
+        const bar = progress('splits', total, { quiet: total < 2000 });
+        const s = synthesizeSplits({ train: o.train, dev: o.dev, test: o.test, seed: o.seed, ood: o.ood, onEpisode: (d) => bar.update(d) });
+        bar.stop();
+        for (const name of ['train', 'dev', 'test'] as const) {
+          writeFileAtomic(join(o.out, `${name}_data.json`), formatAirLines(s[name].map((e) => e.data)));
+          writeFileAtomic(join(o.out, `${name}_kb.json`), formatAirLines(s[name].map((e) => e.kb)));
+        }
+        out(`wrote ${o.train} train, ${o.dev} dev, ${o.test} test dialogues to ${o.out}`);
+      }),
+    );
+
+  cmd
+    .command('train')
+    .description('train the learned customer and agent models (GRU seq2seq with attention, hierarchical flight encoder, pointer state model); the model file holds the best dev epoch so far')
+    .requiredOption('--data <file>', 'training data (JSON Lines)')
+    .requiredOption('--kb <file>', 'KB file aligned with --data')
+    .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
+    .option('--dev-kb <file>', 'KB file aligned with --dev-data')
+    .requiredOption('--out <file>', 'model file (.dgm)')
+    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
+    .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
+    .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 24)
+    .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 48)
+    .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
+    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
+    .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .action(
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; batch: number; lr: number; minCount: number; seed: number }) => {
+        const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
+        if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
+        let train = readAirDialogue(o.data, o.kb);
+        let dev = o.devData && o.devKb ? readAirDialogue(o.devData, o.devKb) : [];
+        if (!o.devData) {
+          const cut = train.length - Math.max(1, Math.round(train.length / 10));
+          if (cut < 1) throw new ConfigError(`${o.data}: ${train.length} dialogue(s): too few to hold out a dev part; give --dev-data/--dev-kb`);
+          dev = train.slice(cut);
+          train = train.slice(0, cut);
+        }
+        if (train.length === 0) throw new ConfigError(`${o.data}: no training dialogue`);
+        const bar = progress('train', o.epochs * train.length);
+        const t0 = Date.now();
+        const r = trainAirModels(train, dev, {
+          epochs: o.epochs,
+          dim: o.dim,
+          hidden: o.hidden,
+          batch: o.batch,
+          lr: o.lr,
+          minCount: o.minCount,
+          seed: o.seed,
+          onProgress: (d, _t, note) => bar.update(d, note),
+          // best-dev checkpoint: the model file always holds the best epoch so far
+          onBest: (m) => saveAirModels(o.out, m),
+        });
+        bar.stop();
+        saveAirModels(o.out, r.models);
+        const curveFile = o.curve ?? o.out.replace(/(\.dgm)?$/, '.svg');
+        writeFileAtomic(curveFile, trainingCurveSvg(r.curve, r.bestEpoch, `learned AirDialogue models: ${train.length} dialogues, ${o.epochs} epochs (seed ${o.seed})`));
+        for (const p of r.curve) out(`epoch ${p.epoch}: train LM ${p.trainLm.toFixed(4)}  dev LM ${p.devLm.toFixed(4)}  dev state ${p.devState.toFixed(4)}  (${p.seconds.toFixed(1)}s)`);
+        out(`best dev epoch ${r.bestEpoch}; vocabulary ${r.models.vocab.size}; wrote ${o.out} and ${curveFile} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+      }),
+    );
+
+  cmd
+    .command('eval')
+    .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue')
+    .requiredOption('--model <file>', 'model file written by `airdialogue train`')
+    .requiredOption('--data <file>', 'data file (JSON Lines)')
+    .requiredOption('--kb <file>', 'KB file aligned with the data file')
+    .option('--no-bleu', 'skip BLEU (greedy decoding of every turn)')
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(async (o: { model: string; data: string; kb: string; bleu: boolean; json?: boolean }) => {
+        const { loadAirModels, evaluateAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const m = loadAirModels(o.model);
+        const examples = readAirDialogue(o.data, o.kb);
+        const bar = progress('eval', examples.length, { quiet: examples.length < 500 });
+        const r = evaluateAirModels(m, examples, { bleu: o.bleu, onProgress: (d) => bar.update(d) });
+        bar.stop();
+        if (o.json) {
+          out(JSON.stringify(r));
+          return;
+        }
+        const f = (x: number) => x.toFixed(4);
+        const pc = (x: number) => (100 * x).toFixed(2) + '%';
+        out(`dialogues ${r.dialogues}`);
+        out(`perplexity  customer ${f(r.perplexity.customer)}  agent ${f(r.perplexity.agent)}  both ${f(r.perplexity.both)}`);
+        if (o.bleu) out(`BLEU-4      customer ${r.bleu.customer.toFixed(2)}  agent ${r.bleu.agent.toFixed(2)}  both ${r.bleu.both.toFixed(2)}`);
+        out(`accuracy    name ${pc(r.accuracy.name)}  flight ${pc(r.accuracy.flight)}  action ${pc(r.accuracy.status)}  state ${pc(r.accuracy.state)}`);
+        out(`score       scaled total ${f(r.score.total)}  exact total ${f(r.score.exact)}`);
+      }),
+    );
+
+  cmd
+    .command('rl')
+    .description('self-play RL of the learned agent against the learned customer: REINFORCE with a value baseline, reward = scaled score, 3 supervised updates per RL update')
+    .requiredOption('--init <file>', 'supervised models (`airdialogue train`)')
+    .requiredOption('--out <file>', 'model file to write (.dgm)')
+    .requiredOption('--episodes <n>', 'self-play episodes', intFlag('--episodes', 1, 100_000_000))
+    .requiredOption('--data <file>', 'training dialogues for the supervised updates (JSON Lines)')
+    .requiredOption('--kb <file>', 'KB file aligned with --data')
+    .option('--batch <n>', 'episodes per REINFORCE update', intFlag('--batch', 1, 100_000), 8)
+    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.0005)
+    .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--ood <k>', 'context setting of the self-play episodes (0, 1, 2)', oodFlag, 0)
+    .action(
+      action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2 }) => {
+        const { loadAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { rlTrain } = await import('../../testbeds/airdialogue/learned/rl.js');
+        const m = loadAirModels(o.init);
+        const supervised = readAirDialogue(o.data, o.kb);
+        const bar = progress('rl', o.episodes);
+        const t0 = Date.now();
+        const { curve } = rlTrain(m, { episodes: o.episodes, batch: o.batch, lr: o.lr, supervisedPerRl: o.supervisedPerRl, supervised, seed: o.seed, ood: o.ood, onProgress: (d, _t, note) => bar.update(d, note) });
+        bar.stop();
+        saveAirModels(o.out, m);
+        const tenth = Math.max(1, Math.floor(curve.length / 10));
+        const mean = (xs: readonly { reward: number }[]) => xs.reduce((a, p) => a + p.reward, 0) / Math.max(1, xs.length);
+        out(`mean episode reward: first ${tenth} update(s) ${mean(curve.slice(0, tenth)).toFixed(4)}, last ${tenth} ${mean(curve.slice(-tenth)).toFixed(4)}`);
+        out(`wrote ${o.out} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+      }),
+    );
+
+  cmd
+    .command('tables')
+    .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
+    .requiredOption('--model <file>', 'models trained on the synthesized training split')
+    .requiredOption('--splits <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
+    .option('--rl-model <file>', 'the synthesized models after `airdialogue rl`')
+    .option('--real-model <file>', 'models trained on the real AirDialogue sample')
+    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json')
+    .option('--n <k>', 'self-play dialogues per row', intFlag('--n', 1, 10_000_000), 1000)
+    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)')
+    .action(
+      action(async (o: { model: string; splits: string; rlModel?: string; realModel?: string; realData?: string; n: number; seed: number; out: string }) => {
+        const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { airTables, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
+        const split = (dir: string, name: string) => readAirDialogue(join(dir, `${name}_data.json`), join(dir, `${name}_kb.json`));
+        const t = airTables({
+          syn: loadAirModels(o.model),
+          synDev: split(o.splits, 'dev'),
+          synTest: split(o.splits, 'test'),
+          ...(o.rlModel ? { rl: loadAirModels(o.rlModel) } : {}),
+          ...(o.realModel ? { real: loadAirModels(o.realModel) } : {}),
+          ...(o.realData ? { realDev: split(o.realData, 'dev') } : {}),
+          n: o.n,
+          seed: o.seed,
+          onStep: (w) => process.stderr.write(`${w}\n`),
+        });
+        const md = airTablesMarkdown(t);
+        writeFileAtomic(join(o.out, 'tables.md'), md);
+        writeFileAtomic(join(o.out, 'tables.svg'), airTablesSvg(t));
+        writeFileAtomic(join(o.out, 'tables.json'), JSON.stringify(t) + '\n');
+        process.stdout.write(md);
+        out(`wrote ${join(o.out, 'tables.md')}, tables.svg and tables.json`);
       }),
     );
 }

@@ -1,4 +1,7 @@
-/** AirDialogue domain: importing this module registers `airdialogue-v1` and the rule policies. */
+/**
+ * AirDialogue domain: importing this module registers `airdialogue-v1` and the rule policies; the
+ * learned agents (supervised seq2seq models and pointer state model) live in `learned/`.
+ */
 export * from './facts.js';
 export * from './logic.js';
 export * from './scorer.js';
@@ -8,3 +11,6 @@ export * from './policies.js';
 export * from './env.js';
 export * from './prior-stats.js';
 export { AIR_TOOLS } from './tools.js';
+export { synthesizeSplits, type SplitOptions, type OodSetting } from './learned/data.js';
+export { trainAirModels, saveAirModels, loadAirModels, evaluateAirModels, type AirModels, type AirTrainOptions, type EpochPoint, type AirEvalReport, type AirEvalOptions } from './learned/train.js';
+export { corpusBleu, type BleuResult } from './learned/bleu.js';

@@ -1,0 +1,644 @@
+/**
+ * The learned AirDialogue agents (Wei et al. 2018, §6): a customer model P(x_t | h_{t−1}, c_c) and
+ * an agent model P(x_t | h_{t−1}, c_a), each a GRU over the dialogue with attention over its own
+ * private context, and the agent's state model P(s_i | s_<i, h_T, c_a) that writes the final
+ * state (status, flight, name).
+ *
+ * Shapes follow google/airdialogue_model: the customer's context (15 intent tokens) is encoded
+ * token by token (`_build_encoder_simple`, build_graph.py ≈l.330); the agent's context
+ * hierarchically (`_build_encoder_hierarchial`, build_graph.py ≈l.358: one RNN per flight, then
+ * an RNN over the 30 flight vectors) — here each flight's 13 tokens go through a tanh MLP (the
+ * tokens of a flight are fixed fields, so an RNN adds nothing but time), then a GRU over the
+ * flights, whose last state joins the reservation flag to start the dialogue GRU.
+ *
+ * Figure 5's speed-up (the original decodes every turn from one pass over the dialogue,
+ * `BasicDecoder` fed with `iterator.turns`, build_graph.py ≈l.140): one GRU reads the whole
+ * dialogue stream once; the state after each token is the history h_{t−1} for the next one, and a
+ * model's loss counts the tokens of its own turns only. No turn is re-encoded.
+ *
+ * Beyond the paper (it names pointer networks as the way to exact matches): the state model
+ * points. The flight is a softmax over the KB's flights plus "none", each flight's key made of
+ * its encoding, the dialogue state where the agent last said its number and a mentioned flag; the
+ * first and last names are softmaxes over the positions of the customer's words (a copy of the
+ * word there, so rare and unseen names work). The status is a softmax over the five statuses,
+ * and the flight query is conditioned on it (s_<i).
+ *
+ * Both decoders also copy (a pointer-generator, See et al. 2017): the attention weights over the
+ * context slots double as a distribution over the slots' words — the customer's intent values,
+ * the flights' numbers — mixed with the vocabulary softmax by a learned gate g:
+ * P(w) = g·softmax(logits)_w + (1 − g)·Σ_{slots i with word w} α_i. So the customer can say its
+ * name, airports and dates and the agent a flight number exactly, even a word outside the
+ * vocabulary (the slot's own word is emitted when `<unk>` is chosen by copying).
+ */
+import type { Rng } from '../../../core/rng.js';
+import { STATUSES, type Action } from '../../../formats/airdialogue.js';
+import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, type GruCache, type Param } from '../../../nn/index.js';
+import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
+import type { LearnedExample } from './data.js';
+
+/** Which side a dialogue model plays. */
+export type Role = 'customer' | 'agent';
+
+/** Sizes of a model: word/field embedding size and GRU state size. */
+export interface ModelSizes {
+  readonly dim: number;
+  readonly hidden: number;
+}
+
+/** An example with every token as a vocabulary id and the state model's targets. */
+export interface Prepared {
+  readonly ex: LearnedExample;
+  readonly ids: Int32Array;
+  readonly speaker: Uint8Array;
+  /** Raw word per position (for copying names). */
+  readonly words: readonly string[];
+  readonly intentIds: Int32Array;
+  readonly intentFields: Int32Array;
+  /** n × 13 word ids and fields of the flights. */
+  readonly flightIds: Int32Array;
+  readonly flightFields: Int32Array;
+  readonly nFlights: number;
+  readonly resId: number;
+  /** Word id and raw word of each context slot (intent values, or flight numbers) for copying. */
+  readonly slots: Int32Array;
+  readonly slotWords: readonly string[];
+  readonly resField: number;
+  /** Position whose state the state model reads (the `<eod>` token, else the last). */
+  readonly endPos: number;
+  /** Customer word positions (name pointer candidates). */
+  readonly namePositions: Int32Array;
+  /** Per flight: the last agent position that says its number, −1 if none. */
+  readonly mention: Int32Array;
+  /** Targets: status index (−1 = not a known status), flight index (n = none, −1 = not in the KB), name positions (indices into namePositions). */
+  readonly status: number;
+  readonly flight: number;
+  readonly first: readonly number[];
+  readonly last: readonly number[];
+}
+
+/** Prepares an example for `vocab`. */
+export function prepare(ex: LearnedExample, vocab: Vocab): Prepared {
+  const words = ex.dialogue.tokens;
+  const ids = Int32Array.from(words, (w) => vocab.id(w));
+  const speaker = ex.dialogue.speaker;
+  const isMarker = (w: string) => w === T1 || w === T2 || w === EOD;
+  const eod = words.lastIndexOf(EOD);
+  const nFlights = ex.flights.length;
+  const flightIds = new Int32Array(nFlights * FLIGHT_FIELDS.length);
+  const flightFields = new Int32Array(nFlights * FLIGHT_FIELDS.length);
+  ex.flights.forEach((f, i) =>
+    f.forEach((t, k) => {
+      flightIds[i * FLIGHT_FIELDS.length + k] = vocab.id(t.word);
+      flightFields[i * FLIGHT_FIELDS.length + k] = t.field;
+    }),
+  );
+  const namePositions: number[] = [];
+  words.forEach((w, t) => {
+    if (speaker[t] === 0 && !isMarker(w)) namePositions.push(t);
+  });
+  const mention = new Int32Array(nFlights).fill(-1);
+  const byNumber = new Map(ex.flightNumbers.map((n, i) => [String(n), i]));
+  words.forEach((w, t) => {
+    const f = byNumber.get(w);
+    if (f !== undefined && speaker[t] === 1) mention[f] = t;
+  });
+  const a = ex.action;
+  const status = (STATUSES as readonly string[]).indexOf(a.status);
+  const fl = a.flight[0];
+  const flight = fl === undefined ? nFlights : ex.flightNumbers.indexOf(fl);
+  const [first = '', last = ''] = a.name.trim().toLowerCase().split(/\s+/);
+  const hits = (name: string) => (name === '' ? [] : namePositions.flatMap((t, i) => (words[t] === name ? [i] : [])));
+  const slotWords = ex.intent.length > 0 ? ex.intent.map((t) => t.word) : ex.flightNumbers.map(String);
+  return {
+    ex,
+    slots: Int32Array.from(slotWords, (w) => vocab.id(w)),
+    slotWords,
+    ids,
+    speaker,
+    words,
+    intentIds: Int32Array.from(ex.intent, (t) => vocab.id(t.word)),
+    intentFields: Int32Array.from(ex.intent, (t) => t.field),
+    flightIds,
+    flightFields,
+    nFlights,
+    resId: vocab.id(ex.reservation.word),
+    resField: ex.reservation.field,
+    endPos: eod >= 0 ? eod : words.length - 1,
+    namePositions: Int32Array.from(namePositions),
+    mention,
+    status,
+    flight,
+    first: hits(first),
+    last: hits(last),
+  };
+}
+
+/** Positions whose next token `speaker` (0 customer, 1 agent) predicts: the count that normalises its loss. */
+export function countOwn(p: Prepared, speaker: number): number {
+  let n = 0;
+  for (let t = 0; t + 1 < p.speaker.length; t++) if (p.speaker[t] === speaker) n++;
+  return n;
+}
+
+/** Losses of one example: the language-model loss summed over the role's tokens and the state loss. */
+export interface ExampleLoss {
+  lm: number;
+  tokens: number;
+  state: number;
+}
+
+interface Encoded {
+  /** n × H memory: flight encodings (agent) or intent token encodings (customer). */
+  mem: Float32Array;
+  n: number;
+  h0: Float32Array;
+  /** Encoder inputs kept for backward. */
+  inputs: Float32Array[];
+  initIn: Float32Array;
+  flightCaches: GruCache[];
+}
+
+const NF = FLIGHT_FIELDS.length;
+
+function concat(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function addInto(dst: Float32Array, src: Float32Array, off = 0, n = dst.length): void {
+  for (let i = 0; i < n; i++) dst[i] = dst[i]! + src[off + i]!;
+}
+
+/**
+ * One side's dialogue model (and, for the agent, the state model). Parameters start at zero:
+ * call `init(rng)` or load them.
+ */
+export class DialogueModel {
+  readonly emb: Embedding;
+  readonly fieldEmb: Embedding;
+  readonly ctx: Linear;
+  readonly flightGru: Gru | null;
+  readonly initLayer: Linear;
+  readonly gru: Gru;
+  readonly query: Linear;
+  readonly mix: Linear;
+  readonly out: Linear;
+  readonly copyGate: Linear;
+  // state model (agent)
+  readonly statusOut: Linear | null;
+  readonly statusEmb: Embedding | null;
+  readonly flightQuery: Linear | null;
+  readonly flightKey: Linear | null;
+  readonly noneScore: Linear | null;
+  readonly nameKey: Linear[];
+  readonly nameQuery: Linear[];
+  readonly params: Param[];
+  private readonly H: number;
+  private readonly D: number;
+
+  constructor(
+    readonly role: Role,
+    readonly vocab: Vocab,
+    readonly sizes: ModelSizes,
+  ) {
+    const { dim: D, hidden: H } = sizes;
+    this.D = D;
+    this.H = H;
+    const V = vocab.size;
+    const p = role;
+    this.emb = new Embedding(V, D, `${p}.emb`);
+    this.fieldEmb = new Embedding(FIELDS.length, D, `${p}.field`);
+    const agent = role === 'agent';
+    this.ctx = new Linear(agent ? NF * D : D, H, `${p}.ctx`);
+    this.flightGru = agent ? new Gru(H, H, `${p}.flights`) : null;
+    this.initLayer = new Linear(agent ? H + D : H, H, `${p}.init`);
+    this.gru = new Gru(D, H, `${p}.gru`);
+    this.query = new Linear(H, H, `${p}.query`, false);
+    this.mix = new Linear(2 * H, H, `${p}.mix`);
+    this.out = new Linear(H, V, `${p}.out`);
+    this.copyGate = new Linear(H, 1, `${p}.copy`);
+    this.statusOut = agent ? new Linear(H, STATUSES.length, `${p}.status`) : null;
+    this.statusEmb = agent ? new Embedding(STATUSES.length, H, `${p}.statusEmb`) : null;
+    this.flightQuery = agent ? new Linear(H, H, `${p}.flightQuery`, false) : null;
+    this.flightKey = agent ? new Linear(2 * H + 1, H, `${p}.flightKey`) : null;
+    this.noneScore = agent ? new Linear(H, 1, `${p}.none`) : null;
+    this.nameKey = agent ? [0, 1].map((k) => new Linear(H + D, H, `${p}.nameKey${k}`)) : [];
+    this.nameQuery = agent ? [0, 1].map((k) => new Linear(H, H, `${p}.nameQuery${k}`, false)) : [];
+    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.copyGate, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
+    this.params = layers.flatMap((l) => (l ? l.params : []));
+  }
+
+  init(rng: Rng): void {
+    this.emb.init(rng.fork('emb'), 0.1);
+    this.fieldEmb.init(rng.fork('field'), 0.1);
+    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.copyGate, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
+    this.flightGru?.init(rng.fork('flightGru'));
+    this.gru.init(rng.fork('gru'));
+    this.statusEmb?.init(rng.fork('statusEmb'), 0.1);
+  }
+
+  private tokenInput(id: number, field: number): Float32Array {
+    const v = new Float32Array(this.emb.row(id));
+    addInto(v, this.fieldEmb.row(field));
+    return v;
+  }
+
+  /** Encodes the model's private context. */
+  encode(p: Prepared): Encoded {
+    const H = this.H;
+    const D = this.D;
+    if (this.role === 'customer') {
+      const n = p.intentIds.length;
+      const mem = new Float32Array(n * H);
+      const inputs: Float32Array[] = [];
+      const mean = new Float32Array(H);
+      for (let i = 0; i < n; i++) {
+        const x = this.tokenInput(p.intentIds[i]!, p.intentFields[i]!);
+        inputs.push(x);
+        const m = tanhInPlace(this.ctx.forward(x));
+        mem.set(m, i * H);
+        for (let k = 0; k < H; k++) mean[k] = mean[k]! + m[k]! / n;
+      }
+      const h0 = tanhInPlace(this.initLayer.forward(mean));
+      return { mem, n, h0, inputs, initIn: mean, flightCaches: [] };
+    }
+    const n = p.nFlights;
+    const mem = new Float32Array(n * H);
+    const inputs: Float32Array[] = [];
+    const gs: Float32Array[] = [];
+    for (let f = 0; f < n; f++) {
+      const x = new Float32Array(NF * D);
+      for (let k = 0; k < NF; k++) x.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), k * D);
+      inputs.push(x);
+      const g = tanhInPlace(this.ctx.forward(x));
+      mem.set(g, f * H);
+      gs.push(g);
+    }
+    const flightCaches = (this.flightGru as Gru).forward(gs);
+    const last = flightCaches.length > 0 ? flightCaches[flightCaches.length - 1]!.h : new Float32Array(H);
+    const initIn = concat(last, this.tokenInput(p.resId, p.resField));
+    const h0 = tanhInPlace(this.initLayer.forward(initIn));
+    return { mem, n, h0, inputs, initIn, flightCaches };
+  }
+
+  private encodeBackward(p: Prepared, e: Encoded, dMem: Float32Array, dh0: Float32Array): void {
+    const H = this.H;
+    const D = this.D;
+    const dInit = new Float32Array(e.initIn.length);
+    this.initLayer.backward(e.initIn, tanhBackward(e.h0, dh0), dInit);
+    const dm = new Float32Array(dMem);
+    if (this.role === 'customer') {
+      for (let i = 0; i < e.n; i++) for (let k = 0; k < H; k++) dm[i * H + k] = dm[i * H + k]! + dInit[k]! / e.n;
+    } else {
+      const dLast = dInit.subarray(0, H);
+      const dxs = e.flightCaches.map(() => new Float32Array(H));
+      const dhs: (Float32Array | undefined)[] = e.flightCaches.map((_, i) => (i === e.flightCaches.length - 1 ? new Float32Array(dLast) : undefined));
+      (this.flightGru as Gru).backward(e.flightCaches, dhs, dxs);
+      dxs.forEach((dx, f) => addInto(dm.subarray(f * H, (f + 1) * H), dx));
+      const dRes = dInit.subarray(H, H + D);
+      this.emb.backward(p.resId, dRes);
+      this.fieldEmb.backward(p.resField, dRes);
+    }
+    for (let i = 0; i < e.n; i++) {
+      const m = e.mem.subarray(i * H, (i + 1) * H);
+      const x = e.inputs[i]!;
+      const dx = new Float32Array(x.length);
+      this.ctx.backward(x, tanhBackward(m, dm.subarray(i * H, (i + 1) * H)), dx);
+      if (this.role === 'customer') {
+        this.emb.backward(p.intentIds[i]!, dx);
+        this.fieldEmb.backward(p.intentFields[i]!, dx);
+      } else {
+        for (let k = 0; k < NF; k++) {
+          const part = dx.subarray(k * D, (k + 1) * D);
+          this.emb.backward(p.flightIds[i * NF + k]!, part);
+          this.fieldEmb.backward(p.flightFields[i * NF + k]!, part);
+        }
+      }
+    }
+  }
+
+  /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
+  private readout(h: Float32Array, e: Encoded): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
+    const H = this.H;
+    const q = this.query.forward(h);
+    const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
+    const u = concat(h, context);
+    const o = tanhInPlace(this.mix.forward(u));
+    const logits = this.out.forward(o);
+    const a = this.copyGate.forward(o)[0]!;
+    const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
+    return { q, alpha, u, o, logits, g };
+  }
+
+  /** Whether position t's next token is this model's to predict. */
+  private owns(p: Prepared, t: number): boolean {
+    return p.speaker[t] === (this.role === 'agent' ? 1 : 0) && t + 1 < p.ids.length;
+  }
+
+  /**
+   * Loss of one example (language model over the role's tokens, plus the state model for the
+   * agent); with `backward`, accumulates the gradients of `lmScale·lm + stateScale·state`
+   * (REINFORCE passes the advantage as both scales).
+   */
+  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
+    const H = this.H;
+    const D = this.D;
+    const e = this.encode(p);
+    const L = p.ids.length;
+    const xs = Array.from(p.ids, (id) => this.emb.row(id));
+    const caches = this.gru.forward(xs, e.h0);
+    const dhs: (Float32Array | undefined)[] = new Array(L).fill(undefined);
+    const dh = (t: number): Float32Array => (dhs[t] ??= new Float32Array(H));
+    const dMem = new Float32Array(e.n * H);
+    let lm = 0;
+    let tokens = 0;
+    const V = this.vocab.size;
+    const pv = new Float32Array(V);
+    const grad = new Float32Array(V);
+    const dAlpha = new Float32Array(e.n);
+    for (let t = 0; t < L; t++) {
+      if (!this.owns(p, t)) continue;
+      const h = caches[t]!.h;
+      const r = this.readout(h, e);
+      const y = p.ids[t + 1]!;
+      softmax(r.logits, pv);
+      let ay = 0;
+      for (let i = 0; i < e.n; i++) if (p.slots[i] === y) ay += r.alpha[i]!;
+      const py = Math.max(r.g * pv[y]! + (1 - r.g) * ay, 1e-30);
+      lm -= Math.log(py);
+      tokens++;
+      if (!backward) continue;
+      // P(y) = g·pv_y + (1 − g)·Σ_{slot = y} α: gradients of the logits, the gate and the weights
+      const k = (lmScale * r.g * pv[y]!) / py;
+      for (let j = 0; j < V; j++) grad[j] = k * pv[j]!;
+      grad[y] = grad[y]! - k;
+      const dO = new Float32Array(H);
+      this.out.backward(r.o, grad, dO);
+      const dGate = ((-lmScale * (pv[y]! - ay)) / py) * r.g * (1 - r.g);
+      this.copyGate.backward(r.o, new Float32Array([dGate]), dO);
+      for (let i = 0; i < e.n; i++) dAlpha[i] = p.slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
+      const du = new Float32Array(2 * H);
+      this.mix.backward(r.u, tanhBackward(r.o, dO), du);
+      const dht = dh(t);
+      addInto(dht, du, 0, H);
+      const dq = new Float32Array(H);
+      attendBackward(r.q, e.mem, e.mem, e.n, H, H, r.alpha, du.subarray(H), dq, dMem, dMem, dAlpha);
+      this.query.backward(h, dq, dht);
+    }
+    let state = 0;
+    if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
+    if (backward) {
+      const dxs = xs.map(() => new Float32Array(D));
+      const dh0 = this.gru.backward(caches, dhs, dxs);
+      dxs.forEach((dx, t) => this.emb.backward(p.ids[t]!, dx));
+      this.encodeBackward(p, e, dMem, dh0);
+    }
+    return { lm, tokens, state };
+  }
+
+  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruCache[], f: number): Float32Array {
+    const H = this.H;
+    const x = new Float32Array(2 * H + 1);
+    x.set(e.mem.subarray(f * H, (f + 1) * H));
+    const m = p.mention[f]!;
+    if (m >= 0) {
+      x.set(caches[m]!.h, H);
+      x[2 * H] = 1;
+    }
+    return x;
+  }
+
+  private nameKeyInput(p: Prepared, caches: readonly GruCache[], i: number): Float32Array {
+    const t = p.namePositions[i]!;
+    return concat(caches[t]!.h, this.emb.row(p.ids[t]!));
+  }
+
+  /** Flight scores (n flights, then none) given the state and the status the flight is conditioned on. */
+  private flightScores(p: Prepared, e: Encoded, caches: readonly GruCache[], hT: Float32Array, status: number) {
+    const H = this.H;
+    const qIn = new Float32Array(hT);
+    if (status >= 0) addInto(qIn, (this.statusEmb as Embedding).row(status));
+    const q = (this.flightQuery as Linear).forward(qIn);
+    const keysIn: Float32Array[] = [];
+    const keys = new Float32Array(e.n * H);
+    const scores = new Float32Array(e.n + 1);
+    for (let f = 0; f < e.n; f++) {
+      const x = this.flightKeyInput(p, e, caches, f);
+      keysIn.push(x);
+      const k = (this.flightKey as Linear).forward(x);
+      keys.set(k, f * H);
+      let s = 0;
+      for (let j = 0; j < H; j++) s += q[j]! * k[j]!;
+      scores[f] = s;
+    }
+    scores[e.n] = (this.noneScore as Linear).forward(hT)[0]!;
+    return { qIn, q, keysIn, keys, scores };
+  }
+
+  private nameScores(p: Prepared, caches: readonly GruCache[], hT: Float32Array, k: number) {
+    const H = this.H;
+    const q = this.nameQuery[k]!.forward(hT);
+    const n = p.namePositions.length;
+    const keysIn: Float32Array[] = [];
+    const keys = new Float32Array(n * H);
+    const scores = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = this.nameKeyInput(p, caches, i);
+      keysIn.push(x);
+      const key = this.nameKey[k]!.forward(x);
+      keys.set(key, i * H);
+      let s = 0;
+      for (let j = 0; j < H; j++) s += q[j]! * key[j]!;
+      scores[i] = s;
+    }
+    return { q, keysIn, keys, scores };
+  }
+
+  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruCache[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, scale: number): number {
+    const H = this.H;
+    const D = this.D;
+    const hT = caches[p.endPos]!.h;
+    const dhT = new Float32Array(H);
+    let loss = 0;
+    // status
+    if (p.status >= 0) {
+      const logits = (this.statusOut as Linear).forward(hT);
+      const g = new Float32Array(logits.length);
+      loss += softmaxCrossEntropy(logits, p.status, g);
+      scaleInPlace(g, scale);
+      if (backward) (this.statusOut as Linear).backward(hT, g, dhT);
+    }
+    // flight, conditioned on the true status (teacher forcing)
+    if (p.flight >= 0) {
+      const fs = this.flightScores(p, e, caches, hT, p.status);
+      const g = new Float32Array(e.n + 1);
+      loss += pointerLoss(fs.scores, [p.flight], g);
+      scaleInPlace(g, scale);
+      if (backward) {
+        const dq = new Float32Array(H);
+        for (let f = 0; f < e.n; f++) {
+          const s = g[f]!;
+          if (s === 0) continue;
+          const dk = new Float32Array(H);
+          for (let j = 0; j < H; j++) {
+            dq[j] = dq[j]! + s * fs.keys[f * H + j]!;
+            dk[j] = s * fs.q[j]!;
+          }
+          const dx = new Float32Array(2 * H + 1);
+          (this.flightKey as Linear).backward(fs.keysIn[f]!, dk, dx);
+          addInto(dMem.subarray(f * H, (f + 1) * H), dx, 0, H);
+          const m = p.mention[f]!;
+          if (m >= 0) addInto(dh(m), dx, H, H);
+        }
+        (this.noneScore as Linear).backward(hT, new Float32Array([g[e.n]!]), dhT);
+        const dqIn = new Float32Array(H);
+        (this.flightQuery as Linear).backward(fs.qIn, dq, dqIn);
+        addInto(dhT, dqIn);
+        if (p.status >= 0) (this.statusEmb as Embedding).backward(p.status, dqIn);
+      }
+    }
+    // names
+    for (let k = 0; k < 2; k++) {
+      const targets = k === 0 ? p.first : p.last;
+      if (targets.length === 0) continue;
+      const ns = this.nameScores(p, caches, hT, k);
+      const g = new Float32Array(ns.scores.length);
+      loss += pointerLoss(ns.scores, targets, g);
+      scaleInPlace(g, scale);
+      if (!backward) continue;
+      const dq = new Float32Array(H);
+      for (let i = 0; i < ns.scores.length; i++) {
+        const s = g[i]!;
+        if (s === 0) continue;
+        const dk = new Float32Array(H);
+        for (let j = 0; j < H; j++) {
+          dq[j] = dq[j]! + s * ns.keys[i * H + j]!;
+          dk[j] = s * ns.q[j]!;
+        }
+        const dx = new Float32Array(H + D);
+        this.nameKey[k]!.backward(ns.keysIn[i]!, dk, dx);
+        const t = p.namePositions[i]!;
+        addInto(dh(t), dx, 0, H);
+        this.emb.backward(p.ids[t]!, dx.subarray(H));
+      }
+      this.nameQuery[k]!.backward(hT, dq, dhT);
+    }
+    if (backward) addInto(dh(p.endPos), dhT);
+    return loss;
+  }
+
+  /**
+   * The state model's prediction for a whole (true or generated) dialogue: status, flight, name —
+   * the most probable of each, or drawn from the model's distributions when `rng` is given.
+   */
+  predictState(p: Prepared, rng?: Rng): Action {
+    if (this.role !== 'agent') throw new Error('predictState: only the agent model has a state model');
+    const e = this.encode(p);
+    const caches = this.gru.forward(Array.from(p.ids, (id) => this.emb.row(id)), e.h0);
+    const hT = caches[p.endPos]!.h;
+    const logits = (this.statusOut as Linear).forward(hT);
+    const status = choose(probs(logits), rng);
+    const fs = this.flightScores(p, e, caches, hT, status);
+    const f = choose(probs(fs.scores), rng);
+    const name = [0, 1].map((k) => {
+      if (p.namePositions.length === 0) return '';
+      const i = choose(probs(this.nameScores(p, caches, hT, k).scores), rng);
+      const w = p.words[p.namePositions[i]!] ?? '';
+      return w.charAt(0).toUpperCase() + w.slice(1);
+    });
+    const st = STATUSES[status] as string;
+    return { status: st, name: name.join(' ').trim(), flight: f < e.n ? [p.ex.flightNumbers[f]!] : [] };
+  }
+
+  /**
+   * The most probable next word from state h under the copy mixture (module description), or one
+   * drawn from the mixture when `rng` is given (self-play for REINFORCE); never
+   * `<pad>`, and `<unk>` only by copying a slot whose word is outside the vocabulary (that word is
+   * returned).
+   */
+  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>, rng?: Rng): NextWord {
+    const r = this.readout(h, e);
+    const prob = new Float32Array(r.logits.length);
+    softmax(r.logits, prob);
+    for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
+    for (let i = 0; i < e.n; i++) prob[p.slots[i]!] = prob[p.slots[i]!]! + (1 - r.g) * r.alpha[i]!;
+    prob[0] = -1;
+    let unkCopy = 0;
+    let unkSlot = -1;
+    for (let i = 0; i < e.n; i++) {
+      if (p.slots[i] === 1 && r.alpha[i]! > unkCopy) {
+        unkCopy = r.alpha[i]!;
+        unkSlot = i;
+      }
+    }
+    if (unkSlot < 0) prob[1] = -1;
+    const id = choose(prob, rng);
+    return { id, word: id === 1 && unkSlot >= 0 ? p.slotWords[unkSlot]! : this.vocab.words[id]! };
+  }
+
+  /**
+   * Greedy decoding of every turn of this model's role from the true history before it (the
+   * dialogue is read once; each turn is decoded from the state at its opening marker). Returns the
+   * generated and the true word lists, turn by turn.
+   */
+  decodeTurns(p: Prepared, maxLen = 40): { generated: string[][]; reference: string[][] } {
+    const e = this.encode(p);
+    const caches = this.gru.forward(Array.from(p.ids, (id) => this.emb.row(id)), e.h0);
+    const marker = this.vocab.id(this.role === 'agent' ? T2 : T1);
+    const stops = new Set([this.vocab.id(T1), this.vocab.id(T2), this.vocab.id(EOD)]);
+    const generated: string[][] = [];
+    const reference: string[][] = [];
+    for (let t = 0; t < p.ids.length; t++) {
+      if (p.ids[t] !== marker) continue;
+      const ref: string[] = [];
+      for (let u = t + 1; u < p.ids.length && !stops.has(p.ids[u]!); u++) ref.push(p.words[u]!);
+      reference.push(ref);
+      let h = caches[t]!.h;
+      const gen: string[] = [];
+      for (let k = 0; k < maxLen; k++) {
+        const w = this.nextWord(h, e, p);
+        if (stops.has(w.id)) break;
+        gen.push(w.word);
+        h = this.gru.step(this.emb.row(w.id), h).h;
+      }
+      generated.push(gen);
+    }
+    return { generated, reference };
+  }
+}
+
+export interface NextWord {
+  readonly id: number;
+  readonly word: string;
+}
+
+function scaleInPlace(x: Float32Array, k: number): void {
+  if (k !== 1) for (let i = 0; i < x.length; i++) x[i] = x[i]! * k;
+}
+
+/** An index drawn with probability proportional to the non-negative weights `w` (argmax without `rng`). */
+function choose(w: Float32Array, rng?: Rng): number {
+  if (!rng) return argmax(w);
+  let z = 0;
+  for (let i = 0; i < w.length; i++) z += Math.max(0, w[i]!);
+  let u = rng.next() * z;
+  for (let i = 0; i < w.length; i++) {
+    u -= Math.max(0, w[i]!);
+    if (u < 0) return i;
+  }
+  return argmax(w);
+}
+
+function probs(scores: Float32Array): Float32Array {
+  const p = new Float32Array(scores.length);
+  softmax(scores, p);
+  return p;
+}
+
+function argmax(x: Float32Array): number {
+  let best = 0;
+  for (let i = 1; i < x.length; i++) if (x[i]! > x[best]!) best = i;
+  return best;
+}

@@ -1,0 +1,164 @@
+/**
+ * The learned models as AirDialogue policies: an agent session (a `AgentPolicyFactory`) and a
+ * customer session (a `CustomerPolicyFactory`), so they play in `airdialogue-v1`, in `selfPlay`
+ * runs and against the rule policies. Each session keeps its model's GRU state over the
+ * conversation (every token is read once, as in training), decodes its turns greedily, and the
+ * agent ends the dialogue when it produces `<eod>`: its state model then writes the action from
+ * the whole conversation.
+ */
+import type { Rng } from '../../../core/rng.js';
+import type { Action, Intent, KbLine } from '../../../formats/airdialogue.js';
+import type { AgentMove, AgentPolicyFactory, AgentSession, CustomerPolicyFactory, CustomerSession } from '../policies.js';
+import { AirDialogueEnv, episodeSeed, playEpisode, type Episode } from '../env.js';
+import { addScore, emptyScoreSum, scoreReport, type ScoreReport, type ScoreSum } from '../scorer.js';
+import { oodContext, type LearnedExample, type OodSetting } from './data.js';
+import { prepare, type DialogueModel, type Prepared } from './model.js';
+import { EOD, T1, T2, flightTokens, intentTokens, reservationToken, tokenizeText } from './tokens.js';
+import type { AirModels } from './train.js';
+
+const NO_ACTION: Action = { status: '', name: '', flight: [] };
+
+function contextExample(kb: KbLine | null, intent: Intent | null): LearnedExample {
+  const flights = kb?.kb ?? [];
+  return {
+    line: 0,
+    dialogue: { tokens: [], speaker: new Uint8Array(0) },
+    intent: intent ? intentTokens(intent) : [],
+    flights: flights.map(flightTokens),
+    reservation: reservationToken(kb ?? { kb: [], reservation: 0 }),
+    flightNumbers: flights.map((f) => f.flight_number),
+    action: NO_ACTION,
+    source: { line: 0, data: { intent: intent as Intent, action: NO_ACTION, expected_action: NO_ACTION, dialogue: [], timestamps: [], correct_sample: false }, kb: kb ?? { kb: [], reservation: 0 } },
+  };
+}
+
+/** One side's running conversation: the token stream so far and the GRU state after it. */
+class Stream {
+  readonly words: string[] = [];
+  readonly speaker: number[] = [];
+  private h: Float32Array;
+  private readonly enc: ReturnType<DialogueModel['encode']>;
+  private readonly p: Prepared;
+
+  constructor(
+    private readonly model: DialogueModel,
+    readonly ctx: LearnedExample,
+    private readonly maxLen: number,
+  ) {
+    this.p = prepare(ctx, model.vocab);
+    this.enc = model.encode(this.p);
+    this.h = this.enc.h0;
+  }
+
+  feed(word: string, speaker: number): void {
+    this.words.push(word);
+    this.speaker.push(speaker);
+    this.h = this.model.gru.step(this.model.emb.row(this.model.vocab.id(word)), this.h).h;
+  }
+
+  /** Opens a turn with `marker` and decodes it; returns its words and whether `<eod>` ended it. */
+  speak(marker: string, speaker: number, rng?: Rng): { words: string[]; end: boolean } {
+    this.feed(marker, speaker);
+    const out: string[] = [];
+    for (let k = 0; k < this.maxLen; k++) {
+      const w = this.model.nextWord(this.h, this.enc, this.p, rng);
+      if (w.word === T1 || w.word === T2) break;
+      if (w.word === EOD) {
+        this.feed(EOD, speaker);
+        this.feed(speaker === 1 ? T1 : T2, speaker);
+        return { words: out, end: true };
+      }
+      out.push(w.word);
+      this.feed(w.word, speaker);
+    }
+    return { words: out, end: false };
+  }
+
+  hear(marker: string, speaker: number, utterance: string): void {
+    this.feed(marker, speaker);
+    for (const w of tokenizeText(utterance)) this.feed(w, speaker);
+  }
+
+  /** The conversation so far as an example for the state model. */
+  example(): LearnedExample {
+    return { ...this.ctx, dialogue: { tokens: this.words.slice(), speaker: Uint8Array.from(this.speaker) } };
+  }
+}
+
+/** Options of the learned policies. */
+export interface LearnedPolicyOptions {
+  /** Longest decoded turn in words (default 40). */
+  maxTurnWords?: number;
+  /** Agent turns after which the agent ends the dialogue itself (default 12). */
+  maxAgentTurns?: number;
+  /** Draw words and the final state from the model's distributions with the session's stream (self-play for REINFORCE) instead of taking the most probable. */
+  sample?: boolean;
+}
+
+/** The learned agent (agent model + state model) as an agent policy. */
+export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentPolicyFactory {
+  return (context: KbLine, rng: Rng): AgentSession => {
+    const s = new Stream(m.agent, contextExample(context, null), o.maxTurnWords ?? 40);
+    const draw = o.sample ? rng : undefined;
+    let turns = 0;
+    return {
+      respond(customerUtterance: string): AgentMove {
+        s.hear(T1, 0, customerUtterance);
+        const { words, end } = s.speak(T2, 1, draw);
+        turns++;
+        const utterance = words.join(' ');
+        if (!end && turns < (o.maxAgentTurns ?? 12)) return { utterance };
+        if (!end) {
+          s.feed(EOD, 1);
+          s.feed(T1, 1);
+        }
+        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab), draw) };
+      },
+    };
+  };
+}
+
+/** The learned customer model as a customer policy. */
+export function learnedCustomer(m: AirModels, o: LearnedPolicyOptions = {}): CustomerPolicyFactory {
+  return (intent: Intent, rng: Rng): CustomerSession => {
+    const s = new Stream(m.customer, contextExample(null, intent), o.maxTurnWords ?? 40);
+    const draw = o.sample ? rng : undefined;
+    return {
+      open: () => s.speak(T1, 0, draw).words.join(' '),
+      respond(agentUtterance: string): string {
+        s.hear(T2, 1, agentUtterance);
+        return s.speak(T1, 0, draw).words.join(' ');
+      },
+    };
+  };
+}
+
+/** Options of `learnedSelfPlay`. */
+export interface LearnedSelfPlayOptions extends LearnedPolicyOptions {
+  /** Agent: learned models, or a registered policy name via `agentFactory`. */
+  agent: AgentPolicyFactory;
+  customer: CustomerPolicyFactory;
+  n: number;
+  seed?: number;
+  ood?: OodSetting;
+  /** Utterances before an episode is truncated (default 40). */
+  maxTurns?: number;
+  onEpisode?: (done: number, total: number) => void;
+  onResult?: (e: Episode, i: number) => void;
+}
+
+/**
+ * Self-play of any agent and customer policies (learned or rule) on generated contexts
+ * (in-domain or an OOD setting): the mean scaled and exact scores (the paper's Tables 9 and 10).
+ */
+export function learnedSelfPlay(o: LearnedSelfPlayOptions): ScoreReport {
+  const env = new AirDialogueEnv({ customer: o.customer, context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
+  let sum: ScoreSum = emptyScoreSum();
+  for (let i = 0; i < o.n; i++) {
+    const e = playEpisode(env, o.agent, episodeSeed(o.seed ?? 0, i));
+    sum = addScore(sum, e.score);
+    o.onResult?.(e, i);
+    o.onEpisode?.(i + 1, o.n);
+  }
+  return scoreReport(sum);
+}

@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeModelFile } from '../../../formats/model-file.js';
+import { synthesizeSplits } from './data.js';
+import { rlTrain } from './rl.js';
+import { airModelsContent, airModelsFrom, trainAirModels } from './train.js';
+
+test('RL self-play: REINFORCE batches with a value baseline, 3:1 supervised mix, agent only, deterministic', () => {
+  const s = synthesizeSplits({ train: 16, dev: 4, test: 0, seed: 9 });
+  const init = airModelsContent(trainAirModels(s.train, s.dev, { epochs: 1, dim: 4, hidden: 6, seed: 3 }).models);
+  const run = () => {
+    const m = airModelsFrom(init);
+    const notes: string[] = [];
+    const r = rlTrain(m, { episodes: 6, batch: 3, supervised: s.train, supervisedBatch: 2, seed: 4, maxTurns: 8, onProgress: (_d, _t, note) => notes.push(note) });
+    return { m, r, notes };
+  };
+  const a = run();
+  const b = run();
+  assert.deepEqual(a.r.curve.map((p) => p.episodes), [3, 6]);
+  for (const p of a.r.curve) assert.ok(p.reward >= 0 && p.reward <= 1 && Number.isFinite(p.value));
+  assert.match(a.notes[0]!, /^reward [\d.]+ baseline -?[\d.]+$/);
+  assert.deepEqual(encodeModelFile(airModelsContent(a.m)), encodeModelFile(airModelsContent(b.m)));
+  const before = airModelsFrom(init);
+  const changed = (role: 'agent' | 'customer') => a.m[role].params.some((p, i) => p.data.some((x, j) => x !== before[role].params[i]!.data[j]));
+  assert.ok(changed('agent'), 'the agent is trained');
+  assert.ok(!changed('customer'), 'the customer stays fixed');
+});

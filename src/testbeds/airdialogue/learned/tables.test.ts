@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { synthesizeSplits } from './data.js';
+import { airTables, airTablesMarkdown, airTablesSvg } from './tables.js';
+import { trainAirModels } from './train.js';
+
+test('Tables 8-10: rows in the paper layout, paper figures beside ours, Markdown and SVG', () => {
+  const s = synthesizeSplits({ train: 12, dev: 3, test: 3, seed: 6 });
+  const { models } = trainAirModels(s.train, s.dev, { epochs: 1, dim: 4, hidden: 6, seed: 1 });
+  const steps: string[] = [];
+  const t = airTables({ syn: models, synDev: s.dev, synTest: s.test, realDev: s.dev, n: 2, seed: 1, onStep: (w) => steps.push(w) });
+  assert.deepEqual(t.table8.map((r) => r.data), ['synthesized dev', 'synthesized test']);
+  assert.equal(t.table8[1]!.paper?.perplexity, 1.08);
+  assert.deepEqual(t.table9.map((r) => r.paperTotal), [0.22, 0.41, 0.22, 0.94, undefined]);
+  assert.equal(t.table9[0]!.ours?.dialogs, 2);
+  assert.equal(t.table9[1]!.ours, null);
+  assert.equal(t.table9[3]!.ours?.dialogs, 3); // human row: the dev examples' own actions
+  assert.equal(t.table10.length, 2);
+  assert.ok(steps.includes('self-play: OOD 2'));
+  const md = airTablesMarkdown(t);
+  assert.match(md, /### Table 8[\s\S]*\| synthesized test \| [\d.]+ \| 1\.08 \| [\d.]+ \| 68\.70 \|/);
+  assert.ok(md.includes('| synthesized, self-play RL |  |  |  |  |  | 0.41 | no RL model given |'));
+  assert.match(md, /### Table 10[\s\S]*OOD 2/);
+  const svg = airTablesSvg(t);
+  assert.equal((svg.match(/<rect x=/g) ?? []).length, t.table9.filter((r) => r.ours).length + t.table10.length);
+});

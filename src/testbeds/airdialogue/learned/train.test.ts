@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeModelFile } from '../../../formats/model-file.js';
+import { corpusBleu } from './bleu.js';
+import { synthesizeSplits } from './data.js';
+import { airModelsContent, evaluateAirModels, loadAirModels, saveAirModels, trainAirModels } from './train.js';
+import { trainingCurveSvg } from './curve.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dialogym-learned-'));
+const s = synthesizeSplits({ train: 24, dev: 6, test: 6, seed: 2 });
+const opts = { epochs: 2, dim: 6, hidden: 8, batch: 4, seed: 5 };
+
+test('corpus BLEU as bleu.py: perfect match 1, clipped counts, brevity penalty, zero precision → 0', () => {
+  assert.equal(corpusBleu([[['a', 'b', 'c', 'd']]], [['a', 'b', 'c', 'd']]).bleu, 1);
+  // "the the the the" vs "the cat": unigram matches clipped to 1 → p1 = 1/4; higher orders 0 → BLEU 0
+  const r = corpusBleu([[['the', 'cat', 'is', 'here', 'now']]], [['the', 'the', 'the', 'the']]);
+  assert.equal(r.precisions[0], 0.25);
+  assert.equal(r.bleu, 0);
+  // shorter translation: BP = exp(1 − 6/5)
+  const b = corpusBleu([[['a', 'b', 'c', 'd', 'e', 'f']]], [['a', 'b', 'c', 'd', 'e']]);
+  assert.ok(Math.abs(b.brevityPenalty - Math.exp(1 - 6 / 5)) < 1e-12);
+  assert.ok(Math.abs(b.bleu - b.brevityPenalty) < 1e-12);
+  // two references: max counts; shortest reference length
+  const m = corpusBleu([[['a', 'a', 'b'], ['a', 'b', 'b', 'c']]], [['a', 'a', 'b', 'b']], 1);
+  assert.equal(m.precisions[0], 1);
+  assert.equal(m.referenceLength, 3);
+});
+
+test('training: loss falls, same seed → same model file, save → load → same outputs', () => {
+  const checkpoints: { epoch: number; bytes: Buffer }[] = [];
+  const a = trainAirModels(s.train, s.dev, { ...opts, onBest: (m, epoch) => checkpoints.push({ epoch, bytes: encodeModelFile(airModelsContent(m)) }) });
+  // best-dev checkpoints: epoch 1 always, the last one holds the returned (best) weights
+  assert.equal(checkpoints[0]!.epoch, 1);
+  assert.equal(checkpoints[checkpoints.length - 1]!.epoch, a.bestEpoch);
+  assert.deepEqual(checkpoints[checkpoints.length - 1]!.bytes, encodeModelFile(airModelsContent(a.models)));
+  const b = trainAirModels(s.train, s.dev, opts);
+  assert.equal(a.curve.length, 2);
+  assert.ok(a.curve[1]!.trainLm < a.curve[0]!.trainLm, `train loss ${a.curve.map((p) => p.trainLm).join(' → ')}`);
+  assert.ok(a.bestEpoch >= 1 && a.bestEpoch <= 2);
+  assert.deepEqual(encodeModelFile(airModelsContent(a.models)), encodeModelFile(airModelsContent(b.models)));
+  const file = join(dir, 'm.dgm');
+  saveAirModels(file, a.models);
+  const loaded = loadAirModels(file);
+  assert.deepEqual(evaluateAirModels(loaded, s.test), evaluateAirModels(a.models, s.test));
+  const svg = trainingCurveSvg(a.curve, a.bestEpoch, 'tiny');
+  assert.match(svg, /^<svg[\s\S]*best dev epoch \d[\s\S]*<\/svg>\n$/);
+});
+
+test('a corrupt or foreign model file is a one-line ModelFileError', () => {
+  const file = join(dir, 'c.dgm');
+  const r = trainAirModels(s.train.slice(0, 6), s.dev.slice(0, 2), { ...opts, epochs: 1 });
+  saveAirModels(file, r.models);
+  const buf = readFileSync(file);
+  buf[buf.length - 3] = (buf[buf.length - 3]! + 1) % 256;
+  writeFileSync(file, buf);
+  assert.throws(() => loadAirModels(file), (e: Error) => e.name === 'ModelFileError' && /c\.dgm: corrupt model file \(checksum mismatch\)/.test(e.message) && !e.message.includes('\n'));
+  const other = join(dir, 'o.dgm');
+  writeFileSync(other, encodeModelFile({ model: 'memn2n', meta: {}, tensors: [] }));
+  assert.throws(() => loadAirModels(other), /o\.dgm: holds a 'memn2n' model, not the learned AirDialogue models/);
+});
+
+test('evaluation report: perplexities > 1, BLEU in [0, 100], accuracies in [0, 1]', () => {
+  const r = trainAirModels(s.train, s.dev, opts);
+  const e = evaluateAirModels(r.models, s.test);
+  assert.equal(e.dialogues, 6);
+  for (const x of Object.values(e.perplexity)) assert.ok(x > 1 && Number.isFinite(x));
+  for (const x of Object.values(e.bleu)) assert.ok(x >= 0 && x <= 100);
+  for (const x of Object.values(e.accuracy)) assert.ok(x >= 0 && x <= 1);
+  assert.ok(e.accuracy.state <= Math.min(e.accuracy.name, e.accuracy.flight, e.accuracy.status));
+});

@@ -1,0 +1,374 @@
+/**
+ * Supervised training of the learned AirDialogue agents, their model file and their evaluation
+ * (the paper's Table 8: perplexity, BLEU, state accuracy given the true dialogue).
+ *
+ * Training: both models (customer and agent + state model) on the same examples, Adam on
+ * mini-batches of dialogues with global-norm clipping (the original's `max_gradient_norm`,
+ * model.py ≈l.180), the examples shuffled by the seeded Rng every epoch; after each epoch the
+ * dev loss (language-model nats per token of both sides + state nats per dialogue) picks the
+ * best epoch, whose weights are kept.
+ */
+import { createRng } from '../../../core/rng.js';
+import { ModelFileError } from '../../../core/errors.js';
+import type { AirExample } from '../../../formats/airdialogue.js';
+import { readModelFile, tensorOf, writeModelFile, type ModelFileContent } from '../../../formats/model-file.js';
+import { adam, clipGradNorm, restore, snapshot, zeroGrads, type Param } from '../../../nn/index.js';
+import { nameExact, scoreAction } from '../scorer.js';
+import { corpusBleu } from './bleu.js';
+import { toLearned, type LearnedExample } from './data.js';
+import { DialogueModel, countOwn, prepare, type ModelSizes, type Prepared } from './model.js';
+import { Vocab } from './tokens.js';
+
+/** The registry/model-file name of the learned AirDialogue models. */
+export const LEARNED_MODEL_NAME = 'airdialogue-seq2seq';
+
+/**
+ * Customer model, agent model (with its state model) and their shared vocabulary, as
+ * `trainAirModels` returns them and `loadAirModels` reads them.
+ *
+ * @example
+ * ```ts
+ * import { loadAirModels, type AirModels } from 'dialogym/airdialogue';
+ * const m: AirModels = loadAirModels('out/air.dgm');
+ * console.log(m.vocab.size, m.sizes.hidden, m.meta['bestEpoch']);
+ * ```
+ */
+export interface AirModels {
+  readonly vocab: Vocab;
+  readonly sizes: ModelSizes;
+  readonly customer: DialogueModel;
+  readonly agent: DialogueModel;
+  /** Training settings, stored in the model file. */
+  readonly meta: Record<string, unknown>;
+}
+
+/**
+ * Options of `trainAirModels` (every field has a default).
+ *
+ * @example
+ * ```ts
+ * import type { AirTrainOptions } from 'dialogym/airdialogue';
+ * const o: AirTrainOptions = { epochs: 6, dim: 24, hidden: 48, minCount: 3, seed: 1 };
+ * ```
+ */
+export interface AirTrainOptions {
+  /** Word/field embedding size (default 24). */
+  dim?: number;
+  /** GRU state size (default 48). */
+  hidden?: number;
+  /** Epochs (default 8). */
+  epochs?: number;
+  /** Dialogues per update (default 8). */
+  batch?: number;
+  /** Adam learning rate (default 0.01). */
+  lr?: number;
+  /** Words seen fewer times in training map to `<unk>` (default 1; the real data wants more). */
+  minCount?: number;
+  /** Gradient clipping norm (default 5). */
+  clip?: number;
+  seed?: number;
+  /** Called after each training dialogue. */
+  onProgress?: (done: number, total: number, note: string) => void;
+  /** Called after each epoch with its figures. */
+  onEpoch?: (p: EpochPoint) => void;
+  /** Called when an epoch is the best on dev so far, with the models at that epoch (to checkpoint them). */
+  onBest?: (models: AirModels, epoch: number) => void;
+}
+
+/**
+ * One epoch of training: train loss and dev figures (a point of the learning curve).
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, type EpochPoint } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 50, dev: 10, test: 0 });
+ * const curve: EpochPoint[] = trainAirModels(s.train, s.dev, { epochs: 2 }).curve;
+ * console.log(curve.map((p) => p.devLoss.toFixed(3)).join(' '));
+ * ```
+ */
+export interface EpochPoint {
+  readonly epoch: number;
+  /** Mean training LM loss per token (both sides). */
+  readonly trainLm: number;
+  /** Dev LM loss per token (both sides) and state loss per dialogue. */
+  readonly devLm: number;
+  readonly devState: number;
+  /** Dev selection criterion: devLm + devState. */
+  readonly devLoss: number;
+  readonly seconds: number;
+}
+
+function buildVocab(train: readonly LearnedExample[], minCount: number): Vocab {
+  // Context words are always kept (flight numbers, airports, names in the contexts): the
+  // pointers and the attention need them. Dialogue words follow the cut-off.
+  const counts = Vocab.build(train.map((e) => e.dialogue.tokens), minCount).words;
+  const ctx = new Set<string>();
+  for (const e of train) {
+    for (const t of e.intent) ctx.add(t.word);
+    for (const f of e.flights) for (const t of f) ctx.add(t.word);
+    ctx.add(e.reservation.word);
+  }
+  const seen = new Set(counts);
+  return new Vocab([...counts, ...[...ctx].filter((w) => !seen.has(w)).sort()]);
+}
+
+/** New, initialised models for a vocabulary. */
+export function createAirModels(vocab: Vocab, sizes: ModelSizes, seed = 0, meta: Record<string, unknown> = {}): AirModels {
+  const rng = createRng(seed);
+  const customer = new DialogueModel('customer', vocab, sizes);
+  const agent = new DialogueModel('agent', vocab, sizes);
+  customer.init(rng.fork('customer'));
+  agent.init(rng.fork('agent'));
+  return { vocab, sizes, customer, agent, meta };
+}
+
+/** All parameters of both models. */
+export function airModelParams(m: AirModels): Param[] {
+  return [...m.customer.params, ...m.agent.params];
+}
+
+function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: number } {
+  let lm = 0;
+  let tokens = 0;
+  let state = 0;
+  for (const p of dev) {
+    const c = m.customer.loss(p);
+    const a = m.agent.loss(p);
+    lm += c.lm + a.lm;
+    tokens += c.tokens + a.tokens;
+    state += a.state;
+  }
+  return { lm: lm / Math.max(1, tokens), state: state / Math.max(1, dev.length) };
+}
+
+/**
+ * Trains customer and agent models on `train`, selecting the epoch by the loss on `dev`
+ * (module description). Same data, options and seed → the same weights.
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue } from 'dialogym';
+ * import { trainAirModels, saveAirModels } from 'dialogym/airdialogue';
+ * const train = readAirDialogue('data/train_data.json', 'data/train_kb.json');
+ * const dev = readAirDialogue('data/dev_data.json', 'data/dev_kb.json');
+ * const { models, bestEpoch } = trainAirModels(train, dev, { epochs: 8, minCount: 3, seed: 1 });
+ * saveAirModels('out/air.dgm', models);
+ * ```
+ */
+export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
+  const sizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48 };
+  const epochs = o.epochs ?? 8;
+  const batch = o.batch ?? 8;
+  const minCount = o.minCount ?? 1;
+  const seed = o.seed ?? 0;
+  const lt = train.map(toLearned);
+  const vocab = buildVocab(lt, minCount);
+  const models = createAirModels(vocab, sizes, seed, { epochs, batch, lr: o.lr ?? 0.01, minCount, seed, trainDialogues: train.length });
+  const params = airModelParams(models);
+  const opt = adam(o.lr ?? 0.01);
+  const pt = lt.map((e) => prepare(e, vocab));
+  const pd = dev.map((e) => prepare(toLearned(e), vocab));
+  const rng = createRng(seed).fork('order');
+  const curve: EpochPoint[] = [];
+  let best = Infinity;
+  let bestEpoch = 0;
+  let bestWeights = snapshot(params);
+  const total = epochs * pt.length;
+  let done = 0;
+  for (let epoch = 1; epoch <= epochs; epoch++) {
+    const t0 = Date.now();
+    const order = rng.shuffle(pt.map((_, i) => i));
+    let lmSum = 0;
+    let tokSum = 0;
+    for (let b = 0; b < order.length; b += batch) {
+      zeroGrads(params);
+      const ids = order.slice(b, b + batch);
+      for (const i of ids) {
+        const p = pt[i]!;
+        // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch)
+        const c = models.customer.loss(p, true, 1 / ids.length / Math.max(1, countOwn(p, 0)));
+        const a = models.agent.loss(p, true, 1 / ids.length / Math.max(1, countOwn(p, 1)));
+        lmSum += c.lm + a.lm;
+        tokSum += c.tokens + a.tokens;
+        done++;
+      }
+      clipGradNorm(params, o.clip ?? 5);
+      opt.step(params);
+      o.onProgress?.(done, total, `epoch ${epoch}/${epochs} loss ${(lmSum / Math.max(1, tokSum)).toFixed(3)}`);
+    }
+    const d = devLoss(models, pd);
+    const point: EpochPoint = { epoch, trainLm: lmSum / Math.max(1, tokSum), devLm: d.lm, devState: d.state, devLoss: d.lm + d.state, seconds: (Date.now() - t0) / 1000 };
+    curve.push(point);
+    o.onEpoch?.(point);
+    if (point.devLoss < best) {
+      best = point.devLoss;
+      bestEpoch = epoch;
+      bestWeights = snapshot(params);
+      o.onBest?.({ ...models, meta: { ...models.meta, bestEpoch: epoch } }, epoch);
+    }
+  }
+  restore(params, bestWeights);
+  return { models: { ...models, meta: { ...models.meta, bestEpoch } }, curve, bestEpoch };
+}
+
+// ---------------------------------------------------------------------------------------------
+// model file
+
+/** The model file content of trained models. */
+export function airModelsContent(m: AirModels): ModelFileContent {
+  return {
+    model: LEARNED_MODEL_NAME,
+    meta: { version: 1, sizes: m.sizes, vocab: m.vocab.words.slice(5), ...m.meta },
+    tensors: airModelParams(m).map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
+  };
+}
+
+/**
+ * Writes trained models to a `.dgm` file (atomically: temp file, then rename).
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, saveAirModels } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 40, dev: 10, test: 0 });
+ * saveAirModels('out/tiny.dgm', trainAirModels(s.train, s.dev, { epochs: 1 }).models);
+ * ```
+ */
+export function saveAirModels(file: string, m: AirModels): void {
+  writeModelFile(file, airModelsContent(m));
+}
+
+/** Models from a decoded model file; a file of another model or with missing/misshapen tensors throws a ModelFileError. */
+export function airModelsFrom(c: ModelFileContent, file = '<model>'): AirModels {
+  if (c.model !== LEARNED_MODEL_NAME) throw new ModelFileError(`${file}: holds a '${c.model}' model, not the learned AirDialogue models (${LEARNED_MODEL_NAME})`);
+  const meta = c.meta as { sizes?: ModelSizes; vocab?: unknown };
+  const sizes = meta?.sizes;
+  if (!sizes || !Number.isInteger(sizes.dim) || !Number.isInteger(sizes.hidden) || !Array.isArray(meta.vocab) || meta.vocab.some((w) => typeof w !== 'string')) {
+    throw new ModelFileError(`${file}: corrupt model file (bad sizes or vocabulary in the header)`);
+  }
+  const vocab = new Vocab(meta.vocab as string[]);
+  const { sizes: _s, vocab: _v, ...rest } = meta as Record<string, unknown>;
+  const m = createAirModels(vocab, sizes, 0, rest);
+  for (const p of airModelParams(m)) p.data.set(tensorOf(c, p.name, p.shape, file));
+  return m;
+}
+
+/**
+ * Reads models written by `saveAirModels`. A missing, corrupt or foreign file throws a one-line
+ * ModelFileError naming the file.
+ *
+ * @example
+ * ```ts
+ * import { loadAirModels } from 'dialogym/airdialogue';
+ * const m = loadAirModels('out/air.dgm');
+ * ```
+ */
+export function loadAirModels(file: string): AirModels {
+  return airModelsFrom(readModelFile(file), file);
+}
+
+// ---------------------------------------------------------------------------------------------
+// evaluation (Table 8)
+
+/**
+ * Table 8 figures of models on examples, given the true dialogue (`evaluateAirModels`).
+ *
+ * @example
+ * ```ts
+ * import { readAirDialogue } from 'dialogym';
+ * import { loadAirModels, evaluateAirModels, type AirEvalReport } from 'dialogym/airdialogue';
+ * const r: AirEvalReport = evaluateAirModels(loadAirModels('out/air.dgm'), readAirDialogue('data/test_data.json', 'data/test_kb.json'));
+ * console.log(r.perplexity.both, r.bleu.both, r.accuracy.state);
+ * ```
+ */
+export interface AirEvalReport {
+  readonly dialogues: number;
+  /** Perplexity of each model on its own turns, and of both together. */
+  readonly perplexity: { readonly customer: number; readonly agent: number; readonly both: number };
+  /** Corpus BLEU-4 (×100) of greedily decoded turns against the true ones. */
+  readonly bleu: { readonly customer: number; readonly agent: number; readonly both: number };
+  /** State accuracy: status, flight, name (both words exact, case-insensitive) and all three. */
+  readonly accuracy: { readonly status: number; readonly flight: number; readonly name: number; readonly state: number };
+  /** Mean official score of the predicted states against the data's expected actions. */
+  readonly score: { readonly total: number; readonly exact: number };
+}
+
+/**
+ * Options of `evaluateAirModels`.
+ *
+ * @example
+ * ```ts
+ * import type { AirEvalOptions } from 'dialogym/airdialogue';
+ * const fast: AirEvalOptions = { bleu: false };
+ * ```
+ */
+export interface AirEvalOptions {
+  /** Skip BLEU (decoding every turn is the slow part). */
+  bleu?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Perplexity (per model, on its own turns), corpus BLEU-4 of greedily decoded turns (each from
+ * the true history) and the state model's accuracy (status, flight, both name words, all three)
+ * against each line's `action`, plus the official score against `expected_action`.
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, evaluateAirModels } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 60, dev: 10, test: 20 });
+ * const { models } = trainAirModels(s.train, s.dev, { epochs: 2 });
+ * console.log(evaluateAirModels(models, s.test).accuracy);
+ * ```
+ */
+export function evaluateAirModels(m: AirModels, examples: readonly AirExample[], o: AirEvalOptions = {}): AirEvalReport {
+  let cl = 0;
+  let ct = 0;
+  let al = 0;
+  let at = 0;
+  const refs = { customer: [] as string[][][], agent: [] as string[][][] };
+  const hyps = { customer: [] as string[][], agent: [] as string[][] };
+  let status = 0;
+  let flight = 0;
+  let name = 0;
+  let state = 0;
+  let total = 0;
+  let exact = 0;
+  examples.forEach((ex, i) => {
+    const p = prepare(toLearned(ex), m.vocab);
+    const c = m.customer.loss(p);
+    const a = m.agent.loss(p);
+    cl += c.lm;
+    ct += c.tokens;
+    al += a.lm;
+    at += a.tokens;
+    if (o.bleu !== false) {
+      for (const role of ['customer', 'agent'] as const) {
+        const d = m[role].decodeTurns(p);
+        d.reference.forEach((r) => refs[role].push([r]));
+        hyps[role].push(...d.generated);
+      }
+    }
+    const pred = m.agent.predictState(p);
+    const truth = ex.data.action;
+    const okStatus = pred.status === truth.status;
+    const okFlight = (pred.flight[0] ?? 0) === (truth.flight[0] ?? 0);
+    const okName = nameExact(pred.name, truth.name) === 1;
+    status += okStatus ? 1 : 0;
+    flight += okFlight ? 1 : 0;
+    name += okName ? 1 : 0;
+    state += okStatus && okFlight && okName ? 1 : 0;
+    const s = scoreAction(pred, ex.data.expected_action, ex.kb);
+    total += s.total;
+    exact += s.exact.total;
+    o.onProgress?.(i + 1, examples.length);
+  });
+  const n = Math.max(1, examples.length);
+  const bleu = (r: string[][][], h: string[][]) => (h.length === 0 ? 0 : 100 * corpusBleu(r, h).bleu);
+  return {
+    dialogues: examples.length,
+    perplexity: { customer: Math.exp(cl / Math.max(1, ct)), agent: Math.exp(al / Math.max(1, at)), both: Math.exp((cl + al) / Math.max(1, ct + at)) },
+    bleu: { customer: bleu(refs.customer, hyps.customer), agent: bleu(refs.agent, hyps.agent), both: bleu([...refs.customer, ...refs.agent], [...hyps.customer, ...hyps.agent]) },
+    accuracy: { status: status / n, flight: flight / n, name: name / n, state: state / n },
+    score: { total: total / n, exact: exact / n },
+  };
+}

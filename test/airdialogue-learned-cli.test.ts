@@ -1,0 +1,78 @@
+/** `airdialogue splits | train | eval` through the real CLI: files, determinism, report, one-line errors. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath } from './shared-data.js';
+
+function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function oneLineError(r: { code: number; stderr: string }, pattern: RegExp): void {
+  assert.notEqual(r.code, 0, 'exit code must be non-zero');
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
+  assert.match(lines[0] as string, pattern);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-learned-'));
+const d = join(tmp, 'syn');
+
+test('splits → train → eval: files, same seed → same model file, Table 8 report', () => {
+  const s = cli('airdialogue', 'splits', '--out', d, '--train', '16', '--dev', '4', '--test', '4', '--seed', '3');
+  assert.equal(s.code, 0, s.stderr);
+  assert.match(s.stdout, /wrote 16 train, 4 dev, 4 test dialogues/);
+  assert.equal(readFileSync(join(d, 'train_data.json'), 'utf8').trimEnd().split('\n').length, 16);
+  const train = (out: string) =>
+    cli('airdialogue', 'train', '--data', join(d, 'train_data.json'), '--kb', join(d, 'train_kb.json'), '--dev-data', join(d, 'dev_data.json'), '--dev-kb', join(d, 'dev_kb.json'), '--out', out, '--epochs', '2', '--dim', '4', '--hidden', '6', '--seed', '7');
+  const a = train(join(tmp, 'a.dgm'));
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /epoch 2: train LM [\d.]+ {2}dev LM [\d.]+ {2}dev state [\d.]+/);
+  assert.match(a.stdout, /best dev epoch [12]; vocabulary \d+; wrote .*a\.dgm and .*a\.svg/);
+  assert.ok(existsSync(join(tmp, 'a.svg')));
+  assert.equal(train(join(tmp, 'b.dgm')).code, 0);
+  assert.deepEqual(readFileSync(join(tmp, 'a.dgm')), readFileSync(join(tmp, 'b.dgm')));
+  const e = cli('airdialogue', 'eval', '--model', join(tmp, 'a.dgm'), '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json'), '--json');
+  assert.equal(e.code, 0, e.stderr);
+  const r = JSON.parse(e.stdout) as { dialogues: number; perplexity: { both: number }; bleu: { both: number }; accuracy: { state: number } };
+  assert.equal(r.dialogues, 4);
+  assert.ok(r.perplexity.both > 1);
+  assert.ok(r.bleu.both >= 0 && r.bleu.both <= 100);
+  const text = cli('airdialogue', 'eval', '--model', join(tmp, 'a.dgm'), '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json'), '--no-bleu');
+  assert.match(text.stdout, /accuracy {4}name [\d.]+% {2}flight [\d.]+% {2}action [\d.]+% {2}state [\d.]+%/);
+  assert.doesNotMatch(text.stdout, /BLEU/);
+});
+
+test('selfplay with the learned models: scores and JSON Lines transcripts', () => {
+  const model = join(tmp, 'a.dgm');
+  const t = join(tmp, 'sp.jsonl');
+  const r = cli('airdialogue', 'selfplay', '--agent', model, '--customer', model, '--n', '3', '--seed', '2', '--ood', '1', '--max-turns', '8', '--transcripts', t, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const s = JSON.parse(r.stdout) as { dialogs: number; total: number; exact: { total: number } };
+  assert.equal(s.dialogs, 3);
+  assert.ok(s.total >= 0 && s.total <= 1);
+  const lines = readFileSync(t, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { episode: number; dialogue: string[]; expected: { status: string } });
+  assert.deepEqual(lines.map((l) => l.episode), [0, 1, 2]);
+  assert.ok(lines.every((l) => l.dialogue.length <= 8 && l.dialogue[0]!.startsWith('customer: ')));
+  oneLineError(cli('airdialogue', 'selfplay', '--agent', join(tmp, 'missing.dgm'), '--n', '1'), /^error: .*missing\.dgm: no such file$/);
+});
+
+test('rl: self-play REINFORCE from a supervised model writes a loadable model', () => {
+  const r = cli('airdialogue', 'rl', '--init', join(tmp, 'a.dgm'), '--out', join(tmp, 'rl.dgm'), '--episodes', '4', '--batch', '2', '--data', join(d, 'train_data.json'), '--kb', join(d, 'train_kb.json'), '--seed', '1');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /mean episode reward: first 1 update\(s\) [\d.]+, last 1 [\d.]+/);
+  const e = cli('airdialogue', 'eval', '--model', join(tmp, 'rl.dgm'), '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json'), '--no-bleu', '--json');
+  assert.equal(e.code, 0, e.stderr);
+});
+
+test('bad model file, bad flags → one-line errors', () => {
+  const bad = join(tmp, 'bad.dgm');
+  writeFileSync(bad, 'not a model');
+  oneLineError(cli('airdialogue', 'eval', '--model', bad, '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json')), /^error: .*bad\.dgm: not a dialogym model file \(bad magic bytes\)$/);
+  oneLineError(cli('airdialogue', 'splits', '--out', d, '--ood', '3'), /^error: --ood: expected 0, 1 or 2, got '3'$/);
+  oneLineError(cli('airdialogue', 'train', '--data', join(d, 'train_data.json'), '--kb', join(d, 'train_kb.json'), '--dev-data', join(d, 'dev_data.json'), '--out', join(tmp, 'x.dgm')), /--dev-data and --dev-kb go together/);
+});
