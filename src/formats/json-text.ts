@@ -4,18 +4,26 @@
  * which is how the original DSTC6 files were written, so that a read + write round trip is exact.
  */
 import { DialogymError, FormatError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, tooDeepAt } from './schema.js';
 
 /**
  * Parses JSON text. Invalid JSON throws a one-line FormatError `file:line: reason (column C)`,
- * located by a small validating scanner (V8's messages do not always carry a position).
+ * located by a small validating scanner (V8's messages do not always carry a position); so does
+ * nesting deeper than `MAX_JSON_DEPTH` (64) levels, checked before parsing. `line` (default 1)
+ * is the line of the file where `text` starts (JSON Lines).
  */
-export function parseJsonText(text: string, file: string): unknown {
+export function parseJsonText(text: string, file: string, line = 1): unknown {
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    const at = lineColumn(text, deep);
+    throw new FormatError(file, line + at.line - 1, `nesting deeper than ${MAX_JSON_DEPTH} levels (column ${at.column})`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
     const { offset, reason } = locateJsonError(text);
-    const { line, column } = lineColumn(text, offset);
-    throw new FormatError(file, line, `invalid JSON: ${reason} (column ${column})`);
+    const at = lineColumn(text, offset);
+    throw new FormatError(file, line + at.line - 1, `invalid JSON: ${reason} (column ${at.column})`);
   }
 }
 
