@@ -266,6 +266,7 @@ export function parseBabiCandidates(text: string, file = '<input>'): BabiCandida
     const raw = lines[i] as string;
     const m = ID_RE.exec(raw);
     if (!m) throw new FormatError(file, i + 1, raw === '' ? 'empty line in a candidates file' : `line does not start with a numeric ID and a space: ${JSON.stringify(clip(raw))}`);
+    if (m[1] !== '1') throw new FormatError(file, i + 1, `candidate lines start with ID 1, got ${clip(m[1] as string)}`);
     const text = raw.slice(m[0].length);
     if (text.trim() === '') throw new FormatError(file, i + 1, 'empty candidate');
     if (text.includes('\t')) throw new FormatError(file, i + 1, 'TAB in a candidate (is this a dialog file?)');
@@ -326,6 +327,7 @@ export function parseBabiKb(text: string, file = '<input>'): BabiKbFile {
     const raw = lines[i] as string;
     const m = ID_RE.exec(raw);
     if (!m) throw new FormatError(file, i + 1, raw === '' ? 'empty line in a KB file' : `line does not start with a numeric ID and a space: ${JSON.stringify(clip(raw))}`);
+    if (m[1] !== '1') throw new FormatError(file, i + 1, `KB lines start with ID 1, got ${clip(m[1] as string)}`);
     const rest = raw.slice(m[0].length);
     const f = /^(\S+) (R_\S+)([\t ])(\S.*)$/.exec(rest);
     if (!f) throw new FormatError(file, i + 1, `expected \`name R_attr value\`, got ${JSON.stringify(clip(rest))}`);

@@ -18,13 +18,32 @@ export function parseJsonText(text: string, file: string, line = 1): unknown {
     const at = lineColumn(text, deep);
     throw new FormatError(file, line + at.line - 1, `nesting deeper than ${MAX_JSON_DEPTH} levels (column ${at.column})`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     const { offset, reason } = locateJsonError(text);
     const at = lineColumn(text, offset);
     throw new FormatError(file, line + at.line - 1, `invalid JSON: ${reason} (column ${at.column})`);
   }
+  // JSON.parse turns 1e400 into Infinity: refuse it, as no format holds a non-finite number.
+  if (hasNonFinite(value)) {
+    const re = /-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null && Number.isFinite(Number(m[0])));
+    const at = lineColumn(text, m?.index ?? 0);
+    throw new FormatError(file, line + at.line - 1, `number ${m ? m[0].slice(0, 30) : ''} out of range (not a finite double) (column ${at.column})`);
+  }
+  return value;
+}
+
+/** Whether a parsed JSON value holds a non-finite number (its depth is bounded by MAX_JSON_DEPTH). */
+function hasNonFinite(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isFinite(v);
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(hasNonFinite);
+  for (const k in v) if (hasNonFinite((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 /** 1-based line and column (in UTF-16 code units) of a string offset. */
