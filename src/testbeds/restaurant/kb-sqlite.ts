@@ -242,7 +242,10 @@ export class SqliteKbStore implements KbStore {
       db.pragma('query_only = ON');
       // Integrity first: a damaged page must fail here, naming the file, not in the middle of a chat.
       const check = db.prepare('PRAGMA integrity_check(5)').pluck().all() as unknown[];
-      if (check.length !== 1 || check[0] !== 'ok') throw new FormatError(file, undefined, `corrupt SQLite KB (integrity check: ${String(check[0]).slice(0, 120)})`);
+      if (check.length !== 1 || check[0] !== 'ok') {
+        const first = check.map(String).join('\n').split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('***')) ?? '?';
+        throw new FormatError(file, undefined, `corrupt SQLite KB (integrity check: ${first.slice(0, 120)})`);
+      }
       const hasMeta = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('kb_meta', 'restaurants')").get() as { n: number };
       if (hasMeta.n !== 2) throw new FormatError(file, undefined, 'not a dialogym KB (no kb_meta/restaurants tables; make one with `dialogym kb import`)');
       const schemaIssue = checkTables(db);

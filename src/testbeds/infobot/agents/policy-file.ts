@@ -122,13 +122,18 @@ export function loadPolicy(file: string): LoadedPolicy {
   const c = readModelFile(file);
   if (c.model !== POLICY_MODEL) throw new ModelFileError(`${file}: a '${c.model}' model, not a KB-InfoBot policy (${POLICY_MODEL})`);
   const meta = c.meta as Partial<PolicyMeta> | null;
-  if (!meta || typeof meta !== 'object' || typeof meta.agent !== 'string' || rlAccess(meta.agent) === null || typeof meta.hidden !== 'number') {
+  if (!meta || typeof meta !== 'object' || typeof meta.agent !== 'string' || rlAccess(meta.agent) === null) {
     throw new ModelFileError(`${file}: corrupt policy file (bad metadata)`);
+  }
+  // Sizes are checked before the network is allocated; the figures must be numbers.
+  if (!Number.isInteger(meta.hidden) || (meta.hidden as number) < 1 || (meta.hidden as number) > 4096) throw new ModelFileError(`${file}: corrupt policy file (meta.hidden ${JSON.stringify(meta.hidden)} is not an integer in [1, 4096])`);
+  for (const k of ['kbSeed', 'seed', 'imitation', 'episodes', 'bestValidReward', 'bestEpisodes'] as const) {
+    if (meta[k] !== undefined && typeof meta[k] !== 'number') throw new ModelFileError(`${file}: corrupt policy file (meta.${k} ${JSON.stringify(meta[k])} is not a number)`);
   }
   if (meta.features !== FEATURES_VERSION || meta.inputSize !== FEATURE_SIZE || meta.actions !== POLICY_ACTIONS) {
     throw new ModelFileError(`${file}: policy built for features '${String(meta.features)}' (${String(meta.inputSize)} inputs, ${String(meta.actions)} actions); this version uses '${FEATURES_VERSION}' (${FEATURE_SIZE}, ${POLICY_ACTIONS})`);
   }
-  const net = new PolicyNet(FEATURE_SIZE, meta.hidden, POLICY_ACTIONS);
+  const net = new PolicyNet(FEATURE_SIZE, meta.hidden as number, POLICY_ACTIONS);
   for (const p of net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
   return { meta: { ...(meta as PolicyMeta), access: rlAccess(meta.agent) as KbAccess }, net };
 }
