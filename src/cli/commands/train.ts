@@ -12,6 +12,7 @@ import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
+import { writeModelFile } from '../../formats/model-file.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 import { progress } from '../progress.js';
 
@@ -109,8 +110,9 @@ function run(o: TrainFlags): void {
   let training: SavableRanker | undefined;
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
     onModel: (m) => (training = m),
-    // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write).
-    onBest: () => training && saveModel(o.out, training),
+    // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write), marked as
+    // a checkpoint of an unfinished run until the final save below.
+    onBest: () => training && writeModelFile(o.out, { ...training.toModelFile(), checkpoint: true }),
     onEpoch(e) {
       bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
     },
