@@ -1,6 +1,7 @@
 /** File reading with one-line errors, and atomic writes (temp file + rename). */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { homedir } from 'node:os';
 import { FormatError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -83,4 +84,22 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * The user's dialogym folder, where trained outputs go by default (never the installed package,
+ * which may be read-only or inside `node_modules`): `$DIALOGYM_HOME`, else
+ * `$XDG_CACHE_HOME/dialogym`, else `~/.cache/dialogym`. Not created here.
+ *
+ * @example
+ * ```ts
+ * import { join } from 'node:path';
+ * import { userDataDir } from 'dialogym';
+ * const policies = join(userDataDir(), 'policies', 'infobot'); // where `infobot train` writes
+ * ```
+ */
+export function userDataDir(): string {
+  const own = process.env.DIALOGYM_HOME;
+  if (own) return own;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'dialogym');
 }

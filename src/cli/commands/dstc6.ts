@@ -18,6 +18,7 @@ import { readBabiKb } from '../../formats/babi.js';
 import { isResponder, responderAsRanker } from '../../rankers/ranker.js';
 import { progress } from '../progress.js';
 import { action, intFlag, out } from '../run.js';
+import { ConfigError } from '../../core/errors.js';
 
 /** A float as Python's str() prints it (0.0, 0.427), so output matches score.py's. */
 function pyFloat(x: number): string {
@@ -127,13 +128,14 @@ export function registerDstc6(program: Command): void {
   cmd
     .command('rank')
     .description('rank every dialog\'s candidates with a model of the registry')
-    .requiredOption('--model <name|file>', `model name (${creatableModels().join(', ') || 'none registered'}) or a model file written by \`dialogym train\` (*.dgm)`)
+    .requiredOption('--model <name|file>', `model name (${creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered'}) or a model file written by \`dialogym train\` (*.dgm)`)
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
     .requiredOption('--out <file>', 'result file to write')
     .action(
       action((o: { model: string; data: string; out: string; kb?: string }) => {
         checkModelName(o.model); // unknown name: fail before reading data
+        if (o.model === 'rules-dstc2') throw new ConfigError("model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline, not a DSTC6 model: use `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`");
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
         const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}) });

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ModelFileError } from '../../../core/errors.js';
+import { userDataDir } from '../../../core/files.js';
 import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
 import { PolicyNet } from './policy-net.js';
 import type { CurvePoint, RlTrainResult } from './reinforce.js';
@@ -151,8 +152,9 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
 }
 
 /**
- * The folder of the default trained policies: `$DIALOGYM_POLICIES`, else `policies/infobot/` of the
- * installed package (shipped in the npm tarball).
+ * The folder of the shipped trained policies: `$DIALOGYM_POLICIES`, else `policies/infobot/` of the
+ * installed package (in the npm tarball). Read-only package data: training writes to
+ * `userPolicyDir()` instead.
  *
  * @example
  * ```ts
@@ -163,8 +165,39 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
 export const DEFAULT_POLICY_DIR: string = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../../policies/infobot/', import.meta.url));
 
 /**
- * The default policy file of an agent and split in `dir` (default: `DEFAULT_POLICY_DIR`), or a
- * ConfigError naming the training command when it is missing.
+ * Where trained policies go by default and are looked for first: `policies/infobot` in the
+ * user's dialogym folder (`userDataDir()`: `$DIALOGYM_HOME`, else `~/.cache/dialogym`). The
+ * shipped `DEFAULT_POLICY_DIR` is read-only package data: nothing is ever written there.
+ *
+ * @example
+ * ```ts
+ * import { userPolicyDir, defaultPolicyFile } from 'dialogym/infobot';
+ * defaultPolicyFile(userPolicyDir(), 'rl-soft', 'small'); // ~/.cache/dialogym/policies/infobot/rl-soft-small.dgm
+ * ```
+ */
+export function userPolicyDir(): string {
+  return join(userDataDir(), 'policies', 'infobot');
+}
+
+/**
+ * The default policy file of an agent and split: in `dir` when given, else in `userPolicyDir()`
+ * (policies you trained) and then in `DEFAULT_POLICY_DIR` (the shipped ones); undefined when
+ * there is none.
+ *
+ * @example
+ * ```ts
+ * import { locateDefaultPolicy } from 'dialogym/infobot';
+ * locateDefaultPolicy(undefined, 'rl-soft', 'medium'); // the shipped policy unless you trained one
+ * ```
+ */
+export function locateDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string | undefined {
+  const dirs = dir !== undefined ? [dir] : [userPolicyDir(), DEFAULT_POLICY_DIR];
+  return dirs.map((d) => defaultPolicyFile(d, agent, split)).find((f) => existsSync(f));
+}
+
+/**
+ * The default policy file of an agent and split (see `locateDefaultPolicy`), or a ConfigError
+ * naming the training command when there is none.
  *
  * @example
  * ```ts
@@ -174,9 +207,8 @@ export const DEFAULT_POLICY_DIR: string = process.env.DIALOGYM_POLICIES ?? fileU
  * ```
  */
 export function findDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string {
-  const file = defaultPolicyFile(dir ?? DEFAULT_POLICY_DIR, agent, split);
-  if (file && existsSync(file)) return file;
-  throw new ConfigError(
-    `agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split}${file ? ` (writes ${file})` : ''}, or pass --agent <policy.dgm>`,
-  );
+  const file = locateDefaultPolicy(dir, agent, split);
+  if (file) return file;
+  const target = defaultPolicyFile(dir ?? userPolicyDir(), agent, split);
+  throw new ConfigError(`agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split} (writes ${target}), or pass --agent <policy.dgm>`);
 }
