@@ -8,16 +8,11 @@ import { MAX_JSON_DEPTH, tooDeepAt } from './schema.js';
 
 /**
  * Parses JSON text. Invalid JSON throws a one-line FormatError `file:line: reason (column C)`,
- * located by a small validating scanner (V8's messages do not always carry a position); so does
- * nesting deeper than `MAX_JSON_DEPTH` (64) levels, checked before parsing. `line` (default 1)
- * is the line of the file where `text` starts (JSON Lines).
+ * located by a small validating scanner (V8's messages do not always carry a position); so do
+ * nesting deeper than `MAX_JSON_DEPTH` (64) levels and numbers beyond a double (`1e400`). `line`
+ * (default 1) is the line of the file where `text` starts (JSON Lines).
  */
 export function parseJsonText(text: string, file: string, line = 1): unknown {
-  const deep = tooDeepAt(text);
-  if (deep >= 0) {
-    const at = lineColumn(text, deep);
-    throw new FormatError(file, line + at.line - 1, `nesting deeper than ${MAX_JSON_DEPTH} levels (column ${at.column})`);
-  }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -26,8 +21,15 @@ export function parseJsonText(text: string, file: string, line = 1): unknown {
     const at = lineColumn(text, offset);
     throw new FormatError(file, line + at.line - 1, `invalid JSON: ${reason} (column ${at.column})`);
   }
-  // JSON.parse turns 1e400 into Infinity: refuse it, as no format holds a non-finite number.
-  if (hasNonFinite(value)) {
+  // JSON.parse itself copes with deep nesting, but whatever walks the value after it (validators,
+  // error formatters) would overflow the stack; JSON.parse also turns 1e400 into Infinity, which
+  // no format holds. One iterative walk checks both; the text is scanned only to locate a fault.
+  const fault = depthOrNonFinite(value);
+  if (fault === 'deep') {
+    const at = lineColumn(text, Math.max(0, tooDeepAt(text)));
+    throw new FormatError(file, line + at.line - 1, `nesting deeper than ${MAX_JSON_DEPTH} levels (column ${at.column})`);
+  }
+  if (fault === 'non-finite') {
     const re = /-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null && Number.isFinite(Number(m[0])));
@@ -37,13 +39,26 @@ export function parseJsonText(text: string, file: string, line = 1): unknown {
   return value;
 }
 
-/** Whether a parsed JSON value holds a non-finite number (its depth is bounded by MAX_JSON_DEPTH). */
-function hasNonFinite(v: unknown): boolean {
-  if (typeof v === 'number') return !Number.isFinite(v);
-  if (v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v)) return v.some(hasNonFinite);
-  for (const k in v) if (hasNonFinite((v as Record<string, unknown>)[k])) return true;
-  return false;
+/** Whether a parsed JSON value nests deeper than MAX_JSON_DEPTH or holds a non-finite number (iterative: no recursion). */
+function depthOrNonFinite(root: unknown): 'deep' | 'non-finite' | undefined {
+  if (root === null || typeof root !== 'object') return typeof root === 'number' && !Number.isFinite(root) ? 'non-finite' : undefined;
+  const stack: object[] = [root];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    const d = depths.pop() as number;
+    if (d > MAX_JSON_DEPTH) return 'deep';
+    const items: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (const x of items) {
+      if (typeof x === 'number') {
+        if (!Number.isFinite(x)) return 'non-finite';
+      } else if (x !== null && typeof x === 'object') {
+        stack.push(x);
+        depths.push(d + 1);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** 1-based line and column (in UTF-16 code units) of a string offset. */
@@ -106,7 +121,7 @@ export function locateJsonError(text: string): { offset: number; reason: string 
     i += m[0].length;
   };
   const value = (depth: number): void => {
-    if (depth > 10000) throw new Stop(i, 'nesting too deep');
+    if (depth > MAX_JSON_DEPTH) throw new Stop(i, `nesting deeper than ${MAX_JSON_DEPTH} levels`);
     ws();
     if (i >= n) throw new Stop(i, 'unexpected end of input');
     const c = text[i];
