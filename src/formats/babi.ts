@@ -162,6 +162,7 @@ export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile
     const m = ID_RE.exec(raw);
     if (!m) throw new FormatError(file, ln, `line does not start with a numeric ID and a space: ${JSON.stringify(clip(raw))}`);
     const id = Number(m[1]);
+    if (String(id) !== m[1]) throw new FormatError(file, ln, `ID ${clip(m[1] as string)} is not a plain number (leading zero or too large)`);
     if (id === 1 && lastId > 0) throw new FormatError(file, ln, 'ID 1 without an empty line before it (each dialog must end with an empty line)');
     if (id !== lastId + 1) {
       throw new FormatError(file, ln, lastId === 0 ? `dialog starts with ID ${id}, expected 1` : `ID ${id} does not follow ID ${lastId} (IDs must increase by one)`);

@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
-import { repoRoot } from '../shared-data.js';
-import { runTarget, type FuzzStats } from './runner.js';
-import { fuzzDir, modelTarget, sqliteTarget, textTargets } from './targets.js';
+import { repoRoot } from '../test/shared-data.js';
+import { runTarget, type FuzzStats } from '../test/fuzz/runner.js';
+import { fuzzDir, modelTarget, sqliteTarget, textTargets } from '../test/fuzz/targets.js';
 
 function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
