@@ -1,29 +1,43 @@
 #!/usr/bin/env bash
-# Issue 7's DSTC6 line, end to end: train `hcn` per task on dialogym-generated DSTC6 data only
-# (a generated KB; 2,500 trn entries + 2,500 entries of a generated restrictions set, tst3-style),
-# rank the 20 real test files with their KB (extendedkb1 for tst1/tst3, extendedkb2 for tst2/tst4)
-# and print P@1 per file with the official scorer. Not part of `npm run bench` (~15–25 min on 2 cores).
+# DSTC6 Track 1 under the challenge's rules (issue 18), end to end: train `hcn` per task on
+# dialogym-generated trn-style data only (KB 1 = the real extendedkb1.txt, atmosphere slot, the
+# official training-set size of 10,000 entries per task, no restrictions slot anywhere: checked
+# below), rank the 20 real test files with their KB (extendedkb1 for tst1/tst3, extendedkb2 for
+# tst2/tst4; tst3/tst4 add the restrictions slot the model never saw in a dialog) and print the
+# official P@1 per file. Not part of `npm run bench`.
 #
 #   bash bench/hcn-dstc6.sh [../shared/data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0] [work-dir]
+#   HCN_DSTC6_EXAMPLES=2500 HCN_DSTC6_EPOCHS=4 bash bench/hcn-dstc6.sh   # smaller, faster
 set -euo pipefail
 T=${1:-../shared/data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0}
 W=${2:-$(mktemp -d)}
 CLI="node $(dirname "$0")/../dist/src/cli/index.js"
-N=${HCN_DSTC6_EXAMPLES:-2500}
+N=${HCN_DSTC6_EXAMPLES:-10000}
 EPOCHS=${HCN_DSTC6_EPOCHS:-4}
-mkdir -p "$W/trn" "$W/rst" "$W/models" "$W/ranked"
+mkdir -p "$W/trn" "$W/models" "$W/ranked"
 start=$(date +%s)
-$CLI generate dstc6 --task all --set trn --seed 1 --examples "$N" --out "$W/trn" >/dev/null
-$CLI generate dstc6 --task all --set tst3 --seed 2 --examples "$N" --kb "$W/trn/extendedkb1.txt" --out "$W/rst" >/dev/null
-echo "generated in $(( $(date +%s) - start )) s → $W"
+$CLI generate dstc6 --task all --set trn --seed 1 --examples "$N" --kb "$T/extendedkb1.txt" --out "$W/trn" >/dev/null
+# The challenge's training data has no restrictions slot: no question for it, no user saying a
+# restrictions value, no api_call with one (KB-result lines do list R_restrictions, as in the real
+# trn/tst1 files, since KB 1 has the attribute).
+node -e '
+const fs = require("fs");
+let bad = 0;
+for (const f of process.argv.slice(1)) {
+  const texts = JSON.parse(fs.readFileSync(f, "utf8")).flatMap((e) => [...e.utterances, ...e.candidates.map((c) => c.utterance), e.answer ? e.answer.utterance : ""]);
+  const hits = texts.filter((t) => !/^\S+ r_\w+ /.test(t) && /dietary|restriction|menu options|\b(glutenfree|vegan|vegetarian)\b/.test(t));
+  if (hits.length > 0) { console.error(`error: ${f}: the restrictions slot in the training dialogs: ${hits[0]}`); bad++; }
+}
+process.exit(bad ? 1 : 0);
+' "$W"/trn/dialog-*.json
+echo "generated in $(( $(date +%s) - start )) s → $W (no restrictions slot in the training dialogs)"
 names=(API REFINE OPTIONS INFOS FULL)
 printf '%-8s %8s %8s %8s %8s %10s\n' task tst1 tst2 tst3 tst4 train-s
 for task in 1 2 3 4 5; do
   name=${names[$((task - 1))]}
-  trn=$(ls "$W"/trn/dialog-task${task}${name}-*.json | grep -v answers | head -1)
-  rst=$(ls "$W"/rst/dialog-task${task}${name}-*.json | grep -v answers | head -1)
+  trn=$(ls "$W"/trn/dialog-task${task}${name}-*.json | head -1)
   t0=$(date +%s)
-  $CLI train --model hcn --train "$trn,$rst" --kb "$W/trn/extendedkb1.txt" --epochs "$EPOCHS" --out "$W/models/t$task.dgm" >/dev/null 2>&1
+  $CLI train --model hcn --train "$trn" --kb "$T/extendedkb1.txt" --epochs "$EPOCHS" --out "$W/models/t$task.dgm" >/dev/null 2>&1
   secs=$(( $(date +%s) - t0 ))
   row=()
   for s in 1 2 3 4; do

@@ -21,6 +21,8 @@
 import './testbeds/restaurant/models.js';
 import './testbeds/infobot/index.js';
 import './testbeds/airdialogue/index.js';
+import './testbeds/restaurant/online/babi.js';
+import './testbeds/dstc6/online.js';
 
 // Core: dialogs, randomness, errors, registries.
 export type { Speaker, Turn, Dialog } from './core/dialog.js';
@@ -31,8 +33,8 @@ export { Registry, type RegistryEntry } from './core/registry.js';
 export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, runEpisode, EnvCheckError } from './testbeds/env.js';
-export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions } from './testbeds/env.js';
+export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall } from './testbeds/env.js';
 
 // File formats.
 export {

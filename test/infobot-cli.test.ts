@@ -90,6 +90,12 @@ test('infobot table writes the Markdown report', () => {
   assert.match(md, /^\| rule-soft \| [\d.]+ \| [\d.]+ \| -?[\d.]+ ± [\d.]+ \| [\d.]+ \| [\d.]+ \| -?[\d.]+ ± [\d.]+ \|$/m);
   assert.match(md, /^\| max \| [\d.]+ \| 1\.00 \|/m);
   assert.match(md, /^\| 2 \| /m);
+  // the paper's cell beside ours and the difference: rule-soft Small R 0.32, T 2.12; Medium R 0.83, T 3.94
+  const row = md.split('\n').find((l) => l.startsWith('| rule-soft | ') && l.includes(' / ')) as string;
+  assert.match(row, /^\| rule-soft \| -?\d\.\d\d \/ 0\.32 \([+−]\d\.\d\d\) [✓✗] \| \d\.\d\d \/ 2\.12 \([+−]\d\.\d\d\) \| -?\d\.\d\d \/ 0\.83 \([+−]\d\.\d\d\) [✓✗] \| \d\.\d\d \/ 3\.94 /);
+  const [ours, paper, diff] = (row.match(/(-?\d\.\d\d) \/ (0\.32) \(([+−]\d\.\d\d)\)/) as RegExpMatchArray).slice(1).map((x) => Number(x.replace('−', '-')));
+  assert.ok(Math.abs((ours as number) - (paper as number) - (diff as number)) < 0.011);
+  assert.match(md, /^Medium S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.77, /m);
 });
 
 test('infobot train writes a policy and its learning curve; eval and chat use it by file or as the default policy', () => {

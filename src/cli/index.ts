@@ -1,25 +1,16 @@
 #!/usr/bin/env node
-/** dialogym command-line interface: one file per verb in ./commands. */
-import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
+/**
+ * dialogym command-line interface: one file per verb in ./commands, listed in the light manifest
+ * ./commands/index.ts. Only the verb being run is imported, so the CLI starts in about the time of
+ * Node itself (bench/cli-startup.bench.ts).
+ */
+import { CommanderError } from 'commander';
 import { fail } from './run.js';
-import { registerCommands } from './commands/index.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-export function buildProgram(): Command {
-  const program = new Command('dialogym')
-    .description('Goal-oriented dialog toolkit: bAbI dialog tasks, DSTC6, KB-InfoBot, AirDialogue')
-    .version(pkg.version)
-    .option('--debug', 'print stack traces on errors')
-    .exitOverride();
-  registerCommands(program);
-  return program;
-}
+import { buildProgram } from './program.js';
 
 async function main(): Promise<void> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(process.argv.slice(2));
     await program.parseAsync(process.argv);
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -1,5 +1,9 @@
 /** Progress for long work: a bar with ETA on a TTY, plain lines otherwise (stderr). */
-import cliProgress from 'cli-progress';
+import type cliProgressModule from 'cli-progress';
+import { createRequire } from 'node:module';
+
+/** cli-progress (CommonJS), loaded only when a bar is drawn on a terminal: plain runs skip it. */
+const loadCliProgress = (): typeof cliProgressModule => createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
 
 export interface Progress {
   update(done: number, note?: string): void;
@@ -9,6 +13,7 @@ export interface Progress {
 export function progress(label: string, total: number, opts: { quiet?: boolean } = {}): Progress {
   if (opts.quiet || total <= 0) return { update() {}, stop() {} };
   if (process.stderr.isTTY) {
+    const cliProgress = loadCliProgress();
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {percentage}% {value}/{total} ETA {eta_formatted} {note}`, stream: process.stderr, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,

@@ -1,4 +1,6 @@
 /** Shared plumbing for CLI verbs: one-line errors, exit codes, flag parsing helpers. */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
 
 /** Whether --debug was given (stack traces on errors). */
@@ -46,4 +48,44 @@ export function floatFlag(name: string, min = -Infinity, max = Infinity): (v: st
 /** Writes a line to stdout. */
 export function out(line: string): void {
   process.stdout.write(line + '\n');
+}
+
+/**
+ * The files a multi-file flag names: each value may hold several comma-separated paths, and a
+ * folder stands for the files under it (recursively, sorted by path) whose name ends with `ext`.
+ * A folder with no such file is a ConfigError naming the flag; a path that does not exist is
+ * returned as is, for the reader to report.
+ */
+export function fileList(flag: string, values: string | readonly string[], ext: string): string[] {
+  const out: string[] = [];
+  for (const value of typeof values === 'string' ? [values] : values) {
+    for (const path of value.split(',')) {
+      if (path === '') continue;
+      let isDir = false;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        // not there: the reader reports it (`path: no such file`)
+      }
+      if (!isDir) {
+        out.push(path);
+        continue;
+      }
+      const found = filesUnder(path).filter((f) => f.endsWith(ext));
+      if (found.length === 0) throw new ConfigError(`${flag}: ${path}: no *${ext} file in this folder`);
+      out.push(...found);
+    }
+  }
+  if (out.length === 0) throw new ConfigError(`${flag}: no file given`);
+  return out;
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
 }

@@ -5,6 +5,8 @@ import { createRng } from '../core/rng.js';
 import { checkEnv, envs, type Env } from './env.js';
 import './airdialogue/index.js';
 import './infobot/index.js';
+import './restaurant/online/babi.js';
+import './dstc6/online.js';
 import { REWARDS } from './infobot/slots.js';
 
 /** Hard cap on steps per episode for each domain (the episode must end by itself before it). */

@@ -38,6 +38,12 @@ export type Info = Record<string, unknown>;
 export interface ResetOptions {
   /** Seed of this episode (a safe integer). */
   seed?: number;
+  /**
+   * Trial of a repeated episode (pass^k): the same seed gives the same task (user goal) and a
+   * different `variant` other draws of the simulated user's behaviour. Default 0; environments
+   * without such a split ignore it.
+   */
+  variant?: number;
 }
 
 /**
@@ -143,7 +149,8 @@ export type EnvFactory = (options?: EnvOptions) => Env<any, any>;
 
 /**
  * The environment registry: id → factory. Importing a testbed's index registers its ids
- * (`import 'dialogym'` registers all of them: `airdialogue-v1`, `infobot-{small,medium,large,xlarge}-v1`).
+ * (`import 'dialogym'` registers all of them: `airdialogue-v1`, `infobot-{small,medium,large,xlarge}-v1`,
+ * `restaurant-task{1..5}[-oov]-v1`, `dstc6-task{1..5}-tst{1..4}-v1`).
  * Iterating yields the ids, sorted; `envs.get(id)` throws a ConfigError for an unknown id.
  *
  * @example
@@ -325,4 +332,58 @@ export function checkEnv(env: Env<any, any>, opts: CheckEnvOptions = {}): number
   }
   if (episodes > 1 && !differs) fail('different seeds always give the same first observation (is reset ignoring its seed?)');
   return steps;
+}
+
+/**
+ * A tool (function) an environment offers its agent, in the OpenAI tool-call shape: a name, a
+ * description and a JSON Schema (draft 2020-12 subset) of its arguments. Environments list theirs
+ * in `info.tools` of `reset`; an agent may then act with a {@link ToolCall} instead of text.
+ *
+ * @example
+ * ```ts
+ * import type { ToolSpec } from 'dialogym';
+ * const tool: ToolSpec = {
+ *   type: 'function',
+ *   function: { name: 'inform', description: 'end the dialog', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } },
+ * };
+ * ```
+ */
+export interface ToolSpec {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    /** JSON Schema of the arguments object. */
+    readonly parameters: Readonly<Record<string, unknown>>;
+  };
+}
+
+/**
+ * An agent's action as a tool call: the tool's name and its arguments (an object).
+ *
+ * @example
+ * ```ts
+ * import type { ToolCall } from 'dialogym';
+ * const call: ToolCall = { tool: 'api_call', arguments: { cuisine: 'italian', location: 'rome', number: 'six', price: 'cheap' } };
+ * ```
+ */
+export interface ToolCall {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Whether an action is a {@link ToolCall} (`{ tool: string, arguments: object }`); a type guard.
+ *
+ * @example
+ * ```ts
+ * import { isToolCall } from 'dialogym';
+ * isToolCall({ tool: 'api_call', arguments: {} }); // true
+ * isToolCall('hello'); // false
+ * ```
+ */
+export function isToolCall(x: unknown): x is ToolCall {
+  if (x === null || typeof x !== 'object') return false;
+  const o = x as { tool?: unknown; arguments?: unknown };
+  return typeof o.tool === 'string' && o.arguments !== null && typeof o.arguments === 'object' && !Array.isArray(o.arguments);
 }

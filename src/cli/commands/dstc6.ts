@@ -4,21 +4,17 @@
  * rank (any model of the registry).
  */
 import type { Command } from 'commander';
-import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
-import { checkDstc6Result, formatProblem } from '../../testbeds/dstc6/check.js';
-import { randomBaseline } from '../../testbeds/dstc6/random-baseline.js';
-import { distinctCandidates, rankDstc6 } from '../../testbeds/dstc6/rank.js';
-import { scoreDstc6 } from '../../testbeds/dstc6/score.js';
-import { tfidfBaseline } from '../../testbeds/dstc6/tfidf-baseline.js';
-import { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } from '../../testbeds/dstc6/walk.js';
-import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
-import { checkModelName, creatableModels, resolveModel } from '../../rankers/registry.js';
-import '../../testbeds/restaurant/models.js';
-import { readBabiKb } from '../../formats/babi.js';
-import { isResponder, responderAsRanker } from '../../rankers/ranker.js';
-import { progress } from '../progress.js';
-import { action, intFlag, out } from '../run.js';
+import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
+import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
+import { scoreDstc6Files, type Dstc6Score } from '../../testbeds/dstc6/score.js';
+import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
+import { progress } from '../progress.js';
+import { action, fileList, intFlag, out } from '../run.js';
+
+// Only what `walk`, `check`, `score` and the baselines need is imported above (light modules: no
+// model code); `rank` loads the model registry when it is the subcommand being run (or asked about).
 
 /** A float as Python's str() prints it (0.0, 0.427), so output matches score.py's. */
 function pyFloat(x: number): string {
@@ -28,7 +24,12 @@ function pyFloat(x: number): string {
 /** How many problems `check` lists before summarising. */
 const MAX_LISTED_PROBLEMS = 100;
 
-export function registerDstc6(program: Command): void {
+/** Whether the words after `dstc6` run (or ask for the help of) `rank`, whose help lists the models. */
+function runsRank(args: readonly string[] | undefined): boolean {
+  return args === undefined || args[0] === 'rank' || (args[0] === 'help' && args[1] === 'rank');
+}
+
+export async function registerDstc6(program: Command, args?: readonly string[]): Promise<void> {
   const cmd = program.command('dstc6').description('DSTC6 Track 1 tools: walk, check, score, baseline, rank');
 
   cmd
@@ -38,7 +39,8 @@ export function registerDstc6(program: Command): void {
     .option('--stats', 'print dataset_walker.py\'s statistics instead of the dialogs')
     .option('--limit <n>', 'print only the first n dialogs', intFlag('--limit', 1))
     .action(
-      action((data: string, o: { answers?: string; stats?: boolean; limit?: number }) => {
+      action(async (data: string, o: { answers?: string; stats?: boolean; limit?: number }) => {
+        const { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } = await import('../../testbeds/dstc6/walk.js');
         const entries = readDstc6Data(data);
         if (o.stats) {
           for (const line of formatDstc6Stats(dstc6Stats(entries))) out(line);
@@ -55,7 +57,8 @@ export function registerDstc6(program: Command): void {
     .description('check a result file against its dataset: every dialog once, valid candidate ids, ranks 1..n (exit 1 on problems)')
     .requiredOption('--data <file>', 'the dataset file the result ranks')
     .action(
-      action((result: string, o: { data: string }) => {
+      action(async (result: string, o: { data: string }) => {
+        const { checkDstc6Result, formatProblem } = await import('../../testbeds/dstc6/check.js');
         const data = readDstc6Data(o.data);
         const res = readDstc6Results(result);
         const problems = checkDstc6Result(res, data);
@@ -72,27 +75,39 @@ export function registerDstc6(program: Command): void {
 
   cmd
     .command('score')
-    .description('score a result against the answers (official score.py): P@1, P@2, P@5')
-    .requiredOption('--result <file>', 'result file to score')
-    .requiredOption('--truth <file>', 'answers file (rank 1 = the true candidate)')
+    .description('score results against the answers (official score.py): P@1, P@2, P@5; several files (or folders) in one run, per file and in total')
+    .requiredOption('--result <file...>', 'result file(s) to score: several, comma-separated or space-separated, or a folder (its *.json files, recursively)')
+    .requiredOption(
+      '--truth <file>',
+      'answers file (rank 1 = the true candidate); with several results: one answers file for all, one per result (comma-separated, same order), or a folder where each result finds <name>.answers.json by its own name',
+    )
     .option('--nb-candidates <n>', 'ignore ranks above n, as score.py --input-nb-candidate', intFlag('--nb-candidates', 1), 10)
-    .option('--json', 'print {"p1","p2","p5","dialogs"} as JSON')
+    .option('--json', 'print {"p1","p2","p5","dialogs"} as JSON (several results: {"files": [...], "total": {...}})')
     .action(
-      action((o: { result: string; truth: string; nbCandidates: number; json?: boolean }) => {
-        const result = readDstc6Results(o.result);
-        const truth = readDstc6Results(o.truth);
-        const s = scoreDstc6(result, truth, { nbCandidates: o.nbCandidates, truthFile: o.truth });
-        const p = (k: number): number => precisionAtK.value(s.precision, k);
-        if (o.json) {
-          out(JSON.stringify({ p1: p(1), p2: p(2), p5: p(5), dialogs: s.dialogs }));
+      action((o: { result: string[]; truth: string; nbCandidates: number; json?: boolean }) => {
+        const results = fileList('--result', o.result, '.json');
+        const truths = truthFiles(results, o.truth);
+        const scores = results.map((r, i) => {
+          const truth = truths[i] as string;
+          const s = scoreDstc6Files(r, truth, { nbCandidates: o.nbCandidates });
+          if (s.duplicated > 0) process.stderr.write(`warning: ${s.duplicated} dialogs listed more than once in ${r}; the last listing counts\n`);
+          return s;
+        });
+        if (results.length === 1) {
+          printScore(scores[0] as Dstc6Score, o.json === true);
           return;
         }
-        out(`Precision @1: ${pyFloat(p(1))}`);
-        out(`Precision @2: ${pyFloat(p(2))}`);
-        out(`Precision @5: ${pyFloat(p(5))}`);
-        out(`MRR: ${meanReciprocalRank.value(s.mrr).toFixed(4)}`);
-        out(`dialogs: ${s.dialogs} (missing from the result: ${s.missing})`);
-        if (s.duplicated > 0) process.stderr.write(`warning: ${s.duplicated} dialogs listed more than once in ${o.result}; the last listing counts\n`);
+        const rows = scores.map((s, i) => ({ result: results[i] as string, truth: truths[i] as string, ...scoreFigures(s) }));
+        const total = scoreFigures(totalScore(scores));
+        if (o.json) {
+          out(JSON.stringify({ files: rows, total: { files: rows.length, ...total } }));
+          return;
+        }
+        const width = Math.max(...rows.map((r) => r.result.length));
+        const line = (name: string, f: ScoreFigures): string =>
+          `${name.padEnd(width)}  P@1 ${f.p1.toFixed(4)}  P@2 ${f.p2.toFixed(4)}  P@5 ${f.p5.toFixed(4)}  MRR ${f.mrr.toFixed(4)}  dialogs ${f.dialogs} (missing ${f.missing})`;
+        for (const r of rows) out(line(r.result, r));
+        out(line(`total (${rows.length} files)`, total));
       }),
     );
 
@@ -104,7 +119,8 @@ export function registerDstc6(program: Command): void {
     .requiredOption('--seed <n>', 'random seed', intFlag('--seed', 0, 0xffffffff))
     .requiredOption('--out <file>', 'result file to write')
     .action(
-      action((o: { data: string; seed: number; out: string }) => {
+      action(async (o: { data: string; seed: number; out: string }) => {
+        const { randomBaseline } = await import('../../testbeds/dstc6/random-baseline.js');
         const entries = readDstc6Data(o.data);
         const results = randomBaseline(entries, o.seed);
         writeDstc6Results(o.out, results);
@@ -117,7 +133,8 @@ export function registerDstc6(program: Command): void {
     .requiredOption('--data <file>', 'dataset file')
     .requiredOption('--out <file>', 'result file to write')
     .action(
-      action((o: { data: string; out: string }) => {
+      action(async (o: { data: string; out: string }) => {
+        const { tfidfBaseline } = await import('../../testbeds/dstc6/tfidf-baseline.js');
         const entries = readDstc6Data(o.data);
         const results = tfidfBaseline(entries);
         writeDstc6Results(o.out, results);
@@ -125,15 +142,24 @@ export function registerDstc6(program: Command): void {
       }),
     );
 
+  // The model list of `rank --help` needs the registry, so it is loaded only when rank is run.
+  const registry = runsRank(args) ? await loadRegistry() : undefined;
   cmd
     .command('rank')
     .description('rank every dialog\'s candidates with a model of the registry')
-    .requiredOption('--model <name|file>', `model name (${creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered'}) or a model file written by \`dialogym train\` (*.dgm)`)
+    .requiredOption(
+      '--model <name|file>',
+      `model name (${registry ? registry.creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
+    )
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
     .requiredOption('--out <file>', 'result file to write')
     .action(
-      action((o: { model: string; data: string; out: string; kb?: string }) => {
+      action(async (o: { model: string; data: string; out: string; kb?: string }) => {
+        const { checkModelName, resolveModel } = registry ?? (await loadRegistry());
+        const { readBabiKb } = await import('../../formats/babi.js');
+        const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
+        const { distinctCandidates, rankDstc6 } = await import('../../testbeds/dstc6/rank.js');
         checkModelName(o.model); // unknown name: fail before reading data
         if (o.model === 'rules-dstc2') throw new ConfigError("model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline, not a DSTC6 model: use `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`");
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
@@ -147,4 +173,92 @@ export function registerDstc6(program: Command): void {
         out(`wrote ${results.length} rankings to ${o.out}`);
       }),
     );
+}
+
+/** The model registry with every restaurant model registered. */
+async function loadRegistry(): Promise<typeof import('../../rankers/registry.js')> {
+  await import('../../testbeds/restaurant/models.js');
+  return import('../../rankers/registry.js');
+}
+
+interface ScoreFigures {
+  readonly p1: number;
+  readonly p2: number;
+  readonly p5: number;
+  readonly mrr: number;
+  readonly dialogs: number;
+  readonly missing: number;
+}
+
+function scoreFigures(s: Dstc6Score): ScoreFigures {
+  const p = (k: number): number => precisionAtK.value(s.precision, k);
+  return { p1: p(1), p2: p(2), p5: p(5), mrr: meanReciprocalRank.value(s.mrr), dialogs: s.dialogs, missing: s.missing };
+}
+
+/** Several files' scores pooled over all their dialogs. */
+function totalScore(scores: readonly Dstc6Score[]): Dstc6Score {
+  return scores.reduce((a, b) => ({
+    precision: precisionAtK.merge(a.precision, b.precision),
+    mrr: meanReciprocalRank.merge(a.mrr, b.mrr),
+    dialogs: a.dialogs + b.dialogs,
+    missing: a.missing + b.missing,
+    duplicated: a.duplicated + b.duplicated,
+  }));
+}
+
+/** One result's score, as score.py prints it (plus MRR and counts), or as JSON. */
+function printScore(s: Dstc6Score, json: boolean): void {
+  const f = scoreFigures(s);
+  if (json) {
+    out(JSON.stringify({ p1: f.p1, p2: f.p2, p5: f.p5, dialogs: f.dialogs }));
+    return;
+  }
+  out(`Precision @1: ${pyFloat(f.p1)}`);
+  out(`Precision @2: ${pyFloat(f.p2)}`);
+  out(`Precision @5: ${pyFloat(f.p5)}`);
+  out(`MRR: ${f.mrr.toFixed(4)}`);
+  out(`dialogs: ${f.dialogs} (missing from the result: ${f.missing})`);
+}
+
+const ANSWERS = '.answers.json';
+
+/**
+ * The answers file of each result. `truth` is one answers file (for every result), one per result
+ * (comma-separated, in order), or a folder: there a result named `<name>.json`,
+ * `<name>.answers.json` or `<name>.<anything>.json` takes `<name>.answers.json` (the longest such
+ * name; among equal names, the one in a folder named like the result's).
+ */
+function truthFiles(results: readonly string[], truth: string): string[] {
+  const folder = !truth.includes(',') && isFolder(truth);
+  if (!folder) {
+    const files = fileList('--truth', truth, '.json');
+    if (files.length === 1) return results.map(() => files[0] as string);
+    if (files.length === results.length) return files;
+    throw new ConfigError(`--truth: ${files.length} answers files for ${results.length} results (give one, one per result in the same order, or a folder)`);
+  }
+  const byName = new Map<string, string[]>();
+  for (const f of fileList('--truth', truth, ANSWERS)) {
+    const name = basename(f).slice(0, -ANSWERS.length);
+    byName.set(name, [...(byName.get(name) ?? []), f]);
+  }
+  return results.map((r) => {
+    const base = basename(r);
+    let best: string | undefined;
+    for (const name of byName.keys()) {
+      if ((base === `${name}.json` || base.startsWith(`${name}.`)) && (best === undefined || name.length > best.length)) best = name;
+    }
+    if (best === undefined) throw new ConfigError(`--truth: no <name>${ANSWERS} in ${truth} for the result ${r} (its name must start with the test file's name)`);
+    const found = byName.get(best) as string[];
+    const same = found.length === 1 ? found : found.filter((f) => basename(dirname(f)) === basename(dirname(r)));
+    if (same.length !== 1) throw new ConfigError(`--truth: ${found.length} files named ${best}${ANSWERS} in ${truth} for the result ${r}; put it in a folder named like theirs`);
+    return same[0] as string;
+  });
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -162,7 +162,7 @@ export function registerInfobot(program: Command): void {
 
   cmd
     .command('table')
-    .description("reproduce the paper's Table 2 for the rule agents and Max, and the reward against NLG temperature, as Markdown")
+    .description("reproduce the paper's Table 2 (rule, RL, E2E agents and Max; the paper's cell beside ours with the difference) and the reward against NLG temperature, as Markdown")
     .option('--episodes <n>', 'simulated dialogs per cell', intFlag('--episodes', 1, 10_000_000), 5000)
     .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
     .option('--kb-seed <s>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)

@@ -8,12 +8,13 @@ import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
-import { envs, type Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { envs, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
 import { addScore, emptyScoreSum, scoreAction, scoreReport, type Score, type ScoreReport, type ScoreSum } from './scorer.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
+import { AIR_TOOLS, airMoveOf } from './tools.js';
 
 /**
  * The registry id of the AirDialogue self-play environment.
@@ -134,14 +135,15 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
     const opening = this.customer.open();
     this.turns = [{ speaker: 'user', text: opening }];
     this.done = false;
-    return { obs: this.observe(opening), info: {} };
+    return { obs: this.observe(opening), info: { tools: AIR_TOOLS } };
   }
 
   private observe(utterance: string): AirObservation {
     return { context: (this.ctx as AirContext).kb, history: this.turns.slice(), utterance };
   }
 
-  step(move: AgentMove): StepResult<AirObservation> {
+  step(action: AgentMove | ToolCall | string): StepResult<AirObservation> {
+    const move = typeof action === 'string' || (typeof action === 'object' && action !== null) ? airMoveOf(action) : action;
     if (this.done || !this.ctx || !this.customer) throw new StateError('step() called on a finished episode; call reset() first');
     if (typeof move?.utterance !== 'string') throw new InvalidActionError('an agent move needs an utterance (string)');
     this.turns.push({ speaker: 'bot', text: move.utterance });

@@ -7,3 +7,4 @@ export * from './language.js';
 export * from './policies.js';
 export * from './env.js';
 export * from './prior-stats.js';
+export { AIR_TOOLS } from './tools.js';

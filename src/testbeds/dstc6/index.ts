@@ -11,6 +11,7 @@
  * ```
  * @module
  */
+import './online.js';
 export * from './extended-kb.js';
 export * from './sim-dataset.js';
 export { generateDialog, makeSimContext, goalPools, DSTC6_TASKS, type Dstc6Task, type SimContext, type GoalPools } from './sim-dialog.js';
@@ -22,3 +23,4 @@ export * from './tfidf-baseline.js';
 export * from './walk.js';
 export * from './sim-compare-dirs.js';
 export { makeEntry, drawDistractorMap, uuid4, type DistractorMap, type CutOptions } from './entries.js';
+export { dstc6EnvId } from './online.js';

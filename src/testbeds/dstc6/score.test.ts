@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { FormatError } from '../../core/errors.js';
 import type { Dstc6Result } from '../../formats/dstc6.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
-import { scoreDstc6 } from './score.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scoreDstc6, scoreDstc6Files } from './score.js';
 
 const res = (id: string, ids: string[], ranks?: number[]): Dstc6Result => ({
   dialog_id: id,
@@ -49,4 +52,29 @@ test('score: a truth entry without a rank-1 candidate is a one-line error', () =
     (e: unknown) => e instanceof FormatError && e.message === 't.json: entry 1 (dialog_id d1): no candidate with rank 1 (the true answer)',
   );
   assert.throws(() => scoreDstc6([], [res('d1', ['a']), res('d1', ['b'])], { truthFile: 't.json' }), /entry 2 \(dialog_id d1\): dialog_id listed twice/);
+});
+
+test('score: a rank given twice keeps the later candidate (score.py fills rank slots in order)', () => {
+  // d1's answer a at rank 1, then x also at rank 1: the slot holds x, a is nowhere → miss
+  assert.equal(precisionAtK.value(scoreDstc6([res('d1', ['a', 'x'], [1, 1])], truth).precision, 5), 0);
+  // x at rank 1, then a at rank 1 and again at rank 3: a holds slot 1
+  assert.equal(precisionAtK.value(scoreDstc6([res('d1', ['x', 'a', 'a'], [1, 1, 3])], truth).precision, 1), 0.25);
+  // a at rank 3 and at rank 2 (listed later): the first slot holding a is 2
+  assert.equal(meanReciprocalRank.value(scoreDstc6([res('d1', ['a', 'a'], [3, 2])], truth).mrr), 0.5 / 4);
+});
+
+test('scoreDstc6Files: the same score as the checked reader, string ranks read as the official scripts do, errors name the entry', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-score-'));
+  const t = join(dir, 't.answers.json');
+  writeFileSync(t, JSON.stringify(truth));
+  const result = [res('d1', ['a', 'x']), res('d2', ['x', 'b']), res('d3', ['c'])];
+  const r = join(dir, 'r.json');
+  writeFileSync(r, JSON.stringify(result));
+  assert.deepEqual(scoreDstc6Files(r, t), scoreDstc6(result, truth));
+  const s = join(dir, 's.json');
+  writeFileSync(s, JSON.stringify([{ dialog_id: 'd2', lst_candidate_id: [{ candidate_id: 'b', rank: ' 2' }] }]));
+  assert.equal(meanReciprocalRank.value(scoreDstc6Files(s, t).mrr), 0.5 / 4);
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, JSON.stringify([{ dialog_id: 'd2', lst_candidate_id: [{ candidate_id: 'b', rank: 1.5 }] }]));
+  assert.throws(() => scoreDstc6Files(bad, t), (e: unknown) => e instanceof FormatError && /bad\.json: entry 1 \(dialog_id d2\): lst_candidate_id item 1: rank 1\.5 is not an integer$/.test(e.message));
 });

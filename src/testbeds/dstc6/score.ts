@@ -6,8 +6,10 @@
  * later one wins. Also reports the mean reciprocal rank (within the kept ranks).
  */
 import { ConfigError } from '../../core/errors.js';
+import { readTextFile } from '../../core/files.js';
 import type { Dstc6Result } from '../../formats/dstc6.js';
-import { entryError } from '../../formats/dstc6.js';
+import { dstc6ResultsFromJson, entryError } from '../../formats/dstc6.js';
+import { parseJsonText } from '../../formats/json-text.js';
 import { meanReciprocalRank, precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
 
 /**
@@ -78,17 +80,35 @@ export function truthAnswers(truth: readonly Dstc6Result[], file = 'truth'): Map
   return out;
 }
 
-/** A result's kept ranking per dialog: slot r-1 holds the candidate id given rank r (≤ nbCandidates). */
-function resultSlots(result: readonly Dstc6Result[], nb: number): { slots: Map<string, (string | undefined)[]>; duplicated: number } {
-  const slots = new Map<string, (string | undefined)[]>();
+/**
+ * The rank of `answer` in one result entry as score.py sees it: slot r holds the candidate of the
+ * last item with rank r (ranks above `nb` dropped); the answer's rank is the first slot holding it.
+ */
+function rankOfAnswer(items: readonly { readonly candidate_id: string; readonly rank: number }[], answer: string, nb: number): number | undefined {
+  let best: number | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const c = items[i] as Dstc6Result['lst_candidate_id'][number];
+    if (c.candidate_id !== answer || c.rank > nb || (best !== undefined && c.rank >= best)) continue;
+    let overwritten = false;
+    for (let j = i + 1; j < items.length && !overwritten; j++) {
+      const d = items[j] as Dstc6Result['lst_candidate_id'][number];
+      overwritten = d.rank === c.rank && d.candidate_id !== answer;
+    }
+    if (!overwritten) best = c.rank;
+  }
+  return best;
+}
+
+/** Each result dialog's rank of its true answer (the last listing of a dialog wins), and how many listings repeat a dialog. */
+function answerRanks(result: readonly Dstc6Result[], answers: ReadonlyMap<string, string>, nb: number): { ranks: Map<string, number | undefined>; duplicated: number } {
+  const ranks = new Map<string, number | undefined>();
   let duplicated = 0;
   for (const r of result) {
-    const s: (string | undefined)[] = new Array<string | undefined>(nb).fill(undefined);
-    for (const c of r.lst_candidate_id) if (c.rank <= nb) s[c.rank - 1] = c.candidate_id;
-    if (slots.has(r.dialog_id)) duplicated++;
-    slots.set(r.dialog_id, s);
+    if (ranks.has(r.dialog_id)) duplicated++;
+    const answer = answers.get(r.dialog_id);
+    ranks.set(r.dialog_id, answer === undefined ? undefined : rankOfAnswer(r.lst_candidate_id, answer, nb));
   }
-  return { slots, duplicated };
+  return { ranks, duplicated };
 }
 
 /**
@@ -109,17 +129,55 @@ export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6
   const nb = opts.nbCandidates ?? 10;
   if (!Number.isInteger(nb) || nb < 1) throw new ConfigError(`nbCandidates must be a positive integer, got ${nb}`);
   const answers = truthAnswers(truth, opts.truthFile);
-  const { slots, duplicated } = resultSlots(result, nb);
+  const { ranks, duplicated } = answerRanks(result, answers, nb);
   let precision = precisionAtK.empty(opts.ks ?? [1, 2, 5]);
   let mrr = meanReciprocalRank.empty();
   let missing = 0;
-  for (const [dialogId, answerId] of answers) {
-    const s = slots.get(dialogId);
-    if (s === undefined) missing++;
-    const at = s === undefined ? -1 : s.indexOf(answerId);
-    const rank = at < 0 ? undefined : at + 1;
+  for (const dialogId of answers.keys()) {
+    if (!ranks.has(dialogId)) missing++;
+    const rank = ranks.get(dialogId);
     precision = precisionAtK.add(precision, rank);
     mrr = meanReciprocalRank.add(mrr, rank);
   }
   return { precision, mrr, dialogs: answers.size, missing, duplicated };
+}
+
+/**
+ * `scoreDstc6` on two files, read the quick way: parsed JSON that already has the shape of a
+ * result file (integer ranks ≥ 1, non-empty ids) is scored as is, without the copy that
+ * `readDstc6Results` makes; anything else goes through `readDstc6Results`'s checks, so errors are
+ * the same one-line FormatErrors (`file: entry N (dialog_id …): reason`, `file:line: invalid JSON`).
+ *
+ * @example
+ * ```ts
+ * import { precisionAtK } from 'dialogym';
+ * import { scoreDstc6Files } from 'dialogym/dstc6';
+ * const s = scoreDstc6Files('results/tst1-task1.json', 'tst1/dialog-task1API-kb1_atmosphere-distr0.5-tst1000.answers.json');
+ * console.log(`P@1 ${precisionAtK.value(s.precision, 1)}`);
+ * ```
+ */
+export function scoreDstc6Files(resultFile: string, truthFile: string, opts: Omit<ScoreOptions, 'truthFile'> = {}): Dstc6Score {
+  const truth = resultsOf(parseJsonText(readTextFile(truthFile), truthFile), truthFile);
+  const result = resultsOf(parseJsonText(readTextFile(resultFile), resultFile), resultFile);
+  return scoreDstc6(result, truth, { ...opts, truthFile });
+}
+
+/** Parsed JSON as results: as is when it has the exact shape, else through the checking reader. */
+function resultsOf(value: unknown, file: string): readonly Dstc6Result[] {
+  return hasResultShape(value) ? value : dstc6ResultsFromJson(value, file);
+}
+
+function hasResultShape(value: unknown): value is Dstc6Result[] {
+  if (!Array.isArray(value)) return false;
+  for (const e of value as unknown[]) {
+    if (typeof e !== 'object' || e === null) return false;
+    const { dialog_id: id, lst_candidate_id: items } = e as Record<string, unknown>;
+    if (typeof id !== 'string' || id === '' || !Array.isArray(items)) return false;
+    for (const c of items as unknown[]) {
+      if (typeof c !== 'object' || c === null) return false;
+      const { candidate_id: cid, rank } = c as Record<string, unknown>;
+      if (typeof cid !== 'string' || cid === '' || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1) return false;
+    }
+  }
+  return true;
 }

@@ -5,7 +5,7 @@
  * terminate on inform and are truncated at the turn limit (10 agent actions).
  */
 import { createRng, hashString, type Rng } from '../../core/rng.js';
-import { envs, type Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { envs, isToolCall, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { splitKbs, type SplitKbs } from './generate.js';
 import type { MovieKb } from './movie-kb.js';
@@ -13,6 +13,7 @@ import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
 import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession } from './user.js';
 import { InvalidActionError, StateError } from '../../core/errors.js';
+import { INFOBOT_TOOLS, infoBotActionOfTool } from './tools.js';
 
 /**
  * What the agent observes in a KB-InfoBot environment: the user's utterance and the number of
@@ -160,10 +161,11 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
     this.resets++;
     this.session = this.sim.session(rng.fork('user'));
     this.lastAct = this.session.opening.act;
-    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info: { target: this.session.goal.target } };
+    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info: { target: this.session.goal.target, tools: INFOBOT_TOOLS } };
   }
 
-  step(action: InfoBotAction): StepResult<InfoBotObservation> {
+  step(action: InfoBotAction | ToolCall): StepResult<InfoBotObservation> {
+    if (isToolCall(action)) action = infoBotActionOfTool(action);
     const s = this.session;
     if (!s || s.done) throw new StateError('step() called without an open episode: call reset()');
     const r = s.respond(action);

@@ -30,3 +30,4 @@ export * from './agents/soft-kb-grad.js';
 export * from './agents/e2e-agent.js';
 export * from './agents/e2e-train.js';
 export * from './agents/e2e-file.js';
+export { INFOBOT_TOOLS } from './tools.js';

@@ -73,3 +73,16 @@ test('NLG: temperature 0 is noiseless and deterministic, higher temperatures add
   for (let i = 0; i < 100; i++) if (hot.generate(act, createRng(i)) !== cold.generate(act, createRng(i))) changed++;
   assert.ok(changed > 50, `${changed}`);
 });
+
+test('turn limit: the maxTurns-th action fails even when it informs the target (official order), unless informOnLastTurn', () => {
+  const play = (informOnLastTurn: boolean): { reward: number; success: boolean; truncated: boolean } => {
+    const s = new UserSimulator(full, { errProb: 0, subProb: 0, informOnLastTurn }).session(createRng(5));
+    for (let t = 1; t < REWARDS.maxTurns; t++) assert.equal(s.respond({ act: 'request', slot: 'genre' }).done, false);
+    return s.respond({ act: 'inform', results: [s.goal.target] });
+  };
+  const official = play(false);
+  assert.deepEqual([official.reward, official.success, official.truncated], [REWARDS.failure, false, true]);
+  const lenient = play(true);
+  assert.deepEqual([lenient.reward, lenient.success, lenient.truncated], [REWARDS.success, true, false]);
+  assert.throws(() => new UserSimulator(full).session(createRng(1)).respond({ act: 'request', slot: 'plot' as 'genre' }), /unknown slot 'plot'/);
+});

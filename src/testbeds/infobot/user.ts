@@ -41,8 +41,14 @@ export interface UserOptions {
   subProb?: number;
   /** Most slots given in the first turn (default 5). */
   maxFirstTurn?: number;
-  /** Agent actions before the dialog fails (default 10). */
+  /** Agent actions before the dialog fails (default 10, official `dialog_config.MAX_TURN`). */
   maxTurns?: number;
+  /**
+   * Whether an inform as the `maxTurns`-th agent action still counts (default false: as in the official
+   * simulator, MiuLab/KB-InfoBot `deep_dialog/usersims/usersim_rule.py` `next`, lines 127 and 135–138, the
+   * turn limit is checked before the action, so the `maxTurns`-th action fails whatever it is).
+   */
+  informOnLastTurn?: boolean;
   /** R: the target must be among the first R results (default 5). */
   successMaxRank?: number;
   nlg?: NlgOptions;
@@ -133,6 +139,11 @@ export function corruptValue(value: string, rng: Rng): string {
  */
 export class UserSimulator {
   readonly opts: Required<Omit<UserOptions, 'nlg'>>;
+  // Goal sampling follows `usersim_rule.py` `_sample_goal` (lines 79–106): a uniform target, int(knowProb ·
+  // its known slots) of them (at least one); the first turn `_sample_action` (lines 52–58): 1..maxFirstTurn
+  // of them; `corrupt` (lines 172–187): substitution, then corruption, drawn independently. The
+  // identifiability resampling is the official dialog manager's (`dialog_manager.py`
+  // `initialize_episode` and `_check_user_goal`: ≤ SUCCESS_MAX_RANK exact matches in the full KB).
   readonly nlg: TemplateNlg;
 
   constructor(
@@ -145,6 +156,7 @@ export class UserSimulator {
       subProb: options.subProb ?? 0.05,
       maxFirstTurn: options.maxFirstTurn ?? 5,
       maxTurns: options.maxTurns ?? REWARDS.maxTurns,
+      informOnLastTurn: options.informOnLastTurn ?? false,
       successMaxRank: options.successMaxRank ?? REWARDS.successMaxRank,
     };
     for (const k of ['knowProb', 'errProb', 'subProb'] as const) {
@@ -236,6 +248,11 @@ export class UserSession {
     if (this.done) throw new StateError('the dialog is over');
     this.turn++;
     const o = this.sim.opts;
+    if (action.act !== 'inform' && slotIndex(action.slot) < 0) throw new InvalidActionError(`unknown slot '${String(action.slot)}'`);
+    if (!o.informOnLastTurn && this.turn >= o.maxTurns) {
+      this.done = true;
+      return this.say({ act: 'deny' }, REWARDS.failure, true, true, false, -1);
+    }
     if (action.act === 'inform') {
       this.done = true;
       const rank = action.results.indexOf(this.goal.target);
@@ -243,8 +260,7 @@ export class UserSession {
       return this.say({ act: 'deny' }, REWARDS.failure, true, false, false, rank);
     }
     const j = slotIndex(action.slot);
-    if (j < 0) throw new InvalidActionError(`unknown slot '${String(action.slot)}'`);
-    if (this.turn >= o.maxTurns) {
+    if (o.informOnLastTurn && this.turn >= o.maxTurns) {
       this.done = true;
       return this.say({ act: 'deny' }, REWARDS.failure, true, true, false, -1);
     }

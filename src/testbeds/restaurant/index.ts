@@ -12,6 +12,7 @@
  * @module
  */
 import './models.js';
+import './online/babi.js';
 export * from './kb.js';
 export * from './kb-dialects.js';
 export * from './kb-sqlite.js';
@@ -26,3 +27,5 @@ export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, typ
 export { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from './benchmark/report.js';
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
 export { PAPER_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
+export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions } from './online/env.js';
+export { babiEnvId } from './online/babi.js';

@@ -10,8 +10,10 @@
  * - a KB feature: Soft-KB H(p_T) / log2 N; Hard-KB log2(1 + matches of the symbolic query) /
  *   log2(1 + N); No-KB 0;
  * - the turn number / max turns.
- * Inform returns the top R rows: Soft-KB by p_T; No-KB by the soft posterior of the final beliefs;
- * Hard-KB the rows retrieved by the query first (ordered by that posterior), then the others.
+ * Inform returns the top R rows: Soft-KB by p_T; No-KB and Hard-KB by the soft posterior of the final
+ * beliefs over every row (the official Hard-KB agent too: MiuLab/KB-InfoBot
+ * `deep_dialog/agents/agent_simpleRL_allact_hardDB.py` informs with `hardDB.py` `_inform`, which
+ * ignores the query's matches; `hardRanking: 'posterior'` puts the matches first instead).
  */
 import type { Rng } from '../../../core/rng.js';
 import type { InfoBotAction } from '../acts.js';
@@ -103,6 +105,8 @@ export interface RlAgentOptions {
   mode?: ActMode;
   /** Tracker count update C (default: the rule agent's for the split and access). */
   update?: number;
+  /** Hard-KB results (default `soft`, official): as `RulePolicyOptions.hardRanking`, but no `random`. */
+  hardRanking?: 'soft' | 'posterior';
 }
 
 /** One decision, kept for the policy-gradient update.
@@ -143,6 +147,7 @@ export class RlAgent implements InfoBotAgent {
   private turn = 0;
   private rng: Rng | null = null;
   private matches: number[] = [];
+  private readonly matchesFirst: boolean;
   private readonly probs = new Float32Array(POLICY_ACTIONS);
   /** The decisions of the current episode. */
   trajectory: Decision[] = [];
@@ -155,6 +160,7 @@ export class RlAgent implements InfoBotAgent {
   ) {
     this.name = `rl-${access === 'none' ? 'nokb' : access}`;
     this.mode = opts.mode ?? 'greedy';
+    this.matchesFirst = opts.hardRanking === 'posterior';
     this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: opts.update ?? RULE_DEFAULTS[ctx.split][access].update });
     this.lookup = new SoftLookup(ctx.kb);
     this.post = new Float64Array(ctx.kb.n);
@@ -201,7 +207,7 @@ export class RlAgent implements InfoBotAgent {
     const R = this.ctx.successMaxRank;
     if (this.access === 'soft') return topKRandomTies(this.lookup.posterior, R, rng);
     softPosterior(this.ctx.kb, this.tracker.beliefs, this.post);
-    if (this.access === 'hard') for (const i of this.matches) this.post[i] = (this.post[i] as number) + 2;
+    if (this.access === 'hard' && this.matchesFirst) for (const i of this.matches) this.post[i] = (this.post[i] as number) + 2;
     return topKRandomTies(this.post, R, rng);
   }
 

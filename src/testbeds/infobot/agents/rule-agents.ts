@@ -10,9 +10,13 @@
  * - No-KB: H_j = H(p_j), the beliefs alone; the final results are ranked by the soft posterior of the
  *   final beliefs (as the official agent).
  * - Hard-KB: H_j = H(p_j); a symbolic query (the most likely value of each heard slot) retrieves the
- *   matching rows. No match → re-ask a random slot; one match → inform it; results are the matches in
- *   random order (a query result has no ranking).
- * Thresholds default to the official settings of the KB split.
+ *   matching rows (a missing cell matches any value). No match → re-ask a random slot; one match →
+ *   inform; the query decides *when* to inform, not *what*: as in the official agent
+ *   (MiuLab/KB-InfoBot `deep_dialog/agents/hardDB.py`, `_inform`, lines 28–30) the results are ranked
+ *   by the soft posterior of the beliefs over every row (`hardRanking: 'soft'`; the other rankings
+ *   are options).
+ * Thresholds default to the official settings of the KB split (`settings/config_imdb-{S,M,L,XL}.py`),
+ * the decision rules follow `deep_dialog/agents/agent_nl_rule_{no,hard,soft}.py` (`next`).
  */
 import type { Rng } from '../../../core/rng.js';
 import type { InfoBotAction } from '../acts.js';
@@ -59,8 +63,12 @@ export interface RulePolicyOptions {
   update: number;
   /** Which slot to ask first: the one of highest entropy (official code) or lowest (paper text). */
   order: 'max-entropy' | 'min-entropy';
-  /** Hard-KB results: the retrieved rows in random order, or ranked by the beliefs' posterior (then the other rows). */
-  hardRanking: 'random' | 'posterior';
+  /**
+   * Hard-KB results: `soft` (official, `hardDB.py` `_inform`): every row ranked by the soft posterior
+   * of the beliefs, the query's matches not preferred; `posterior`: the retrieved rows first, ordered
+   * by that posterior, then the others; `random`: the retrieved rows in random order.
+   */
+  hardRanking: 'soft' | 'posterior' | 'random';
 }
 
 const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, fraction: number, update: number): RulePolicyOptions => ({
@@ -70,7 +78,7 @@ const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, f
   fraction,
   update,
   order: 'max-entropy',
-  hardRanking: 'posterior',
+  hardRanking: 'soft',
 });
 
 /** The official thresholds per KB split (`settings/config_imdb-{S,M,L,XL}.py`): α_R, α_T, Q, β, C.
@@ -209,10 +217,10 @@ export class RuleAgent implements InfoBotAgent {
         const r = this.rng;
         if (matches.length === 0) return this.request(r.int(M));
         const results = (): InfoBotAction => {
-          softPosterior(kb, b, this.post);
           if (this.opts.hardRanking === 'random') return this.inform(r.shuffle(matches).slice(0, this.ctx.successMaxRank));
-          // The retrieved rows first, ordered by the posterior of the beliefs, then the others.
-          for (const i of matches) this.post[i] = (this.post[i] as number) + 2;
+          softPosterior(kb, b, this.post);
+          // 'posterior': the retrieved rows first, ordered by the posterior of the beliefs, then the others.
+          if (this.opts.hardRanking === 'posterior') for (const i of matches) this.post[i] = (this.post[i] as number) + 2;
           return this.inform(this.ranked());
         };
         if (matches.length === 1) return results();

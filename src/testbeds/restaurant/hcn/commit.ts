@@ -89,7 +89,12 @@ export class CommitModel {
     return 1 / (1 + Math.exp(-s));
   }
 
-  keep = (delex: readonly string[], m: Mention): boolean => this.prob(delex, m) >= 0.5;
+  /**
+   * Whether the mention sets its slot. Mentions of a type the training examples never had (a slot
+   * first seen in the KB given at run time, e.g. DSTC6's restrictions) are kept: the filter has no
+   * evidence about them, and its word weights were learned on other types' phrasing.
+   */
+  keep = (delex: readonly string[], m: Mention): boolean => !this.index.has(`type:${m.type}`) || this.prob(delex, m) >= 0.5;
 
   /** Logistic regression by SGD (L2-regularised), examples in a seeded order. */
   static train(examples: readonly CommitExample[], rng: Rng, epochs = 15, lr = 0.2, l2 = 1e-5): CommitModel {

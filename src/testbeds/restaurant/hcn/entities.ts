@@ -57,6 +57,26 @@ export class HcnLexicon {
     return this.attrs.get(name);
   }
 
+  /**
+   * The KB's request attributes: types recognised in text whose values many restaurants share
+   * (cuisine, price, `R_restrictions` …: at least 2 values, at most one per 10 restaurants), not
+   * those that single one restaurant out (phone, address). Empty without KB attributes.
+   */
+  sharedTypes(): string[] {
+    const values = new Map<string, Set<string>>();
+    for (const a of this.attrs.values())
+      for (const [t, v] of a) {
+        let s = values.get(t);
+        if (!s) values.set(t, (s = new Set()));
+        s.add(v);
+      }
+    const recognised = new Set(this.typeOf.values());
+    return [...values]
+      .filter(([t, s]) => t !== NAME_TYPE && recognised.has(t) && s.size >= 2 && s.size * 10 <= this.attrs.size)
+      .map(([t]) => t)
+      .sort();
+  }
+
   /** Whether a value (canonical token) is one no KB restaurant has. */
   unserved(value: string): boolean {
     return this.notInKb.has(value);

@@ -20,6 +20,7 @@ import { HcnNet } from './net.js';
 import { CommitModel } from './commit.js';
 import { StepEncoder, type HcnEncoder, type HcnStep } from './encode.js';
 import { explainStep, type HcnExplanation } from './explain.js';
+import { extendScores, unseenSlots } from './unseen-slots.js';
 
 /**
  * Architecture of a {@link Hcn}: the GRU state size (defaults in `HCN_DEFAULTS`).
@@ -88,6 +89,9 @@ export class Hcn implements Ranker, HcnEncoder {
   private readonly posCache = new WeakMap<readonly string[], Map<string, number[]>>();
   /** Template ids by base template (name sources dropped). */
   private readonly byBase = new Map<string, number[]>();
+  private readonly complete: ReadonlySet<number>;
+  /** Request slots of the current KB never tracked in training (computed per lexicon). */
+  private unseen: { lexicon: HcnLexicon; slots: string[] } | undefined;
 
   constructor(
     readonly config: HcnConfig,
@@ -97,7 +101,10 @@ export class Hcn implements Ranker, HcnEncoder {
     readonly commit?: CommitModel,
     /** Tokens never taken for entities, even when a KB lists them (see `buildHcn`). */
     readonly notEntities: readonly string[] = [],
+    /** Templates the training dialogs took only with a complete request (see `unseen-slots`). */
+    readonly completeOnly: readonly number[] = [],
   ) {
+    this.complete = new Set(completeOnly);
     this.featurizer = new Featurizer(spec);
     this.net = new HcnNet(this.featurizer.size, config.hidden, templates.size);
     templates.templates.forEach((t, i) => {
@@ -204,6 +211,13 @@ export class Hcn implements Ranker, HcnEncoder {
       if (f === undefined || !p.step.mask[t]) return;
       for (const i of where.get(f) ?? []) scores[i] = Math.max(scores[i] as number, 1 + (p.probs[t] as number));
     });
+    const state = this.cache?.enc.state;
+    if (state && this.candidateFlags(candidates)) {
+      if (this.unseen?.lexicon !== this.lexicon) this.unseen = { lexicon: this.lexicon, slots: unseenSlots(this.lexicon, this.spec.slotTypes) };
+      // The policy's own choice without the candidates as input (as in the steps of a context).
+      const free = () => this.predict(history).template;
+      extendScores(scores, candidates, { lexicon: this.lexicon, slots: this.unseen.slots, byBase: this.byBase, completeOnly: this.complete, history, state, probs: p.probs, mask: p.step.mask, fills: p.step.fills, candidateTemplates: tpl, policyChoice: free });
+    }
     return scores;
   }
 
@@ -222,7 +236,7 @@ export class Hcn implements Ranker, HcnEncoder {
   toModelFile(): ModelFileContent {
     return {
       model: 'hcn',
-      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null, notEntities: this.notEntities },
+      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null, notEntities: this.notEntities, completeOnly: this.completeOnly },
       tensors: [
         ...this.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
         ...(this.commit ? [{ name: 'commit.w', shape: [this.commit.features.length], data: this.commit.weights }] : []),
@@ -231,7 +245,7 @@ export class Hcn implements Ranker, HcnEncoder {
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Hcn {
-    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown; commitFeatures?: unknown; notEntities?: unknown };
+    const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown; commitFeatures?: unknown; notEntities?: unknown; completeOnly?: unknown };
     if (!meta || !meta.config || !Array.isArray(meta.templates) || !meta.spec || !Array.isArray(meta.spec.words) || !Array.isArray(meta.spec.slotTypes)) {
       throw new ModelFileError(`${file}: corrupt model file (incomplete hcn metadata)`);
     }
@@ -245,7 +259,9 @@ export class Hcn implements Ranker, HcnEncoder {
     if (cf !== undefined && cf !== null && !Array.isArray(cf)) throw new ModelFileError(`${file}: corrupt model file (hcn commit features)`);
     const commit = Array.isArray(cf) ? new CommitModel(cf.map(String), tensorOf(c, 'commit.w', [cf.length], file)) : undefined;
     const notEntities = Array.isArray(meta.notEntities) ? meta.notEntities.map(String) : [];
-    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit, notEntities);
+    const completeOnly = Array.isArray(meta.completeOnly) ? meta.completeOnly.map(Number) : [];
+    if (completeOnly.some((t) => !Number.isInteger(t) || t < 0 || t >= templates.size)) throw new ModelFileError(`${file}: corrupt model file (hcn complete-request templates)`);
+    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit, notEntities, completeOnly);
     for (const p of m.net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
     if (kb?.facts) m.useKb(HcnLexicon.fromFacts(kb.facts));
     return m;

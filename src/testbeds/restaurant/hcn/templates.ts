@@ -143,17 +143,42 @@ export function focusOf(template: string, st: TrackerState): string | undefined 
   return source ? nameFrom(st, source) : st.current;
 }
 
+/** A template split into words, with its placeholders parsed (type, source) — parsed once per template. */
+interface ParsedTemplate {
+  readonly words: readonly string[];
+  /** Per word: the placeholder's type and source, or undefined for a plain word. */
+  readonly slots: readonly ({ readonly type: string; readonly source: string | undefined } | undefined)[];
+  readonly hasName: boolean;
+  readonly source: NameSource | undefined;
+}
+
+const parsed = new Map<string, ParsedTemplate>();
+
+function parse(template: string): ParsedTemplate {
+  let p = parsed.get(template);
+  if (!p) {
+    const words = template.split(' ');
+    const slots = words.map((w) => {
+      const m = PLACEHOLDER.exec(w);
+      return m ? { type: m[1] as string, source: m[2] } : undefined;
+    });
+    p = { words, slots, hasName: slots.some((x) => x?.type === NAME_TYPE), source: sourceOf(template) };
+    if (parsed.size > 100_000) parsed.clear();
+    parsed.set(template, p);
+  }
+  return p;
+}
+
 /** Fills a template from the tracker; undefined when a placeholder has no value (masked). */
 export function fillTemplate(template: string, st: TrackerState): string | undefined {
-  const types = placeholders(template);
-  if (types.length === 0) return template;
-  const hasName = types.includes(NAME_TYPE);
-  const focus = focusOf(template, st);
-  const words = template.split(' ');
+  const p = parse(template);
+  if (!p.slots.some((x) => x !== undefined)) return template;
+  const focus = p.source ? nameFrom(st, p.source) : st.current;
+  const words = p.words.slice();
   for (let i = 0; i < words.length; i++) {
-    const m = PLACEHOLDER.exec(words[i] as string);
+    const m = p.slots[i];
     if (!m) continue;
-    const v = m[2] !== undefined && m[1] !== NAME_TYPE ? (focus !== undefined ? st.restaurants.get(focus)?.get(m[1] as string) : undefined) : valueOf(m[1] as string, hasName, focus, st);
+    const v = m.source !== undefined && m.type !== NAME_TYPE ? (focus !== undefined ? st.restaurants.get(focus)?.get(m.type) : undefined) : valueOf(m.type, p.hasName, focus, st);
     if (v === undefined) return undefined;
     words[i] = v;
   }

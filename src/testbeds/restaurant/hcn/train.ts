@@ -18,6 +18,7 @@ import { CONTEXT_FLAGS, delexicaliseUser } from './features.js';
 import { TemplateSet, delexicaliseBot } from './templates.js';
 import { templateOf } from '../patterns.js';
 import { encodeHistory } from './encode.js';
+import { completeOnlyTemplates } from './unseen-slots.js';
 import { adam } from '../../../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../../../train/loop.js';
 import type { TrainHooks } from '../../../rankers/train-data.js';
@@ -233,7 +234,9 @@ export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], con
     }
   }
   if (templates.size === 0) throw new ConfigError('hcn: the training dialogs have no bot turn');
-  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: [...slotTypes].sort(), templates: templates.size, flags: CONTEXT_FLAGS.length, actionsSoFar: true }, commit, notEntities);
+  const slots = [...slotTypes].sort();
+  const completeOnly = completeOnlyTemplates(train, lexicon, templates, slots, commit);
+  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: slots, templates: templates.size, flags: CONTEXT_FLAGS.length, actionsSoFar: true }, commit, notEntities, completeOnly);
 }
 
 interface Sequence {

@@ -1,0 +1,91 @@
+/** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import { action, intFlag, out } from '../run.js';
+
+interface EvaluateFlags {
+  env: string;
+  agentCmd?: string;
+  agentUrl?: string;
+  agent?: string;
+  kb?: string;
+  candidates?: string;
+  episodes: number;
+  seed: number;
+  trials: number;
+  timeout: number;
+  maxTurns?: number;
+  json?: boolean;
+  transcripts?: string;
+}
+
+export function registerEvaluate(program: Command): void {
+  program
+    .command('evaluate')
+    .description('play an online environment with an agent (child process over JSON Lines, HTTP endpoint, or a dialogym model in process): success, pass^k, turns, reward, failures by reason')
+    .requiredOption('--env <id>', 'environment id (restaurant-task5-v1, dstc6-task1-tst3-v1, airdialogue-v1, …)')
+    .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout')
+    .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message')
+    .option('--agent <model>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy)")
+    .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt')
+    .option('--candidates <file>', 'candidates file for an in-process ranking model')
+    .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
+    .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 0)
+    .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)
+    .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
+    .option('--max-turns <n>', 'agent turns after which an episode is truncated (restaurant envs)', intFlag('--max-turns', 1))
+    .option('--json', 'print the summary as JSON')
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome)')
+    .action(
+      action(async (o: EvaluateFlags) => {
+        const ways = [o.agentCmd, o.agentUrl, o.agent].filter((x) => x !== undefined).length;
+        if (ways !== 1) throw new ConfigError('give exactly one of --agent-cmd, --agent-url, --agent');
+        await import('../../index.js');
+        await import('../../testbeds/dstc6/index.js');
+        const { evaluateAgent, localTransport, stdioTransport, httpTransport } = await import('../../serve/env-server-eval.js');
+        const { createLocalAgent } = await import('../../serve/env-server-agents.js');
+        const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
+        const { writeFileAtomic } = await import('../../core/files.js');
+        const { progress: startProgress } = await import('../progress.js');
+        const envOptions: Record<string, unknown> = {};
+        if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
+        if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
+        const transport =
+          o.agentCmd !== undefined
+            ? stdioTransport(o.agentCmd)
+            : o.agentUrl !== undefined
+              ? httpTransport(o.agentUrl)
+              : localTransport(createLocalAgent(o.agent as string, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) }));
+        const progress = startProgress('episodes', o.episodes * o.trials);
+        const lines: string[] = [];
+        let result;
+        try {
+          result = await evaluateAgent(transport, {
+            env: o.env,
+            envOptions,
+            episodes: o.episodes,
+            seed: o.seed,
+            trials: o.trials,
+            timeoutMs: o.timeout,
+            onEpisode: (rec, done) => {
+              if (o.transcripts !== undefined) lines.push(JSON.stringify(rec));
+              progress.update(done);
+            },
+          });
+        } finally {
+          progress.stop();
+          await transport.close();
+        }
+        if (o.transcripts !== undefined) writeFileAtomic(o.transcripts, lines.map((l) => l + '\n').join(''));
+        const s = result.summary;
+        if (o.json) out(JSON.stringify(s));
+        else {
+          out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
+          out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
+          out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
+          const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
+          out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+        }
+      }),
+    );
+}

@@ -1,0 +1,104 @@
+/**
+ * dialogym's own agents behind the agent protocol (`dialogym agent --model … --stdio`, and in
+ * process for `dialogym evaluate --agent …`): given a protocol request, the next action.
+ *
+ * - Restaurant envs (`restaurant-*`, `dstc6-*`): `rules` (the rule bot; its wording and whether the
+ *   api_call carries restrictions are read off the api_call tool's parameters), or any response
+ *   model of the registry / a model file (hcn, memn2n, …; rankers need `candidates`), answering
+ *   `observation.history`.
+ * - `airdialogue-v1`: the AirDialogue agent policies by name (`rules`, …) on `observation.context`.
+ * KB-InfoBot's agents read the environment's internal belief state, so they are not offered here.
+ */
+import { ConfigError } from '../core/errors.js';
+import { createRng } from '../core/rng.js';
+import type { Turn } from '../core/dialog.js';
+import { readBabiCandidates } from '../formats/babi.js';
+import { resolveModel } from '../rankers/registry.js';
+import type { ToolSpec } from '../testbeds/env.js';
+import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
+import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
+import '../testbeds/restaurant/models.js';
+import { agentPolicies, type AgentSession } from '../testbeds/airdialogue/policies.js';
+import type { KbLine } from '../formats/airdialogue.js';
+import { chatModelOf, type Conversation } from './chat-model.js';
+import type { AgentRequest } from './env-server-protocol.js';
+
+/** An agent answering protocol requests in this process. */
+export interface LocalAgent {
+  readonly name: string;
+  /** The action for one request (a new episode starts at turn 0). */
+  act(req: AgentRequest): unknown;
+}
+
+/** Options of `createLocalAgent`. */
+export interface LocalAgentOptions {
+  /** KB file whose entities learned models recognise (bAbI/DSTC6 text KB). */
+  readonly kb?: string;
+  /** Candidates file (rankers). */
+  readonly candidates?: string;
+}
+
+function apiParams(tools: readonly ToolSpec[]): string[] {
+  const t = tools.find((x) => x.function.name === 'api_call');
+  const props = t?.function.parameters['properties'];
+  return props && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+/** The rule bot configured from the api_call tool (DSTC6 wording when the call has an atmosphere). */
+export function rulesBotForTools(tools: readonly ToolSpec[]): RulesBot {
+  const params = apiParams(tools);
+  const dstc6 = params.includes('atmosphere');
+  return createRulesBot({ dialect: dstc6 ? 'dstc6' : 'babi', restrictions: dstc6 ? params.includes('restrictions') : false });
+}
+
+function historyOf(req: AgentRequest): Turn[] {
+  const h = (req.observation as { history?: unknown } | null)?.history;
+  if (!Array.isArray(h)) throw new ConfigError(`${req.env}: the observation has no history (this agent plays the restaurant environments)`);
+  return h as Turn[];
+}
+
+/**
+ * An in-process agent for `model`: `rules`, an AirDialogue agent policy name (for `airdialogue-*`),
+ * or a response model name / model file for the restaurant environments. Throws a ConfigError for
+ * an unknown model or missing files.
+ */
+export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): LocalAgent {
+  let restaurant: { respond(req: AgentRequest): string } | undefined;
+  if (model === 'rules') {
+    let bot: RulesBot | undefined;
+    restaurant = {
+      respond: (req) => {
+        if (req.turn === 0 || !bot) bot = rulesBotForTools(req.tools);
+        return bot.respond(historyOf(req));
+      },
+    };
+  } else {
+    const facts = opts.kb !== undefined ? (() => { const k = readKb(opts.kb); return restaurantsToKbFacts(k.restaurants, k.dialect); })() : undefined;
+    const candidates = opts.candidates !== undefined ? readBabiCandidates(opts.candidates).candidates : undefined;
+    let chat: ReturnType<typeof chatModelOf> | undefined;
+    let conv: Conversation | undefined;
+    restaurant = {
+      respond: (req) => {
+        chat ??= chatModelOf(resolveModel(model, { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) }), candidates ? { candidates } : {});
+        if (req.turn === 0 || !conv) conv = chat.conversation();
+        return conv.answer(historyOf(req)).text;
+      },
+    };
+  }
+  let air: AgentSession | undefined;
+  return {
+    name: model,
+    act(req) {
+      if (req.env.startsWith('airdialogue')) {
+        if (req.turn === 0 || !air) {
+          const o = req.observation as { context?: KbLine };
+          if (!o?.context) throw new ConfigError(`${req.env}: the observation has no context`);
+          air = agentPolicies.get(model)(o.context, createRng(req.seed).fork(`agent:${req.trial}`));
+        }
+        return air.respond((req.observation as { utterance: string }).utterance);
+      }
+      if (req.env.startsWith('infobot')) throw new ConfigError(`${req.env}: dialogym's InfoBot agents read the environment's belief state and are not available through the agent protocol`);
+      return restaurant.respond(req);
+    },
+  };
+}

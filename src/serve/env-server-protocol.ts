@@ -1,0 +1,102 @@
+/**
+ * The agent protocol (docs/agent-protocol.md), version `dialogym-agent/1`: one JSON message per
+ * agent turn, `{protocol, env, episode, trial, seed, turn, observation, tools}` → `{action}`; an
+ * action is text, a tool call `{tool, arguments}`, or the environment's own action object. This
+ * module checks an agent's reply and turns a failed one into the reason counted in summaries.
+ */
+import { isToolCall, type ToolSpec } from '../testbeds/env.js';
+
+/** The protocol version carried by every request. */
+export const AGENT_PROTOCOL = 'dialogym-agent/1';
+
+/** What dialogym sends the agent for one turn. */
+export interface AgentRequest {
+  readonly protocol: typeof AGENT_PROTOCOL;
+  readonly env: string;
+  /** Index of the task (0-based) in the run. */
+  readonly episode: number;
+  /** Trial of the task (0-based; pass^k runs k trials per task). */
+  readonly trial: number;
+  /** The episode's seed. */
+  readonly seed: number;
+  /** Agent turn within the episode (0 = the first: reset your state). */
+  readonly turn: number;
+  readonly observation: unknown;
+  readonly tools: readonly ToolSpec[];
+}
+
+/** Why an episode failed on the agent's side (the environment's own reasons come from `info.failure`). */
+export type AgentFailure = 'invalid json' | 'no action' | 'unknown tool' | 'bad arguments' | 'invalid action' | 'timeout' | 'agent exited' | 'http error';
+
+/** An agent turn that went wrong: the reason and a one-line message. */
+export class AgentError extends Error {
+  constructor(
+    readonly reason: AgentFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Checks a value against the JSON-Schema subset tool parameters use here; the first problem, or undefined. */
+function schemaProblem(v: unknown, schema: Readonly<Record<string, unknown>>, at: string): string | undefined {
+  const type = schema['type'];
+  if (type === 'object') {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return `${at} must be an object`;
+    const o = v as Record<string, unknown>;
+    const props = (schema['properties'] ?? {}) as Record<string, Readonly<Record<string, unknown>>>;
+    for (const k of (schema['required'] ?? []) as string[]) if (!(k in o)) return `${at}.${k} is missing`;
+    for (const [k, x] of Object.entries(o)) {
+      const p = props[k];
+      if (p === undefined) {
+        if (schema['additionalProperties'] === false) return `${at}.${k} is not a parameter`;
+        continue;
+      }
+      const e = schemaProblem(x, p, `${at}.${k}`);
+      if (e !== undefined) return e;
+    }
+    return undefined;
+  }
+  if (type === 'string' && typeof v !== 'string') return `${at} must be a string`;
+  if (type === 'integer' && !Number.isInteger(v)) return `${at} must be an integer`;
+  if (type === 'number' && typeof v !== 'number') return `${at} must be a number`;
+  if (type === 'array') {
+    if (!Array.isArray(v)) return `${at} must be an array`;
+    const items = schema['items'] as Readonly<Record<string, unknown>> | undefined;
+    if (items) for (let i = 0; i < v.length; i++) {
+      const e = schemaProblem(v[i], items, `${at}[${i}]`);
+      if (e !== undefined) return e;
+    }
+  }
+  const en = schema['enum'] as unknown[] | undefined;
+  if (en && !en.includes(v)) return `${at} must be one of ${en.map((x) => JSON.stringify(x)).join(', ')}`;
+  return undefined;
+}
+
+/**
+ * The action of an agent's reply line/body: parses it (`invalid json`), checks `{action}` is there
+ * (`no action`) and, for a tool call, that the tool exists and its arguments fit its schema.
+ */
+export function readAgentReply(raw: string | unknown, tools: readonly ToolSpec[]): unknown {
+  let msg: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      throw new AgentError('invalid json', `the agent's reply is not JSON: ${JSON.stringify(raw.slice(0, 80))}`);
+    }
+  }
+  if (msg === null || typeof msg !== 'object' || !('action' in msg) || (msg as { action: unknown }).action === undefined || (msg as { action: unknown }).action === null) {
+    throw new AgentError('no action', `the agent's reply has no "action": ${JSON.stringify(msg).slice(0, 80)}`);
+  }
+  const action = (msg as { action: unknown }).action;
+  if (isToolCall(action)) {
+    const tool = tools.find((t) => t.function.name === action.tool);
+    if (!tool) throw new AgentError('unknown tool', `unknown tool '${action.tool}' (tools: ${tools.map((t) => t.function.name).join(', ') || 'none'})`);
+    const p = schemaProblem(action.arguments, tool.function.parameters, 'arguments');
+    if (p !== undefined) throw new AgentError('bad arguments', `${action.tool}: ${p}`);
+  } else if (typeof action === 'object' && action !== null && 'tool' in action) {
+    throw new AgentError('bad arguments', `a tool call needs "tool" (string) and "arguments" (object): ${JSON.stringify(action).slice(0, 80)}`);
+  }
+  return action;
+}

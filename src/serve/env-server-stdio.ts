@@ -1,0 +1,37 @@
+/**
+ * The agent side of the stdio transport: reads one protocol request per line, writes one reply
+ * per line (`{"action": …}`, or `{"error": "…"}` when the request or the agent failed — the
+ * evaluator then counts the episode as failed with reason `no action`).
+ */
+import { createInterface } from 'node:readline';
+import type { LocalAgent } from './env-server-agents.js';
+import type { AgentRequest } from './env-server-protocol.js';
+
+/** Answers requests from `input` on `output` until `input` ends. */
+export async function runStdioAgent(agent: LocalAgent, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void> {
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  // Replies are batched per chunk of input lines: one write per tick instead of one per line.
+  let buf = '';
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (buf !== '') output.write(buf);
+    buf = '';
+  };
+  for await (const line of rl) {
+    if (line.trim() === '') continue;
+    let reply: string;
+    try {
+      const req = JSON.parse(line) as AgentRequest;
+      reply = JSON.stringify({ action: agent.act(req) });
+    } catch (e) {
+      reply = JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
+    }
+    buf += reply + '\n';
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  }
+  flush();
+}

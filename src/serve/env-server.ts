@@ -1,0 +1,170 @@
+/**
+ * The environment server (`dialogym env-server`): the agent drives, over HTTP/JSON, in any
+ * language (as openai/gym-http-api did for Gym).
+ *
+ *   GET    /envs                        {protocol, envs:[{id, description, tools}]}
+ *   POST   /envs/:id                    {options?} → 201 {session, env, tools}
+ *   POST   /sessions/:sid/reset         {seed?, variant?} → {observation, info}
+ *   POST   /sessions/:sid/step          {action} → {observation, reward, terminated, truncated, info}
+ *   DELETE /sessions/:sid               204
+ *
+ * Errors are JSON `{error}`: invalid JSON 400, an action the environment refuses 400, step outside
+ * an episode 409, unknown environment or session (or expired: sessions idle longer than `idleMs`
+ * are dropped) 404, body over the limit 413, wrong content type 415, too many sessions 503.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
+import { envs, make, type Env, type ToolSpec } from '../testbeds/env.js';
+import { AGENT_PROTOCOL } from './env-server-protocol.js';
+
+/** Options of `createEnvServer`. */
+export interface EnvServerOptions {
+  /** Most live sessions (default 1000). */
+  readonly maxSessions?: number;
+  /** Drop a session idle this long (default 30 min). */
+  readonly idleMs?: number;
+  /** Largest request body in bytes (default 64 KiB). */
+  readonly bodyLimit?: number;
+  /** How often idle sessions are swept (default 60 s). */
+  readonly sweepMs?: number;
+}
+
+interface EnvSession {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly env: Env<any, any>;
+  readonly tools: readonly ToolSpec[];
+  lastUsed: number;
+}
+
+/** A running environment server. */
+export interface EnvServer {
+  readonly app: FastifyInstance;
+  listen(port: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+  /** Live sessions. */
+  readonly size: number;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function toolsOf(info: Record<string, unknown>): ToolSpec[] {
+  return (Array.isArray(info['tools']) ? info['tools'] : []) as ToolSpec[];
+}
+
+/** Builds the environment server over the registered environments (see the module description). */
+export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
+  const maxSessions = opts.maxSessions ?? 1000;
+  const idleMs = opts.idleMs ?? 30 * 60_000;
+  const bodyLimit = opts.bodyLimit ?? 64 * 1024;
+  const sessions = new Map<string, EnvSession>();
+  let counter = 0;
+  const toolCache = new Map<string, readonly ToolSpec[]>();
+  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
+    let status = 500;
+    let message = 'internal error';
+    if (err instanceof HttpError) ({ status, message } = err);
+    else if (err instanceof InvalidActionError) [status, message] = [400, err.message];
+    else if (err instanceof StateError) [status, message] = [409, err.message];
+    else if (err instanceof ConfigError) [status, message] = [400, err.message];
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') [status, message] = [413, `request body too large (limit ${bodyLimit} bytes)`];
+    else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') [status, message] = [415, 'content type must be application/json'];
+    else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') [status, message] = [400, 'empty JSON body'];
+    else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) [status, message] = [400, 'invalid JSON body'];
+    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) [status, message] = [err.statusCode, (err.message ?? 'bad request').split('\n')[0] as string];
+    void reply.status(status).send({ error: message });
+  });
+  app.setNotFoundHandler((req, reply) => void reply.status(404).send({ error: `no route ${req.method} ${req.url}` }));
+
+  const session = (sid: string): EnvSession => {
+    const s = sessions.get(sid);
+    if (!s || Date.now() - s.lastUsed > idleMs) {
+      sessions.delete(sid);
+      throw new HttpError(404, `unknown or expired session '${sid}'`);
+    }
+    s.lastUsed = Date.now();
+    return s;
+  };
+  const objectBody = (body: unknown): Record<string, unknown> => {
+    if (body === undefined || body === null) return {};
+    if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
+    return body as Record<string, unknown>;
+  };
+  const toolsOfEnv = (id: string): readonly ToolSpec[] => {
+    let t = toolCache.get(id);
+    if (!t) {
+      t = toolsOf(make(id).reset({ seed: 0 }).info);
+      toolCache.set(id, t);
+    }
+    return t;
+  };
+
+  app.get('/envs', async () => ({ protocol: AGENT_PROTOCOL, envs: envs.list().map((e) => ({ id: e.name, description: e.description, tools: toolsOfEnv(e.name) })) }));
+
+  app.post<{ Params: { id: string } }>('/envs/:id', async (req, reply) => {
+    const id = req.params.id;
+    if (!envs.has(id)) throw new HttpError(404, `unknown environment '${id}'`);
+    if (sessions.size >= maxSessions) throw new HttpError(503, `too many sessions (limit ${maxSessions})`);
+    const body = objectBody(req.body);
+    const options = body['options'] ?? {};
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new HttpError(400, '"options" must be an object');
+    const env = make(id, options);
+    const sid = `s${++counter}-${Date.now().toString(36)}`;
+    sessions.set(sid, { env, tools: toolsOfEnv(id), lastUsed: Date.now() });
+    return reply.status(201).send({ session: sid, env: id, tools: toolsOfEnv(id) });
+  });
+
+  app.post<{ Params: { sid: string } }>('/sessions/:sid/reset', async (req) => {
+    const s = session(req.params.sid);
+    const body = objectBody(req.body);
+    const seed = body['seed'];
+    const variant = body['variant'];
+    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new HttpError(400, '"seed" must be an integer');
+    if (variant !== undefined && !Number.isSafeInteger(variant)) throw new HttpError(400, '"variant" must be an integer');
+    const r = s.env.reset({ ...(seed !== undefined ? { seed: seed as number } : {}), ...(variant !== undefined ? { variant: variant as number } : {}) });
+    return { observation: r.obs, info: r.info };
+  });
+
+  app.post<{ Params: { sid: string } }>('/sessions/:sid/step', async (req) => {
+    const s = session(req.params.sid);
+    const body = objectBody(req.body);
+    if (!('action' in body) || body['action'] === null) throw new HttpError(400, 'the body needs an "action"');
+    const r = s.env.step(body['action']);
+    return { observation: r.obs, reward: r.reward, terminated: r.terminated, truncated: r.truncated, info: r.info };
+  });
+
+  app.delete<{ Params: { sid: string } }>('/sessions/:sid', async (req, reply) => {
+    session(req.params.sid);
+    sessions.delete(req.params.sid);
+    return reply.status(204).send();
+  });
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [sid, s] of sessions) if (now - s.lastUsed > idleMs) sessions.delete(sid);
+  }, opts.sweepMs ?? 60_000);
+  sweep.unref();
+
+  return {
+    app,
+    get size() {
+      return sessions.size;
+    },
+    async listen(port, host = '127.0.0.1') {
+      return app.listen({ port, host });
+    },
+    async close() {
+      clearInterval(sweep);
+      await app.close();
+    },
+  };
+}

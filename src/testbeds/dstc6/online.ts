@@ -1,0 +1,203 @@
+/**
+ * DSTC6 Track 1 online environments `dstc6-task{1..5}-tst{1,2,3,4}-v1`: the restaurant online
+ * environment (`restaurant/online/env.ts`) on an extended KB, with the api_call slots and KB of the
+ * test set (tst1: KB 1; tst2: KB 2; tst3/tst4: the same with the restrictions slot), goals drawn
+ * from the test half as `sim-dialog.ts` draws them, and the user speaking with the DSTC6 patterns
+ * (hesitations before answers and updates, out-of-scope questions before rejections, asking a
+ * friend before phone/address questions: the agent's next turn, whatever it is, gets the real
+ * answer). A call's results are shown as in the datasets: at most 4, in random order.
+ */
+import { createRng, type Rng } from '../../core/rng.js';
+import { ConfigError } from '../../core/errors.js';
+import { envs } from '../env.js';
+import type { ApiCall, Restaurant } from '../restaurant/kb.js';
+import { DSTC6_KB } from '../restaurant/kb-dialects.js';
+import { RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
+import { drawInfo } from '../restaurant/online/babi.js';
+import type { CallSlot, Goal, InfoKind, UserLanguage } from '../restaurant/online/user.js';
+import { generateExtendedKbs, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
+import {
+  ACCEPTS,
+  ANSWERS,
+  ASK_ADDRESS,
+  ASK_INFO_FRIEND,
+  ASK_PHONE,
+  BOT6,
+  CONFIRM_INFO,
+  CONSULT_INFO,
+  DSTC6_DIST,
+  FRIEND_PREFIXES,
+  GREETINGS,
+  HESITANT_SLOTS,
+  HESITATIONS,
+  NO_MORE_UPDATES,
+  NO_THANKS,
+  OUT_OF_SCOPE,
+  REJECTS,
+  REQUEST_OPENERS,
+  SLOT_PHRASES,
+  THANKS,
+  UPDATE_OPENERS,
+  fillPattern,
+  type AnswerPattern,
+} from './patterns-dstc6.js';
+import { SET_SPECS, type Dstc6Set } from './sim-dataset.js';
+import { goalPools, makeSimContext, randomCall, SILENCE6, type Dstc6Task, type SimContext } from './sim-dialog.js';
+
+const pickWeighted = (rng: Rng, xs: readonly AnswerPattern[]): string => (xs[rng.weighted(xs.map((x) => x.weight ?? 1))] as AnswerPattern).text;
+const phrase = (rng: Rng, slot: CallSlot, value: string): string => fillPattern(rng.pick(SLOT_PHRASES[slot]), { X: value });
+
+/** The DSTC6 user's wording over KB `kb` (sim-dialog.ts: answer, hesitation, updatePhase, proposalPhase, infoPhase). */
+function dstc6Language(kb: KbId): UserLanguage {
+  const hesitation = (rng: Rng, slot: CallSlot): string | undefined => {
+    if (!HESITANT_SLOTS.includes(slot) || !rng.chance(DSTC6_DIST.hesitation)) return undefined;
+    const [a, b] = rng.sample(slotValues(slot, kb), 2) as [string, string];
+    return fillPattern(pickWeighted(rng, HESITATIONS[slot] ?? []), { A: a, B: b, F: rng.pick(FRIEND_PREFIXES) });
+  };
+  const withDistractor = (distractor: string | undefined, text: string): { distractor?: string; text: string } => (distractor === undefined ? { text } : { distractor, text });
+  return {
+    silence: SILENCE6,
+    greeting: (rng) => rng.pick(GREETINGS),
+    request: (rng, goal, slots) => [rng.pick(REQUEST_OPENERS), ...slots.map((s) => phrase(rng, s, goal[s] as string))].join(' '),
+    bookAt: (rng, name) => `${rng.pick(REQUEST_OPENERS)} at ${name}`,
+    answer: (rng, slot, value) => {
+      const d = hesitation(rng, slot);
+      const other = rng.pick(slotValues(slot, kb).filter((v) => v !== value));
+      return withDistractor(d, fillPattern(rng.pick(ANSWERS[slot]), { X: value, Y: other, F: rng.pick(FRIEND_PREFIXES) }));
+    },
+    update: (rng, slot, value, index) => {
+      const d = index > 0 ? hesitation(rng, slot) : undefined;
+      const opener = fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) });
+      return withDistractor(d, `${opener} ${phrase(rng, slot, value)}`);
+    },
+    noMoreUpdates: NO_MORE_UPDATES,
+    accept: (rng) => rng.pick(ACCEPTS),
+    reject: (rng) => withDistractor(rng.chance(DSTC6_DIST.outOfScope) ? rng.pick(OUT_OF_SCOPE) : undefined, rng.pick(REJECTS)),
+    askInfo: (rng, kind: InfoKind) => {
+      const F = rng.pick(FRIEND_PREFIXES);
+      if (rng.chance(DSTC6_DIST.hesitation)) return { distractor: fillPattern(CONSULT_INFO[kind], { F }), text: CONFIRM_INFO };
+      const direct = kind === 'phone' ? ASK_PHONE : ASK_ADDRESS;
+      const k = rng.int(direct.length + 1);
+      return { text: k < direct.length ? (direct[k] as string) : fillPattern(ASK_INFO_FRIEND[kind], { F }) };
+    },
+    thanks: (rng) => rng.pick(THANKS),
+    noThanks: (rng) => rng.pick(NO_THANKS),
+  };
+}
+
+/** k distinct slots of the context set to other values than in `first` (sim-dialog.ts updatedCall). */
+function updated(rng: Rng, ctx: SimContext, first: ApiCall, k: number): { fields: ExtSlot[]; next: ApiCall } {
+  const fields = rng.sample(ctx.slots, k);
+  const next: ApiCall = { ...first };
+  for (const f of fields) next[f] = rng.pick(slotValues(f, ctx.kb).filter((v) => v !== first[f]));
+  return { fields, next };
+}
+
+/** At most `maxResults` of the results, in random order (sim-dialog.ts shownResults). */
+function shown(rng: Rng, results: readonly Restaurant[]): Restaurant[] {
+  return rng.sample(results, Math.min(results.length, DSTC6_DIST.maxResults));
+}
+
+/** The test sets that have online environments. */
+const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
+type TestSet = (typeof TEST_SETS)[number];
+
+/**
+ * The id of a DSTC6 online environment: `dstc6-task<task>-<set>-v1`.
+ *
+ * @example
+ * ```ts
+ * import { dstc6EnvId } from 'dialogym/dstc6';
+ * dstc6EnvId(5, 'tst4'); // 'dstc6-task5-tst4-v1'
+ * ```
+ */
+export function dstc6EnvId(task: Dstc6Task, set: Exclude<Dstc6Set, 'trn'>): string {
+  return `dstc6-task${task}-${set}-v1`;
+}
+
+function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Restaurant[]): OnlineSetting {
+  const id = dstc6EnvId(task, set);
+  const spec = SET_SPECS[set];
+  const ctx = makeSimContext(restaurants, spec.kb, spec.restrictions, 1);
+  const pools = goalPools(ctx);
+  if (task === 3 && pools.task3Calls.length === 0) throw new ConfigError(`${id}: the KB has no api_call with ≥ ${DSTC6_DIST.minResults[3]} results in the test half`);
+  if (task === 4 && pools.task4Restaurants.length === 0) throw new ConfigError(`${id}: the KB has no restaurant in the test half`);
+  const all = ctx.slots;
+  const sampleGoal = (rng: Rng): Goal => {
+    const base = { task, updates: [] as ExtSlot[], shown: [] as Restaurant[], info: [] as InfoKind[] };
+    switch (task) {
+      case 1: {
+        const goal = randomCall(rng, ctx);
+        return { ...base, first: goal, final: goal, request: rng.sample(all, rng.range(...DSTC6_DIST.requestSlots[1])) };
+      }
+      case 2: {
+        const goal = randomCall(rng, ctx);
+        const { fields, next } = updated(rng, ctx, goal, rng.range(1, all.length));
+        return { ...base, first: goal, final: next, request: all, updates: fields };
+      }
+      case 3: {
+        const goal = rng.pick(pools.task3Calls);
+        return { ...base, first: goal, final: goal, request: all, shown: shown(rng, ctx.store.query(goal)) };
+      }
+      case 4: {
+        const r = rng.pick(pools.task4Restaurants);
+        const call: ApiCall = { cuisine: r.cuisine, location: r.location, number: r.number, price: r.price };
+        return { ...base, first: call, final: call, request: [], restaurant: r, info: drawInfo(rng, DSTC6_DIST.infoWeights) };
+      }
+      case 5: {
+        const first = randomCall(rng, ctx);
+        const k = rng.range(1, all.length);
+        let upd = updated(rng, ctx, first, k);
+        for (let attempt = 0; ctx.store.query(upd.next).length < DSTC6_DIST.minResults[5]; attempt++) {
+          if (attempt > 10_000) throw new ConfigError(`${id}: no updated api_call with results (is the KB empty?)`);
+          upd = updated(rng, ctx, first, k);
+        }
+        const request = rng.sample(all, rng.range(...DSTC6_DIST.requestSlots[5]));
+        return { ...base, first, final: upd.next, request, updates: upd.fields, info: drawInfo(rng, DSTC6_DIST.infoWeights) };
+      }
+    }
+  };
+  return {
+    id,
+    task,
+    dialect: DSTC6_KB,
+    slots: all,
+    language: dstc6Language(spec.kb),
+    store: ctx.store,
+    values: (slot) => slotValues(slot, spec.kb),
+    sampleGoal,
+    show: shown,
+    botPhrases: [BOT6.greet, BOT6.onIt, ...all.map((s) => BOT6.ask[s]), BOT6.lookInto, BOT6.updated, BOT6.wait, BOT6.another, BOT6.sorry, BOT6.reserve, BOT6.anythingElse, BOT6.welcome],
+  };
+}
+
+const kbCache = new Map<number, Record<KbId, Restaurant[]>>();
+/** The extended KBs `generate dstc6 --seed <seed>` writes (cached: a pure function of the seed). */
+function generatedKbs(seed: number): Record<KbId, Restaurant[]> {
+  let kbs = kbCache.get(seed);
+  if (!kbs) {
+    kbs = generateExtendedKbs(createRng(seed).fork('kb'));
+    kbCache.set(seed, kbs);
+  }
+  return kbs;
+}
+
+type Dstc6EnvId = `dstc6-task${Dstc6Task}-${TestSet}-v1`;
+type Dstc6EnvTypeMap = { readonly [K in Dstc6EnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
+
+declare module '../env.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface EnvTypes extends Dstc6EnvTypeMap {}
+}
+
+for (const set of TEST_SETS) {
+  for (const task of [1, 2, 3, 4, 5] as const) {
+    const id = dstc6EnvId(task, set);
+    if (envs.has(id)) continue;
+    const spec = SET_SPECS[set];
+    envs.register(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against the simulated user`, (options) => {
+      const o = (options ?? {}) as RestaurantEnvOptions;
+      return new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb]), o);
+    });
+  }
+}

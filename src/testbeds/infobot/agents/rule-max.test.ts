@@ -1,0 +1,99 @@
+/** The Hard-KB ranking and the Max agent as aligned with the official code and the paper's Table 2. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { InfoBotAction } from '../acts.js';
+import { InfoBotEnv, episodeSeed } from '../env.js';
+import { agentContext, runInfoBotEpisode } from '../episodes.js';
+import { evaluateAgent } from '../evaluate.js';
+import { softPosterior } from '../soft-kb.js';
+import { slotIndex } from '../slots.js';
+import { HandCraftedTracker } from '../tracker.js';
+import { MaxAgent } from './max-agent.js';
+import { RULE_DEFAULTS, RuleAgent } from './rule-agents.js';
+import '../index.js';
+
+test("rule-hard informs every row ranked by the beliefs' soft posterior (official hardDB._inform); 'posterior' puts the query's matches first", () => {
+  const env = new InfoBotEnv({ split: 'medium' });
+  const replay = (agent: RuleAgent, seed: number): { post: Float64Array; results: readonly number[] } | null => {
+    const tracker = new HandCraftedTracker(env.kb, env.index, { update: RULE_DEFAULTS.medium.hard.update });
+    let last: number | null = null;
+    let found: { post: Float64Array; results: readonly number[] } | null = null;
+    runInfoBotEpisode(env, agent, false, seed, (utterance: string, action: InfoBotAction) => {
+      tracker.update(utterance, last);
+      if (action.act === 'inform') found = { post: softPosterior(env.kb, tracker.beliefs), results: action.results };
+      last = action.act === 'request' ? slotIndex(action.slot) : null;
+    });
+    return found;
+  };
+  let informs = 0;
+  let differ = 0;
+  for (let i = 0; i < 60; i++) {
+    const soft = replay(new RuleAgent(agentContext(env), 'hard'), episodeSeed(1, i));
+    if (soft) {
+      informs++;
+      const best = Math.max(...soft.post);
+      assert.ok(Math.abs((soft.post[soft.results[0] as number] as number) - best) < 1e-12, `episode ${i}: the first result is not the posterior's best`);
+      for (let k = 1; k < soft.results.length; k++) assert.ok((soft.post[soft.results[k - 1] as number] as number) >= (soft.post[soft.results[k] as number] as number) - 1e-12);
+    }
+    const first = replay(new RuleAgent(agentContext(env), 'hard', { hardRanking: 'posterior' }), episodeSeed(1, i));
+    if (soft && first && first.results.join() !== soft.results.join()) differ++;
+  }
+  assert.ok(informs > 40, `${informs} informs`);
+  assert.ok(differ > 0, 'the matches-first ranking never differed');
+  const official = evaluateAgent({ agent: 'rule-hard', episodes: 400, seed: 3, env });
+  assert.ok(official.success > 0.6, `rule-hard S = ${official.success}`);
+});
+
+test('max: with an error-free user it asks exactly the known slots the first turn did not give (misheard), or all of them (all-known); always succeeds', () => {
+  const env = new InfoBotEnv({ split: 'small', user: { errProb: 0, subProb: 0 } });
+  for (const requests of ['misheard', 'all-known'] as const) {
+    const agent = new MaxAgent(agentContext(env), { requests });
+    for (let i = 0; i < 40; i++) {
+      const asked: number[] = [];
+      const r = runInfoBotEpisode(env, agent, true, episodeSeed(2, i), (_u, a) => {
+        if (a.act === 'request') asked.push(slotIndex(a.slot));
+      });
+      const opening = env.goal.known.size; // the goal of the episode just played
+      assert.equal(r.success, true);
+      assert.ok(asked.every((j) => env.goal.known.has(j)), 'asked a slot the user does not know');
+      assert.equal(new Set(asked).size, asked.length, 'asked a slot twice');
+      if (requests === 'all-known') assert.equal(asked.length, opening);
+      else assert.ok(asked.length < opening, `${asked.length} requests for ${opening} known slots`);
+    }
+  }
+});
+
+test('max (default misheard): re-asks corrupted values at most maxAsks times, never hits the turn limit; a bad maxAsks is a ConfigError', () => {
+  const env = new InfoBotEnv({ split: 'medium' });
+  const agent = new MaxAgent(agentContext(env), { maxAsks: 2 });
+  let reasked = 0;
+  for (let i = 0; i < 200; i++) {
+    const counts = new Map<number, number>();
+    const r = runInfoBotEpisode(env, agent, true, episodeSeed(4, i), (_u, a) => {
+      if (a.act === 'request') counts.set(slotIndex(a.slot), (counts.get(slotIndex(a.slot)) ?? 0) + 1);
+    });
+    assert.equal(r.success, true);
+    for (const c of counts.values()) assert.ok(c <= 2);
+    if ([...counts.values()].some((c) => c === 2)) reasked++;
+  }
+  assert.ok(reasked > 20, `${reasked} episodes re-asked a slot`);
+  const misheard = evaluateAgent({ agent: 'max', episodes: 300, seed: 1, env });
+  const tight = new MaxAgent(agentContext(env), { requests: 'useful' });
+  let tightTurns = 0;
+  for (let i = 0; i < 300; i++) tightTurns += runInfoBotEpisode(env, tight, true, episodeSeed(1, i)).turns;
+  assert.ok(tightTurns / 300 < misheard.turns - 1, `useful T ${tightTurns / 300} vs misheard T ${misheard.turns}`);
+  assert.throws(() => new MaxAgent(agentContext(env), { maxAsks: 0 }), /maxAsks must be a positive integer/);
+});
+
+test("matchesPaper: ± 0.15, or higher for a learned agent only; PAPER_TABLE2 has the paper's eight rows", async () => {
+  const { PAPER_TABLE2, matchesPaper } = await import('../table.js');
+  assert.equal(Object.keys(PAPER_TABLE2).length, 8);
+  assert.equal(PAPER_TABLE2['rl-hard']?.xlarge.turns, 2.88);
+  assert.equal(PAPER_TABLE2['e2e-soft']?.medium.success, 0.83);
+  assert.equal(matchesPaper('rule-hard', 0.61, 0.75), true);
+  assert.equal(matchesPaper('rule-hard', 0.59, 0.75), false);
+  assert.equal(matchesPaper('rule-hard', 0.95, 0.75), false);
+  assert.equal(matchesPaper('rl-hard', 1.4, 0.86), true);
+  assert.equal(matchesPaper('e2e-soft', 0.9, 1.1), false);
+  assert.equal(matchesPaper('max', 1.95, 1.78), false);
+});

@@ -1,0 +1,169 @@
+/**
+ * The bAbI online environments `restaurant-task{1..5}-v1` (in-vocabulary half of the KB) and
+ * `restaurant-task{1..5}-oov-v1` (the OOV half): goals sampled as `simulator.ts` samples them
+ * (the whole goal space of the half, not one split's pool), the user speaking with the patterns
+ * of `patterns.ts`, the results of a call shown in the orders of `orderResults`.
+ */
+import { createRng, type Rng } from '../../../core/rng.js';
+import { ConfigError } from '../../../core/errors.js';
+import { envs } from '../../env.js';
+import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
+import { BABI_KB } from '../kb-dialects.js';
+import {
+  ACCEPTS,
+  ASK_ADDRESS,
+  ASK_PHONE,
+  BOOK_AT_OPENERS,
+  BOT,
+  DISTRIBUTIONS,
+  GREETINGS,
+  NO_MORE_UPDATES,
+  NO_THANKS,
+  REJECTS,
+  REQUEST_OPENERS,
+  SLOT_ANSWERS,
+  SLOT_PHRASES,
+  THANKS,
+  UPDATE_OPENERS,
+  fill,
+} from '../patterns.js';
+import { orderResults, validCalls, type TaskId } from '../simulator.js';
+import { RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
+import type { CallSlot, Goal, InfoKind, UserLanguage } from './user.js';
+
+const phrase = (rng: Rng, f: CallSlot, v: string): string => fill(rng.pick(SLOT_PHRASES[f as Field]), v);
+
+/** The bAbI user's wording (patterns.ts). */
+export const BABI_LANGUAGE: UserLanguage = {
+  silence: BABI_KB.silence,
+  greeting: (rng) => rng.pick(GREETINGS),
+  request: (rng, goal, slots) => [rng.pick(REQUEST_OPENERS), ...slots.map((f) => phrase(rng, f, goal[f] as string))].join(' '),
+  bookAt: (rng, name) => `${rng.pick(BOOK_AT_OPENERS)} at ${name}`,
+  answer: (rng, f, v) => ({ text: fill(rng.pick(SLOT_ANSWERS[f as Field]), v) }),
+  update: (rng, f, v) => ({ text: `${rng.pick(UPDATE_OPENERS)} ${phrase(rng, f, v)}` }),
+  noMoreUpdates: NO_MORE_UPDATES,
+  accept: (rng) => rng.pick(ACCEPTS),
+  reject: (rng) => ({ text: rng.pick(REJECTS) }),
+  askInfo: (rng, kind) => ({ text: rng.pick(kind === 'phone' ? ASK_PHONE : ASK_ADDRESS) }),
+  thanks: (rng) => rng.pick(THANKS),
+  noThanks: (rng) => rng.pick(NO_THANKS),
+};
+
+/** Phone only / address only / both in random order (simulator.ts infoPhase). */
+export function drawInfo(rng: Rng, weights: readonly number[]): InfoKind[] {
+  const which = rng.weighted(weights);
+  return which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
+}
+
+function hamming(a: ApiCall, b: ApiCall): Field[] {
+  return FIELDS.filter((f) => a[f] !== b[f]);
+}
+
+const kbCache = new Map<number, readonly Restaurant[]>();
+/** The KB `generate restaurant --seed <seed>` writes (cached: a pure function of the seed). */
+function generatedKb(seed: number): readonly Restaurant[] {
+  let rs = kbCache.get(seed);
+  if (!rs) {
+    rs = generateRestaurants(createRng(seed).fork('kb'));
+    kbCache.set(seed, rs);
+  }
+  return rs;
+}
+
+/** The setting of `restaurant-task<task>[-oov]-v1` over `restaurants`. */
+export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonly Restaurant[]): OnlineSetting {
+  const id = babiEnvId(task, vocab);
+  const store = new MemoryKbStore(restaurants);
+  const calls = allApiCalls(vocab);
+  const finals = task === 3 || task === 5 ? validCalls(store, vocab, DISTRIBUTIONS.minResults) : [];
+  const half = task === 4 ? restaurants.filter((r) => vocabOf(r) === vocab) : [];
+  const need = (xs: readonly unknown[], what: string): void => {
+    if (xs.length === 0) throw new ConfigError(`${id}: the KB has no ${what} in the ${vocab} half`);
+  };
+  if (task === 3 || task === 5) need(finals, `api_call with ≥ ${DISTRIBUTIONS.minResults} results`);
+  if (task === 4) need(half, 'restaurant');
+  const sampleGoal = (rng: Rng): Goal => {
+    const base = { task, updates: [] as Field[], shown: [] as Restaurant[], info: [] as InfoKind[] };
+    switch (task) {
+      case 1: {
+        const goal = rng.pick(calls);
+        return { ...base, first: goal, final: goal, request: rng.sample(FIELDS, rng.range(...DISTRIBUTIONS.requestSlots[1])) };
+      }
+      case 2: {
+        const goal = rng.pick(calls);
+        const request = rng.sample(FIELDS, rng.range(...DISTRIBUTIONS.requestSlots[2]));
+        const updates = rng.sample(FIELDS, rng.range(...DISTRIBUTIONS.updates[2]));
+        const final: ApiCall = { ...goal };
+        for (const f of updates) final[f] = rng.pick(fieldValues(f, vocab).filter((v) => v !== goal[f]));
+        return { ...base, first: goal, final, request, updates };
+      }
+      case 3: {
+        const goal = rng.pick(finals);
+        const shown = orderResults(rng, store.query(goal));
+        return { ...base, first: goal, final: goal, shown, request: rng.sample(FIELDS, rng.range(...DISTRIBUTIONS.requestSlots[3])) };
+      }
+      case 4: {
+        const r = rng.pick(half);
+        const call: ApiCall = { cuisine: r.cuisine, location: r.location, number: r.number, price: r.price };
+        return { ...base, first: call, final: call, request: [], restaurant: r, info: drawInfo(rng, DISTRIBUTIONS.infoWeights) };
+      }
+      case 5: {
+        const k = rng.range(...DISTRIBUTIONS.updates[5]);
+        for (;;) {
+          const first = rng.pick(calls);
+          const reach = finals.filter((c) => hamming(first, c).length === k);
+          if (reach.length === 0) continue;
+          const final = rng.pick(reach);
+          const request = rng.sample(FIELDS, rng.range(...DISTRIBUTIONS.requestSlots[5]));
+          return { ...base, first, final, request, updates: rng.shuffle(hamming(first, final)), info: drawInfo(rng, DISTRIBUTIONS.infoWeights) };
+        }
+      }
+    }
+  };
+  return {
+    id,
+    task,
+    dialect: BABI_KB,
+    slots: FIELDS,
+    language: BABI_LANGUAGE,
+    store,
+    values: (slot) => fieldValues(slot as Field, vocab),
+    sampleGoal,
+    show: (rng, results) => orderResults(rng, results),
+    botPhrases: [BOT.greet, BOT.onIt, ...FIELDS.map((f) => BOT.ask[f]), BOT.lookInto, BOT.anythingElseToUpdate, BOT.findOther, BOT.reserve, BOT.anythingElse, BOT.welcome],
+  };
+}
+
+/**
+ * The id of a bAbI online environment: `restaurant-task<task>-v1`, or `-oov-v1` for the OOV half.
+ *
+ * @example
+ * ```ts
+ * import { babiEnvId } from 'dialogym/restaurant';
+ * babiEnvId(5, 'oov'); // 'restaurant-task5-oov-v1'
+ * ```
+ */
+export function babiEnvId(task: TaskId, vocab: VocabHalf): string {
+  return `restaurant-task${task}${vocab === 'oov' ? '-oov' : ''}-v1`;
+}
+
+type BabiEnvId = `restaurant-task${TaskId}-v1` | `restaurant-task${TaskId}-oov-v1`;
+type RestaurantEnvTypeMap = { readonly [K in BabiEnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
+
+declare module '../../env.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface EnvTypes extends RestaurantEnvTypeMap {}
+}
+
+const TASK_TITLES: Readonly<Record<TaskId, string>> = { 1: 'issuing API calls', 2: 'updating API calls', 3: 'displaying options', 4: 'providing extra information', 5: 'full dialogs' };
+
+for (const vocab of ['iv', 'oov'] as const) {
+  for (const task of [1, 2, 3, 4, 5] as const) {
+    const id = babiEnvId(task, vocab);
+    if (envs.has(id)) continue;
+    envs.register(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against the simulated user`, (options) => {
+      const o = (options ?? {}) as RestaurantEnvOptions;
+      return new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1)), o);
+    });
+  }
+}

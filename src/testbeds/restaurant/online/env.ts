@@ -1,0 +1,263 @@
+/**
+ * Online restaurant environments: the agent plays the bot of a bAbI (tasks 1–5) or DSTC6 Track 1
+ * dialog against the simulated user of `user.ts`. An action is the bot's utterance (text), or the
+ * tool call `{ tool: 'api_call', arguments: {…} }`; an `api_call …` runs on the KB and the results
+ * come back as the dataset's KB lines (`obs.kb`, also in `obs.history` as `kb` turns). The episode
+ * ends when the user's goal is settled (task 1: the api_call; 2: after the final call's thanks;
+ * 3: the acceptance; 4: the last information; 5: the goodbye), or is truncated after `maxTurns`
+ * agent turns. Reward 1 when the dialog succeeded, else 0; the last `info` says what failed.
+ */
+import type { Turn } from '../../../core/dialog.js';
+import { createRng, type Rng } from '../../../core/rng.js';
+import { ConfigError, InvalidActionError, StateError } from '../../../core/errors.js';
+import { isToolCall, type Env, type Info, type ResetOptions, type ResetResult, type StepResult, type ToolCall, type ToolSpec } from '../../env.js';
+import type { ApiCall, KbStore, Restaurant } from '../kb.js';
+import { NO_RESULT, parseApiCall, resultLines, type KbDialect } from '../kb-dialects.js';
+import type { TaskId } from '../simulator.js';
+import { INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type CallSlot, type Goal, type UserLanguage } from './user.js';
+
+/**
+ * What the agent of an online restaurant environment sees: the user's latest utterance, the KB
+ * lines that arrived since its last action, and the whole dialog so far (user, bot and kb turns,
+ * as in the dataset files).
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * const { obs } = make('restaurant-task3-v1').reset({ seed: 1 });
+ * console.log(obs.kb.length, obs.utterance, obs.history.length);
+ * ```
+ */
+export interface RestaurantObservation {
+  readonly utterance: string;
+  readonly kb: readonly string[];
+  readonly history: readonly Turn[];
+}
+
+/**
+ * An action of the online restaurant environments: the bot's utterance, or an api_call as a tool
+ * call (its arguments are the call's slots).
+ *
+ * @example
+ * ```ts
+ * import type { RestaurantAction } from 'dialogym/restaurant';
+ * const a: RestaurantAction = 'any preference on a type of cuisine';
+ * const b: RestaurantAction = { tool: 'api_call', arguments: { cuisine: 'italian', location: 'rome', number: 'six', price: 'cheap' } };
+ * ```
+ */
+export type RestaurantAction = string | ToolCall;
+
+/**
+ * Options of the online restaurant environments (`make('restaurant-task5-v1', options)`, and the
+ * `dstc6-*` ones alike).
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import { readKb, type RestaurantEnvOptions } from 'dialogym/restaurant';
+ * const options: RestaurantEnvOptions = { maxTurns: 40, seed: 3 };
+ * const env = make('restaurant-task5-v1', options);
+ * ```
+ */
+export interface RestaurantEnvOptions {
+  /** Agent turns after which the episode is truncated (reward 0); default 80. */
+  readonly maxTurns?: number;
+  /** Seed of the episode stream used when `reset` gets no seed; default 0. */
+  readonly seed?: number;
+  /** The KB's restaurants (e.g. `readKb(file).restaurants`); default: the KB generated from `kbSeed`. */
+  readonly restaurants?: readonly Restaurant[];
+  /** Seed of the generated KB when `restaurants` is not given (as `generate … --seed`); default 1. */
+  readonly kbSeed?: number;
+}
+
+/** Everything that differs between the online environments (internal). */
+export interface OnlineSetting {
+  readonly id: string;
+  readonly task: TaskId;
+  readonly dialect: KbDialect;
+  /** The api_call's slots, in argument order. */
+  readonly slots: readonly CallSlot[];
+  readonly language: UserLanguage;
+  readonly store: KbStore;
+  /** The values a slot may take (the tool's enum). */
+  values(slot: CallSlot): readonly string[];
+  sampleGoal(rng: Rng): Goal;
+  /** The results of a call as the dataset shows them (order, subset). */
+  show(rng: Rng, results: readonly Restaurant[]): Restaurant[];
+  /** Bot utterances for `sampleAction`. */
+  readonly botPhrases: readonly string[];
+}
+
+const SLOT_DESCRIPTIONS: Readonly<Record<CallSlot, string>> = {
+  cuisine: 'type of food',
+  location: 'city',
+  number: 'party size, in words',
+  price: 'price range',
+  atmosphere: 'atmosphere of the place',
+  restrictions: 'dietary restrictions',
+};
+
+/**
+ * The api_call tool of a restaurant environment: one required string argument per slot, its
+ * values as an enum.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * const { info } = make('restaurant-task1-v1').reset({ seed: 1 });
+ * console.log(JSON.stringify(info['tools']));
+ * ```
+ */
+export function apiCallTool(slots: readonly CallSlot[], values: (slot: CallSlot) => readonly string[]): ToolSpec {
+  const properties: Record<string, unknown> = {};
+  for (const s of slots) properties[s] = { type: 'string', description: SLOT_DESCRIPTIONS[s], enum: [...values(s)] };
+  return {
+    type: 'function',
+    function: {
+      name: 'api_call',
+      description: `Look restaurants up in the KB (the bot's "api_call ${slots.join(' ')}"); the matching restaurants come back as KB lines.`,
+      parameters: { type: 'object', properties, required: [...slots], additionalProperties: false },
+    },
+  };
+}
+
+/** The `api_call …` text of a tool call, or an InvalidActionError naming what is wrong. */
+function toolCallText(call: ToolCall, tool: ToolSpec, slots: readonly CallSlot[], values: (slot: CallSlot) => readonly string[]): string {
+  if (call.tool !== tool.function.name) throw new InvalidActionError(`unknown tool '${call.tool}' (this environment has: ${tool.function.name})`);
+  const args = call.arguments;
+  for (const k of Object.keys(args)) if (!slots.includes(k as CallSlot)) throw new InvalidActionError(`api_call: unknown argument '${k}' (arguments: ${slots.join(', ')})`);
+  const words: string[] = [];
+  for (const s of slots) {
+    const v = args[s];
+    if (typeof v !== 'string') throw new InvalidActionError(`api_call: argument '${s}' must be a string, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+    if (!values(s).includes(v)) throw new InvalidActionError(`api_call: ${s} '${v}' is not one of ${values(s).join(', ')}`);
+    words.push(v);
+  }
+  return ['api_call', ...words].join(' ');
+}
+
+function sameCall(a: ApiCall, b: ApiCall): boolean {
+  return a.cuisine === b.cuisine && a.location === b.location && a.number === b.number && a.price === b.price && a.atmosphere === b.atmosphere && a.restrictions === b.restrictions;
+}
+
+/**
+ * An online restaurant environment (module description above); build one with `make(id)`.
+ * Throws a ConfigError for a bad `maxTurns`, a StateError for `step` outside an episode, an
+ * InvalidActionError for an action that is neither text nor a valid api_call tool call.
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import { createRulesBot } from 'dialogym/restaurant';
+ * const env = make('restaurant-task5-v1');
+ * const bot = createRulesBot();
+ * let { obs } = env.reset({ seed: 1 });
+ * for (;;) {
+ *   const r = env.step(bot.respond(obs.history));
+ *   if (r.terminated || r.truncated) { console.log(r.reward, r.info['failure']); break; }
+ *   obs = r.obs;
+ * }
+ * ```
+ */
+export class RestaurantEnv implements Env<RestaurantObservation, RestaurantAction> {
+  readonly id: string;
+  /** The tools the agent may call (the api_call). */
+  readonly tools: readonly ToolSpec[];
+  private readonly maxTurns: number;
+  private readonly stream: Rng;
+  private resets = 0;
+  private user: SimulatedUser | null = null;
+  private goal: Goal | null = null;
+  private turns: Turn[] = [];
+  private agentTurns = 0;
+  private done = true;
+
+  constructor(
+    private readonly setting: OnlineSetting,
+    options: RestaurantEnvOptions = {},
+  ) {
+    this.id = setting.id;
+    this.maxTurns = options.maxTurns ?? 80;
+    if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new ConfigError(`${setting.id}: maxTurns must be a positive integer, got ${String(options.maxTurns)}`);
+    this.stream = createRng(options.seed ?? 0);
+    this.tools = [apiCallTool(setting.slots, (s) => setting.values(s))];
+  }
+
+  reset(opts: ResetOptions = {}): ResetResult<RestaurantObservation> {
+    const rng = opts.seed !== undefined ? createRng(opts.seed) : this.stream.fork(`episode:${this.resets}`);
+    this.resets++;
+    const s = this.setting;
+    const goal = s.sampleGoal(rng.fork('goal'));
+    const kbRng = rng.fork('kb');
+    this.goal = goal;
+    const run = (call: ApiCall): { shown: Restaurant[]; lines: string[] } => {
+      const shown = s.show(kbRng, s.store.query(call));
+      return { shown, lines: shown.length === 0 ? [NO_RESULT] : shown.flatMap((r) => resultLines(r, s.dialect)) };
+    };
+    this.user = new SimulatedUser(goal, s.language, rng.fork(opts.variant ? `user:${opts.variant}` : 'user'), s.slots, sameCall, run);
+    const kb = goal.task === 3 ? goal.shown.flatMap((r) => resultLines(r, s.dialect)) : goal.task === 4 && goal.restaurant ? resultLines(goal.restaurant, s.dialect) : [];
+    this.turns = kb.map((text) => ({ speaker: 'kb', text }));
+    const opening = this.user.open();
+    this.turns.push({ speaker: 'user', text: opening });
+    this.agentTurns = 0;
+    this.done = false;
+    return { obs: { utterance: opening, kb, history: this.turns.slice() }, info: { tools: this.tools, maxTurns: this.maxTurns, task: goal.task } };
+  }
+
+  step(action: RestaurantAction): StepResult<RestaurantObservation> {
+    if (this.done || !this.user || !this.goal) throw new StateError('step() called on a finished episode; call reset() first');
+    const s = this.setting;
+    let text: string;
+    if (typeof action === 'string') text = action.trim();
+    else if (isToolCall(action)) text = toolCallText(action, this.tools[0] as ToolSpec, s.slots, (x) => s.values(x));
+    else throw new InvalidActionError(`an action is a string or a tool call { tool, arguments }, got ${JSON.stringify(action)}`);
+    this.turns.push({ speaker: 'bot', text });
+    this.agentTurns++;
+    let outcome;
+    if (text === 'api_call' || text.startsWith('api_call ')) {
+      const p = parseApiCall(text, s.dialect);
+      outcome = p.ok ? { call: p.call } : { invalid: p.reason };
+    }
+    const r = this.user.react(text, outcome);
+    for (const line of r.kb) this.turns.push({ speaker: 'kb', text: line });
+    if (!r.done) this.turns.push({ speaker: 'user', text: r.utterance });
+    const obs: RestaurantObservation = { utterance: r.utterance, kb: r.kb, history: this.turns.slice() };
+    const info: Info = { turn: this.agentTurns, maxTurns: this.maxTurns };
+    if (r.done) return this.finish(obs, info, false);
+    if (this.agentTurns >= this.maxTurns) return this.finish(obs, info, true);
+    return { obs, reward: 0, terminated: false, truncated: false, info };
+  }
+
+  private finish(obs: RestaurantObservation, info: Info, truncated: boolean): StepResult<RestaurantObservation> {
+    this.done = true;
+    const user = this.user as SimulatedUser;
+    const goal = this.goal as Goal;
+    if (truncated) user.finish(true);
+    let { failure, detail } = user.outcome();
+    if (truncated && failure === undefined) {
+      failure = 'max turns';
+      detail = {};
+    }
+    const success = failure === undefined ? 1 : 0;
+    const out: Info = { ...info, success, failure: failure ?? null, ...(failure !== undefined ? { detail } : {}), goal: goal.final, booked: user.booked?.name ?? null };
+    return { obs, reward: success, terminated: !truncated, truncated, info: out };
+  }
+
+  sampleAction(rng: Rng): RestaurantAction {
+    const s = this.setting;
+    const u = rng.next();
+    if (u < 0.1) {
+      const args: Record<string, string> = {};
+      for (const slot of s.slots) args[slot] = rng.pick(s.values(slot));
+      return { tool: 'api_call', arguments: args };
+    }
+    if (u < 0.2) return ['api_call', ...s.slots.map((slot) => rng.pick(s.values(slot)))].join(' ');
+    const options = this.goal?.shown.length ? this.goal.shown : this.goal?.restaurant ? [this.goal.restaurant] : [];
+    if (u < 0.35 && options.length > 0) return PROPOSE_PREFIX + rng.pick(options).name;
+    if (u < 0.45 && options.length > 0) {
+      const r = rng.pick(options);
+      return INFO_PREFIX + (rng.chance(0.5) ? r.phone : r.address);
+    }
+    return rng.pick(s.botPhrases);
+  }
+}

@@ -1,0 +1,104 @@
+/** `dialogym evaluate`, `agent --stdio` and `env-server` end to end, and the Python examples when python3 is present. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cliPath } from './shared-data.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-agent-protocol-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const examples = fileURLToPath(new URL('../../examples/python/', import.meta.url));
+const python = spawnSync('python3', ['--version']).status === 0;
+const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --model rules --stdio`;
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Starts a process and resolves with the first line matching `re` on its stdout or stderr. */
+function startAndRead(cmd: string, args: string[], re: RegExp): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const on = (chunk: Buffer): void => {
+      buf += chunk.toString();
+      const m = re.exec(buf);
+      if (m) resolve({ child, line: m[0] });
+    };
+    child.stdout?.on('data', on);
+    child.stderr?.on('data', on);
+    child.on('exit', (code) => reject(new Error(`${cmd} exited (${code}): ${buf}`)));
+  });
+}
+
+test('evaluate: the rule bot through `agent --stdio` and in process give the same summary and transcripts', () => {
+  const t1 = join(tmp, 'stdio.jsonl');
+  const t2 = join(tmp, 'local.jsonl');
+  const viaStdio = cli(['evaluate', '--env', 'dstc6-task3-tst4-v1', '--agent-cmd', agentCmd, '--episodes', '12', '--trials', '2', '--seed', '5', '--json', '--transcripts', t1]);
+  assert.equal(viaStdio.status, 0, viaStdio.stderr);
+  const local = cli(['evaluate', '--env', 'dstc6-task3-tst4-v1', '--agent', 'rules', '--episodes', '12', '--trials', '2', '--seed', '5', '--json', '--transcripts', t2]);
+  assert.equal(local.status, 0, local.stderr);
+  assert.equal(viaStdio.stdout, local.stdout);
+  const s = JSON.parse(viaStdio.stdout) as { success: number; passK: number[]; episodes: number; trials: number; failures: object };
+  assert.deepEqual([s.success, s.passK, s.episodes, s.trials, s.failures], [1, [1, 1], 12, 2, {}]);
+  const lines = readFileSync(t1, 'utf8').trimEnd().split('\n');
+  assert.equal(lines.length, 24);
+  assert.equal(readFileSync(t1, 'utf8'), readFileSync(t2, 'utf8'));
+  const first = JSON.parse(lines[0] as string) as { episode: number; trial: number; seed: number; success: boolean; actions: unknown[] };
+  assert.deepEqual([first.episode, first.trial, first.seed, first.success], [0, 0, 5, true]);
+  assert.ok(first.actions.length > 3);
+  const text = cli(['evaluate', '--env', 'restaurant-task4-v1', '--agent', 'rules', '--episodes', '5']);
+  assert.match(text.stdout, /^restaurant-task4-v1: 5 tasks × 1 trials \(seed 0\)\nsuccess 1\.0000  pass\^1 1\.0000\n/);
+});
+
+test('evaluate and agent: one-line errors', () => {
+  const none = cli(['evaluate', '--env', 'restaurant-task1-v1']);
+  assert.equal(none.status, 2);
+  assert.equal(none.stderr, 'error: give exactly one of --agent-cmd, --agent-url, --agent\n');
+  const unknown = cli(['evaluate', '--env', 'restaurant-task9-v1', '--agent', 'rules']);
+  assert.notEqual(unknown.status, 0);
+  assert.match(unknown.stderr, /^error: .*restaurant-task9-v1.*\n$/);
+  const noStdio = cli(['agent', '--model', 'rules']);
+  assert.equal(noStdio.status, 2);
+  assert.match(noStdio.stderr, /^error: agent: give --stdio/);
+  const r = spawnSync(process.execPath, [cliPath, 'agent', '--model', 'rules', '--stdio'], { input: 'not json\n', encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /^\{"error":".*JSON.*"\}\n$/);
+});
+
+test('Python examples: stdio agent, HTTP agent, env-server client', { skip: python ? false : 'python3 not found' }, async () => {
+  const stdio = cli(['evaluate', '--env', 'restaurant-task1-v1', '--agent-cmd', `python3 ${JSON.stringify(join(examples, 'stdio_agent.py'))}`, '--episodes', '10', '--json']);
+  assert.equal(stdio.status, 0, stdio.stderr);
+  assert.equal((JSON.parse(stdio.stdout) as { success: number }).success, 1);
+
+  const agent = await startAndRead('python3', [join(examples, 'http_agent.py'), '0'], /http:\/\/127\.0\.0\.1:\d+\/act/);
+  try {
+    const r = spawn(process.execPath, [cliPath, 'evaluate', '--env', 'restaurant-task1-oov-v1', '--agent-url', agent.line, '--episodes', '10', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    r.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise((resolve) => r.on('exit', resolve));
+    assert.equal(code, 0);
+    assert.equal((JSON.parse(out) as { success: number }).success, 1);
+  } finally {
+    agent.child.kill();
+  }
+
+  const server = await startAndRead(process.execPath, [cliPath, 'env-server', '--port', '0'], /http:\/\/127\.0\.0\.1:\d+/);
+  try {
+    const c = spawn('python3', [join(examples, 'env_client.py'), server.line, 'restaurant-task1-v1', '8'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (x: Buffer) => (out += x.toString()));
+    c.stderr.on('data', (x: Buffer) => (err += x.toString()));
+    const code = await new Promise((resolve) => c.on('exit', resolve));
+    assert.equal(code, 0, err);
+    assert.deepEqual(JSON.parse(out), { env: 'restaurant-task1-v1', episodes: 8, success: 1, avgTurns: JSON.parse(out).avgTurns });
+    assert.ok((JSON.parse(out) as { avgTurns: number }).avgTurns >= 3);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+});

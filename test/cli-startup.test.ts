@@ -1,0 +1,124 @@
+/**
+ * The CLI loads only what the verb being run needs: the modules each command line imports are
+ * recorded by a module resolve hook (node --import, module.register), so the checks do not depend on
+ * timing. Also: the light verb manifest gives exactly the help of the fully loaded program.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cliPath, repoRoot } from './shared-data.js';
+import { verbOf } from '../src/cli/program.js';
+import { VERBS, verbName } from '../src/cli/commands/index.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-startup-'));
+const log = join(tmp, 'loaded.txt');
+const hooks = join(tmp, 'hooks.mjs');
+writeFileSync(
+  hooks,
+  `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, r.url + '\\n');
+  return r;
+}
+`,
+);
+const register = join(tmp, 'register.mjs');
+writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+
+/** Runs the CLI and returns the URLs of every module it imported (ESM resolution, including packages' entry points). */
+function loaded(...args: string[]): { code: number; stdout: string; modules: string[] } {
+  rmSync(log, { force: true });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, cliPath, ...args], { encoding: 'utf8' });
+  let modules: string[] = [];
+  try {
+    modules = readFileSync(log, 'utf8').trim().split('\n');
+  } catch {
+    // no module resolved: the hook did not run, which the assertions below catch
+  }
+  return { code: r.status ?? -1, stdout: r.stdout, modules };
+}
+
+/** Heavy modules: the HTTP server, SQLite, the worker pool, the WASM kernel and model code. */
+const HEAVY: readonly [string, RegExp][] = [
+  ['fastify', /\/node_modules\/fastify\//],
+  ['better-sqlite3', /\/node_modules\/better-sqlite3\//],
+  ['piscina', /\/node_modules\/piscina\//],
+  ['WASM kernel', /\/dist\/src\/nn\/wasm\.js$/],
+  ['model code', /\/dist\/src\/(rankers\/(registry|memn2n|embeddings|builtin)|testbeds\/restaurant\/(models|hcn\/)|nn\/)/],
+  ['the library barrel', /\/dist\/src\/index\.js$/],
+];
+
+function heavyIn(modules: readonly string[]): string[] {
+  return HEAVY.filter(([, re]) => modules.some((m) => re.test(m))).map(([name]) => name);
+}
+
+const tiny = join(tmp, 'r.json');
+writeFileSync(tiny, JSON.stringify([{ dialog_id: 'd1', lst_candidate_id: [{ candidate_id: 'a', rank: 1 }] }]));
+
+test('--help, dstc6 score --help and dstc6 score load no server, SQLite, worker pool, WASM or model code', () => {
+  for (const args of [['--help'], ['dstc6', 'score', '--help'], ['dstc6', 'score', '--result', tiny, '--truth', tiny], ['help', 'dstc6']]) {
+    const r = loaded(...args);
+    assert.equal(r.code, 0, args.join(' '));
+    assert.ok(r.modules.some((m) => m.endsWith('/node_modules/commander/index.js')), `the hook recorded the imports of ${args.join(' ')}`);
+    assert.deepEqual(heavyIn(r.modules), [], `${args.join(' ')} loaded heavy modules`);
+  }
+  // --help imports no verb module at all.
+  assert.deepEqual(loaded('--help').modules.filter((m) => /\/cli\/commands\/(?!index\.js)/.test(m)), []);
+  // dstc6 score reads JSON and scores: nothing of the other dstc6 tools either.
+  const score = loaded('dstc6', 'score', '--result', tiny, '--truth', tiny);
+  assert.match(score.stdout, /^Precision @1: 1\.0\n/);
+  assert.deepEqual(score.modules.filter((m) => /\/testbeds\/dstc6\/(?!score\.js)/.test(m)), []);
+});
+
+test('the hook sees heavy modules where a verb uses them (so the check above can fail)', () => {
+  assert.ok(heavyIn(loaded('dstc6', 'rank', '--help').modules).includes('model code'));
+  assert.ok(heavyIn(loaded('serve', '--help').modules).includes('fastify'));
+  assert.ok(heavyIn(loaded('kb', 'import', '--help').modules).includes('better-sqlite3'));
+});
+
+/** Help texts of the fully loaded program (every verb's module imported): the top level ('') and each verb. */
+function fullHelp(): Record<string, string> {
+  const program = pathToFileURL(join(repoRoot, 'dist', 'src', 'cli', 'program.js')).href;
+  const script = `const { buildProgram } = await import(${JSON.stringify(program)});
+const p = await buildProgram();
+const help = { '': p.helpInformation() };
+for (const c of p.commands) help[c.name()] = c.helpInformation();
+process.stdout.write(JSON.stringify(help));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as Record<string, string>;
+}
+
+test('the verb manifest gives the help of the fully loaded program, for the top level and every verb', () => {
+  const full = fullHelp();
+  const r = spawnSync(process.execPath, [cliPath, '--help'], { encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, full['']);
+  assert.deepEqual(Object.keys(full).filter((k) => k !== '' && k !== 'help'), VERBS.map(verbName));
+  for (const v of VERBS) {
+    const name = verbName(v);
+    const h = spawnSync(process.execPath, [cliPath, name, '--help'], { encoding: 'utf8' });
+    assert.equal(h.status, 0, `${name} --help: ${h.stderr}`);
+    assert.equal(h.stdout, full[name], `${name} --help`);
+  }
+});
+
+test('verbOf finds the verb after global flags and `help`', () => {
+  assert.deepEqual(verbOf(['dstc6', 'score', '--json']), { verb: 'dstc6', args: ['score', '--json'] });
+  assert.deepEqual(verbOf(['--debug', 'help', 'dstc6', 'rank']), { verb: 'dstc6', args: ['rank'] });
+  assert.equal(verbOf(['--help']), undefined);
+  assert.equal(verbOf(['--version']), undefined);
+  assert.equal(verbOf(['nosuchverb']), undefined);
+  assert.equal(verbOf([]), undefined);
+});
+
+test('an unknown verb is still a one-line commander error with a suggestion', () => {
+  const r = spawnSync(process.execPath, [cliPath, 'dstc'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^error: unknown command 'dstc'\n\(Did you mean dstc6\?\)\n$/);
+});
