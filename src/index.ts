@@ -30,7 +30,7 @@ export { SILENCE, botTurnIndices } from './core/dialog.js';
 export { createRng, hashString, type Rng } from './core/rng.js';
 export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
-export { writeFileAtomic, readTextFile } from './core/files.js';
+export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
 
 // Environments (Gymnasium-style).
 export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall } from './testbeds/env.js';

@@ -82,7 +82,7 @@ test('bad input: one error line, non-zero exit, no output file', () => {
   writeFileSync(k1, kbLine + '\n');
   writeFileSync(broken, dataLine + '\n{"intent": 3}\n');
   oneLineError(cli('airdialogue', 'logic', '--data', d2, '--kb', k1), /^error: .*k1\.json:2: missing line: .*d2\.json has 2 lines, this file has 1/);
-  oneLineError(cli('airdialogue', 'score', '--data', broken, '--kb', k1), /^error: .*broken\.json:2: "intent" must be an object$/);
+  oneLineError(cli('airdialogue', 'score', '--data', broken, '--kb', k1), /^error: .*broken\.json:2: missing "action"$/);
   oneLineError(cli('airdialogue', 'score', '--data', d2, '--kb', join(tmp, 'nope.json')), /^error: .*nope\.json: no such file$/);
   const k2 = join(tmp, 'k2.json');
   const p1 = join(tmp, 'p1.json');

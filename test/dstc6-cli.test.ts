@@ -153,7 +153,7 @@ test('bad input: one-line errors, non-zero exit, no half-written output', () => 
   oneLineError(cli('dstc6', 'baseline', 'tfidf', '--data', badJson, '--out', out), /^error: .*bad\.json:2: invalid JSON: unexpected '\]' \(column 23\)$/, 1);
   assert.ok(!existsSync(out));
   const badEntry = w('badentry.json', JSON.stringify([tiny[0], { ...tiny[1], candidates: [{ utterance: 'x' }] }]));
-  oneLineError(cli('dstc6', 'walk', badEntry), /^error: .*badentry\.json: entry 2 \(dialog_id d2\): candidate 1 has no "candidate_id" string$/, 1);
+  oneLineError(cli('dstc6', 'walk', badEntry), /^error: .*badentry\.json: entry 2 \(dialog_id d2\): candidates\[0\]: missing "candidate_id"$/, 1);
   oneLineError(cli('dstc6', 'check', badEntry, '--data', tinyFile), /badentry\.json: entry 1 \(dialog_id d1\): missing "lst_candidate_id" array$/, 1);
   oneLineError(cli('dstc6', 'walk', join(tmp, 'nope.json')), /^error: .*nope\.json: no such file$/, 1);
   oneLineError(cli('dstc6', 'baseline', 'random', '--data', tinyFile, '--seed', 'abc', '--out', out), /^error: --seed: expected an integer, got 'abc'$/, 2);

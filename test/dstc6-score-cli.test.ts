@@ -76,7 +76,7 @@ test('several results: one-line errors for unmatched names, counts and bad files
   mkdirSync(join(tmp, 'empty'));
   one(cli('dstc6', 'score', '--result', join(tmp, 'empty'), '--truth', truthA), /^error: --result: .*empty: no \*\.json file in this folder$/, 2);
   const bad = json(join(tmp, 'bad', 'a.json'), [entry('a1', 'x'), { dialog_id: 'a2', lst_candidate_id: [{ candidate_id: 'x', rank: 0 }] }]);
-  one(cli('dstc6', 'score', '--result', resA, bad, '--truth', truthDir), /^error: .*bad\/a\.json: entry 2 \(dialog_id a2\): lst_candidate_id item 1: rank 0 < 1 \(ranks start at 1\)$/, 1);
+  one(cli('dstc6', 'score', '--result', resA, bad, '--truth', truthDir), /^error: .*bad\/a\.json: entry 2 \(dialog_id a2\): lst_candidate_id\[0\]: "rank" must be >= 1, got 0$/, 1);
   // a string rank, as the official scripts accept, is read through the checking reader
   const str = json(join(tmp, 'str', 'a.json'), [{ dialog_id: 'a1', lst_candidate_id: [{ candidate_id: 'x', rank: '1' }] }]);
   assert.match(cli('dstc6', 'score', '--result', str, '--truth', truthA).stdout, /^Precision @1: 0\.5\n/);

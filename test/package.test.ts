@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './shared-data.js';
@@ -15,6 +15,16 @@ import { repoRoot } from './shared-data.js';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const probe = spawnSync(npm, ['--version'], { encoding: 'utf8' });
 const skip = probe.status === 0 ? false : 'npm is not available';
+
+/** Every file under `dir` with its size and modification time (to prove nothing was written there). */
+function snapshot(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .map((f) => {
+      const st = statSync(join(dir, f));
+      return `${f} ${st.size} ${st.mtimeMs}`;
+    })
+    .sort();
+}
 
 function run(cmd: string, args: readonly string[], cwd: string, timeout = 300_000): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
@@ -102,6 +112,31 @@ export { steps, medium, reply, readDstc6Data, utterance };
     );
     run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
     assert.ok(readdirSync(app).includes('node_modules'));
+
+    // The CLI of the installed package: eval with a shipped policy, then a training run, write
+    // nothing under node_modules (trained policies go to the user folder, here a fresh HOME).
+    const home = join(tmp, 'home');
+    mkdirSync(home);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+    delete env.DIALOGYM_HOME;
+    delete env.DIALOGYM_POLICIES;
+    delete env.XDG_CACHE_HOME;
+    const bin = join(app, 'node_modules', 'dialogym', 'dist', 'src', 'cli', 'index.js');
+    const before = snapshot(join(app, 'node_modules'));
+    const cliRun = (...args: string[]): string => {
+      const r = spawnSync(process.execPath, [bin, ...args], { cwd: app, encoding: 'utf8', env, timeout: 300_000 });
+      assert.equal(r.status, 0, `dialogym ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+      return r.stdout;
+    };
+    const evalOut = JSON.parse(cliRun('infobot', 'eval', '--agent', 'rl-soft', '--split', 'medium', '--episodes', '200', '--json')) as { agent: string; episodes: number; success: number };
+    assert.equal(evalOut.agent, 'rl-soft');
+    assert.equal(evalOut.episodes, 200);
+    assert.ok(evalOut.success > 0.3, `rl-soft success ${evalOut.success}`);
+    cliRun('infobot', 'train', '--agent', 'rl-soft', '--split', 'small', '--episodes', '200', '--imitation', '100');
+    assert.ok(existsSync(join(home, '.cache', 'dialogym', 'policies', 'infobot', 'rl-soft-small.dgm')), 'the trained policy is not in ~/.cache/dialogym');
+    assert.deepEqual(snapshot(join(app, 'node_modules')), before, 'the CLI wrote under node_modules');
+    // The schemas ship, and the package's readers find them.
+    assert.ok(files.includes('schemas/dstc6-data.schema.json'), 'schemas missing from the tarball');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -1,13 +1,17 @@
 /** File reading with one-line errors, and atomic writes (temp file + rename). */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { homedir } from 'node:os';
 import { FormatError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** Largest text file read (256 MiB; V8 strings stop at 512 Mi UTF-16 units, the originals are < 10 MB). */
+const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
+
 /**
- * Reads a UTF-8 text file. A missing/unreadable file, a file holding NUL bytes or invalid UTF-8
- * throws a FormatError naming the file (and the line, for binary content).
+ * Reads a UTF-8 text file. A missing/unreadable file, one over 256 MiB, a file holding NUL bytes
+ * or invalid UTF-8 throws a FormatError naming the file (and the line, for binary content).
  *
  * @example
  * ```ts
@@ -19,8 +23,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function readTextFile(file: string): string {
   let buf: Buffer;
   try {
+    const size = statSync(file).size;
+    if (size > MAX_TEXT_FILE_BYTES) throw new FormatError(file, undefined, `file too large (${size} bytes; at most ${MAX_TEXT_FILE_BYTES})`);
     buf = readFileSync(file);
   } catch (e) {
+    if (e instanceof FormatError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const reason =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(e)})`;
@@ -83,4 +90,22 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * The user's dialogym folder, where trained outputs go by default (never the installed package,
+ * which may be read-only or inside `node_modules`): `$DIALOGYM_HOME`, else
+ * `$XDG_CACHE_HOME/dialogym`, else `~/.cache/dialogym`. Not created here.
+ *
+ * @example
+ * ```ts
+ * import { join } from 'node:path';
+ * import { userDataDir } from 'dialogym';
+ * const policies = join(userDataDir(), 'policies', 'infobot'); // where `infobot train` writes
+ * ```
+ */
+export function userDataDir(): string {
+  const own = process.env.DIALOGYM_HOME;
+  if (own) return own;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'dialogym');
 }

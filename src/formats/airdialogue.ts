@@ -9,6 +9,8 @@
  */
 import { DialogymError, FormatError } from '../core/errors.js';
 import { readTextFile } from '../core/files.js';
+import { parseJsonText } from './json-text.js';
+import { checkSchema, type SchemaName } from './schema.js';
 
 export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'June', 'July', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const;
 export type Month = (typeof MONTHS)[number];
@@ -173,162 +175,44 @@ export interface AirExample {
 }
 
 // ---------------------------------------------------------------------------------------------
-// validation helpers
+// validation: schemas/airdialogue-*.schema.json, then the checks a schema cannot express
 
 type Obj = Record<string, unknown>;
-
-class Bad extends Error {}
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function need(o: Obj, key: string, where: string): unknown {
-  if (!(key in o)) throw new Bad(`${where}missing "${key}"`);
-  return o[key];
-}
-
-function str(o: Obj, key: string, where: string): string {
-  const v = need(o, key, where);
-  if (typeof v !== 'string') throw new Bad(`${where}"${key}" must be a string, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function int(o: Obj, key: string, where: string): number {
-  const v = need(o, key, where);
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new Bad(`${where}"${key}" must be an integer, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function oneOf<T extends string>(o: Obj, key: string, allowed: readonly T[], where: string): T {
-  const v = str(o, key, where);
-  if (!(allowed as readonly string[]).includes(v)) throw new Bad(`${where}"${key}" must be one of ${allowed.join('/')}, got "${v}"`);
-  return v as T;
-}
-
-function dayStr(o: Obj, key: string, where: string): string {
-  const v = str(o, key, where);
-  const n = Number(v);
-  if (!/^\d{1,2}$/.test(v) || n < 1 || n > 31) throw new Bad(`${where}"${key}" must be a day 1-31, got "${v}"`);
-  return v;
-}
-
-/** The fields an intent and a flight share: airports, months and days of both legs. */
-function tripFields(v: Record<string, unknown>, w: string): void {
-  str(v, 'departure_airport', w);
-  str(v, 'return_airport', w);
-  oneOf(v, 'departure_month', MONTHS, w);
-  oneOf(v, 'return_month', MONTHS, w);
-  dayStr(v, 'departure_day', w);
-  dayStr(v, 'return_day', w);
-}
-
-function validateIntent(v: unknown): Intent {
-  const w = 'intent: ';
-  if (!isObj(v)) throw new Bad('"intent" must be an object');
-  tripFields(v, w);
-  str(v, 'name', w);
-  oneOf(v, 'goal', GOALS, w);
-  int(v, 'max_price', w);
-  if ('max_connections' in v) int(v, 'max_connections', w);
-  if ('class' in v) oneOf(v, 'class', CLASSES, w);
-  if ('departure_time' in v) oneOf(v, 'departure_time', DAY_SEGMENTS, w);
-  if ('return_time' in v) oneOf(v, 'return_time', DAY_SEGMENTS, w);
-  if ('airline_preference' in v) oneOf(v, 'airline_preference', ['normal-cost'] as const, w);
-  return v as unknown as Intent;
-}
-
-function validateAction(key: string, v: unknown): Action {
-  if (!isObj(v)) throw new Bad(`"${key}" must be an object`);
-  const w = `${key}: `;
-  str(v, 'status', w);
-  str(v, 'name', w);
-  const fl = need(v, 'flight', w);
-  if (!Array.isArray(fl) || !fl.every((x) => typeof x === 'number' && Number.isInteger(x)))
-    throw new Bad(`${w}"flight" must be a list of flight numbers, got ${JSON.stringify(fl)}`);
-  return v as unknown as Action;
-}
-
-function validateData(v: unknown): DataLine {
-  if (!isObj(v)) throw new Bad('a data line must be a JSON object');
-  validateIntent(need(v, 'intent', ''));
-  validateAction('action', need(v, 'action', ''));
-  validateAction('expected_action', need(v, 'expected_action', ''));
-  if ('dialogue' in v) {
-    const d = v.dialogue;
-    if (!Array.isArray(d) || !d.every((x) => typeof x === 'string')) throw new Bad('"dialogue" must be a list of strings');
-  }
-  if ('timestamps' in v) {
-    const t = v.timestamps;
-    if (!Array.isArray(t) || !t.every((x) => typeof x === 'number' && Number.isInteger(x))) throw new Bad('"timestamps" must be a list of integers');
-  }
-  if ('correct_sample' in v && typeof v.correct_sample !== 'boolean') throw new Bad('"correct_sample" must be true or false');
-  if ('search_info' in v) {
-    const s = v.search_info;
-    if (!Array.isArray(s) || !s.every(isObj)) throw new Bad('"search_info" must be a list of objects');
-  }
-  return v as unknown as DataLine;
-}
-
-function validateFlight(v: unknown, i: number): Flight {
-  const w = `kb[${i}]: `;
-  if (!isObj(v)) throw new Bad(`${w}a flight must be an object`);
-  str(v, 'airline', w);
-  oneOf(v, 'class', CLASSES, w);
-  tripFields(v, w);
-  for (const k of ['departure_time_num', 'return_time_num']) {
-    const h = int(v, k, w);
-    if (h < 0 || h > 23) throw new Bad(`${w}"${k}" must be an hour 0-23, got ${h}`);
-  }
-  int(v, 'flight_number', w);
-  const c = int(v, 'num_connections', w);
-  if (c < 0) throw new Bad(`${w}"num_connections" must be >= 0, got ${c}`);
-  int(v, 'price', w);
-  return v as unknown as Flight;
-}
-
-function validateKb(v: unknown): KbLine {
-  if (!isObj(v)) throw new Bad('a kb line must be a JSON object');
-  const kb = need(v, 'kb', '');
-  if (!Array.isArray(kb) || kb.length === 0) throw new Bad('"kb" must be a non-empty list of flights');
+/** Unique flight numbers in a KB line, and a reservation that is one of them (or 0). */
+function kbCrossChecks(v: KbLine): string | undefined {
   const numbers = new Set<number>();
-  kb.forEach((f, i) => {
-    const fl = validateFlight(f, i);
-    if (numbers.has(fl.flight_number)) throw new Bad(`kb[${i}]: duplicate flight_number ${fl.flight_number}`);
-    numbers.add(fl.flight_number);
-  });
-  const r = int(v, 'reservation', '');
-  if (r !== 0 && !numbers.has(r)) throw new Bad(`"reservation" ${r} is not a flight of this kb`);
-  return v as unknown as KbLine;
+  for (let i = 0; i < v.kb.length; i++) {
+    const n = (v.kb[i] as Flight).flight_number;
+    if (numbers.has(n)) return `kb[${i}]: duplicate flight_number ${n}`;
+    numbers.add(n);
+  }
+  if (v.reservation !== 0 && !numbers.has(v.reservation)) return `"reservation" ${v.reservation} is not a flight of this kb`;
+  return undefined;
 }
 
-/** Splits JSON Lines text into (line number, text); a single trailing newline is allowed. */
+/** Splits JSON Lines text into (line number, parsed value); a single trailing newline is allowed. */
 function jsonLines(text: string, file: string): Array<{ line: number; value: unknown }> {
   const raw = text.split('\n');
   if (raw.length > 0 && raw[raw.length - 1] === '') raw.pop();
-  const outLines: Array<{ line: number; value: unknown }> = [];
-  raw.forEach((l, i) => {
+  return raw.map((l, i) => {
     const s = l.endsWith('\r') ? l.slice(0, -1) : l;
     if (s.trim() === '') throw new FormatError(file, i + 1, 'empty line (expected one JSON object per line)');
-    let value: unknown;
-    try {
-      value = JSON.parse(s);
-    } catch (e) {
-      throw new FormatError(file, i + 1, `invalid JSON (${(e as Error).message.split('\n')[0]})`);
-    }
-    outLines.push({ line: i + 1, value });
+    return { line: i + 1, value: parseJsonText(s, file, i + 1) };
   });
-  return outLines;
 }
 
-function parseWith<T>(text: string, file: string, validate: (v: unknown) => T): T[] {
+function parseWith<T>(text: string, file: string, schema: SchemaName, cross?: (v: T) => string | undefined): T[] {
   return jsonLines(text, file).map(({ line, value }) => {
-    try {
-      return validate(value);
-    } catch (e) {
-      if (e instanceof Bad) throw new FormatError(file, line, e.message);
-      throw e;
-    }
+    const issue = checkSchema(schema, value);
+    if (issue) throw new FormatError(file, line, issue.reason);
+    const bad = cross?.(value as T);
+    if (bad !== undefined) throw new FormatError(file, line, bad);
+    return value as T;
   });
 }
 
@@ -345,7 +229,7 @@ function parseWith<T>(text: string, file: string, validate: (v: unknown) => T): 
  * ```
  */
 export function parseAirData(text: string, file = '<data>'): DataLine[] {
-  return parseWith(text, file, validateData);
+  return parseWith<DataLine>(text, file, 'airdialogue-data');
 }
 
 /**
@@ -360,7 +244,7 @@ export function parseAirData(text: string, file = '<data>'): DataLine[] {
  * ```
  */
 export function parseAirKb(text: string, file = '<kb>'): KbLine[] {
-  return parseWith(text, file, validateKb);
+  return parseWith<KbLine>(text, file, 'airdialogue-kb', kbCrossChecks);
 }
 
 /**
@@ -413,7 +297,15 @@ export function readAirDialogue(dataFile: string, kbFile: string): AirExample[] 
   const data = readAirData(dataFile);
   const kbs = readAirKb(kbFile);
   checkAligned(dataFile, data.length, kbFile, kbs.length);
-  return data.map((d, i) => ({ line: i + 1, data: d, kb: kbs[i] as KbLine }));
+  return data.map((d, i) => {
+    const kb = kbs[i] as KbLine;
+    const numbers = new Set(kb.kb.map((f) => f.flight_number));
+    for (const key of ['action', 'expected_action'] as const) {
+      const bad = d[key].flight.find((n) => !numbers.has(n));
+      if (bad !== undefined) throw new FormatError(dataFile, i + 1, `${key}: flight ${bad} is not a flight of line ${i + 1} of ${kbFile}`);
+    }
+    return { line: i + 1, data: d, kb };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,10 +381,7 @@ export function formatAirLines(items: readonly unknown[]): string {
  * ```
  */
 export function parseAirPredictions(text: string, file = '<pred>'): Action[] {
-  return parseWith(text, file, (v) => {
-    if (!isObj(v)) throw new Bad('a prediction line must be a JSON object');
-    return 'action' in v ? validateAction('action', v.action) : validateAction('prediction', v);
-  });
+  return parseWith<Action | { action: Action }>(text, file, 'airdialogue-prediction').map((v) => ('action' in v && isObj(v.action) ? (v.action as Action) : (v as Action)));
 }
 
 /**

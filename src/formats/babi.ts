@@ -162,6 +162,7 @@ export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile
     const m = ID_RE.exec(raw);
     if (!m) throw new FormatError(file, ln, `line does not start with a numeric ID and a space: ${JSON.stringify(clip(raw))}`);
     const id = Number(m[1]);
+    if (String(id) !== m[1]) throw new FormatError(file, ln, `ID ${clip(m[1] as string)} is not a plain number (leading zero or too large)`);
     if (id === 1 && lastId > 0) throw new FormatError(file, ln, 'ID 1 without an empty line before it (each dialog must end with an empty line)');
     if (id !== lastId + 1) {
       throw new FormatError(file, ln, lastId === 0 ? `dialog starts with ID ${id}, expected 1` : `ID ${id} does not follow ID ${lastId} (IDs must increase by one)`);
@@ -172,11 +173,17 @@ export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile
     const tab = rest.indexOf('\t');
     if (tab < 0) {
       if (rest.trim() === '') throw new FormatError(file, ln, 'line has an ID but no text');
+      const kbIssue = kbLineIssue(rest);
+      if (kbIssue) throw new FormatError(file, ln, kbIssue);
       turns.push({ speaker: 'kb', text: rest });
     } else {
       if (rest.indexOf('\t', tab + 1) >= 0) throw new FormatError(file, ln, 'more than one TAB on a line (expected `ID user<TAB>bot`)');
       const user = rest.slice(0, tab);
       const bot = rest.slice(tab + 1);
+      // A KB-result line written with a TAB (as in KB files) would otherwise become a user/bot pair.
+      if (/^\S+ [rR]_\S+$/.test(user) || (/^\S+$/.test(user) && /^[rR]_\S+ \S/.test(bot))) {
+        throw new FormatError(file, ln, `a KB-result line must not hold a TAB (expected \`ID name R_attr value\` with spaces): ${JSON.stringify(clip(rest))}`);
+      }
       // An empty user side occurs in task 6 (6 lines of the DSTC2 training file): kept as is.
       if (bot.trim() === '') throw new FormatError(file, ln, 'empty bot utterance after the TAB');
       turns.push({ speaker: 'user', text: user }, { speaker: 'bot', text: bot });
@@ -260,6 +267,7 @@ export function parseBabiCandidates(text: string, file = '<input>'): BabiCandida
     const raw = lines[i] as string;
     const m = ID_RE.exec(raw);
     if (!m) throw new FormatError(file, i + 1, raw === '' ? 'empty line in a candidates file' : `line does not start with a numeric ID and a space: ${JSON.stringify(clip(raw))}`);
+    if (m[1] !== '1') throw new FormatError(file, i + 1, `candidate lines start with ID 1, got ${clip(m[1] as string)}`);
     const text = raw.slice(m[0].length);
     if (text.trim() === '') throw new FormatError(file, i + 1, 'empty candidate');
     if (text.includes('\t')) throw new FormatError(file, i + 1, 'TAB in a candidate (is this a dialog file?)');
@@ -320,9 +328,12 @@ export function parseBabiKb(text: string, file = '<input>'): BabiKbFile {
     const raw = lines[i] as string;
     const m = ID_RE.exec(raw);
     if (!m) throw new FormatError(file, i + 1, raw === '' ? 'empty line in a KB file' : `line does not start with a numeric ID and a space: ${JSON.stringify(clip(raw))}`);
+    if (m[1] !== '1') throw new FormatError(file, i + 1, `KB lines start with ID 1, got ${clip(m[1] as string)}`);
     const rest = raw.slice(m[0].length);
     const f = /^(\S+) (R_\S+)([\t ])(\S.*)$/.exec(rest);
     if (!f) throw new FormatError(file, i + 1, `expected \`name R_attr value\`, got ${JSON.stringify(clip(rest))}`);
+    if (!ATTR_RE.test(f[2] as string)) throw new FormatError(file, i + 1, `bad attribute name ${JSON.stringify(clip(f[2] as string))} (expected R_ followed by letters, digits or _)`);
+    if ((f[4] as string).includes('\t')) throw new FormatError(file, i + 1, 'TAB inside a KB value (one TAB or space between attribute and value only)');
     const s = f[3] as '\t' | ' ';
     if (sep === undefined) sep = s;
     else if (s !== sep) throw new FormatError(file, i + 1, `attribute/value separator changes from ${sep === '\t' ? 'TAB' : 'space'} to ${s === '\t' ? 'TAB' : 'space'}`);
@@ -362,6 +373,18 @@ export function formatBabiKb(kb: { facts: readonly KbFact[]; sep?: '\t' | ' '; f
  */
 export function readBabiKb(file: string): BabiKbFile {
   return parseBabiKb(readTextFile(file), file);
+}
+
+/** Attribute names of KB facts and KB-result lines: `R_` (or DSTC6's `r_`) and letters, digits, `_`. */
+const ATTR_RE = /^[rR]_[A-Za-z0-9_]+$/;
+
+/** Why a TAB-less dialog line is not a KB-result line (`name R_attr value`, or `api_call no result`), or undefined. */
+function kbLineIssue(text: string): string | undefined {
+  if (text === 'api_call no result') return undefined;
+  const m = /^(\S+) (\S+) (\S.*)$/.exec(text);
+  if (!m) return `a line without a TAB must be a KB-result line \`name R_attr value\`, got ${JSON.stringify(clip(text))}`;
+  if (!ATTR_RE.test(m[2] as string)) return `bad attribute name ${JSON.stringify(clip(m[2] as string))} in a KB-result line (expected R_ followed by letters, digits or _)`;
+  return undefined;
 }
 
 function clip(s: string): string {

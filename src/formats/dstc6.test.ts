@@ -81,18 +81,20 @@ const entry = (id: string, extra: Record<string, unknown> = {}): Record<string, 
 test('dataset reader: one-line errors naming entry and dialog_id', () => {
   const bad = (entries: unknown): string => errorMessage(() => parseDstc6Data(JSON.stringify(entries), 'd.json'));
   assert.equal(bad({}), 'd.json: expected a JSON array of dialog entries, got an object');
-  assert.equal(bad([entry('x'), 3]), 'd.json: entry 2: expected an object, got a number');
+  assert.equal(bad([entry('x'), 3]), 'd.json: entry 2: expected a dialog entry (an object), got 3');
   assert.equal(bad([entry('x'), entry('x')]), 'd.json: entry 2 (dialog_id x): duplicate dialog_id (first at entry 1)');
-  assert.equal(bad([{ ...entry('x'), dialog_id: 5 }]), 'd.json: entry 1: missing or empty "dialog_id" string');
-  assert.equal(bad([entry('x', { utterances: 'hi' })]), 'd.json: entry 1 (dialog_id x): missing "utterances" array');
-  assert.equal(bad([entry('x', { utterances: ['a', 2] })]), 'd.json: entry 1 (dialog_id x): utterance 2 is a number, expected a string');
-  assert.equal(bad([entry('x', { candidates: [] })]), 'd.json: entry 1 (dialog_id x): empty "candidates" array');
-  assert.equal(bad([entry('x', { candidates: [{ utterance: 'a' }] })]), 'd.json: entry 1 (dialog_id x): candidate 1 has no "candidate_id" string');
+  assert.equal(bad([{ ...entry('x'), dialog_id: 5 }]), 'd.json: entry 1: "dialog_id" must be a string, got 5');
+  assert.equal(bad([entry('x', { utterances: 'hi' })]), 'd.json: entry 1 (dialog_id x): "utterances" must be a list, got "hi"');
+  assert.equal(bad([entry('x', { utterances: ['a', 2] })]), 'd.json: entry 1 (dialog_id x): "utterances[1]" must be a string, got 2');
+  assert.equal(bad([entry('x', { candidates: [] })]), 'd.json: entry 1 (dialog_id x): "candidates" must have at least 1 item, got []');
+  assert.equal(bad([entry('x', { candidates: [{ utterance: 'a' }] })]), 'd.json: entry 1 (dialog_id x): candidates[0]: missing "candidate_id"');
   assert.equal(
     bad([entry('x', { candidates: [{ utterance: 'a', candidate_id: 'c' }, { utterance: 'b', candidate_id: 'c' }] })]),
-    'd.json: entry 1 (dialog_id x): candidate 2: duplicate candidate_id c',
+    'd.json: entry 1 (dialog_id x): candidates[1]: duplicate candidate_id c',
   );
-  assert.equal(bad([entry('x', { answer: { candidate_id: 'x-a' } })]), 'd.json: entry 1 (dialog_id x): "answer" has no "utterance" string');
+  assert.equal(bad([entry('x', { answer: { candidate_id: 'x-a' } })]), 'd.json: entry 1 (dialog_id x): answer: missing "utterance"');
+  assert.equal(bad([entry('x', { utterances: ['hi', ''] })]), 'd.json: entry 1 (dialog_id x): "utterances[1]" must not be empty or blank, got ""');
+  assert.equal(bad([entry('x', { candidates: [{ utterance: ' ', candidate_id: 'c' }] })]), 'd.json: entry 1 (dialog_id x): candidates[0]: "utterance" must not be empty or blank, got " "');
   assert.match(errorMessage(() => parseDstc6Data('[{"dialog_id": "x",\n "utterances": [}]', 'd.json')), /^d\.json:2: invalid JSON: .*\(column 17\)$/);
   assert.equal(errorMessage(() => readDstc6Data('/nonexistent/d.json')), '/nonexistent/d.json: no such file');
 });
@@ -100,10 +102,10 @@ test('dataset reader: one-line errors naming entry and dialog_id', () => {
 test('result reader: structure errors; string ranks accepted like score.py\'s int(rank)', () => {
   const bad = (entries: unknown): string => errorMessage(() => parseDstc6Results(JSON.stringify(entries), 'r.json'));
   assert.equal(bad([{ dialog_id: 'x' }]), 'r.json: entry 1 (dialog_id x): missing "lst_candidate_id" array');
-  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ rank: 1 }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id item 1 has no "candidate_id" string');
-  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ candidate_id: 'a' }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id item 1 has no "rank"');
-  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ candidate_id: 'a', rank: 1.5 }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id item 1: rank 1.5 is not an integer');
-  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ candidate_id: 'a', rank: 0 }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id item 1: rank 0 < 1 (ranks start at 1)');
+  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ rank: 1 }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id[0]: missing "candidate_id"');
+  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ candidate_id: 'a' }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id[0]: missing "rank"');
+  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ candidate_id: 'a', rank: 1.5 }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id[0]: "rank" must be an integer, got 1.5');
+  assert.equal(bad([{ dialog_id: 'x', lst_candidate_id: [{ candidate_id: 'a', rank: 0 }] }]), 'r.json: entry 1 (dialog_id x): lst_candidate_id[0]: "rank" must be >= 1, got 0');
   const r = parseDstc6Results('[{"dialog_id": "x", "lst_candidate_id": [{"candidate_id": "a", "rank": "2"}]}]', 'r.json');
   assert.equal(r[0]?.lst_candidate_id[0]?.rank, 2);
 });

@@ -4,9 +4,10 @@
  * on a syntax error; writers reproduce the original files' layout (Python json.dump) atomically.
  */
 import type { Turn } from '../core/dialog.js';
-import { DialogymError, FormatError } from '../core/errors.js';
+import { FormatError } from '../core/errors.js';
 import { readTextFile, writeFileAtomic } from '../core/files.js';
 import { parseJsonText, pyJson } from './json-text.js';
+import { checkSchema } from './schema.js';
 
 /** A KB-result utterance inside a DSTC6 context: `<name> r_<attr> <value>` (or bAbI's `R_`). */
 export function isDstc6KbLine(u: string): boolean {
@@ -124,7 +125,7 @@ function isObject(x: unknown): x is Json {
 }
 
 function entryLabel(file: string, index: number, raw: unknown): string {
-  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${raw.dialog_id})` : '';
+  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${raw.dialog_id.length > 60 ? raw.dialog_id.slice(0, 57) + '...' : raw.dialog_id})` : '';
   return `${file}: entry ${index + 1}${id}`;
 }
 
@@ -145,63 +146,40 @@ function jsonKind(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-function candidateOf(c: unknown, where: string): Dstc6Candidate {
-  if (!isObject(c)) throw new DialogymError(`${where} is ${jsonKind(c)}, expected an object`);
-  if (typeof c.candidate_id !== 'string' || c.candidate_id === '') throw new DialogymError(`${where} has no "candidate_id" string`);
-  if (typeof c.utterance !== 'string') throw new DialogymError(`${where} has no "utterance" string`);
-  return { candidate_id: c.candidate_id, utterance: c.utterance };
+/** The first schema violation of a parsed file, as `file: entry N (dialog_id …): field: reason`. */
+function schemaError(name: 'dstc6-data' | 'dstc6-results', arr: unknown[], file: string): void {
+  const issue = checkSchema(name, arr);
+  if (!issue) return;
+  if (issue.item === undefined) throw new FormatError(file, undefined, issue.reason);
+  throw entryError(file, issue.item, arr[issue.item], issue.reason);
 }
 
 /**
- * Validates parsed JSON as a DSTC6 dataset. Errors name the entry: `file: entry N (dialog_id …):
- * reason`. Checks: dialog_id non-empty and unique, utterances strings, at least one candidate,
- * candidate ids unique within the entry, optional answer well-formed.
+ * Validates parsed JSON as a DSTC6 dataset against `schemas/dstc6-data.schema.json` (types,
+ * non-blank utterances, at least one candidate, size limits), then checks what a schema cannot:
+ * dialog_id unique in the file, candidate ids unique within the entry. Errors name the entry:
+ * `file: entry N (dialog_id …): field: reason`.
  */
 export function dstc6DataFromJson(value: unknown, file: string): Dstc6Entry[] {
   const arr = topLevelArray(value, file, 'dialog entries');
+  schemaError('dstc6-data', arr, file);
   const seen = new Map<string, number>();
   const out: Dstc6Entry[] = [];
-  arr.forEach((raw, index) => {
-    const fail = (reason: string): never => {
-      throw entryError(file, index, raw, reason);
-    };
-    if (!isObject(raw)) fail(`expected an object, got ${jsonKind(raw)}`);
-    const e = raw as Json;
-    if (typeof e.dialog_id !== 'string' || e.dialog_id === '') fail('missing or empty "dialog_id" string');
+  (arr as Json[]).forEach((e, index) => {
     const id = e.dialog_id as string;
     const prev = seen.get(id);
-    if (prev !== undefined) fail(`duplicate dialog_id (first at entry ${prev + 1})`);
+    if (prev !== undefined) throw entryError(file, index, e, `duplicate dialog_id (first at entry ${prev + 1})`);
     seen.set(id, index);
-    if (!Array.isArray(e.utterances)) fail('missing "utterances" array');
-    const utterances = e.utterances as unknown[];
-    utterances.forEach((u, k) => {
-      if (typeof u !== 'string') fail(`utterance ${k + 1} is ${jsonKind(u)}, expected a string`);
-    });
-    if (!Array.isArray(e.candidates)) fail('missing "candidates" array');
-    const rawCands = e.candidates as unknown[];
-    if (rawCands.length === 0) fail('empty "candidates" array');
     const ids = new Set<string>();
-    const candidates = rawCands.map((c, k) => {
-      let cand: Dstc6Candidate;
-      try {
-        cand = candidateOf(c, `candidate ${k + 1}`);
-      } catch (err) {
-        return fail((err as Error).message);
-      }
-      if (ids.has(cand.candidate_id)) fail(`candidate ${k + 1}: duplicate candidate_id ${cand.candidate_id}`);
-      ids.add(cand.candidate_id);
-      return cand;
+    const candidates = (e.candidates as Json[]).map((c, k): Dstc6Candidate => {
+      const cid = c.candidate_id as string;
+      if (ids.has(cid)) throw entryError(file, index, e, `candidates[${k}]: duplicate candidate_id ${cid}`);
+      ids.add(cid);
+      return { candidate_id: cid, utterance: c.utterance as string };
     });
-    let answer: Dstc6Candidate | undefined;
-    if (e.answer !== undefined && e.answer !== null) {
-      try {
-        answer = candidateOf(e.answer, '"answer"');
-      } catch (err) {
-        fail((err as Error).message);
-      }
-    }
-    const entry: Dstc6Entry = { dialog_id: id, utterances: utterances as string[], candidates };
-    out.push(answer ? { ...entry, answer } : entry);
+    const entry: Dstc6Entry = { dialog_id: id, utterances: e.utterances as string[], candidates };
+    const a = e.answer as Json | null | undefined;
+    out.push(a ? { ...entry, answer: { candidate_id: a.candidate_id as string, utterance: a.utterance as string } } : entry);
   });
   return out;
 }
@@ -279,40 +257,18 @@ export function writeDstc6Data(file: string, entries: readonly Dstc6Entry[]): vo
   writeFileAtomic(file, formatDstc6Data(entries));
 }
 
-/** A rank value: a positive integer, or (as the official scripts' `int(rank)` accepts) its string form. */
-function rankOf(r: unknown): number | undefined {
-  if (typeof r === 'number' && Number.isSafeInteger(r)) return r;
-  if (typeof r === 'string' && /^\s*[+-]?\d+\s*$/.test(r)) {
-    const n = Number(r.trim());
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
-
 /**
- * Validates parsed JSON as a result/answers file. Structure only (each entry has a dialog_id and a
- * list of {candidate_id, rank ≥ 1}); whether ids and ranks fit a dataset is `check`'s job.
+ * Validates parsed JSON as a result/answers file against `schemas/dstc6-results.schema.json`.
+ * Structure only (each entry has a dialog_id and a list of {candidate_id, rank ≥ 1}, a rank as an
+ * integer or its decimal string); whether ids and ranks fit a dataset is `check`'s job.
  */
 export function dstc6ResultsFromJson(value: unknown, file: string): Dstc6Result[] {
   const arr = topLevelArray(value, file, 'result entries');
-  return arr.map((raw, index) => {
-    const fail = (reason: string): never => {
-      throw entryError(file, index, raw, reason);
-    };
-    if (!isObject(raw)) return fail(`expected an object, got ${jsonKind(raw)}`);
-    if (typeof raw.dialog_id !== 'string' || raw.dialog_id === '') fail('missing or empty "dialog_id" string');
-    if (!Array.isArray(raw.lst_candidate_id)) fail('missing "lst_candidate_id" array');
-    const ranks = (raw.lst_candidate_id as unknown[]).map((c, k): Dstc6Rank => {
-      if (!isObject(c)) return fail(`lst_candidate_id item ${k + 1} is ${jsonKind(c)}, expected an object`);
-      if (typeof c.candidate_id !== 'string' || c.candidate_id === '') return fail(`lst_candidate_id item ${k + 1} has no "candidate_id" string`);
-      if (c.rank === undefined || c.rank === null) return fail(`lst_candidate_id item ${k + 1} has no "rank"`);
-      const rank = rankOf(c.rank);
-      if (rank === undefined) return fail(`lst_candidate_id item ${k + 1}: rank ${JSON.stringify(c.rank)} is not an integer`);
-      if (rank < 1) return fail(`lst_candidate_id item ${k + 1}: rank ${rank} < 1 (ranks start at 1)`);
-      return { candidate_id: c.candidate_id, rank };
-    });
-    return { dialog_id: raw.dialog_id as string, lst_candidate_id: ranks };
-  });
+  schemaError('dstc6-results', arr, file);
+  return (arr as Json[]).map((raw) => ({
+    dialog_id: raw.dialog_id as string,
+    lst_candidate_id: (raw.lst_candidate_id as Json[]).map((c) => ({ candidate_id: c.candidate_id as string, rank: typeof c.rank === 'number' ? c.rank : Number((c.rank as string).trim()) })),
+  }));
 }
 
 /**

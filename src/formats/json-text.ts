@@ -4,19 +4,61 @@
  * which is how the original DSTC6 files were written, so that a read + write round trip is exact.
  */
 import { DialogymError, FormatError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, tooDeepAt } from './schema.js';
 
 /**
  * Parses JSON text. Invalid JSON throws a one-line FormatError `file:line: reason (column C)`,
- * located by a small validating scanner (V8's messages do not always carry a position).
+ * located by a small validating scanner (V8's messages do not always carry a position); so do
+ * nesting deeper than `MAX_JSON_DEPTH` (64) levels and numbers beyond a double (`1e400`). `line`
+ * (default 1) is the line of the file where `text` starts (JSON Lines).
  */
-export function parseJsonText(text: string, file: string): unknown {
+export function parseJsonText(text: string, file: string, line = 1): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     const { offset, reason } = locateJsonError(text);
-    const { line, column } = lineColumn(text, offset);
-    throw new FormatError(file, line, `invalid JSON: ${reason} (column ${column})`);
+    const at = lineColumn(text, offset);
+    throw new FormatError(file, line + at.line - 1, `invalid JSON: ${reason} (column ${at.column})`);
   }
+  // JSON.parse itself copes with deep nesting, but whatever walks the value after it (validators,
+  // error formatters) would overflow the stack; JSON.parse also turns 1e400 into Infinity, which
+  // no format holds. One iterative walk checks both; the text is scanned only to locate a fault.
+  const fault = depthOrNonFinite(value);
+  if (fault === 'deep') {
+    const at = lineColumn(text, Math.max(0, tooDeepAt(text)));
+    throw new FormatError(file, line + at.line - 1, `nesting deeper than ${MAX_JSON_DEPTH} levels (column ${at.column})`);
+  }
+  if (fault === 'non-finite') {
+    const re = /-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null && Number.isFinite(Number(m[0])));
+    const at = lineColumn(text, m?.index ?? 0);
+    throw new FormatError(file, line + at.line - 1, `number ${m ? m[0].slice(0, 30) : ''} out of range (not a finite double) (column ${at.column})`);
+  }
+  return value;
+}
+
+/** Whether a parsed JSON value nests deeper than MAX_JSON_DEPTH or holds a non-finite number (iterative: no recursion). */
+function depthOrNonFinite(root: unknown): 'deep' | 'non-finite' | undefined {
+  if (root === null || typeof root !== 'object') return typeof root === 'number' && !Number.isFinite(root) ? 'non-finite' : undefined;
+  const stack: object[] = [root];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    const d = depths.pop() as number;
+    if (d > MAX_JSON_DEPTH) return 'deep';
+    const items: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (const x of items) {
+      if (typeof x === 'number') {
+        if (!Number.isFinite(x)) return 'non-finite';
+      } else if (x !== null && typeof x === 'object') {
+        stack.push(x);
+        depths.push(d + 1);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** 1-based line and column (in UTF-16 code units) of a string offset. */
@@ -79,7 +121,7 @@ export function locateJsonError(text: string): { offset: number; reason: string 
     i += m[0].length;
   };
   const value = (depth: number): void => {
-    if (depth > 10000) throw new Stop(i, 'nesting too deep');
+    if (depth > MAX_JSON_DEPTH) throw new Stop(i, `nesting deeper than ${MAX_JSON_DEPTH} levels`);
     ws();
     if (i >= n) throw new Stop(i, 'unexpected end of input');
     const c = text[i];

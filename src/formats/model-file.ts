@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { DialogymError, ModelFileError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/files.js';
+import { checkSchema, tooDeepAt } from './schema.js';
 
 export const MODEL_FILE_MAGIC = 'DIALOGYM';
 export const MODEL_FILE_VERSION = 1;
@@ -59,6 +60,11 @@ export interface ModelFileContent {
   readonly meta: unknown;
   /** The weights, in the order they are stored. */
   readonly tensors: readonly ModelTensor[];
+  /**
+   * True for the best-so-far weights that `dialogym train` writes while it runs: a checkpoint of
+   * an unfinished run, which `eval` refuses unless `--allow-checkpoint`. Absent in finished models.
+   */
+  readonly checkpoint?: boolean;
 }
 
 interface HeaderTensor {
@@ -89,7 +95,9 @@ export function encodeModelFile(c: ModelFileContent): Buffer {
     offset += n * 4;
     return h;
   });
-  const header = Buffer.from(JSON.stringify({ model: c.model, meta: c.meta, tensors: ht, dataBytes: offset }), 'utf8');
+  const h: Record<string, unknown> = { model: c.model, meta: c.meta, tensors: ht, dataBytes: offset };
+  if (c.checkpoint === true) h.checkpoint = true;
+  const header = Buffer.from(JSON.stringify(h), 'utf8');
   const pad = (4 - ((PREFIX + header.length) % 4)) % 4;
   const buf = Buffer.alloc(PREFIX + header.length + pad + offset);
   buf.write(MODEL_FILE_MAGIC, 0, 'latin1');
@@ -129,30 +137,42 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
   if (version !== MODEL_FILE_VERSION) fail(`model file format version ${version} is not supported (this dialogym reads version ${MODEL_FILE_VERSION})`);
   const hlen = buf.readUInt32LE(12);
   if (PREFIX + hlen > buf.length) fail(`truncated model file (header needs ${PREFIX + hlen} bytes, file has ${buf.length})`);
-  let header: { model?: unknown; meta?: unknown; tensors?: unknown; dataBytes?: unknown };
+  const headerText = buf.toString('utf8', PREFIX, PREFIX + hlen);
+  let parsed: unknown;
   try {
-    header = JSON.parse(buf.toString('utf8', PREFIX, PREFIX + hlen)) as typeof header;
+    if (tooDeepAt(headerText) >= 0) throw new RangeError('too deep');
+    parsed = JSON.parse(headerText) as unknown;
   } catch {
     // A damaged header is reported as corruption when the checksum disagrees, else as a bad header.
     if (crc32(buf.subarray(PREFIX)) !== buf.readUInt32LE(16)) fail('corrupt model file (checksum mismatch)');
     return fail('corrupt model file (unreadable header)');
   }
+  // Types, ranges and alignment of every header field (schemas/model-file-header.schema.json).
+  const issue = checkSchema('model-file-header', parsed);
+  if (issue) fail(`corrupt model file (header: ${issue.reason})`);
+  const header = parsed as { model: string; meta: unknown; tensors: HeaderTensor[]; dataBytes: number; checkpoint?: boolean };
   const dataBytes = header.dataBytes;
-  if (typeof header.model !== 'string' || !Array.isArray(header.tensors) || typeof dataBytes !== 'number') fail('corrupt model file (incomplete header)');
   const pad = (4 - ((PREFIX + hlen) % 4)) % 4;
   const dataStart = PREFIX + hlen + pad;
-  const expected = dataStart + (dataBytes as number);
+  const expected = dataStart + dataBytes;
   if (buf.length < expected) fail(`truncated model file (expected ${expected} bytes, got ${buf.length})`);
   if (buf.length > expected) fail(`corrupt model file (${buf.length - expected} unexpected bytes after the weights)`);
   if (crc32(buf.subarray(PREFIX)) !== buf.readUInt32LE(16)) fail('corrupt model file (checksum mismatch)');
-  const tensors: ModelTensor[] = [];
-  for (const t of header.tensors as HeaderTensor[]) {
-    if (t.offset + t.length * 4 > (dataBytes as number)) fail(`corrupt model file (tensor ${t.name} out of bounds)`);
+  // Every tensor's length matches its shape and lies inside the data, before anything is allocated.
+  const names = new Set<string>();
+  header.tensors.forEach((t, i) => {
+    const n = t.shape.reduce((a, b) => a * b, 1);
+    if (n !== t.length) fail(`corrupt model file (tensors[${i}] '${t.name}': length ${t.length} does not match shape ${t.shape.join('×') || 'scalar'} = ${n})`);
+    if (t.offset + t.length * 4 > dataBytes) fail(`corrupt model file (tensors[${i}] '${t.name}' out of bounds: bytes ${t.offset}–${t.offset + t.length * 4} of ${dataBytes})`);
+    if (names.has(t.name)) fail(`corrupt model file (tensor name '${t.name}' repeated)`);
+    names.add(t.name);
+  });
+  const tensors: ModelTensor[] = header.tensors.map((t) => {
     const data = new Float32Array(t.length);
     data.set(new Float32Array(buf.buffer.slice(buf.byteOffset + dataStart + t.offset, buf.byteOffset + dataStart + t.offset + t.length * 4)));
-    tensors.push({ name: t.name, shape: t.shape, data });
-  }
-  return { model: header.model as string, meta: header.meta, tensors };
+    return { name: t.name, shape: t.shape, data };
+  });
+  return header.checkpoint === true ? { model: header.model, meta: header.meta, tensors, checkpoint: true } : { model: header.model, meta: header.meta, tensors };
 }
 
 /**

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ChatModel } from './chat-model.js';
 import { localBackend, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
+import { checkSchema } from '../formats/schema.js';
 import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
 
@@ -153,17 +154,14 @@ export function serveBackend(backend: SessionBackend, info: { readonly model: st
   app.post('/api/sessions', async (_req, reply) => reply.code(201).send({ id: await backend.create() }));
   app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req, reply) => {
     const body = req.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    // schemas/serve-message-request.schema.json; fastify has already bounded the size and parsed the JSON.
+    const issue = checkSchema('serve-message-request', body);
+    if (issue) {
       // An unknown session is a 404 whatever the body.
       await backend.transcript(req.params.id);
-      throw new HttpError(400, 'body must be a JSON object {"text": "..."}');
+      throw new HttpError(400, issue.path === '' && !issue.reason.startsWith('missing') ? 'body must be a JSON object {"text": "..."}' : 'text must be a string');
     }
-    const text = (body as { text?: unknown }).text;
-    if (typeof text !== 'string') {
-      await backend.transcript(req.params.id);
-      throw new HttpError(400, 'text must be a string');
-    }
-    return send(reply, await backend.send(req.params.id, text));
+    return send(reply, await backend.send(req.params.id, (body as { text: string }).text));
   });
   app.get<{ Params: { id: string } }>('/api/sessions/:id', async (req, reply) => send(reply, await backend.transcript(req.params.id)));
   app.delete<{ Params: { id: string } }>('/api/sessions/:id', async (req, reply) => {

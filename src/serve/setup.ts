@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRng } from '../core/rng.js';
-import { FormatError } from '../core/errors.js';
+import { ConfigError, FormatError } from '../core/errors.js';
 import { readBabiCandidates } from '../formats/babi.js';
 import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
 import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
@@ -62,7 +62,14 @@ export function openKb(file: string | undefined, seed = 1): SessionKb & { source
   return { store: new MemoryKbStore(restaurants), dialect, source: `${file} (in memory, ${restaurants.length} restaurants, ${dialect.name})`, close() {} };
 }
 
+/** Models of the registry that chat and serve do not offer, and why (checked before anything is opened). */
+const NOT_FOR_CHAT: Readonly<Record<string, string>> = {
+  'rules-dstc2': "model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline: its api_calls and post-code KB do not fit the chat's restaurant KBs; evaluate it with `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`",
+};
+
 export function setupBot(opts: BotSetupOptions): BotSetup {
+  const refused = Object.hasOwn(NOT_FOR_CHAT, opts.model) ? NOT_FOR_CHAT[opts.model] : undefined;
+  if (refused) throw new ConfigError(refused);
   const kb = openKb(opts.kb, opts.seed ?? 1);
   try {
     const candidates = opts.candidates === undefined ? undefined : readBabiCandidates(opts.candidates).candidates;

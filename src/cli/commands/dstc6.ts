@@ -149,7 +149,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .description('rank every dialog\'s candidates with a model of the registry')
     .requiredOption(
       '--model <name|file>',
-      `model name (${registry ? registry.creatableModels().join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
+      `model name (${registry ? registry.creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
     )
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
@@ -161,6 +161,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
         const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
         const { distinctCandidates, rankDstc6 } = await import('../../testbeds/dstc6/rank.js');
         checkModelName(o.model); // unknown name: fail before reading data
+        if (o.model === 'rules-dstc2') throw new ConfigError("model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline, not a DSTC6 model: use `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`");
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
         const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}) });

@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
-import { checkModelName, resolveModel } from '../../rankers/registry.js';
+import { checkModelName, isModelFile, resolveModel } from '../../rankers/registry.js';
+import { readModelFile } from '../../formats/model-file.js';
+import { ConfigError } from '../../core/errors.js';
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
@@ -17,6 +19,7 @@ interface EvalOptions {
   train?: string;
   json?: boolean;
   predictions?: string;
+  allowCheckpoint?: boolean;
 }
 
 export function registerEval(program: Command): void {
@@ -30,11 +33,15 @@ export function registerEval(program: Command): void {
     .option('--train <file>', 'training dialog file, for models that learn from it when built (rules-dstc2)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn')
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(action((o: EvalOptions) => run(o)));
 }
 
 function run(o: EvalOptions): void {
   checkModelName(o.model); // unknown name: fail before reading data
+  if (isModelFile(o.model) && !o.allowCheckpoint && readModelFile(o.model).checkpoint === true) {
+    throw new ConfigError(`${o.model}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to evaluate it anyway`);
+  }
   const { dialogs } = readBabiDialogs(o.data);
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : undefined;
   const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;

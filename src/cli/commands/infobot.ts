@@ -4,7 +4,6 @@
  * user), train (an RL policy: imitation then REINFORCE), agents (list the agent names).
  */
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,12 +36,13 @@ import {
   type RlAgentName,
   type CurvePoint,
   readKbPair,
+  splitOfKb,
   splitKbs,
   splitSpec,
   type SplitKbs,
   type SplitName,
 } from '../../testbeds/infobot/index.js';
-import { DEFAULT_POLICY_DIR } from '../../testbeds/infobot/agents/policy-file.js';
+import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 
@@ -67,16 +67,20 @@ function listFlag<T>(name: string, parse: (s: string) => T): (v: string) => T[] 
 }
 
 interface KbFlags {
-  split: SplitName;
+  /** Undefined until loadKbs: from --split, else the --kb folder, else medium. */
+  split?: SplitName;
   kbSeed: number;
   kb?: string;
   missing: number;
 }
 
+/** The KBs, generated or read from --kb (whose folder gives the split: o.split is set). */
 function loadKbs(o: KbFlags): SplitKbs {
-  if (!o.kb) return splitKbs(o.split, o.kbSeed, o.missing);
+  if (!o.kb) return splitKbs((o.split ??= 'medium'), o.kbSeed, o.missing);
   const names = kbFileNames(o.missing);
-  return readKbPair(join(o.kb, names.full), join(o.kb, names.incomplete));
+  const kbs = readKbPair(join(o.kb, names.full), join(o.kb, names.incomplete));
+  o.split = splitOfKb(o.kb, kbs.full.n, o.split);
+  return kbs;
 }
 
 /** Where eval workers get the KBs: the same files, or the same generation. */
@@ -91,7 +95,7 @@ const MIN_PARALLEL_EPISODES = 500;
 
 function kbOptions(cmd: Command): Command {
   return cmd
-    .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
+    .option('--split <name>', `KB split (${SPLITS.join(', ')}; default: medium, or the split of the --kb folder)`, splitFlag)
     .option('--kb-seed <s>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
     .option('--kb <dir>', 'read db.txt and incomplete_db_<missing>.txt from this folder instead of generating the KB')
     .option('--missing <f>', "fraction of values hidden in the agent's KB", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING);
@@ -131,20 +135,21 @@ export function registerInfobot(program: Command): void {
       .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
       .option('--temperature <t>', 'NLG temperature (noise)', floatFlag('--temperature', 0, 100), 1)
       .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
-      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR)
+      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
       .option('--workers <n>', `episodes played on n worker threads, same result for any n (default: 2, or 1 on a 1-core machine or under ${MIN_PARALLEL_EPISODES} episodes; 1 = no worker)`, intFlag('--workers', 1, 64)),
   ).action(
-    action(async (o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean; policies: string; workers?: number }) => {
+    action(async (o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean; policies?: string; workers?: number }) => {
       if (!isPolicyFile(o.agent)) infobotAgents.get(o.agent);
       const kbs = loadKbs(o);
-      const env = new InfoBotEnv({ split: o.split, kbs, temperature: o.temperature });
+      const split = o.split as SplitName;
+      const env = new InfoBotEnv({ split, kbs, temperature: o.temperature });
       createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
       const bar = progress('eval', o.episodes, { quiet: o.json === true || o.episodes < 2000 });
       const workers = o.workers ?? (o.episodes < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
       const onEpisode = (d: number): void => bar.update(d);
       const r =
         workers > 1
-          ? await evaluateAgentOnWorkers({ agent: o.agent, split: o.split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, onEpisode })
+          ? await evaluateAgentOnWorkers({ agent: o.agent, split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, onEpisode })
           : evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode });
       bar.stop();
       if (o.json) {
@@ -166,11 +171,11 @@ export function registerInfobot(program: Command): void {
     .option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)', (v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)), [0, 0.5, 1, 2, 3])
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
-    .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR)
+    .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
     .requiredOption('--out <file>', 'Markdown file to write')
     .action(
-      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies: string }) => {
-        const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => existsSync(defaultPolicyFile(o.policies, a, s))));
+      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies?: string }) => {
+        const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => locateDefaultPolicy(o.policies, a, s) !== undefined));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
         const r = infobotTable({
@@ -218,11 +223,11 @@ export function registerInfobot(program: Command): void {
     .option('--validation-episodes <n>', 'e2e-soft: validation dialogs (default: 500)', intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
     .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues)')
-    .option('--out <file>', 'model file to write (default: the default model of the agent and split, used by `eval --agent <name>`)')
+    .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)')
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
-    .option('--policies <dir>', 'folder of the default policies', DEFAULT_POLICY_DIR)
+    .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
     .action(
-      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies: string }) => {
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string }) => {
         const e2e = o.agent === 'e2e-soft';
         const episodes = o.episodes ?? (e2e ? 10_000 : 30_000);
         if (!e2e) {
@@ -230,7 +235,7 @@ export function registerInfobot(program: Command): void {
           for (const [flag, v] of only) if (v !== undefined) throw new ConfigError(`${flag}: only for --agent e2e-soft`);
         }
         if (episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
-        const file = o.out ?? defaultPolicyFile(o.policies, o.agent, o.split);
+        const file = o.out ?? defaultPolicyFile(o.policies ?? userPolicyDir(), o.agent, o.split);
         const curveFile = o.curve ?? file.replace(/(\.dgm)?$/, '.svg');
         const total = o.imitation + episodes;
         const bar = progress(`train ${o.agent}`, total, { quiet: total < 2000 });
@@ -269,12 +274,13 @@ export function registerInfobot(program: Command): void {
       .option('--agent <name>', 'agent name or trained policy file (.dgm)', 'rule-soft')
       .option('--seed <s>', 'seed of the target movie', intFlag('--seed', 0), 1)
       .option('--no-target', 'do not assign a target movie (free search)')
-      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents', DEFAULT_POLICY_DIR),
+      .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)'),
   ).action(
-    action(async (o: KbFlags & { agent: string; seed: number; target: boolean; policies: string }) => {
+    action(async (o: KbFlags & { agent: string; seed: number; target: boolean; policies?: string }) => {
       const entry = isPolicyFile(o.agent) ? { privileged: false } : infobotAgents.get(o.agent);
       if (entry.privileged) throw new ConfigError(`agent '${o.agent}' is an upper bound that reads the simulated user's goal; it cannot chat`);
-      const env = new InfoBotEnv({ split: o.split, kbs: loadKbs(o) });
+      const kbs = loadKbs(o);
+      const env = new InfoBotEnv({ split: o.split as SplitName, kbs });
       const { agent } = createAgent(o.agent, env, o.policies);
       const rng = createRng(o.seed);
       const goal = o.target ? env.sim.sampleGoal(rng.fork('goal')) : null;

@@ -12,6 +12,7 @@ import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
+import { writeModelFile } from '../../formats/model-file.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 import { progress } from '../progress.js';
 
@@ -67,8 +68,24 @@ export function registerTrain(program: Command): void {
     .action(action((o: TrainFlags) => run(o)));
 }
 
+/** The hyper-parameter flags each built-in trainer reads (TrainOptions); any other one given is an error. */
+const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
+  memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory'],
+  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAb', 'input'],
+  tfidf: ['matchType', 'kb', 'input'],
+  hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize'],
+  nn: [],
+};
+const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory', 'margin', 'negatives', 'shareAb', 'input', 'hidden'];
+
 function run(o: TrainFlags): void {
   if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
+  const applies = APPLIES[o.model];
+  const stray = applies ? MODEL_FLAGS.find((k) => o[k] !== undefined && !applies.includes(k)) : undefined;
+  if (stray) {
+    const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new ConfigError(`${flag} does not apply to ${o.model} (its options: ${applies?.length ? applies.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' ') : 'none'})`);
+  }
   if (o.optimizer !== undefined && o.optimizer !== 'sgd' && o.optimizer !== 'adam') throw new ConfigError(`--optimizer: expected sgd or adam, got '${o.optimizer}'`);
   if (o.input !== undefined && o.input !== 'last' && o.input !== 'history') throw new ConfigError(`--input: expected last or history, got '${o.input}'`);
   if (o.matchType && !o.kb) throw new ConfigError('--match-type needs --kb <file>');
@@ -109,8 +126,9 @@ function run(o: TrainFlags): void {
   let training: SavableRanker | undefined;
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {
     onModel: (m) => (training = m),
-    // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write).
-    onBest: () => training && saveModel(o.out, training),
+    // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write), marked as
+    // a checkpoint of an unfinished run until the final save below.
+    onBest: () => training && writeModelFile(o.out, { ...training.toModelFile(), checkpoint: true }),
     onEpoch(e) {
       bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
     },

@@ -76,5 +76,5 @@ test('scoreDstc6Files: the same score as the checked reader, string ranks read a
   assert.equal(meanReciprocalRank.value(scoreDstc6Files(s, t).mrr), 0.5 / 4);
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, JSON.stringify([{ dialog_id: 'd2', lst_candidate_id: [{ candidate_id: 'b', rank: 1.5 }] }]));
-  assert.throws(() => scoreDstc6Files(bad, t), (e: unknown) => e instanceof FormatError && /bad\.json: entry 1 \(dialog_id d2\): lst_candidate_id item 1: rank 1\.5 is not an integer$/.test(e.message));
+  assert.throws(() => scoreDstc6Files(bad, t), (e: unknown) => e instanceof FormatError && /bad\.json: entry 1 \(dialog_id d2\): lst_candidate_id\[0\]: "rank" must be an integer, got 1\.5$/.test(e.message));
 });

@@ -7,7 +7,9 @@
 import { FormatError } from '../../core/errors.js';
 import { readTextFile, writeFileAtomic } from '../../core/files.js';
 import { MISSING, MovieKb } from './movie-kb.js';
-import { M, SLOTS } from './slots.js';
+import { basename } from 'node:path';
+import { ConfigError } from '../../core/errors.js';
+import { M, SLOTS, SPLIT_SPECS, SPLITS, type SplitName } from './slots.js';
 
 /**
  * How a missing value is written in the KB files (`UNK`).
@@ -190,4 +192,30 @@ export function readKbPair(fullFile: string, incompleteFile: string): { full: Mo
     }
   }
   return { full, incomplete };
+}
+
+/**
+ * The split a KB folder holds: named by the folder (`imdb-M` as in the official layout, or
+ * `medium`), else by its number of movies (a generated split's size); `given` (a `--split` flag)
+ * must agree. A ConfigError when it cannot be told and nothing is given, or when they disagree.
+ *
+ * @example
+ * ```ts
+ * import { splitOfKb } from 'dialogym/infobot';
+ * splitOfKb('data/imdb-M', 428);         // 'medium'
+ * splitOfKb('out/kb', 277);              // 'small' (the size of a generated small split)
+ * splitOfKb('out/mine', 1000, 'large');  // 'large'
+ * ```
+ */
+export function splitOfKb(dir: string, movies: number, given?: SplitName): SplitName {
+  const name = basename(dir.replace(/[\\/]+$/, ''));
+  const byName = SPLITS.find((s) => name === s || name === SPLIT_SPECS[s].official);
+  const bySize = SPLITS.find((s) => SPLIT_SPECS[s].movies === movies);
+  const found = byName ?? bySize;
+  if (given !== undefined) {
+    if (found !== undefined && found !== given) throw new ConfigError(`--split ${given}: the KB folder ${dir} holds the ${found} split (${movies} movies); drop --split or pass --split ${found}`);
+    return given;
+  }
+  if (found === undefined) throw new ConfigError(`cannot tell the split of the KB folder ${dir} (${movies} movies, not a generated split's size): pass --split`);
+  return found;
 }

@@ -211,7 +211,7 @@ function strictKbFacts(text: string, file: string): KbFact[] {
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no KB fact');
   return lines.map((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const m = /^\d+ (\S+) (R_\w+)\t(\S+)$/.exec(line);
+    const m = /^1 (\S+) (R_\w+)\t(\S+)$/.exec(line);
     if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${line.slice(0, 60)}'`);
     return { entity: m[1] as string, attr: m[2] as string, value: m[3] as string };
   });

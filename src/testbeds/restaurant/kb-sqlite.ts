@@ -5,7 +5,8 @@
  * user text ever reaches SQL), and a store opens its database read-only with `query_only` set.
  *
  * Schema (version 1):
- *   kb_meta(key PRIMARY KEY, value)  format=dialogym-kb, version, dialect (babi|dstc6), source, restaurants
+ *   kb_meta(key PRIMARY KEY, value)  format=dialogym-kb, version, dialect (babi|dstc6), source, restaurants,
+ *                                    checksum (SHA-256 of the rows and the other meta; verified at open when present)
  *   restaurants(id INTEGER PRIMARY KEY  -- KB file order
  *               name UNIQUE, cuisine, location, price, rating INTEGER, phone, address, number,
  *               atmosphere, restrictions  -- NULL in bAbI KBs)
@@ -14,6 +15,7 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { FormatError } from '../../core/errors.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
@@ -60,6 +62,50 @@ CREATE INDEX restaurants_query ON restaurants (cuisine, location, number, price,
 `;
 
 const COLUMNS = 'name, cuisine, location, price, rating, phone, address, number, atmosphere, restrictions';
+
+/** Columns (name, declared type, NOT NULL) that `SCHEMA` creates, checked by `SqliteKbStore.open`. */
+const TABLES: Record<string, ReadonlyArray<readonly [string, string, boolean]>> = {
+  kb_meta: [
+    ['key', 'TEXT', false],
+    ['value', 'TEXT', true],
+  ],
+  restaurants: [
+    ['id', 'INTEGER', false],
+    ...['name', 'cuisine', 'location', 'price'].map((c) => [c, 'TEXT', true] as const),
+    ['rating', 'INTEGER', true],
+    ...['phone', 'address', 'number'].map((c) => [c, 'TEXT', true] as const),
+    ['atmosphere', 'TEXT', false],
+    ['restrictions', 'TEXT', false],
+  ],
+};
+
+/** Rows whose values have another storage class than the schema's (SQLite does not enforce column types). */
+const ROW_TYPE_CHECK =
+  "typeof(rating) <> 'integer' OR " +
+  ['name', 'cuisine', 'location', 'price', 'phone', 'address', 'number'].map((c) => `typeof(${c}) <> 'text'`).join(' OR ') +
+  " OR typeof(atmosphere) NOT IN ('text', 'null') OR typeof(restrictions) NOT IN ('text', 'null')";
+
+/** SHA-256 of the restaurants (in id order) and of kb_meta (but its checksum): stored at import, verified at open. */
+function contentChecksum(db: Database.Database): string {
+  const h = createHash('sha256');
+  for (const row of db.prepare(`SELECT id, ${COLUMNS} FROM restaurants ORDER BY id`).raw().iterate()) h.update(JSON.stringify(row) + '\n');
+  for (const row of db.prepare("SELECT key, value FROM kb_meta WHERE key <> 'checksum' ORDER BY key").raw().iterate()) h.update(JSON.stringify(row) + '\n');
+  return h.digest('hex');
+}
+
+/** Why the tables differ from `TABLES`, or undefined. */
+function checkTables(db: Database.Database): string | undefined {
+  for (const [table, want] of Object.entries(TABLES)) {
+    const cols = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; notnull: number }[];
+    const got = new Map(cols.map((c) => [c.name, c]));
+    for (const [name, type, notNull] of want) {
+      const c = got.get(name);
+      if (!c) return `table ${table} lacks column ${name}`;
+      if (c.type.toUpperCase() !== type || (notNull && c.notnull !== 1)) return `column ${table}.${name} is '${c.type}${c.notnull ? ' NOT NULL' : ''}', expected '${type}${notNull ? ' NOT NULL' : ''}'`;
+    }
+  }
+  return undefined;
+}
 
 /** A row of the restaurants table: a Restaurant whose DSTC6-only attributes are NULL in bAbI KBs. */
 type Row = Omit<Restaurant, 'atmosphere' | 'restrictions'> & { atmosphere: string | null; restrictions: string | null };
@@ -123,6 +169,7 @@ export function writeSqliteKb(out: string, restaurants: readonly Restaurant[], d
       meta.run('source', source);
       meta.run('restaurants', String(restaurants.length));
       for (const r of restaurants) ins.run({ ...r, atmosphere: r.atmosphere ?? null, restrictions: r.restrictions ?? null });
+      meta.run('checksum', contentChecksum(db as Database.Database));
     })();
     db.close();
     db = undefined;
@@ -193,8 +240,16 @@ export class SqliteKbStore implements KbStore {
     try {
       db = new Database(file, { readonly: true, fileMustExist: true });
       db.pragma('query_only = ON');
+      // Integrity first: a damaged page must fail here, naming the file, not in the middle of a chat.
+      const check = db.prepare('PRAGMA integrity_check(5)').pluck().all() as unknown[];
+      if (check.length !== 1 || check[0] !== 'ok') {
+        const first = check.map(String).join('\n').split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('***')) ?? '?';
+        throw new FormatError(file, undefined, `corrupt SQLite KB (integrity check: ${first.slice(0, 120)})`);
+      }
       const hasMeta = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('kb_meta', 'restaurants')").get() as { n: number };
       if (hasMeta.n !== 2) throw new FormatError(file, undefined, 'not a dialogym KB (no kb_meta/restaurants tables; make one with `dialogym kb import`)');
+      const schemaIssue = checkTables(db);
+      if (schemaIssue) throw new FormatError(file, undefined, `not a dialogym KB (${schemaIssue}; make one with \`dialogym kb import\`)`);
       const meta = new Map((db.prepare('SELECT key, value FROM kb_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
       if (meta.get('format') !== SQLITE_KB_FORMAT) throw new FormatError(file, undefined, `not a dialogym KB (format '${meta.get('format') ?? ''}')`);
       const version = Number(meta.get('version'));
@@ -203,6 +258,14 @@ export class SqliteKbStore implements KbStore {
       const dialect = dn !== undefined && Object.hasOwn(KB_DIALECTS, dn) ? KB_DIALECTS[dn] : undefined;
       if (!dialect) throw new FormatError(file, undefined, `unknown KB dialect '${dn ?? ''}'`);
       const size = (db.prepare('SELECT count(*) AS n FROM restaurants').get() as { n: number }).n;
+      const badRow = db.prepare(`SELECT id FROM restaurants WHERE ${ROW_TYPE_CHECK} LIMIT 1`).pluck().get() as number | undefined;
+      if (badRow !== undefined) throw new FormatError(file, undefined, `restaurants row ${badRow}: a value of the wrong type (text attributes, an integer rating)`);
+      if (meta.get('restaurants') !== undefined && Number(meta.get('restaurants')) !== size) {
+        throw new FormatError(file, undefined, `kb_meta says ${meta.get('restaurants')} restaurants, the table holds ${size} (truncated or edited file?)`);
+      }
+      // Bit flips inside text values pass the integrity check; the content checksum written at import catches them.
+      const sum = meta.get('checksum');
+      if (sum !== undefined && sum !== contentChecksum(db)) throw new FormatError(file, undefined, 'corrupt SQLite KB (content checksum mismatch: the file changed after `dialogym kb import`)');
       return new SqliteKbStore(file, db, dialect, size);
     } catch (e) {
       db?.close();
@@ -213,19 +276,28 @@ export class SqliteKbStore implements KbStore {
   }
 
   query(call: ApiCall): Restaurant[] {
-    const rows = this.byCall.all({
+    const rows = this.read(() => this.byCall.all({
       cuisine: call.cuisine,
       location: call.location,
       number: call.number,
       price: call.price,
       atmosphere: call.atmosphere ?? null,
       restrictions: call.restrictions ?? null,
-    }) as Row[];
+    })) as Row[];
     return rows.map(rowToRestaurant);
   }
 
   all(): Restaurant[] {
-    return (this.everything.all() as Row[]).map(rowToRestaurant);
+    return (this.read(() => this.everything.all()) as Row[]).map(rowToRestaurant);
+  }
+
+  /** Runs a read; a SQLite error (a page damaged after `open`) becomes a FormatError naming the file. */
+  private read<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw new FormatError(this.file, undefined, `cannot read the SQLite KB (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`, { cause: e });
+    }
   }
 
   close(): void {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ModelFileError } from '../../../core/errors.js';
+import { userDataDir } from '../../../core/files.js';
 import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
 import { PolicyNet } from './policy-net.js';
 import type { CurvePoint, RlTrainResult } from './reinforce.js';
@@ -122,13 +123,18 @@ export function loadPolicy(file: string): LoadedPolicy {
   const c = readModelFile(file);
   if (c.model !== POLICY_MODEL) throw new ModelFileError(`${file}: a '${c.model}' model, not a KB-InfoBot policy (${POLICY_MODEL})`);
   const meta = c.meta as Partial<PolicyMeta> | null;
-  if (!meta || typeof meta !== 'object' || typeof meta.agent !== 'string' || rlAccess(meta.agent) === null || typeof meta.hidden !== 'number') {
+  if (!meta || typeof meta !== 'object' || typeof meta.agent !== 'string' || rlAccess(meta.agent) === null) {
     throw new ModelFileError(`${file}: corrupt policy file (bad metadata)`);
+  }
+  // Sizes are checked before the network is allocated; the figures must be numbers.
+  if (!Number.isInteger(meta.hidden) || (meta.hidden as number) < 1 || (meta.hidden as number) > 4096) throw new ModelFileError(`${file}: corrupt policy file (meta.hidden ${JSON.stringify(meta.hidden)} is not an integer in [1, 4096])`);
+  for (const k of ['kbSeed', 'seed', 'imitation', 'episodes', 'bestValidReward', 'bestEpisodes'] as const) {
+    if (meta[k] !== undefined && typeof meta[k] !== 'number') throw new ModelFileError(`${file}: corrupt policy file (meta.${k} ${JSON.stringify(meta[k])} is not a number)`);
   }
   if (meta.features !== FEATURES_VERSION || meta.inputSize !== FEATURE_SIZE || meta.actions !== POLICY_ACTIONS) {
     throw new ModelFileError(`${file}: policy built for features '${String(meta.features)}' (${String(meta.inputSize)} inputs, ${String(meta.actions)} actions); this version uses '${FEATURES_VERSION}' (${FEATURE_SIZE}, ${POLICY_ACTIONS})`);
   }
-  const net = new PolicyNet(FEATURE_SIZE, meta.hidden, POLICY_ACTIONS);
+  const net = new PolicyNet(FEATURE_SIZE, meta.hidden as number, POLICY_ACTIONS);
   for (const p of net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
   return { meta: { ...(meta as PolicyMeta), access: rlAccess(meta.agent) as KbAccess }, net };
 }
@@ -146,8 +152,9 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
 }
 
 /**
- * The folder of the default trained policies: `$DIALOGYM_POLICIES`, else `policies/infobot/` of the
- * installed package (shipped in the npm tarball).
+ * The folder of the shipped trained policies: `$DIALOGYM_POLICIES`, else `policies/infobot/` of the
+ * installed package (in the npm tarball). Read-only package data: training writes to
+ * `userPolicyDir()` instead.
  *
  * @example
  * ```ts
@@ -158,8 +165,39 @@ export function defaultPolicyFile(dir: string, agent: string, split: SplitName):
 export const DEFAULT_POLICY_DIR: string = process.env.DIALOGYM_POLICIES ?? fileURLToPath(new URL('../../../../../policies/infobot/', import.meta.url));
 
 /**
- * The default policy file of an agent and split in `dir` (default: `DEFAULT_POLICY_DIR`), or a
- * ConfigError naming the training command when it is missing.
+ * Where trained policies go by default and are looked for first: `policies/infobot` in the
+ * user's dialogym folder (`userDataDir()`: `$DIALOGYM_HOME`, else `~/.cache/dialogym`). The
+ * shipped `DEFAULT_POLICY_DIR` is read-only package data: nothing is ever written there.
+ *
+ * @example
+ * ```ts
+ * import { userPolicyDir, defaultPolicyFile } from 'dialogym/infobot';
+ * defaultPolicyFile(userPolicyDir(), 'rl-soft', 'small'); // ~/.cache/dialogym/policies/infobot/rl-soft-small.dgm
+ * ```
+ */
+export function userPolicyDir(): string {
+  return join(userDataDir(), 'policies', 'infobot');
+}
+
+/**
+ * The default policy file of an agent and split: in `dir` when given, else in `userPolicyDir()`
+ * (policies you trained) and then in `DEFAULT_POLICY_DIR` (the shipped ones); undefined when
+ * there is none.
+ *
+ * @example
+ * ```ts
+ * import { locateDefaultPolicy } from 'dialogym/infobot';
+ * locateDefaultPolicy(undefined, 'rl-soft', 'medium'); // the shipped policy unless you trained one
+ * ```
+ */
+export function locateDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string | undefined {
+  const dirs = dir !== undefined ? [dir] : [userPolicyDir(), DEFAULT_POLICY_DIR];
+  return dirs.map((d) => defaultPolicyFile(d, agent, split)).find((f) => existsSync(f));
+}
+
+/**
+ * The default policy file of an agent and split (see `locateDefaultPolicy`), or a ConfigError
+ * naming the training command when there is none.
  *
  * @example
  * ```ts
@@ -169,9 +207,8 @@ export const DEFAULT_POLICY_DIR: string = process.env.DIALOGYM_POLICIES ?? fileU
  * ```
  */
 export function findDefaultPolicy(dir: string | undefined, agent: string, split: SplitName): string {
-  const file = defaultPolicyFile(dir ?? DEFAULT_POLICY_DIR, agent, split);
-  if (file && existsSync(file)) return file;
-  throw new ConfigError(
-    `agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split}${file ? ` (writes ${file})` : ''}, or pass --agent <policy.dgm>`,
-  );
+  const file = locateDefaultPolicy(dir, agent, split);
+  if (file) return file;
+  const target = defaultPolicyFile(dir ?? userPolicyDir(), agent, split);
+  throw new ConfigError(`agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split} (writes ${target}), or pass --agent <policy.dgm>`);
 }

@@ -1,0 +1,232 @@
+/**
+ * The readers under fuzzing, each with seeds cut from the real files (or generated where no
+ * original exists: the KB-InfoBot TSV), and the property every mutated input must satisfy:
+ * a typed DialogymError whose one-line message names the file, or a result that round-trips
+ * (written back and read again, it is the same). Hangs are timed by the runner.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { crc32 } from 'node:zlib';
+import { DialogymError, InternalError } from '../../src/core/errors.js';
+import { formatBabiCandidates, formatBabiDialogs, formatBabiKb, parseBabiCandidates, parseBabiDialogs, parseBabiKb } from '../../src/formats/babi.js';
+import { formatDstc6Data, formatDstc6Results, parseDstc6Data, parseDstc6Results } from '../../src/formats/dstc6.js';
+import { formatAirLines, parseAirData, parseAirKb, parseAirPredictions } from '../../src/formats/airdialogue.js';
+import { decodeModelFile, encodeModelFile } from '../../src/formats/model-file.js';
+import { formatKb, parseKb, type KbDialect } from '../../src/testbeds/restaurant/kb-dialects.js';
+import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
+import type { ApiCall, Restaurant } from '../../src/testbeds/restaurant/kb.js';
+import { formatKbTsv, parseKbTsv } from '../../src/testbeds/infobot/movie-kb-tsv.js';
+import { splitKbs } from '../../src/testbeds/infobot/generate.js';
+import { loadPolicy } from '../../src/testbeds/infobot/agents/policy-file.js';
+import { e2eFromContent } from '../../src/testbeds/infobot/agents/e2e-file.js';
+import { modelFromContent, trainModel, saveModel } from '../../src/rankers/registry.js';
+import { Tfidf } from '../../src/rankers/tfidf.js';
+import { syntheticCandidates, syntheticDialogs } from '../../src/rankers/testing/synthetic.js';
+import '../../src/testbeds/restaurant/models.js';
+import { airDir, babiDir, dstc6Dir, repoRoot } from '../shared-data.js';
+import { applyByteOps, byteOp, mutatedText, NASTY_JSON } from './mutate.js';
+
+/** What one mutated input gave: accepted (and round-tripped), rejected with a typed error, or a failure of the property. */
+export type Outcome = { readonly kind: 'accepted' | 'rejected' } | { readonly kind: 'failure'; readonly why: string };
+
+/** A reader under fuzzing: the arbitrary of its mutated inputs and the property check of one input. */
+export interface FuzzTarget<T = unknown> {
+  readonly name: string;
+  /** The file name the reader is given (errors must name it). */
+  readonly file: string;
+  readonly input: fc.Arbitrary<T>;
+  /** Runs the reader on one input; returns undefined when accepted and round-tripped, else why not. Throws what the reader throws. */
+  readonly run: (input: T) => string | undefined;
+  /** The input as bytes, for the failure folder. */
+  readonly bytes: (input: T) => Uint8Array;
+}
+
+/** Classifies what `target.run` did with one input. */
+export function check<T>(target: FuzzTarget<T>, input: T): Outcome {
+  try {
+    const bad = target.run(input);
+    return bad === undefined ? { kind: 'accepted' } : { kind: 'failure', why: `accepted but ${bad}` };
+  } catch (e) {
+    if (!(e instanceof DialogymError)) return { kind: 'failure', why: `untyped error: ${e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e)}` };
+    if (e instanceof InternalError) return { kind: 'failure', why: `internal error: ${e.message}` };
+    if (e.message.includes('\n')) return { kind: 'failure', why: `multi-line error: ${JSON.stringify(e.message.slice(0, 200))}` };
+    if (!e.message.includes(target.file)) return { kind: 'failure', why: `error does not name the file: ${e.message.slice(0, 200)}` };
+    return { kind: 'rejected' };
+  }
+}
+
+const need = (file: string): string => readFileSync(file, 'utf8');
+const dialogsOf = (text: string, n: number): string => text.split('\n\n').slice(0, n).join('\n\n') + '\n\n';
+const linesOf = (text: string, from: number, n: number): string => text.split('\n').slice(from, from + n).join('\n') + '\n';
+const same = (a: unknown, b: unknown, what: string): string | undefined => (isDeepStrictEqual(a, b) ? undefined : `${what} does not round-trip`);
+
+function textTarget(name: string, file: string, seeds: readonly string[], run: (text: string, file: string) => string | undefined): FuzzTarget<{ seed: number; text: string }> {
+  return { name, file, input: mutatedText(seeds), run: (i) => run(i.text, file), bytes: (i) => Buffer.from(i.text, 'utf8') };
+}
+
+/** The text readers: the nine of src/formats plus the testbeds' restaurant KB and KB-InfoBot TSV readers. */
+export function textTargets(): FuzzTarget<{ seed: number; text: string }>[] {
+  const babi = (f: string): string => need(join(babiDir, f));
+  const dstc6 = join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0');
+  const tst = (task: string): string => join(dstc6, 'tst1', `dialog-${task}-kb1_atmosphere-distr0.5-tst1000`);
+  const firstEntries = (f: string, n: number): unknown[] => (JSON.parse(need(f)) as unknown[]).slice(0, n);
+  const dataSeeds = [
+    formatDstc6Data(parseDstc6Data(JSON.stringify(firstEntries(`${tst('task1API')}.json`, 2)), 'x')),
+    formatDstc6Data(parseDstc6Data(JSON.stringify(firstEntries(`${tst('task5FULL')}.json`, 1)), 'x')),
+  ];
+  const answers = formatDstc6Results(parseDstc6Results(JSON.stringify(firstEntries(`${tst('task1API')}.answers.json`, 4)), 'x'));
+  const airData = need(join(airDir, 'dev_data.json'));
+  const airKb = need(join(airDir, 'dev_kb.json'));
+  const actions = parseAirData(linesOf(airData, 0, 6)).map((d) => d.action);
+  const kbAll = babi('dialog-babi-kb-all.txt');
+  const ext = need(join(dstc6, 'extendedkb1.txt'));
+  const tsv = formatKbTsv(splitKbs('small', 1).full).split('\n').slice(0, 12).join('\n') + '\n';
+  return [
+    textTarget('babi-dialogs', 'fuzz-dialogs.txt', [dialogsOf(babi('dialog-babi-task5-full-dialogs-dev.txt'), 1), dialogsOf(babi('dialog-babi-task6-dstc2-dev.txt'), 1), dialogsOf(babi('dialog-babi-task1-API-calls-dev.txt'), 2)], (t, f) => {
+      const d = parseBabiDialogs(t, f);
+      return formatBabiDialogs(d.dialogs, d.eol) === t ? undefined : 'the dialogs do not write back to the same text';
+    }),
+    textTarget('babi-candidates', 'fuzz-candidates.txt', [linesOf(babi('dialog-babi-candidates.txt'), 0, 12), babi('dialog-babi-task6-dstc2-candidates.txt').split('\n').slice(-8).join('\n')], (t, f) => {
+      const c = parseBabiCandidates(t, f);
+      return formatBabiCandidates(c) === t ? undefined : 'the candidates do not write back to the same text';
+    }),
+    textTarget('babi-kb', 'fuzz-kb.txt', [linesOf(kbAll, 0, 14), linesOf(babi('dialog-babi-task6-dstc2-kb.txt'), 0, 14)], (t, f) => {
+      const k = parseBabiKb(t, f);
+      return formatBabiKb(k) === t ? undefined : 'the KB facts do not write back to the same text';
+    }),
+    textTarget('restaurant-kb', 'fuzz-restaurant-kb.txt', [linesOf(kbAll, 0, 14), linesOf(ext, 0, 18)], (t, f) => {
+      const k = parseKb(t, f);
+      return same(parseKb(formatKb(k.restaurants, k.dialect), f, k.dialect as KbDialect).restaurants, k.restaurants, 'the restaurants');
+    }),
+    textTarget('dstc6-data', 'fuzz-data.json', dataSeeds, (t, f) => {
+      const d = parseDstc6Data(t, f);
+      return same(parseDstc6Data(formatDstc6Data(d), f), d, 'the entries');
+    }),
+    textTarget('dstc6-results', 'fuzz-answers.json', [answers, answers.replace(/"rank": 1/g, '"rank": "1"')], (t, f) => {
+      const r = parseDstc6Results(t, f);
+      return same(parseDstc6Results(formatDstc6Results(r), f), r, 'the results');
+    }),
+    textTarget('airdialogue-data', 'fuzz-air-data.json', [linesOf(airData, 0, 2), linesOf(airData, 7, 1)], (t, f) => {
+      const d = parseAirData(t, f);
+      return same(parseAirData(formatAirLines(d), f), d, 'the data lines');
+    }),
+    textTarget('airdialogue-kb', 'fuzz-air-kb.json', [linesOf(airKb, 0, 1), linesOf(airKb, 3, 1)], (t, f) => {
+      const k = parseAirKb(t, f);
+      return same(parseAirKb(formatAirLines(k), f), k, 'the KB lines');
+    }),
+    textTarget('airdialogue-predictions', 'fuzz-pred.json', [formatAirLines(actions), formatAirLines(actions.map((action) => ({ action })))], (t, f) => {
+      const p = parseAirPredictions(t, f);
+      return same(parseAirPredictions(formatAirLines(p), f), p, 'the predictions');
+    }),
+    textTarget('infobot-kb-tsv', 'fuzz-db.txt', [tsv, tsv.replace(/\n/g, '\r\n')], (t, f) => {
+      const k = parseKbTsv(t, f);
+      const back = parseKbTsv(formatKbTsv(k), f);
+      return same([back.titles, back.vocab, [...back.cells]], [k.titles, k.vocab, [...k.cells]], 'the KB');
+    }),
+  ];
+}
+
+/** Model files: the shipped KB-InfoBot policies and small ranker models, with forged headers (valid checksum) or damaged bytes. */
+export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer }> {
+  const file = join(dir, 'fuzz-model.dgm');
+  const seeds: Buffer[] = [readFileSync(join(repoRoot, 'policies', 'infobot', 'rl-soft-small.dgm')), readFileSync(join(repoRoot, 'policies', 'infobot', 'e2e-soft-small.dgm'))];
+  const train = syntheticDialogs(12, 1);
+  const candidates = syntheticCandidates();
+  seeds.push(encodeModelFile(Tfidf.fit(candidates, { input: 'history', matchType: false }).toModelFile()));
+  const mem = join(dir, 'seed-memn2n.dgm');
+  saveModel(mem, trainModel('memn2n', { train, dev: syntheticDialogs(4, 2), candidates }, { epochs: 1, dim: 8, seed: 1 }).model);
+  seeds.push(readFileSync(mem));
+  const forged = fc
+    .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), edits: fc.array(fc.record({ path: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), value: fc.constantFrom(...NASTY_JSON) }), { minLength: 1, maxLength: 3 }) })
+    .map(({ seed, edits }) => ({ bytes: forgeHeader(seeds[seed] as Buffer, edits) }));
+  const damaged = fc.record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), ops: fc.array(byteOp, { minLength: 1, maxLength: 4 }) }).map(({ seed, ops }) => ({ bytes: applyByteOps(seeds[seed] as Buffer, ops) }));
+  return {
+    name: 'model-file',
+    file,
+    input: fc.oneof({ weight: 3, arbitrary: forged }, { weight: 1, arbitrary: damaged }),
+    bytes: (i) => i.bytes,
+    run: (i) => {
+      const c = decodeModelFile(i.bytes, file);
+      const back = decodeModelFile(encodeModelFile(c), file);
+      if (!isDeepStrictEqual(back, c)) return 'the content does not round-trip';
+      if (c.model === 'infobot-policy') {
+        writeFileSync(file, i.bytes);
+        loadPolicy(file);
+      } else if (c.model === 'infobot-e2e') e2eFromContent(c, file);
+      else modelFromContent(c, file);
+      return undefined;
+    },
+  };
+}
+
+/** Re-encodes a model file after setting values at random places of its JSON header (the checksum is recomputed: a forged file). */
+function forgeHeader(buf: Buffer, edits: readonly { path: number; value: unknown }[]): Buffer {
+  const hlen = buf.readUInt32LE(12);
+  const header = JSON.parse(buf.toString('utf8', 20, 20 + hlen)) as Record<string, unknown>;
+  const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 3 || v === null || typeof v !== 'object') return;
+    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.slice(0, 6).map((x, k) => [k, x]) : Object.entries(v).slice(0, 30);
+    for (const [k, x] of entries) {
+      slots.push([v as Record<string, unknown>, k]);
+      walk(x, depth + 1);
+    }
+  };
+  walk({ model: header.model, tensors: header.tensors, dataBytes: header.dataBytes }, 0);
+  walk(header, 0);
+  for (const e of edits) {
+    const [obj, key] = slots[Math.floor(e.path * slots.length)] as [Record<string, unknown>, string];
+    obj[key] = e.value;
+  }
+  const h = Buffer.from(JSON.stringify(header), 'utf8');
+  const pad = (4 - ((20 + h.length) % 4)) % 4;
+  const oldStart = 20 + hlen + ((4 - ((20 + hlen) % 4)) % 4);
+  const out = Buffer.concat([buf.subarray(0, 20), h, Buffer.alloc(pad), buf.subarray(oldStart)]);
+  out.writeUInt32LE(h.length, 12);
+  out.writeUInt32LE(crc32(out.subarray(20)), 16);
+  return out;
+}
+
+const CALLS: ApiCall[] = [
+  { cuisine: 'italian', location: 'rome', number: 'six', price: 'cheap' },
+  { cuisine: 'british', location: 'london', number: 'two', price: 'expensive' },
+  { cuisine: 'spanish', location: 'paris', number: 'four', price: 'moderate' },
+];
+
+/** SQLite KBs with damaged bytes: rejected naming the file, or every row and query answer unchanged. */
+export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { readonly cleanup: () => void } {
+  const seedFile = join(dir, 'seed-kb.sqlite');
+  importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), seedFile);
+  const seed = readFileSync(seedFile);
+  const store = SqliteKbStore.open(seedFile);
+  const rows = store.all();
+  const answers = CALLS.map((c) => store.query(c));
+  store.close();
+  const file = join(dir, 'fuzz-kb.sqlite');
+  return {
+    name: 'sqlite-kb',
+    file,
+    input: fc.array(byteOp, { minLength: 1, maxLength: 6 }).map((ops) => ({ bytes: applyByteOps(seed, ops) })),
+    bytes: (i) => i.bytes,
+    run: (i) => {
+      writeFileSync(file, i.bytes);
+      const s = SqliteKbStore.open(file);
+      try {
+        const got: Restaurant[] = s.all();
+        if (!isDeepStrictEqual(got, rows)) return 'the restaurants differ from the original';
+        for (let k = 0; k < CALLS.length; k++) if (!isDeepStrictEqual(s.query(CALLS[k] as ApiCall), answers[k])) return `the answer to call ${k + 1} differs`;
+        return undefined;
+      } finally {
+        s.close();
+      }
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export function fuzzDir(): string {
+  return mkdtempSync(join(tmpdir(), 'dialogym-fuzz-'));
+}

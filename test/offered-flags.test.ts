@@ -1,0 +1,67 @@
+/**
+ * Flags and models a verb offers work, or are refused in one line: `--seed -1`, flags of another
+ * model (`--hops` on tfidf), `rules-dstc2` outside `eval`, and `infobot eval --kb DIR` taking the
+ * split from the folder. Also a text file over the size limit.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath } from './shared-data.js';
+
+function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', input: '' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function oneLine(r: { code: number | null; stderr: string; stdout: string }, re: RegExp, code = 2): void {
+  assert.equal(r.code, code, r.stderr);
+  assert.match(r.stderr, re);
+  assert.equal(r.stderr.split('\n').length, 2, `not one line: ${r.stderr}`);
+}
+
+test('--seed -1 and flags of another model are refused in one line', () => {
+  oneLine(cli('generate', 'restaurant', '--task', '1', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: -1 is out of range \[0, /);
+  oneLine(cli('generate', 'dstc6', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: -1 is out of range \[0, /);
+  oneLine(cli('train', '--model', 'tfidf', '--hops', '2', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --hops does not apply to tfidf \(its options: --match-type --kb --input\)\n$/);
+  oneLine(cli('train', '--model', 'nn', '--seed', '3', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --seed does not apply to nn \(its options: none\)\n$/);
+  oneLine(cli('train', '--model', 'hcn', '--margin', '0.1', '--train', 'a', '--kb', 'k', '--out', 'm.dgm'), /^error: --margin does not apply to hcn/);
+});
+
+test('rules-dstc2 is refused with a pointer where it cannot run (chat, serve, dstc6 rank)', () => {
+  oneLine(cli('chat', '--model', 'rules-dstc2'), /^error: model 'rules-dstc2' is the bAbI task-6 \(DSTC2\) baseline.*dialogym eval --model rules-dstc2 --train/);
+  oneLine(cli('serve', '--model', 'rules-dstc2', '--port', '0'), /^error: model 'rules-dstc2' is the bAbI task-6 \(DSTC2\) baseline/);
+  oneLine(cli('dstc6', 'rank', '--model', 'rules-dstc2', '--data', 'x.json', '--out', 'y.json'), /^error: model 'rules-dstc2' is the bAbI task-6 \(DSTC2\) baseline, not a DSTC6 model/);
+  assert.doesNotMatch(cli('dstc6', 'rank', '--help').stdout, /rules-dstc2/);
+});
+
+test('infobot eval --kb DIR reads the split from the folder; a contradicting --split is refused', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-kbsplit-'));
+  try {
+    assert.equal(cli('infobot', 'kb', '--split', 'small', '--seed', '2', '--out', join(dir, 'kb')).code, 0);
+    const r = cli('infobot', 'eval', '--agent', 'rule-soft', '--kb', join(dir, 'kb'), '--episodes', '20', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { split: string }).split, 'small');
+    oneLine(cli('infobot', 'eval', '--agent', 'rule-soft', '--kb', join(dir, 'kb'), '--split', 'large', '--episodes', '20'), /^error: --split large: the KB folder .* holds the small split \(277 movies\)/);
+    // The official layout names the split by the folder.
+    assert.equal(cli('infobot', 'kb', '--split', 'medium', '--seed', '2', '--out', join(dir, 'imdb-M')).code, 0);
+    const m = cli('infobot', 'eval', '--agent', 'rule-soft', '--kb', join(dir, 'imdb-M'), '--episodes', '20', '--json');
+    assert.equal((JSON.parse(m.stdout) as { split: string }).split, 'medium');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a text file over 256 MiB is refused before it is read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-big-'));
+  try {
+    const f = join(dir, 'big.txt');
+    writeFileSync(f, '');
+    truncateSync(f, 300 * 1024 * 1024); // sparse: no disk used
+    oneLine(cli('stats', f), /^error: .*big\.txt: file too large \(314572800 bytes; at most 268435456\)\n$/, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
