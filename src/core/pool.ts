@@ -13,7 +13,8 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
 import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
 
 /** An error as it crosses threads. */
@@ -115,7 +116,9 @@ export class Pool<T, R, P = never> {
     this.label = opts.label;
     this.syncBytes = opts.syncBytes ?? 1 << 16;
     this.rebuild = rebuilder(opts.label, opts.errors);
-    this.piscina = new Piscina({
+    // piscina is loaded on first use, so verbs that never start a pool (and `--help`) don't load it.
+    const { Piscina: PiscinaClass } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+    this.piscina = new PiscinaClass({
       filename: fileURLToPath(opts.file),
       minThreads: opts.threads,
       maxThreads: opts.threads,
