@@ -42,8 +42,10 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const n = data.candidates.length;
   if (n < 2) throw new ConfigError('embeddings: need at least 2 candidates');
   const rng = createRng(o.seed);
-  const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType };
-  const model = new Embeddings(config, buildVocab(data), o.matchType ? data.kb : undefined);
+  const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType, bigrams: o.bigrams === true };
+  const vocab = buildVocab(data);
+  if (o.bigrams) for (const text of [...data.train.flatMap((d) => d.turns.map((t) => t.text)), ...data.candidates]) vocab.addBigrams(text);
+  const model = new Embeddings(config, vocab, o.matchType ? data.kb : undefined);
   model.init(rng.fork('init'), o.initSd);
   hooks.onModel?.(model);
   const cand = model.candidates(data.candidates);

@@ -25,4 +25,4 @@ export { trainHcn, HCN_TRAIN_DEFAULTS, type HcnTrainOptions, type HcnTrainData, 
 export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkProfile } from './benchmark/benchmark.js';
 export { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from './benchmark/report.js';
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
-export { PAPER_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
+export { PAPER_MODELS, TABLE10_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../../core/errors.js';
-import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, type BenchmarkModel } from './paper.js';
+import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, TABLE10_MODELS, type BenchmarkModel } from './paper.js';
 import { hasTaskFiles, type BenchmarkSource, type TaskData } from './data.js';
 import { runOnWorkers } from './workers.js';
 import { cellData, runCell, type BenchmarkCell, type BenchmarkHooks, type BenchmarkProfile, type BenchmarkRow, type CellContext, type CellResult, type TrainFrom } from './cell.js';
@@ -104,7 +104,8 @@ export interface BenchmarkResult {
 }
 
 /**
- * Parses `a,b` model names (`all` = every model, `paper` = the six models of Table 2) into
+ * Parses `a,b` model names (`all` = every model, `paper` = the six models of Table 2,
+ * `table10` = the two embeddings variants of the appendix's Table 10) into
  * `BENCHMARK_MODELS` order; an empty list or an unknown name throws a ConfigError.
  *
  * @example
@@ -117,6 +118,7 @@ export interface BenchmarkResult {
 export function parseModels(v: string): BenchmarkModel[] {
   if (v.trim() === 'all') return [...BENCHMARK_MODELS];
   if (v.trim() === 'paper') return [...PAPER_MODELS];
+  if (v.trim() === 'table10') return [...TABLE10_MODELS];
   const names = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (names.length === 0) throw new ConfigError('--models: no model given');
   for (const n of names) if (!(BENCHMARK_MODELS as readonly string[]).includes(n)) throw new ConfigError(`--models: unknown model '${n}' (expected ${BENCHMARK_MODELS.join(', ')})`);
@@ -149,7 +151,7 @@ export function parseTasks(v: string): number[] {
 
 /** Rough relative cost of a cell, to start the long ones first on workers. */
 function cellCost(c: BenchmarkCell): number {
-  const model: Record<BenchmarkModel, number> = { tfidf: 1, 'tfidf+type': 2, nn: 1, embeddings: 6, memn2n: 20, 'memn2n+match': 24, hcn: 10 };
+  const model: Record<BenchmarkModel, number> = { tfidf: 1, 'tfidf+type': 2, nn: 1, embeddings: 6, 'embeddings+match': 6, 'embeddings+bigrams': 8, memn2n: 8, 'memn2n+match': 10, hcn: 10 };
   const task: Record<number, number> = { 1: 1, 2: 1.2, 3: 2, 4: 0.8, 5: 4, 6: 4 };
   return model[c.model] * (task[c.task] ?? 1);
 }

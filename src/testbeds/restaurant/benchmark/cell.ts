@@ -95,6 +95,10 @@ export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed
       return { kind: 'nn', opts: {} };
     case 'embeddings':
       return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, seed } };
+    case 'embeddings+match':
+      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: true, seed } };
+    case 'embeddings+bigrams':
+      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, bigrams: true, seed } };
     case 'memn2n':
       return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
     case 'memn2n+match':
