@@ -29,6 +29,9 @@ test('profile options: base, then per task, then override', () => {
   // The full profile's per-task settings: task 3 embeddings read the last user utterance.
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 3).opts.input, 'last');
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.input, undefined);
+  // Negatives chosen on dev: sampled (the trainer's 100) with match types, the full softmax without.
+  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 5).opts.negatives, 0);
+  assert.equal(trainerOf('memn2n+match', FULL_PROFILE, 1, 5).opts.negatives, undefined);
 });
 
 test('cells on 2 worker threads give the same rows as in one thread', async () => {
