@@ -269,7 +269,8 @@ export class MemN2N implements Ranker {
       }
       mv(this.R.data, d, d, h, ws.us[k + 1] as Float32Array);
     }
-    return { m, M, us: ws.us, hs: ws.hs, ps: ws.ps, matches: [], ws };
+    // Attention of each hop over the m memories (views of the workspace).
+    return { m, M, us: ws.us, hs: ws.hs, ps: ws.ps.map((p) => p.subarray(0, m)), matches: [], ws };
   }
 
   /** Row of W holding the match-type word of KB type `t` (−1 when the model has none). */
