@@ -108,7 +108,8 @@ test('benchmark flag errors are one line, exit 2, and write nothing', () => {
 
 test('model and task lists; paper table', () => {
   assert.deepEqual(parseModels('memn2n+match,tfidf'), ['tfidf', 'memn2n+match']);
-  assert.equal(parseModels('all').length, 7);
+  assert.equal(parseModels('all').length, 9);
+  assert.deepEqual(parseModels('table10'), ['embeddings+match', 'embeddings+bigrams']);
   assert.deepEqual(parseModels('paper'), ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match']);
   assert.deepEqual(parseModels('hcn,nn'), ['nn', 'hcn']);
   assert.deepEqual(parseTasks('5,1-3'), [1, 2, 3, 5]);
@@ -120,9 +121,9 @@ test('model and task lists; paper table', () => {
   const info = { profile: 'quick', data: 'x', seed: 1 };
   const md = benchmarkMarkdown(result, info);
   assert.match(md, /\| T3 \| 50\.0 \(25\.0\) \|/);
-  assert.match(md, /\| T3 \| \+42\.0 \|/);
+  assert.match(md, /\| T3 \| \+42\.0 ✓ \|/);
   assert.match(md, /\| train \+ eval time \(s\) \| 1\.8 \|/);
-  assert.match(benchmarkSvg(result, info), /height="120\.0" fill="#4e79a7"/); // 50% of a 240-px plot
+  assert.match(benchmarkSvg(result, info), /height="150\.0" fill="#4e79a7"/); // 50% of a 300-px plot
   assert.match(md, /2\.0 s wall, 3\.0 s CPU, 2 worker threads/);
   // hcn is not in the paper: its column shows no paper value, no difference, no tick.
   const withHcn = { ...result, rows: [...result.rows, { model: 'hcn' as const, test: 'T3' as const, perResponse: 0.75, perDialog: 0.5, trainSeconds: 4 }] };
@@ -130,7 +131,7 @@ test('model and task lists; paper table', () => {
   assert.match(md2, /\| Test set \| TF-IDF \(no type\) \| HCN \(not in the paper\) \|/);
   assert.match(md2, /\| T3 \| 50\.0 \(25\.0\) \| 75\.0 \(50\.0\) \|/);
   assert.match(md2, /\| T3 \| 8 \| – \|/);
-  assert.match(md2, /\| T3 \| \+42\.0 \| – \|/);
+  assert.match(md2, /\| T3 \| \+42\.0 ✓ \| – \|/);
   const svg2 = benchmarkSvg(withHcn, info);
   assert.equal((svg2.match(/<rect class="bar"/g) ?? []).length, 2);
   assert.equal((svg2.match(/<line class="paper"/g) ?? []).length, 1);

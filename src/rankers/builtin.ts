@@ -10,7 +10,7 @@ import { KbTypes } from './match-type.js';
 import { MemN2N } from './memn2n.js';
 import { trainMemN2N } from './memn2n-train.js';
 import { NearestNeighbour } from './nearest-neighbour.js';
-import { models, pickTrainOptions, registerModel } from './registry.js';
+import { models, pickTrainOptions, registerModel, type ModelEntry, type TrainOptions } from './registry.js';
 import { Tfidf } from './tfidf.js';
 
 if (!models.has('tfidf')) {
@@ -42,17 +42,22 @@ if (!models.has('tfidf')) {
     load: (c, f) => NearestNeighbour.fromModelFile(c, f),
   });
 
-  registerModel('embeddings', 'supervised embeddings: margin ranking loss, sampled negatives (§4.3)', {
+  const EMBEDDINGS_KEYS = ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAB', 'input', 'bigrams'] as const;
+  const embeddings = (fixed: TrainOptions): ModelEntry => ({
     train: (data, o, hooks) => {
-      const r = trainEmbeddings(data, pickTrainOptions(o, ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAB', 'input']), hooks);
+      const r = trainEmbeddings(data, { ...pickTrainOptions(o, EMBEDDINGS_KEYS), ...fixed }, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
     load: (c, f, kb) => Embeddings.fromModelFile(c, f, kb),
   });
+  registerModel('embeddings', 'supervised embeddings: margin ranking loss, sampled negatives (§4.3)', embeddings({}));
+  // The paper's appendix Table 10 variants (model files say `embeddings`: they load through that entry).
+  registerModel('embeddings+match', 'supervised embeddings with match-type features (appendix Table 10; needs --kb)', embeddings({ matchType: true }));
+  registerModel('embeddings+bigrams', 'supervised embeddings over bags of words and bigrams (appendix Table 10)', embeddings({ bigrams: true }));
 
   registerModel('memn2n', 'end-to-end memory network over the dialog history (§4.4; --match-type for §4.5)', {
     train: (data, o, hooks) => {
-      const r = trainMemN2N(data, pickTrainOptions(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize']), hooks);
+      const r = trainMemN2N(data, pickTrainOptions(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize', 'negatives']), hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
     load: (c, f, kb) => MemN2N.fromModelFile(c, f, kb),

@@ -17,8 +17,10 @@ export class CandidateIndex {
     readonly texts: readonly string[],
     vocab: WordVocab,
     kb?: KbTypes,
+    /** Encode with the candidates' bigrams too (`WordVocab.encode(text, true)`). */
+    bigrams = false,
   ) {
-    this.ids = texts.map((t) => Int32Array.from(vocab.encode(t)));
+    this.ids = texts.map((t) => Int32Array.from(vocab.encode(t, bigrams)));
     texts.forEach((t, i) => {
       if (!this.position.has(t)) this.position.set(t, i);
     });

@@ -7,6 +7,7 @@ import { adam, sgd } from '../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 import { buildVocab } from './memn2n-train.js';
+import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
 
 export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
   readonly epochs: number;
@@ -20,6 +21,12 @@ export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
   readonly maxGradNorm: number;
   readonly initSd: number;
   readonly seed: number;
+  /**
+   * SGD steps only the embedding rows a batch used (the same weights as the dense step; much
+   * less work on big vocabularies, e.g. with bigrams). False = the dense step over every row (the
+   * baseline of `bench/embeddings.bench.ts`). Adam always steps densely.
+   */
+  readonly sparse: boolean;
 }
 
 export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
@@ -34,6 +41,7 @@ export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
   maxGradNorm: 40,
   initSd: 0.1,
   seed: 1,
+  sparse: true,
 };
 
 export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: Embeddings; fit: FitResult; missing: number } {
@@ -42,8 +50,10 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const n = data.candidates.length;
   if (n < 2) throw new ConfigError('embeddings: need at least 2 candidates');
   const rng = createRng(o.seed);
-  const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType };
-  const model = new Embeddings(config, buildVocab(data), o.matchType ? data.kb : undefined);
+  const config: EmbeddingsConfig = { dim: o.dim, input: o.input, shareAB: o.shareAB, matchType: o.matchType, bigrams: o.bigrams === true };
+  const vocab = buildVocab(data);
+  if (o.bigrams) for (const text of [...data.train.flatMap((d) => d.turns.map((t) => t.text)), ...data.candidates]) vocab.addBigrams(text);
+  const model = new Embeddings(config, vocab, o.matchType ? data.kb : undefined);
   model.init(rng.fork('init'), o.initSd);
   hooks.onModel?.(model);
   const cand = model.candidates(data.candidates);
@@ -54,6 +64,8 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const k = Math.min(o.negatives, n - 1);
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
+  const tables = o.sparse && o.optimizer === 'sgd' ? model.params.map((p) => new TouchedRows(p)) : undefined;
+  const [rowsA, rowsB] = tables ? [tables[0] as TouchedRows, (tables[1] ?? tables[0]) as TouchedRows] : [];
   const result = fitMiniBatches(
     {
       rng,
@@ -69,8 +81,16 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
           const c = r.int(n);
           if (c !== pos) negs.push(c);
         }
-        return model.lossAndGrad((encoded[j] as { x: Int32Array }).x, pos, negs, cand, matches[j], o.margin);
+        const x = (encoded[j] as { x: Int32Array }).x;
+        const loss = model.lossAndGrad(x, pos, negs, cand, matches[j], o.margin);
+        if (rowsA && rowsB && loss > 0) {
+          rowsA.touchAll(x);
+          rowsB.touchAll(model.candidateIds(cand, pos, matches[j]));
+          for (const c of negs) rowsB.touchAll(model.candidateIds(cand, c, matches[j]));
+        }
+        return loss;
       },
+      ...(tables ? { sparse: new SparseSgd(o.lr, tables, []) } : {}),
       afterStep: () => model.touch(),
       evaluate: () => devAccuracy(model, data.dev, data.candidates),
       touch: () => model.touch(),

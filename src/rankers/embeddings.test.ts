@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { Embeddings } from './embeddings.js';
-import { WordVocab } from './word-vocab.js';
+import { WordVocab, bigramWord } from './word-vocab.js';
 import { gradCheck } from '../nn/gradcheck.js';
 import { zeroGrads } from '../nn/params.js';
 import { syntheticCandidates, syntheticDialogs, syntheticKb } from './testing/synthetic.js';
@@ -50,4 +50,23 @@ test('embeddings with history learn the synthetic task; save → load gives iden
   const back = modelFromContent(decodeModelFile(encodeModelFile(model.toModelFile())), 'x');
   const h = dev[1]!.turns.slice(0, 5);
   assert.deepEqual([...back.rank(h, candidates)], [...model.rank(h, candidates)]);
+});
+
+test('embeddings: sparse SGD steps give the dense steps\' weights; bigrams add bigram words to inputs and candidates', () => {
+  const train = syntheticDialogs(60, 41);
+  const dev = syntheticDialogs(20, 42);
+  const data = { train, dev, candidates: syntheticCandidates(), kb: syntheticKb() };
+  const opts = { dim: 8, epochs: 3, patience: 0, seed: 4, negatives: 10, matchType: true, bigrams: true };
+  const a = trainEmbeddings(data, { ...opts, sparse: true }).model;
+  const b = trainEmbeddings(data, { ...opts, sparse: false }).model;
+  assert.equal(a.name, 'embeddings+match+bigrams');
+  a.params.forEach((p, i) => {
+    const q = b.params[i]!;
+    let max = 0;
+    for (let k = 0; k < p.data.length; k++) max = Math.max(max, Math.abs(p.data[k]! - q.data[k]!));
+    assert.ok(max < 1e-4, `${p.name}: ${max}`);
+  });
+  assert.ok(a.vocab.has(bigramWord('which', 'city')));
+  const ids = a.vocab.encode('which city', true);
+  assert.deepEqual(ids, [a.vocab.id('which'), a.vocab.id('city'), a.vocab.id(bigramWord('which', 'city'))]);
 });

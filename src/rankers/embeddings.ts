@@ -35,10 +35,15 @@ export interface EmbeddingsConfig {
   readonly shareAB: boolean;
   /** Add match-type words to candidates (needs KB types). */
   readonly matchType: boolean;
+  /**
+   * Bags of words and of bigrams (the paper's appendix Table 10, "+ bigrams"); the vocabulary
+   * must hold the bigrams (`WordVocab.addBigrams`). Absent in model files older than it = false.
+   */
+  readonly bigrams?: boolean;
 }
 
 /**
- * Default {@link EmbeddingsConfig}: `{ dim: 32, input: 'history', shareAB: false, matchType: false }`.
+ * Default {@link EmbeddingsConfig}: `{ dim: 32, input: 'history', shareAB: false, matchType: false, bigrams: false }`.
  *
  * @example
  * ```ts
@@ -46,7 +51,7 @@ export interface EmbeddingsConfig {
  * const wide = { ...EMBEDDINGS_DEFAULTS, dim: 128 };
  * ```
  */
-export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = { dim: 32, input: 'history', shareAB: false, matchType: false };
+export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = { dim: 32, input: 'history', shareAB: false, matchType: false, bigrams: false };
 
 interface CandEntry {
   index: CandidateIndex;
@@ -96,8 +101,8 @@ export class Embeddings implements Ranker {
     this.A = param('A', [vocab.size, config.dim]);
     this.B = config.shareAB ? this.A : param('B', [vocab.size, config.dim]);
     this.params = config.shareAB ? [this.A] : [this.A, this.B];
-    this.enc = new EncodeCache(vocab);
-    this.name = config.matchType ? 'embeddings+match' : 'embeddings';
+    this.enc = new EncodeCache(vocab, undefined, config.bigrams === true);
+    this.name = ['embeddings', ...(config.matchType ? ['match'] : []), ...(config.bigrams ? ['bigrams'] : [])].join('+');
   }
 
   init(rng: Rng, sd = 0.1): void {
@@ -124,7 +129,7 @@ export class Embeddings implements Ranker {
   candidates(list: readonly string[]): CandEntry {
     let e = this.cands.get(list);
     if (!e) {
-      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined), matrix: new Float32Array(list.length * this.config.dim), version: -1 };
+      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true), matrix: new Float32Array(list.length * this.config.dim), version: -1 };
       this.cands.set(list, e);
     }
     if (e.version !== this.version) {

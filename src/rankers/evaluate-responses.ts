@@ -1,7 +1,9 @@
 /** Response-prediction evaluation: every bot turn of every dialog is predicted from its history. */
 import type { Dialog } from '../core/dialog.js';
 import { accuracy, type AccuracyState } from '../metrics/ranking.js';
-import { argmax, isResponder, type ResponseModel } from './ranker.js';
+import { argmax, isResponder, type Ranker, type ResponseModel } from './ranker.js';
+import { MemN2N } from './memn2n.js';
+import { memn2nConversation } from './memn2n-attention.js';
 import { ConfigError, StateError } from '../core/errors.js';
 import { Pool } from '../core/pool.js';
 import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
@@ -68,13 +70,17 @@ export function evaluateDialogs(model: ResponseModel, dialogs: readonly Dialog[]
   const cands = opts.candidates;
   if (!isResponder(model) && !cands) throw new ConfigError(`model '${model.name}' ranks candidates: give a candidates file`);
   let state = accuracy.empty();
+  // MemN2N scores a dialog turn by turn with its memories embedded once (the same scores as `rank`).
+  const conversational = model instanceof MemN2N ? model : undefined;
   dialogs.forEach((d, di) => {
     const marks: boolean[] = [];
     let j = 0;
+    const conv = conversational ? memn2nConversation(conversational) : undefined;
     d.turns.forEach((t, ti) => {
       if (t.speaker !== 'bot') return;
       const history = d.turns.slice(0, ti);
-      const prediction = isResponder(model) ? model.respond(history) : (cands as readonly string[])[argmax(model.rank(history, cands as readonly string[]))] ?? '';
+      const scores = (): Float32Array => (conv ? conv.rankWithAttention(history, cands as readonly string[]).scores : (model as Ranker).rank(history, cands as readonly string[]));
+      const prediction = isResponder(model) ? model.respond(history) : (cands as readonly string[])[argmax(scores())] ?? '';
       marks.push(prediction === t.text);
       opts.onPrediction?.({ dialog: di, turn: j++, prediction, truth: t.text });
     });

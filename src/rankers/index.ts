@@ -20,4 +20,4 @@ export { NearestNeighbour, type NnConfig } from './nearest-neighbour.js';
 export { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
 export { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig } from './memn2n.js';
 export { KbTypes } from './match-type.js';
-export { WordVocab } from './word-vocab.js';
+export { WordVocab, bigramWord } from './word-vocab.js';

@@ -1,4 +1,8 @@
-/** Training a MemN2N: mini-batch SGD (or Adam) on softmax cross-entropy over all candidates. */
+/**
+ * Training a MemN2N: mini-batch SGD on softmax cross-entropy over the batch's responses plus N
+ * sampled negative candidates (the paper's setting, `memn2n-sampled.ts`; sparse updates), or, with
+ * `negatives: 0` (or Adam), over all candidates (the full-softmax path, kept for comparison).
+ */
 import { createRng } from '../core/rng.js';
 import { ConfigError } from '../core/errors.js';
 import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from './memn2n.js';
@@ -8,6 +12,7 @@ import { adam, sgd } from '../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
 import { BackgroundEvaluator } from './evaluate-responses.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
+import { RareWordIndex, SampledBatch, historyWords, type SampledExample } from './memn2n-sampled.js';
 
 export interface MemN2NTrainOptions extends MemN2NConfig {
   readonly epochs: number;
@@ -22,6 +27,18 @@ export interface MemN2NTrainOptions extends MemN2NConfig {
   readonly evalWorker: boolean;
   /** Generic kernels instead of the 32-column fast paths (same results, slower; for benchmarks). */
   readonly referenceKernels: boolean;
+  /**
+   * Negative candidates sampled per mini-batch (shared by its examples, besides the batch's own
+   * responses); 0 = softmax over all candidates (the full path, slower). The paper's Tables 8/9: 100.
+   */
+  readonly negatives: number;
+  /**
+   * Sampled path: each example also scores the candidates sharing a word with its dialog that
+   * occurs in at most this many candidates (restaurant names, cuisines, places; 0 = none).
+   */
+  readonly contextDf: number;
+  /** Sampled path: context negatives scored per example at most, drawn anew each time when it has more (0 = all). */
+  readonly contextMax: number;
 }
 
 export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
@@ -36,6 +53,9 @@ export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
   seed: 1,
   evalWorker: true,
   referenceKernels: false,
+  negatives: 100,
+  contextDf: 64,
+  contextMax: 0,
 };
 
 /** Vocabulary of a bag-of-words model: every word of the training dialogs and candidates. */
@@ -60,31 +80,57 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
   const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e)));
   const n = data.candidates.length;
-  const gC = model.candidateGradient(cand);
-  const scratch = { scores: new Float32Array(n), g: new Float32Array(n) };
+  const sampled = o.negatives > 0 && o.optimizer === 'sgd';
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
   const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;
+  const common = {
+    rng,
+    order,
+    batchSize: o.batchSize,
+    params: model.params,
+    optimizer: opt,
+    maxGradNorm: o.maxGradNorm,
+    afterStep: () => model.touch(),
+    evaluate: () => devAccuracy(model, data.dev, data.candidates),
+    touch: () => model.touch(),
+    ...(background ? { startEvaluate: () => background.start(model) } : {}),
+  };
   try {
+    if (sampled) {
+      const batch = new SampledBatch(model, cand.index, o.negatives, o.contextMax, o.batchSize, o.lr);
+      const rare = o.contextDf > 0 ? new RareWordIndex(cand.index, o.contextDf) : undefined;
+      const words = historyWords(examples, (t) => model.vocab.encode(t));
+      const items: SampledExample[] = encoded.map((x, k) => {
+        const target = (examples[k] as { target: number }).target;
+        const w = words[k] as Int32Array;
+        return { x, target, words: w, context: rare ? rare.candidatesOf(w, target) : new Int32Array(0) };
+      });
+      const result = fitMiniBatches(
+        {
+          ...common,
+          sparse: batch.optimizer,
+          beforeBatch: (ks, r) => batch.begin(ks, items, r),
+          example: (k, r) => batch.example(items[k] as SampledExample, r),
+          afterExamples: () => batch.end(),
+        },
+        { epochs: o.epochs, patience: o.patience },
+        hooks,
+      );
+      return { model, fit: result, missing };
+    }
+    const gC = model.candidateGradient(cand);
+    const scratch = { scores: new Float32Array(n), g: new Float32Array(n) };
     let c!: ReturnType<typeof model.candidates>;
     const result = fitMiniBatches(
       {
-        rng,
-        order,
-        batchSize: o.batchSize,
-        params: model.params,
-        optimizer: opt,
-        maxGradNorm: o.maxGradNorm,
+        ...common,
         beforeBatch() {
           gC.fill(0);
           c = model.candidates(data.candidates);
         },
         example: (k) => model.lossAndGrad(encoded[k] as Encoded, (examples[k] as { target: number }).target, c, gC, scratch),
         afterExamples: () => model.candidatesBackward(c, gC),
-        afterStep: () => model.touch(),
-        evaluate: () => devAccuracy(model, data.dev, data.candidates),
-        touch: () => model.touch(),
-        ...(background ? { startEvaluate: () => background.start(model) } : {}),
       },
       { epochs: o.epochs, patience: o.patience },
       hooks,

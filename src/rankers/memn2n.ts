@@ -77,6 +77,23 @@ interface Cache {
   hs: Float32Array[];
   ps: Float32Array[];
   matches: [number, number[]][];
+  ws: HopsWorkspace;
+}
+
+/** Preallocated buffers of the memory hops (`MemN2N.workspace`). */
+export interface HopsWorkspace {
+  readonly M: Float32Array;
+  readonly us: Float32Array[];
+  readonly hs: Float32Array[];
+  readonly ps: Float32Array[];
+  readonly s: Float32Array;
+  readonly o: Float32Array;
+  readonly gM: Float32Array;
+  /** Two d-vectors: ∂L/∂h and the next ∂L/∂u. */
+  readonly gh: Float32Array[];
+  readonly gp: Float32Array;
+  readonly gs: Float32Array;
+  readonly t: Float32Array;
 }
 
 /**
@@ -209,43 +226,68 @@ export class MemN2N implements Ranker {
     return e;
   }
 
-  /** Scores of every candidate into `scores`; returns the cache for `backward`. */
-  forward(x: Encoded, cand: CandEntry, scores: Float32Array): Cache {
+  /**
+   * Buffers of one example's hops (forward and backward). `hopsForward` without a workspace
+   * allocates a fresh one; a trainer passes the same one for every example (its cache is then
+   * valid until the next `hopsForward`).
+   */
+  workspace(): HopsWorkspace {
+    const d = this.config.dim;
+    const H = this.config.hops;
+    const mem = this.config.memorySize;
+    const vec = (k: number, n: number): Float32Array[] => Array.from({ length: k }, () => new Float32Array(n));
+    return { M: new Float32Array(mem * d), us: vec(H + 1, d), hs: vec(H, d), ps: vec(H, mem), s: new Float32Array(mem), o: new Float32Array(d), gM: new Float32Array(mem * d), gh: vec(2, d), gp: new Float32Array(mem), gs: new Float32Array(mem), t: new Float32Array(d) };
+  }
+
+  /**
+   * The memory hops of one example (everything but the candidate scores): the cache holds the
+   * final query u_H (`us[hops]`) that candidates are scored against.
+   */
+  hopsForward(x: Encoded, ws: HopsWorkspace = this.workspace()): Cache {
     const d = this.config.dim;
     const A = this.A.data;
     const mv = this.referenceKernels ? matVecGeneric : matVec;
     const bs = this.referenceKernels ? bagSumGeneric : bagSum;
     const m = x.mems.length;
-    const M = new Float32Array(m * d);
+    const M = ws.M;
+    M.fill(0, 0, m * d);
     x.mems.forEach((ids, i) => bs(A, d, ids, M, i * d));
-    const u0 = new Float32Array(d);
+    const u0 = ws.us[0] as Float32Array;
+    u0.fill(0);
     bs(A, d, x.query, u0);
-    const us = [u0];
-    const hs: Float32Array[] = [];
-    const ps: Float32Array[] = [];
-    const s = new Float32Array(m);
+    const s = ws.s;
     for (let k = 0; k < this.config.hops; k++) {
-      const u = us[k] as Float32Array;
-      const p = new Float32Array(m);
-      const h = u.slice();
+      const u = ws.us[k] as Float32Array;
+      const p = ws.ps[k] as Float32Array;
+      const h = ws.hs[k] as Float32Array;
+      h.set(u);
       if (m > 0) {
         mv(M, m, d, u, s);
         softmax(s, p, m);
-        const o = new Float32Array(d);
-        matTVec(M, m, d, p, o);
-        axpy(1, o, 0, h, 0, d);
+        matTVec(M, m, d, p, ws.o);
+        axpy(1, ws.o, 0, h, 0, d);
       }
-      const next = new Float32Array(d);
-      mv(this.R.data, d, d, h, next);
-      ps.push(p);
-      hs.push(h);
-      us.push(next);
+      mv(this.R.data, d, d, h, ws.us[k + 1] as Float32Array);
     }
+    // Attention of each hop over the m memories (views of the workspace).
+    return { m, M, us: ws.us, hs: ws.hs, ps: ws.ps.map((p) => p.subarray(0, m)), matches: [], ws };
+  }
+
+  /** Row of W holding the match-type word of KB type `t` (−1 when the model has none). */
+  typeRow(t: string): number {
+    return this.typeIds.get(t) ?? -1;
+  }
+
+  /** Scores of every candidate into `scores`; returns the cache for `backward`. */
+  forward(x: Encoded, cand: CandEntry, scores: Float32Array): Cache {
+    const d = this.config.dim;
+    const mv = this.referenceKernels ? matVecGeneric : matVec;
+    const cache = this.hopsForward(x);
+    const { us, matches } = cache;
     const uH = us[this.config.hops] as Float32Array;
     const n = cand.index.size;
     if (cand.kernel && !this.referenceKernels) cand.kernel.matVec(uH, scores);
     else mv(cand.matrix, n, d, uH, scores);
-    const matches: [number, number[]][] = [];
     if (this.config.matchType) {
       for (const [c, types] of cand.index.matches(x.context)) {
         const rows = types.map((t) => this.typeIds.get(t) ?? -1).filter((r) => r >= 0);
@@ -255,7 +297,7 @@ export class MemN2N implements Ranker {
         matches.push([c, rows]);
       }
     }
-    return { m, M, us, hs, ps, matches };
+    return cache;
   }
 
   /**
@@ -266,11 +308,10 @@ export class MemN2N implements Ranker {
   backward(x: Encoded, cand: CandEntry, cache: Cache, gScores: Float32Array, gC: Float32Array): void {
     const d = this.config.dim;
     const H = this.config.hops;
-    const mv = this.referenceKernels ? matVecGeneric : matVec;
     const mvb = this.referenceKernels ? matVecBackwardGeneric : matVecBackward;
     const n = cand.index.size;
     const uH = cache.us[H] as Float32Array;
-    let gu = new Float32Array(d);
+    const gu = new Float32Array(d);
     if (cand.kernel && gC === cand.kernel.grad && !this.referenceKernels) cand.kernel.backward(uH, gScores, gu, this.skipBelow);
     else mvb(cand.matrix, n, d, uH, gScores, gu, gC, this.skipBelow);
     for (const [c, rows] of cache.matches) {
@@ -280,29 +321,39 @@ export class MemN2N implements Ranker {
         axpy(g, uH, 0, this.W.grad, r * d, d);
       }
     }
+    this.hopsBackward(x, cache, gu);
+  }
+
+  /** Backward through the memory hops from ∂L/∂u_H (`gu`, left unchanged): accumulates into A.grad and R.grad. */
+  hopsBackward(x: Encoded, cache: Cache, gu: Float32Array): void {
+    const d = this.config.dim;
+    const H = this.config.hops;
+    const mv = this.referenceKernels ? matVecGeneric : matVec;
+    const ws = cache.ws;
     const m = cache.m;
-    const gM = new Float32Array(m * d);
-    const gh = new Float32Array(d);
-    const gp = new Float32Array(m);
-    const gs = new Float32Array(m);
+    const gM = ws.gM;
+    gM.fill(0, 0, m * d);
+    const gh = ws.gh[0] as Float32Array;
+    const { gp, gs, t } = ws;
+    let g = gu;
     for (let k = H - 1; k >= 0; k--) {
-      addOuter(this.R.grad, d, d, gu, cache.hs[k] as Float32Array);
-      matTVec(this.R.data, d, d, gu, gh);
-      const next = gh.slice();
+      addOuter(this.R.grad, d, d, g, cache.hs[k] as Float32Array);
+      matTVec(this.R.data, d, d, g, gh);
+      const next = ws.gh[1] as Float32Array;
+      next.set(gh);
       if (m > 0) {
         const p = cache.ps[k] as Float32Array;
         addOuter(gM, m, d, p, gh);
         mv(cache.M, m, d, gh, gp);
         softmaxBackward(p, gp, gs, m);
         addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
-        const t = new Float32Array(d);
         matTVec(cache.M, m, d, gs, t);
         axpy(1, t, 0, next, 0, d);
       }
-      gu = next;
+      g = next;
     }
     const bsb = this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward;
-    bsb(this.A.grad, d, x.query, gu);
+    bsb(this.A.grad, d, x.query, g);
     x.mems.forEach((ids, i) => bsb(this.A.grad, d, ids, gM, i * d));
   }
 

@@ -20,8 +20,8 @@ import type { TrainData, TrainHooks } from './train-data.js';
 /**
  * Options common to the trainers of `trainModel`; each trainer reads what applies to it and
  * ignores the rest (undefined = the model's default). `memn2n`: matchType, hops, dim, lr, epochs,
- * patience, seed, optimizer, batchSize, memorySize; `embeddings`: matchType, dim, lr, epochs,
- * patience, seed, optimizer, batchSize, margin, negatives, shareAB, input; `tfidf`: matchType,
+ * patience, seed, optimizer, batchSize, memorySize, negatives; `embeddings`: matchType, dim, lr, epochs,
+ * patience, seed, optimizer, batchSize, margin, negatives, shareAB, input, bigrams; `tfidf`: matchType,
  * input; `hcn`: hidden, lr, epochs, patience, seed, batchSize; `nn`: none.
  *
  * @example
@@ -52,8 +52,10 @@ export interface TrainOptions {
   readonly memorySize?: number;
   /** embeddings: margin of the ranking loss. */
   readonly margin?: number;
-  /** embeddings: sampled negative candidates per example. */
+  /** embeddings: sampled negative candidates per example; memn2n: per mini-batch (0 = softmax over all candidates). */
   readonly negatives?: number;
+  /** embeddings: bags of bigrams besides the words (the paper's appendix Table 10). */
+  readonly bigrams?: boolean;
   /** embeddings: one embedding matrix for contexts and responses. */
   readonly shareAB?: boolean;
   /** What the context is: the last user utterance or the whole history. */

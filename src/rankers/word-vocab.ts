@@ -51,15 +51,43 @@ export class WordVocab {
     return this.index.has(w);
   }
 
-  /** Ids of known tokens of `text` (unknown tokens dropped). */
-  encode(text: string): number[] {
+  /** Ids of known tokens of `text` (unknown tokens dropped); with `bigrams`, then the ids of its known bigrams (`bigramWord`). */
+  encode(text: string, bigrams = false): number[] {
     const out: number[] = [];
-    for (const t of tokenize(text)) {
+    const tokens = tokenize(text);
+    for (const t of tokens) {
       const id = this.index.get(t);
       if (id !== undefined) out.push(id);
     }
+    if (bigrams) {
+      for (let i = 0; i + 1 < tokens.length; i++) {
+        const id = this.index.get(bigramWord(tokens[i] as string, tokens[i + 1] as string));
+        if (id !== undefined) out.push(id);
+      }
+    }
     return out;
   }
+
+  /** Adds the bigrams of adjacent tokens of `text` (as `bigramWord`s). */
+  addBigrams(text: string): void {
+    const tokens = tokenize(text);
+    for (let i = 0; i + 1 < tokens.length; i++) this.add(bigramWord(tokens[i] as string, tokens[i + 1] as string));
+  }
+}
+
+/**
+ * The vocabulary word standing for the bigram `a b` (tokens never hold a space, so it cannot
+ * clash with a word).
+ *
+ * @example
+ * ```ts
+ * import { WordVocab, bigramWord } from 'dialogym/rankers';
+ * const v = new WordVocab(['book', 'a', 'table', bigramWord('a', 'table')]);
+ * v.encode('book a table', true); // [0, 1, 2, 3]
+ * ```
+ */
+export function bigramWord(a: string, b: string): string {
+  return `${a} ${b}`;
 }
 
 /** A per-string cache of encodings (dialog files repeat the same lines a lot). */
@@ -68,12 +96,14 @@ export class EncodeCache {
   constructor(
     private readonly vocab: WordVocab,
     private readonly limit = 200_000,
+    /** Also the ids of known bigrams. */
+    private readonly bigrams = false,
   ) {}
 
   encode(text: string): Int32Array {
     let ids = this.cache.get(text);
     if (!ids) {
-      ids = Int32Array.from(this.vocab.encode(text));
+      ids = Int32Array.from(this.vocab.encode(text, this.bigrams));
       if (this.cache.size >= this.limit) this.cache.clear();
       this.cache.set(text, ids);
     }

@@ -223,8 +223,13 @@ export interface MiniBatchEpoch {
   readonly maxGradNorm: number;
   /** Loss of example `k`; adds its gradients to the params. */
   example(k: number, rng: Rng): number;
-  /** Before the examples of each batch (after the gradients are zeroed). */
-  beforeBatch?(): void;
+  /** Before the examples of each batch (after the gradients are zeroed), with the batch's example indices. */
+  beforeBatch?(batch: readonly number[], rng: Rng): void;
+  /**
+   * Sparse updates (e.g. `SparseSgd` of nn/sparse-rows): when given, it zeroes, clips and steps
+   * instead of `zeroGrads` / `clipGradNorm` / `optimizer.step` over every parameter.
+   */
+  readonly sparse?: { zero(): void; clipAndStep(maxNorm: number): number };
   /** After the examples of each batch, before clipping (e.g. backpropagation into shared caches). */
   afterExamples?(): void;
   /** After each optimizer step (e.g. invalidating caches of the weights). */
@@ -238,12 +243,17 @@ export function miniBatchEpoch(e: MiniBatchEpoch): number {
   let total = 0;
   const batches = Math.ceil(perm.length / e.batchSize);
   for (let b = 0; b < batches; b++) {
-    zeroGrads(e.params);
-    e.beforeBatch?.();
-    for (let i = b * e.batchSize; i < Math.min(perm.length, (b + 1) * e.batchSize); i++) total += e.example(perm[i] as number, e.rng);
+    if (e.sparse) e.sparse.zero();
+    else zeroGrads(e.params);
+    const batch = perm.slice(b * e.batchSize, Math.min(perm.length, (b + 1) * e.batchSize));
+    e.beforeBatch?.(batch, e.rng);
+    for (const k of batch) total += e.example(k, e.rng);
     e.afterExamples?.();
-    clipGradNorm(e.params, e.maxGradNorm);
-    e.optimizer.step(e.params);
+    if (e.sparse) e.sparse.clipAndStep(e.maxGradNorm);
+    else {
+      clipGradNorm(e.params, e.maxGradNorm);
+      e.optimizer.step(e.params);
+    }
     e.afterStep?.();
     e.onBatch?.(b + 1, batches);
   }

@@ -1,5 +1,6 @@
 /** `dialogym benchmark [--quick] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Table 2 of Bordes et al. (2017). */
 import { Option, type Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
@@ -28,8 +29,8 @@ export function registerBenchmark(program: Command): void {
     .command('benchmark')
     .description("train and evaluate every model of the paper's Table 2 on tasks 1-5 (+ OOV) and 6; write benchmark.md, benchmark.json and benchmark.svg")
     .option('--quick', 'small data, small models, few epochs (under 10 minutes on 2 cores)')
-    .option('--data <dir>', 'folder of original bAbI dialog files (default: generate fresh data with the simulator; task 6 is then skipped)')
-    .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, hcn; or paper (the six of Table 2) or all', 'all')
+    .option('--data <dir>', 'folder of original bAbI dialog files (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)')
+    .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, embeddings+match, embeddings+bigrams, hcn; or paper (the six of Table 2), table10 (the two embeddings variants) or all', 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)
     .option('--out <dir>', 'output folder', 'results')
@@ -58,6 +59,14 @@ function describeData(source: BenchmarkSource, p: BenchmarkProfile): string {
   return `original files in ${source.dir} (${caps})`;
 }
 
+/** `$DIALOGYM_DATA` (the folder of the original datasets, as the tests read it): its `dialog-bAbI-tasks/`, or itself when it holds the bAbI files. */
+function envDataDir(): string | undefined {
+  const env = process.env.DIALOGYM_DATA;
+  if (!env) return undefined;
+  const sub = join(env, 'dialog-bAbI-tasks');
+  return existsSync(sub) ? sub : env;
+}
+
 function trainFromOf(v: string): TrainFrom {
   if (v === 'files' || v === 'generate') return v;
   throw new ConfigError(`--train-from: expected files or generate, got '${v}'`);
@@ -69,7 +78,8 @@ async function run(f: Flags): Promise<void> {
   const workers = f.workers ?? Math.min(2, availableParallelism());
   const tasks = parseTasks(f.tasks);
   const profile = profileOf(f);
-  const source: BenchmarkSource = f.data !== undefined ? { kind: 'files', dir: resolve(f.data) } : { kind: 'generate', seed: f.seed, dialogs: profile.dialogs };
+  const dataDir = f.data ?? envDataDir();
+  const source: BenchmarkSource = dataDir !== undefined ? { kind: 'files', dir: resolve(dataDir) } : { kind: 'generate', seed: f.seed, dialogs: profile.dialogs };
   const data = trainFrom === 'generate' ? `trained on simulator data (seed ${f.seed}, ${profile.dialogs} dialogs per split), tested on ${describeData(source, profile)}` : describeData(source, profile);
   const info: ReportInfo = { profile: profile.name, data, seed: f.seed };
   process.stderr.write(`benchmark (${profile.name}): ${models.join(', ')} on task${tasks.length > 1 ? 's' : ''} ${tasks.join(', ')}; data: ${info.data}; ${workers} worker${workers > 1 ? 's' : ''}\n`);

@@ -60,7 +60,7 @@ export function registerTrain(program: Command): void {
     .option('--batch-size <n>', 'mini-batch size', intFlag('--batch-size', 1, 100000))
     .option('--memory <n>', 'memn2n: memories kept (most recent utterances)', intFlag('--memory', 1, 10000))
     .option('--margin <x>', 'embeddings: ranking margin', floatFlag('--margin', 0, 100))
-    .option('--negatives <n>', 'embeddings: negative candidates per example', intFlag('--negatives', 1, 100000))
+    .option('--negatives <n>', 'embeddings: negative candidates per example; memn2n: sampled per mini-batch (default 100)', intFlag('--negatives', 1, 100000))
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
     .option('--input <mode>', 'tfidf/embeddings input: last (user utterance) or history (default: chosen on dev / history)')
     .option('--hidden <n>', 'hcn: GRU state size', intFlag('--hidden', 1, 4096))

@@ -24,8 +24,8 @@ export { createDstc2RulesBot, type Dstc2RulesBot, type Dstc2RulesOptions } from 
 export { Hcn, HCN_DEFAULTS, type HcnConfig } from './hcn/hcn.js';
 export { trainHcn, HCN_TRAIN_DEFAULTS, type HcnTrainOptions, type HcnTrainData, type HcnTrainResult } from './hcn/train.js';
 export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkProfile } from './benchmark/benchmark.js';
-export { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from './benchmark/report.js';
+export { benchmarkJson, benchmarkMarkdown, benchmarkSvg, paperVerdicts, type ReportInfo } from './benchmark/report.js';
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
-export { PAPER_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
+export { PAPER_MODELS, TABLE10_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions } from './online/env.js';
 export { babiEnvId } from './online/babi.js';

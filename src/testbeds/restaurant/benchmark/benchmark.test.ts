@@ -8,6 +8,7 @@ import { readBabiKb } from '../../../formats/babi.js';
 import { restaurantsOf } from './data.js';
 import { babiDir, skipUnless } from '../../../../test/shared-data.js';
 import { FULL_PROFILE, QUICK_PROFILE, cellData, learnedOptions, runBenchmark, trainerOf, type BenchmarkProfile, type BenchmarkRow } from './benchmark.js';
+import { benchmarkMarkdown, benchmarkSvg, paperVerdicts } from './report.js';
 
 const TINY: BenchmarkProfile = {
   ...QUICK_PROFILE,
@@ -28,6 +29,9 @@ test('profile options: base, then per task, then override', () => {
   // The full profile's per-task settings: task 3 embeddings read the last user utterance.
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 3).opts.input, 'last');
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.input, undefined);
+  // Negatives chosen on dev: sampled (the trainer's 100) with match types, the full softmax without.
+  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 5).opts.negatives, 0);
+  assert.equal(trainerOf('memn2n+match', FULL_PROFILE, 1, 5).opts.negatives, undefined);
 });
 
 test('cells on 2 worker threads give the same rows as in one thread', async () => {
@@ -90,4 +94,28 @@ test('--train-from generate: the training dialogs are generated on the original 
   assert.ok(tst.size > 0);
   assert.equal(t3.train.length, TINY.dialogs);
   assert.deepEqual([...restaurantsOf(t3.train)].filter((r) => tst.has(r)), []);
+});
+
+test('Table 10 variants: embeddings+match and embeddings+bigrams train through the embeddings trainer and run in the grid', async () => {
+  assert.deepEqual(trainerOf('embeddings+match', FULL_PROFILE, 2, 3), { kind: 'embeddings', opts: { input: 'last', matchType: true, seed: 2 } });
+  assert.deepEqual(trainerOf('embeddings+bigrams', FULL_PROFILE, 2, 1), { kind: 'embeddings', opts: { matchType: false, bigrams: true, seed: 2 } });
+  const r = await runBenchmark({ profile: TINY, source: { kind: 'generate', seed: 3, dialogs: TINY.dialogs }, models: ['embeddings+match', 'embeddings+bigrams'], tasks: [1], seed: 3, workers: 1 });
+  assert.deepEqual(scores(r.rows).map((s) => s.split(' ').slice(0, 2).join(' ')), ['T1 embeddings+match', 'T1 embeddings+bigrams', 'T1-OOV embeddings+match', 'T1-OOV embeddings+bigrams']);
+  const md = benchmarkMarkdown(r, { profile: 'tiny', data: 'generated', seed: 3 });
+  assert.match(md, /Sup\. Emb\. \+ bigrams \(Table 10\)/);
+  assert.match(md, /No paper value shown for embeddings\+match, embeddings\+bigrams: the values of the paper's appendix Table 10 could not be verified/);
+});
+
+test('paper verdicts: within 5 points below the paper or better, counted and marked in the report', () => {
+  const row = (model: BenchmarkRow['model'], test: BenchmarkRow['test'], perResponse: number): BenchmarkRow => ({ model, test, perResponse, perDialog: 0, trainSeconds: 1 });
+  // Paper: memn2n T5 96.1, memn2n+match T5 93.4, nn T1 55.1; hcn has no paper value.
+  const rows = [row('nn', 'T1', 0.501), row('memn2n', 'T5', 0.91), row('memn2n+match', 'T5', 0.99), row('hcn', 'T5', 1)];
+  const v = paperVerdicts(rows);
+  assert.deepEqual(v.map((x) => [x.model, x.test, x.diff, x.within]), [['nn', 'T1', -5, true], ['memn2n', 'T5', -5.1, false], ['memn2n+match', 'T5', 5.6, true]]);
+  const md = benchmarkMarkdown({ rows, notes: [], seconds: 1, modelSeconds: {}, cpuSeconds: 1, workers: 1 }, { profile: 'x', data: 'y', seed: 1 });
+  assert.match(md, /2 of 3 cells with a paper value are within 5 points or better/);
+  assert.match(md, /\| T5 \| – \| -5\.1 ✗ \| \+5\.6 ✓ \| – \|/);
+  const svg = benchmarkSvg({ rows, notes: [], seconds: 1, modelSeconds: {}, cpuSeconds: 1, workers: 1 }, { profile: 'x', data: 'y', seed: 1 });
+  assert.match(svg, /the paper's value/);
+  assert.equal((svg.match(/<line class="paper"/g) ?? []).length, 6); // 2 test sets × 3 models with a paper value
 });

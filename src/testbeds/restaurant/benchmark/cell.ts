@@ -39,6 +39,8 @@ export interface BenchmarkProfile extends LearnedOptions {
   readonly perTask?: Readonly<Partial<Record<number, Partial<LearnedOptions>>>>;
   /** Last word on options, over per-task settings (e.g. `--epochs`). */
   readonly override?: Partial<LearnedOptions>;
+  /** Options of the plain `memn2n` (no match type) over the `memn2n` ones, before per-task settings and the override. */
+  readonly memn2nPlain?: TrainOptions;
 }
 
 /** Where the training and dev dialogs come from when the test sets are original files. */
@@ -95,8 +97,12 @@ export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed
       return { kind: 'nn', opts: {} };
     case 'embeddings':
       return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, seed } };
+    case 'embeddings+match':
+      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: true, seed } };
+    case 'embeddings+bigrams':
+      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, bigrams: true, seed } };
     case 'memn2n':
-      return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
+      return { kind: 'memn2n', opts: { ...profile.memn2nPlain, ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
     case 'memn2n+match':
       return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: true, seed } };
     case 'hcn':

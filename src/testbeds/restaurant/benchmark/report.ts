@@ -2,7 +2,7 @@
  * Benchmark outputs: `benchmark.json` (the rows, exact contract), `benchmark.md` (Table 2 layout,
  * ours beside the paper's) and `benchmark.svg` (grouped bars per test set, paper value as a tick).
  */
-import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODEL_LABELS, paperCellOf, type BenchmarkModel, type BenchmarkTest } from './paper.js';
+import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODEL_LABELS, isPaperModel, paperCellOf, type BenchmarkModel, type BenchmarkTest } from './paper.js';
 import type { BenchmarkResult, BenchmarkRow } from './benchmark.js';
 
 /**
@@ -58,6 +58,32 @@ export function benchmarkJson(result: BenchmarkResult, info: ReportInfo): string
 }
 
 const pct = (x: number): string => (100 * x).toFixed(1);
+
+/** A cell counts as reproduced when it is at most this many points below the paper (or above). */
+export const PAPER_TOLERANCE = 5;
+
+/**
+ * Every row that has a paper value, with ours minus the paper's per-response accuracy (points)
+ * and whether it is within `PAPER_TOLERANCE` points below the paper or better.
+ *
+ * @example
+ * ```ts
+ * import { paperVerdicts, type BenchmarkResult } from 'dialogym/restaurant';
+ * declare const result: BenchmarkResult;
+ * const failing = paperVerdicts(result.rows).filter((v) => !v.within);
+ * ```
+ */
+export function paperVerdicts(rows: readonly BenchmarkRow[]): { model: BenchmarkModel; test: BenchmarkTest; ours: number; paper: number; diff: number; within: boolean }[] {
+  const out: { model: BenchmarkModel; test: BenchmarkTest; ours: number; paper: number; diff: number; within: boolean }[] = [];
+  for (const r of rows) {
+    const p = paperCellOf(r.test, r.model);
+    if (!p) continue;
+    const ours = 100 * r.perResponse;
+    const diff = Number((ours - p.perResponse).toFixed(1));
+    out.push({ model: r.model, test: r.test, ours, paper: p.perResponse, diff, within: diff >= -PAPER_TOLERANCE });
+  }
+  return out;
+}
 const paperText = (test: BenchmarkTest, model: BenchmarkModel): string => {
   const p = paperCellOf(test, model);
   if (p === undefined) return '–';
@@ -100,14 +126,21 @@ export function benchmarkMarkdown(result: BenchmarkResult, info: ReportInfo): st
   ours.push(['train + eval time (s)', ...models.map((m) => (result.modelSeconds[m] ?? 0).toFixed(1))]);
   lines.push(...table(header, ours), '', '## Paper', '', 'Table 2 of the paper: per-response accuracy in % (per-dialog in parentheses where published).', '');
   lines.push(...table(header, tests.map((t) => [t, ...models.map((m) => paperText(t, m))])));
-  lines.push('', '## Ours minus paper', '', 'Per-response accuracy, percentage points.', '');
+  const verdicts = paperVerdicts(result.rows);
+  const ok = verdicts.filter((v) => v.within).length;
+  lines.push('', '## Ours minus paper', '');
+  lines.push(
+    `Per-response accuracy, percentage points; ✓ = within ${PAPER_TOLERANCE} points below the paper or better, ✗ = more than ${PAPER_TOLERANCE} points below. ` +
+      `${ok} of ${verdicts.length} cells with a paper value are within ${PAPER_TOLERANCE} points or better.`,
+    '',
+  );
   lines.push(...table(header, tests.map((t) => [t, ...models.map((m) => {
-    const r = find(result.rows, m, t);
-    const p = paperCellOf(t, m);
-    if (!r || !p) return '–';
-    const d = 100 * r.perResponse - p.perResponse;
-    return `${d >= 0 ? '+' : ''}${d.toFixed(1)}`;
+    const v = verdicts.find((x) => x.model === m && x.test === t);
+    if (!v) return '–';
+    return `${v.diff >= 0 ? '+' : ''}${v.diff.toFixed(1)} ${v.within ? '✓' : '✗'}`;
   })])));
+  const missing = models.filter((m) => !isPaperModel(m) && m !== 'hcn' && tests.every((t) => paperCellOf(t, m) === undefined));
+  if (missing.length > 0) lines.push('', `No paper value shown for ${missing.join(', ')}: the values of the paper's appendix Table 10 could not be verified (its text was not available to us), so they are left out rather than guessed.`);
   if (result.notes.length > 0) lines.push('', '## Notes', '', ...result.notes.map((n) => `- ${n}`));
   return lines.join('\n') + '\n';
 }
@@ -119,6 +152,8 @@ const COLOURS: Readonly<Record<BenchmarkModel, string>> = {
   embeddings: '#76b7b2',
   memn2n: '#59a14f',
   'memn2n+match': '#b07aa1',
+  'embeddings+match': '#edc948',
+  'embeddings+bigrams': '#ff9da7',
   hcn: '#9c755f',
 };
 
@@ -138,21 +173,24 @@ function esc(s: string): string {
  */
 export function benchmarkSvg(result: BenchmarkResult, info: ReportInfo): string {
   const { models, tests } = present(result.rows);
-  const barW = 12;
-  const gap = 18;
+  const barW = 14;
+  const gap = 22;
   const groupW = Math.max(1, models.length) * barW + gap;
-  const left = 48;
-  const top = 40;
-  const plotH = 240;
-  const legendH = 20 * Math.ceil(models.length / 3) + 10;
-  const width = Math.max(520, left + tests.length * groupW + 20);
+  const left = 64;
+  const top = 48;
+  const plotH = 300;
+  const perRow = 3;
+  const legendW = 290;
+  const legendH = 24 * Math.ceil((models.length + 1) / perRow) + 12;
+  const width = Math.max(perRow * legendW + left, left + tests.length * groupW + 20);
   const height = top + plotH + 30 + legendH;
   const y = (pctValue: number): number => top + plotH - (plotH * pctValue) / 100;
   const f = (x: number): string => x.toFixed(1);
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="13">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${left}" y="18" font-size="13" font-weight="bold">${esc(`Per-response test accuracy (%), profile ${info.profile}: bars = dialogym, ticks = paper`)}</text>`,
+    `<text x="${left}" y="22" font-size="15" font-weight="bold">${esc(`Per-response test accuracy (%), profile ${info.profile}: bars = dialogym, black ticks = paper`)}</text>`,
+    `<text transform="translate(16 ${top + plotH / 2}) rotate(-90)" text-anchor="middle">per-response accuracy (%)</text>`,
   ];
   for (let v = 0; v <= 100; v += 20) {
     out.push(`<line x1="${left}" y1="${f(y(v))}" x2="${width - 10}" y2="${f(y(v))}" stroke="#dddddd"/>`);
@@ -172,14 +210,16 @@ export function benchmarkSvg(result: BenchmarkResult, info: ReportInfo): string 
       const p = pc.perResponse;
       out.push(`<line class="paper" data-model="${esc(m)}" data-test="${t}" x1="${f(x - 1)}" y1="${f(y(p))}" x2="${f(x + barW - 1)}" y2="${f(y(p))}" stroke="#222222" stroke-width="2"/>`);
     });
-    out.push(`<text x="${f(gx + (models.length * barW) / 2)}" y="${top + plotH + 16}" text-anchor="middle">${t}</text>`);
+    out.push(`<text x="${f(gx + (models.length * barW) / 2)}" y="${top + plotH + 18}" text-anchor="middle" font-weight="bold">${t}</text>`);
   });
   out.push(`<line x1="${left}" y1="${top + plotH}" x2="${width - 10}" y2="${top + plotH}" stroke="#444444"/>`);
+  const legend = (i: number): { lx: number; ly: number } => ({ lx: left + (i % perRow) * legendW, ly: top + plotH + 42 + Math.floor(i / perRow) * 24 });
   models.forEach((m, i) => {
-    const lx = left + (i % 3) * 170;
-    const ly = top + plotH + 34 + Math.floor(i / 3) * 20;
-    out.push(`<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${COLOURS[m]}"/><text x="${lx + 14}" y="${ly}">${esc(PAPER_MODEL_LABELS[m])}</text>`);
+    const { lx, ly } = legend(i);
+    out.push(`<rect x="${lx}" y="${ly - 11}" width="12" height="12" fill="${COLOURS[m]}"/><text x="${lx + 18}" y="${ly}">${esc(PAPER_MODEL_LABELS[m])}</text>`);
   });
+  const { lx, ly } = legend(models.length);
+  out.push(`<line x1="${lx}" y1="${ly - 5}" x2="${lx + 14}" y2="${ly - 5}" stroke="#222222" stroke-width="2"/><text x="${lx + 18}" y="${ly}">the paper's value</text>`);
   out.push('</svg>');
   return out.join('\n') + '\n';
 }

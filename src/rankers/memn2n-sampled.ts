@@ -1,0 +1,283 @@
+/**
+ * MemN2N training with sampled negatives, as the paper trained it (Bordes et al. 2017, appendix
+ * Tables 8/9: 100 negative candidates per example): each mini-batch draws N negatives uniformly
+ * from the candidate list, and every example of the batch is scored by a softmax over its batch's
+ * candidates — its own response, the other examples' responses and the N negatives — instead of
+ * over all candidates (4,212 in bAbI). The batch's candidate embeddings W·Φ(y) are computed once
+ * per batch; gradients reach only the rows of A and W that the batch used (`SparseSgd`).
+ *
+ * Uniform negatives alone are too easy for bAbI: a response competes with the few candidates
+ * naming the restaurants, cuisines and places of its own dialog, which 100 uniform draws out of
+ * 4,212 rarely include (task 5 + match type: dev 91.1% after 12 epochs, against 95.3% with the
+ * full softmax). Each example therefore also scores its *context negatives*: the candidates that
+ * share a rare word (in at most `contextDf` candidates) with its dialog so far — ~140 on task 5.
+ * Dev selection still ranks all candidates (the trainer's `evaluate`).
+ */
+import type { Rng } from '../core/rng.js';
+import type { Encoded, HopsWorkspace, MemN2N } from './memn2n.js';
+import type { CandidateIndex } from './candidates.js';
+import type { Example } from './examples.js';
+import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward } from '../nn/kernels.js';
+import { softmaxCrossEntropy } from '../nn/losses.js';
+import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
+
+/** One example: its encoding, its response's candidate index and its match-type rows per candidate. */
+export interface SampledExample {
+  readonly x: Encoded;
+  readonly target: number;
+  /** Distinct word ids of the dialog so far (match types, context negatives). */
+  readonly words: Int32Array;
+  /** Context negatives (see the module comment), without the target. */
+  readonly context: Int32Array;
+}
+
+/**
+ * The distinct word ids of each example's history (`encode` gives a text's ids). Examples of a
+ * dialog come in turn order (as `responseExamples` gives them), so each dialog is read once.
+ */
+export function historyWords(examples: readonly Example[], encode: (text: string) => ArrayLike<number>): Int32Array[] {
+  const out: Int32Array[] = [];
+  let dialog: Example['dialog'] | undefined;
+  let seen = new Set<number>();
+  let list: number[] = [];
+  let upto = 0;
+  for (const e of examples) {
+    if (e.dialog !== dialog || e.turn < upto) {
+      dialog = e.dialog;
+      seen = new Set();
+      list = [];
+      upto = 0;
+    }
+    for (; upto < e.turn; upto++) {
+      const ids = encode((e.dialog.turns[upto] as { text: string }).text);
+      for (let i = 0; i < ids.length; i++) {
+        const w = ids[i] as number;
+        if (w >= 0 && !seen.has(w)) {
+          seen.add(w);
+          list.push(w);
+        }
+      }
+    }
+    out.push(Int32Array.from(list));
+  }
+  return out;
+}
+
+/**
+ * Candidates sharing a rare word with a dialog: word id → the candidates holding it, for words
+ * in at most `maxDf` candidates.
+ */
+export class RareWordIndex {
+  private readonly byWord = new Map<number, number[]>();
+
+  constructor(index: CandidateIndex, maxDf: number) {
+    const all = new Map<number, number[]>();
+    index.ids.forEach((ids, c) => {
+      for (const w of new Set(ids)) {
+        let l = all.get(w);
+        if (!l) all.set(w, (l = []));
+        l.push(c);
+      }
+    });
+    for (const [w, l] of all) if (l.length <= maxDf) this.byWord.set(w, l);
+  }
+
+  /** The candidates (sorted, distinct, `exclude` left out) holding a rare word of `words`. */
+  candidatesOf(words: Int32Array, exclude: number): Int32Array {
+    const out = new Set<number>();
+    for (const w of words) for (const c of this.byWord.get(w) ?? []) if (c !== exclude) out.add(c);
+    return Int32Array.from([...out].sort((a, b) => a - b));
+  }
+}
+
+/** The sampled-softmax batch of a MemN2N trainer (see the module comment). */
+export class SampledBatch {
+  private readonly d: number;
+  private readonly n: number;
+  /** Candidate → its position in the current batch's set, or −1. */
+  private readonly posInS: Int32Array;
+  private readonly set: Int32Array;
+  private size = 0;
+  /** Rows [0, shared) are scored by every example of the batch; later rows by the examples whose context negatives they are. */
+  private shared = 0;
+  /** Position of a row among the current example's scores (for rows ≥ shared), or −1. */
+  private readonly local: Int32Array;
+  private readonly extra: Int32Array;
+  private readonly C: Float32Array;
+  private readonly gC: Float32Array;
+  private readonly scores: Float32Array;
+  private readonly g: Float32Array;
+  private readonly gu: Float32Array;
+  readonly A: TouchedRows;
+  readonly W: TouchedRows;
+  readonly optimizer: SparseSgd;
+  private readonly ws: HopsWorkspace;
+  /** Word → 1 while it is in the current example's history. */
+  private readonly inContext: Uint8Array;
+  private readonly typed: Int32Array[];
+  private readonly rows = new Int32Array(64);
+
+  constructor(
+    private readonly model: MemN2N,
+    private readonly index: CandidateIndex,
+    readonly negatives: number,
+    /** Context negatives scored per example at most (0 = all). */
+    readonly contextMax: number,
+    batchSize: number,
+    lr: number,
+  ) {
+    this.d = model.config.dim;
+    this.n = index.size;
+    this.posInS = new Int32Array(this.n).fill(-1);
+    const max = this.n;
+    this.set = new Int32Array(max);
+    this.local = new Int32Array(max).fill(-1);
+    this.extra = new Int32Array(max);
+    this.C = new Float32Array(max * this.d);
+    this.gC = new Float32Array(max * this.d);
+    this.scores = new Float32Array(max);
+    this.g = new Float32Array(max);
+    this.gu = new Float32Array(this.d);
+    this.A = new TouchedRows(model.A);
+    this.W = new TouchedRows(model.W);
+    this.optimizer = new SparseSgd(lr, [this.A, this.W], [model.R]);
+    this.ws = model.workspace();
+    this.inContext = new Uint8Array(model.vocab.size);
+    // Per candidate: [word, row of W of its type] for its typed words (match types, §4.5).
+    this.typed = index.ids.map((ids) => {
+      const kb = model.config.matchType ? model.kb : undefined;
+      if (!kb) return new Int32Array(0);
+      const pairs: number[] = [];
+      for (const w of new Set(ids)) {
+        const t = kb.type(model.vocab.words[w] as string);
+        const r = t === undefined ? -1 : model.typeRow(t);
+        if (r >= 0) pairs.push(w, r);
+      }
+      return Int32Array.from(pairs);
+    });
+  }
+
+  /** Adds candidate c to the batch's set (embedding it when `embed`); returns its row. */
+  private add(c: number, embed: boolean): number {
+    const have = this.posInS[c] as number;
+    if (have !== -1) return have;
+    const j = this.size++;
+    this.posInS[c] = j;
+    this.set[j] = c;
+    if (embed) {
+      const d = this.d;
+      this.C.fill(0, j * d, j * d + d);
+      this.gC.fill(0, j * d, j * d + d);
+      bagSum(this.model.W.data, d, this.index.ids[c] as Int32Array, this.C, j * d);
+    }
+    return j;
+  }
+
+  /** Draws the batch's candidate set (responses of `batch`, then N negatives) and embeds it. */
+  begin(batch: readonly number[], examples: readonly SampledExample[], rng: Rng): void {
+    for (let j = 0; j < this.size; j++) this.posInS[this.set[j] as number] = -1;
+    this.size = 0;
+    for (const k of batch) this.add((examples[k] as SampledExample).target, false);
+    const want = Math.min(this.n, this.size + this.negatives);
+    while (this.size < want) this.add(rng.int(this.n), false);
+    this.shared = this.size;
+    const d = this.d;
+    const W = this.model.W.data;
+    this.C.fill(0, 0, this.size * d);
+    this.gC.fill(0, 0, this.size * d);
+    for (let j = 0; j < this.size; j++) bagSum(W, d, this.index.ids[this.set[j] as number] as Int32Array, this.C, j * d);
+  }
+
+  /**
+   * Loss of one example against the batch's set and (at most `contextMax`, drawn from `rng` when
+   * it has more) its context negatives; accumulates its gradients.
+   */
+  example(e: SampledExample, rng: Rng): number {
+    const d = this.d;
+    const m = this.model;
+    const W = m.W.data;
+    const cache = m.hopsForward(e.x, this.ws);
+    const uH = cache.us[m.config.hops] as Float32Array;
+    const sh = this.shared;
+    const scores = this.scores;
+    matVec(this.C, sh, d, uH, scores);
+    // Context negatives outside the shared rows: embedded on first use in the batch.
+    let s = sh;
+    const ctx = e.context;
+    const all = this.contextMax <= 0 || ctx.length <= this.contextMax;
+    const draws = all ? ctx.length : this.contextMax;
+    for (let i = 0; i < draws; i++) {
+      const j = this.add(ctx[all ? i : rng.int(ctx.length)] as number, true);
+      if (j < sh || this.local[j] !== -1) continue;
+      this.local[j] = s;
+      this.extra[s - sh] = j;
+      scores[s++] = dot(this.C, j * d, uH, 0, d);
+    }
+    const matched = this.typed.length > 0 && m.config.matchType;
+    if (matched) {
+      for (const w of e.words) this.inContext[w] = 1;
+      for (let i = 0; i < s; i++) {
+        const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
+        const nr = this.matchRows(c);
+        if (nr === 0) continue;
+        let add = 0;
+        for (let q = 0; q < nr; q++) add += dot(W, (this.rows[q] as number) * d, uH, 0, d);
+        scores[i] = (scores[i] as number) + add;
+      }
+    }
+    const loss = softmaxCrossEntropy(scores, this.posInS[e.target] as number, this.g, s);
+    const gu = this.gu;
+    gu.fill(0);
+    matVecBackward(this.C, sh, d, uH, this.g, gu, this.gC);
+    for (let i = sh; i < s; i++) {
+      const j = this.extra[i - sh] as number;
+      const gi = this.g[i] as number;
+      axpy(gi, this.C, j * d, gu, 0, d);
+      axpy(gi, uH, 0, this.gC, j * d, d);
+    }
+    if (matched) {
+      for (let i = 0; i < s; i++) {
+        const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
+        const nr = this.matchRows(c);
+        const gi = this.g[i] as number;
+        for (let q = 0; q < nr; q++) {
+          const r = this.rows[q] as number;
+          axpy(gi, W, r * d, gu, 0, d);
+          axpy(gi, uH, 0, m.W.grad, r * d, d);
+          this.W.touch(r);
+        }
+      }
+      for (const w of e.words) this.inContext[w] = 0;
+    }
+    for (let i = sh; i < s; i++) this.local[this.extra[i - sh] as number] = -1;
+    m.hopsBackward(e.x, cache, gu);
+    this.A.touchAll(e.x.query);
+    for (const ids of e.x.mems) this.A.touchAll(ids);
+    return loss;
+  }
+
+  /** Distinct type rows of candidate c whose word is in the current example's history, into `rows`; returns how many. */
+  private matchRows(c: number): number {
+    const t = this.typed[c] as Int32Array;
+    const rows = this.rows;
+    let n = 0;
+    for (let k = 0; k < t.length && n < rows.length; k += 2) {
+      if (this.inContext[t[k] as number] !== 1) continue;
+      const r = t[k + 1] as number;
+      let dup = false;
+      for (let q = 0; q < n; q++) if (rows[q] === r) dup = true;
+      if (!dup) rows[n++] = r;
+    }
+    return n;
+  }
+
+  /** W.grad from the batch's candidate gradients (after the batch's examples). */
+  end(): void {
+    const d = this.d;
+    for (let j = 0; j < this.size; j++) {
+      const ids = this.index.ids[this.set[j] as number] as Int32Array;
+      bagSumBackward(this.model.W.grad, d, ids, this.gC, j * d);
+      this.W.touchAll(ids);
+    }
+  }
+}
