@@ -1,5 +1,5 @@
 /**
- * `dialogym demo` (what `npm start` runs): a small end-to-end run — generate the restaurant tasks,
+ * `dialogym demo`: a small end-to-end run — generate the restaurant tasks,
  * show their statistics and a dialog, evaluate the rule-based bot — printing each command it runs.
  */
 import type { Command } from 'commander';
