@@ -7,7 +7,10 @@
  *   model of the registry / a model file (hcn, memn2n, …; rankers need `candidates`), answering
  *   `observation.history`.
  * - `airdialogue-v1`: the AirDialogue agent policies by name (`rules`, …) on `observation.context`.
- * KB-InfoBot's agents read the environment's internal belief state, so they are not offered here.
+ * - `infobot-<split>-v1`: the KB-InfoBot agents by name (`rule-soft`, `rl-hard`, `e2e-soft`, …) or a
+ *   policy file. They track the dialog from the user's utterances alone and rank rows of the agent's
+ *   KB, which they rebuild as the environment builds it by default (the split's generated KB), and
+ *   answer with the `request` / `inform` tools. `max` reads the user's goal and is refused.
  */
 import { ConfigError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
@@ -20,6 +23,10 @@ import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rule
 import '../testbeds/restaurant/models.js';
 import { agentPolicies, type AgentSession } from '../testbeds/airdialogue/policies.js';
 import type { KbLine } from '../formats/airdialogue.js';
+import { InfoBotEnv } from '../testbeds/infobot/env.js';
+import { createAgent } from '../testbeds/infobot/evaluate.js';
+import type { InfoBotAgent } from '../testbeds/infobot/agents/agent.js';
+import type { InfoBotAction } from '../testbeds/infobot/acts.js';
 import { chatModelOf, type Conversation } from './chat-model.js';
 import type { AgentRequest } from './env-server-protocol.js';
 
@@ -57,9 +64,14 @@ function historyOf(req: AgentRequest): Turn[] {
   return h as Turn[];
 }
 
+/** An InfoBot action as the environment's tool call. */
+function infoBotToolCall(a: InfoBotAction): { tool: string; arguments: Record<string, unknown> } {
+  return a.act === 'request' ? { tool: 'request', arguments: { slot: a.slot } } : { tool: 'inform', arguments: { results: [...a.results] } };
+}
+
 /**
  * An in-process agent for `model`: `rules`, an AirDialogue agent policy name (for `airdialogue-*`),
- * or a response model name / model file for the restaurant environments. Throws a ConfigError for
+ * a KB-InfoBot agent name or policy file (for `infobot-*`), or a response model name / model file for the restaurant environments. Throws a ConfigError for
  * an unknown model or missing files.
  */
 export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): LocalAgent {
@@ -86,6 +98,8 @@ export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): L
     };
   }
   let air: AgentSession | undefined;
+  const infobot = new Map<string, InfoBotAgent>();
+  let info: InfoBotAgent | undefined;
   return {
     name: model,
     act(req) {
@@ -97,7 +111,24 @@ export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): L
         }
         return air.respond((req.observation as { utterance: string }).utterance);
       }
-      if (req.env.startsWith('infobot')) throw new ConfigError(`${req.env}: dialogym's InfoBot agents read the environment's belief state and are not available through the agent protocol`);
+      if (req.env.startsWith('infobot')) {
+        if (req.turn === 0 || !info) {
+          info = infobot.get(req.env);
+          if (!info) {
+            const split = /^infobot-([a-z]+)-v\d+$/.exec(req.env)?.[1];
+            if (split === undefined) throw new ConfigError(`${req.env}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
+            const created = createAgent(model, new InfoBotEnv({ split }));
+            if (created.privileged) throw new ConfigError(`${model}: this InfoBot agent reads the user's goal (an upper bound), so it cannot play through the agent protocol`);
+            info = created.agent;
+            infobot.set(req.env, info);
+          }
+          // The agent's stream as runInfoBotEpisode forks it from the episode's seed.
+          info.begin(createRng(req.seed).fork('agent'));
+        }
+        const utterance = (req.observation as { utterance?: unknown } | null)?.utterance;
+        if (typeof utterance !== 'string') throw new ConfigError(`${req.env}: the observation has no utterance`);
+        return infoBotToolCall(info.act(utterance));
+      }
       return restaurant.respond(req);
     },
   };

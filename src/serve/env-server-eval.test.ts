@@ -157,3 +157,27 @@ test('AirDialogue: the rules policy through the protocol scores like self-play; 
   t.reset({ seed: 1 });
   assert.equal(t.step('hello, how can i help?' as never).terminated, false);
 });
+
+test('KB-InfoBot: its agents play through the protocol (tools request/inform), identically over stdio and in process; max is refused', async () => {
+  await import('../testbeds/infobot/index.js');
+  const file = join(dir, 'infobot-agent.mjs');
+  writeFileSync(
+    file,
+    `import { createInterface } from 'node:readline';
+import { createLocalAgent } from ${JSON.stringify(agentsModule)};
+const agent = createLocalAgent('rule-soft');
+for await (const line of createInterface({ input: process.stdin })) process.stdout.write(JSON.stringify({ action: agent.act(JSON.parse(line)) }) + '\\n');
+`,
+  );
+  const opts = { env: 'infobot-medium-v1', episodes: 60, seed: 2 };
+  const local = await evaluateAgent(localTransport(createLocalAgent('rule-soft')), opts);
+  const stdio = stdioTransport(`${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`);
+  const viaStdio = await evaluateAgent(stdio, opts).finally(() => stdio.close());
+  assert.deepEqual(viaStdio.records, local.records);
+  // rule-soft succeeds on about 0.8 of Medium's dialogs (infobot eval); not every episode ends the same way.
+  assert.ok(local.summary.success > 0.55 && local.summary.success < 1, JSON.stringify(local.summary));
+  assert.ok(local.records.some((r) => r.success) && local.records.some((r) => !r.success));
+  const max = createLocalAgent('max');
+  const req = { protocol: 'dialogym-agent/1', env: 'infobot-small-v1', episode: 0, trial: 0, seed: 1, turn: 0, observation: { utterance: 'hi', turn: 0 }, tools: [] };
+  assert.throws(() => max.act(req as never), /max: this InfoBot agent reads the user's goal/);
+});

@@ -14,7 +14,7 @@ export function registerAgent(program: Command): void {
   program
     .command('agent')
     .description("serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line")
-    .requiredOption('--model <model>', 'rules, a response model name or model file (*.dgm), or an AirDialogue agent policy')
+    .requiredOption('--model <model>', 'rules, a response model name or model file (*.dgm), an AirDialogue agent policy, or a KB-InfoBot agent (rule-soft, rl-soft, e2e-soft, …)')
     .option('--stdio', 'speak JSON Lines on stdin/stdout (the only transport so far)')
     .option('--kb <file>', 'KB text file whose entities a learned model recognises')
     .option('--candidates <file>', 'candidates file, for ranking models')
