@@ -10,7 +10,7 @@
  * asking my friend if we need the phone number" → wait → "yes we need it, what is it please".
  * Candidate choices within a list are uniform unless a weight is given (the counts agree).
  */
-import { ASK_ADDRESS, ASK_PHONE, GREETINGS, NO_THANKS, REQUEST_OPENERS, THANKS } from '../restaurant/patterns.js';
+import { ASK_ADDRESS, ASK_PHONE, DSTC6_ASK, GREETINGS, NO_THANKS, REQUEST_OPENERS, THANKS } from '../restaurant/patterns.js';
 import type { ExtSlot } from './extended-kb.js';
 
 export { ASK_ADDRESS, ASK_PHONE, GREETINGS, NO_THANKS, REQUEST_OPENERS, THANKS };
@@ -166,14 +166,7 @@ export const BOT6 = {
   reserve: 'great let me do the reservation',
   anythingElse: 'is there anything i can help you with',
   welcome: "you're welcome",
-  ask: {
-    atmosphere: 'are you looking for a specific atmosphere',
-    cuisine: 'any preference on a type of cuisine',
-    location: 'where should it be',
-    number: 'how many people would be in your party',
-    price: 'which price range are you looking for',
-    restrictions: 'do you have any dietary restrictions',
-  } as Readonly<Record<ExtSlot, string>>,
+  ask: DSTC6_ASK as Readonly<Record<ExtSlot, string>>,
 } as const;
 export const propose6 = (name: string): string => `what do you think of this option: ${name}`;
 export const recall6 = (name: string): string => `the option was ${name}`;

@@ -78,6 +78,16 @@ export const BOT = {
   } as Readonly<Record<Field, string>>,
 } as const;
 
+/** The DSTC6 bot's slot questions (bAbI's four without the typo, plus atmosphere and restrictions). */
+export const DSTC6_ASK: Readonly<Record<Field | 'atmosphere' | 'restrictions', string>> = {
+  atmosphere: 'are you looking for a specific atmosphere',
+  cuisine: 'any preference on a type of cuisine',
+  location: 'where should it be',
+  number: 'how many people would be in your party',
+  price: 'which price range are you looking for',
+  restrictions: 'do you have any dietary restrictions',
+};
+
 /** Bot utterances that carry an entity. */
 export const botPropose = (name: string): string => `what do you think of this option: ${name}`;
 export const botHereItIs = (value: string): string => `here it is ${value}`;

@@ -5,6 +5,7 @@
  * `another option`, adds the atmosphere/restrictions questions and a few new acts.
  */
 import type { InfoKind, Slot, SlotValues } from './nlu.js';
+import { BOT, DSTC6_ASK } from '../patterns.js';
 
 export type Dialect = 'babi' | 'dstc6';
 
@@ -48,12 +49,7 @@ const common = {
 export const BABI: Phrasebook = {
   ...common,
   dialect: 'babi',
-  ask: {
-    cuisine: 'any preference on a type of cuisine',
-    location: 'where should it be',
-    number: 'how many people would be in your party',
-    price: 'which price range are looking for', // sic: the original typo
-  },
+  ask: BOT.ask, // the simulator's questions (price: the original's typo)
   askOrder: ['cuisine', 'location', 'number', 'price'],
   apiOrder: ['cuisine', 'location', 'number', 'price'],
   another: 'sure let me find an other option for you',
@@ -62,14 +58,7 @@ export const BABI: Phrasebook = {
 export const DSTC6: Phrasebook = {
   ...common,
   dialect: 'dstc6',
-  ask: {
-    atmosphere: 'are you looking for a specific atmosphere',
-    cuisine: 'any preference on a type of cuisine',
-    location: 'where should it be',
-    number: 'how many people would be in your party',
-    price: 'which price range are you looking for',
-    restrictions: 'do you have any dietary restrictions',
-  },
+  ask: DSTC6_ASK,
   askOrder: ['atmosphere', 'cuisine', 'location', 'number', 'price', 'restrictions'],
   apiOrder: ['cuisine', 'location', 'number', 'price', 'atmosphere', 'restrictions'],
   another: 'sure let me find another option for you',
