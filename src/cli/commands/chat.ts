@@ -14,9 +14,10 @@ export function registerChat(program: Command): void {
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers)')
     .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
     .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
-      action(async (opts: { model: string; kb?: string; candidates?: string; seed: number; maxResults?: number }) => {
-        const bot = setupBot({ model: opts.model, seed: opts.seed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}) });
+      action(async (opts: { model: string; kb?: string; candidates?: string; seed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
+        const bot = setupBot({ model: opts.model, seed: opts.seed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
         try {
           const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});
           await runRepl(session, { input: process.stdin, output: process.stdout, banner: `model ${bot.model.name}; KB ${bot.kbSource}` });

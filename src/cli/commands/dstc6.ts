@@ -154,8 +154,9 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
     .requiredOption('--out <file>', 'result file to write')
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
-      action(async (o: { model: string; data: string; out: string; kb?: string }) => {
+      action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean }) => {
         const { checkModelName, resolveModel } = registry ?? (await loadRegistry());
         const { readBabiKb } = await import('../../formats/babi.js');
         const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
@@ -164,7 +165,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
         if (o.model === 'rules-dstc2') throw new ConfigError("model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline, not a DSTC6 model: use `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`");
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
-        const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}) });
+        const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) });
         const ranker = isResponder(model) ? responderAsRanker(model) : model;
         const bar = progress(`rank ${o.model}`, entries.length);
         const results = rankDstc6(entries, (h, c) => ranker.rank(h, c), { onProgress: (d) => bar.update(d) });

@@ -4,7 +4,6 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
 import { checkModelName, isModelFile, resolveModel } from '../../rankers/registry.js';
 import { readModelFile } from '../../formats/model-file.js';
-import { ConfigError } from '../../core/errors.js';
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
@@ -39,14 +38,13 @@ export function registerEval(program: Command): void {
 
 function run(o: EvalOptions): void {
   checkModelName(o.model); // unknown name: fail before reading data
-  if (isModelFile(o.model) && !o.allowCheckpoint && readModelFile(o.model).checkpoint === true) {
-    throw new ConfigError(`${o.model}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to evaluate it anyway`);
-  }
+  // A checkpoint is refused before any data is read (resolveModel refuses it too).
+  if (isModelFile(o.model) && !o.allowCheckpoint && readModelFile(o.model).checkpoint === true) resolveModel(o.model);
   const { dialogs } = readBabiDialogs(o.data);
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : undefined;
   const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;
   const train = o.train ? readBabiDialogs(o.train).dialogs : undefined;
-  const model = resolveModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}) });
+  const model = resolveModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) });
   const tmp = o.predictions ? `${o.predictions}.${process.pid}.tmp` : undefined;
   const fd = tmp ? openSync(tmp, 'w') : undefined;
   const bar = progress(`eval ${o.model}`, dialogs.length, { quiet: o.json === true && !process.stderr.isTTY });
