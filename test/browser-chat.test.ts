@@ -367,6 +367,51 @@ test('while a reply is pending: Send disabled, typing indicator; a message typed
   await page.close();
 });
 
+test('an expired session: the message goes back to the box in a new session; a new conversation drops the old pending reply', { skip, timeout: 60_000 }, async () => {
+  const page = await open(rulesServer);
+  assert.deepEqual(await say(page, 'hello'), ['hello what can i help you with today']);
+  const first = page.sessionId();
+  // The server forgets the session (as after the idle expiry): the next message gets a 404.
+  assert.equal((await fetch(`${await baseOf(rulesServer)}/api/sessions/${first}`, { method: 'DELETE' })).status, 204);
+  await page.fill('[data-testid=input]', 'can you book a table in rome');
+  await page.press('[data-testid=input]', 'Enter');
+  await page.waitForFunction((id) => {
+    const s = (globalThis as unknown as Dom).document.querySelector('[data-testid=status]');
+    return s?.getAttribute('data-ready') === 'true' && !(s.textContent ?? '').includes(id);
+  }, first.slice(0, 8));
+  await page.locator('[data-testid=notice]').waitFor();
+  assert.equal(await page.locator('[data-testid=notice]').textContent(), 'the session expired: a new one started, and your message is back in the box');
+  assert.equal(await page.inputValue('[data-testid=input]'), 'can you book a table in rome');
+  assert.notEqual(page.sessionId(), first);
+  assert.deepEqual(await say(page, 'can you book a table in rome'), ["i'm on it", 'any preference on a type of cuisine']);
+  // A reply still pending when a new conversation starts does not land in the new one.
+  let release = (): void => {};
+  const held = new Promise<void>((res) => (release = res));
+  await page.route('**/api/sessions/*/messages', async (route) => {
+    await held;
+    await route.continue();
+  }, { times: 1 });
+  await page.fill('[data-testid=input]', 'with italian food');
+  await page.press('[data-testid=input]', 'Enter');
+  await page.locator('[data-testid=typing]').waitFor();
+  const second = page.sessionId();
+  await page.click('[data-testid=new-session]');
+  await page.waitForFunction((id) => {
+    const s = (globalThis as unknown as Dom).document.querySelector('[data-testid=status]');
+    return s?.getAttribute('data-ready') === 'true' && !(s.textContent ?? '').includes(id);
+  }, second.slice(0, 8));
+  assert.equal(await page.isDisabled('[data-testid=send]'), false, 'the new conversation can send at once');
+  assert.equal(await page.isVisible('[data-testid=empty-hint]'), true);
+  // The old session was deleted by the new conversation: its held message ends in a 404, which the page ignores.
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/sessions/${second}/messages`)), release()]);
+  assert.deepEqual(await say(page, 'hi'), ['hello what can i help you with today']);
+  assert.deepEqual(await userTexts(page), ['hi']);
+  assert.equal(await page.locator('#log > li').count(), 2, 'nothing of the old conversation (no reply, no "not sent", no notice)');
+  // 404s: the expired session's message, the new conversation's DELETE of it, the held message of the deleted one.
+  assert.deepEqual(page.errors, Array(3).fill('Failed to load resource: the server responded with a status of 404 (Not Found)'));
+  await page.close();
+});
+
 test('a refused message is marked "not sent" in the transcript and Restore puts it back in the box', { skip, timeout: 60_000 }, async () => {
   const page = await open(rulesServer);
   assert.deepEqual(await say(page, 'hello'), ['hello what can i help you with today']);

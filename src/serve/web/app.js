@@ -91,6 +91,7 @@ function updateEmpty() {
 async function newSession() {
   if (sessionId) api('DELETE', `/api/sessions/${sessionId}`).catch(() => {});
   sessionId = null;
+  setBusy(false);
   log.replaceChildren();
   panel.replaceChildren();
   shownTables = new Map();
@@ -353,17 +354,21 @@ async function send(text) {
   updateEmpty();
   scrollDown();
   let expired = false;
+  const sid = sessionId;
   try {
-    const r = await api('POST', `/api/sessions/${sessionId}/messages`, { text });
+    const r = await api('POST', `/api/sessions/${sid}/messages`, { text });
+    // A new conversation was started meanwhile: this reply belongs to the old one.
+    if (sid !== sessionId) return;
     li.dataset.state = 'sent';
     typing.remove();
     addReplies(r.replies);
   } catch (e) {
     typing.remove();
+    if (sid !== sessionId) return;
     if (e.status === 404) expired = true;
     else markFailed(li, text, e.message);
   } finally {
-    setBusy(false);
+    if (sid === sessionId) setBusy(false);
   }
   if (expired) {
     await newSession();
