@@ -189,6 +189,10 @@ async function open(server: ChatServer, viewport = { width: 1280, height: 800 })
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
+  // Dependency-free page: nothing is fetched from anywhere but the server (no CDN, no web font).
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base + '/') && !/^(blob|data):/.test(r.url())) errors.push(`external request: ${r.url()}`);
+  });
   const p = page as TestPage;
   p.errors = errors;
   p.sessionId = () => session;
@@ -541,6 +545,15 @@ test('explanations by keyboard: bot turns are buttons (aria-expanded); Enter and
   assert.ok(seen.some((s) => s.startsWith('table-wrap|')), 'the KB table frame is focusable (it scrolls by keyboard)');
   await page.keyboard.press('Enter');
   assert.match((await page.locator('[data-testid=rule]').textContent()) ?? '', /→ api-call/);
+  // Accessible names: every control and region is found by its role and name.
+  assert.equal(await page.getByRole('button', { name: 'api_call british london two cheap', expanded: true }).count(), 1);
+  assert.equal(await page.getByRole('textbox', { name: 'your message' }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: 'Send' }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: 'New conversation' }).count(), 1);
+  assert.equal(await page.getByRole('link', { name: 'Export JSON' }).count(), 1);
+  assert.equal(await page.getByRole('link', { name: 'Export text' }).count(), 1);
+  assert.equal(await page.getByRole('region', { name: 'results of api_call british london two cheap' }).count(), 1);
+  assert.equal(await page.getByRole('complementary', { name: 'explanation' }).count(), 1);
   const expanded = (): Promise<(string | null)[]> => page.locator('button.turn').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-expanded')));
   const turns = await page.locator('button.turn').allTextContents();
   const call = turns.indexOf('api_call british london two cheap');
