@@ -24,7 +24,8 @@ export type SchemaName =
   | 'model-file-header'
   | 'model-meta'
   | 'agent-protocol'
-  | 'serve-message-request';
+  | 'serve-message-request'
+  | 'serve-kb-hint';
 
 interface AjvError {
   instancePath: string;

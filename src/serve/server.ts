@@ -2,6 +2,7 @@
  * The chat server: a JSON HTTP API over sessions (fastify) and the static web UI at `/`.
  *
  *   GET    /api/health                   {status, model, kb, sessions}
+ *   GET    /api/kb                       {restaurants, cities, cuisines, prices, partySizes, example} (kb-hint.ts)
  *   POST   /api/sessions                 201 {id}
  *   POST   /api/sessions/:id/messages    {text} → {replies:[{text, kind, explanation?}], explanation}
  *   GET    /api/sessions/:id             {id, createdAt, turns:[{speaker, text, explanation?}]}
@@ -20,6 +21,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import type { ChatModel } from './chat-model.js';
 import { localBackend, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
 import { checkSchema } from '../formats/schema.js';
+import { InternalError } from '../core/errors.js';
+import { kbHint, type KbHint } from './kb-hint.js';
 import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
 
@@ -110,11 +113,18 @@ export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOption
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.newId ? { newId: opts.newId } : {}),
   });
-  return serveBackend(localBackend(sessions), { model: model.name, dialect: kb.dialect.name }, opts);
+  return serveBackend(localBackend(sessions), { model: model.name, dialect: kb.dialect.name, hint: () => kbHint(kb.store) }, opts);
+}
+
+/** What the server says about itself: the model, the KB dialect and (for `GET /api/kb`) the KB's hint, made on first use. */
+export interface ServerInfo {
+  readonly model: string;
+  readonly dialect: string;
+  readonly hint?: () => KbHint;
 }
 
 /** A server over any session backend (`localBackend`, or worker threads from `startWorkerPool`). */
-export function serveBackend(backend: SessionBackend, info: { readonly model: string; readonly dialect: string }, opts: ServerOptions = {}): ChatServer {
+export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: ServerOptions = {}): ChatServer {
   const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
   const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
   const webDir = opts.webDir ?? defaultWebDir();
@@ -151,6 +161,18 @@ export function serveBackend(backend: SessionBackend, info: { readonly model: st
     kb: { dialect: info.dialect },
     sessions: await backend.size(),
   }));
+  let hint: KbHint | undefined;
+  app.get('/api/kb', async () => {
+    if (!info.hint) throw new HttpError(404, 'this server has no KB summary');
+    if (!hint) {
+      const h = info.hint();
+      // schemas/serve-kb-hint.schema.json: what the web page relies on.
+      const issue = checkSchema('serve-kb-hint', h);
+      if (issue) throw new InternalError(`KB hint: ${issue.reason}`);
+      hint = h;
+    }
+    return hint;
+  });
   app.post('/api/sessions', async (_req, reply) => reply.code(201).send({ id: await backend.create() }));
   app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req, reply) => {
     const body = req.body;

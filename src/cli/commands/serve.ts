@@ -1,6 +1,7 @@
 /** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI. */
 import type { Command } from 'commander';
 import { createServer, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
+import { kbHint } from '../../serve/kb-hint.js';
 import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
 import { action, intFlag } from '../run.js';
@@ -54,7 +55,7 @@ export function registerServe(program: Command): void {
         if (o.workers > 0) {
           // Each worker loads the model and opens the KB; this thread only checked that they load.
           const pool = await startWorkerPool({ workers: o.workers, setup, session: sessionOptionsOf(serverOpts), store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } });
-          server = serveBackend(pool, { model: bot.model.name, dialect: bot.kb.dialect.name }, serverOpts);
+          server = serveBackend(pool, { model: bot.model.name, dialect: bot.kb.dialect.name, hint: () => kbHint(bot.kb.store) }, serverOpts);
         } else server = createServer(bot.model, bot.kb, serverOpts);
         let url: string;
         try {

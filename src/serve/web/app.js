@@ -1,21 +1,33 @@
 // dialogym web chat: talks to the JSON API of `dialogym serve`. No framework, no CDN; all text goes
 // through textContent (never innerHTML), so nothing a model or a user writes is interpreted as HTML.
+//
+// While a reply is pending the Send button is disabled and a typing indicator shows; the box stays
+// editable so the next message can be written, but Enter keeps it in the box (nothing is lost,
+// nothing is sent twice). A message the server refuses stays in the transcript marked "not sent"
+// with a Restore button that puts its text back in the box.
 
 const $ = (id) => document.getElementById(id);
 const log = $('log');
 const form = $('form');
 const input = $('text');
+const sendButton = $('send');
 const status = $('status');
 const panel = $('explanation');
+const empty = $('empty');
+const pendingNote = $('pending-note');
 
 let sessionId = null;
+let modelName = '';
 let busy = false;
+/** Tables already shown in this conversation: api_call + result lines → the table's element id. */
+let shownTables = new Map();
+let tableCount = 0;
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === 'class') e.className = v;
-    else if (k.startsWith('data-')) e.setAttribute(k, v);
+    else if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role') e.setAttribute(k, v);
     else e[k] = v;
   }
   for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -27,25 +39,69 @@ function scrollDown() {
 }
 
 async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw Object.assign(new Error('network error: the server did not answer'), { status: 0 });
+  }
   const data = res.status === 204 ? null : await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw Object.assign(new Error(data && data.error ? data.error : `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok) throw Object.assign(new Error(data && typeof data.error === 'string' ? data.error : `HTTP ${res.status}`), { status: res.status });
   return data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Empty state: what the KB holds (GET /api/kb, schemas/serve-kb-hint.schema.json) and an example.
+
+const isWords = (xs) => Array.isArray(xs) && xs.every((x) => typeof x === 'string' && x.length > 0);
+
+function list(xs) {
+  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`;
+}
+
+async function loadHint() {
+  let h;
+  try {
+    h = await api('GET', '/api/kb');
+  } catch {
+    return; // the generic hint stays
+  }
+  if (!h || !Number.isInteger(h.restaurants) || !isWords(h.cities) || !isWords(h.cuisines) || !isWords(h.prices) || !isWords(h.partySizes)) return;
+  const parts = [`This KB has ${h.restaurants} restaurants`];
+  if (h.cities.length) parts.push(`in ${list(h.cities)}`);
+  let text = parts.join(' ') + '.';
+  if (h.cuisines.length) text += ` Cuisines: ${list(h.cuisines)}.`;
+  if (h.prices.length) text += ` Price ranges: ${list(h.prices)}.`;
+  if (h.partySizes.length) text += ` Tables for ${list(h.partySizes)} people.`;
+  $('empty-text').textContent = text;
+  if (typeof h.example === 'string' && h.example) {
+    $('example').textContent = h.example;
+    $('empty-try').hidden = false;
+  }
+}
+
+function updateEmpty() {
+  empty.hidden = log.children.length > 0;
 }
 
 async function newSession() {
   if (sessionId) api('DELETE', `/api/sessions/${sessionId}`).catch(() => {});
   sessionId = null;
+  setBusy(false);
   log.replaceChildren();
   panel.replaceChildren();
+  shownTables = new Map();
+  updateEmpty();
   status.textContent = 'connecting…';
+  delete status.dataset.ready;
   try {
     const health = await api('GET', '/api/health');
     sessionId = (await api('POST', '/api/sessions')).id;
+    modelName = health.model;
     status.textContent = `model ${health.model} · ${health.kb.dialect} KB · session ${sessionId.slice(0, 8)}`;
     status.dataset.ready = 'true';
   } catch (e) {
@@ -56,27 +112,48 @@ async function newSession() {
 
 function notice(text) {
   log.append(el('li', { class: 'notice', 'data-testid': 'notice' }, text));
+  updateEmpty();
   scrollDown();
 }
 
 // ---------------------------------------------------------------------------------------------
-// KB results: consecutive `name R_attr value` lines become one table (a row per restaurant).
+// KB results: the lines of one api_call (`name R_attr value`) become one compact table, a row per
+// restaurant. Columns that only repeat what the call asked for (cuisine, city, party size, price)
+// are left out; the same call with the same results again points back at its table.
 
-function kbTable(lines) {
-  if (lines.length === 1 && lines[0] === 'api_call no result') return el('p', { 'data-testid': 'kb-empty' }, 'no restaurant matches');
+function kbTable(call, lines) {
+  if (lines.length === 1 && lines[0] === 'api_call no result') return el('p', { class: 'kb-empty', 'data-testid': 'kb-empty' }, 'no restaurant matches');
+  const key = `${call}\n${lines.join('\n')}`;
+  const seen = shownTables.get(key);
+  if (seen) {
+    return el('p', { class: 'kb-same', 'data-testid': 'kb-same' }, 'same results as above: ', el('a', { href: `#${seen.id}` }, `${seen.rows} restaurant${seen.rows === 1 ? '' : 's'}`));
+  }
+  const asked = new Set(call.split(/\s+/).slice(1));
   const rows = new Map();
-  const cols = [];
+  const attrs = [];
   for (const line of lines) {
     const m = /^(\S+) [rR]_(\w+) (.*)$/.exec(line);
     if (!m) continue;
     const [, name, attr, value] = m;
-    if (!cols.includes(attr)) cols.push(attr);
+    if (!attrs.includes(attr)) attrs.push(attr);
     if (!rows.has(name)) rows.set(name, {});
     rows.get(name)[attr] = value;
   }
-  const head = el('tr', {}, el('th', {}, 'restaurant'), ...cols.map((c) => el('th', {}, c)));
-  const body = [...rows].map(([name, attrs]) => el('tr', {}, el('td', {}, name), ...cols.map((c) => el('td', {}, attrs[c] ?? ''))));
-  return el('table', { 'data-testid': 'kb-table' }, el('thead', {}, head), el('tbody', {}, ...body));
+  const all = [...rows.values()];
+  const cols = attrs.filter((a) => !all.every((r) => asked.has(r[a] ?? '')));
+  // Rating first: results come best rated first.
+  if (cols.includes('rating')) cols.splice(0, cols.length, 'rating', ...cols.filter((c) => c !== 'rating'));
+  const id = `kb-${++tableCount}`;
+  shownTables.set(key, { id, rows: rows.size });
+  const head = el('tr', {}, el('th', { scope: 'col' }, 'restaurant'), ...cols.map((c) => el('th', { scope: 'col' }, c)));
+  const body = [...rows].map(([name, r]) => el('tr', {}, el('th', { scope: 'row' }, name), ...cols.map((c) => el('td', {}, r[c] ?? ''))));
+  return el(
+    'figure',
+    { class: 'kb-result', id },
+    el('figcaption', {}, `${rows.size} restaurant${rows.size === 1 ? '' : 's'} for `, el('code', {}, call.replace(/^api_call /, ''))),
+    // A wide table scrolls inside its frame (focusable, so arrows scroll it), never the page.
+    el('div', { class: 'table-wrap', tabIndex: 0, role: 'region', 'aria-label': `results of ${call}` }, el('table', { 'data-testid': 'kb-table' }, el('thead', {}, head), el('tbody', {}, ...body))),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,21 +278,33 @@ function renderExplanation(e) {
   }
 }
 
-function selectTurn(li, e) {
+function selectTurn(button, e) {
   for (const x of log.querySelectorAll('li.selected')) x.classList.remove('selected');
-  li.classList.add('selected');
+  for (const x of log.querySelectorAll('button.turn[aria-expanded=true]')) x.setAttribute('aria-expanded', 'false');
+  button.closest('li').classList.add('selected');
+  button.setAttribute('aria-expanded', 'true');
   renderExplanation(e);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Conversation.
 
+/** A bot turn: a button (focusable; Enter or Space shows its explanation in the side panel). */
+function botTurn(r) {
+  const button = el('button', { type: 'button', class: 'turn', 'aria-expanded': 'false', 'aria-controls': 'explanation', title: 'why this turn' }, r.text);
+  const e = r.explanation;
+  button.addEventListener('click', () => selectTurn(button, e));
+  const li = el('li', { class: `bot ${r.kind}`, 'data-testid': r.kind === 'api_call' ? 'api-call' : 'bot' }, button);
+  return { li, button, e };
+}
+
 function addReplies(replies) {
   let kb = [];
+  let call = '';
   let lastBot = null;
   const flush = () => {
     if (kb.length === 0) return;
-    log.append(el('li', { class: 'kb', 'data-testid': 'kb' }, kbTable(kb)));
+    log.append(el('li', { class: 'kb', 'data-testid': 'kb' }, kbTable(call, kb)));
     kb = [];
   };
   for (const r of replies) {
@@ -224,42 +313,139 @@ function addReplies(replies) {
       continue;
     }
     flush();
-    const li = el('li', { class: `bot ${r.kind}`, 'data-testid': r.kind === 'api_call' ? 'api-call' : 'bot', title: 'click: why this turn' }, r.text);
-    const e = r.explanation;
-    li.addEventListener('click', () => selectTurn(li, e));
-    log.append(li);
-    lastBot = [li, e];
+    if (r.kind === 'api_call') call = r.text;
+    const t = botTurn(r);
+    log.append(t.li);
+    lastBot = t;
   }
   flush();
-  if (lastBot) selectTurn(lastBot[0], lastBot[1]);
+  if (lastBot) selectTurn(lastBot.button, lastBot.e);
   scrollDown();
 }
 
+/** Marks a user turn the server did not take, with a control that puts its text back in the box. */
+function markFailed(li, text, reason) {
+  li.classList.add('failed');
+  li.dataset.state = 'failed';
+  const restore = el('button', { type: 'button', class: 'restore', 'data-testid': 'restore', 'aria-label': `restore "${text}" to the message box` }, 'Restore');
+  restore.addEventListener('click', () => {
+    // Whatever is already in the box stays, after the restored text.
+    const rest = input.value.trim();
+    input.value = rest ? `${text} ${rest}` : text;
+    li.remove();
+    updateEmpty();
+    input.focus();
+  });
+  li.append(el('span', { class: 'failure', 'data-testid': 'failure' }, `not sent: ${reason}`), restore);
+}
+
+function setBusy(on) {
+  busy = on;
+  sendButton.disabled = on;
+  form.setAttribute('aria-busy', String(on));
+  if (!on) pendingNote.hidden = true;
+}
+
 async function send(text) {
-  if (!sessionId || busy) return;
-  busy = true;
-  log.append(el('li', { class: 'user', 'data-testid': 'user' }, text));
+  setBusy(true);
+  const li = el('li', { class: 'user', 'data-testid': 'user', 'data-state': 'pending' }, el('span', { class: 'text' }, text));
+  const typing = el('li', { class: 'typing', 'data-testid': 'typing', role: 'status', 'aria-label': 'the bot is typing' }, el('span', {}), el('span', {}), el('span', {}));
+  log.append(li, typing);
+  updateEmpty();
   scrollDown();
+  let expired = false;
+  const sid = sessionId;
   try {
-    const r = await api('POST', `/api/sessions/${sessionId}/messages`, { text });
+    const r = await api('POST', `/api/sessions/${sid}/messages`, { text });
+    // A new conversation was started meanwhile: this reply belongs to the old one.
+    if (sid !== sessionId) return;
+    li.dataset.state = 'sent';
+    typing.remove();
     addReplies(r.replies);
   } catch (e) {
-    if (e.status === 404) {
-      notice('the session expired: starting a new one');
-      await newSession();
-    } else notice(e.message);
+    typing.remove();
+    if (sid !== sessionId) return;
+    if (e.status === 404) expired = true;
+    else markFailed(li, text, e.message);
   } finally {
-    busy = false;
+    if (sid === sessionId) setBusy(false);
   }
+  if (expired) {
+    await newSession();
+    notice('the session expired: a new one started, and your message is back in the box');
+    if (!input.value.trim()) input.value = text;
+  }
+  input.focus();
 }
 
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   const text = input.value.trim();
-  if (!text) return;
+  if (!text || !sessionId) return;
+  if (busy) {
+    // Not sent and not cleared: it goes when the reply has arrived and the person presses Enter.
+    pendingNote.hidden = false;
+    return;
+  }
   input.value = '';
   void send(text);
 });
+// With Send disabled the browser does not submit on Enter: say why nothing happened.
+input.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter' && busy && input.value.trim()) pendingNote.hidden = false;
+});
 $('new').addEventListener('click', () => void newSession());
+$('example').addEventListener('click', () => {
+  input.value = $('example').textContent;
+  input.focus();
+});
 
+// ---------------------------------------------------------------------------------------------
+// Export: the server's transcript (what it took, as the person wrote it, with the KB lines and the
+// explanations) as JSON, or as text (one `speaker: text` line per turn, without the silences).
+
+function download(name, type, body) {
+  const url = URL.createObjectURL(new Blob([body], { type }));
+  const a = el('a', { href: url, download: name });
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function transcriptText(t) {
+  const lines = [`# dialogym transcript · model ${modelName} · session ${t.id} · ${t.createdAt}`];
+  for (const turn of t.turns) {
+    if (turn.speaker === 'user' && /^<silence>$/i.test(turn.text)) continue;
+    lines.push(`${turn.speaker}: ${turn.text}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function exportTranscript(kind) {
+  if (!sessionId) return;
+  let t;
+  try {
+    t = await api('GET', `/api/sessions/${sessionId}`);
+  } catch (e) {
+    notice(`cannot export: ${e.message}`);
+    return;
+  }
+  const base = `dialogym-${t.id.slice(0, 8)}`;
+  if (kind === 'json') download(`${base}.json`, 'application/json', JSON.stringify({ model: modelName, ...t }, null, 2) + '\n');
+  else download(`${base}.txt`, 'text/plain', transcriptText(t));
+}
+
+$('export-json').addEventListener('click', (ev) => {
+  ev.preventDefault();
+  void exportTranscript('json');
+});
+$('export-text').addEventListener('click', (ev) => {
+  ev.preventDefault();
+  void exportTranscript('text');
+});
+
+updateEmpty();
+void loadHint();
 void newSession();

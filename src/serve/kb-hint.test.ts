@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkSchema } from '../formats/schema.js';
+import { MemoryKbStore, type Restaurant } from '../testbeds/restaurant/kb.js';
+import { BABI_KB, readKb } from '../testbeds/restaurant/kb-dialects.js';
+import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
+import { localBackend } from './backend.js';
+import { chatModelOf } from './chat-model.js';
+import { kbHint } from './kb-hint.js';
+import { serveBackend } from './server.js';
+import { SessionStore } from './sessions.js';
+
+const resto = (name: string, location: string, cuisine: string, price: string, number: string): Restaurant => ({ name, location, cuisine, price, number, rating: 1, phone: `${name}_phone`, address: `${name}_address` });
+
+test('kbHint: distinct values (prices and party sizes in their natural order), an example asking for the first restaurant', () => {
+  const store = new MemoryKbStore([
+    resto('a', 'rome', 'italian', 'expensive', 'eight'),
+    resto('b', 'paris', 'french', 'cheap', 'two'),
+    resto('c', 'rome', 'french', 'pricey', 'four'),
+    resto('d', 'atlantis', 'italian', 'moderate', 'twelve'),
+  ]);
+  const h = kbHint(store);
+  assert.deepEqual(h, {
+    restaurants: 4,
+    cities: ['atlantis', 'paris', 'rome'],
+    cuisines: ['french', 'italian'],
+    prices: ['cheap', 'moderate', 'expensive', 'pricey'],
+    partySizes: ['two', 'four', 'eight', 'twelve'],
+    example: 'can you book a table in rome for eight people with italian food in a expensive price range',
+  });
+  assert.equal(checkSchema('serve-kb-hint', h), undefined);
+});
+
+test('kbHint of an empty KB: no values, no example; still valid', () => {
+  const h = kbHint(new MemoryKbStore([]));
+  assert.deepEqual(h, { restaurants: 0, cities: [], cuisines: [], prices: [], partySizes: [], example: null });
+  assert.equal(checkSchema('serve-kb-hint', h), undefined);
+});
+
+const dstc6Kb = join(process.env.DIALOGYM_DATA ?? join(process.cwd(), '..', 'shared', 'data'), 'dstc6-track1', 'dataset-E2E-goal-oriented-test-v1.0', 'extendedkb1.txt');
+test('kbHint of the DSTC6 extended KB validates against its schema', { skip: existsSync(dstc6Kb) ? false : `${dstc6Kb} not found` }, () => {
+  const { restaurants } = readKb(dstc6Kb);
+  const h = kbHint(new MemoryKbStore(restaurants));
+  assert.equal(h.restaurants, restaurants.length);
+  assert.equal(checkSchema('serve-kb-hint', h), undefined);
+  assert.deepEqual(h.prices, ['cheap', 'moderate', 'expensive']);
+  assert.ok(h.cities.length >= 5 && h.cuisines.length >= 5, `${h.cities.length} cities, ${h.cuisines.length} cuisines`);
+});
+
+test('GET /api/kb: the hint made once and checked against its schema; 404 without one, 500 (logged) when invalid', async () => {
+  const kb = { store: new MemoryKbStore([resto('a', 'rome', 'italian', 'cheap', 'two')]), dialect: BABI_KB };
+  const backend = (): ReturnType<typeof localBackend> => localBackend(new SessionStore(chatModelOf(createRulesBot()), kb));
+  let calls = 0;
+  const ok = serveBackend(backend(), { model: 'rules', dialect: 'babi', hint: () => (calls++, kbHint(kb.store)) });
+  for (let i = 0; i < 2; i++) {
+    const r = await ok.app.inject({ method: 'GET', url: '/api/kb' });
+    assert.equal(r.statusCode, 200);
+    assert.deepEqual(r.json(), { restaurants: 1, cities: ['rome'], cuisines: ['italian'], prices: ['cheap'], partySizes: ['two'], example: 'can you book a table in rome for two people with italian food in a cheap price range' });
+  }
+  assert.equal(calls, 1);
+  await ok.close();
+  const none = serveBackend(backend(), { model: 'rules', dialect: 'babi' });
+  const r404 = await none.app.inject({ method: 'GET', url: '/api/kb' });
+  assert.equal(r404.statusCode, 404);
+  assert.deepEqual(r404.json(), { error: 'this server has no KB summary' });
+  await none.close();
+  const logged: string[] = [];
+  const bad = serveBackend(backend(), { model: 'rules', dialect: 'babi', hint: () => ({ ...kbHint(kb.store), cities: ['rome', 'rome'] }) }, { logError: (l) => logged.push(l) });
+  const r500 = await bad.app.inject({ method: 'GET', url: '/api/kb' });
+  assert.equal(r500.statusCode, 500);
+  assert.deepEqual(r500.json(), { error: 'internal error' });
+  assert.equal(logged.length, 1);
+  assert.match(logged[0] as string, /^serve: KB hint: "cities" must NOT have duplicate items/);
+  await bad.close();
+});
