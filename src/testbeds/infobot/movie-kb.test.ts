@@ -89,7 +89,7 @@ test('malformed KB files: one-line file:line errors', () => {
   }
 });
 
-test('larger splits keep name tokens about as ambiguous as Medium (name pools grow with the people vocabulary)', () => {
+test('larger splits keep name tokens no more ambiguous than Medium (name pools grow with the people vocabulary)', () => {
   const perToken = (split: string): { first: number; last: number } => {
     const { full } = splitKbs(split, 1);
     const people = [...(full.vocab[0] as string[]), ...(full.vocab[4] as string[])];
