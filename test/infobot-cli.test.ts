@@ -111,6 +111,12 @@ test('infobot train writes a policy and its learning curve; eval and chat use it
   assert.equal(byName.code, 0, byName.stderr);
   assert.equal(byName.stdout, byFile.stdout);
   assert.equal((JSON.parse(byName.stdout) as { agent: string }).agent, 'rl-hard');
+  // The official match-count bins by default; --hard-count log: the earlier input (its own feature version).
+  assert.match(readFileSync(file).toString('latin1'), /"features":"summary-v1-hard-bins","inputSize":25,/);
+  const logFile = join(dir, 'log.dgm');
+  const log = cli(['infobot', 'train', '--agent', 'rl-hard', '--split', 'small', '--imitation', '64', '--episodes', '0', '--batch', '64', '--hard-count', 'log', '--out', logFile]);
+  assert.equal(log.code, 0, log.stderr);
+  assert.match(readFileSync(logFile).toString('latin1'), /"features":"summary-v1","inputSize":20,/);
   const chat = cli(['infobot', 'chat', '--agent', file, '--split', 'small'], 'a drama movie\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\nno idea\n');
   assert.equal(chat.code, 0, chat.stderr);
   assert.match(chat.stdout, /^bot: /m);
@@ -146,4 +152,6 @@ test('infobot train --agent e2e-soft writes the agent; eval uses it; --init cont
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--init', file]), /^error: --init: only for --agent e2e-soft/);
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-nokb', '--reask-lost']), /^error: --reask-lost: only for --agent e2e-soft/);
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-hard', '--validation-temperature', '3']), /^error: --validation-temperature: only for --agent e2e-soft/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--hard-count', 'log']), /^error: --hard-count: only for --agent rl-hard/);
+  oneLineError(cli(['infobot', 'train', '--agent', 'rl-hard', '--hard-count', 'cubic']), /^error: --hard-count: 'cubic' is not bins or log/);
 });

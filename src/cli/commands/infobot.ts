@@ -34,6 +34,7 @@ import {
   savePolicy,
   trainRlPolicy,
   type RlAgentName,
+  type HardCountInput,
   type CurvePoint,
   readKbPair,
   splitOfKb,
@@ -215,6 +216,10 @@ export function registerInfobot(program: Command): void {
     .option('--batch <n>', 'dialogs per REINFORCE update (default: 128 for rl-*, 64 for e2e-soft)', intFlag('--batch', 1, 100_000))
     .option('--lr <x>', 'RMSProp learning rate of REINFORCE (policy)', floatFlag('--lr', 1e-7, 10), 0.001)
     .option('--hidden <n>', 'policy GRU state size', intFlag('--hidden', 1, 4096), 50)
+    .option('--hard-count <input>', "rl-hard: the query's match count as the policy sees it: bins (official, one-hot 0..4, ≥5) or log (log-scaled)", (v: string) => {
+      if (v !== 'bins' && v !== 'log') throw new ConfigError(`--hard-count: '${v}' is not bins or log`);
+      return v as HardCountInput;
+    })
     .option('--tracker-hidden <n>', 'e2e-soft: GRU state size of each slot tracker', intFlag('--tracker-hidden', 1, 4096), 32)
     .option('--embed <n>', 'e2e-soft: n-gram embedding size', intFlag('--embed', 1, 4096), 32)
     .option('--residual', "e2e-soft: the neural tracker also reads the hand-crafted tracker's beliefs (learned weight per slot) and learns corrections")
@@ -227,13 +232,14 @@ export function registerInfobot(program: Command): void {
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
     .action(
-      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string }) => {
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
         const e2e = o.agent === 'e2e-soft';
         const episodes = o.episodes ?? (e2e ? 10_000 : 30_000);
         if (!e2e) {
           const only: [string, unknown][] = [['--init', o.init], ['--residual', o.residual], ['--temperatures', o.temperatures], ['--validation-temperature', o.validationTemperature], ['--validation-episodes', o.validationEpisodes], ['--reask-lost', o.reaskLost]];
           for (const [flag, v] of only) if (v !== undefined) throw new ConfigError(`${flag}: only for --agent e2e-soft`);
         }
+        if (o.hardCount !== undefined && o.agent !== 'rl-hard') throw new ConfigError('--hard-count: only for --agent rl-hard');
         if (episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
         const file = o.out ?? defaultPolicyFile(o.policies ?? userPolicyDir(), o.agent, o.split);
         const curveFile = o.curve ?? file.replace(/(\.dgm)?$/, '.svg');
@@ -254,7 +260,7 @@ export function registerInfobot(program: Command): void {
           saveE2e(file, r);
           figures = r;
         } else {
-          const r = trainRlPolicy({ ...common, agent: o.agent as RlAgentName });
+          const r = trainRlPolicy({ ...common, agent: o.agent as RlAgentName, ...(o.hardCount ? { hardCount: o.hardCount } : {}) });
           bar.stop();
           savePolicy(file, r);
           figures = r;

@@ -4,8 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FormatError } from '../../core/errors.js';
-import { splitKbs, SPLIT_GEN } from './generate.js';
-import { MISSING } from './movie-kb.js';
+import { createRng } from '../../core/rng.js';
+import { generateMovieKb, splitKbs, SPLIT_GEN } from './generate.js';
+import { MISSING, type MovieKb } from './movie-kb.js';
+import { UserSimulator } from './user.js';
 import { M, SPLITS, SPLIT_SPECS } from './slots.js';
 import { formatKbTsv, parseKbTsv, readKbPair, writeKbTsv } from './movie-kb-tsv.js';
 
@@ -87,7 +89,7 @@ test('malformed KB files: one-line file:line errors', () => {
   }
 });
 
-test('larger splits keep name tokens about as ambiguous as Medium (name pools grow with the people vocabulary)', () => {
+test('larger splits keep name tokens no more ambiguous than Medium (name pools grow with the people vocabulary)', () => {
   const perToken = (split: string): { first: number; last: number } => {
     const { full } = splitKbs(split, 1);
     const people = [...(full.vocab[0] as string[]), ...(full.vocab[4] as string[])];
@@ -103,6 +105,41 @@ test('larger splits keep name tokens about as ambiguous as Medium (name pools gr
   const xl = splitKbs('xlarge', 1).full;
   assert.deepEqual(
     xl.vocab.map((v) => v.length),
-    [251, 71, 23, 6, 188, 101],
+    [251, 71, 23, 6, 251, 251],
   );
+});
+
+test('duplicates: repeated movies (every value still occurring) make X-Large goals tie as the paper\'s Max suggests', () => {
+  const rows = (kb: MovieKb): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (let i = 0; i < kb.n; i++) {
+      const k = Array.from({ length: M }, (_, j) => kb.cell(i, j)).join(',');
+      m.set(k, (m.get(k) ?? 0) + 1);
+    }
+    return m;
+  };
+  const opts = { movies: 400, maxVocab: 40 };
+  const plain = generateMovieKb(createRng(3), opts);
+  const dup = generateMovieKb(createRng(3), { ...opts, duplicates: 0.5 });
+  assert.equal(rows(plain).size, 400, 'no repeated rows without the option');
+  const distinct = rows(dup).size;
+  // ≈ half of the rows copy another (a little fewer: a copy may not remove a value's last occurrence; chains share rows).
+  assert.ok(distinct > 400 * 0.45 && distinct < 400 * 0.75, `distinct rows ${distinct}`);
+  assert.deepEqual(dup.vocab.map((v) => v.length), plain.vocab.map((v) => v.length));
+  for (let j = 0; j < M; j++) {
+    const used = new Set(Array.from({ length: dup.n }, (_, i) => dup.cell(i, j)));
+    assert.equal(used.size, (dup.vocab[j] as string[]).length, `slot ${j}: every value occurs`);
+  }
+  assert.throws(() => generateMovieKb(createRng(3), { ...opts, duplicates: 1 }), /duplicates must be in \[0, 1\), got 1/);
+  // X-Large goals: 2–3 movies share the user's values on average (Max R ≈ 1.4 as the paper's 1.37); Large: almost none.
+  const meanMatches = (split: string): number => {
+    const sim = new UserSimulator(splitKbs(split, 1).full);
+    const rng = createRng(11);
+    let s = 0;
+    for (let i = 0; i < 500; i++) s += sim.goalMatches(sim.sampleGoal(rng).known);
+    return s / 500;
+  };
+  const xl = meanMatches('xlarge');
+  assert.ok(xl > 2.2 && xl < 3, `xlarge ${xl}`);
+  assert.ok(meanMatches('large') < 1.4);
 });

@@ -11,7 +11,7 @@ import { userDataDir } from '../../../core/files.js';
 import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
 import { PolicyNet } from './policy-net.js';
 import type { CurvePoint, RlTrainResult } from './reinforce.js';
-import { FEATURE_SIZE, POLICY_ACTIONS, rlAccess } from './rl-agent.js';
+import { FEATURE_SIZE, HARD_BINS_FEATURE_SIZE, POLICY_ACTIONS, rlAccess, type HardCountInput } from './rl-agent.js';
 import type { KbAccess } from './rule-agents.js';
 import type { SplitName } from '../slots.js';
 
@@ -26,7 +26,8 @@ import type { SplitName } from '../slots.js';
  * ```
  */
 export const POLICY_MODEL = 'infobot-policy';
-/** Version of the summary features; a policy with another version cannot be used.
+/** Version of the summary features of No-KB, Soft-KB and E2E policies (and of Hard-KB policies with
+ * the log-scaled match count, `hardCount: 'log'`); a policy with an unknown version cannot be used.
  *
  * @example
  * ```ts
@@ -35,6 +36,22 @@ export const POLICY_MODEL = 'infobot-policy';
  * ```
  */
 export const FEATURES_VERSION = 'summary-v1';
+/** Version of the summary features of Hard-KB policies with the official match-count bins
+ * (`hardCount: 'bins'`, HARD_BINS_FEATURE_SIZE inputs). `loadPolicy` reads both versions.
+ *
+ * @example
+ * ```ts
+ * import { HARD_BINS_FEATURES_VERSION, loadPolicy } from 'dialogym/infobot';
+ * loadPolicy('policies/infobot/rl-hard-large.dgm').meta.features === HARD_BINS_FEATURES_VERSION; // true
+ * ```
+ */
+export const HARD_BINS_FEATURES_VERSION = 'summary-v1-hard-bins';
+
+/** The feature versions a policy file may carry: version → input size and Hard-KB count input. */
+const VERSIONS: Readonly<Record<string, { size: number; hardCount: HardCountInput; hardOnly: boolean }>> = {
+  [FEATURES_VERSION]: { size: FEATURE_SIZE, hardCount: 'log', hardOnly: false },
+  [HARD_BINS_FEATURES_VERSION]: { size: HARD_BINS_FEATURE_SIZE, hardCount: 'bins', hardOnly: true },
+};
 
 /**
  * The metadata of a policy file: agent and KB access, feature version and network sizes, the
@@ -77,6 +94,8 @@ export interface PolicyMeta {
 export interface LoadedPolicy {
   readonly meta: PolicyMeta;
   readonly net: PolicyNet;
+  /** How the policy reads the Hard-KB match count (from `meta.features`; `log` for the other accesses). */
+  readonly hardCount: HardCountInput;
 }
 
 /** Writes a trained policy (deterministic: the same training gives a byte-identical file).
@@ -90,10 +109,11 @@ export interface LoadedPolicy {
  */
 export function savePolicy(file: string, r: RlTrainResult): void {
   const o = r.options;
+  const access = rlAccess(o.agent) as KbAccess;
   const meta: PolicyMeta = {
     agent: o.agent,
-    access: rlAccess(o.agent) as KbAccess,
-    features: FEATURES_VERSION,
+    access,
+    features: access === 'hard' && r.net.inputSize === HARD_BINS_FEATURE_SIZE ? HARD_BINS_FEATURES_VERSION : FEATURES_VERSION,
     inputSize: r.net.inputSize,
     hidden: r.net.hiddenSize,
     actions: r.net.actions,
@@ -110,8 +130,9 @@ export function savePolicy(file: string, r: RlTrainResult): void {
 }
 
 /**
- * Reads a policy file written by `savePolicy`. A file of another model, bad metadata, another
- * feature version or bad tensors throws a ModelFileError.
+ * Reads a policy file written by `savePolicy`: either feature version (`FEATURES_VERSION`, or
+ * `HARD_BINS_FEATURES_VERSION` for rl-hard). A file of another model, bad metadata, an unknown
+ * feature version, sizes that do not fit it or bad tensors throw a ModelFileError.
  *
  * @example
  * ```ts
@@ -128,15 +149,20 @@ export function loadPolicy(file: string): LoadedPolicy {
   }
   // Sizes are checked before the network is allocated; the figures must be numbers.
   if (!Number.isInteger(meta.hidden) || (meta.hidden as number) < 1 || (meta.hidden as number) > 4096) throw new ModelFileError(`${file}: corrupt policy file (meta.hidden ${JSON.stringify(meta.hidden)} is not an integer in [1, 4096])`);
+  // A policy never validated (validateEvery 0) has bestValidReward NaN, written as null.
+  if (meta.bestValidReward === null) meta.bestValidReward = NaN;
   for (const k of ['kbSeed', 'seed', 'imitation', 'episodes', 'bestValidReward', 'bestEpisodes'] as const) {
     if (meta[k] !== undefined && typeof meta[k] !== 'number') throw new ModelFileError(`${file}: corrupt policy file (meta.${k} ${JSON.stringify(meta[k])} is not a number)`);
   }
-  if (meta.features !== FEATURES_VERSION || meta.inputSize !== FEATURE_SIZE || meta.actions !== POLICY_ACTIONS) {
-    throw new ModelFileError(`${file}: policy built for features '${String(meta.features)}' (${String(meta.inputSize)} inputs, ${String(meta.actions)} actions); this version uses '${FEATURES_VERSION}' (${FEATURE_SIZE}, ${POLICY_ACTIONS})`);
+  const access = rlAccess(meta.agent) as KbAccess;
+  const version = typeof meta.features === 'string' && Object.hasOwn(VERSIONS, meta.features) ? VERSIONS[meta.features] : undefined;
+  if (!version || (version.hardOnly && access !== 'hard') || meta.inputSize !== version.size || meta.actions !== POLICY_ACTIONS) {
+    const known = Object.entries(VERSIONS).map(([v, x]) => `'${v}' (${x.size}, ${POLICY_ACTIONS}${x.hardOnly ? ', rl-hard only' : ''})`);
+    throw new ModelFileError(`${file}: ${meta.agent} policy built for features '${String(meta.features)}' (${String(meta.inputSize)} inputs, ${String(meta.actions)} actions); this version reads ${known.join(' or ')}`);
   }
-  const net = new PolicyNet(FEATURE_SIZE, meta.hidden as number, POLICY_ACTIONS);
+  const net = new PolicyNet(version.size, meta.hidden as number, POLICY_ACTIONS);
   for (const p of net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
-  return { meta: { ...(meta as PolicyMeta), access: rlAccess(meta.agent) as KbAccess }, net };
+  return { meta: { ...(meta as PolicyMeta), access }, net, hardCount: version.hardCount };
 }
 
 /** Where `infobot train` puts the default policy of an agent and split.

@@ -16,7 +16,7 @@ import { rmsprop } from '../../../nn/rmsprop.js';
 import { PolicyNet } from './policy-net.js';
 import type { InfoBotAction } from '../acts.js';
 import type { InfoBotAgent } from './agent.js';
-import { FEATURE_SIZE, POLICY_ACTIONS, RL_AGENTS, RlAgent, rlAccess, type RlAgentName } from './rl-agent.js';
+import { POLICY_ACTIONS, RL_AGENTS, RlAgent, rlAccess, rlFeatureSize, type HardCountInput, type RlAgentName } from './rl-agent.js';
 import { RuleAgent, type KbAccess } from './rule-agents.js';
 import { M, slotIndex } from '../slots.js';
 import type { Rng } from '../../../core/rng.js';
@@ -67,6 +67,8 @@ export interface RlTrainOptions {
   validateEvery?: number;
   /** Validation dialogs (default 500). */
   validationEpisodes?: number;
+  /** rl-hard: how the policy sees the match count (default `bins`, the official input; see `HardCountInput`). */
+  hardCount?: HardCountInput;
   /** Reuse an environment (KB and simulator). */
   env?: InfoBotEnv;
   /** After each batch (training figures of the sampled policy). */
@@ -176,10 +178,12 @@ export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions,
     entropyBonus: o.entropyBonus ?? 0.01,
     validateEvery: o.validateEvery ?? 25,
     validationEpisodes: o.validationEpisodes ?? 500,
+    hardCount: o.hardCount ?? 'bins',
   };
   if (rlAccess(r.agent) === null) throw new ConfigError(`cannot train agent '${r.agent}' (trainable: ${RL_AGENTS.join(', ')})`);
   for (const k of ['batch', 'hidden', 'validationEpisodes'] as const) if (!Number.isInteger(r[k]) || r[k] < 1) throw new ConfigError(`${k} must be a positive integer`);
   if (!Number.isInteger(r.imitation) || r.imitation < 0 || !Number.isInteger(r.episodes) || r.episodes < 0) throw new ConfigError('episodes and imitation must be integers ≥ 0');
+  if (r.hardCount !== 'bins' && r.hardCount !== 'log') throw new ConfigError(`hardCount must be 'bins' or 'log', got '${String(r.hardCount)}'`);
   if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new ConfigError('lr and clip must be > 0, entropyBonus ≥ 0');
   return r;
 }
@@ -280,9 +284,9 @@ export function trainRlPolicy(opts: RlTrainOptions): RlTrainResult {
   const access = rlAccess(o.agent) as KbAccess;
   const env = opts.env ?? new InfoBotEnv({ split: o.split, kbSeed: o.kbSeed });
   const rng = createRng(o.seed).fork(`train:${o.agent}`);
-  const net = new PolicyNet(FEATURE_SIZE, o.hidden, POLICY_ACTIONS).init(rng.fork('init'));
+  const net = new PolicyNet(rlFeatureSize(access, o.hardCount), o.hidden, POLICY_ACTIONS).init(rng.fork('init'));
   const ctx = agentContext(env);
-  const agent = new RlAgent(ctx, access, net, { mode: 'sample' });
+  const agent = new RlAgent(ctx, access, net, { mode: 'sample', hardCount: o.hardCount });
   const imitator = new Imitator(new RuleAgent(ctx, access), agent);
   const opt = rmsprop({ lr: o.imitation > 0 ? o.imitationLr : o.lr });
   const r = trainPolicyGradient<RlEpisode, CurveFigures, CurvePoint['phase']>(

@@ -2,14 +2,19 @@
  * RL agents of Table 2 (rl-nokb, rl-hard, rl-soft): the hand-crafted belief tracker, a summary of the
  * dialog state per turn, and the neural policy (`PolicyNet`) choosing request(slot) or inform.
  *
- * The summary vector (paper eq. 8 and the official "entropy" input), FEATURE_SIZE = 3M + 2 entries:
+ * The summary vector (paper eq. 8 and the official "entropy" input), `rlFeatureSize(access)` entries:
  * - slot entropies, each divided by log2 of the slot's vocabulary size: Soft-KB H(p̃_j) (projected
  *   KB posterior), No-KB and Hard-KB H(p_j) (the beliefs alone);
  * - per slot, 1 if the user said it does not know the slot (q_j = 0);
  * - one-hot of the slot requested last turn;
- * - a KB feature: Soft-KB H(p_T) / log2 N; Hard-KB log2(1 + matches of the symbolic query) /
- *   log2(1 + N); No-KB 0;
- * - the turn number / max turns.
+ * - the KB feature: Soft-KB H(p_T) / log2 N (one entry); No-KB 0 (one entry); Hard-KB the number of
+ *   rows matching the symbolic query, one-hot in 6 bins 0, 1, 2, 3, 4, ≥ 5 (`hardCount: 'bins'`, the
+ *   official input: MiuLab/KB-InfoBot `deep_dialog/agents/agent_simpleRL_allact_hardDB.py`, `__init__`
+ *   line 42 sizes the input 3M + 6, `next` lines 122–123 count the matches, lines 139–140 set the bin), or one entry
+ *   log2(1 + matches) / log2(1 + N) (`hardCount: 'log'`, dialogym's earlier input);
+ * - the turn number / max turns (not in the official input, which has no turn entry).
+ * No-KB, Soft-KB and log-count Hard-KB inputs have FEATURE_SIZE = 3M + 2 entries, bin-count Hard-KB
+ * inputs HARD_BINS_FEATURE_SIZE = 3M + 7.
  * Inform returns the top R rows: Soft-KB by p_T; No-KB and Hard-KB by the soft posterior of the final
  * beliefs over every row (the official Hard-KB agent too: MiuLab/KB-InfoBot
  * `deep_dialog/agents/agent_simpleRL_allact_hardDB.py` informs with `hardDB.py` `_inform`, which
@@ -35,6 +40,50 @@ import { ModelFileError, StateError } from '../../../core/errors.js';
  * ```
  */
 export const FEATURE_SIZE = 3 * M + 2;
+/** Bins of the Hard-KB match count in the official RL-Hard input: 0, 1, 2, 3, 4 and ≥ 5 matches.
+ *
+ * @example
+ * ```ts
+ * import { HARD_COUNT_BINS } from 'dialogym/infobot';
+ * HARD_COUNT_BINS; // 6
+ * ```
+ */
+export const HARD_COUNT_BINS = 6;
+/** Size of the RL-Hard policy input with the match count in bins (`hardCount: 'bins'`).
+ *
+ * @example
+ * ```ts
+ * import { HARD_BINS_FEATURE_SIZE, M } from 'dialogym/infobot';
+ * HARD_BINS_FEATURE_SIZE === 3 * M + 7; // true: 25
+ * ```
+ */
+export const HARD_BINS_FEATURE_SIZE = 3 * M + HARD_COUNT_BINS + 1;
+
+/**
+ * How an RL-Hard agent sees the number of rows matching its query: `bins` (official) one-hot of
+ * 0, 1, 2, 3, 4, ≥ 5 matches; `log` one entry log2(1 + matches) / log2(1 + N).
+ *
+ * @example
+ * ```ts
+ * import type { HardCountInput } from 'dialogym/infobot';
+ * const official: HardCountInput = 'bins';
+ * ```
+ */
+export type HardCountInput = 'bins' | 'log';
+
+/** The policy input size of an RL agent with this KB access (and, for Hard-KB, count input).
+ *
+ * @example
+ * ```ts
+ * import { rlFeatureSize } from 'dialogym/infobot';
+ * rlFeatureSize('hard');        // 25
+ * rlFeatureSize('hard', 'log'); // 20
+ * rlFeatureSize('soft');        // 20
+ * ```
+ */
+export function rlFeatureSize(access: KbAccess, hardCount: HardCountInput = 'bins'): number {
+  return access === 'hard' && hardCount === 'bins' ? HARD_BINS_FEATURE_SIZE : FEATURE_SIZE;
+}
 /** Actions: request slot 0..M−1, inform = M.
  *
  * @example
@@ -107,6 +156,9 @@ export interface RlAgentOptions {
   update?: number;
   /** Hard-KB results (default `soft`, official): as `RulePolicyOptions.hardRanking`, but no `random`. */
   hardRanking?: 'soft' | 'posterior';
+  /** Hard-KB count input (default: the one the network's input size fits, `bins` for a new network of
+   * `HARD_BINS_FEATURE_SIZE` inputs, `log` for FEATURE_SIZE). */
+  hardCount?: HardCountInput;
 }
 
 /** One decision, kept for the policy-gradient update.
@@ -148,6 +200,9 @@ export class RlAgent implements InfoBotAgent {
   private rng: Rng | null = null;
   private matches: number[] = [];
   private readonly matchesFirst: boolean;
+  /** The Hard-KB count input (`bins` or `log`; irrelevant without Hard-KB). */
+  readonly hardCount: HardCountInput;
+  private readonly size: number;
   private readonly probs = new Float32Array(POLICY_ACTIONS);
   /** The decisions of the current episode. */
   trajectory: Decision[] = [];
@@ -166,7 +221,9 @@ export class RlAgent implements InfoBotAgent {
     this.post = new Float64Array(ctx.kb.n);
     this.vocabScale = Float64Array.from(ctx.kb.vocab, (v) => 1 / Math.max(1, Math.log2(Math.max(2, v.length))));
     this.h = net.initialState();
-    if (net.inputSize !== FEATURE_SIZE || net.actions !== POLICY_ACTIONS) throw new ModelFileError(`policy network must map ${FEATURE_SIZE} inputs to ${POLICY_ACTIONS} actions`);
+    this.hardCount = opts.hardCount ?? (net.inputSize === FEATURE_SIZE ? 'log' : 'bins');
+    this.size = rlFeatureSize(access, this.hardCount);
+    if (net.inputSize !== this.size || net.actions !== POLICY_ACTIONS) throw new ModelFileError(`policy network must map ${this.size} inputs to ${POLICY_ACTIONS} actions (it maps ${net.inputSize} to ${net.actions})`);
   }
 
   begin(rng: Rng): void {
@@ -180,7 +237,7 @@ export class RlAgent implements InfoBotAgent {
 
   /** The summary vector of the current state (after the tracker has read the utterance). */
   features(): Float32Array {
-    const x = new Float32Array(FEATURE_SIZE);
+    const x = new Float32Array(this.size);
     const b = this.tracker.beliefs;
     const kb = this.ctx.kb;
     if (this.access === 'soft') {
@@ -192,12 +249,14 @@ export class RlAgent implements InfoBotAgent {
       if (this.access === 'hard') {
         const query = SLOTS.map((_, j) => (this.tracker.heard.has(j) && !this.tracker.unknown.has(j) ? argmax(b.p[j] as Float64Array) : null));
         this.matches = hardLookup(kb, query);
-        x[3 * M] = Math.log2(1 + this.matches.length) / Math.log2(1 + kb.n);
+        const n = this.matches.length;
+        if (this.hardCount === 'bins') x[3 * M + Math.min(n, HARD_COUNT_BINS - 1)] = 1;
+        else x[3 * M] = Math.log2(1 + n) / Math.log2(1 + kb.n);
       }
     }
     for (const j of this.tracker.unknown) x[M + j] = 1;
     if (this.lastRequest !== null) x[2 * M + this.lastRequest] = 1;
-    x[3 * M + 1] = this.turn / REWARDS.maxTurns;
+    x[this.size - 1] = this.turn / REWARDS.maxTurns;
     return x;
   }
 

@@ -31,7 +31,7 @@ export function policyAgent(file: string, ctx: AgentContext): InfoBotAgent {
   const c = readModelFile(file);
   if (c.model === E2E_MODEL) return new E2eAgent(ctx, e2eFromContent(c, file).parts);
   const p = loadPolicy(file);
-  return new RlAgent(ctx, p.meta.access, p.net);
+  return new RlAgent(ctx, p.meta.access, p.net, { hardCount: p.hardCount });
 }
 
 /** Whether an agent argument names a policy file rather than a registered agent.
