@@ -22,7 +22,8 @@ export type SchemaName =
   | 'airdialogue-kb'
   | 'airdialogue-prediction'
   | 'model-file-header'
-  | 'serve-message-request';
+  | 'serve-message-request'
+  | 'serve-airdialogue-request';
 
 interface AjvError {
   instancePath: string;
