@@ -49,7 +49,7 @@ const WEB: ReadonlyArray<[string, string, string]> = [
   ['/airdialogue.js', 'airdialogue.js', 'text/javascript; charset=utf-8'],
   ['/airdialogue.css', 'airdialogue.css', 'text/css; charset=utf-8'],
 ];
-const CSP = "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
 function checked<T>(def: 'session' | 'message' | 'action', body: unknown): T {
   const issue = checkSchema('serve-airdialogue-request', body, `#/$defs/${def}`);

@@ -77,14 +77,14 @@ function renderIntent(intent) {
 function renderKb(kb) {
   const box = el('div');
   box.append(el('p', { 'data-testid': 'reservation' }, kb.reservation === 0 ? 'Reservation: none' : `Reservation: flight ${kb.reservation}`));
-  const head = el('tr', {}, ...['Flight', 'Airline', 'From', 'To', 'Out', 'Back', 'Class', 'Price', 'Conn.'].map((h) => el('th', {}, h)));
+  const head = el('tr', {}, ...['Flight', 'Airline', 'Route', 'Out', 'Back', 'Class', 'Price', 'Stops'].map((h) => el('th', {}, h)));
   const table = el('table', { 'data-testid': 'flights' }, el('thead', {}, head));
   const body = el('tbody');
   for (const f of kb.kb) {
     const tr = el(
       'tr',
       { class: `flight${f.flight_number === kb.reservation ? ' reserved' : ''}`, 'data-testid': 'flight-row', 'data-flight': String(f.flight_number) },
-      ...[f.flight_number, f.airline, f.departure_airport, f.return_airport, `${f.departure_month} ${f.departure_day} ${f.departure_time_num}h`, `${f.return_month} ${f.return_day} ${f.return_time_num}h`, f.class, `$${f.price}`, f.num_connections].map((v) => el('td', {}, String(v))),
+      ...[f.flight_number, f.airline, `${f.departure_airport}→${f.return_airport}`, `${f.departure_month} ${f.departure_day} ${f.departure_time_num}h`, `${f.return_month} ${f.return_day} ${f.return_time_num}h`, f.class, `$${f.price}`, f.num_connections].map((v) => el('td', {}, String(v))),
     );
     tr.addEventListener('click', () => {
       for (const r of body.querySelectorAll('tr.chosen')) r.classList.remove('chosen');
@@ -112,9 +112,9 @@ function showEnd(end) {
     el('dl', {},
       el('dt', {}, 'Action'), el('dd', { 'data-testid': 'result-action' }, actionText(end.action)),
       el('dt', {}, 'Expected'), el('dd', { 'data-testid': 'result-expected' }, actionText(end.expected)),
-      el('dt', {}, 'Name'), el('dd', {}, f(s.name)),
-      el('dt', {}, 'Flight'), el('dd', {}, f(s.flight)),
-      el('dt', {}, 'Action'), el('dd', {}, f(s.action)),
+      el('dt', {}, 'Name score'), el('dd', {}, f(s.name)),
+      el('dt', {}, 'Flight score'), el('dd', {}, f(s.flight)),
+      el('dt', {}, 'Action score'), el('dd', {}, f(s.action)),
       el('dt', {}, 'Exact total'), el('dd', { 'data-testid': 'score-exact' }, f(s.exact.total)),
     ),
   );
