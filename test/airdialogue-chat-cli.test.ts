@@ -29,7 +29,7 @@ function oneLineError(r: { code: number; stderr: string }, code: number, pattern
 
 test('playing the customer: the goal is shown, the learned agent answers and acts, the score is printed', () => {
   const said = Array.from({ length: 14 }, (_, i) => (i === 0 ? 'Hi, I need to book a flight from $500' : `my name is Sarah Lee, June 12th ${i}`));
-  const r = cli(['--model', modelFile, '--role', 'customer', '--seed', '7'], said.join('\n') + '\n');
+  const r = cli(['--model', modelFile, '--role', 'customer', '--seed', '7'], ['/book 1000 Sarah Lee', ...said].join('\n') + '\n');
   assert.equal(r.code, 0, r.stderr);
   const chat = new AirChat(models, { role: 'customer', seed: 7 });
   const lines = r.stdout.trimEnd().split('\n');
@@ -37,7 +37,8 @@ test('playing the customer: the goal is shown, the learned agent answers and act
   assert.deepEqual(lines.slice(1, 4), chat.describeContext());
   assert.match(lines[1]!, /^You are [A-Z][a-z]+ [A-Z][a-z]+\. Goal: /);
   // the same conversation in process: the CLI prints each turn, then the end
-  let k = 4;
+  assert.equal(lines[4], '(only the agent ends the dialogue with an action; you play the customer)');
+  let k = 5;
   for (const s of said) {
     if (chat.end) break;
     const step = chat.say(s);
@@ -45,7 +46,7 @@ test('playing the customer: the goal is shown, the learned agent answers and act
     assert.match(lines[k++]!, /^agent: /);
   }
   assert.ok(chat.end, 'the learned agent acts within 12 turns');
-  assert.match(lines[4]!, /\[read as: Hi, I need to book a flight from 500 dollars\]$/);
+  assert.match(lines[5]!, /\[read as: Hi, I need to book a flight from 500 dollars\]$/);
   assert.equal(lines[k++], `end: the agent acted: ${describeAction(chat.end.action)}`);
   assert.equal(lines[k++], `expected: ${describeAction(chat.end.expected)}`);
   assert.equal(lines[k++], describeScore(chat.end.score));
@@ -58,7 +59,7 @@ test('playing the agent: the flight table and reservation are shown, the custome
   const x = chat.context.expected;
   const flight = x.flight[0] ?? chat.context.kb.kb[0]!.flight_number;
   const status = x.status === 'book' || x.status === 'change' ? x.status : 'book';
-  const script = ['Hello, how can I help you?', '/help', '/book 99 Jo Lee', 'May I know your name?', `/${status} ${flight} ${x.name}`, 'still there?', '/new', '/quit', 'never read'];
+  const script = ['Hello, how can I help you?', '/help', '/fly away', '/book 99 Jo Lee', 'May I know your name?', `/${status} ${flight} ${x.name}`, 'still there?', '/new', '/quit', 'never read'];
   const r = cli(['--model', modelFile, '--role', 'agent', '--seed', '3'], script.join('\n') + '\n');
   assert.equal(r.code, 0, r.stderr);
   const out = r.stdout;
@@ -71,6 +72,7 @@ test('playing the agent: the flight table and reservation are shown, the custome
   assert.ok(out.includes('agent: Hello, how can I help you?\ncustomer: '));
   assert.ok(out.includes('  /book <flight> <name>     e.g. /book 1004 Emily Edwards'));
   assert.ok(out.includes('(flight 99 is not in the table)'));
+  assert.ok(out.includes('(unknown command /fly: try /help)'));
   const end = chat.act({ status, name: x.name, flight: [flight] }).end!;
   assert.ok(out.includes(`agent: (${describeAction(end.action)})\nend: the agent acted: ${describeAction(end.action)}\nexpected: ${describeAction(x)}\n${describeScore(end.score)}\n`));
   if (x.status === status) assert.equal(end.score.total, 1);

@@ -117,6 +117,8 @@ test('people’s text is normalised, not refused; long text cut; empty text an I
   assert.equal(normalizeUtterance('x'.repeat(50), 10), 'x'.repeat(10));
   assert.equal(normalizeUtterance('\u0000\u0007 '), '');
   assert.equal(detokenize("i ' m flying from dfw ( dallas ) to iad . thanks , bye"), "I'm flying from dfw (dallas) to iad. Thanks, bye");
+  assert.equal(detokenize('this is jack diaz , from dfw on feb 5 . may i', ['Jack Diaz', 'DFW', 'LAS']), 'This is Jack Diaz, from DFW on Feb 5. May I');
+  assert.equal(detokenize('so the price of las is jack price , jackdiaz dfwx', ['DFW', 'Jack Diaz', 'Jack Price']), 'So the price of las is Jack Price, jackdiaz dfwx');
   const chat = new AirChat(models, { role: 'customer', seed: 4, maxTextLength: 41 });
   const s = chat.say('Hello!!! I need a flight on June 12th, my budget is $500 ' + 'and more '.repeat(20));
   assert.equal(s.turns[0]!.text, 'Hello!!! I need a flight on June 12th, my');

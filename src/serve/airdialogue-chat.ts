@@ -111,14 +111,23 @@ export function normalizeUtterance(text: string, maxLength = 500): string {
   return t;
 }
 
-/** A model's word sequence as readable text: punctuation attached, clitics joined, the first letter capitalised. */
-export function detokenize(words: string): string {
-  const t = words
+/**
+ * A model's word sequence as readable text: punctuation attached, clitics joined, sentences
+ * capitalised, month names before a day in the data's spelling, and each of `proper` (names,
+ * airport codes of the context) written as given wherever it occurs as whole words.
+ */
+export function detokenize(words: string, proper: readonly string[] = []): string {
+  let t = words
     .replace(/ ([.,!?;:)])/g, '$1')
     .replace(/\( /g, '(')
     .replace(/(\w) ' (\w)/g, "$1'$2")
     .replace(/(^|[.!?] )([a-z])/g, (_m, p: string, c: string) => p + c.toUpperCase())
-    .replace(/\bi\b/g, 'I');
+    .replace(/\bi\b/g, 'I')
+    .replace(/\b([a-z]{3,9})(?= \d)/g, (m, w: string) => MONTH_WORDS[w] ?? m);
+  for (const p of proper) {
+    const esc = p.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    t = t.replace(new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'giu'), p);
+  }
   return t;
 }
 
@@ -223,6 +232,8 @@ export class AirChat {
   private readonly customer: CustomerSession | null;
   private readonly maxTurns: number;
   private readonly maxTextLength: number;
+  /** The context's name and airport codes, written as such in the models' turns. */
+  private readonly proper: string[];
 
   constructor(models: AirModels, o: AirChatOptions) {
     this.role = o.role;
@@ -232,13 +243,15 @@ export class AirChat {
     const rng = createRng(this.seed);
     // as AirDialogueEnv.reset with this seed: the same context as self-play episode seed `seed`
     this.context = o.context ?? generateContext(rng.fork('context'), oodContext(o.ood ?? 0));
+    const { intent, kb } = this.context;
+    this.proper = [intent.name.trim(), ...new Set([intent.departure_airport, intent.return_airport, ...kb.kb.flatMap((f) => [f.departure_airport, f.return_airport])])];
     if (o.role === 'customer') {
       this.customer = null;
       this.agent = learnedAgent(models)(this.context.kb, rng.fork('agent'));
     } else {
       this.agent = null;
       this.customer = learnedCustomer(models)(this.context.intent, rng.fork('customer'));
-      this.turnsSoFar.push({ speaker: 'customer', text: detokenize(this.customer.open()) });
+      this.turnsSoFar.push({ speaker: 'customer', text: detokenize(this.customer.open(), this.proper) });
     }
   }
 
@@ -297,10 +310,10 @@ export class AirChat {
     if (!this.limit()) {
       if (this.agent) {
         const move = this.agent.respond(heard);
-        this.turnsSoFar.push({ speaker: 'agent', text: detokenize(move.utterance) });
+        this.turnsSoFar.push({ speaker: 'agent', text: detokenize(move.utterance, this.proper) });
         if (move.action) this.finish(move.action, false);
       } else {
-        this.turnsSoFar.push({ speaker: 'customer', text: detokenize((this.customer as CustomerSession).respond(heard)) });
+        this.turnsSoFar.push({ speaker: 'customer', text: detokenize((this.customer as CustomerSession).respond(heard), this.proper) });
       }
       this.limit();
     }

@@ -9,7 +9,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { describeAction, describeScore, type AirChat, type AirChatStep, type AirChatTurn } from './airdialogue-chat.js';
+import { AIR_END_STATES, describeAction, describeScore, type AirChat, type AirChatStep, type AirChatTurn } from './airdialogue-chat.js';
 import { InputError } from './session.js';
 
 /** Options of `runAirRepl`. */
@@ -76,7 +76,9 @@ export async function runAirRepl(first: AirChat, opts: AirReplOptions): Promise<
     else if (cmd === '/new') {
       chat = opts.next();
       write(['(new dialogue)', ...intro(chat)]);
-    } else {
+    } else if (cmd !== '' && !Object.hasOwn(AIR_END_STATES, cmd.slice(1).replace(/-/g, '_'))) write([`(unknown command ${cmd}: try /help)`]);
+    else if (cmd !== '' && chat.role === 'customer') write(['(only the agent ends the dialogue with an action; you play the customer)']);
+    else {
       let step: AirChatStep | undefined;
       try {
         step = chat.say(line);
