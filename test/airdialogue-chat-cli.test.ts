@@ -87,7 +87,7 @@ test('--data/--kb: the contexts of a data file', { skip: existsSync(join(airDir,
   const r = cli(['--model', modelFile, '--role', 'customer', '--data', join(airDir, 'dev_data.json'), '--kb', join(airDir, 'dev_kb.json'), '--line', '2'], '/context\n');
   assert.equal(r.code, 0, r.stderr);
   const shown = new AirChat(models, { role: 'customer', context: contextOfExample(second!) }).describeContext();
-  assert.equal(r.stdout, ['You play the customer; the learned agent answers. (context seed 0)', ...shown, ...shown, ''].join('\n'));
+  assert.equal(r.stdout, [`You play the customer; the learned agent answers. (${join(airDir, 'dev_data.json')} line 2)`, ...shown, ...shown, ''].join('\n'));
 });
 
 test('bad flags and files: one-line errors', () => {

@@ -39,6 +39,8 @@ export interface AirChatOptions {
   readonly ood?: OodSetting;
   /** A given context instead of a generated one (e.g. a line of a data file, `contextOfExample`). */
   readonly context?: AirContext;
+  /** Where a given context came from, for people (default `context seed <seed>`). */
+  readonly origin?: string;
   /** Utterances (both sides) after which the dialogue ends unscored (default 40, as `airdialogue-v1`). */
   readonly maxTurns?: number;
   /** Longest kept message in characters; longer ones are cut (default 500). */
@@ -226,6 +228,8 @@ export class AirChat {
   readonly role: AirChatRole;
   readonly context: AirContext;
   readonly seed: number;
+  /** Where the context came from, for people (`context seed 3`, `dev_data.json line 5`). */
+  readonly origin: string;
   private readonly turnsSoFar: AirChatTurn[] = [];
   private ended: AirChatEnd | null = null;
   private readonly agent: AgentSession | null;
@@ -238,6 +242,7 @@ export class AirChat {
   constructor(models: AirModels, o: AirChatOptions) {
     this.role = o.role;
     this.seed = o.seed ?? 0;
+    this.origin = o.origin ?? (o.context ? 'a given context' : `context seed ${this.seed}`);
     this.maxTurns = o.maxTurns ?? 40;
     this.maxTextLength = o.maxTextLength ?? 500;
     const rng = createRng(this.seed);

@@ -31,7 +31,7 @@ const HELP_AGENT = [
   '  /no_flight <name>         no flight fits the customer',
   '  /no_reservation <name>    there is no reservation to change or cancel',
 ];
-const HELP_CUSTOMER = ['you play the customer: reach your goal with the agent; it ends the dialogue with an action'];
+const HELP_CUSTOMER = ['you play the customer: reach your goal with the agent; it ends the dialogue with an action (at the latest after 12 of its turns)'];
 
 /** A turn as a transcript line. */
 export function turnLine(t: AirChatTurn): string {
@@ -40,7 +40,7 @@ export function turnLine(t: AirChatTurn): string {
 
 function intro(chat: AirChat): string[] {
   const who = chat.role === 'customer' ? 'You play the customer; the learned agent answers.' : 'You play the agent; the learned customer talks. End with /book, /change, /cancel, /no_flight or /no_reservation (/help).';
-  return [`${who} (context seed ${chat.seed})`, ...chat.describeContext(), ...chat.turns.map(turnLine)];
+  return [`${who} (${chat.origin})`, ...chat.describeContext(), ...chat.turns.map(turnLine)];
 }
 
 function endLines(chat: AirChat): string[] {

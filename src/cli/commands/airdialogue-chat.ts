@@ -53,7 +53,7 @@ export function registerAirdialogueChat(program: Command): void {
           const i = k++;
           if (examples) {
             const ex = examples[((o.line ?? 1) - 1 + i) % examples.length]!;
-            return new AirChat(models, { role, seed: o.seed, context: contextOfExample(ex), maxTurns: o.maxTurns });
+            return new AirChat(models, { role, seed: o.seed, context: contextOfExample(ex), origin: `${o.data} line ${ex.line}`, maxTurns: o.maxTurns });
           }
           return new AirChat(models, { role, seed: o.seed + i, ood: Number(o.ood) as 0 | 1 | 2, maxTurns: o.maxTurns });
         };
