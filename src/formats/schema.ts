@@ -25,7 +25,8 @@ export type SchemaName =
   | 'model-meta'
   | 'agent-protocol'
   | 'serve-message-request'
-  | 'serve-kb-hint';
+  | 'serve-kb-hint'
+  | 'serve-airdialogue-request';
 
 interface AjvError {
   instancePath: string;

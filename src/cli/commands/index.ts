@@ -50,7 +50,17 @@ export const VERBS: readonly VerbEntry[] = [
     load: async () => (await import('./benchmark.js')).registerBenchmark,
   },
   { term: 'dstc6', summary: 'DSTC6 Track 1 tools: walk, check, score, baseline, rank', load: async () => (await import('./dstc6.js')).registerDstc6 },
-  { term: 'airdialogue', summary: 'AirDialogue tools: logic, score, generate, selfplay', load: async () => (await import('./airdialogue.js')).registerAirdialogue },
+  {
+    term: 'airdialogue',
+    summary: 'AirDialogue tools: logic, score, generate, selfplay',
+    load: async () => {
+      const [{ registerAirdialogue }, { registerAirdialogueChat }] = await Promise.all([import('./airdialogue.js'), import('./airdialogue-chat.js')]);
+      return (program) => {
+        registerAirdialogue(program);
+        registerAirdialogueChat(program);
+      };
+    },
+  },
   { term: 'infobot', summary: 'KB-InfoBot movie search: kb, eval, table, train, chat, agents', load: async () => (await import('./infobot.js')).registerInfobot },
   {
     term: 'kb',

@@ -1,6 +1,6 @@
 /** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI. */
 import type { Command } from 'commander';
-import { createServer, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
+import { createServer, defaultWebDir, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
 import { kbHint } from '../../serve/kb-hint.js';
 import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
@@ -21,6 +21,7 @@ interface ServeFlags {
   maxResults?: number;
   workers: number;
   allowCheckpoint?: boolean;
+  airdialogue?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -40,8 +41,10 @@ export function registerServe(program: Command): void {
     .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
+    .option('--airdialogue <file>', 'also serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…')
     .action(
       action(async (o: ServeFlags) => {
+        const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
         const setup: BotSetupOptions = { model: o.model, seed: o.seed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
         const bot = setupBot(setup);
         const serverOpts: ServerOptions = {
@@ -57,6 +60,10 @@ export function registerServe(program: Command): void {
           const pool = await startWorkerPool({ workers: o.workers, setup, session: sessionOptionsOf(serverOpts), store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } });
           server = serveBackend(pool, { model: bot.model.name, dialect: bot.kb.dialect.name, hint: () => kbHint(bot.kb.store) }, serverOpts);
         } else server = createServer(bot.model, bot.kb, serverOpts);
+        if (air) {
+          const { registerAirDialogueRoutes } = await import('../../serve/airdialogue-routes.js');
+          registerAirDialogueRoutes(server.app, air.models, { modelName: air.file, webDir: defaultWebDir(), maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, maxTextLength: o.maxText });
+        }
         let url: string;
         try {
           url = await server.listen(o.port, o.host);
@@ -65,7 +72,7 @@ export function registerServe(program: Command): void {
           const code = (e as NodeJS.ErrnoException).code;
           throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
         }
-        process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}\n`);
+        process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}${air ? `; AirDialogue models ${air.file} on ${url}/airdialogue` : ''}\n`);
         let stopping = false;
         const stop = (signal: string): void => {
           if (stopping) return;

@@ -1,0 +1,134 @@
+/**
+ * The AirDialogue page in a real browser (playwright-core + Debian's chromium, as
+ * test/browser-chat.test.ts): one dialogue per role with a tiny learned model pair trained here —
+ * the context panel, the learned model's turns (the same as `AirChat` gives in process), the
+ * action buttons and the score.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
+import { setupBot, type BotSetup } from '../src/serve/setup.js';
+import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
+import { AirChat, describeAction } from '../src/serve/airdialogue-chat.js';
+import { tinyAirModels } from './airdialogue-chat-fixture.js';
+
+/** The bit of the DOM the page function uses (this package compiles without DOM types). */
+interface Dom {
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)`;
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-browser-'));
+const models = skip ? null : tinyAirModels();
+let bot: BotSetup;
+let server: ChatServer;
+let base = '';
+let context: BrowserContext;
+
+before(async () => {
+  if (skip || !models) return;
+  bot = setupBot({ model: 'rules' });
+  server = createServer(bot.model, bot.kb, { logError: () => {} });
+  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir() });
+  base = await server.listen(0, '127.0.0.1');
+  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    timeout: 30_000,
+  });
+});
+
+after(async () => {
+  if (skip) return;
+  await context?.close();
+  await server?.close();
+  bot?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(role: 'customer' | 'agent', seed: number): Promise<Page & { errors: string[] }> {
+  const page = (await context.newPage()) as Page & { errors: string[] };
+  page.setDefaultTimeout(15_000);
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(m.text());
+  });
+  await page.goto(base + '/airdialogue');
+  await page.waitForSelector('[data-testid=status][data-ready=true]');
+  await page.fill('[data-testid=seed]', String(seed));
+  await page.selectOption('[data-testid=role]', role); // a new dialogue in that role (the customer is selected at first)
+  if (role === 'customer') await page.click('[data-testid=new-dialogue]');
+  await page.waitForFunction((s) => /context seed (\d+)/.exec((globalThis as unknown as Dom).document.querySelector('[data-testid=status]')?.textContent ?? '')?.[1] === String(s), seed);
+  return page;
+}
+
+/** Sends a message; returns the model's new turn. */
+async function say(page: Page, text: string): Promise<string> {
+  const turns = page.locator('[data-testid=model-turn]');
+  const n = await turns.count();
+  await page.fill('[data-testid=input]', text);
+  await page.press('[data-testid=input]', 'Enter');
+  await turns.nth(n).waitFor();
+  return (await turns.nth(n).textContent()) ?? '';
+}
+
+test('playing the agent in the browser: flight table, the learned customer, Book with a clicked flight, the score', { skip, timeout: 90_000 }, async () => {
+  const page = await open('agent', 3);
+  const local = new AirChat(models!, { role: 'agent', seed: 3 });
+  const kb = local.context.kb;
+  assert.equal(await page.locator('[data-testid=flight-row]').count(), 30);
+  assert.equal(await page.locator('[data-testid=reservation]').textContent(), kb.reservation === 0 ? 'Reservation: none' : `Reservation: flight ${kb.reservation}`);
+  assert.ok(await page.locator('[data-testid=actions]').isVisible());
+  const first = local.turns[0]!.text;
+  assert.equal(await page.locator('[data-testid=model-turn]').first().textContent(), `learned customer${first === '' ? '(says nothing)' : first}`);
+  for (const text of ['Hello, how can I help you?', 'May I know your name?']) {
+    const reply = local.say(text).turns[1]!.text;
+    assert.equal(await say(page, text), `learned customer${reply === '' ? '(says nothing)' : reply}`);
+  }
+  const target = kb.kb[4]!;
+  await page.locator(`[data-testid=flight-row][data-flight="${target.flight_number}"]`).click();
+  assert.equal(await page.inputValue('[data-testid=action-flight]'), String(target.flight_number));
+  await page.fill('[data-testid=action-name]', local.context.intent.name);
+  await page.click('[data-testid=act-book]');
+  await page.locator('[data-testid=score]').waitFor();
+  const end = local.act({ status: 'book', name: local.context.intent.name, flight: [target.flight_number] }).end!;
+  assert.equal(await page.locator('[data-testid=score]').textContent(), `Score ${end.score.total.toFixed(3)}`);
+  assert.equal(await page.locator('[data-testid=score-exact]').textContent(), end.score.exact.total.toFixed(3));
+  assert.equal(await page.locator('[data-testid=result-action]').textContent(), describeAction(end.action));
+  assert.equal(await page.locator('[data-testid=result-expected]').textContent(), describeAction(end.expected));
+  assert.ok(await page.locator('[data-testid=input]').isDisabled());
+  assert.ok(await page.locator('[data-testid=act-cancel]').isDisabled());
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('playing the customer in the browser: the goal panel, the learned agent’s turns, its action scored', { skip, timeout: 90_000 }, async () => {
+  const page = await open('customer', 7);
+  const local = new AirChat(models!, { role: 'customer', seed: 7 });
+  const intent = local.context.intent;
+  assert.equal(await page.locator('[data-testid=intent-name]').textContent(), intent.name);
+  assert.equal(await page.locator('[data-testid=intent-from]').textContent(), intent.departure_airport);
+  assert.equal(await page.locator('[data-testid=intent-departure]').textContent(), `${intent.departure_month} ${intent.departure_day}, ${intent.departure_time ?? 'any time'}`);
+  assert.ok(await page.locator('[data-testid=actions]').isHidden());
+  for (let i = 0; i < 13 && !local.end; i++) {
+    const text = i === 0 ? 'Hi, I would like to book a flight.' : `My name is ${intent.name}, I leave ${intent.departure_month} ${intent.departure_day}th.`;
+    const turns = local.say(text).turns;
+    assert.equal(await say(page, text), `learned agent${turns[1]!.text === '' ? '(says nothing)' : turns[1]!.text}`);
+    if (turns[0]!.heard !== undefined) assert.equal(await page.locator('[data-testid=my-turn] .heard').last().textContent(), `read as: ${turns[0]!.heard}`);
+  }
+  assert.ok(local.end, 'the learned agent acted');
+  await page.locator('[data-testid=score]').waitFor();
+  assert.equal(await page.locator('[data-testid=score]').textContent(), `Score ${local.end.score.total.toFixed(3)}`);
+  assert.equal(await page.locator('[data-testid=result-action]').textContent(), describeAction(local.end.action));
+  assert.match((await page.locator('[data-testid=status]').textContent()) ?? '', /^dialogue over · score \d\.\d{3}$/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
