@@ -50,7 +50,7 @@ export function registerAirdialogue(program: Command): void {
     .description("score actions against expected actions (without --pred: the humans' actions, official human mode)")
     .requiredOption('--data <file>', 'data file (JSON Lines)')
     .requiredOption('--kb <file>', 'KB file aligned with the data file')
-    .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action")')
+    .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action") (default: the humans\' actions)')
     .option('--json', 'print the scores as JSON')
     .action(
       action((o: { data: string; kb: string; pred?: string; json?: boolean }) => {
@@ -104,9 +104,9 @@ export function registerAirdialogue(program: Command): void {
     .requiredOption('--episodes <n>', 'number of episodes', intFlag('--episodes', 1, 10_000_000))
     .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
-    .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports')
-    .option('--max-turns <k>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
-    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines')
+    .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports (default: in-domain)')
+    .option('--max-turns <n>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
+    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines (default: none)')
     .option('--json', 'print the scores as JSON')
     .action(
       action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean }) => {
@@ -182,7 +182,7 @@ function registerLearned(cmd: Command): void {
     .requiredOption('--data <file>', 'training data (JSON Lines)')
     .requiredOption('--kb <file>', 'KB file aligned with --data')
     .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
-    .option('--dev-kb <file>', 'KB file aligned with --dev-data')
+    .option('--dev-kb <file>', 'KB file aligned with --dev-data (required with --dev-data)')
     .requiredOption('--out <file>', 'model file (.dgm)')
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
@@ -295,9 +295,9 @@ function registerLearned(cmd: Command): void {
     .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
     .requiredOption('--model <file>', 'models trained on the synthesized training split')
     .requiredOption('--splits <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
-    .option('--rl-model <file>', 'the synthesized models after `airdialogue rl`')
-    .option('--real-model <file>', 'models trained on the real AirDialogue sample')
-    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json')
+    .option('--rl-model <file>', 'the synthesized models after `airdialogue rl` (default: none, no RL row)')
+    .option('--real-model <file>', 'models trained on the real AirDialogue sample (default: none, no real-data row)')
+    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json (default: none)')
     .option('--episodes <n>', 'self-play dialogues per row', intFlag('--episodes', 1, 10_000_000), 1000)
     .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)

@@ -35,7 +35,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
   cmd
     .command('walk <data>')
     .description('print a dataset readably (utterances, candidates, the answer marked), or its statistics')
-    .option('--answers <file>', 'answers file: mark each dialog\'s true candidate')
+    .option('--answers <file>', 'answers file: mark each dialog\'s true candidate (default: none marked)')
     .option('--stats', 'print dataset_walker.py\'s statistics instead of the dialogs')
     .option('--limit <n>', 'print only the first n dialogs (default: all)', intFlag('--limit', 1))
     .option('--json', 'with --stats: print the statistics as JSON {"entries","utterances","utterancesPerEntry",…}')
@@ -166,7 +166,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
       `model name (${registry ? registry.creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
     )
     .requiredOption('--data <file>', 'dataset file')
-    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
+    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)")
     .requiredOption('--out <file>', 'result file to write')
     .action(
       action(async (o: { model: string; data: string; out: string; kb?: string }) => {

@@ -33,13 +33,13 @@ export function registerGenerateDstc6(gen: Command): void {
   gen
     .command('dstc6')
     .description('DSTC6 Track 1 (extended restaurant KB, ranking entries): dataset files named like the originals, answers for test sets')
-    .option('--task <task>', 'task: 1 (API), 2 (REFINE), 3 (OPTIONS), 4 (INFOS), 5 (FULL) or all')
-    .option('--set <set>', 'trn (KB 1, atmosphere), tst1 (KB 1), tst2 (KB 2, OOV), tst3 (KB 1 + restrictions), tst4 (KB 2 + restrictions)')
+    .option('--task <task>', 'task: 1 (API), 2 (REFINE), 3 (OPTIONS), 4 (INFOS), 5 (FULL) or all (required)')
+    .option('--set <set>', 'trn (KB 1, atmosphere), tst1 (KB 1), tst2 (KB 2, OOV), tst3 (KB 1 + restrictions), tst4 (KB 2 + restrictions) (required)')
     .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
-    .option('--out <dir>', 'output folder')
+    .option('--out <dir>', 'output folder (required)')
     .option('--dialogs <n>', 'dialogs (entries) per file (default: 10000 for trn, 1000 for tst sets)', intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
-    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one')
+    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)')
     .action(
       action((flags: Flags) => {
         if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');

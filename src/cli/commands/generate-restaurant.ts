@@ -27,11 +27,11 @@ export function registerGenerateRestaurant(gen: Command): void {
   gen
     .command('restaurant')
     .description('bAbI dialog tasks 1-5 (restaurant booking): dialog files, KB and candidates with the original names')
-    .option('--task <task>', 'task to generate: 1, 2, 3, 4, 5 or all')
+    .option('--task <task>', 'task to generate: 1, 2, 3, 4, 5 or all (required)')
     .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
-    .option('--out <dir>', 'output folder')
+    .option('--out <dir>', 'output folder (required)')
     .option('--dialogs <n>', 'dialogs per split', intFlag('--dialogs', 1, 1_000_000), 1000)
-    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one')
+    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one (default: a KB generated from --seed)')
     .action(
       action((flags: Flags) => {
         if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');

@@ -98,7 +98,7 @@ function kbOptions(cmd: Command): Command {
   return cmd
     .option('--split <name>', `KB split (${SPLITS.join(', ')}; default: medium, or the split of the --kb folder)`, splitFlag)
     .option('--kb-seed <n>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
-    .option('--kb <dir>', 'read db.txt and incomplete_db_<missing>.txt from this folder instead of generating the KB')
+    .option('--kb <dir>', 'read db.txt and incomplete_db_<missing>.txt from this folder instead of generating the KB (default: generate it from --kb-seed)')
     .option('--missing <f>', "fraction of values hidden in the agent's KB", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING);
 }
 
@@ -235,11 +235,11 @@ export function registerInfobot(program: Command): void {
     .option('--dim <n>', 'e2e-soft: n-gram embedding size', intFlag('--dim', 1, 4096), 32)
     .addOption(alias('--embed <n>', 'dim', intFlag('--embed', 1, 4096)))
     .option('--residual', "e2e-soft: the neural tracker also reads the hand-crafted tracker's beliefs (learned weight per slot) and learns corrections")
-    .option('--temperatures <list>', 'e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature)', listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
+    .option('--temperatures <list>', 'e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature) (default: 1)', listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
     .option('--validation-temperature <t>', 'e2e-soft: NLG temperature of the validation dialogs that select the kept parameters (default: 1)', floatFlag('--validation-temperature', 0, 100))
     .option('--validation-episodes <n>', 'e2e-soft: validation dialogs (default: 500)', intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
-    .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues)')
+    .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues) (default: none, a fresh agent)')
     .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)')
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')

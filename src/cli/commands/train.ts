@@ -96,7 +96,7 @@ export function registerTrain(program: Command): void {
     .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
     .option('--candidates <file>', 'candidate responses file (required except for hcn)')
-    .option('--kb <file>', 'KB file (types for --match-type)')
+    .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)')
     .option('--match-type', 'add match-type features (needs --kb)')
     .option('--hops <n>', `memn2n: memory hops ${perModel('hops')}`, intFlag('--hops', 1, 10))
     .option('--dim <n>', `embedding dimension ${perModel('dim')}`, intFlag('--dim', 1, 1024))
