@@ -1,5 +1,5 @@
 /**
- * dialogym's own agents behind the agent protocol (`dialogym agent --model … --stdio`, and in
+ * dialogym's own agents behind the agent protocol (`dialogym agent --agent … --stdio`, and in
  * process for `dialogym evaluate --agent …`): given a protocol request, the next action.
  *
  * - Restaurant envs (`restaurant-*`, `dstc6-*`): `rules` (the rule bot; its wording and whether the
