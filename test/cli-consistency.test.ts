@@ -111,6 +111,11 @@ test('train --json; the model file stores its candidates, so eval needs no --can
   assert.equal(lines.length, given.turns);
   assert.deepEqual([...new Set(lines)], [only]);
 
+  // chat reads them too: a piped conversation with the model file alone.
+  const chat = spawnSync(process.execPath, [cliPath, 'chat', '--model', model], { encoding: 'utf8', input: 'hello\n' });
+  assert.equal(chat.status, 0, chat.stderr);
+  assert.ok(candidates.map((c) => c.replace(/^1 /, '')).some((c) => chat.stdout.includes(`bot: ${c}\n`)), chat.stdout);
+
   // A model file of an earlier version (no candidates in its header) loads; it needs --candidates.
   const { candidates: _stored, ...content } = readModelFile(model);
   const old = join(tmp, 'old.dgm');
