@@ -116,6 +116,9 @@ test('train --json; the model file stores its candidates, so eval needs no --can
   assert.equal(chat.status, 0, chat.stderr);
   assert.ok(candidates.map((c) => c.replace(/^1 /, '')).some((c) => chat.stdout.includes(`bot: ${c}\n`)), chat.stdout);
 
+  // and so does an in-process agent of `evaluate` (ranking needs the candidates: without them it fails).
+  assert.equal(json<{ episodes: number }>(cli('evaluate', '--env', 'restaurant-task1-v1', '--agent', model, '--episodes', '2', '--json')).episodes, 2);
+
   // A model file of an earlier version (no candidates in its header) loads; it needs --candidates.
   const { candidates: _stored, ...content } = readModelFile(model);
   const old = join(tmp, 'old.dgm');
