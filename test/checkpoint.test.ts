@@ -14,7 +14,7 @@ import { readModelFile } from '../src/formats/model-file.js';
 import { syntheticCandidates, syntheticDialogs } from '../src/rankers/testing/synthetic.js';
 import { cliPath } from './shared-data.js';
 
-test('train: a checkpoint while running, a finished model at the end; eval refuses checkpoints', { timeout: 300_000 }, async () => {
+test('train: a checkpoint while running, a finished model at the end; eval and chat refuse checkpoints', { timeout: 300_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dialogym-ckpt-'));
   try {
     const f = (n: string): string => join(dir, n);
@@ -34,6 +34,14 @@ test('train: a checkpoint while running, a finished model at the end; eval refus
     const allowed = spawnSync(process.execPath, [cliPath, 'eval', '--model', f('ckpt.dgm'), '--data', f('dev.txt'), '--candidates', f('cands.txt'), '--allow-checkpoint', '--json'], { encoding: 'utf8' });
     assert.equal(allowed.status, 0, allowed.stderr);
     assert.ok((JSON.parse(allowed.stdout) as { turns: number }).turns > 0);
+    // chat (and serve, dstc6 rank, which share resolveModel) refuse it too, unless --allow-checkpoint.
+    const chat = (...extra: string[]) => spawnSync(process.execPath, [cliPath, 'chat', '--model', f('ckpt.dgm'), '--candidates', f('cands.txt'), ...extra], { encoding: 'utf8', input: 'hello\n' });
+    const chatRefused = chat();
+    assert.equal(chatRefused.status, 2);
+    assert.match(chatRefused.stderr, /^error: .*ckpt\.dgm: checkpoint of an unfinished run .*--allow-checkpoint.*\n$/);
+    const chatAllowed = chat('--allow-checkpoint');
+    assert.equal(chatAllowed.status, 0, chatAllowed.stderr);
+    assert.match(chatAllowed.stdout, /bot: /);
     // A run that finishes: the file is a finished model.
     const done = spawnSync(process.execPath, [cliPath, ...common, '--epochs', '2', '--out', f('done.dgm')], { encoding: 'utf8' });
     assert.equal(done.status, 0, done.stderr);

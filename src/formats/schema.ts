@@ -22,6 +22,8 @@ export type SchemaName =
   | 'airdialogue-kb'
   | 'airdialogue-prediction'
   | 'model-file-header'
+  | 'model-meta'
+  | 'agent-protocol'
   | 'serve-message-request';
 
 interface AjvError {

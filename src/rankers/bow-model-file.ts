@@ -3,6 +3,7 @@
  * metadata is the config, the vocabulary and the KB types; their weights are their `params`.
  */
 import { ModelFileError } from '../core/errors.js';
+import { checkModelMeta } from './model-meta.js';
 import { WordVocab } from './word-vocab.js';
 import { KbTypes } from './match-type.js';
 import type { Param } from '../nn/params.js';
@@ -34,6 +35,7 @@ export function bowModelFromFile<C, M extends BowModel<C>>(
   make: (config: C, vocab: WordVocab, kb: KbTypes | undefined) => M,
   kb?: KbTypes,
 ): M {
+  if (kind === 'embeddings' || kind === 'memn2n') checkModelMeta(kind, c.meta, file);
   const meta = c.meta as { config?: C; vocab?: string[]; kb?: [string, string][] | null };
   if (!meta || !meta.config || !Array.isArray(meta.vocab)) throw new ModelFileError(`${file}: corrupt model file (${kind} metadata incomplete)`);
   const model = make(meta.config, new WordVocab(meta.vocab), meta.kb ? new KbTypes(meta.kb) : undefined);

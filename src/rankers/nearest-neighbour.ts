@@ -6,6 +6,7 @@
 import type { Dialog, Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
 import { ModelFileError } from '../core/errors.js';
+import { checkModelMeta } from './model-meta.js';
 import type { Ranker } from './ranker.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 
@@ -140,6 +141,7 @@ export class NearestNeighbour implements Ranker {
   }
 
   static fromModelFile(c: ModelFileContent, file: string): NearestNeighbour {
+    checkModelMeta('nn', c.meta, file);
     const m = c.meta as { config?: NnConfig; pairs?: [string[], string, number][] };
     if (!m || !m.config || !Array.isArray(m.pairs)) throw new ModelFileError(`${file}: corrupt model file (nn metadata incomplete)`);
     return new NearestNeighbour(m.config, m.pairs.map(([words, response, count]) => ({ words, response, count })));

@@ -101,6 +101,8 @@ export interface ModelContext {
   readonly kb?: readonly { readonly entity: string; readonly attr: string; readonly value: string }[];
   /** Training dialogs, for models that learn from a file at construction (`rules-dstc2`). */
   readonly train?: readonly Dialog[];
+  /** Accept a model file that is the checkpoint of an unfinished `train` run (refused by default). */
+  readonly allowCheckpoint?: boolean;
 }
 
 /**

@@ -366,7 +366,8 @@ export function isModelFile(nameOrFile: string): boolean {
  * `--model` as the CLI takes it: a registered name (`rules`, `tfidf`, …) or a model file (a
  * path ending in `.dgm`, or any existing file, unless it is a registered name); for a model file,
  * `ctx.kb` replaces its stored KB types. Errors as `createModel` (ConfigError) or `loadModel`
- * (ModelFileError).
+ * (ModelFileError); the checkpoint of an unfinished `train` run is a ConfigError unless
+ * `ctx.allowCheckpoint`.
  *
  * @example
  * ```ts
@@ -377,6 +378,12 @@ export function isModelFile(nameOrFile: string): boolean {
  * ```
  */
 export function resolveModel(nameOrFile: string, ctx: ModelContext = {}): ResponseModel {
-  if (isModelFile(nameOrFile)) return loadModel(nameOrFile, ctx.kb ? KbTypes.fromFacts(ctx.kb) : undefined);
+  if (isModelFile(nameOrFile)) {
+    const c = readModelFile(nameOrFile);
+    if (c.checkpoint === true && ctx.allowCheckpoint !== true) {
+      throw new ConfigError(`${nameOrFile}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to use it anyway`);
+    }
+    return modelFromContent(c, nameOrFile, ctx.kb ? KbTypes.fromFacts(ctx.kb) : undefined);
+  }
   return createModel(nameOrFile, ctx);
 }

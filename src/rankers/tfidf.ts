@@ -12,6 +12,7 @@ import { ConfigError, ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
 import { KbTypes, attrType, contextWords } from './match-type.js';
 import { inputText, type InputMode } from './input.js';
+import { checkModelMeta } from './model-meta.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 
 /**
@@ -202,6 +203,7 @@ export class Tfidf implements Ranker {
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Tfidf {
+    checkModelMeta('tfidf', c.meta, file);
     const m = c.meta as { config?: TfidfConfig; documents?: number; idf?: [string, number][]; kb?: [string, string][] | null };
     if (!m || !m.config || typeof m.documents !== 'number' || !Array.isArray(m.idf)) throw new ModelFileError(`${file}: corrupt model file (tfidf metadata incomplete)`);
     return new Tfidf(m.config, new Map(m.idf), m.documents, m.config.matchType && kb ? kb : m.kb ? new KbTypes(m.kb) : undefined);

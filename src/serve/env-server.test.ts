@@ -64,9 +64,10 @@ test('env-server errors: JSON bodies with 400/404/413/415/503, and idle sessions
     assert.equal(ok.statusCode, 201);
     const sid = (ok.json() as { session: string }).session;
     assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{}'), [503, 'too many sessions (limit 1)']);
-    assert.equal((await err('POST', `/sessions/${sid}/reset`, '{"seed":"x"}'))[0], 400);
+    assert.deepEqual(await err('POST', `/sessions/${sid}/reset`, '{"seed":"x"}'), [400, '"seed" must be an integer, got "x"']);
+    assert.deepEqual(await err('POST', `/sessions/${sid}/reset`, '[1]'), [400, 'expected the body of POST /sessions/{sid}/reset (an object), got [1]']);
     assert.equal((await server.app.inject({ method: 'POST', url: `/sessions/${sid}/reset`, payload: { seed: 1 } })).statusCode, 200);
-    assert.deepEqual(await err('POST', `/sessions/${sid}/step`, '{}'), [400, 'the body needs an "action"']);
+    assert.deepEqual(await err('POST', `/sessions/${sid}/step`, '{}'), [400, 'missing "action"']);
     const [s, m] = await err('POST', `/sessions/${sid}/step`, JSON.stringify({ action: { tool: 'fly', arguments: {} } }));
     assert.equal(s, 400);
     assert.match(m, /unknown tool 'fly'/);

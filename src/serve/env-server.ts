@@ -16,6 +16,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import { envs, make, type Env, type ToolSpec } from '../testbeds/env.js';
 import { AGENT_PROTOCOL } from './env-server-protocol.js';
+import { checkSchema } from '../formats/schema.js';
 
 /** Options of `createEnvServer`. */
 export interface EnvServerOptions {
@@ -94,10 +95,12 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     s.lastUsed = Date.now();
     return s;
   };
-  const objectBody = (body: unknown): Record<string, unknown> => {
-    if (body === undefined || body === null) return {};
-    if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
-    return body as Record<string, unknown>;
+  /** The body checked against its definition in schemas/agent-protocol.schema.json (no body = `{}`). */
+  const bodyOf = (kind: 'createSession' | 'reset' | 'step', body: unknown): Record<string, unknown> => {
+    const b = body === undefined || body === null ? {} : body;
+    const issue = checkSchema('agent-protocol', b, `#/$defs/${kind}`);
+    if (issue) throw new HttpError(400, issue.reason);
+    return b as Record<string, unknown>;
   };
   const toolsOfEnv = (id: string): readonly ToolSpec[] => {
     let t = toolCache.get(id);
@@ -114,9 +117,7 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     const id = req.params.id;
     if (!envs.has(id)) throw new HttpError(404, `unknown environment '${id}'`);
     if (sessions.size >= maxSessions) throw new HttpError(503, `too many sessions (limit ${maxSessions})`);
-    const body = objectBody(req.body);
-    const options = body['options'] ?? {};
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new HttpError(400, '"options" must be an object');
+    const options = bodyOf('createSession', req.body)['options'] ?? {};
     const env = make(id, options);
     const sid = `s${++counter}-${Date.now().toString(36)}`;
     sessions.set(sid, { env, tools: toolsOfEnv(id), lastUsed: Date.now() });
@@ -125,19 +126,16 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
 
   app.post<{ Params: { sid: string } }>('/sessions/:sid/reset', async (req) => {
     const s = session(req.params.sid);
-    const body = objectBody(req.body);
+    const body = bodyOf('reset', req.body);
     const seed = body['seed'];
     const variant = body['variant'];
-    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new HttpError(400, '"seed" must be an integer');
-    if (variant !== undefined && !Number.isSafeInteger(variant)) throw new HttpError(400, '"variant" must be an integer');
     const r = s.env.reset({ ...(seed !== undefined ? { seed: seed as number } : {}), ...(variant !== undefined ? { variant: variant as number } : {}) });
     return { observation: r.obs, info: r.info };
   });
 
   app.post<{ Params: { sid: string } }>('/sessions/:sid/step', async (req) => {
     const s = session(req.params.sid);
-    const body = objectBody(req.body);
-    if (!('action' in body) || body['action'] === null) throw new HttpError(400, 'the body needs an "action"');
+    const body = bodyOf('step', req.body);
     const r = s.env.step(body['action']);
     return { observation: r.obs, reward: r.reward, terminated: r.terminated, truncated: r.truncated, info: r.info };
   });

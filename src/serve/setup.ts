@@ -24,6 +24,8 @@ export interface BotSetupOptions {
   readonly candidates?: string;
   /** Seed of the generated KB (default 1). */
   readonly seed?: number;
+  /** Accept the checkpoint of an unfinished `train` run as the model (refused by default). */
+  readonly allowCheckpoint?: boolean;
 }
 
 export interface BotSetup {
@@ -76,7 +78,7 @@ export function setupBot(opts: BotSetupOptions): BotSetup {
     const candidates = opts.candidates === undefined ? storedCandidates(opts.model) : readBabiCandidates(opts.candidates).candidates;
     if (candidates && candidates.length === 0) throw new FormatError(opts.candidates as string, 1, 'no candidate');
     const facts = restaurantsToKbFacts(kb.store.all(), kb.dialect);
-    const model = resolveModel(opts.model, { kb: facts, ...(candidates ? { candidates } : {}) });
+    const model = resolveModel(opts.model, { kb: facts, ...(candidates ? { candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
     return { model: chatModelOf(model, candidates ? { candidates } : {}), kb: { store: kb.store, dialect: kb.dialect }, kbSource: kb.source, close: () => kb.close() };
   } catch (e) {
     kb.close();

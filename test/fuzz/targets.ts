@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { crc32 } from 'node:zlib';
 import { DialogymError, InternalError } from '../../src/core/errors.js';
-import { formatBabiCandidates, formatBabiDialogs, formatBabiKb, parseBabiCandidates, parseBabiDialogs, parseBabiKb } from '../../src/formats/babi.js';
+import { formatBabiCandidates, formatBabiDialogs, formatBabiKb, parseBabiCandidates, parseBabiDialogs, parseBabiKb, readBabiKb } from '../../src/formats/babi.js';
 import { formatDstc6Data, formatDstc6Results, parseDstc6Data, parseDstc6Results } from '../../src/formats/dstc6.js';
 import { formatAirLines, parseAirData, parseAirKb, parseAirPredictions } from '../../src/formats/airdialogue.js';
 import { decodeModelFile, encodeModelFile } from '../../src/formats/model-file.js';
@@ -27,6 +27,7 @@ import { Tfidf } from '../../src/rankers/tfidf.js';
 import { syntheticCandidates, syntheticDialogs } from '../../src/rankers/testing/synthetic.js';
 import '../../src/testbeds/restaurant/models.js';
 import { airDir, babiDir, dstc6Dir, repoRoot } from '../shared-data.js';
+import { trainTinyHcn } from '../tiny-hcn.js';
 import { applyByteOps, byteOp, mutatedText, NASTY_JSON } from './mutate.js';
 
 /** What one mutated input gave: accepted (and round-tripped), rejected with a typed error, or a failure of the property. */
@@ -130,19 +131,25 @@ export function textTargets(): FuzzTarget<{ seed: number; text: string }>[] {
 }
 
 /** Model files: the shipped KB-InfoBot policies and small ranker models, with forged headers (valid checksum) or damaged bytes. */
-export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer }> {
+export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: number; forged: boolean }> {
   const file = join(dir, 'fuzz-model.dgm');
   const seeds: Buffer[] = [readFileSync(join(repoRoot, 'policies', 'infobot', 'rl-soft-small.dgm')), readFileSync(join(repoRoot, 'policies', 'infobot', 'e2e-soft-small.dgm'))];
+  const rankers = seeds.length; // seeds from here on are rankers, whose metadata has a schema (schemas/model-meta.schema.json)
   const train = syntheticDialogs(12, 1);
+  const dev = syntheticDialogs(4, 2);
   const candidates = syntheticCandidates();
   seeds.push(encodeModelFile(Tfidf.fit(candidates, { input: 'history', matchType: false }).toModelFile()));
-  const mem = join(dir, 'seed-memn2n.dgm');
-  saveModel(mem, trainModel('memn2n', { train, dev: syntheticDialogs(4, 2), candidates }, { epochs: 1, dim: 8, seed: 1 }).model);
-  seeds.push(readFileSync(mem));
+  for (const model of ['memn2n', 'embeddings', 'nn'] as const) {
+    const f = join(dir, `seed-${model}.dgm`);
+    saveModel(f, trainModel(model, { train, dev, candidates }, model === 'nn' ? {} : { epochs: 1, dim: 8, seed: 1 }).model);
+    seeds.push(readFileSync(f));
+  }
+  seeds.push(encodeModelFile(trainTinyHcn(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts, { dialogs: 20, epochs: 1 }).model.toModelFile()));
+  const metas = seeds.map((b) => decodeModelFile(b).meta);
   const forged = fc
-    .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), edits: fc.array(fc.record({ path: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), value: fc.constantFrom(...NASTY_JSON) }), { minLength: 1, maxLength: 3 }) })
-    .map(({ seed, edits }) => ({ bytes: forgeHeader(seeds[seed] as Buffer, edits) }));
-  const damaged = fc.record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), ops: fc.array(byteOp, { minLength: 1, maxLength: 4 }) }).map(({ seed, ops }) => ({ bytes: applyByteOps(seeds[seed] as Buffer, ops) }));
+    .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), edits: fc.array(fc.record({ path: fc.noBias(fc.integer({ min: 0, max: 2 ** 30 })), value: fc.constantFrom(...NASTY_JSON) }), { minLength: 1, maxLength: 3 }) })
+    .map(({ seed, edits }) => ({ bytes: forgeHeader(seeds[seed] as Buffer, edits), seed, forged: true }));
+  const damaged = fc.record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), ops: fc.array(byteOp, { minLength: 1, maxLength: 4 }) }).map(({ seed, ops }) => ({ bytes: applyByteOps(seeds[seed] as Buffer, ops), seed, forged: false }));
   return {
     name: 'model-file',
     file,
@@ -157,9 +164,33 @@ export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer }> {
         loadPolicy(file);
       } else if (c.model === 'infobot-e2e') e2eFromContent(c, file);
       else modelFromContent(c, file);
-      return undefined;
+      // A ranker loaded from a forged header must not have taken a value of another JSON type than
+      // its own (a config.input of 0, a dim of "abc"): that is a silently accepted invalid value.
+      const drift = i.seed >= rankers ? typeDrift(metas[i.seed], c.meta, 'meta') : undefined;
+      return drift === undefined ? undefined : `accepted a forged ${drift}`;
     },
   };
+}
+
+/** The first place where `b` holds a value of another JSON type than `a` (a KB's `null` ↔ list is no drift), or undefined. */
+function typeDrift(a: unknown, b: unknown, at: string): string | undefined {
+  const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : Number.isInteger(v) ? 'integer' : typeof v);
+  const ka = kind(a);
+  const kb = kind(b);
+  if (ka !== kb) {
+    if (at.endsWith('.kb') && (ka === 'null' || ka === 'list') && (kb === 'null' || kb === 'list')) return undefined;
+    if (ka === 'number' && kb === 'integer') return undefined; // a real-valued field may hold a whole number
+    return `${at} (${ka} → ${JSON.stringify(b)?.slice(0, 30)})`;
+  }
+  if (ka === 'list' || ka === 'object') {
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    for (const k of Object.keys(y)) if (k in x) {
+      const d = typeDrift(x[k], y[k], Array.isArray(a) ? `${at}[${k}]` : `${at}.${k}`);
+      if (d !== undefined) return d;
+    }
+  }
+  return undefined;
 }
 
 /** Re-encodes a model file after setting values at random places of its JSON header (the checksum is recomputed: a forged file). */
@@ -175,10 +206,9 @@ function forgeHeader(buf: Buffer, edits: readonly { path: number; value: unknown
       walk(x, depth + 1);
     }
   };
-  walk({ model: header.model, tensors: header.tensors, dataBytes: header.dataBytes }, 0);
   walk(header, 0);
   for (const e of edits) {
-    const [obj, key] = slots[Math.floor(e.path * slots.length)] as [Record<string, unknown>, string];
+    const [obj, key] = slots[e.path % slots.length] as [Record<string, unknown>, string];
     obj[key] = e.value;
   }
   const h = Buffer.from(JSON.stringify(header), 'utf8');

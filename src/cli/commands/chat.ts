@@ -17,13 +17,14 @@ export function registerChat(program: Command): void {
     .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
     .addOption(alias('--seed <n>', 'kbSeed', intFlag('--seed', 0)))
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
-      action(async (opts: { model: string; kb?: string; candidates?: string; kbSeed: number; maxResults?: number }) => {
+      action(async (opts: { model: string; kb?: string; candidates?: string; kbSeed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
         if (opts.candidates !== undefined) {
           const m = modelArg(opts.model, isModelFile(opts.model));
           checkContextFlags(m, opts, ['candidates'], chatReads(m));
         }
-        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}) });
+        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
         try {
           const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});
           await runRepl(session, { input: process.stdin, output: process.stdout, banner: `model ${bot.model.name}; KB ${bot.kbSource}` });

@@ -168,8 +168,9 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)")
     .requiredOption('--out <file>', 'result file to write')
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
-      action(async (o: { model: string; data: string; out: string; kb?: string }) => {
+      action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean }) => {
         const { checkModelName, isModelFile, resolveModel } = registry ?? (await loadRegistry());
         const { checkContextFlags } = await import('../model-flags.js');
         const { readBabiKb } = await import('../../formats/babi.js');
@@ -181,7 +182,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
         checkContextFlags({ name: o.model }, o, ['kb'], isModelFile(o.model) ? ['kb'] : undefined);
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
-        const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}) });
+        const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) });
         const ranker = isResponder(model) ? responderAsRanker(model) : model;
         const bar = progress(`rank ${o.model}`, entries.length);
         const results = rankDstc6(entries, (h, c) => ranker.rank(h, c), { onProgress: (d) => bar.update(d) });

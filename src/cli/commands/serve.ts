@@ -21,6 +21,7 @@ interface ServeFlags {
   maxText: number;
   maxResults?: number;
   workers: number;
+  allowCheckpoint?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -39,6 +40,7 @@ export function registerServe(program: Command): void {
     .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 16384)
     .option('--max-text <n>', 'longest user message (characters)', intFlag('--max-text', 1, 100_000), 500)
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
     .action(
       action(async (o: ServeFlags) => {
@@ -46,7 +48,7 @@ export function registerServe(program: Command): void {
           const m = modelArg(o.model, isModelFile(o.model));
           checkContextFlags(m, o, ['candidates'], chatReads(m));
         }
-        const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) };
+        const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
         const bot = setupBot(setup);
         const serverOpts: ServerOptions = {
           maxSessions: o.maxSessions,

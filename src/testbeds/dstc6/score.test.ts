@@ -77,4 +77,7 @@ test('scoreDstc6Files: the same score as the checked reader, string ranks read a
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, JSON.stringify([{ dialog_id: 'd2', lst_candidate_id: [{ candidate_id: 'b', rank: 1.5 }] }]));
   assert.throws(() => scoreDstc6Files(bad, t), (e: unknown) => e instanceof FormatError && /bad\.json: entry 1 \(dialog_id d2\): lst_candidate_id\[0\]: "rank" must be an integer, got 1\.5$/.test(e.message));
+  // The fast path keeps the schema's bounds: a rank above 1,000,000 is refused as by the checked reader.
+  writeFileSync(bad, JSON.stringify([{ dialog_id: 'd2', lst_candidate_id: [{ candidate_id: 'b', rank: 2_000_000 }] }]));
+  assert.throws(() => scoreDstc6Files(bad, t), (e: unknown) => e instanceof FormatError && /bad\.json: entry 1 \(dialog_id d2\): lst_candidate_id\[0\]: "rank" .*1000000/.test(e.message));
 });

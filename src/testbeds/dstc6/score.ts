@@ -162,7 +162,11 @@ export function scoreDstc6Files(resultFile: string, truthFile: string, opts: Omi
   return scoreDstc6(result, truth, { ...opts, truthFile });
 }
 
-/** Parsed JSON as results: as is when it has the exact shape, else through the checking reader. */
+/**
+ * Parsed JSON as results: as is when it has the exact shape within the schema's bounds
+ * (schemas/dstc6-results.schema.json: ids of 1–200 characters, ≤ 100,000 candidates, integer ranks
+ * 1–1,000,000), else through the checking reader, which reports what is wrong.
+ */
 function resultsOf(value: unknown, file: string): readonly Dstc6Result[] {
   return hasResultShape(value) ? value : dstc6ResultsFromJson(value, file);
 }
@@ -172,11 +176,11 @@ function hasResultShape(value: unknown): value is Dstc6Result[] {
   for (const e of value as unknown[]) {
     if (typeof e !== 'object' || e === null) return false;
     const { dialog_id: id, lst_candidate_id: items } = e as Record<string, unknown>;
-    if (typeof id !== 'string' || id === '' || !Array.isArray(items)) return false;
+    if (typeof id !== 'string' || id === '' || id.length > 200 || !Array.isArray(items) || items.length > 100_000) return false;
     for (const c of items as unknown[]) {
       if (typeof c !== 'object' || c === null) return false;
       const { candidate_id: cid, rank } = c as Record<string, unknown>;
-      if (typeof cid !== 'string' || cid === '' || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1) return false;
+      if (typeof cid !== 'string' || cid === '' || cid.length > 200 || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1 || rank > 1_000_000) return false;
     }
   }
   return true;

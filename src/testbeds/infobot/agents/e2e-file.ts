@@ -146,7 +146,8 @@ export function saveE2e(file: string, r: E2eTrainResult): void {
 export function e2eFromContent(c: ModelFileContent, file: string): LoadedE2e {
   if (c.model !== E2E_MODEL) throw new ModelFileError(`${file}: a '${c.model}' model, not an E2E-Soft agent (${E2E_MODEL})`);
   const m = c.meta as Partial<E2eMeta> | null;
-  const ints = (x: unknown): boolean => Number.isInteger(x) && (x as number) > 0;
+  // Sizes are bounded before anything is allocated: a forged 4294967300 is a corrupt file, not a RangeError.
+  const ints = (x: unknown): boolean => Number.isInteger(x) && (x as number) > 0 && (x as number) <= 4096;
   if (
     !m ||
     typeof m !== 'object' ||
@@ -154,7 +155,7 @@ export function e2eFromContent(c: ModelFileContent, file: string): LoadedE2e {
     !m.vocab.every((v) => typeof v === 'string') ||
     !Array.isArray(m.values) ||
     m.values.length !== M ||
-    !m.values.every(ints) ||
+    !m.values.every((x) => Number.isInteger(x) && x > 0 && x <= 65536) ||
     !ints(m.embed) ||
     !ints(m.trackerHidden) ||
     !ints(m.hidden)

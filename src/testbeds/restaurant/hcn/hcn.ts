@@ -12,6 +12,7 @@ import type { Turn } from '../../../core/dialog.js';
 import { ModelFileError } from '../../../core/errors.js';
 import type { Ranker } from '../../../rankers/ranker.js';
 import type { KbTypes } from '../../../rankers/match-type.js';
+import { checkModelMeta } from '../../../rankers/model-meta.js';
 import { tensorOf, type ModelFileContent } from '../../../formats/model-file.js';
 import { HcnLexicon, nextProposal, type TrackerState } from './entities.js';
 import { CONTEXT_FLAGS, Featurizer, type FeatureSpec } from './features.js';
@@ -245,6 +246,7 @@ export class Hcn implements Ranker, HcnEncoder {
   }
 
   static fromModelFile(c: ModelFileContent, file: string, kb?: KbTypes): Hcn {
+    checkModelMeta('hcn', c.meta, file);
     const meta = c.meta as { config?: HcnConfig; templates?: unknown; spec?: FeatureSpec; lexicon?: unknown; commitFeatures?: unknown; notEntities?: unknown; completeOnly?: unknown };
     if (!meta || !meta.config || !Array.isArray(meta.templates) || !meta.spec || !Array.isArray(meta.spec.words) || !Array.isArray(meta.spec.slotTypes)) {
       throw new ModelFileError(`${file}: corrupt model file (incomplete hcn metadata)`);
