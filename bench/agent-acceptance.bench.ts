@@ -1,5 +1,5 @@
 /**
- * Issue 15's acceptance run: the rule bot through `dialogym agent --model rules --stdio` and in
+ * Issue 15's acceptance run: the rule bot through `dialogym agent --agent rules --stdio` and in
  * process on the 30 online restaurant environments (bAbI tasks 1–5 in- and out-of-vocabulary,
  * DSTC6 tasks 1–5 × tst1–tst4), AGENT_BENCH_EPISODES (default 1000) episodes each: success rate
  * both ways and whether every per-episode record is identical. AGENT_BENCH_ENVS (a substring)
@@ -15,7 +15,7 @@ const EPISODES = Number(process.env.AGENT_BENCH_EPISODES ?? 1000);
 const filter = process.env.AGENT_BENCH_ENVS ?? '';
 const cli = fileURLToPath(new URL('../src/cli/index.js', import.meta.url));
 const ids = envs.names().filter((id) => /^(restaurant|dstc6)-task/.test(id) && id.includes(filter));
-const stdio = stdioTransport(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} agent --model rules --stdio`);
+const stdio = stdioTransport(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} agent --agent rules --stdio`);
 let allSame = true;
 let minSuccess = 1;
 const t0 = Date.now();

@@ -16,7 +16,7 @@ N=${HCN_DSTC6_EXAMPLES:-10000}
 EPOCHS=${HCN_DSTC6_EPOCHS:-4}
 mkdir -p "$W/trn" "$W/models" "$W/ranked"
 start=$(date +%s)
-$CLI generate dstc6 --task all --set trn --seed 1 --examples "$N" --kb "$T/extendedkb1.txt" --out "$W/trn" >/dev/null
+$CLI generate dstc6 --task all --set trn --seed 1 --dialogs "$N" --kb "$T/extendedkb1.txt" --out "$W/trn" >/dev/null
 # The challenge's training data has no restrictions slot: no question for it, no user saying a
 # restrictions value, no api_call with one (KB-result lines do list R_restrictions, as in the real
 # trn/tst1 files, since KB 1 has the attribute).
@@ -44,7 +44,7 @@ for task in 1 2 3 4 5; do
     kbn=$(( s % 2 == 1 ? 1 : 2 ))
     f=$(ls "$T"/tst$s/dialog-task${task}${name}-*.json | grep -v answers | head -1)
     $CLI dstc6 rank --model "$W/models/t$task.dgm" --kb "$T/extendedkb$kbn.txt" --data "$f" --out "$W/ranked/t$task-tst$s.json" >/dev/null 2>&1
-    p1=$($CLI dstc6 score --result "$W/ranked/t$task-tst$s.json" --truth "${f%.json}.answers.json" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).p1.toFixed(3)))')
+    p1=$($CLI dstc6 score --result "$W/ranked/t$task-tst$s.json" --answers "${f%.json}.answers.json" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).p1.toFixed(3)))')
     row+=("$p1")
   done
   printf '%-8s %8s %8s %8s %8s %10s\n' "task$task" "${row[@]}" "$secs"

@@ -58,7 +58,7 @@ test('baseline tfidf + score reproduce the official figures (two real files)', {
     const s = cli('dstc6', 'score', '--result', out, '--truth', f.answers, '--json');
     assert.equal(s.code, 0, s.stderr);
     const got = JSON.parse(s.stdout) as { p1: number; p2: number; p5: number; dialogs: number };
-    assert.deepEqual(Object.keys(got), ['p1', 'p2', 'p5', 'dialogs']);
+    assert.deepEqual(Object.keys(got), ['p1', 'p2', 'p5', 'mrr', 'dialogs', 'missing']);
     assert.equal(got.dialogs, 1000);
     assert.ok(Math.abs(got.p1 - f.tfidf[0]) <= 0.005 && Math.abs(got.p2 - f.tfidf[1]) <= 0.005 && Math.abs(got.p5 - f.tfidf[2]) <= 0.005, `${f.name}: ${s.stdout}`);
     assert.equal(cli('dstc6', 'check', out, '--data', f.data).code, 0);
@@ -157,7 +157,7 @@ test('bad input: one-line errors, non-zero exit, no half-written output', () => 
   oneLineError(cli('dstc6', 'check', badEntry, '--data', tinyFile), /badentry\.json: entry 1 \(dialog_id d1\): missing "lst_candidate_id" array$/, 1);
   oneLineError(cli('dstc6', 'walk', join(tmp, 'nope.json')), /^error: .*nope\.json: no such file$/, 1);
   oneLineError(cli('dstc6', 'baseline', 'random', '--data', tinyFile, '--seed', 'abc', '--out', out), /^error: --seed: expected an integer, got 'abc'$/, 2);
-  oneLineError(cli('dstc6', 'score', '--result', tinyFile), /required option '--truth <file>' not specified/, 2);
+  oneLineError(cli('dstc6', 'score', '--result', tinyFile), /required option '--answers <file>' not specified/, 2);
   oneLineError(cli('dstc6', 'score', '--result', tinyFile, '--truth', tinyFile), /tiny\.json: entry 1 \(dialog_id d1\): missing "lst_candidate_id" array$/, 1);
   oneLineError(cli('dstc6', 'rank', '--model', 'nosuchmodel', '--data', tinyFile, '--out', out), /^error: unknown model 'nosuchmodel' \(known: .*rules/, 2);
   assert.ok(!existsSync(out));

@@ -70,8 +70,8 @@ test('several results: one-line errors for unmatched names, counts and bad files
     assert.match(r.stderr.trimEnd(), re);
   };
   const stray = json(join(tmp, 'other', 'zzz.json'), [entry('a1', 'x')]);
-  one(cli('dstc6', 'score', '--result', resA, stray, '--truth', truthDir), /^error: --truth: no <name>\.answers\.json in .*truth for the result .*zzz\.json/, 2);
-  one(cli('dstc6', 'score', '--result', resA, resB, stray, '--truth', `${truthA},${truthB}`), /^error: --truth: 2 answers files for 3 results/, 2);
+  one(cli('dstc6', 'score', '--result', resA, stray, '--truth', truthDir), /^error: --answers: no <name>\.answers\.json in .*truth for the result .*zzz\.json/, 2);
+  one(cli('dstc6', 'score', '--result', resA, resB, stray, '--truth', `${truthA},${truthB}`), /^error: --answers: 2 answers files for 3 results/, 2);
   one(cli('dstc6', 'score', '--result', resA, join(tmp, 'nope.json'), '--truth', `${truthA},${truthA}`), /^error: .*nope\.json: no such file$/, 1);
   mkdirSync(join(tmp, 'empty'));
   one(cli('dstc6', 'score', '--result', join(tmp, 'empty'), '--truth', truthA), /^error: --result: .*empty: no \*\.json file in this folder$/, 2);

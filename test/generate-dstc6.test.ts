@@ -155,7 +155,6 @@ test('bad flags and KBs: one-line errors, non-zero exit, nothing written', { ski
     [['--task', '1', '--seed', '1', '--out', dir], /^error: --set is required/],
     [['--task', '1', '--set', 'tst5', '--seed', '1', '--out', dir], /^error: --set: expected one of trn, tst1, tst2, tst3, tst4, got 'tst5'/],
     [['--task', '6', '--set', 'tst1', '--seed', '1', '--out', dir], /^error: --task: expected 1, 2, 3, 4, 5 or all, got '6'/],
-    [['--task', '1', '--set', 'tst1', '--out', dir], /^error: --seed is required/],
     [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--examples', '0'], /^error: .*--examples/],
     [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--kb', join(testDir, 'extendedkb2.txt')], /^error: tst1 needs a KB 1 \(in-vocabulary cuisines\/locations\), got KB 2/],
     [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--kb', join(testDir, 'tst1', dstc6FileName(1, 'tst1'))], /^error: .*dialog-task1API-kb1_atmosphere-distr0\.5-tst1000\.json:1: expected '1 <name> R_<attr><TAB><value>'/],

@@ -1,5 +1,6 @@
 /** Shared plumbing for CLI verbs: one-line errors, exit codes, flag parsing helpers. */
 import { readdirSync, statSync } from 'node:fs';
+import { Option } from 'commander';
 import { join } from 'node:path';
 import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
 
@@ -43,6 +44,18 @@ export function floatFlag(name: string, min = -Infinity, max = Infinity): (v: st
     if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name}: expected a number in [${min}, ${max}], got '${v}'`);
     return n;
   };
+}
+
+/**
+ * A hidden old spelling of an option (docs/cli.md lists them): `--n <k>` sets the value of the
+ * option whose attribute is `attribute` (e.g. `dialogs` for `--dialogs`), parsed by `parse` (give
+ * it the old flag's name so that errors name what the user typed). Not shown in `--help`.
+ */
+export function alias(flags: string, attribute: string, parse?: (v: string) => unknown): Option {
+  const o = new Option(flags, `alias of --${attribute.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).hideHelp();
+  if (parse) o.argParser(parse);
+  o.attributeName = () => attribute;
+  return o;
 }
 
 /** Writes a line to stdout. */

@@ -65,6 +65,12 @@ export interface ModelFileContent {
    * an unfinished run, which `eval` refuses unless `--allow-checkpoint`. Absent in finished models.
    */
   readonly checkpoint?: boolean;
+  /**
+   * The candidate responses the model was trained to rank (what `dialogym train --candidates`
+   * read), so that `eval`, `chat` and `serve` need no `--candidates` again. Absent in files
+   * written without them (and in files of earlier versions), which still load.
+   */
+  readonly candidates?: readonly string[];
 }
 
 interface HeaderTensor {
@@ -97,6 +103,7 @@ export function encodeModelFile(c: ModelFileContent): Buffer {
   });
   const h: Record<string, unknown> = { model: c.model, meta: c.meta, tensors: ht, dataBytes: offset };
   if (c.checkpoint === true) h.checkpoint = true;
+  if (c.candidates !== undefined) h.candidates = [...c.candidates];
   const header = Buffer.from(JSON.stringify(h), 'utf8');
   const pad = (4 - ((PREFIX + header.length) % 4)) % 4;
   const buf = Buffer.alloc(PREFIX + header.length + pad + offset);
@@ -150,7 +157,7 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
   // Types, ranges and alignment of every header field (schemas/model-file-header.schema.json).
   const issue = checkSchema('model-file-header', parsed);
   if (issue) fail(`corrupt model file (header: ${issue.reason})`);
-  const header = parsed as { model: string; meta: unknown; tensors: HeaderTensor[]; dataBytes: number; checkpoint?: boolean };
+  const header = parsed as { model: string; meta: unknown; tensors: HeaderTensor[]; dataBytes: number; checkpoint?: boolean; candidates?: string[] };
   const dataBytes = header.dataBytes;
   const pad = (4 - ((PREFIX + hlen) % 4)) % 4;
   const dataStart = PREFIX + hlen + pad;
@@ -172,7 +179,13 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
     data.set(new Float32Array(buf.buffer.slice(buf.byteOffset + dataStart + t.offset, buf.byteOffset + dataStart + t.offset + t.length * 4)));
     return { name: t.name, shape: t.shape, data };
   });
-  return header.checkpoint === true ? { model: header.model, meta: header.meta, tensors, checkpoint: true } : { model: header.model, meta: header.meta, tensors };
+  return {
+    model: header.model,
+    meta: header.meta,
+    tensors,
+    ...(header.checkpoint === true ? { checkpoint: true } : {}),
+    ...(header.candidates !== undefined ? { candidates: header.candidates } : {}),
+  };
 }
 
 /**

@@ -251,7 +251,9 @@ export function trainModel(name: string, data: TrainData, opts: TrainOptions = {
 
 /**
  * Writes a trained model to a model file (atomically, via `toModelFile()` and
- * `writeModelFile`); parent folders are created. Read it back with `loadModel`.
+ * `writeModelFile`); parent folders are created. Read it back with `loadModel`. With
+ * `opts.candidates` the file also stores the candidate set (`storedCandidates` reads it back), so
+ * that evaluating or chatting with the file needs no candidates file.
  *
  * @example
  * ```ts
@@ -261,8 +263,24 @@ export function trainModel(name: string, data: TrainData, opts: TrainOptions = {
  * const again = loadModel('out/embeddings.dgm');
  * ```
  */
-export function saveModel(file: string, model: SavableRanker): void {
-  writeModelFile(file, model.toModelFile());
+export function saveModel(file: string, model: SavableRanker, opts: { readonly candidates?: readonly string[] } = {}): void {
+  writeModelFile(file, opts.candidates !== undefined ? { ...model.toModelFile(), candidates: opts.candidates } : model.toModelFile());
+}
+
+/**
+ * The candidate responses a model file stores (written by `dialogym train` or `saveModel` with
+ * `candidates`), or undefined for a registered model name or a file that stores none (files of
+ * earlier versions). Errors as `readModelFile` for an unreadable file.
+ *
+ * @example
+ * ```ts
+ * import { storedCandidates } from 'dialogym/rankers';
+ * storedCandidates('rules');          // undefined: not a model file
+ * storedCandidates('t1-memn2n.dgm');  // ['hello what can i help you with today', …]
+ * ```
+ */
+export function storedCandidates(nameOrFile: string): readonly string[] | undefined {
+  return isModelFile(nameOrFile) ? readModelFile(nameOrFile).candidates : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * dialogym's own agents behind the agent protocol (`dialogym agent --model … --stdio`, and in
+ * dialogym's own agents behind the agent protocol (`dialogym agent --agent … --stdio`, and in
  * process for `dialogym evaluate --agent …`): given a protocol request, the next action.
  *
  * - Restaurant envs (`restaurant-*`, `dstc6-*`): `rules` (the rule bot; its wording and whether the
@@ -16,7 +16,7 @@ import { ConfigError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import type { Turn } from '../core/dialog.js';
 import { readBabiCandidates } from '../formats/babi.js';
-import { resolveModel } from '../rankers/registry.js';
+import { resolveModel, storedCandidates } from '../rankers/registry.js';
 import type { ToolSpec } from '../testbeds/env.js';
 import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
 import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
@@ -86,12 +86,15 @@ export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): L
     };
   } else {
     const facts = opts.kb !== undefined ? (() => { const k = readKb(opts.kb); return restaurantsToKbFacts(k.restaurants, k.dialect); })() : undefined;
-    const candidates = opts.candidates !== undefined ? readBabiCandidates(opts.candidates).candidates : undefined;
+    const given = opts.candidates !== undefined ? readBabiCandidates(opts.candidates).candidates : undefined;
     let chat: ReturnType<typeof chatModelOf> | undefined;
     let conv: Conversation | undefined;
     restaurant = {
       respond: (req) => {
-        chat ??= chatModelOf(resolveModel(model, { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) }), candidates ? { candidates } : {});
+        if (!chat) {
+          const candidates = given ?? storedCandidates(model); // a model file may store its candidates
+          chat = chatModelOf(resolveModel(model, { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) }), candidates ? { candidates } : {});
+        }
         if (req.turn === 0 || !conv) conv = chat.conversation();
         return conv.answer(historyOf(req)).text;
       },

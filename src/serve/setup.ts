@@ -10,7 +10,7 @@ import { readBabiCandidates } from '../formats/babi.js';
 import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
 import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
-import { resolveModel } from '../rankers/registry.js';
+import { resolveModel, storedCandidates } from '../rankers/registry.js';
 import '../testbeds/restaurant/models.js';
 import { chatModelOf, type ChatModel } from './chat-model.js';
 import type { SessionKb } from './session.js';
@@ -20,7 +20,7 @@ export interface BotSetupOptions {
   readonly model: string;
   /** SQLite KB (`dialogym kb import`) or KB text file; default: a generated bAbI KB. */
   readonly kb?: string;
-  /** Candidates file (one `1 utterance` per line), for ranking models. */
+  /** Candidates file (one `1 utterance` per line), for ranking models; default: those a model file stores. */
   readonly candidates?: string;
   /** Seed of the generated KB (default 1). */
   readonly seed?: number;
@@ -74,7 +74,8 @@ export function setupBot(opts: BotSetupOptions): BotSetup {
   if (refused) throw new ConfigError(refused);
   const kb = openKb(opts.kb, opts.seed ?? 1);
   try {
-    const candidates = opts.candidates === undefined ? undefined : readBabiCandidates(opts.candidates).candidates;
+    // A model file that stores its candidates (dialogym train) needs no candidates file.
+    const candidates = opts.candidates === undefined ? storedCandidates(opts.model) : readBabiCandidates(opts.candidates).candidates;
     if (candidates && candidates.length === 0) throw new FormatError(opts.candidates as string, 1, 'no candidate');
     const facts = restaurantsToKbFacts(kb.store.all(), kb.dialect);
     const model = resolveModel(opts.model, { kb: facts, ...(candidates ? { candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });

@@ -1,10 +1,10 @@
-/** `dialogym agent --model <name|file> --stdio`: one of dialogym's agents behind the agent protocol (JSON Lines on stdin/stdout). */
+/** `dialogym agent --agent <name|file> --stdio`: one of dialogym's agents behind the agent protocol (JSON Lines on stdin/stdout). */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action } from '../run.js';
+import { action, alias } from '../run.js';
 
 interface AgentFlags {
-  model: string;
+  agent: string;
   stdio?: boolean;
   kb?: string;
   candidates?: string;
@@ -14,16 +14,17 @@ export function registerAgent(program: Command): void {
   program
     .command('agent')
     .description("serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line")
-    .requiredOption('--model <model>', 'rules, a response model name or model file (*.dgm), an AirDialogue agent policy, or a KB-InfoBot agent (rule-soft, rl-soft, e2e-soft, …)')
+    .requiredOption('--agent <name|file>', 'rules, a response model name or model file (*.dgm), an AirDialogue agent policy, or a KB-InfoBot agent (rule-soft, rl-soft, e2e-soft, …)')
+    .addOption(alias('--model <model>', 'agent'))
     .option('--stdio', 'speak JSON Lines on stdin/stdout (the only transport so far)')
-    .option('--kb <file>', 'KB text file whose entities a learned model recognises')
-    .option('--candidates <file>', 'candidates file, for ranking models')
+    .option('--kb <file>', 'KB text file whose entities a learned model recognises (default: the KB the model file stores)')
+    .option('--candidates <file>', 'candidates file, for ranking models (default for a model file: the candidates it stores)')
     .action(
       action(async (o: AgentFlags) => {
         if (!o.stdio) throw new ConfigError('agent: give --stdio (the agent reads requests on stdin and writes replies on stdout)');
         const { createLocalAgent } = await import('../../serve/env-server-agents.js');
         const { runStdioAgent } = await import('../../serve/env-server-stdio.js');
-        const agent = createLocalAgent(o.model, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) });
+        const agent = createLocalAgent(o.agent, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) });
         await runStdioAgent(agent, process.stdin, process.stdout);
       }),
     );

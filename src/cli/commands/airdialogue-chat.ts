@@ -27,10 +27,10 @@ export function registerAirdialogueChat(program: Command): void {
     .description('talk to the learned models of `airdialogue train` (reads stdin, so it can be piped): --role customer (you get a generated goal; the learned agent answers and acts, then the score) or --role agent (you get the flight table; the learned customer talks; end with /book 1004 <name>, /change, /cancel, /no_flight, /no_reservation)')
     .requiredOption('--model <file>', 'model file of `dialogym airdialogue train` (or `rl`)')
     .option('--role <side>', 'the side you play: customer or agent', 'customer')
-    .option('--seed <n>', 'context seed (the context of self-play episode seed n); /new takes the next one', intFlag('--seed', 0, 0x7fffffff), 0)
+    .option('--seed <n>', 'context seed (the context of self-play episode seed n); /new takes the next one', intFlag('--seed', 0, 0x7fffffff), 1)
     .option('--ood <k>', 'generated contexts: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports', '0')
-    .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb')
-    .option('--kb <file>', 'KB file aligned with --data')
+    .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb (default: none, generated contexts)')
+    .option('--kb <file>', 'KB file aligned with --data (default: none)')
     .option('--line <n>', 'line of --data to play first (default 1); /new takes the next', intFlag('--line', 1))
     .option('--max-turns <n>', 'utterances after which the dialogue ends unscored', intFlag('--max-turns', 2, 10_000), 40)
     .action(

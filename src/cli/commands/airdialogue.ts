@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions } from '../../formats/airdialogue.js';
 import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredictions, selfPlay, simulateDialogs, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
-import { action, floatFlag, intFlag, out } from '../run.js';
+import { action, alias, floatFlag, intFlag, out } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 
 function printScores(r: ScoreReport, json: boolean): void {
@@ -50,7 +50,7 @@ export function registerAirdialogue(program: Command): void {
     .description("score actions against expected actions (without --pred: the humans' actions, official human mode)")
     .requiredOption('--data <file>', 'data file (JSON Lines)')
     .requiredOption('--kb <file>', 'KB file aligned with the data file')
-    .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action")')
+    .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action") (default: the humans\' actions)')
     .option('--json', 'print the scores as JSON')
     .action(
       action((o: { data: string; kb: string; pred?: string; json?: boolean }) => {
@@ -68,14 +68,16 @@ export function registerAirdialogue(program: Command): void {
   cmd
     .command('generate')
     .description('templated dialog simulator: write data.json + kb.json (original format) of rule customer vs rule agent dialogs')
-    .requiredOption('--n <k>', 'number of dialogs', intFlag('--n', 1, 10_000_000))
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .requiredOption('--dialogs <n>', 'number of dialogs', intFlag('--dialogs', 1, 10_000_000))
+    .addOption(alias('--n <k>', 'dialogs', intFlag('--n', 1, 10_000_000)))
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .requiredOption('--out <dir>', 'output folder')
     .option('--ood', 'out-of-domain contexts (uniform goals, reservation 70%, larger name/airport sets)')
+    .option('--json', 'print {"dialogs","data","kb","statuses","score"} as JSON')
     .action(
-      action((o: { n: number; seed: number; out: string; ood?: boolean }) => {
-        const bar = progress('generate', o.n, { quiet: o.n < 2000 });
-        const r = simulateDialogs({ n: o.n, seed: o.seed, ood: o.ood === true, onEpisode: (d) => bar.update(d) });
+      action((o: { dialogs: number; seed: number; out: string; ood?: boolean; json?: boolean }) => {
+        const bar = progress('generate', o.dialogs, { quiet: o.dialogs < 2000 });
+        const r = simulateDialogs({ n: o.dialogs, seed: o.seed, ood: o.ood === true, onEpisode: (d) => bar.update(d) });
         bar.stop();
         const dataFile = join(o.out, 'data.json');
         const kbFile = join(o.out, 'kb.json');
@@ -85,6 +87,10 @@ export function registerAirdialogue(program: Command): void {
         writeFileAtomic(dataFile, dataText);
         const statuses = new Map<string, number>();
         for (const d of r.data) statuses.set(d.expected_action.status, (statuses.get(d.expected_action.status) ?? 0) + 1);
+        if (o.json) {
+          out(JSON.stringify({ dialogs: r.data.length, data: dataFile, kb: kbFile, statuses: Object.fromEntries([...statuses].sort()), score: r.report.total }));
+          return;
+        }
         out(`wrote ${r.data.length} dialogs to ${dataFile} and ${kbFile}`);
         out(`expected status: ${[...statuses].sort().map(([k, v]) => `${k} ${v}`).join(', ')}; rule agent score ${r.report.total.toFixed(5)}`);
       }),
@@ -95,17 +101,18 @@ export function registerAirdialogue(program: Command): void {
     .description('self-play in airdialogue-v1: an agent policy against a customer policy, scored by the official scorer')
     .option('--agent <name|file>', `agent policy (${agentPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
     .option('--customer <name|file>', `customer policy (${customerPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
-    .requiredOption('--n <k>', 'number of episodes', intFlag('--n', 1, 10_000_000))
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
-    .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports')
-    .option('--max-turns <k>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
-    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines')
+    .requiredOption('--episodes <n>', 'number of episodes', intFlag('--episodes', 1, 10_000_000))
+    .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
+    .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports (default: in-domain)')
+    .option('--max-turns <n>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
+    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines (default: none)')
     .option('--json', 'print the scores as JSON')
     .action(
-      action(async (o: { agent: string; customer: string; n: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean }) => {
+      action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean }) => {
         const ood = o.ood === undefined || o.ood === false ? 0 : typeof o.ood === 'string' ? oodFlag(o.ood) : 2;
         const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
-        const bar = progress('selfplay', o.n, { quiet: o.n < 2000 });
+        const bar = progress('selfplay', o.episodes, { quiet: o.episodes < 2000 });
         const lines: string[] = [];
         let r: ScoreReport;
         if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
@@ -116,7 +123,7 @@ export function registerAirdialogue(program: Command): void {
           r = learnedSelfPlay({
             agent,
             customer,
-            n: o.n,
+            n: o.episodes,
             seed: o.seed,
             ood,
             maxTurns: o.maxTurns,
@@ -128,7 +135,7 @@ export function registerAirdialogue(program: Command): void {
         } else {
           agentPolicies.get(o.agent);
           customerPolicies.get(o.customer);
-          r = selfPlay({ agent: o.agent, customer: o.customer, n: o.n, seed: o.seed, ood: ood === 2, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
+          r = selfPlay({ agent: o.agent, customer: o.customer, n: o.episodes, seed: o.seed, ood: ood === 2, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
         }
         bar.stop();
         if (o.transcripts) writeFileAtomic(o.transcripts, lines.join('\n') + '\n');
@@ -152,7 +159,7 @@ function registerLearned(cmd: Command): void {
     .option('--train <n>', 'training dialogues', intFlag('--train', 0, 10_000_000), 2000)
     .option('--dev <n>', 'dev dialogues', intFlag('--dev', 0, 10_000_000), 200)
     .option('--test <n>', 'test dialogues', intFlag('--test', 0, 10_000_000), 200)
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood <k>', 'context setting: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports (Table 10)', oodFlag, 0)
     .action(
       action(async (o: { out: string; train: number; dev: number; test: number; seed: number; ood: 0 | 1 | 2 }) => {
@@ -175,7 +182,7 @@ function registerLearned(cmd: Command): void {
     .requiredOption('--data <file>', 'training data (JSON Lines)')
     .requiredOption('--kb <file>', 'KB file aligned with --data')
     .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
-    .option('--dev-kb <file>', 'KB file aligned with --dev-data')
+    .option('--dev-kb <file>', 'KB file aligned with --dev-data (required with --dev-data)')
     .requiredOption('--out <file>', 'model file (.dgm)')
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
@@ -184,7 +191,7 @@ function registerLearned(cmd: Command): void {
     .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .action(
       action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; batch: number; lr: number; minCount: number; seed: number }) => {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
@@ -263,7 +270,7 @@ function registerLearned(cmd: Command): void {
     .option('--batch <n>', 'episodes per REINFORCE update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.0005)
     .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood <k>', 'context setting of the self-play episodes (0, 1, 2)', oodFlag, 0)
     .action(
       action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2 }) => {
@@ -288,14 +295,15 @@ function registerLearned(cmd: Command): void {
     .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
     .requiredOption('--model <file>', 'models trained on the synthesized training split')
     .requiredOption('--splits <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
-    .option('--rl-model <file>', 'the synthesized models after `airdialogue rl`')
-    .option('--real-model <file>', 'models trained on the real AirDialogue sample')
-    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json')
-    .option('--n <k>', 'self-play dialogues per row', intFlag('--n', 1, 10_000_000), 1000)
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
+    .option('--rl-model <file>', 'the synthesized models after `airdialogue rl` (default: none, no RL row)')
+    .option('--real-model <file>', 'models trained on the real AirDialogue sample (default: none, no real-data row)')
+    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json (default: none)')
+    .option('--episodes <n>', 'self-play dialogues per row', intFlag('--episodes', 1, 10_000_000), 1000)
+    .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)')
     .action(
-      action(async (o: { model: string; splits: string; rlModel?: string; realModel?: string; realData?: string; n: number; seed: number; out: string }) => {
+      action(async (o: { model: string; splits: string; rlModel?: string; realModel?: string; realData?: string; episodes: number; seed: number; out: string }) => {
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { airTables, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
         const split = (dir: string, name: string) => readAirDialogue(join(dir, `${name}_data.json`), join(dir, `${name}_kb.json`));
@@ -306,7 +314,7 @@ function registerLearned(cmd: Command): void {
           ...(o.rlModel ? { rl: loadAirModels(o.rlModel) } : {}),
           ...(o.realModel ? { real: loadAirModels(o.realModel) } : {}),
           ...(o.realData ? { realDev: split(o.realData, 'dev') } : {}),
-          n: o.n,
+          n: o.episodes,
           seed: o.seed,
           onStep: (w) => process.stderr.write(`${w}\n`),
         });

@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { runRepl } from '../../serve/repl.js';
 import { Session } from '../../serve/session.js';
 import { setupBot } from '../../serve/setup.js';
-import { action, intFlag } from '../run.js';
+import { isModelFile } from '../../rankers/registry.js';
+import { chatReads, checkContextFlags, modelArg } from '../model-flags.js';
+import { action, alias, intFlag } from '../run.js';
 
 export function registerChat(program: Command): void {
   program
@@ -11,13 +13,18 @@ export function registerChat(program: Command): void {
     .description('chat with a model in the terminal: api_calls run on the KB, /reset, /explain, /history (reads stdin, so it can be piped)')
     .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
-    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers)')
-    .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
-    .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
+    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
+    .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
+    .addOption(alias('--seed <n>', 'kbSeed', intFlag('--seed', 0)))
+    .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
-      action(async (opts: { model: string; kb?: string; candidates?: string; seed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
-        const bot = setupBot({ model: opts.model, seed: opts.seed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
+      action(async (opts: { model: string; kb?: string; candidates?: string; kbSeed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
+        if (opts.candidates !== undefined) {
+          const m = modelArg(opts.model, isModelFile(opts.model));
+          checkContextFlags(m, opts, ['candidates'], chatReads(m));
+        }
+        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
         try {
           const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});
           await runRepl(session, { input: process.stdin, output: process.stdout, banner: `model ${bot.model.name}; KB ${bot.kbSource}` });

@@ -11,7 +11,7 @@ import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../format
 import { scoreDstc6Files, type Dstc6Score } from '../../testbeds/dstc6/score.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
 import { progress } from '../progress.js';
-import { action, fileList, intFlag, out } from '../run.js';
+import { action, alias, fileList, intFlag, out } from '../run.js';
 
 // Only what `walk`, `check`, `score` and the baselines need is imported above (light modules: no
 // model code); `rank` loads the model registry when it is the subcommand being run (or asked about).
@@ -35,15 +35,23 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
   cmd
     .command('walk <data>')
     .description('print a dataset readably (utterances, candidates, the answer marked), or its statistics')
-    .option('--answers <file>', 'answers file: mark each dialog\'s true candidate')
+    .option('--answers <file>', 'answers file: mark each dialog\'s true candidate (default: none marked)')
     .option('--stats', 'print dataset_walker.py\'s statistics instead of the dialogs')
-    .option('--limit <n>', 'print only the first n dialogs', intFlag('--limit', 1))
+    .option('--limit <n>', 'print only the first n dialogs (default: all)', intFlag('--limit', 1))
+    .option('--json', 'with --stats: print the statistics as JSON {"entries","utterances","utterancesPerEntry",…}')
     .action(
-      action(async (data: string, o: { answers?: string; stats?: boolean; limit?: number }) => {
+      action(async (data: string, o: { answers?: string; stats?: boolean; limit?: number; json?: boolean }) => {
         const { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } = await import('../../testbeds/dstc6/walk.js');
+        if (o.json && !o.stats) throw new ConfigError('--json goes with --stats (the dialogs themselves are printed as text)');
         const entries = readDstc6Data(data);
         if (o.stats) {
-          for (const line of formatDstc6Stats(dstc6Stats(entries))) out(line);
+          const s = dstc6Stats(entries);
+          if (o.json) {
+            const { vocabularyTerms: _terms, vocabularyNonStopTerms: _nonStop, ...figures } = s;
+            out(JSON.stringify({ file: data, ...figures }));
+            return;
+          }
+          for (const line of formatDstc6Stats(s)) out(line);
           return;
         }
         const answers = o.answers ? answerIds(readDstc6Results(o.answers)) : undefined;
@@ -56,12 +64,18 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .command('check <result>')
     .description('check a result file against its dataset: every dialog once, valid candidate ids, ranks 1..n (exit 1 on problems)')
     .requiredOption('--data <file>', 'the dataset file the result ranks')
+    .option('--json', 'print {"valid","ranked","dialogs","problems":[{"entry","dialogId","reason"}]} as JSON (every problem)')
     .action(
-      action(async (result: string, o: { data: string }) => {
+      action(async (result: string, o: { data: string; json?: boolean }) => {
         const { checkDstc6Result, formatProblem } = await import('../../testbeds/dstc6/check.js');
         const data = readDstc6Data(o.data);
         const res = readDstc6Results(result);
         const problems = checkDstc6Result(res, data);
+        if (problems.length > 0) process.exitCode = 1;
+        if (o.json) {
+          out(JSON.stringify({ valid: problems.length === 0, ranked: res.length, dialogs: data.length, problems }));
+          return;
+        }
         if (problems.length === 0) {
           out(`valid: ${res.length} dialogs ranked, all ${data.length} dialogs of ${o.data} present`);
           return;
@@ -69,7 +83,6 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
         for (const p of problems.slice(0, MAX_LISTED_PROBLEMS)) out(`${result}: ${formatProblem(p)}`);
         if (problems.length > MAX_LISTED_PROBLEMS) out(`... and ${problems.length - MAX_LISTED_PROBLEMS} more`);
         out(`invalid: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
-        process.exitCode = 1;
       }),
     );
 
@@ -78,15 +91,16 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .description('score results against the answers (official score.py): P@1, P@2, P@5; several files (or folders) in one run, per file and in total')
     .requiredOption('--result <file...>', 'result file(s) to score: several, comma-separated or space-separated, or a folder (its *.json files, recursively)')
     .requiredOption(
-      '--truth <file>',
+      '--answers <file>',
       'answers file (rank 1 = the true candidate); with several results: one answers file for all, one per result (comma-separated, same order), or a folder where each result finds <name>.answers.json by its own name',
     )
+    .addOption(alias('--truth <file>', 'answers'))
     .option('--nb-candidates <n>', 'ignore ranks above n, as score.py --input-nb-candidate', intFlag('--nb-candidates', 1), 10)
-    .option('--json', 'print {"p1","p2","p5","dialogs"} as JSON (several results: {"files": [...], "total": {...}})')
+    .option('--json', 'print {"p1","p2","p5","mrr","dialogs","missing"} as JSON (several results: {"files": [...], "total": {...}})')
     .action(
-      action((o: { result: string[]; truth: string; nbCandidates: number; json?: boolean }) => {
+      action((o: { result: string[]; answers: string; nbCandidates: number; json?: boolean }) => {
         const results = fileList('--result', o.result, '.json');
-        const truths = truthFiles(results, o.truth);
+        const truths = truthFiles(results, o.answers);
         const scores = results.map((r, i) => {
           const truth = truths[i] as string;
           const s = scoreDstc6Files(r, truth, { nbCandidates: o.nbCandidates });
@@ -116,7 +130,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .command('random')
     .description('rank every dialog\'s candidates in a random (seeded) order')
     .requiredOption('--data <file>', 'dataset file')
-    .requiredOption('--seed <n>', 'random seed', intFlag('--seed', 0, 0xffffffff))
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0, 0xffffffff), 1)
     .requiredOption('--out <file>', 'result file to write')
     .action(
       action(async (o: { data: string; seed: number; out: string }) => {
@@ -152,17 +166,20 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
       `model name (${registry ? registry.creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
     )
     .requiredOption('--data <file>', 'dataset file')
-    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file")
+    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)")
     .requiredOption('--out <file>', 'result file to write')
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
       action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean }) => {
-        const { checkModelName, resolveModel } = registry ?? (await loadRegistry());
+        const { checkModelName, isModelFile, resolveModel } = registry ?? (await loadRegistry());
+        const { checkContextFlags } = await import('../model-flags.js');
         const { readBabiKb } = await import('../../formats/babi.js');
         const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
         const { distinctCandidates, rankDstc6 } = await import('../../testbeds/dstc6/rank.js');
         checkModelName(o.model); // unknown name: fail before reading data
         if (o.model === 'rules-dstc2') throw new ConfigError("model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline, not a DSTC6 model: use `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`");
+        // The candidates are each dialog's own: only --kb is a model-specific flag here.
+        checkContextFlags({ name: o.model }, o, ['kb'], isModelFile(o.model) ? ['kb'] : undefined);
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
         const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) });
@@ -211,7 +228,7 @@ function totalScore(scores: readonly Dstc6Score[]): Dstc6Score {
 function printScore(s: Dstc6Score, json: boolean): void {
   const f = scoreFigures(s);
   if (json) {
-    out(JSON.stringify({ p1: f.p1, p2: f.p2, p5: f.p5, dialogs: f.dialogs }));
+    out(JSON.stringify({ p1: f.p1, p2: f.p2, p5: f.p5, mrr: f.mrr, dialogs: f.dialogs, missing: f.missing }));
     return;
   }
   out(`Precision @1: ${pyFloat(f.p1)}`);
@@ -232,13 +249,13 @@ const ANSWERS = '.answers.json';
 function truthFiles(results: readonly string[], truth: string): string[] {
   const folder = !truth.includes(',') && isFolder(truth);
   if (!folder) {
-    const files = fileList('--truth', truth, '.json');
+    const files = fileList('--answers', truth, '.json');
     if (files.length === 1) return results.map(() => files[0] as string);
     if (files.length === results.length) return files;
-    throw new ConfigError(`--truth: ${files.length} answers files for ${results.length} results (give one, one per result in the same order, or a folder)`);
+    throw new ConfigError(`--answers: ${files.length} answers files for ${results.length} results (give one, one per result in the same order, or a folder)`);
   }
   const byName = new Map<string, string[]>();
-  for (const f of fileList('--truth', truth, ANSWERS)) {
+  for (const f of fileList('--answers', truth, ANSWERS)) {
     const name = basename(f).slice(0, -ANSWERS.length);
     byName.set(name, [...(byName.get(name) ?? []), f]);
   }
@@ -248,10 +265,10 @@ function truthFiles(results: readonly string[], truth: string): string[] {
     for (const name of byName.keys()) {
       if ((base === `${name}.json` || base.startsWith(`${name}.`)) && (best === undefined || name.length > best.length)) best = name;
     }
-    if (best === undefined) throw new ConfigError(`--truth: no <name>${ANSWERS} in ${truth} for the result ${r} (its name must start with the test file's name)`);
+    if (best === undefined) throw new ConfigError(`--answers: no <name>${ANSWERS} in ${truth} for the result ${r} (its name must start with the test file's name)`);
     const found = byName.get(best) as string[];
     const same = found.length === 1 ? found : found.filter((f) => basename(dirname(f)) === basename(dirname(r)));
-    if (same.length !== 1) throw new ConfigError(`--truth: ${found.length} files named ${best}${ANSWERS} in ${truth} for the result ${r}; put it in a folder named like theirs`);
+    if (same.length !== 1) throw new ConfigError(`--answers: ${found.length} files named ${best}${ANSWERS} in ${truth} for the result ${r}; put it in a folder named like theirs`);
     return same[0] as string;
   });
 }

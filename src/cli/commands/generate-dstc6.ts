@@ -7,14 +7,14 @@ import { writeFileAtomic } from '../../core/files.js';
 import { DSTC6_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { DSTC6_SETS, SET_SPECS, generateDstc6Files, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
 import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
-import { action, intFlag, out } from '../run.js';
+import { action, alias, intFlag, out } from '../run.js';
 
 interface Flags {
   task?: string;
   set?: string;
-  seed?: number;
+  seed: number;
   out?: string;
-  examples?: number;
+  dialogs?: number;
   kb?: string;
 }
 
@@ -33,22 +33,22 @@ export function registerGenerateDstc6(gen: Command): void {
   gen
     .command('dstc6')
     .description('DSTC6 Track 1 (extended restaurant KB, ranking entries): dataset files named like the originals, answers for test sets')
-    .option('--task <task>', 'task: 1 (API), 2 (REFINE), 3 (OPTIONS), 4 (INFOS), 5 (FULL) or all')
-    .option('--set <set>', 'trn (KB 1, atmosphere), tst1 (KB 1), tst2 (KB 2, OOV), tst3 (KB 1 + restrictions), tst4 (KB 2 + restrictions)')
-    .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0))
-    .option('--out <dir>', 'output folder')
-    .option('--examples <n>', 'entries per file (default 10000 for trn, 1000 for tst sets)', intFlag('--examples', 1, 10_000_000))
-    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one')
+    .option('--task <task>', 'task: 1 (API), 2 (REFINE), 3 (OPTIONS), 4 (INFOS), 5 (FULL) or all (required)')
+    .option('--set <set>', 'trn (KB 1, atmosphere), tst1 (KB 1), tst2 (KB 2, OOV), tst3 (KB 1 + restrictions), tst4 (KB 2 + restrictions) (required)')
+    .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
+    .option('--out <dir>', 'output folder (required)')
+    .option('--dialogs <n>', 'dialogs (entries) per file (default: 10000 for trn, 1000 for tst sets)', intFlag('--dialogs', 1, 10_000_000))
+    .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
+    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)')
     .action(
       action((flags: Flags) => {
         if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
         const tasks = parseTask(flags.task);
         if (flags.set === undefined) throw new ConfigError(`--set is required (${DSTC6_SETS.join(', ')})`);
         const set = parseSet(flags.set);
-        if (flags.seed === undefined) throw new ConfigError('--seed is required');
         if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
         const restaurants = flags.kb !== undefined ? readKb(flags.kb, DSTC6_KB).restaurants : undefined;
-        const perFile = flags.examples ?? SET_SPECS[set].examples;
+        const perFile = flags.dialogs ?? SET_SPECS[set].examples;
         const total = tasks.length * perFile;
         const tty = process.stderr.isTTY === true;
         const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} entries | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
@@ -59,7 +59,7 @@ export function registerGenerateDstc6(gen: Command): void {
           seed: flags.seed,
           tasks,
           set,
-          ...(flags.examples !== undefined ? { examples: flags.examples } : {}),
+          ...(flags.dialogs !== undefined ? { examples: flags.dialogs } : {}),
           ...(restaurants ? { restaurants } : {}),
           onProgress: ({ task, done: d, total: t }) => {
             done++;

@@ -11,7 +11,7 @@ import { action, intFlag, out } from '../run.js';
 
 interface Flags {
   task?: string;
-  seed?: number;
+  seed: number;
   out?: string;
   dialogs: number;
   kb?: string;
@@ -27,16 +27,15 @@ export function registerGenerateRestaurant(gen: Command): void {
   gen
     .command('restaurant')
     .description('bAbI dialog tasks 1-5 (restaurant booking): dialog files, KB and candidates with the original names')
-    .option('--task <task>', 'task to generate: 1, 2, 3, 4, 5 or all')
-    .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0))
-    .option('--out <dir>', 'output folder')
+    .option('--task <task>', 'task to generate: 1, 2, 3, 4, 5 or all (required)')
+    .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
+    .option('--out <dir>', 'output folder (required)')
     .option('--dialogs <n>', 'dialogs per split', intFlag('--dialogs', 1, 1_000_000), 1000)
-    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one')
+    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one (default: a KB generated from --seed)')
     .action(
       action((flags: Flags) => {
         if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
         const tasks = parseTask(flags.task);
-        if (flags.seed === undefined) throw new ConfigError('--seed is required');
         if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
         const restaurants = flags.kb !== undefined ? readKb(flags.kb, BABI_KB).restaurants : undefined;
         const total = tasks.length * 4 * flags.dialogs;

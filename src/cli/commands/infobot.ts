@@ -43,9 +43,10 @@ import {
   type SplitKbs,
   type SplitName,
 } from '../../testbeds/infobot/index.js';
+import type { EvalReport } from '../../testbeds/infobot/episodes.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
-import { action, floatFlag, intFlag, out } from '../run.js';
+import { action, alias, floatFlag, intFlag, out } from '../run.js';
 
 const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
 /** Agents `infobot train` can train. */
@@ -97,9 +98,14 @@ const MIN_PARALLEL_EPISODES = 500;
 function kbOptions(cmd: Command): Command {
   return cmd
     .option('--split <name>', `KB split (${SPLITS.join(', ')}; default: medium, or the split of the --kb folder)`, splitFlag)
-    .option('--kb-seed <s>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
-    .option('--kb <dir>', 'read db.txt and incomplete_db_<missing>.txt from this folder instead of generating the KB')
+    .option('--kb-seed <n>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
+    .option('--kb <dir>', 'read db.txt and incomplete_db_<missing>.txt from this folder instead of generating the KB (default: generate it from --kb-seed)')
     .option('--missing <f>', "fraction of values hidden in the agent's KB", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING);
+}
+
+/** The figures of an evaluation, as `--json` prints them. */
+function reportFigures(r: EvalReport): EvalReport {
+  return { agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr };
 }
 
 export function registerInfobot(program: Command): void {
@@ -109,11 +115,12 @@ export function registerInfobot(program: Command): void {
     .command('kb')
     .description('generate a movie KB split: writes db.txt (full) and incomplete_db_0.20.txt (the agent copy) as TSV')
     .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
-    .option('--seed <s>', 'random seed', intFlag('--seed', 0), 1)
+    .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--missing <f>', "fraction of values hidden in the agent's copy", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING)
     .requiredOption('--out <dir>', 'output folder')
+    .option('--json', 'print {"db","incomplete","movies","maxVocabulary","missingFull","missingAgent"} as JSON')
     .action(
-      action((o: { split: SplitName; seed: number; missing: number; out: string }) => {
+      action((o: { split: SplitName; seed: number; missing: number; out: string; json?: boolean }) => {
         const { full, incomplete } = splitKbs(o.split, o.seed, o.missing);
         const names = kbFileNames(o.missing);
         const fullFile = join(o.out, names.full);
@@ -122,6 +129,10 @@ export function registerInfobot(program: Command): void {
         const incText = formatKbTsv(incomplete);
         writeFileAtomic(fullFile, fullText);
         writeFileAtomic(incFile, incText);
+        if (o.json) {
+          out(JSON.stringify({ db: fullFile, incomplete: incFile, movies: full.n, maxVocabulary: full.maxVocabulary(), missingFull: full.missingFraction(), missingAgent: incomplete.missingFraction() }));
+          return;
+        }
         out(`wrote ${fullFile} and ${incFile}`);
         out(`movies ${full.n}, max slot vocabulary ${full.maxVocabulary()}, missing ${(100 * full.missingFraction()).toFixed(1)}% (full) / ${(100 * incomplete.missingFraction()).toFixed(1)}% (agent)`);
       }),
@@ -133,7 +144,7 @@ export function registerInfobot(program: Command): void {
       .description('evaluate an agent against the simulated user: average turns T, success S, reward R ± standard error')
       .requiredOption('--agent <name>', `agent (${infobotAgents.names().join(', ')}) or a trained policy file (.dgm)`)
       .option('--episodes <n>', 'simulated dialogs', intFlag('--episodes', 1, 10_000_000), 5000)
-      .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
+      .option('--seed <n>', 'seed of the episodes', intFlag('--seed', 0), 1)
       .option('--temperature <t>', 'NLG temperature (noise)', floatFlag('--temperature', 0, 100), 1)
       .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
       .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
@@ -154,7 +165,7 @@ export function registerInfobot(program: Command): void {
           : evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode });
       bar.stop();
       if (o.json) {
-        out(JSON.stringify({ agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr }));
+        out(JSON.stringify(reportFigures(r)));
         return;
       }
       out(`${r.agent} on ${r.split} (${r.episodes} episodes): T ${r.turns.toFixed(2)}  S ${r.success.toFixed(3)}  R ${r.reward.toFixed(3)} ± ${r.rewardStdErr.toFixed(3)}`);
@@ -165,8 +176,8 @@ export function registerInfobot(program: Command): void {
     .command('table')
     .description("reproduce the paper's Table 2 (rule, RL, E2E agents and Max; the paper's cell beside ours with the difference) and the reward against NLG temperature, as Markdown")
     .option('--episodes <n>', 'simulated dialogs per cell', intFlag('--episodes', 1, 10_000_000), 5000)
-    .option('--seed <s>', 'seed of the episodes', intFlag('--seed', 0), 1)
-    .option('--kb-seed <s>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)
+    .option('--seed <n>', 'seed of the episodes', intFlag('--seed', 0), 1)
+    .option('--kb-seed <n>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)
     .option('--splits <list>', 'comma-separated KB splits', listFlag('--splits', splitFlag), [...SPLITS])
     .option('--agents <list>', `comma-separated agents (default ${TABLE_AGENTS.join(',')}, plus the rl-* agents whose default policies exist for every split)`, listFlag('--agents', (a) => (infobotAgents.get(a), a)))
     .option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)', (v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)), [0, 0.5, 1, 2, 3])
@@ -174,8 +185,9 @@ export function registerInfobot(program: Command): void {
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
     .requiredOption('--out <file>', 'Markdown file to write')
+    .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown')
     .action(
-      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies?: string }) => {
+      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies?: string; json?: boolean }) => {
         const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => locateDefaultPolicy(o.policies, a, s) !== undefined));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
@@ -196,6 +208,10 @@ export function registerInfobot(program: Command): void {
         });
         (bar as ReturnType<typeof progress> | null)?.stop();
         writeFileAtomic(o.out, r.markdown);
+        if (o.json) {
+          out(JSON.stringify({ rows: r.rows.map(reportFigures), sweep: r.sweep.map((s) => ({ ...reportFigures(s), temperature: s.temperature })), out: o.out }));
+          return;
+        }
         process.stdout.write(r.markdown);
         out(`wrote ${o.out}`);
       }),
@@ -209,30 +225,32 @@ export function registerInfobot(program: Command): void {
       return v as Trainable;
     })
     .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
-    .option('--kb-seed <s>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
-    .option('--seed <s>', 'seed of initialisation, training dialogs and sampling', intFlag('--seed', 0), 1)
+    .option('--kb-seed <n>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
+    .option('--seed <n>', 'seed of initialisation, training dialogs and sampling', intFlag('--seed', 0), 1)
     .option('--episodes <n>', 'REINFORCE training dialogs (default: 30000 for rl-*, 10000 for e2e-soft)', intFlag('--episodes', 0, 100_000_000))
     .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the learner follows its actions; e2e-soft: its tracker learns from the user acts)', intFlag('--imitation', 0, 100_000_000), 10_000)
     .option('--batch <n>', 'dialogs per REINFORCE update (default: 128 for rl-*, 64 for e2e-soft)', intFlag('--batch', 1, 100_000))
     .option('--lr <x>', 'RMSProp learning rate of REINFORCE (policy)', floatFlag('--lr', 1e-7, 10), 0.001)
     .option('--hidden <n>', 'policy GRU state size', intFlag('--hidden', 1, 4096), 50)
-    .option('--hard-count <input>', "rl-hard: the query's match count as the policy sees it: bins (official, one-hot 0..4, ≥5) or log (log-scaled)", (v: string) => {
+    .option('--hard-count <input>', "rl-hard: the query's match count as the policy sees it: bins (official, one-hot 0..4, ≥5) or log (log-scaled) (default: bins)", (v: string) => {
       if (v !== 'bins' && v !== 'log') throw new ConfigError(`--hard-count: '${v}' is not bins or log`);
       return v as HardCountInput;
     })
     .option('--tracker-hidden <n>', 'e2e-soft: GRU state size of each slot tracker', intFlag('--tracker-hidden', 1, 4096), 32)
-    .option('--embed <n>', 'e2e-soft: n-gram embedding size', intFlag('--embed', 1, 4096), 32)
+    .option('--dim <n>', 'e2e-soft: n-gram embedding size', intFlag('--dim', 1, 4096), 32)
+    .addOption(alias('--embed <n>', 'dim', intFlag('--embed', 1, 4096)))
     .option('--residual', "e2e-soft: the neural tracker also reads the hand-crafted tracker's beliefs (learned weight per slot) and learns corrections")
-    .option('--temperatures <list>', 'e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature)', listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
+    .option('--temperatures <list>', 'e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature) (default: 1)', listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
     .option('--validation-temperature <t>', 'e2e-soft: NLG temperature of the validation dialogs that select the kept parameters (default: 1)', floatFlag('--validation-temperature', 0, 100))
     .option('--validation-episodes <n>', 'e2e-soft: validation dialogs (default: 500)', intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
-    .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues)')
+    .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues) (default: none, a fresh agent)')
     .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)')
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
+    .option('--json', 'print {"agent","split","out","curve","dialogs","seconds","bestValidReward","bestEpisodes"} as JSON')
     .action(
-      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; embed: number; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; dim: number; json?: boolean; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
         const e2e = o.agent === 'e2e-soft';
         const episodes = o.episodes ?? (e2e ? 10_000 : 30_000);
         if (!e2e) {
@@ -255,7 +273,7 @@ export function registerInfobot(program: Command): void {
           const init = o.init === undefined ? undefined : loadE2e(o.init);
           offset = init?.meta.curve.at(-1)?.episodes ?? 0;
           if (init && (init.meta.split !== o.split || init.meta.kbSeed !== o.kbSeed)) throw new ConfigError(`--init: ${o.init} was trained on ${init.meta.split} (KB seed ${init.meta.kbSeed}), not ${o.split} (KB seed ${o.kbSeed})`);
-          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.embed, residual: o.residual === true, reaskLost: o.reaskLost === true, ...(o.validationEpisodes !== undefined ? { validationEpisodes: o.validationEpisodes } : {}), ...(o.validationTemperature !== undefined ? { validationTemperature: o.validationTemperature } : {}), ...(o.temperatures ? { temperatures: o.temperatures } : {}), ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
+          const r = trainE2e({ ...common, trackerHidden: o.trackerHidden, embed: o.dim, residual: o.residual === true, reaskLost: o.reaskLost === true, ...(o.validationEpisodes !== undefined ? { validationEpisodes: o.validationEpisodes } : {}), ...(o.validationTemperature !== undefined ? { validationTemperature: o.validationTemperature } : {}), ...(o.temperatures ? { temperatures: o.temperatures } : {}), ...(init ? { init: { parts: init.parts, curve: init.meta.curve } } : {}) });
           bar.stop();
           saveE2e(file, r);
           figures = r;
@@ -268,6 +286,10 @@ export function registerInfobot(program: Command): void {
         const seconds = (Date.now() - t0) / 1000;
         const cpu = process.cpuUsage(cpu0);
         writeFileAtomic(curveFile, learningCurveSvg(figures.curve, `${o.agent} on ${o.split}: imitation ${o.imitation} + REINFORCE ${episodes} dialogs (seed ${o.seed})`));
+        if (o.json) {
+          out(JSON.stringify({ agent: o.agent, split: o.split, out: file, curve: curveFile, dialogs: total, seconds, bestValidReward: figures.bestValidReward, bestEpisodes: figures.bestEpisodes }));
+          return;
+        }
         out(`wrote ${file} and ${curveFile}`);
         out(`trained ${o.agent} on ${o.split} in ${seconds.toFixed(1)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s): ${total} dialogs, best greedy validation reward ${figures.bestValidReward.toFixed(3)} after ${figures.bestEpisodes} dialogs`);
       }),
@@ -278,7 +300,7 @@ export function registerInfobot(program: Command): void {
       .command('chat')
       .description('play the user against an agent in the terminal (reads your utterances from stdin, one per line)')
       .option('--agent <name>', 'agent name or trained policy file (.dgm)', 'rule-soft')
-      .option('--seed <s>', 'seed of the target movie', intFlag('--seed', 0), 1)
+      .option('--seed <n>', 'seed of the target movie', intFlag('--seed', 0), 1)
       .option('--no-target', 'do not assign a target movie (free search)')
       .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)'),
   ).action(

@@ -4,14 +4,16 @@ import { createServer, defaultWebDir, serveBackend, sessionOptionsOf, type ChatS
 import { kbHint } from '../../serve/kb-hint.js';
 import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
-import { action, intFlag } from '../run.js';
+import { isModelFile } from '../../rankers/registry.js';
+import { chatReads, checkContextFlags, modelArg } from '../model-flags.js';
+import { action, alias, intFlag } from '../run.js';
 import { DialogymError } from '../../core/errors.js';
 
 interface ServeFlags {
   model: string;
   kb?: string;
   candidates?: string;
-  seed: number;
+  kbSeed: number;
   port: number;
   host: string;
   maxSessions: number;
@@ -30,22 +32,27 @@ export function registerServe(program: Command): void {
     .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /')
     .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
-    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers)')
-    .option('--seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--seed', 0), 1)
+    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
+    .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
+    .addOption(alias('--seed <n>', 'kbSeed', intFlag('--seed', 0)))
     .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-sessions <n>', 'most live sessions', intFlag('--max-sessions', 1), 1000)
     .option('--idle-minutes <n>', 'drop a session idle this long', intFlag('--idle-minutes', 1), 30)
     .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 16384)
     .option('--max-text <n>', 'longest user message (characters)', intFlag('--max-text', 1, 100_000), 500)
-    .option('--max-results <n>', 'show at most n restaurants per api_call', intFlag('--max-results', 1))
+    .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
-    .option('--airdialogue <file>', 'also serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…')
+    .option('--airdialogue <file>', 'also serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/… (default: none)')
     .action(
       action(async (o: ServeFlags) => {
         const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
-        const setup: BotSetupOptions = { model: o.model, seed: o.seed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
+        if (o.candidates !== undefined) {
+          const m = modelArg(o.model, isModelFile(o.model));
+          checkContextFlags(m, o, ['candidates'], chatReads(m));
+        }
+        const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
         const bot = setupBot(setup);
         const serverOpts: ServerOptions = {
           maxSessions: o.maxSessions,

@@ -13,7 +13,7 @@ import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
 import { writeModelFile } from '../../formats/model-file.js';
-import { action, floatFlag, intFlag, out } from '../run.js';
+import { action, alias, floatFlag, intFlag, out } from '../run.js';
 import { progress } from '../progress.js';
 
 interface TrainFlags {
@@ -31,13 +31,61 @@ interface TrainFlags {
   patience?: number;
   seed?: number;
   optimizer?: string;
-  batchSize?: number;
+  batch?: number;
   memory?: number;
   margin?: number;
   negatives?: number;
   shareAb?: boolean;
   input?: string;
   out: string;
+  json?: boolean;
+}
+
+/**
+ * Each trainer's default of a hyper-parameter flag, read from the trainers' defaults tables, for
+ * `--help` ("(default: memn2n 30, embeddings 15, hcn 12)").
+ */
+const TRAINER_DEFAULTS: Readonly<Record<string, Partial<Record<keyof TrainFlags, string | number>>>> = {
+  memn2n: {
+    hops: MEMN2N_TRAIN_DEFAULTS.hops,
+    dim: MEMN2N_TRAIN_DEFAULTS.dim,
+    lr: MEMN2N_TRAIN_DEFAULTS.lr,
+    epochs: MEMN2N_TRAIN_DEFAULTS.epochs,
+    patience: MEMN2N_TRAIN_DEFAULTS.patience,
+    seed: MEMN2N_TRAIN_DEFAULTS.seed,
+    optimizer: MEMN2N_TRAIN_DEFAULTS.optimizer,
+    batch: MEMN2N_TRAIN_DEFAULTS.batchSize,
+    memory: MEMN2N_TRAIN_DEFAULTS.memorySize,
+    negatives: MEMN2N_TRAIN_DEFAULTS.negatives,
+  },
+  embeddings: {
+    dim: EMBEDDINGS_TRAIN_DEFAULTS.dim,
+    lr: EMBEDDINGS_TRAIN_DEFAULTS.lr,
+    epochs: EMBEDDINGS_TRAIN_DEFAULTS.epochs,
+    patience: EMBEDDINGS_TRAIN_DEFAULTS.patience,
+    seed: EMBEDDINGS_TRAIN_DEFAULTS.seed,
+    optimizer: EMBEDDINGS_TRAIN_DEFAULTS.optimizer,
+    batch: EMBEDDINGS_TRAIN_DEFAULTS.batchSize,
+    margin: EMBEDDINGS_TRAIN_DEFAULTS.margin,
+    negatives: EMBEDDINGS_TRAIN_DEFAULTS.negatives,
+    input: EMBEDDINGS_TRAIN_DEFAULTS.input,
+  },
+  tfidf: { input: 'chosen on dev' },
+  hcn: {
+    hidden: HCN_TRAIN_DEFAULTS.hidden,
+    lr: HCN_TRAIN_DEFAULTS.lr,
+    epochs: HCN_TRAIN_DEFAULTS.epochs,
+    patience: HCN_TRAIN_DEFAULTS.patience,
+    seed: HCN_TRAIN_DEFAULTS.seed,
+    batch: HCN_TRAIN_DEFAULTS.batchSize,
+  },
+};
+
+/** "(default: memn2n 30, embeddings 15, hcn 12)": the per-model defaults of a flag. */
+function perModel(flag: keyof TrainFlags): string {
+  const cells = Object.entries(TRAINER_DEFAULTS).flatMap(([m, d]) => (d[flag] === undefined ? [] : [[m, d[flag]] as const]));
+  if (cells.length > 1 && cells.every(([, v]) => v === cells[0]?.[1])) return `(default: ${cells[0]?.[1]})`;
+  return `(default: ${cells.map(([m, v]) => `${m} ${v}`).join(', ')})`;
 }
 
 export function registerTrain(program: Command): void {
@@ -48,35 +96,37 @@ export function registerTrain(program: Command): void {
     .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
     .option('--candidates <file>', 'candidate responses file (required except for hcn)')
-    .option('--kb <file>', 'KB file (types for --match-type)')
+    .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)')
     .option('--match-type', 'add match-type features (needs --kb)')
-    .option('--hops <n>', 'memn2n: memory hops', intFlag('--hops', 1, 10))
-    .option('--dim <d>', 'embedding dimension', intFlag('--dim', 1, 1024))
-    .option('--lr <x>', 'learning rate', floatFlag('--lr', 1e-7, 10))
-    .option('--epochs <n>', 'maximum epochs', intFlag('--epochs', 1, 10000))
-    .option('--patience <n>', 'stop after n epochs without dev improvement (0 = never)', intFlag('--patience', 0, 10000))
-    .option('--seed <n>', 'random seed', intFlag('--seed', 0))
-    .option('--optimizer <name>', 'sgd or adam')
-    .option('--batch-size <n>', 'mini-batch size', intFlag('--batch-size', 1, 100000))
-    .option('--memory <n>', 'memn2n: memories kept (most recent utterances)', intFlag('--memory', 1, 10000))
-    .option('--margin <x>', 'embeddings: ranking margin', floatFlag('--margin', 0, 100))
-    .option('--negatives <n>', 'embeddings: negative candidates per example; memn2n: sampled per mini-batch (default 100)', intFlag('--negatives', 1, 100000))
+    .option('--hops <n>', `memn2n: memory hops ${perModel('hops')}`, intFlag('--hops', 1, 10))
+    .option('--dim <n>', `embedding dimension ${perModel('dim')}`, intFlag('--dim', 1, 1024))
+    .option('--lr <x>', `learning rate ${perModel('lr')}`, floatFlag('--lr', 1e-7, 10))
+    .option('--epochs <n>', `maximum epochs ${perModel('epochs')}`, intFlag('--epochs', 1, 10000))
+    .option('--patience <n>', `stop after n epochs without dev improvement (0 = never) ${perModel('patience')}`, intFlag('--patience', 0, 10000))
+    .option('--seed <n>', `random seed ${perModel('seed')}`, intFlag('--seed', 0))
+    .option('--optimizer <name>', `sgd or adam ${perModel('optimizer')}`)
+    .option('--batch <n>', `examples per mini-batch (hcn: dialogs) ${perModel('batch')}`, intFlag('--batch', 1, 100000))
+    .addOption(alias('--batch-size <n>', 'batch', intFlag('--batch-size', 1, 100000)))
+    .option('--memory <n>', `memn2n: memories kept (most recent utterances) ${perModel('memory')}`, intFlag('--memory', 1, 10000))
+    .option('--margin <x>', `embeddings: ranking margin ${perModel('margin')}`, floatFlag('--margin', 0, 100))
+    .option('--negatives <n>', `embeddings: negative candidates per example; memn2n: sampled per mini-batch ${perModel('negatives')}`, intFlag('--negatives', 1, 100000))
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
-    .option('--input <mode>', 'tfidf/embeddings input: last (user utterance) or history (default: chosen on dev / history)')
-    .option('--hidden <n>', 'hcn: GRU state size', intFlag('--hidden', 1, 4096))
-    .requiredOption('--out <model.dgm>', 'model file to write')
+    .option('--input <mode>', `tfidf/embeddings input: last (user utterance) or history ${perModel('input')}`)
+    .option('--hidden <n>', `hcn: GRU state size ${perModel('hidden')}`, intFlag('--hidden', 1, 4096))
+    .requiredOption('--out <model.dgm>', 'model file to write (it stores the --candidates, so eval/chat/serve need them no more)')
+    .option('--json', 'print {"model","dev","selected","seconds","missing","out","candidates"} as JSON')
     .action(action((o: TrainFlags) => run(o)));
 }
 
 /** The hyper-parameter flags each built-in trainer reads (TrainOptions); any other one given is an error. */
 const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
-  memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory'],
-  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAb', 'input'],
+  memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'negatives'],
+  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'margin', 'negatives', 'shareAb', 'input'],
   tfidf: ['matchType', 'kb', 'input'],
-  hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize'],
+  hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batch'],
   nn: [],
 };
-const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory', 'margin', 'negatives', 'shareAb', 'input', 'hidden'];
+const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'margin', 'negatives', 'shareAb', 'input', 'hidden'];
 
 function run(o: TrainFlags): void {
   if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
@@ -112,7 +162,7 @@ function run(o: TrainFlags): void {
     patience: o.patience,
     seed: o.seed,
     optimizer: o.optimizer as 'sgd' | 'adam' | undefined,
-    batchSize: o.batchSize,
+    batchSize: o.batch,
     memorySize: o.memory,
     margin: o.margin,
     negatives: o.negatives,
@@ -128,13 +178,17 @@ function run(o: TrainFlags): void {
     onModel: (m) => (training = m),
     // Checkpoint: the best weights so far are on disk whenever dev improves (atomic write), marked as
     // a checkpoint of an unfinished run until the final save below.
-    onBest: () => training && writeModelFile(o.out, { ...training.toModelFile(), checkpoint: true }),
+    onBest: () => training && writeModelFile(o.out, { ...training.toModelFile(), checkpoint: true, ...(o.candidates !== undefined ? { candidates } : {}) }),
     onEpoch(e) {
       bar.update(e.epoch, `loss ${e.loss.toFixed(4)} dev ${(100 * e.dev).toFixed(2)}% best ${(100 * e.bestDev).toFixed(2)}% @${e.bestEpoch} (${e.seconds.toFixed(1)}s/epoch)`);
     },
   });
   bar.stop();
-  saveModel(o.out, r.model);
+  saveModel(o.out, r.model, o.candidates !== undefined ? { candidates } : {});
+  if (o.json) {
+    out(JSON.stringify({ model: r.model.name, dev: r.dev, selected: r.selected, seconds: r.seconds, missing: r.missing, out: o.out, candidates: o.candidates !== undefined ? candidates.length : 0 }));
+    return;
+  }
   out(`${r.model.name}: dev per-response ${(100 * r.dev).toFixed(2)}% (${r.selected}), trained in ${r.seconds.toFixed(1)}s`);
   if (r.missing > 0) out(`  note: ${r.missing} training bot turns are not among the candidates and were skipped`);
   out(`  wrote ${o.out}`);

@@ -13,7 +13,7 @@ export function registerWalk(program: Command): void {
     .command('walk')
     .description('show bAbI dialogs readably: one turn per line with its speaker (colour on a terminal)')
     .argument('<file>', 'bAbI dialog file')
-    .option('--dialog <N>', 'only dialog N (1-based)', intFlag('--dialog', 1))
+    .option('--dialog <N>', 'only dialog N (1-based) (default: every dialog)', intFlag('--dialog', 1))
     .option('--no-color', 'no colours even on a terminal')
     .action(
       action((file: string, o: { dialog?: number; color: boolean }) => {
