@@ -164,12 +164,10 @@ test('books a table end to end through the web UI (rules bot, SQLite KB)', { ski
   // Clicking an earlier bot turn shows its own explanation.
   await page.locator('[data-testid=api-call]').first().click();
   assert.match((await page.locator('[data-testid=rule]').textContent()) ?? '', /→ api-call/);
-  // A refused message is shown as a notice, and the conversation goes on.
-  assert.deepEqual(await say(page, "'; DROP TABLE restaurants; --"), ['text holds a character the models do not read: ";"']);
-  assert.deepEqual(await say(page, 'no thanks'), ["you're welcome"]);
+  // Emoji and punctuation are read past (not refused), and the conversation goes on.
+  assert.deepEqual(await say(page, 'No thanks!! 🙂;'), ["you're welcome"]);
   assert.equal(store.all().length, 1200);
-  // The only console error is the refused message's 400.
-  assert.deepEqual((page as Page & { errors: string[] }).errors, ['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  assert.deepEqual((page as Page & { errors: string[] }).errors, []);
   await page.close();
 });
 

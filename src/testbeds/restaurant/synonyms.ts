@@ -6,7 +6,7 @@
  *
  * The mapping (whole words only; longest phrase first):
  * - cheap ← inexpensive, affordable, budget, economical, cheapest, cheaply, low cost, low-cost,
- *   low priced, low-priced, not expensive, not too expensive, on a budget
+ *   low priced, low-priced, not expensive, on a budget
  * - moderate ← moderately, moderately priced, moderate priced, mid range, mid-range, midrange,
  *   mid priced, mid-priced, medium, medium priced, medium-priced, reasonably priced, reasonable,
  *   average priced, middle of the road
@@ -14,14 +14,15 @@
  *   expensively, most expensive
  * - two ← a couple, couple of us, just the two of us, me and my partner, me and my wife, me and my
  *   husband; `N of us`, `N persons`/`guests`/`diners`/`adults` are read by the bots as party sizes
- * What is not mapped on purpose: `not cheap` (which of moderate and expensive?), cuisines by dish
+ * `i fancy`/`we fancy` (the verb) read as `i want`/`we want`. What is not mapped on purpose: `not cheap` (which of moderate and expensive?), cuisines by dish
  * (`pizza` is not always italian), a number outside the KB's party sizes (`for 3` stays `three`:
  * no KB value, so the bot asks again rather than calling with a wrong size).
  */
 import { normaliseChatText } from '../../core/text.js';
 
 const PHRASES: readonly (readonly [string, string])[] = [
-  ['not too expensive', 'cheap'],
+  ['i fancy', 'i want'], // the verb is not the price
+  ['we fancy', 'we want'],
   ['not expensive', 'cheap'],
   ['on a budget', 'cheap'],
   ['inexpensive', 'cheap'],

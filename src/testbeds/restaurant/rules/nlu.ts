@@ -79,7 +79,8 @@ const W = '([^\\s,.]+)'; // one entity word
 const NOT_A_VALUE: ReadonlySet<string> = new Set(
   ('a an the my our your their his her its this that these those it there here some any one me us them you town ' +
     'city area centre center downtown mind which what where please the thanks sure fact total general person ' +
-    'advance particular good nice great case order fine town cash time people party group').split(' '),
+    'advance particular good nice great case order fine town cash time people party group yes yeah yep no nope ok okay ' +
+    "sure thank perfect now later tonight today tomorrow again more help that's it's another else").split(' '),
 );
 
 /**
@@ -109,14 +110,17 @@ export function extractSlots(phrase: string): SlotValues {
   const out: SlotValues = {};
   let rest = phrase.trim();
   for (const { re, slot } of SLOT_PHRASES) {
-    const m = re.exec(rest);
+    // The first match that is a value: not a stop word (`in an …`), not negated (`not in paris`).
+    const m = [...rest.matchAll(new RegExp(re.source, 'g'))].find((x) => {
+      const value = x[1] as string;
+      const allowed = closed[slot];
+      if (allowed && !allowed.includes(value)) return false;
+      if ((slot === 'location' || slot === 'cuisine') && (NOT_A_VALUE.has(value) || closedSlotOf(value) !== undefined)) return false;
+      return !/\b(?:not|no|n't)\s*$/.test(rest.slice(0, x.index));
+    });
     if (!m) continue;
-    const value = m[1] as string;
-    const allowed = closed[slot];
-    if (allowed && !allowed.includes(value)) continue;
-    if ((slot === 'location' || slot === 'cuisine') && (NOT_A_VALUE.has(value) || closedSlotOf(value) !== undefined)) continue;
-    if (out[slot] === undefined) out[slot] = value;
-    rest = (rest.slice(0, m.index) + ' ' + rest.slice(m.index + m[0].length)).trim();
+    if (out[slot] === undefined) out[slot] = m[1] as string;
+    rest = (rest.slice(0, m.index) + ' ' + rest.slice((m.index as number) + m[0].length)).trim();
   }
   return out;
 }
@@ -233,8 +237,9 @@ const PARTY_WORDS = new Set(['two', 'three', 'four', 'five', 'six', 'seven', 'ei
 
 /**
  * Slot values read from keywords in an utterance already in the KB's words
- * (`canonicalRestaurantText`): closed values anywhere (the last one not negated wins), party sizes
- * that are KB sizes and not times or ratings, and cuisines/locations the vocabulary knows. Without a
+ * (`canonicalRestaurantText`): closed values anywhere (not negated), party sizes
+ * that are KB sizes and not times or ratings, and cuisines/locations the vocabulary knows; the last
+ * value of a slot wins (`italian, no wait, french`). Without a
  * vocabulary, `in <word>` is a location and `<word> food|cuisine` a cuisine (stop words excluded).
  */
 export function freeSlots(c: string, vocab?: Vocabulary): SlotValues {
@@ -242,7 +247,7 @@ export function freeSlots(c: string, vocab?: Vocabulary): SlotValues {
   const out: SlotValues = {};
   toks.forEach((t, i) => {
     const prev = toks[i - 1] ?? '';
-    if (NEGATION.has(prev) || (NEGATION.has(toks[i - 2] ?? '') && (prev === 'too' || prev === 'so' || prev === 'very'))) return;
+    if (NEGATION.has(prev) || (NEGATION.has(toks[i - 2] ?? '') && ['too', 'so', 'very', 'in', 'at', 'for'].includes(prev))) return;
     if (PARTY_WORDS.has(t)) {
       const next = toks[i + 1] ?? '';
       if (NOT_PARTY.has(next) || prev === 'at' || prev === 'around' || next === 'of' && toks[i + 2] === 'them') return;
@@ -256,12 +261,12 @@ export function freeSlots(c: string, vocab?: Vocabulary): SlotValues {
     }
     const open = vocab?.(t);
     if (open === 'cuisine' || open === 'location') {
-      out[open] ??= t;
+      out[open] = t; // the last value wins: `italian, no wait, french`
       return;
     }
     if (vocab || NOT_A_VALUE.has(t) || closedSlotOf(t) !== undefined) return;
-    if (prev === 'in' && out.location === undefined) out.location = t;
-    else if ((toks[i + 1] === 'food' || toks[i + 1] === 'cuisine') && out.cuisine === undefined) out.cuisine = t;
+    if (prev === 'in') out.location = t;
+    else if (toks[i + 1] === 'food' || toks[i + 1] === 'cuisine') out.cuisine = t;
   });
   return out;
 }
@@ -295,8 +300,8 @@ export function understandFree(utterance: string, vocab?: Vocabulary): UserAct {
   return { kind: 'inform', slots, update: /\b(?:actually|instead|change|rather|switch|make it|prefer)\b/.test(c) };
 }
 
-/** Understands an utterance of the datasets' templates (lower case, single spaces). */
-function understandTemplates(s: string): UserAct {
+/** Understands an utterance of the datasets' templates only (lower case, single spaces): `unknown` for other wording. */
+export function understandTemplates(s: string): UserAct {
   if (s === '<silence>' || s === '') return { kind: 'silence' };
   if (GREETINGS.has(s)) return { kind: 'greet' };
   if (THANKS.has(s)) return { kind: 'thanks' };
