@@ -8,7 +8,7 @@
  * - cheap ← inexpensive, affordable, budget, economical, cheapest, cheaply, low cost, low-cost,
  *   low priced, low-priced, not expensive, on a budget
  * - moderate ← moderately, moderately priced, moderate priced, mid range, mid-range, midrange,
- *   mid priced, mid-priced, medium, medium priced, medium-priced, reasonably priced, reasonable,
+ *   mid priced, mid-priced, mid price, mid-price, medium, medium priced, medium-priced, reasonably priced, reasonable,
  *   average priced, middle of the road
  * - expensive ← pricey, pricy, costly, upscale, high end, high-end, fancy, luxury, luxurious, posh,
  *   expensively, most expensive
@@ -43,6 +43,8 @@ const PHRASES: readonly (readonly [string, string])[] = [
   ['mid-range', 'moderate'],
   ['midrange', 'moderate'],
   ['mid priced', 'moderate'],
+  ['mid price', 'moderate'],
+  ['mid-price', 'moderate'],
   ['mid-priced', 'moderate'],
   ['medium priced', 'moderate'],
   ['medium-priced', 'moderate'],

@@ -72,6 +72,8 @@ export function inTaskWording(act: UserAct, lastBot: string | undefined, afterCa
     case 'inform': {
       const keys = ORDER.filter((k) => act.slots[k] !== undefined);
       if (afterCall || act.update) return `actually i would prefer ${phrases(act.slots)}`;
+      // Slot values before any booking request (`italian in rome for 4`): that is the request.
+      if (!requested) return `can you book a table ${phrases(act.slots)}`;
       const one = keys.length === 1 ? ANSWER[keys[0] as Slot] : undefined;
       return one ? one(act.slots[keys[0] as Slot] as string) : phrases(act.slots);
     }
@@ -110,7 +112,8 @@ function readUserTurn(text: string, lex: HcnLexicon, st: TrackerState, lastBot: 
   const act = understand(s, vocab);
   const templated = understandTemplates(s);
   // A bare no/yes means something else after a proposal than after a question: always reworded.
-  const contextual = (act.kind === 'no' || act.kind === 'yes') && isProposal(lastBot);
+  // So does a first message with slot values only (`in london for 6 people`): it is the request.
+  const contextual = ((act.kind === 'no' || act.kind === 'yes') && isProposal(lastBot)) || (act.kind === 'inform' && !requested && st.apiCalls === 0);
   if (!contextual && templated.kind !== 'unknown' && actKey(templated) === actKey(act)) return text;
   return inTaskWording(act, lastBot, st.apiCalls > 0, requested) ?? text;
 }
