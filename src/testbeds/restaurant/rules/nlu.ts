@@ -212,6 +212,8 @@ export function understand(utterance: string, vocab?: Vocabulary): UserAct {
   if (act.kind === 'request' || act.kind === 'inform') {
     // Slots the templates missed (`for 4 people`, a cuisine without `food`), and KB types first.
     const slots = retype({ ...freeSlots(canonicalRestaurantText(s), vocab), ...act.slots }, vocab);
+    // Slot phrases in a booking request of other wording (`book a table for 4 in rome`): a request.
+    if (act.kind === 'inform' && !act.update && understandFree(s, vocab).kind === 'request') return { kind: 'request', slots };
     return { ...act, slots };
   }
   return act;

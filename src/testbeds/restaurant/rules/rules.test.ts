@@ -33,10 +33,10 @@ describe('rules NLU', () => {
     assert.deepEqual(understand('in an expensive price range please'), { kind: 'inform', slots: { price: 'expensive' }, update: false });
     assert.deepEqual(understand('book for 4 people'), { kind: 'request', slots: { number: 'four' } });
     assert.deepEqual(understand('a party of 6', vocab), { kind: 'inform', slots: { number: 'six' }, update: false });
-    assert.deepEqual(understand('table for two', vocab), { kind: 'inform', slots: { number: 'two' }, update: false });
+    assert.deepEqual(understand('table for two', vocab), { kind: 'request', slots: { number: 'two' } });
     assert.deepEqual(understand('for four', vocab), { kind: 'inform', slots: { number: 'four' }, update: false });
     assert.deepEqual(understand('hi, could you find me a moderately priced italian place in rome for 4?', vocab), {
-      kind: 'inform', slots: { price: 'moderate', cuisine: 'italian', location: 'rome', number: 'four' }, update: false,
+      kind: 'request', slots: { price: 'moderate', cuisine: 'italian', location: 'rome', number: 'four' },
     });
     assert.deepEqual(understand('something inexpensive, thai, not in paris but in rome', vocab), { kind: 'inform', slots: { price: 'cheap', cuisine: 'thai', location: 'rome' }, update: false });
     assert.deepEqual(understand('can you book a table in the centre of paris', vocab), { kind: 'request', slots: { location: 'paris' } });

@@ -105,7 +105,8 @@ export function userSlots(st: DialogState, act: UserAct): SlotValues | undefined
 
 /**
  * What a context-free act means after the bot's last turn: a `no` (or a bare yes) to a proposed
- * option rejects (accepts) it, a `no` to `is there anything i can help you with` ends the dialog,
+ * option rejects (accepts) it, a `no` to `is there anything i can help you with` (or after `you're
+ * welcome`) ends the dialog,
  * a `no thanks` to `is there anything else to update` is a no, and a second booking request only
  * informs.
  */
@@ -113,7 +114,7 @@ export function inContext(st: DialogState, act: UserAct): UserAct {
   const b = st.lastBot?.kind;
   const option = b === 'propose' || b === 'recall';
   if (act.kind === 'no' && option) return { kind: 'reject' };
-  if (act.kind === 'no' && b === 'anything-else') return { kind: 'bye' };
+  if (act.kind === 'no' && (b === 'anything-else' || b === 'welcome')) return { kind: 'bye' };
   if (act.kind === 'bye' && b === 'updated') return { kind: 'no' }; // `no thanks` to `anything else to update`
   if (act.kind === 'yes' && option) return { kind: 'accept', which: 'current' };
   if (act.kind === 'request' && st.requested && Object.keys(act.slots).length > 0) return { kind: 'inform', slots: act.slots, update: st.updating };
