@@ -243,7 +243,8 @@ test('books a table end to end through the web UI (rules bot, SQLite KB)', { ski
   // Clicking an earlier bot turn shows its own explanation.
   await page.locator('[data-testid=api-call]').first().click();
   assert.match((await page.locator('[data-testid=rule]').textContent()) ?? '', /→ api-call/);
-  assert.deepEqual(await say(page, 'no thanks'), ["you're welcome"]);
+  // Emoji and punctuation are read past (not refused), and the conversation goes on.
+  assert.deepEqual(await say(page, 'No thanks!! 🙂;'), ["you're welcome"]);
   assert.equal(store.all().length, 1200);
   assert.deepEqual(page.errors, []);
   await page.close();

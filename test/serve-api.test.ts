@@ -155,12 +155,16 @@ test('bad requests: 4xx JSON errors', { skip }, async () => {
   await call('DELETE', `/api/sessions/${id}`);
 });
 
-test("SQL-looking text: `'; DROP TABLE restaurants; --` is a 400; quote tricks reach the KB as plain values; KB unchanged", { skip }, async () => {
+test("SQL-looking text is a turn like any other: the models read it without `;`, `=` or quotes, the transcript keeps it; quote tricks reach the KB as plain values; KB unchanged", { skip }, async () => {
   const id = await newSession();
   await say(id, 'hi');
-  assertError(await call('POST', `/api/sessions/${id}/messages`, JSON.stringify({ text: "i love '; DROP TABLE restaurants; -- food" })), 400, /character the models do not read: ";"/);
-  assertError(await call('POST', `/api/sessions/${id}/messages`, JSON.stringify({ text: "' OR '1'='1" })), 400, /character the models do not read: "="/);
-  // Without refused characters, a quote-laden cuisine goes through as one word and matches nothing.
+  const sql = "i love '; DROP TABLE restaurants; -- food";
+  await say(id, sql);
+  await say(id, "' OR '1'='1");
+  const t = (await call('GET', `/api/sessions/${id}`)).json as { turns: { speaker: string; text: string; read?: string }[] };
+  const typed = t.turns.filter((x) => x.speaker === 'user' && x.text !== '<SILENCE>').map((x) => [x.text, x.read]);
+  assert.deepEqual(typed, [['hi', undefined], [sql, 'i love drop table restaurants food'], ["' OR '1'='1", 'or one one']]);
+  // A quote-laden cuisine goes through as one word and matches nothing.
   const r = await say(id, "may i have a table with x'or'1'like'1 cuisine in paris for six people in a cheap price range");
   const call1 = r.replies.find((x) => x.kind === 'api_call');
   assert.equal(call1?.text, "api_call x'or'1'like'1 paris six cheap");

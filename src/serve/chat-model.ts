@@ -95,6 +95,8 @@ export function explainRulesState(model: string, st: DialogState, reply: string)
 /** The rules bot's decision function on a tracked state (`createRulesBot` has it). */
 interface StateResponder extends Responder {
   respondRankedFromState(st: DialogState, candidates?: readonly string[]): readonly string[];
+  /** The state before any turn (with the bot's KB vocabulary). */
+  initialState?(): DialogState;
 }
 
 function isStateResponder(m: Responder): m is StateResponder {
@@ -104,13 +106,14 @@ function isStateResponder(m: Responder): m is StateResponder {
 /** Rules: the dialog state is kept per conversation and each new turn applied once (no replay). */
 function rulesBot(model: StateResponder): ChatModel {
   const conversation = (): Conversation => {
-    let st = emptyState();
+    const fresh = (): DialogState => model.initialState?.() ?? emptyState();
+    let st = fresh();
     let seen: Turn[] = [];
     return {
       answer(history) {
         let from = continuation(seen, history);
         if (from < 0) {
-          st = emptyState();
+          st = fresh();
           from = 0;
         }
         for (let i = from; i < history.length; i++) applyTurn(st, history[i] as Turn, i);

@@ -5,7 +5,7 @@
  *   GET    /api/kb                       {restaurants, cities, cuisines, prices, partySizes, example} (kb-hint.ts)
  *   POST   /api/sessions                 201 {id}
  *   POST   /api/sessions/:id/messages    {text} → {replies:[{text, kind, explanation?}], explanation}
- *   GET    /api/sessions/:id             {id, createdAt, turns:[{speaker, text, explanation?}]}
+ *   GET    /api/sessions/:id             {id, createdAt, turns:[{speaker, text, read?, explanation?}]} (read: what the models read)
  *   DELETE /api/sessions/:id             204
  *
  * Every error is JSON `{error}` with a 4xx/5xx status, never a stack trace: invalid JSON 400, body

@@ -205,11 +205,22 @@ test('a call without results: one `api_call no result` kb turn, the bot waits fo
   assert.equal(s.history.at(-1)?.speaker, 'kb');
 });
 
+test('ordinary text is normalised, not refused: emoji, `;`, `"`, `=` are dropped for the models, the transcript keeps them', { skip: skipUnless(babiDir) }, () => {
+  const s = session();
+  assert.deepEqual(s.send('Hi!! 👋').replies.map((r) => r.text), ['hello what can i help you with today']);
+  assert.deepEqual(s.send('"can you book a table"; for=4 in Paris 🇫🇷').replies.map((r) => r.text), ["i'm on it", 'any preference on a type of cuisine']);
+  assert.deepEqual(s.history.filter((t) => t.speaker === 'user').map((t) => t.text), ['hi', 'can you book a table for four in paris', '<SILENCE>']);
+  const typed = s.transcript().turns.filter((t) => t.speaker === 'user');
+  assert.deepEqual(typed.map((t) => [t.text, t.read]), [['Hi!! 👋', 'hi'], ['"can you book a table"; for=4 in Paris 🇫🇷', 'can you book a table for four in paris'], ['<SILENCE>', undefined]]);
+});
+
 test('bad input: empty or too long messages are InputErrors and leave the history unchanged', { skip: skipUnless(babiDir) }, () => {
   const s = session();
   s.send('hi');
   const n = s.history.length;
-  assert.throws(() => s.send('  ?! '), InputError);
+  assert.throws(() => s.send('  ?! '), { message: 'text is empty once emoji and punctuation are dropped' });
+  assert.throws(() => s.send('🙂🙂'), InputError);
+  assert.throws(() => s.send('   '), { message: 'text is empty' });
   assert.throws(() => s.send('x'.repeat(501)), { message: 'text is too long (501 characters; at most 500)' });
   assert.equal(s.history.length, n);
   s.reset();

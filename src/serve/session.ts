@@ -3,6 +3,11 @@
  * answers, and when it says `api_call …` the session runs the call on the KB and appends the
  * result lines to the history exactly as the datasets do (`name R_attr value`, one `kb` turn per
  * line), then lets the bot go on after a `<SILENCE>` user turn, until it waits for the user.
+ *
+ * User text is normalised, not refused: the models read `canonicalRestaurantText` of it (lower case,
+ * emoji and punctuation dropped, digits as words, safe synonyms such as `moderately priced` →
+ * `moderate`); the transcript keeps what the person wrote. Only an empty message (nothing
+ * readable) and one over the length limit are errors.
  */
 import type { Turn } from '../core/dialog.js';
 import { DialogymError } from '../core/errors.js';
@@ -10,7 +15,8 @@ import type { KbStore } from '../testbeds/restaurant/kb.js';
 import { answerApiCall, NO_RESULT, type KbDialect } from '../testbeds/restaurant/kb-dialects.js';
 import type { ChatModel, Conversation } from './chat-model.js';
 import type { Explanation } from './explanation.js';
-import { botContinues, forbiddenCharacter, normaliseUserText } from './turn-taking.js';
+import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
+import { botContinues } from './turn-taking.js';
 
 /** Bad user input (empty or too long message): HTTP 400, a REPL notice. */
 export class InputError extends DialogymError {}
@@ -58,6 +64,8 @@ export class Session {
   /** The model's state for this conversation (kept between turns; new on reset). */
   private conversation: Conversation;
   private explanations: (Explanation | null)[] = [];
+  /** Per history turn: what the person wrote, for user turns whose text the models read differently. */
+  private written: (string | undefined)[] = [];
   private last: Explanation | null = null;
 
   constructor(id: string, model: ChatModel, kb: SessionKb, opts: SessionOptions = {}, now = Date.now()) {
@@ -85,15 +93,19 @@ export class Session {
     return this.explanations;
   }
 
-  /** The conversation as the API's `GET /api/sessions/:id` returns it. */
-  transcript(): { id: string; createdAt: string; turns: { speaker: Turn['speaker']; text: string; explanation?: Explanation }[] } {
+  /**
+   * The conversation as the API's `GET /api/sessions/:id` returns it: `text` is what was said (for
+   * a user turn, what the person wrote); `read` is what the models read, when it differs.
+   */
+  transcript(): { id: string; createdAt: string; turns: { speaker: Turn['speaker']; text: string; read?: string; explanation?: Explanation }[] } {
     const ex = this.explanations;
     return {
       id: this.id,
       createdAt: new Date(this.createdAt).toISOString(),
       turns: this.turns.map((t, i) => {
         const e = ex[i];
-        return e ? { speaker: t.speaker, text: t.text, explanation: e } : { speaker: t.speaker, text: t.text };
+        const w = this.written[i];
+        return { speaker: t.speaker, text: w ?? t.text, ...(w !== undefined ? { read: t.text } : {}), ...(e ? { explanation: e } : {}) };
       }),
     };
   }
@@ -101,26 +113,27 @@ export class Session {
   reset(): void {
     this.turns = [];
     this.explanations = [];
+    this.written = [];
     this.last = null;
     this.conversation = this.model.conversation();
   }
 
-  private push(t: Turn, e: Explanation | null = null): void {
+  private push(t: Turn, e: Explanation | null = null, written?: string): void {
     this.turns.push(t);
     this.explanations.push(e);
+    this.written.push(written);
   }
 
   /** One user turn in, the bot's turns (and KB results) out. */
   send(text: string, now = Date.now()): TurnResult {
     if (typeof text !== 'string') throw new InputError('text must be a string');
     if (text.length > this.opts.maxTextLength) throw new InputError(`text is too long (${text.length} characters; at most ${this.opts.maxTextLength})`);
-    const bad = forbiddenCharacter(text);
-    if (bad !== undefined) throw new InputError(`text holds a character the models do not read: ${JSON.stringify(bad)}`);
-    let user = normaliseUserText(text);
-    if (user === '') throw new InputError('text is empty');
+    let user = canonicalRestaurantText(text);
+    if (user === '') throw new InputError(text.trim() === '' ? 'text is empty' : 'text is empty once emoji and punctuation are dropped');
     if (user === '<silence>') user = this.kb.dialect.silence;
     this.lastActive = now;
-    this.push({ speaker: 'user', text: user });
+    const written = text.trim();
+    this.push({ speaker: 'user', text: user }, null, written !== user ? written : undefined);
     const replies: Reply[] = [];
     for (let i = 0; i < this.opts.maxBotTurns; i++) {
       const a = this.conversation.answer(this.turns);

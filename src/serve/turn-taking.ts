@@ -17,31 +17,3 @@ export function botContinues(text: string, results?: number): boolean {
   if (t.startsWith('api_call ')) return (results ?? 0) > 0;
   return CONTINUES.has(t);
 }
-
-/**
- * A user's typed text in the datasets' form: lower case, single spaces, no sentence punctuation
- * (`Hi!  Can you book a table?` → `hi can you book a table`); apostrophes and entity words stay.
- */
-export function normaliseUserText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/\u2019/g, "'")
-    .replace(/[?!.,;:]+(?=\s|$)/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
- * Characters a user message may hold: letters, digits, spaces and everyday punctuation. The
- * datasets' vocabulary is lower-case words, `'`, `_` and `<silence>`; code-like characters
- * (`;` `"` `=` `*` backslash, brackets, control characters, …) are refused rather than silently
- * dropped, so `'; DROP TABLE restaurants; --` is a 400, not a turn.
- */
-const ALLOWED = /^[\p{L}\p{M}\p{N} \t'\u2019_\-.,?!<>():&+/@%]*$/u;
-
-/** The first character a user message may not hold, or undefined when it is fine. */
-export function forbiddenCharacter(text: string): string | undefined {
-  if (ALLOWED.test(text)) return undefined;
-  for (const ch of text) if (!ALLOWED.test(ch)) return ch;
-  return undefined;
-}

@@ -21,6 +21,7 @@ export * from './dataset.js';
 export { compareWithOriginal, formatComparison, delexicalise, type Comparison, type CompareOptions, type EntityType } from './delex.js';
 export { createRulesBot, type RulesBot, type RulesOptions } from './rules/rules.js';
 export { createDstc2RulesBot, type Dstc2RulesBot, type Dstc2RulesOptions } from './rules/dstc2.js';
+export { canonicalRestaurantText } from './synonyms.js';
 export { Hcn, HCN_DEFAULTS, type HcnConfig } from './hcn/hcn.js';
 export { trainHcn, HCN_TRAIN_DEFAULTS, type HcnTrainOptions, type HcnTrainData, type HcnTrainResult } from './hcn/train.js';
 export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkProfile } from './benchmark/benchmark.js';

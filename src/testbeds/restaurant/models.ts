@@ -13,7 +13,7 @@ import { createRulesBot } from './rules/rules.js';
 
 if (!models.has('rules')) {
   registerModel('rules', 'rule-based restaurant bot (bAbI dialog tasks 1-5, DSTC6 Track 1): dialog state tracking + fixed policy', {
-    create: () => createRulesBot(),
+    create: (ctx) => createRulesBot(ctx.kb ? { kb: ctx.kb } : {}),
   });
 
   registerModel('rules-dstc2', "the paper's task-6 rule-based baseline: cuisine/location/price state, word-match rules, response patterns learned from --train (+ optional --kb)", {

@@ -4,7 +4,18 @@
  * location, restaurant names) are read from the words in pattern slots, never from a list, so
  * out-of-vocabulary entities work. Party sizes, price ranges, atmospheres and dietary restrictions
  * are closed sets in both datasets and are listed.
+ *
+ * A person in a chat does not speak the datasets' templates. When the templates do not account for
+ * an utterance (or leave slots out), a second reading (`understandFree`) works on the utterance in
+ * the KB's words (`canonicalRestaurantText`: digits as words, safe synonyms) with keywords: booking
+ * words make a request, party sizes are read from `for four`, `4 people`, `a party of 6`, `table for
+ * two`, the price from its (mapped) word, and cuisines and locations only when the KB knows the word
+ * (`vocab`) — so `in an expensive price range` never makes `an` a location. Yes/no, "something
+ * else", thanks and phone/address questions are read from keywords; what they mean depends on what
+ * the bot just said (`state.ts` resolves them). Utterances of the datasets are read by their
+ * templates first, so the datasets' scores do not depend on the second reading.
  */
+import { canonicalRestaurantText } from '../synonyms.js';
 
 export type Slot = 'cuisine' | 'location' | 'number' | 'price' | 'atmosphere' | 'restrictions';
 export type SlotValues = Partial<Record<Slot, string>>;
@@ -25,6 +36,8 @@ export type UserAct =
   /** Thinking aloud without committing (`leaning towards cheap, but give me a bit more time`). */
   | { readonly kind: 'hesitate' }
   | { readonly kind: 'no' }
+  /** A bare yes (`sure`, `sounds good`): accepts an option just proposed, else means nothing. */
+  | { readonly kind: 'yes' }
   /** Accept an option; `which` says which one when the user points back (DSTC6). */
   | { readonly kind: 'accept'; readonly which: 'current' | 'recalled' | 'newest' }
   | { readonly kind: 'reject' }
@@ -62,12 +75,20 @@ export function closedSlotOf(value: string): Slot | undefined {
 
 const W = '([^\\s,.]+)'; // one entity word
 
+/** Words that are never a cuisine or a location (articles, pronouns, fillers): `in an expensive …`. */
+const NOT_A_VALUE: ReadonlySet<string> = new Set(
+  ('a an the my our your their his her its this that these those it there here some any one me us them you town ' +
+    'city area centre center downtown mind which what where please the thanks sure fact total general person ' +
+    'advance particular good nice great case order fine town cash time people party group yes yeah yep no nope ok okay ' +
+    "sure thank perfect now later tonight today tomorrow again more help that's it's another else").split(' '),
+);
+
 /**
  * Slot phrases that compose requests, answers and updates. Order matters: the more specific
  * phrases are matched (and removed) before `in X`, which would otherwise read `in a cheap ...`.
  */
 const SLOT_PHRASES: readonly { re: RegExp; slot: Slot }[] = [
-  { re: new RegExp(`\\bin a ${W} price range\\b`), slot: 'price' },
+  { re: new RegExp(`\\bin an? ${W} price range\\b`), slot: 'price' },
   { re: new RegExp(`\\blooking for a ${W} restaurant\\b`), slot: 'price' },
   { re: new RegExp(`\\bwith a ${W} atmosphere\\b`), slot: 'atmosphere' },
   { re: new RegExp(`\\blooking for a ${W} atmosphere\\b`), slot: 'atmosphere' },
@@ -89,14 +110,17 @@ export function extractSlots(phrase: string): SlotValues {
   const out: SlotValues = {};
   let rest = phrase.trim();
   for (const { re, slot } of SLOT_PHRASES) {
-    const m = re.exec(rest);
+    // The first match that is a value: not a stop word (`in an …`), not negated (`not in paris`).
+    const m = [...rest.matchAll(new RegExp(re.source, 'g'))].find((x) => {
+      const value = x[1] as string;
+      const allowed = closed[slot];
+      if (allowed && !allowed.includes(value)) return false;
+      if ((slot === 'location' || slot === 'cuisine') && (NOT_A_VALUE.has(value) || closedSlotOf(value) !== undefined)) return false;
+      return !/\b(?:not|no|n't)\s*$/.test(rest.slice(0, x.index));
+    });
     if (!m) continue;
-    const value = m[1] as string;
-    const allowed = closed[slot];
-    if (allowed && !allowed.includes(value)) continue;
-    if (slot === 'location' && (value === 'a' || closedSlotOf(value) !== undefined)) continue;
-    if (out[slot] === undefined) out[slot] = value;
-    rest = (rest.slice(0, m.index) + ' ' + rest.slice(m.index + m[0].length)).trim();
+    if (out[slot] === undefined) out[slot] = m[1] as string;
+    rest = (rest.slice(0, m.index) + ' ' + rest.slice((m.index as number) + m[0].length)).trim();
   }
   return out;
 }
@@ -173,9 +197,113 @@ function nonEmpty(s: SlotValues): boolean {
   return Object.keys(s).length > 0;
 }
 
-/** Understands one user utterance (bAbI or DSTC6 wording; case and outer spaces ignored). */
-export function understand(utterance: string): UserAct {
+/** The slot of a KB value (`rome` → location), for the free reading; undefined for other words. */
+export type Vocabulary = (word: string) => Slot | undefined;
+
+/**
+ * Understands one user utterance (bAbI or DSTC6 wording; case and outer spaces ignored), then any
+ * wording (`understandFree`) when the templates do not account for it.
+ */
+export function understand(utterance: string, vocab?: Vocabulary): UserAct {
   const s = utterance.trim().toLowerCase().replace(/\s+/g, ' ');
+  const act = understandTemplates(s);
+  if (s === '<silence>' || s === '') return act;
+  if (act.kind === 'unknown') return understandFree(s, vocab);
+  if (act.kind === 'request' || act.kind === 'inform') {
+    // Slots the templates missed (`for 4 people`, a cuisine without `food`), and KB types first.
+    const slots = retype({ ...freeSlots(canonicalRestaurantText(s), vocab), ...act.slots }, vocab);
+    // Slot phrases in a booking request of other wording (`book a table for 4 in rome`): a request.
+    if (act.kind === 'inform' && !act.update && understandFree(s, vocab).kind === 'request') return { kind: 'request', slots };
+    return { ...act, slots };
+  }
+  return act;
+}
+
+/** An open-slot value the KB types otherwise moves to that slot (`italian please` is a cuisine). */
+function retype(slots: SlotValues, vocab: Vocabulary | undefined): SlotValues {
+  if (!vocab) return slots;
+  const out: SlotValues = {};
+  for (const [slot, value] of Object.entries(slots) as [Slot, string][]) {
+    const known = slot === 'cuisine' || slot === 'location' ? vocab(value) : undefined;
+    const to = known === 'cuisine' || known === 'location' ? known : slot;
+    if (to !== slot && slots[to] !== undefined) continue;
+    out[to] = value;
+  }
+  return out;
+}
+
+const NEGATION = new Set(['not', 'no', "don't", 'dont', 'nothing', 'without', 'except']);
+/** Words after a number that make it something other than a party size (`6 stars`, `at 8 pm`). */
+const NOT_PARTY = new Set(['star', 'stars', 'pm', 'am', "o'clock", 'oclock', 'hours', 'hour', 'minutes', 'days', 'nights', 'weeks', 'times']);
+const PARTY_WORDS = new Set(['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve']);
+
+/**
+ * Slot values read from keywords in an utterance already in the KB's words
+ * (`canonicalRestaurantText`): closed values anywhere (not negated), party sizes
+ * that are KB sizes and not times or ratings, and cuisines/locations the vocabulary knows; the last
+ * value of a slot wins (`italian, no wait, french`). Without a
+ * vocabulary, `in <word>` is a location and `<word> food|cuisine` a cuisine (stop words excluded).
+ */
+export function freeSlots(c: string, vocab?: Vocabulary): SlotValues {
+  const toks = c.split(' ').filter((t) => t.length > 0);
+  const out: SlotValues = {};
+  toks.forEach((t, i) => {
+    const prev = toks[i - 1] ?? '';
+    if (NEGATION.has(prev) || (NEGATION.has(toks[i - 2] ?? '') && ['too', 'so', 'very', 'in', 'at', 'for'].includes(prev))) return;
+    if (PARTY_WORDS.has(t)) {
+      const next = toks[i + 1] ?? '';
+      if (NOT_PARTY.has(next) || prev === 'at' || prev === 'around' || next === 'of' && toks[i + 2] === 'them') return;
+      if ((NUMBERS as readonly string[]).includes(t)) out.number = t;
+      return;
+    }
+    const closedSlot = closedSlotOf(t);
+    if (closedSlot && closedSlot !== 'number') {
+      out[closedSlot] = t;
+      return;
+    }
+    const open = vocab?.(t);
+    if (open === 'cuisine' || open === 'location') {
+      out[open] = t; // the last value wins: `italian, no wait, french`
+      return;
+    }
+    if (vocab || NOT_A_VALUE.has(t) || closedSlotOf(t) !== undefined) return;
+    if (prev === 'in') out.location = t;
+    else if (toks[i + 1] === 'food' || toks[i + 1] === 'cuisine') out.cuisine = t;
+  });
+  return out;
+}
+
+const has = (re: RegExp, s: string): boolean => re.test(s);
+
+/**
+ * Any wording, read from keywords on the utterance in the KB's words (see the module description).
+ * Context-free: `yes`, `no` and `reject` are resolved against the bot's last turn by the state.
+ */
+export function understandFree(utterance: string, vocab?: Vocabulary): UserAct {
+  const c = canonicalRestaurantText(utterance);
+  if (c === '' || c === '<silence>') return { kind: 'silence' };
+  const slots = freeSlots(c, vocab);
+  const any = nonEmpty(slots);
+  const request = has(/\b(?:book|booking|reserve|reservation|table|restaurant|restaurants|somewhere|place|eat|dinner|lunch|looking for|find|search|recommend)\b/, c);
+  const greeting = /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))(?: there| bot| again)?$/.test(c);
+  if (greeting) return { kind: 'greet' };
+  const info = /\b(?:phone|telephone|call them|phone number|their number|contact)\b/.test(c) ? 'phone' : /\b(?:address|where is it|where is that|where are they|located)\b/.test(c) ? 'address' : undefined;
+  if (info && !any) return { kind: 'ask-info', info };
+  if (!any) {
+    if (/^(?:no|nope|nah|no no|not really|nothing|no that's all|no that is all|no that's it|that's all|that is all|that's it|i'm good|all good|all set|no i'm good|nothing else)$/.test(c)) return { kind: 'no' };
+    if (/\b(?:thanks|thank|thx|cheers|appreciate|appreciated)\b/.test(c)) return /^(?:no|nope|nah)\b/.test(c) ? { kind: 'bye' } : { kind: 'thanks' };
+    if (/\b(?:bye|goodbye|see you|see ya)\b/.test(c)) return { kind: 'bye' };
+    if (/\b(?:else|another|other|others|different|next|not that|not this|don't like|do not like|not for me|doesn't work|does not work|not great|not good|pass|skip)\b/.test(c) || /^(?:no|nope|nah|hmm no|meh)\b/.test(c)) return { kind: 'reject' };
+    if (/^(?:yes|yeah|yep|yup|yes please|sure|ok|okay|alright|sounds good|sounds great|that works|works for me|perfect|great|good|lovely|fine|excellent|awesome|i'll take it|i will take it|book it|let's go|go ahead|deal|do it|that one|i like it|i like that)\b/.test(c)) return { kind: 'yes' };
+    if (request) return { kind: 'request', slots };
+    return { kind: 'unknown' };
+  }
+  if (request && !/\b(?:actually|instead|change|rather|switch|make it)\b/.test(c)) return { kind: 'request', slots };
+  return { kind: 'inform', slots, update: /\b(?:actually|instead|change|rather|switch|make it|prefer)\b/.test(c) };
+}
+
+/** Understands an utterance of the datasets' templates only (lower case, single spaces): `unknown` for other wording. */
+export function understandTemplates(s: string): UserAct {
   if (s === '<silence>' || s === '') return { kind: 'silence' };
   if (GREETINGS.has(s)) return { kind: 'greet' };
   if (THANKS.has(s)) return { kind: 'thanks' };

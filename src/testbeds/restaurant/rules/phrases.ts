@@ -29,6 +29,8 @@ export interface Phrasebook {
   readonly wait: string;
   readonly sorry: string;
   readonly recallPrefix: string;
+  /** Every option of the search rejected (not in the datasets): offer to change the request. */
+  readonly noOther: string;
 }
 
 const common = {
@@ -44,6 +46,7 @@ const common = {
   wait: "whenever you're ready",
   sorry: "i am sorry, i don't have an answer to that question",
   recallPrefix: 'the option was ',
+  noOther: 'sorry there is no other option, would you like to change something',
 } as const;
 
 export const BABI: Phrasebook = {
@@ -101,7 +104,8 @@ export function readBotAct(text: string): BotAct {
     case common.greet: return { kind: 'greet' };
     case common.onIt: return { kind: 'on-it' };
     case common.search: return { kind: 'search' };
-    case common.updated: return { kind: 'updated' };
+    case common.updated:
+    case common.noOther: return { kind: 'updated' };
     case BABI.another:
     case DSTC6.another: return { kind: 'another' };
     case common.reserve: return { kind: 'reserve' };

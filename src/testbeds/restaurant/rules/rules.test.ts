@@ -25,6 +25,52 @@ function resto(name: string, rating: number, extra: Record<string, string> = {})
 }
 
 describe('rules NLU', () => {
+  const kbWords: Record<string, 'cuisine' | 'location'> = { italian: 'cuisine', thai: 'cuisine', rome: 'location', paris: 'location' };
+  const vocab = (w: string): 'cuisine' | 'location' | undefined => kbWords[w];
+
+  it('reads free wording: party sizes in digits and words, fillers and articles are no values, safe synonyms', () => {
+    // The issue's dialog: `an` is not a location, `4 people` is a party size.
+    assert.deepEqual(understand('in an expensive price range please'), { kind: 'inform', slots: { price: 'expensive' }, update: false });
+    assert.deepEqual(understand('book for 4 people'), { kind: 'request', slots: { number: 'four' } });
+    assert.deepEqual(understand('a party of 6', vocab), { kind: 'inform', slots: { number: 'six' }, update: false });
+    assert.deepEqual(understand('table for two', vocab), { kind: 'request', slots: { number: 'two' } });
+    assert.deepEqual(understand('for four', vocab), { kind: 'inform', slots: { number: 'four' }, update: false });
+    assert.deepEqual(understand('hi, could you find me a moderately priced italian place in rome for 4?', vocab), {
+      kind: 'request', slots: { price: 'moderate', cuisine: 'italian', location: 'rome', number: 'four' },
+    });
+    assert.deepEqual(understand('something inexpensive, thai, not in paris but in rome', vocab), { kind: 'inform', slots: { price: 'cheap', cuisine: 'thai', location: 'rome' }, update: false });
+    assert.deepEqual(understand('can you book a table in the centre of paris', vocab), { kind: 'request', slots: { location: 'paris' } });
+    assert.deepEqual((understand('cheap thai please, nothing fancy', vocab) as { slots: object }).slots, { price: 'cheap', cuisine: 'thai' });
+    // 3 people and times/ratings are no KB party size; `I fancy` is not a price.
+    assert.deepEqual(understand('for 3 at 8 pm', vocab), { kind: 'unknown' });
+    assert.deepEqual(understand('i fancy thai', vocab), { kind: 'inform', slots: { cuisine: 'thai' }, update: false });
+    // Only KB words are cuisines or locations in free wording; a template still reads an OOV word.
+    assert.deepEqual(understand('a table somewhere in the area', vocab), { kind: 'request', slots: {} });
+    assert.deepEqual(understand('with zulu food', vocab), { kind: 'inform', slots: { cuisine: 'zulu' }, update: false });
+    // A KB cuisine in the `<x> please` answer is a cuisine, not a location.
+    assert.deepEqual(understand('italian please', vocab), { kind: 'inform', slots: { cuisine: 'italian' }, update: false });
+    assert.equal(understand('something else?').kind, 'reject');
+    assert.equal(understand('nope').kind, 'no');
+    assert.equal(understand('sounds good').kind, 'yes');
+    assert.deepEqual(understand("what's their phone?"), { kind: 'ask-info', info: 'phone' });
+  });
+
+  it("resolves yes/no against the bot's last turn: a no to a proposal moves to the next option", () => {
+    const bot = createRulesBot();
+    const h: Turn[] = [
+      u('hi'), b('hello what can i help you with today'), u('italian in rome for 4, cheap'), b("i'm on it"), u('<SILENCE>'),
+      b('ok let me look into some options for you'), u('<SILENCE>'), b('api_call italian rome four cheap'),
+      ...resto('resto_a', 3), ...resto('resto_b', 7), u('<SILENCE>'), b('what do you think of this option: resto_b'),
+    ];
+    assert.equal(bot.respond([...h, u('no')]), 'sure let me find an other option for you');
+    const next = [...h, u('no'), b('sure let me find an other option for you'), u('<SILENCE>')];
+    assert.equal(bot.respond(next), 'what do you think of this option: resto_a');
+    const last = [...next, b('what do you think of this option: resto_a')];
+    assert.equal(bot.respond([...last, u('another one please')]), 'sorry there is no other option, would you like to change something');
+    assert.equal(bot.respond([...last, u('sure')]), 'great let me do the reservation');
+    assert.equal(bot.respond([...last, u('sure'), b('great let me do the reservation'), u("what's the address?")]), 'here it is resto_a_address');
+  });
+
   it('reads slot phrases in any order, entity words from the pattern slots (OOV too)', () => {
     assert.deepEqual(extractSlots('in a moderate price range with british cuisine for two in bombay'), {
       price: 'moderate', cuisine: 'british', number: 'two', location: 'bombay',

@@ -17,10 +17,12 @@
  */
 import type { Turn } from '../../../core/dialog.js';
 import { isDstc6KbLine } from '../../../formats/dstc6.js';
+import type { KbFact } from '../../../formats/babi.js';
+import { attrType } from '../../../rankers/match-type.js';
 import type { Responder } from '../../../rankers/ranker.js';
 import { RESTRICTIONS, type InfoKind, type Slot } from './nlu.js';
 import { PHRASEBOOKS, type Dialect, type Phrasebook } from './phrases.js';
-import { ratingOf, trackState, type DialogState } from './state.js';
+import { emptyState, ratingOf, trackState, type DialogState } from './state.js';
 
 /**
  * Options of `createRulesBot` (the `rules` model).
@@ -40,6 +42,22 @@ export interface RulesOptions {
    * from the history when it can; when it cannot, `respondRanked` lists both possible turns.
    */
   readonly restrictions?: boolean | 'auto';
+  /**
+   * The KB (facts as `readKbFile` gives them): its cuisines and locations let the bot read them in
+   * any wording (`italian in rome please`), and only its values become open slot values there.
+   * Without it, only the datasets' templates (`with X food`, `in X`) tell a cuisine or a location.
+   */
+  readonly kb?: readonly KbFact[];
+}
+
+/** The cuisines and locations of a KB, word → slot. */
+export function kbVocabulary(kb: readonly KbFact[]): Map<string, Slot> {
+  const out = new Map<string, Slot>();
+  for (const f of kb) {
+    const slot = attrType(f.attr);
+    if ((slot === 'cuisine' || slot === 'location') && !out.has(f.value)) out.set(f.value, slot);
+  }
+  return out;
 }
 
 /** The next bot turn(s): the first is the answer; more when the history leaves a choice open. */
@@ -67,6 +85,8 @@ export function decide(st: DialogState, pb: Phrasebook, restrictions: boolean | 
     case 'accept':
       return one(pb.reserve);
     case 'reject':
+      // Every result proposed already: say so rather than propose one again.
+      if (st.results.length > 0 && st.results.every((r) => st.proposed.includes(r))) return one(pb.noOther);
       return one(pb.another);
     case 'recall': {
       const r = u.which === 'first' ? st.proposed[0] : st.proposed[st.proposed.length - 2];
@@ -84,6 +104,7 @@ export function decide(st: DialogState, pb: Phrasebook, restrictions: boolean | 
       return one(pb.welcome);
     case 'out-of-scope':
       return one(pb.sorry);
+    case 'yes': // a yes to no question
     case 'unknown':
       // Not understood: DSTC6's bot waits for a clearer turn; bAbI has no such turn, so apologise.
       return one(st.dialect === 'dstc6' ? pb.wait : pb.sorry);
@@ -155,6 +176,7 @@ function propose(st: DialogState, pb: Phrasebook): string {
 
 function infoOf(st: DialogState, pb: Phrasebook, info: InfoKind): string {
   const name = st.booked ?? st.current ?? '';
+  if (name === '') return pb.sorry; // no restaurant proposed or booked yet
   const value = st.kb.get(name)?.attrs.get(info) ?? `${name}_${info}`;
   return pb.infoPrefix + value;
 }
@@ -194,6 +216,8 @@ export type RulesBot = Responder & {
   respondRanked(history: readonly Turn[], candidates?: readonly string[]): string[];
   /** `respondRanked` from a state already tracked (`trackState`, or kept up to date with `applyTurn`). */
   respondRankedFromState(st: DialogState, candidates?: readonly string[]): string[];
+  /** The state before any turn, with this bot's KB vocabulary (start `applyTurn` from it). */
+  initialState(): DialogState;
 };
 
 /**
@@ -236,11 +260,13 @@ export function createRulesBot(opts: RulesOptions = {}): RulesBot {
     }
     return out;
   };
-  const respondRanked = (history: readonly Turn[], candidates?: readonly string[]): string[] => respondRankedFromState(trackState(history), candidates);
+  const vocab = kbVocabulary(opts.kb ?? []);
+  const respondRanked = (history: readonly Turn[], candidates?: readonly string[]): string[] => respondRankedFromState(trackState(history, vocab), candidates);
   return {
     name: 'rules',
     respondRanked,
     respondRankedFromState,
+    initialState: () => emptyState(vocab),
     respond: (history) => respondRanked(history)[0] as string,
   };
 }

@@ -24,6 +24,8 @@ export interface DialogState {
   readonly slots: SlotValues;
   /** Values the user typed in pattern slots or the bot/KB named, by value: a lexicon for bare values. */
   readonly lexicon: Map<string, Slot>;
+  /** The KB's cuisines and locations, when the bot was given a KB (`RulesOptions.kb`): the free reading's vocabulary. */
+  readonly vocab: ReadonlyMap<string, Slot>;
   /** Whether the restrictions slot is in use (DSTC6 tst3/tst4); undefined = no evidence either way. */
   restrictions: boolean | undefined;
   greeted: boolean;
@@ -52,12 +54,13 @@ export interface DialogState {
 
 const KB_LINE = /^(\S+) [rR]_(\w+) (.+)$/;
 
-/** The state before any turn (start of a dialog). */
-export function emptyState(): DialogState {
+/** The state before any turn (start of a dialog); `vocab`: the KB's cuisines and locations. */
+export function emptyState(vocab: ReadonlyMap<string, Slot> = new Map()): DialogState {
   return {
     dialect: undefined,
     slots: {},
     lexicon: new Map(),
+    vocab,
     restrictions: undefined,
     greeted: false,
     requested: false,
@@ -100,7 +103,26 @@ export function userSlots(st: DialogState, act: UserAct): SlotValues | undefined
   return undefined;
 }
 
-function applyUser(st: DialogState, act: UserAct): void {
+/**
+ * What a context-free act means after the bot's last turn: a `no` (or a bare yes) to a proposed
+ * option rejects (accepts) it, a `no` to `is there anything i can help you with` (or after `you're
+ * welcome`) ends the dialog,
+ * a `no thanks` to `is there anything else to update` is a no, and a second booking request only
+ * informs.
+ */
+export function inContext(st: DialogState, act: UserAct): UserAct {
+  const b = st.lastBot?.kind;
+  const option = b === 'propose' || b === 'recall';
+  if (act.kind === 'no' && option) return { kind: 'reject' };
+  if (act.kind === 'no' && (b === 'anything-else' || b === 'welcome')) return { kind: 'bye' };
+  if (act.kind === 'bye' && b === 'updated') return { kind: 'no' }; // `no thanks` to `anything else to update`
+  if (act.kind === 'yes' && option) return { kind: 'accept', which: 'current' };
+  if (act.kind === 'request' && st.requested && Object.keys(act.slots).length > 0) return { kind: 'inform', slots: act.slots, update: st.updating };
+  return act;
+}
+
+function applyUser(st: DialogState, heard: UserAct): void {
+  const act = inContext(st, heard);
   st.lastUser = act;
   const slots = userSlots(st, act);
   if (slots) {
@@ -199,13 +221,13 @@ export function applyTurn(st: DialogState, t: Turn, i: number): void {
   else {
     if (t.text === '<silence>') st.dialect ??= 'dstc6';
     else if (t.text === '<SILENCE>') st.dialect ??= 'babi';
-    applyUser(st, understand(t.text));
+    applyUser(st, understand(t.text, (w) => st.vocab.get(w) ?? st.lexicon.get(w)));
   }
 }
 
-/** Replays a history into a dialog state. */
-export function trackState(history: readonly Turn[]): DialogState {
-  const st = emptyState();
+/** Replays a history into a dialog state (`vocab` as in `emptyState`). */
+export function trackState(history: readonly Turn[], vocab?: ReadonlyMap<string, Slot>): DialogState {
+  const st = emptyState(vocab);
   history.forEach((t, i) => applyTurn(st, t, i));
   return st;
 }
