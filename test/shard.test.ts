@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { cliPath } from './shared-data.js';
@@ -144,4 +144,65 @@ test('benchmark: merged shards give the same rows, notes, tables and chart (time
   const dir = assertShardsMerge('benchmark', (d) => ['benchmark', '--quick', '--models', 'tfidf,nn', '--tasks', '1,2', '--dialogs', '20', '--seed', '1', '--out', join(d, 'out')], { timings: benchmarkTimings });
   const j = JSON.parse(readFileSync(join(dir, 'out', 'benchmark.json'), 'utf8')) as { rows: unknown[] };
   assert.equal(j.rows.length, 8); // 2 models × T1, T2, T1-OOV, T2-OOV
+});
+
+function oneLine(r: Run, re: RegExp, code: number): void {
+  assert.equal(r.code, code, r.stderr);
+  assert.match(r.stderr, re);
+  assert.equal(r.stderr.split('\n').length, 2, `not one line: ${r.stderr}`);
+}
+
+test('a bad --shard, or --shard without --shard-out, is refused in one line', () => {
+  const args = ['airdialogue', 'selfplay', '--n', '5'];
+  const out = join(root, 'never.shard');
+  oneLine(cli(...args, '--shard', '3/2', '--shard-out', out), /^error: --shard: 3\/2: i must be below n \(shards are 0-based: 0\/2 … 1\/2\)$/m, 2);
+  oneLine(cli(...args, '--shard', '2/2', '--shard-out', out), /i must be below n/, 2);
+  oneLine(cli(...args, '--shard', 'x', '--shard-out', out), /^error: --shard: expected i\/n with 0 ≤ i < n \(0-based, e\.g\. 0\/4 … 3\/4\), got 'x'$/m, 2);
+  oneLine(cli(...args, '--shard', '0/0', '--shard-out', out), /^error: --shard: 0\/0: n must be in \[1, 100000\]$/m, 2);
+  oneLine(cli(...args, '--shard', '-1/3', '--shard-out', out), /expected i\/n/, 2);
+  oneLine(cli(...args, '--shard', '0/2'), /^error: --shard 0\/2 needs --shard-out <file>/, 2);
+  oneLine(cli(...args, '--shard-out', out), /^error: --shard-out needs --shard i\/n$/m, 2);
+  oneLine(cli('generate', 'restaurant', '--task', '1', '--seed', '1', '--out', join(root, 'never'), '--shard', '1/1', '--shard-out', out), /i must be below n/, 2);
+});
+
+test('merge refuses a missing or duplicated shard, shards of another run or verb, and damaged files, in one line', () => {
+  const dir = join(root, 'refuse');
+  const shard = (i: number, n: number, seed = '1', name = `${i}.shard`): string => {
+    const f = join(dir, name);
+    ok(cli('airdialogue', 'selfplay', '--n', '10', '--seed', seed, '--shard', `${i}/${n}`, '--shard-out', f), `shard ${i}/${n}`);
+    return f;
+  };
+  const [s0, s1, s2] = [shard(0, 3), shard(1, 3), shard(2, 3)] as [string, string, string];
+  assert.equal(ok(cli('merge', s0, s1, s2), 'merge').code, 0);
+  // Order of the files does not matter.
+  assert.equal(cli('merge', s2, s0, s1).stdout, cli('merge', s0, s1, s2).stdout);
+  oneLine(cli('merge', s0, s2), /^error: missing shard 1\/3 of `airdialogue selfplay` \(have 0\/3, 2\/3\)$/m, 2);
+  oneLine(cli('merge', s0, s1, s2, s0), /^error: shard 0\/3 given twice: .*0\.shard and .*0\.shard$/m, 2);
+  const other = shard(1, 3, '2', 'seed2.shard');
+  oneLine(cli('merge', s0, other, s2), /^error: .*seed2\.shard: not the same run as .*0\.shard \(option seed: 1 vs 2\)$/m, 2);
+  const half = shard(1, 2, '1', 'half.shard');
+  oneLine(cli('merge', s0, half), /^error: .*half\.shard: shard 1\/2, but .*0\.shard is shard 0\/3 \(different n\)$/m, 2);
+  const ev = join(dir, 'infobot.shard');
+  ok(cli('infobot', 'eval', '--agent', 'rule-soft', '--split', 'small', '--episodes', '10', '--shard', '0/3', '--shard-out', ev), 'infobot shard');
+  oneLine(cli('merge', ev, s1, s2), /^error: .*1\.shard: shard of `airdialogue selfplay`, but .*infobot\.shard is a shard of `infobot eval`$/m, 2);
+  // A truncated shard file (its last item lost), a foreign file, an empty folder.
+  const lines = readFileSync(s1, 'utf8').trim().split('\n');
+  const cut = join(dir, 'cut.shard');
+  writeFileSync(cut, lines.slice(0, -1).join('\n') + '\n');
+  oneLine(cli('merge', s0, cut, s2), /^error: .*cut\.shard:\d+: shard 1\/3 of 10 items should hold 3 items, the file has 2 \(truncated\?\)$/m, 1);
+  const foreign = join(dir, 'notes.txt');
+  writeFileSync(foreign, 'hello\n');
+  oneLine(cli('merge', foreign), /^error: .*notes\.txt:1: not a dialogym shard file/m, 1);
+  mkdirSync(join(dir, 'empty'));
+  oneLine(cli('merge', join(dir, 'empty')), /^error: .*empty: no \*\.shard file in this folder$/m, 2);
+  oneLine(cli('merge', s0, s1, s2, '--out', join(dir, 'x')), /^error: --out: `airdialogue selfplay` writes no output folder/, 2);
+});
+
+test('merge --out writes a folder verb elsewhere than the shards said', () => {
+  const dir = join(root, 'elsewhere');
+  for (let i = 0; i < 2; i++) ok(cli('airdialogue', 'generate', '--n', '12', '--seed', '5', '--out', join(dir, 'planned'), '--shard', `${i}/2`, '--shard-out', join(dir, `${i}.shard`)), 'shard');
+  ok(cli('merge', dir, '--out', join(dir, 'moved')), 'merge --out');
+  ok(cli('airdialogue', 'generate', '--n', '12', '--seed', '5', '--out', join(dir, 'whole')), 'whole');
+  assert.deepEqual(readFileSync(join(dir, 'moved', 'data.json')), readFileSync(join(dir, 'whole', 'data.json')));
+  assert.throws(() => statSync(join(dir, 'planned')), 'nothing written where the shards were told');
 });

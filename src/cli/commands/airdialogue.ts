@@ -139,12 +139,12 @@ export function registerAirdialogue(program: Command): void {
   registerLearned(cmd);
 }
 
-/** The mean of the episodes' scores, added in episode order (as \`selfPlay\` does). */
+/** The mean of the episodes' scores, added in episode order (as `selfPlay` does). */
 function meanScores(items: readonly ShardItem[]): ScoreReport {
   return scoreReport(items.reduce((sum, it) => addScore(sum, it['score'] as Score), emptyScoreSum()));
 }
 
-/** Writes data.json and kb.json of a whole \`airdialogue generate\` (unsharded, or merged from its shards). */
+/** Writes data.json and kb.json of a whole `airdialogue generate` (unsharded, or merged from its shards). */
 export function finishAirGenerate(run: MergedRun): void {
   const o = run.options as { out: string };
   const items = run.items as readonly (ShardItem & { data: DataLine; kb: KbLine })[];
@@ -158,7 +158,7 @@ export function finishAirGenerate(run: MergedRun): void {
   out(`expected status: ${[...statuses].sort().map(([k, v]) => `${k} ${v}`).join(', ')}; rule agent score ${meanScores(items).total.toFixed(5)}`);
 }
 
-/** Writes the transcripts and prints the scores of a whole \`airdialogue selfplay\` (unsharded, or merged from its shards). */
+/** Writes the transcripts and prints the scores of a whole `airdialogue selfplay` (unsharded, or merged from its shards). */
 export function finishAirSelfplay(run: MergedRun): void {
   const o = run.options as { transcripts?: string; json?: boolean };
   if (o.transcripts) writeFileAtomic(o.transcripts, run.items.map((it) => `${it['transcript'] as string}\n`).join(''));

@@ -87,7 +87,7 @@ export function registerEvaluate(program: Command): void {
   );
 }
 
-/** Writes the transcripts and prints the summary of a whole \`evaluate\` (unsharded, or merged from its shards). */
+/** Writes the transcripts and prints the summary of a whole `evaluate` (unsharded, or merged from its shards). */
 export async function finishEvaluate(run: MergedRun): Promise<void> {
   const o = run.options as unknown as EvaluateFlags;
   const { summarizeEpisodes } = await import('../../serve/env-server-eval.js');
