@@ -364,7 +364,8 @@ export interface SimulateOptions {
 
 /**
  * The templated dialog simulator: rule customer vs rule agent (`selfPlay`), every episode as a
- * data line and a KB line, ready for `formatAirLines`, plus the self-play report.
+ * data line and a KB line, ready for `formatAirLines`, plus the self-play report and each
+ * episode's score (in the order of the lines).
  *
  * @example
  * ```ts
