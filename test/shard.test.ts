@@ -121,6 +121,11 @@ test('airdialogue generate and selfplay: merged shards give the same files, tran
 test('infobot eval: merged shards give the same T, S, R ± standard error', () => {
   assertShardsMerge('infobot', () => ['infobot', 'eval', '--agent', 'rule-soft', '--split', 'small', '--episodes', '60', '--seed', '1', '--workers', '1']);
   assertShardsMerge('infobot-json', () => ['infobot', 'eval', '--agent', 'rule-hard', '--split', 'small', '--episodes', '50', '--seed', '4', '--json']);
+  // Shards on worker threads (each shard's episodes cut among 2 workers), unsharded in one thread.
+  const args = ['infobot', 'eval', '--agent', 'rule-soft', '--split', 'small', '--episodes', '61', '--seed', '2', '--json'];
+  const dir = join(root, 'infobot-workers');
+  for (let i = 0; i < 3; i++) ok(cli(...args, '--workers', '2', '--shard', `${i}/3`, '--shard-out', join(dir, `${i}.shard`)), `shard ${i}/3 on workers`);
+  assert.equal(ok(cli('merge', dir), 'merge').stdout, ok(cli(...args, '--workers', '1'), 'one thread').stdout);
 });
 
 test('evaluate: merged shards give the same summary (pass^k, failures in order) and transcripts', () => {

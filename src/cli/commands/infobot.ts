@@ -41,8 +41,8 @@ import {
   splitSpec,
   type SplitKbs,
   type SplitName,
-  runInfoBotEpisode,
-  episodeSeed,
+  playOnWorkers,
+  runEpisodes,
   summarize,
   type EpisodeResult,
   type EvalReport,
@@ -177,15 +177,16 @@ export function registerInfobot(program: Command): void {
       const env = new InfoBotEnv({ split, kbs, temperature: o.temperature });
       const created = createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
       if (shard) {
-        // The items are the episodes (episode k reset with episodeSeed(seed, k)), played in this thread.
+        // The items are the episodes (episode k reset with episodeSeed(seed, k)).
         const ks = shardItems(shard, o.episodes);
         const bar = progress('eval', ks.length, { quiet: o.json === true || ks.length < 2000 });
-        const items = ks.map((k, j) => {
-          const r = runInfoBotEpisode(env, created.agent, created.privileged, episodeSeed(o.seed, k));
-          bar.update(j + 1);
-          return { k, reward: r.reward, turns: r.turns, success: r.success, rank: r.rank };
-        });
+        const workers = o.workers ?? (ks.length < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
+        const results =
+          workers > 1
+            ? (await playOnWorkers({ agent: o.agent, split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, shard, onEpisode: (d) => bar.update(d) })).results
+            : runEpisodes(env, created, o.seed, shard.index, o.episodes, (d) => bar.update(d), shard.count);
         bar.stop();
+        const items = results.map((r, j) => ({ k: ks[j] as number, reward: r.reward, turns: r.turns, success: r.success, rank: r.rank }));
         writeShard(o, 'infobot eval', o.episodes, items, { agent: created.name, split: env.split });
         return;
       }
