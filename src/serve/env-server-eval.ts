@@ -176,6 +176,8 @@ export interface EvaluateOptions {
   readonly timeoutMs?: number;
   /** Called after each episode with its record. */
   readonly onEpisode?: (e: EpisodeRecord, done: number, total: number) => void;
+  /** Only the tasks whose index passes (a sharded run's part; task i is seeded by seed + i alone). */
+  readonly include?: (task: number) => boolean;
 }
 
 /** One played episode. */
@@ -272,6 +274,37 @@ async function playEpisode(env: Env<any, any>, envId: string, transport: AgentTr
   return { ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs };
 }
 
+/**
+ * The summary of a run from its records (every trial of every task, in order): success rate,
+ * pass^k, mean turns and reward, failures by reason in the order they first occurred.
+ */
+export function summarizeEpisodes(run: { readonly env: string; readonly episodes: number; readonly trials: number; readonly seed: number }, records: readonly EpisodeRecord[]): EvaluateSummary {
+  const perTask: number[] = [];
+  const failures: Record<string, number> = {};
+  let last = -1;
+  for (const rec of records) {
+    if (rec.episode !== last) {
+      perTask.push(0);
+      last = rec.episode;
+    }
+    if (rec.success) perTask[perTask.length - 1] = (perTask[perTask.length - 1] ?? 0) + 1;
+    else if (rec.failure !== null) failures[rec.failure] = (failures[rec.failure] ?? 0) + 1;
+  }
+  const n = records.length || 1;
+  return {
+    protocol: AGENT_PROTOCOL,
+    env: run.env,
+    episodes: run.episodes,
+    trials: run.trials,
+    seed: run.seed,
+    success: records.filter((r) => r.success).length / n,
+    passK: passHatK(perTask, run.trials),
+    avgTurns: records.reduce((a, r) => a + r.turns, 0) / n,
+    avgReward: records.reduce((a, r) => a + r.reward, 0) / n,
+    failures,
+  };
+}
+
 /** Plays `episodes × trials` episodes of `opts.env` with the agent behind `transport`; see the module description. */
 export async function evaluateAgent(transport: AgentTransport, opts: EvaluateOptions): Promise<{ summary: EvaluateSummary; records: EpisodeRecord[] }> {
   const episodes = opts.episodes ?? 100;
@@ -280,31 +313,15 @@ export async function evaluateAgent(transport: AgentTransport, opts: EvaluateOpt
   const timeoutMs = opts.timeoutMs ?? 5000;
   const env = make(opts.env, opts.envOptions ?? {});
   const records: EpisodeRecord[] = [];
-  const perTask: number[] = [];
-  const failures: Record<string, number> = {};
+  const total = episodes * trials;
   for (let i = 0; i < episodes; i++) {
-    let c = 0;
+    if (opts.include && !opts.include(i)) continue;
     for (let t = 0; t < trials; t++) {
       const rec = await playEpisode(env, opts.env, transport, i, t, seed + i, timeoutMs);
       records.push(rec);
-      if (rec.success) c++;
-      else if (rec.failure !== null) failures[rec.failure] = (failures[rec.failure] ?? 0) + 1;
-      opts.onEpisode?.(rec, records.length, episodes * trials);
+      opts.onEpisode?.(rec, records.length, total);
     }
-    perTask.push(c);
   }
-  const n = records.length || 1;
-  const summary: EvaluateSummary = {
-    protocol: AGENT_PROTOCOL,
-    env: opts.env,
-    episodes,
-    trials,
-    seed,
-    success: records.filter((r) => r.success).length / n,
-    passK: passHatK(perTask, trials),
-    avgTurns: records.reduce((a, r) => a + r.turns, 0) / n,
-    avgReward: records.reduce((a, r) => a + r.reward, 0) / n,
-    failures,
-  };
+  const summary = summarizeEpisodes({ env: opts.env, episodes, trials, seed }, records);
   return { summary, records };
 }

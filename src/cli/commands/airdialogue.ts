@@ -7,11 +7,13 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/files.js';
-import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions } from '../../formats/airdialogue.js';
-import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredictions, selfPlay, simulateDialogs, type ScoreReport } from '../../testbeds/airdialogue/index.js';
+import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
+import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredictions, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
 import { action, alias, floatFlag, intFlag, out } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
+import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
+import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 
 function printScores(r: ScoreReport, json: boolean): void {
   if (json) {
@@ -65,7 +67,7 @@ export function registerAirdialogue(program: Command): void {
       }),
     );
 
-  cmd
+  const generate = cmd
     .command('generate')
     .description('templated dialog simulator: write data.json + kb.json (original format) of rule customer vs rule agent dialogs')
     .requiredOption('--dialogs <n>', 'number of dialogs', intFlag('--dialogs', 1, 10_000_000))
@@ -73,30 +75,22 @@ export function registerAirdialogue(program: Command): void {
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .requiredOption('--out <dir>', 'output folder')
     .option('--ood', 'out-of-domain contexts (uniform goals, reservation 70%, larger name/airport sets)')
-    .option('--json', 'print {"dialogs","data","kb","statuses","score"} as JSON')
-    .action(
-      action((o: { dialogs: number; seed: number; out: string; ood?: boolean; json?: boolean }) => {
-        const bar = progress('generate', o.dialogs, { quiet: o.dialogs < 2000 });
-        const r = simulateDialogs({ n: o.dialogs, seed: o.seed, ood: o.ood === true, onEpisode: (d) => bar.update(d) });
-        bar.stop();
-        const dataFile = join(o.out, 'data.json');
-        const kbFile = join(o.out, 'kb.json');
-        const kbText = formatAirLines(r.kb);
-        const dataText = formatAirLines(r.data);
-        writeFileAtomic(kbFile, kbText);
-        writeFileAtomic(dataFile, dataText);
-        const statuses = new Map<string, number>();
-        for (const d of r.data) statuses.set(d.expected_action.status, (statuses.get(d.expected_action.status) ?? 0) + 1);
-        if (o.json) {
-          out(JSON.stringify({ dialogs: r.data.length, data: dataFile, kb: kbFile, statuses: Object.fromEntries([...statuses].sort()), score: r.report.total }));
-          return;
-        }
-        out(`wrote ${r.data.length} dialogs to ${dataFile} and ${kbFile}`);
-        out(`expected status: ${[...statuses].sort().map(([k, v]) => `${k} ${v}`).join(', ')}; rule agent score ${r.report.total.toFixed(5)}`);
-      }),
-    );
+    .option('--json', 'print {"dialogs","data","kb","statuses","score"} as JSON');
+  shardOptions(generate).action(
+    action((o: { dialogs: number; seed: number; out: string; ood?: boolean; json?: boolean } & ShardFlags) => {
+      const shard = shardOf(o);
+      const ks = shardItems(shard, o.dialogs);
+      const bar = progress('generate', ks.length, { quiet: ks.length < 2000 });
+      let done = 0;
+      const r = simulateDialogs({ n: o.dialogs, seed: o.seed, ood: o.ood === true, include: (k) => inShard(shard, k), onEpisode: () => bar.update(++done) });
+      bar.stop();
+      const items = ks.map((k, j) => ({ k, data: r.data[j], kb: r.kb[j], score: r.scores[j] }));
+      if (shard) writeShard(o, 'airdialogue generate', o.dialogs, items);
+      else finishAirGenerate(wholeRun(o, items));
+    }),
+  );
 
-  cmd
+  const selfplay = cmd
     .command('selfplay')
     .description('self-play in airdialogue-v1: an agent policy against a customer policy, scored by the official scorer')
     .option('--agent <name|file>', `agent policy (${agentPolicies.names().join(', ')}) or a model file of \`airdialogue train\``, 'rules')
@@ -107,43 +101,76 @@ export function registerAirdialogue(program: Command): void {
     .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports (default: in-domain)')
     .option('--max-turns <n>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
     .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines (default: none)')
-    .option('--json', 'print the scores as JSON')
-    .action(
-      action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean }) => {
-        const ood = o.ood === undefined || o.ood === false ? 0 : typeof o.ood === 'string' ? oodFlag(o.ood) : 2;
-        const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
-        const bar = progress('selfplay', o.episodes, { quiet: o.episodes < 2000 });
-        const lines: string[] = [];
-        let r: ScoreReport;
-        if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
-          const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
-          const { learnedAgent, learnedCustomer, learnedSelfPlay } = await import('../../testbeds/airdialogue/learned/policy.js');
-          const agent = isFile(o.agent) ? learnedAgent(loadAirModels(o.agent)) : agentPolicies.get(o.agent);
-          const customer = isFile(o.customer) ? learnedCustomer(o.customer === o.agent ? loadAirModels(o.agent) : loadAirModels(o.customer)) : customerPolicies.get(o.customer);
-          r = learnedSelfPlay({
-            agent,
-            customer,
-            n: o.episodes,
-            seed: o.seed,
-            ood,
-            maxTurns: o.maxTurns,
-            onEpisode: (d) => bar.update(d),
-            onResult: (e, i) => {
-              if (o.transcripts) lines.push(JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }));
-            },
-          });
-        } else {
-          agentPolicies.get(o.agent);
-          customerPolicies.get(o.customer);
-          r = selfPlay({ agent: o.agent, customer: o.customer, n: o.episodes, seed: o.seed, ood: ood === 2, maxTurns: o.maxTurns, onEpisode: (d) => bar.update(d) });
-        }
-        bar.stop();
-        if (o.transcripts) writeFileAtomic(o.transcripts, lines.join('\n') + '\n');
-        printScores(r, o.json === true);
-      }),
-    );
+    .option('--json', 'print the scores as JSON');
+  shardOptions(selfplay).action(
+    action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean } & ShardFlags) => {
+      const shard = shardOf(o);
+      const ood = o.ood === undefined || o.ood === false ? 0 : typeof o.ood === 'string' ? oodFlag(o.ood) : 2;
+      const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
+      const ks = shardItems(shard, o.episodes);
+      const bar = progress('selfplay', ks.length, { quiet: ks.length < 2000 });
+      // One item per episode: its score, and its transcript line when asked.
+      const items: ShardItem[] = [];
+      let done = 0;
+      const common = { n: o.episodes, seed: o.seed, maxTurns: o.maxTurns, include: (k: number) => inShard(shard, k), onEpisode: () => bar.update(++done) };
+      if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
+        const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
+        const { learnedAgent, learnedCustomer, learnedSelfPlay } = await import('../../testbeds/airdialogue/learned/policy.js');
+        const agent = isFile(o.agent) ? learnedAgent(loadAirModels(o.agent)) : agentPolicies.get(o.agent);
+        const customer = isFile(o.customer) ? learnedCustomer(o.customer === o.agent ? loadAirModels(o.agent) : loadAirModels(o.customer)) : customerPolicies.get(o.customer);
+        learnedSelfPlay({
+          ...common,
+          agent,
+          customer,
+          ood,
+          onResult: (e, i) => {
+            const transcript = o.transcripts ? JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }) : undefined;
+            items.push({ k: i, score: e.score, ...(transcript !== undefined ? { transcript } : {}) });
+          },
+        });
+      } else {
+        agentPolicies.get(o.agent);
+        customerPolicies.get(o.customer);
+        selfPlay({ ...common, agent: o.agent, customer: o.customer, ood: ood === 2, onResult: (e, i) => items.push({ k: i, score: e.score }) });
+      }
+      bar.stop();
+      if (shard) writeShard(o, 'airdialogue selfplay', o.episodes, items);
+      else finishAirSelfplay(wholeRun(o, items));
+    }),
+  );
 
   registerLearned(cmd);
+}
+
+/** The mean of the episodes' scores, added in episode order (as `selfPlay` does). */
+function meanScores(items: readonly ShardItem[]): ScoreReport {
+  return scoreReport(items.reduce((sum, it) => addScore(sum, it['score'] as Score), emptyScoreSum()));
+}
+
+/** Writes data.json and kb.json of a whole `airdialogue generate` (unsharded, or merged from its shards). */
+export function finishAirGenerate(run: MergedRun): void {
+  const o = run.options as { out: string; json?: boolean };
+  const items = run.items as readonly (ShardItem & { data: DataLine; kb: KbLine })[];
+  const dataFile = join(o.out, 'data.json');
+  const kbFile = join(o.out, 'kb.json');
+  writeFileAtomic(kbFile, formatAirLines(items.map((it) => it.kb)));
+  writeFileAtomic(dataFile, formatAirLines(items.map((it) => it.data)));
+  const statuses = new Map<string, number>();
+  for (const { data: d } of items) statuses.set(d.expected_action.status, (statuses.get(d.expected_action.status) ?? 0) + 1);
+  const score = meanScores(items).total;
+  if (o.json) {
+    out(JSON.stringify({ dialogs: items.length, data: dataFile, kb: kbFile, statuses: Object.fromEntries([...statuses].sort()), score }));
+    return;
+  }
+  out(`wrote ${items.length} dialogs to ${dataFile} and ${kbFile}`);
+  out(`expected status: ${[...statuses].sort().map(([k, v]) => `${k} ${v}`).join(', ')}; rule agent score ${score.toFixed(5)}`);
+}
+
+/** Writes the transcripts and prints the scores of a whole `airdialogue selfplay` (unsharded, or merged from its shards). */
+export function finishAirSelfplay(run: MergedRun): void {
+  const o = run.options as { transcripts?: string; json?: boolean };
+  if (o.transcripts) writeFileAtomic(o.transcripts, run.items.map((it) => `${it['transcript'] as string}\n`).join(''));
+  printScores(meanScores(run.items), o.json === true);
 }
 
 function oodFlag(v: string): 0 | 1 | 2 {

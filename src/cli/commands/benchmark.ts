@@ -5,7 +5,9 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { FULL_PROFILE, QUICK_PROFILE, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
+import { FULL_PROFILE, QUICK_PROFILE, assembleBenchmark, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type CellResult, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
+import { inShard } from '../../core/shard.js';
+import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
 import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
 import { action, intFlag, out } from '../run.js';
@@ -25,7 +27,7 @@ interface Flags {
 }
 
 export function registerBenchmark(program: Command): void {
-  program
+  const cmd = program
     .command('benchmark')
     .description("train and evaluate every model of the paper's Table 2 on tasks 1-5 (+ OOV) and 6; write benchmark.md, benchmark.json and benchmark.svg")
     .option('--quick', 'small data, small models, few epochs (under 10 minutes on 2 cores)')
@@ -37,8 +39,8 @@ export function registerBenchmark(program: Command): void {
     .option('--workers <n>', 'cells trained at once on worker threads (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
     .option('--train-from <files|generate>', 'generate: train on simulator data (seed --seed) and test on the original files of --data (simulator fidelity)', 'files')
     .addOption(new Option('--dialogs <n>', 'dialogs per split (generated), or first dialogs of each split (--data)').argParser(intFlag('--dialogs', 1, 1_000_000)).hideHelp())
-    .addOption(new Option('--epochs <n>', 'epochs of the learned models').argParser(intFlag('--epochs', 1, 10_000)).hideHelp())
-    .action(action((f: Flags) => run(f)));
+    .addOption(new Option('--epochs <n>', 'epochs of the learned models').argParser(intFlag('--epochs', 1, 10_000)).hideHelp());
+  shardOptions(cmd).action(action((f: Flags & ShardFlags) => run(f)));
 }
 
 function profileOf(f: Flags): BenchmarkProfile {
@@ -72,7 +74,8 @@ function trainFromOf(v: string): TrainFrom {
   throw new ConfigError(`--train-from: expected files or generate, got '${v}'`);
 }
 
-async function run(f: Flags): Promise<void> {
+async function run(f: Flags & ShardFlags): Promise<void> {
+  const shard = shardOf(f);
   const models = parseModels(f.models);
   const trainFrom = trainFromOf(f.trainFrom);
   const workers = f.workers ?? Math.min(2, availableParallelism());
@@ -87,7 +90,11 @@ async function run(f: Flags): Promise<void> {
   let bar: Progress | undefined;
   let finished = 0;
   const label = (c: BenchmarkCell): string => `[${c.index + 1}/${c.total}] task ${c.task} ${c.model}`;
-  const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, trainFrom, workers: workers > 1 ? workers : 1 }, {
+  let grid = 0; // cells in the whole grid (include sees each of them)
+  const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, trainFrom, workers: workers > 1 ? workers : 1, include: (k) => {
+    grid = Math.max(grid, k + 1);
+    return inShard(shard, k);
+  } }, {
     onNote: (n) => process.stderr.write(`note: ${n}\n`),
     onCellStart(c) {
       if (tty) {
@@ -109,15 +116,38 @@ async function run(f: Flags): Promise<void> {
     },
   });
   bar?.stop();
+  // The items of a sharded run are the cells (task by task, each task's models in order): each cell seeds its own training.
+  const cells = result.cells ?? [];
+  const items = cells.map(({ cell, result: r }) => ({ k: cell.index, cell, result: r }));
+  const timing = { seconds: result.seconds, cpuSeconds: result.cpuSeconds, workers: result.workers };
+  const meta = { info, gridNotes: result.gridNotes ?? [] };
+  process.stderr.write(`benchmark: ${result.seconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${result.workers} worker${result.workers > 1 ? 's' : ''}\n`);
+  if (shard) writeShard(f, 'benchmark', grid, items, meta, timing);
+  else finishBenchmark({ ...wholeRun(f, items, meta), infos: [timing] });
+}
+
+/**
+ * Writes benchmark.{json,md,svg} of a whole run and prints the table (unsharded, or merged from its
+ * shards: then the wall time is the longest shard's, the CPU time the sum of the shards').
+ */
+export function finishBenchmark(run: MergedRun): void {
+  const dir = run.options['out'] as string;
+  const info = run.meta['info'] as ReportInfo;
+  const cells = run.items.map((it) => ({ cell: it['cell'] as BenchmarkCell, result: it['result'] as CellResult }));
+  const t = run.infos as readonly { seconds: number; cpuSeconds: number; workers: number }[];
+  const result = assembleBenchmark(run.meta['gridNotes'] as string[], cells, {
+    seconds: Math.max(0, ...t.map((x) => x.seconds)),
+    cpuSeconds: t.reduce((a, x) => a + x.cpuSeconds, 0),
+    workers: Math.max(1, ...t.map((x) => x.workers)),
+  });
   const md = benchmarkMarkdown(result, info);
   const files: [string, string][] = [
-    [join(f.out, 'benchmark.json'), benchmarkJson(result, info)],
-    [join(f.out, 'benchmark.md'), md],
-    [join(f.out, 'benchmark.svg'), benchmarkSvg(result, info)],
+    [join(dir, 'benchmark.json'), benchmarkJson(result, info)],
+    [join(dir, 'benchmark.md'), md],
+    [join(dir, 'benchmark.svg'), benchmarkSvg(result, info)],
   ];
   for (const [file, text] of files) writeFileAtomic(file, text);
   out(md.trimEnd());
   out('');
   out(`wrote ${files.map(([file]) => file).join(', ')}`);
-  process.stderr.write(`benchmark: ${result.seconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${result.workers} worker${result.workers > 1 ? 's' : ''}\n`);
 }

@@ -1,6 +1,5 @@
 /** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy. */
 import type { Command } from 'commander';
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
 import { checkModelName, createModel, isModelFile, modelFromContent } from '../../rankers/registry.js';
 import { KbTypes } from '../../rankers/match-type.js';
@@ -11,6 +10,10 @@ import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
 import { action, out } from '../run.js';
 import { progress } from '../progress.js';
+import { writeFileAtomic } from '../../core/files.js';
+import { shardItems, type ShardItem } from '../../core/shard.js';
+import type { Dialog } from '../../core/dialog.js';
+import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 
 interface EvalOptions {
   model: string;
@@ -24,7 +27,7 @@ interface EvalOptions {
 }
 
 export function registerEval(program: Command): void {
-  program
+  const cmd = program
     .command('eval')
     .description('evaluate a model on a bAbI dialog file: per-response and per-dialog accuracy')
     .requiredOption('--model <name|file>', `model name (${'rules'}, tfidf, …) or a model file written by \`dialogym train\` (*.dgm)`)
@@ -34,11 +37,12 @@ export function registerEval(program: Command): void {
     .option('--train <file>', 'training dialog file, for models that learn from it when built (rules-dstc2 only) (default: none)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)')
-    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
-    .action(action((o: EvalOptions) => run(o)));
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
+  shardOptions(cmd).action(action((o: EvalOptions & ShardFlags) => run(o)));
 }
 
-function run(o: EvalOptions): void {
+function run(o: EvalOptions & ShardFlags): void {
+  const shard = shardOf(o);
   checkModelName(o.model); // unknown name: fail before reading data
   const m = modelArg(o.model, isModelFile(o.model));
   if (m.content?.checkpoint === true && !o.allowCheckpoint) {
@@ -53,38 +57,47 @@ function run(o: EvalOptions): void {
   const model = m.content
     ? modelFromContent(m.content, o.model, kbFacts ? KbTypes.fromFacts(kbFacts) : undefined)
     : createModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}) });
-  const tmp = o.predictions ? `${o.predictions}.${process.pid}.tmp` : undefined;
-  const fd = tmp ? openSync(tmp, 'w') : undefined;
-  const bar = progress(`eval ${o.model}`, dialogs.length, { quiet: o.json === true && !process.stderr.isTTY });
+  // One item per dialog (k = its index in the file): which of its bot turns were right ("1"/"0"), and the predictions when asked.
+  const ks = shardItems(shard, dialogs.length);
+  const items = ks.map((k) => ({ k, marks: '', ...(o.predictions ? { predictions: [] as string[] } : {}) }));
+  const bar = progress(`eval ${o.model}`, ks.length, { quiet: o.json === true && !process.stderr.isTTY });
   try {
-    const s = evaluateDialogs(model, dialogs, {
-      ...(candidates ? { candidates } : {}),
-      onPrediction: fd === undefined ? undefined : (p) => writeSync(fd, JSON.stringify({ dialog: p.dialog, turn: p.turn, prediction: p.prediction }) + '\n'),
-      onProgress: (d) => bar.update(d),
-    });
+    evaluateDialogs(
+      model,
+      ks.map((k) => dialogs[k] as Dialog),
+      {
+        ...(candidates ? { candidates } : {}),
+        onPrediction: (p) => {
+          const it = items[p.dialog] as { marks: string; predictions?: string[] };
+          it.marks += p.prediction === p.truth ? '1' : '0';
+          it.predictions?.push(p.prediction);
+        },
+        onProgress: (d) => bar.update(d),
+      },
+    );
+  } finally {
     bar.stop();
-    if (fd !== undefined && tmp && o.predictions) {
-      closeSync(fd);
-      renameSync(tmp, o.predictions);
-    }
-    const perResponse = accuracy.perResponse(s);
-    const perDialog = accuracy.perDialog(s);
-    if (o.json) out(JSON.stringify({ perResponse, perDialog, turns: s.turns, dialogs: s.dialogs }));
-    else {
-      out(`${o.data}`);
-      out(`  per-response accuracy ${(100 * perResponse).toFixed(2)}% (${s.correctTurns}/${s.turns})`);
-      out(`  per-dialog accuracy    ${(100 * perDialog).toFixed(2)}% (${s.correctDialogs}/${s.dialogs})`);
-    }
-  } catch (e) {
-    bar.stop();
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        /* already closed */
-      }
-    }
-    if (tmp) rmSync(tmp, { force: true });
-    throw e;
+  }
+  if (shard) writeShard(o, 'eval', dialogs.length, items);
+  else finishEval(wholeRun(o, items));
+}
+
+/** Writes the predictions file and prints the accuracies of a whole run (unsharded, or merged from its shards). */
+export function finishEval(run: MergedRun): void {
+  const o = run.options as unknown as EvalOptions;
+  let s = accuracy.empty();
+  const lines: string[] = [];
+  for (const it of run.items as readonly ShardItem[] as readonly (ShardItem & { marks: string; predictions?: string[] })[]) {
+    s = accuracy.addDialog(s, [...it.marks].map((c) => c === '1'));
+    it.predictions?.forEach((prediction, turn) => lines.push(JSON.stringify({ dialog: it.k, turn, prediction }) + '\n'));
+  }
+  if (o.predictions) writeFileAtomic(o.predictions, lines.join(''));
+  const perResponse = accuracy.perResponse(s);
+  const perDialog = accuracy.perDialog(s);
+  if (o.json) out(JSON.stringify({ perResponse, perDialog, turns: s.turns, dialogs: s.dialogs }));
+  else {
+    out(`${o.data}`);
+    out(`  per-response accuracy ${(100 * perResponse).toFixed(2)}% (${s.correctTurns}/${s.turns})`);
+    out(`  per-dialog accuracy    ${(100 * perDialog).toFixed(2)}% (${s.correctDialogs}/${s.dialogs})`);
   }
 }

@@ -2,6 +2,9 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { action, intFlag, out } from '../run.js';
+import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
+import type { EpisodeRecord } from '../../serve/env-server-eval.js';
+import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 
 interface EvaluateFlags {
   env: string;
@@ -20,7 +23,7 @@ interface EvaluateFlags {
 }
 
 export function registerEvaluate(program: Command): void {
-  program
+  const cmd = program
     .command('evaluate')
     .description('play an online environment with an agent (child process over JSON Lines, HTTP endpoint, or a dialogym model in process): success, pass^k, turns, reward, failures by reason')
     .requiredOption('--env <id>', 'environment id (restaurant-task5-v1, dstc6-task1-tst3-v1, airdialogue-v1, …)')
@@ -35,57 +38,69 @@ export function registerEvaluate(program: Command): void {
     .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
     .option('--max-turns <n>', 'agent turns after which an episode is truncated (restaurant envs) (default: 80)', intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)')
-    .action(
-      action(async (o: EvaluateFlags) => {
-        const ways = [o.agentCmd, o.agentUrl, o.agent].filter((x) => x !== undefined).length;
-        if (ways !== 1) throw new ConfigError('give exactly one of --agent-cmd, --agent-url, --agent');
-        await import('../../index.js');
-        await import('../../testbeds/dstc6/index.js');
-        const { evaluateAgent, localTransport, stdioTransport, httpTransport } = await import('../../serve/env-server-eval.js');
-        const { createLocalAgent } = await import('../../serve/env-server-agents.js');
-        const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
-        const { writeFileAtomic } = await import('../../core/files.js');
-        const { progress: startProgress } = await import('../progress.js');
-        const envOptions: Record<string, unknown> = {};
-        if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
-        if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
-        const transport =
-          o.agentCmd !== undefined
-            ? stdioTransport(o.agentCmd)
-            : o.agentUrl !== undefined
-              ? httpTransport(o.agentUrl)
-              : localTransport(createLocalAgent(o.agent as string, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) }));
-        const progress = startProgress('episodes', o.episodes * o.trials);
-        const lines: string[] = [];
-        let result;
-        try {
-          result = await evaluateAgent(transport, {
-            env: o.env,
-            envOptions,
-            episodes: o.episodes,
-            seed: o.seed,
-            trials: o.trials,
-            timeoutMs: o.timeout,
-            onEpisode: (rec, done) => {
-              if (o.transcripts !== undefined) lines.push(JSON.stringify(rec));
-              progress.update(done);
-            },
-          });
-        } finally {
-          progress.stop();
-          await transport.close();
-        }
-        if (o.transcripts !== undefined) writeFileAtomic(o.transcripts, lines.map((l) => l + '\n').join(''));
-        const s = result.summary;
-        if (o.json) out(JSON.stringify(s));
-        else {
-          out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
-          out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
-          out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
-          const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
-          out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
-        }
-      }),
-    );
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)');
+  shardOptions(cmd).action(
+    action(async (o: EvaluateFlags & ShardFlags) => {
+      const shard = shardOf(o);
+      const ways = [o.agentCmd, o.agentUrl, o.agent].filter((x) => x !== undefined).length;
+      if (ways !== 1) throw new ConfigError('give exactly one of --agent-cmd, --agent-url, --agent');
+      await import('../../index.js');
+      await import('../../testbeds/dstc6/index.js');
+      const { evaluateAgent, localTransport, stdioTransport, httpTransport } = await import('../../serve/env-server-eval.js');
+      const { createLocalAgent } = await import('../../serve/env-server-agents.js');
+      const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
+      const { progress: startProgress } = await import('../progress.js');
+      const envOptions: Record<string, unknown> = {};
+      if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
+      if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
+      const transport =
+        o.agentCmd !== undefined
+          ? stdioTransport(o.agentCmd)
+          : o.agentUrl !== undefined
+            ? httpTransport(o.agentUrl)
+            : localTransport(createLocalAgent(o.agent as string, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) }));
+      const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials);
+      // One item per task (k = its index; seed + k): the records of its trials.
+      const items: ShardItem[] = [];
+      try {
+        await evaluateAgent(transport, {
+          env: o.env,
+          envOptions,
+          episodes: o.episodes,
+          seed: o.seed,
+          trials: o.trials,
+          timeoutMs: o.timeout,
+          include: (k) => inShard(shard, k),
+          onEpisode: (rec, done) => {
+            if (rec.trial === 0) items.push({ k: rec.episode, records: [] });
+            (items[items.length - 1]?.['records'] as EpisodeRecord[]).push(rec);
+            progress.update(done);
+          },
+        });
+      } finally {
+        progress.stop();
+        await transport.close();
+      }
+      if (shard) writeShard(o, 'evaluate', o.episodes, items);
+      else await finishEvaluate(wholeRun(o, items));
+    }),
+  );
+}
+
+/** Writes the transcripts and prints the summary of a whole `evaluate` (unsharded, or merged from its shards). */
+export async function finishEvaluate(run: MergedRun): Promise<void> {
+  const o = run.options as unknown as EvaluateFlags;
+  const { summarizeEpisodes } = await import('../../serve/env-server-eval.js');
+  const { writeFileAtomic } = await import('../../core/files.js');
+  const records = run.items.flatMap((it) => it['records'] as EpisodeRecord[]);
+  if (o.transcripts !== undefined) writeFileAtomic(o.transcripts, records.map((r) => JSON.stringify(r) + '\n').join(''));
+  const s = summarizeEpisodes({ env: o.env, episodes: o.episodes, trials: o.trials, seed: o.seed }, records);
+  if (o.json) out(JSON.stringify(s));
+  else {
+    out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
+    out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
+    out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
+    const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
+    out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  }
 }

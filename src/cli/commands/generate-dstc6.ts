@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { DSTC6_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
-import { DSTC6_SETS, SET_SPECS, generateDstc6Files, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
+import { DSTC6_SETS, SET_SPECS, dstc6SetFiles, generateDstc6Sets, type DatasetOptions, type Dstc6Set, type GeneratedSet } from '../../testbeds/dstc6/sim-dataset.js';
+import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
+import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
+import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
 import { action, alias, intFlag, out } from '../run.js';
 
@@ -30,7 +33,7 @@ function parseSet(v: string): Dstc6Set {
 }
 
 export function registerGenerateDstc6(gen: Command): void {
-  gen
+  const cmd = gen
     .command('dstc6')
     .description('DSTC6 Track 1 (extended restaurant KB, ranking entries): dataset files named like the originals, answers for test sets')
     .option('--task <task>', 'task: 1 (API), 2 (REFINE), 3 (OPTIONS), 4 (INFOS), 5 (FULL) or all (required)')
@@ -39,40 +42,63 @@ export function registerGenerateDstc6(gen: Command): void {
     .option('--out <dir>', 'output folder (required)')
     .option('--dialogs <n>', 'dialogs (entries) per file (default: 10000 for trn, 1000 for tst sets)', intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
-    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)')
-    .action(
-      action((flags: Flags) => {
-        if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
-        const tasks = parseTask(flags.task);
-        if (flags.set === undefined) throw new ConfigError(`--set is required (${DSTC6_SETS.join(', ')})`);
-        const set = parseSet(flags.set);
-        if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
-        const restaurants = flags.kb !== undefined ? readKb(flags.kb, DSTC6_KB).restaurants : undefined;
-        const perFile = flags.dialogs ?? SET_SPECS[set].examples;
-        const total = tasks.length * perFile;
-        const tty = process.stderr.isTTY === true;
-        const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} entries | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
-        bar?.start(total, 0, { label: '' });
-        let done = 0;
-        const start = Date.now();
-        const files = generateDstc6Files({
-          seed: flags.seed,
-          tasks,
-          set,
-          ...(flags.dialogs !== undefined ? { examples: flags.dialogs } : {}),
-          ...(restaurants ? { restaurants } : {}),
-          onProgress: ({ task, done: d, total: t }) => {
-            done++;
-            if (bar) {
-              if (d === t || done % 200 === 0) bar.update(done, { label: `task ${task} ${set}` });
-            } else if (d === t) {
-              process.stderr.write(`task ${task} ${set}: ${t} entries\n`);
-            }
-          },
-        });
-        bar?.stop();
-        for (const f of files) writeFileAtomic(join(flags.out, f.name), f.text);
-        out(`wrote ${files.length} files (${done} entries) to ${flags.out} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
-      }),
-    );
+    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)');
+  shardOptions(cmd).action(
+    action((flags: Flags & ShardFlags) => {
+      const shard = shardOf(flags);
+      const opts = datasetOptions(flags);
+      const perFile = flags.dialogs ?? SET_SPECS[opts.set].examples;
+      // The items of a sharded run are the entries (task position × entries per file + entry): each entry has its own stream.
+      const total = opts.tasks.length * perFile;
+      const mine = shardItems(shard, total);
+      const tty = process.stderr.isTTY === true;
+      const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} entries | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+      bar?.start(mine.length, 0, { label: '' });
+      let done = 0;
+      const start = Date.now();
+      const sets = generateDstc6Sets({
+        ...opts,
+        include: (k) => inShard(shard, k),
+        onProgress: ({ task, done: d, total: t }) => {
+          done++;
+          if (bar) {
+            if (d === t || done % 200 === 0) bar.update(done, { label: `task ${task} ${opts.set}` });
+          } else if (d === t) {
+            process.stderr.write(`task ${task} ${opts.set}: ${t} entries\n`);
+          }
+        },
+      });
+      bar?.stop();
+      const flat = sets.flatMap((s) => s.entries.map((entry, j) => ({ entry, answer: s.answers[j] })));
+      const items = flat.map((x, j) => ({ k: mine[j] as number, entry: x.entry, answer: x.answer }));
+      if (shard) writeShard(flags, 'generate dstc6', total, items, { perFile });
+      else finishGenerateDstc6(wholeRun(flags, items, { perFile }), start);
+    }),
+  );
+}
+
+function datasetOptions(flags: Flags): DatasetOptions {
+  if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
+  const tasks = parseTask(flags.task);
+  if (flags.set === undefined) throw new ConfigError(`--set is required (${DSTC6_SETS.join(', ')})`);
+  const set = parseSet(flags.set);
+  if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
+  const restaurants = flags.kb !== undefined ? readKb(flags.kb, DSTC6_KB).restaurants : undefined;
+  return { seed: flags.seed, tasks, set, ...(flags.dialogs !== undefined ? { examples: flags.dialogs } : {}), ...(restaurants ? { restaurants } : {}) };
+}
+
+/** Writes the files of a whole run (unsharded, or merged from its shards). */
+export function finishGenerateDstc6(run: MergedRun, start = Date.now()): void {
+  const flags = run.options as unknown as Flags;
+  const opts = datasetOptions(flags);
+  const perFile = run.meta['perFile'] as number;
+  const sets: GeneratedSet[] = opts.tasks.map(() => ({ entries: [], answers: [] }));
+  for (const it of run.items as readonly (ShardItem & { entry: Dstc6Entry; answer: Dstc6Result })[]) {
+    const s = sets[Math.floor(it.k / perFile)] as GeneratedSet;
+    s.entries.push(it.entry);
+    s.answers.push(it.answer);
+  }
+  const files = dstc6SetFiles(opts, sets);
+  for (const f of files) writeFileAtomic(join(flags.out as string, f.name), f.text);
+  out(`wrote ${files.length} files (${run.items.length} entries) to ${flags.out} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }

@@ -8,6 +8,8 @@ import { generateRestaurantDataset } from '../../testbeds/restaurant/dataset.js'
 import { BABI_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { TASKS, type TaskId } from '../../testbeds/restaurant/simulator.js';
 import { action, intFlag, out } from '../run.js';
+import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
+import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 
 interface Flags {
   task?: string;
@@ -24,43 +26,58 @@ function parseTask(v: string): TaskId[] {
 }
 
 export function registerGenerateRestaurant(gen: Command): void {
-  gen
+  const cmd = gen
     .command('restaurant')
     .description('bAbI dialog tasks 1-5 (restaurant booking): dialog files, KB and candidates with the original names')
     .option('--task <task>', 'task to generate: 1, 2, 3, 4, 5 or all (required)')
     .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
     .option('--out <dir>', 'output folder (required)')
     .option('--dialogs <n>', 'dialogs per split', intFlag('--dialogs', 1, 1_000_000), 1000)
-    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one (default: a KB generated from --seed)')
-    .action(
-      action((flags: Flags) => {
-        if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
-        const tasks = parseTask(flags.task);
-        if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
-        const restaurants = flags.kb !== undefined ? readKb(flags.kb, BABI_KB).restaurants : undefined;
-        const total = tasks.length * 4 * flags.dialogs;
-        const tty = process.stderr.isTTY === true;
-        const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} dialogs | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
-        bar?.start(total, 0, { label: '' });
-        let done = 0;
-        const start = Date.now();
-        const files = generateRestaurantDataset({
-          seed: flags.seed,
-          tasks,
-          dialogs: flags.dialogs,
-          ...(restaurants ? { restaurants } : {}),
-          onProgress: ({ task, split, done: d, total: t }) => {
-            done++;
-            if (bar) {
-              if (d === t || done % 200 === 0) bar.update(done, { label: `task ${task} ${split}` });
-            } else if (d === t) {
-              process.stderr.write(`task ${task} ${split}: ${t} dialogs\n`);
-            }
-          },
-        });
-        bar?.stop();
-        for (const f of files) writeFileAtomic(join(flags.out, f.name), f.text);
-        out(`wrote ${files.length} files (${done} dialogs) to ${flags.out} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
-      }),
-    );
+    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one (default: a KB generated from --seed)');
+  shardOptions(cmd).action(
+    action((flags: Flags & ShardFlags) => {
+      const shard = shardOf(flags);
+      if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
+      const tasks = parseTask(flags.task);
+      if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
+      const restaurants = flags.kb !== undefined ? readKb(flags.kb, BABI_KB).restaurants : undefined;
+      // The items of a sharded run are the files (4 per task, then the KB and the candidates): each split has its own stream.
+      const fileCount = tasks.length * 4 + 2;
+      const dialogFiles = shardItems(shard, fileCount).filter((k) => k < tasks.length * 4).length;
+      const total = dialogFiles * flags.dialogs;
+      const tty = process.stderr.isTTY === true;
+      const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} dialogs | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+      bar?.start(total, 0, { label: '' });
+      let done = 0;
+      const start = Date.now();
+      const files = generateRestaurantDataset({
+        seed: flags.seed,
+        tasks,
+        dialogs: flags.dialogs,
+        ...(restaurants ? { restaurants } : {}),
+        files: (k) => inShard(shard, k),
+        onProgress: ({ task, split, done: d, total: t }) => {
+          done++;
+          if (bar) {
+            if (d === t || done % 200 === 0) bar.update(done, { label: `task ${task} ${split}` });
+          } else if (d === t) {
+            process.stderr.write(`task ${task} ${split}: ${t} dialogs\n`);
+          }
+        },
+      });
+      bar?.stop();
+      const items = files.map((f, j) => ({ k: shardItems(shard, fileCount)[j] as number, name: f.name, text: f.text }));
+      if (shard) writeShard(flags, 'generate restaurant', fileCount, items);
+      else finishGenerateRestaurant(wholeRun(flags, items), start);
+    }),
+  );
+}
+
+/** Writes the files of a whole run (unsharded, or merged from its shards). */
+export function finishGenerateRestaurant(run: MergedRun, start = Date.now()): void {
+  const dir = run.options['out'] as string;
+  const items = run.items as readonly (ShardItem & { name: string; text: string })[];
+  for (const f of items) writeFileAtomic(join(dir, f.name), f.text);
+  const dialogs = items.reduce((n, f) => n + (f.name.startsWith('dialog-babi-task') ? (f.text.match(/^1 /gm)?.length ?? 0) : 0), 0);
+  out(`wrote ${items.length} files (${dialogs} dialogs) to ${dir} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }

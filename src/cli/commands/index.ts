@@ -97,6 +97,11 @@ export const VERBS: readonly VerbEntry[] = [
     summary: 'serve the environments over HTTP: GET /envs, POST /envs/:id → session, POST /sessions/:sid/reset|step, DELETE /sessions/:sid',
     load: async () => (await import('./env-server.js')).registerEnvServer,
   },
+  {
+    term: 'merge [options] <shards...>',
+    summary: 'combine the shard files of a run made with --shard i/n into exactly what the unsharded run writes',
+    load: async () => (await import('./merge.js')).registerMerge,
+  },
 ];
 
 /** The verb's name: the first word of its term. */

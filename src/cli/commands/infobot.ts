@@ -42,8 +42,14 @@ import {
   splitSpec,
   type SplitKbs,
   type SplitName,
+  playOnWorkers,
+  runEpisodes,
+  summarize,
+  type EpisodeResult,
+  type EvalReport,
 } from '../../testbeds/infobot/index.js';
-import type { EvalReport } from '../../testbeds/infobot/episodes.js';
+import { shardItems, type ShardItem } from '../../core/shard.js';
+import { shardOf, shardOptions, writeShard, type MergedRun, type ShardFlags } from '../shard.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
 import { action, alias, floatFlag, intFlag, out } from '../run.js';
@@ -108,6 +114,30 @@ function reportFigures(r: EvalReport): EvalReport {
   return { agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr };
 }
 
+interface InfobotEvalFlags extends KbFlags {
+  agent: string;
+  episodes: number;
+  seed: number;
+  temperature: number;
+  json?: boolean;
+  policies?: string;
+  workers?: number;
+}
+
+function printInfobotEval(r: EvalReport, json: boolean): void {
+  if (json) {
+    out(JSON.stringify(reportFigures(r)));
+    return;
+  }
+  out(`${r.agent} on ${r.split} (${r.episodes} episodes): T ${r.turns.toFixed(2)}  S ${r.success.toFixed(3)}  R ${r.reward.toFixed(3)} ± ${r.rewardStdErr.toFixed(3)}`);
+}
+
+/** Prints the report of a whole `infobot eval` from its shards' episodes (the same figures as the unsharded run: `summarize` over the episodes in order). */
+export function finishInfobotEval(run: MergedRun): void {
+  const results = run.items as readonly (ShardItem & EpisodeResult)[];
+  printInfobotEval(summarize(run.meta['agent'] as string, run.meta['split'] as string, results), run.options['json'] === true);
+}
+
 export function registerInfobot(program: Command): void {
   const cmd = program.command('infobot').description('KB-InfoBot movie search: kb, eval, table, train, chat, agents');
 
@@ -138,7 +168,7 @@ export function registerInfobot(program: Command): void {
       }),
     );
 
-  kbOptions(
+  shardOptions(kbOptions(
     cmd
       .command('eval')
       .description('evaluate an agent against the simulated user: average turns T, success S, reward R ± standard error')
@@ -149,13 +179,28 @@ export function registerInfobot(program: Command): void {
       .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
       .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
       .option('--workers <n>', `episodes played on n worker threads, same result for any n (default: 2, or 1 on a 1-core machine or under ${MIN_PARALLEL_EPISODES} episodes; 1 = no worker)`, intFlag('--workers', 1, 64)),
-  ).action(
-    action(async (o: KbFlags & { agent: string; episodes: number; seed: number; temperature: number; json?: boolean; policies?: string; workers?: number }) => {
+  )).action(
+    action(async (o: InfobotEvalFlags & ShardFlags) => {
+      const shard = shardOf(o);
       if (!isPolicyFile(o.agent)) infobotAgents.get(o.agent);
       const kbs = loadKbs(o);
       const split = o.split as SplitName;
       const env = new InfoBotEnv({ split, kbs, temperature: o.temperature });
-      createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
+      const created = createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
+      if (shard) {
+        // The items are the episodes (episode k reset with episodeSeed(seed, k)).
+        const ks = shardItems(shard, o.episodes);
+        const bar = progress('eval', ks.length, { quiet: o.json === true || ks.length < 2000 });
+        const workers = o.workers ?? (ks.length < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
+        const results =
+          workers > 1
+            ? (await playOnWorkers({ agent: o.agent, split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, shard, onEpisode: (d) => bar.update(d) })).results
+            : runEpisodes(env, created, o.seed, shard.index, o.episodes, (d) => bar.update(d), shard.count);
+        bar.stop();
+        const items = results.map((r, j) => ({ k: ks[j] as number, reward: r.reward, turns: r.turns, success: r.success, rank: r.rank }));
+        writeShard(o, 'infobot eval', o.episodes, items, { agent: created.name, split: env.split });
+        return;
+      }
       const bar = progress('eval', o.episodes, { quiet: o.json === true || o.episodes < 2000 });
       const workers = o.workers ?? (o.episodes < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
       const onEpisode = (d: number): void => bar.update(d);
@@ -164,11 +209,7 @@ export function registerInfobot(program: Command): void {
           ? await evaluateAgentOnWorkers({ agent: o.agent, split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, onEpisode })
           : evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode });
       bar.stop();
-      if (o.json) {
-        out(JSON.stringify(reportFigures(r)));
-        return;
-      }
-      out(`${r.agent} on ${r.split} (${r.episodes} episodes): T ${r.turns.toFixed(2)}  S ${r.success.toFixed(3)}  R ${r.reward.toFixed(3)} ± ${r.rewardStdErr.toFixed(3)}`);
+      printInfobotEval(r, o.json === true);
     }),
   );
 

@@ -278,6 +278,8 @@ export interface SelfPlayOptions {
   onEpisode?: (done: number, total: number) => void;
   /** Called with each finished episode. */
   onResult?: (e: Episode, i: number) => void;
+  /** Only the episodes whose index passes (a sharded run's part; episode i is seeded by `episodeSeed(seed, i)` alone). */
+  include?: (i: number) => boolean;
 }
 
 /**
@@ -296,6 +298,7 @@ export function selfPlay(o: SelfPlayOptions): ScoreReport {
   const env = new AirDialogueEnv({ customer: o.customer ?? 'rules', ood: o.ood ?? false, ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
   let sum: ScoreSum = emptyScoreSum();
   for (let i = 0; i < o.n; i++) {
+    if (o.include && !o.include(i)) continue;
     const e = playEpisode(env, agentFactory, episodeSeed(o.seed ?? 0, i));
     sum = addScore(sum, e.score);
     o.onResult?.(e, i);
@@ -355,11 +358,14 @@ export interface SimulateOptions {
   ood?: boolean;
   /** Called after each dialog. */
   onEpisode?: (done: number, total: number) => void;
+  /** Only the dialogs whose index passes (a sharded run's part; each dialog has its own seed). */
+  include?: (i: number) => boolean;
 }
 
 /**
  * The templated dialog simulator: rule customer vs rule agent (`selfPlay`), every episode as a
- * data line and a KB line, ready for `formatAirLines`, plus the self-play report.
+ * data line and a KB line, ready for `formatAirLines`, plus the self-play report and each
+ * episode's score (in the order of the lines).
  *
  * @example
  * ```ts
@@ -370,20 +376,23 @@ export interface SimulateOptions {
  * writeFileAtomic('out/sim_kb.json', formatAirLines(kb));
  * ```
  */
-export function simulateDialogs(o: SimulateOptions): { data: DataLine[]; kb: KbLine[]; report: ScoreReport } {
+export function simulateDialogs(o: SimulateOptions): { data: DataLine[]; kb: KbLine[]; report: ScoreReport; scores: Score[] } {
   const data: DataLine[] = [];
   const kb: KbLine[] = [];
+  const scores: Score[] = [];
   const seed = o.seed ?? 0;
   const report = selfPlay({
     n: o.n,
     seed,
     ood: o.ood ?? false,
     ...(o.onEpisode ? { onEpisode: o.onEpisode } : {}),
+    ...(o.include ? { include: o.include } : {}),
     onResult: (e, i) => {
       const lines = episodeToLines(e, createRng(seed).fork(`timestamps:${i}`));
       data.push(lines.data);
       kb.push(lines.kb);
+      scores.push(e.score);
     },
   });
-  return { data, kb, report };
+  return { data, kb, report, scores };
 }

@@ -143,6 +143,8 @@ export interface GenerateSetOptions {
   readonly examples?: number;
   /** Called after each entry. */
   readonly onEntry?: (done: number, total: number) => void;
+  /** Only the entries whose index passes (a sharded run's part); each entry has its own stream. */
+  readonly include?: (index: number) => boolean;
 }
 
 /**
@@ -189,6 +191,7 @@ export function generateSet(opts: GenerateSetOptions): GeneratedSet {
   const entries: Dstc6Entry[] = [];
   const answers: Dstc6Result[] = [];
   for (let i = 0; i < n; i++) {
+    if (opts.include && !opts.include(i)) continue;
     const rng = opts.rng.fork(`entry${i}`);
     const turns = generateDialog(opts.task, rng.fork('dialog'), ctx, pools);
     const { entry, answer } = makeEntry(rng.fork('cut'), opts.task, turns, ctx, map, { withAnswer: opts.set === 'trn' });
@@ -219,6 +222,11 @@ export interface DatasetOptions {
   /** A real or earlier-generated extended KB to use instead of generating one from the seed. */
   readonly restaurants?: readonly Restaurant[];
   readonly onProgress?: (p: { task: Dstc6Task; done: number; total: number }) => void;
+  /**
+   * Only the entries whose index over the whole set passes (task position × entries per file +
+   * entry index): a sharded run's part (`generateDstc6Sets`; entries are seeded one by one).
+   */
+  readonly include?: (index: number) => boolean;
 }
 
 /**
@@ -240,6 +248,62 @@ export interface GeneratedFile {
 }
 
 /**
+ * Generates the entries of one set, one `GeneratedSet` per task of `opts.tasks` (only the entries
+ * `opts.include` selects, when given). Errors as `generateSet`.
+ *
+ * @example
+ * ```ts
+ * import { generateDstc6Sets } from 'dialogym/dstc6';
+ * const [t1] = generateDstc6Sets({ seed: 1, tasks: [1], set: 'tst1', examples: 10, include: (k) => k % 2 === 0 });
+ * t1?.entries.length; // 5
+ * ```
+ */
+export function generateDstc6Sets(opts: DatasetOptions): GeneratedSet[] {
+  const root = createRng(opts.seed);
+  const spec = SET_SPECS[opts.set];
+  const restaurants = opts.restaurants ?? generateExtendedKbs(root.fork('kb'))[spec.kb];
+  const perFile = opts.examples ?? spec.examples;
+  return opts.tasks.map((task, t) =>
+    generateSet({
+      task,
+      set: opts.set,
+      restaurants,
+      rng: root.fork(`task${task}`).fork(opts.set),
+      ...(opts.examples !== undefined ? { examples: opts.examples } : {}),
+      ...(opts.include ? { include: (i: number) => (opts.include as (k: number) => boolean)(t * perFile + i) } : {}),
+      onEntry: (done, total) => opts.onProgress?.({ task, done, total }),
+    }),
+  );
+}
+
+/**
+ * The files of a set from its entries (`sets[j]` for task `opts.tasks[j]`): per task the dataset
+ * file and, for test sets, the answers file; plus the KB file generated from the seed when
+ * `opts.restaurants` is not given.
+ *
+ * @example
+ * ```ts
+ * import { dstc6SetFiles, generateDstc6Sets } from 'dialogym/dstc6';
+ * const opts = { seed: 1, tasks: [1, 2] as const, set: 'tst1' as const, examples: 20 };
+ * const files = dstc6SetFiles(opts, generateDstc6Sets(opts)); // the same as generateDstc6Files(opts)
+ * ```
+ */
+export function dstc6SetFiles(opts: DatasetOptions, sets: readonly GeneratedSet[]): GeneratedFile[] {
+  const files: GeneratedFile[] = [];
+  opts.tasks.forEach((task, t) => {
+    const { entries, answers } = sets[t] as GeneratedSet;
+    const name = dstc6FileName(task, opts.set, entries.length);
+    files.push({ name, text: formatDstc6Data(entries) });
+    if (opts.set !== 'trn') files.push({ name: answersFileName(name), text: formatDstc6Results(answers) });
+  });
+  if (!opts.restaurants) {
+    const kb = SET_SPECS[opts.set].kb;
+    files.push({ name: KB_FILE_NAMES[kb], text: formatKb(generateExtendedKbs(createRng(opts.seed).fork('kb'))[kb], DSTC6_KB) });
+  }
+  return files;
+}
+
+/**
  * Generates the files of one set: per task the dataset file (training entries carry `answer`)
  * and, for test sets, the answers file; plus the generated KB file when no KB was given.
  * Errors as `generateSet`.
@@ -254,23 +318,5 @@ export interface GeneratedFile {
  * ```
  */
 export function generateDstc6Files(opts: DatasetOptions): GeneratedFile[] {
-  const root = createRng(opts.seed);
-  const spec = SET_SPECS[opts.set];
-  const restaurants = opts.restaurants ?? generateExtendedKbs(root.fork('kb'))[spec.kb];
-  const files: GeneratedFile[] = [];
-  for (const task of opts.tasks) {
-    const { entries, answers } = generateSet({
-      task,
-      set: opts.set,
-      restaurants,
-      rng: root.fork(`task${task}`).fork(opts.set),
-      ...(opts.examples !== undefined ? { examples: opts.examples } : {}),
-      onEntry: (done, total) => opts.onProgress?.({ task, done, total }),
-    });
-    const name = dstc6FileName(task, opts.set, entries.length);
-    files.push({ name, text: formatDstc6Data(entries) });
-    if (opts.set !== 'trn') files.push({ name: answersFileName(name), text: formatDstc6Results(answers) });
-  }
-  if (!opts.restaurants) files.push({ name: KB_FILE_NAMES[spec.kb], text: formatKb(restaurants, DSTC6_KB) });
-  return files;
+  return dstc6SetFiles(opts, generateDstc6Sets(opts));
 }

@@ -11,9 +11,17 @@ export default poolTask<EvalJob, EvalPart, number>((job, post) => {
   const kbs = job.kb.kind === 'files' ? readKbPair(job.kb.full, job.kb.incomplete) : splitKbs(job.split, job.kb.kbSeed, job.kb.missing);
   const env = new InfoBotEnv({ split: job.split, kbs, ...(job.temperature !== undefined ? { temperature: job.temperature } : {}) });
   const created = createAgent(job.agent, env, job.policyDir);
-  const results = runEpisodes(env, created, job.seed, job.start, job.end, (done) => {
-    if (done % 100 === 0) post(done);
-  });
+  const results = runEpisodes(
+    env,
+    created,
+    job.seed,
+    job.start,
+    job.end,
+    (done) => {
+      if (done % 100 === 0) post(done);
+    },
+    job.step ?? 1,
+  );
   post(results.length);
   return { name: created.name, results };
 });

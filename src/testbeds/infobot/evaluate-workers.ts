@@ -45,6 +45,8 @@ export interface ParallelEvalOptions {
   readonly workers: number;
   /** Episodes finished so far, over all workers. */
   readonly onEpisode?: (done: number) => void;
+  /** Only the episodes k with k mod `count` = `index` (a sharded run's part). */
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 /** What a worker is asked to do (one pool task).
@@ -64,6 +66,8 @@ export interface EvalJob {
   readonly policyDir?: string;
   readonly start: number;
   readonly end: number;
+  /** Episodes start, start + step, … below end (default 1: all of them). */
+  readonly step?: number;
 }
 
 /**
@@ -106,19 +110,38 @@ export function episodeRanges(episodes: number, workers: number): [number, numbe
  * const report = await evaluateAgentOnWorkers({ agent: 'rule-soft', split: 'small', kb: { kind: 'generate', kbSeed: 1, missing: 0.2 }, episodes: 400, workers: 2 });
  * ```
  */
-export function evaluateAgentOnWorkers(opts: ParallelEvalOptions): Promise<EvalReport> {
-  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
-  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new ConfigError('workers must be a positive integer');
-  return runRanges(opts, episodeRanges(opts.episodes, opts.workers));
+export async function evaluateAgentOnWorkers(opts: ParallelEvalOptions): Promise<EvalReport> {
+  const part = await playOnWorkers(opts);
+  return summarize(part.name, opts.split, part.results);
 }
 
-async function runRanges(opts: ParallelEvalOptions, ranges: [number, number][]): Promise<EvalReport> {
+/**
+ * The episodes of `evaluateAgentOnWorkers` (only the shard's, with `opts.shard`), played on worker
+ * threads and returned in episode order with the agent's display name. Errors as
+ * `evaluateAgentOnWorkers`.
+ *
+ * @example
+ * ```ts
+ * import { playOnWorkers, summarize } from 'dialogym/infobot';
+ * const kb = { kind: 'generate', kbSeed: 1, missing: 0.2 } as const;
+ * const part = await playOnWorkers({ agent: 'rule-soft', split: 'small', kb, episodes: 400, workers: 2, shard: { index: 1, count: 4 } });
+ * part.results.length; // 100: episodes 1, 5, 9, …
+ * ```
+ */
+export async function playOnWorkers(opts: ParallelEvalOptions): Promise<EvalPart> {
+  if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
+  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new ConfigError('workers must be a positive integer');
+  const { index, count } = opts.shard ?? { index: 0, count: 1 };
+  const items = index < opts.episodes ? Math.ceil((opts.episodes - index) / count) : 0;
+  if (items === 0) return { name: opts.agent, results: [] };
+  // Ranges over the positions of the shard's episodes, as episodes start + j·count.
+  const ranges = episodeRanges(items, opts.workers).map(([a, b]): [number, number] => [index + a * count, index + b * count]);
   const pool = new Pool<EvalJob, EvalPart, number>({ file: new URL('./evaluate-worker.js', import.meta.url), threads: ranges.length, label: 'infobot eval worker' });
   const progress = ranges.map(() => 0);
   try {
     const parts = await Promise.all(
       ranges.map(([start, end], k) => {
-        const job: EvalJob = { agent: opts.agent, split: opts.split, kb: opts.kb, seed: opts.seed ?? 1, start, end, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}) };
+        const job: EvalJob = { agent: opts.agent, split: opts.split, kb: opts.kb, seed: opts.seed ?? 1, start, end, step: count, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}) };
         return pool.run(job, {
           onMessage: (done) => {
             progress[k] = done;
@@ -127,7 +150,7 @@ async function runRanges(opts: ParallelEvalOptions, ranges: [number, number][]):
         });
       }),
     );
-    return summarize(parts[parts.length - 1]?.name ?? opts.agent, opts.split, parts.flatMap((p) => p.results));
+    return { name: parts[parts.length - 1]?.name ?? opts.agent, results: parts.flatMap((p) => p.results) };
   } finally {
     await pool.destroy();
   }

@@ -72,7 +72,7 @@ export interface EvalOptions extends InfoBotEnvOptions {
   policyDir?: string;
 }
 
-/** Episodes `start` … `end − 1` of the stream `seed` (episode i is reset with `episodeSeed(seed, i)`).
+/** Episodes `start`, `start + step`, … below `end` of the stream `seed` (episode i is reset with `episodeSeed(seed, i)`; `step` 1: every episode of the range).
  *
  * @example
  * ```ts
@@ -83,11 +83,11 @@ export interface EvalOptions extends InfoBotEnvOptions {
  * summarize(created.name, env.split, results).success;
  * ```
  */
-export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number, start: number, end: number, onEpisode?: (done: number) => void): EpisodeResult[] {
+export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number, start: number, end: number, onEpisode?: (done: number) => void, step = 1): EpisodeResult[] {
   const results: EpisodeResult[] = [];
-  for (let i = start; i < end; i++) {
+  for (let i = start; i < end; i += step) {
     results.push(runInfoBotEpisode(env, created.agent, created.privileged, episodeSeed(seed, i)));
-    onEpisode?.(i - start + 1);
+    onEpisode?.(results.length);
   }
   return results;
 }

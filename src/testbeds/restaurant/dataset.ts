@@ -63,6 +63,12 @@ export interface DatasetOptions {
   restaurants?: readonly Restaurant[];
   /** Progress: called after each dialog. */
   onProgress?: (p: { task: TaskId; split: Split; done: number; total: number }) => void;
+  /**
+   * Only the files whose index in the full list (the dialog files task by task, each in split
+   * order, then the KB file, then the candidates file) passes: a sharded run generates its part.
+   * Each split has its own random stream, so a file is the same whoever generates it.
+   */
+  files?: (index: number) => boolean;
 }
 
 /**
@@ -122,9 +128,12 @@ export function generateRestaurantDataset(opts: DatasetOptions): GeneratedFile[]
   const restaurants = opts.restaurants ?? generateRestaurants(root.fork('kb'));
   const kb = new MemoryKbStore(restaurants);
   const files: GeneratedFile[] = [];
+  const wanted = opts.files ?? (() => true);
+  let index = 0;
   for (const task of opts.tasks) {
     const taskRng = root.fork(`task${task}`);
     for (const split of SPLITS) {
+      if (!wanted(index++)) continue;
       const dialogs = generateSplit(task, split, kb, taskRng, {
         ...(opts.dialogs !== undefined ? { dialogs: opts.dialogs } : {}),
         onDialog: (done, total) => opts.onProgress?.({ task, split, done, total }),
@@ -132,7 +141,7 @@ export function generateRestaurantDataset(opts: DatasetOptions): GeneratedFile[]
       files.push({ name: dialogFileName(task, split), text: formatBabiDialogs(dialogs) });
     }
   }
-  files.push({ name: KB_FILE, text: formatKb(restaurants, BABI_KB) });
-  files.push({ name: CANDIDATES_FILE, text: formatBabiCandidates({ candidates: candidateUtterances(restaurants) }) });
+  if (wanted(index++)) files.push({ name: KB_FILE, text: formatKb(restaurants, BABI_KB) });
+  if (wanted(index++)) files.push({ name: CANDIDATES_FILE, text: formatBabiCandidates({ candidates: candidateUtterances(restaurants) }) });
   return files;
 }

@@ -145,6 +145,8 @@ export interface LearnedSelfPlayOptions extends LearnedPolicyOptions {
   maxTurns?: number;
   onEpisode?: (done: number, total: number) => void;
   onResult?: (e: Episode, i: number) => void;
+  /** Only the episodes whose index passes (a sharded run's part). */
+  include?: (i: number) => boolean;
 }
 
 /**
@@ -155,6 +157,7 @@ export function learnedSelfPlay(o: LearnedSelfPlayOptions): ScoreReport {
   const env = new AirDialogueEnv({ customer: o.customer, context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
   let sum: ScoreSum = emptyScoreSum();
   for (let i = 0; i < o.n; i++) {
+    if (o.include && !o.include(i)) continue;
     const e = playEpisode(env, o.agent, episodeSeed(o.seed ?? 0, i));
     sum = addScore(sum, e.score);
     o.onResult?.(e, i);

@@ -82,6 +82,18 @@ export interface BenchmarkOptions {
   readonly trainFrom?: TrainFrom;
   /** Cells trained at once on worker threads (1 = in this thread). Rows do not depend on it. */
   readonly workers?: number;
+  /**
+   * Only the cells whose index in the whole grid (task by task, each task's models in order)
+   * passes: a sharded run's part. Each cell seeds its own training, so a cell's rows do not depend
+   * on which run trains it.
+   */
+  readonly include?: (cellIndex: number) => boolean;
+}
+
+/** A finished cell: where it is in the grid and what it gave. */
+export interface FinishedCell {
+  readonly cell: BenchmarkCell;
+  readonly result: CellResult;
 }
 
 /**
@@ -107,6 +119,30 @@ export interface BenchmarkResult {
   readonly cpuSeconds: number;
   /** Worker threads used. */
   readonly workers: number;
+  /** The notes about the grid itself (skipped tasks, training data), before the cells' notes. */
+  readonly gridNotes?: readonly string[];
+  /** The cells run, in grid order. */
+  readonly cells?: readonly FinishedCell[];
+}
+
+/** The note of a cell whose training responses are not all among the candidates, if any. */
+function cellNote(f: FinishedCell): string | undefined {
+  return f.result.missing > 0 ? `task ${f.cell.task} ${f.cell.model}: ${f.result.missing} training responses are not among the candidates (skipped)` : undefined;
+}
+
+/**
+ * A benchmark result from its finished cells (any order; a run's, or the cells of all shards of
+ * a sharded run) and timings: rows in Table 2 order, the grid notes then the cells' notes in grid
+ * order, the time per model summed over its cells.
+ */
+export function assembleBenchmark(gridNotes: readonly string[], cells: readonly FinishedCell[], timing: { readonly seconds: number; readonly cpuSeconds: number; readonly workers: number }): BenchmarkResult {
+  const sorted = [...cells].sort((a, b) => a.cell.index - b.cell.index);
+  const rows: BenchmarkRow[] = sorted.flatMap((f) => f.result.rows);
+  rows.sort((a, b) => BENCHMARK_TESTS.indexOf(a.test) - BENCHMARK_TESTS.indexOf(b.test) || BENCHMARK_MODELS.indexOf(a.model) - BENCHMARK_MODELS.indexOf(b.model));
+  const modelSeconds: Partial<Record<BenchmarkModel, number>> = {};
+  for (const f of sorted) modelSeconds[f.cell.model] = (modelSeconds[f.cell.model] ?? 0) + f.result.trainSeconds + f.result.evalSeconds;
+  const notes = [...gridNotes, ...sorted.map(cellNote).filter((n): n is string => n !== undefined)];
+  return { rows, notes, seconds: timing.seconds, modelSeconds, cpuSeconds: timing.cpuSeconds, workers: timing.workers, gridNotes: [...gridNotes], cells: sorted };
 }
 
 /**
@@ -203,30 +239,31 @@ export async function runBenchmark(o: BenchmarkOptions, hooks: BenchmarkHooks = 
   if (tasks.length === 0) throw new ConfigError(`nothing to run: ${notes.join('; ')}`);
   if (trainFrom === 'generate') note(`trained and selected on simulator data (seed ${o.seed}, ${o.profile.dialogs} dialogs per split), tested on the original files`);
   const ctx: CellContext = { profile: o.profile, source: o.source, trainFrom, seed: o.seed };
+  const gridNotes = [...notes];
   const total = tasks.length * o.models.length;
   const cells: BenchmarkCell[] = [];
   for (const task of tasks) for (const model of o.models) cells.push({ model, task, index: cells.length, total });
-  const rows: BenchmarkRow[] = [];
-  const modelSeconds: Partial<Record<BenchmarkModel, number>> = {};
+  const mine = o.include ? cells.filter((c) => (o.include as (i: number) => boolean)(c.index)) : cells;
+  const finished: FinishedCell[] = [];
   const done = (cell: BenchmarkCell, r: CellResult): void => {
-    modelSeconds[cell.model] = (modelSeconds[cell.model] ?? 0) + r.trainSeconds + r.evalSeconds;
-    if (r.missing > 0) note(`task ${cell.task} ${cell.model}: ${r.missing} training responses are not among the candidates (skipped)`);
-    rows.push(...r.rows);
+    const f = { cell, result: r };
+    const n = cellNote(f);
+    if (n !== undefined) hooks.onNote?.(n);
+    finished.push(f);
     hooks.onCellDone?.(cell, r.rows, r.evalSeconds);
   };
-  const workers = Math.max(1, Math.min(o.workers ?? 1, cells.length));
+  const workers = Math.max(1, Math.min(o.workers ?? 1, mine.length));
   if (workers === 1) {
     let cached: { task: number; data: TaskData } | undefined;
-    for (const cell of cells) {
+    for (const cell of mine) {
       hooks.onCellStart?.(cell);
       if (cached?.task !== cell.task) cached = { task: cell.task, data: cellData(ctx, cell.task) };
       done(cell, runCell(ctx, cached.data, cell, (r) => hooks.onEpoch?.(cell, r)));
     }
   } else {
-    const queue = [...cells].sort((a, b) => cellCost(b) - cellCost(a) || a.index - b.index);
+    const queue = [...mine].sort((a, b) => cellCost(b) - cellCost(a) || a.index - b.index);
     await runOnWorkers(ctx, queue, workers, { ...hooks, onCellDone: undefined }, done);
   }
-  rows.sort((a, b) => BENCHMARK_TESTS.indexOf(a.test) - BENCHMARK_TESTS.indexOf(b.test) || BENCHMARK_MODELS.indexOf(a.model) - BENCHMARK_MODELS.indexOf(b.model));
   const cpu = process.cpuUsage(cpu0);
-  return { rows, notes, seconds: (performance.now() - t0) / 1000, modelSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, workers };
+  return assembleBenchmark(gridNotes, finished, { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, workers });
 }

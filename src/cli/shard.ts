@@ -1,0 +1,68 @@
+/**
+ * `--shard i/n --shard-out FILE` of the shardable verbs, and what `dialogym merge` hands back to a
+ * verb to finish a run. A verb computes the items of its shard (or all of them), then either writes
+ * them to a shard file or finishes: the unsharded run and `merge` call the same finisher with the
+ * same items, so they write the same bytes (see core/shard.ts for the split and the file).
+ */
+import type { Command } from 'commander';
+import { ConfigError } from '../core/errors.js';
+import { parseShard, shardLabel, writeShardFile, type Shard, type ShardItem } from '../core/shard.js';
+import { out } from './run.js';
+
+/** The two flags, as commander gives them. */
+export interface ShardFlags {
+  shard?: Shard;
+  shardOut?: string;
+}
+
+/** Adds `--shard` and `--shard-out` to a verb. */
+export function shardOptions(cmd: Command): Command {
+  return cmd
+    .option('--shard <i/n>', 'compute only shard i of n (0-based: 0/n … n-1/n; item k goes to shard k mod n) and write it to --shard-out; `dialogym merge` combines the n shard files (default: none, the whole run)', (v: string) => parseShard(v))
+    .option('--shard-out <file>', 'shard file to write with --shard, e.g. shards/3.shard (required with --shard)');
+}
+
+/** The shard of a run (undefined: the whole run); `--shard` and `--shard-out` go together. */
+export function shardOf(o: ShardFlags): Shard | undefined {
+  if (o.shard === undefined && o.shardOut === undefined) return undefined;
+  if (o.shard === undefined) throw new ConfigError('--shard-out needs --shard i/n');
+  if (o.shardOut === undefined || o.shardOut.trim() === '') throw new ConfigError(`--shard ${shardLabel(o.shard)} needs --shard-out <file> (where the shard is written)`);
+  return o.shard;
+}
+
+/** Flags that do not change what a run writes (so shards may differ in them). */
+const NOT_RECORDED = new Set(['shard', 'shardOut', 'workers', 'debug']);
+
+/** The flags a shard records: every flag but the shard's own and those that leave the output unchanged. */
+export function recordedOptions(o: object): Record<string, unknown> {
+  const r: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (!NOT_RECORDED.has(k) && v !== undefined) r[k] = v;
+  return r;
+}
+
+/** Writes the shard file of a sharded run and says so on stdout. */
+export function writeShard(o: ShardFlags & object, verb: string, total: number, items: readonly ShardItem[], meta?: Record<string, unknown>, info?: Record<string, unknown>): void {
+  const shard = o.shard as Shard;
+  const file = o.shardOut as string;
+  writeShardFile(file, { verb, options: recordedOptions(o), shard, total, ...(meta ? { meta } : {}), ...(info ? { info } : {}) }, items);
+  out(`wrote shard ${shardLabel(shard)} of \`${verb}\` (${items.length} of ${total} items) to ${file}`);
+}
+
+/** A run put together from its shards, for the verb's finisher. */
+export interface MergedRun {
+  /** The recorded options (as the verb's flags object). */
+  readonly options: Record<string, unknown>;
+  readonly meta: Record<string, unknown>;
+  /** Every item of the run, in order (`items[k].k === k`). */
+  readonly items: readonly ShardItem[];
+  /** Each shard's `info`, in shard order. */
+  readonly infos: readonly Record<string, unknown>[];
+}
+
+/** Finishes a run from all its items: writes its files and prints its report. */
+export type Finisher = (run: MergedRun) => void | Promise<void>;
+
+/** The whole run of an unsharded verb, for its finisher. */
+export function wholeRun(options: object, items: readonly ShardItem[], meta: Record<string, unknown> = {}): MergedRun {
+  return { options: options as Record<string, unknown>, meta, items, infos: [] };
+}
