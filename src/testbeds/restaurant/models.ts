@@ -21,7 +21,7 @@ if (!models.has('rules')) {
     create: (ctx) => createDstc2RulesBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
   });
 
-  registerModel('dstc2-plus', "task 6: rules-dstc2's rules, with the acts before the first api_call and the wording learned per context and per the dialog's earlier wording from --train (+ optional --kb)", {
+  registerModel('dstc2-plus', "task 6: rules-dstc2's rules and patterns, each response worded as the dialog's earlier wording makes most probable (learned from --train; + optional --kb)", {
     create: (ctx) => createDstc2PlusBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
   });
 

@@ -44,6 +44,13 @@ export interface Dstc2PlusOptions extends Dstc2RulesOptions {
    * patterns are mostly turns the rules mis-decided, and would win on a few co-occurrences.
    */
   readonly minShare?: number;
+  /**
+   * Whether the acts before the first api_call (ask cuisine / area / price, or call) are taken
+   * from the training dialogs' majority per context instead of the rules (default false: they
+   * help within one mix of DSTC2 system versions and hurt across mixes; see
+   * docs/hcn-dstc6-task6.md).
+   */
+  readonly learnedActs?: boolean;
   /** Least training turns a context needs before its majority act overrides the rules' (default 5). */
   readonly minContext?: number;
 }
@@ -118,7 +125,7 @@ export class Dstc2PlusBot implements Responder {
     this.smoothing = opts.smoothing ?? 1;
     this.minShare = opts.minShare ?? 0.15;
     this.minContext = opts.minContext ?? 5;
-    this.learnActs(train);
+    if (opts.learnedActs === true) this.learnActs(train);
     const decide = (h: readonly Turn[]): Decision => this.decide(h);
     let turns = 0;
     for (const d of train) {
@@ -153,26 +160,15 @@ export class Dstc2PlusBot implements Responder {
     return this.rules.realise(d);
   }
 
-  /**
-   * `rules-dstc2`'s decision; a question (`ask:*`) also carries the constraints given so far, so
-   * that `There are restaurants in the {price} price range . What type of food do you want?` is
-   * learned as a pattern rather than once per price.
-   */
+  /** `rules-dstc2`'s decision, or with `learnedActs` the training dialogs' act before the first api_call. */
   private decide(history: readonly Turn[]): Decision {
-    let d = this.rules.decide(history);
+    const d = this.rules.decide(history);
     const act = actOf(d);
-    if (act === undefined) return d;
+    if (act === undefined || this.acts.size === 0) return d;
     const st = trackDstc2(history, this.rules.lexicon);
     const chosen = this.actFor(act, st);
-    if (chosen === 'call') return { literal: apiCall(st.goal) };
-    d = { key: chosen, values: {} };
-    const goal = st.goal;
-    const values: Record<string, string> = { ...d.values };
-    for (const s of DSTC2_SLOTS) {
-      const v = goal[s];
-      if (v !== undefined && v !== DONTCARE) values[s] = v;
-    }
-    return { key: d.key, values };
+    if (chosen === act) return d;
+    return chosen === 'call' ? { literal: apiCall(st.goal) } : { key: chosen, values: {} };
   }
 
   /** Counts, per before-call context, the act the training bot took (read off its turn). */
