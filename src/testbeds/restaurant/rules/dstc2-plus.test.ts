@@ -9,18 +9,10 @@ import { accuracy } from '../../../metrics/ranking.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { createModel } from '../../../rankers/registry.js';
 import '../models.js';
+import { b, GREET, resto, u } from '../testing/dstc2.js';
 import { babiDir, cliPath, skipUnless } from '../../../../test/shared-data.js';
 import { createDstc2PlusBot } from './dstc2-plus.js';
 import { createDstc2RulesBot } from './dstc2.js';
-
-const u = (text: string): Turn => ({ speaker: 'user', text });
-const b = (text: string): Turn => ({ speaker: 'bot', text });
-const k = (text: string): Turn => ({ speaker: 'kb', text });
-const GREET = 'Hello , welcome to the Cambridge restaurant system . You can ask for restaurants by area , price range or food type . How may I help you ?';
-const resto = (name: string, cuisine: string, location: string, price: string, rating: number): Turn[] =>
-  [['post_code', `${name}_post_code`], ['cuisine', cuisine], ['location', location], ['phone', `${name}_phone`], ['address', `${name}_address`], ['price', price], ['rating', String(rating)]].map(
-    ([a, v]) => k(`${name} R_${a} ${v}`),
-  );
 
 const ASK_A = 'What part of town do you have in mind?';
 const ASK_B = 'What area would you like?';
