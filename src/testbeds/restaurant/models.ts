@@ -8,6 +8,7 @@ import { ConfigError } from '../../core/errors.js';
 import { models, pickTrainOptions, registerModel, type TrainOptions } from '../../rankers/registry.js';
 import { Hcn } from './hcn/hcn.js';
 import { trainHcn } from './hcn/train.js';
+import { createDstc2PlusBot } from './rules/dstc2-plus.js';
 import { createDstc2RulesBot } from './rules/dstc2.js';
 import { createRulesBot } from './rules/rules.js';
 
@@ -18,6 +19,10 @@ if (!models.has('rules')) {
 
   registerModel('rules-dstc2', "the paper's task-6 rule-based baseline: cuisine/location/price state, word-match rules, response patterns learned from --train (+ optional --kb)", {
     create: (ctx) => createDstc2RulesBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
+  });
+
+  registerModel('dstc2-plus', "task 6: rules-dstc2's rules and patterns, each response worded as the dialog's earlier wording makes most probable (learned from --train; + optional --kb)", {
+    create: (ctx) => createDstc2PlusBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
   });
 
   registerModel('hcn', 'Hybrid Code Network (Williams et al. 2017): GRU over utterance features, entity tracking, action templates (needs --kb)', {

@@ -2,25 +2,17 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Dialog, Turn } from '../../../core/dialog.js';
+import type { Dialog } from '../../../core/dialog.js';
 import { ConfigError } from '../../../core/errors.js';
 import { readBabiDialogs, readBabiKb } from '../../../formats/babi.js';
 import { accuracy } from '../../../metrics/ranking.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { createModel } from '../../../rankers/registry.js';
 import '../models.js';
+import { b, GREET, resto, u } from '../testing/dstc2.js';
 import { babiDir, cliPath, skipUnless } from '../../../../test/shared-data.js';
 import { apiCall, constraintKey, createDstc2RulesBot } from './dstc2.js';
 import { delexicalise, fill } from './dstc2-patterns.js';
-
-const u = (text: string): Turn => ({ speaker: 'user', text });
-const b = (text: string): Turn => ({ speaker: 'bot', text });
-const k = (text: string): Turn => ({ speaker: 'kb', text });
-const GREET = 'Hello , welcome to the Cambridge restaurant system . You can ask for restaurants by area , price range or food type . How may I help you ?';
-const resto = (name: string, cuisine: string, location: string, price: string, rating: number): Turn[] =>
-  [['post_code', `${name}_post_code`], ['cuisine', cuisine], ['location', location], ['phone', `${name}_phone`], ['address', `${name}_address`], ['price', price], ['rating', String(rating)]].map(
-    ([a, v]) => k(`${name} R_${a} ${v}`),
-  );
 
 /** Two training dialogs in the task-6 style: the bot learns its wording from them. */
 const train: Dialog[] = [

@@ -181,7 +181,7 @@ export class Dstc2RulesBot implements Responder {
   }
 
   /** Whether a pattern still names a restaurant (it was another restaurant's turn). */
-  private foreignName(pattern: string): boolean {
+  foreignName(pattern: string): boolean {
     for (const w of pattern.split(' ')) if (this.lexicon.restaurants.has(w.replace(/_(phone|address|post_code)$/, ''))) return true;
     return false;
   }
