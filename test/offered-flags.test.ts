@@ -30,11 +30,13 @@ test('--seed -1 and flags of another model are refused in one line', () => {
   oneLine(cli('train', '--model', 'hcn', '--margin', '0.1', '--train', 'a', '--kb', 'k', '--out', 'm.dgm'), /^error: --margin does not apply to hcn/);
 });
 
-test('rules-dstc2 is refused with a pointer where it cannot run (chat, serve, dstc6 rank)', () => {
-  oneLine(cli('chat', '--model', 'rules-dstc2'), /^error: model 'rules-dstc2' is the bAbI task-6 \(DSTC2\) baseline.*dialogym eval --model rules-dstc2 --train/);
-  oneLine(cli('serve', '--model', 'rules-dstc2', '--port', '0'), /^error: model 'rules-dstc2' is the bAbI task-6 \(DSTC2\) baseline/);
-  oneLine(cli('dstc6', 'rank', '--model', 'rules-dstc2', '--data', 'x.json', '--out', 'y.json'), /^error: model 'rules-dstc2' is the bAbI task-6 \(DSTC2\) baseline, not a DSTC6 model/);
-  assert.doesNotMatch(cli('dstc6', 'rank', '--help').stdout, /rules-dstc2/);
+test('the task-6 models (rules-dstc2, dstc2-plus) are refused with a pointer where they cannot run (chat, serve, dstc6 rank)', () => {
+  for (const m of ['rules-dstc2', 'dstc2-plus']) {
+    oneLine(cli('chat', '--model', m), new RegExp(`^error: model '${m}' is a bAbI task-6 \\(DSTC2\\) model.*dialogym eval --model ${m} --train`));
+    oneLine(cli('serve', '--model', m, '--port', '0'), new RegExp(`^error: model '${m}' is a bAbI task-6 \\(DSTC2\\) model`));
+    oneLine(cli('dstc6', 'rank', '--model', m, '--data', 'x.json', '--out', 'y.json'), new RegExp(`^error: model '${m}' is a bAbI task-6 \\(DSTC2\\) model, not a DSTC6 model`));
+    assert.doesNotMatch(cli('dstc6', 'rank', '--help').stdout, new RegExp(m));
+  }
 });
 
 test('infobot eval --kb DIR reads the split from the folder; a contradicting --split is refused', () => {

@@ -18,6 +18,7 @@ export type ContextFlag = 'candidates' | 'kb' | 'train';
 const READS: Readonly<Record<string, readonly ContextFlag[]>> = {
   rules: [],
   'rules-dstc2': ['train', 'kb'],
+  'dstc2-plus': ['train', 'kb'],
   tfidf: ['candidates'],
   'tfidf+type': ['candidates', 'kb'],
 };

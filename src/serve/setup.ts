@@ -11,7 +11,7 @@ import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js
 import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
 import { resolveModel, storedCandidates } from '../rankers/registry.js';
-import '../testbeds/restaurant/models.js';
+import { DSTC2_MODELS } from '../testbeds/restaurant/models.js';
 import { chatModelOf, type ChatModel } from './chat-model.js';
 import type { SessionKb } from './session.js';
 
@@ -64,14 +64,11 @@ export function openKb(file: string | undefined, seed = 1): SessionKb & { source
   return { store: new MemoryKbStore(restaurants), dialect, source: `${file} (in memory, ${restaurants.length} restaurants, ${dialect.name})`, close() {} };
 }
 
-/** Models of the registry that chat and serve do not offer, and why (checked before anything is opened). */
-const NOT_FOR_CHAT: Readonly<Record<string, string>> = {
-  'rules-dstc2': "model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline: its api_calls and post-code KB do not fit the chat's restaurant KBs; evaluate it with `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`",
-};
-
 export function setupBot(opts: BotSetupOptions): BotSetup {
-  const refused = Object.hasOwn(NOT_FOR_CHAT, opts.model) ? NOT_FOR_CHAT[opts.model] : undefined;
-  if (refused) throw new ConfigError(refused);
+  // Checked before anything is opened: the task-6 models do not fit the chat's restaurant KBs.
+  if (DSTC2_MODELS.includes(opts.model)) {
+    throw new ConfigError(`model '${opts.model}' is a bAbI task-6 (DSTC2) model: its api_calls and post-code KB do not fit the chat's restaurant KBs; evaluate it with \`dialogym eval --model ${opts.model} --train <task6-trn> --data <task6 file>\``);
+  }
   const kb = openKb(opts.kb, opts.seed ?? 1);
   try {
     // A model file that stores its candidates (dialogym train) needs no candidates file.

@@ -163,7 +163,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .description('rank every dialog\'s candidates with a model of the registry')
     .requiredOption(
       '--model <name|file>',
-      `model name (${registry ? registry.creatableModels().filter((m) => m !== 'rules-dstc2').join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
+      `model name (${registry ? registry.creatableModels().filter((m) => !registry.DSTC2_MODELS.includes(m)).join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
     )
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)")
@@ -177,7 +177,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
         const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
         const { distinctCandidates, rankDstc6 } = await import('../../testbeds/dstc6/rank.js');
         checkModelName(o.model); // unknown name: fail before reading data
-        if (o.model === 'rules-dstc2') throw new ConfigError("model 'rules-dstc2' is the bAbI task-6 (DSTC2) baseline, not a DSTC6 model: use `dialogym eval --model rules-dstc2 --train <task6-trn> --data <task6 file>`");
+        if ((registry ?? (await loadRegistry())).DSTC2_MODELS.includes(o.model)) throw new ConfigError(`model '${o.model}' is a bAbI task-6 (DSTC2) model, not a DSTC6 model: use \`dialogym eval --model ${o.model} --train <task6-trn> --data <task6 file>\``);
         // The candidates are each dialog's own: only --kb is a model-specific flag here.
         checkContextFlags({ name: o.model }, o, ['kb'], isModelFile(o.model) ? ['kb'] : undefined);
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
@@ -193,10 +193,10 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     );
 }
 
-/** The model registry with every restaurant model registered. */
-async function loadRegistry(): Promise<typeof import('../../rankers/registry.js')> {
-  await import('../../testbeds/restaurant/models.js');
-  return import('../../rankers/registry.js');
+/** The model registry with every restaurant model registered, and the task-6 models `rank` does not offer. */
+async function loadRegistry(): Promise<typeof import('../../rankers/registry.js') & { DSTC2_MODELS: readonly string[] }> {
+  const { DSTC2_MODELS } = await import('../../testbeds/restaurant/models.js');
+  return { ...(await import('../../rankers/registry.js')), DSTC2_MODELS };
 }
 
 interface ScoreFigures {

@@ -1,6 +1,6 @@
 /**
  * The restaurant testbed's models in the model registry: the rule-based bots (`rules`,
- * `rules-dstc2`) and the Hybrid Code Network (`hcn`). Importing this module also registers the
+ * `rules-dstc2`, `dstc2-plus`) and the Hybrid Code Network (`hcn`). Importing this module also registers the
  * generic rankers, so every model of the bAbI and DSTC6 tasks can be looked up by name.
  */
 import '../../rankers/builtin.js';
@@ -11,6 +11,12 @@ import { trainHcn } from './hcn/train.js';
 import { createDstc2PlusBot } from './rules/dstc2-plus.js';
 import { createDstc2RulesBot } from './rules/dstc2.js';
 import { createRulesBot } from './rules/rules.js';
+
+/**
+ * The task-6 (DSTC2) models that learn their wording from the training file (`--train`): their
+ * api_calls and post-code KB fit only the task-6 data, so chat, serve and `dstc6 rank` do not offer them.
+ */
+export const DSTC2_MODELS: readonly string[] = ['rules-dstc2', 'dstc2-plus'];
 
 if (!models.has('rules')) {
   registerModel('rules', 'rule-based restaurant bot (bAbI dialog tasks 1-5, DSTC6 Track 1): dialog state tracking + fixed policy', {
