@@ -165,11 +165,14 @@ export class Embeddings implements Ranker {
     if (cand.kernel) cand.kernel.matVec(u, scores);
     else matVec(cand.matrix, candidates.length, d, u, scores);
     if (context) {
+      // B[type]·u once per type (the same numbers as per matched candidate).
+      const typeDot = new Map<string, number>();
+      for (const [t, r] of this.typeIds) typeDot.set(t, dot(this.B.data, r * d, u, 0, d));
       for (const [c, types] of cand.index.matches(context)) {
         let add = 0;
         for (const t of types) {
-          const r = this.typeIds.get(t);
-          if (r !== undefined) add += dot(this.B.data, r * d, u, 0, d);
+          const v = typeDot.get(t);
+          if (v !== undefined) add += v;
         }
         scores[c] = (scores[c] as number) + add;
       }
