@@ -17,17 +17,23 @@ import './builtin.js';
 const candidates = syntheticCandidates();
 const kb = syntheticKb();
 
+/** A small model and one example of a synthetic dialog, for the gradient checks. */
+function gradientSetup(shareAB: boolean, matchType: boolean) {
+  const vocab = new WordVocab();
+  for (const c of candidates) vocab.addText(c);
+  for (const d of syntheticDialogs(10, 1)) for (const t of d.turns) vocab.addText(t.text);
+  const m = new Embeddings({ dim: 5, input: 'history', shareAB, matchType }, vocab, kb);
+  m.init(createRng(4), 0.5);
+  const d = syntheticDialogs(1, 9)[0]!;
+  const { x, context } = m.encode(d.turns.slice(0, 5));
+  const cand = m.candidates(candidates);
+  const matches = context ? cand.index.matches(context) : undefined;
+  return { m, d, x, cand, matches };
+}
+
 for (const [shareAB, matchType] of [[false, false], [true, true]] as const) {
   test(`embeddings margin-loss gradients match finite differences (shareAB=${shareAB}, match=${matchType})`, () => {
-    const vocab = new WordVocab();
-    for (const c of candidates) vocab.addText(c);
-    for (const d of syntheticDialogs(10, 1)) for (const t of d.turns) vocab.addText(t.text);
-    const m = new Embeddings({ dim: 5, input: 'history', shareAB, matchType }, vocab, kb);
-    m.init(createRng(4), 0.5);
-    const d = syntheticDialogs(1, 9)[0]!;
-    const { x, context } = m.encode(d.turns.slice(0, 5));
-    const cand = m.candidates(candidates);
-    const matches = context ? cand.index.matches(context) : undefined;
+    const { m, d, x, cand, matches } = gradientSetup(shareAB, matchType);
     const pos = candidates.indexOf(d.turns[5]!.text);
     const negs = [0, 1, 7, 12, 20, 33].filter((c) => c !== pos);
     const margin = 5; // large: every negative is active, so the loss is smooth around the point
@@ -74,15 +80,7 @@ test('embeddings: sparse SGD steps give the dense steps\' weights; bigrams add b
 
 for (const [shareAB, matchType] of [[false, false], [true, true]] as const) {
   test(`embeddings with batch-shared negatives: gradients match finite differences (shareAB=${shareAB}, match=${matchType})`, () => {
-    const vocab = new WordVocab();
-    for (const c of candidates) vocab.addText(c);
-    for (const d of syntheticDialogs(10, 1)) for (const t of d.turns) vocab.addText(t.text);
-    const m = new Embeddings({ dim: 5, input: 'history', shareAB, matchType }, vocab, kb);
-    m.init(createRng(4), 0.5);
-    const d = syntheticDialogs(1, 9)[0]!;
-    const { x, context } = m.encode(d.turns.slice(0, 5));
-    const cand = m.candidates(candidates);
-    const matches = context ? cand.index.matches(context) : undefined;
+    const { m, d, x, cand, matches } = gradientSetup(shareAB, matchType);
     if (matchType) assert.ok(matches && matches.size > 0);
     const pos = candidates.indexOf(d.turns[5]!.text);
     const other = (pos + 3) % candidates.length;
