@@ -35,6 +35,7 @@ interface TrainFlags {
   memory?: number;
   margin?: number;
   negatives?: number;
+  sharedNegatives?: boolean;
   shareAb?: boolean;
   input?: string;
   out: string;
@@ -61,6 +62,7 @@ export function registerTrain(program: Command): void {
     .option('--memory <n>', 'memn2n: memories kept (most recent utterances)', intFlag('--memory', 1, 10000))
     .option('--margin <x>', 'embeddings: ranking margin', floatFlag('--margin', 0, 100))
     .option('--negatives <n>', 'embeddings: negative candidates per example; memn2n: sampled per mini-batch (default 100)', intFlag('--negatives', 1, 100000))
+    .option('--shared-negatives', "embeddings: draw the negatives once per mini-batch, shared by its examples with the batch's other responses")
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
     .option('--input <mode>', 'tfidf/embeddings input: last (user utterance) or history (default: chosen on dev / history)')
     .option('--hidden <n>', 'hcn: GRU state size', intFlag('--hidden', 1, 4096))
@@ -71,12 +73,12 @@ export function registerTrain(program: Command): void {
 /** The hyper-parameter flags each built-in trainer reads (TrainOptions); any other one given is an error. */
 const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
   memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory'],
-  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAb', 'input'],
+  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'sharedNegatives', 'shareAb', 'input'],
   tfidf: ['matchType', 'kb', 'input'],
   hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize'],
   nn: [],
 };
-const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory', 'margin', 'negatives', 'shareAb', 'input', 'hidden'];
+const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memory', 'margin', 'negatives', 'sharedNegatives', 'shareAb', 'input', 'hidden'];
 
 function run(o: TrainFlags): void {
   if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
@@ -116,6 +118,7 @@ function run(o: TrainFlags): void {
     memorySize: o.memory,
     margin: o.margin,
     negatives: o.negatives,
+    sharedNegatives: o.sharedNegatives,
     shareAB: o.shareAb,
     input: o.input as 'last' | 'history' | undefined,
     hidden: o.hidden,
