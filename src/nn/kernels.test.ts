@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, softmax, softmaxBackward } from './kernels.js';
-import { Wasm32Matrix } from './wasm.js';
+import { Wasm32Matrix, WasmMatVec } from './wasm.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
 import { adam, clipGradNorm, param, sgd } from './params.js';
@@ -189,6 +189,22 @@ test('32-column matVec and matVecBackward give bit-identical results to the gene
     assert.deepEqual(gM1, gM2);
     if (skip > 0) assert.equal(gM1[7 * 32], gM2[7 * 32]);
   }
+});
+
+test('WebAssembly product of 32 and 64 columns (WasmMatVec) is bit-identical to matVec; other widths have none', (t) => {
+  assert.equal(WasmMatVec.create(3, 48), undefined);
+  for (const cols of [32, 64])
+    for (const rows of [1, 5, 4212]) {
+      const w = WasmMatVec.create(rows, cols);
+      if (!w) return t.skip('no WebAssembly SIMD on this Node');
+      w.data.set(rand(rows * cols, 0.7));
+      const x = rand(cols, 2);
+      const a = new Float32Array(rows), b = new Float32Array(rows);
+      w.matVec(x, a);
+      matVecGeneric(w.data, rows, cols, x, b);
+      assert.deepEqual(a, b);
+      assert.notDeepEqual(a, new Float32Array(rows));
+    }
 });
 
 test('WebAssembly 32-column product is bit-identical to matVec', (t) => {

@@ -75,28 +75,32 @@ const I32_LOAD = 0x28;
 const F32_DEMOTE = 0xb6;
 const F32_STORE = 0x38;
 
-/** Body of `mv(m, rows, x, out)`: out[r] = M[r]·x for a row-major rows×32 float32 matrix (byte offsets). */
-function matVec32Body(): number[] {
+/**
+ * Body of `mv(m, rows, x, out)`: out[r] = M[r]·x for a row-major rows×`cols` float32 matrix (byte
+ * offsets; `cols` a multiple of 4: 32 for `mv`, 64 for `mv64`).
+ */
+function matVecBody(cols: number): number[] {
   const [M, ROWS, X, OUT, R, O, S01, S23, XP] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  const pairs = cols / 2;
   const b: number[] = [];
-  // x as 16 float64 pairs (x0,x1) (x2,x3) …
-  for (let k = 0; k < 16; k++) b.push(...get(X), ...v128load(8 * k), ...PROMOTE_LOW, ...set(XP + k));
+  // x as float64 pairs (x0,x1) (x2,x3) …
+  for (let k = 0; k < pairs; k++) b.push(...get(X), ...v128load(8 * k), ...PROMOTE_LOW, ...set(XP + k));
   b.push(...get(M), ...set(O));
   b.push(0x02, 0x40, 0x03, 0x40); // block loop
   b.push(...get(R), ...get(ROWS), 0x4f, 0x0d, 1); // r >= rows → exit
   b.push(...V128_ZERO, ...set(S01), ...V128_ZERO, ...set(S23));
   // Columns 4j, 4j+1 go to (s0, s1); 4j+2, 4j+3 to (s2, s3): the partial sums of matVec, in its order.
-  for (let j = 0; j < 8; j++) {
+  for (let j = 0; j < cols / 4; j++) {
     b.push(...get(S01), ...get(O), ...v128load(16 * j), ...PROMOTE_LOW, ...get(XP + 2 * j), ...F64X2_MUL, ...F64X2_ADD, ...set(S01));
     b.push(...get(S23), ...get(O), ...v128load(16 * j + 8), ...PROMOTE_LOW, ...get(XP + 2 * j + 1), ...F64X2_MUL, ...F64X2_ADD, ...set(S23));
   }
   // out[r] = f32(((s0 + s1) + s2) + s3)
   b.push(...get(OUT), ...get(R), ...i32const(2), 0x74, 0x6a);
   b.push(...get(S01), ...lane(0), ...get(S01), ...lane(1), F64_ADD, ...get(S23), ...lane(0), F64_ADD, ...get(S23), ...lane(1), F64_ADD, F32_DEMOTE, F32_STORE, ...memarg(2, 0));
-  b.push(...get(O), ...i32const(128), 0x6a, ...set(O)); // o += 128 bytes
+  b.push(...get(O), ...i32const(4 * cols), 0x6a, ...set(O)); // o += one row
   b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
   b.push(0x0c, 0, 0x0b, 0x0b, 0x0b); // br loop; end loop; end block; end func
-  return [...vec([[...leb(2), I32], [...leb(18), V128]]), ...b];
+  return [...vec([[...leb(2), I32], [...leb(2 + pairs), V128]]), ...b];
 }
 
 /**
@@ -178,7 +182,8 @@ function bagBody(backward: boolean): number[] {
 }
 
 function kernelsModule(): Uint8Array {
-  const mv = matVec32Body();
+  const mv = matVecBody(32);
+  const mv64 = matVecBody(64);
   const bw = matVecBackward32Body();
   const bs = bagBody(false);
   const bb = bagBody(true);
@@ -190,9 +195,9 @@ function kernelsModule(): Uint8Array {
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
     ])),
     ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
-    ...section(3, vec([leb(0), leb(1), leb(2), leb(2)])),
-    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)]])),
-    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb]])),
+    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0)])),
+    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)]])),
+    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64]])),
   ]);
 }
 
@@ -329,5 +334,50 @@ export class Wasm32Matrix {
     this.gx.set(gx.length === 32 ? gx : gx.subarray(0, 32));
     this.bw(0, this.rows, this.at.x, this.at.gy, this.at.gx, this.at.grad, skipBelow);
     gx.set(this.gx);
+  }
+}
+
+/**
+ * A rows×`cols` float32 matrix (`cols` 32 or 64) in WebAssembly memory with its SIMD product:
+ * `matVec` gives the numbers of the JS `matVec`, bit for bit (the scoring matrix of the
+ * embeddings ranker). `create` returns undefined for other widths or without WebAssembly SIMD.
+ */
+export class WasmMatVec {
+  /** The matrix, row-major (write it in place; `matVec` reads it). */
+  readonly data: Float32Array;
+  private readonly x: Float32Array;
+  private readonly out: Float32Array;
+  private readonly mv: (m: number, rows: number, x: number, out: number) => void;
+  private readonly at: { x: number; out: number };
+
+  private constructor(
+    readonly rows: number,
+    readonly cols: number,
+    mod: WebAssembly.Module,
+  ) {
+    const pad = (n: number): number => Math.ceil((n + 16) / 16) * 16;
+    const x = pad(rows * cols * 4);
+    const out = x + pad(cols * 4);
+    const end = out + pad(rows * 4);
+    this.at = { x, out };
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(end / 65536) });
+    const instance = new WebAssembly.Instance(mod, { e: { m: memory } });
+    this.mv = instance.exports[cols === 32 ? 'mv' : 'mv64'] as WasmMatVec['mv'];
+    this.data = new Float32Array(memory.buffer, 0, rows * cols);
+    this.x = new Float32Array(memory.buffer, x, cols);
+    this.out = new Float32Array(memory.buffer, out, rows);
+  }
+
+  static create(rows: number, cols: number): WasmMatVec | undefined {
+    if (cols !== 32 && cols !== 64) return undefined;
+    const mod = module();
+    return mod ? new WasmMatVec(rows, cols, mod) : undefined;
+  }
+
+  /** out[0..rows) = data·x (x has `cols` entries): the numbers of `matVec(data, rows, cols, x, out)`. */
+  matVec(x: Float32Array, out: Float32Array): void {
+    this.x.set(x.length === this.cols ? x : x.subarray(0, this.cols));
+    this.mv(0, this.rows, this.at.x, this.at.out);
+    out.set(this.out.length === out.length ? this.out : this.out.subarray(0, out.length));
   }
 }

@@ -42,7 +42,7 @@ if (!models.has('tfidf')) {
     load: (c, f) => NearestNeighbour.fromModelFile(c, f),
   });
 
-  const EMBEDDINGS_KEYS = ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'shareAB', 'input', 'bigrams'] as const;
+  const EMBEDDINGS_KEYS = ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'sharedNegatives', 'shareAB', 'input', 'bigrams'] as const;
   const embeddings = (fixed: TrainOptions): ModelEntry => ({
     train: (data, o, hooks) => {
       const r = trainEmbeddings(data, { ...pickTrainOptions(o, EMBEDDINGS_KEYS), ...fixed }, hooks);

@@ -1,5 +1,5 @@
 /** Training supervised embeddings: margin ranking loss, sampled negatives, mini-batch SGD. */
-import { createRng } from '../core/rng.js';
+import { createRng, type Rng } from '../core/rng.js';
 import { ConfigError } from '../core/errors.js';
 import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
 import { responseExamples, historyOf } from './examples.js';
@@ -8,6 +8,7 @@ import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js'
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 import { buildVocab } from './memn2n-train.js';
 import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
+import { SharedNegativesBatch } from './embeddings-batch.js';
 
 export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
   readonly epochs: number;
@@ -27,6 +28,11 @@ export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
    * baseline of `bench/embeddings.bench.ts`). Adam always steps densely.
    */
   readonly sparse: boolean;
+  /**
+   * Draw the negatives once per mini-batch and share them among its examples, with the batch's
+   * other responses (`embeddings-batch.ts`); false = `negatives` fresh draws per example.
+   */
+  readonly sharedNegatives: boolean;
 }
 
 export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
@@ -42,6 +48,7 @@ export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
   initSd: 0.1,
   seed: 1,
   sparse: true,
+  sharedNegatives: false,
 };
 
 export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: Embeddings; fit: FitResult; missing: number } {
@@ -66,6 +73,8 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const order = examples.map((_, i) => i);
   const tables = o.sparse && o.optimizer === 'sgd' ? model.params.map((p) => new TouchedRows(p)) : undefined;
   const [rowsA, rowsB] = tables ? [tables[0] as TouchedRows, (tables[1] ?? tables[0]) as TouchedRows] : [];
+  const shared = o.sharedNegatives ? new SharedNegativesBatch(model, cand, k, o.margin, rowsA && rowsB ? { A: rowsA, B: rowsB } : undefined) : undefined;
+  const target = (j: number): number => (examples[j] as { target: number }).target;
   const result = fitMiniBatches(
     {
       rng,
@@ -74,7 +83,14 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
       params: model.params,
       optimizer: opt,
       maxGradNorm: o.maxGradNorm,
+      ...(shared
+        ? {
+            beforeBatch: (batch: readonly number[], r: Rng) => shared.begin(batch.map(target), r),
+            afterExamples: () => shared.end(),
+          }
+        : {}),
       example(j, r) {
+        if (shared) return shared.example((encoded[j] as { x: Int32Array }).x, target(j), matches[j]);
         const pos = (examples[j] as { target: number }).target;
         const negs: number[] = [];
         while (negs.length < k) {

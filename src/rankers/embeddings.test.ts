@@ -7,6 +7,7 @@ import { gradCheck } from '../nn/gradcheck.js';
 import { zeroGrads } from '../nn/params.js';
 import { syntheticCandidates, syntheticDialogs, syntheticKb } from './testing/synthetic.js';
 import { trainEmbeddings } from './embeddings-train.js';
+import { SharedNegativesBatch } from './embeddings-batch.js';
 import { evaluateDialogs } from './evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
 import { decodeModelFile, encodeModelFile } from '../formats/model-file.js';
@@ -16,17 +17,23 @@ import './builtin.js';
 const candidates = syntheticCandidates();
 const kb = syntheticKb();
 
+/** A small model and one example of a synthetic dialog, for the gradient checks. */
+function gradientSetup(shareAB: boolean, matchType: boolean) {
+  const vocab = new WordVocab();
+  for (const c of candidates) vocab.addText(c);
+  for (const d of syntheticDialogs(10, 1)) for (const t of d.turns) vocab.addText(t.text);
+  const m = new Embeddings({ dim: 5, input: 'history', shareAB, matchType }, vocab, kb);
+  m.init(createRng(4), 0.5);
+  const d = syntheticDialogs(1, 9)[0]!;
+  const { x, context } = m.encode(d.turns.slice(0, 5));
+  const cand = m.candidates(candidates);
+  const matches = context ? cand.index.matches(context) : undefined;
+  return { m, d, x, cand, matches };
+}
+
 for (const [shareAB, matchType] of [[false, false], [true, true]] as const) {
   test(`embeddings margin-loss gradients match finite differences (shareAB=${shareAB}, match=${matchType})`, () => {
-    const vocab = new WordVocab();
-    for (const c of candidates) vocab.addText(c);
-    for (const d of syntheticDialogs(10, 1)) for (const t of d.turns) vocab.addText(t.text);
-    const m = new Embeddings({ dim: 5, input: 'history', shareAB, matchType }, vocab, kb);
-    m.init(createRng(4), 0.5);
-    const d = syntheticDialogs(1, 9)[0]!;
-    const { x, context } = m.encode(d.turns.slice(0, 5));
-    const cand = m.candidates(candidates);
-    const matches = context ? cand.index.matches(context) : undefined;
+    const { m, d, x, cand, matches } = gradientSetup(shareAB, matchType);
     const pos = candidates.indexOf(d.turns[5]!.text);
     const negs = [0, 1, 7, 12, 20, 33].filter((c) => c !== pos);
     const margin = 5; // large: every negative is active, so the loss is smooth around the point
@@ -69,4 +76,50 @@ test('embeddings: sparse SGD steps give the dense steps\' weights; bigrams add b
   assert.ok(a.vocab.has(bigramWord('which', 'city')));
   const ids = a.vocab.encode('which city', true);
   assert.deepEqual(ids, [a.vocab.id('which'), a.vocab.id('city'), a.vocab.id(bigramWord('which', 'city'))]);
+});
+
+for (const [shareAB, matchType] of [[false, false], [true, true]] as const) {
+  test(`embeddings with batch-shared negatives: gradients match finite differences (shareAB=${shareAB}, match=${matchType})`, () => {
+    const { m, d, x, cand, matches } = gradientSetup(shareAB, matchType);
+    if (matchType) assert.ok(matches && matches.size > 0);
+    const pos = candidates.indexOf(d.turns[5]!.text);
+    const other = (pos + 3) % candidates.length;
+    const run = (): number => {
+      const b = new SharedNegativesBatch(m, cand, 30, 5, undefined);
+      b.begin([pos, other], createRng(5));
+      const l = b.example(x, pos, matches);
+      b.end();
+      return l;
+    };
+    zeroGrads(m.params);
+    assert.ok(run() > 0);
+    const grads = m.params.map((p) => p.grad.slice());
+    m.params.forEach((p, i) => {
+      const r = gradCheck(run, p.data, grads[i]!, 1e-2, 400);
+      assert.ok(r.maxRelError < 1e-2, `${p.name}: ${JSON.stringify(r)}`);
+    });
+  });
+}
+
+test('embeddings with batch-shared negatives learn the synthetic task (with match types too); sparse steps give the dense weights; same seed, same weights', () => {
+  const train = syntheticDialogs(200, 31);
+  const dev = syntheticDialogs(40, 32);
+  const data = { train, dev, candidates, kb };
+  const opts = { dim: 16, epochs: 20, patience: 0, negatives: 20, margin: 0.5, seed: 3, sharedNegatives: true };
+  for (const matchType of [false, true]) {
+    const { model } = trainEmbeddings(data, { ...opts, matchType });
+    const acc = accuracy.perResponse(evaluateDialogs(model, syntheticDialogs(40, 33), { candidates }));
+    assert.ok(acc > 0.9, `match=${matchType}: accuracy ${acc}`);
+  }
+  const small = { ...opts, epochs: 3, matchType: true };
+  const a = trainEmbeddings(data, { ...small, sparse: true }).model;
+  const b = trainEmbeddings(data, { ...small, sparse: false }).model;
+  const c = trainEmbeddings(data, { ...small, sparse: true }).model;
+  a.params.forEach((p, i) => {
+    const q = b.params[i]!;
+    let max = 0;
+    for (let k = 0; k < p.data.length; k++) max = Math.max(max, Math.abs(p.data[k]! - q.data[k]!));
+    assert.ok(max < 1e-4, `${p.name}: ${max}`);
+    assert.deepEqual(p.data, c.params[i]!.data);
+  });
 });

@@ -11,6 +11,7 @@ import { KbTypes, contextWords } from './match-type.js';
 import { CandidateIndex } from './candidates.js';
 import { inputText, type InputMode } from './input.js';
 import { bagSum, bagSumBackward, dot, matVec, axpy } from '../nn/kernels.js';
+import { WasmMatVec } from '../nn/wasm.js';
 import { marginRanking } from '../nn/losses.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
@@ -57,6 +58,8 @@ interface CandEntry {
   index: CandidateIndex;
   matrix: Float32Array;
   version: number;
+  /** The SIMD product for dims 32 and 64 (`matrix` is its memory); undefined: the JS `matVec`. */
+  kernel: WasmMatVec | undefined;
 }
 
 /**
@@ -129,7 +132,8 @@ export class Embeddings implements Ranker {
   candidates(list: readonly string[]): CandEntry {
     let e = this.cands.get(list);
     if (!e) {
-      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true), matrix: new Float32Array(list.length * this.config.dim), version: -1 };
+      const kernel = WasmMatVec.create(list.length, this.config.dim);
+      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true), matrix: kernel ? kernel.data : new Float32Array(list.length * this.config.dim), version: -1, kernel };
       this.cands.set(list, e);
     }
     if (e.version !== this.version) {
@@ -158,13 +162,17 @@ export class Embeddings implements Ranker {
     const u = new Float32Array(d);
     bagSum(this.A.data, d, x, u);
     const scores = new Float32Array(candidates.length);
-    matVec(cand.matrix, candidates.length, d, u, scores);
+    if (cand.kernel) cand.kernel.matVec(u, scores);
+    else matVec(cand.matrix, candidates.length, d, u, scores);
     if (context) {
+      // B[type]·u once per type (the same numbers as per matched candidate).
+      const typeDot = new Map<string, number>();
+      for (const [t, r] of this.typeIds) typeDot.set(t, dot(this.B.data, r * d, u, 0, d));
       for (const [c, types] of cand.index.matches(context)) {
         let add = 0;
         for (const t of types) {
-          const r = this.typeIds.get(t);
-          if (r !== undefined) add += dot(this.B.data, r * d, u, 0, d);
+          const v = typeDot.get(t);
+          if (v !== undefined) add += v;
         }
         scores[c] = (scores[c] as number) + add;
       }

@@ -55,6 +55,8 @@ interface PreparedCandidates {
   readonly typed: (readonly (readonly [string, string])[])[];
   /** `word` mode, per candidate with typed words: type → what its match adds. */
   readonly typeWords: (Map<string, TypeWord> | undefined)[];
+  /** Typed word → the candidates holding it (to find the few candidates a dialog's words match). */
+  readonly typedIn: Map<string, number[]>;
 }
 
 /**
@@ -120,6 +122,14 @@ export class Tfidf implements Ranker {
       const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
       const asWord = this.config.typeAs === 'word';
       const typeWords: (Map<string, TypeWord> | undefined)[] = [];
+      const typedIn = new Map<string, number[]>();
+      typed.forEach((ts, i) => {
+        for (const [w] of ts) {
+          const list = typedIn.get(w) ?? [];
+          if (list.at(-1) !== i) list.push(i);
+          typedIn.set(w, list);
+        }
+      });
       candidates.forEach((c, i) => {
         const v = this.vector(c);
         const ts = typed[i] as readonly (readonly [string, string])[];
@@ -148,7 +158,7 @@ export class Tfidf implements Ranker {
         weights.push(w);
         norms2[i] = n2;
       });
-      p = { ids, weights, norms2, terms, typed, typeWords };
+      p = { ids, weights, norms2, terms, typed, typeWords, typedIn };
       this.prepared.set(candidates, p);
     }
     return p;
@@ -166,6 +176,10 @@ export class Tfidf implements Ranker {
       if (id !== undefined) dense[id] = x;
     }
     const ctx = this.config.matchType ? contextWords(history) : undefined;
+    // Candidates with a typed word said in the dialog (the others get no type feature): found
+    // through the typed-word index rather than by testing every candidate's typed words.
+    const hit = ctx ? new Uint8Array(candidates.length) : undefined;
+    if (ctx && hit) for (const w of ctx) for (const c of p.typedIn.get(w) ?? []) hit[c] = 1;
     const asWord = this.config.typeAs === 'word';
     const scores = new Float32Array(candidates.length);
     for (let c = 0; c < candidates.length; c++) {
@@ -175,7 +189,7 @@ export class Tfidf implements Ranker {
       for (let k = 0; k < ids.length; k++) s += (dense[ids[k] as number] as number) * (ws[k] as number);
       let types = 0;
       let n2 = p.norms2[c] as number;
-      if (ctx) {
+      if (ctx && hit?.[c] === 1) {
         const typed = p.typed[c] as readonly (readonly [string, string])[];
         if (typed.length > 0) {
           const seen = new Set<string>();

@@ -35,6 +35,7 @@ interface TrainFlags {
   memory?: number;
   margin?: number;
   negatives?: number;
+  sharedNegatives?: boolean;
   shareAb?: boolean;
   input?: string;
   out: string;
@@ -110,6 +111,7 @@ export function registerTrain(program: Command): void {
     .option('--memory <n>', `memn2n: memories kept (most recent utterances) ${perModel('memory')}`, intFlag('--memory', 1, 10000))
     .option('--margin <x>', `embeddings: ranking margin ${perModel('margin')}`, floatFlag('--margin', 0, 100))
     .option('--negatives <n>', `embeddings: negative candidates per example; memn2n: sampled per mini-batch ${perModel('negatives')}`, intFlag('--negatives', 1, 100000))
+    .option('--shared-negatives', "embeddings: draw the negatives once per mini-batch, shared by its examples with the batch's other responses")
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
     .option('--input <mode>', `tfidf/embeddings input: last (user utterance) or history ${perModel('input')}`)
     .option('--hidden <n>', `hcn: GRU state size ${perModel('hidden')}`, intFlag('--hidden', 1, 4096))
@@ -121,7 +123,7 @@ export function registerTrain(program: Command): void {
 /** The hyper-parameter flags each built-in trainer reads (TrainOptions); any other one given is an error. */
 const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
   memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'negatives'],
-  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'margin', 'negatives', 'shareAb', 'input'],
+  embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'margin', 'negatives', 'sharedNegatives', 'shareAb', 'input'],
   tfidf: ['matchType', 'kb', 'input'],
   hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batch'],
   nn: [],
@@ -166,6 +168,7 @@ function run(o: TrainFlags): void {
     memorySize: o.memory,
     margin: o.margin,
     negatives: o.negatives,
+    sharedNegatives: o.sharedNegatives,
     shareAB: o.shareAb,
     input: o.input as 'last' | 'history' | undefined,
     hidden: o.hidden,

@@ -32,6 +32,10 @@ test('profile options: base, then per task, then override', () => {
   // Negatives chosen on dev: sampled (the trainer's 100) with match types, the full softmax without.
   assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 5).opts.negatives, 0);
   assert.equal(trainerOf('memn2n+match', FULL_PROFILE, 1, 5).opts.negatives, undefined);
+  // Plain memn2n samples on tasks 1-3 (dev within 0.5 points of the full softmax), embeddings share negatives per batch.
+  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 2).opts.negatives, 100);
+  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 4).opts.negatives, 0);
+  assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.sharedNegatives, true);
 });
 
 test('cells on 2 worker threads give the same rows as in one thread', async () => {
@@ -97,8 +101,8 @@ test('--train-from generate: the training dialogs are generated on the original 
 });
 
 test('Table 10 variants: embeddings+match and embeddings+bigrams train through the embeddings trainer and run in the grid', async () => {
-  assert.deepEqual(trainerOf('embeddings+match', FULL_PROFILE, 2, 3), { kind: 'embeddings', opts: { input: 'last', matchType: true, seed: 2 } });
-  assert.deepEqual(trainerOf('embeddings+bigrams', FULL_PROFILE, 2, 1), { kind: 'embeddings', opts: { matchType: false, bigrams: true, seed: 2 } });
+  assert.deepEqual(trainerOf('embeddings+match', FULL_PROFILE, 2, 3), { kind: 'embeddings', opts: { sharedNegatives: false, input: 'last', matchType: true, seed: 2 } });
+  assert.deepEqual(trainerOf('embeddings+bigrams', FULL_PROFILE, 2, 1), { kind: 'embeddings', opts: { sharedNegatives: true, matchType: false, bigrams: true, seed: 2 } });
   const r = await runBenchmark({ profile: TINY, source: { kind: 'generate', seed: 3, dialogs: TINY.dialogs }, models: ['embeddings+match', 'embeddings+bigrams'], tasks: [1], seed: 3, workers: 1 });
   assert.deepEqual(scores(r.rows).map((s) => s.split(' ').slice(0, 2).join(' ')), ['T1 embeddings+match', 'T1 embeddings+bigrams', 'T1-OOV embeddings+match', 'T1-OOV embeddings+bigrams']);
   const md = benchmarkMarkdown(r, { profile: 'tiny', data: 'generated', seed: 3 });

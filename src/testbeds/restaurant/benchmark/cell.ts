@@ -41,6 +41,8 @@ export interface BenchmarkProfile extends LearnedOptions {
   readonly override?: Partial<LearnedOptions>;
   /** Options of the plain `memn2n` (no match type) over the `memn2n` ones, before per-task settings and the override. */
   readonly memn2nPlain?: TrainOptions;
+  /** Per-task options of the plain `memn2n` over `memn2nPlain` (before the per-task settings of both MemN2N models). */
+  readonly memn2nPlainPerTask?: Readonly<Partial<Record<number, TrainOptions>>>;
 }
 
 /** Where the training and dev dialogs come from when the test sets are original files. */
@@ -102,7 +104,7 @@ export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed
     case 'embeddings+bigrams':
       return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, bigrams: true, seed } };
     case 'memn2n':
-      return { kind: 'memn2n', opts: { ...profile.memn2nPlain, ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
+      return { kind: 'memn2n', opts: { ...profile.memn2nPlain, ...profile.memn2nPlainPerTask?.[task], ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
     case 'memn2n+match':
       return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: true, seed } };
     case 'hcn':

@@ -1,0 +1,61 @@
+/**
+ * Per-cell profile of the full benchmark: trains and evaluates the chosen cells (model × task) one
+ * after the other in this thread and prints, per cell, the CPU seconds of training and of the
+ * evaluation, the epochs run, the best dev score and the test scores with the paper's value, then
+ * the packing estimate of the whole set on 2 workers (longest cells first): sum of CPU / 2 and
+ * the greedy makespan. The CPU time, not the wall time, is what to compare on a loaded machine.
+ *
+ *   node dist/bench/benchmark-cells.bench.js [models] [tasks]     (defaults: all 1-6)
+ *
+ * Environment: DIALOGYM_DATA=<dir holding dialog-bAbI-tasks/>; CELLS_GENERATE=1 trains on
+ * generated data (the `npm start` profile) instead of the original files.
+ */
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { FULL_PROFILE, cellData, parseModels, parseTasks, runCell, type BenchmarkCell, type CellContext } from '../src/testbeds/restaurant/benchmark/benchmark.js';
+import { paperCellOf } from '../src/testbeds/restaurant/benchmark/paper.js';
+import { babiDir } from '../test/shared-data.js';
+
+const models = parseModels(process.argv[2] ?? 'all');
+const tasks = parseTasks(process.argv[3] ?? 'all');
+const generate = process.env.CELLS_GENERATE === '1';
+if (!generate && !existsSync(babiDir)) {
+  process.stdout.write(`benchmark-cells bench: skipped, ${babiDir} not found (set DIALOGYM_DATA)\n`);
+  process.exit(0);
+}
+const ctx: CellContext = { profile: FULL_PROFILE, source: generate ? { kind: 'generate', seed: 1, dialogs: FULL_PROFILE.dialogs } : { kind: 'files', dir: babiDir }, trainFrom: 'files', seed: 1 };
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+process.stdout.write(`cells of the full profile on ${generate ? 'generated data' : babiDir} (load average ${load()})\n`);
+const costs: { label: string; cpu: number }[] = [];
+for (const task of tasks) {
+  if (generate && task === 6) continue;
+  const data = cellData(ctx, task);
+  for (const model of models) {
+    const cell: BenchmarkCell = { model, task, index: 0, total: 1 };
+    let epochs = 0;
+    let bestDev = NaN;
+    const c0 = cpuNow();
+    const r = runCell(ctx, data, cell, (e) => {
+      epochs = e.epoch;
+      bestDev = e.bestDev;
+    });
+    const cpu = cpuNow() - c0;
+    const tests = r.rows.map((row) => `${row.test} ${(100 * row.perResponse).toFixed(1)} (paper ${paperCellOf(row.test, model)?.perResponse ?? '–'})`).join(', ');
+    process.stdout.write(
+      `T${task} ${model.padEnd(18)} cpu ${cpu.toFixed(1).padStart(6)} s (wall: train ${r.trainSeconds.toFixed(1)}, eval ${r.evalSeconds.toFixed(1)}), ${epochs} epochs, dev ${(100 * bestDev).toFixed(1)}: ${tests}; load ${load()}\n`,
+    );
+    costs.push({ label: `T${task} ${model}`, cpu });
+  }
+}
+const sum = costs.reduce((s, c) => s + c.cpu, 0);
+const workers = [0, 0];
+for (const c of [...costs].sort((a, b) => b.cpu - a.cpu)) {
+  const w = workers[0]! <= workers[1]! ? 0 : 1;
+  workers[w]! += c.cpu;
+}
+process.stdout.write(`total cpu ${sum.toFixed(1)} s; on 2 workers: sum/2 ${(sum / 2).toFixed(1)} s, longest-first makespan ${Math.max(...workers).toFixed(1)} s; load ${load()}\n`);
