@@ -52,9 +52,13 @@ test('selfplay with the learned models: scores and JSON Lines transcripts', () =
   const t = join(tmp, 'sp.jsonl');
   const r = cli('airdialogue', 'selfplay', '--agent', model, '--customer', model, '--n', '3', '--seed', '2', '--ood', '1', '--max-turns', '8', '--transcripts', t, '--json');
   assert.equal(r.code, 0, r.stderr);
-  const s = JSON.parse(r.stdout) as { dialogs: number; total: number; exact: { total: number } };
+  const s = JSON.parse(r.stdout) as { dialogs: number; total: number; exact: { total: number }; bleu: { customer: number; agent: number; both: number } };
   assert.equal(s.dialogs, 3);
   assert.ok(s.total >= 0 && s.total <= 1);
+  for (const k of ['customer', 'agent', 'both'] as const) assert.ok(s.bleu[k] >= 0 && s.bleu[k] < 100, `BLEU ${k} ${s.bleu[k]}`);
+  const text = cli('airdialogue', 'selfplay', '--agent', model, '--customer', 'rules', '--n', '2', '--seed', '2', '--max-turns', '8');
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^BLEU-4 {2}customer [\d.]+ {2}agent [\d.]+ {2}both [\d.]+ {2}\(generated turns against the simulator's dialogue on the same context\)$/m);
   const lines = readFileSync(t, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { episode: number; dialogue: string[]; expected: { status: string } });
   assert.deepEqual(lines.map((l) => l.episode), [0, 1, 2]);
   assert.ok(lines.every((l) => l.dialogue.length <= 8 && l.dialogue[0]!.startsWith('customer: ')));

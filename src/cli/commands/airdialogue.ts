@@ -13,7 +13,7 @@ import { progress } from '../progress.js';
 import { action, floatFlag, intFlag, out } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 
-function printScores(r: ScoreReport, json: boolean): void {
+function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number; both: number } }, json: boolean): void {
   if (json) {
     out(JSON.stringify(r));
     return;
@@ -22,6 +22,7 @@ function printScores(r: ScoreReport, json: boolean): void {
   out(`dialogs ${r.dialogs}`);
   out(`scaled  total ${f(r.total)}  name ${f(r.name)}  flight ${f(r.flight)}  action ${f(r.action)}`);
   out(`exact   total ${f(r.exact.total)}  name ${f(r.exact.name)}  flight ${f(r.exact.flight)}  action ${f(r.exact.action)}`);
+  if (r.bleu) out(`BLEU-4  customer ${r.bleu.customer.toFixed(2)}  agent ${r.bleu.agent.toFixed(2)}  both ${r.bleu.both.toFixed(2)}  (generated turns against the simulator's dialogue on the same context)`);
 }
 
 export function registerAirdialogue(program: Command): void {
@@ -107,7 +108,7 @@ export function registerAirdialogue(program: Command): void {
         const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
         const bar = progress('selfplay', o.n, { quiet: o.n < 2000 });
         const lines: string[] = [];
-        let r: ScoreReport;
+        let r: ScoreReport & { bleu?: { customer: number; agent: number; both: number } };
         if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
           const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
           const { learnedAgent, learnedCustomer, learnedSelfPlay } = await import('../../testbeds/airdialogue/learned/policy.js');
@@ -120,6 +121,7 @@ export function registerAirdialogue(program: Command): void {
             seed: o.seed,
             ood,
             maxTurns: o.maxTurns,
+            bleu: isFile(o.agent) || isFile(o.customer),
             onEpisode: (d) => bar.update(d),
             onResult: (e, i) => {
               if (o.transcripts) lines.push(JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }));
@@ -181,12 +183,13 @@ function registerLearned(cmd: Command): void {
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
     .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 24)
     .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 48)
+    .option('--no-match', "the agent's flight memory without the flags of the flight values the customer said (the paper's plain attention)")
     .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
     .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
     .action(
-      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; batch: number; lr: number; minCount: number; seed: number }) => {
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; batch: number; lr: number; minCount: number; seed: number }) => {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
@@ -205,6 +208,7 @@ function registerLearned(cmd: Command): void {
           epochs: o.epochs,
           dim: o.dim,
           hidden: o.hidden,
+          match: o.match,
           batch: o.batch,
           lr: o.lr,
           minCount: o.minCount,
