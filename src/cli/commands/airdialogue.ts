@@ -183,7 +183,7 @@ function registerLearned(cmd: Command): void {
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
     .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 24)
     .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 48)
-    .option('--no-match', "the agent's flight memory without the flags of the flight values the customer said (the paper's plain attention)")
+    .option('--no-match', "the agent's flight memory without the flags of the flight values the customer said, and flight numbers from its vocabulary too (the paper's plain attention)")
     .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)

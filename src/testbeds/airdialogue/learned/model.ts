@@ -50,6 +50,13 @@ export interface ModelSizes {
    * Absent in model files written before it existed (false).
    */
   readonly match?: boolean;
+  /**
+   * Agent only: it says flight numbers by pointing only — its vocabulary softmax leaves out the
+   * words of its slots (the flight numbers), so P(flight number) = (1 − g)·Σα over the flights
+   * and which flight is named is the attention's choice (which sees the match flags). Absent in
+   * older model files (false).
+   */
+  readonly point?: boolean;
 }
 
 /** An example with every token as a vocabulary id and the state model's targets. */
@@ -206,6 +213,7 @@ export class DialogueModel {
   readonly params: Param[];
   private readonly H: number;
   private readonly D: number;
+  private readonly pointOnly: boolean;
 
   constructor(
     readonly role: Role,
@@ -229,6 +237,7 @@ export class DialogueModel {
     this.out = new Linear(H, V, `${p}.out`);
     this.copyGate = new Linear(H, 1, `${p}.copy`);
     this.matchLayer = agent && sizes.match ? new Linear(NF, H, `${p}.match`, false) : null;
+    this.pointOnly = agent && sizes.point === true;
     this.statusOut = agent ? new Linear(H, STATUSES.length, `${p}.status`) : null;
     this.statusEmb = agent ? new Embedding(STATUSES.length, H, `${p}.statusEmb`) : null;
     this.flightQuery = agent ? new Linear(H, H, `${p}.flightQuery`, false) : null;
@@ -368,13 +377,15 @@ export class DialogueModel {
   }
 
   /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
-  private readout(h: Float32Array, e: Encoded): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
+  private readout(h: Float32Array, e: Encoded, slots: Int32Array): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
     const H = this.H;
     const q = this.query.forward(h);
     const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
     const u = concat(h, context);
     const o = tanhInPlace(this.mix.forward(u));
     const logits = this.out.forward(o);
+    // with match flags the agent names flights by pointing only (ModelSizes.match)
+    if (this.pointOnly) for (let i = 0; i < slots.length; i++) logits[slots[i]!] = -Infinity;
     const a = this.copyGate.forward(o)[0]!;
     const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
     return { q, alpha, u, o, logits, g };
@@ -426,7 +437,7 @@ export class DialogueModel {
         stale = false;
       }
       const h = caches[t]!.h;
-      const r = this.readout(h, cur);
+      const r = this.readout(h, cur, p.slots);
       const y = p.ids[t + 1]!;
       softmax(r.logits, pv);
       let ay = 0;
@@ -632,7 +643,7 @@ export class DialogueModel {
    * returned).
    */
   nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>, rng?: Rng): NextWord {
-    const r = this.readout(h, e);
+    const r = this.readout(h, e, p.slots);
     const prob = new Float32Array(r.logits.length);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
