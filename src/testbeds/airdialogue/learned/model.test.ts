@@ -11,7 +11,7 @@ const vocab = Vocab.build(examples.flatMap((e) => [e.dialogue.tokens, e.intent.m
 
 for (const [role, match] of [['customer', false], ['agent', false], ['agent', true]] as const) {
   test(`${role} model${match ? ' with customer-match flags' : ''}: every parameter's gradient matches finite differences`, () => {
-    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5, match, point: match });
+    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5, match, point: match, order: match });
     if (match) assert.ok(m.matchLayer !== null && m.params.some((q) => q.name === 'agent.match.W'));
     m.init(createRng(3));
     // a booking example, so the flight and name pointers have targets

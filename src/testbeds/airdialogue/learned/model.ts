@@ -57,7 +57,21 @@ export interface ModelSizes {
    * older model files (false).
    */
   readonly point?: boolean;
+  /**
+   * Agent with `match`: the flags of the three departure/return pairs (airports, months, days)
+   * also follow the order the customer said them in — the departure value said first (or
+   * alone), the return value said after it — so a flight the other way round does not match.
+   * Absent in older model files (false).
+   */
+  readonly order?: boolean;
 }
+
+/** Departure/return field pairs of a flight (a1/a2, m1/m2, d1/d2) whose match flags follow the order they were said in. */
+const PAIRS: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [2, 3],
+  [4, 5],
+];
 
 /** An example with every token as a vocabulary id and the state model's targets. */
 export interface Prepared {
@@ -266,21 +280,33 @@ export class DialogueModel {
 
   /**
    * The match flags of every flight (n × 13): 1 where the flight's value of a field is a word
-   * the customer has said (`said`: the customer's word ids so far; `<pad>`/`<unk>` never match).
+   * the customer has said (`said`: the customer's word ids so far, each with the position it was
+   * first said at; `<pad>`/`<unk>` never match); with `sizes.order`, the departure/return pairs
+   * also follow the order they were said in (ModelSizes.order).
    */
-  private matchFeatures(p: Prepared, said: ReadonlySet<number>): Float32Array {
+  private matchFeatures(p: Prepared, said: ReadonlyMap<number, number>): Float32Array {
     const m = new Float32Array(p.nFlights * NF);
     for (let i = 0; i < m.length; i++) {
       const id = p.flightIds[i]!;
       if (id > 1 && said.has(id)) m[i] = 1;
     }
+    if (this.sizes.order) {
+      for (let f = 0; f < p.nFlights; f++) {
+        for (const [dep, ret] of PAIRS) {
+          const a = said.get(p.flightIds[f * NF + dep]!);
+          const b = said.get(p.flightIds[f * NF + ret]!);
+          if (a !== undefined && b !== undefined && a > b) m[f * NF + dep] = 0;
+          if (b !== undefined && (a === undefined || a > b)) m[f * NF + ret] = 0;
+        }
+      }
+    }
     return m;
   }
 
-  /** The customer's word ids at positions before `t` (markers excluded). */
-  private saidBefore(p: Prepared, t: number): Set<number> {
-    const said = new Set<number>();
-    for (let u = 0; u < t; u++) if (p.speaker[u] === 0) said.add(p.ids[u]!);
+  /** The customer's word ids at positions before `t` (markers excluded), each with its first position. */
+  private saidBefore(p: Prepared, t: number): Map<number, number> {
+    const said = new Map<number, number>();
+    for (let u = 0; u < t; u++) if (p.speaker[u] === 0 && !said.has(p.ids[u]!)) said.set(p.ids[u]!, u);
     return said;
   }
 
@@ -294,12 +320,13 @@ export class DialogueModel {
   }
 
   /**
-   * The encoding a decoder step reads once the customer has said the words `saidIds`: with
+   * The encoding a decoder step reads once the customer has said the words `said` (word id →
+   * position first said at): with
    * `sizes.match`, the flight memory holds the match flags (module description); otherwise `e`.
    */
-  withSaid(e: Encoded, p: Prepared, saidIds: Iterable<number>): Encoded {
+  withSaid(e: Encoded, p: Prepared, said: ReadonlyMap<number, number>): Encoded {
     if (!this.matchLayer) return e;
-    return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, new Set(saidIds))) };
+    return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, said)) };
   }
 
   /** Encodes the model's private context. */
@@ -419,13 +446,13 @@ export class DialogueModel {
     const dAlpha = new Float32Array(e.n);
     // with match flags, the memory changes when the customer speaks: one memory per stretch
     const segments: { m: Float32Array; dMem: Float32Array }[] = [];
-    const said = new Set<number>();
+    const said = new Map<number, number>();
     let cur: Encoded = e;
     let curD = dMem;
     let stale = this.matchLayer !== null;
     for (let t = 0; t < L; t++) {
       if (this.matchLayer && p.speaker[t] === 0 && !said.has(p.ids[t]!)) {
-        said.add(p.ids[t]!);
+        said.set(p.ids[t]!, t);
         stale = true;
       }
       if (!this.owns(p, t)) continue;

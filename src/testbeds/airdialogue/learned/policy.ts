@@ -38,8 +38,8 @@ function contextExample(kb: KbLine | null, intent: Intent | null): LearnedExampl
 class Stream {
   readonly words: string[] = [];
   readonly speaker: number[] = [];
-  /** The customer's word ids so far (the agent's flight memory matches them, `sizes.match`). */
-  private readonly said = new Set<number>();
+  /** The customer's word ids so far with the position each was first said at (the agent's flight memory matches them, `sizes.match`). */
+  private readonly said = new Map<number, number>();
   private h: Float32Array;
   private readonly enc: ReturnType<DialogueModel['encode']>;
   private readonly p: Prepared;
@@ -58,7 +58,7 @@ class Stream {
     this.words.push(word);
     this.speaker.push(speaker);
     const id = this.model.vocab.id(word);
-    if (speaker === 0) this.said.add(id);
+    if (speaker === 0 && !this.said.has(id)) this.said.set(id, this.words.length - 1);
     this.h = this.model.gru.step(this.model.emb.row(id), this.h).h;
   }
 

@@ -158,7 +158,7 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
  * ```
  */
 export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
-  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: o.match ?? true };
+  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: o.match ?? true, order: o.match ?? true };
   const epochs = o.epochs ?? 8;
   const batch = o.batch ?? 8;
   const minCount = o.minCount ?? 1;
