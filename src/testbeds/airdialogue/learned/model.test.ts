@@ -31,3 +31,26 @@ for (const [role, match] of [['customer', false], ['agent', false], ['agent', tr
     }
   });
 }
+
+test('match flags: a flight value the customer said sets its flag; with order, the airports said the other way round do not match', () => {
+  const ex = examples.find((e) => e.flights.length > 0)!;
+  const p = prepare(ex, vocab);
+  const flags = (order: boolean, said: Map<number, number>) => {
+    // hidden = 13 and an identity match layer: the memory moves by exactly the flags
+    const m = new DialogueModel('agent', vocab, { dim: 4, hidden: 13, match: true, order });
+    m.init(createRng(5));
+    m.matchLayer!.W.data.fill(0);
+    for (let k = 0; k < 13; k++) m.matchLayer!.W.data[k * 13 + k] = 1;
+    const e = m.encode(p);
+    const moved = m.withSaid(e, p, said).mem;
+    return Array.from({ length: 13 }, (_, k) => Math.round(moved[k]! - e.mem[k]!));
+  };
+  const [a1, a2] = [p.flightIds[0]!, p.flightIds[1]!];
+  const inOrder = new Map([[a1, 3], [a2, 7]]);
+  const reversed = new Map([[a2, 3], [a1, 7]]);
+  assert.deepEqual(flags(true, inOrder).slice(0, 2), [1, 1]);
+  assert.deepEqual(flags(false, reversed).slice(0, 2), [1, 1]);
+  assert.deepEqual(flags(true, reversed).slice(0, 2), [0, 0]);
+  assert.deepEqual(flags(true, new Map([[a1, 2]])).slice(0, 2), [1, 0]); // the departure alone
+  assert.deepEqual(flags(true, new Map()), new Array(13).fill(0));
+});
