@@ -183,13 +183,15 @@ function registerLearned(cmd: Command): void {
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
     .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 24)
     .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 48)
-    .option('--no-match', "the agent's flight memory without the flags of the flight values the customer said, and flight numbers from its vocabulary too (the paper's plain attention)")
+    .option('--no-match', "the agent's flight memory without the flags of the flight values the customer said (the paper's plain attention)")
+    .option('--point', 'with the match flags: the agent names flights by pointing only (flight numbers left out of its vocabulary softmax)')
+    .option('--ordered-match', 'with the match flags: the departure/return flags follow the order the customer said them in')
     .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
     .option('--seed <s>', 'random seed', intFlag('--seed', 0), 0)
     .action(
-      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; batch: number; lr: number; minCount: number; seed: number }) => {
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; point?: boolean; orderedMatch?: boolean; batch: number; lr: number; minCount: number; seed: number }) => {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
@@ -209,6 +211,8 @@ function registerLearned(cmd: Command): void {
           dim: o.dim,
           hidden: o.hidden,
           match: o.match,
+          point: o.point === true,
+          order: o.orderedMatch === true,
           batch: o.batch,
           lr: o.lr,
           minCount: o.minCount,
