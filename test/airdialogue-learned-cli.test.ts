@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath } from './shared-data.js';
+import { loadAirModels } from '../src/testbeds/airdialogue/learned/train.js';
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
@@ -36,6 +37,14 @@ test('splits → train → eval: files, same seed → same model file, Table 8 r
   assert.ok(existsSync(join(tmp, 'a.svg')));
   assert.equal(train(join(tmp, 'b.dgm')).code, 0);
   assert.deepEqual(readFileSync(join(tmp, 'a.dgm')), readFileSync(join(tmp, 'b.dgm')));
+  // the agent's match flags: on by default; --point / --ordered-match / --no-match land in the model file
+  const sizes = (file: string) => (loadAirModels(file).sizes as { match?: boolean; point?: boolean; order?: boolean });
+  assert.deepEqual(sizes(join(tmp, 'a.dgm')), { dim: 4, hidden: 6, match: true, point: false, order: false });
+  const common = ['airdialogue', 'train', '--data', join(d, 'train_data.json'), '--kb', join(d, 'train_kb.json'), '--epochs', '1', '--dim', '4', '--hidden', '6'];
+  assert.equal(cli(...common, '--out', join(tmp, 'p.dgm'), '--point', '--ordered-match').code, 0);
+  assert.deepEqual(sizes(join(tmp, 'p.dgm')), { dim: 4, hidden: 6, match: true, point: true, order: true });
+  assert.equal(cli(...common, '--out', join(tmp, 'n.dgm'), '--no-match', '--point').code, 0);
+  assert.deepEqual(sizes(join(tmp, 'n.dgm')), { dim: 4, hidden: 6, match: false, point: false, order: false });
   const e = cli('airdialogue', 'eval', '--model', join(tmp, 'a.dgm'), '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json'), '--json');
   assert.equal(e.code, 0, e.stderr);
   const r = JSON.parse(e.stdout) as { dialogues: number; perplexity: { both: number }; bleu: { both: number }; accuracy: { state: number } };
@@ -52,9 +61,13 @@ test('selfplay with the learned models: scores and JSON Lines transcripts', () =
   const t = join(tmp, 'sp.jsonl');
   const r = cli('airdialogue', 'selfplay', '--agent', model, '--customer', model, '--n', '3', '--seed', '2', '--ood', '1', '--max-turns', '8', '--transcripts', t, '--json');
   assert.equal(r.code, 0, r.stderr);
-  const s = JSON.parse(r.stdout) as { dialogs: number; total: number; exact: { total: number } };
+  const s = JSON.parse(r.stdout) as { dialogs: number; total: number; exact: { total: number }; bleu: { customer: number; agent: number; both: number } };
   assert.equal(s.dialogs, 3);
   assert.ok(s.total >= 0 && s.total <= 1);
+  for (const k of ['customer', 'agent', 'both'] as const) assert.ok(s.bleu[k] >= 0 && s.bleu[k] < 100, `BLEU ${k} ${s.bleu[k]}`);
+  const text = cli('airdialogue', 'selfplay', '--agent', model, '--customer', 'rules', '--n', '2', '--seed', '2', '--max-turns', '8');
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^BLEU-4 {2}customer [\d.]+ {2}agent [\d.]+ {2}both [\d.]+ {2}\(generated turns against the simulator's dialogue on the same context\)$/m);
   const lines = readFileSync(t, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { episode: number; dialogue: string[]; expected: { status: string } });
   assert.deepEqual(lines.map((l) => l.episode), [0, 1, 2]);
   assert.ok(lines.every((l) => l.dialogue.length <= 8 && l.dialogue[0]!.startsWith('customer: ')));

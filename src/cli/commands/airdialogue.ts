@@ -14,8 +14,9 @@ import { action, alias, floatFlag, intFlag, out } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
+import type { EpisodeWords } from '../../testbeds/airdialogue/learned/policy.js';
 
-function printScores(r: ScoreReport, json: boolean): void {
+function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number; both: number } }, json: boolean): void {
   if (json) {
     out(JSON.stringify(r));
     return;
@@ -24,6 +25,7 @@ function printScores(r: ScoreReport, json: boolean): void {
   out(`dialogs ${r.dialogs}`);
   out(`scaled  total ${f(r.total)}  name ${f(r.name)}  flight ${f(r.flight)}  action ${f(r.action)}`);
   out(`exact   total ${f(r.exact.total)}  name ${f(r.exact.name)}  flight ${f(r.exact.flight)}  action ${f(r.exact.action)}`);
+  if (r.bleu) out(`BLEU-4  customer ${r.bleu.customer.toFixed(2)}  agent ${r.bleu.agent.toFixed(2)}  both ${r.bleu.both.toFixed(2)}  (generated turns against the simulator's dialogue on the same context)`);
 }
 
 export function registerAirdialogue(program: Command): void {
@@ -123,9 +125,11 @@ export function registerAirdialogue(program: Command): void {
           agent,
           customer,
           ood,
-          onResult: (e, i) => {
+          // BLEU of the generated turns against the simulator's whenever a model plays (each episode's words kept, so that shards merge).
+          bleu: isFile(o.agent) || isFile(o.customer),
+          onResult: (e, i, words) => {
             const transcript = o.transcripts ? JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }) : undefined;
-            items.push({ k: i, score: e.score, ...(transcript !== undefined ? { transcript } : {}) });
+            items.push({ k: i, score: e.score, ...(transcript !== undefined ? { transcript } : {}), ...(words ? { words } : {}) });
           },
         });
       } else {
@@ -135,7 +139,7 @@ export function registerAirdialogue(program: Command): void {
       }
       bar.stop();
       if (shard) writeShard(o, 'airdialogue selfplay', o.episodes, items);
-      else finishAirSelfplay(wholeRun(o, items));
+      else await finishAirSelfplay(wholeRun(o, items));
     }),
   );
 
@@ -167,10 +171,12 @@ export function finishAirGenerate(run: MergedRun): void {
 }
 
 /** Writes the transcripts and prints the scores of a whole `airdialogue selfplay` (unsharded, or merged from its shards). */
-export function finishAirSelfplay(run: MergedRun): void {
+export async function finishAirSelfplay(run: MergedRun): Promise<void> {
   const o = run.options as { transcripts?: string; json?: boolean };
   if (o.transcripts) writeFileAtomic(o.transcripts, run.items.map((it) => `${it['transcript'] as string}\n`).join(''));
-  printScores(meanScores(run.items), o.json === true);
+  const words = run.items.map((it) => it['words'] as EpisodeWords | undefined).filter((w) => w !== undefined);
+  const bleu = words.length > 0 ? (await import('../../testbeds/airdialogue/learned/policy.js')).selfPlayBleu(words) : undefined;
+  printScores({ ...meanScores(run.items), ...(bleu ? { bleu } : {}) }, o.json === true);
 }
 
 function oodFlag(v: string): 0 | 1 | 2 {
@@ -215,12 +221,15 @@ function registerLearned(cmd: Command): void {
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
     .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 24)
     .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 48)
+    .option('--no-match', "the agent's flight memory without the flags of the flight values the customer said (the paper's plain attention)")
+    .option('--point', 'with the match flags: the agent names flights by pointing only (flight numbers left out of its vocabulary softmax)')
+    .option('--ordered-match', 'with the match flags: the departure/return flags follow the order the customer said them in')
     .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .action(
-      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; batch: number; lr: number; minCount: number; seed: number }) => {
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; point?: boolean; orderedMatch?: boolean; batch: number; lr: number; minCount: number; seed: number }) => {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
@@ -239,6 +248,9 @@ function registerLearned(cmd: Command): void {
           epochs: o.epochs,
           dim: o.dim,
           hidden: o.hidden,
+          match: o.match,
+          point: o.point === true,
+          order: o.orderedMatch === true,
           batch: o.batch,
           lr: o.lr,
           minCount: o.minCount,

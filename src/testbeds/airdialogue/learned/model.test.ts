@@ -9,9 +9,10 @@ import { Vocab } from './tokens.js';
 const examples = synthesize(6, 11).map(toLearned);
 const vocab = Vocab.build(examples.flatMap((e) => [e.dialogue.tokens, e.intent.map((t) => t.word), e.flights.flat().map((t) => t.word), [e.reservation.word]]));
 
-for (const role of ['customer', 'agent'] as const) {
-  test(`${role} model: every parameter's gradient matches finite differences`, () => {
-    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5 });
+for (const [role, match] of [['customer', false], ['agent', false], ['agent', true]] as const) {
+  test(`${role} model${match ? ' with customer-match flags' : ''}: every parameter's gradient matches finite differences`, () => {
+    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5, match, point: match, order: match });
+    if (match) assert.ok(m.matchLayer !== null && m.params.some((q) => q.name === 'agent.match.W'));
     m.init(createRng(3));
     // a booking example, so the flight and name pointers have targets
     const ex = examples.find((e) => e.action.flight.length > 0) ?? examples[0]!;
@@ -23,9 +24,33 @@ for (const role of ['customer', 'agent'] as const) {
     };
     zeroGrads(m.params);
     m.loss(p, true, 0.5, 0.7);
+    if (match) assert.ok(m.matchLayer!.W.grad.some((g) => g !== 0), 'the match layer gets a gradient');
     for (const prm of m.params) {
       const r = gradCheck(loss, prm.data, prm.grad, 1e-2, 40);
       assert.ok(r.maxRelError < 5e-3, `${prm.name}: max rel error ${r.maxRelError} at ${r.worst}`);
     }
   });
 }
+
+test('match flags: a flight value the customer said sets its flag; with order, the airports said the other way round do not match', () => {
+  const ex = examples.find((e) => e.flights.length > 0)!;
+  const p = prepare(ex, vocab);
+  const flags = (order: boolean, said: Map<number, number>) => {
+    // hidden = 13 and an identity match layer: the memory moves by exactly the flags
+    const m = new DialogueModel('agent', vocab, { dim: 4, hidden: 13, match: true, order });
+    m.init(createRng(5));
+    m.matchLayer!.W.data.fill(0);
+    for (let k = 0; k < 13; k++) m.matchLayer!.W.data[k * 13 + k] = 1;
+    const e = m.encode(p);
+    const moved = m.withSaid(e, p, said).mem;
+    return Array.from({ length: 13 }, (_, k) => Math.round(moved[k]! - e.mem[k]!));
+  };
+  const [a1, a2] = [p.flightIds[0]!, p.flightIds[1]!];
+  const inOrder = new Map([[a1, 3], [a2, 7]]);
+  const reversed = new Map([[a2, 3], [a1, 7]]);
+  assert.deepEqual(flags(true, inOrder).slice(0, 2), [1, 1]);
+  assert.deepEqual(flags(false, reversed).slice(0, 2), [1, 1]);
+  assert.deepEqual(flags(true, reversed).slice(0, 2), [0, 0]);
+  assert.deepEqual(flags(true, new Map([[a1, 2]])).slice(0, 2), [1, 0]); // the departure alone
+  assert.deepEqual(flags(true, new Map()), new Array(13).fill(0));
+});

@@ -43,7 +43,35 @@ export type Role = 'customer' | 'agent';
 export interface ModelSizes {
   readonly dim: number;
   readonly hidden: number;
+  /**
+   * Agent only: the flight memory and the state model's flight keys also see which of each
+   * flight's 13 values the customer has said so far (word identity, as the copy mechanism
+   * compares words), so the attention and the pointer can follow the stated constraints.
+   * Absent in model files written before it existed (false).
+   */
+  readonly match?: boolean;
+  /**
+   * Agent only: it says flight numbers by pointing only — its vocabulary softmax leaves out the
+   * words of its slots (the flight numbers), so P(flight number) = (1 − g)·Σα over the flights
+   * and which flight is named is the attention's choice (which sees the match flags). Absent in
+   * older model files (false).
+   */
+  readonly point?: boolean;
+  /**
+   * Agent with `match`: the flags of the three departure/return pairs (airports, months, days)
+   * also follow the order the customer said them in — the departure value said first (or
+   * alone), the return value said after it — so a flight the other way round does not match.
+   * Absent in older model files (false).
+   */
+  readonly order?: boolean;
 }
+
+/** Departure/return field pairs of a flight (a1/a2, m1/m2, d1/d2) whose match flags follow the order they were said in. */
+const PAIRS: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [2, 3],
+  [4, 5],
+];
 
 /** An example with every token as a vocabulary id and the state model's targets. */
 export interface Prepared {
@@ -186,6 +214,8 @@ export class DialogueModel {
   readonly mix: Linear;
   readonly out: Linear;
   readonly copyGate: Linear;
+  /** Agent with `sizes.match`: the customer-match features of a flight (13 flags) into its memory vector. */
+  readonly matchLayer: Linear | null;
   // state model (agent)
   readonly statusOut: Linear | null;
   readonly statusEmb: Embedding | null;
@@ -197,6 +227,7 @@ export class DialogueModel {
   readonly params: Param[];
   private readonly H: number;
   private readonly D: number;
+  private readonly pointOnly: boolean;
 
   constructor(
     readonly role: Role,
@@ -219,21 +250,23 @@ export class DialogueModel {
     this.mix = new Linear(2 * H, H, `${p}.mix`);
     this.out = new Linear(H, V, `${p}.out`);
     this.copyGate = new Linear(H, 1, `${p}.copy`);
+    this.matchLayer = agent && sizes.match ? new Linear(NF, H, `${p}.match`, false) : null;
+    this.pointOnly = agent && sizes.point === true;
     this.statusOut = agent ? new Linear(H, STATUSES.length, `${p}.status`) : null;
     this.statusEmb = agent ? new Embedding(STATUSES.length, H, `${p}.statusEmb`) : null;
     this.flightQuery = agent ? new Linear(H, H, `${p}.flightQuery`, false) : null;
-    this.flightKey = agent ? new Linear(2 * H + 1, H, `${p}.flightKey`) : null;
+    this.flightKey = agent ? new Linear(2 * H + 1 + (this.matchLayer ? NF : 0), H, `${p}.flightKey`) : null;
     this.noneScore = agent ? new Linear(H, 1, `${p}.none`) : null;
     this.nameKey = agent ? [0, 1].map((k) => new Linear(H + D, H, `${p}.nameKey${k}`)) : [];
     this.nameQuery = agent ? [0, 1].map((k) => new Linear(H, H, `${p}.nameQuery${k}`, false)) : [];
-    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.copyGate, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
+    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.copyGate, this.matchLayer, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
     this.params = layers.flatMap((l) => (l ? l.params : []));
   }
 
   init(rng: Rng): void {
     this.emb.init(rng.fork('emb'), 0.1);
     this.fieldEmb.init(rng.fork('field'), 0.1);
-    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.copyGate, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
+    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.copyGate, this.matchLayer, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
     this.flightGru?.init(rng.fork('flightGru'));
     this.gru.init(rng.fork('gru'));
     this.statusEmb?.init(rng.fork('statusEmb'), 0.1);
@@ -243,6 +276,57 @@ export class DialogueModel {
     const v = new Float32Array(this.emb.row(id));
     addInto(v, this.fieldEmb.row(field));
     return v;
+  }
+
+  /**
+   * The match flags of every flight (n × 13): 1 where the flight's value of a field is a word
+   * the customer has said (`said`: the customer's word ids so far, each with the position it was
+   * first said at; `<pad>`/`<unk>` never match); with `sizes.order`, the departure/return pairs
+   * also follow the order they were said in (ModelSizes.order).
+   */
+  private matchFeatures(p: Prepared, said: ReadonlyMap<number, number>): Float32Array {
+    const m = new Float32Array(p.nFlights * NF);
+    for (let i = 0; i < m.length; i++) {
+      const id = p.flightIds[i]!;
+      if (id > 1 && said.has(id)) m[i] = 1;
+    }
+    if (this.sizes.order) {
+      for (let f = 0; f < p.nFlights; f++) {
+        for (const [dep, ret] of PAIRS) {
+          const a = said.get(p.flightIds[f * NF + dep]!);
+          const b = said.get(p.flightIds[f * NF + ret]!);
+          if (a !== undefined && b !== undefined && a > b) m[f * NF + dep] = 0;
+          if (b !== undefined && (a === undefined || a > b)) m[f * NF + ret] = 0;
+        }
+      }
+    }
+    return m;
+  }
+
+  /** The customer's word ids at positions before `t` (markers excluded), each with its first position. */
+  private saidBefore(p: Prepared, t: number): Map<number, number> {
+    const said = new Map<number, number>();
+    for (let u = 0; u < t; u++) if (p.speaker[u] === 0 && !said.has(p.ids[u]!)) said.set(p.ids[u]!, u);
+    return said;
+  }
+
+  /** The flight memory with each flight's match flags projected in: mem_f + W_match·m_f. */
+  private matchedMem(e: Encoded, m: Float32Array): Float32Array {
+    const H = this.H;
+    const mem = new Float32Array(e.mem);
+    const layer = this.matchLayer as Linear;
+    for (let f = 0; f < e.n; f++) addInto(mem.subarray(f * H, (f + 1) * H), layer.forward(m.subarray(f * NF, (f + 1) * NF)));
+    return mem;
+  }
+
+  /**
+   * The encoding a decoder step reads once the customer has said the words `said` (word id →
+   * position first said at): with
+   * `sizes.match`, the flight memory holds the match flags (module description); otherwise `e`.
+   */
+  withSaid(e: Encoded, p: Prepared, said: ReadonlyMap<number, number>): Encoded {
+    if (!this.matchLayer) return e;
+    return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, said)) };
   }
 
   /** Encodes the model's private context. */
@@ -320,13 +404,15 @@ export class DialogueModel {
   }
 
   /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
-  private readout(h: Float32Array, e: Encoded): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
+  private readout(h: Float32Array, e: Encoded, slots: Int32Array): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
     const H = this.H;
     const q = this.query.forward(h);
     const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
     const u = concat(h, context);
     const o = tanhInPlace(this.mix.forward(u));
     const logits = this.out.forward(o);
+    // with match flags the agent names flights by pointing only (ModelSizes.match)
+    if (this.pointOnly) for (let i = 0; i < slots.length; i++) logits[slots[i]!] = -Infinity;
     const a = this.copyGate.forward(o)[0]!;
     const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
     return { q, alpha, u, o, logits, g };
@@ -358,10 +444,27 @@ export class DialogueModel {
     const pv = new Float32Array(V);
     const grad = new Float32Array(V);
     const dAlpha = new Float32Array(e.n);
+    // with match flags, the memory changes when the customer speaks: one memory per stretch
+    const segments: { m: Float32Array; dMem: Float32Array }[] = [];
+    const said = new Map<number, number>();
+    let cur: Encoded = e;
+    let curD = dMem;
+    let stale = this.matchLayer !== null;
     for (let t = 0; t < L; t++) {
+      if (this.matchLayer && p.speaker[t] === 0 && !said.has(p.ids[t]!)) {
+        said.set(p.ids[t]!, t);
+        stale = true;
+      }
       if (!this.owns(p, t)) continue;
+      if (stale) {
+        const m = this.matchFeatures(p, said);
+        cur = { ...e, mem: this.matchedMem(e, m) };
+        curD = new Float32Array(e.n * H);
+        segments.push({ m, dMem: curD });
+        stale = false;
+      }
       const h = caches[t]!.h;
-      const r = this.readout(h, e);
+      const r = this.readout(h, cur, p.slots);
       const y = p.ids[t + 1]!;
       softmax(r.logits, pv);
       let ay = 0;
@@ -384,8 +487,14 @@ export class DialogueModel {
       const dht = dh(t);
       addInto(dht, du, 0, H);
       const dq = new Float32Array(H);
-      attendBackward(r.q, e.mem, e.mem, e.n, H, H, r.alpha, du.subarray(H), dq, dMem, dMem, dAlpha);
+      attendBackward(r.q, cur.mem, cur.mem, e.n, H, H, r.alpha, du.subarray(H), dq, curD, curD, dAlpha);
       this.query.backward(h, dq, dht);
+    }
+    if (backward) {
+      for (const sg of segments) {
+        addInto(dMem, sg.dMem);
+        for (let f = 0; f < e.n; f++) (this.matchLayer as Linear).backward(sg.m.subarray(f * NF, (f + 1) * NF), sg.dMem.subarray(f * H, (f + 1) * H));
+      }
     }
     let state = 0;
     if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
@@ -398,15 +507,16 @@ export class DialogueModel {
     return { lm, tokens, state };
   }
 
-  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruCache[], f: number): Float32Array {
+  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruCache[], f: number, match: Float32Array | null): Float32Array {
     const H = this.H;
-    const x = new Float32Array(2 * H + 1);
+    const x = new Float32Array((this.flightKey as Linear).inputSize);
     x.set(e.mem.subarray(f * H, (f + 1) * H));
     const m = p.mention[f]!;
     if (m >= 0) {
       x.set(caches[m]!.h, H);
       x[2 * H] = 1;
     }
+    if (match) x.set(match.subarray(f * NF, (f + 1) * NF), 2 * H + 1);
     return x;
   }
 
@@ -424,8 +534,9 @@ export class DialogueModel {
     const keysIn: Float32Array[] = [];
     const keys = new Float32Array(e.n * H);
     const scores = new Float32Array(e.n + 1);
+    const match = this.matchLayer ? this.matchFeatures(p, this.saidBefore(p, p.endPos)) : null;
     for (let f = 0; f < e.n; f++) {
-      const x = this.flightKeyInput(p, e, caches, f);
+      const x = this.flightKeyInput(p, e, caches, f, match);
       keysIn.push(x);
       const k = (this.flightKey as Linear).forward(x);
       keys.set(k, f * H);
@@ -486,7 +597,7 @@ export class DialogueModel {
             dq[j] = dq[j]! + s * fs.keys[f * H + j]!;
             dk[j] = s * fs.q[j]!;
           }
-          const dx = new Float32Array(2 * H + 1);
+          const dx = new Float32Array((this.flightKey as Linear).inputSize);
           (this.flightKey as Linear).backward(fs.keysIn[f]!, dk, dx);
           addInto(dMem.subarray(f * H, (f + 1) * H), dx, 0, H);
           const m = p.mention[f]!;
@@ -559,7 +670,7 @@ export class DialogueModel {
    * returned).
    */
   nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>, rng?: Rng): NextWord {
-    const r = this.readout(h, e);
+    const r = this.readout(h, e, p.slots);
     const prob = new Float32Array(r.logits.length);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
@@ -597,8 +708,9 @@ export class DialogueModel {
       reference.push(ref);
       let h = caches[t]!.h;
       const gen: string[] = [];
+      const et = this.withSaid(e, p, this.saidBefore(p, t));
       for (let k = 0; k < maxLen; k++) {
-        const w = this.nextWord(h, e, p);
+        const w = this.nextWord(h, et, p);
         if (stops.has(w.id)) break;
         gen.push(w.word);
         h = this.gru.step(this.emb.row(w.id), h).h;

@@ -35,3 +35,16 @@ test('learned policies play against the rule policies, in-domain and OOD', () =>
     assert.equal(r1.dialogs + r2.dialogs, 4);
   }
 });
+
+test('self-play BLEU: the simulator against itself scores 100; learned turns are scored against the simulator on the same contexts', () => {
+  const rules = learnedSelfPlay({ agent: agentPolicies.get('rules'), customer: customerPolicies.get('rules'), n: 5, seed: 4, bleu: true });
+  assert.deepEqual(rules.bleu, { customer: 100, agent: 100, both: 100 });
+  assert.equal(learnedSelfPlay({ agent: agentPolicies.get('rules'), customer: customerPolicies.get('rules'), n: 2, seed: 4 }).bleu, undefined);
+  // the rule agent against another phrasing of the rule customer (other stream, same intent): below 100
+  const other = learnedSelfPlay({ agent: agentPolicies.get('rules'), customer: (intent, rng) => customerPolicies.get('rules')(intent, rng.fork('other')), n: 20, seed: 4, bleu: true });
+  assert.ok(other.bleu!.customer < 100 && other.bleu!.customer > 10, `customer BLEU ${other.bleu!.customer}`);
+  const eps: Episode[] = [];
+  const learned = learnedSelfPlay({ agent: learnedAgent(models, { maxAgentTurns: 3 }), customer: learnedCustomer(models), n: 3, seed: 4, bleu: true, onResult: (e) => eps.push(e) });
+  for (const k of ['customer', 'agent', 'both'] as const) assert.ok(learned.bleu![k] >= 0 && learned.bleu![k] < 100, `${k} ${learned.bleu![k]}`);
+  assert.equal(eps.length, 3);
+});

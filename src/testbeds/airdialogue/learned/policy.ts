@@ -10,7 +10,9 @@ import type { Rng } from '../../../core/rng.js';
 import type { Action, Intent, KbLine } from '../../../formats/airdialogue.js';
 import type { AgentMove, AgentPolicyFactory, AgentSession, CustomerPolicyFactory, CustomerSession } from '../policies.js';
 import { AirDialogueEnv, episodeSeed, playEpisode, type Episode } from '../env.js';
+import { agentPolicies, customerPolicies } from '../policies.js';
 import { addScore, emptyScoreSum, scoreReport, type ScoreReport, type ScoreSum } from '../scorer.js';
+import { corpusBleu } from './bleu.js';
 import { oodContext, type LearnedExample, type OodSetting } from './data.js';
 import { prepare, type DialogueModel, type Prepared } from './model.js';
 import { EOD, T1, T2, flightTokens, intentTokens, reservationToken, tokenizeText } from './tokens.js';
@@ -36,6 +38,8 @@ function contextExample(kb: KbLine | null, intent: Intent | null): LearnedExampl
 class Stream {
   readonly words: string[] = [];
   readonly speaker: number[] = [];
+  /** The customer's word ids so far with the position each was first said at (the agent's flight memory matches them, `sizes.match`). */
+  private readonly said = new Map<number, number>();
   private h: Float32Array;
   private readonly enc: ReturnType<DialogueModel['encode']>;
   private readonly p: Prepared;
@@ -53,15 +57,18 @@ class Stream {
   feed(word: string, speaker: number): void {
     this.words.push(word);
     this.speaker.push(speaker);
-    this.h = this.model.gru.step(this.model.emb.row(this.model.vocab.id(word)), this.h).h;
+    const id = this.model.vocab.id(word);
+    if (speaker === 0 && !this.said.has(id)) this.said.set(id, this.words.length - 1);
+    this.h = this.model.gru.step(this.model.emb.row(id), this.h).h;
   }
 
   /** Opens a turn with `marker` and decodes it; returns its words and whether `<eod>` ended it. */
   speak(marker: string, speaker: number, rng?: Rng): { words: string[]; end: boolean } {
     this.feed(marker, speaker);
     const out: string[] = [];
+    const enc = this.model.withSaid(this.enc, this.p, this.said);
     for (let k = 0; k < this.maxLen; k++) {
-      const w = this.model.nextWord(this.h, this.enc, this.p, rng);
+      const w = this.model.nextWord(this.h, enc, this.p, rng);
       if (w.word === T1 || w.word === T2) break;
       if (w.word === EOD) {
         this.feed(EOD, speaker);
@@ -144,24 +151,74 @@ export interface LearnedSelfPlayOptions extends LearnedPolicyOptions {
   /** Utterances before an episode is truncated (default 40). */
   maxTurns?: number;
   onEpisode?: (done: number, total: number) => void;
-  onResult?: (e: Episode, i: number) => void;
+  /** Called after each episode; `words` (with `bleu`) are its turns' words and the simulator's on the same context. */
+  onResult?: (e: Episode, i: number, words?: EpisodeWords) => void;
   /** Only the episodes whose index passes (a sharded run's part). */
   include?: (i: number) => boolean;
+  /** Also compute the BLEU of the generated turns against the simulator's dialogue on the same context (`bleu` in the report; default false). */
+  bleu?: boolean;
+}
+
+/** BLEU-4 (0–100) of self-play turns against the simulator's references: the customer's, the agent's and both sides' segments. */
+export interface SelfPlayBleu {
+  readonly customer: number;
+  readonly agent: number;
+  readonly both: number;
+}
+
+/** One self-play episode's words per side, and the simulator's words on the same context (the BLEU references). */
+export interface EpisodeWords {
+  readonly customer: readonly string[];
+  readonly agent: readonly string[];
+  readonly refCustomer: readonly string[];
+  readonly refAgent: readonly string[];
+}
+
+/** Corpus BLEU-4 (0–100) of self-play episodes against the simulator's: per side and both sides' segments. */
+export function selfPlayBleu(episodes: readonly EpisodeWords[]): SelfPlayBleu {
+  const bleu = (r: string[][][], h: string[][]) => 100 * corpusBleu(r, h).bleu;
+  const hc = episodes.map((w) => [...w.customer]);
+  const ha = episodes.map((w) => [...w.agent]);
+  const rc = episodes.map((w) => [[...w.refCustomer]]);
+  const ra = episodes.map((w) => [[...w.refAgent]]);
+  return { customer: bleu(rc, hc), agent: bleu(ra, ha), both: bleu([...rc, ...ra], [...hc, ...ha]) };
+}
+
+/** Self-play scores, with the BLEU of the generated turns when asked for. */
+export type LearnedSelfPlayReport = ScoreReport & { readonly bleu?: SelfPlayBleu };
+
+/** One side's words over a whole dialogue (the paper's lower-case word tokens, turn after turn). */
+function sideWords(e: Episode, speaker: 'user' | 'bot'): string[] {
+  return e.dialogue.filter((t) => t.speaker === speaker).flatMap((t) => tokenizeText(t.text));
 }
 
 /**
  * Self-play of any agent and customer policies (learned or rule) on generated contexts
  * (in-domain or an OOD setting): the mean scaled and exact scores (the paper's Tables 9 and 10).
  */
-export function learnedSelfPlay(o: LearnedSelfPlayOptions): ScoreReport {
-  const env = new AirDialogueEnv({ customer: o.customer, context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
+export function learnedSelfPlay(o: LearnedSelfPlayOptions): LearnedSelfPlayReport {
+  const context = oodContext(o.ood ?? 0);
+  const env = new AirDialogueEnv({ customer: o.customer, context, ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
+  // the references: the templated simulator (rule customer vs rule agent) on the same context
+  // (an episode's context depends on its seed only, env.reset), one segment per side and dialogue
+  const refEnv = o.bleu ? new AirDialogueEnv({ customer: customerPolicies.get('rules'), context }) : null;
+  const ruleAgent = agentPolicies.get('rules');
+  const words: EpisodeWords[] = [];
   let sum: ScoreSum = emptyScoreSum();
   for (let i = 0; i < o.n; i++) {
     if (o.include && !o.include(i)) continue;
-    const e = playEpisode(env, o.agent, episodeSeed(o.seed ?? 0, i));
+    const seed = episodeSeed(o.seed ?? 0, i);
+    const e = playEpisode(env, o.agent, seed);
     sum = addScore(sum, e.score);
-    o.onResult?.(e, i);
+    let w: EpisodeWords | undefined;
+    if (refEnv) {
+      const r = playEpisode(refEnv, ruleAgent, seed);
+      w = { customer: sideWords(e, 'user'), agent: sideWords(e, 'bot'), refCustomer: sideWords(r, 'user'), refAgent: sideWords(r, 'bot') };
+      words.push(w);
+    }
+    o.onResult?.(e, i, w);
     o.onEpisode?.(i + 1, o.n);
   }
-  return scoreReport(sum);
+  const report = scoreReport(sum);
+  return refEnv ? { ...report, bleu: selfPlayBleu(words) } : report;
 }

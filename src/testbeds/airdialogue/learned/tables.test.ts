@@ -19,7 +19,12 @@ test('Tables 8-10: rows in the paper layout, paper figures beside ours, Markdown
   assert.ok(steps.includes('self-play: OOD 2'));
   const md = airTablesMarkdown(t);
   assert.match(md, /### Table 8[\s\S]*\| synthesized test \| [\d.]+ \| 1\.08 \| [\d.]+ \| 68\.70 \|/);
-  assert.ok(md.includes('| synthesized, self-play RL |  |  |  |  |  | 0.41 | no RL model given |'));
+  assert.ok(md.includes('| synthesized, self-play RL |  |  |  |  |  | 0.41 |  | no RL model given |'));
+  // self-play rows carry the BLEU of their turns against the simulator; the human row has none
+  const bleu = (t.table9[0]!.ours as { bleu?: { both: number } }).bleu!.both;
+  assert.ok(bleu >= 0 && bleu <= 100);
+  assert.match(md, new RegExp(`\\| synthesized, supervised \\|[^\\n]*\\| 0\\.22 \\| ${bleu.toFixed(2).replace('.', '\\.')} \\|`));
+  assert.match(md, /\| human [^\n]*\| 0\.94 \|  \|/);
   assert.match(md, /### Table 10[\s\S]*OOD 2/);
   const svg = airTablesSvg(t);
   assert.equal((svg.match(/<rect x=/g) ?? []).length, t.table9.filter((r) => r.ours).length + t.table10.length);

@@ -1,7 +1,8 @@
 /**
  * The paper's Tables 8–10 for the learned agents, in its layout with its figures beside ours:
  * Table 8 (supervised models given the true dialogue: perplexity, BLEU, state accuracy),
- * Table 9 (self-play scores: scaled name / flight / action / total and exact total; the human
+ * Table 9 (self-play scores: scaled name / flight / action / total and exact total, and the BLEU
+ * of the generated turns against the simulator's dialogue on the same context; the human
  * row is the official scorer on the humans' own actions), Table 10 (self-play out of domain).
  * The paper's figures are those quoted in dialogym's issue (Wei et al. 2018); a cell the issue
  * does not quote stays empty rather than being guessed.
@@ -10,7 +11,7 @@ import type { AirExample } from '../../../formats/airdialogue.js';
 import { customerPolicies } from '../policies.js';
 import { scoreHuman, type ScoreReport } from '../scorer.js';
 import type { OodSetting } from './data.js';
-import { learnedAgent, learnedCustomer, learnedSelfPlay } from './policy.js';
+import { learnedAgent, learnedCustomer, learnedSelfPlay, type LearnedSelfPlayReport } from './policy.js';
 import { evaluateAirModels, type AirEvalReport, type AirModels } from './train.js';
 
 /** One row of Table 8. */
@@ -23,7 +24,8 @@ export interface Table8Row {
 /** One row of Tables 9 / 10. */
 export interface SelfPlayRow {
   readonly setting: string;
-  readonly ours: ScoreReport | null;
+  /** Scores; self-play rows also carry the BLEU of their generated turns (`bleu`). */
+  readonly ours: LearnedSelfPlayReport | ScoreReport | null;
   readonly paperTotal?: number;
   readonly note?: string;
 }
@@ -68,7 +70,7 @@ export function airTables(i: AirTablesInput): AirTables {
   }
   const play = (m: AirModels, ood: OodSetting, label: string): ScoreReport => {
     step(`self-play: ${label}`);
-    return learnedSelfPlay({ agent: learnedAgent(m), customer: learnedCustomer(m), n, seed, ood });
+    return learnedSelfPlay({ agent: learnedAgent(m), customer: learnedCustomer(m), n, seed, ood, bleu: true });
   };
   const table9: SelfPlayRow[] = [
     { setting: 'synthesized, supervised', ours: play(i.syn, 0, 'synthesized'), paperTotal: 0.22 },
@@ -77,7 +79,7 @@ export function airTables(i: AirTablesInput): AirTables {
   if (i.real) table9.push({ setting: 'AirDialogue, supervised', ours: play(i.real, 0, 'AirDialogue model'), paperTotal: 0.14, note: `trained on the ${String(i.real.meta['trainDialogues'] ?? '?')}-dialogue sample; generated contexts` });
   table9.push({ setting: 'AirDialogue, self-play RL', ours: null, paperTotal: 0.22, note: 'not run' });
   if (i.realDev) table9.push({ setting: 'human (official scorer on the humans’ actions)', ours: scoreHuman(i.realDev), paperTotal: 0.94, note: 'AirDialogue dev sample' });
-  table9.push({ setting: 'synthesized, learned agent vs rule customer', ours: learnedSelfPlay({ agent: learnedAgent(i.syn), customer: customerPolicies.get('rules'), n, seed }), note: 'learned agent vs the rule customer (not in the paper)' });
+  table9.push({ setting: 'synthesized, learned agent vs rule customer', ours: learnedSelfPlay({ agent: learnedAgent(i.syn), customer: customerPolicies.get('rules'), n, seed, bleu: true }), note: 'learned agent vs the rule customer (not in the paper)' });
   const table10: SelfPlayRow[] = [
     { setting: 'OOD 1 (uniform goals, reservation 70%), supervised', ours: play(i.syn, 1, 'OOD 1') },
     { setting: 'OOD 2 (OOD 1 + unseen names and airports), supervised', ours: play(i.syn, 2, 'OOD 2') },
@@ -100,10 +102,11 @@ export function airTablesMarkdown(t: AirTables): string {
   }
   const playTable = (title: string, rows: readonly SelfPlayRow[]) => {
     o.push('', `### ${title}`, '');
-    o.push('| setting | name | flight | action | total | exact total | paper total | note |', '|---|---|---|---|---|---|---|---|');
+    o.push('| setting | name | flight | action | total | exact total | paper total | BLEU-4 (both) | note |', '|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       const s = r.ours;
-      o.push(`| ${r.setting} | ${f3(s?.name)} | ${f3(s?.flight)} | ${f3(s?.action)} | ${f3(s?.total)} | ${f3(s?.exact.total)} | ${f2(r.paperTotal)} | ${r.note ?? ''} |`);
+      const bleu = s && 'bleu' in s ? s.bleu?.both : undefined;
+      o.push(`| ${r.setting} | ${f3(s?.name)} | ${f3(s?.flight)} | ${f3(s?.action)} | ${f3(s?.total)} | ${f3(s?.exact.total)} | ${f2(r.paperTotal)} | ${f2(bleu)} | ${r.note ?? ''} |`);
     }
   };
   playTable('Table 9: self-play (scaled scores; exact total)', t.table9);

@@ -56,6 +56,12 @@ export interface AirTrainOptions {
   dim?: number;
   /** GRU state size (default 48). */
   hidden?: number;
+  /** The agent's flight memory and flight pointer see which flight values the customer said (`ModelSizes.match`; default true). */
+  match?: boolean;
+  /** With `match`: the agent names flights by pointing only (`ModelSizes.point`; default false — measured worse in self-play, README). */
+  point?: boolean;
+  /** With `match`: the departure/return flags follow the order they were said in (`ModelSizes.order`; default false). */
+  order?: boolean;
   /** Epochs (default 8). */
   epochs?: number;
   /** Dialogues per update (default 8). */
@@ -156,7 +162,7 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
  * ```
  */
 export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
-  const sizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48 };
+  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: (o.match ?? true) && o.point === true, order: (o.match ?? true) && o.order === true };
   const epochs = o.epochs ?? 8;
   const batch = o.batch ?? 8;
   const minCount = o.minCount ?? 1;
