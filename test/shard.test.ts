@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { cliPath } from './shared-data.js';
+import { tinyAirModelFile } from './airdialogue-chat-fixture.js';
 
 const root = mkdtempSync(join(tmpdir(), 'dialogym-shard-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -116,6 +117,12 @@ test('airdialogue generate and selfplay: merged shards give the same files, tran
   assertShardsMerge('air-selfplay', () => ['airdialogue', 'selfplay', '--n', '40', '--seed', '1', '--json']);
   assertShardsMerge('air-selfplay-ood', () => ['airdialogue', 'selfplay', '--n', '30', '--seed', '3', '--ood', '2']);
   assertShardsMerge('air-selfplay-transcripts', (d) => ['airdialogue', 'selfplay', '--n', '25', '--seed', '1', '--ood', '1', '--transcripts', join(d, 'episodes.jsonl')]);
+  // A learned model plays: the corpus BLEU against the simulator is merged from each episode's words.
+  const model = tinyAirModelFile(join(mkdtempSync(join(tmpdir(), 'dialogym-shard-air-')), 'tiny.dgm'));
+  const args = ['airdialogue', 'selfplay', '--agent', model, '--customer', 'rules', '--episodes', '12', '--seed', '1', '--json'];
+  assertShardsMerge('air-selfplay-model', () => args);
+  const bleu = (JSON.parse(ok(cli(...args), 'selfplay with a model').stdout) as { bleu?: { both: number } }).bleu;
+  assert.ok(bleu !== undefined && bleu.both >= 0 && bleu.both <= 100, `BLEU reported: ${JSON.stringify(bleu)}`);
 });
 
 test('infobot eval: merged shards give the same T, S, R ± standard error', () => {
