@@ -6,10 +6,11 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, noChromium } from './browser.js';
 import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { setupBot, type BotSetup } from '../src/serve/setup.js';
 import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
@@ -21,8 +22,7 @@ interface Dom {
   document: { querySelector(selector: string): { textContent: string | null } | null };
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)`;
+const skip = noChromium;
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-browser-'));
 const models = skip ? null : tinyAirModels();
@@ -37,12 +37,7 @@ before(async () => {
   server = createServer(bot.model, bot.kb, { logError: () => {} });
   registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir() });
   base = await server.listen(0, '127.0.0.1');
-  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    timeout: 30_000,
-  });
+  context = await launchChromium(tmp);
 });
 
 after(async () => {

@@ -13,10 +13,11 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, noChromium } from './browser.js';
 import { babiDir, skipUnless } from './shared-data.js';
 import { trainTinyHcn } from './tiny-hcn.js';
 import { readBabiKb } from '../src/formats/babi.js';
@@ -61,8 +62,7 @@ interface Dom {
   readonly innerHeight: number;
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = skipUnless(babiDir) || (existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium; .ci/run does it in CI)`);
+const skip = skipUnless(babiDir) || noChromium;
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-browser-'));
 let store: SqliteKbStore;
@@ -148,12 +148,7 @@ before(async () => {
   const hcn = trainTinyHcn(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
   hcnDev = hcn.dev;
   hcnServer = createServer(chatModelOf(hcn.model), kb);
-  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    timeout: 30_000,
-  });
+  context = await launchChromium(tmp);
 });
 
 after(async () => {
