@@ -15,8 +15,6 @@
  *
  * Generic: no testbed, serve or CLI import.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, FormatError } from './errors.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 
@@ -147,31 +145,6 @@ export function readShardFile(file: string): ShardFile {
     throw new FormatError(file, lines.length, `shard ${header.shard} of ${header.total} items should hold ${want} items, the file has ${items.length} (truncated?)`);
   }
   return { file, header, shard, items };
-}
-
-/** The shard files named: files as given, folders for the `*.shard` files directly in them (sorted). */
-export function shardFilesIn(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const p of paths) {
-    let dir = false;
-    try {
-      dir = statSync(p).isDirectory();
-    } catch {
-      // not there: the reader reports it
-    }
-    if (!dir) {
-      out.push(p);
-      continue;
-    }
-    const found = readdirSync(p)
-      .filter((f) => f.endsWith('.shard'))
-      .sort()
-      .map((f) => join(p, f));
-    if (found.length === 0) throw new ConfigError(`${p}: no *.shard file in this folder`);
-    out.push(...found);
-  }
-  if (out.length === 0) throw new ConfigError('no shard file given');
-  return out;
 }
 
 /** Canonical JSON (object keys sorted), to compare options whatever order they were recorded in. */

@@ -6,8 +6,8 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { combineShards, readShardFile, shardFilesIn } from '../../core/shard.js';
-import { action } from '../run.js';
+import { combineShards, readShardFile } from '../../core/shard.js';
+import { action, fileList } from '../run.js';
 import type { Finisher } from '../shard.js';
 
 /** The shardable verbs: each one's finisher, loaded only for the verb being merged. */
@@ -33,7 +33,7 @@ export function registerMerge(program: Command): void {
     .option('--out <dir>', 'output folder of the merged run (default: the --out the shards were run with; generate, benchmark, airdialogue generate)')
     .action(
       action(async (paths: string[], o: { out?: string }) => {
-        const { header, items, infos } = combineShards(shardFilesIn(paths).map(readShardFile));
+        const { header, items, infos } = combineShards(fileList('merge', paths, '.shard').map(readShardFile));
         const load = FINISHERS[header.verb];
         if (load === undefined) throw new ConfigError(`${paths[0]}: shards of \`${header.verb}\`, which this dialogym cannot merge (it merges ${Object.keys(FINISHERS).join(', ')})`);
         let options = header.options;
