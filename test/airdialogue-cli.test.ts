@@ -1,27 +1,15 @@
 /** The `airdialogue` verbs through the real CLI: figures on the sample data, generate round trip, one-line errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { airDir, cliPath, skipUnless } from './shared-data.js';
-
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+import { airDir, skipUnless } from './shared-data.js';
+import { cli, oneLineError } from './cli.js';
 
 function json(r: { code: number; stdout: string; stderr: string }): Record<string, unknown> {
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout) as Record<string, unknown>;
-}
-
-function oneLineError(r: { code: number; stderr: string }, pattern: RegExp): void {
-  assert.notEqual(r.code, 0, 'exit code must be non-zero');
-  const lines = r.stderr.trimEnd().split('\n');
-  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
-  assert.match(lines[0] as string, pattern);
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-'));

@@ -1,24 +1,11 @@
 /** `airdialogue splits | train | eval` through the real CLI: files, determinism, report, one-line errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath } from './shared-data.js';
+import { cli, oneLineError } from './cli.js';
 import { loadAirModels } from '../src/testbeds/airdialogue/learned/train.js';
-
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
-function oneLineError(r: { code: number; stderr: string }, pattern: RegExp): void {
-  assert.notEqual(r.code, 0, 'exit code must be non-zero');
-  const lines = r.stderr.trimEnd().split('\n');
-  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
-  assert.match(lines[0] as string, pattern);
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-learned-'));
 const d = join(tmp, 'syn');

@@ -1,27 +1,14 @@
 /** The bAbI verbs through the real CLI: figures on the original files, and one-line errors on bad input. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, cliPath, skipUnless } from './shared-data.js';
-
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+import { babiDir, skipUnless } from './shared-data.js';
+import { cli, oneLineError } from './cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-cli-'));
 const good = '1 hi\thello what can i help you with today\n2 <SILENCE>\tapi_call italian rome six cheap\n\n';
-
-function oneLineError(r: { code: number; stderr: string }, pattern: RegExp): void {
-  assert.notEqual(r.code, 0, 'exit code must be non-zero');
-  const lines = r.stderr.trimEnd().split('\n');
-  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
-  assert.match(lines[0] as string, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
-}
 
 test('bad input files: one clear error line naming file and line, non-zero exit', () => {
   const cases: [string, string | Buffer, RegExp][] = [

@@ -11,28 +11,14 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath } from './shared-data.js';
+import { cli, oneLineError, type CliRun } from './cli.js';
+
+const oneLine = (r: CliRun, re: RegExp, code = 2): void => oneLineError(r, re, code);
 import { readModelFile, writeModelFile } from '../src/formats/model-file.js';
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', input: '' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function json<T>(r: Run): T {
+function json<T>(r: CliRun): T {
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout) as T;
-}
-
-function oneLine(r: Run, re: RegExp, code = 2): void {
-  assert.equal(r.code, code, r.stderr);
-  assert.match(r.stderr, re);
-  assert.equal(r.stderr.split('\n').length, 2, `not one line: ${r.stderr}`);
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-cli-consistency-'));

@@ -1,26 +1,12 @@
 /** The `dialogym dstc6` verbs through the real CLI: official figures on the real files, one-line errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath, dstc6Dir, skipUnless } from './shared-data.js';
+import { dstc6Dir, skipUnless } from './shared-data.js';
+import { cli, oneLineError } from './cli.js';
 import { dstc6TestFiles } from './dstc6-files.js';
-
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
-function oneLineError(r: { code: number; stdout: string; stderr: string }, pattern: RegExp, code?: number): void {
-  if (code === undefined) assert.notEqual(r.code, 0, 'exit code must be non-zero');
-  else assert.equal(r.code, code, r.stderr);
-  const lines = r.stderr.trimEnd().split('\n');
-  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
-  assert.match(lines[0] as string, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-dstc6-'));
 

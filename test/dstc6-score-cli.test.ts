@@ -1,19 +1,14 @@
 /** `dialogym dstc6 score` on several results in one run: lists, folders, answers matched by name, per-file lines and a pooled total. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { cliPath, dstc6Dir, skipUnless } from './shared-data.js';
+import { dstc6Dir, skipUnless } from './shared-data.js';
+import { cli } from './cli.js';
 import { dstc6TestFiles } from './dstc6-files.js';
 import { readDstc6Data, writeDstc6Results } from '../src/formats/dstc6.js';
 import { tfidfBaseline } from '../src/testbeds/dstc6/tfidf-baseline.js';
-
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-score-'));
 const json = (path: string, v: unknown): string => {

@@ -1,23 +1,13 @@
 /** The `dialogym infobot` verbs through the real CLI: files, JSON figures, chat over stdin, one-line errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath } from './shared-data.js';
 
-function cli(args: string[], input?: string): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', input });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+import { oneLineError, runCli } from './cli.js';
 
-function oneLineError(r: { code: number; stderr: string }, pattern: RegExp): void {
-  assert.notEqual(r.code, 0, 'exit code must be non-zero');
-  const lines = r.stderr.trimEnd().split('\n');
-  assert.equal(lines.length, 1, `one error line expected, got:\n${r.stderr}`);
-  assert.match(lines[0] as string, pattern);
-}
+const cli = (args: string[], input?: string) => runCli(args, input !== undefined ? { input } : {});
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-infobot-'));
 

@@ -5,28 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath } from './shared-data.js';
+import { cli, oneLineError, type CliRun } from './cli.js';
 
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', input: '' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function oneLine(r: { code: number | null; stderr: string; stdout: string }, re: RegExp, code = 2): void {
-  assert.equal(r.code, code, r.stderr);
-  assert.match(r.stderr, re);
-  assert.equal(r.stderr.split('\n').length, 2, `not one line: ${r.stderr}`);
-}
+const oneLine = (r: CliRun, re: RegExp, code = 2): void => oneLineError(r, re, code);
 
 test('--seed -1 and flags of another model are refused in one line', () => {
   oneLine(cli('generate', 'restaurant', '--task', '1', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: -1 is out of range \[0, /);
   oneLine(cli('generate', 'dstc6', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: -1 is out of range \[0, /);
-  oneLine(cli('train', '--model', 'tfidf', '--hops', '2', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --hops does not apply to tfidf \(its options: --match-type --kb --input\)\n$/);
-  oneLine(cli('train', '--model', 'nn', '--seed', '3', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --seed does not apply to nn \(its options: none\)\n$/);
+  oneLine(cli('train', '--model', 'tfidf', '--hops', '2', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --hops does not apply to tfidf \(its options: --match-type --kb --input\)$/);
+  oneLine(cli('train', '--model', 'nn', '--seed', '3', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --seed does not apply to nn \(its options: none\)$/);
   oneLine(cli('train', '--model', 'hcn', '--margin', '0.1', '--train', 'a', '--kb', 'k', '--out', 'm.dgm'), /^error: --margin does not apply to hcn/);
 });
 
@@ -62,7 +52,7 @@ test('a text file over 256 MiB is refused before it is read', () => {
     const f = join(dir, 'big.txt');
     writeFileSync(f, '');
     truncateSync(f, 300 * 1024 * 1024); // sparse: no disk used
-    oneLine(cli('stats', f), /^error: .*big\.txt: file too large \(314572800 bytes; at most 268435456\)\n$/, 1);
+    oneLine(cli('stats', f), /^error: .*big\.txt: file too large \(314572800 bytes; at most 268435456\)$/, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,28 +6,20 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { cliPath } from './shared-data.js';
+import { oneLineError, runCli, type CliRun } from './cli.js';
+
+// The benchmark reads $DIALOGYM_DATA when --data is absent: these runs use generated data only.
+const cli = (...args: string[]): CliRun => runCli(args, { env: { ...process.env, DIALOGYM_DATA: '' } });
+const oneLine = (r: CliRun, re: RegExp, code: number): void => oneLineError(r, re, code);
 import { tinyAirModelFile } from './airdialogue-chat-fixture.js';
 
 const root = mkdtempSync(join(tmpdir(), 'dialogym-shard-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', input: '', env: { ...process.env, DIALOGYM_DATA: '' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function ok(r: Run, what: string): Run {
+function ok(r: CliRun, what: string): CliRun {
   assert.equal(r.code, 0, `${what}: ${r.stderr}`);
   return r;
 }
@@ -157,12 +149,6 @@ test('benchmark: merged shards give the same rows, notes, tables and chart (time
   const j = JSON.parse(readFileSync(join(dir, 'out', 'benchmark.json'), 'utf8')) as { rows: unknown[] };
   assert.equal(j.rows.length, 8); // 2 models × T1, T2, T1-OOV, T2-OOV
 });
-
-function oneLine(r: Run, re: RegExp, code: number): void {
-  assert.equal(r.code, code, r.stderr);
-  assert.match(r.stderr, re);
-  assert.equal(r.stderr.split('\n').length, 2, `not one line: ${r.stderr}`);
-}
 
 test('a bad --shard, or --shard without --shard-out, is refused in one line', () => {
   const args = ['airdialogue', 'selfplay', '--n', '5'];
