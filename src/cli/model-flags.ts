@@ -19,6 +19,7 @@ const READS: Readonly<Record<string, readonly ContextFlag[]>> = {
   rules: [],
   'rules-dstc2': ['train', 'kb'],
   'dstc2-plus': ['train', 'kb'],
+  'dstc2-heard': ['train', 'kb'],
   tfidf: ['candidates'],
   'tfidf+type': ['candidates', 'kb'],
 };

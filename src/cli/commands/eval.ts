@@ -34,7 +34,7 @@ export function registerEval(program: Command): void {
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)')
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)')
-    .option('--train <file>', 'training dialog file, for models that learn from it when built (rules-dstc2, dstc2-plus) (default: none)')
+    .option('--train <file>', 'training dialog file, for models that learn from it when built (rules-dstc2, dstc2-plus, dstc2-heard) (default: none)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)')
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
