@@ -5,7 +5,7 @@
  * The task-6 user turns are transcripts; the DSTC2 system acted on its own speech recogniser and
  * parser, which missed some words every time: `center` (the transcribers' spelling of `centre`) is
  * followed by an api_call naming the centre in 0 of 33 trn cases (`api_call R_cuisine R_location
- * cheap`), in dev 0 of 16. Such misses are a property of the recogniser and parser, not of a
+ * cheap`), in dev 0 of 15. Such misses are a property of the recogniser and parser, not of a
  * system version's wording or policy: they hold in every mix of versions (docs/hcn-dstc6-task6.md,
  * the leave-version-out signals). Learned from the training dialogs: for every user turn right
  * before an api_call, each word whose removal changes a slot value the rules read from the turn
