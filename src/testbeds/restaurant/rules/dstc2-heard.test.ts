@@ -9,6 +9,7 @@ import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { createModel } from '../../../rankers/registry.js';
 import '../models.js';
 import { b, GREET, resto, u } from '../testing/dstc2.js';
+import { cli, oneLineError } from '../../../../test/cli.js';
 import { babiDir, skipUnless } from '../../../../test/shared-data.js';
 import { countHearing, createDstc2HeardBot } from './dstc2-heard.js';
 import { buildLexicon } from './dstc2-lexicon.js';
@@ -69,5 +70,15 @@ describe('dstc2-heard on the original task-6 data', () => {
     const r = evaluateDialogs(bot, readBabiDialogs(T6('dev')).dialogs);
     assert.equal(r.turns, 4159);
     assert.equal(Math.round(accuracy.perResponse(r) * r.turns), 2349);
+  });
+
+  it('CLI: eval --model dstc2-heard prints the accuracy; without --train a one-line error', { skip: skipUnless(babiDir) }, () => {
+    const kb = join(babiDir, 'dialog-babi-task6-dstc2-kb.txt');
+    const r = cli('eval', '--model', 'dstc2-heard', '--data', T6('dev'), '--train', T6('trn'), '--kb', kb, '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as { perResponse: number; turns: number };
+    assert.equal(j.turns, 4159);
+    assert.ok(Math.abs(j.perResponse - 0.5648) < 0.0001, String(j.perResponse));
+    oneLineError(cli('eval', '--model', 'dstc2-heard', '--data', T6('dev'), '--kb', kb), /dstc2-heard.*--train/);
   });
 });
