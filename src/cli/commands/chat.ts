@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { runRepl } from '../../serve/repl.js';
 import { Session } from '../../serve/session.js';
 import { setupBot } from '../../serve/setup.js';
-import { isModelFile } from '../../rankers/registry.js';
-import { chatReads, checkContextFlags, modelArg } from '../model-flags.js';
+import { checkModelName, isModelFile } from '../../rankers/registry.js';
+import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
 
 export function registerChat(program: Command): void {
@@ -20,6 +20,8 @@ export function registerChat(program: Command): void {
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
       action(async (opts: { model: string; kb?: string; candidates?: string; kbSeed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
+        checkModelName(opts.model);
+        checkAllowCheckpoint(opts.model, isModelFile(opts.model), opts.allowCheckpoint);
         if (opts.candidates !== undefined) {
           const m = modelArg(opts.model, isModelFile(opts.model));
           checkContextFlags(m, opts, ['candidates'], chatReads(m));

@@ -4,7 +4,7 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/b
 import { checkModelName, createModel, isModelFile, modelFromContent } from '../../rankers/registry.js';
 import { KbTypes } from '../../rankers/match-type.js';
 import { ConfigError } from '../../core/errors.js';
-import { checkContextFlags, modelArg } from '../model-flags.js';
+import { checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
@@ -44,7 +44,9 @@ export function registerEval(program: Command): void {
 function run(o: EvalOptions & ShardFlags): void {
   const shard = shardOf(o);
   checkModelName(o.model); // unknown name: fail before reading data
-  const m = modelArg(o.model, isModelFile(o.model));
+  const isFile = isModelFile(o.model);
+  checkAllowCheckpoint(o.model, isFile, o.allowCheckpoint);
+  const m = modelArg(o.model, isFile);
   if (m.content?.checkpoint === true && !o.allowCheckpoint) {
     throw new ConfigError(`${o.model}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to evaluate it anyway`);
   }

@@ -4,8 +4,8 @@ import { createServer, defaultWebDir, serveBackend, sessionOptionsOf, type ChatS
 import { kbHint } from '../../serve/kb-hint.js';
 import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
-import { isModelFile } from '../../rankers/registry.js';
-import { chatReads, checkContextFlags, modelArg } from '../model-flags.js';
+import { checkModelName, isModelFile } from '../../rankers/registry.js';
+import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
 import { DialogymError } from '../../core/errors.js';
 
@@ -47,6 +47,8 @@ export function registerServe(program: Command): void {
     .option('--airdialogue <file>', 'also serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/… (default: none)')
     .action(
       action(async (o: ServeFlags) => {
+        checkModelName(o.model);
+        checkAllowCheckpoint(o.model, isModelFile(o.model), o.allowCheckpoint);
         const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
         if (o.candidates !== undefined) {
           const m = modelArg(o.model, isModelFile(o.model));
