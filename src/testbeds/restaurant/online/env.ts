@@ -47,6 +47,9 @@ export interface RestaurantObservation {
  */
 export type RestaurantAction = string | ToolCall;
 
+/** Agent turns after which a restaurant episode is truncated when `RestaurantEnvOptions.maxTurns` is not given (`evaluate --help` shows it). */
+export const RESTAURANT_MAX_TURNS = 80;
+
 /**
  * Options of the online restaurant environments (`make('restaurant-task5-v1', options)`, and the
  * `dstc6-*` ones alike).
@@ -59,9 +62,6 @@ export type RestaurantAction = string | ToolCall;
  * const env = make('restaurant-task5-v1', options);
  * ```
  */
-/** Agent turns after which a restaurant episode is truncated when `RestaurantEnvOptions.maxTurns` is not given (`evaluate --help` shows it). */
-export const RESTAURANT_MAX_TURNS = 80;
-
 export interface RestaurantEnvOptions {
   /** Agent turns after which the episode is truncated (reward 0); default `RESTAURANT_MAX_TURNS` (80). */
   readonly maxTurns?: number;
