@@ -21,12 +21,11 @@ export function registerChat(program: Command): void {
     .action(
       action(async (opts: { model: string; kb?: string; candidates?: string; kbSeed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
         checkModelName(opts.model);
-        checkAllowCheckpoint(opts.model, isModelFile(opts.model), opts.allowCheckpoint);
-        if (opts.candidates !== undefined) {
-          const m = modelArg(opts.model, isModelFile(opts.model));
-          checkContextFlags(m, opts, ['candidates'], chatReads(m));
-        }
-        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
+        const isFile = isModelFile(opts.model);
+        checkAllowCheckpoint(opts.model, isFile, opts.allowCheckpoint);
+        const m = modelArg(opts.model, isFile); // the one read of a model file: setupBot gets its content
+        checkContextFlags(m, opts, ['candidates'], chatReads(m));
+        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) }, m.content);
         try {
           const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});
           await runRepl(session, { input: process.stdin, output: process.stdout, banner: `model ${bot.model.name}; KB ${bot.kbSource}` });

@@ -48,14 +48,13 @@ export function registerServe(program: Command): void {
     .action(
       action(async (o: ServeFlags) => {
         checkModelName(o.model);
-        checkAllowCheckpoint(o.model, isModelFile(o.model), o.allowCheckpoint);
+        const isFile = isModelFile(o.model);
+        checkAllowCheckpoint(o.model, isFile, o.allowCheckpoint);
         const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
-        if (o.candidates !== undefined) {
-          const m = modelArg(o.model, isModelFile(o.model));
-          checkContextFlags(m, o, ['candidates'], chatReads(m));
-        }
+        const m = modelArg(o.model, isFile); // the one read of a model file in this thread: setupBot gets its content
+        checkContextFlags(m, o, ['candidates'], chatReads(m));
         const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
-        const bot = setupBot(setup);
+        const bot = setupBot(setup, m.content);
         const serverOpts: ServerOptions = {
           maxSessions: o.maxSessions,
           idleMs: o.idleMinutes * 60_000,
