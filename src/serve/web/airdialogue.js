@@ -141,6 +141,11 @@ async function start() {
   if (seedText !== '') body.seed = Number(seedText);
   try {
     const info = await api('GET', '/api/airdialogue');
+    // The restaurant chat, when this server hosts it too (serve --model).
+    if (typeof info.restaurant === 'string') {
+      $('restaurant-link').href = info.restaurant;
+      $('restaurant-link').hidden = false;
+    }
     session = await api('POST', '/api/airdialogue/sessions', body);
     $('context-title').textContent = role === 'customer' ? 'Your goal (the customer)' : 'Your flight table (the agent)';
     contextBox.append(role === 'customer' ? renderIntent(session.context.intent) : renderKb(session.context.kb));
