@@ -6,6 +6,7 @@
  *   POST   /api/airdialogue/sessions              {role, seed?, ood?} → 201 {id, role, seed, context, turns, end}
  *   POST   /api/airdialogue/sessions/:id/messages {text} → {turns, end}   (the person's turn, the model's answer)
  *   POST   /api/airdialogue/sessions/:id/action   {status, name?, flight?} → {turns, end}   (playing the agent)
+ *   POST   /api/airdialogue/sessions/:id/finish   → {turns, end}   (playing the customer: the agent acts now)
  *   GET    /api/airdialogue/sessions/:id          {id, role, seed, context, turns, end}
  *   DELETE /api/airdialogue/sessions/:id          204
  *
@@ -106,6 +107,8 @@ export function registerAirDialogueRoutes(app: FastifyInstance, models: AirModel
     const a = checked<{ status: string; name?: string; flight?: number }>('action', req.body);
     return chat.act({ status: a.status, name: a.name ?? '', flight: a.flight === undefined ? [] : [a.flight] });
   });
+  // Playing the customer: the person asks the learned agent to act now (no body needed).
+  app.post<{ Params: { id: string } }>('/api/airdialogue/sessions/:id/finish', async (req) => get(req.params.id).finishNow());
   app.get<{ Params: { id: string } }>('/api/airdialogue/sessions/:id', async (req) => ({ id: req.params.id, ...get(req.params.id).view() }));
   app.delete<{ Params: { id: string } }>('/api/airdialogue/sessions/:id', async (req, reply) => {
     if (!sessions.delete(req.params.id)) throw new SessionNotFoundError(`unknown or expired session: ${req.params.id.slice(0, 64)}`);
