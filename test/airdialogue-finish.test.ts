@@ -19,7 +19,7 @@ import { loadAirModels } from '../src/testbeds/airdialogue/learned/train.js';
 import { scoreAction } from '../src/testbeds/airdialogue/scorer.js';
 import { createRng } from '../src/core/rng.js';
 import { tinyAirModelFile } from './airdialogue-chat-fixture.js';
-import { launchChromium, noChromium } from './browser.js';
+import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { cliPath } from './shared-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-finish-'));
@@ -106,10 +106,7 @@ test('in a browser: "Ask the agent to finish" ends the dialogue with the agent\'
   const base = await server.listen(0, '127.0.0.1');
   const context = await launchChromium(tmp);
   try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors: string[] = [];
-    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    const { page, errors } = await pageWithErrors(context);
     await page.goto(base + '/');
     await page.waitForURL(base + '/airdialogue');
     await page.waitForSelector('[data-testid=status][data-ready=true]');

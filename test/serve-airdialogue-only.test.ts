@@ -13,7 +13,7 @@ import { createServer, defaultWebDir, serveWithoutRestaurant, type ChatServer } 
 import { setupBot } from '../src/serve/setup.js';
 import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
 import { tinyAirModelFile, tinyAirModels } from './airdialogue-chat-fixture.js';
-import { launchChromium, noChromium } from './browser.js';
+import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { cli, oneLineError } from './cli.js';
 import { cliPath } from './shared-data.js';
 
@@ -117,10 +117,7 @@ test('in a browser: the restaurant page links to /airdialogue and back when both
   const base = await server.listen(0, '127.0.0.1');
   const context = await launchChromium(tmp);
   try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors: string[] = [];
-    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    const { page, errors } = await pageWithErrors(context);
     await page.goto(base + '/');
     await page.waitForSelector('[data-testid=status][data-ready=true]');
     await page.click('[data-testid=air-link]');
