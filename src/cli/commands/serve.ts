@@ -29,7 +29,7 @@ interface ServeFlags {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at / (restaurant, --model), and/or the AirDialogue chat at /airdialogue (--airdialogue)')
+    .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /')
     .option('--model <model>', 'registry name (rules, …) or model file (*.dgm) of the restaurant chat (required unless --airdialogue is given)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
-    .option('--airdialogue <file>', 'also serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/… (default: none)')
+    .option('--airdialogue <file>', 'serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…; without --model, / redirects to it (default: none)')
     .action(
       action(async (o: ServeFlags) => {
         if (o.model === undefined) {
