@@ -92,7 +92,7 @@ test('every --seed defaults to 1 and says so in --help', () => {
 
 test('every hidden alias is in docs/cli.md and sets the option it stands for', () => {
   const documented = documentedAliases();
-  assert.equal(documented.length, 11, 'rows of the alias table');
+  assert.equal(documented.length, 15, 'rows of the alias table');
   const found = aliases.map((a) => ({ verb: a.verb, old: a.opt.long as string, now: a.opt.description.replace(/^alias of /, '') }));
   const key = (a: { verb: string; old: string; now: string }): string => `${a.verb} ${a.old} → ${a.now}`;
   assert.deepEqual(found.map(key).sort(), documented.map(key).sort());
@@ -122,6 +122,8 @@ test('an alias parses like the option it stands for (same value, same checks)', 
   assert.equal(parse('train', ['--batch-size', '16']).batch, 16);
   assert.equal(parse('infobot train', ['--embed', '12']).dim, 12);
   assert.equal(parse('chat', ['--seed', '5']).kbSeed, 5);
+  assert.equal(parse('airdialogue splits', ['--train', '30']).trainDialogs, 30);
+  assert.equal(parse('airdialogue tables', ['--splits', 'data/syn']).data, 'data/syn');
   assert.equal(parse('dstc6 score', ['--truth', 'a.answers.json']).answers, 'a.answers.json');
   assert.equal(parse('agent', ['--model', 'rules']).agent, 'rules');
   // The old spelling's value is checked as the new one's, with the old name in the message.

@@ -34,6 +34,15 @@ export function modelArg(nameOrFile: string, isFile: boolean): ModelArg {
 }
 
 /**
+ * `--allow-checkpoint` is about model files (a `train` run's checkpoint): given with a registered
+ * model's name it would be ignored, so it is a one-line ConfigError instead
+ * (`--allow-checkpoint applies to model files; rules is a registered model`).
+ */
+export function checkAllowCheckpoint(model: string, isFile: boolean, allowCheckpoint: boolean | undefined): void {
+  if (allowCheckpoint === true && !isFile) throw new ConfigError(`--allow-checkpoint applies to model files; ${model} is a registered model`);
+}
+
+/**
  * Throws a one-line ConfigError for the first flag of `given` (in `checked` order) that the model
  * does not read, e.g. `--train does not apply to tfidf (its options: --candidates)`. `reads`
  * overrides what the model reads (a verb where a flag means something else, such as chat's `--kb`).

@@ -1,5 +1,5 @@
 /** File reading with one-line errors, and atomic writes (temp file + rename). */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { homedir } from 'node:os';
 import { FormatError } from './errors.js';
@@ -89,6 +89,72 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/**
+ * A file written piece by piece and atomically: the pieces go to a temp file in the same folder
+ * (buffered, flushed every 64 KiB), `commit` renames it onto `file`, `abort` removes it. Readers
+ * never see a half-written file, and the writer holds at most one buffer in memory (e.g. `eval
+ * --predictions` streams one line per bot turn). Missing parent folders are created.
+ */
+export class AtomicFileWriter {
+  /** The temp file the pieces go to until `commit`. */
+  readonly tmp: string;
+  private fd: number | undefined;
+  private pending: string[] = [];
+  private pendingLength = 0;
+
+  constructor(readonly file: string) {
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
+    this.tmp = join(dir, `.${basename(file)}.${process.pid}.${tmpCounter++}.tmp`);
+    this.fd = openSync(this.tmp, 'w');
+  }
+
+  /** Appends `text` (written to the temp file once 64 KiB are pending, or at `flush`/`commit`). */
+  write(text: string): void {
+    if (this.fd === undefined) throw new Error(`${this.file}: write after commit or abort`);
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.pendingLength >= 65536) this.flush();
+  }
+
+  /** Writes what is pending to the temp file. */
+  flush(): void {
+    if (this.fd === undefined || this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    this.pendingLength = 0;
+    try {
+      writeSync(this.fd, text);
+    } catch (e) {
+      this.abort();
+      throw e;
+    }
+  }
+
+  /** Flushes, closes and renames the temp file onto the target. */
+  commit(): void {
+    this.flush();
+    if (this.fd === undefined) throw new Error(`${this.file}: commit after commit or abort`);
+    closeSync(this.fd);
+    this.fd = undefined;
+    try {
+      renameSync(this.tmp, this.file);
+    } catch (e) {
+      rmSync(this.tmp, { force: true });
+      throw e;
+    }
+  }
+
+  /** Drops what was written: closes and removes the temp file (nothing happens after `commit`). */
+  abort(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    this.pending = [];
+    rmSync(this.tmp, { force: true });
   }
 }
 

@@ -380,12 +380,27 @@ export function isModelFile(nameOrFile: string): boolean {
  * ```
  */
 export function resolveModel(nameOrFile: string, ctx: ModelContext = {}): ResponseModel {
-  if (isModelFile(nameOrFile)) {
-    const c = readModelFile(nameOrFile);
-    if (c.checkpoint === true && ctx.allowCheckpoint !== true) {
-      throw new ConfigError(`${nameOrFile}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to use it anyway`);
-    }
-    return modelFromContent(c, nameOrFile, ctx.kb ? KbTypes.fromFacts(ctx.kb) : undefined);
+  return isModelFile(nameOrFile) ? resolveModelContent(readModelFile(nameOrFile), nameOrFile, ctx) : createModel(nameOrFile, ctx);
+}
+
+/**
+ * What `resolveModel` does with a model file, for a caller that has decoded it already (e.g. for
+ * the candidates it stores): the checkpoint of an unfinished `train` run is a ConfigError unless
+ * `ctx.allowCheckpoint`; `ctx.kb` replaces the stored KB types; `file` names it in errors. The
+ * file is not read again.
+ *
+ * @example
+ * ```ts
+ * import { readModelFile } from 'dialogym';
+ * import { resolveModelContent } from 'dialogym/rankers';
+ * const content = readModelFile('t1-memn2n.dgm');
+ * const model = resolveModelContent(content, 't1-memn2n.dgm');
+ * const candidates = content.candidates; // what the file stores, without a second read
+ * ```
+ */
+export function resolveModelContent(c: ModelFileContent, file: string, ctx: ModelContext = {}): ResponseModel {
+  if (c.checkpoint === true && ctx.allowCheckpoint !== true) {
+    throw new ConfigError(`${file}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to use it anyway`);
   }
-  return createModel(nameOrFile, ctx);
+  return modelFromContent(c, file, ctx.kb ? KbTypes.fromFacts(ctx.kb) : undefined);
 }

@@ -238,9 +238,13 @@ export class AirChat {
   private readonly maxTextLength: number;
   /** The context's name and airport codes, written as such in the models' turns. */
   private readonly proper: string[];
+  private readonly models: AirModels;
+  /** What the learned agent has read of the person (playing the customer), turn by turn: `finishNow` replays it. */
+  private readonly heardByAgent: string[] = [];
 
   constructor(models: AirModels, o: AirChatOptions) {
     this.role = o.role;
+    this.models = models;
     this.seed = o.seed ?? 0;
     this.origin = o.origin ?? (o.context ? 'a given context' : `context seed ${this.seed}`);
     this.maxTurns = o.maxTurns ?? 40;
@@ -314,6 +318,7 @@ export class AirChat {
     this.turnsSoFar.push(mine);
     if (!this.limit()) {
       if (this.agent) {
+        this.heardByAgent.push(heard);
         const move = this.agent.respond(heard);
         this.turnsSoFar.push({ speaker: 'agent', text: detokenize(move.utterance, this.proper) });
         if (move.action) this.finish(move.action, false);
@@ -322,6 +327,27 @@ export class AirChat {
       }
       this.limit();
     }
+    return { turns: this.turnsSoFar.slice(start), end: this.ended };
+  }
+
+  /**
+   * The person (playing the customer) asks the learned agent to act now: it answers once more
+   * and its state model writes the action (name, flight, status) from the dialogue so far, which
+   * is scored as when the agent ends by itself. The learned agent policy (`learnedAgent`) has no
+   * "decide now" call, so a fresh session of it that must act at its next turn re-reads the
+   * person's turns (greedy decoding: its earlier turns come out the same) and then an empty
+   * customer turn. Playing the agent, or after the end, it is an InputError.
+   */
+  finishNow(): AirChatStep {
+    this.checkOpen();
+    if (this.role !== 'customer') throw new InputError('you play the agent: end the dialogue with an action (/book, /change, /cancel, /no_flight, /no_reservation)');
+    const agent = learnedAgent(this.models, { maxAgentTurns: this.heardByAgent.length + 1 })(this.context.kb, createRng(this.seed).fork('agent'));
+    for (const heard of this.heardByAgent) agent.respond(heard);
+    const move = agent.respond('');
+    const start = this.turnsSoFar.length;
+    this.turnsSoFar.push({ speaker: 'customer', text: '(asks the agent to finish now)' });
+    this.turnsSoFar.push({ speaker: 'agent', text: detokenize(move.utterance, this.proper) });
+    this.finish(move.action ?? null, move.action === undefined);
     return { turns: this.turnsSoFar.slice(start), end: this.ended };
   }
 

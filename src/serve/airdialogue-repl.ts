@@ -3,7 +3,8 @@
  * goal, or the flight table and reservation), then one line in, the model's utterance out:
  *   customer: <utterance>      agent: <utterance>
  * Playing the agent, `/book 1004 Emily Edwards` (and /change, /cancel, /no_flight,
- * /no_reservation) ends the dialogue; playing the customer, the learned agent ends it. The end
+ * /no_reservation) ends the dialogue; playing the customer, the learned agent ends it (`/done`
+ * asks it to act now). The end
  * prints the action, the expected action and the score. Commands: /context, /history, /new (the
  * next context), /help, /quit. Works on a TTY (prompt) and on piped stdin.
  */
@@ -31,7 +32,10 @@ const HELP_AGENT = [
   '  /no_flight <name>         no flight fits the customer',
   '  /no_reservation <name>    there is no reservation to change or cancel',
 ];
-const HELP_CUSTOMER = ['you play the customer: reach your goal with the agent; it ends the dialogue with an action (at the latest after 12 of its turns)'];
+const HELP_CUSTOMER = [
+  'you play the customer: reach your goal with the agent; it ends the dialogue with an action (at the latest after 12 of its turns)',
+  '  /done     ask the agent to act now (it decides name, flight and action from the dialogue so far)',
+];
 
 /** A turn as a transcript line. */
 export function turnLine(t: AirChatTurn): string {
@@ -76,7 +80,11 @@ export async function runAirRepl(first: AirChat, opts: AirReplOptions): Promise<
     else if (cmd === '/new') {
       chat = opts.next();
       write(['(new dialogue)', ...intro(chat)]);
-    } else if (cmd !== '' && !Object.hasOwn(AIR_END_STATES, cmd.slice(1).replace(/-/g, '_'))) write([`(unknown command ${cmd}: try /help)`]);
+    } else if (cmd === '/done' && chat.role === 'customer' && !chat.end) {
+      write(chat.finishNow().turns.map(turnLine));
+      write(endLines(chat));
+    } else if (cmd === '/done') write([chat.end ? '(the dialogue is over; start a new one)' : '(you play the agent: end the dialogue with an action, e.g. /book 1004 Emily Edwards)']);
+    else if (cmd !== '' && !Object.hasOwn(AIR_END_STATES, cmd.slice(1).replace(/-/g, '_'))) write([`(unknown command ${cmd}: try /help)`]);
     else if (cmd !== '' && chat.role === 'customer') write(['(only the agent ends the dialogue with an action; you play the customer)']);
     else {
       let step: AirChatStep | undefined;

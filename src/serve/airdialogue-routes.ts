@@ -2,10 +2,11 @@
  * The AirDialogue chat of `dialogym serve --airdialogue model.dgm`: a JSON API over `AirChat`
  * conversations with the learned models, and the web page at `/airdialogue`.
  *
- *   GET    /api/airdialogue                       {model, vocabulary, sessions}
+ *   GET    /api/airdialogue                       {model, vocabulary, sessions, restaurant?}   (restaurant: '/' when the restaurant chat is hosted too)
  *   POST   /api/airdialogue/sessions              {role, seed?, ood?} → 201 {id, role, seed, context, turns, end}
  *   POST   /api/airdialogue/sessions/:id/messages {text} → {turns, end}   (the person's turn, the model's answer)
  *   POST   /api/airdialogue/sessions/:id/action   {status, name?, flight?} → {turns, end}   (playing the agent)
+ *   POST   /api/airdialogue/sessions/:id/finish   → {turns, end}   (playing the customer: the agent acts now)
  *   GET    /api/airdialogue/sessions/:id          {id, role, seed, context, turns, end}
  *   DELETE /api/airdialogue/sessions/:id          204
  *
@@ -38,6 +39,8 @@ export interface AirRoutesOptions {
   readonly maxTextLength?: number;
   /** Utterances after which a dialogue ends unscored (default 40). */
   readonly maxTurns?: number;
+  /** Whether the same server hosts the restaurant chat at `/` (`GET /api/airdialogue` then says so: the page links back to it). */
+  readonly restaurant?: boolean;
   /** Clock and ids (tests). */
   readonly now?: () => number;
   readonly newId?: () => string;
@@ -79,7 +82,7 @@ export function registerAirDialogueRoutes(app: FastifyInstance, models: AirModel
     return s.chat;
   };
 
-  app.get('/api/airdialogue', async () => ({ model: o.modelName, vocabulary: models.vocab.size, sessions: sessions.size }));
+  app.get('/api/airdialogue', async () => ({ model: o.modelName, vocabulary: models.vocab.size, sessions: sessions.size, ...(o.restaurant ? { restaurant: '/' } : {}) }));
   app.post<{ Body: unknown }>('/api/airdialogue/sessions', async (req, reply) => {
     const b = checked<{ role: AirChatRole; seed?: number; ood?: 0 | 1 | 2 }>('session', req.body ?? {});
     sweep();
@@ -104,6 +107,8 @@ export function registerAirDialogueRoutes(app: FastifyInstance, models: AirModel
     const a = checked<{ status: string; name?: string; flight?: number }>('action', req.body);
     return chat.act({ status: a.status, name: a.name ?? '', flight: a.flight === undefined ? [] : [a.flight] });
   });
+  // Playing the customer: the person asks the learned agent to act now (no body needed).
+  app.post<{ Params: { id: string } }>('/api/airdialogue/sessions/:id/finish', async (req) => get(req.params.id).finishNow());
   app.get<{ Params: { id: string } }>('/api/airdialogue/sessions/:id', async (req) => ({ id: req.params.id, ...get(req.params.id).view() }));
   app.delete<{ Params: { id: string } }>('/api/airdialogue/sessions/:id', async (req, reply) => {
     if (!sessions.delete(req.params.id)) throw new SessionNotFoundError(`unknown or expired session: ${req.params.id.slice(0, 64)}`);

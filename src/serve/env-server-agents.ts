@@ -16,7 +16,8 @@ import { ConfigError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import type { Turn } from '../core/dialog.js';
 import { readBabiCandidates } from '../formats/babi.js';
-import { resolveModel, storedCandidates } from '../rankers/registry.js';
+import { createModel, isModelFile, resolveModelContent } from '../rankers/registry.js';
+import { readModelFile } from '../formats/model-file.js';
 import type { ToolSpec } from '../testbeds/env.js';
 import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
 import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
@@ -92,8 +93,10 @@ export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): L
     restaurant = {
       respond: (req) => {
         if (!chat) {
-          const candidates = given ?? storedCandidates(model); // a model file may store its candidates
-          chat = chatModelOf(resolveModel(model, { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) }), candidates ? { candidates } : {});
+          const file = isModelFile(model) ? readModelFile(model) : undefined; // read once: weights and stored candidates
+          const candidates = given ?? file?.candidates;
+          const ctx = { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) };
+          chat = chatModelOf(file ? resolveModelContent(file, model, ctx) : createModel(model, ctx), candidates ? { candidates } : {});
         }
         if (req.turn === 0 || !conv) conv = chat.conversation();
         return conv.answer(historyOf(req)).text;

@@ -1,7 +1,7 @@
 /**
  * The chat server: a JSON HTTP API over sessions (fastify) and the static web UI at `/`.
  *
- *   GET    /api/health                   {status, model, kb, sessions}
+ *   GET    /api/health                   {status, model, kb, sessions, airdialogue?} (airdialogue: the page's path when hosted too)
  *   GET    /api/kb                       {restaurants, cities, cuisines, prices, partySizes, example} (kb-hint.ts)
  *   POST   /api/sessions                 201 {id}
  *   POST   /api/sessions/:id/messages    {text} → {replies:[{text, kind, explanation?}], explanation}
@@ -41,8 +41,8 @@ export const SERVER_DEFAULTS = { bodyLimit: 16 * 1024, sweepMs: 60_000 } as cons
 
 export interface ChatServer {
   readonly app: FastifyInstance;
-  /** Where the sessions live (this thread, or worker threads). */
-  readonly backend: SessionBackend;
+  /** Where the restaurant sessions live (this thread, or worker threads); absent on a server without a restaurant model. */
+  readonly backend?: SessionBackend;
   /** Starts listening; resolves to the base URL (`http://127.0.0.1:port`). */
   listen(port: number, host: string): Promise<string>;
   /** Stops accepting connections, waits for in-flight requests, drops the sessions. */
@@ -106,14 +106,14 @@ export function sessionOptionsOf(opts: ServerOptions): SessionOptions {
 }
 
 /** A server whose sessions live in this thread. */
-export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOptions = {}): ChatServer {
+export function createServer(model: ChatModel, kb: SessionKb, opts: ServerOptions & { readonly airdialogue?: boolean } = {}): ChatServer {
   const sessions = new SessionStore(model, kb, sessionOptionsOf(opts), {
     maxSessions: opts.maxSessions ?? SESSION_STORE_DEFAULTS.maxSessions,
     idleMs: opts.idleMs ?? SESSION_STORE_DEFAULTS.idleMs,
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.newId ? { newId: opts.newId } : {}),
   });
-  return serveBackend(localBackend(sessions), { model: model.name, dialect: kb.dialect.name, hint: () => kbHint(kb.store) }, opts);
+  return serveBackend(localBackend(sessions), { model: model.name, dialect: kb.dialect.name, hint: () => kbHint(kb.store), ...(opts.airdialogue ? { airdialogue: true } : {}) }, opts);
 }
 
 /** What the server says about itself: the model, the KB dialect and (for `GET /api/kb`) the KB's hint, made on first use. */
@@ -121,19 +121,14 @@ export interface ServerInfo {
   readonly model: string;
   readonly dialect: string;
   readonly hint?: () => KbHint;
+  /** Whether the AirDialogue page is hosted too (`GET /api/health` then gives its path; the restaurant page links to it). */
+  readonly airdialogue?: boolean;
 }
 
-/** A server over any session backend (`localBackend`, or worker threads from `startWorkerPool`). */
-export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: ServerOptions = {}): ChatServer {
+/** The fastify app of a server: body limit, JSON-only bodies, one-line JSON errors, no-sniff and no-store headers. */
+function baseApp(opts: ServerOptions): FastifyInstance {
   const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
   const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
-  const webDir = opts.webDir ?? defaultWebDir();
-  const web = new Map<string, { body: Buffer; type: string }>();
-  for (const [path, { file, type }] of Object.entries(WEB_FILES)) {
-    const f = join(webDir, file);
-    if (existsSync(f)) web.set(path, { body: readFileSync(f), type });
-  }
-
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
   // JSON only: a text/plain body is a 415, not a string body.
   app.removeContentTypeParser('text/plain');
@@ -151,6 +146,53 @@ export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: Se
     reply.header('cache-control', 'no-store');
     return payload;
   });
+  return app;
+}
+
+/** Listening and closing of a server's app. */
+function chatServer(app: FastifyInstance, backend: SessionBackend | undefined): ChatServer {
+  return {
+    app,
+    ...(backend ? { backend } : {}),
+    async listen(port, host) {
+      await app.listen({ port, host });
+      const addr = app.server.address();
+      const p = typeof addr === 'object' && addr ? addr.port : port;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Where the AirDialogue page is, on a server that also hosts it (`GET /api/health` says so: the restaurant page links to it). */
+export const AIRDIALOGUE_PAGE = '/airdialogue';
+
+/**
+ * A server that hosts no restaurant model (`dialogym serve --airdialogue m.dgm` without
+ * `--model`): `/` redirects to the AirDialogue page, `GET /api/health` says `model: null`, and the
+ * restaurant API (`/api/sessions…`, `/api/kb`) answers 404 with a one-line JSON error saying so.
+ * Add the AirDialogue routes to its `app` before it listens.
+ */
+export function serveWithoutRestaurant(opts: ServerOptions = {}): ChatServer {
+  const app = baseApp(opts);
+  const none = async (): Promise<never> => {
+    throw new HttpError(404, `no restaurant model is hosted here (serve --model <name|file> hosts one); the AirDialogue chat is at ${AIRDIALOGUE_PAGE}`);
+  };
+  app.get('/api/health', async () => ({ status: 'ok', model: null, airdialogue: AIRDIALOGUE_PAGE }));
+  for (const path of ['/api/kb', '/api/sessions', '/api/sessions/*']) app.all(path, none);
+  for (const path of ['/', '/index.html']) app.get(path, async (_req, reply) => reply.redirect(AIRDIALOGUE_PAGE, 302));
+  return chatServer(app, undefined);
+}
+
+/** A server over any session backend (`localBackend`, or worker threads from `startWorkerPool`). */
+export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: ServerOptions = {}): ChatServer {
+  const webDir = opts.webDir ?? defaultWebDir();
+  const web = new Map<string, { body: Buffer; type: string }>();
+  for (const [path, { file, type }] of Object.entries(WEB_FILES)) {
+    const f = join(webDir, file);
+    if (existsSync(f)) web.set(path, { body: readFileSync(f), type });
+  }
+  const app = baseApp(opts);
 
   const send = (reply: FastifyReply, body: JsonBody): FastifyReply =>
     'json' in body ? reply.type('application/json; charset=utf-8').send(body.json) : reply.send(body.value);
@@ -160,6 +202,7 @@ export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: Se
     model: info.model,
     kb: { dialect: info.dialect },
     sessions: await backend.size(),
+    ...(info.airdialogue ? { airdialogue: AIRDIALOGUE_PAGE } : {}),
   }));
   let hint: KbHint | undefined;
   app.get('/api/kb', async () => {
@@ -206,15 +249,5 @@ export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: Se
     await backend.close();
   });
 
-  return {
-    app,
-    backend,
-    async listen(port, host) {
-      await app.listen({ port, host });
-      const addr = app.server.address();
-      const p = typeof addr === 'object' && addr ? addr.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
-    },
-    close: () => app.close(),
-  };
+  return chatServer(app, backend);
 }

@@ -10,7 +10,8 @@ import { readBabiCandidates } from '../formats/babi.js';
 import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
 import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
-import { resolveModel, storedCandidates } from '../rankers/registry.js';
+import { isModelFile, resolveModelContent, createModel } from '../rankers/registry.js';
+import { readModelFile, type ModelFileContent } from '../formats/model-file.js';
 import { DSTC2_MODELS } from '../testbeds/restaurant/models.js';
 import { chatModelOf, type ChatModel } from './chat-model.js';
 import type { SessionKb } from './session.js';
@@ -64,18 +65,24 @@ export function openKb(file: string | undefined, seed = 1): SessionKb & { source
   return { store: new MemoryKbStore(restaurants), dialect, source: `${file} (in memory, ${restaurants.length} restaurants, ${dialect.name})`, close() {} };
 }
 
-export function setupBot(opts: BotSetupOptions): BotSetup {
+/**
+ * Opens the KB and builds the model of a chat. A model file is read and decoded once (its stored
+ * candidates and its weights come from the same read); `content` is that decoded file when the
+ * caller has read it already (the CLI does, to check its flags), and then it is not read at all.
+ */
+export function setupBot(opts: BotSetupOptions, content?: ModelFileContent): BotSetup {
   // Checked before anything is opened: the task-6 models do not fit the chat's restaurant KBs.
   if (DSTC2_MODELS.includes(opts.model)) {
     throw new ConfigError(`model '${opts.model}' is a bAbI task-6 (DSTC2) model: its api_calls and post-code KB do not fit the chat's restaurant KBs; evaluate it with \`dialogym eval --model ${opts.model} --train <task6-trn> --data <task6 file>\``);
   }
   const kb = openKb(opts.kb, opts.seed ?? 1);
   try {
+    const file = content ?? (isModelFile(opts.model) ? readModelFile(opts.model) : undefined);
     // A model file that stores its candidates (dialogym train) needs no candidates file.
-    const candidates = opts.candidates === undefined ? storedCandidates(opts.model) : readBabiCandidates(opts.candidates).candidates;
+    const candidates = opts.candidates === undefined ? file?.candidates : readBabiCandidates(opts.candidates).candidates;
     if (candidates && candidates.length === 0) throw new FormatError(opts.candidates as string, 1, 'no candidate');
-    const facts = restaurantsToKbFacts(kb.store.all(), kb.dialect);
-    const model = resolveModel(opts.model, { kb: facts, ...(candidates ? { candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
+    const ctx = { kb: restaurantsToKbFacts(kb.store.all(), kb.dialect), ...(candidates ? { candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) };
+    const model = file ? resolveModelContent(file, opts.model, ctx) : createModel(opts.model, ctx);
     return { model: chatModelOf(model, candidates ? { candidates } : {}), kb: { store: kb.store, dialect: kb.dialect }, kbSource: kb.source, close: () => kb.close() };
   } catch (e) {
     kb.close();

@@ -76,15 +76,17 @@ export function registerAirdialogue(program: Command): void {
     .addOption(alias('--n <k>', 'dialogs', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .requiredOption('--out <dir>', 'output folder')
-    .option('--ood', 'out-of-domain contexts (uniform goals, reservation 70%, larger name/airport sets)')
+    .option('--ood [k]', 'context setting: 0 in-domain, 2 (or no value) out-of-domain (uniform goals, reservation 70%, larger name/airport sets; level 1 is for the learned agents: splits, selfplay, rl) (default: in-domain)')
     .option('--json', 'print {"dialogs","data","kb","statuses","score"} as JSON');
   shardOptions(generate).action(
-    action((o: { dialogs: number; seed: number; out: string; ood?: boolean; json?: boolean } & ShardFlags) => {
+    action((o: { dialogs: number; seed: number; out: string; ood?: string | boolean; json?: boolean } & ShardFlags) => {
+      const ood = oodLevel(o.ood);
+      if (ood === 1) throw new ConfigError('--ood 1: airdialogue generate writes in-domain (0) or out-of-domain (2) contexts; level 1 is for airdialogue splits, selfplay and rl');
       const shard = shardOf(o);
       const ks = shardItems(shard, o.dialogs);
       const bar = progress('generate', ks.length, { quiet: ks.length < 2000 });
       let done = 0;
-      const r = simulateDialogs({ n: o.dialogs, seed: o.seed, ood: o.ood === true, include: (k) => inShard(shard, k), onEpisode: () => bar.update(++done) });
+      const r = simulateDialogs({ n: o.dialogs, seed: o.seed, ood: ood === 2, include: (k) => inShard(shard, k), onEpisode: () => bar.update(++done) });
       bar.stop();
       const items = ks.map((k, j) => ({ k, data: r.data[j], kb: r.kb[j], score: r.scores[j] }));
       if (shard) writeShard(o, 'airdialogue generate', o.dialogs, items);
@@ -107,7 +109,7 @@ export function registerAirdialogue(program: Command): void {
   shardOptions(selfplay).action(
     action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean } & ShardFlags) => {
       const shard = shardOf(o);
-      const ood = o.ood === undefined || o.ood === false ? 0 : typeof o.ood === 'string' ? oodFlag(o.ood) : 2;
+      const ood = oodLevel(o.ood);
       const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
       const ks = shardItems(shard, o.episodes);
       const bar = progress('selfplay', ks.length, { quiet: ks.length < 2000 });
@@ -179,6 +181,11 @@ export async function finishAirSelfplay(run: MergedRun): Promise<void> {
   printScores({ ...meanScores(run.items), ...(bleu ? { bleu } : {}) }, o.json === true);
 }
 
+/** `--ood [k]` of generate and selfplay: absent 0, given without a value 2, else the level. */
+function oodLevel(v: string | boolean | undefined): 0 | 1 | 2 {
+  return v === undefined || v === false ? 0 : typeof v === 'string' ? oodFlag(v) : 2;
+}
+
 function oodFlag(v: string): 0 | 1 | 2 {
   if (v !== '0' && v !== '1' && v !== '2') throw new ConfigError(`--ood: expected 0, 1 or 2, got '${v}'`);
   return Number(v) as 0 | 1 | 2;
@@ -189,23 +196,26 @@ function registerLearned(cmd: Command): void {
     .command('splits')
     .description('synthesized train/dev/test splits (templated simulator) as {train,dev,test}_{data,kb}.json')
     .requiredOption('--out <dir>', 'output folder')
-    .option('--train <n>', 'training dialogues', intFlag('--train', 0, 10_000_000), 2000)
-    .option('--dev <n>', 'dev dialogues', intFlag('--dev', 0, 10_000_000), 200)
-    .option('--test <n>', 'test dialogues', intFlag('--test', 0, 10_000_000), 200)
+    .option('--train-dialogs <n>', 'training dialogues', intFlag('--train-dialogs', 0, 10_000_000), 2000)
+    .option('--dev-dialogs <n>', 'dev dialogues', intFlag('--dev-dialogs', 0, 10_000_000), 200)
+    .option('--test-dialogs <n>', 'test dialogues', intFlag('--test-dialogs', 0, 10_000_000), 200)
+    .addOption(alias('--train <n>', 'trainDialogs', intFlag('--train', 0, 10_000_000)))
+    .addOption(alias('--dev <n>', 'devDialogs', intFlag('--dev', 0, 10_000_000)))
+    .addOption(alias('--test <n>', 'testDialogs', intFlag('--test', 0, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood <k>', 'context setting: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports (Table 10)', oodFlag, 0)
     .action(
-      action(async (o: { out: string; train: number; dev: number; test: number; seed: number; ood: 0 | 1 | 2 }) => {
+      action(async (o: { out: string; trainDialogs: number; devDialogs: number; testDialogs: number; seed: number; ood: 0 | 1 | 2 }) => {
         const { synthesizeSplits } = await import('../../testbeds/airdialogue/learned/data.js');
-        const total = o.train + o.dev + o.test;
+        const total = o.trainDialogs + o.devDialogs + o.testDialogs;
         const bar = progress('splits', total, { quiet: total < 2000 });
-        const s = synthesizeSplits({ train: o.train, dev: o.dev, test: o.test, seed: o.seed, ood: o.ood, onEpisode: (d) => bar.update(d) });
+        const s = synthesizeSplits({ train: o.trainDialogs, dev: o.devDialogs, test: o.testDialogs, seed: o.seed, ood: o.ood, onEpisode: (d) => bar.update(d) });
         bar.stop();
         for (const name of ['train', 'dev', 'test'] as const) {
           writeFileAtomic(join(o.out, `${name}_data.json`), formatAirLines(s[name].map((e) => e.data)));
           writeFileAtomic(join(o.out, `${name}_kb.json`), formatAirLines(s[name].map((e) => e.kb)));
         }
-        out(`wrote ${o.train} train, ${o.dev} dev, ${o.test} test dialogues to ${o.out}`);
+        out(`wrote ${o.trainDialogs} train, ${o.devDialogs} dev, ${o.testDialogs} test dialogues to ${o.out}`);
       }),
     );
 
@@ -333,7 +343,8 @@ function registerLearned(cmd: Command): void {
     .command('tables')
     .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
     .requiredOption('--model <file>', 'models trained on the synthesized training split')
-    .requiredOption('--splits <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
+    .requiredOption('--data <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
+    .addOption(alias('--splits <dir>', 'data'))
     .option('--rl-model <file>', 'the synthesized models after `airdialogue rl` (default: none, no RL row)')
     .option('--real-model <file>', 'models trained on the real AirDialogue sample (default: none, no real-data row)')
     .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json (default: none)')
@@ -342,14 +353,14 @@ function registerLearned(cmd: Command): void {
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)')
     .action(
-      action(async (o: { model: string; splits: string; rlModel?: string; realModel?: string; realData?: string; episodes: number; seed: number; out: string }) => {
+      action(async (o: { model: string; data: string; rlModel?: string; realModel?: string; realData?: string; episodes: number; seed: number; out: string }) => {
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { airTables, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
         const split = (dir: string, name: string) => readAirDialogue(join(dir, `${name}_data.json`), join(dir, `${name}_kb.json`));
         const t = airTables({
           syn: loadAirModels(o.model),
-          synDev: split(o.splits, 'dev'),
-          synTest: split(o.splits, 'test'),
+          synDev: split(o.data, 'dev'),
+          synTest: split(o.data, 'test'),
           ...(o.rlModel ? { rl: loadAirModels(o.rlModel) } : {}),
           ...(o.realModel ? { real: loadAirModels(o.realModel) } : {}),
           ...(o.realData ? { realDev: split(o.realData, 'dev') } : {}),

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { runRepl } from '../../serve/repl.js';
 import { Session } from '../../serve/session.js';
 import { setupBot } from '../../serve/setup.js';
-import { isModelFile } from '../../rankers/registry.js';
-import { chatReads, checkContextFlags, modelArg } from '../model-flags.js';
+import { checkModelName, isModelFile } from '../../rankers/registry.js';
+import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
 
 export function registerChat(program: Command): void {
@@ -20,11 +20,12 @@ export function registerChat(program: Command): void {
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
       action(async (opts: { model: string; kb?: string; candidates?: string; kbSeed: number; maxResults?: number; allowCheckpoint?: boolean }) => {
-        if (opts.candidates !== undefined) {
-          const m = modelArg(opts.model, isModelFile(opts.model));
-          checkContextFlags(m, opts, ['candidates'], chatReads(m));
-        }
-        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) });
+        checkModelName(opts.model);
+        const isFile = isModelFile(opts.model);
+        checkAllowCheckpoint(opts.model, isFile, opts.allowCheckpoint);
+        const m = modelArg(opts.model, isFile); // the one read of a model file: setupBot gets its content
+        checkContextFlags(m, opts, ['candidates'], chatReads(m));
+        const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) }, m.content);
         try {
           const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});
           await runRepl(session, { input: process.stdin, output: process.stdout, banner: `model ${bot.model.name}; KB ${bot.kbSource}` });

@@ -172,12 +172,13 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .action(
       action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean }) => {
         const { checkModelName, isModelFile, resolveModel } = registry ?? (await loadRegistry());
-        const { checkContextFlags } = await import('../model-flags.js');
+        const { checkAllowCheckpoint, checkContextFlags } = await import('../model-flags.js');
         const { readBabiKb } = await import('../../formats/babi.js');
         const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
         const { distinctCandidates, rankDstc6 } = await import('../../testbeds/dstc6/rank.js');
         checkModelName(o.model); // unknown name: fail before reading data
         if ((registry ?? (await loadRegistry())).DSTC2_MODELS.includes(o.model)) throw new ConfigError(`model '${o.model}' is a bAbI task-6 (DSTC2) model, not a DSTC6 model: use \`dialogym eval --model ${o.model} --train <task6-trn> --data <task6 file>\``);
+        checkAllowCheckpoint(o.model, isModelFile(o.model), o.allowCheckpoint);
         // The candidates are each dialog's own: only --kb is a model-specific flag here.
         checkContextFlags({ name: o.model }, o, ['kb'], isModelFile(o.model) ? ['kb'] : undefined);
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;

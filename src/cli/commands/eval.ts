@@ -4,13 +4,13 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/b
 import { checkModelName, createModel, isModelFile, modelFromContent } from '../../rankers/registry.js';
 import { KbTypes } from '../../rankers/match-type.js';
 import { ConfigError } from '../../core/errors.js';
-import { checkContextFlags, modelArg } from '../model-flags.js';
+import { checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
 import { action, out } from '../run.js';
 import { progress } from '../progress.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { AtomicFileWriter } from '../../core/files.js';
 import { shardItems, type ShardItem } from '../../core/shard.js';
 import type { Dialog } from '../../core/dialog.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
@@ -44,7 +44,9 @@ export function registerEval(program: Command): void {
 function run(o: EvalOptions & ShardFlags): void {
   const shard = shardOf(o);
   checkModelName(o.model); // unknown name: fail before reading data
-  const m = modelArg(o.model, isModelFile(o.model));
+  const isFile = isModelFile(o.model);
+  checkAllowCheckpoint(o.model, isFile, o.allowCheckpoint);
+  const m = modelArg(o.model, isFile);
   if (m.content?.checkpoint === true && !o.allowCheckpoint) {
     throw new ConfigError(`${o.model}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to evaluate it anyway`);
   }
@@ -58,8 +60,10 @@ function run(o: EvalOptions & ShardFlags): void {
     ? modelFromContent(m.content, o.model, kbFacts ? KbTypes.fromFacts(kbFacts) : undefined)
     : createModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}) });
   // One item per dialog (k = its index in the file): which of its bot turns were right ("1"/"0"), and the predictions when asked.
+  // Unsharded, the predictions go to the file as they come (temp file, renamed at the end); a shard keeps them for its shard file.
   const ks = shardItems(shard, dialogs.length);
-  const items = ks.map((k) => ({ k, marks: '', ...(o.predictions ? { predictions: [] as string[] } : {}) }));
+  const stream = !shard && o.predictions ? new AtomicFileWriter(o.predictions) : undefined;
+  const items = ks.map((k) => ({ k, marks: '', ...(o.predictions && !stream ? { predictions: [] as string[] } : {}) }));
   const bar = progress(`eval ${o.model}`, ks.length, { quiet: o.json === true && !process.stderr.isTTY });
   try {
     evaluateDialogs(
@@ -70,28 +74,44 @@ function run(o: EvalOptions & ShardFlags): void {
         onPrediction: (p) => {
           const it = items[p.dialog] as { marks: string; predictions?: string[] };
           it.marks += p.prediction === p.truth ? '1' : '0';
-          it.predictions?.push(p.prediction);
+          if (stream) stream.write(predictionLine(ks[p.dialog] as number, it.marks.length - 1, p.prediction));
+          else it.predictions?.push(p.prediction);
         },
         onProgress: (d) => bar.update(d),
       },
     );
+    stream?.commit();
   } finally {
+    stream?.abort();
     bar.stop();
   }
   if (shard) writeShard(o, 'eval', dialogs.length, items);
   else finishEval(wholeRun(o, items));
 }
 
-/** Writes the predictions file and prints the accuracies of a whole run (unsharded, or merged from its shards). */
+/** One line of the predictions file. */
+function predictionLine(dialog: number, turn: number, prediction: string): string {
+  return JSON.stringify({ dialog, turn, prediction }) + '\n';
+}
+
+/**
+ * Prints the accuracies of a whole run (unsharded, or merged from its shards) and, for a merged run,
+ * writes the predictions file from its items (an unsharded run streamed it already: its items hold no predictions).
+ */
 export function finishEval(run: MergedRun): void {
   const o = run.options as unknown as EvalOptions;
   let s = accuracy.empty();
-  const lines: string[] = [];
-  for (const it of run.items as readonly ShardItem[] as readonly (ShardItem & { marks: string; predictions?: string[] })[]) {
-    s = accuracy.addDialog(s, [...it.marks].map((c) => c === '1'));
-    it.predictions?.forEach((prediction, turn) => lines.push(JSON.stringify({ dialog: it.k, turn, prediction }) + '\n'));
+  const items = run.items as readonly ShardItem[] as readonly (ShardItem & { marks: string; predictions?: string[] })[];
+  const writer = o.predictions && items.some((it) => it.predictions) ? new AtomicFileWriter(o.predictions) : undefined;
+  try {
+    for (const it of items) {
+      s = accuracy.addDialog(s, [...it.marks].map((c) => c === '1'));
+      it.predictions?.forEach((prediction, turn) => writer?.write(predictionLine(it.k, turn, prediction)));
+    }
+    writer?.commit();
+  } finally {
+    writer?.abort();
   }
-  if (o.predictions) writeFileAtomic(o.predictions, lines.join(''));
   const perResponse = accuracy.perResponse(s);
   const perDialog = accuracy.perDialog(s);
   if (o.json) out(JSON.stringify({ perResponse, perDialog, turns: s.turns, dialogs: s.dialogs }));

@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors.js';
 import { action, intFlag, out } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../serve/env-server-eval.js';
+import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 
 interface EvaluateFlags {
@@ -36,7 +37,7 @@ export function registerEvaluate(program: Command): void {
     .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 1)
     .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)
     .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
-    .option('--max-turns <n>', 'agent turns after which an episode is truncated (restaurant envs) (default: 80)', intFlag('--max-turns', 1))
+    .option('--max-turns <n>', `agent turns after which an episode is truncated (restaurant envs) (default: ${RESTAURANT_MAX_TURNS})`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)');
   shardOptions(cmd).action(

@@ -40,7 +40,7 @@ export function registerGenerateDstc6(gen: Command): void {
     .option('--set <set>', 'trn (KB 1, atmosphere), tst1 (KB 1), tst2 (KB 2, OOV), tst3 (KB 1 + restrictions), tst4 (KB 2 + restrictions) (required)')
     .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
     .option('--out <dir>', 'output folder (required)')
-    .option('--dialogs <n>', 'dialogs (entries) per file (default: 10000 for trn, 1000 for tst sets)', intFlag('--dialogs', 1, 10_000_000))
+    .option('--dialogs <n>', `dialogs (entries) per file (default: ${SET_SPECS.trn.examples} for trn, ${SET_SPECS.tst1.examples} for tst sets)`, intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
     .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)');
   shardOptions(cmd).action(

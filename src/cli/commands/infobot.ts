@@ -28,6 +28,8 @@ import {
   defaultPolicyFile,
   learningCurveSvg,
   RL_AGENTS,
+  rlTrainOptions,
+  e2eTrainOptions,
   saveE2e,
   loadE2e,
   trainE2e,
@@ -57,6 +59,9 @@ import { action, alias, floatFlag, intFlag, out } from '../run.js';
 const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
 /** Agents `infobot train` can train. */
 const TRAINABLE = [...RL_AGENTS, 'e2e-soft'] as const;
+/** The trainers' defaults, shown by `infobot train --help` and used when a flag is not given. */
+const RL_DEFAULTS = rlTrainOptions({ agent: 'rl-soft', split: 'medium' });
+const E2E_DEFAULTS = e2eTrainOptions({ split: 'medium' });
 type Trainable = (typeof TRAINABLE)[number];
 
 /** Default folder of trained policies: `policies/infobot/` in the package (override: $DIALOGYM_POLICIES). */
@@ -268,9 +273,9 @@ export function registerInfobot(program: Command): void {
     .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
     .option('--kb-seed <n>', 'seed of the generated KB', intFlag('--kb-seed', 0), 1)
     .option('--seed <n>', 'seed of initialisation, training dialogs and sampling', intFlag('--seed', 0), 1)
-    .option('--episodes <n>', 'REINFORCE training dialogs (default: 30000 for rl-*, 10000 for e2e-soft)', intFlag('--episodes', 0, 100_000_000))
+    .option('--episodes <n>', `REINFORCE training dialogs (default: ${RL_DEFAULTS.episodes} for rl-*, ${E2E_DEFAULTS.episodes} for e2e-soft)`, intFlag('--episodes', 0, 100_000_000))
     .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the learner follows its actions; e2e-soft: its tracker learns from the user acts)', intFlag('--imitation', 0, 100_000_000), 10_000)
-    .option('--batch <n>', 'dialogs per REINFORCE update (default: 128 for rl-*, 64 for e2e-soft)', intFlag('--batch', 1, 100_000))
+    .option('--batch <n>', `dialogs per REINFORCE update (default: ${RL_DEFAULTS.batch} for rl-*, ${E2E_DEFAULTS.batch} for e2e-soft)`, intFlag('--batch', 1, 100_000))
     .option('--lr <x>', 'RMSProp learning rate of REINFORCE (policy)', floatFlag('--lr', 1e-7, 10), 0.001)
     .option('--hidden <n>', 'policy GRU state size', intFlag('--hidden', 1, 4096), 50)
     .option('--hard-count <input>', "rl-hard: the query's match count as the policy sees it: bins (official, one-hot 0..4, ≥5) or log (log-scaled) (default: bins)", (v: string) => {
@@ -281,9 +286,9 @@ export function registerInfobot(program: Command): void {
     .option('--dim <n>', 'e2e-soft: n-gram embedding size', intFlag('--dim', 1, 4096), 32)
     .addOption(alias('--embed <n>', 'dim', intFlag('--embed', 1, 4096)))
     .option('--residual', "e2e-soft: the neural tracker also reads the hand-crafted tracker's beliefs (learned weight per slot) and learns corrections")
-    .option('--temperatures <list>', 'e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature) (default: 1)', listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
+    .option('--temperatures <list>', `e2e-soft: NLG temperatures of the training dialogs, taken in turn (validation: --validation-temperature) (default: ${E2E_DEFAULTS.temperatures.join(',')})`, listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x)))
     .option('--validation-temperature <t>', 'e2e-soft: NLG temperature of the validation dialogs that select the kept parameters (default: 1)', floatFlag('--validation-temperature', 0, 100))
-    .option('--validation-episodes <n>', 'e2e-soft: validation dialogs (default: 500)', intFlag('--validation-episodes', 1, 10_000_000))
+    .option('--validation-episodes <n>', `e2e-soft: validation dialogs (default: ${E2E_DEFAULTS.validationEpisodes})`, intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
     .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues) (default: none, a fresh agent)')
     .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)')
@@ -293,7 +298,7 @@ export function registerInfobot(program: Command): void {
     .action(
       action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; dim: number; json?: boolean; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
         const e2e = o.agent === 'e2e-soft';
-        const episodes = o.episodes ?? (e2e ? 10_000 : 30_000);
+        const episodes = o.episodes ?? (e2e ? E2E_DEFAULTS.episodes : RL_DEFAULTS.episodes);
         if (!e2e) {
           const only: [string, unknown][] = [['--init', o.init], ['--residual', o.residual], ['--temperatures', o.temperatures], ['--validation-temperature', o.validationTemperature], ['--validation-episodes', o.validationEpisodes], ['--reask-lost', o.reaskLost]];
           for (const [flag, v] of only) if (v !== undefined) throw new ConfigError(`${flag}: only for --agent e2e-soft`);

@@ -1,16 +1,16 @@
-/** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI. */
+/** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--airdialogue m.dgm] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI (either model, or both). */
 import type { Command } from 'commander';
-import { createServer, defaultWebDir, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
+import { createServer, defaultWebDir, serveBackend, serveWithoutRestaurant, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
 import { kbHint } from '../../serve/kb-hint.js';
-import { setupBot, type BotSetupOptions } from '../../serve/setup.js';
+import { setupBot, type BotSetup, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
-import { isModelFile } from '../../rankers/registry.js';
-import { chatReads, checkContextFlags, modelArg } from '../model-flags.js';
+import { checkModelName, isModelFile } from '../../rankers/registry.js';
+import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
-import { DialogymError } from '../../core/errors.js';
+import { ConfigError, DialogymError } from '../../core/errors.js';
 
 interface ServeFlags {
-  model: string;
+  model?: string;
   kb?: string;
   candidates?: string;
   kbSeed: number;
@@ -30,7 +30,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /')
-    .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
+    .option('--model <model>', 'registry name (rules, …) or model file (*.dgm) of the restaurant chat (required unless --airdialogue is given)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
     .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
@@ -44,16 +44,16 @@ export function registerServe(program: Command): void {
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
-    .option('--airdialogue <file>', 'also serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/… (default: none)')
+    .option('--airdialogue <file>', 'serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…; without --model, / redirects to it (default: none)')
     .action(
       action(async (o: ServeFlags) => {
-        const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
-        if (o.candidates !== undefined) {
-          const m = modelArg(o.model, isModelFile(o.model));
-          checkContextFlags(m, o, ['candidates'], chatReads(m));
+        if (o.model === undefined) {
+          if (o.airdialogue === undefined) throw new ConfigError('serve: give --model (the restaurant chat), --airdialogue (the AirDialogue chat) or both');
+          const stray = (['kb', 'candidates', 'maxResults', 'allowCheckpoint'] as const).find((k) => o[k] !== undefined);
+          if (stray) throw new ConfigError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to the restaurant chat: give --model too`);
+          if (o.workers > 0) throw new ConfigError('--workers applies to the restaurant chat (the AirDialogue sessions live in the HTTP thread): give --model too');
         }
-        const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
-        const bot = setupBot(setup);
+        const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
         const serverOpts: ServerOptions = {
           maxSessions: o.maxSessions,
           idleMs: o.idleMinutes * 60_000,
@@ -61,25 +61,39 @@ export function registerServe(program: Command): void {
           maxTextLength: o.maxText,
           ...(o.maxResults !== undefined ? { maxResults: o.maxResults } : {}),
         };
+        let bot: BotSetup | undefined;
         let server: ChatServer;
-        if (o.workers > 0) {
-          // Each worker loads the model and opens the KB; this thread only checked that they load.
-          const pool = await startWorkerPool({ workers: o.workers, setup, session: sessionOptionsOf(serverOpts), store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } });
-          server = serveBackend(pool, { model: bot.model.name, dialect: bot.kb.dialect.name, hint: () => kbHint(bot.kb.store) }, serverOpts);
-        } else server = createServer(bot.model, bot.kb, serverOpts);
+        if (o.model === undefined) server = serveWithoutRestaurant(serverOpts);
+        else {
+          checkModelName(o.model);
+          const isFile = isModelFile(o.model);
+          checkAllowCheckpoint(o.model, isFile, o.allowCheckpoint);
+          const m = modelArg(o.model, isFile); // the one read of a model file in this thread: setupBot gets its content
+          checkContextFlags(m, o, ['candidates'], chatReads(m));
+          const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
+          const b = setupBot(setup, m.content);
+          bot = b;
+          if (o.workers > 0) {
+            // Each worker loads the model and opens the KB; this thread only checked that they load.
+            const pool = await startWorkerPool({ workers: o.workers, setup, session: sessionOptionsOf(serverOpts), store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } });
+            server = serveBackend(pool, { model: b.model.name, dialect: b.kb.dialect.name, hint: () => kbHint(b.kb.store), ...(air ? { airdialogue: true } : {}) }, serverOpts);
+          } else server = createServer(b.model, b.kb, { ...serverOpts, ...(air ? { airdialogue: true } : {}) });
+        }
         if (air) {
           const { registerAirDialogueRoutes } = await import('../../serve/airdialogue-routes.js');
-          registerAirDialogueRoutes(server.app, air.models, { modelName: air.file, webDir: defaultWebDir(), maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, maxTextLength: o.maxText });
+          registerAirDialogueRoutes(server.app, air.models, { modelName: air.file, webDir: defaultWebDir(), maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, maxTextLength: o.maxText, restaurant: bot !== undefined });
         }
         let url: string;
         try {
           url = await server.listen(o.port, o.host);
         } catch (e) {
-          bot.close();
+          bot?.close();
           const code = (e as NodeJS.ErrnoException).code;
           throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
         }
-        process.stderr.write(`serving model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}${air ? `; AirDialogue models ${air.file} on ${url}/airdialogue` : ''}\n`);
+        const restaurant = bot ? `model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}` : undefined;
+        const airLine = air ? `AirDialogue models ${air.file} on ${url}/airdialogue` : undefined;
+        process.stderr.write(`serving ${[restaurant, airLine].filter((x) => x !== undefined).join('; ')}\n`);
         let stopping = false;
         const stop = (signal: string): void => {
           if (stopping) return;
@@ -88,7 +102,7 @@ export function registerServe(program: Command): void {
           server
             .close()
             .then(() => {
-              bot.close();
+              bot?.close();
               process.stderr.write('stopped\n');
               process.exit(0);
             })

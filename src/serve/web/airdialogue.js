@@ -14,6 +14,7 @@ const result = $('result');
 const actions = $('actions');
 const nameInput = $('name');
 const flightInput = $('flight');
+const finishButton = $('finish');
 
 let session = null; // {id, role, seed, context, turns, end}
 let busy = false;
@@ -121,6 +122,7 @@ function showEnd(end) {
   result.hidden = false;
   input.disabled = true;
   for (const b of actions.querySelectorAll('button')) b.disabled = true;
+  finishButton.disabled = true;
   status.textContent = `dialogue over · score ${f(s.total)}`;
   status.dataset.over = 'true';
 }
@@ -141,11 +143,18 @@ async function start() {
   if (seedText !== '') body.seed = Number(seedText);
   try {
     const info = await api('GET', '/api/airdialogue');
+    // The restaurant chat, when this server hosts it too (serve --model).
+    if (typeof info.restaurant === 'string') {
+      $('restaurant-link').href = info.restaurant;
+      $('restaurant-link').hidden = false;
+    }
     session = await api('POST', '/api/airdialogue/sessions', body);
     $('context-title').textContent = role === 'customer' ? 'Your goal (the customer)' : 'Your flight table (the agent)';
     contextBox.append(role === 'customer' ? renderIntent(session.context.intent) : renderKb(session.context.kb));
     for (const t of session.turns) addTurn(t);
     actions.hidden = role !== 'agent';
+    finishButton.hidden = role !== 'customer';
+    finishButton.disabled = false;
     input.disabled = false;
     nameInput.value = '';
     flightInput.value = '';
@@ -194,6 +203,9 @@ for (const b of actions.querySelectorAll('button')) {
     void step(() => api('POST', `/api/airdialogue/sessions/${session.id}/action`, body));
   });
 }
+
+// Playing the customer: ask the learned agent to act now (POST …/finish).
+finishButton.addEventListener('click', () => void step(() => api('POST', `/api/airdialogue/sessions/${session.id}/finish`)));
 
 $('new').addEventListener('click', () => void start());
 $('role').addEventListener('change', () => void start());

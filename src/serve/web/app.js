@@ -102,6 +102,11 @@ async function newSession() {
     const health = await api('GET', '/api/health');
     sessionId = (await api('POST', '/api/sessions')).id;
     modelName = health.model;
+    // The AirDialogue page, when this server hosts it too (serve --airdialogue).
+    if (typeof health.airdialogue === 'string') {
+      $('air-link').href = health.airdialogue;
+      $('air-link').hidden = false;
+    }
     status.textContent = `model ${health.model} · ${health.kb.dialect} KB · session ${sessionId.slice(0, 8)}`;
     status.dataset.ready = 'true';
   } catch (e) {

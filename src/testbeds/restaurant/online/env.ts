@@ -47,6 +47,9 @@ export interface RestaurantObservation {
  */
 export type RestaurantAction = string | ToolCall;
 
+/** Agent turns after which a restaurant episode is truncated when `RestaurantEnvOptions.maxTurns` is not given (`evaluate --help` shows it). */
+export const RESTAURANT_MAX_TURNS = 80;
+
 /**
  * Options of the online restaurant environments (`make('restaurant-task5-v1', options)`, and the
  * `dstc6-*` ones alike).
@@ -60,7 +63,7 @@ export type RestaurantAction = string | ToolCall;
  * ```
  */
 export interface RestaurantEnvOptions {
-  /** Agent turns after which the episode is truncated (reward 0); default 80. */
+  /** Agent turns after which the episode is truncated (reward 0); default `RESTAURANT_MAX_TURNS` (80). */
   readonly maxTurns?: number;
   /** Seed of the episode stream used when `reset` gets no seed; default 0. */
   readonly seed?: number;
@@ -177,7 +180,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     options: RestaurantEnvOptions = {},
   ) {
     this.id = setting.id;
-    this.maxTurns = options.maxTurns ?? 80;
+    this.maxTurns = options.maxTurns ?? RESTAURANT_MAX_TURNS;
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new ConfigError(`${setting.id}: maxTurns must be a positive integer, got ${String(options.maxTurns)}`);
     this.stream = createRng(options.seed ?? 0);
     this.tools = [apiCallTool(setting.slots, (s) => setting.values(s))];

@@ -1,0 +1,31 @@
+/**
+ * Defaults that `--help` states in text (because they depend on something, e.g. the agent or the
+ * set) come from the constants the code uses, not from a copy: `evaluate --max-turns` shows the
+ * restaurant env's, `infobot train` the trainers', `generate dstc6 --dialogs` the sets'.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/cli/program.js';
+import { RESTAURANT_MAX_TURNS } from '../src/testbeds/restaurant/online/env.js';
+import { e2eTrainOptions, rlTrainOptions } from '../src/testbeds/infobot/index.js';
+import { SET_SPECS } from '../src/testbeds/dstc6/sim-dataset.js';
+
+async function described(path: readonly string[], flag: string): Promise<string> {
+  let c: Command = await buildProgram();
+  for (const name of path) c = c.commands.find((s) => s.name() === name) as Command;
+  const opt = c.options.find((o) => o.long === flag);
+  assert.ok(opt, `${path.join(' ')} ${flag}`);
+  return c.createHelp().optionDescription(opt);
+}
+
+test('defaults stated as text in --help are the constants the code uses', async () => {
+  assert.ok((await described(['evaluate'], '--max-turns')).endsWith(`(default: ${RESTAURANT_MAX_TURNS})`));
+  const rl = rlTrainOptions({ agent: 'rl-soft', split: 'medium' });
+  const e2e = e2eTrainOptions({ split: 'medium' });
+  assert.ok((await described(['infobot', 'train'], '--episodes')).endsWith(`(default: ${rl.episodes} for rl-*, ${e2e.episodes} for e2e-soft)`));
+  assert.ok((await described(['infobot', 'train'], '--batch')).endsWith(`(default: ${rl.batch} for rl-*, ${e2e.batch} for e2e-soft)`));
+  assert.ok((await described(['infobot', 'train'], '--validation-episodes')).endsWith(`(default: ${e2e.validationEpisodes})`));
+  assert.ok((await described(['infobot', 'train'], '--temperatures')).endsWith(`(default: ${e2e.temperatures.join(',')})`));
+  assert.ok((await described(['generate', 'dstc6'], '--dialogs')).endsWith(`(default: ${SET_SPECS.trn.examples} for trn, ${SET_SPECS.tst1.examples} for tst sets)`));
+});
