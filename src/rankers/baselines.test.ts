@@ -109,3 +109,39 @@ test('original task 4: tfidf+type picks the type-name-word mode on dev (paper 17
   assert.ok(a > 0.2 && a < 0.3, `tfidf+type T4 ${a}`);
   assert.ok((tf.dev['last,type=feature'] as number) < 0.1);
 });
+
+/** §4.2 scored the plain way (every training pair visited), to check the indexed `rank` against. */
+function nnReference(nn: NearestNeighbour, history: readonly Turn[], candidates: readonly string[]): Float32Array {
+  const key = new Set(nnKey(history, nn.config.input));
+  const total = nn.pairs.reduce((s, p) => s + p.count, 0);
+  const best = new Map<string, { o: number; c: number }>();
+  for (const p of nn.pairs) {
+    const o = p.words.filter((w) => key.has(w)).length;
+    const b = best.get(p.response);
+    if (!b || o > b.o) best.set(p.response, { o, c: p.count });
+    else if (o === b.o) b.c += p.count;
+  }
+  return Float32Array.from(candidates, (c) => {
+    const b = best.get(c);
+    return b ? b.o + b.c / (total + 1) : -1;
+  });
+}
+
+const t5 = (s: string): string => join(babiDir, `dialog-babi-task5-full-dialogs-${s}.txt`);
+test('original task 5: nn scores every candidate exactly as visiting every training pair does', { skip: skipUnless(babiDir) }, () => {
+  const candidates = readBabiCandidates(join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+  const train = readBabiDialogs(t5('trn')).dialogs;
+  const dev = readBabiDialogs(t5('dev')).dialogs.slice(0, 20);
+  for (const input of ['last', 'pair'] as const) {
+    const nn = NearestNeighbour.fit(train, { input });
+    let turns = 0;
+    for (const d of dev)
+      d.turns.forEach((t, i) => {
+        if (t.speaker !== 'bot') return;
+        const h = d.turns.slice(0, i);
+        assert.deepEqual(nn.rank(h, candidates), nnReference(nn, h, candidates), `${input} ${d.id} turn ${i}`);
+        turns++;
+      });
+    assert.ok(turns > 300);
+  }
+});
