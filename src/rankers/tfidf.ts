@@ -46,10 +46,15 @@ interface TypeWord {
 }
 
 interface PreparedCandidates {
-  /** Term ids (into `terms`) and tf-idf weights of each candidate. */
-  readonly ids: Int32Array[];
-  readonly weights: Float64Array[];
+  /** Term ids (into `terms`) and tf-idf weights of all candidates, candidate c's at [start[c], start[c + 1]). */
+  readonly start: Int32Array;
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
   readonly norms2: Float64Array;
+  /** √norms2 (the candidate's norm when no type feature joins it). */
+  readonly norms: Float64Array;
+  /** Term id → the candidates holding it. */
+  readonly holders: Int32Array[];
   /** term → id for the candidates' terms. */
   readonly terms: Map<string, number>;
   readonly typed: (readonly (readonly [string, string])[])[];
@@ -116,9 +121,11 @@ export class Tfidf implements Ranker {
     let p = this.prepared.get(candidates);
     if (!p) {
       const terms = new Map<string, number>();
-      const ids: Int32Array[] = [];
-      const weights: Float64Array[] = [];
+      const idLists: number[] = [];
+      const weightLists: number[] = [];
+      const start = new Int32Array(candidates.length + 1);
       const norms2 = new Float64Array(candidates.length);
+      const holderLists: number[][] = [];
       const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
       const asWord = this.config.typeAs === 'word';
       const typeWords: (Map<string, TypeWord> | undefined)[] = [];
@@ -143,22 +150,23 @@ export class Tfidf implements Ranker {
               )
             : undefined,
         );
-        const id = new Int32Array(v.size);
-        const w = new Float64Array(v.size);
-        let k = 0;
         let n2 = 0;
         for (const [t, x] of v) {
           let tid = terms.get(t);
-          if (tid === undefined) terms.set(t, (tid = terms.size));
-          id[k] = tid;
-          w[k++] = x;
+          if (tid === undefined) {
+            terms.set(t, (tid = terms.size));
+            holderLists.push([]);
+          }
+          idLists.push(tid);
+          weightLists.push(x);
+          (holderLists[tid] as number[]).push(i);
           n2 += x * x;
         }
-        ids.push(id);
-        weights.push(w);
+        start[i + 1] = idLists.length;
         norms2[i] = n2;
       });
-      p = { ids, weights, norms2, terms, typed, typeWords, typedIn };
+      const norms = norms2.map(Math.sqrt);
+      p = { start, ids: Int32Array.from(idLists), weights: Float64Array.from(weightLists), norms2, norms, holders: holderLists.map((l) => Int32Array.from(l)), terms, typed, typeWords, typedIn };
       this.prepared.set(candidates, p);
     }
     return p;
@@ -168,45 +176,50 @@ export class Tfidf implements Ranker {
     const p = this.prepare(candidates);
     const q = this.vector(inputText(history, this.config.input));
     let qn2 = 0;
-    // Dense query over the candidates' terms (terms absent from every candidate only add to the norm).
+    // Dense query over the candidates' terms (terms absent from every candidate only add to the
+    // norm); the candidates holding a query term are marked: the others score 0 unless a type matches.
     const dense = new Float64Array(p.terms.size);
+    const visit = new Uint8Array(candidates.length);
     for (const [w, x] of q) {
       qn2 += x * x;
       const id = p.terms.get(w);
-      if (id !== undefined) dense[id] = x;
+      if (id === undefined) continue;
+      dense[id] = x;
+      for (const c of p.holders[id] as Int32Array) visit[c] = 1;
     }
     const ctx = this.config.matchType ? contextWords(history) : undefined;
     // Candidates with a typed word said in the dialog (the others get no type feature): found
     // through the typed-word index rather than by testing every candidate's typed words.
-    const hit = ctx ? new Uint8Array(candidates.length) : undefined;
-    if (ctx && hit) for (const w of ctx) for (const c of p.typedIn.get(w) ?? []) hit[c] = 1;
+    const hit = new Uint8Array(candidates.length);
+    if (ctx) for (const w of ctx) for (const c of p.typedIn.get(w) ?? []) hit[c] = visit[c] = 1;
     const asWord = this.config.typeAs === 'word';
+    const qn = Math.sqrt(qn2);
     const scores = new Float32Array(candidates.length);
+    const { start, ids, weights } = p;
     for (let c = 0; c < candidates.length; c++) {
-      const ids = p.ids[c] as Int32Array;
-      const ws = p.weights[c] as Float64Array;
+      if (visit[c] === 0) continue;
       let s = 0;
-      for (let k = 0; k < ids.length; k++) s += (dense[ids[k] as number] as number) * (ws[k] as number);
+      for (let k = start[c] as number, end = start[c + 1] as number; k < end; k++) s += (dense[ids[k] as number] as number) * (weights[k] as number);
       let types = 0;
       let n2 = p.norms2[c] as number;
-      if (ctx && hit?.[c] === 1) {
+      let typeWordAdded = false;
+      if (hit[c] === 1) {
         const typed = p.typed[c] as readonly (readonly [string, string])[];
-        if (typed.length > 0) {
-          const seen = new Set<string>();
-          for (const [w, t] of typed) if (ctx.has(w)) seen.add(t);
-          if (!asWord) types = seen.size;
-          else {
-            // The type's name word joins the candidate: its weight grows by that word's idf.
-            const words = p.typeWords[c] as Map<string, TypeWord>;
-            for (const t of seen) {
-              const { name, idf, own } = words.get(t) as TypeWord;
-              s += (q.get(name) ?? 0) * idf;
-              n2 += 2 * own * idf + idf * idf;
-            }
+        const seen = new Set<string>();
+        for (const [w, t] of typed) if (ctx?.has(w)) seen.add(t);
+        if (!asWord) types = seen.size;
+        else {
+          // The type's name word joins the candidate: its weight grows by that word's idf.
+          const words = p.typeWords[c] as Map<string, TypeWord>;
+          for (const t of seen) {
+            const { name, idf, own } = words.get(t) as TypeWord;
+            s += (q.get(name) ?? 0) * idf;
+            n2 += 2 * own * idf + idf * idf;
+            typeWordAdded = true;
           }
         }
       }
-      const den = Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
+      const den = types === 0 && !typeWordAdded ? qn * (p.norms[c] as number) : Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
       scores[c] = den > 0 ? (s + types) / den : 0;
     }
     return scores;
