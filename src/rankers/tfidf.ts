@@ -204,10 +204,10 @@ export class Tfidf implements Ranker {
       let n2 = p.norms2[c] as number;
       let typeWordAdded = false;
       if (hit[c] === 1) {
-        const typed = p.typed[c] as readonly (readonly [string, string])[];
-        const seen = new Set<string>();
-        for (const [w, t] of typed) if (ctx?.has(w)) seen.add(t);
-        if (!asWord) types = seen.size;
+        // The distinct types matched, in order of first match (a candidate has one to three typed words).
+        const seen: string[] = [];
+        for (const [w, t] of p.typed[c] as readonly (readonly [string, string])[]) if (ctx?.has(w) && !seen.includes(t)) seen.push(t);
+        if (!asWord) types = seen.length;
         else {
           // The type's name word joins the candidate: its weight grows by that word's idf.
           const words = p.typeWords[c] as Map<string, TypeWord>;
