@@ -203,12 +203,14 @@ export function parseTasks(v: string): number[] {
 /**
  * Rough CPU seconds of a cell of the full profile on the original files, per model for tasks 1-6
  * (measured with bench/benchmark-cells.bench.ts where known, else estimated), to start the long
- * cells first on workers: only their order matters.
+ * cells first on workers: only their order matters. tfidf, tfidf+type, nn and hcn: measured
+ * after the indexed baselines and the sparse HCN output layer (load average 13-20, so CPU times
+ * inflated alike).
  */
 const CELL_SECONDS: Readonly<Record<BenchmarkModel, readonly number[]>> = {
-  tfidf: [1.5, 2.6, 2.8, 2, 4.7, 6],
-  'tfidf+type': [5, 8, 9, 5, 16, 15],
-  nn: [1.5, 3.5, 4, 2, 8, 8],
+  tfidf: [0.8, 2.5, 1.6, 0.6, 3.2, 0.8],
+  'tfidf+type': [2.4, 5.2, 6.2, 2.3, 11.9, 3.4],
+  nn: [0.6, 1.1, 1.2, 0.4, 3.8, 2.2],
   embeddings: [4.3, 6.7, 6.5, 1.5, 56, 4.6],
   'embeddings+match': [3.3, 8, 10, 3, 70, 40],
   'embeddings+bigrams': [6, 8, 10, 3, 70, 40],
@@ -217,7 +219,8 @@ const CELL_SECONDS: Readonly<Record<BenchmarkModel, readonly number[]>> = {
   hcn: [2, 3.3, 3.5, 1.2, 80, 100],
 };
 
-function cellCost(c: BenchmarkCell): number {
+/** The estimated CPU seconds of a cell (`CELL_SECONDS`): workers take the cells in decreasing order of it. */
+export function cellCost(c: BenchmarkCell): number {
   return CELL_SECONDS[c.model][c.task - 1] ?? 10;
 }
 
