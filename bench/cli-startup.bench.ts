@@ -4,7 +4,10 @@
  *    `dialogym dstc6 score --help` and a real `dialogym dstc6 score` vs a bare `node -e 0`, and of
  *    the fully loaded program (every verb's module imported, as the CLI did before the verb
  *    manifest) printing its help.
- * 2. Scoring the 20 DSTC6 test files one CLI call per file vs the official score.py doing the same
+ * 2. Where one call's CPU goes: a bare python, the whole score mirror, then node -e 0, + reading the
+ *    two files, + JSON.parse, + the score module, + the CLI (commander, manifest): when bare node +
+ *    reading is above the whole python process, the per-file line cannot hold on this Node.
+ * 3. Scoring the 20 DSTC6 test files one CLI call per file vs the official score.py doing the same
  *    (wall and CPU of the 20 processes, median of 5), when python3 is present. The official script
  *    is Python 2; what runs is bench/dstc6-score-mirror.py, a Python 3 stdlib script written for
  *    this benchmark that does what score.py does (optparse, json.load, rank slots, P@1/2/5). Also:
@@ -124,6 +127,45 @@ const scorers: [string, (i: number) => string[]][] = [
   ]),
   ['dialogym dstc6 score, 1 call (folder)', () => [node, cliPath, 'dstc6', 'score', '--result', join(tmp, 'results'), '--truth', join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0')]],
 ];
+// Where one call's CPU goes (file 1 of the 20, median of RUNS, interleaved): each line adds one
+// step to the one before, from a bare interpreter to the whole CLI call.
+{
+  const [r0, t0] = [results[0] as string, (files[0] as { answers: string }).answers];
+  const score = pathToFileURL(join(here, '..', 'src', 'testbeds', 'dstc6', 'score.js')).href;
+  const readBoth = "const fs = require('fs'); const a = fs.readFileSync(process.argv[1], 'utf8'), b = fs.readFileSync(process.argv[2], 'utf8');";
+  const steps: [string, string[]][] = [
+    ...pythons.slice(0, 1).flatMap(([, exe]): [string, string[]][] => [
+      ['python: bare interpreter (-c pass)', [exe, '-c', 'pass']],
+      ['python: score mirror, whole process', [exe, mirror, '--input-result-file-test', r0, '--input-result-file-truth', t0]],
+    ]),
+    ['node: bare (node -e 0)', [node, '-e', '0']],
+    ['node: + read both files', [node, '-e', readBoth, r0, t0]],
+    ['node: + JSON.parse both', [node, '-e', `${readBoth} JSON.parse(a); JSON.parse(b);`, r0, t0]],
+    ['node: + import the score module, score', [node, '--input-type=module', '-e', `const { scoreDstc6Files } = await import(${JSON.stringify(score)}); scoreDstc6Files(process.argv[1], process.argv[2]);`, r0, t0]],
+    ['node: the CLI call (commander, verb manifest, output)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0]],
+  ];
+  const t = new Map<string, number[]>(steps.map(([n]) => [n, []]));
+  for (let r = 0; r < RUNS; r++) for (const [n, cmd] of steps) t.get(n)?.push(run(cmd).cpu);
+  const med = (n: string): number => median(t.get(n) as number[]);
+  out(`\none DSTC6 file (${basename(r0)}), where a call's CPU goes (median of ${RUNS}):`);
+  let prev: number | undefined;
+  for (const [n] of steps) {
+    const m = med(n);
+    const step = n.startsWith('node: +') || n.startsWith('node: the') ? `  (+${fmt(m - (prev as number))})` : '';
+    out(`${n.padEnd(56)} CPU ${fmt(m).padStart(7)}${step}`);
+    prev = m;
+  }
+  if (pythons.length > 0) {
+    const floor = med('node: + read both files');
+    const py = med('python: score mirror, whole process');
+    out(
+      floor > py
+        ? `floor: bare node + reading the two files ${fmt(floor)} > the whole python process ${fmt(py)}: one node process per file cannot match score.py on this Node (${process.version})`
+        : `floor: bare node + reading the two files ${fmt(floor)} ≤ the whole python process ${fmt(py)}: the per-file line is reachable`,
+    );
+  }
+}
+
 const reference = suite(scorers[0]?.[1] as (i: number) => string[]).outputs;
 const times = new Map<string, { wall: number[]; cpu: number[] }>(scorers.map(([n]) => [n, { wall: [], cpu: [] }]));
 for (let r = 0; r < SUITE_RUNS; r++) {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
-import { trainHcn, hcnAccuracy } from '../src/testbeds/restaurant/hcn/train.js';
+import { trainHcn, hcnAccuracy, encodedScorer } from '../src/testbeds/restaurant/hcn/train.js';
 import { evaluateDialogs } from '../src/rankers/evaluate-responses.js';
 import { accuracy } from '../src/metrics/ranking.js';
 import { loadModel, saveModel } from '../src/rankers/registry.js';
@@ -86,4 +86,20 @@ test('CLI: train --model hcn (no candidates needed), eval --model file.dgm --kb,
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('hcn on task 6: the dev score of training (dialogs encoded once) is hcnAccuracy, epoch after epoch', { skip: skipUnless(babiDir) }, () => {
+  const facts = readBabiKb(f('dialog-babi-task6-dstc2-kb.txt')).facts;
+  const t6 = (split: string): string => f(`dialog-babi-task6-dstc2-${split}.txt`);
+  const train = readBabiDialogs(t6('trn')).dialogs.slice(0, 60);
+  const dev = readBabiDialogs(t6('dev')).dialogs.slice(0, 40);
+  const devs: number[] = [];
+  const r = trainHcn({ train, dev, facts }, { hidden: 16, epochs: 2, patience: 0 }, { onEpoch: (e) => void devs.push(e.dev) });
+  const scorer = encodedScorer(r.model, dev);
+  const want = hcnAccuracy(r.model, dev);
+  assert.deepEqual(scorer(), want);
+  assert.ok(want.correctTurns > 0 && want.correctTurns < want.turns, `${want.correctTurns} of ${want.turns}`);
+  assert.equal(devs.length, 2);
+  assert.equal(r.fit.bestDev, Math.max(...devs));
+  assert.equal(accuracy.perResponse(want), r.fit.bestDev, 'the best epoch is the model returned');
 });

@@ -2,9 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Turn } from '../core/dialog.js';
-import { Tfidf } from './tfidf.js';
+import { Tfidf, type TfidfConfig } from './tfidf.js';
 import { NearestNeighbour, nnKey } from './nearest-neighbour.js';
-import { KbTypes } from './match-type.js';
+import { KbTypes, attrType } from './match-type.js';
+import { tokenize } from '../core/text.js';
+import { inputText } from './input.js';
 import { argmax } from './ranker.js';
 import { modelFromContent } from './registry.js';
 import './builtin.js';
@@ -108,4 +110,103 @@ test('original task 4: tfidf+type picks the type-name-word mode on dev (paper 17
   const a = accuracy.perResponse(evaluateDialogs(tf.model, readBabiDialogs(t4('tst')).dialogs.slice(0, 300), { candidates }));
   assert.ok(a > 0.2 && a < 0.3, `tfidf+type T4 ${a}`);
   assert.ok((tf.dev['last,type=feature'] as number) < 0.1);
+});
+
+/** §4.2 scored the plain way (every training pair visited), to check the indexed `rank` against. */
+function nnReference(nn: NearestNeighbour, history: readonly Turn[], candidates: readonly string[]): Float32Array {
+  const key = new Set(nnKey(history, nn.config.input));
+  const total = nn.pairs.reduce((s, p) => s + p.count, 0);
+  const best = new Map<string, { o: number; c: number }>();
+  for (const p of nn.pairs) {
+    const o = p.words.filter((w) => key.has(w)).length;
+    const b = best.get(p.response);
+    if (!b || o > b.o) best.set(p.response, { o, c: p.count });
+    else if (o === b.o) b.c += p.count;
+  }
+  return Float32Array.from(candidates, (c) => {
+    const b = best.get(c);
+    return b ? b.o + b.c / (total + 1) : -1;
+  });
+}
+
+const t5 = (s: string): string => join(babiDir, `dialog-babi-task5-full-dialogs-${s}.txt`);
+test('original task 5: nn scores every candidate exactly as visiting every training pair does', { skip: skipUnless(babiDir) }, () => {
+  const candidates = readBabiCandidates(join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+  const train = readBabiDialogs(t5('trn')).dialogs;
+  const dev = readBabiDialogs(t5('dev')).dialogs.slice(0, 20);
+  for (const input of ['last', 'pair'] as const) {
+    const nn = NearestNeighbour.fit(train, { input });
+    let turns = 0;
+    for (const d of dev)
+      d.turns.forEach((t, i) => {
+        if (t.speaker !== 'bot') return;
+        const h = d.turns.slice(0, i);
+        assert.deepEqual(nn.rank(h, candidates), nnReference(nn, h, candidates), `${input} ${d.id} turn ${i}`);
+        turns++;
+      });
+    assert.ok(turns > 300);
+  }
+});
+
+/** §4.1/§4.5 scored the plain way (one tf-idf Map per candidate), to check the indexed `rank` against. */
+function tfidfReference(m: Tfidf, history: readonly Turn[], candidates: readonly string[]): Float32Array {
+  const unseen = Math.log(1 + m.documents) + 1;
+  const vec = (text: string): Map<string, number> => {
+    const v = new Map<string, number>();
+    for (const w of tokenize(text)) v.set(w, (v.get(w) ?? 0) + 1);
+    for (const [w, tf] of v) v.set(w, tf * (m.idf.get(w) ?? unseen));
+    return v;
+  };
+  const q = vec(inputText(history, m.config.input));
+  let qn2 = 0;
+  for (const x of q.values()) qn2 += x * x;
+  const said = new Set(history.flatMap((t) => tokenize(t.text)));
+  const typed = m.config.matchType && m.kb ? m.kb.typedWords(candidates) : candidates.map(() => []);
+  return Float32Array.from(candidates, (c, i) => {
+    const v = vec(c);
+    let s = 0;
+    let n2 = 0;
+    for (const [w, x] of v) {
+      s += (q.get(w) ?? 0) * x;
+      n2 += x * x;
+    }
+    const seen = new Set((typed[i] ?? []).filter(([w]) => said.has(w)).map(([, t]) => t));
+    let types = 0;
+    if (m.config.typeAs !== 'word') types = seen.size;
+    else
+      for (const t of seen) {
+        const name = attrType(t);
+        const idf = m.idf.get(name) ?? unseen;
+        s += (q.get(name) ?? 0) * idf;
+        n2 += 2 * (v.get(name) ?? 0) * idf + idf * idf;
+      }
+    const den = Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
+    return den > 0 ? (s + types) / den : 0;
+  });
+}
+
+test('original task 4: tfidf(+type) scores every candidate exactly as one tf-idf vector per candidate does', { skip: skipUnless(babiDir) }, () => {
+  const candidates = readBabiCandidates(join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+  const kb = KbTypes.fromFacts(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
+  const train = readBabiDialogs(t4('trn')).dialogs;
+  const dev = readBabiDialogs(t4('dev')).dialogs.slice(0, 8);
+  const docs = [...candidates, ...train.flatMap((d) => d.turns.filter((t) => t.speaker !== 'kb').map((t) => t.text))];
+  const base = Tfidf.fit(docs, { input: 'last', matchType: false });
+  const configs: TfidfConfig[] = [{ input: 'history', matchType: false }];
+  for (const input of ['last', 'history'] as const) for (const typeAs of ['feature', 'word'] as const) configs.push({ input, matchType: true, typeAs });
+  for (const config of configs) {
+    const m = new Tfidf(config, base.idf, base.documents, config.matchType ? kb : undefined);
+    let typedTurns = 0;
+    for (const d of dev)
+      d.turns.forEach((t, i) => {
+        if (t.speaker !== 'bot') return;
+        const h = d.turns.slice(0, i);
+        const want = tfidfReference(m, h, candidates);
+        assert.deepEqual(m.rank(h, candidates), want, `${JSON.stringify(config)} ${d.id} turn ${i}`);
+        if (!config.matchType) return;
+        const plain = tfidfReference(base, h, candidates);
+        if (want.some((x, c) => x > 0 && plain[c] === 0)) typedTurns++;
+      });
+    if (config.matchType) assert.ok(typedTurns > 0, 'some candidates score through their type alone');
+  }
 });

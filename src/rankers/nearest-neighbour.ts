@@ -76,6 +76,10 @@ export class NearestNeighbour implements Ranker {
   private readonly responses: string[];
   private readonly responseOf: Int32Array;
   private readonly total: number;
+  /** Per response: the summed count of all its pairs (its tie-breaker when no pair overlaps the input). */
+  private readonly countOf: Float64Array;
+  /** Per candidate list: each candidate's response id (−1: never a training response). */
+  private readonly candidateIds = new WeakMap<readonly string[], Int32Array>();
 
   constructor(
     readonly config: NnConfig,
@@ -97,6 +101,11 @@ export class NearestNeighbour implements Ranker {
     });
     this.responses = [...rid.keys()];
     this.total = total;
+    this.countOf = new Float64Array(this.responses.length);
+    pairs.forEach((p, i) => {
+      const r = this.responseOf[i] as number;
+      this.countOf[r] = (this.countOf[r] as number) + p.count;
+    });
   }
 
   static fit(dialogs: readonly Dialog[], config: NnConfig): NearestNeighbour {
@@ -119,21 +128,44 @@ export class NearestNeighbour implements Ranker {
    * (in [0, 1)) the share of training co-occurrences among its pairs reaching that overlap.
    */
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
+    // Only the pairs sharing a word with the input are visited: a response none of whose pairs
+    // overlaps it scores 0 + (all its pairs' counts) / (total + 1).
     const overlap = new Int32Array(this.pairs.length);
-    for (const w of nnKey(history, this.config.input)) for (const i of this.index.get(w) ?? []) overlap[i] = (overlap[i] as number) + 1;
-    const best = new Map<number, { o: number; c: number }>();
-    this.pairs.forEach((p, i) => {
+    const touched: number[] = [];
+    for (const w of nnKey(history, this.config.input))
+      for (const i of this.index.get(w) ?? []) {
+        if (overlap[i] === 0) touched.push(i);
+        overlap[i] = (overlap[i] as number) + 1;
+      }
+    const bestO = new Int32Array(this.responses.length);
+    const bestC = Float64Array.from(this.countOf);
+    for (const i of touched) {
       const r = this.responseOf[i] as number;
       const o = overlap[i] as number;
-      const b = best.get(r);
-      if (!b || o > b.o) best.set(r, { o, c: p.count });
-      else if (o === b.o) b.c += p.count;
-    });
-    const byText = new Map<string, number>();
-    for (const [r, b] of best) byText.set(this.responses[r] as string, b.o + b.c / (this.total + 1));
+      const count = (this.pairs[i] as NnPair).count;
+      if (o > (bestO[r] as number)) {
+        bestO[r] = o;
+        bestC[r] = count;
+      } else if (o === bestO[r]) bestC[r] = (bestC[r] as number) + count;
+    }
+    const ids = this.responseIds(candidates);
     const scores = new Float32Array(candidates.length);
-    for (let i = 0; i < candidates.length; i++) scores[i] = byText.get(candidates[i] as string) ?? -1;
+    for (let i = 0; i < candidates.length; i++) {
+      const r = ids[i] as number;
+      scores[i] = r < 0 ? -1 : (bestO[r] as number) + (bestC[r] as number) / (this.total + 1);
+    }
     return scores;
+  }
+
+  /** The response id of each candidate (−1: not a training response), computed once per list. */
+  private responseIds(candidates: readonly string[]): Int32Array {
+    let ids = this.candidateIds.get(candidates);
+    if (!ids) {
+      const rid = new Map(this.responses.map((r, i) => [r, i]));
+      ids = Int32Array.from(candidates, (c) => rid.get(c) ?? -1);
+      this.candidateIds.set(candidates, ids);
+    }
+    return ids;
   }
 
   toModelFile(): ModelFileContent {

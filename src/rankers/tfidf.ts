@@ -10,7 +10,7 @@ import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
 import { ConfigError, ModelFileError } from '../core/errors.js';
 import type { Ranker } from './ranker.js';
-import { KbTypes, attrType, contextWords } from './match-type.js';
+import { KbTypes, attrType } from './match-type.js';
 import { inputText, type InputMode } from './input.js';
 import { checkModelMeta } from './model-meta.js';
 import type { ModelFileContent } from '../formats/model-file.js';
@@ -46,17 +46,48 @@ interface TypeWord {
 }
 
 interface PreparedCandidates {
-  /** Term ids (into `terms`) and tf-idf weights of each candidate. */
-  readonly ids: Int32Array[];
-  readonly weights: Float64Array[];
+  /** Term ids (into `terms`) and tf-idf weights of all candidates, candidate c's at [start[c], start[c + 1]). */
+  readonly start: Int32Array;
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
   readonly norms2: Float64Array;
+  /** √norms2 (the candidate's norm when no type feature joins it). */
+  readonly norms: Float64Array;
+  /** Term id → the candidates holding it. */
+  readonly holders: Int32Array[];
   /** term → id for the candidates' terms. */
   readonly terms: Map<string, number>;
-  readonly typed: (readonly (readonly [string, string])[])[];
-  /** `word` mode, per candidate with typed words: type → what its match adds. */
-  readonly typeWords: (Map<string, TypeWord> | undefined)[];
-  /** Typed word → the candidates holding it (to find the few candidates a dialog's words match). */
-  readonly typedIn: Map<string, number[]>;
+  /** Typed words of all candidates, candidate c's at [typedStart[c], typedStart[c + 1]): word id, type id, and (`word` mode) what the type's match adds. */
+  readonly typedStart: Int32Array;
+  readonly typedWord: Int32Array;
+  readonly typedType: Int32Array;
+  readonly typedAdds: TypeWord[];
+  /** Typed word → id. */
+  readonly typedWordIds: Map<string, number>;
+  /** Typed word id → the candidates holding it (to find the few candidates a dialog's words match). */
+  readonly typedIn: Int32Array[];
+  /** The most typed words of one candidate. */
+  readonly maxTyped: number;
+}
+
+/**
+ * Word counts of a dialog history in order of first occurrence (the counts of `tokenize` of its
+ * joined texts, so also `contextWords`), extended by the turns a longer history adds: evaluation
+ * asks for every prefix of a dialog in turn.
+ */
+class HistoryCounts {
+  private turns: readonly Turn[] = [];
+  private counts = new Map<string, number>();
+
+  of(history: readonly Turn[]): Map<string, number> {
+    const n = this.turns.length;
+    let extends_ = history.length >= n;
+    for (let i = 0; extends_ && i < n; i++) extends_ = history[i] === this.turns[i];
+    if (!extends_) this.counts = new Map();
+    for (let i = extends_ ? n : 0; i < history.length; i++) for (const w of tokenize((history[i] as Turn).text)) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
+    this.turns = history;
+    return this.counts;
+  }
 }
 
 /**
@@ -78,6 +109,7 @@ export class Tfidf implements Ranker {
   readonly name: string;
   private readonly prepared = new WeakMap<readonly string[], PreparedCandidates>();
   private readonly unseenIdf: number;
+  private readonly history = new HistoryCounts();
 
   constructor(
     readonly config: TfidfConfig,
@@ -108,57 +140,74 @@ export class Tfidf implements Ranker {
   private vector(text: string): Map<string, number> {
     const v = new Map<string, number>();
     for (const w of tokenize(text)) v.set(w, (v.get(w) ?? 0) + 1);
-    for (const [w, tf] of v) v.set(w, tf * (this.idf.get(w) ?? this.unseenIdf));
-    return v;
+    return this.weigh(v, v);
+  }
+
+  /** tf-idf weights of term counts (into `out`, a new Map when omitted), in the counts' order. */
+  private weigh(counts: ReadonlyMap<string, number>, out = new Map<string, number>()): Map<string, number> {
+    for (const [w, tf] of counts) out.set(w, tf * (this.idf.get(w) ?? this.unseenIdf));
+    return out;
   }
 
   private prepare(candidates: readonly string[]): PreparedCandidates {
     let p = this.prepared.get(candidates);
     if (!p) {
       const terms = new Map<string, number>();
-      const ids: Int32Array[] = [];
-      const weights: Float64Array[] = [];
+      const idLists: number[] = [];
+      const weightLists: number[] = [];
+      const start = new Int32Array(candidates.length + 1);
       const norms2 = new Float64Array(candidates.length);
+      const holderLists: number[][] = [];
       const typed = this.config.matchType && this.kb ? this.kb.typedWords(candidates) : candidates.map(() => []);
       const asWord = this.config.typeAs === 'word';
-      const typeWords: (Map<string, TypeWord> | undefined)[] = [];
-      const typedIn = new Map<string, number[]>();
-      typed.forEach((ts, i) => {
-        for (const [w] of ts) {
-          const list = typedIn.get(w) ?? [];
-          if (list.at(-1) !== i) list.push(i);
-          typedIn.set(w, list);
-        }
-      });
+      const typedWordIds = new Map<string, number>();
+      const typeIds = new Map<string, number>();
+      const typedStart = new Int32Array(candidates.length + 1);
+      const typedWord: number[] = [];
+      const typedType: number[] = [];
+      const typedAdds: TypeWord[] = [];
+      const typedInLists: number[][] = [];
+      let maxTyped = 0;
       candidates.forEach((c, i) => {
         const v = this.vector(c);
         const ts = typed[i] as readonly (readonly [string, string])[];
-        typeWords.push(
-          asWord && ts.length > 0
-            ? new Map(
-                ts.map(([, t]) => {
-                  const name = attrType(t);
-                  return [t, { name, idf: this.idf.get(name) ?? this.unseenIdf, own: v.get(name) ?? 0 }] as const;
-                }),
-              )
-            : undefined,
-        );
-        const id = new Int32Array(v.size);
-        const w = new Float64Array(v.size);
-        let k = 0;
+        for (const [w, t] of ts) {
+          let wid = typedWordIds.get(w);
+          if (wid === undefined) {
+            typedWordIds.set(w, (wid = typedWordIds.size));
+            typedInLists.push([]);
+          }
+          const list = typedInLists[wid] as number[];
+          if (list.at(-1) !== i) list.push(i);
+          let tid = typeIds.get(t);
+          if (tid === undefined) typeIds.set(t, (tid = typeIds.size));
+          typedWord.push(wid);
+          typedType.push(tid);
+          const name = attrType(t);
+          typedAdds.push({ name, idf: this.idf.get(name) ?? this.unseenIdf, own: asWord ? v.get(name) ?? 0 : 0 });
+        }
+        typedStart[i + 1] = typedWord.length;
+        maxTyped = Math.max(maxTyped, ts.length);
         let n2 = 0;
         for (const [t, x] of v) {
           let tid = terms.get(t);
-          if (tid === undefined) terms.set(t, (tid = terms.size));
-          id[k] = tid;
-          w[k++] = x;
+          if (tid === undefined) {
+            terms.set(t, (tid = terms.size));
+            holderLists.push([]);
+          }
+          idLists.push(tid);
+          weightLists.push(x);
+          (holderLists[tid] as number[]).push(i);
           n2 += x * x;
         }
-        ids.push(id);
-        weights.push(w);
+        start[i + 1] = idLists.length;
         norms2[i] = n2;
       });
-      p = { ids, weights, norms2, terms, typed, typeWords, typedIn };
+      const norms = norms2.map(Math.sqrt);
+      p = {
+        start, ids: Int32Array.from(idLists), weights: Float64Array.from(weightLists), norms2, norms, holders: holderLists.map((l) => Int32Array.from(l)), terms,
+        typedStart, typedWord: Int32Array.from(typedWord), typedType: Int32Array.from(typedType), typedAdds, typedWordIds, typedIn: typedInLists.map((l) => Int32Array.from(l)), maxTyped,
+      };
       this.prepared.set(candidates, p);
     }
     return p;
@@ -166,47 +215,70 @@ export class Tfidf implements Ranker {
 
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
     const p = this.prepare(candidates);
-    const q = this.vector(inputText(history, this.config.input));
+    const said = this.config.input === 'history' || this.config.matchType ? this.history.of(history) : undefined;
+    const q = this.config.input === 'history' ? this.weigh(said as Map<string, number>) : this.vector(inputText(history, this.config.input));
     let qn2 = 0;
-    // Dense query over the candidates' terms (terms absent from every candidate only add to the norm).
+    // Dense query over the candidates' terms (terms absent from every candidate only add to the
+    // norm); the candidates holding a query term are marked: the others score 0 unless a type matches.
     const dense = new Float64Array(p.terms.size);
+    const visit = new Uint8Array(candidates.length);
     for (const [w, x] of q) {
       qn2 += x * x;
       const id = p.terms.get(w);
-      if (id !== undefined) dense[id] = x;
+      if (id === undefined) continue;
+      dense[id] = x;
+      for (const c of p.holders[id] as Int32Array) visit[c] = 1;
     }
-    const ctx = this.config.matchType ? contextWords(history) : undefined;
+    // The words said so far (contextWords of the history).
+    const ctx = this.config.matchType ? said : undefined;
     // Candidates with a typed word said in the dialog (the others get no type feature): found
     // through the typed-word index rather than by testing every candidate's typed words.
-    const hit = ctx ? new Uint8Array(candidates.length) : undefined;
-    if (ctx && hit) for (const w of ctx) for (const c of p.typedIn.get(w) ?? []) hit[c] = 1;
+    const hit = new Uint8Array(candidates.length);
+    const saidTyped = new Uint8Array(p.typedIn.length);
+    if (ctx)
+      for (const w of ctx.keys()) {
+        const wid = p.typedWordIds.get(w);
+        if (wid === undefined) continue;
+        saidTyped[wid] = 1;
+        for (const c of p.typedIn[wid] as Int32Array) hit[c] = visit[c] = 1;
+      }
+    const seenType = new Int32Array(p.maxTyped);
+    const seenAt = new Int32Array(p.maxTyped);
     const asWord = this.config.typeAs === 'word';
+    const qn = Math.sqrt(qn2);
     const scores = new Float32Array(candidates.length);
+    const { start, ids, weights } = p;
     for (let c = 0; c < candidates.length; c++) {
-      const ids = p.ids[c] as Int32Array;
-      const ws = p.weights[c] as Float64Array;
+      if (visit[c] === 0) continue;
       let s = 0;
-      for (let k = 0; k < ids.length; k++) s += (dense[ids[k] as number] as number) * (ws[k] as number);
+      for (let k = start[c] as number, end = start[c + 1] as number; k < end; k++) s += (dense[ids[k] as number] as number) * (weights[k] as number);
       let types = 0;
       let n2 = p.norms2[c] as number;
-      if (ctx && hit?.[c] === 1) {
-        const typed = p.typed[c] as readonly (readonly [string, string])[];
-        if (typed.length > 0) {
-          const seen = new Set<string>();
-          for (const [w, t] of typed) if (ctx.has(w)) seen.add(t);
-          if (!asWord) types = seen.size;
-          else {
-            // The type's name word joins the candidate: its weight grows by that word's idf.
-            const words = p.typeWords[c] as Map<string, TypeWord>;
-            for (const t of seen) {
-              const { name, idf, own } = words.get(t) as TypeWord;
-              s += (q.get(name) ?? 0) * idf;
-              n2 += 2 * own * idf + idf * idf;
-            }
+      let typeWordAdded = false;
+      if (hit[c] === 1) {
+        // The distinct types matched, in order of first match (a candidate has one to three typed words).
+        let seen = 0;
+        for (let k = p.typedStart[c] as number, end = p.typedStart[c + 1] as number; k < end; k++) {
+          if (saidTyped[p.typedWord[k] as number] === 0) continue;
+          const t = p.typedType[k] as number;
+          let j = 0;
+          while (j < seen && seenType[j] !== t) j++;
+          if (j < seen) continue;
+          seenType[seen] = t;
+          seenAt[seen++] = k;
+        }
+        if (!asWord) types = seen;
+        else {
+          // The type's name word joins the candidate: its weight grows by that word's idf.
+          for (let j = 0; j < seen; j++) {
+            const { name, idf, own } = p.typedAdds[seenAt[j] as number] as TypeWord;
+            s += (q.get(name) ?? 0) * idf;
+            n2 += 2 * own * idf + idf * idf;
+            typeWordAdded = true;
           }
         }
       }
-      const den = Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
+      const den = types === 0 && !typeWordAdded ? qn * (p.norms[c] as number) : Math.sqrt(qn2 + types) * Math.sqrt(n2 + types);
       scores[c] = den > 0 ? (s + types) / den : 0;
     }
     return scores;

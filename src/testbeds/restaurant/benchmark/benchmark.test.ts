@@ -36,6 +36,7 @@ test('profile options: base, then per task, then override', () => {
   assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 2).opts.negatives, 100);
   assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 4).opts.negatives, 0);
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.sharedNegatives, true);
+  assert.deepEqual(trainerOf('hcn', FULL_PROFILE, 1, 6), { kind: 'hcn', opts: { patience: 3, seed: 1 } }, 'hcn: patience 3, chosen on task 6 dev');
 });
 
 test('cells on 2 worker threads give the same rows as in one thread', async () => {

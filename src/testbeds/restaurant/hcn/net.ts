@@ -9,6 +9,13 @@ import { Gru, type GruCache } from '../../../nn/gru.js';
 import { softmax } from '../../../nn/kernels.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 
+/** Indices of the non-zero entries of x, in increasing order. */
+function nonZeros(x: Float32Array): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < x.length; i++) if (x[i] !== 0) out.push(i);
+  return Int32Array.from(out);
+}
+
 export interface HcnStepOut {
   readonly h: Float32Array;
   /** Probabilities over templates (0 where masked). */
@@ -41,26 +48,30 @@ export class HcnNet {
     this.bo.data.fill(0);
   }
 
-  /** Masked logits (−∞ where mask is 0) of a state and its input. */
-  logits(h: Float32Array, x: Float32Array, mask: Uint8Array): Float32Array {
+  /**
+   * Masked logits (−∞ where mask is 0) of a state and its input; `nz`: the indices of the non-zero
+   * entries of x in increasing order (the input is a sparse feature vector: only those are visited).
+   */
+  logits(h: Float32Array, x: Float32Array, mask: Uint8Array, nz: Int32Array = nonZeros(x)): Float32Array {
     const T = this.templates;
     const H = this.hiddenSize;
     const F = this.inputSize;
     const out = new Float32Array(T);
     const W = this.Wo.data;
     const V = this.Vo.data;
+    const b = this.bo.data;
     for (let t = 0; t < T; t++) {
       if (!mask[t]) {
         out[t] = -Infinity;
         continue;
       }
-      let s = this.bo.data[t] as number;
+      let s = b[t] as number;
       const wo = t * H;
       for (let i = 0; i < H; i++) s += (W[wo + i] as number) * (h[i] as number);
       const vo = t * F;
-      for (let i = 0; i < F; i++) {
-        const xi = x[i] as number;
-        if (xi !== 0) s += (V[vo + i] as number) * xi;
+      for (let k = 0; k < nz.length; k++) {
+        const i = nz[k] as number;
+        s += (V[vo + i] as number) * (x[i] as number);
       }
       out[t] = s;
     }
@@ -70,9 +81,19 @@ export class HcnNet {
   /** One step from state `h`: the new state and the masked template distribution. */
   step(x: Float32Array, h: Float32Array, mask: Uint8Array): HcnStepOut {
     const c = this.gru.step(x, h);
-    const probs = new Float32Array(this.templates);
-    if (mask.some((m) => m)) softmax(this.logits(c.h, x, mask), probs);
-    return { h: c.h, probs };
+    // The distribution is computed when read: replaying a history only needs the states.
+    let probs: Float32Array | undefined;
+    const net = this;
+    return {
+      h: c.h,
+      get probs(): Float32Array {
+        if (!probs) {
+          probs = new Float32Array(net.templates);
+          if (mask.some((m) => m)) softmax(net.logits(c.h, x, mask, c.nz), probs);
+        }
+        return probs;
+      },
+    };
   }
 
   /**
@@ -87,10 +108,15 @@ export class HcnNet {
     const dhs: Float32Array[] = [];
     let loss = 0;
     const p = new Float32Array(T);
+    const Wo = this.Wo.data;
+    const gW = this.Wo.grad;
+    const gV = this.Vo.grad;
+    const gb = this.bo.grad;
     caches.forEach((c, k) => {
       const x = xs[k] as Float32Array;
+      const nz = c.nz;
       const target = targets[k] as number;
-      const z = this.logits(c.h, x, masks[k] as Uint8Array);
+      const z = this.logits(c.h, x, masks[k] as Uint8Array, nz);
       const logZ = softmax(z, p);
       loss += logZ - (z[target] as number);
       p[target] = (p[target] as number) - 1;
@@ -98,16 +124,16 @@ export class HcnNet {
       for (let t = 0; t < T; t++) {
         const g = p[t] as number;
         if (g === 0) continue;
-        this.bo.grad[t] = (this.bo.grad[t] as number) + g;
+        gb[t] = (gb[t] as number) + g;
         const wo = t * H;
         for (let i = 0; i < H; i++) {
-          dh[i] = (dh[i] as number) + g * (this.Wo.data[wo + i] as number);
-          this.Wo.grad[wo + i] = (this.Wo.grad[wo + i] as number) + g * (c.h[i] as number);
+          dh[i] = (dh[i] as number) + g * (Wo[wo + i] as number);
+          gW[wo + i] = (gW[wo + i] as number) + g * (c.h[i] as number);
         }
         const vo = t * F;
-        for (let i = 0; i < F; i++) {
-          const xi = x[i] as number;
-          if (xi !== 0) this.Vo.grad[vo + i] = (this.Vo.grad[vo + i] as number) + g * xi;
+        for (let j = 0; j < nz.length; j++) {
+          const i = nz[j] as number;
+          gV[vo + i] = (gV[vo + i] as number) + g * (x[i] as number);
         }
       }
       dhs.push(dh);

@@ -251,6 +251,32 @@ export function hcnAccuracy(model: Hcn, dialogs: readonly Dialog[]): AccuracySta
 }
 
 /**
+ * `hcnAccuracy(model, dialogs)` for a model whose weights change between calls (training): the
+ * dialogs are encoded once (the steps' features, masks and fills do not depend on the weights:
+ * the step before bot turn i is what `predict` encodes for the history before it), then each call
+ * only runs the network over the steps and compares the best fill with the bot turn.
+ */
+export function encodedScorer(model: Hcn, dialogs: readonly Dialog[]): () => AccuracyState {
+  const encoded = dialogs.map((d) => ({ steps: encodeHistory(model, d.turns, false).steps, said: d.turns.filter((t) => t.speaker === 'bot').map((t) => t.text) }));
+  return () => {
+    let state = accuracy.empty();
+    for (const { steps, said } of encoded) {
+      let h: Float32Array = new Float32Array(model.config.hidden);
+      const marks = steps.map((step, k) => {
+        const out = model.net.step(step.x, h, step.mask);
+        h = out.h;
+        const probs = out.probs;
+        let best = -1;
+        for (let t = 0; t < probs.length; t++) if (step.mask[t] && (best < 0 || (probs[t] as number) > (probs[best] as number))) best = t;
+        return (best >= 0 ? step.fills[best] ?? '' : '') === said[k];
+      });
+      state = accuracy.addDialog(state, marks);
+    }
+    return state;
+  };
+}
+
+/**
  * What `trainHcn` returns: the model of the best dev epoch, the training curve, and counts of
  * training steps and of steps whose template the action mask had ruled out.
  *
@@ -336,6 +362,7 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
     return s;
   });
   const dev = data.dev.length > 0 ? data.dev : data.train.slice(0, 200);
+  const devScorer = encodedScorer(model, dev);
   const opt = adam(o.lr);
   const order = seqs.map((_, i) => i);
   const result = fitMiniBatches(
@@ -352,7 +379,7 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
       },
       afterEpoch: () => model.touch(),
       epochLoss: (total) => total / Math.max(1, steps),
-      evaluate: () => accuracy.perResponse(hcnAccuracy(model, dev)),
+      evaluate: () => accuracy.perResponse(devScorer()),
       touch: () => model.touch(),
     },
     { epochs: o.epochs, patience: o.patience },
