@@ -19,7 +19,7 @@ import type { CandidateIndex } from './candidates.js';
 import type { Example } from './examples.js';
 import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward } from '../nn/kernels.js';
 import { softmaxCrossEntropy } from '../nn/losses.js';
-import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
+import { SparseAdam, SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
 
 /** One example: its encoding, its response's candidate index and its match-type rows per candidate. */
 export interface SampledExample {
@@ -110,7 +110,7 @@ export class SampledBatch {
   private readonly gu: Float32Array;
   readonly A: TouchedRows;
   readonly W: TouchedRows;
-  readonly optimizer: SparseSgd;
+  readonly optimizer: SparseSgd | SparseAdam;
   private readonly ws: HopsWorkspace;
   /** Word → 1 while it is in the current example's history. */
   private readonly inContext: Uint8Array;
@@ -125,6 +125,7 @@ export class SampledBatch {
     readonly contextMax: number,
     batchSize: number,
     lr: number,
+    optimizer: 'sgd' | 'adam' = 'sgd',
   ) {
     this.d = model.config.dim;
     this.n = index.size;
@@ -140,7 +141,7 @@ export class SampledBatch {
     this.gu = new Float32Array(this.d);
     this.A = new TouchedRows(model.A);
     this.W = new TouchedRows(model.W);
-    this.optimizer = new SparseSgd(lr, [this.A, this.W], [model.R]);
+    this.optimizer = optimizer === 'adam' ? new SparseAdam(lr, [this.A, this.W], [model.R]) : new SparseSgd(lr, [this.A, this.W], [model.R]);
     this.ws = model.workspace();
     this.inContext = new Uint8Array(model.vocab.size);
     // Per candidate: [word, row of W of its type] for its typed words (match types, §4.5).

@@ -80,7 +80,7 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
   const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e)));
   const n = data.candidates.length;
-  const sampled = o.negatives > 0 && o.optimizer === 'sgd';
+  const sampled = o.negatives > 0;
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
   const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;
@@ -98,7 +98,7 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   };
   try {
     if (sampled) {
-      const batch = new SampledBatch(model, cand.index, o.negatives, o.contextMax, o.batchSize, o.lr);
+      const batch = new SampledBatch(model, cand.index, o.negatives, o.contextMax, o.batchSize, o.lr, o.optimizer);
       const rare = o.contextDf > 0 ? new RareWordIndex(cand.index, o.contextDf) : undefined;
       const words = historyWords(examples, (t) => model.vocab.encode(t));
       const items: SampledExample[] = encoded.map((x, k) => {
