@@ -115,6 +115,10 @@ export class SampledBatch {
   /** Word → 1 while it is in the current example's history. */
   private readonly inContext: Uint8Array;
   private readonly typed: Int32Array[];
+  /** Row of W of each type slot; per example, W[row]·u_H and ∂L/∂(that score) per slot. */
+  private readonly typeRows: Int32Array;
+  private readonly typeDot: Float32Array;
+  private readonly typeGrad: Float32Array;
   private readonly rows = new Int32Array(64);
 
   constructor(
@@ -144,18 +148,25 @@ export class SampledBatch {
     this.optimizer = optimizer === 'adam' ? new SparseAdam(lr, [this.A, this.W], [model.R]) : new SparseSgd(lr, [this.A, this.W], [model.R]);
     this.ws = model.workspace();
     this.inContext = new Uint8Array(model.vocab.size);
-    // Per candidate: [word, row of W of its type] for its typed words (match types, §4.5).
+    // Per candidate: [word, slot of its type] for its typed words (match types, §4.5); slot k is row typeRows[k] of W.
+    const kb = model.config.matchType ? model.kb : undefined;
+    const slots = new Map<number, number>();
     this.typed = index.ids.map((ids) => {
-      const kb = model.config.matchType ? model.kb : undefined;
       if (!kb) return new Int32Array(0);
       const pairs: number[] = [];
       for (const w of new Set(ids)) {
         const t = kb.type(model.vocab.words[w] as string);
         const r = t === undefined ? -1 : model.typeRow(t);
-        if (r >= 0) pairs.push(w, r);
+        if (r < 0) continue;
+        let k = slots.get(r);
+        if (k === undefined) slots.set(r, (k = slots.size));
+        pairs.push(w, k);
       }
       return Int32Array.from(pairs);
     });
+    this.typeRows = Int32Array.from(slots.keys());
+    this.typeDot = new Float32Array(slots.size);
+    this.typeGrad = new Float32Array(slots.size);
   }
 
   /** Adds candidate c to the batch's set (embedding it when `embed`); returns its row. */
@@ -214,15 +225,18 @@ export class SampledBatch {
       this.extra[s - sh] = j;
       scores[s++] = dot(this.C, j * d, uH, 0, d);
     }
-    const matched = this.typed.length > 0 && m.config.matchType;
+    const matched = this.typeRows.length > 0;
     if (matched) {
+      // Each type's score W[type]·u_H once per example, added to every candidate whose typed word is in the history.
+      for (let k = 0; k < this.typeRows.length; k++) this.typeDot[k] = dot(W, (this.typeRows[k] as number) * d, uH, 0, d);
+      this.typeGrad.fill(0);
       for (const w of e.words) this.inContext[w] = 1;
       for (let i = 0; i < s; i++) {
         const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
         const nr = this.matchRows(c);
         if (nr === 0) continue;
         let add = 0;
-        for (let q = 0; q < nr; q++) add += dot(W, (this.rows[q] as number) * d, uH, 0, d);
+        for (let q = 0; q < nr; q++) add += this.typeDot[this.rows[q] as number] as number;
         scores[i] = (scores[i] as number) + add;
       }
     }
@@ -238,15 +252,22 @@ export class SampledBatch {
     }
     if (matched) {
       for (let i = 0; i < s; i++) {
+        const gi = this.g[i] as number;
+        if (gi === 0) continue;
         const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
         const nr = this.matchRows(c);
-        const gi = this.g[i] as number;
         for (let q = 0; q < nr; q++) {
-          const r = this.rows[q] as number;
-          axpy(gi, W, r * d, gu, 0, d);
-          axpy(gi, uH, 0, m.W.grad, r * d, d);
-          this.W.touch(r);
+          const k = this.rows[q] as number;
+          this.typeGrad[k] = (this.typeGrad[k] as number) + gi;
         }
+      }
+      for (let k = 0; k < this.typeRows.length; k++) {
+        const gk = this.typeGrad[k] as number;
+        if (gk === 0) continue;
+        const r = this.typeRows[k] as number;
+        axpy(gk, W, r * d, gu, 0, d);
+        axpy(gk, uH, 0, m.W.grad, r * d, d);
+        this.W.touch(r);
       }
       for (const w of e.words) this.inContext[w] = 0;
     }
@@ -257,7 +278,7 @@ export class SampledBatch {
     return loss;
   }
 
-  /** Distinct type rows of candidate c whose word is in the current example's history, into `rows`; returns how many. */
+  /** Distinct type slots of candidate c whose word is in the current example's history, into `rows`; returns how many. */
   private matchRows(c: number): number {
     const t = this.typed[c] as Int32Array;
     const rows = this.rows;
