@@ -17,7 +17,7 @@ import type { Rng } from '../core/rng.js';
 import type { Encoded, HopsWorkspace, MemN2N } from './memn2n.js';
 import type { CandidateIndex } from './candidates.js';
 import type { Example } from './examples.js';
-import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward } from '../nn/kernels.js';
+import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward, matVecRows, matVecRowsBackward } from '../nn/kernels.js';
 import { softmaxCrossEntropy } from '../nn/losses.js';
 import { SparseAdam, SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
 
@@ -120,6 +120,11 @@ export class SampledBatch {
   private readonly typeDot: Float32Array;
   private readonly typeGrad: Float32Array;
   private readonly rows = new Int32Array(64);
+  /** (scored position, type slot) pairs of the current example. */
+  private readonly pairs: Int32Array;
+  /** Views of `scores` and `g` from the first context-negative position (`shared`). */
+  private extraScores: Float32Array;
+  private gExtra: Float32Array;
 
   constructor(
     private readonly model: MemN2N,
@@ -143,6 +148,8 @@ export class SampledBatch {
     this.scores = new Float32Array(max);
     this.g = new Float32Array(max);
     this.gu = new Float32Array(this.d);
+    this.extraScores = this.scores;
+    this.gExtra = this.g;
     this.A = new TouchedRows(model.A);
     this.W = new TouchedRows(model.W);
     this.optimizer = optimizer === 'adam' ? new SparseAdam(lr, [this.A, this.W], [model.R]) : new SparseSgd(lr, [this.A, this.W], [model.R]);
@@ -167,6 +174,7 @@ export class SampledBatch {
     this.typeRows = Int32Array.from(slots.keys());
     this.typeDot = new Float32Array(slots.size);
     this.typeGrad = new Float32Array(slots.size);
+    this.pairs = new Int32Array(2 * this.n * Math.min(slots.size, this.rows.length));
   }
 
   /** Adds candidate c to the batch's set (embedding it when `embed`); returns its row. */
@@ -193,6 +201,8 @@ export class SampledBatch {
     const want = Math.min(this.n, this.size + this.negatives);
     while (this.size < want) this.add(rng.int(this.n), false);
     this.shared = this.size;
+    this.extraScores = this.scores.subarray(this.shared);
+    this.gExtra = this.g.subarray(this.shared);
     const d = this.d;
     const W = this.model.W.data;
     this.C.fill(0, 0, this.size * d);
@@ -213,7 +223,7 @@ export class SampledBatch {
     const sh = this.shared;
     const scores = this.scores;
     matVec(this.C, sh, d, uH, scores);
-    // Context negatives outside the shared rows: embedded on first use in the batch.
+    // Context negatives outside the shared rows: embedded on first use in the batch, scored after the shared rows.
     let s = sh;
     const ctx = e.context;
     const all = this.contextMax <= 0 || ctx.length <= this.contextMax;
@@ -222,54 +232,50 @@ export class SampledBatch {
       const j = this.add(ctx[all ? i : rng.int(ctx.length)] as number, true);
       if (j < sh || this.local[j] !== -1) continue;
       this.local[j] = s;
-      this.extra[s - sh] = j;
-      scores[s++] = dot(this.C, j * d, uH, 0, d);
+      this.extra[s++ - sh] = j;
     }
-    const matched = this.typeRows.length > 0;
-    if (matched) {
-      // Each type's score W[type]·u_H once per example, added to every candidate whose typed word is in the history.
+    matVecRows(this.C, d, this.extra, s - sh, uH, this.extraScores);
+    // Match types: each type's score W[type]·u_H once per example, added to every scored
+    // candidate with a word of that type in the history; the (position, type slot) pairs kept for backward.
+    let pairs = 0;
+    if (this.typeRows.length > 0) {
       for (let k = 0; k < this.typeRows.length; k++) this.typeDot[k] = dot(W, (this.typeRows[k] as number) * d, uH, 0, d);
-      this.typeGrad.fill(0);
       for (const w of e.words) this.inContext[w] = 1;
       for (let i = 0; i < s; i++) {
         const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
         const nr = this.matchRows(c);
         if (nr === 0) continue;
         let add = 0;
-        for (let q = 0; q < nr; q++) add += this.typeDot[this.rows[q] as number] as number;
+        for (let q = 0; q < nr; q++) {
+          const k = this.rows[q] as number;
+          add += this.typeDot[k] as number;
+          this.pairs[pairs++] = i;
+          this.pairs[pairs++] = k;
+        }
         scores[i] = (scores[i] as number) + add;
       }
+      for (const w of e.words) this.inContext[w] = 0;
     }
     const loss = softmaxCrossEntropy(scores, this.posInS[e.target] as number, this.g, s);
     const gu = this.gu;
     gu.fill(0);
     matVecBackward(this.C, sh, d, uH, this.g, gu, this.gC);
-    for (let i = sh; i < s; i++) {
-      const j = this.extra[i - sh] as number;
-      const gi = this.g[i] as number;
-      axpy(gi, this.C, j * d, gu, 0, d);
-      axpy(gi, uH, 0, this.gC, j * d, d);
-    }
-    if (matched) {
-      for (let i = 0; i < s; i++) {
-        const gi = this.g[i] as number;
-        if (gi === 0) continue;
-        const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
-        const nr = this.matchRows(c);
-        for (let q = 0; q < nr; q++) {
-          const k = this.rows[q] as number;
-          this.typeGrad[k] = (this.typeGrad[k] as number) + gi;
-        }
+    matVecRowsBackward(this.C, d, this.extra, s - sh, uH, this.gExtra, gu, this.gC);
+    if (pairs > 0) {
+      const tg = this.typeGrad;
+      tg.fill(0);
+      for (let q = 0; q < pairs; q += 2) {
+        const k = this.pairs[q + 1] as number;
+        tg[k] = (tg[k] as number) + (this.g[this.pairs[q] as number] as number);
       }
       for (let k = 0; k < this.typeRows.length; k++) {
-        const gk = this.typeGrad[k] as number;
+        const gk = tg[k] as number;
         if (gk === 0) continue;
         const r = this.typeRows[k] as number;
         axpy(gk, W, r * d, gu, 0, d);
         axpy(gk, uH, 0, m.W.grad, r * d, d);
         this.W.touch(r);
       }
-      for (const w of e.words) this.inContext[w] = 0;
     }
     for (let i = sh; i < s; i++) this.local[this.extra[i - sh] as number] = -1;
     m.hopsBackward(e.x, cache, gu);
