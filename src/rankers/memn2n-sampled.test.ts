@@ -31,7 +31,7 @@ function setup(matchType: boolean): { m: MemN2N; items: SampledExample[]; batch:
     return { x, target: e.target, words: words[k]!, context: rare.candidatesOf(words[k]!, e.target) };
   });
   // 4 negatives out of 60 candidates: most candidates are left out of the softmax.
-  return { m, items, batch: new SampledBatch(m, cand.index, 4, 0, 4, 0.1) };
+  return { m, items, batch: new SampledBatch(m, cand.index, { negatives: 4, contextMax: 0, lr: 0.1 }) };
 }
 
 for (const matchType of [false, true]) {

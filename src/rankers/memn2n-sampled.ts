@@ -19,6 +19,7 @@ import type { CandidateIndex } from './candidates.js';
 import type { Example } from './examples.js';
 import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward, matVecRows, matVecRowsBackward } from '../nn/kernels.js';
 import { softmaxCrossEntropy } from '../nn/losses.js';
+import { InternalError } from '../core/errors.js';
 import { SparseAdam, SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
 
 /** One example: its encoding, its response's candidate index and its match-type rows per candidate. */
@@ -90,6 +91,21 @@ export class RareWordIndex {
   }
 }
 
+/** Settings of a `SampledBatch`. */
+export interface SampledBatchOptions {
+  /** Uniform negatives drawn per batch, shared by its examples. */
+  readonly negatives: number;
+  /** Context negatives scored per example at most (0 = all). */
+  readonly contextMax: number;
+  /**
+   * Hard negatives per example (default 0): the `hard` wrong candidates that score highest among
+   * all candidates (candidate vectors of the batch's weights; match types left out).
+   */
+  readonly hard?: number;
+  readonly lr: number;
+  readonly optimizer?: 'sgd' | 'adam';
+}
+
 /** The sampled-softmax batch of a MemN2N trainer (see the module comment). */
 export class SampledBatch {
   private readonly d: number;
@@ -126,16 +142,37 @@ export class SampledBatch {
   private extraScores: Float32Array;
   private gExtra: Float32Array;
 
+  readonly negatives: number;
+  /** Context negatives scored per example at most (0 = all). */
+  readonly contextMax: number;
+  /** Hard negatives per example (0 = none): the best-scoring wrong candidates among all of them. */
+  readonly hard: number;
+  private readonly candidates: readonly string[] | undefined;
+  private readonly index: CandidateIndex;
+  /** All candidates' scores (hard negatives) and the best ones found. */
+  private readonly full: Float32Array;
+  private readonly top: Int32Array;
+  private readonly topScore: Float32Array;
+  private fullCand: ReturnType<MemN2N['candidates']> | undefined;
+
   constructor(
     private readonly model: MemN2N,
-    private readonly index: CandidateIndex,
-    readonly negatives: number,
-    /** Context negatives scored per example at most (0 = all). */
-    readonly contextMax: number,
-    batchSize: number,
-    lr: number,
-    optimizer: 'sgd' | 'adam' = 'sgd',
+    /** The candidate list (as given to `model.candidates`) or its index. */
+    candidates: readonly string[] | CandidateIndex,
+    o: SampledBatchOptions,
   ) {
+    this.candidates = Array.isArray(candidates) ? (candidates as readonly string[]) : undefined;
+    this.index = this.candidates ? model.candidates(this.candidates).index : (candidates as CandidateIndex);
+    const index = this.index;
+    this.negatives = o.negatives;
+    this.contextMax = o.contextMax;
+    this.hard = o.hard ?? 0;
+    if (this.hard > 0 && !this.candidates) throw new InternalError('SampledBatch: hard negatives need the candidate list');
+    this.full = new Float32Array(this.hard > 0 ? index.size : 0);
+    this.top = new Int32Array(this.hard);
+    this.topScore = new Float32Array(this.hard);
+    const lr = o.lr;
+    const optimizer = o.optimizer ?? 'sgd';
     this.d = model.config.dim;
     this.n = index.size;
     this.posInS = new Int32Array(this.n).fill(-1);
@@ -208,6 +245,35 @@ export class SampledBatch {
     this.C.fill(0, 0, this.size * d);
     this.gC.fill(0, 0, this.size * d);
     for (let j = 0; j < this.size; j++) bagSum(W, d, this.index.ids[this.set[j] as number] as Int32Array, this.C, j * d);
+    if (this.hard > 0) this.fullCand = this.model.candidates(this.candidates as readonly string[]);
+  }
+
+  /** The `hard` best-scoring candidates other than `target` for query u into `top` (best first); returns how many. */
+  private hardNegatives(u: Float32Array, target: number): number {
+    const cand = this.fullCand;
+    if (!cand) return 0;
+    const full = this.full;
+    const n = this.n;
+    if (cand.kernel) cand.kernel.matVec(u, full);
+    else matVec(cand.matrix, n, this.d, u, full);
+    const K = this.hard;
+    const top = this.top;
+    const ts = this.topScore;
+    let k = 0;
+    for (let c = 0; c < n; c++) {
+      if (c === target) continue;
+      const v = full[c] as number;
+      if (k === K && v <= (ts[K - 1] as number)) continue;
+      let i = k < K ? k++ : K - 1;
+      while (i > 0 && (ts[i - 1] as number) < v) {
+        ts[i] = ts[i - 1] as number;
+        top[i] = top[i - 1] as number;
+        i--;
+      }
+      ts[i] = v;
+      top[i] = c;
+    }
+    return k;
   }
 
   /**
@@ -230,6 +296,13 @@ export class SampledBatch {
     const draws = all ? ctx.length : this.contextMax;
     for (let i = 0; i < draws; i++) {
       const j = this.add(ctx[all ? i : rng.int(ctx.length)] as number, true);
+      if (j < sh || this.local[j] !== -1) continue;
+      this.local[j] = s;
+      this.extra[s++ - sh] = j;
+    }
+    const nh = this.hardNegatives(uH, e.target);
+    for (let i = 0; i < nh; i++) {
+      const j = this.add(this.top[i] as number, true);
       if (j < sh || this.local[j] !== -1) continue;
       this.local[j] = s;
       this.extra[s++ - sh] = j;

@@ -39,6 +39,11 @@ export interface MemN2NTrainOptions extends MemN2NConfig {
   readonly contextDf: number;
   /** Sampled path: context negatives scored per example at most, drawn anew each time when it has more (0 = all). */
   readonly contextMax: number;
+  /**
+   * Sampled path: each example also scores the `hardNegatives` wrong candidates that score highest
+   * among all candidates under the current weights (0 = none).
+   */
+  readonly hardNegatives: number;
 }
 
 export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
@@ -56,6 +61,7 @@ export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
   negatives: 100,
   contextDf: 64,
   contextMax: 0,
+  hardNegatives: 0,
 };
 
 /** Vocabulary of a bag-of-words model: every word of the training dialogs and candidates. */
@@ -98,7 +104,7 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   };
   try {
     if (sampled) {
-      const batch = new SampledBatch(model, cand.index, o.negatives, o.contextMax, o.batchSize, o.lr, o.optimizer);
+      const batch = new SampledBatch(model, data.candidates, { negatives: o.negatives, contextMax: o.contextMax, hard: o.hardNegatives, lr: o.lr, optimizer: o.optimizer });
       const rare = o.contextDf > 0 ? new RareWordIndex(cand.index, o.contextDf) : undefined;
       const words = historyWords(examples, (t) => model.vocab.encode(t));
       const items: SampledExample[] = encoded.map((x, k) => {
