@@ -317,3 +317,16 @@ test('gathered rows (matVecRows and its backward) give bit for bit what matVec /
     assert.ok(gM.subarray(0, cols).every((v) => v === 0));
   }
 });
+
+test('WebAssembly float32-lane product (matVecFast) agrees with matVec within float32 rounding', (t) => {
+  const rows = 301;
+  const k = Wasm32Matrix.create(rows);
+  if (!k) return t.skip('no WebAssembly SIMD');
+  k.data.set(rand(rows * 32));
+  const x = rand(32, 2);
+  const want = new Float32Array(rows);
+  matVec(k.data, rows, 32, x, want);
+  const got = k.matVecFast(x);
+  assert.equal(got.length, rows);
+  for (let r = 0; r < rows; r++) assert.ok(Math.abs(got[r]! - want[r]!) <= 1e-5 * (1 + Math.abs(want[r]!)), `row ${r}: ${got[r]} vs ${want[r]}`);
+});

@@ -70,8 +70,13 @@ export function historyWords(examples: readonly Example[], encode: (text: string
  */
 export class RareWordIndex {
   private readonly byWord = new Map<number, number[]>();
+  /** Scratch: candidate → 1 while found, and the candidates found. */
+  private readonly seen: Uint8Array;
+  private readonly found: Int32Array;
 
   constructor(index: CandidateIndex, maxDf: number) {
+    this.seen = new Uint8Array(index.size);
+    this.found = new Int32Array(index.size);
     const all = new Map<number, number[]>();
     index.ids.forEach((ids, c) => {
       for (const w of new Set(ids)) {
@@ -85,9 +90,20 @@ export class RareWordIndex {
 
   /** The candidates (sorted, distinct, `exclude` left out) holding a rare word of `words`. */
   candidatesOf(words: Int32Array, exclude: number): Int32Array {
-    const out = new Set<number>();
-    for (const w of words) for (const c of this.byWord.get(w) ?? []) if (c !== exclude) out.add(c);
-    return Int32Array.from([...out].sort((a, b) => a - b));
+    const seen = this.seen;
+    let n = 0;
+    for (const w of words) {
+      const l = this.byWord.get(w);
+      if (!l) continue;
+      for (const c of l) {
+        if (c === exclude || seen[c] === 1) continue;
+        seen[c] = 1;
+        this.found[n++] = c;
+      }
+    }
+    const out = this.found.slice(0, n).sort();
+    for (const c of out) seen[c] = 0;
+    return out;
   }
 }
 
@@ -252,18 +268,19 @@ export class SampledBatch {
   private hardNegatives(u: Float32Array, target: number): number {
     const cand = this.fullCand;
     if (!cand) return 0;
-    const full = this.full;
     const n = this.n;
-    if (cand.kernel) cand.kernel.matVec(u, full);
+    let full = this.full;
+    if (cand.kernel) full = cand.kernel.matVecFast(u);
     else matVec(cand.matrix, n, this.d, u, full);
     const K = this.hard;
     const top = this.top;
     const ts = this.topScore;
     let k = 0;
+    // The K-th best score so far (−∞ until there are K).
+    let floor = -Infinity;
     for (let c = 0; c < n; c++) {
-      if (c === target) continue;
       const v = full[c] as number;
-      if (k === K && v <= (ts[K - 1] as number)) continue;
+      if (v <= floor || c === target) continue;
       let i = k < K ? k++ : K - 1;
       while (i > 0 && (ts[i - 1] as number) < v) {
         ts[i] = ts[i - 1] as number;
@@ -272,6 +289,7 @@ export class SampledBatch {
       }
       ts[i] = v;
       top[i] = c;
+      if (k === K) floor = ts[K - 1] as number;
     }
     return k;
   }

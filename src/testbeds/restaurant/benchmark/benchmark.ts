@@ -59,9 +59,7 @@ export const FULL_PROFILE: BenchmarkProfile = {
   dialogs: 1000,
   limits: {},
   embeddings: { sharedNegatives: true },
-  memn2n: { patience: 4 },
-  memn2nPlain: { negatives: 0 },
-  memn2nPlainPerTask: { 1: { negatives: 100 }, 2: { negatives: 100 }, 3: { negatives: 100 } },
+  memn2n: { patience: 4, optimizer: 'adam', lr: 0.003, hardNegatives: 10 },
   hcn: {},
   perTask: { 3: { embeddings: { input: 'last', sharedNegatives: false } }, 5: { embeddings: { dim: 64, epochs: 30, patience: 8 } } },
 };
