@@ -84,9 +84,10 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   const cand = model.candidates(data.candidates);
   const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
-  const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e)));
   const n = data.candidates.length;
   const sampled = o.negatives > 0;
+  // The sampled path reads the history's words as ids (`historyWords`), not as the strings of `Encoded.context`.
+  const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e), !sampled));
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
   const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;

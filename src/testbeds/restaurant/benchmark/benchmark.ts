@@ -59,7 +59,7 @@ export const FULL_PROFILE: BenchmarkProfile = {
   dialogs: 1000,
   limits: {},
   embeddings: { sharedNegatives: true },
-  memn2n: { patience: 4, optimizer: 'adam', lr: 0.003, hardNegatives: 10 },
+  memn2n: { patience: 3, optimizer: 'adam', lr: 0.003, hardNegatives: 10 },
   hcn: {},
   perTask: { 3: { embeddings: { input: 'last', sharedNegatives: false } }, 5: { embeddings: { dim: 64, epochs: 30, patience: 8 } } },
 };
