@@ -210,8 +210,8 @@ const CELL_SECONDS: Readonly<Record<BenchmarkModel, readonly number[]>> = {
   embeddings: [4.3, 6.7, 6.5, 1.5, 56, 4.6],
   'embeddings+match': [3.3, 8, 10, 3, 70, 40],
   'embeddings+bigrams': [6, 8, 10, 3, 70, 40],
-  memn2n: [12.7, 16.6, 14.8, 5, 115, 60],
-  'memn2n+match': [4, 21, 20, 1.8, 60, 50],
+  memn2n: [8.8, 8.5, 15.5, 2.5, 42, 22],
+  'memn2n+match': [3.1, 20.4, 18, 1.7, 36, 25],
   hcn: [2, 3.3, 3.5, 1.2, 80, 100],
 };
 
