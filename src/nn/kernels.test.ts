@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
-import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, softmax, softmaxBackward } from './kernels.js';
+import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, matVecRows, matVecRowsBackward, softmax, softmaxBackward } from './kernels.js';
 import { Wasm32Matrix, WasmMatVec } from './wasm.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
@@ -281,4 +281,52 @@ test('WebAssembly bag sums over rows (and their backward) are bit-identical to b
   ids.forEach((l, r) => bagSumBackward(g2, 32, l, w.grad, r * 32));
   assert.deepEqual(g1, g2);
   assert.throws(() => w.sumRows(new Float32Array(32)), /weights for 40 rows/);
+});
+
+test('gathered rows (matVecRows and its backward) give bit for bit what matVec / matVecBackward give on a matrix of those rows', () => {
+  for (const cols of [32, 33]) {
+    const total = 57;
+    const m = rand(total * cols);
+    const x = rand(cols, 3);
+    const rows = Int32Array.from([4, 0, 56, 13, 13, 30, 2]);
+    const n = rows.length;
+    const copy = new Float32Array(n * cols);
+    rows.forEach((r, i) => copy.set(m.subarray(r * cols, r * cols + cols), i * cols));
+    const a = new Float32Array(n);
+    const b = new Float32Array(n);
+    matVecRows(m, cols, rows, n, x, a);
+    matVec(copy, n, cols, x, b);
+    assert.deepEqual(a, b);
+    const gy = rand(n, 0.01);
+    gy[1] = 0;
+    gy[3] = 1e-5;
+    const gx1 = rand(cols);
+    const gx2 = gx1.slice();
+    const gM = new Float32Array(total * cols);
+    const gCopy = new Float32Array(n * cols);
+    matVecRowsBackward(m, cols, rows, n, x, gy, gx1, gM, 1e-4);
+    matVecBackward(copy, n, cols, x, gy, gx2, gCopy, 1e-4);
+    if (cols === 32) assert.deepEqual(gx1, gx2);
+    else for (let c = 0; c < cols; c++) assert.ok(Math.abs(gx1[c]! - gx2[c]!) < 1e-5, `gx[${c}]`);
+    // Row 13 is listed twice: its gradient is the sum of both; row 0's gy is 0 and row 13's second (1e-5) is skipped.
+    const want = new Float32Array(total * cols);
+    rows.forEach((r, i) => {
+      for (let c = 0; c < cols; c++) want[r * cols + c] = want[r * cols + c]! + gCopy[i * cols + c]!;
+    });
+    assert.deepEqual(gM, want);
+    assert.ok(gM.subarray(0, cols).every((v) => v === 0));
+  }
+});
+
+test('WebAssembly float32-lane product (matVecFast) agrees with matVec within float32 rounding', (t) => {
+  const rows = 301;
+  const k = Wasm32Matrix.create(rows);
+  if (!k) return t.skip('no WebAssembly SIMD');
+  k.data.set(rand(rows * 32));
+  const x = rand(32, 2);
+  const want = new Float32Array(rows);
+  matVec(k.data, rows, 32, x, want);
+  const got = k.matVecFast(x);
+  assert.equal(got.length, rows);
+  for (let r = 0; r < rows; r++) assert.ok(Math.abs(got[r]! - want[r]!) <= 1e-5 * (1 + Math.abs(want[r]!)), `row ${r}: ${got[r]} vs ${want[r]}`);
 });

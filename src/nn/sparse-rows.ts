@@ -61,6 +61,27 @@ export class TouchedRows {
     }
   }
 
+  /**
+   * Lazy Adam on the marked rows: moments `m`, `v` (same shape as the table) move only where the
+   * row was touched; `a` = lr·√(1−β₂ᵗ)/(1−β₁ᵗ), gradients scaled by `scale` (clipping).
+   */
+  adamStep(m: Float32Array, v: Float32Array, a: number, beta1: number, beta2: number, eps: number, scale: number): void {
+    const g = this.param.grad;
+    const x = this.param.data;
+    const d = this.dim;
+    for (let k = 0; k < this.count; k++) {
+      const o = (this.list[k] as number) * d;
+      for (let j = o; j < o + d; j++) {
+        const gi = scale * (g[j] as number);
+        const mi = beta1 * (m[j] as number) + (1 - beta1) * gi;
+        const vi = beta2 * (v[j] as number) + (1 - beta2) * gi * gi;
+        m[j] = mi;
+        v[j] = vi;
+        x[j] = (x[j] as number) - (a * mi) / (Math.sqrt(vi) + eps);
+      }
+    }
+  }
+
   /** Zeroes the marked rows' gradient and forgets the marks. */
   clear(): void {
     const g = this.param.grad;
@@ -72,6 +93,15 @@ export class TouchedRows {
     }
     this.count = 0;
   }
+}
+
+/** The global gradient norm over sparse tables and dense parameters, and the factor that clips it to `maxNorm`. */
+function clipScale(tables: readonly TouchedRows[], dense: readonly Param[], maxNorm: number): { norm: number; scale: number } {
+  let s = 0;
+  for (const t of tables) s += t.normSq();
+  for (const p of dense) for (let i = 0; i < p.grad.length; i++) s += (p.grad[i] as number) ** 2;
+  const norm = Math.sqrt(s);
+  return { norm, scale: norm > maxNorm && norm > 0 ? maxNorm / norm : 1 };
 }
 
 /**
@@ -95,17 +125,67 @@ export class SparseSgd {
 
   /** Clips to `maxNorm` and steps; returns the gradient norm before clipping. */
   clipAndStep(maxNorm: number): number {
-    let s = 0;
-    for (const t of this.tables) s += t.normSq();
-    for (const p of this.dense) for (let i = 0; i < p.grad.length; i++) s += (p.grad[i] as number) ** 2;
-    const norm = Math.sqrt(s);
-    const scale = norm > maxNorm && norm > 0 ? maxNorm / norm : 1;
+    const { norm, scale } = clipScale(this.tables, this.dense, maxNorm);
     for (const t of this.tables) t.step(this.lr, scale);
     const a = this.lr * scale;
     for (const p of this.dense) {
       const x = p.data;
       const g = p.grad;
       for (let i = 0; i < x.length; i++) x[i] = (x[i] as number) - a * (g[i] as number);
+    }
+    return norm;
+  }
+}
+
+/**
+ * Adam over sparse tables (`TouchedRows`, lazy: a row's moments move only in batches that touch
+ * it, as in TensorFlow's LazyAdam) and dense parameters (every step), after global gradient-norm
+ * clipping: the sparse counterpart of `clipGradNorm` + `adam(lr).step`. Rows touched in every
+ * batch get exactly the dense Adam update.
+ */
+export class SparseAdam {
+  private t = 0;
+  private readonly moments: Map<Param, [Float32Array, Float32Array]> = new Map();
+
+  constructor(
+    readonly lr: number,
+    readonly tables: readonly TouchedRows[],
+    readonly dense: readonly Param[],
+    readonly beta1 = 0.9,
+    readonly beta2 = 0.999,
+    readonly eps = 1e-8,
+  ) {
+    for (const p of [...tables.map((t) => t.param), ...dense]) this.moments.set(p, [new Float32Array(p.data.length), new Float32Array(p.data.length)]);
+  }
+
+  /** Zeroes every gradient the last batch wrote. */
+  zero(): void {
+    for (const t of this.tables) t.clear();
+    for (const p of this.dense) p.grad.fill(0);
+  }
+
+  /** Clips to `maxNorm` and steps; returns the gradient norm before clipping. */
+  clipAndStep(maxNorm: number): number {
+    const { norm, scale } = clipScale(this.tables, this.dense, maxNorm);
+    this.t++;
+    const { beta1, beta2, eps } = this;
+    const a = (this.lr * Math.sqrt(1 - beta2 ** this.t)) / (1 - beta1 ** this.t);
+    for (const t of this.tables) {
+      const [m, v] = this.moments.get(t.param) as [Float32Array, Float32Array];
+      t.adamStep(m, v, a, beta1, beta2, eps, scale);
+    }
+    for (const p of this.dense) {
+      const [m, v] = this.moments.get(p) as [Float32Array, Float32Array];
+      const x = p.data;
+      const g = p.grad;
+      for (let j = 0; j < x.length; j++) {
+        const gi = scale * (g[j] as number);
+        const mi = beta1 * (m[j] as number) + (1 - beta1) * gi;
+        const vi = beta2 * (v[j] as number) + (1 - beta2) * gi * gi;
+        m[j] = mi;
+        v[j] = vi;
+        x[j] = (x[j] as number) - (a * mi) / (Math.sqrt(vi) + eps);
+      }
     }
     return norm;
   }

@@ -181,12 +181,38 @@ function bagBody(backward: boolean): number[] {
   return [...vec([[...leb(4), I32], [...leb(8), V128]]), ...b];
 }
 
+/**
+ * Body of `mvf(m, rows, x, out)`: out[r] = M[r]·x for a rows×32 float32 matrix in float32 lanes
+ * (four at a time, then the four lanes added): about twice the rate of `mv`, but not its sums
+ * (float32 rounding differs) — for choosing candidates, not for scores that must match `matVec`.
+ */
+function matVecF32Body(): number[] {
+  const [M, ROWS, X, OUT, R, O, S, XV] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const F32X4_MUL = simd(0xe6);
+  const F32_ADD = 0x92;
+  const f32lane = (l: number): number[] => [...simd(0x1f), l];
+  const b: number[] = [];
+  for (let j = 0; j < 8; j++) b.push(...get(X), ...v128load(16 * j), ...set(XV + j));
+  b.push(...get(M), ...set(O));
+  b.push(0x02, 0x40, 0x03, 0x40);
+  b.push(...get(R), ...get(ROWS), 0x4f, 0x0d, 1);
+  b.push(...get(O), ...v128load(0), ...get(XV), ...F32X4_MUL, ...set(S));
+  for (let j = 1; j < 8; j++) b.push(...get(S), ...get(O), ...v128load(16 * j), ...get(XV + j), ...F32X4_MUL, ...F32X4_ADD, ...set(S));
+  b.push(...get(OUT), ...get(R), ...i32const(2), 0x74, 0x6a);
+  b.push(...get(S), ...f32lane(0), ...get(S), ...f32lane(1), F32_ADD, ...get(S), ...f32lane(2), F32_ADD, ...get(S), ...f32lane(3), F32_ADD, F32_STORE, ...memarg(2, 0));
+  b.push(...get(O), ...i32const(128), 0x6a, ...set(O));
+  b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
+  b.push(0x0c, 0, 0x0b, 0x0b, 0x0b);
+  return [...vec([[...leb(2), I32], [...leb(9), V128]]), ...b];
+}
+
 function kernelsModule(): Uint8Array {
   const mv = matVecBody(32);
   const mv64 = matVecBody(64);
   const bw = matVecBackward32Body();
   const bs = bagBody(false);
   const bb = bagBody(true);
+  const mvf = matVecF32Body();
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
     ...section(1, vec([
@@ -195,9 +221,9 @@ function kernelsModule(): Uint8Array {
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
     ])),
     ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
-    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0)])),
-    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)]])),
-    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64]])),
+    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0), leb(0)])),
+    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)], [...str('mvf'), 0x00, ...leb(5)]])),
+    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64], [...leb(mvf.length), ...mvf]])),
   ]);
 }
 
@@ -230,6 +256,7 @@ export class Wasm32Matrix {
   private readonly gy: Float32Array;
   private readonly gx: Float32Array;
   private readonly mv: (m: number, rows: number, x: number, out: number) => void;
+  private readonly mvf: (m: number, rows: number, x: number, out: number) => void;
   private readonly bw: (m: number, rows: number, x: number, gy: number, gx: number, gm: number, skip: number) => void;
   private readonly at: { x: number; out: number; gy: number; gx: number; grad: number; w: number; gw: number; ids: number; offs: number };
   private readonly bs: (w: number, ids: number, offs: number, rows: number, out: number) => void;
@@ -264,6 +291,7 @@ export class Wasm32Matrix {
     const memory = new WebAssembly.Memory({ initial: Math.ceil(end / 65536) });
     const instance = new WebAssembly.Instance(mod, { e: { m: memory } });
     this.mv = instance.exports.mv as Wasm32Matrix['mv'];
+    this.mvf = instance.exports.mvf as Wasm32Matrix['mvf'];
     this.bw = instance.exports.bw as Wasm32Matrix['bw'];
     this.bs = instance.exports.bs as Wasm32Matrix['bs'];
     this.bb = instance.exports.bb as Wasm32Matrix['bb'];
@@ -322,6 +350,17 @@ export class Wasm32Matrix {
     this.x.set(x.length === 32 ? x : x.subarray(0, 32));
     this.mv(0, this.rows, this.at.x, this.at.out);
     out.set(this.out);
+  }
+
+  /**
+   * data·x in float32 lanes, about twice as fast as `matVec` but not bit-identical to it (float32
+   * sums in another order; use it to choose rows, e.g. the best-scoring candidates). Returns a view
+   * of the kernel's output, valid until its next product.
+   */
+  matVecFast(x: Float32Array): Float32Array {
+    this.x.set(x.length === 32 ? x : x.subarray(0, 32));
+    this.mvf(0, this.rows, this.at.x, this.at.out);
+    return this.out;
   }
 
   /**

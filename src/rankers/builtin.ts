@@ -57,7 +57,7 @@ if (!models.has('tfidf')) {
 
   registerModel('memn2n', 'end-to-end memory network over the dialog history (§4.4; --match-type for §4.5)', {
     train: (data, o, hooks) => {
-      const r = trainMemN2N(data, pickTrainOptions(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize', 'negatives']), hooks);
+      const r = trainMemN2N(data, pickTrainOptions(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize', 'negatives', 'hardNegatives']), hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
     load: (c, f, kb) => MemN2N.fromModelFile(c, f, kb),

@@ -31,7 +31,7 @@ function setup(matchType: boolean): { m: MemN2N; items: SampledExample[]; batch:
     return { x, target: e.target, words: words[k]!, context: rare.candidatesOf(words[k]!, e.target) };
   });
   // 4 negatives out of 60 candidates: most candidates are left out of the softmax.
-  return { m, items, batch: new SampledBatch(m, cand.index, 4, 0, 4, 0.1) };
+  return { m, items, batch: new SampledBatch(m, cand.index, { negatives: 4, contextMax: 0, lr: 0.1 }) };
 }
 
 for (const matchType of [false, true]) {
@@ -66,6 +66,37 @@ for (const matchType of [false, true]) {
     const before = m.A.data.slice(untouched * 6, untouched * 6 + 6);
     batch.optimizer.clipAndStep(40);
     assert.deepEqual([...m.A.data.slice(untouched * 6, untouched * 6 + 6)], [...before]);
+  });
+}
+
+for (const matchType of [false, true]) {
+  test(`hard negatives${matchType ? ' (match types)' : ''}: with every wrong candidate among them the sampled loss is the full softmax's; with a few, the best-scoring ones are scored`, () => {
+    const { m, items } = setup(matchType);
+    const all = new SampledBatch(m, candidates, { negatives: 0, contextMax: 0, hard: candidates.length, lr: 0.1 });
+    const ks = [0, 3, 5];
+    all.begin(ks, items, createRng(1));
+    const cand = m.candidates(candidates);
+    const scratch = { scores: new Float32Array(candidates.length), g: new Float32Array(candidates.length) };
+    for (const k of ks) {
+      const full = m.lossAndGrad(items[k]!.x, items[k]!.target, cand, m.candidateGradient(cand), scratch);
+      const sampled = all.example(items[k]!, createRng(2));
+      assert.ok(Math.abs(full - sampled) < 1e-4 * (1 + full), `example ${k}: full ${full}, sampled ${sampled}`);
+    }
+    // Three hard negatives lower the loss less than the full softmax but more than none: they are the strongest rivals.
+    const none = new SampledBatch(m, candidates, { negatives: 0, contextMax: 0, lr: 0.1 });
+    const three = new SampledBatch(m, candidates, { negatives: 0, contextMax: 0, hard: 3, lr: 0.1 });
+    const rand3 = new SampledBatch(m, candidates, { negatives: 3, contextMax: 0, lr: 0.1 });
+    const e = { ...items[5]!, context: new Int32Array(0) };
+    const lossOf = (b: SampledBatch): number => {
+      b.begin([0], [e], createRng(9));
+      return b.example(e, createRng(9));
+    };
+    const l0 = lossOf(none);
+    const l3 = lossOf(three);
+    const lr3 = lossOf(rand3);
+    const lFull = m.lossAndGrad(e.x, e.target, cand, m.candidateGradient(cand), scratch);
+    assert.equal(l0, 0, 'only the target: zero loss');
+    assert.ok(l3 > lr3 && l3 <= lFull + 1e-6, `hard 3: ${l3}, random 3: ${lr3}, full: ${lFull}`);
   });
 }
 

@@ -17,9 +17,10 @@ import type { Rng } from '../core/rng.js';
 import type { Encoded, HopsWorkspace, MemN2N } from './memn2n.js';
 import type { CandidateIndex } from './candidates.js';
 import type { Example } from './examples.js';
-import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward } from '../nn/kernels.js';
+import { axpy, bagSum, bagSumBackward, dot, matVec, matVecBackward, matVecRows, matVecRowsBackward } from '../nn/kernels.js';
 import { softmaxCrossEntropy } from '../nn/losses.js';
-import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
+import { InternalError } from '../core/errors.js';
+import { SparseAdam, SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
 
 /** One example: its encoding, its response's candidate index and its match-type rows per candidate. */
 export interface SampledExample {
@@ -69,8 +70,13 @@ export function historyWords(examples: readonly Example[], encode: (text: string
  */
 export class RareWordIndex {
   private readonly byWord = new Map<number, number[]>();
+  /** Scratch: candidate → 1 while found, and the candidates found. */
+  private readonly seen: Uint8Array;
+  private readonly found: Int32Array;
 
   constructor(index: CandidateIndex, maxDf: number) {
+    this.seen = new Uint8Array(index.size);
+    this.found = new Int32Array(index.size);
     const all = new Map<number, number[]>();
     index.ids.forEach((ids, c) => {
       for (const w of new Set(ids)) {
@@ -84,10 +90,36 @@ export class RareWordIndex {
 
   /** The candidates (sorted, distinct, `exclude` left out) holding a rare word of `words`. */
   candidatesOf(words: Int32Array, exclude: number): Int32Array {
-    const out = new Set<number>();
-    for (const w of words) for (const c of this.byWord.get(w) ?? []) if (c !== exclude) out.add(c);
-    return Int32Array.from([...out].sort((a, b) => a - b));
+    const seen = this.seen;
+    let n = 0;
+    for (const w of words) {
+      const l = this.byWord.get(w);
+      if (!l) continue;
+      for (const c of l) {
+        if (c === exclude || seen[c] === 1) continue;
+        seen[c] = 1;
+        this.found[n++] = c;
+      }
+    }
+    const out = this.found.slice(0, n).sort();
+    for (const c of out) seen[c] = 0;
+    return out;
   }
+}
+
+/** Settings of a `SampledBatch`. */
+export interface SampledBatchOptions {
+  /** Uniform negatives drawn per batch, shared by its examples. */
+  readonly negatives: number;
+  /** Context negatives scored per example at most (0 = all). */
+  readonly contextMax: number;
+  /**
+   * Hard negatives per example (default 0): the `hard` wrong candidates that score highest among
+   * all candidates (candidate vectors of the batch's weights; match types left out).
+   */
+  readonly hard?: number;
+  readonly lr: number;
+  readonly optimizer?: 'sgd' | 'adam';
 }
 
 /** The sampled-softmax batch of a MemN2N trainer (see the module comment). */
@@ -110,22 +142,53 @@ export class SampledBatch {
   private readonly gu: Float32Array;
   readonly A: TouchedRows;
   readonly W: TouchedRows;
-  readonly optimizer: SparseSgd;
+  readonly optimizer: SparseSgd | SparseAdam;
   private readonly ws: HopsWorkspace;
   /** Word → 1 while it is in the current example's history. */
   private readonly inContext: Uint8Array;
   private readonly typed: Int32Array[];
+  /** Row of W of each type slot; per example, W[row]·u_H and ∂L/∂(that score) per slot. */
+  private readonly typeRows: Int32Array;
+  private readonly typeDot: Float32Array;
+  private readonly typeGrad: Float32Array;
   private readonly rows = new Int32Array(64);
+  /** (scored position, type slot) pairs of the current example. */
+  private readonly pairs: Int32Array;
+  /** Views of `scores` and `g` from the first context-negative position (`shared`). */
+  private extraScores: Float32Array;
+  private gExtra: Float32Array;
+
+  readonly negatives: number;
+  /** Context negatives scored per example at most (0 = all). */
+  readonly contextMax: number;
+  /** Hard negatives per example (0 = none): the best-scoring wrong candidates among all of them. */
+  readonly hard: number;
+  private readonly candidates: readonly string[] | undefined;
+  private readonly index: CandidateIndex;
+  /** All candidates' scores (hard negatives) and the best ones found. */
+  private readonly full: Float32Array;
+  private readonly top: Int32Array;
+  private readonly topScore: Float32Array;
+  private fullCand: ReturnType<MemN2N['candidates']> | undefined;
 
   constructor(
     private readonly model: MemN2N,
-    private readonly index: CandidateIndex,
-    readonly negatives: number,
-    /** Context negatives scored per example at most (0 = all). */
-    readonly contextMax: number,
-    batchSize: number,
-    lr: number,
+    /** The candidate list (as given to `model.candidates`) or its index. */
+    candidates: readonly string[] | CandidateIndex,
+    o: SampledBatchOptions,
   ) {
+    this.candidates = Array.isArray(candidates) ? (candidates as readonly string[]) : undefined;
+    this.index = this.candidates ? model.candidates(this.candidates).index : (candidates as CandidateIndex);
+    const index = this.index;
+    this.negatives = o.negatives;
+    this.contextMax = o.contextMax;
+    this.hard = o.hard ?? 0;
+    if (this.hard > 0 && !this.candidates) throw new InternalError('SampledBatch: hard negatives need the candidate list');
+    this.full = new Float32Array(this.hard > 0 ? index.size : 0);
+    this.top = new Int32Array(this.hard);
+    this.topScore = new Float32Array(this.hard);
+    const lr = o.lr;
+    const optimizer = o.optimizer ?? 'sgd';
     this.d = model.config.dim;
     this.n = index.size;
     this.posInS = new Int32Array(this.n).fill(-1);
@@ -138,23 +201,33 @@ export class SampledBatch {
     this.scores = new Float32Array(max);
     this.g = new Float32Array(max);
     this.gu = new Float32Array(this.d);
+    this.extraScores = this.scores;
+    this.gExtra = this.g;
     this.A = new TouchedRows(model.A);
     this.W = new TouchedRows(model.W);
-    this.optimizer = new SparseSgd(lr, [this.A, this.W], [model.R]);
+    this.optimizer = optimizer === 'adam' ? new SparseAdam(lr, [this.A, this.W], [model.R]) : new SparseSgd(lr, [this.A, this.W], [model.R]);
     this.ws = model.workspace();
     this.inContext = new Uint8Array(model.vocab.size);
-    // Per candidate: [word, row of W of its type] for its typed words (match types, §4.5).
+    // Per candidate: [word, slot of its type] for its typed words (match types, §4.5); slot k is row typeRows[k] of W.
+    const kb = model.config.matchType ? model.kb : undefined;
+    const slots = new Map<number, number>();
     this.typed = index.ids.map((ids) => {
-      const kb = model.config.matchType ? model.kb : undefined;
       if (!kb) return new Int32Array(0);
       const pairs: number[] = [];
       for (const w of new Set(ids)) {
         const t = kb.type(model.vocab.words[w] as string);
         const r = t === undefined ? -1 : model.typeRow(t);
-        if (r >= 0) pairs.push(w, r);
+        if (r < 0) continue;
+        let k = slots.get(r);
+        if (k === undefined) slots.set(r, (k = slots.size));
+        pairs.push(w, k);
       }
       return Int32Array.from(pairs);
     });
+    this.typeRows = Int32Array.from(slots.keys());
+    this.typeDot = new Float32Array(slots.size);
+    this.typeGrad = new Float32Array(slots.size);
+    this.pairs = new Int32Array(2 * this.n * Math.min(slots.size, this.rows.length));
   }
 
   /** Adds candidate c to the batch's set (embedding it when `embed`); returns its row. */
@@ -181,11 +254,44 @@ export class SampledBatch {
     const want = Math.min(this.n, this.size + this.negatives);
     while (this.size < want) this.add(rng.int(this.n), false);
     this.shared = this.size;
+    this.extraScores = this.scores.subarray(this.shared);
+    this.gExtra = this.g.subarray(this.shared);
     const d = this.d;
     const W = this.model.W.data;
     this.C.fill(0, 0, this.size * d);
     this.gC.fill(0, 0, this.size * d);
     for (let j = 0; j < this.size; j++) bagSum(W, d, this.index.ids[this.set[j] as number] as Int32Array, this.C, j * d);
+    if (this.hard > 0) this.fullCand = this.model.candidates(this.candidates as readonly string[]);
+  }
+
+  /** The `hard` best-scoring candidates other than `target` for query u into `top` (best first); returns how many. */
+  private hardNegatives(u: Float32Array, target: number): number {
+    const cand = this.fullCand;
+    if (!cand) return 0;
+    const n = this.n;
+    let full = this.full;
+    if (cand.kernel) full = cand.kernel.matVecFast(u);
+    else matVec(cand.matrix, n, this.d, u, full);
+    const K = this.hard;
+    const top = this.top;
+    const ts = this.topScore;
+    let k = 0;
+    // The K-th best score so far (−∞ until there are K).
+    let floor = -Infinity;
+    for (let c = 0; c < n; c++) {
+      const v = full[c] as number;
+      if (v <= floor || c === target) continue;
+      let i = k < K ? k++ : K - 1;
+      while (i > 0 && (ts[i - 1] as number) < v) {
+        ts[i] = ts[i - 1] as number;
+        top[i] = top[i - 1] as number;
+        i--;
+      }
+      ts[i] = v;
+      top[i] = c;
+      if (k === K) floor = ts[K - 1] as number;
+    }
+    return k;
   }
 
   /**
@@ -201,7 +307,7 @@ export class SampledBatch {
     const sh = this.shared;
     const scores = this.scores;
     matVec(this.C, sh, d, uH, scores);
-    // Context negatives outside the shared rows: embedded on first use in the batch.
+    // Context negatives outside the shared rows: embedded on first use in the batch, scored after the shared rows.
     let s = sh;
     const ctx = e.context;
     const all = this.contextMax <= 0 || ctx.length <= this.contextMax;
@@ -210,44 +316,57 @@ export class SampledBatch {
       const j = this.add(ctx[all ? i : rng.int(ctx.length)] as number, true);
       if (j < sh || this.local[j] !== -1) continue;
       this.local[j] = s;
-      this.extra[s - sh] = j;
-      scores[s++] = dot(this.C, j * d, uH, 0, d);
+      this.extra[s++ - sh] = j;
     }
-    const matched = this.typed.length > 0 && m.config.matchType;
-    if (matched) {
+    const nh = this.hardNegatives(uH, e.target);
+    for (let i = 0; i < nh; i++) {
+      const j = this.add(this.top[i] as number, true);
+      if (j < sh || this.local[j] !== -1) continue;
+      this.local[j] = s;
+      this.extra[s++ - sh] = j;
+    }
+    matVecRows(this.C, d, this.extra, s - sh, uH, this.extraScores);
+    // Match types: each type's score W[type]·u_H once per example, added to every scored
+    // candidate with a word of that type in the history; the (position, type slot) pairs kept for backward.
+    let pairs = 0;
+    if (this.typeRows.length > 0) {
+      for (let k = 0; k < this.typeRows.length; k++) this.typeDot[k] = dot(W, (this.typeRows[k] as number) * d, uH, 0, d);
       for (const w of e.words) this.inContext[w] = 1;
       for (let i = 0; i < s; i++) {
         const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
         const nr = this.matchRows(c);
         if (nr === 0) continue;
         let add = 0;
-        for (let q = 0; q < nr; q++) add += dot(W, (this.rows[q] as number) * d, uH, 0, d);
+        for (let q = 0; q < nr; q++) {
+          const k = this.rows[q] as number;
+          add += this.typeDot[k] as number;
+          this.pairs[pairs++] = i;
+          this.pairs[pairs++] = k;
+        }
         scores[i] = (scores[i] as number) + add;
       }
+      for (const w of e.words) this.inContext[w] = 0;
     }
     const loss = softmaxCrossEntropy(scores, this.posInS[e.target] as number, this.g, s);
     const gu = this.gu;
     gu.fill(0);
     matVecBackward(this.C, sh, d, uH, this.g, gu, this.gC);
-    for (let i = sh; i < s; i++) {
-      const j = this.extra[i - sh] as number;
-      const gi = this.g[i] as number;
-      axpy(gi, this.C, j * d, gu, 0, d);
-      axpy(gi, uH, 0, this.gC, j * d, d);
-    }
-    if (matched) {
-      for (let i = 0; i < s; i++) {
-        const c = this.set[i < sh ? i : (this.extra[i - sh] as number)] as number;
-        const nr = this.matchRows(c);
-        const gi = this.g[i] as number;
-        for (let q = 0; q < nr; q++) {
-          const r = this.rows[q] as number;
-          axpy(gi, W, r * d, gu, 0, d);
-          axpy(gi, uH, 0, m.W.grad, r * d, d);
-          this.W.touch(r);
-        }
+    matVecRowsBackward(this.C, d, this.extra, s - sh, uH, this.gExtra, gu, this.gC);
+    if (pairs > 0) {
+      const tg = this.typeGrad;
+      tg.fill(0);
+      for (let q = 0; q < pairs; q += 2) {
+        const k = this.pairs[q + 1] as number;
+        tg[k] = (tg[k] as number) + (this.g[this.pairs[q] as number] as number);
       }
-      for (const w of e.words) this.inContext[w] = 0;
+      for (let k = 0; k < this.typeRows.length; k++) {
+        const gk = tg[k] as number;
+        if (gk === 0) continue;
+        const r = this.typeRows[k] as number;
+        axpy(gk, W, r * d, gu, 0, d);
+        axpy(gk, uH, 0, m.W.grad, r * d, d);
+        this.W.touch(r);
+      }
     }
     for (let i = sh; i < s; i++) this.local[this.extra[i - sh] as number] = -1;
     m.hopsBackward(e.x, cache, gu);
@@ -256,7 +375,7 @@ export class SampledBatch {
     return loss;
   }
 
-  /** Distinct type rows of candidate c whose word is in the current example's history, into `rows`; returns how many. */
+  /** Distinct type slots of candidate c whose word is in the current example's history, into `rows`; returns how many. */
   private matchRows(c: number): number {
     const t = this.typed[c] as Int32Array;
     const rows = this.rows;

@@ -39,6 +39,11 @@ export interface MemN2NTrainOptions extends MemN2NConfig {
   readonly contextDf: number;
   /** Sampled path: context negatives scored per example at most, drawn anew each time when it has more (0 = all). */
   readonly contextMax: number;
+  /**
+   * Sampled path: each example also scores the `hardNegatives` wrong candidates that score highest
+   * among all candidates under the current weights (0 = none).
+   */
+  readonly hardNegatives: number;
 }
 
 export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
@@ -56,6 +61,7 @@ export const MEMN2N_TRAIN_DEFAULTS: MemN2NTrainOptions = {
   negatives: 100,
   contextDf: 64,
   contextMax: 0,
+  hardNegatives: 0,
 };
 
 /** Vocabulary of a bag-of-words model: every word of the training dialogs and candidates. */
@@ -78,9 +84,10 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   const cand = model.candidates(data.candidates);
   const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
-  const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e)));
   const n = data.candidates.length;
-  const sampled = o.negatives > 0 && o.optimizer === 'sgd';
+  const sampled = o.negatives > 0;
+  // The sampled path reads the history's words as ids (`historyWords`), not as the strings of `Encoded.context`.
+  const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e), !sampled));
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
   const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;
@@ -98,7 +105,7 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   };
   try {
     if (sampled) {
-      const batch = new SampledBatch(model, cand.index, o.negatives, o.contextMax, o.batchSize, o.lr);
+      const batch = new SampledBatch(model, data.candidates, { negatives: o.negatives, contextMax: o.contextMax, hard: o.hardNegatives, lr: o.lr, optimizer: o.optimizer });
       const rare = o.contextDf > 0 ? new RareWordIndex(cand.index, o.contextDf) : undefined;
       const words = historyWords(examples, (t) => model.vocab.encode(t));
       const items: SampledExample[] = encoded.map((x, k) => {

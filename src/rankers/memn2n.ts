@@ -183,7 +183,11 @@ export class MemN2N implements Ranker {
     this.version++;
   }
 
-  encode(history: readonly Turn[]): Encoded {
+  /**
+   * A history as word ids: the query, the memories, and (`withContext`, for match types in
+   * `forward`) the history's words; the sampled trainer has them as ids and leaves them out.
+   */
+  encode(history: readonly Turn[], withContext = true): Encoded {
     let end = history.length;
     let query: Int32Array = new Int32Array(0);
     const last = history[end - 1];
@@ -203,7 +207,7 @@ export class MemN2N implements Ranker {
       mems.push(ids);
     }
     const context = new Set<string>();
-    if (this.config.matchType) for (const t of history) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
+    if (this.config.matchType && withContext) for (const t of history) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
     return { query, mems, context };
   }
 

@@ -20,7 +20,7 @@ import type { TrainData, TrainHooks } from './train-data.js';
 /**
  * Options common to the trainers of `trainModel`; each trainer reads what applies to it and
  * ignores the rest (undefined = the model's default). `memn2n`: matchType, hops, dim, lr, epochs,
- * patience, seed, optimizer, batchSize, memorySize, negatives; `embeddings`: matchType, dim, lr, epochs,
+ * patience, seed, optimizer, batchSize, memorySize, negatives, hardNegatives; `embeddings`: matchType, dim, lr, epochs,
  * patience, seed, optimizer, batchSize, margin, negatives, sharedNegatives, shareAB, input, bigrams; `tfidf`: matchType,
  * input; `hcn`: hidden, lr, epochs, patience, seed, batchSize; `nn`: none.
  *
@@ -54,6 +54,8 @@ export interface TrainOptions {
   readonly margin?: number;
   /** embeddings: sampled negative candidates per example; memn2n: per mini-batch (0 = softmax over all candidates). */
   readonly negatives?: number;
+  /** memn2n: hard negatives per example besides the sampled ones: the best-scoring wrong candidates among all (0 = none). */
+  readonly hardNegatives?: number;
   /** embeddings: the sampled negatives are drawn once per mini-batch and shared by its examples, with the batch's other responses (much less work per example). */
   readonly sharedNegatives?: boolean;
   /** embeddings: bags of bigrams besides the words (the paper's appendix Table 10). */

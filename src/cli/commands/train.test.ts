@@ -51,6 +51,16 @@ test('train memn2n + match → model file → eval, including unseen entities', 
   assert.deepEqual(readFileSync(f('m2.dgm')), readFileSync(f('m.dgm')));
 });
 
+test('train memn2n with the full profile recipe (--optimizer adam --hard-negatives): learns, same seed → same file', () => {
+  const args = ['train', '--model', 'memn2n', '--match-type', '--kb', f('kb.txt'), ...common, '--dim', '16', '--hops', '2', '--epochs', '8', '--optimizer', 'adam', '--lr', '0.01', '--hard-negatives', '3', '--seed', '2'];
+  const r = cli(...args, '--out', f('h.dgm'));
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(evalJson(f('h.dgm'), f('tst.txt')).perResponse > 0.95);
+  assert.equal(cli(...args, '--out', f('h2.dgm')).code, 0);
+  assert.deepEqual(readFileSync(f('h2.dgm')), readFileSync(f('h.dgm')));
+  assert.match(cli('train', '--model', 'tfidf', ...common, '--hard-negatives', '3', '--out', f('x.dgm')).stderr, /^error: --hard-negatives does not apply to tfidf/);
+});
+
 test('train tfidf / nn / embeddings write loadable model files', () => {
   // tfidf cannot tell which city/cuisine to put in the api_call (it only beats chance); nn and
   // embeddings learn the fixed turns at least.

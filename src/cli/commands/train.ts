@@ -35,6 +35,7 @@ interface TrainFlags {
   memory?: number;
   margin?: number;
   negatives?: number;
+  hardNegatives?: number;
   sharedNegatives?: boolean;
   shareAb?: boolean;
   input?: string;
@@ -58,6 +59,7 @@ const TRAINER_DEFAULTS: Readonly<Record<string, Partial<Record<keyof TrainFlags,
     batch: MEMN2N_TRAIN_DEFAULTS.batchSize,
     memory: MEMN2N_TRAIN_DEFAULTS.memorySize,
     negatives: MEMN2N_TRAIN_DEFAULTS.negatives,
+    hardNegatives: MEMN2N_TRAIN_DEFAULTS.hardNegatives,
   },
   embeddings: {
     dim: EMBEDDINGS_TRAIN_DEFAULTS.dim,
@@ -111,6 +113,7 @@ export function registerTrain(program: Command): void {
     .option('--memory <n>', `memn2n: memories kept (most recent utterances) ${perModel('memory')}`, intFlag('--memory', 1, 10000))
     .option('--margin <x>', `embeddings: ranking margin ${perModel('margin')}`, floatFlag('--margin', 0, 100))
     .option('--negatives <n>', `embeddings: negative candidates per example; memn2n: sampled per mini-batch ${perModel('negatives')}`, intFlag('--negatives', 1, 100000))
+    .option('--hard-negatives <n>', `memn2n: also the n best-scoring wrong candidates per example ${perModel('hardNegatives')}`, intFlag('--hard-negatives', 0, 100000))
     .option('--shared-negatives', "embeddings: draw the negatives once per mini-batch, shared by its examples with the batch's other responses")
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
     .option('--input <mode>', `tfidf/embeddings input: last (user utterance) or history ${perModel('input')}`)
@@ -122,13 +125,13 @@ export function registerTrain(program: Command): void {
 
 /** The hyper-parameter flags each built-in trainer reads (TrainOptions); any other one given is an error. */
 const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
-  memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'negatives'],
+  memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'negatives', 'hardNegatives'],
   embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'margin', 'negatives', 'sharedNegatives', 'shareAb', 'input'],
   tfidf: ['matchType', 'kb', 'input'],
   hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batch'],
   nn: [],
 };
-const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'margin', 'negatives', 'shareAb', 'input', 'hidden'];
+const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'margin', 'negatives', 'hardNegatives', 'shareAb', 'input', 'hidden'];
 
 function run(o: TrainFlags): void {
   if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
@@ -168,6 +171,7 @@ function run(o: TrainFlags): void {
     memorySize: o.memory,
     margin: o.margin,
     negatives: o.negatives,
+    hardNegatives: o.hardNegatives,
     sharedNegatives: o.sharedNegatives,
     shareAB: o.shareAb,
     input: o.input as 'last' | 'history' | undefined,

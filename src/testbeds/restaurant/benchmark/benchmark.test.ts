@@ -29,12 +29,13 @@ test('profile options: base, then per task, then override', () => {
   // The full profile's per-task settings: task 3 embeddings read the last user utterance.
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 3).opts.input, 'last');
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.input, undefined);
-  // Negatives chosen on dev: sampled (the trainer's 100) with match types, the full softmax without.
-  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 5).opts.negatives, 0);
-  assert.equal(trainerOf('memn2n+match', FULL_PROFILE, 1, 5).opts.negatives, undefined);
-  // Plain memn2n samples on tasks 1-3 (dev within 0.5 points of the full softmax), embeddings share negatives per batch.
-  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 2).opts.negatives, 100);
-  assert.equal(trainerOf('memn2n', FULL_PROFILE, 1, 4).opts.negatives, 0);
+  // MemN2N recipe chosen on dev: the trainer's 100 sampled negatives plus 10 hard negatives and sparse Adam, on every task, ± match types.
+  for (const task of [1, 4, 5, 6]) {
+    for (const model of ['memn2n', 'memn2n+match'] as const) {
+      const opts = trainerOf(model, FULL_PROFILE, 1, task).opts;
+      assert.deepEqual([opts.negatives, opts.hardNegatives, opts.optimizer, opts.lr, opts.patience], [undefined, 10, 'adam', 0.003, 3], `${model} task ${task}`);
+    }
+  }
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.sharedNegatives, true);
   assert.deepEqual(trainerOf('hcn', FULL_PROFILE, 1, 6), { kind: 'hcn', opts: { patience: 3, seed: 1 } }, 'hcn: patience 3, chosen on task 6 dev');
 });
