@@ -1,7 +1,7 @@
 /** Training supervised embeddings: margin ranking loss, sampled negatives, mini-batch SGD. */
 import { createRng, type Rng } from '../core/rng.js';
 import { ConfigError } from '../core/errors.js';
-import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
+import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type EncodedInput } from './embeddings.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
@@ -66,8 +66,7 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const cand = model.candidates(data.candidates);
   const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
-  const encoded = examples.map((e) => model.encode(historyOf(e)));
-  const matches = encoded.map((e) => (e.context ? cand.index.matches(e.context) : undefined));
+  const encoded = examples.map((e) => model.encode(historyOf(e), cand));
   const k = Math.min(o.negatives, n - 1);
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
@@ -90,19 +89,20 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
           }
         : {}),
       example(j, r) {
-        if (shared) return shared.example((encoded[j] as { x: Int32Array }).x, target(j), matches[j]);
+        const e = encoded[j] as EncodedInput;
+        if (shared) return shared.example(e.x, target(j), e.slots);
         const pos = (examples[j] as { target: number }).target;
         const negs: number[] = [];
         while (negs.length < k) {
           const c = r.int(n);
           if (c !== pos) negs.push(c);
         }
-        const x = (encoded[j] as { x: Int32Array }).x;
-        const loss = model.lossAndGrad(x, pos, negs, cand, matches[j], o.margin);
+        const present = e.slots ? model.presence(cand, e.slots) : undefined;
+        const loss = model.lossAndGrad(e.x, pos, negs, cand, present, o.margin);
         if (rowsA && rowsB && loss > 0) {
-          rowsA.touchAll(x);
-          rowsB.touchAll(model.candidateIds(cand, pos, matches[j]));
-          for (const c of negs) rowsB.touchAll(model.candidateIds(cand, c, matches[j]));
+          rowsA.touchAll(e.x);
+          rowsB.touchAll(model.candidateIds(cand, pos, present));
+          for (const c of negs) rowsB.touchAll(model.candidateIds(cand, c, present));
         }
         return loss;
       },

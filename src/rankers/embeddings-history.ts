@@ -1,0 +1,122 @@
+/**
+ * A dialog's input to the supervised-embeddings ranker, kept up to date turn by turn: evaluation
+ * and training ask for the history before every bot turn of a dialog (each one the previous plus
+ * a few turns), so re-joining, re-tokenising and re-encoding the whole history each time is
+ * quadratic in the dialog's length (and the per-turn match-type Maps were most of the garbage
+ * collector's work). This state appends only the new turns: the word ids of the joined history
+ * (then its bigrams' ids: the order `WordVocab.encode(text, true)` gives, so the bag sums are
+ * bit-identical) and, for match-type features, a presence array over the candidates' typed words
+ * (`CandidateIndex.slot`). A history that does not extend the previous one starts over.
+ */
+import type { Turn } from '../core/dialog.js';
+import { tokenize } from '../core/text.js';
+import type { CandidateIndex } from './candidates.js';
+import { bigramWord, type WordVocab } from './word-vocab.js';
+
+/** A growable Int32Array (amortised appends, no per-append allocation). */
+class IntList {
+  data = new Int32Array(64);
+  size = 0;
+  push(v: number): void {
+    if (this.size === this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.size++] = v;
+  }
+  clear(): void {
+    this.size = 0;
+  }
+}
+
+export interface HistoryOptions {
+  /** Keep the word ids of the whole history (input mode `history`). */
+  readonly words: boolean;
+  /** Also the ids of its bigrams. */
+  readonly bigrams: boolean;
+  /** Keep the presence of the candidates' typed words (match-type features). */
+  readonly match: boolean;
+}
+
+export class HistoryState {
+  private readonly turns: Turn[] = [];
+  private readonly uni = new IntList();
+  private readonly bi = new IntList();
+  private readonly both = new IntList();
+  /** The last token so far (a bigram spans the join of two turns). */
+  private lastToken: string | undefined;
+  /** Typed-word slot → 1 when said so far. */
+  readonly present: Uint8Array;
+  private readonly presentList = new IntList();
+
+  constructor(
+    private readonly vocab: WordVocab,
+    private readonly index: CandidateIndex,
+    private readonly o: HistoryOptions,
+  ) {
+    this.present = new Uint8Array(o.match ? index.slots : 0);
+  }
+
+  /** Brings the state to `history`: appends its new turns, or starts over when it does not extend the last one. */
+  sync(history: readonly Turn[]): void {
+    let same = history.length >= this.turns.length;
+    for (let i = 0; same && i < this.turns.length; i++) same = history[i] === this.turns[i];
+    if (!same) this.reset();
+    for (let i = this.turns.length; i < history.length; i++) this.add(history[i] as Turn);
+  }
+
+  private reset(): void {
+    this.turns.length = 0;
+    this.uni.clear();
+    this.bi.clear();
+    this.lastToken = undefined;
+    for (let i = 0; i < this.presentList.size; i++) this.present[this.presentList.data[i] as number] = 0;
+    this.presentList.clear();
+  }
+
+  private add(turn: Turn): void {
+    this.turns.push(turn);
+    const tokens = tokenize(turn.text);
+    if (tokens.length === 0) return;
+    const v = this.vocab;
+    for (const t of tokens) {
+      if (this.o.words) {
+        const id = v.id(t);
+        if (id >= 0) this.uni.push(id);
+      }
+      if (this.o.match) {
+        const s = this.index.slot(t);
+        if (s >= 0 && this.present[s] === 0) {
+          this.present[s] = 1;
+          this.presentList.push(s);
+        }
+      }
+    }
+    if (this.o.words && this.o.bigrams) {
+      let prev = this.lastToken;
+      for (const t of tokens) {
+        if (prev !== undefined) {
+          const id = v.id(bigramWord(prev, t));
+          if (id >= 0) this.bi.push(id);
+        }
+        prev = t;
+      }
+    }
+    this.lastToken = tokens[tokens.length - 1];
+  }
+
+  /** The history's word ids (then its bigrams'), as `WordVocab.encode` of the joined turns: a view, valid until the next `sync`. */
+  ids(): Int32Array {
+    if (!this.o.bigrams) return this.uni.data.subarray(0, this.uni.size);
+    this.both.clear();
+    for (let i = 0; i < this.uni.size; i++) this.both.push(this.uni.data[i] as number);
+    for (let i = 0; i < this.bi.size; i++) this.both.push(this.bi.data[i] as number);
+    return this.both.data.subarray(0, this.both.size);
+  }
+
+  /** The slots of the typed words said so far (a copy). */
+  slots(): Int32Array {
+    return this.presentList.data.slice(0, this.presentList.size);
+  }
+}
