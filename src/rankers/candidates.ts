@@ -24,6 +24,9 @@ export class CandidateIndex {
   private readonly typedStart: Int32Array;
   private readonly typedSlot: Int32Array;
   private readonly typedType: Int32Array;
+  /** The candidates holding the typed word of slot s are slotCands[slotStart[s] … slotStart[s + 1] − 1]. */
+  private readonly slotStart: Int32Array;
+  private readonly slotCands: Int32Array;
 
   constructor(
     readonly texts: readonly string[],
@@ -64,6 +67,20 @@ export class CandidateIndex {
       this.typedType[k] = this.typeNames.indexOf(ty);
     });
     for (let c = 1; c <= texts.length; c++) this.typedStart[c] = Math.max(this.typedStart[c] as number, this.typedStart[c - 1] as number);
+    this.slotStart = new Int32Array(this.slotOf.size + 1);
+    for (const [, slot] of pairs) this.slotStart[slot + 1] = (this.slotStart[slot + 1] as number) + 1;
+    for (let q = 0; q < this.slotOf.size; q++) this.slotStart[q + 1] = (this.slotStart[q + 1] as number) + (this.slotStart[q] as number);
+    this.slotCands = new Int32Array(pairs.length);
+    const fill = this.slotStart.slice(0, this.slotOf.size);
+    for (const [c, slot] of pairs) {
+      this.slotCands[fill[slot] as number] = c;
+      fill[slot] = (fill[slot] as number) + 1;
+    }
+  }
+
+  /** The candidates holding the typed word of a slot (a view, in candidate order). */
+  candidatesOfSlot(slot: number): Int32Array {
+    return this.slotCands.subarray(this.slotStart[slot], this.slotStart[slot + 1]);
   }
 
   /** Number of distinct typed words among the candidates (the size of a presence array for `matchedTypes`). */

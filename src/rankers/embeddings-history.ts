@@ -49,6 +49,9 @@ export class HistoryState {
   /** Typed-word slot → 1 when said so far. */
   readonly present: Uint8Array;
   private readonly presentList = new IntList();
+  /** Candidate → 1 when one of its typed words was said (it may have matched types). */
+  private readonly isActive: Uint8Array;
+  private readonly activeList = new IntList();
 
   constructor(
     private readonly vocab: WordVocab,
@@ -56,6 +59,7 @@ export class HistoryState {
     private readonly o: HistoryOptions,
   ) {
     this.present = new Uint8Array(o.match ? index.slots : 0);
+    this.isActive = new Uint8Array(o.match ? index.size : 0);
   }
 
   /** Brings the state to `history`: appends its new turns, or starts over when it does not extend the last one. */
@@ -73,6 +77,8 @@ export class HistoryState {
     this.lastToken = undefined;
     for (let i = 0; i < this.presentList.size; i++) this.present[this.presentList.data[i] as number] = 0;
     this.presentList.clear();
+    for (let i = 0; i < this.activeList.size; i++) this.isActive[this.activeList.data[i] as number] = 0;
+    this.activeList.clear();
   }
 
   private add(turn: Turn): void {
@@ -90,6 +96,11 @@ export class HistoryState {
         if (s >= 0 && this.present[s] === 0) {
           this.present[s] = 1;
           this.presentList.push(s);
+          for (const c of this.index.candidatesOfSlot(s))
+            if (this.isActive[c] === 0) {
+              this.isActive[c] = 1;
+              this.activeList.push(c);
+            }
         }
       }
     }
@@ -113,6 +124,11 @@ export class HistoryState {
     for (let i = 0; i < this.uni.size; i++) this.both.push(this.uni.data[i] as number);
     for (let i = 0; i < this.bi.size; i++) this.both.push(this.bi.data[i] as number);
     return this.both.data.subarray(0, this.both.size);
+  }
+
+  /** The candidates with a typed word said so far (the only ones with matched types): a view, valid until the next `sync`. */
+  active(): Int32Array {
+    return this.activeList.data.subarray(0, this.activeList.size);
   }
 
   /** The slots of the typed words said so far (a copy). */

@@ -161,4 +161,5 @@ test('CandidateIndex: the flat typed-word table gives the types of `matches`, wi
   }
   assert.equal(matched, expected.size);
   assert.equal(index.matchedTypes(candidates.indexOf('api_call thai rome'), present, out), 2);
+  assert.deepEqual([...index.candidatesOfSlot(index.slot('rome'))], candidates.flatMap((c, i) => (c.split(' ').includes('rome') ? [i] : [])));
 });

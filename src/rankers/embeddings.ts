@@ -219,7 +219,7 @@ export class Embeddings implements Ranker {
       cand.typeRow.forEach((r, t) => (typeDot[t] = r < 0 ? 0 : dot(this.B.data, r * d, u, 0, d)));
       const present = cand.history.present;
       const out = cand.typesOut;
-      for (let c = 0; c < n; c++) {
+      for (const c of cand.history.active()) {
         const m = cand.index.matchedTypes(c, present, out);
         if (m === 0) continue;
         let add = 0;
