@@ -11,7 +11,7 @@ import { KbTypes } from './match-type.js';
 import { HistoryState } from './embeddings-history.js';
 import { CandidateIndex } from './candidates.js';
 import { inputText, type InputMode } from './input.js';
-import { bagSum, bagSumBackward, dot, matVec, axpy } from '../nn/kernels.js';
+import { bagSum, bagSumBackward, dot, matVec, matVecF32, axpy } from '../nn/kernels.js';
 import { WasmMatVec } from '../nn/wasm.js';
 import { marginRanking } from '../nn/losses.js';
 import { initNormal, param, type Param } from '../nn/params.js';
@@ -59,7 +59,7 @@ interface CandEntry {
   index: CandidateIndex;
   matrix: Float32Array;
   version: number;
-  /** The SIMD product for dims 32 and 64 (`matrix` is its memory); undefined: the JS `matVec`. */
+  /** The float32-lane SIMD product for dims 32 and 64 (`matrix` is its memory); undefined: the JS kernels (`scoreAll`). */
   kernel: WasmMatVec | undefined;
   /** The last dialog history ranked against these candidates (extended turn by turn). */
   history: HistoryState;
@@ -159,7 +159,7 @@ export class Embeddings implements Ranker {
   candidates(list: readonly string[]): CandEntry {
     let e = this.cands.get(list);
     if (!e) {
-      const kernel = WasmMatVec.create(list.length, this.config.dim);
+      const kernel = WasmMatVec.create(list.length, this.config.dim, true);
       const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true);
       const history = new HistoryState(this.vocab, index, { words: this.config.input === 'history', bigrams: this.config.bigrams === true, match: this.config.matchType });
       const typeRow = Int32Array.from(index.typeNames, (t) => this.typeIds.get(t) ?? -1);
@@ -211,7 +211,9 @@ export class Embeddings implements Ranker {
     bagSum(this.A.data, d, x, u);
     const n = candidates.length;
     const scores = new Float32Array(n);
+    // Float32 arithmetic (SIMD lanes, or the JS kernel with the same numbers); dims not a multiple of 4: matVec.
     if (cand.kernel) cand.kernel.matVec(u, scores);
+    else if (d % 4 === 0) matVecF32(cand.matrix, n, d, u, scores);
     else matVec(cand.matrix, n, d, u, scores);
     if (this.config.matchType) {
       // B[type]·u once per type (the same numbers as per matched candidate).
