@@ -30,6 +30,14 @@ class IntList {
   }
 }
 
+/** out += e[ids[k]] for k in from … to − 1, one row after the other (float32 sums in order, as `bagSum`). */
+function addRows(e: Float32Array, dim: number, ids: Int32Array, from: number, to: number, out: Float32Array): void {
+  for (let k = from; k < to; k++) {
+    const o = (ids[k] as number) * dim;
+    for (let c = 0; c < dim; c++) out[c] = (out[c] as number) + (e[o + c] as number);
+  }
+}
+
 export interface HistoryOptions {
   /** Keep the word ids of the whole history (input mode `history`). */
   readonly words: boolean;
@@ -52,6 +60,10 @@ export class HistoryState {
   /** Candidate → 1 when one of its typed words was said (it may have matched types). */
   private readonly isActive: Uint8Array;
   private readonly activeList = new IntList();
+  /** Σ of the embedding rows of the first `applied` word ids, for weights `uVersion` (float32 sums in id order, as `bagSum`). */
+  private u = new Float32Array(0);
+  private applied = 0;
+  private uVersion = -1;
 
   constructor(
     private readonly vocab: WordVocab,
@@ -73,6 +85,8 @@ export class HistoryState {
   private reset(): void {
     this.turns.length = 0;
     this.uni.clear();
+    this.applied = 0;
+    this.uVersion = -1;
     this.bi.clear();
     this.lastToken = undefined;
     for (let i = 0; i < this.presentList.size; i++) this.present[this.presentList.data[i] as number] = 0;
@@ -124,6 +138,25 @@ export class HistoryState {
     for (let i = 0; i < this.uni.size; i++) this.both.push(this.uni.data[i] as number);
     for (let i = 0; i < this.bi.size; i++) this.both.push(this.bi.data[i] as number);
     return this.both.data.subarray(0, this.both.size);
+  }
+
+  /**
+   * out = bagSum(e, dim, ids()) for the weights `e` of version `version`: the rows of the word
+   * ids added since the last call are added to a kept sum (float32 sums in the same order, so the
+   * same numbers), then the bigram rows.
+   */
+  embed(e: Float32Array, dim: number, version: number, out: Float32Array): void {
+    if (this.uVersion !== version || this.u.length !== dim) {
+      if (this.u.length !== dim) this.u = new Float32Array(dim);
+      this.u.fill(0);
+      this.applied = 0;
+      this.uVersion = version;
+    }
+    const u = this.u;
+    addRows(e, dim, this.uni.data, this.applied, this.uni.size, u);
+    this.applied = this.uni.size;
+    out.set(u);
+    if (this.o.bigrams) addRows(e, dim, this.bi.data, 0, this.bi.size, out);
   }
 
   /** The candidates with a typed word said so far (the only ones with matched types): a view, valid until the next `sync`. */

@@ -206,9 +206,11 @@ export class Embeddings implements Ranker {
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
     const d = this.config.dim;
     const cand = this.candidates(candidates);
-    const x = this.inputIds(history, cand);
     const u = new Float32Array(d);
-    bagSum(this.A.data, d, x, u);
+    if (this.config.input === 'history') {
+      cand.history.sync(history);
+      cand.history.embed(this.A.data, d, this.version, u);
+    } else bagSum(this.A.data, d, this.inputIds(history, cand), u);
     const n = candidates.length;
     const scores = new Float32Array(n);
     // Float32 arithmetic (SIMD lanes, or the JS kernel with the same numbers); dims not a multiple of 4: matVec.
