@@ -4,9 +4,10 @@
  * a few turns), so re-joining, re-tokenising and re-encoding the whole history each time is
  * quadratic in the dialog's length (and the per-turn match-type Maps were most of the garbage
  * collector's work). This state appends only the new turns: the word ids of the joined history
- * (then its bigrams' ids: the order `WordVocab.encode(text, true)` gives, so the bag sums are
- * bit-identical) and, for match-type features, a presence array over the candidates' typed words
- * (`CandidateIndex.slot`). A history that does not extend the previous one starts over.
+ * (with bigrams: each turn's word ids, then the ids of its bigrams, the first one spanning the
+ * join with the previous turn), their embedding sum, and, for match-type features, a presence
+ * array over the candidates' typed words (`CandidateIndex.slot`). A history that does not extend
+ * the previous one starts over.
  */
 import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
@@ -49,9 +50,7 @@ export interface HistoryOptions {
 
 export class HistoryState {
   private readonly turns: Turn[] = [];
-  private readonly uni = new IntList();
-  private readonly bi = new IntList();
-  private readonly both = new IntList();
+  private readonly ids = new IntList();
   /** The last token so far (a bigram spans the join of two turns). */
   private lastToken: string | undefined;
   /** Typed-word slot → 1 when said so far. */
@@ -84,10 +83,9 @@ export class HistoryState {
 
   private reset(): void {
     this.turns.length = 0;
-    this.uni.clear();
+    this.ids.clear();
     this.applied = 0;
     this.uVersion = -1;
-    this.bi.clear();
     this.lastToken = undefined;
     for (let i = 0; i < this.presentList.size; i++) this.present[this.presentList.data[i] as number] = 0;
     this.presentList.clear();
@@ -103,7 +101,7 @@ export class HistoryState {
     for (const t of tokens) {
       if (this.o.words) {
         const id = v.id(t);
-        if (id >= 0) this.uni.push(id);
+        if (id >= 0) this.ids.push(id);
       }
       if (this.o.match) {
         const s = this.index.slot(t);
@@ -123,7 +121,7 @@ export class HistoryState {
       for (const t of tokens) {
         if (prev !== undefined) {
           const id = v.id(bigramWord(prev, t));
-          if (id >= 0) this.bi.push(id);
+          if (id >= 0) this.ids.push(id);
         }
         prev = t;
       }
@@ -131,19 +129,15 @@ export class HistoryState {
     this.lastToken = tokens[tokens.length - 1];
   }
 
-  /** The history's word ids (then its bigrams'), as `WordVocab.encode` of the joined turns: a view, valid until the next `sync`. */
-  ids(): Int32Array {
-    if (!this.o.bigrams) return this.uni.data.subarray(0, this.uni.size);
-    this.both.clear();
-    for (let i = 0; i < this.uni.size; i++) this.both.push(this.uni.data[i] as number);
-    for (let i = 0; i < this.bi.size; i++) this.both.push(this.bi.data[i] as number);
-    return this.both.data.subarray(0, this.both.size);
+  /** The history's word ids (and bigram ids, turn by turn): a view, valid until the next `sync`. */
+  inputIds(): Int32Array {
+    return this.ids.data.subarray(0, this.ids.size);
   }
 
   /**
-   * out = bagSum(e, dim, ids()) for the weights `e` of version `version`: the rows of the word
+   * out = bagSum(e, dim, inputIds()) for the weights `e` of version `version`: the rows of the
    * ids added since the last call are added to a kept sum (float32 sums in the same order, so the
-   * same numbers), then the bigram rows.
+   * same numbers).
    */
   embed(e: Float32Array, dim: number, version: number, out: Float32Array): void {
     if (this.uVersion !== version || this.u.length !== dim) {
@@ -153,10 +147,9 @@ export class HistoryState {
       this.uVersion = version;
     }
     const u = this.u;
-    addRows(e, dim, this.uni.data, this.applied, this.uni.size, u);
-    this.applied = this.uni.size;
+    addRows(e, dim, this.ids.data, this.applied, this.ids.size, u);
+    this.applied = this.ids.size;
     out.set(u);
-    if (this.o.bigrams) addRows(e, dim, this.bi.data, 0, this.bi.size, out);
   }
 
   /** The candidates with a typed word said so far (the only ones with matched types): a view, valid until the next `sync`. */

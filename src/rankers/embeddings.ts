@@ -153,7 +153,7 @@ export class Embeddings implements Ranker {
   /** The input ids of `history` (with `cand.history` brought up to it): a view for `history` mode, valid until the next call. */
   private inputIds(history: readonly Turn[], cand: CandEntry): Int32Array {
     cand.history.sync(history);
-    return this.config.input === 'history' ? cand.history.ids() : this.enc.encode(inputText(history, 'last'));
+    return this.config.input === 'history' ? cand.history.inputIds() : this.enc.encode(inputText(history, 'last'));
   }
 
   candidates(list: readonly string[]): CandEntry {
