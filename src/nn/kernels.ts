@@ -226,6 +226,49 @@ export function bagSumGeneric(e: Float32Array, dim: number, ids: ArrayLike<numbe
 }
 
 /**
+ * out[0..dim) = Σ_k w[k]·E[ids[k]]: a bag-of-words sum over distinct ids with their counts (a long
+ * input with repeated words, e.g. a dialog history, in fewer row reads); ids < 0 are skipped.
+ *
+ * @example
+ * ```ts
+ * import { bagSumWeighted } from 'dialogym/nn';
+ * const E = new Float32Array([1, 0, 0, 1]); // 2 words × dim 2
+ * const out = new Float32Array(2);
+ * bagSumWeighted(E, 2, [0, 1], [3, 2], out); // out = [3, 2]
+ * ```
+ */
+export function bagSumWeighted(e: Float32Array, dim: number, ids: ArrayLike<number>, w: ArrayLike<number>, out: Float32Array): void {
+  out.fill(0, 0, dim);
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < 0) continue;
+    const a = w[k] as number;
+    const o = id * dim;
+    for (let c = 0; c < dim; c++) out[c] = (out[c] as number) + a * (e[o + c] as number);
+  }
+}
+
+/**
+ * Gradient of `bagSumWeighted`: gE[ids[k]] += w[k]·g[0..dim) for every k (ids < 0 skipped).
+ *
+ * @example
+ * ```ts
+ * import { bagSumBackwardWeighted } from 'dialogym/nn';
+ * const gE = new Float32Array(4);
+ * bagSumBackwardWeighted(gE, 2, [1], [2], new Float32Array([1, -1])); // gE = [0, 0, 2, -2]
+ * ```
+ */
+export function bagSumBackwardWeighted(gE: Float32Array, dim: number, ids: ArrayLike<number>, w: ArrayLike<number>, g: Float32Array): void {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < 0) continue;
+    const a = w[k] as number;
+    const o = id * dim;
+    for (let c = 0; c < dim; c++) gE[o + c] = (gE[o + c] as number) + a * (g[c] as number);
+  }
+}
+
+/**
  * Gradient of bagSum: gE[ids[k]] += g[gOff..+dim] for every k (repeated ids count repeatedly; ids < 0 skipped).
  *
  * @example

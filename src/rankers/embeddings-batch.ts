@@ -13,12 +13,31 @@
  * its own vector (its words plus the matched type words, as `Embeddings.rank` scores it).
  */
 import type { Rng } from '../core/rng.js';
-import { axpy, bagSum, bagSumBackward, dot, matVec } from '../nn/kernels.js';
+import { axpy, bagSum, bagSumBackward, bagSumBackwardWeighted, bagSumWeighted, dot, matVec } from '../nn/kernels.js';
 import { marginRanking } from '../nn/losses.js';
 import type { TouchedRows } from '../nn/sparse-rows.js';
 import type { Embeddings } from './embeddings.js';
 
 type CandEntry = ReturnType<Embeddings['candidates']>;
+
+/**
+ * A bag of word ids as its distinct ids (in order of first occurrence) and their counts: the same
+ * bag sum in fewer row reads (a dialog history repeats its words about twice on task 5).
+ */
+export function bagCounts(x: Int32Array): { ids: Int32Array; counts: Float32Array } {
+  const at = new Map<number, number>();
+  const ids: number[] = [];
+  const counts: number[] = [];
+  for (const id of x) {
+    const k = at.get(id);
+    if (k === undefined) {
+      at.set(id, ids.length);
+      ids.push(id);
+      counts.push(1);
+    } else counts[k] = (counts[k] as number) + 1;
+  }
+  return { ids: Int32Array.from(ids), counts: Float32Array.from(counts) };
+}
 
 export class SharedNegativesBatch {
   private readonly d: number;
@@ -93,13 +112,15 @@ export class SharedNegativesBatch {
   /**
    * Margin ranking loss of one example against the set (its own response left out); accumulates
    * gradients. `slots`: the typed-word slots of the example's dialog (`Embeddings.encode`), or
-   * undefined without match types.
+   * undefined without match types; `counts`: x as distinct ids with their counts (`bagCounts`),
+   * or undefined (x as it is).
    */
-  example(x: Int32Array, target: number, slots: Int32Array | undefined): number {
+  example(x: Int32Array, target: number, slots: Int32Array | undefined, counts?: Float32Array): number {
     const d = this.d;
     const m = this.model;
     const u = this.u;
-    bagSum(m.A.data, d, x, u);
+    if (counts) bagSumWeighted(m.A.data, d, x, counts, u);
+    else bagSum(m.A.data, d, x, u);
     const scores = this.scores;
     matVec(this.C, this.size, d, u, scores);
     if (slots && slots.length > 0) {
@@ -137,7 +158,8 @@ export class SharedNegativesBatch {
         const g = this.gNeg[i] as number;
         if (g !== 0) this.rowGradient(this.negRow[i] as number, g);
       }
-      bagSumBackward(m.A.grad, d, x, gu);
+      if (counts) bagSumBackwardWeighted(m.A.grad, d, x, counts, gu);
+      else bagSumBackward(m.A.grad, d, x, gu);
       this.rows?.A.touchAll(x);
     }
     if (slots) this.own.fill(0, 0, this.size);

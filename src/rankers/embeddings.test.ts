@@ -8,7 +8,7 @@ import { zeroGrads } from '../nn/params.js';
 import { CITIES, CUISINES, OOV_CITIES, OOV_CUISINES, syntheticCandidates, syntheticDialogs, syntheticKb } from './testing/synthetic.js';
 import { CandidateIndex } from './candidates.js';
 import { trainEmbeddings } from './embeddings-train.js';
-import { SharedNegativesBatch } from './embeddings-batch.js';
+import { SharedNegativesBatch, bagCounts } from './embeddings-batch.js';
 import { evaluateDialogs } from './evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
 import { decodeModelFile, encodeModelFile } from '../formats/model-file.js';
@@ -95,6 +95,15 @@ for (const [shareAB, matchType] of [[false, false], [true, true]] as const) {
     zeroGrads(m.params);
     assert.ok(run() > 0);
     const grads = m.params.map((p) => p.grad.slice());
+    // The input as distinct ids with counts: the same loss and gradients up to rounding.
+    const bag = bagCounts(x);
+    assert.ok(bag.ids.length < x.length);
+    zeroGrads(m.params);
+    const b = new SharedNegativesBatch(m, cand, 30, 5, undefined);
+    b.begin([pos, other], createRng(5));
+    b.example(bag.ids, pos, slots, bag.counts);
+    b.end();
+    m.params.forEach((p, i) => p.grad.forEach((g, k) => assert.ok(Math.abs(g - grads[i]![k]!) < 1e-4, `${p.name}[${k}]: ${g} vs ${grads[i]![k]}`)));
     m.params.forEach((p, i) => {
       const r = gradCheck(run, p.data, grads[i]!, 1e-2, 400);
       assert.ok(r.maxRelError < 1e-2, `${p.name}: ${JSON.stringify(r)}`);
