@@ -218,11 +218,15 @@ test('WebAssembly float32-lane product (WasmMatVec f32) is bit-identical to matV
       w.matVec(x, a);
       matVecF32(w.data, rows, cols, x, b);
       assert.deepEqual(a, b);
+      const first = new Float32Array(rows).fill(7);
+      w.matVec(x, first, Math.ceil(rows / 2));
+      assert.deepEqual([...first], [...a.subarray(0, Math.ceil(rows / 2)), ...new Array<number>(rows - Math.ceil(rows / 2)).fill(7)]);
       matVecGeneric(w.data, rows, cols, x, c);
       for (let r = 0; r < rows; r++) assert.ok(Math.abs(a[r]! - c[r]!) <= 1e-5 * (1 + Math.abs(c[r]!)), `row ${r}: ${a[r]} vs ${c[r]}`);
       assert.notDeepEqual(a, new Float32Array(rows));
     }
   assert.throws(() => matVecF32(new Float32Array(6), 1, 6, new Float32Array(6), new Float32Array(1)), /matVecF32: 6 columns, not a multiple of 4/);
+  assert.throws(() => WasmMatVec.create(2, 32, true)?.matVec(new Float32Array(32), new Float32Array(3), 3), /WasmMatVec.matVec: 3 rows of a 2-row matrix/);
 });
 
 test('WebAssembly 32-column product is bit-identical to matVec', (t) => {

@@ -410,10 +410,15 @@ export class WasmMatVec {
     return mod ? new WasmMatVec(rows, cols, mod, f32) : undefined;
   }
 
-  /** out[0..rows) = data·x (x has `cols` entries): the numbers of `matVec(data, rows, cols, x, out)` (of `matVecF32` when created with `f32`). */
-  matVec(x: Float32Array, out: Float32Array): void {
+  /**
+   * out[0..rows) = data·x (x has `cols` entries): the numbers of `matVec(data, rows, cols, x, out)`
+   * (of `matVecF32` when created with `f32`). `rows` (at most the matrix's): only the first rows.
+   */
+  matVec(x: Float32Array, out: Float32Array, rows = this.rows): void {
+    if (rows > this.rows) throw new InternalError(`WasmMatVec.matVec: ${rows} rows of a ${this.rows}-row matrix`);
     this.x.set(x.length === this.cols ? x : x.subarray(0, this.cols));
-    this.mv(0, this.rows, this.at.x, this.at.out);
-    out.set(this.out.length === out.length ? this.out : this.out.subarray(0, out.length));
+    this.mv(0, rows, this.at.x, this.at.out);
+    const n = Math.min(rows, out.length);
+    out.set(this.out.length === n ? this.out : this.out.subarray(0, n));
   }
 }

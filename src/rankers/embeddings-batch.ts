@@ -16,6 +16,7 @@ import type { Rng } from '../core/rng.js';
 import { axpy, bagSum, bagSumBackward, bagSumBackwardWeighted, bagSumWeighted, dot, matVec } from '../nn/kernels.js';
 import { marginRanking } from '../nn/losses.js';
 import type { TouchedRows } from '../nn/sparse-rows.js';
+import { WasmMatVec } from '../nn/wasm.js';
 import type { Embeddings } from './embeddings.js';
 
 type CandEntry = ReturnType<Embeddings['candidates']>;
@@ -47,6 +48,7 @@ export class SharedNegativesBatch {
   private readonly set: Int32Array;
   private size = 0;
   private readonly C: Float32Array;
+  private readonly kernel: WasmMatVec | undefined;
   private readonly gC: Float32Array;
   private readonly scores: Float32Array;
   private readonly negScores: Float32Array;
@@ -75,7 +77,9 @@ export class SharedNegativesBatch {
     this.n = cand.index.size;
     this.posInS = new Int32Array(this.n).fill(-1);
     this.set = new Int32Array(this.n);
-    this.C = new Float32Array(this.n * this.d);
+    // The set's candidate vectors in WebAssembly memory for the float32-lane product (dims 32 and 64).
+    this.kernel = WasmMatVec.create(this.n, this.d, true);
+    this.C = this.kernel ? this.kernel.data : new Float32Array(this.n * this.d);
     this.gC = new Float32Array(this.n * this.d);
     this.scores = new Float32Array(this.n);
     this.negScores = new Float32Array(this.n);
@@ -122,7 +126,8 @@ export class SharedNegativesBatch {
     if (counts) bagSumWeighted(m.A.data, d, x, counts, u);
     else bagSum(m.A.data, d, x, u);
     const scores = this.scores;
-    matVec(this.C, this.size, d, u, scores);
+    if (this.kernel) this.kernel.matVec(u, scores, this.size);
+    else matVec(this.C, this.size, d, u, scores);
     if (slots && slots.length > 0) {
       for (const s of slots) this.present[s] = 1;
       const B = m.B.data;

@@ -19,11 +19,11 @@ const candidates = syntheticCandidates();
 const kb = syntheticKb();
 
 /** A small model and one example of a synthetic dialog, for the gradient checks. */
-function gradientSetup(shareAB: boolean, matchType: boolean) {
+function gradientSetup(shareAB: boolean, matchType: boolean, dim = 5) {
   const vocab = new WordVocab();
   for (const c of candidates) vocab.addText(c);
   for (const d of syntheticDialogs(10, 1)) for (const t of d.turns) vocab.addText(t.text);
-  const m = new Embeddings({ dim: 5, input: 'history', shareAB, matchType }, vocab, kb);
+  const m = new Embeddings({ dim, input: 'history', shareAB, matchType }, vocab, kb);
   m.init(createRng(4), 0.5);
   const d = syntheticDialogs(1, 9)[0]!;
   const cand = m.candidates(candidates);
@@ -79,9 +79,10 @@ test('embeddings: sparse SGD steps give the dense steps\' weights; bigrams add b
   assert.deepEqual(ids, [a.vocab.id('which'), a.vocab.id('city'), a.vocab.id(bigramWord('which', 'city'))]);
 });
 
-for (const [shareAB, matchType] of [[false, false], [true, true]] as const) {
-  test(`embeddings with batch-shared negatives: gradients match finite differences (shareAB=${shareAB}, match=${matchType})`, () => {
-    const { m, d, x, cand, slots } = gradientSetup(shareAB, matchType);
+// dim 32: the set is scored with the WebAssembly float32-lane product.
+for (const [shareAB, matchType, dim] of [[false, false, 5], [true, true, 5], [false, true, 32]] as const) {
+  test(`embeddings with batch-shared negatives: gradients match finite differences (shareAB=${shareAB}, match=${matchType}, dim ${dim})`, () => {
+    const { m, d, x, cand, slots } = gradientSetup(shareAB, matchType, dim);
     if (matchType) assert.ok(slots && slots.length > 0);
     const pos = candidates.indexOf(d.turns[5]!.text);
     const other = (pos + 3) % candidates.length;
