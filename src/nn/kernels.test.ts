@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
-import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, matVecRows, matVecRowsBackward, softmax, softmaxBackward } from './kernels.js';
+import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, matVecF32, matVecRows, matVecRowsBackward, softmax, softmaxBackward } from './kernels.js';
 import { Wasm32Matrix, WasmMatVec } from './wasm.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
@@ -205,6 +205,28 @@ test('WebAssembly product of 32 and 64 columns (WasmMatVec) is bit-identical to 
       assert.deepEqual(a, b);
       assert.notDeepEqual(a, new Float32Array(rows));
     }
+});
+
+test('WebAssembly float32-lane product (WasmMatVec f32) is bit-identical to matVecF32, within rounding of matVec', (t) => {
+  for (const cols of [32, 64])
+    for (const rows of [1, 5, 4212]) {
+      const w = WasmMatVec.create(rows, cols, true);
+      if (!w) return t.skip('no WebAssembly SIMD on this Node');
+      w.data.set(rand(rows * cols, 0.7));
+      const x = rand(cols, 2);
+      const a = new Float32Array(rows), b = new Float32Array(rows), c = new Float32Array(rows);
+      w.matVec(x, a);
+      matVecF32(w.data, rows, cols, x, b);
+      assert.deepEqual(a, b);
+      const first = new Float32Array(rows).fill(7);
+      w.matVec(x, first, Math.ceil(rows / 2));
+      assert.deepEqual([...first], [...a.subarray(0, Math.ceil(rows / 2)), ...new Array<number>(rows - Math.ceil(rows / 2)).fill(7)]);
+      matVecGeneric(w.data, rows, cols, x, c);
+      for (let r = 0; r < rows; r++) assert.ok(Math.abs(a[r]! - c[r]!) <= 1e-5 * (1 + Math.abs(c[r]!)), `row ${r}: ${a[r]} vs ${c[r]}`);
+      assert.notDeepEqual(a, new Float32Array(rows));
+    }
+  assert.throws(() => matVecF32(new Float32Array(6), 1, 6, new Float32Array(6), new Float32Array(1)), /matVecF32: 6 columns, not a multiple of 4/);
+  assert.throws(() => WasmMatVec.create(2, 32, true)?.matVec(new Float32Array(32), new Float32Array(3), 3), /WasmMatVec.matVec: 3 rows of a 2-row matrix/);
 });
 
 test('WebAssembly 32-column product is bit-identical to matVec', (t) => {

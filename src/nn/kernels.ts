@@ -3,6 +3,7 @@
  * explicit column count; every function writes into caller-owned buffers (no hidden allocation in
  * the hot loops). Gradients are written by hand next to each forward kernel.
  */
+import { ConfigError } from '../core/errors.js';
 
 /**
  * Σ a[aOff+i]·b[bOff+i] for i < n: the dot product of two slices (e.g. two rows of matrices).
@@ -47,6 +48,35 @@ export function axpy(alpha: number, x: Float32Array, xOff: number, y: Float32Arr
 export function matVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
   if (cols === 32) matVec32(m, rows, x, out);
   else matVecGeneric(m, rows, cols, x, out);
+}
+
+/**
+ * out = M·x like `matVec`, in float32 arithmetic (every product and sum rounded to float32; the
+ * numbers of the WebAssembly float32-lane kernel, `WasmMatVec.create(rows, cols, true)`): the
+ * 4-column block j of a row goes to accumulator j mod 4 (four float32 lanes each), a = (a0 + a1) +
+ * (a2 + a3) lane-wise, out[r] = (a.0 + a.1) + (a.2 + a.3). `cols` must be a multiple of 4.
+ *
+ * @example
+ * ```ts
+ * import { matVecF32 } from 'dialogym/nn';
+ * const out = new Float32Array(1);
+ * matVecF32(new Float32Array([1, 2, 3, 4]), 1, 4, new Float32Array([1, 1, 1, 1]), out); // out = [10]
+ * ```
+ */
+export function matVecF32(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  if (cols % 4 !== 0) throw new ConfigError(`matVecF32: ${cols} columns, not a multiple of 4`);
+  const f = Math.fround;
+  const acc = new Float32Array(16);
+  for (let r = 0; r < rows; r++) {
+    acc.fill(0);
+    const o = r * cols;
+    for (let c = 0; c < cols; c++) {
+      const i = (((c >> 2) & 3) << 2) | (c & 3);
+      acc[i] = (acc[i] as number) + f((m[o + c] as number) * (x[c] as number));
+    }
+    const l = [0, 1, 2, 3].map((k) => f(f((acc[k] as number) + (acc[4 + k] as number)) + f((acc[8 + k] as number) + (acc[12 + k] as number))));
+    out[r] = f((l[0] as number) + (l[1] as number)) + f((l[2] as number) + (l[3] as number));
+  }
 }
 
 /**
@@ -192,6 +222,49 @@ export function bagSumGeneric(e: Float32Array, dim: number, ids: ArrayLike<numbe
     if (id < 0) continue;
     const o = id * dim;
     for (let c = 0; c < dim; c++) out[outOff + c] = (out[outOff + c] as number) + (e[o + c] as number);
+  }
+}
+
+/**
+ * out[0..dim) = Σ_k w[k]·E[ids[k]]: a bag-of-words sum over distinct ids with their counts (a long
+ * input with repeated words, e.g. a dialog history, in fewer row reads); ids < 0 are skipped.
+ *
+ * @example
+ * ```ts
+ * import { bagSumWeighted } from 'dialogym/nn';
+ * const E = new Float32Array([1, 0, 0, 1]); // 2 words × dim 2
+ * const out = new Float32Array(2);
+ * bagSumWeighted(E, 2, [0, 1], [3, 2], out); // out = [3, 2]
+ * ```
+ */
+export function bagSumWeighted(e: Float32Array, dim: number, ids: ArrayLike<number>, w: ArrayLike<number>, out: Float32Array): void {
+  out.fill(0, 0, dim);
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < 0) continue;
+    const a = w[k] as number;
+    const o = id * dim;
+    for (let c = 0; c < dim; c++) out[c] = (out[c] as number) + a * (e[o + c] as number);
+  }
+}
+
+/**
+ * Gradient of `bagSumWeighted`: gE[ids[k]] += w[k]·g[0..dim) for every k (ids < 0 skipped).
+ *
+ * @example
+ * ```ts
+ * import { bagSumBackwardWeighted } from 'dialogym/nn';
+ * const gE = new Float32Array(4);
+ * bagSumBackwardWeighted(gE, 2, [1], [2], new Float32Array([1, -1])); // gE = [0, 0, 2, -2]
+ * ```
+ */
+export function bagSumBackwardWeighted(gE: Float32Array, dim: number, ids: ArrayLike<number>, w: ArrayLike<number>, g: Float32Array): void {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < 0) continue;
+    const a = w[k] as number;
+    const o = id * dim;
+    for (let c = 0; c < dim; c++) gE[o + c] = (gE[o + c] as number) + a * (g[c] as number);
   }
 }
 

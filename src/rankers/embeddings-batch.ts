@@ -13,12 +13,32 @@
  * its own vector (its words plus the matched type words, as `Embeddings.rank` scores it).
  */
 import type { Rng } from '../core/rng.js';
-import { axpy, bagSum, bagSumBackward, dot, matVec } from '../nn/kernels.js';
+import { axpy, bagSum, bagSumBackward, bagSumBackwardWeighted, bagSumWeighted, dot, matVec } from '../nn/kernels.js';
 import { marginRanking } from '../nn/losses.js';
 import type { TouchedRows } from '../nn/sparse-rows.js';
+import { WasmMatVec } from '../nn/wasm.js';
 import type { Embeddings } from './embeddings.js';
 
 type CandEntry = ReturnType<Embeddings['candidates']>;
+
+/**
+ * A bag of word ids as its distinct ids (in order of first occurrence) and their counts: the same
+ * bag sum in fewer row reads (a dialog history repeats its words about twice on task 5).
+ */
+export function bagCounts(x: Int32Array): { ids: Int32Array; counts: Float32Array } {
+  const at = new Map<number, number>();
+  const ids: number[] = [];
+  const counts: number[] = [];
+  for (const id of x) {
+    const k = at.get(id);
+    if (k === undefined) {
+      at.set(id, ids.length);
+      ids.push(id);
+      counts.push(1);
+    } else counts[k] = (counts[k] as number) + 1;
+  }
+  return { ids: Int32Array.from(ids), counts: Float32Array.from(counts) };
+}
 
 export class SharedNegativesBatch {
   private readonly d: number;
@@ -28,6 +48,7 @@ export class SharedNegativesBatch {
   private readonly set: Int32Array;
   private size = 0;
   private readonly C: Float32Array;
+  private readonly kernel: WasmMatVec | undefined;
   private readonly gC: Float32Array;
   private readonly scores: Float32Array;
   private readonly negScores: Float32Array;
@@ -36,9 +57,13 @@ export class SharedNegativesBatch {
   private readonly u: Float32Array;
   private readonly gu: Float32Array;
   private readonly v: Float32Array;
-  private readonly gv: Float32Array;
-  /** Set rows scored with their own vector in the current example (matched types): row → 1. */
+  /** Set rows scored with their own vector in the current example (matched types): row → number of matched type rows (in `ownRows`). */
   private readonly own: Uint8Array;
+  /** Per set row, the vocabulary rows of its matched types (up to `types` per row). */
+  private readonly ownRows: Int32Array;
+  private readonly types: number;
+  /** The current example's context: typed-word slot → 1. */
+  private readonly present: Uint8Array;
 
   constructor(
     private readonly model: Embeddings,
@@ -52,7 +77,9 @@ export class SharedNegativesBatch {
     this.n = cand.index.size;
     this.posInS = new Int32Array(this.n).fill(-1);
     this.set = new Int32Array(this.n);
-    this.C = new Float32Array(this.n * this.d);
+    // The set's candidate vectors in WebAssembly memory for the float32-lane product (dims 32 and 64).
+    this.kernel = WasmMatVec.create(this.n, this.d, true);
+    this.C = this.kernel ? this.kernel.data : new Float32Array(this.n * this.d);
     this.gC = new Float32Array(this.n * this.d);
     this.scores = new Float32Array(this.n);
     this.negScores = new Float32Array(this.n);
@@ -61,8 +88,10 @@ export class SharedNegativesBatch {
     this.u = new Float32Array(this.d);
     this.gu = new Float32Array(this.d);
     this.v = new Float32Array(this.d);
-    this.gv = new Float32Array(this.d);
     this.own = new Uint8Array(this.n);
+    this.types = cand.typeRow.length;
+    this.ownRows = new Int32Array(this.n * this.types);
+    this.present = new Uint8Array(cand.index.slots);
   }
 
   private add(c: number): void {
@@ -84,23 +113,40 @@ export class SharedNegativesBatch {
     for (let j = 0; j < this.size; j++) bagSum(B, d, this.cand.index.ids[this.set[j] as number] as Int32Array, this.C, j * d);
   }
 
-  /** Margin ranking loss of one example against the set (its own response left out); accumulates gradients. */
-  example(x: Int32Array, target: number, matches: Map<number, string[]> | undefined): number {
+  /**
+   * Margin ranking loss of one example against the set (its own response left out); accumulates
+   * gradients. `slots`: the typed-word slots of the example's dialog (`Embeddings.encode`), or
+   * undefined without match types; `counts`: x as distinct ids with their counts (`bagCounts`),
+   * or undefined (x as it is).
+   */
+  example(x: Int32Array, target: number, slots: Int32Array | undefined, counts?: Float32Array): number {
     const d = this.d;
     const m = this.model;
     const u = this.u;
-    bagSum(m.A.data, d, x, u);
+    if (counts) bagSumWeighted(m.A.data, d, x, counts, u);
+    else bagSum(m.A.data, d, x, u);
     const scores = this.scores;
-    matVec(this.C, this.size, d, u, scores);
-    if (matches)
+    if (this.kernel) this.kernel.matVec(u, scores, this.size);
+    else matVec(this.C, this.size, d, u, scores);
+    if (slots && slots.length > 0) {
+      for (const s of slots) this.present[s] = 1;
+      const B = m.B.data;
       for (let j = 0; j < this.size; j++) {
-        const c = this.set[j] as number;
-        const types = matches.get(c);
-        if (!types || types.length === 0) continue;
-        bagSum(m.B.data, d, m.candidateIds(this.cand, c, matches), this.v);
-        scores[j] = dot(this.v, 0, u, 0, d);
-        this.own[j] = 1;
+        const k = m.matchedRows(this.cand, this.set[j] as number, this.present);
+        if (k === 0) continue;
+        // Its words' vector plus its matched type rows: bagSum of [ids…, type rows…], in that order.
+        const v = this.v;
+        v.set(this.C.subarray(j * d, j * d + d));
+        for (let i = 0; i < k; i++) {
+          const r = this.cand.typesOut[i] as number;
+          this.ownRows[j * this.types + i] = r;
+          if (r >= 0) for (let q = 0; q < d; q++) v[q] = (v[q] as number) + (B[r * d + q] as number);
+        }
+        scores[j] = dot(v, 0, u, 0, d);
+        this.own[j] = k;
       }
+      for (const s of slots) this.present[s] = 0;
+    }
     const p = this.posInS[target] as number;
     let k = 0;
     for (let j = 0; j < this.size; j++) {
@@ -112,30 +158,42 @@ export class SharedNegativesBatch {
     if (loss > 0) {
       const gu = this.gu;
       gu.fill(0);
-      this.rowGradient(p, gradPos, target, matches);
+      this.rowGradient(p, gradPos);
       for (let i = 0; i < k; i++) {
         const g = this.gNeg[i] as number;
-        if (g !== 0) this.rowGradient(this.negRow[i] as number, g, this.set[this.negRow[i] as number] as number, matches);
+        if (g !== 0) this.rowGradient(this.negRow[i] as number, g);
       }
-      bagSumBackward(m.A.grad, d, x, gu);
+      if (counts) bagSumBackwardWeighted(m.A.grad, d, x, counts, gu);
+      else bagSumBackward(m.A.grad, d, x, gu);
       this.rows?.A.touchAll(x);
     }
-    if (matches) this.own.fill(0, 0, this.size);
+    if (slots) this.own.fill(0, 0, this.size);
     return loss;
   }
 
-  /** ∂score(row j)/∂· times g: into gu, and into the row's gradient (or, for an own vector, straight into B). */
-  private rowGradient(j: number, g: number, c: number, matches: Map<number, string[]> | undefined): void {
+  /** ∂score(row j)/∂· times g: into gu, and into the row's gradient (and, for an own vector, its type rows straight into B). */
+  private rowGradient(j: number, g: number): void {
     const d = this.d;
-    const m = this.model;
-    if (this.own[j] === 1) {
-      const ids = m.candidateIds(this.cand, c, matches);
-      bagSum(m.B.data, d, ids, this.v);
-      axpy(g, this.v, 0, this.gu, 0, d);
-      this.gv.fill(0);
-      axpy(g, this.u, 0, this.gv, 0, d);
-      bagSumBackward(m.B.grad, d, ids, this.gv);
-      this.rows?.B.touchAll(ids);
+    const k = this.own[j] as number;
+    if (k > 0) {
+      // The own vector is C[j] + Σ B[type rows]: the same gradient g·u into the set row and into each type row.
+      const m = this.model;
+      const B = m.B.data;
+      const gB = m.B.grad;
+      const v = this.v;
+      v.set(this.C.subarray(j * d, j * d + d));
+      for (let i = 0; i < k; i++) {
+        const r = this.ownRows[j * this.types + i] as number;
+        if (r >= 0) for (let q = 0; q < d; q++) v[q] = (v[q] as number) + (B[r * d + q] as number);
+      }
+      axpy(g, v, 0, this.gu, 0, d);
+      for (let i = 0; i < k; i++) {
+        const r = this.ownRows[j * this.types + i] as number;
+        if (r < 0) continue;
+        axpy(g, this.u, 0, gB, r * d, d);
+        this.rows?.B.touch(r);
+      }
+      axpy(g, this.u, 0, this.gC, j * d, d);
       return;
     }
     axpy(g, this.C, j * d, this.gu, 0, d);

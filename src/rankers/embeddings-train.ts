@@ -1,14 +1,14 @@
 /** Training supervised embeddings: margin ranking loss, sampled negatives, mini-batch SGD. */
 import { createRng, type Rng } from '../core/rng.js';
 import { ConfigError } from '../core/errors.js';
-import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig } from './embeddings.js';
+import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type EncodedInput } from './embeddings.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 import { buildVocab } from './memn2n-train.js';
 import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
-import { SharedNegativesBatch } from './embeddings-batch.js';
+import { SharedNegativesBatch, bagCounts } from './embeddings-batch.js';
 
 export interface EmbeddingsTrainOptions extends EmbeddingsConfig {
   readonly epochs: number;
@@ -66,8 +66,13 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   const cand = model.candidates(data.candidates);
   const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
   if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
-  const encoded = examples.map((e) => model.encode(historyOf(e)));
-  const matches = encoded.map((e) => (e.context ? cand.index.matches(e.context) : undefined));
+  // Batch-shared negatives read each input as its distinct ids with counts (fewer row reads).
+  const encoded = examples.map((e): EncodedInput & { counts?: Float32Array } => {
+    const enc = model.encode(historyOf(e), cand);
+    if (!o.sharedNegatives) return enc;
+    const bag = bagCounts(enc.x);
+    return { x: bag.ids, counts: bag.counts, slots: enc.slots };
+  });
   const k = Math.min(o.negatives, n - 1);
   const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
   const order = examples.map((_, i) => i);
@@ -90,19 +95,20 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
           }
         : {}),
       example(j, r) {
-        if (shared) return shared.example((encoded[j] as { x: Int32Array }).x, target(j), matches[j]);
+        const e = encoded[j] as EncodedInput & { counts?: Float32Array };
+        if (shared) return shared.example(e.x, target(j), e.slots, e.counts);
         const pos = (examples[j] as { target: number }).target;
         const negs: number[] = [];
         while (negs.length < k) {
           const c = r.int(n);
           if (c !== pos) negs.push(c);
         }
-        const x = (encoded[j] as { x: Int32Array }).x;
-        const loss = model.lossAndGrad(x, pos, negs, cand, matches[j], o.margin);
+        const present = e.slots ? model.presence(cand, e.slots) : undefined;
+        const loss = model.lossAndGrad(e.x, pos, negs, cand, present, o.margin);
         if (rowsA && rowsB && loss > 0) {
-          rowsA.touchAll(x);
-          rowsB.touchAll(model.candidateIds(cand, pos, matches[j]));
-          for (const c of negs) rowsB.touchAll(model.candidateIds(cand, c, matches[j]));
+          rowsA.touchAll(e.x);
+          rowsB.touchAll(model.candidateIds(cand, pos, present));
+          for (const c of negs) rowsB.touchAll(model.candidateIds(cand, c, present));
         }
         return loss;
       },

@@ -7,10 +7,11 @@ import type { Turn } from '../core/dialog.js';
 import type { Rng } from '../core/rng.js';
 import type { Ranker } from './ranker.js';
 import { WordVocab, EncodeCache } from './word-vocab.js';
-import { KbTypes, contextWords } from './match-type.js';
+import { KbTypes } from './match-type.js';
+import { HistoryState } from './embeddings-history.js';
 import { CandidateIndex } from './candidates.js';
 import { inputText, type InputMode } from './input.js';
-import { bagSum, bagSumBackward, dot, matVec, axpy } from '../nn/kernels.js';
+import { bagSum, bagSumBackward, dot, matVec, matVecF32, axpy } from '../nn/kernels.js';
 import { WasmMatVec } from '../nn/wasm.js';
 import { marginRanking } from '../nn/losses.js';
 import { initNormal, param, type Param } from '../nn/params.js';
@@ -58,8 +59,23 @@ interface CandEntry {
   index: CandidateIndex;
   matrix: Float32Array;
   version: number;
-  /** The SIMD product for dims 32 and 64 (`matrix` is its memory); undefined: the JS `matVec`. */
+  /** The float32-lane SIMD product for dims 32 and 64 (`matrix` is its memory); undefined: the JS kernels (`scoreAll`). */
   kernel: WasmMatVec | undefined;
+  /** The last dialog history ranked against these candidates (extended turn by turn). */
+  history: HistoryState;
+  /** Vocabulary row of each of `index.typeNames` (−1: a type unseen in training, ignored). */
+  typeRow: Int32Array;
+  /** Scratch for `CandidateIndex.matchedTypes`. */
+  typesOut: Int32Array;
+}
+
+/**
+ * An encoded input: word ids of the model's input, and (with match types) the slots of the
+ * candidates' typed words said in the dialog so far (`CandidateIndex.slot`).
+ */
+export interface EncodedInput {
+  readonly x: Int32Array;
+  readonly slots: Int32Array | undefined;
 }
 
 /**
@@ -124,16 +140,30 @@ export class Embeddings implements Ranker {
     this.version++;
   }
 
-  /** Input word ids and (with match types) the dialog's words. */
-  encode(history: readonly Turn[]): { x: Int32Array; context: Set<string> | undefined } {
-    return { x: this.enc.encode(inputText(history, this.config.input)), context: this.config.matchType ? contextWords(history) : undefined };
+  /**
+   * Input word ids and (with match types) the typed-word slots of the dialog so far, for a
+   * candidate list prepared by `candidates`. Successive histories of one dialog are encoded
+   * incrementally (the ids are copies: they stay valid).
+   */
+  encode(history: readonly Turn[], cand: CandEntry): EncodedInput {
+    const x = this.inputIds(history, cand);
+    return { x: x.slice(), slots: this.config.matchType ? cand.history.slots() : undefined };
+  }
+
+  /** The input ids of `history` (with `cand.history` brought up to it): a view for `history` mode, valid until the next call. */
+  private inputIds(history: readonly Turn[], cand: CandEntry): Int32Array {
+    cand.history.sync(history);
+    return this.config.input === 'history' ? cand.history.inputIds() : this.enc.encode(inputText(history, 'last'));
   }
 
   candidates(list: readonly string[]): CandEntry {
     let e = this.cands.get(list);
     if (!e) {
-      const kernel = WasmMatVec.create(list.length, this.config.dim);
-      e = { index: new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true), matrix: kernel ? kernel.data : new Float32Array(list.length * this.config.dim), version: -1, kernel };
+      const kernel = WasmMatVec.create(list.length, this.config.dim, true);
+      const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true);
+      const history = new HistoryState(this.vocab, index, { words: this.config.input === 'history', bigrams: this.config.bigrams === true, match: this.config.matchType });
+      const typeRow = Int32Array.from(index.typeNames, (t) => this.typeIds.get(t) ?? -1);
+      e = { index, matrix: kernel ? kernel.data : new Float32Array(list.length * this.config.dim), version: -1, kernel, history, typeRow, typesOut: new Int32Array(index.typeNames.length) };
       this.cands.set(list, e);
     }
     if (e.version !== this.version) {
@@ -144,36 +174,60 @@ export class Embeddings implements Ranker {
     return e;
   }
 
-  /** Word ids of candidate c, plus its matched type words. */
-  candidateIds(cand: CandEntry, c: number, matches: Map<number, string[]> | undefined): Int32Array {
+  /**
+   * The vocabulary rows of candidate c's matched types for a context (`present`: slot → 1 when
+   * said), in `cand.typesOut`; returns how many (rows of types unseen in training are −1).
+   */
+  matchedRows(cand: CandEntry, c: number, present: Uint8Array): number {
+    const out = cand.typesOut;
+    const m = cand.index.matchedTypes(c, present, out);
+    for (let i = 0; i < m; i++) out[i] = cand.typeRow[out[i] as number] as number;
+    return m;
+  }
+
+  /** Word ids of candidate c, plus its matched type words for a context (`present`: slot → 1), or its word ids alone. */
+  candidateIds(cand: CandEntry, c: number, present: Uint8Array | undefined): Int32Array {
     const ids = cand.index.ids[c] as Int32Array;
-    const types = matches?.get(c);
-    if (!types || types.length === 0) return ids;
-    const out = new Int32Array(ids.length + types.length);
+    const m = present ? this.matchedRows(cand, c, present) : 0;
+    if (m === 0) return ids;
+    const out = new Int32Array(ids.length + m);
     out.set(ids);
-    types.forEach((t, k) => (out[ids.length + k] = this.typeIds.get(t) ?? -1));
+    out.set(cand.typesOut.subarray(0, m), ids.length);
     return out;
+  }
+
+  /** A presence array over `cand`'s typed-word slots with `slots` set (for `candidateIds`, `lossAndGrad`). */
+  presence(cand: CandEntry, slots: Int32Array): Uint8Array {
+    const present = new Uint8Array(cand.index.slots);
+    for (const s of slots) present[s] = 1;
+    return present;
   }
 
   rank(history: readonly Turn[], candidates: readonly string[]): Float32Array {
     const d = this.config.dim;
-    const { x, context } = this.encode(history);
     const cand = this.candidates(candidates);
     const u = new Float32Array(d);
-    bagSum(this.A.data, d, x, u);
-    const scores = new Float32Array(candidates.length);
+    if (this.config.input === 'history') {
+      cand.history.sync(history);
+      cand.history.embed(this.A.data, d, this.version, u);
+    } else bagSum(this.A.data, d, this.inputIds(history, cand), u);
+    const n = candidates.length;
+    const scores = new Float32Array(n);
+    // Float32 arithmetic (SIMD lanes, or the JS kernel with the same numbers); dims not a multiple of 4: matVec.
     if (cand.kernel) cand.kernel.matVec(u, scores);
-    else matVec(cand.matrix, candidates.length, d, u, scores);
-    if (context) {
+    else if (d % 4 === 0) matVecF32(cand.matrix, n, d, u, scores);
+    else matVec(cand.matrix, n, d, u, scores);
+    if (this.config.matchType) {
       // B[type]·u once per type (the same numbers as per matched candidate).
-      const typeDot = new Map<string, number>();
-      for (const [t, r] of this.typeIds) typeDot.set(t, dot(this.B.data, r * d, u, 0, d));
-      for (const [c, types] of cand.index.matches(context)) {
+      const typeDot = new Float64Array(cand.typeRow.length);
+      cand.typeRow.forEach((r, t) => (typeDot[t] = r < 0 ? 0 : dot(this.B.data, r * d, u, 0, d)));
+      const present = cand.history.present;
+      const out = cand.typesOut;
+      for (const c of cand.history.active()) {
+        const m = cand.index.matchedTypes(c, present, out);
+        if (m === 0) continue;
         let add = 0;
-        for (const t of types) {
-          const v = typeDot.get(t);
-          if (v !== undefined) add += v;
-        }
+        for (let i = 0; i < m; i++) add += typeDot[out[i] as number] as number;
         scores[c] = (scores[c] as number) + add;
       }
     }
@@ -182,16 +236,17 @@ export class Embeddings implements Ranker {
 
   /**
    * Margin ranking loss of one example against the given negatives; accumulates ∂loss into the
-   * parameters' gradients. `matches` are the example's match-type features (or undefined).
+   * parameters' gradients. `present` is the example's context for match-type features
+   * (`presence`), or undefined.
    */
-  lossAndGrad(x: Int32Array, pos: number, negatives: readonly number[], cand: CandEntry, matches: Map<number, string[]> | undefined, margin: number): number {
+  lossAndGrad(x: Int32Array, pos: number, negatives: readonly number[], cand: CandEntry, present: Uint8Array | undefined, margin: number): number {
     const d = this.config.dim;
     const u = new Float32Array(d);
     bagSum(this.A.data, d, x, u);
-    const posIds = this.candidateIds(cand, pos, matches);
+    const posIds = this.candidateIds(cand, pos, present);
     const cp = new Float32Array(d);
     bagSum(this.B.data, d, posIds, cp);
-    const negIds = negatives.map((c) => this.candidateIds(cand, c, matches));
+    const negIds = negatives.map((c) => this.candidateIds(cand, c, present));
     const negVecs = new Float32Array(negatives.length * d);
     const negScores = new Float32Array(negatives.length);
     negIds.forEach((ids, i) => {

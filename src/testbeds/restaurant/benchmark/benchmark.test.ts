@@ -38,6 +38,10 @@ test('profile options: base, then per task, then override', () => {
   }
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.sharedNegatives, true);
   assert.deepEqual(trainerOf('hcn', FULL_PROFILE, 1, 6), { kind: 'hcn', opts: { patience: 3, seed: 1 } }, 'hcn: patience 3, chosen on task 6 dev');
+  // One embeddings variant's per-task options: over the embeddings ones, under the override.
+  const v: BenchmarkProfile = { ...p, embeddingsVariantPerTask: { 'embeddings+bigrams': { 5: { dim: 16, epochs: 7 } } } };
+  assert.deepEqual(trainerOf('embeddings+bigrams', v, 7, 5).opts, { ...QUICK_PROFILE.embeddings, margin: 0.01, dim: 16, epochs: 3, matchType: false, bigrams: true, seed: 7 });
+  assert.deepEqual(trainerOf('embeddings+match', v, 7, 5).opts, { ...QUICK_PROFILE.embeddings, margin: 0.01, epochs: 3, matchType: true, seed: 7 });
 });
 
 test('cells on 2 worker threads give the same rows as in one thread', async () => {

@@ -43,6 +43,8 @@ export interface BenchmarkProfile extends LearnedOptions {
   readonly memn2nPlain?: TrainOptions;
   /** Per-task options of the plain `memn2n` over `memn2nPlain` (before the per-task settings of both MemN2N models). */
   readonly memn2nPlainPerTask?: Readonly<Partial<Record<number, TrainOptions>>>;
+  /** Per-task options of one embeddings variant (`embeddings+bigrams`, …) over the embeddings ones (before the override). */
+  readonly embeddingsVariantPerTask?: Readonly<Partial<Record<'embeddings' | 'embeddings+match' | 'embeddings+bigrams', Readonly<Partial<Record<number, TrainOptions>>>>>>;
 }
 
 /** Where the training and dev dialogs come from when the test sets are original files. */
@@ -88,6 +90,11 @@ export function learnedOptions(profile: BenchmarkProfile, kind: keyof LearnedOpt
   return { ...profile[kind], ...profile.perTask?.[task]?.[kind], ...profile.override?.[kind] };
 }
 
+/** An embeddings variant's options: the embeddings ones, its own per-task ones, then the override. */
+function embeddingsOptions(profile: BenchmarkProfile, model: 'embeddings' | 'embeddings+match' | 'embeddings+bigrams', task: number): TrainOptions {
+  return { ...learnedOptions(profile, 'embeddings', task), ...profile.embeddingsVariantPerTask?.[model]?.[task], ...profile.override?.embeddings };
+}
+
 /** The trainer and its options for a Table 2 model. */
 export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed: number, task: number): { kind: string; opts: TrainOptions } {
   switch (model) {
@@ -98,11 +105,11 @@ export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed
     case 'nn':
       return { kind: 'nn', opts: {} };
     case 'embeddings':
-      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, seed } };
+      return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: false, seed } };
     case 'embeddings+match':
-      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: true, seed } };
+      return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: true, seed } };
     case 'embeddings+bigrams':
-      return { kind: 'embeddings', opts: { ...learnedOptions(profile, 'embeddings', task), matchType: false, bigrams: true, seed } };
+      return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: false, bigrams: true, seed } };
     case 'memn2n':
       return { kind: 'memn2n', opts: { ...profile.memn2nPlain, ...profile.memn2nPlainPerTask?.[task], ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
     case 'memn2n+match':
