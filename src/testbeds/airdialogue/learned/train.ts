@@ -62,6 +62,8 @@ export interface AirTrainOptions {
   point?: boolean;
   /** With `match`: the departure/return flags follow the order they were said in (`ModelSizes.order`; default false). */
   order?: boolean;
+  /** With `match`: the agent's flight memory, flight pointer and status head see the constraint features (`ModelSizes.constraints`, constraints.ts; default true). */
+  constraints?: boolean;
   /** Epochs (default 8). */
   epochs?: number;
   /** Dialogues per update (default 8). */
@@ -162,7 +164,7 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
  * ```
  */
 export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
-  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: (o.match ?? true) && o.point === true, order: (o.match ?? true) && o.order === true };
+  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: (o.match ?? true) && o.point === true, order: (o.match ?? true) && o.order === true, constraints: (o.match ?? true) && o.constraints !== false };
   const epochs = o.epochs ?? 8;
   const batch = o.batch ?? 8;
   const minCount = o.minCount ?? 1;
