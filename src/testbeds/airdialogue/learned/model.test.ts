@@ -56,3 +56,20 @@ test('match flags: a flight value the customer said sets its flag; with order, t
   assert.deepEqual(flags(true, new Map([[a1, 2]])).slice(0, 2), [1, 0]); // the departure alone
   assert.deepEqual(flags(true, new Map()), new Array(13).fill(0));
 });
+
+test('copy slots: the agent copies flight numbers and the customer its intent values, also from an example that has both contexts', () => {
+  const ex = examples.find((e) => e.intent.length > 0 && e.flights.length > 0)!;
+  const p = prepare(ex, vocab);
+  assert.deepEqual(p.slotWords, ex.intent.map((t) => t.word));
+  assert.deepEqual(p.flightSlotWords, ex.flightNumbers.map(String));
+  for (const role of ['agent', 'customer'] as const) {
+    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5 });
+    m.init(createRng(2));
+    // copy only (gate ≈ 0) with a uniform attention: the word is one of the role's own slots
+    m.copyGate.b!.data[0] = -50;
+    m.query.W.data.fill(0);
+    const e = m.encode(p);
+    const w = m.nextWord(e.h0, e, p).word;
+    assert.ok((role === 'agent' ? p.flightSlotWords : p.slotWords).includes(w), `${role} said ${w}`);
+  }
+});

@@ -95,9 +95,18 @@ export interface Prepared {
   readonly flightFields: Int32Array;
   readonly nFlights: number;
   readonly resId: number;
-  /** Word id and raw word of each context slot (intent values, or flight numbers) for copying. */
+  /** Word id and raw word of each of the customer's context slots (its intent values), for the customer's copying. */
   readonly slots: Int32Array;
   readonly slotWords: readonly string[];
+  /**
+   * Word id and raw word of each of the agent's context slots (the flight numbers), for the
+   * agent's copying. (Before this field the agent's copy read `slots` too, which in training
+   * were the customer's intent values whenever the example had an intent: the agent learned to
+   * copy from the customer's private context, and in self-play copied flight numbers it had never
+   * learned to point at.)
+   */
+  readonly flightSlots: Int32Array;
+  readonly flightSlotWords: readonly string[];
   readonly resField: number;
   /** Position whose state the state model reads (the `<eod>` token, else the last). */
   readonly endPos: number;
@@ -145,11 +154,14 @@ export function prepare(ex: LearnedExample, vocab: Vocab): Prepared {
   const flight = fl === undefined ? nFlights : ex.flightNumbers.indexOf(fl);
   const [first = '', last = ''] = a.name.trim().toLowerCase().split(/\s+/);
   const hits = (name: string) => (name === '' ? [] : namePositions.flatMap((t, i) => (words[t] === name ? [i] : [])));
-  const slotWords = ex.intent.length > 0 ? ex.intent.map((t) => t.word) : ex.flightNumbers.map(String);
+  const slotWords = ex.intent.map((t) => t.word);
+  const flightSlotWords = ex.flightNumbers.map(String);
   return {
     ex,
     slots: Int32Array.from(slotWords, (w) => vocab.id(w)),
     slotWords,
+    flightSlots: Int32Array.from(flightSlotWords, (w) => vocab.id(w)),
+    flightSlotWords,
     ids,
     speaker,
     words,
@@ -501,11 +513,12 @@ export class DialogueModel {
         stale = false;
       }
       const h = caches[t]!.h;
-      const r = this.readout(h, cur, p.slots);
+      const slots = this.role === 'agent' ? p.flightSlots : p.slots;
+      const r = this.readout(h, cur, slots);
       const y = p.ids[t + 1]!;
       softmax(r.logits, pv);
       let ay = 0;
-      for (let i = 0; i < e.n; i++) if (p.slots[i] === y) ay += r.alpha[i]!;
+      for (let i = 0; i < e.n; i++) if (slots[i] === y) ay += r.alpha[i]!;
       const py = Math.max(r.g * pv[y]! + (1 - r.g) * ay, 1e-30);
       lm -= Math.log(py);
       tokens++;
@@ -518,7 +531,7 @@ export class DialogueModel {
       this.out.backward(r.o, grad, dO);
       const dGate = ((-lmScale * (pv[y]! - ay)) / py) * r.g * (1 - r.g);
       this.copyGate.backward(r.o, new Float32Array([dGate]), dO);
-      for (let i = 0; i < e.n; i++) dAlpha[i] = p.slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
+      for (let i = 0; i < e.n; i++) dAlpha[i] = slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
       const du = new Float32Array(2 * H);
       this.mix.backward(r.u, tanhBackward(r.o, dO), du);
       const dht = dh(t);
@@ -730,24 +743,25 @@ export class DialogueModel {
    * `<pad>`, and `<unk>` only by copying a slot whose word is outside the vocabulary (that word is
    * returned).
    */
-  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>, rng?: Rng): NextWord {
-    const r = this.readout(h, e, p.slots);
+  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords' | 'flightSlots' | 'flightSlotWords'>, rng?: Rng): NextWord {
+    const [slots, slotWords] = this.role === 'agent' ? [p.flightSlots, p.flightSlotWords] : [p.slots, p.slotWords];
+    const r = this.readout(h, e, slots);
     const prob = new Float32Array(r.logits.length);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
-    for (let i = 0; i < e.n; i++) prob[p.slots[i]!] = prob[p.slots[i]!]! + (1 - r.g) * r.alpha[i]!;
+    for (let i = 0; i < e.n; i++) prob[slots[i]!] = prob[slots[i]!]! + (1 - r.g) * r.alpha[i]!;
     prob[0] = -1;
     let unkCopy = 0;
     let unkSlot = -1;
     for (let i = 0; i < e.n; i++) {
-      if (p.slots[i] === 1 && r.alpha[i]! > unkCopy) {
+      if (slots[i] === 1 && r.alpha[i]! > unkCopy) {
         unkCopy = r.alpha[i]!;
         unkSlot = i;
       }
     }
     if (unkSlot < 0) prob[1] = -1;
     const id = choose(prob, rng);
-    return { id, word: id === 1 && unkSlot >= 0 ? p.slotWords[unkSlot]! : this.vocab.words[id]! };
+    return { id, word: id === 1 && unkSlot >= 0 ? slotWords[unkSlot]! : this.vocab.words[id]! };
   }
 
   /**

@@ -66,6 +66,8 @@ export interface AirTrainOptions {
   constraints?: boolean;
   /** Epochs (default 8). */
   epochs?: number;
+  /** The learning rate is multiplied by this after every epoch (default 1: constant). */
+  lrDecay?: number;
   /** Dialogues per update (default 8). */
   batch?: number;
   /** Adam learning rate (default 0.01). */
@@ -171,7 +173,7 @@ export function trainAirModels(train: readonly AirExample[], dev: readonly AirEx
   const seed = o.seed ?? 0;
   const lt = train.map(toLearned);
   const vocab = buildVocab(lt, minCount);
-  const models = createAirModels(vocab, sizes, seed, { epochs, batch, lr: o.lr ?? 0.01, minCount, seed, trainDialogues: train.length });
+  const models = createAirModels(vocab, sizes, seed, { epochs, batch, lr: o.lr ?? 0.01, ...(o.lrDecay !== undefined && o.lrDecay !== 1 ? { lrDecay: o.lrDecay } : {}), minCount, seed, trainDialogues: train.length });
   const params = airModelParams(models);
   const opt = adam(o.lr ?? 0.01);
   const pt = lt.map((e) => prepare(e, vocab));
@@ -185,6 +187,7 @@ export function trainAirModels(train: readonly AirExample[], dev: readonly AirEx
   let done = 0;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const t0 = Date.now();
+    opt.lr = (o.lr ?? 0.01) * (o.lrDecay ?? 1) ** (epoch - 1);
     const order = rng.shuffle(pt.map((_, i) => i));
     let lmSum = 0;
     let tokSum = 0;
