@@ -26,12 +26,12 @@ test('splits → train → eval: files, same seed → same model file, Table 8 r
   assert.deepEqual(readFileSync(join(tmp, 'a.dgm')), readFileSync(join(tmp, 'b.dgm')));
   // the agent's match flags: on by default; --point / --ordered-match / --no-match land in the model file
   const sizes = (file: string) => (loadAirModels(file).sizes as { match?: boolean; point?: boolean; order?: boolean });
-  assert.deepEqual(sizes(join(tmp, 'a.dgm')), { dim: 4, hidden: 6, match: true, point: false, order: false });
+  assert.deepEqual(sizes(join(tmp, 'a.dgm')), { dim: 4, hidden: 6, match: true, point: false, order: false, constraints: true });
   const common = ['airdialogue', 'train', '--data', join(d, 'train_data.json'), '--kb', join(d, 'train_kb.json'), '--epochs', '1', '--dim', '4', '--hidden', '6'];
   assert.equal(cli(...common, '--out', join(tmp, 'p.dgm'), '--point', '--ordered-match').code, 0);
-  assert.deepEqual(sizes(join(tmp, 'p.dgm')), { dim: 4, hidden: 6, match: true, point: true, order: true });
+  assert.deepEqual(sizes(join(tmp, 'p.dgm')), { dim: 4, hidden: 6, match: true, point: true, order: true, constraints: true });
   assert.equal(cli(...common, '--out', join(tmp, 'n.dgm'), '--no-match', '--point').code, 0);
-  assert.deepEqual(sizes(join(tmp, 'n.dgm')), { dim: 4, hidden: 6, match: false, point: false, order: false });
+  assert.deepEqual(sizes(join(tmp, 'n.dgm')), { dim: 4, hidden: 6, match: false, point: false, order: false, constraints: false });
   const e = cli('airdialogue', 'eval', '--model', join(tmp, 'a.dgm'), '--data', join(d, 'test_data.json'), '--kb', join(d, 'test_kb.json'), '--json');
   assert.equal(e.code, 0, e.stderr);
   const r = JSON.parse(e.stdout) as { dialogues: number; perplexity: { both: number }; bleu: { both: number }; accuracy: { state: number } };

@@ -141,6 +141,8 @@ export function restore(ps: readonly Param[], snap: readonly Float32Array[]): vo
 export interface Optimizer {
   /** Applies one update from the current gradients (does not zero them). */
   step(ps: readonly Param[]): void;
+  /** The learning rate of the next steps, where the optimizer has one that can change (Adam: a decay schedule sets it between epochs). */
+  lr?: number;
 }
 
 /**
@@ -184,12 +186,13 @@ export function adam(lr: number, beta1 = 0.9, beta2 = 0.999, eps = 1e-8): Optimi
   const m = new Map<Param, Float32Array>();
   const v = new Map<Param, Float32Array>();
   let t = 0;
-  return {
+  const opt: Optimizer = {
+    lr,
     step(ps) {
       t++;
       const c1 = 1 - beta1 ** t;
       const c2 = 1 - beta2 ** t;
-      const a = (lr * Math.sqrt(c2)) / c1;
+      const a = ((opt.lr ?? lr) * Math.sqrt(c2)) / c1;
       for (const p of ps) {
         let mp = m.get(p);
         let vp = v.get(p);
@@ -212,4 +215,5 @@ export function adam(lr: number, beta1 = 0.9, beta2 = 0.999, eps = 1e-8): Optimi
       }
     },
   };
+  return opt;
 }

@@ -9,10 +9,11 @@ import { Vocab } from './tokens.js';
 const examples = synthesize(6, 11).map(toLearned);
 const vocab = Vocab.build(examples.flatMap((e) => [e.dialogue.tokens, e.intent.map((t) => t.word), e.flights.flat().map((t) => t.word), [e.reservation.word]]));
 
-for (const [role, match] of [['customer', false], ['agent', false], ['agent', true]] as const) {
-  test(`${role} model${match ? ' with customer-match flags' : ''}: every parameter's gradient matches finite differences`, () => {
-    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5, match, point: match, order: match });
+for (const [role, match, constraints] of [['customer', false, false], ['agent', false, false], ['agent', true, false], ['agent', true, true]] as const) {
+  test(`${role} model${match ? ' with customer-match flags' : ''}${constraints ? ' and constraint features' : ''}: every parameter's gradient matches finite differences`, () => {
+    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5, match, point: match, order: match, constraints });
     if (match) assert.ok(m.matchLayer !== null && m.params.some((q) => q.name === 'agent.match.W'));
+    assert.equal(m.params.some((q) => q.name === 'agent.global.W'), constraints);
     m.init(createRng(3));
     // a booking example, so the flight and name pointers have targets
     const ex = examples.find((e) => e.action.flight.length > 0) ?? examples[0]!;
@@ -25,6 +26,7 @@ for (const [role, match] of [['customer', false], ['agent', false], ['agent', tr
     zeroGrads(m.params);
     m.loss(p, true, 0.5, 0.7);
     if (match) assert.ok(m.matchLayer!.W.grad.some((g) => g !== 0), 'the match layer gets a gradient');
+    if (constraints) assert.ok(m.globalLayer!.W.grad.some((g) => g !== 0), 'the global layer gets a gradient');
     for (const prm of m.params) {
       const r = gradCheck(loss, prm.data, prm.grad, 1e-2, 40);
       assert.ok(r.maxRelError < 5e-3, `${prm.name}: max rel error ${r.maxRelError} at ${r.worst}`);
@@ -53,4 +55,21 @@ test('match flags: a flight value the customer said sets its flag; with order, t
   assert.deepEqual(flags(true, reversed).slice(0, 2), [0, 0]);
   assert.deepEqual(flags(true, new Map([[a1, 2]])).slice(0, 2), [1, 0]); // the departure alone
   assert.deepEqual(flags(true, new Map()), new Array(13).fill(0));
+});
+
+test('copy slots: the agent copies flight numbers and the customer its intent values, also from an example that has both contexts', () => {
+  const ex = examples.find((e) => e.intent.length > 0 && e.flights.length > 0)!;
+  const p = prepare(ex, vocab);
+  assert.deepEqual(p.slotWords, ex.intent.map((t) => t.word));
+  assert.deepEqual(p.flightSlotWords, ex.flightNumbers.map(String));
+  for (const role of ['agent', 'customer'] as const) {
+    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5 });
+    m.init(createRng(2));
+    // copy only (gate ≈ 0) with a uniform attention: the word is one of the role's own slots
+    m.copyGate.b!.data[0] = -50;
+    m.query.W.data.fill(0);
+    const e = m.encode(p);
+    const w = m.nextWord(e.h0, e, p).word;
+    assert.ok((role === 'agent' ? p.flightSlotWords : p.slotWords).includes(w), `${role} said ${w}`);
+  }
 });

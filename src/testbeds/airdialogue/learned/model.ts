@@ -34,6 +34,7 @@ import type { Rng } from '../../../core/rng.js';
 import { STATUSES, type Action } from '../../../formats/airdialogue.js';
 import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, type GruCache, type Param } from '../../../nn/index.js';
 import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
+import { CONSTRAINT_FEATURES, GLOBAL_FEATURES, constraintFeatures } from './constraints.js';
 import type { LearnedExample } from './data.js';
 
 /** Which side a dialogue model plays. */
@@ -64,6 +65,13 @@ export interface ModelSizes {
    * Absent in older model files (false).
    */
   readonly order?: boolean;
+  /**
+   * Agent with `match`: the flight memory and the flight keys also hold the constraint
+   * features of each flight (constraints.ts: each restriction the customer said, met or
+   * violated; ok; the cheapest ok flight; whether any flight is ok), and the status and "none"
+   * scores the flight-independent ones. Absent in older model files (false).
+   */
+  readonly constraints?: boolean;
 }
 
 /** Departure/return field pairs of a flight (a1/a2, m1/m2, d1/d2) whose match flags follow the order they were said in. */
@@ -87,9 +95,18 @@ export interface Prepared {
   readonly flightFields: Int32Array;
   readonly nFlights: number;
   readonly resId: number;
-  /** Word id and raw word of each context slot (intent values, or flight numbers) for copying. */
+  /** Word id and raw word of each of the customer's context slots (its intent values), for the customer's copying. */
   readonly slots: Int32Array;
   readonly slotWords: readonly string[];
+  /**
+   * Word id and raw word of each of the agent's context slots (the flight numbers), for the
+   * agent's copying. (Before this field the agent's copy read `slots` too, which in training
+   * were the customer's intent values whenever the example had an intent: the agent learned to
+   * copy from the customer's private context, and in self-play copied flight numbers it had never
+   * learned to point at.)
+   */
+  readonly flightSlots: Int32Array;
+  readonly flightSlotWords: readonly string[];
   readonly resField: number;
   /** Position whose state the state model reads (the `<eod>` token, else the last). */
   readonly endPos: number;
@@ -104,12 +121,13 @@ export interface Prepared {
   readonly last: readonly number[];
 }
 
+const isMarker = (w: string): boolean => w === T1 || w === T2 || w === EOD;
+
 /** Prepares an example for `vocab`. */
 export function prepare(ex: LearnedExample, vocab: Vocab): Prepared {
   const words = ex.dialogue.tokens;
   const ids = Int32Array.from(words, (w) => vocab.id(w));
   const speaker = ex.dialogue.speaker;
-  const isMarker = (w: string) => w === T1 || w === T2 || w === EOD;
   const eod = words.lastIndexOf(EOD);
   const nFlights = ex.flights.length;
   const flightIds = new Int32Array(nFlights * FLIGHT_FIELDS.length);
@@ -136,11 +154,14 @@ export function prepare(ex: LearnedExample, vocab: Vocab): Prepared {
   const flight = fl === undefined ? nFlights : ex.flightNumbers.indexOf(fl);
   const [first = '', last = ''] = a.name.trim().toLowerCase().split(/\s+/);
   const hits = (name: string) => (name === '' ? [] : namePositions.flatMap((t, i) => (words[t] === name ? [i] : [])));
-  const slotWords = ex.intent.length > 0 ? ex.intent.map((t) => t.word) : ex.flightNumbers.map(String);
+  const slotWords = ex.intent.map((t) => t.word);
+  const flightSlotWords = ex.flightNumbers.map(String);
   return {
     ex,
     slots: Int32Array.from(slotWords, (w) => vocab.id(w)),
     slotWords,
+    flightSlots: Int32Array.from(flightSlotWords, (w) => vocab.id(w)),
+    flightSlotWords,
     ids,
     speaker,
     words,
@@ -214,8 +235,10 @@ export class DialogueModel {
   readonly mix: Linear;
   readonly out: Linear;
   readonly copyGate: Linear;
-  /** Agent with `sizes.match`: the customer-match features of a flight (13 flags) into its memory vector. */
+  /** Agent with `sizes.match`: the customer-match features of a flight (13 flags, then the constraint features with `sizes.constraints`) into its memory vector. */
   readonly matchLayer: Linear | null;
+  /** Agent with `sizes.constraints`: the flight-independent constraint features into the status logits and the "none" score. */
+  readonly globalLayer: Linear | null;
   // state model (agent)
   readonly statusOut: Linear | null;
   readonly statusEmb: Embedding | null;
@@ -228,6 +251,8 @@ export class DialogueModel {
   private readonly H: number;
   private readonly D: number;
   private readonly pointOnly: boolean;
+  /** Match features per flight: 13 flags, plus the constraint features with `sizes.constraints`. */
+  private readonly MF: number;
 
   constructor(
     readonly role: Role,
@@ -250,23 +275,26 @@ export class DialogueModel {
     this.mix = new Linear(2 * H, H, `${p}.mix`);
     this.out = new Linear(H, V, `${p}.out`);
     this.copyGate = new Linear(H, 1, `${p}.copy`);
-    this.matchLayer = agent && sizes.match ? new Linear(NF, H, `${p}.match`, false) : null;
+    const constraints = agent && sizes.match === true && sizes.constraints === true;
+    this.MF = NF + (constraints ? CONSTRAINT_FEATURES : 0);
+    this.matchLayer = agent && sizes.match ? new Linear(this.MF, H, `${p}.match`, false) : null;
+    this.globalLayer = constraints ? new Linear(GLOBAL_FEATURES, STATUSES.length + 1, `${p}.global`) : null;
     this.pointOnly = agent && sizes.point === true;
     this.statusOut = agent ? new Linear(H, STATUSES.length, `${p}.status`) : null;
     this.statusEmb = agent ? new Embedding(STATUSES.length, H, `${p}.statusEmb`) : null;
     this.flightQuery = agent ? new Linear(H, H, `${p}.flightQuery`, false) : null;
-    this.flightKey = agent ? new Linear(2 * H + 1 + (this.matchLayer ? NF : 0), H, `${p}.flightKey`) : null;
+    this.flightKey = agent ? new Linear(2 * H + 1 + (this.matchLayer ? this.MF : 0), H, `${p}.flightKey`) : null;
     this.noneScore = agent ? new Linear(H, 1, `${p}.none`) : null;
     this.nameKey = agent ? [0, 1].map((k) => new Linear(H + D, H, `${p}.nameKey${k}`)) : [];
     this.nameQuery = agent ? [0, 1].map((k) => new Linear(H, H, `${p}.nameQuery${k}`, false)) : [];
-    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.copyGate, this.matchLayer, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
+    const layers = [this.emb, this.fieldEmb, this.ctx, this.flightGru, this.initLayer, this.gru, this.query, this.mix, this.out, this.copyGate, this.matchLayer, this.globalLayer, this.statusOut, this.statusEmb, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery];
     this.params = layers.flatMap((l) => (l ? l.params : []));
   }
 
   init(rng: Rng): void {
     this.emb.init(rng.fork('emb'), 0.1);
     this.fieldEmb.init(rng.fork('field'), 0.1);
-    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.copyGate, this.matchLayer, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
+    for (const l of [this.ctx, this.initLayer, this.query, this.mix, this.out, this.copyGate, this.matchLayer, this.globalLayer, this.statusOut, this.flightQuery, this.flightKey, this.noneScore, ...this.nameKey, ...this.nameQuery]) l?.init(rng.fork(l.W.name));
     this.flightGru?.init(rng.fork('flightGru'));
     this.gru.init(rng.fork('gru'));
     this.statusEmb?.init(rng.fork('statusEmb'), 0.1);
@@ -282,32 +310,45 @@ export class DialogueModel {
    * The match flags of every flight (n × 13): 1 where the flight's value of a field is a word
    * the customer has said (`said`: the customer's word ids so far, each with the position it was
    * first said at; `<pad>`/`<unk>` never match); with `sizes.order`, the departure/return pairs
-   * also follow the order they were said in (ModelSizes.order).
+   * also follow the order they were said in (ModelSizes.order). With `sizes.constraints`, each
+   * flight's row (n × MF) continues with its constraint features for the customer's `words` so
+   * far (constraints.ts), and `global` holds the flight-independent ones.
    */
-  private matchFeatures(p: Prepared, said: ReadonlyMap<number, number>): Float32Array {
-    const m = new Float32Array(p.nFlights * NF);
-    for (let i = 0; i < m.length; i++) {
-      const id = p.flightIds[i]!;
-      if (id > 1 && said.has(id)) m[i] = 1;
+  private matchFeatures(p: Prepared, said: ReadonlyMap<number, number>, words: readonly string[] = []): { m: Float32Array; global: Float32Array | null } {
+    const MF = this.MF;
+    const m = new Float32Array(p.nFlights * MF);
+    for (let f = 0; f < p.nFlights; f++) {
+      for (let k = 0; k < NF; k++) {
+        const id = p.flightIds[f * NF + k]!;
+        if (id > 1 && said.has(id)) m[f * MF + k] = 1;
+      }
     }
     if (this.sizes.order) {
       for (let f = 0; f < p.nFlights; f++) {
         for (const [dep, ret] of PAIRS) {
           const a = said.get(p.flightIds[f * NF + dep]!);
           const b = said.get(p.flightIds[f * NF + ret]!);
-          if (a !== undefined && b !== undefined && a > b) m[f * NF + dep] = 0;
-          if (b !== undefined && (a === undefined || a > b)) m[f * NF + ret] = 0;
+          if (a !== undefined && b !== undefined && a > b) m[f * MF + dep] = 0;
+          if (b !== undefined && (a === undefined || a > b)) m[f * MF + ret] = 0;
         }
       }
     }
-    return m;
+    if (!this.globalLayer) return { m, global: null };
+    const c = constraintFeatures(p.ex.flights, words);
+    for (let f = 0; f < p.nFlights; f++) m.set(c.perFlight.subarray(f * CONSTRAINT_FEATURES, (f + 1) * CONSTRAINT_FEATURES), f * MF + NF);
+    return { m, global: c.global };
   }
 
-  /** The customer's word ids at positions before `t` (markers excluded), each with its first position. */
-  private saidBefore(p: Prepared, t: number): Map<number, number> {
+  /** The customer's word ids at positions before `t`, each with its first position, and its words there (markers excluded). */
+  private saidBefore(p: Prepared, t: number): { said: Map<number, number>; words: string[] } {
     const said = new Map<number, number>();
-    for (let u = 0; u < t; u++) if (p.speaker[u] === 0 && !said.has(p.ids[u]!)) said.set(p.ids[u]!, u);
-    return said;
+    const words: string[] = [];
+    for (let u = 0; u < t; u++) {
+      if (p.speaker[u] !== 0) continue;
+      if (!said.has(p.ids[u]!)) said.set(p.ids[u]!, u);
+      if (!isMarker(p.words[u]!)) words.push(p.words[u]!);
+    }
+    return { said, words };
   }
 
   /** The flight memory with each flight's match flags projected in: mem_f + W_match·m_f. */
@@ -315,18 +356,19 @@ export class DialogueModel {
     const H = this.H;
     const mem = new Float32Array(e.mem);
     const layer = this.matchLayer as Linear;
-    for (let f = 0; f < e.n; f++) addInto(mem.subarray(f * H, (f + 1) * H), layer.forward(m.subarray(f * NF, (f + 1) * NF)));
+    for (let f = 0; f < e.n; f++) addInto(mem.subarray(f * H, (f + 1) * H), layer.forward(m.subarray(f * this.MF, (f + 1) * this.MF)));
     return mem;
   }
 
   /**
    * The encoding a decoder step reads once the customer has said the words `said` (word id →
-   * position first said at): with
-   * `sizes.match`, the flight memory holds the match flags (module description); otherwise `e`.
+   * position first said at; `words`: the customer's words so far in order, markers excluded, for
+   * `sizes.constraints`): with `sizes.match`, the flight memory holds the match flags (module
+   * description); otherwise `e`.
    */
-  withSaid(e: Encoded, p: Prepared, said: ReadonlyMap<number, number>): Encoded {
+  withSaid(e: Encoded, p: Prepared, said: ReadonlyMap<number, number>, words: readonly string[] = []): Encoded {
     if (!this.matchLayer) return e;
-    return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, said)) };
+    return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, said, words).m) };
   }
 
   /** Encodes the model's private context. */
@@ -447,28 +489,36 @@ export class DialogueModel {
     // with match flags, the memory changes when the customer speaks: one memory per stretch
     const segments: { m: Float32Array; dMem: Float32Array }[] = [];
     const said = new Map<number, number>();
+    const saidWords: string[] = [];
     let cur: Encoded = e;
     let curD = dMem;
     let stale = this.matchLayer !== null;
     for (let t = 0; t < L; t++) {
-      if (this.matchLayer && p.speaker[t] === 0 && !said.has(p.ids[t]!)) {
-        said.set(p.ids[t]!, t);
-        stale = true;
+      if (this.matchLayer && p.speaker[t] === 0) {
+        if (!said.has(p.ids[t]!)) {
+          said.set(p.ids[t]!, t);
+          stale = true;
+        }
+        if (this.globalLayer && !isMarker(p.words[t]!)) {
+          saidWords.push(p.words[t]!);
+          stale = true;
+        }
       }
       if (!this.owns(p, t)) continue;
       if (stale) {
-        const m = this.matchFeatures(p, said);
+        const { m } = this.matchFeatures(p, said, saidWords);
         cur = { ...e, mem: this.matchedMem(e, m) };
         curD = new Float32Array(e.n * H);
         segments.push({ m, dMem: curD });
         stale = false;
       }
       const h = caches[t]!.h;
-      const r = this.readout(h, cur, p.slots);
+      const slots = this.role === 'agent' ? p.flightSlots : p.slots;
+      const r = this.readout(h, cur, slots);
       const y = p.ids[t + 1]!;
       softmax(r.logits, pv);
       let ay = 0;
-      for (let i = 0; i < e.n; i++) if (p.slots[i] === y) ay += r.alpha[i]!;
+      for (let i = 0; i < e.n; i++) if (slots[i] === y) ay += r.alpha[i]!;
       const py = Math.max(r.g * pv[y]! + (1 - r.g) * ay, 1e-30);
       lm -= Math.log(py);
       tokens++;
@@ -481,7 +531,7 @@ export class DialogueModel {
       this.out.backward(r.o, grad, dO);
       const dGate = ((-lmScale * (pv[y]! - ay)) / py) * r.g * (1 - r.g);
       this.copyGate.backward(r.o, new Float32Array([dGate]), dO);
-      for (let i = 0; i < e.n; i++) dAlpha[i] = p.slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
+      for (let i = 0; i < e.n; i++) dAlpha[i] = slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
       const du = new Float32Array(2 * H);
       this.mix.backward(r.u, tanhBackward(r.o, dO), du);
       const dht = dh(t);
@@ -493,7 +543,7 @@ export class DialogueModel {
     if (backward) {
       for (const sg of segments) {
         addInto(dMem, sg.dMem);
-        for (let f = 0; f < e.n; f++) (this.matchLayer as Linear).backward(sg.m.subarray(f * NF, (f + 1) * NF), sg.dMem.subarray(f * H, (f + 1) * H));
+        for (let f = 0; f < e.n; f++) (this.matchLayer as Linear).backward(sg.m.subarray(f * this.MF, (f + 1) * this.MF), sg.dMem.subarray(f * H, (f + 1) * H));
       }
     }
     let state = 0;
@@ -516,7 +566,7 @@ export class DialogueModel {
       x.set(caches[m]!.h, H);
       x[2 * H] = 1;
     }
-    if (match) x.set(match.subarray(f * NF, (f + 1) * NF), 2 * H + 1);
+    if (match) x.set(match.subarray(f * this.MF, (f + 1) * this.MF), 2 * H + 1);
     return x;
   }
 
@@ -525,8 +575,27 @@ export class DialogueModel {
     return concat(caches[t]!.h, this.emb.row(p.ids[t]!));
   }
 
+  /**
+   * What the state model reads of the customer's words besides the dialogue state: the match
+   * (and constraint) features of every flight for the whole dialogue, and with
+   * `sizes.constraints` the global layer's output (status logits, then the "none" score) and its input.
+   */
+  private stateFeatures(p: Prepared): StateFeatures {
+    if (!this.matchLayer) return { match: null, global: null, globalOut: null };
+    const before = this.saidBefore(p, p.endPos);
+    const { m, global } = this.matchFeatures(p, before.said, before.words);
+    return { match: m, global, globalOut: global ? (this.globalLayer as Linear).forward(global) : null };
+  }
+
+  /** Status logits from the final state (plus the global constraint features' part). */
+  private statusLogits(hT: Float32Array, sf: StateFeatures): Float32Array {
+    const logits = (this.statusOut as Linear).forward(hT);
+    if (sf.globalOut) addInto(logits, sf.globalOut, 0, logits.length);
+    return logits;
+  }
+
   /** Flight scores (n flights, then none) given the state and the status the flight is conditioned on. */
-  private flightScores(p: Prepared, e: Encoded, caches: readonly GruCache[], hT: Float32Array, status: number) {
+  private flightScores(p: Prepared, e: Encoded, caches: readonly GruCache[], hT: Float32Array, status: number, sf: StateFeatures) {
     const H = this.H;
     const qIn = new Float32Array(hT);
     if (status >= 0) addInto(qIn, (this.statusEmb as Embedding).row(status));
@@ -534,7 +603,7 @@ export class DialogueModel {
     const keysIn: Float32Array[] = [];
     const keys = new Float32Array(e.n * H);
     const scores = new Float32Array(e.n + 1);
-    const match = this.matchLayer ? this.matchFeatures(p, this.saidBefore(p, p.endPos)) : null;
+    const match = sf.match;
     for (let f = 0; f < e.n; f++) {
       const x = this.flightKeyInput(p, e, caches, f, match);
       keysIn.push(x);
@@ -544,7 +613,7 @@ export class DialogueModel {
       for (let j = 0; j < H; j++) s += q[j]! * k[j]!;
       scores[f] = s;
     }
-    scores[e.n] = (this.noneScore as Linear).forward(hT)[0]!;
+    scores[e.n] = (this.noneScore as Linear).forward(hT)[0]! + (sf.globalOut ? sf.globalOut[STATUSES.length]! : 0);
     return { qIn, q, keysIn, keys, scores };
   }
 
@@ -573,17 +642,20 @@ export class DialogueModel {
     const hT = caches[p.endPos]!.h;
     const dhT = new Float32Array(H);
     let loss = 0;
+    const sf = this.stateFeatures(p);
+    const dGlobal = new Float32Array(STATUSES.length + 1);
     // status
     if (p.status >= 0) {
-      const logits = (this.statusOut as Linear).forward(hT);
+      const logits = this.statusLogits(hT, sf);
       const g = new Float32Array(logits.length);
       loss += softmaxCrossEntropy(logits, p.status, g);
       scaleInPlace(g, scale);
       if (backward) (this.statusOut as Linear).backward(hT, g, dhT);
+      dGlobal.set(g);
     }
     // flight, conditioned on the true status (teacher forcing)
     if (p.flight >= 0) {
-      const fs = this.flightScores(p, e, caches, hT, p.status);
+      const fs = this.flightScores(p, e, caches, hT, p.status, sf);
       const g = new Float32Array(e.n + 1);
       loss += pointerLoss(fs.scores, [p.flight], g);
       scaleInPlace(g, scale);
@@ -604,6 +676,7 @@ export class DialogueModel {
           if (m >= 0) addInto(dh(m), dx, H, H);
         }
         (this.noneScore as Linear).backward(hT, new Float32Array([g[e.n]!]), dhT);
+        dGlobal[STATUSES.length] = g[e.n]!;
         const dqIn = new Float32Array(H);
         (this.flightQuery as Linear).backward(fs.qIn, dq, dqIn);
         addInto(dhT, dqIn);
@@ -637,6 +710,7 @@ export class DialogueModel {
       this.nameQuery[k]!.backward(hT, dq, dhT);
     }
     if (backward) addInto(dh(p.endPos), dhT);
+    if (backward && sf.global) (this.globalLayer as Linear).backward(sf.global, dGlobal);
     return loss;
   }
 
@@ -649,9 +723,9 @@ export class DialogueModel {
     const e = this.encode(p);
     const caches = this.gru.forward(Array.from(p.ids, (id) => this.emb.row(id)), e.h0);
     const hT = caches[p.endPos]!.h;
-    const logits = (this.statusOut as Linear).forward(hT);
-    const status = choose(probs(logits), rng);
-    const fs = this.flightScores(p, e, caches, hT, status);
+    const sf = this.stateFeatures(p);
+    const status = choose(probs(this.statusLogits(hT, sf)), rng);
+    const fs = this.flightScores(p, e, caches, hT, status, sf);
     const f = choose(probs(fs.scores), rng);
     const name = [0, 1].map((k) => {
       if (p.namePositions.length === 0) return '';
@@ -669,24 +743,25 @@ export class DialogueModel {
    * `<pad>`, and `<unk>` only by copying a slot whose word is outside the vocabulary (that word is
    * returned).
    */
-  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords'>, rng?: Rng): NextWord {
-    const r = this.readout(h, e, p.slots);
+  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords' | 'flightSlots' | 'flightSlotWords'>, rng?: Rng): NextWord {
+    const [slots, slotWords] = this.role === 'agent' ? [p.flightSlots, p.flightSlotWords] : [p.slots, p.slotWords];
+    const r = this.readout(h, e, slots);
     const prob = new Float32Array(r.logits.length);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
-    for (let i = 0; i < e.n; i++) prob[p.slots[i]!] = prob[p.slots[i]!]! + (1 - r.g) * r.alpha[i]!;
+    for (let i = 0; i < e.n; i++) prob[slots[i]!] = prob[slots[i]!]! + (1 - r.g) * r.alpha[i]!;
     prob[0] = -1;
     let unkCopy = 0;
     let unkSlot = -1;
     for (let i = 0; i < e.n; i++) {
-      if (p.slots[i] === 1 && r.alpha[i]! > unkCopy) {
+      if (slots[i] === 1 && r.alpha[i]! > unkCopy) {
         unkCopy = r.alpha[i]!;
         unkSlot = i;
       }
     }
     if (unkSlot < 0) prob[1] = -1;
     const id = choose(prob, rng);
-    return { id, word: id === 1 && unkSlot >= 0 ? p.slotWords[unkSlot]! : this.vocab.words[id]! };
+    return { id, word: id === 1 && unkSlot >= 0 ? slotWords[unkSlot]! : this.vocab.words[id]! };
   }
 
   /**
@@ -708,7 +783,8 @@ export class DialogueModel {
       reference.push(ref);
       let h = caches[t]!.h;
       const gen: string[] = [];
-      const et = this.withSaid(e, p, this.saidBefore(p, t));
+      const before = this.saidBefore(p, t);
+      const et = this.withSaid(e, p, before.said, before.words);
       for (let k = 0; k < maxLen; k++) {
         const w = this.nextWord(h, et, p);
         if (stops.has(w.id)) break;
@@ -719,6 +795,14 @@ export class DialogueModel {
     }
     return { generated, reference };
   }
+}
+
+interface StateFeatures {
+  /** n × MF match (and constraint) features of the flights, null without `sizes.match`. */
+  match: Float32Array | null;
+  /** The global constraint features and the global layer's output (`sizes.constraints`), else null. */
+  global: Float32Array | null;
+  globalOut: Float32Array | null;
 }
 
 export interface NextWord {

@@ -40,6 +40,8 @@ class Stream {
   readonly speaker: number[] = [];
   /** The customer's word ids so far with the position each was first said at (the agent's flight memory matches them, `sizes.match`). */
   private readonly said = new Map<number, number>();
+  /** The customer's words so far, markers excluded (the agent's constraint features read them, `sizes.constraints`). */
+  private readonly saidWords: string[] = [];
   private h: Float32Array;
   private readonly enc: ReturnType<DialogueModel['encode']>;
   private readonly p: Prepared;
@@ -59,6 +61,7 @@ class Stream {
     this.speaker.push(speaker);
     const id = this.model.vocab.id(word);
     if (speaker === 0 && !this.said.has(id)) this.said.set(id, this.words.length - 1);
+    if (speaker === 0 && word !== T1 && word !== T2 && word !== EOD) this.saidWords.push(word);
     this.h = this.model.gru.step(this.model.emb.row(id), this.h).h;
   }
 
@@ -66,7 +69,7 @@ class Stream {
   speak(marker: string, speaker: number, rng?: Rng): { words: string[]; end: boolean } {
     this.feed(marker, speaker);
     const out: string[] = [];
-    const enc = this.model.withSaid(this.enc, this.p, this.said);
+    const enc = this.model.withSaid(this.enc, this.p, this.said, this.saidWords);
     for (let k = 0; k < this.maxLen; k++) {
       const w = this.model.nextWord(this.h, enc, this.p, rng);
       if (w.word === T1 || w.word === T2) break;

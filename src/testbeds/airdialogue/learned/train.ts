@@ -62,8 +62,12 @@ export interface AirTrainOptions {
   point?: boolean;
   /** With `match`: the departure/return flags follow the order they were said in (`ModelSizes.order`; default false). */
   order?: boolean;
+  /** With `match`: the agent's flight memory, flight pointer and status head see the constraint features (`ModelSizes.constraints`, constraints.ts; default true). */
+  constraints?: boolean;
   /** Epochs (default 8). */
   epochs?: number;
+  /** The learning rate is multiplied by this after every epoch (default 1: constant). */
+  lrDecay?: number;
   /** Dialogues per update (default 8). */
   batch?: number;
   /** Adam learning rate (default 0.01). */
@@ -162,14 +166,14 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
  * ```
  */
 export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
-  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: (o.match ?? true) && o.point === true, order: (o.match ?? true) && o.order === true };
+  const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: (o.match ?? true) && o.point === true, order: (o.match ?? true) && o.order === true, constraints: (o.match ?? true) && o.constraints !== false };
   const epochs = o.epochs ?? 8;
   const batch = o.batch ?? 8;
   const minCount = o.minCount ?? 1;
   const seed = o.seed ?? 0;
   const lt = train.map(toLearned);
   const vocab = buildVocab(lt, minCount);
-  const models = createAirModels(vocab, sizes, seed, { epochs, batch, lr: o.lr ?? 0.01, minCount, seed, trainDialogues: train.length });
+  const models = createAirModels(vocab, sizes, seed, { epochs, batch, lr: o.lr ?? 0.01, ...(o.lrDecay !== undefined && o.lrDecay !== 1 ? { lrDecay: o.lrDecay } : {}), minCount, seed, trainDialogues: train.length });
   const params = airModelParams(models);
   const opt = adam(o.lr ?? 0.01);
   const pt = lt.map((e) => prepare(e, vocab));
@@ -183,6 +187,7 @@ export function trainAirModels(train: readonly AirExample[], dev: readonly AirEx
   let done = 0;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const t0 = Date.now();
+    opt.lr = (o.lr ?? 0.01) * (o.lrDecay ?? 1) ** (epoch - 1);
     const order = rng.shuffle(pt.map((_, i) => i));
     let lmSum = 0;
     let tokSum = 0;
