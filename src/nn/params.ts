@@ -3,6 +3,7 @@
  * and optimisers (SGD, Adam) with global gradient-norm clipping.
  */
 import type { Rng } from '../core/rng.js';
+import { adamUpdate } from './adam-update.js';
 
 /**
  * A named parameter tensor: its values and a gradient buffer of the same size (row-major,
@@ -204,14 +205,7 @@ export function adam(lr: number, beta1 = 0.9, beta2 = 0.999, eps = 1e-8): Optimi
         }
         const d = p.data;
         const g = p.grad;
-        for (let i = 0; i < d.length; i++) {
-          const gi = g[i] as number;
-          const mi = beta1 * (mp[i] as number) + (1 - beta1) * gi;
-          const vi = beta2 * (vp[i] as number) + (1 - beta2) * gi * gi;
-          mp[i] = mi;
-          vp[i] = vi;
-          d[i] = (d[i] as number) - (a * mi) / (Math.sqrt(vi) + eps);
-        }
+        adamUpdate(d, g, mp, vp, 0, d.length, a, beta1, beta2, eps, 1);
       }
     },
   };

@@ -5,6 +5,7 @@
  * update: untouched rows have a zero gradient, so they neither move nor add to the norm.
  */
 import type { Param } from './params.js';
+import { adamUpdate } from './adam-update.js';
 
 /** The rows of one `[rows, dim]` parameter whose gradient may be non-zero in this batch. */
 export class TouchedRows {
@@ -71,14 +72,7 @@ export class TouchedRows {
     const d = this.dim;
     for (let k = 0; k < this.count; k++) {
       const o = (this.list[k] as number) * d;
-      for (let j = o; j < o + d; j++) {
-        const gi = scale * (g[j] as number);
-        const mi = beta1 * (m[j] as number) + (1 - beta1) * gi;
-        const vi = beta2 * (v[j] as number) + (1 - beta2) * gi * gi;
-        m[j] = mi;
-        v[j] = vi;
-        x[j] = (x[j] as number) - (a * mi) / (Math.sqrt(vi) + eps);
-      }
+      adamUpdate(x, g, m, v, o, o + d, a, beta1, beta2, eps, scale);
     }
   }
 
@@ -178,14 +172,7 @@ export class SparseAdam {
       const [m, v] = this.moments.get(p) as [Float32Array, Float32Array];
       const x = p.data;
       const g = p.grad;
-      for (let j = 0; j < x.length; j++) {
-        const gi = scale * (g[j] as number);
-        const mi = beta1 * (m[j] as number) + (1 - beta1) * gi;
-        const vi = beta2 * (v[j] as number) + (1 - beta2) * gi * gi;
-        m[j] = mi;
-        v[j] = vi;
-        x[j] = (x[j] as number) - (a * mi) / (Math.sqrt(vi) + eps);
-      }
+      adamUpdate(x, g, m, v, 0, x.length, a, beta1, beta2, eps, scale);
     }
     return norm;
   }
