@@ -36,6 +36,17 @@ test('tfidf: cosine of tf-idf vectors, with the textbook numbers', () => {
   assert.equal(argmax(h.rank([u('c'), b('c'), u('a')], ['a b', 'c c'])), 1);
 });
 
+test('tfidf history mode: one history array grown in place (as a chat session does) scores as fresh histories', () => {
+  const m = Tfidf.fit(['hello', 'i want italian food', 'in rome please', 'what price range', 'which cuisine', 'api_call italian rome'], { input: 'history', matchType: false });
+  const cands = ['what price range', 'which cuisine', 'api_call italian rome'];
+  const grown: Turn[] = [u('hello')];
+  m.rank(grown, cands);
+  grown.push(b('which cuisine'), u('italian in rome'));
+  const fresh = Tfidf.fit(['hello', 'i want italian food', 'in rome please', ...cands], { input: 'history', matchType: false }).rank(grown.map((t) => ({ ...t })), cands);
+  assert.deepEqual([...m.rank(grown, cands)], [...fresh]);
+  assert.ok((fresh[2] as number) > 0);
+});
+
 test('tfidf + type: an unseen entity still matches through its KB type', () => {
   const kb = new KbTypes([['greek', 'R_cuisine'], ['thai', 'R_cuisine'], ['rome', 'R_location']]);
   const cands = ['api_call thai rome', 'api_call greek rome', 'hello there'];

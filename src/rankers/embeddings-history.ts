@@ -13,6 +13,7 @@ import type { Turn } from '../core/dialog.js';
 import { tokenize } from '../core/text.js';
 import type { CandidateIndex } from './candidates.js';
 import { bigramWord, type WordVocab } from './word-vocab.js';
+import { extendsTurns } from './history-prefix.js';
 
 /** A growable Int32Array (amortised appends, no per-append allocation). */
 class IntList {
@@ -75,9 +76,7 @@ export class HistoryState {
 
   /** Brings the state to `history`: appends its new turns, or starts over when it does not extend the last one. */
   sync(history: readonly Turn[]): void {
-    let same = history.length >= this.turns.length;
-    for (let i = 0; same && i < this.turns.length; i++) same = history[i] === this.turns[i];
-    if (!same) this.reset();
+    if (!extendsTurns(this.turns, history)) this.reset();
     for (let i = this.turns.length; i < history.length; i++) this.add(history[i] as Turn);
   }
 

@@ -14,6 +14,7 @@ import { KbTypes, attrType } from './match-type.js';
 import { inputText, type InputMode } from './input.js';
 import { checkModelMeta } from './model-meta.js';
 import type { ModelFileContent } from '../formats/model-file.js';
+import { extendsTurns } from './history-prefix.js';
 
 /**
  * Configuration of a {@link Tfidf} ranker: what it reads as the input, and whether (and how) it
@@ -76,16 +77,20 @@ interface PreparedCandidates {
  * asks for every prefix of a dialog in turn.
  */
 class HistoryCounts {
-  private turns: readonly Turn[] = [];
+  /** The turns counted so far (a copy: callers may grow their history array in place). */
+  private readonly turns: Turn[] = [];
   private counts = new Map<string, number>();
 
   of(history: readonly Turn[]): Map<string, number> {
-    const n = this.turns.length;
-    let extends_ = history.length >= n;
-    for (let i = 0; extends_ && i < n; i++) extends_ = history[i] === this.turns[i];
-    if (!extends_) this.counts = new Map();
-    for (let i = extends_ ? n : 0; i < history.length; i++) for (const w of tokenize((history[i] as Turn).text)) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
-    this.turns = history;
+    if (!extendsTurns(this.turns, history)) {
+      this.turns.length = 0;
+      this.counts = new Map();
+    }
+    for (let i = this.turns.length; i < history.length; i++) {
+      const t = history[i] as Turn;
+      this.turns.push(t);
+      for (const w of tokenize(t.text)) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
+    }
     return this.counts;
   }
 }
