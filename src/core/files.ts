@@ -2,7 +2,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { homedir } from 'node:os';
-import { FormatError } from './errors.js';
+import { FormatError, InternalError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -67,6 +67,13 @@ function firstInvalidUtf8Line(buf: Buffer): number {
 
 let tmpCounter = 0;
 
+/** A fresh temp file name in `file`'s folder (created when missing), for a write renamed onto `file`. */
+function tempBeside(file: string): string {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `.${basename(file)}.${process.pid}.${tmpCounter++}.tmp`);
+}
+
 /**
  * Writes `data` to `file` via a temp file in the same folder and a rename: readers never see a
  * half-written file. Creates missing parent folders; file-system errors (Node's, not dialogym's
@@ -80,9 +87,7 @@ let tmpCounter = 0;
  * ```
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${tmpCounter++}.tmp`);
+  const tmp = tempBeside(file);
   try {
     writeFileSync(tmp, data);
     renameSync(tmp, file);
@@ -106,15 +111,13 @@ export class AtomicFileWriter {
   private pendingLength = 0;
 
   constructor(readonly file: string) {
-    const dir = dirname(file);
-    mkdirSync(dir, { recursive: true });
-    this.tmp = join(dir, `.${basename(file)}.${process.pid}.${tmpCounter++}.tmp`);
+    this.tmp = tempBeside(file);
     this.fd = openSync(this.tmp, 'w');
   }
 
   /** Appends `text` (written to the temp file once 64 KiB are pending, or at `flush`/`commit`). */
   write(text: string): void {
-    if (this.fd === undefined) throw new Error(`${this.file}: write after commit or abort`);
+    if (this.fd === undefined) throw new InternalError(`${this.file}: write after commit or abort`);
     this.pending.push(text);
     this.pendingLength += text.length;
     if (this.pendingLength >= 65536) this.flush();
@@ -137,7 +140,7 @@ export class AtomicFileWriter {
   /** Flushes, closes and renames the temp file onto the target. */
   commit(): void {
     this.flush();
-    if (this.fd === undefined) throw new Error(`${this.file}: commit after commit or abort`);
+    if (this.fd === undefined) throw new InternalError(`${this.file}: commit after commit or abort`);
     closeSync(this.fd);
     this.fd = undefined;
     try {
