@@ -47,6 +47,11 @@ export const GLOBAL_FEATURES = 2;
 const MONTH = '(jan|feb|mar|apr|may|june|july|aug|sept|oct|nov|dec)';
 const SEG = '(morning|afternoon|evening)';
 const CLAUSE = '[^.;,]*?';
+/** Built once (the features are computed at every agent turn): `matchAll` copies a global pattern, so sharing them is safe. */
+const AIRPORT_AFTER = { from: /\bfrom ([a-z0-9]+)\b/g, to: /\bto ([a-z0-9]+)\b/g };
+const DATE = new RegExp(`\\b${MONTH} (\\d{1,2})\\b`, 'g');
+const DEPART = new RegExp(`\\b(?:depart|departing|departure|leave|leaving)\\b${CLAUSE}\\b${SEG}\\b`);
+const RETURN = new RegExp(`\\b(?:return|returning|come back|coming back)\\b${CLAUSE}\\b${SEG}\\b`);
 const NORMAL_COST = new Set(Object.entries(AIRLINE_TYPES).flatMap(([a, t]) => (t === 'normal-cost' ? [a.toLowerCase()] : [])));
 
 /**
@@ -57,15 +62,15 @@ const NORMAL_COST = new Set(Object.entries(AIRLINE_TYPES).flatMap(([a, t]) => (t
 export function saidConstraints(words: readonly string[], airports: ReadonlySet<string>): SaidConstraints {
   const text = ` ${words.join(' ')} `;
   const s: SaidConstraints = {};
-  const airport = (cue: string): string | undefined => {
-    for (const m of text.matchAll(new RegExp(`\\b${cue} ([a-z0-9]+)\\b`, 'g'))) if (airports.has(m[1]!)) return m[1];
+  const airport = (cue: keyof typeof AIRPORT_AFTER): string | undefined => {
+    for (const m of text.matchAll(AIRPORT_AFTER[cue])) if (airports.has(m[1]!)) return m[1];
     return undefined;
   };
   const from = airport('from');
   if (from !== undefined) s.from = from;
   const to = airport('to');
   if (to !== undefined) s.to = to;
-  const dates = [...text.matchAll(new RegExp(`\\b${MONTH} (\\d{1,2})\\b`, 'g'))];
+  const dates = [...text.matchAll(DATE)];
   if (dates[0]) [s.depMonth, s.depDay] = [dates[0][1]!, Number(dates[0][2])];
   if (dates[1]) [s.retMonth, s.retDay] = [dates[1][1]!, Number(dates[1][2])];
   const price = [...text.matchAll(/\b(?:budget is|under|more than|up to|at most) (?:\$ )?(\d{3,5})\b/g)].pop();
@@ -74,9 +79,9 @@ export function saidConstraints(words: readonly string[], airports: ReadonlySet<
   else if (/\b(one|1) (connection|stop)s?\b/.test(text)) s.maxConnections = 1;
   const cls = [...text.matchAll(/\b(economy|business) class\b/g)].pop();
   if (cls) s.cls = cls[1]!;
-  const dep = new RegExp(`\\b(?:depart|departing|departure|leave|leaving)\\b${CLAUSE}\\b${SEG}\\b`).exec(text);
+  const dep = DEPART.exec(text);
   if (dep) s.depTime = dep[1] as DaySegment;
-  const ret = new RegExp(`\\b(?:return|returning|come back|coming back)\\b${CLAUSE}\\b${SEG}\\b`).exec(text);
+  const ret = RETURN.exec(text);
   if (ret) s.retTime = ret[1] as DaySegment;
   if (/\b(standard - fare|normal - cost|full - service)\b/.test(text)) s.normalCost = true;
   return s;
