@@ -125,7 +125,10 @@ test('the page and its files are served with a content security policy', async (
     assert.match(String(r.headers['content-type']), new RegExp(`^${type}`));
     assert.match(String(r.headers['content-security-policy']), /script-src 'self'/);
   }
-  assert.match((await server.app.inject({ method: 'GET', url: '/airdialogue' })).body, /<script type="module" src="\/airdialogue\.js"><\/script>/);
+  const page = (await server.app.inject({ method: 'GET', url: '/airdialogue' })).body;
+  assert.match(page, /<script type="module" src="\/airdialogue\.js"><\/script>/);
+  // The message box takes what the server keeps (maxTextLength 100 here, the file says 500).
+  assert.match(page, /<input id="text"[^>]*maxlength="100"/);
 });
 
 test('dialogym serve --airdialogue: a corrupt model file is a one-line error before anything listens', async () => {

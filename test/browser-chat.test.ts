@@ -415,7 +415,9 @@ test('an expired session: the message goes back to the box in a new session; a n
 test('a refused message is marked "not sent" in the transcript and Restore puts it back in the box', { skip, timeout: 60_000 }, async () => {
   const page = await open(rulesServer);
   assert.deepEqual(await say(page, 'hello'), ['hello what can i help you with today']);
-  // A real 400 of the server: longer than its limit.
+  // The box takes at most the server's limit; a page of an older server (no such limit in its box) gets a real 400.
+  assert.equal(await page.getAttribute('[data-testid=input]', 'maxlength'), String(MAX_TEXT));
+  await page.locator('[data-testid=input]').evaluate((el) => (el as unknown as { removeAttribute(name: string): void }).removeAttribute('maxlength'));
   const long = `can you book a table in rome ${'please '.repeat(12)}`.trim();
   assert.ok(long.length > MAX_TEXT);
   assert.deepEqual(await say(page, long), []);

@@ -189,6 +189,7 @@ test('the web UI is served at / (no CDN), unknown static paths 404', { skip }, a
   assert.match(r.type, /^text\/html/);
   assert.match(r.text, /<script type="module" src="\/app\.js"><\/script>/);
   assert.ok(!/https?:\/\//.test(r.text), 'no external URL');
+  assert.match(r.text, /<input id="text"[^>]*maxlength="200"/, 'the message box takes what the server accepts (--max-text 200)');
   const js = await call('GET', '/app.js');
   assert.equal(js.status, 200);
   assert.match(js.type, /^text\/javascript/);

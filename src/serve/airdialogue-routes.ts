@@ -22,7 +22,8 @@ import { checkSchema } from '../formats/schema.js';
 import type { AirModels } from '../testbeds/airdialogue/learned/train.js';
 import { AirChat, type AirChatRole } from './airdialogue-chat.js';
 import { SessionNotFoundError } from './backend.js';
-import { InputError } from './session.js';
+import { InputError, SESSION_DEFAULTS } from './session.js';
+import { withTextLimit } from './web-page.js';
 import { CapacityError } from './sessions.js';
 
 /** Options of `registerAirDialogueRoutes`. */
@@ -117,7 +118,7 @@ export function registerAirDialogueRoutes(app: FastifyInstance, models: AirModel
   for (const [path, file, type] of WEB) {
     const f = join(o.webDir, file);
     if (!existsSync(f)) continue;
-    const body = readFileSync(f);
+    const body = type.startsWith('text/html') ? withTextLimit(readFileSync(f), o.maxTextLength ?? SESSION_DEFAULTS.maxTextLength) : readFileSync(f);
     app.get(path, async (_req, reply) => reply.type(type).header('content-security-policy', CSP).send(body));
   }
   const timer = setInterval(sweep, 60_000);

@@ -24,6 +24,7 @@ import { checkSchema } from '../formats/schema.js';
 import { InternalError } from '../core/errors.js';
 import { kbHint, type KbHint } from './kb-hint.js';
 import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
+import { withTextLimit } from './web-page.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
 
 export interface ServerOptions extends SessionOptions, SessionStoreOptions {
@@ -190,7 +191,7 @@ export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: Se
   const web = new Map<string, { body: Buffer; type: string }>();
   for (const [path, { file, type }] of Object.entries(WEB_FILES)) {
     const f = join(webDir, file);
-    if (existsSync(f)) web.set(path, { body: readFileSync(f), type });
+    if (existsSync(f)) web.set(path, { body: type.startsWith('text/html') ? withTextLimit(readFileSync(f), opts.maxTextLength ?? SESSION_DEFAULTS.maxTextLength) : readFileSync(f), type });
   }
   const app = baseApp(opts);
 
