@@ -66,6 +66,7 @@ test('CLI: train --model hcn (no candidates needed), eval --model file.dgm --kb,
       { encoding: 'utf8' },
     );
     assert.match(outTrain, /^hcn: dev per-response \d+\.\d\d% \(epoch=\d\)/);
+    assert.match(outTrain, /\n  note: no --dev: the epoch was selected on the first 200 training dialogs, which it also trained on/);
     assert.ok(existsSync(model));
     const ev = execFileSync(
       process.execPath,

@@ -10,7 +10,7 @@ import { saveModel, trainModel, trainableModels, type SavableRanker, type TrainO
 import '../../testbeds/restaurant/models.js';
 import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
-import { HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
+import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
 import { writeModelFile } from '../../formats/model-file.js';
 import { action, alias, floatFlag, intFlag, out } from '../run.js';
@@ -197,6 +197,7 @@ function run(o: TrainFlags): void {
     return;
   }
   out(`${r.model.name}: dev per-response ${(100 * r.dev).toFixed(2)}% (${r.selected}), trained in ${r.seconds.toFixed(1)}s`);
+  if (o.model === 'hcn' && dev.length === 0) out(`  note: no --dev: the epoch was selected on the first ${Math.min(HCN_DEV_FALLBACK, train.length)} training dialogs, which it also trained on (dev per-response above is on them)`);
   if (r.missing > 0) out(`  note: ${r.missing} training bot turns are not among the candidates and were skipped`);
   out(`  wrote ${o.out}`);
 }

@@ -23,6 +23,9 @@ import { adam } from '../../../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../../../train/loop.js';
 import type { TrainHooks } from '../../../rankers/train-data.js';
 
+/** Without dev dialogs, hcn selects its epoch on this many of the first training dialogs (which it also trains on). */
+export const HCN_DEV_FALLBACK = 200;
+
 /**
  * Options of `trainHcn` (defaults in `HCN_TRAIN_DEFAULTS`; `trainHcn` takes any subset).
  *
@@ -86,7 +89,7 @@ export const HCN_TRAIN_DEFAULTS: HcnTrainOptions = {
 export interface HcnTrainData {
   /** Training dialogs. */
   readonly train: readonly Dialog[];
-  /** Dev dialogs for model selection (empty: the first 200 training dialogs are used). */
+  /** Dev dialogs for model selection (empty: the first `HCN_DEV_FALLBACK` training dialogs are used). */
   readonly dev: readonly Dialog[];
   /** KB facts (entity recognition, templates). */
   readonly facts: readonly KbFact[];
@@ -361,7 +364,7 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
     }
     return s;
   });
-  const dev = data.dev.length > 0 ? data.dev : data.train.slice(0, 200);
+  const dev = data.dev.length > 0 ? data.dev : data.train.slice(0, HCN_DEV_FALLBACK);
   const devScorer = encodedScorer(model, dev);
   const opt = adam(o.lr);
   const order = seqs.map((_, i) => i);
