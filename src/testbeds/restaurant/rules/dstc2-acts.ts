@@ -99,8 +99,10 @@ export function readBotAct(text: string, lex: Dstc2Lexicon): Dstc2BotAct {
   const template = out.join(' ');
   const low = template.toLowerCase();
   let act: Dstc2Act = values['name'] !== undefined ? 'inform' : 'other';
+  // A question is its last sentence's (`There are restaurants … type of food . What price range …?`).
+  const last = low.slice(low.lastIndexOf(' . ') + 1);
   for (const [a, re] of ACTS) {
-    if (re.test(low)) {
+    if (re.test(a.startsWith('ask:') ? last : low)) {
       act = a;
       break;
     }

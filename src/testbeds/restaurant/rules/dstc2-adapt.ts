@@ -11,20 +11,18 @@
  * entities of the bot's own utterance (re-lexicalised) and said instead. The latest such turn
  * wins. Deterministic (no randomness, no training loop).
  *
- * Options (measured in docs/hcn-dstc6-task6.md): `askValues` also echoes a question whose earlier
- * wording names the constraints so far (`There are restaurants in the {price} price range … What
- * type of food would you like?`), filled from the dialog state; `pool` (with the task's candidate
- * list) picks, for a signature the dialog has not said yet, the candidate wording that shares the
- * most word bigrams with the dialog's earlier bot turns (the learned wording on ties).
+ * With the task's candidate list (`candidates`, `--candidates`), the candidates are a pool of
+ * wordings for a signature the dialog has not said yet: once an earlier bot turn has a template no
+ * training turn has (this dialog's system is not the training one), the bot says the candidates'
+ * template of the signature that no training turn has either and that shares the most word
+ * bigrams with those novel turns (measured in docs/hcn-dstc6-task6.md, fourth session).
  */
 import type { Dialog, Turn } from '../../../core/dialog.js';
 import { ConfigError } from '../../../core/errors.js';
 import type { Responder } from '../../../rankers/ranker.js';
 import { readBotAct, type Dstc2BotAct } from './dstc2-acts.js';
 import { Dstc2HeardBot, type Dstc2HeardOptions } from './dstc2-heard.js';
-import { DONTCARE, DSTC2_SLOTS } from './dstc2-lexicon.js';
 import { fill } from './dstc2-patterns.js';
-import { trackDstc2 } from './dstc2-state.js';
 import { Dstc2RulesBot } from './dstc2.js';
 
 /**
@@ -34,15 +32,11 @@ import { Dstc2RulesBot } from './dstc2.js';
  * @example
  * ```ts
  * import type { Dstc2AdaptOptions } from 'dialogym/restaurant';
- * const opts: Dstc2AdaptOptions = { askValues: false, pool: false };
+ * const opts: Dstc2AdaptOptions = { candidates: ['You are welcome', 'What part of town do you have in mind?'] };
  * ```
  */
 export interface Dstc2AdaptOptions extends Dstc2HeardOptions {
-  /** Echo a question's earlier wording that names constraints, filled from the dialog state (default false). */
-  readonly askValues?: boolean;
-  /** For a signature the dialog has not said, pick among the candidates' wordings of it (default false; needs `candidates`). */
-  readonly pool?: boolean;
-  /** The task's candidate responses (`pool`'s wordings). */
+  /** The task's candidate responses: the pool of wordings for a signature the dialog has not said (none: no pool). */
   readonly candidates?: readonly string[];
 }
 
@@ -63,9 +57,10 @@ export class Dstc2AdaptBot implements Responder {
   readonly name = 'dstc2-adapt';
   private readonly unheard: ReadonlySet<string>;
   private readonly rules: Dstc2RulesBot;
-  private readonly askValues: boolean;
-  /** Signature → the candidates' templates of it (`pool`). */
+  /** Signature → the candidates' templates of it (the pool). */
   private readonly pool = new Map<string, string[]>();
+  /** The templates of the training bot turns (the pool). */
+  private readonly trained = new Set<string>();
 
   constructor(train: readonly Dialog[], opts: Dstc2AdaptOptions = {}) {
     this.unheard = new Dstc2HeardBot(train, opts).unheard;
@@ -73,22 +68,20 @@ export class Dstc2AdaptBot implements Responder {
       train.map((d) => ({ ...d, turns: this.heard(d.turns) })),
       opts,
     );
-    this.askValues = opts.askValues ?? false;
-    if (opts.pool === true) {
-      if (!opts.candidates) throw new ConfigError("model 'dstc2-adapt' with pool needs the task's candidate list (--candidates)");
+    if (opts.candidates) {
       for (const c of opts.candidates) {
         const a = readBotAct(c, this.rules.lexicon);
-        if (a.act === 'call' || a.act === 'other') continue;
+        if (a.act === 'call' || a.act === 'other' || !clean(a.template)) continue;
         const list = this.pool.get(a.signature) ?? [];
         if (!list.includes(a.template)) list.push(a.template);
         this.pool.set(a.signature, list);
       }
+      for (const d of train) for (const t of d.turns) if (t.speaker === 'bot') this.trained.add(readBotAct(t.text, this.rules.lexicon).template);
     }
   }
 
   respond(history: readonly Turn[]): string {
-    const heard = this.heard(history);
-    const d = this.rules.decide(heard);
+    const d = this.rules.decide(this.heard(history));
     if ('literal' in d) return d.literal;
     const own = this.rules.realise(d);
     const mine = readBotAct(own, this.rules.lexicon);
@@ -96,31 +89,32 @@ export class Dstc2AdaptBot implements Responder {
     for (let i = earlier.length - 1; i >= 0; i--) {
       const e = earlier[i] as Dstc2BotAct;
       if (e.signature === mine.signature) return e.template === mine.template ? own : (this.say(e.template, mine.values) ?? own);
-      if (this.askValues && e.act === mine.act && mine.act.startsWith('ask:') && Object.keys(mine.values).length === 0) {
-        const s = this.say(e.template, this.constraints(heard));
-        if (s !== undefined) return s;
-      }
     }
     if (this.pool.size > 0) return this.fromPool(mine, earlier) ?? own;
     return own;
   }
 
-  /** The candidates' template of `mine`'s signature sharing the most word bigrams with the earlier bot turns. */
+  /**
+   * For a signature the dialog has not said: when an earlier bot turn's template is one no
+   * training turn has (the dialog's system is not the training one), the candidates' template of
+   * the signature that no training turn has either and shares the most word bigrams with those
+   * novel turns (at least one); else none.
+   */
   private fromPool(mine: Dstc2BotAct, earlier: readonly Dstc2BotAct[]): string | undefined {
     const seen = new Set<string>();
-    for (const e of earlier) if (e.act !== 'greet' && e.act !== 'call') for (const b of bigrams(e.template)) seen.add(b);
+    for (const e of earlier) if (e.act !== 'call' && !this.trained.has(e.template)) for (const b of bigrams(e.template)) seen.add(b);
     if (seen.size === 0) return undefined;
-    const score = (t: string): number => bigrams(t).filter((b) => seen.has(b)).length;
-    let best = mine.template;
-    let bestScore = score(best);
+    let best: string | undefined;
+    let bestScore = 0;
     for (const t of this.pool.get(mine.signature) ?? []) {
-      const s = score(t);
+      if (this.trained.has(t)) continue;
+      const s = bigrams(t).filter((b) => seen.has(b)).length;
       if (s > bestScore) {
         best = t;
         bestScore = s;
       }
     }
-    return best === mine.template ? undefined : this.say(best, mine.values);
+    return best === undefined ? undefined : this.say(best, mine.values);
   }
 
   /** A template filled with values (restaurant names in the bot's written form). */
@@ -128,22 +122,22 @@ export class Dstc2AdaptBot implements Responder {
     return fill(template, values, this.rules.patterns.nameForms);
   }
 
-  /** The constraints the user has given (values, not don't-cares). */
-  private constraints(history: readonly Turn[]): Record<string, string> {
-    const goal = trackDstc2(history, this.rules.lexicon).goal;
-    const out: Record<string, string> = {};
-    for (const s of DSTC2_SLOTS) {
-      const v = goal[s];
-      if (v !== undefined && v !== DONTCARE) out[s] = v;
-    }
-    return out;
-  }
-
   /** The turns with the unheard words taken out of the user's (as `dstc2-heard` reads them). */
   private heard(turns: readonly Turn[]): Turn[] {
     if (this.unheard.size === 0) return [...turns];
     return turns.map((t) => (t.speaker === 'user' ? { ...t, text: t.text.split(' ').filter((w) => !this.unheard.has(w)).join(' ') } : t));
   }
+}
+
+/**
+ * Whether a candidate's template has only placeholders for its entities: some candidates keep a
+ * raw entity the anonymisation missed (`The address of {name} is 7 Milton Road Chesterton .`,
+ * `{name} Fen Ditton is a great restaurant`) — a digit, or a capitalised word inside a sentence.
+ */
+function clean(template: string): boolean {
+  if (/\d/.test(template)) return false;
+  const w = template.split(' ');
+  return w.every((x, i) => i === 0 || !/^[A-Z]/.test(x) || x === 'I' || x.startsWith("I'") || /^[.,;?!]$/.test(w[i - 1] as string));
 }
 
 /** The word bigrams of a template, placeholders included. */
