@@ -10,7 +10,11 @@
  * from a system that trn and dev barely show). With TASK6_HCN=1, `hcn` (seed TASK6_HCN_SEED, 9
  * epochs, the first 200 training dialogs as its dev) is trained on each side of A->B and B->A
  * too, and the oracle of `hcn` and `rules-dstc2` is printed (~10 min of CPU).
- * Deterministic models only: ~1 min. The tst file is not read.
+ * Rows beside the registered models: `dstc2-adapt` with the candidate list (its pool of wordings),
+ * and the second session's "echo" variants of `dstc2-plus` (say the dialog's own latest pattern of
+ * the decision key: any, or only one of ≥ 15 % of the key's training turns; else `dstc2-plus`'s
+ * choice), rebuilt here (their code was not kept) and matching that session's figures on trn→dev.
+ * Deterministic models only: ~1 min. The tst file is not read (the candidate list is the task's).
  *
  *   node dist/bench/task6-versions.bench.js
  */
@@ -20,10 +24,13 @@ import { loadavg } from 'node:os';
 import type { Dialog } from '../src/core/dialog.js';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
 import { createModel } from '../src/rankers/registry.js';
-import type { Ranker, ResponseModel } from '../src/rankers/ranker.js';
+import type { Ranker, Responder, ResponseModel } from '../src/rankers/ranker.js';
 import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
 import '../src/testbeds/restaurant/models.js';
+import { Dstc2PlusBot } from '../src/testbeds/restaurant/rules/dstc2-plus.js';
+import { delexicalise, fill } from '../src/testbeds/restaurant/rules/dstc2-patterns.js';
 import { dstc2Version } from '../src/testbeds/restaurant/rules/dstc2-versions.js';
+import { Dstc2RulesBot } from '../src/testbeds/restaurant/rules/dstc2.js';
 
 const dataDir = process.env['DIALOGYM_DATA'] ?? join(process.cwd(), '..', 'shared', 'data');
 const babiDir = join(dataDir, 'dialog-bAbI-tasks');
@@ -36,6 +43,7 @@ const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 const trn = readBabiDialogs(`${P}-trn.txt`).dialogs;
 const dev = readBabiDialogs(`${P}-dev.txt`).dialogs;
 const kb = readBabiKb(`${P}-kb.txt`).facts;
+const candidates = readBabiCandidates(`${P}-candidates.txt`).candidates;
 const of = (ds: readonly Dialog[], v: string): Dialog[] => ds.filter((d) => dstc2Version(d) === v);
 const trnA = of(trn, 'A');
 const allB = [...of(trn, 'B'), ...of(dev, 'B')];
@@ -71,22 +79,74 @@ const pct = (hits: number, n: number): string => ((100 * hits) / n).toFixed(2).p
 const hitsOf = (p: readonly string[], truth: readonly string[]): boolean[] => p.map((x, i) => x === truth[i]);
 const count = (b: readonly boolean[]): number => b.filter(Boolean).length;
 
+/**
+ * `dstc2-plus` with the second session's echo (docs/hcn-dstc6-task6.md): when the latest earlier bot
+ * turn of the dialog with the same decision key has a pattern that fills, it is said again (with
+ * `learnedOnly`, only a pattern `dstc2-plus` may say); else `dstc2-plus`'s choice.
+ */
+function plusEcho(train: readonly Dialog[], learnedOnly: boolean): Responder {
+  const rules = new Dstc2RulesBot(train, { kb });
+  const plus = new Dstc2PlusBot(train, { kb });
+  // The patterns dstc2-plus may say: ≥ 15 % of their key's training turns (its minShare).
+  const counts = new Map<string, Map<string, number>>();
+  for (const dialog of train) {
+    dialog.turns.forEach((t, i) => {
+      if (t.speaker !== 'bot') return;
+      const e = rules.decide(dialog.turns.slice(0, i));
+      if ('literal' in e) return;
+      const m = counts.get(e.key) ?? new Map<string, number>();
+      counts.set(e.key, m);
+      const p = delexicalise(t.text, e.values).pattern;
+      m.set(p, (m.get(p) ?? 0) + 1);
+    });
+  }
+  const learned = (key: string, p: string): boolean => {
+    const m = counts.get(key);
+    const total = m ? [...m.values()].reduce((a, b) => a + b, 0) : 0;
+    return (m?.get(p) ?? 0) >= 0.15 * total && total > 0;
+  };
+  return {
+    name: 'dstc2-plus echo',
+    respond(h) {
+      const d = rules.decide(h);
+      if ('literal' in d) return d.literal;
+      for (let i = h.length - 1; i >= 0; i--) {
+        const t = h[i] as Dialog['turns'][number];
+        if (t.speaker !== 'bot') continue;
+        const e = rules.decide(h.slice(0, i));
+        if ('literal' in e || e.key !== d.key) continue;
+        const p = delexicalise(t.text, e.values).pattern;
+        if (learnedOnly && !learned(d.key, p)) break;
+        const s = d.values['name'] !== undefined && rules.foreignName(p) ? undefined : fill(p, d.values, rules.patterns.nameForms);
+        if (s !== undefined) return s;
+        break;
+      }
+      return plus.respond(h);
+    },
+  };
+}
+
 const t0 = Date.now();
-process.stdout.write(`${'model'.padEnd(12)} ${SIGNALS.map(([n]) => n.padStart(7)).join(' ')}\n`);
+process.stdout.write(`${'model'.padEnd(25)} ${SIGNALS.map(([n]) => n.padStart(7)).join(' ')}\n`);
 const rulesHits = new Map<string, boolean[]>();
-for (const name of ['rules-dstc2', 'dstc2-plus', 'dstc2-heard']) {
+const ROWS: readonly (readonly [string, (train: readonly Dialog[]) => ResponseModel])[] = [
+  ...['rules-dstc2', 'dstc2-plus', 'dstc2-heard', 'dstc2-adapt'].map((name) => [name, (tr: readonly Dialog[]) => createModel(name, { train: tr, kb })] as const),
+  ['dstc2-adapt --candidates', (tr) => createModel('dstc2-adapt', { train: tr, kb, candidates })],
+  ['dstc2-plus echo, any', (tr) => plusEcho(tr, false)],
+  ['dstc2-plus echo, learned', (tr) => plusEcho(tr, true)],
+];
+for (const [name, make] of ROWS) {
   const cells = SIGNALS.map(([signal, tr, te]) => {
-    const hits = hitsOf(predict(createModel(name, { train: tr, kb }), te), truths(te));
+    const hits = hitsOf(predict(make(tr), te), truths(te));
     if (name === 'rules-dstc2') rulesHits.set(signal, hits);
     return pct(count(hits), hits.length);
   });
-  process.stdout.write(`${name.padEnd(12)} ${cells.join(' ')}\n`);
+  process.stdout.write(`${name.padEnd(25)} ${cells.join(' ')}\n`);
 }
 process.stdout.write(`(${((Date.now() - t0) / 1000).toFixed(1)} s, load ${load()})\n`);
 
 if (process.env['TASK6_HCN'] === '1') {
   const seed = Number(process.env['TASK6_HCN_SEED'] ?? 1);
-  const candidates = readBabiCandidates(`${P}-candidates.txt`).candidates;
   for (const [signal, tr, te] of SIGNALS.filter(([n]) => n === 'A->B' || n === 'B->A')) {
     const t1 = Date.now();
     const { model } = trainHcn({ train: tr, dev: [], facts: kb, candidates }, { epochs: 9, seed });

@@ -20,6 +20,7 @@ const READS: Readonly<Record<string, readonly ContextFlag[]>> = {
   'rules-dstc2': ['train', 'kb'],
   'dstc2-plus': ['train', 'kb'],
   'dstc2-heard': ['train', 'kb'],
+  'dstc2-adapt': ['train', 'kb', 'candidates'],
   tfidf: ['candidates'],
   'tfidf+type': ['candidates', 'kb'],
 };

@@ -2,7 +2,7 @@
  * The restaurant-booking testbed (bAbI dialog tasks 1–6, Bordes, Boureau & Weston 2017): the KB
  * (memory and SQLite stores), the user/bot simulator that regenerates tasks 1–5, the rule-based
  * bots, the Hybrid Code Network and the Table 2 benchmark. Importing it registers the models
- * `rules`, `rules-dstc2`, `dstc2-plus`, `dstc2-heard` and `hcn` (and the generic rankers).
+ * `rules`, `rules-dstc2`, `dstc2-plus`, `dstc2-heard`, `dstc2-adapt` and `hcn` (and the generic rankers).
  *
  * @example
  * ```ts
@@ -24,6 +24,7 @@ export { createDstc2RulesBot, type Dstc2RulesBot, type Dstc2RulesOptions } from 
 export { canonicalRestaurantText } from './synonyms.js';
 export { createDstc2PlusBot, type Dstc2PlusBot, type Dstc2PlusOptions } from './rules/dstc2-plus.js';
 export { createDstc2HeardBot, type Dstc2HeardBot, type Dstc2HeardOptions } from './rules/dstc2-heard.js';
+export { createDstc2AdaptBot, type Dstc2AdaptBot, type Dstc2AdaptOptions } from './rules/dstc2-adapt.js';
 export { Hcn, HCN_DEFAULTS, type HcnConfig } from './hcn/hcn.js';
 export { trainHcn, HCN_TRAIN_DEFAULTS, type HcnTrainOptions, type HcnTrainData, type HcnTrainResult } from './hcn/train.js';
 export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkProfile } from './benchmark/benchmark.js';
