@@ -10,6 +10,7 @@
  * from a system that trn and dev barely show). With TASK6_HCN=1, `hcn` (seed TASK6_HCN_SEED, 9
  * epochs, the first 200 training dialogs as its dev) is trained on each side of A->B and B->A
  * too, and the oracle of `hcn` and `rules-dstc2` is printed (~10 min of CPU).
+ * Rows: the registered models, and `heard:last` = `dstc2-heard` with `evidence: 'last-turn'`.
  * Deterministic models only: ~1 min. The tst file is not read.
  *
  *   node dist/bench/task6-versions.bench.js
@@ -23,6 +24,7 @@ import { createModel } from '../src/rankers/registry.js';
 import type { Ranker, ResponseModel } from '../src/rankers/ranker.js';
 import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
 import '../src/testbeds/restaurant/models.js';
+import { createDstc2HeardBot } from '../src/testbeds/restaurant/rules/dstc2-heard.js';
 import { dstc2Version } from '../src/testbeds/restaurant/rules/dstc2-versions.js';
 
 const dataDir = process.env['DIALOGYM_DATA'] ?? join(process.cwd(), '..', 'shared', 'data');
@@ -74,9 +76,15 @@ const count = (b: readonly boolean[]): number => b.filter(Boolean).length;
 const t0 = Date.now();
 process.stdout.write(`${'model'.padEnd(12)} ${SIGNALS.map(([n]) => n.padStart(7)).join(' ')}\n`);
 const rulesHits = new Map<string, boolean[]>();
-for (const name of ['rules-dstc2', 'dstc2-plus', 'dstc2-heard']) {
+// Rows: registered models, and variants of their options (`dstc2-heard` crediting each api_call to
+// the user turn right before it only, its counting before the fourth session).
+const ROWS: readonly (readonly [string, (train: readonly Dialog[]) => ResponseModel])[] = [
+  ...['rules-dstc2', 'dstc2-plus', 'dstc2-heard'].map((name) => [name, (train: readonly Dialog[]) => createModel(name, { train, kb })] as const),
+  ['heard:last', (train) => createDstc2HeardBot(train, { kb, evidence: 'last-turn' })],
+];
+for (const [name, create] of ROWS) {
   const cells = SIGNALS.map(([signal, tr, te]) => {
-    const hits = hitsOf(predict(createModel(name, { train: tr, kb }), te), truths(te));
+    const hits = hitsOf(predict(create(tr), te), truths(te));
     if (name === 'rules-dstc2') rulesHits.set(signal, hits);
     return pct(count(hits), hits.length);
   });
