@@ -13,7 +13,8 @@
  * Rows beside the registered models: `dstc2-adapt` with the candidate list (its pool of wordings),
  * and the second session's "echo" variants of `dstc2-plus` (say the dialog's own latest pattern of
  * the decision key: any, or only one of ≥ 15 % of the key's training turns; else `dstc2-plus`'s
- * choice), rebuilt here (their code was not kept) and matching that session's figures on trn→dev.
+ * choice), rebuilt here (their code was not kept) and matching that session's figures on trn→dev,
+ * and `heard:last` = `dstc2-heard` with `evidence: 'last-turn'` (its counting before the fourth session).
  * Deterministic models only: ~1 min. The tst file is not read (the candidate list is the task's).
  *
  *   node dist/bench/task6-versions.bench.js
@@ -29,6 +30,7 @@ import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
 import '../src/testbeds/restaurant/models.js';
 import { Dstc2PlusBot } from '../src/testbeds/restaurant/rules/dstc2-plus.js';
 import { delexicalise, fill } from '../src/testbeds/restaurant/rules/dstc2-patterns.js';
+import { createDstc2HeardBot } from '../src/testbeds/restaurant/rules/dstc2-heard.js';
 import { dstc2Version } from '../src/testbeds/restaurant/rules/dstc2-versions.js';
 import { Dstc2RulesBot } from '../src/testbeds/restaurant/rules/dstc2.js';
 
@@ -131,6 +133,7 @@ process.stdout.write(`${'model'.padEnd(25)} ${SIGNALS.map(([n]) => n.padStart(7)
 const rulesHits = new Map<string, boolean[]>();
 const ROWS: readonly (readonly [string, (train: readonly Dialog[]) => ResponseModel])[] = [
   ...['rules-dstc2', 'dstc2-plus', 'dstc2-heard', 'dstc2-adapt'].map((name) => [name, (tr: readonly Dialog[]) => createModel(name, { train: tr, kb })] as const),
+  ['heard:last', (tr) => createDstc2HeardBot(tr, { kb, evidence: 'last-turn' })],
   ['dstc2-adapt --candidates', (tr) => createModel('dstc2-adapt', { train: tr, kb, candidates })],
   ['dstc2-plus echo, any', (tr) => plusEcho(tr, false)],
   ['dstc2-plus echo, learned', (tr) => plusEcho(tr, true)],

@@ -4,20 +4,21 @@
  *
  * The task-6 user turns are transcripts; the DSTC2 system acted on its own speech recogniser and
  * parser, which missed some words every time: `center` (the transcribers' spelling of `centre`) is
- * followed by an api_call naming the centre in 0 of 33 trn cases (`api_call R_cuisine R_location
- * cheap`), in dev 0 of 15. Such misses are a property of the recogniser and parser, not of a
- * system version's wording or policy: they hold in every mix of versions (docs/hcn-dstc6-task6.md,
- * the leave-version-out signals). Learned from the training dialogs: for every user turn right
- * before an api_call, each word whose removal changes a slot value the rules read from the turn
- * counts once, as *heard* when the api_call has that value. A word seen at least `minCount` times
- * and heard in less than `maxHeard` of them is *unheard*: the bot reads every user turn without
- * its unheard words. The rules and patterns are `rules-dstc2`'s, learned from the training dialogs
- * read the same way. Deterministic (no randomness, no training loop).
+ * in no trn api_call it reached (0 of 78: `api_call R_cuisine R_location cheap`), nor in dev (0 of
+ * 30). Such misses are a property of the recogniser and parser, not of a system version's wording
+ * or policy (docs/hcn-dstc6-task6.md, the leave-version-out signals). Learned from the training
+ * dialogs: for every api_call and slot, the user turn that gave the slot its value — the last one
+ * since the previous call that names the slot (`evidence: 'since-call'`), or only the turn right
+ * before the call (`'last-turn'`, the third session's count) — and each word whose removal changes
+ * that value counts once, as *heard* when the api_call has the value. A word seen at least
+ * `minCount` times and heard in less than `maxHeard` of them is *unheard*: the bot reads every
+ * user turn without its unheard words. The rules and patterns are `rules-dstc2`'s, learned from
+ * the training dialogs read the same way. Deterministic (no randomness, no training loop).
  */
 import type { Dialog, Turn } from '../../../core/dialog.js';
 import { ConfigError } from '../../../core/errors.js';
 import type { Responder } from '../../../rankers/ranker.js';
-import { buildLexicon, DONTCARE, DSTC2_SLOTS, parseApiCall, understand, type Dstc2Lexicon } from './dstc2-lexicon.js';
+import { buildLexicon, DONTCARE, DSTC2_SLOTS, parseApiCall, understand, type Dstc2Lexicon, type Dstc2Slot } from './dstc2-lexicon.js';
 import { Dstc2RulesBot, type Dstc2RulesOptions } from './dstc2.js';
 
 /**
@@ -27,17 +28,27 @@ import { Dstc2RulesBot, type Dstc2RulesOptions } from './dstc2.js';
  * @example
  * ```ts
  * import type { Dstc2HeardOptions } from 'dialogym/restaurant';
- * const opts: Dstc2HeardOptions = { minCount: 5, maxHeard: 1 / 3 };
+ * const opts: Dstc2HeardOptions = { minCount: 5, maxHeard: 1 / 3, evidence: 'since-call' };
  * ```
  */
 export interface Dstc2HeardOptions extends Dstc2RulesOptions {
-  /** Least training turns before an api_call in which a word set a slot value (default 5). */
+  /** Least training api_calls whose slot value a word set (default 5). */
   readonly minCount?: number;
   /** A word is unheard when the api_call took its value in less than this share of them (default 1/3). */
   readonly maxHeard?: number;
+  /** Which user turns an api_call's slot values are credited to (`HearingEvidence`; default `since-call`). */
+  readonly evidence?: HearingEvidence;
 }
 
-/** How often a word set a slot value right before an api_call, and how often the call took it. */
+/**
+ * Which user turn an api_call shows the hearing of, per slot: `last-turn` = the user turn right
+ * before the call (the third session's count); `since-call` = the last user turn since the
+ * previous call that names the slot — a cuisine said two turns before the call, then the area and
+ * price asked, counts too.
+ */
+export type HearingEvidence = 'last-turn' | 'since-call';
+
+/** How often a word set a slot value that reached an api_call, and how often the call took it. */
 export interface WordHearing {
   readonly word: string;
   readonly count: number;
@@ -45,33 +56,46 @@ export interface WordHearing {
 }
 
 /**
- * Counts, for every word of a user turn right before a training api_call that sets a slot value
- * (the rules read another value, or none, without it), how often the api_call has that value.
+ * Counts, for every training api_call and slot, the words of the user turn that gave the slot its
+ * value (`evidence`): each word whose removal changes the value the rules read from that turn
+ * (another value, or none) counts once, as heard when the api_call has the value.
  */
-export function countHearing(train: readonly Dialog[], lex: Dstc2Lexicon): WordHearing[] {
+export function countHearing(train: readonly Dialog[], lex: Dstc2Lexicon, evidence: HearingEvidence = 'since-call'): WordHearing[] {
   const counts = new Map<string, { count: number; heard: number }>();
   for (const d of train) {
+    let since = 0;
     d.turns.forEach((t, i) => {
-      const before = d.turns[i - 1];
-      if (t.speaker !== 'bot' || before?.speaker !== 'user') return;
-      const call = parseApiCall(t.text);
+      const call = t.speaker === 'bot' ? parseApiCall(t.text) : undefined;
       if (!call) return;
-      const full = understand(before.text, lex).slots;
-      const words = before.text.split(' ');
-      words.forEach((w, j) => {
-        const without = understand(words.filter((_, k) => k !== j).join(' '), lex).slots;
-        for (const s of DSTC2_SLOTS) {
-          const v = full[s];
-          if (v === undefined || v === DONTCARE || without[s] === v) continue;
+      const from = evidence === 'since-call' ? since : i - 1;
+      since = i + 1;
+      for (const s of DSTC2_SLOTS) {
+        const source = lastNaming(d.turns, from, i, s, lex);
+        const v = source?.value;
+        if (!source || v === DONTCARE) continue;
+        const words = source.text.split(' ');
+        words.forEach((w, j) => {
+          if (understand(words.filter((_, k) => k !== j).join(' '), lex).slots[s] === v) return;
           let c = counts.get(w);
           if (!c) counts.set(w, (c = { count: 0, heard: 0 }));
           c.count++;
           if (call[s] === v) c.heard++;
-        }
-      });
+        });
+      }
     });
   }
   return [...counts].map(([word, c]) => ({ word, ...c })).sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1));
+}
+
+/** The last user turn in turns[from, to) whose reading names a value for the slot, with the value. */
+function lastNaming(turns: readonly Turn[], from: number, to: number, slot: Dstc2Slot, lex: Dstc2Lexicon): { text: string; value: string } | undefined {
+  for (let j = to - 1; j >= Math.max(from, 0); j--) {
+    const u = turns[j] as Turn;
+    if (u.speaker !== 'user') continue;
+    const value = understand(u.text, lex).slots[slot];
+    if (value !== undefined) return { text: u.text, value };
+  }
+  return undefined;
 }
 
 /**
@@ -96,7 +120,7 @@ export class Dstc2HeardBot implements Responder {
   constructor(train: readonly Dialog[], opts: Dstc2HeardOptions = {}) {
     const minCount = opts.minCount ?? 5;
     const maxHeard = opts.maxHeard ?? 1 / 3;
-    const hearing = countHearing(train, buildLexicon(train, opts.kb ?? []));
+    const hearing = countHearing(train, buildLexicon(train, opts.kb ?? []), opts.evidence);
     this.unheard = new Set(hearing.filter((h) => h.count >= minCount && h.heard < maxHeard * h.count).map((h) => h.word));
     this.rules = new Dstc2RulesBot(
       train.map((d) => ({ ...d, turns: this.heard(d.turns) })),
