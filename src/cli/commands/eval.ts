@@ -34,7 +34,7 @@ export function registerEval(program: Command): void {
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)')
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)')
-    .option('--train <file>', 'training dialog file, for models that learn from it when built (rules-dstc2, dstc2-plus, dstc2-heard) (default: none)')
+    .option('--train <file>', 'training dialogs, for models that learn from them when built (rules-dstc2, dstc2-plus, dstc2-heard, dstc2-adapt); several files joined by commas, e.g. trn and dev (default: none)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)')
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
@@ -55,7 +55,7 @@ function run(o: EvalOptions & ShardFlags): void {
   // A model file that stores its candidates needs no --candidates (which still overrides them).
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : m.content?.candidates;
   const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;
-  const train = o.train ? readBabiDialogs(o.train).dialogs : undefined;
+  const train = o.train ? o.train.split(',').flatMap((f) => readBabiDialogs(f).dialogs) : undefined;
   const model = m.content
     ? modelFromContent(m.content, o.model, kbFacts ? KbTypes.fromFacts(kbFacts) : undefined)
     : createModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}) });

@@ -127,5 +127,17 @@ describe('rules-dstc2 on the original task-6 data', () => {
     const j = JSON.parse(ok.stdout) as { perResponse: number; turns: number };
     assert.equal(j.turns, 4159);
     assert.ok(j.perResponse > 0.4 && j.perResponse < 0.7, String(j.perResponse));
+    // Several training files joined by commas: the same model as one built in process on trn + dev.
+    const both = spawnSync(process.execPath, [cliPath, 'eval', '--model', 'rules-dstc2', '--data', T6('dev'), '--train', `${T6('trn')},${T6('dev')}`, '--json'], { encoding: 'utf8' });
+    assert.equal(both.status, 0, both.stderr);
+    const jb = JSON.parse(both.stdout) as { perResponse: number; turns: number };
+    const trnDev = [...readBabiDialogs(T6('trn')).dialogs, ...readBabiDialogs(T6('dev')).dialogs];
+    const dev = readBabiDialogs(T6('dev')).dialogs;
+    assert.equal(jb.perResponse, accuracy.perResponse(evaluateDialogs(createModel('rules-dstc2', { train: trnDev }), dev)));
+    assert.notEqual(jb.perResponse, j.perResponse, 'dev is among the training dialogs now');
+    const missing = spawnSync(process.execPath, [cliPath, 'eval', '--model', 'rules-dstc2', '--data', T6('dev'), '--train', `${T6('trn')},nope.txt`], { encoding: 'utf8' });
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr.trim(), /^error: .*nope\.txt/);
+    assert.doesNotMatch(missing.stderr, /\n\s+at /);
   });
 });
