@@ -23,7 +23,7 @@ import type { Responder } from '../../../rankers/ranker.js';
 import { readBotAct, type Dstc2BotAct } from './dstc2-acts.js';
 import { Dstc2HeardBot, type Dstc2HeardOptions } from './dstc2-heard.js';
 import { fill } from './dstc2-patterns.js';
-import { Dstc2RulesBot } from './dstc2.js';
+import type { Dstc2RulesBot } from './dstc2.js';
 
 /**
  * Options of `createDstc2AdaptBot` (the `dstc2-adapt` model): those of `dstc2-heard` and which
@@ -55,7 +55,8 @@ export interface Dstc2AdaptOptions extends Dstc2HeardOptions {
  */
 export class Dstc2AdaptBot implements Responder {
   readonly name = 'dstc2-adapt';
-  private readonly unheard: ReadonlySet<string>;
+  /** `dstc2-heard`: what the bot reads of the user's turns, and its rules learned from them. */
+  private readonly hearing: Dstc2HeardBot;
   private readonly rules: Dstc2RulesBot;
   /** Signature → the candidates' templates of it (the pool). */
   private readonly pool = new Map<string, string[]>();
@@ -63,11 +64,8 @@ export class Dstc2AdaptBot implements Responder {
   private readonly trained = new Set<string>();
 
   constructor(train: readonly Dialog[], opts: Dstc2AdaptOptions = {}) {
-    this.unheard = new Dstc2HeardBot(train, opts).unheard;
-    this.rules = new Dstc2RulesBot(
-      train.map((d) => ({ ...d, turns: this.heard(d.turns) })),
-      opts,
-    );
+    this.hearing = new Dstc2HeardBot(train, opts);
+    this.rules = this.hearing.rules;
     if (opts.candidates) {
       for (const c of opts.candidates) {
         const a = readBotAct(c, this.rules.lexicon);
@@ -81,7 +79,7 @@ export class Dstc2AdaptBot implements Responder {
   }
 
   respond(history: readonly Turn[]): string {
-    const d = this.rules.decide(this.heard(history));
+    const d = this.rules.decide(this.hearing.heard(history));
     if ('literal' in d) return d.literal;
     const own = this.rules.realise(d);
     const mine = readBotAct(own, this.rules.lexicon);
@@ -120,12 +118,6 @@ export class Dstc2AdaptBot implements Responder {
   /** A template filled with values (restaurant names in the bot's written form). */
   private say(template: string, values: Readonly<Record<string, string>>): string | undefined {
     return fill(template, values, this.rules.patterns.nameForms);
-  }
-
-  /** The turns with the unheard words taken out of the user's (as `dstc2-heard` reads them). */
-  private heard(turns: readonly Turn[]): Turn[] {
-    if (this.unheard.size === 0) return [...turns];
-    return turns.map((t) => (t.speaker === 'user' ? { ...t, text: t.text.split(' ').filter((w) => !this.unheard.has(w)).join(' ') } : t));
   }
 }
 

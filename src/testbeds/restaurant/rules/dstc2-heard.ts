@@ -115,7 +115,8 @@ export class Dstc2HeardBot implements Responder {
   readonly name = 'dstc2-heard';
   /** Words the bot does not read. */
   readonly unheard: ReadonlySet<string>;
-  private readonly rules: Dstc2RulesBot;
+  /** `rules-dstc2` learned from the training dialogs as heard (`dstc2-adapt` words its decisions). */
+  readonly rules: Dstc2RulesBot;
 
   constructor(train: readonly Dialog[], opts: Dstc2HeardOptions = {}) {
     const minCount = opts.minCount ?? 5;
@@ -133,7 +134,7 @@ export class Dstc2HeardBot implements Responder {
   }
 
   /** The turns with the unheard words taken out of the user's. */
-  private heard(turns: readonly Turn[]): Turn[] {
+  heard(turns: readonly Turn[]): Turn[] {
     if (this.unheard.size === 0) return [...turns];
     return turns.map((t) => (t.speaker === 'user' ? { ...t, text: t.text.split(' ').filter((w) => !this.unheard.has(w)).join(' ') } : t));
   }
