@@ -8,8 +8,7 @@
 import { ConfigError } from '../../core/errors.js';
 import { readTextFile } from '../../core/files.js';
 import type { Dstc6Result } from '../../formats/dstc6.js';
-import { dstc6ResultsFromJson, entryError } from '../../formats/dstc6.js';
-import { parseJsonText } from '../../formats/json-text.js';
+import { entryError, parseDstc6Results } from '../../formats/dstc6.js';
 import { meanReciprocalRank, precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
 
 /**
@@ -143,10 +142,12 @@ export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6
 }
 
 /**
- * `scoreDstc6` on two files, read the quick way: parsed JSON that already has the shape of a
- * result file (integer ranks ≥ 1, non-empty ids) is scored as is, without the copy that
- * `readDstc6Results` makes; anything else goes through `readDstc6Results`'s checks, so errors are
- * the same one-line FormatErrors (`file: entry N (dialog_id …): reason`, `file:line: invalid JSON`).
+ * `scoreDstc6` on two files, read the quick way: JSON that is exactly a result file (arrays of
+ * objects with just the two keys, integer ranks ≥ 1, non-empty ids) is scored as `JSON.parse`
+ * returns it, without the nesting/number walk of `parseJsonText` (such a value cannot nest deeper
+ * than four levels nor hold a non-finite number) and without the copy that `readDstc6Results`
+ * makes; anything else goes through `readDstc6Results`'s checks, so errors are the same one-line
+ * FormatErrors (`file: entry N (dialog_id …): reason`, `file:line: invalid JSON`).
  *
  * @example
  * ```ts
@@ -157,30 +158,47 @@ export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6
  * ```
  */
 export function scoreDstc6Files(resultFile: string, truthFile: string, opts: Omit<ScoreOptions, 'truthFile'> = {}): Dstc6Score {
-  const truth = resultsOf(parseJsonText(readTextFile(truthFile), truthFile), truthFile);
-  const result = resultsOf(parseJsonText(readTextFile(resultFile), resultFile), resultFile);
+  const truth = readResultsQuickly(truthFile);
+  const result = readResultsQuickly(resultFile);
   return scoreDstc6(result, truth, { ...opts, truthFile });
 }
 
 /**
- * Parsed JSON as results: as is when it has the exact shape within the schema's bounds
- * (schemas/dstc6-results.schema.json: ids of 1–200 characters, ≤ 100,000 candidates, integer ranks
- * 1–1,000,000), else through the checking reader, which reports what is wrong.
+ * A result file's entries: as `JSON.parse` gives them when they have the exact shape within the
+ * schema's bounds (schemas/dstc6-results.schema.json: ids of 1–200 characters, ≤ 100,000
+ * candidates, integer ranks 1–1,000,000, no other key), else through the checking reader, which
+ * parses again and reports what is wrong.
  */
-function resultsOf(value: unknown, file: string): readonly Dstc6Result[] {
-  return hasResultShape(value) ? value : dstc6ResultsFromJson(value, file);
+function readResultsQuickly(file: string): readonly Dstc6Result[] {
+  const text = readTextFile(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined; // parseDstc6Results below locates the error
+  }
+  return value !== undefined && hasExactResultShape(value) ? value : parseDstc6Results(text, file);
 }
 
-function hasResultShape(value: unknown): value is Dstc6Result[] {
+/** Own enumerable keys of an object, up to 3 (enough to tell "exactly two"). */
+function keyCount(o: object): number {
+  let n = 0;
+  for (const k in o) if (Object.hasOwn(o, k) && ++n > 2) break;
+  return n;
+}
+
+function hasExactResultShape(value: unknown): value is Dstc6Result[] {
   if (!Array.isArray(value)) return false;
-  for (const e of value as unknown[]) {
-    if (typeof e !== 'object' || e === null) return false;
+  for (let i = 0; i < value.length; i++) {
+    const e: unknown = value[i];
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
     const { dialog_id: id, lst_candidate_id: items } = e as Record<string, unknown>;
-    if (typeof id !== 'string' || id === '' || id.length > 200 || !Array.isArray(items) || items.length > 100_000) return false;
-    for (const c of items as unknown[]) {
-      if (typeof c !== 'object' || c === null) return false;
+    if (typeof id !== 'string' || id === '' || id.length > 200 || !Array.isArray(items) || items.length > 100_000 || keyCount(e) !== 2) return false;
+    for (let j = 0; j < items.length; j++) {
+      const c: unknown = items[j];
+      if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
       const { candidate_id: cid, rank } = c as Record<string, unknown>;
-      if (typeof cid !== 'string' || cid === '' || cid.length > 200 || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1 || rank > 1_000_000) return false;
+      if (typeof cid !== 'string' || cid === '' || cid.length > 200 || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1 || rank > 1_000_000 || keyCount(c) !== 2) return false;
     }
   }
   return true;
