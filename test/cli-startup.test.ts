@@ -69,11 +69,12 @@ test('--help, dstc6 score --help and dstc6 score load no server, SQLite, worker 
   }
   // --help imports no verb module at all.
   assert.deepEqual(loaded('--help').modules.filter((m) => /\/cli\/commands\/(?!index\.js)/.test(m)), []);
-  // A plain dstc6 score reads JSON and scores: no commander, no program, nothing of the other dstc6 tools.
+  // A plain dstc6 score reads JSON and scores: no commander, no program, no format reader (the
+  // result files are exactly result files), nothing of the other dstc6 tools.
   const score = loaded('dstc6', 'score', '--result', tiny, '--truth', tiny);
   assert.match(score.stdout, /^Precision @1: 1\.0\n/);
   assert.deepEqual(
-    score.modules.filter((m) => /\/node_modules\/commander\/|\/cli\/(program|run)\.js$|\/cli\/commands\/dstc6\.js$|\/testbeds\/dstc6\/(?!score\.js)/.test(m)),
+    score.modules.filter((m) => /\/node_modules\/commander\/|\/cli\/(program|run)\.js$|\/cli\/commands\/dstc6\.js$|\/formats\/|\/testbeds\/dstc6\/(?!score-quick\.js)/.test(m)),
     [],
   );
   // Its help, or an unusual command line (here a trailing --), goes through commander.

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
-import { scoreDstc6Files, type Dstc6Score } from '../../testbeds/dstc6/score.js';
+import { scoreDstc6FilesQuickly, type Dstc6Score } from '../../testbeds/dstc6/score-quick.js';
 import { action, fileList, intFlag, out } from '../plain.js';
 
 /** The options of `dstc6 score`, as commander gives them to the action. */
@@ -21,16 +21,22 @@ export interface ScoreFlags {
   readonly json?: boolean;
 }
 
-/** Runs `dstc6 score` with parsed options: one result's score as score.py prints it, or a line per file and the total. */
-export function runScore(o: ScoreFlags): void {
+/**
+ * Runs `dstc6 score` with parsed options: one result's score as score.py prints it, or a line per
+ * file and the total. Files that are exactly result files are scored by ./score-quick.ts alone;
+ * the checking readers (./score.ts, the format code) are loaded only for another file.
+ */
+export async function runScore(o: ScoreFlags): Promise<void> {
   const results = fileList('--result', o.result, '.json');
   const truths = truthFiles(results, o.answers);
-  const scores = results.map((r, i) => {
+  const scores: Dstc6Score[] = [];
+  for (const [i, r] of results.entries()) {
     const truth = truths[i] as string;
-    const s = scoreDstc6Files(r, truth, { nbCandidates: o.nbCandidates });
+    const opts = { nbCandidates: o.nbCandidates };
+    const s = scoreDstc6FilesQuickly(r, truth, opts) ?? (await import('../../testbeds/dstc6/score.js')).scoreDstc6Files(r, truth, opts);
     if (s.duplicated > 0) process.stderr.write(`warning: ${s.duplicated} dialogs listed more than once in ${r}; the last listing counts\n`);
-    return s;
-  });
+    scores.push(s);
+  }
   if (results.length === 1) {
     printScore(scores[0] as Dstc6Score, o.json === true);
     return;
