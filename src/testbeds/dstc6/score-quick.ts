@@ -98,16 +98,19 @@ export function scoreAgainstAnswers(result: readonly Dstc6Result[], answers: Rea
   const nb = opts.nbCandidates ?? 10;
   if (!Number.isInteger(nb) || nb < 1) throw new ConfigError(`nbCandidates must be a positive integer, got ${nb}`);
   const { ranks, duplicated } = answerRanks(result, answers, nb);
-  let precision = precisionAtK.empty(opts.ks ?? [1, 2, 5]);
+  // P@k state built by its definition (hits[i]: examples ranked 1..ks[i]) in one pass: adding the
+  // 1,000 examples of a test file one by one (a new state each) cost ~2 ms of a ~70 ms CLI call.
+  const { ks } = precisionAtK.empty(opts.ks ?? [1, 2, 5]);
+  const hits = ks.map(() => 0);
   let mrr = meanReciprocalRank.empty();
   let missing = 0;
   for (const dialogId of answers.keys()) {
     if (!ranks.has(dialogId)) missing++;
     const rank = ranks.get(dialogId);
-    precision = precisionAtK.add(precision, rank);
+    if (rank !== undefined && rank >= 1) for (let i = 0; i < ks.length; i++) if (rank <= (ks[i] as number)) hits[i] = (hits[i] as number) + 1;
     mrr = meanReciprocalRank.add(mrr, rank);
   }
-  return { precision, mrr, dialogs: answers.size, missing, duplicated };
+  return { precision: { ks, examples: answers.size, hits }, mrr, dialogs: answers.size, missing, duplicated };
 }
 
 /**
@@ -131,42 +134,46 @@ export function scoreDstc6FilesQuickly(resultFile: string, truthFile: string, op
 
 /** A file's entries as `JSON.parse` gives them when it is exactly a result file, else undefined. */
 function parsedResults(file: string): readonly Dstc6Result[] | undefined {
+  const text = readTextFile(file);
   let value: unknown;
   try {
-    value = JSON.parse(readTextFile(file));
+    value = JSON.parse(text);
   } catch (e) {
     if (e instanceof SyntaxError) return undefined;
     throw e;
   }
-  return hasExactResultShape(value) ? value : undefined;
-}
-
-/** Own enumerable keys of an object, up to 3 (enough to tell "exactly two"). */
-function keyCount(o: object): number {
-  let n = 0;
-  for (const k in o) if (Object.hasOwn(o, k) && ++n > 2) break;
-  return n;
+  return hasExactResultShape(value, text) ? value : undefined;
 }
 
 /**
- * Whether parsed JSON is exactly a result file within the schema's bounds
+ * Whether `value`, parsed from `text`, is exactly a result file within the schema's bounds
  * (schemas/dstc6-results.schema.json: ids of 1–200 characters, ≤ 100,000 candidates, integer ranks
  * 1–1,000,000) with no other key: then it cannot nest deeper than four levels nor hold a
  * non-finite number, which is all `parseJsonText` checks beyond `JSON.parse`.
+ *
+ * "No other key" is read from the text: each key of an object is followed by one `:` outside the
+ * strings, so a text with exactly two colons per object of `value` (the entries and their
+ * candidates, each with both keys) has no other key anywhere (a colon inside a string, a key given
+ * twice only add to the count, and the file then goes through the checking reader). One native
+ * regex count is ~3× cheaper than counting the keys of the ~10,000 objects of a test file one by one.
  */
-export function hasExactResultShape(value: unknown): value is Dstc6Result[] {
+export function hasExactResultShape(value: unknown, text: string): value is Dstc6Result[] {
   if (!Array.isArray(value)) return false;
+  let objects = value.length;
   for (let i = 0; i < value.length; i++) {
+    // typeof 'object' and a string dialog_id: an object (an array has no such key)
     const e: unknown = value[i];
-    if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+    if (typeof e !== 'object' || e === null) return false;
     const { dialog_id: id, lst_candidate_id: items } = e as Record<string, unknown>;
-    if (typeof id !== 'string' || id === '' || id.length > 200 || !Array.isArray(items) || items.length > 100_000 || keyCount(e) !== 2) return false;
+    if (typeof id !== 'string' || id === '' || id.length > 200 || !Array.isArray(items) || items.length > 100_000) return false;
+    objects += items.length;
     for (let j = 0; j < items.length; j++) {
       const c: unknown = items[j];
-      if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
+      if (typeof c !== 'object' || c === null) return false;
       const { candidate_id: cid, rank } = c as Record<string, unknown>;
-      if (typeof cid !== 'string' || cid === '' || cid.length > 200 || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1 || rank > 1_000_000 || keyCount(c) !== 2) return false;
+      // integer ranks 1..1,000,000 (NaN fails the comparisons)
+      if (typeof cid !== 'string' || cid === '' || cid.length > 200 || typeof rank !== 'number' || !(rank >= 1 && rank <= 1_000_000 && rank % 1 === 0)) return false;
     }
   }
-  return true;
+  return (text.match(/:/g)?.length ?? 0) === 2 * objects;
 }
