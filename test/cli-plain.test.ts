@@ -111,3 +111,20 @@ test('plain and commander paths print the same, on good and bad input', () => {
   }
   assert.equal(outputs.size, cases.length, 'every case prints something of its own');
 });
+
+test('the plain path writes an output larger than a pipe buffer whole (blocking writes, partial writes continued)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'dialogym-plain-big-'));
+  const truth = join(tmp, 't.answers.json');
+  writeFileSync(truth, JSON.stringify([{ dialog_id: 'd1', lst_candidate_id: [{ candidate_id: 'a', rank: 1 }] }]));
+  const dir = join(tmp, 'results');
+  mkdirSync(dir);
+  for (let i = 0; i < 300; i++) writeFileSync(join(dir, `${'r'.repeat(150)}${String(i).padStart(3, '0')}.json`), JSON.stringify([{ dialog_id: 'd1', lst_candidate_id: [{ candidate_id: i % 2 ? 'a' : 'b', rank: 1 }] }]));
+  const args = ['--result', dir, '--truth', truth, '--json'];
+  assert.notEqual(plainScoreFlags(args), undefined);
+  const plain = cli('dstc6', 'score', ...args);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.ok(plain.stdout.length > 65_536, `${plain.stdout.length} bytes`);
+  const j = JSON.parse(plain.stdout) as { files: unknown[]; total: { p1: number; dialogs: number } };
+  assert.deepEqual([j.files.length, j.total.p1, j.total.dialogs], [300, 0.5, 300]);
+  assert.equal(plain.stdout, cli('dstc6', 'score', ...args, '--').stdout);
+});

@@ -7,13 +7,14 @@
  * nor the program; every other command line (help, errors included) goes through commander.
  */
 import { VERBS, verbName } from './commands/index.js';
-import { fail } from './plain.js';
+import { exitOnEpipe, fail } from './plain.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const plain = VERBS.find((v) => verbName(v) === args[0])?.plain;
   try {
     if (plain !== undefined && (await plain(args.slice(1)))) return;
+    exitOnEpipe(process.stdout);
     const { buildProgram } = await import('./program.js');
     const program = await buildProgram(args);
     await program.parseAsync(process.argv);
@@ -26,9 +27,5 @@ async function main(): Promise<void> {
     fail(e);
   }
 }
-
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
-});
 
 void main();

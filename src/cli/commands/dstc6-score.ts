@@ -11,7 +11,7 @@ import { basename, dirname } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
 import { scoreDstc6FilesQuickly, type Dstc6Score } from '../../testbeds/dstc6/score-quick.js';
-import { action, fileList, intFlag, out } from '../plain.js';
+import { action, fileList, intFlag, writeStdoutSync } from '../plain.js';
 
 /** The options of `dstc6 score`, as commander gives them to the action. */
 export interface ScoreFlags {
@@ -23,10 +23,11 @@ export interface ScoreFlags {
 
 /**
  * Runs `dstc6 score` with parsed options: one result's score as score.py prints it, or a line per
- * file and the total. Files that are exactly result files are scored by ./score-quick.ts alone;
- * the checking readers (./score.ts, the format code) are loaded only for another file.
+ * file and the total, written in one piece by `write` (default: process.stdout). Files that are
+ * exactly result files are scored by ./score-quick.ts alone; the checking readers (./score.ts,
+ * the format code) are loaded only for another file.
  */
-export async function runScore(o: ScoreFlags): Promise<void> {
+export async function runScore(o: ScoreFlags, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
   const results = fileList('--result', o.result, '.json');
   const truths = truthFiles(results, o.answers);
   const scores: Dstc6Score[] = [];
@@ -37,21 +38,19 @@ export async function runScore(o: ScoreFlags): Promise<void> {
     if (s.duplicated > 0) process.stderr.write(`warning: ${s.duplicated} dialogs listed more than once in ${r}; the last listing counts\n`);
     scores.push(s);
   }
-  if (results.length === 1) {
-    printScore(scores[0] as Dstc6Score, o.json === true);
-    return;
-  }
+  const lines = results.length === 1 ? scoreLines(scores[0] as Dstc6Score, o.json === true) : tableLines(results, truths, scores, o.json === true);
+  write(lines.map((l) => `${l}\n`).join(''));
+}
+
+/** Several results' lines: one per file and the total, or one JSON line. */
+function tableLines(results: readonly string[], truths: readonly string[], scores: readonly Dstc6Score[], json: boolean): string[] {
   const rows = scores.map((s, i) => ({ result: results[i] as string, truth: truths[i] as string, ...scoreFigures(s) }));
   const total = scoreFigures(totalScore(scores));
-  if (o.json) {
-    out(JSON.stringify({ files: rows, total: { files: rows.length, ...total } }));
-    return;
-  }
+  if (json) return [JSON.stringify({ files: rows, total: { files: rows.length, ...total } })];
   const width = Math.max(...rows.map((r) => r.result.length));
   const line = (name: string, f: ScoreFigures): string =>
     `${name.padEnd(width)}  P@1 ${f.p1.toFixed(4)}  P@2 ${f.p2.toFixed(4)}  P@5 ${f.p5.toFixed(4)}  MRR ${f.mrr.toFixed(4)}  dialogs ${f.dialogs} (missing ${f.missing})`;
-  for (const r of rows) out(line(r.result, r));
-  out(line(`total (${rows.length} files)`, total));
+  return [...rows.map((r) => line(r.result, r)), line(`total (${rows.length} files)`, total)];
 }
 
 /** A float as Python's str() prints it (0.0, 0.427), so output matches score.py's. */
@@ -85,17 +84,16 @@ function totalScore(scores: readonly Dstc6Score[]): Dstc6Score {
 }
 
 /** One result's score, as score.py prints it (plus MRR and counts), or as JSON. */
-function printScore(s: Dstc6Score, json: boolean): void {
+function scoreLines(s: Dstc6Score, json: boolean): string[] {
   const f = scoreFigures(s);
-  if (json) {
-    out(JSON.stringify({ p1: f.p1, p2: f.p2, p5: f.p5, mrr: f.mrr, dialogs: f.dialogs, missing: f.missing }));
-    return;
-  }
-  out(`Precision @1: ${pyFloat(f.p1)}`);
-  out(`Precision @2: ${pyFloat(f.p2)}`);
-  out(`Precision @5: ${pyFloat(f.p5)}`);
-  out(`MRR: ${f.mrr.toFixed(4)}`);
-  out(`dialogs: ${f.dialogs} (missing from the result: ${f.missing})`);
+  if (json) return [JSON.stringify({ p1: f.p1, p2: f.p2, p5: f.p5, mrr: f.mrr, dialogs: f.dialogs, missing: f.missing })];
+  return [
+    `Precision @1: ${pyFloat(f.p1)}`,
+    `Precision @2: ${pyFloat(f.p2)}`,
+    `Precision @5: ${pyFloat(f.p5)}`,
+    `MRR: ${f.mrr.toFixed(4)}`,
+    `dialogs: ${f.dialogs} (missing from the result: ${f.missing})`,
+  ];
 }
 
 const ANSWERS = '.answers.json';
@@ -197,6 +195,6 @@ export function plainScoreFlags(args: readonly string[]): ScoreFlags | undefined
 export async function runPlainScore(args: readonly string[]): Promise<boolean> {
   const flags = plainScoreFlags(args);
   if (flags === undefined) return false;
-  await action(runScore)(flags);
+  await action(runScore)(flags, writeStdoutSync);
   return true;
 }

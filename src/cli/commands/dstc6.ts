@@ -8,7 +8,7 @@ import { ConfigError } from '../../core/errors.js';
 import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
 import { progress } from '../progress.js';
 import { action, alias, intFlag, out } from '../run.js';
-import { NB_CANDIDATES, nbCandidatesFlag, runScore } from './dstc6-score.js';
+import { NB_CANDIDATES, nbCandidatesFlag, runScore, type ScoreFlags } from './dstc6-score.js';
 
 // Only what `walk`, `check`, `score` and the baselines need is imported above (light modules: no
 // model code); `rank` loads the model registry when it is the subcommand being run (or asked about).
@@ -89,7 +89,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .addOption(alias('--truth <file>', 'answers'))
     .option('--nb-candidates <n>', 'ignore ranks above n, as score.py --input-nb-candidate', nbCandidatesFlag, NB_CANDIDATES)
     .option('--json', 'print {"p1","p2","p5","mrr","dialogs","missing"} as JSON (several results: {"files": [...], "total": {...}})')
-    .action(action(runScore));
+    .action(action((o: ScoreFlags) => runScore(o)));
 
   const baseline = cmd.command('baseline').description('the official baselines: random, tfidf');
   baseline
