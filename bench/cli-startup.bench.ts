@@ -4,8 +4,10 @@
  *    `dialogym dstc6 score --help` and a real `dialogym dstc6 score` vs a bare `node -e 0`, and of
  *    the fully loaded program (every verb's module imported, as the CLI did before the verb
  *    manifest) printing its help.
- * 2. Where one call's CPU goes: a bare python, the whole score mirror, then node -e 0, + reading the
- *    two files, + JSON.parse, + the score module, + the CLI (commander, manifest): when bare node +
+ * 2. Where one call's CPU goes: a bare python, the whole score mirror, then node -e 0, + an ES
+ *    module entry reading the two files, + JSON.parse, + the quick score module scoring (its
+ *    imports, the shape check, the ranks), + the CLI's plain path (manifest, flags, output), and
+ *    the same call through commander (a trailing `--`: what the plain path saves): when bare node +
  *    reading is above the whole python process, the per-file line cannot hold on this Node.
  * 3. Scoring the 20 DSTC6 test files one CLI call per file vs the official score.py doing the same
  *    (wall and CPU of the 20 processes, median of 5), when python3 is present. The official script
@@ -131,18 +133,20 @@ const scorers: [string, (i: number) => string[]][] = [
 // step to the one before, from a bare interpreter to the whole CLI call.
 {
   const [r0, t0] = [results[0] as string, (files[0] as { answers: string }).answers];
-  const score = pathToFileURL(join(here, '..', 'src', 'testbeds', 'dstc6', 'score.js')).href;
-  const readBoth = "const fs = require('fs'); const a = fs.readFileSync(process.argv[1], 'utf8'), b = fs.readFileSync(process.argv[2], 'utf8');";
+  const quick = pathToFileURL(join(here, '..', 'src', 'testbeds', 'dstc6', 'score-quick.js')).href;
+  const readBoth = "import { readFileSync } from 'node:fs'; const a = readFileSync(process.argv[1], 'utf8'), b = readFileSync(process.argv[2], 'utf8');";
+  const esm = (code: string): string[] => [node, '--input-type=module', '-e', code, r0, t0];
   const steps: [string, string[]][] = [
     ...pythons.slice(0, 1).flatMap(([, exe]): [string, string[]][] => [
       ['python: bare interpreter (-c pass)', [exe, '-c', 'pass']],
       ['python: score mirror, whole process', [exe, mirror, '--input-result-file-test', r0, '--input-result-file-truth', t0]],
     ]),
     ['node: bare (node -e 0)', [node, '-e', '0']],
-    ['node: + read both files', [node, '-e', readBoth, r0, t0]],
-    ['node: + JSON.parse both', [node, '-e', `${readBoth} JSON.parse(a); JSON.parse(b);`, r0, t0]],
-    ['node: + import the score module, score', [node, '--input-type=module', '-e', `const { scoreDstc6Files } = await import(${JSON.stringify(score)}); scoreDstc6Files(process.argv[1], process.argv[2]);`, r0, t0]],
-    ['node: the CLI call (commander, verb manifest, output)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0]],
+    ['node: + an ES module entry reading both files', esm(readBoth)],
+    ['node: + JSON.parse both', esm(`${readBoth} JSON.parse(a); JSON.parse(b);`)],
+    ['node: + the quick score module, score (no JSON.parse of ours)', esm(`const { scoreDstc6FilesQuickly } = await import(${JSON.stringify(quick)}); scoreDstc6FilesQuickly(process.argv[1], process.argv[2]);`)],
+    ['node: the CLI call (manifest, plain flags, output)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0]],
+    ['node: the same call through commander (a trailing --)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0, '--']],
   ];
   const t = new Map<string, number[]>(steps.map(([n]) => [n, []]));
   for (let r = 0; r < RUNS; r++) for (const [n, cmd] of steps) t.get(n)?.push(run(cmd).cpu);
@@ -151,12 +155,12 @@ const scorers: [string, (i: number) => string[]][] = [
   let prev: number | undefined;
   for (const [n] of steps) {
     const m = med(n);
-    const step = n.startsWith('node: +') || n.startsWith('node: the') ? `  (+${fmt(m - (prev as number))})` : '';
+    const step = n.startsWith('node: +') || n.startsWith('node: the') ? `  (${m >= (prev as number) ? '+' : ''}${fmt(m - (prev as number))})` : '';
     out(`${n.padEnd(56)} CPU ${fmt(m).padStart(7)}${step}`);
     prev = m;
   }
   if (pythons.length > 0) {
-    const floor = med('node: + read both files');
+    const floor = med('node: + an ES module entry reading both files');
     const py = med('python: score mirror, whole process');
     out(
       floor > py
