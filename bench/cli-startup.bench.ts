@@ -13,7 +13,8 @@
  *    (wall and CPU of the 20 processes, median of 5), when python3 is present. The official script
  *    is Python 2; what runs is bench/dstc6-score-mirror.py, a Python 3 stdlib script written for
  *    this benchmark that does what score.py does (optparse, json.load, rank slots, P@1/2/5). Also:
- *    the 20 files in one `dstc6 score` call (a folder), and parsing + scoring in process.
+ *    the 20 files in one `dstc6 score` call (a folder), 20 bare `node -e 0` (the floor of one node
+ *    process per file, and what dialogym adds per call above it), and parsing + scoring in process.
  * The result files are the official TF-IDF baseline's rankings (tfidfBaseline), written to a
  * temporary folder in the submission layout (tstN/<test file>.answers.json); both scorers must
  * print the same P@1/2/5 for every file, which the benchmark checks.
@@ -121,6 +122,8 @@ function suite(cmdOf: (i: number) => string[], check?: string[]): { wall: number
   return { wall, cpu: cpuSum, outputs };
 }
 
+/** 20 bare node processes: the floor of one node process per file. */
+const FLOOR = 'node -e 0, 20 calls (the floor of one node process per file)';
 const scorers: [string, (i: number) => string[]][] = [
   ['dialogym dstc6 score, 20 calls', (i) => [node, cliPath, 'dstc6', 'score', '--result', results[i] as string, '--truth', (files[i] as { answers: string }).answers]],
   ...pythons.map(([name, exe]): [string, (i: number) => string[]] => [
@@ -128,6 +131,7 @@ const scorers: [string, (i: number) => string[]][] = [
     (i) => [exe, mirror, '--input-result-file-test', results[i] as string, '--input-result-file-truth', (files[i] as { answers: string }).answers],
   ]),
   ['dialogym dstc6 score, 1 call (folder)', () => [node, cliPath, 'dstc6', 'score', '--result', join(tmp, 'results'), '--truth', join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0')]],
+  [FLOOR, () => [node, '-e', '0']],
 ];
 // Where one call's CPU goes (file 1 of the 20, median of RUNS, interleaved): each line adds one
 // step to the one before, from a bare interpreter to the whole CLI call.
@@ -175,7 +179,7 @@ const times = new Map<string, { wall: number[]; cpu: number[] }>(scorers.map(([n
 for (let r = 0; r < SUITE_RUNS; r++) {
   for (const [name, cmdOf] of scorers) {
     const one = name.endsWith('(folder)');
-    const t = one ? run(cmdOf(0)) : suite(cmdOf, reference);
+    const t = one ? run(cmdOf(0)) : suite(cmdOf, name === FLOOR ? undefined : reference);
     times.get(name)?.wall.push(t.wall);
     times.get(name)?.cpu.push(t.cpu);
   }
@@ -191,6 +195,8 @@ for (const [name] of pythons) {
   out(`${name}: dialogym 20 calls are ${(median(t.wall) / median(ours.wall)).toFixed(2)}× as fast in wall time, ${(median(t.cpu) / median(ours.cpu)).toFixed(2)}× in CPU (> 1: dialogym faster)`);
 }
 if (pythons.length === 0) out('python3 not found: no comparison with score.py');
+const floor = times.get(FLOOR) as { wall: number[]; cpu: number[] };
+out(`dialogym 20 calls above ${FLOOR.split(' (')[0]}: ${fmt((median(ours.wall) - median(floor.wall)) / files.length)} wall, ${fmt((median(ours.cpu) - median(floor.cpu)) / files.length)} CPU per call`);
 
 // In process: read, parse and score the 20 files once (a fresh process each, as the CLI does).
 const inProcess: number[] = [];

@@ -94,6 +94,7 @@ test('plain and commander paths print the same, on good and bad input', () => {
     [`--result=${resA}`, `--truth=${truthA}`, '--nb-candidates=1', '--json'],
     ['--result', dup, '--truth', truthA],
     ['--result', extra, '--truth', truthA, '--json'],
+    ['--result', resA, extra, dup, '--truth', truthA], // quick, checking reader, quick again
     ['--result', join(tmp, 'nope.json'), '--truth', truthA],
     ['--result', json('bad.json', '[{"dialog_id": "a1",\n "lst_candidate_id": [}]'), '--truth', truthA],
     ['--result', json('deep.json', `[{"dialog_id": "a1", "lst_candidate_id": [], "x": ${'['.repeat(70)}${']'.repeat(70)}}]`), '--truth', truthA],
