@@ -61,7 +61,9 @@ export function rankOneCandidate(entry: Dstc6Result): string | undefined {
 
 /**
  * The rank of `answer` in one result entry as score.py sees it: slot r holds the candidate of the
- * last item with rank r (ranks above `nb` dropped); the answer's rank is the first slot holding it.
+ * last item with rank r (ranks above `nb` dropped); the answer's rank is the first slot holding it
+ * (perezjln/dstc6-goal-oriented-end-to-end scripts/score.py: slots filled at line 63, the dialog's
+ * last listing kept at line 65, `truth in test[0:k]` at line 76).
  */
 function rankOfAnswer(items: readonly { readonly candidate_id: string; readonly rank: number }[], answer: string, nb: number): number | undefined {
   let best: number | undefined;
