@@ -4,14 +4,17 @@
  *    `dialogym dstc6 score --help` and a real `dialogym dstc6 score` vs a bare `node -e 0`, and of
  *    the fully loaded program (every verb's module imported, as the CLI did before the verb
  *    manifest) printing its help.
- * 2. Where one call's CPU goes: a bare python, the whole score mirror, then node -e 0, + reading the
- *    two files, + JSON.parse, + the score module, + the CLI (commander, manifest): when bare node +
+ * 2. Where one call's CPU goes: a bare python, the whole score mirror, then node -e 0, + an ES
+ *    module entry reading the two files, + JSON.parse, + the quick score module scoring (its
+ *    imports, the shape check, the ranks), + the CLI's plain path (manifest, flags, output), and
+ *    the same call through commander (a trailing `--`: what the plain path saves): when bare node +
  *    reading is above the whole python process, the per-file line cannot hold on this Node.
  * 3. Scoring the 20 DSTC6 test files one CLI call per file vs the official score.py doing the same
  *    (wall and CPU of the 20 processes, median of 5), when python3 is present. The official script
  *    is Python 2; what runs is bench/dstc6-score-mirror.py, a Python 3 stdlib script written for
  *    this benchmark that does what score.py does (optparse, json.load, rank slots, P@1/2/5). Also:
- *    the 20 files in one `dstc6 score` call (a folder), and parsing + scoring in process.
+ *    the 20 files in one `dstc6 score` call (a folder), 20 bare `node -e 0` (the floor of one node
+ *    process per file, and what dialogym adds per call above it), and parsing + scoring in process.
  * The result files are the official TF-IDF baseline's rankings (tfidfBaseline), written to a
  * temporary folder in the submission layout (tstN/<test file>.answers.json); both scorers must
  * print the same P@1/2/5 for every file, which the benchmark checks.
@@ -119,6 +122,8 @@ function suite(cmdOf: (i: number) => string[], check?: string[]): { wall: number
   return { wall, cpu: cpuSum, outputs };
 }
 
+/** 20 bare node processes: the floor of one node process per file. */
+const FLOOR = 'node -e 0, 20 calls (the floor of one node process per file)';
 const scorers: [string, (i: number) => string[]][] = [
   ['dialogym dstc6 score, 20 calls', (i) => [node, cliPath, 'dstc6', 'score', '--result', results[i] as string, '--truth', (files[i] as { answers: string }).answers]],
   ...pythons.map(([name, exe]): [string, (i: number) => string[]] => [
@@ -126,23 +131,26 @@ const scorers: [string, (i: number) => string[]][] = [
     (i) => [exe, mirror, '--input-result-file-test', results[i] as string, '--input-result-file-truth', (files[i] as { answers: string }).answers],
   ]),
   ['dialogym dstc6 score, 1 call (folder)', () => [node, cliPath, 'dstc6', 'score', '--result', join(tmp, 'results'), '--truth', join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0')]],
+  [FLOOR, () => [node, '-e', '0']],
 ];
 // Where one call's CPU goes (file 1 of the 20, median of RUNS, interleaved): each line adds one
 // step to the one before, from a bare interpreter to the whole CLI call.
 {
   const [r0, t0] = [results[0] as string, (files[0] as { answers: string }).answers];
-  const score = pathToFileURL(join(here, '..', 'src', 'testbeds', 'dstc6', 'score.js')).href;
-  const readBoth = "const fs = require('fs'); const a = fs.readFileSync(process.argv[1], 'utf8'), b = fs.readFileSync(process.argv[2], 'utf8');";
+  const quick = pathToFileURL(join(here, '..', 'src', 'testbeds', 'dstc6', 'score-quick.js')).href;
+  const readBoth = "import { readFileSync } from 'node:fs'; const a = readFileSync(process.argv[1], 'utf8'), b = readFileSync(process.argv[2], 'utf8');";
+  const esm = (code: string): string[] => [node, '--input-type=module', '-e', code, r0, t0];
   const steps: [string, string[]][] = [
     ...pythons.slice(0, 1).flatMap(([, exe]): [string, string[]][] => [
       ['python: bare interpreter (-c pass)', [exe, '-c', 'pass']],
       ['python: score mirror, whole process', [exe, mirror, '--input-result-file-test', r0, '--input-result-file-truth', t0]],
     ]),
     ['node: bare (node -e 0)', [node, '-e', '0']],
-    ['node: + read both files', [node, '-e', readBoth, r0, t0]],
-    ['node: + JSON.parse both', [node, '-e', `${readBoth} JSON.parse(a); JSON.parse(b);`, r0, t0]],
-    ['node: + import the score module, score', [node, '--input-type=module', '-e', `const { scoreDstc6Files } = await import(${JSON.stringify(score)}); scoreDstc6Files(process.argv[1], process.argv[2]);`, r0, t0]],
-    ['node: the CLI call (commander, verb manifest, output)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0]],
+    ['node: + an ES module entry reading both files', esm(readBoth)],
+    ['node: + JSON.parse both', esm(`${readBoth} JSON.parse(a); JSON.parse(b);`)],
+    ['node: + the quick score module, score (no JSON.parse of ours)', esm(`const { scoreDstc6FilesQuickly } = await import(${JSON.stringify(quick)}); scoreDstc6FilesQuickly(process.argv[1], process.argv[2]);`)],
+    ['node: the CLI call (manifest, plain flags, output)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0]],
+    ['node: the same call through commander (a trailing --)', [node, cliPath, 'dstc6', 'score', '--result', r0, '--truth', t0, '--']],
   ];
   const t = new Map<string, number[]>(steps.map(([n]) => [n, []]));
   for (let r = 0; r < RUNS; r++) for (const [n, cmd] of steps) t.get(n)?.push(run(cmd).cpu);
@@ -151,12 +159,12 @@ const scorers: [string, (i: number) => string[]][] = [
   let prev: number | undefined;
   for (const [n] of steps) {
     const m = med(n);
-    const step = n.startsWith('node: +') || n.startsWith('node: the') ? `  (+${fmt(m - (prev as number))})` : '';
+    const step = n.startsWith('node: +') || n.startsWith('node: the') ? `  (${m >= (prev as number) ? '+' : ''}${fmt(m - (prev as number))})` : '';
     out(`${n.padEnd(56)} CPU ${fmt(m).padStart(7)}${step}`);
     prev = m;
   }
   if (pythons.length > 0) {
-    const floor = med('node: + read both files');
+    const floor = med('node: + an ES module entry reading both files');
     const py = med('python: score mirror, whole process');
     out(
       floor > py
@@ -171,7 +179,7 @@ const times = new Map<string, { wall: number[]; cpu: number[] }>(scorers.map(([n
 for (let r = 0; r < SUITE_RUNS; r++) {
   for (const [name, cmdOf] of scorers) {
     const one = name.endsWith('(folder)');
-    const t = one ? run(cmdOf(0)) : suite(cmdOf, reference);
+    const t = one ? run(cmdOf(0)) : suite(cmdOf, name === FLOOR ? undefined : reference);
     times.get(name)?.wall.push(t.wall);
     times.get(name)?.cpu.push(t.cpu);
   }
@@ -187,6 +195,8 @@ for (const [name] of pythons) {
   out(`${name}: dialogym 20 calls are ${(median(t.wall) / median(ours.wall)).toFixed(2)}× as fast in wall time, ${(median(t.cpu) / median(ours.cpu)).toFixed(2)}× in CPU (> 1: dialogym faster)`);
 }
 if (pythons.length === 0) out('python3 not found: no comparison with score.py');
+const floor = times.get(FLOOR) as { wall: number[]; cpu: number[] };
+out(`dialogym 20 calls above ${FLOOR.split(' (')[0]}: ${fmt((median(ours.wall) - median(floor.wall)) / files.length)} wall, ${fmt((median(ours.cpu) - median(floor.cpu)) / files.length)} CPU per call`);
 
 // In process: read, parse and score the 20 files once (a fresh process each, as the CLI does).
 const inProcess: number[] = [];

@@ -1,50 +1,7 @@
-/** Shared plumbing for CLI verbs: one-line errors, exit codes, flag parsing helpers. */
-import { readdirSync, statSync } from 'node:fs';
+/** Shared plumbing for CLI verbs: one-line errors, exit codes, flag parsing helpers (./plain.ts), hidden aliases. */
 import { Option } from 'commander';
-import { join } from 'node:path';
-import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
 
-/** Whether --debug was given (stack traces on errors). */
-export function debugEnabled(): boolean {
-  return process.argv.includes('--debug') || process.env.DIALOGYM_DEBUG === '1';
-}
-
-/** Wraps a verb's action: errors become `error: <message>` on stderr and a non-zero exit code. */
-export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    try {
-      await fn(...args);
-    } catch (e) {
-      fail(e);
-    }
-  };
-}
-
-export function fail(e: unknown): never {
-  if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
-  const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
-  process.stderr.write(`error: ${describeError(e)}${bug}\n`);
-  process.exit(e instanceof DialogymError ? e.exitCode : 1);
-}
-
-/** Parses an integer flag value, with a one-line error naming the flag. */
-export function intFlag(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): (v: string) => number {
-  return (v: string) => {
-    if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(`${name}: expected an integer, got '${v}'`);
-    const n = Number(v);
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${name}: ${v} is out of range [${min}, ${max}]`);
-    return n;
-  };
-}
-
-/** Parses a float flag value. */
-export function floatFlag(name: string, min = -Infinity, max = Infinity): (v: string) => number {
-  return (v: string) => {
-    const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name}: expected a number in [${min}, ${max}], got '${v}'`);
-    return n;
-  };
-}
+export { action, debugEnabled, fail, fileList, floatFlag, intFlag, out } from './plain.js';
 
 /**
  * A hidden old spelling of an option (docs/cli.md lists them): `--n <k>` sets the value of the
@@ -56,49 +13,4 @@ export function alias(flags: string, attribute: string, parse?: (v: string) => u
   if (parse) o.argParser(parse);
   o.attributeName = () => attribute;
   return o;
-}
-
-/** Writes a line to stdout. */
-export function out(line: string): void {
-  process.stdout.write(line + '\n');
-}
-
-/**
- * The files a multi-file flag names: each value may hold several comma-separated paths, and a
- * folder stands for the files under it (recursively, sorted by path) whose name ends with `ext`.
- * A folder with no such file is a ConfigError naming the flag; a path that does not exist is
- * returned as is, for the reader to report.
- */
-export function fileList(flag: string, values: string | readonly string[], ext: string): string[] {
-  const out: string[] = [];
-  for (const value of typeof values === 'string' ? [values] : values) {
-    for (const path of value.split(',')) {
-      if (path === '') continue;
-      let isDir = false;
-      try {
-        isDir = statSync(path).isDirectory();
-      } catch {
-        // not there: the reader reports it (`path: no such file`)
-      }
-      if (!isDir) {
-        out.push(path);
-        continue;
-      }
-      const found = filesUnder(path).filter((f) => f.endsWith(ext));
-      if (found.length === 0) throw new ConfigError(`${flag}: ${path}: no *${ext} file in this folder`);
-      out.push(...found);
-    }
-  }
-  if (out.length === 0) throw new ConfigError(`${flag}: no file given`);
-  return out;
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p));
-    else if (e.isFile()) out.push(p);
-  }
-  return out;
 }

@@ -4,22 +4,14 @@
  * rank (any model of the registry).
  */
 import type { Command } from 'commander';
-import { statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
-import { scoreDstc6Files, type Dstc6Score } from '../../testbeds/dstc6/score.js';
-import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
 import { progress } from '../progress.js';
-import { action, alias, fileList, intFlag, out } from '../run.js';
+import { action, alias, intFlag, out } from '../run.js';
+import { NB_CANDIDATES, nbCandidatesFlag, runScore, type ScoreFlags } from './dstc6-score.js';
 
 // Only what `walk`, `check`, `score` and the baselines need is imported above (light modules: no
 // model code); `rank` loads the model registry when it is the subcommand being run (or asked about).
-
-/** A float as Python's str() prints it (0.0, 0.427), so output matches score.py's. */
-function pyFloat(x: number): string {
-  return Number.isInteger(x) ? x.toFixed(1) : String(x);
-}
 
 /** How many problems `check` lists before summarising. */
 const MAX_LISTED_PROBLEMS = 100;
@@ -95,35 +87,9 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
       'answers file (rank 1 = the true candidate); with several results: one answers file for all, one per result (comma-separated, same order), or a folder where each result finds <name>.answers.json by its own name',
     )
     .addOption(alias('--truth <file>', 'answers'))
-    .option('--nb-candidates <n>', 'ignore ranks above n, as score.py --input-nb-candidate', intFlag('--nb-candidates', 1), 10)
+    .option('--nb-candidates <n>', 'ignore ranks above n, as score.py --input-nb-candidate', nbCandidatesFlag, NB_CANDIDATES)
     .option('--json', 'print {"p1","p2","p5","mrr","dialogs","missing"} as JSON (several results: {"files": [...], "total": {...}})')
-    .action(
-      action((o: { result: string[]; answers: string; nbCandidates: number; json?: boolean }) => {
-        const results = fileList('--result', o.result, '.json');
-        const truths = truthFiles(results, o.answers);
-        const scores = results.map((r, i) => {
-          const truth = truths[i] as string;
-          const s = scoreDstc6Files(r, truth, { nbCandidates: o.nbCandidates });
-          if (s.duplicated > 0) process.stderr.write(`warning: ${s.duplicated} dialogs listed more than once in ${r}; the last listing counts\n`);
-          return s;
-        });
-        if (results.length === 1) {
-          printScore(scores[0] as Dstc6Score, o.json === true);
-          return;
-        }
-        const rows = scores.map((s, i) => ({ result: results[i] as string, truth: truths[i] as string, ...scoreFigures(s) }));
-        const total = scoreFigures(totalScore(scores));
-        if (o.json) {
-          out(JSON.stringify({ files: rows, total: { files: rows.length, ...total } }));
-          return;
-        }
-        const width = Math.max(...rows.map((r) => r.result.length));
-        const line = (name: string, f: ScoreFigures): string =>
-          `${name.padEnd(width)}  P@1 ${f.p1.toFixed(4)}  P@2 ${f.p2.toFixed(4)}  P@5 ${f.p5.toFixed(4)}  MRR ${f.mrr.toFixed(4)}  dialogs ${f.dialogs} (missing ${f.missing})`;
-        for (const r of rows) out(line(r.result, r));
-        out(line(`total (${rows.length} files)`, total));
-      }),
-    );
+    .action(action((o: ScoreFlags) => runScore(o)));
 
   const baseline = cmd.command('baseline').description('the official baselines: random, tfidf');
   baseline
@@ -198,86 +164,4 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
 async function loadRegistry(): Promise<typeof import('../../rankers/registry.js') & { DSTC2_MODELS: readonly string[] }> {
   const { DSTC2_MODELS } = await import('../../testbeds/restaurant/models.js');
   return { ...(await import('../../rankers/registry.js')), DSTC2_MODELS };
-}
-
-interface ScoreFigures {
-  readonly p1: number;
-  readonly p2: number;
-  readonly p5: number;
-  readonly mrr: number;
-  readonly dialogs: number;
-  readonly missing: number;
-}
-
-function scoreFigures(s: Dstc6Score): ScoreFigures {
-  const p = (k: number): number => precisionAtK.value(s.precision, k);
-  return { p1: p(1), p2: p(2), p5: p(5), mrr: meanReciprocalRank.value(s.mrr), dialogs: s.dialogs, missing: s.missing };
-}
-
-/** Several files' scores pooled over all their dialogs. */
-function totalScore(scores: readonly Dstc6Score[]): Dstc6Score {
-  return scores.reduce((a, b) => ({
-    precision: precisionAtK.merge(a.precision, b.precision),
-    mrr: meanReciprocalRank.merge(a.mrr, b.mrr),
-    dialogs: a.dialogs + b.dialogs,
-    missing: a.missing + b.missing,
-    duplicated: a.duplicated + b.duplicated,
-  }));
-}
-
-/** One result's score, as score.py prints it (plus MRR and counts), or as JSON. */
-function printScore(s: Dstc6Score, json: boolean): void {
-  const f = scoreFigures(s);
-  if (json) {
-    out(JSON.stringify({ p1: f.p1, p2: f.p2, p5: f.p5, mrr: f.mrr, dialogs: f.dialogs, missing: f.missing }));
-    return;
-  }
-  out(`Precision @1: ${pyFloat(f.p1)}`);
-  out(`Precision @2: ${pyFloat(f.p2)}`);
-  out(`Precision @5: ${pyFloat(f.p5)}`);
-  out(`MRR: ${f.mrr.toFixed(4)}`);
-  out(`dialogs: ${f.dialogs} (missing from the result: ${f.missing})`);
-}
-
-const ANSWERS = '.answers.json';
-
-/**
- * The answers file of each result. `truth` is one answers file (for every result), one per result
- * (comma-separated, in order), or a folder: there a result named `<name>.json`,
- * `<name>.answers.json` or `<name>.<anything>.json` takes `<name>.answers.json` (the longest such
- * name; among equal names, the one in a folder named like the result's).
- */
-function truthFiles(results: readonly string[], truth: string): string[] {
-  const folder = !truth.includes(',') && isFolder(truth);
-  if (!folder) {
-    const files = fileList('--answers', truth, '.json');
-    if (files.length === 1) return results.map(() => files[0] as string);
-    if (files.length === results.length) return files;
-    throw new ConfigError(`--answers: ${files.length} answers files for ${results.length} results (give one, one per result in the same order, or a folder)`);
-  }
-  const byName = new Map<string, string[]>();
-  for (const f of fileList('--answers', truth, ANSWERS)) {
-    const name = basename(f).slice(0, -ANSWERS.length);
-    byName.set(name, [...(byName.get(name) ?? []), f]);
-  }
-  return results.map((r) => {
-    const base = basename(r);
-    let best: string | undefined;
-    for (const name of byName.keys()) {
-      if ((base === `${name}.json` || base.startsWith(`${name}.`)) && (best === undefined || name.length > best.length)) best = name;
-    }
-    if (best === undefined) throw new ConfigError(`--answers: no <name>${ANSWERS} in ${truth} for the result ${r} (its name must start with the test file's name)`);
-    const found = byName.get(best) as string[];
-    const same = found.length === 1 ? found : found.filter((f) => basename(dirname(f)) === basename(dirname(r)));
-    if (same.length !== 1) throw new ConfigError(`--answers: ${found.length} files named ${best}${ANSWERS} in ${truth} for the result ${r}; put it in a folder named like theirs`);
-    return same[0] as string;
-  });
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

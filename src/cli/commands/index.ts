@@ -7,8 +7,13 @@
  *
  * Adding a verb: one line here (`term` as commander prints it in `dialogym --help`), and keep the
  * verb module's top-level imports light (heavy work behind `await import()` in the action).
+ *
+ * A verb may also run a plain command line without commander (`plain`): `dialogym dstc6 score
+ * --result … --answers …`, called once per file by scripts, then loads neither commander nor the
+ * program (../index.ts). This module imports commander only inside `registerCommands`, so that
+ * path can read the manifest.
  */
-import { Help, type Command } from 'commander';
+import type { Command } from 'commander';
 
 /** Registers a verb on the program; `args` are the command-line words after the verb, when known. */
 export type RegisterVerb = (program: Command, args?: readonly string[]) => void | Promise<void>;
@@ -19,6 +24,11 @@ export interface VerbEntry {
   /** Its description (the same string the module gives commander). */
   readonly summary: string;
   readonly load: () => Promise<RegisterVerb>;
+  /**
+   * Runs the verb without commander when `args` (the words after the verb) are a plain command
+   * line it reads exactly as commander would, and says whether it did; false: commander runs it.
+   */
+  readonly plain?: (args: readonly string[]) => Promise<boolean>;
 }
 
 export const VERBS: readonly VerbEntry[] = [
@@ -49,7 +59,12 @@ export const VERBS: readonly VerbEntry[] = [
     summary: "train and evaluate every model of the paper's Table 2 on tasks 1-5 (+ OOV) and 6; write benchmark.md, benchmark.json and benchmark.svg",
     load: async () => (await import('./benchmark.js')).registerBenchmark,
   },
-  { term: 'dstc6', summary: 'DSTC6 Track 1 tools: walk, check, score, baseline, rank', load: async () => (await import('./dstc6.js')).registerDstc6 },
+  {
+    term: 'dstc6',
+    summary: 'DSTC6 Track 1 tools: walk, check, score, baseline, rank',
+    load: async () => (await import('./dstc6.js')).registerDstc6,
+    plain: async (args) => args[0] === 'score' && (await import('./dstc6-score.js')).runPlainScore(args.slice(1)),
+  },
   {
     term: 'airdialogue',
     summary: 'AirDialogue tools: logic, score, generate, selfplay',
@@ -126,6 +141,7 @@ export async function registerCommands(program: Command, only?: { verb: string; 
     }
   }
   if (stubs.size === 0) return;
+  const { Help } = await import('commander');
   const help = new Help();
   program.configureHelp({ subcommandTerm: (cmd) => stubs.get(cmd) ?? help.subcommandTerm(cmd) });
 }

@@ -81,3 +81,25 @@ test('scoreDstc6Files: the same score as the checked reader, string ranks read a
   writeFileSync(bad, JSON.stringify([{ dialog_id: 'd2', lst_candidate_id: [{ candidate_id: 'b', rank: 2_000_000 }] }]));
   assert.throws(() => scoreDstc6Files(bad, t), (e: unknown) => e instanceof FormatError && /bad\.json: entry 1 \(dialog_id d2\): lst_candidate_id\[0\]: "rank" .*1000000/.test(e.message));
 });
+
+test('scoreDstc6Files: a file that is not exactly a result file goes through the checking reader (same figures, same errors)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-score-'));
+  const t = join(dir, 't.answers.json');
+  writeFileSync(t, JSON.stringify(truth));
+  const write = (name: string, text: string): string => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  // An extra key (the schema allows it) is read by the checking reader: the same score.
+  const extra = write('extra.json', JSON.stringify([{ ...res('d2', ['x', 'b']), system: 'tfidf' }]));
+  assert.equal(meanReciprocalRank.value(scoreDstc6Files(extra, t).mrr), 0.5 / 4);
+  // Under an extra key, nesting and huge numbers are still refused, at their line and column.
+  const deep = write('deep.json', `[{"dialog_id": "d1", "lst_candidate_id": [],\n "x": ${'['.repeat(70)}${']'.repeat(70)}}]`);
+  assert.throws(() => scoreDstc6Files(deep, t), (e: unknown) => e instanceof FormatError && e.message === `${deep}:2: nesting deeper than 64 levels (column 69)`);
+  const huge = write('huge.json', '[{"dialog_id": "d1", "lst_candidate_id": [], "x": 1e400}]');
+  assert.throws(() => scoreDstc6Files(huge, t), (e: unknown) => e instanceof FormatError && e.message === `${huge}:1: number 1e400 out of range (not a finite double) (column 51)`);
+  const broken = write('broken.json', '[{"dialog_id": "d1",\n "lst_candidate_id": [}]');
+  assert.throws(() => scoreDstc6Files(broken, t), (e: unknown) => e instanceof FormatError && e.message.startsWith(`${broken}:2: invalid JSON`));
+  // The truth file too.
+  assert.throws(() => scoreDstc6Files(extra, deep), (e: unknown) => e instanceof FormatError && e.message.startsWith(`${deep}:2: nesting deeper`));
+});

@@ -6,54 +6,11 @@
  * later one wins. Also reports the mean reciprocal rank (within the kept ranks).
  */
 import { ConfigError } from '../../core/errors.js';
-import { readTextFile } from '../../core/files.js';
 import type { Dstc6Result } from '../../formats/dstc6.js';
-import { dstc6ResultsFromJson, entryError } from '../../formats/dstc6.js';
-import { parseJsonText } from '../../formats/json-text.js';
-import { meanReciprocalRank, precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
+import { entryError, readDstc6Results } from '../../formats/dstc6.js';
+import { rankOneCandidate, scoreAgainstAnswers, scoreDstc6FilesQuickly, type Dstc6Score, type ScoreOptions } from './score-quick.js';
 
-/**
- * Options of `scoreDstc6`.
- *
- * @example
- * ```ts
- * import { scoreDstc6, type ScoreOptions } from 'dialogym/dstc6';
- * const opts: ScoreOptions = { nbCandidates: 10, ks: [1, 2, 5], truthFile: 'answers.json' };
- * ```
- */
-export interface ScoreOptions {
-  /** Ranks above this are ignored (score.py's --input-nb-candidate). Default 10. */
-  readonly nbCandidates?: number;
-  /** The k of P@k. Default [1, 2, 5]. */
-  readonly ks?: readonly number[];
-  /** Names used in error messages. */
-  readonly truthFile?: string;
-}
-
-/**
- * What `scoreDstc6` returns: P@k and MRR states (read them with `precisionAtK.value` and
- * `meanReciprocalRank.value` from `dialogym`) and counts of missing and duplicated dialogs.
- *
- * @example
- * ```ts
- * import { precisionAtK, meanReciprocalRank } from 'dialogym';
- * import { scoreDstc6, type Dstc6Score } from 'dialogym/dstc6';
- * declare const s: Dstc6Score;
- * console.log(`P@1 ${precisionAtK.value(s.precision, 1)} MRR ${meanReciprocalRank.value(s.mrr)} missing ${s.missing}/${s.dialogs}`);
- * ```
- */
-export interface Dstc6Score {
-  /** Hits at each k over the truth dialogs. */
-  readonly precision: PrecisionAtKState;
-  /** Reciprocal ranks over the truth dialogs (0 for a miss). */
-  readonly mrr: MrrState;
-  /** Truth dialogs. */
-  readonly dialogs: number;
-  /** Truth dialogs absent from the result. */
-  readonly missing: number;
-  /** Result dialogs listed more than once (the last listing counts, as in score.py). */
-  readonly duplicated: number;
-}
+export type { Dstc6Score, ScoreOptions } from './score-quick.js';
 
 /**
  * The true candidate id of each truth dialog (dialog_id → candidate_id): its rank-1 candidate.
@@ -71,44 +28,12 @@ export interface Dstc6Score {
 export function truthAnswers(truth: readonly Dstc6Result[], file = 'truth'): Map<string, string> {
   const out = new Map<string, string>();
   truth.forEach((t, i) => {
-    let id: string | undefined;
-    for (const c of t.lst_candidate_id) if (c.rank === 1) id = c.candidate_id;
+    const id = rankOneCandidate(t);
     if (id === undefined) throw entryError(file, i, t, 'no candidate with rank 1 (the true answer)');
     if (out.has(t.dialog_id)) throw entryError(file, i, t, 'dialog_id listed twice');
     out.set(t.dialog_id, id);
   });
   return out;
-}
-
-/**
- * The rank of `answer` in one result entry as score.py sees it: slot r holds the candidate of the
- * last item with rank r (ranks above `nb` dropped); the answer's rank is the first slot holding it.
- */
-function rankOfAnswer(items: readonly { readonly candidate_id: string; readonly rank: number }[], answer: string, nb: number): number | undefined {
-  let best: number | undefined;
-  for (let i = 0; i < items.length; i++) {
-    const c = items[i] as Dstc6Result['lst_candidate_id'][number];
-    if (c.candidate_id !== answer || c.rank > nb || (best !== undefined && c.rank >= best)) continue;
-    let overwritten = false;
-    for (let j = i + 1; j < items.length && !overwritten; j++) {
-      const d = items[j] as Dstc6Result['lst_candidate_id'][number];
-      overwritten = d.rank === c.rank && d.candidate_id !== answer;
-    }
-    if (!overwritten) best = c.rank;
-  }
-  return best;
-}
-
-/** Each result dialog's rank of its true answer (the last listing of a dialog wins), and how many listings repeat a dialog. */
-function answerRanks(result: readonly Dstc6Result[], answers: ReadonlyMap<string, string>, nb: number): { ranks: Map<string, number | undefined>; duplicated: number } {
-  const ranks = new Map<string, number | undefined>();
-  let duplicated = 0;
-  for (const r of result) {
-    if (ranks.has(r.dialog_id)) duplicated++;
-    const answer = answers.get(r.dialog_id);
-    ranks.set(r.dialog_id, answer === undefined ? undefined : rankOfAnswer(r.lst_candidate_id, answer, nb));
-  }
-  return { ranks, duplicated };
 }
 
 /**
@@ -128,23 +53,14 @@ function answerRanks(result: readonly Dstc6Result[], answers: ReadonlyMap<string
 export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6Result[], opts: ScoreOptions = {}): Dstc6Score {
   const nb = opts.nbCandidates ?? 10;
   if (!Number.isInteger(nb) || nb < 1) throw new ConfigError(`nbCandidates must be a positive integer, got ${nb}`);
-  const answers = truthAnswers(truth, opts.truthFile);
-  const { ranks, duplicated } = answerRanks(result, answers, nb);
-  let precision = precisionAtK.empty(opts.ks ?? [1, 2, 5]);
-  let mrr = meanReciprocalRank.empty();
-  let missing = 0;
-  for (const dialogId of answers.keys()) {
-    if (!ranks.has(dialogId)) missing++;
-    const rank = ranks.get(dialogId);
-    precision = precisionAtK.add(precision, rank);
-    mrr = meanReciprocalRank.add(mrr, rank);
-  }
-  return { precision, mrr, dialogs: answers.size, missing, duplicated };
+  return scoreAgainstAnswers(result, truthAnswers(truth, opts.truthFile), opts);
 }
 
 /**
- * `scoreDstc6` on two files, read the quick way: parsed JSON that already has the shape of a
- * result file (integer ranks ≥ 1, non-empty ids) is scored as is, without the copy that
+ * `scoreDstc6` on two files, read the quick way: JSON that is exactly a result file (arrays of
+ * objects with just the two keys, integer ranks ≥ 1, non-empty ids) is scored as `JSON.parse`
+ * returns it (./score-quick.ts), without the nesting/number walk of `parseJsonText` (such a value
+ * cannot nest deeper than four levels nor hold a non-finite number) and without the copy that
  * `readDstc6Results` makes; anything else goes through `readDstc6Results`'s checks, so errors are
  * the same one-line FormatErrors (`file: entry N (dialog_id …): reason`, `file:line: invalid JSON`).
  *
@@ -157,31 +73,8 @@ export function scoreDstc6(result: readonly Dstc6Result[], truth: readonly Dstc6
  * ```
  */
 export function scoreDstc6Files(resultFile: string, truthFile: string, opts: Omit<ScoreOptions, 'truthFile'> = {}): Dstc6Score {
-  const truth = resultsOf(parseJsonText(readTextFile(truthFile), truthFile), truthFile);
-  const result = resultsOf(parseJsonText(readTextFile(resultFile), resultFile), resultFile);
-  return scoreDstc6(result, truth, { ...opts, truthFile });
-}
-
-/**
- * Parsed JSON as results: as is when it has the exact shape within the schema's bounds
- * (schemas/dstc6-results.schema.json: ids of 1–200 characters, ≤ 100,000 candidates, integer ranks
- * 1–1,000,000), else through the checking reader, which reports what is wrong.
- */
-function resultsOf(value: unknown, file: string): readonly Dstc6Result[] {
-  return hasResultShape(value) ? value : dstc6ResultsFromJson(value, file);
-}
-
-function hasResultShape(value: unknown): value is Dstc6Result[] {
-  if (!Array.isArray(value)) return false;
-  for (const e of value as unknown[]) {
-    if (typeof e !== 'object' || e === null) return false;
-    const { dialog_id: id, lst_candidate_id: items } = e as Record<string, unknown>;
-    if (typeof id !== 'string' || id === '' || id.length > 200 || !Array.isArray(items) || items.length > 100_000) return false;
-    for (const c of items as unknown[]) {
-      if (typeof c !== 'object' || c === null) return false;
-      const { candidate_id: cid, rank } = c as Record<string, unknown>;
-      if (typeof cid !== 'string' || cid === '' || cid.length > 200 || typeof rank !== 'number' || !Number.isSafeInteger(rank) || rank < 1 || rank > 1_000_000) return false;
-    }
-  }
-  return true;
+  const quick = scoreDstc6FilesQuickly(resultFile, truthFile, opts);
+  if (quick !== undefined) return quick;
+  const truth = readDstc6Results(truthFile); // the truth first, as the quick path reads them
+  return scoreDstc6(readDstc6Results(resultFile), truth, { ...opts, truthFile });
 }

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRng, type Rng } from '../../core/rng.js';
+import { readDstc6Results } from '../../formats/dstc6.js';
+import { hasExactResultShape, scoreDstc6FilesQuickly } from './score-quick.js';
+import { scoreDstc6 } from './score.js';
+
+const exact = (text: string): boolean => hasExactResultShape(JSON.parse(text), text);
+
+test('hasExactResultShape: exactly a result file, or not', () => {
+  assert.equal(exact('[]'), true);
+  assert.equal(exact('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}, {"rank": 2, "candidate_id": "b"}]}]'), true);
+  assert.equal(exact('[ {"dialog_id" : "d1" ,\n "lst_candidate_id" : [ ] } ]'), true);
+  for (const text of [
+    '{}',
+    '[[]]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [], "system": "tfidf"}]', // another key
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1, "score": 0.5}]}]',
+    '[{"dialog_id": "d1", "dialog_id": "d1", "lst_candidate_id": []}]', // a key twice
+    '[{"dialog_id": "d:1", "lst_candidate_id": []}]', // a colon inside a string: counted, so not taken as exact
+    '[{"dialog_id": "", "lst_candidate_id": []}]',
+    '[{"dialog_id": "d1"}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": {}}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [["a", 1]]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": "1"}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1.5}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 0}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1000001}]}]',
+    `[{"dialog_id": "${'x'.repeat(201)}", "lst_candidate_id": []}]`,
+  ]) {
+    assert.equal(exact(text), false, text);
+  }
+});
+
+/** A random result file's text: mostly exact, sometimes with what sends it to the checking reader. */
+function randomResultText(rng: Rng, dialogs: number): string {
+  const entries: Record<string, unknown>[] = Array.from({ length: dialogs }, (_, d) => ({
+    dialog_id: `d${rng.chance(0.1) ? rng.int(dialogs) : d}`, // a dialog listed twice now and then
+    lst_candidate_id: Array.from({ length: rng.int(6) }, (_, k) => ({
+      candidate_id: `c${rng.int(6)}`,
+      rank: rng.chance(0.1) ? rng.int(4) + 1 : k + 1, // a rank given twice now and then
+    })),
+  }));
+  const e = entries[rng.int(dialogs)] as Record<string, unknown>;
+  const items = e.lst_candidate_id as Record<string, unknown>[];
+  const odd = rng.int(10);
+  if (odd === 0) e.note = 'x: y'; // another key
+  else if (odd === 1 && items.length > 0) (items[0] as Record<string, unknown>).rank = ` ${String((items[0] as Record<string, unknown>).rank)}`; // a string rank
+  else if (odd === 2) e.dialog_id = `${String(e.dialog_id)}:x`;
+  return JSON.stringify(entries, null, rng.chance(0.5) ? 1 : undefined);
+}
+
+test('scoreDstc6FilesQuickly scores as scoreDstc6 on the checked readers, or leaves the file to them', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-quick-'));
+  const truth = join(dir, 't.answers.json');
+  writeFileSync(truth, JSON.stringify(Array.from({ length: 12 }, (_, d) => ({ dialog_id: `d${d}`, lst_candidate_id: [{ candidate_id: `c${d % 6}`, rank: 1 }] }))));
+  const rng = createRng(17);
+  let quick = 0;
+  for (let i = 0; i < 200; i++) {
+    const file = join(dir, `r${i}.json`);
+    writeFileSync(file, randomResultText(rng, 12));
+    const nbCandidates = 1 + rng.int(6);
+    const expected = scoreDstc6(readDstc6Results(file), readDstc6Results(truth), { nbCandidates });
+    const got = scoreDstc6FilesQuickly(file, truth, { nbCandidates });
+    if (got === undefined) continue;
+    quick++;
+    assert.deepEqual(got, expected, `r${i}.json`);
+  }
+  // Most files are exact (scored quickly), some are not (left to the checking readers).
+  assert.ok(quick > 100 && quick < 200, `${quick} of 200 scored quickly`);
+});
