@@ -1,7 +1,7 @@
 /** `dialogym dstc6 score` on several results in one run: lists, folders, answers matched by name, per-file lines and a pooled total. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { dstc6Dir, skipUnless } from './shared-data.js';
@@ -54,6 +54,14 @@ test('several results: per-file lines and the total pooled over all dialogs', ()
   // one answers file for several results (two systems on one test file)
   const same = JSON.parse(cli('dstc6', 'score', '--result', resA, resA, '--truth', truthA, '--json').stdout) as typeof j;
   assert.deepEqual([same.total.p1, same.total.dialogs], [0.5, 4]);
+  // a folder of symbolic links to result files (a dangling link is skipped)
+  const links = join(tmp, 'links');
+  mkdirSync(links);
+  symlinkSync(resA, join(links, 'a.json'));
+  symlinkSync(resB, join(links, 'b.tfidf.json'));
+  symlinkSync(join(tmp, 'gone.json'), join(links, 'gone.json'));
+  const linked = JSON.parse(cli('dstc6', 'score', '--result', links, '--truth', truthDir, '--json').stdout) as typeof j;
+  assert.deepEqual(linked.total, j.total);
   // one result keeps score.py's output
   assert.match(cli('dstc6', 'score', '--result', resA, '--truth', truthDir).stdout, /^Precision @1: 0\.5\nPrecision @2: 1\.0\nPrecision @5: 1\.0\nMRR: 0\.7500\n/);
 });

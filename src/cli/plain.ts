@@ -112,12 +112,21 @@ export function fileList(flag: string, values: string | readonly string[], ext: 
   return out;
 }
 
+/** A symbolic link to a file (results often link to a shared run's files); links to folders are not followed (no cycles). */
+function isFileBehind(link: string): boolean {
+  try {
+    return statSync(link).isFile();
+  } catch {
+    return false; // a dangling link
+  }
+}
+
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const p = join(dir, e.name);
     if (e.isDirectory()) out.push(...filesUnder(p));
-    else if (e.isFile()) out.push(p);
+    else if (e.isFile() || (e.isSymbolicLink() && isFileBehind(p))) out.push(p);
   }
   return out;
 }
