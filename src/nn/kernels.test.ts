@@ -191,6 +191,25 @@ test('32-column matVec and matVecBackward give bit-identical results to the gene
   }
 });
 
+test('32-column matTVec and addOuter give bit-identical results to the textbook loops (zero entries skipped)', () => {
+  const rows = 57;
+  const m = rand(rows * 32), x = rand(rows, 2), v = rand(32, 3);
+  x[3] = 0;
+  const a = rand(32), b = new Float32Array(32);
+  matTVec(m, rows, 32, x, a);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < 32; c++) b[c] = (b[c] as number) + (x[r] as number) * (m[r * 32 + c] as number);
+  assert.deepEqual(a, b);
+  const g1 = rand(rows * 32), g2 = g1.slice();
+  addOuter(g1, rows, 32, x, v);
+  for (let r = 0; r < rows; r++) if (x[r] !== 0) for (let c = 0; c < 32; c++) g2[r * 32 + c] = (g2[r * 32 + c] as number) + (x[r] as number) * (v[c] as number);
+  assert.deepEqual(g1, g2);
+  // alpha ≠ 1 takes the generic loop: the same as scaling u first.
+  const g3 = rand(rows * 32), g4 = g3.slice();
+  addOuter(g3, rows, 32, x, v, 0.5);
+  addOuter(g4, rows, 32, x.map((e) => 0.5 * e), v);
+  assert.deepEqual(g3, g4);
+});
+
 test('WebAssembly product of 32 and 64 columns (WasmMatVec) is bit-identical to matVec; other widths have none', (t) => {
   assert.equal(WasmMatVec.create(3, 48), undefined);
   for (const cols of [32, 64])

@@ -239,11 +239,28 @@ export class SampledBatch {
     this.set[j] = c;
     if (embed) {
       const d = this.d;
-      this.C.fill(0, j * d, j * d + d);
       this.gC.fill(0, j * d, j * d + d);
-      bagSum(this.model.W.data, d, this.index.ids[c] as Int32Array, this.C, j * d);
+      this.embed(c, j);
     }
     return j;
+  }
+
+  /**
+   * Row j of C = W·Φ(candidate c): copied from the batch's matrix of all candidates when there is
+   * one (the same float32 sums, bit for bit: `MemN2N.candidates`), else summed.
+   */
+  private embed(c: number, j: number): void {
+    const d = this.d;
+    const C = this.C;
+    const full = this.fullCand?.matrix;
+    if (!full) {
+      C.fill(0, j * d, j * d + d);
+      bagSum(this.model.W.data, d, this.index.ids[c] as Int32Array, C, j * d);
+      return;
+    }
+    const o = j * d;
+    const f = c * d;
+    for (let i = 0; i < d; i++) C[o + i] = full[f + i] as number;
   }
 
   /** Draws the batch's candidate set (responses of `batch`, then N negatives) and embeds it. */
@@ -256,18 +273,16 @@ export class SampledBatch {
     this.shared = this.size;
     this.extraScores = this.scores.subarray(this.shared);
     this.gExtra = this.g.subarray(this.shared);
-    const d = this.d;
-    const W = this.model.W.data;
-    this.C.fill(0, 0, this.size * d);
-    this.gC.fill(0, 0, this.size * d);
-    for (let j = 0; j < this.size; j++) bagSum(W, d, this.index.ids[this.set[j] as number] as Int32Array, this.C, j * d);
-    if (this.hard > 0) this.fullCand = this.model.candidates(this.candidates as readonly string[]);
+    // All candidates' vectors at the batch's weights (hard negatives; the set's rows are copied from them).
+    this.fullCand = this.candidates ? this.model.candidates(this.candidates) : undefined;
+    this.gC.fill(0, 0, this.size * this.d);
+    for (let j = 0; j < this.size; j++) this.embed(this.set[j] as number, j);
   }
 
   /** The `hard` best-scoring candidates other than `target` for query u into `top` (best first); returns how many. */
   private hardNegatives(u: Float32Array, target: number): number {
     const cand = this.fullCand;
-    if (!cand) return 0;
+    if (!cand || this.hard === 0) return 0;
     const n = this.n;
     let full = this.full;
     if (cand.kernel) full = cand.kernel.matVecFast(u);
