@@ -371,3 +371,28 @@ test('WebAssembly float32-lane product (matVecFast) agrees with matVec within fl
   assert.equal(got.length, rows);
   for (let r = 0; r < rows; r++) assert.ok(Math.abs(got[r]! - want[r]!) <= 1e-5 * (1 + Math.abs(want[r]!)), `row ${r}: ${got[r]} vs ${want[r]}`);
 });
+
+test('matVecFastTop gives the scores of matVecFast and the k best rows other than the skipped one, best first, ties by row order', (t) => {
+  const rows = 301;
+  const k = Wasm32Matrix.create(rows);
+  if (!k) return t.skip('no WebAssembly SIMD');
+  const data = rand(rows * 32);
+  // Rows 10, 20 and 30 equal: their scores tie.
+  for (const r of [20, 30]) data.copyWithin(r * 32, 10 * 32, 11 * 32);
+  k.data.set(data);
+  const x = rand(32, 2);
+  const want = k.matVecFast(x).slice();
+  const order = [...want.keys()].sort((a, b) => want[b]! - want[a]! || a - b);
+  for (const [K, skip] of [[1, -1], [10, -1], [10, order[0]!], [10, 20], [rows, 5]] as const) {
+    const n = k.matVecFastTop(x, K, skip);
+    assert.deepEqual(k.fastScores, want);
+    const expected = order.filter((r) => r !== skip).slice(0, K);
+    assert.equal(n, expected.length);
+    assert.deepEqual([...k.top.subarray(0, n)], expected);
+  }
+  // The tie: x aligned with row 10 puts rows 10, 20, 30 first, in row order.
+  const y = data.slice(10 * 32, 11 * 32);
+  k.matVecFastTop(y, 3, -1);
+  assert.deepEqual([...k.top.subarray(0, 3)], [10, 20, 30]);
+  assert.throws(() => k.matVecFastTop(x, 0, -1), /k = 0/);
+});

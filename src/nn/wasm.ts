@@ -106,32 +106,78 @@ function matVecBody(cols: number): number[] {
 const F32X4_MUL = simd(0xe6);
 const f32lane = (l: number): number[] => [...simd(0x1f), l]; // f32x4.extract_lane
 const F32_ADD = 0x92;
+const F32_GT = 0x5e;
+const F32_LT = 0x5d;
+const F32 = 0x7d;
+const I32_STORE = 0x36;
+const I32_EQZ = 0x45;
+const I32_EQ = 0x46;
+const I32_NE = 0x47;
+const I32_LT_S = 0x48;
+const I32_AND = 0x71;
+const tee = (i: number): number[] => [0x22, ...leb(i)];
+const f32const = (v: number): number[] => {
+  const bytes = Buffer.alloc(4);
+  bytes.writeFloatLE(v);
+  return [0x43, ...bytes];
+};
 
 /**
  * Body of `mvf(m, rows, x, out)` (`mvf64` for 64 columns): out[r] = M[r]·x in float32 lanes, the
  * arithmetic of `matVecF32` — four accumulators (column block j = 4 columns goes to accumulator
  * j mod 4), a = (a0 + a1) + (a2 + a3), out[r] = (a.0 + a.1) + (a.2 + a.3). About three times the
  * float64 kernel's speed; the numbers differ from `matVec` in the last bits.
+ *
+ * With `top` (`mvfk(m, rows, x, out, k, skip, top, ts)`, 32 columns): also the k best rows other
+ * than `skip` by insertion as the rows come (top[]: rows, ts[]: their scores, best first; a row
+ * enters only above the k-th best so far, so ties keep the earlier row); returns how many (≤ k).
  */
-function matVecF32Body(cols: number): number[] {
-  const [M, ROWS, X, OUT, R, O] = [0, 1, 2, 3, 4, 5];
+function matVecF32Body(cols: number, top = false): number[] {
+  const [M, ROWS, X, OUT] = [0, 1, 2, 3];
+  const [K, SKIP, TOP, TS] = [4, 5, 6, 7];
+  const first = top ? 8 : 4;
+  // i32 locals R, O (and with `top`: CNT, I), f32 locals V, FLOOR.
+  const [R, O, CNT, I, V, FLOOR] = [first, first + 1, first + 2, first + 3, first + 4, first + 5];
   const blocks = cols / 4;
-  const XV = 6;
+  const XV = top ? first + 6 : first + 2;
   const A = XV + blocks;
   const b: number[] = [];
   for (let j = 0; j < blocks; j++) b.push(...get(X), ...v128load(16 * j), ...set(XV + j));
   b.push(...get(M), ...set(O));
+  if (top) b.push(...f32const(-Infinity), ...set(FLOOR));
   b.push(0x02, 0x40, 0x03, 0x40); // block loop
   b.push(...get(R), ...get(ROWS), 0x4f, 0x0d, 1); // r >= rows → exit
   for (let q = 0; q < 4; q++) b.push(...V128_ZERO, ...set(A + q));
   for (let j = 0; j < blocks; j++) b.push(...get(A + (j % 4)), ...get(O), ...v128load(16 * j), ...get(XV + j), ...F32X4_MUL, ...F32X4_ADD, ...set(A + (j % 4)));
   b.push(...get(A), ...get(A + 1), ...F32X4_ADD, ...get(A + 2), ...get(A + 3), ...F32X4_ADD, ...F32X4_ADD, ...set(A));
   b.push(...get(OUT), ...get(R), ...i32const(2), 0x74, 0x6a);
-  b.push(...get(A), ...f32lane(0), ...get(A), ...f32lane(1), F32_ADD, ...get(A), ...f32lane(2), ...get(A), ...f32lane(3), F32_ADD, F32_ADD, F32_STORE, ...memarg(2, 0));
+  b.push(...get(A), ...f32lane(0), ...get(A), ...f32lane(1), F32_ADD, ...get(A), ...f32lane(2), ...get(A), ...f32lane(3), F32_ADD, F32_ADD);
+  if (top) {
+    b.push(...tee(V), F32_STORE, ...memarg(2, 0));
+    // if (v > floor && r != skip)
+    b.push(...get(V), ...get(FLOOR), F32_GT, ...get(R), ...get(SKIP), I32_NE, I32_AND, 0x04, 0x40);
+    // i = cnt < k ? cnt++ : k − 1
+    b.push(...get(CNT), ...get(K), I32_LT_S, 0x04, 0x40, ...get(CNT), ...set(I), ...get(CNT), ...i32const(1), 0x6a, ...set(CNT), 0x05, ...get(K), ...i32const(1), 0x6b, ...set(I), 0x0b);
+    // while (i > 0 && ts[i − 1] < v) { ts[i] = ts[i − 1]; top[i] = top[i − 1]; i-- }
+    const at = (base: number): number[] => [...get(base), ...get(I), ...i32const(2), 0x74, 0x6a]; // base + 4i
+    b.push(0x02, 0x40, 0x03, 0x40);
+    b.push(...get(I), I32_EQZ, 0x0d, 1);
+    b.push(...at(TS), ...i32const(4), 0x6b, F32_LOAD, ...memarg(2, 0), ...get(V), F32_LT, I32_EQZ, 0x0d, 1);
+    b.push(...at(TS), ...at(TS), ...i32const(4), 0x6b, F32_LOAD, ...memarg(2, 0), F32_STORE, ...memarg(2, 0));
+    b.push(...at(TOP), ...at(TOP), ...i32const(4), 0x6b, I32_LOAD, ...memarg(2, 0), I32_STORE, ...memarg(2, 0));
+    b.push(...get(I), ...i32const(1), 0x6b, ...set(I), 0x0c, 0, 0x0b, 0x0b);
+    b.push(...at(TS), ...get(V), F32_STORE, ...memarg(2, 0));
+    b.push(...at(TOP), ...get(R), I32_STORE, ...memarg(2, 0));
+    // if (cnt == k) floor = ts[k − 1]
+    b.push(...get(CNT), ...get(K), I32_EQ, 0x04, 0x40, ...get(TS), ...get(K), ...i32const(2), 0x74, 0x6a, ...i32const(4), 0x6b, F32_LOAD, ...memarg(2, 0), ...set(FLOOR), 0x0b);
+    b.push(0x0b); // end if (v > floor …)
+  } else b.push(F32_STORE, ...memarg(2, 0));
   b.push(...get(O), ...i32const(4 * cols), 0x6a, ...set(O));
   b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
-  b.push(0x0c, 0, 0x0b, 0x0b, 0x0b);
-  return [...vec([[...leb(2), I32], [...leb(blocks + 4), V128]]), ...b];
+  if (top) b.push(0x0c, 0, 0x0b, 0x0b, ...get(CNT), 0x0b);
+  else b.push(0x0c, 0, 0x0b, 0x0b, 0x0b);
+  const scalars = top ? [[...leb(4), I32], [...leb(2), F32]] : [[...leb(2), I32]];
+  return [...vec([...scalars, [...leb(blocks + 4), V128]]), ...b];
 }
 
 /**
@@ -220,17 +266,19 @@ function kernelsModule(): Uint8Array {
   const bb = bagBody(true);
   const mvf = matVecF32Body(32);
   const mvf64 = matVecF32Body(64);
+  const mvfk = matVecF32Body(32, true);
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
     ...section(1, vec([
       [0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([])],
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [F64]]), ...vec([])],
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([[I32]])],
     ])),
     ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
-    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0), leb(0), leb(0)])),
-    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)], [...str('mvf'), 0x00, ...leb(5)], [...str('mvf64'), 0x00, ...leb(6)]])),
-    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64], [...leb(mvf.length), ...mvf], [...leb(mvf64.length), ...mvf64]])),
+    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0), leb(0), leb(0), leb(3)])),
+    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)], [...str('mvf'), 0x00, ...leb(5)], [...str('mvf64'), 0x00, ...leb(6)], [...str('mvfk'), 0x00, ...leb(7)]])),
+    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64], [...leb(mvf.length), ...mvf], [...leb(mvf64.length), ...mvf64], [...leb(mvfk.length), ...mvfk]])),
   ]);
 }
 
@@ -264,8 +312,11 @@ export class Wasm32Matrix {
   private readonly gx: Float32Array;
   private readonly mv: (m: number, rows: number, x: number, out: number) => void;
   private readonly mvf: (m: number, rows: number, x: number, out: number) => void;
+  private readonly mvfk: (m: number, rows: number, x: number, out: number, k: number, skip: number, top: number, ts: number) => number;
+  /** The rows found by `matVecFastTop`, best first (the first `count` entries), and their scores. */
+  readonly top: Int32Array;
   private readonly bw: (m: number, rows: number, x: number, gy: number, gx: number, gm: number, skip: number) => void;
-  private readonly at: { x: number; out: number; gy: number; gx: number; grad: number; w: number; gw: number; ids: number; offs: number };
+  private readonly at: { x: number; out: number; gy: number; gx: number; grad: number; w: number; gw: number; ids: number; offs: number; top: number; ts: number };
   private readonly bs: (w: number, ids: number, offs: number, rows: number, out: number) => void;
   private readonly bb: (gw: number, ids: number, offs: number, rows: number, g: number) => void;
   /** Rows of the word matrix the bags read (0: no bags, `sumRows` unavailable). */
@@ -292,13 +343,17 @@ export class Wasm32Matrix {
     const gw = w + pad(vocabRows * 128);
     const ids = gw + pad(vocabRows * 128);
     const offs = ids + pad(nIds * 4);
-    const end = offs + pad((rows + 1) * 4);
-    this.at = { x, out, gy, gx, grad, w, gw, ids, offs };
+    const top = offs + pad((rows + 1) * 4);
+    const ts = top + pad(rows * 4);
+    const end = ts + pad(rows * 4);
+    this.at = { x, out, gy, gx, grad, w, gw, ids, offs, top, ts };
     this.vocabRows = vocabRows;
     const memory = new WebAssembly.Memory({ initial: Math.ceil(end / 65536) });
     const instance = new WebAssembly.Instance(mod, { e: { m: memory } });
     this.mv = instance.exports.mv as Wasm32Matrix['mv'];
     this.mvf = instance.exports.mvf as Wasm32Matrix['mvf'];
+    this.mvfk = instance.exports.mvfk as Wasm32Matrix['mvfk'];
+    this.top = new Int32Array(memory.buffer, top, rows);
     this.bw = instance.exports.bw as Wasm32Matrix['bw'];
     this.bs = instance.exports.bs as Wasm32Matrix['bs'];
     this.bb = instance.exports.bb as Wasm32Matrix['bb'];
@@ -367,6 +422,22 @@ export class Wasm32Matrix {
   matVecFast(x: Float32Array): Float32Array {
     this.x.set(x.length === 32 ? x : x.subarray(0, 32));
     this.mvf(0, this.rows, this.at.x, this.at.out);
+    return this.out;
+  }
+
+  /**
+   * `matVecFast` that also finds the `k` best rows (1 ≤ k ≤ rows) other than row `skip` (−1: none) in the same
+   * pass: `top[0..count)`, best first, ties by row order; returns count (k, or fewer rows). The
+   * scores are in `fastScores` until the next product.
+   */
+  matVecFastTop(x: Float32Array, k: number, skip: number): number {
+    if (k < 1 || k > this.rows) throw new InternalError(`Wasm32Matrix.matVecFastTop: k = ${k} of ${this.rows} rows`);
+    this.x.set(x.length === 32 ? x : x.subarray(0, 32));
+    return this.mvfk(0, this.rows, this.at.x, this.at.out, k, skip, this.at.top, this.at.ts);
+  }
+
+  /** The scores of the last `matVecFast` / `matVecFastTop` (a view of the kernel's output). */
+  get fastScores(): Float32Array {
     return this.out;
   }
 
