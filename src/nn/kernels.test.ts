@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, matVecF32, matVecRows, matVecRowsBackward, softmax, softmaxBackward } from './kernels.js';
-import { Wasm32Matrix, WasmMatVec } from './wasm.js';
+import { Wasm32Matrix, WasmBagTable, WasmMatVec } from './wasm.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
 import { adam, clipGradNorm, param, sgd } from './params.js';
@@ -395,4 +395,29 @@ test('matVecFastTop gives the scores of matVecFast and the k best rows other tha
   k.matVecFastTop(y, 3, -1);
   assert.deepEqual([...k.top.subarray(0, 3)], [10, 20, 30]);
   assert.throws(() => k.matVecFastTop(x, 0, -1), /k = 0/);
+});
+
+test('WasmBagTable: bag sums of id lists and their backward are bit-identical to bagSum / bagSumBackward (unknown ids skipped, long lists on the JS kernels)', (t) => {
+  const rows = 97;
+  const table = WasmBagTable.create(rows, 4, 12);
+  if (!table) return t.skip('no WebAssembly SIMD');
+  table.data.set(rand(rows * 32));
+  const grad0 = rand(rows * 32, 0.1);
+  table.grad.set(grad0);
+  const bags = [Int32Array.from([3, 96, 3, -1]), Int32Array.from([]), Int32Array.from([50, 7, 8])];
+  const long = [Int32Array.from({ length: 13 }, (_, i) => (i * 7) % rows)];
+  for (const list of [bags, long]) {
+    const want = new Float32Array(list.length * 32 + 5);
+    const got = want.slice();
+    list.forEach((ids, i) => bagSum(table.data, 32, ids, want, 5 + 32 * i));
+    table.sum(list, list.length, got, 5);
+    assert.deepEqual(got, want);
+    const g = rand(list.length * 32 + 5);
+    const gw = table.grad.slice();
+    list.forEach((ids, i) => bagSumBackward(gw, 32, ids, g, 5 + 32 * i));
+    table.sumBackward(list, list.length, g, 5);
+    assert.deepEqual(table.grad, gw);
+  }
+  assert.notDeepEqual(table.grad, grad0);
+  assert.throws(() => table.sum([Int32Array.from([rows])], 1, new Float32Array(32)), /outside the 97 rows/);
 });

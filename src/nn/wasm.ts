@@ -7,6 +7,7 @@
  * Where WebAssembly SIMD is missing, `Wasm32Matrix.create` returns undefined and callers use `matVec`.
  */
 import { InternalError } from '../core/errors.js';
+import { bagSum, bagSumBackward } from './kernels.js';
 
 /** The few WebAssembly APIs used here (the project's lib settings do not declare them). */
 declare namespace WebAssembly {
@@ -451,6 +452,95 @@ export class Wasm32Matrix {
     this.gx.set(gx.length === 32 ? gx : gx.subarray(0, 32));
     this.bw(0, this.rows, this.at.x, this.at.gy, this.at.gx, this.at.grad, skipBelow);
     gx.set(this.gx);
+  }
+}
+
+/**
+ * A rows×32 float32 table (the word embeddings of a bag-of-words model) and its gradient, both in
+ * WebAssembly memory, with the SIMD bag sums of `Wasm32Matrix`: `sum` gives `bagSum` of each id
+ * list, `sumBackward` adds like `bagSumBackward`, bit for bit. `data` and `grad` are the arrays a
+ * model keeps as its parameter (write them in place; they stay valid: the memory never grows).
+ * Lists longer than the scratch (`maxBags` lists, `maxIds` ids) fall back to the JS kernels.
+ */
+export class WasmBagTable {
+  readonly data: Float32Array;
+  readonly grad: Float32Array;
+  private readonly ids: Int32Array;
+  private readonly offs: Int32Array;
+  private readonly rowsOut: Float32Array;
+  private readonly at: { data: number; grad: number; ids: number; offs: number; out: number };
+  private readonly bs: (w: number, ids: number, offs: number, rows: number, out: number) => void;
+  private readonly bb: (gw: number, ids: number, offs: number, rows: number, g: number) => void;
+
+  private constructor(
+    readonly rows: number,
+    readonly maxBags: number,
+    readonly maxIds: number,
+    mod: WebAssembly.Module,
+  ) {
+    const pad = (n: number): number => Math.ceil((n + 16) / 16) * 16;
+    const data = 0;
+    const grad = data + pad(rows * 128);
+    const ids = grad + pad(rows * 128);
+    const offs = ids + pad(maxIds * 4);
+    const out = offs + pad((maxBags + 1) * 4);
+    const end = out + pad(maxBags * 128);
+    this.at = { data, grad, ids, offs, out };
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(end / 65536) });
+    const instance = new WebAssembly.Instance(mod, { e: { m: memory } });
+    this.bs = instance.exports.bs as WasmBagTable['bs'];
+    this.bb = instance.exports.bb as WasmBagTable['bb'];
+    this.data = new Float32Array(memory.buffer, data, rows * 32);
+    this.grad = new Float32Array(memory.buffer, grad, rows * 32);
+    this.ids = new Int32Array(memory.buffer, ids, maxIds);
+    this.offs = new Int32Array(memory.buffer, offs, maxBags + 1);
+    this.rowsOut = new Float32Array(memory.buffer, out, maxBags * 32);
+  }
+
+  /** A zeroed table of `rows`×32 for at most `maxBags` lists of at most `maxIds` ids in all per call, or undefined without WebAssembly SIMD. */
+  static create(rows: number, maxBags: number, maxIds = 1 << 16): WasmBagTable | undefined {
+    const mod = module();
+    return mod ? new WasmBagTable(rows, maxBags, maxIds, mod) : undefined;
+  }
+
+  /** The first n lists of `bags` as CSR in the scratch (ids < 0 dropped); false when they do not fit. */
+  private load(bags: readonly ArrayLike<number>[], n: number): boolean {
+    if (n > this.maxBags) return false;
+    const idView = this.ids;
+    let k = 0;
+    for (let r = 0; r < n; r++) {
+      const l = bags[r] as ArrayLike<number>;
+      this.offs[r] = 4 * k;
+      if (k + l.length > this.maxIds) return false;
+      for (let i = 0; i < l.length; i++) {
+        const id = l[i] as number;
+        if (id < 0) continue;
+        if (id >= this.rows) throw new InternalError(`WasmBagTable: id ${id} outside the ${this.rows} rows`);
+        idView[k++] = id;
+      }
+    }
+    this.offs[n] = 4 * k;
+    return true;
+  }
+
+  /** out[outOff + 32i ..] = Σ data[bags[i]] for i < n: `bagSum(data, 32, bags[i], out, outOff + 32i)`, bit for bit. */
+  sum(bags: readonly ArrayLike<number>[], n: number, out: Float32Array, outOff = 0): void {
+    if (!this.load(bags, n)) {
+      for (let i = 0; i < n; i++) bagSum(this.data, 32, bags[i] as ArrayLike<number>, out, outOff + 32 * i);
+      return;
+    }
+    this.bs(this.at.data, this.at.ids, this.at.offs, n, this.at.out);
+    out.set(this.rowsOut.subarray(0, 32 * n), outOff);
+  }
+
+  /** grad[ids of bags[i]] += g[gOff + 32i ..] for i < n in order: `bagSumBackward(grad, 32, bags[i], g, gOff + 32i)`, bit for bit. */
+  sumBackward(bags: readonly ArrayLike<number>[], n: number, g: Float32Array, gOff = 0): void {
+    if (!this.load(bags, n)) {
+      for (let i = 0; i < n; i++) bagSumBackward(this.grad, 32, bags[i] as ArrayLike<number>, g, gOff + 32 * i);
+      return;
+    }
+    this.rowsOut.set(g.subarray(gOff, gOff + 32 * n));
+    this.bb(this.at.grad, this.at.ids, this.at.offs, n, this.at.out);
   }
 }
 

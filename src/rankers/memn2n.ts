@@ -13,7 +13,7 @@ import { KbTypes } from './match-type.js';
 import { CandidateIndex } from './candidates.js';
 import { addOuter, matVecBackward, matVecBackwardGeneric, bagSum, bagSumBackward, bagSumBackwardGeneric, bagSumGeneric, matTVec, matVec, matVecGeneric, softmax, softmaxBackward, dot, axpy } from '../nn/kernels.js';
 import { softmaxCrossEntropy } from '../nn/losses.js';
-import { Wasm32Matrix } from '../nn/wasm.js';
+import { Wasm32Matrix, WasmBagTable } from '../nn/wasm.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
@@ -138,6 +138,10 @@ export class MemN2N implements Ranker {
    * WebAssembly ones (same results, bit for bit; slower): the baseline of `bench/memn2n.bench.ts`.
    */
   referenceKernels = false;
+  /** A's table with its SIMD bag sums (d = 32 and WebAssembly SIMD available). */
+  private readonly bags: WasmBagTable | undefined;
+  /** A one-list scratch for the query's bag sum. */
+  private readonly oneBag: Int32Array[] = [new Int32Array(0)];
 
   constructor(
     readonly config: MemN2NConfig,
@@ -153,7 +157,9 @@ export class MemN2N implements Ranker {
     this.timeIds = Array.from({ length: config.memorySize }, (_, k) => vocab.id(timeWord(k)));
     const V = vocab.size;
     const d = config.dim;
-    this.A = param('A', [V, d]);
+    // d = 32: A lives in WebAssembly memory, where the memories' bag sums (and their backward) run in SIMD.
+    this.bags = d === 32 ? WasmBagTable.create(V, config.memorySize) : undefined;
+    this.A = this.bags ? { name: 'A', shape: [V, d], data: this.bags.data, grad: this.bags.grad } : param('A', [V, d]);
     this.R = param('R', [d, d]);
     this.W = param('W', [V, d]);
     this.params = [this.A, this.R, this.W];
@@ -254,11 +260,18 @@ export class MemN2N implements Ranker {
     const bs = this.referenceKernels ? bagSumGeneric : bagSum;
     const m = x.mems.length;
     const M = ws.M;
-    M.fill(0, 0, m * d);
-    x.mems.forEach((ids, i) => bs(A, d, ids, M, i * d));
     const u0 = ws.us[0] as Float32Array;
-    u0.fill(0);
-    bs(A, d, x.query, u0);
+    const bags = this.referenceKernels ? undefined : this.bags;
+    if (bags) {
+      bags.sum(x.mems, m, M);
+      this.oneBag[0] = x.query;
+      bags.sum(this.oneBag, 1, u0);
+    } else {
+      M.fill(0, 0, m * d);
+      for (let i = 0; i < m; i++) bs(A, d, x.mems[i] as Int32Array, M, i * d);
+      u0.fill(0);
+      bs(A, d, x.query, u0);
+    }
     const s = ws.s;
     for (let k = 0; k < this.config.hops; k++) {
       const u = ws.us[k] as Float32Array;
@@ -356,9 +369,16 @@ export class MemN2N implements Ranker {
       }
       g = next;
     }
+    const bags = this.referenceKernels ? undefined : this.bags;
+    if (bags) {
+      this.oneBag[0] = x.query;
+      bags.sumBackward(this.oneBag, 1, g);
+      bags.sumBackward(x.mems, m, gM);
+      return;
+    }
     const bsb = this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward;
     bsb(this.A.grad, d, x.query, g);
-    x.mems.forEach((ids, i) => bsb(this.A.grad, d, ids, gM, i * d));
+    for (let i = 0; i < m; i++) bsb(this.A.grad, d, x.mems[i] as Int32Array, gM, i * d);
   }
 
   /** A zeroed ∂L/∂(candidate matrix) buffer for `backward`: the WebAssembly one when there is one. */
