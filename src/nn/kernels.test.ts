@@ -418,6 +418,18 @@ test('WasmBagTable: bag sums of id lists and their backward are bit-identical to
     table.sumBackward(list, list.length, g, 5);
     assert.deepEqual(table.grad, gw);
   }
+  // Consecutive views of one buffer (`flat`): the same numbers; an unknown id in it is skipped too.
+  const flat = Int32Array.from([3, 96, 3, 50, 7, -1, 8]);
+  const views = [flat.subarray(0, 3), flat.subarray(3, 7)];
+  const want = new Float32Array(64);
+  const got = new Float32Array(64);
+  views.forEach((ids, i) => bagSum(table.data, 32, ids, want, 32 * i));
+  table.sum(views, 2, got, 0, flat);
+  assert.deepEqual(got, want);
+  const gw = table.grad.slice();
+  views.forEach((ids, i) => bagSumBackward(gw, 32, ids, want, 32 * i));
+  table.sumBackward(views, 2, want, 0, flat);
+  assert.deepEqual(table.grad, gw);
   assert.notDeepEqual(table.grad, grad0);
   assert.throws(() => table.sum([Int32Array.from([rows])], 1, new Float32Array(32)), /outside the 97 rows/);
 });

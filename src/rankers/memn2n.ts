@@ -57,6 +57,8 @@ const timeWord = (k: number): string => `#time:${k}`;
 export interface Encoded {
   readonly query: Int32Array;
   readonly mems: Int32Array[];
+  /** The memories' ids back to back, when `mems` are consecutive views of it (one buffer per example: `encode`). */
+  readonly memIds?: Int32Array;
   /** Words of the whole history (for match types). */
   readonly context: Set<string>;
 }
@@ -202,11 +204,16 @@ export class MemN2N implements Ranker {
       end--;
     }
     const start = Math.max(0, end - this.config.memorySize);
+    let total = 0;
+    for (let i = start; i < end; i++) total += this.enc.encode((history[i] as Turn).text).length + 2;
+    const memIds = new Int32Array(total);
     const mems: Int32Array[] = [];
+    let o = 0;
     for (let i = start; i < end; i++) {
       const t = history[i] as Turn;
       const w = this.enc.encode(t.text);
-      const ids = new Int32Array(w.length + 2);
+      const ids = memIds.subarray(o, o + w.length + 2);
+      o += w.length + 2;
       ids.set(w);
       ids[w.length] = this.speakerIds[t.speaker];
       ids[w.length + 1] = this.timeIds[end - 1 - i] as number;
@@ -214,7 +221,7 @@ export class MemN2N implements Ranker {
     }
     const context = new Set<string>();
     if (this.config.matchType && withContext) for (const t of history) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
-    return { query, mems, context };
+    return { query, mems, memIds, context };
   }
 
   /** The candidate list prepared, with W·Φ(y) for every candidate (cached until weights change). */
@@ -263,7 +270,7 @@ export class MemN2N implements Ranker {
     const u0 = ws.us[0] as Float32Array;
     const bags = this.referenceKernels ? undefined : this.bags;
     if (bags) {
-      bags.sum(x.mems, m, M);
+      bags.sum(x.mems, m, M, 0, x.memIds);
       this.oneBag[0] = x.query;
       bags.sum(this.oneBag, 1, u0);
     } else {
@@ -373,7 +380,7 @@ export class MemN2N implements Ranker {
     if (bags) {
       this.oneBag[0] = x.query;
       bags.sumBackward(this.oneBag, 1, g);
-      bags.sumBackward(x.mems, m, gM);
+      bags.sumBackward(x.mems, m, gM, 0, x.memIds);
       return;
     }
     const bsb = this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward;
