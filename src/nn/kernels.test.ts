@@ -433,3 +433,27 @@ test('WasmBagTable: bag sums of id lists and their backward are bit-identical to
   assert.notDeepEqual(table.grad, grad0);
   assert.throws(() => table.sum([Int32Array.from([rows])], 1, new Float32Array(32)), /outside the 97 rows/);
 });
+
+test('WasmBagTable memories: sums into M and the backward from gM (no copies) and matVecBackward on them are bit-identical to the JS kernels', (t) => {
+  const rows = 40;
+  const table = WasmBagTable.create(rows, 6);
+  if (!table) return t.skip('no WebAssembly SIMD');
+  table.data.set(rand(rows * 32));
+  const bags = [Int32Array.from([1, 2, 3]), Int32Array.from([39, 0]), Int32Array.from([5, 5, 7, 11])];
+  table.sum(bags, 3, table.M);
+  const M = new Float32Array(3 * 32);
+  bags.forEach((ids, i) => bagSum(table.data, 32, ids, M, 32 * i));
+  assert.deepEqual(table.M.slice(0, 96), M);
+  const gM0 = rand(6 * 32);
+  table.gM.set(gM0);
+  const x = rand(32), gy = Float32Array.from([0.5, 0, -2]), gx = rand(32);
+  const gxWant = gx.slice(), gMWant = gM0.slice();
+  matVecBackward(M, 3, 32, x, gy, gxWant, gMWant);
+  table.matVecBackward(3, x, gy, gx);
+  assert.deepEqual(gx, gxWant);
+  assert.deepEqual(table.gM, gMWant);
+  const gW = table.grad.slice();
+  bags.forEach((ids, i) => bagSumBackward(gW, 32, ids, table.gM, 32 * i));
+  table.sumBackward(bags, 3, table.gM);
+  assert.deepEqual(table.grad, gW);
+});

@@ -468,9 +468,19 @@ export class WasmBagTable {
   private readonly ids: Int32Array;
   private readonly offs: Int32Array;
   private readonly rowsOut: Float32Array;
-  private readonly at: { data: number; grad: number; ids: number; offs: number; out: number };
+  /**
+   * A maxBags×32 matrix and its gradient in the same memory (the memories of a MemN2N example):
+   * `sum` into `M` and `sumBackward` from `gM` skip the copies; `matVecBackward` works on them.
+   */
+  readonly M: Float32Array;
+  readonly gM: Float32Array;
+  private readonly x: Float32Array;
+  private readonly gy: Float32Array;
+  private readonly gx: Float32Array;
+  private readonly at: { data: number; grad: number; ids: number; offs: number; out: number; M: number; gM: number; x: number; gy: number; gx: number };
   private readonly bs: (w: number, ids: number, offs: number, rows: number, out: number) => void;
   private readonly bb: (gw: number, ids: number, offs: number, rows: number, g: number) => void;
+  private readonly bw: (m: number, rows: number, x: number, gy: number, gx: number, gm: number, skip: number) => void;
 
   private constructor(
     readonly rows: number,
@@ -484,12 +494,23 @@ export class WasmBagTable {
     const ids = grad + pad(rows * 128);
     const offs = ids + pad(maxIds * 4);
     const out = offs + pad((maxBags + 1) * 4);
-    const end = out + pad(maxBags * 128);
-    this.at = { data, grad, ids, offs, out };
+    const M = out + pad(maxBags * 128);
+    const gM = M + pad(maxBags * 128);
+    const x = gM + pad(maxBags * 128);
+    const gy = x + pad(128);
+    const gx = gy + pad(maxBags * 4);
+    const end = gx + pad(128);
+    this.at = { data, grad, ids, offs, out, M, gM, x, gy, gx };
     const memory = new WebAssembly.Memory({ initial: Math.ceil(end / 65536) });
     const instance = new WebAssembly.Instance(mod, { e: { m: memory } });
     this.bs = instance.exports.bs as WasmBagTable['bs'];
     this.bb = instance.exports.bb as WasmBagTable['bb'];
+    this.bw = instance.exports.bw as WasmBagTable['bw'];
+    this.M = new Float32Array(memory.buffer, M, maxBags * 32);
+    this.gM = new Float32Array(memory.buffer, gM, maxBags * 32);
+    this.x = new Float32Array(memory.buffer, x, 32);
+    this.gy = new Float32Array(memory.buffer, gy, maxBags);
+    this.gx = new Float32Array(memory.buffer, gx, 32);
     this.data = new Float32Array(memory.buffer, data, rows * 32);
     this.grad = new Float32Array(memory.buffer, grad, rows * 32);
     this.ids = new Int32Array(memory.buffer, ids, maxIds);
@@ -553,6 +574,10 @@ export class WasmBagTable {
       for (let i = 0; i < n; i++) bagSum(this.data, 32, bags[i] as ArrayLike<number>, out, outOff + 32 * i);
       return;
     }
+    if (out === this.M && outOff === 0) {
+      this.bs(this.at.data, this.at.ids, this.at.offs, n, this.at.M);
+      return;
+    }
     this.bs(this.at.data, this.at.ids, this.at.offs, n, this.at.out);
     const rows = this.rowsOut;
     for (let i = 0; i < 32 * n; i++) out[outOff + i] = rows[i] as number;
@@ -564,9 +589,31 @@ export class WasmBagTable {
       for (let i = 0; i < n; i++) bagSumBackward(this.grad, 32, bags[i] as ArrayLike<number>, g, gOff + 32 * i);
       return;
     }
+    if (g === this.gM && gOff === 0) {
+      this.bb(this.at.grad, this.at.ids, this.at.offs, n, this.at.gM);
+      return;
+    }
     const rows = this.rowsOut;
     for (let i = 0; i < 32 * n; i++) rows[i] = g[gOff + i] as number;
     this.bb(this.at.grad, this.at.ids, this.at.offs, n, this.at.out);
+  }
+
+  /**
+   * Backward of y = M·x over the first `rows` rows of `M`: gx += Mᵀ·gy and gM += gy·xᵀ (rows with
+   * gy = 0 skipped): `matVecBackward(M, rows, 32, x, gy, gx, gM)`, bit for bit, in SIMD.
+   */
+  matVecBackward(rows: number, x: Float32Array, gy: Float32Array, gx: Float32Array): void {
+    if (rows > this.maxBags) throw new InternalError(`WasmBagTable.matVecBackward: ${rows} rows of ${this.maxBags}`);
+    const X = this.x;
+    const GY = this.gy;
+    const GX = this.gx;
+    for (let i = 0; i < 32; i++) {
+      X[i] = x[i] as number;
+      GX[i] = gx[i] as number;
+    }
+    for (let i = 0; i < rows; i++) GY[i] = gy[i] as number;
+    this.bw(this.at.M, rows, this.at.x, this.at.gy, this.at.gx, this.at.gM, 0);
+    for (let i = 0; i < 32; i++) gx[i] = GX[i] as number;
   }
 }
 

@@ -217,7 +217,7 @@ export class SampledBatch {
     this.A = new TouchedRows(model.A);
     this.W = new TouchedRows(model.W);
     this.optimizer = optimizer === 'adam' ? new SparseAdam(lr, [this.A, this.W], [model.R]) : new SparseSgd(lr, [this.A, this.W], [model.R]);
-    this.ws = model.workspace();
+    this.ws = model.workspace(true);
     this.inContext = new Uint8Array(model.vocab.size);
     // Per candidate: [word, slot of its type] for its typed words (match types, §4.5); slot k is row typeRows[k] of W.
     const kb = model.config.matchType ? model.kb : undefined;

@@ -142,6 +142,8 @@ export class MemN2N implements Ranker {
   referenceKernels = false;
   /** A's table with its SIMD bag sums (d = 32 and WebAssembly SIMD available). */
   private readonly bags: WasmBagTable | undefined;
+  /** Whether `workspace(true)` handed out the WebAssembly memories already. */
+  private simdWorkspace = false;
   /** A one-list scratch for the query's bag sum. */
   private readonly oneBag: Int32Array[] = [new Int32Array(0)];
 
@@ -246,14 +248,19 @@ export class MemN2N implements Ranker {
   /**
    * Buffers of one example's hops (forward and backward). `hopsForward` without a workspace
    * allocates a fresh one; a trainer passes the same one for every example (its cache is then
-   * valid until the next `hopsForward`).
+   * valid until the next `hopsForward`). `simd`: the trainer's workspace, whose memories live in
+   * A's WebAssembly memory (d = 32; once per model, later ones are plain), so their bag sums and
+   * part of the hops' backward run there without copies (the same numbers).
    */
-  workspace(): HopsWorkspace {
+  workspace(simd = false): HopsWorkspace {
     const d = this.config.dim;
     const H = this.config.hops;
     const mem = this.config.memorySize;
     const vec = (k: number, n: number): Float32Array[] => Array.from({ length: k }, () => new Float32Array(n));
-    return { M: new Float32Array(mem * d), us: vec(H + 1, d), hs: vec(H, d), ps: vec(H, mem), s: new Float32Array(mem), o: new Float32Array(d), gM: new Float32Array(mem * d), gh: vec(2, d), gp: new Float32Array(mem), gs: new Float32Array(mem), t: new Float32Array(d) };
+    // `simd` (a trainer's one workspace): the memories and their gradient in A's WebAssembly memory, once per model.
+    const bags = simd && !this.simdWorkspace ? this.bags : undefined;
+    if (bags) this.simdWorkspace = true;
+    return { M: bags ? bags.M : new Float32Array(mem * d), us: vec(H + 1, d), hs: vec(H, d), ps: vec(H, mem), s: new Float32Array(mem), o: new Float32Array(d), gM: bags ? bags.gM : new Float32Array(mem * d), gh: vec(2, d), gp: new Float32Array(mem), gs: new Float32Array(mem), t: new Float32Array(d) };
   }
 
   /**
@@ -356,6 +363,8 @@ export class MemN2N implements Ranker {
     const ws = cache.ws;
     const m = cache.m;
     const gM = ws.gM;
+    const bags = this.referenceKernels ? undefined : this.bags;
+    const simd = bags !== undefined && ws.M === bags.M;
     gM.fill(0, 0, m * d);
     const gh = ws.gh[0] as Float32Array;
     const { gp, gs, t } = ws;
@@ -370,13 +379,18 @@ export class MemN2N implements Ranker {
         addOuter(gM, m, d, p, gh);
         mv(cache.M, m, d, gh, gp);
         softmaxBackward(p, gp, gs, m);
-        addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
-        matTVec(cache.M, m, d, gs, t);
+        if (simd) {
+          // gM += gs·u_kᵀ and t = Mᵀ·gs in one WebAssembly pass (the numbers of the two calls below).
+          t.fill(0);
+          bags.matVecBackward(m, cache.us[k] as Float32Array, gs, t);
+        } else {
+          addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
+          matTVec(cache.M, m, d, gs, t);
+        }
         axpy(1, t, 0, next, 0, d);
       }
       g = next;
     }
-    const bags = this.referenceKernels ? undefined : this.bags;
     if (bags) {
       this.oneBag[0] = x.query;
       bags.sumBackward(this.oneBag, 1, g);
