@@ -452,6 +452,19 @@ test('WasmBagTable memories: sums into M and the backward from gM (no copies) an
   table.matVecBackward(3, x, gy, gx);
   assert.deepEqual(gx, gxWant);
   assert.deepEqual(table.gM, gMWant);
+  // The hops' products on M / gM: matVec, matTVec (zero weights skipped), addOuter.
+  const y = new Float32Array(3), yWant = new Float32Array(3);
+  table.matVec(3, x, y);
+  matVec(M, 3, 32, x, yWant);
+  assert.deepEqual(y, yWant);
+  const o = rand(32), oWant = new Float32Array(32);
+  table.matTVec(3, gy, o);
+  matTVec(M, 3, 32, gy, oWant);
+  assert.deepEqual(o, oWant);
+  const gM2 = table.gM.slice(0, 96);
+  table.addOuter(3, gy, x);
+  addOuter(gM2, 3, 32, gy, x);
+  assert.deepEqual(table.gM.slice(0, 96), gM2);
   const gW = table.grad.slice();
   bags.forEach((ids, i) => bagSumBackward(gW, 32, ids, table.gM, 32 * i));
   table.sumBackward(bags, 3, table.gM);

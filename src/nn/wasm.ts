@@ -184,9 +184,10 @@ function matVecF32Body(cols: number, top = false): number[] {
 /**
  * Body of `bw(m, rows, x, gy, gx, gm, skip)`, the backward of y = M·x (`matVecBackward`): gx += Mᵀ·gy
  * with gx rounded to float32 after every row, then gm += gy·xᵀ, rows with gy = 0 or |gy| < skip
- * skipped — the float32 results of the JS loops.
+ * skipped — the float32 results of the JS loops. `bwt` is its first pass alone (gx += Mᵀ·gy: `matTVec`
+ * when gx starts at zero), `bwo` its second (gm += gy·xᵀ: `addOuter`); same parameters.
  */
-function matVecBackward32Body(): number[] {
+function matVecBackward32Body(pass1 = true, pass2 = true): number[] {
   const [M, ROWS, X, GY, GX, GM, SKIP, R, O, G, A, AV, P] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
   const b: number[] = [];
   /** Emits the row loop: `a` = gy[r] (skipped rows continue), then `perRow`. */
@@ -204,26 +205,30 @@ function matVecBackward32Body(): number[] {
     b.push(...get(R), ...i32const(1), 0x6a, ...set(R));
     b.push(0x0c, 0, 0x0b, 0x0b);
   };
-  // Pass 1: gx pairs in P..P+15; each row: g = f32(g + a·m).
-  for (let k = 0; k < 16; k++) b.push(...get(GX), ...v128load(8 * k), ...PROMOTE_LOW, ...set(P + k));
-  const p1: number[] = [];
-  for (let k = 0; k < 16; k++) p1.push(...get(P + k), ...get(AV), ...get(O), ...v128load(8 * k), ...PROMOTE_LOW, ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO, ...PROMOTE_LOW, ...set(P + k));
-  rows(p1);
-  for (let k = 0; k < 16; k++) {
-    b.push(...get(GX), ...get(P + k), ...lane(0), F32_DEMOTE, F32_STORE, ...memarg(2, 8 * k));
-    b.push(...get(GX), ...get(P + k), ...lane(1), F32_DEMOTE, F32_STORE, ...memarg(2, 8 * k + 4));
+  if (pass1) {
+    // Pass 1: gx pairs in P..P+15; each row: g = f32(g + a·m).
+    for (let k = 0; k < 16; k++) b.push(...get(GX), ...v128load(8 * k), ...PROMOTE_LOW, ...set(P + k));
+    const p1: number[] = [];
+    for (let k = 0; k < 16; k++) p1.push(...get(P + k), ...get(AV), ...get(O), ...v128load(8 * k), ...PROMOTE_LOW, ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO, ...PROMOTE_LOW, ...set(P + k));
+    rows(p1);
+    for (let k = 0; k < 16; k++) {
+      b.push(...get(GX), ...get(P + k), ...lane(0), F32_DEMOTE, F32_STORE, ...memarg(2, 8 * k));
+      b.push(...get(GX), ...get(P + k), ...lane(1), F32_DEMOTE, F32_STORE, ...memarg(2, 8 * k + 4));
+    }
   }
-  // Pass 2: x pairs in P..P+15; each row: gm[r] = f32(gm[r] + a·x), two floats at a time.
-  for (let k = 0; k < 16; k++) b.push(...get(X), ...v128load(8 * k), ...PROMOTE_LOW, ...set(P + k));
-  const p2: number[] = [];
-  // The row's address in gm: g = gm + (o − m).
-  p2.push(...get(GM), ...get(O), ...get(M), 0x6b, 0x6a, ...set(G));
-  for (let k = 0; k < 16; k++) {
-    p2.push(...get(G)); // address for the store
-    p2.push(...get(G), ...v128load(8 * k), ...PROMOTE_LOW, ...get(AV), ...get(P + k), ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO);
-    p2.push(...v128store64lane0(8 * k));
+  if (pass2) {
+    // Pass 2: x pairs in P..P+15; each row: gm[r] = f32(gm[r] + a·x), two floats at a time.
+    for (let k = 0; k < 16; k++) b.push(...get(X), ...v128load(8 * k), ...PROMOTE_LOW, ...set(P + k));
+    const p2: number[] = [];
+    // The row's address in gm: g = gm + (o − m).
+    p2.push(...get(GM), ...get(O), ...get(M), 0x6b, 0x6a, ...set(G));
+    for (let k = 0; k < 16; k++) {
+      p2.push(...get(G)); // address for the store
+      p2.push(...get(G), ...v128load(8 * k), ...PROMOTE_LOW, ...get(AV), ...get(P + k), ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO);
+      p2.push(...v128store64lane0(8 * k));
+    }
+    rows(p2);
   }
-  rows(p2);
   b.push(0x0b);
   return [...vec([[...leb(3), I32], [...leb(1), F64], [...leb(1), V128], [...leb(16), V128]]), ...b];
 }
@@ -268,6 +273,8 @@ function kernelsModule(): Uint8Array {
   const mvf = matVecF32Body(32);
   const mvf64 = matVecF32Body(64);
   const mvfk = matVecF32Body(32, true);
+  const bwt = matVecBackward32Body(true, false);
+  const bwo = matVecBackward32Body(false, true);
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
     ...section(1, vec([
@@ -277,9 +284,9 @@ function kernelsModule(): Uint8Array {
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([[I32]])],
     ])),
     ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
-    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0), leb(0), leb(0), leb(3)])),
-    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)], [...str('mvf'), 0x00, ...leb(5)], [...str('mvf64'), 0x00, ...leb(6)], [...str('mvfk'), 0x00, ...leb(7)]])),
-    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64], [...leb(mvf.length), ...mvf], [...leb(mvf64.length), ...mvf64], [...leb(mvfk.length), ...mvfk]])),
+    ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0), leb(0), leb(0), leb(3), leb(1), leb(1)])),
+    ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)], [...str('mvf'), 0x00, ...leb(5)], [...str('mvf64'), 0x00, ...leb(6)], [...str('mvfk'), 0x00, ...leb(7)], [...str('bwt'), 0x00, ...leb(8)], [...str('bwo'), 0x00, ...leb(9)]])),
+    ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64], [...leb(mvf.length), ...mvf], [...leb(mvf64.length), ...mvf64], [...leb(mvfk.length), ...mvfk], [...leb(bwt.length), ...bwt], [...leb(bwo.length), ...bwo]])),
   ]);
 }
 
@@ -481,6 +488,9 @@ export class WasmBagTable {
   private readonly bs: (w: number, ids: number, offs: number, rows: number, out: number) => void;
   private readonly bb: (gw: number, ids: number, offs: number, rows: number, g: number) => void;
   private readonly bw: (m: number, rows: number, x: number, gy: number, gx: number, gm: number, skip: number) => void;
+  private readonly bwt: WasmBagTable['bw'];
+  private readonly bwo: WasmBagTable['bw'];
+  private readonly mv: (m: number, rows: number, x: number, out: number) => void;
 
   private constructor(
     readonly rows: number,
@@ -506,6 +516,9 @@ export class WasmBagTable {
     this.bs = instance.exports.bs as WasmBagTable['bs'];
     this.bb = instance.exports.bb as WasmBagTable['bb'];
     this.bw = instance.exports.bw as WasmBagTable['bw'];
+    this.bwt = instance.exports.bwt as WasmBagTable['bw'];
+    this.bwo = instance.exports.bwo as WasmBagTable['bw'];
+    this.mv = instance.exports.mv as WasmBagTable['mv'];
     this.M = new Float32Array(memory.buffer, M, maxBags * 32);
     this.gM = new Float32Array(memory.buffer, gM, maxBags * 32);
     this.x = new Float32Array(memory.buffer, x, 32);
@@ -603,7 +616,7 @@ export class WasmBagTable {
    * gy = 0 skipped): `matVecBackward(M, rows, 32, x, gy, gx, gM)`, bit for bit, in SIMD.
    */
   matVecBackward(rows: number, x: Float32Array, gy: Float32Array, gx: Float32Array): void {
-    if (rows > this.maxBags) throw new InternalError(`WasmBagTable.matVecBackward: ${rows} rows of ${this.maxBags}`);
+    this.check(rows);
     const X = this.x;
     const GY = this.gy;
     const GX = this.gx;
@@ -614,6 +627,41 @@ export class WasmBagTable {
     for (let i = 0; i < rows; i++) GY[i] = gy[i] as number;
     this.bw(this.at.M, rows, this.at.x, this.at.gy, this.at.gx, this.at.gM, 0);
     for (let i = 0; i < 32; i++) gx[i] = GX[i] as number;
+  }
+
+  private check(rows: number): void {
+    if (rows > this.maxBags) throw new InternalError(`WasmBagTable: ${rows} rows of ${this.maxBags}`);
+  }
+
+  /** out[0..rows) = M·x over the first `rows` rows of `M`: `matVec(M, rows, 32, x, out)`, bit for bit. */
+  matVec(rows: number, x: Float32Array, out: Float32Array): void {
+    this.check(rows);
+    const X = this.x;
+    for (let i = 0; i < 32; i++) X[i] = x[i] as number;
+    this.mv(this.at.M, rows, this.at.x, this.at.gy);
+    const Y = this.gy;
+    for (let i = 0; i < rows; i++) out[i] = Y[i] as number;
+  }
+
+  /** out[0..32) = Mᵀ·x over the first `rows` rows of `M`: `matTVec(M, rows, 32, x, out)`, bit for bit. */
+  matTVec(rows: number, x: Float32Array, out: Float32Array): void {
+    this.check(rows);
+    const GY = this.gy;
+    for (let i = 0; i < rows; i++) GY[i] = x[i] as number;
+    this.gx.fill(0);
+    this.bwt(this.at.M, rows, this.at.x, this.at.gy, this.at.gx, this.at.gM, 0);
+    const GX = this.gx;
+    for (let i = 0; i < 32; i++) out[i] = GX[i] as number;
+  }
+
+  /** gM += u·vᵀ over the first `rows` rows (u has `rows` entries, v 32; rows with u = 0 skipped): `addOuter(gM, rows, 32, u, v)`, bit for bit. */
+  addOuter(rows: number, u: Float32Array, v: Float32Array): void {
+    this.check(rows);
+    const GY = this.gy;
+    const X = this.x;
+    for (let i = 0; i < rows; i++) GY[i] = u[i] as number;
+    for (let i = 0; i < 32; i++) X[i] = v[i] as number;
+    this.bwo(this.at.M, rows, this.at.x, this.at.gy, this.at.gx, this.at.gM, 0);
   }
 }
 

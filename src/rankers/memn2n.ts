@@ -276,6 +276,7 @@ export class MemN2N implements Ranker {
     const M = ws.M;
     const u0 = ws.us[0] as Float32Array;
     const bags = this.referenceKernels ? undefined : this.bags;
+    const simd = bags !== undefined && M === bags.M;
     if (bags) {
       bags.sum(x.mems, m, M, 0, x.memIds);
       this.oneBag[0] = x.query;
@@ -293,9 +294,11 @@ export class MemN2N implements Ranker {
       const h = ws.hs[k] as Float32Array;
       h.set(u);
       if (m > 0) {
-        mv(M, m, d, u, s);
+        if (simd) bags.matVec(m, u, s);
+        else mv(M, m, d, u, s);
         softmax(s, p, m);
-        matTVec(M, m, d, p, ws.o);
+        if (simd) bags.matTVec(m, p, ws.o);
+        else matTVec(M, m, d, p, ws.o);
         axpy(1, ws.o, 0, h, 0, d);
       }
       mv(this.R.data, d, d, h, ws.us[k + 1] as Float32Array);
@@ -376,8 +379,13 @@ export class MemN2N implements Ranker {
       next.set(gh);
       if (m > 0) {
         const p = cache.ps[k] as Float32Array;
-        addOuter(gM, m, d, p, gh);
-        mv(cache.M, m, d, gh, gp);
+        if (simd) {
+          bags.addOuter(m, p, gh);
+          bags.matVec(m, gh, gp);
+        } else {
+          addOuter(gM, m, d, p, gh);
+          mv(cache.M, m, d, gh, gp);
+        }
         softmaxBackward(p, gp, gs, m);
         if (simd) {
           // gM += gs·u_kᵀ and t = Mᵀ·gs in one WebAssembly pass (the numbers of the two calls below).
