@@ -178,6 +178,10 @@ export class SampledBatch {
   private readonly top: Int32Array;
   private readonly topScore: Float32Array;
   private fullCand: ReturnType<MemN2N['candidates']> | undefined;
+  /** Per example, its context negatives' packed match-type slots (`packedSlots`). */
+  private readonly packed = new WeakMap<SampledExample, Int32Array>();
+  /** Per scored position after the shared ones: the packed slots of a context negative, or −1 (computed). */
+  private readonly extraSlots: Int32Array;
   /** The current example's float32-lane scores of all candidates (see `hardNegatives`), or undefined. */
   private fast: Float32Array | undefined;
 
@@ -206,6 +210,7 @@ export class SampledBatch {
     this.set = new Int32Array(max);
     this.local = new Int32Array(max).fill(-1);
     this.extra = new Int32Array(max);
+    this.extraSlots = new Int32Array(max);
     this.ownF = this.candidates ? undefined : new Float32Array(max * this.d);
     this.F = this.ownF ?? new Float32Array(0);
     this.gF = new Float32Array(max * this.d);
@@ -346,8 +351,20 @@ export class SampledBatch {
     const ctx = e.context;
     const all = this.contextMax <= 0 || ctx.length <= this.contextMax;
     const draws = all ? ctx.length : this.contextMax;
-    for (let i = 0; i < draws; i++) s = this.addExtra(ctx[all ? i : rng.int(ctx.length)] as number, s);
-    for (let i = 0; i < nh; i++) s = this.addExtra(this.top[i] as number, s);
+    // The context negatives' match-type slots do not change: packed once per example (`packedSlots`).
+    const packed = this.typeRows.length > 0 && this.typeRows.length < 32 ? this.packedSlots(e) : undefined;
+    const extraSlots = this.extraSlots;
+    for (let i = 0; i < draws; i++) {
+      const k = all ? i : rng.int(ctx.length);
+      const next = this.addExtra(ctx[k] as number, s);
+      if (next > s) extraSlots[s - sh] = packed ? (packed[k] as number) : -1;
+      s = next;
+    }
+    for (let i = 0; i < nh; i++) {
+      const next = this.addExtra(this.top[i] as number, s);
+      if (next > s) extraSlots[s - sh] = -1;
+      s = next;
+    }
     const set = this.set;
     const extra = this.extra;
     if (fast) {
@@ -364,8 +381,8 @@ export class SampledBatch {
       for (let k = 0; k < this.typeRows.length; k++) this.typeDot[k] = dot(W, (this.typeRows[k] as number) * d, uH, 0, d);
       for (const w of e.words) this.inContext[w] = 1;
       for (let i = 0; i < s; i++) {
-        const c = (i < sh ? set[i] : extra[i - sh]) as number;
-        const nr = this.matchRows(c);
+        const pk = i < sh ? -1 : (extraSlots[i - sh] as number);
+        const nr = pk >= 0 ? this.unpackSlots(pk) : this.matchRows((i < sh ? set[i] : extra[i - sh]) as number);
         if (nr === 0) continue;
         let add = 0;
         for (let q = 0; q < nr; q++) {
@@ -406,6 +423,33 @@ export class SampledBatch {
     this.A.touchAll(e.x.query);
     for (const ids of e.x.mems) this.A.touchAll(ids);
     return loss;
+  }
+
+  /**
+   * The match-type slots (`matchRows`) of each of e's context negatives, packed in order as
+   * Σ (slot + 1)·32^q (−1 when more than 6), computed on e's first visit.
+   */
+  private packedSlots(e: SampledExample): Int32Array {
+    let packed = this.packed.get(e);
+    if (packed) return packed;
+    packed = new Int32Array(e.context.length);
+    for (const w of e.words) this.inContext[w] = 1;
+    for (let i = 0; i < packed.length; i++) {
+      const n = this.matchRows(e.context[i] as number);
+      let pk = 0;
+      for (let q = n - 1; q >= 0; q--) pk = pk * 32 + (this.rows[q] as number) + 1;
+      packed[i] = n > 6 ? -1 : pk;
+    }
+    for (const w of e.words) this.inContext[w] = 0;
+    this.packed.set(e, packed);
+    return packed;
+  }
+
+  /** The slots packed by `packedSlots` into `rows`, in order; returns how many. */
+  private unpackSlots(pk: number): number {
+    let n = 0;
+    for (; pk > 0; pk = Math.floor(pk / 32)) this.rows[n++] = (pk % 32) - 1;
+    return n;
   }
 
   /** Distinct type slots of candidate c whose word is in the current example's history, into `rows`; returns how many. */
