@@ -427,7 +427,7 @@ export class SampledBatch {
 
   /**
    * The match-type slots (`matchRows`) of each of e's context negatives, packed in order as
-   * Σ (slot + 1)·32^q (−1 when more than 6), computed on e's first visit.
+   * Σ (slot + 1)·32^q, 5 bits each (−1 when more than 6), computed on e's first visit.
    */
   private packedSlots(e: SampledExample): Int32Array {
     let packed = this.packed.get(e);
@@ -437,7 +437,7 @@ export class SampledBatch {
     for (let i = 0; i < packed.length; i++) {
       const n = this.matchRows(e.context[i] as number);
       let pk = 0;
-      for (let q = n - 1; q >= 0; q--) pk = pk * 32 + (this.rows[q] as number) + 1;
+      for (let q = n - 1; q >= 0 && q < 6; q--) pk = (pk << 5) | ((this.rows[q] as number) + 1);
       packed[i] = n > 6 ? -1 : pk;
     }
     for (const w of e.words) this.inContext[w] = 0;
@@ -448,7 +448,7 @@ export class SampledBatch {
   /** The slots packed by `packedSlots` into `rows`, in order; returns how many. */
   private unpackSlots(pk: number): number {
     let n = 0;
-    for (; pk > 0; pk = Math.floor(pk / 32)) this.rows[n++] = (pk % 32) - 1;
+    for (; pk > 0; pk >>>= 5) this.rows[n++] = (pk & 31) - 1;
     return n;
   }
 
