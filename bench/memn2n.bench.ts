@@ -2,18 +2,22 @@
  * MemN2N training benchmark on an original bAbI task (default task 5 with match types), in one run:
  *   - the old path: softmax over all 4,212 candidates with SGD (`negatives: 0`: the trainer before
  *     sampling; 32-column kernels, dev on a worker thread), one epoch, for its examples/s;
- *   - the new path: the full profile's MemN2N recipe (`FULL_PROFILE.memn2n` of the benchmark:
- *     100 sampled negatives per batch + context negatives + hard negatives, candidate embeddings
- *     once per batch, sparse Adam; `src/rankers/memn2n-sampled.ts`), trained until dev stops
- *     improving (early stopping), then its selected model scored once on tst: per-response
- *     accuracy against the paper's cell (96.1% plain, 93.4% with match types).
+ *   - the new path: the trainer's default recipe, which the full profile uses
+ *     (`MEMN2N_TRAIN_DEFAULTS` + `FULL_PROFILE.memn2n`: 100 sampled negatives per batch + context
+ *     negatives + 10 hard negatives, candidate embeddings once per batch, one float32-lane
+ *     WebAssembly pass over all candidates per example for the scores and the hard negatives,
+ *     sparse Adam; `src/rankers/memn2n-sampled.ts`), trained until dev stops improving (early
+ *     stopping), then its selected model scored once on tst: per-response accuracy against the
+ *     paper's cell (96.1% plain, 93.4% with match types).
  * Times are the main thread's CPU seconds (read from /proc; the dev evaluation runs on a worker
  * thread beside it): on a quiet 2-core machine they are the wall time, on a loaded one the wall
  * time is inflated and the CPU time is the figure to compare. Wall time and load average are
  * printed beside them. examples/s compare the training loops (CPU between an epoch's first and
  * last batch).
- * Last, a roofline line: GFLOP/s of the candidate-scoring kernels (JS matVec over a batch's
- * set, d = 32, its backward; WebAssembly SIMD over all candidates) against a plain-JS dot product.
+ * Last, a roofline line: GFLOP/s of the candidate kernels of the new path (the float32-lane
+ * WebAssembly product over all candidates with its top-10 search, the JS backward over a batch's
+ * gathered rows at d = 32) and of the float64-lane WebAssembly product that ranks dev and tst,
+ * against a plain-JS dot product.
  *
  *   node dist/bench/memn2n.bench.js
  *
@@ -31,11 +35,11 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
 import { KbTypes } from '../src/rankers/match-type.js';
-import { trainMemN2N, type MemN2NTrainOptions } from '../src/rankers/memn2n-train.js';
+import { MEMN2N_TRAIN_DEFAULTS, trainMemN2N, type MemN2NTrainOptions } from '../src/rankers/memn2n-train.js';
 import { responseExamples } from '../src/rankers/examples.js';
 import { evaluateDialogs } from '../src/rankers/evaluate-responses.js';
 import { accuracy } from '../src/metrics/ranking.js';
-import { matVec, matVecBackward } from '../src/nn/kernels.js';
+import { matVecRowsBackward } from '../src/nn/kernels.js';
 import { Wasm32Matrix } from '../src/nn/wasm.js';
 import { FULL_PROFILE } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 import { babiDir } from '../test/shared-data.js';
@@ -44,6 +48,7 @@ const task = process.env.MEMN2N_BENCH_TASK ?? 'task5-full-dialogs';
 const match = (process.env.MEMN2N_BENCH_MATCH ?? '1') === '1';
 const epochs = Number(process.env.MEMN2N_BENCH_EPOCHS ?? 30);
 const recipe: Partial<MemN2NTrainOptions> = { ...FULL_PROFILE.memn2n, ...(process.env.MEMN2N_BENCH_PATIENCE ? { patience: Number(process.env.MEMN2N_BENCH_PATIENCE) } : {}) };
+const shown = (({ optimizer, lr, patience, negatives, contextDf, hardNegatives }) => ({ optimizer, lr, patience, negatives, contextDf, hardNegatives }))({ ...MEMN2N_TRAIN_DEFAULTS, ...recipe });
 const target = Number(process.env.MEMN2N_BENCH_TARGET ?? (match ? 0.934 : 0.961));
 const baselineEpochs = Number(process.env.MEMN2N_BENCH_BASELINE_EPOCHS ?? 1);
 
@@ -160,21 +165,23 @@ function gflops(flops: number, f: () => void): number {
 
 function roofline(): void {
   const d = 32;
-  const rows = 132; // a batch's set: 32 responses + 100 negatives
-  const C = Float32Array.from({ length: rows * d }, (_, i) => Math.sin(i));
-  const u = Float32Array.from({ length: d }, (_, i) => Math.cos(i));
-  const out = new Float32Array(rows);
-  const gx = new Float32Array(d);
-  const gC = new Float32Array(rows * d);
-  const fwd = gflops(2 * rows * d, () => matVec(C, rows, d, u, out));
-  const bwd = gflops(4 * rows * d, () => matVecBackward(C, rows, d, u, out, gx, gC));
   const all = candidates.length;
+  const rows = 132; // a batch's shared rows: 32 responses + 100 negatives, gathered from the all-candidates matrix
+  const M = Float32Array.from({ length: all * d }, (_, i) => Math.sin(i));
+  const u = Float32Array.from({ length: d }, (_, i) => Math.cos(i));
+  const picked = Int32Array.from({ length: rows }, (_, i) => (i * 31) % all);
+  const gy = Float32Array.from({ length: rows }, (_, i) => 0.01 * Math.sin(i));
+  const gx = new Float32Array(d);
+  const gM = new Float32Array(all * d);
+  const bwd = gflops(4 * rows * d, () => matVecRowsBackward(M, d, picked, rows, u, gy, gx, gM));
   const kernel = Wasm32Matrix.create(all);
-  let wasm = NaN;
+  let top = NaN;
+  let f64 = NaN;
   if (kernel) {
-    kernel.data.set(Float32Array.from({ length: all * d }, (_, i) => Math.sin(i)));
+    kernel.data.set(M);
     const scores = new Float32Array(all);
-    wasm = gflops(2 * all * d, () => kernel.matVec(u, scores));
+    top = gflops(2 * all * d, () => kernel.matVecFastTop(u, 10, 0));
+    f64 = gflops(2 * all * d, () => kernel.matVec(u, scores));
   }
   const n = 1 << 20;
   const a = Float32Array.from({ length: n }, (_, i) => Math.sin(i));
@@ -186,11 +193,11 @@ function roofline(): void {
     sink += s;
   });
   process.stdout.write(
-    `roofline: candidate scoring matVec ${rows}×${d} ${fwd.toFixed(2)} GFLOP/s, its backward ${bwd.toFixed(2)} GFLOP/s; plain-JS dot product (2^20 floats) ${js.toFixed(2)} GFLOP/s (kernel / plain JS: ×${(fwd / js).toFixed(2)} forward, ×${(bwd / js).toFixed(2)} backward); WebAssembly SIMD scoring of all ${all} candidates (hard negatives, dev) ${wasm.toFixed(2)} GFLOP/s (×${(wasm / js).toFixed(2)}); checksum ${sink.toExponential(2)}; load average ${load()}\n`,
+    `roofline: scores + top-10 of all ${all} candidates (WebAssembly SIMD, float32 lanes) ${top.toFixed(2)} GFLOP/s, backward over ${rows} gathered rows×${d} (JS) ${bwd.toFixed(2)} GFLOP/s, dev/tst ranking product (WebAssembly SIMD, float64 lanes) ${f64.toFixed(2)} GFLOP/s; plain-JS dot product (2^20 floats) ${js.toFixed(2)} GFLOP/s (kernel / plain JS: ×${(top / js).toFixed(2)}, ×${(bwd / js).toFixed(2)}, ×${(f64 / js).toFixed(2)}); checksum ${sink.toExponential(2)}; load average ${load()}\n`,
   );
 }
 
-process.stdout.write(`memn2n${match ? '+match' : ''} on ${task}: ${nExamples} training examples, ${candidates.length} candidates; new recipe ${JSON.stringify(recipe)}\n`);
+process.stdout.write(`memn2n${match ? '+match' : ''} on ${task}: ${nExamples} training examples, ${candidates.length} candidates; new recipe ${JSON.stringify(shown)}\n`);
 const old = baselineEpochs > 0 ? run(`old path: SGD, softmax over all candidates, ${baselineEpochs} epoch(s)`, { epochs: baselineEpochs, patience: 0, negatives: 0, optimizer: 'sgd', lr: 0.01, hardNegatives: 0 }, false) : undefined;
 const cur = run(`new path: the full profile's recipe, up to ${epochs} epochs, stops when dev stops improving`, { ...recipe, epochs }, true);
 if (old) {

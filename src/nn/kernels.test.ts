@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { addOuter, axpy, bagSum, bagSumBackward, dot, matTVec, matVec, matVecBackward, matVecBackwardGeneric, matVecGeneric, matVecF32, matVecRows, matVecRowsBackward, softmax, softmaxBackward } from './kernels.js';
-import { Wasm32Matrix, WasmMatVec } from './wasm.js';
+import { Wasm32Matrix, WasmBagTable, WasmMatVec } from './wasm.js';
 import { marginRanking, softmaxCrossEntropy } from './losses.js';
 import { gradCheck } from './gradcheck.js';
 import { adam, clipGradNorm, param, sgd } from './params.js';
@@ -191,6 +191,25 @@ test('32-column matVec and matVecBackward give bit-identical results to the gene
   }
 });
 
+test('32-column matTVec and addOuter give bit-identical results to the textbook loops (zero entries skipped)', () => {
+  const rows = 57;
+  const m = rand(rows * 32), x = rand(rows, 2), v = rand(32, 3);
+  x[3] = 0;
+  const a = rand(32), b = new Float32Array(32);
+  matTVec(m, rows, 32, x, a);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < 32; c++) b[c] = (b[c] as number) + (x[r] as number) * (m[r * 32 + c] as number);
+  assert.deepEqual(a, b);
+  const g1 = rand(rows * 32), g2 = g1.slice();
+  addOuter(g1, rows, 32, x, v);
+  for (let r = 0; r < rows; r++) if (x[r] !== 0) for (let c = 0; c < 32; c++) g2[r * 32 + c] = (g2[r * 32 + c] as number) + (x[r] as number) * (v[c] as number);
+  assert.deepEqual(g1, g2);
+  // alpha ≠ 1 takes the generic loop: the same as scaling u first.
+  const g3 = rand(rows * 32), g4 = g3.slice();
+  addOuter(g3, rows, 32, x, v, 0.5);
+  addOuter(g4, rows, 32, x.map((e) => 0.5 * e), v);
+  assert.deepEqual(g3, g4);
+});
+
 test('WebAssembly product of 32 and 64 columns (WasmMatVec) is bit-identical to matVec; other widths have none', (t) => {
   assert.equal(WasmMatVec.create(3, 48), undefined);
   for (const cols of [32, 64])
@@ -351,4 +370,103 @@ test('WebAssembly float32-lane product (matVecFast) agrees with matVec within fl
   const got = k.matVecFast(x);
   assert.equal(got.length, rows);
   for (let r = 0; r < rows; r++) assert.ok(Math.abs(got[r]! - want[r]!) <= 1e-5 * (1 + Math.abs(want[r]!)), `row ${r}: ${got[r]} vs ${want[r]}`);
+});
+
+test('matVecFastTop gives the scores of matVecFast and the k best rows other than the skipped one, best first, ties by row order', (t) => {
+  const rows = 301;
+  const k = Wasm32Matrix.create(rows);
+  if (!k) return t.skip('no WebAssembly SIMD');
+  const data = rand(rows * 32);
+  // Rows 10, 20 and 30 equal: their scores tie.
+  for (const r of [20, 30]) data.copyWithin(r * 32, 10 * 32, 11 * 32);
+  k.data.set(data);
+  const x = rand(32, 2);
+  const want = k.matVecFast(x).slice();
+  const order = [...want.keys()].sort((a, b) => want[b]! - want[a]! || a - b);
+  for (const [K, skip] of [[1, -1], [10, -1], [10, order[0]!], [10, 20], [rows, 5]] as const) {
+    const n = k.matVecFastTop(x, K, skip);
+    assert.deepEqual(k.fastScores, want);
+    const expected = order.filter((r) => r !== skip).slice(0, K);
+    assert.equal(n, expected.length);
+    assert.deepEqual([...k.top.subarray(0, n)], expected);
+  }
+  // The tie: x aligned with row 10 puts rows 10, 20, 30 first, in row order.
+  const y = data.slice(10 * 32, 11 * 32);
+  k.matVecFastTop(y, 3, -1);
+  assert.deepEqual([...k.top.subarray(0, 3)], [10, 20, 30]);
+  assert.throws(() => k.matVecFastTop(x, 0, -1), /k = 0/);
+});
+
+test('WasmBagTable: bag sums of id lists and their backward are bit-identical to bagSum / bagSumBackward (unknown ids skipped, long lists on the JS kernels)', (t) => {
+  const rows = 97;
+  const table = WasmBagTable.create(rows, 4, 12);
+  if (!table) return t.skip('no WebAssembly SIMD');
+  table.data.set(rand(rows * 32));
+  const grad0 = rand(rows * 32, 0.1);
+  table.grad.set(grad0);
+  const bags = [Int32Array.from([3, 96, 3, -1]), Int32Array.from([]), Int32Array.from([50, 7, 8])];
+  const long = [Int32Array.from({ length: 13 }, (_, i) => (i * 7) % rows)];
+  for (const list of [bags, long]) {
+    const want = new Float32Array(list.length * 32 + 5);
+    const got = want.slice();
+    list.forEach((ids, i) => bagSum(table.data, 32, ids, want, 5 + 32 * i));
+    table.sum(list, list.length, got, 5);
+    assert.deepEqual(got, want);
+    const g = rand(list.length * 32 + 5);
+    const gw = table.grad.slice();
+    list.forEach((ids, i) => bagSumBackward(gw, 32, ids, g, 5 + 32 * i));
+    table.sumBackward(list, list.length, g, 5);
+    assert.deepEqual(table.grad, gw);
+  }
+  // Consecutive views of one buffer (`flat`): the same numbers; an unknown id in it is skipped too.
+  const flat = Int32Array.from([3, 96, 3, 50, 7, -1, 8]);
+  const views = [flat.subarray(0, 3), flat.subarray(3, 7)];
+  const want = new Float32Array(64);
+  const got = new Float32Array(64);
+  views.forEach((ids, i) => bagSum(table.data, 32, ids, want, 32 * i));
+  table.sum(views, 2, got, 0, flat);
+  assert.deepEqual(got, want);
+  const gw = table.grad.slice();
+  views.forEach((ids, i) => bagSumBackward(gw, 32, ids, want, 32 * i));
+  table.sumBackward(views, 2, want, 0, flat);
+  assert.deepEqual(table.grad, gw);
+  assert.notDeepEqual(table.grad, grad0);
+  assert.throws(() => table.sum([Int32Array.from([rows])], 1, new Float32Array(32)), /outside the 97 rows/);
+});
+
+test('WasmBagTable memories: sums into M and the backward from gM (no copies) and matVecBackward on them are bit-identical to the JS kernels', (t) => {
+  const rows = 40;
+  const table = WasmBagTable.create(rows, 6);
+  if (!table) return t.skip('no WebAssembly SIMD');
+  table.data.set(rand(rows * 32));
+  const bags = [Int32Array.from([1, 2, 3]), Int32Array.from([39, 0]), Int32Array.from([5, 5, 7, 11])];
+  table.sum(bags, 3, table.M);
+  const M = new Float32Array(3 * 32);
+  bags.forEach((ids, i) => bagSum(table.data, 32, ids, M, 32 * i));
+  assert.deepEqual(table.M.slice(0, 96), M);
+  const gM0 = rand(6 * 32);
+  table.gM.set(gM0);
+  const x = rand(32), gy = Float32Array.from([0.5, 0, -2]), gx = rand(32);
+  const gxWant = gx.slice(), gMWant = gM0.slice();
+  matVecBackward(M, 3, 32, x, gy, gxWant, gMWant);
+  table.matVecBackward(3, x, gy, gx);
+  assert.deepEqual(gx, gxWant);
+  assert.deepEqual(table.gM, gMWant);
+  // The hops' products on M / gM: matVec, matTVec (zero weights skipped), addOuter.
+  const y = new Float32Array(3), yWant = new Float32Array(3);
+  table.matVec(3, x, y);
+  matVec(M, 3, 32, x, yWant);
+  assert.deepEqual(y, yWant);
+  const o = rand(32), oWant = new Float32Array(32);
+  table.matTVec(3, gy, o);
+  matTVec(M, 3, 32, gy, oWant);
+  assert.deepEqual(o, oWant);
+  const gM2 = table.gM.slice(0, 96);
+  table.addOuter(3, gy, x);
+  addOuter(gM2, 3, 32, gy, x);
+  assert.deepEqual(table.gM.slice(0, 96), gM2);
+  const gW = table.grad.slice();
+  bags.forEach((ids, i) => bagSumBackward(gW, 32, ids, table.gM, 32 * i));
+  table.sumBackward(bags, 3, table.gM);
+  assert.deepEqual(table.grad, gW);
 });

@@ -151,7 +151,7 @@ export function matVecBackwardGeneric(m: Float32Array, rows: number, cols: numbe
 }
 
 /**
- * out = Mᵀ·x, M is rows×cols (`x` has `rows` entries, `out` gets `cols`, overwritten).
+ * out = Mᵀ·x, M is rows×cols (`x` has `rows` entries, `out` gets `cols`, overwritten). 32 columns take an unrolled path with the same results.
  *
  * @example
  * ```ts
@@ -161,6 +161,7 @@ export function matVecBackwardGeneric(m: Float32Array, rows: number, cols: numbe
  * ```
  */
 export function matTVec(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  if (cols === 32) return matTVec32(m, rows, x, out);
   out.fill(0, 0, cols);
   for (let r = 0; r < rows; r++) {
     const a = x[r] as number;
@@ -171,7 +172,7 @@ export function matTVec(m: Float32Array, rows: number, cols: number, x: Float32A
 }
 
 /**
- * G += alpha·u·vᵀ, G is u.length×v.length (rows×cols), in place. Rows with u[r] = 0 are skipped.
+ * G += alpha·u·vᵀ, G is u.length×v.length (rows×cols), in place. Rows with u[r] = 0 are skipped. 32 columns with alpha = 1 take an unrolled path with the same results.
  *
  * @example
  * ```ts
@@ -181,6 +182,7 @@ export function matTVec(m: Float32Array, rows: number, cols: number, x: Float32A
  * ```
  */
 export function addOuter(g: Float32Array, rows: number, cols: number, u: Float32Array, v: Float32Array, alpha = 1): void {
+  if (cols === 32 && alpha === 1) return addOuter32(g, rows, u, v, 0);
   for (let r = 0; r < rows; r++) {
     const a = alpha * (u[r] as number);
     if (a === 0) continue;
@@ -400,6 +402,18 @@ function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Ar
  * outputs are independent, so splitting the pass changes no sum.
  */
 function matVecBackward32(m: Float32Array, rows: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow: number): void {
+  matTVecAdd32(m, rows, gy, gx, skipBelow);
+  addOuter32(gM, rows, gy, x, skipBelow);
+}
+
+/** matTVec for 32 columns: out = Mᵀ·x, the same numbers as the generic loop (see `matTVecAdd32`). */
+function matTVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Array): void {
+  out.fill(0, 0, 32);
+  matTVecAdd32(m, rows, x, out, 0);
+}
+
+/** gx += Mᵀ·gy over the rows with |gy[r]| ≥ skipBelow (32 columns, gx in locals, rounded to float32 after every row). */
+function matTVecAdd32(m: Float32Array, rows: number, gy: Float32Array, gx: Float32Array, skipBelow: number): void {
   const fr = Math.fround;
   let g0 = gx[0] as number;
   let g1 = gx[1] as number;
@@ -501,7 +515,6 @@ function matVecBackward32(m: Float32Array, rows: number, x: Float32Array, gy: Fl
   gx[29] = g29;
   gx[30] = g30;
   gx[31] = g31;
-  addOuter32(gM, rows, gy, x, skipBelow);
 }
 
 /** gM[r] += gy[r]·x for every row with |gy[r]| ≥ skipBelow (32 columns, x in locals). */

@@ -68,7 +68,9 @@ test('memn2n + match-type ranks unseen entities right (OOV); without match it ca
   const train = syntheticDialogs(150, 21);
   const dev = syntheticDialogs(40, 22);
   const oov = syntheticDialogs(40, 23, 'oov');
-  const opts = { dim: 16, hops: 2, epochs: 15, patience: 0, seed: 2, lr: 0.01 };
+  // SGD without hard negatives (the earlier default): on this synthetic set the default Adam
+  // recipe reaches dev 100% too but leans less on the type words (OOV 0.80 at 15 epochs).
+  const opts = { dim: 16, hops: 2, epochs: 15, patience: 0, seed: 2, lr: 0.01, optimizer: 'sgd' as const, hardNegatives: 0 };
   const withMatch = trainMemN2N({ train, dev, candidates, kb }, { ...opts, matchType: true }).model;
   const without = trainMemN2N({ train, dev, candidates, kb }, opts).model;
   const a1 = accuracy.perResponse(evaluateDialogs(withMatch, oov, { candidates }));

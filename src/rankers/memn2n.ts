@@ -13,7 +13,7 @@ import { KbTypes } from './match-type.js';
 import { CandidateIndex } from './candidates.js';
 import { addOuter, matVecBackward, matVecBackwardGeneric, bagSum, bagSumBackward, bagSumBackwardGeneric, bagSumGeneric, matTVec, matVec, matVecGeneric, softmax, softmaxBackward, dot, axpy } from '../nn/kernels.js';
 import { softmaxCrossEntropy } from '../nn/losses.js';
-import { Wasm32Matrix } from '../nn/wasm.js';
+import { Wasm32Matrix, WasmBagTable } from '../nn/wasm.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
@@ -57,6 +57,8 @@ const timeWord = (k: number): string => `#time:${k}`;
 export interface Encoded {
   readonly query: Int32Array;
   readonly mems: Int32Array[];
+  /** The memories' ids back to back, when `mems` are consecutive views of it (one buffer per example: `encode`). */
+  readonly memIds?: Int32Array;
   /** Words of the whole history (for match types). */
   readonly context: Set<string>;
 }
@@ -138,6 +140,12 @@ export class MemN2N implements Ranker {
    * WebAssembly ones (same results, bit for bit; slower): the baseline of `bench/memn2n.bench.ts`.
    */
   referenceKernels = false;
+  /** A's table with its SIMD bag sums (d = 32 and WebAssembly SIMD available). */
+  private readonly bags: WasmBagTable | undefined;
+  /** Whether `workspace(true)` handed out the WebAssembly memories already. */
+  private simdWorkspace = false;
+  /** A one-list scratch for the query's bag sum. */
+  private readonly oneBag: Int32Array[] = [new Int32Array(0)];
 
   constructor(
     readonly config: MemN2NConfig,
@@ -153,7 +161,9 @@ export class MemN2N implements Ranker {
     this.timeIds = Array.from({ length: config.memorySize }, (_, k) => vocab.id(timeWord(k)));
     const V = vocab.size;
     const d = config.dim;
-    this.A = param('A', [V, d]);
+    // d = 32: A lives in WebAssembly memory, where the memories' bag sums (and their backward) run in SIMD.
+    this.bags = d === 32 ? WasmBagTable.create(V, config.memorySize) : undefined;
+    this.A = this.bags ? { name: 'A', shape: [V, d], data: this.bags.data, grad: this.bags.grad } : param('A', [V, d]);
     this.R = param('R', [d, d]);
     this.W = param('W', [V, d]);
     this.params = [this.A, this.R, this.W];
@@ -196,11 +206,16 @@ export class MemN2N implements Ranker {
       end--;
     }
     const start = Math.max(0, end - this.config.memorySize);
+    let total = 0;
+    for (let i = start; i < end; i++) total += this.enc.encode((history[i] as Turn).text).length + 2;
+    const memIds = new Int32Array(total);
     const mems: Int32Array[] = [];
+    let o = 0;
     for (let i = start; i < end; i++) {
       const t = history[i] as Turn;
       const w = this.enc.encode(t.text);
-      const ids = new Int32Array(w.length + 2);
+      const ids = memIds.subarray(o, o + w.length + 2);
+      o += w.length + 2;
       ids.set(w);
       ids[w.length] = this.speakerIds[t.speaker];
       ids[w.length + 1] = this.timeIds[end - 1 - i] as number;
@@ -208,7 +223,7 @@ export class MemN2N implements Ranker {
     }
     const context = new Set<string>();
     if (this.config.matchType && withContext) for (const t of history) for (const w of t.text.split(/\s+/)) if (w) context.add(w);
-    return { query, mems, context };
+    return { query, mems, memIds, context };
   }
 
   /** The candidate list prepared, with W·Φ(y) for every candidate (cached until weights change). */
@@ -233,14 +248,19 @@ export class MemN2N implements Ranker {
   /**
    * Buffers of one example's hops (forward and backward). `hopsForward` without a workspace
    * allocates a fresh one; a trainer passes the same one for every example (its cache is then
-   * valid until the next `hopsForward`).
+   * valid until the next `hopsForward`). `simd`: the trainer's workspace, whose memories live in
+   * A's WebAssembly memory (d = 32; once per model, later ones are plain), so their bag sums and
+   * part of the hops' backward run there without copies (the same numbers).
    */
-  workspace(): HopsWorkspace {
+  workspace(simd = false): HopsWorkspace {
     const d = this.config.dim;
     const H = this.config.hops;
     const mem = this.config.memorySize;
     const vec = (k: number, n: number): Float32Array[] => Array.from({ length: k }, () => new Float32Array(n));
-    return { M: new Float32Array(mem * d), us: vec(H + 1, d), hs: vec(H, d), ps: vec(H, mem), s: new Float32Array(mem), o: new Float32Array(d), gM: new Float32Array(mem * d), gh: vec(2, d), gp: new Float32Array(mem), gs: new Float32Array(mem), t: new Float32Array(d) };
+    // `simd` (a trainer's one workspace): the memories and their gradient in A's WebAssembly memory, once per model.
+    const bags = simd && !this.simdWorkspace ? this.bags : undefined;
+    if (bags) this.simdWorkspace = true;
+    return { M: bags ? bags.M : new Float32Array(mem * d), us: vec(H + 1, d), hs: vec(H, d), ps: vec(H, mem), s: new Float32Array(mem), o: new Float32Array(d), gM: bags ? bags.gM : new Float32Array(mem * d), gh: vec(2, d), gp: new Float32Array(mem), gs: new Float32Array(mem), t: new Float32Array(d) };
   }
 
   /**
@@ -254,11 +274,19 @@ export class MemN2N implements Ranker {
     const bs = this.referenceKernels ? bagSumGeneric : bagSum;
     const m = x.mems.length;
     const M = ws.M;
-    M.fill(0, 0, m * d);
-    x.mems.forEach((ids, i) => bs(A, d, ids, M, i * d));
     const u0 = ws.us[0] as Float32Array;
-    u0.fill(0);
-    bs(A, d, x.query, u0);
+    const bags = this.referenceKernels ? undefined : this.bags;
+    const simd = bags !== undefined && M === bags.M;
+    if (bags) {
+      bags.sum(x.mems, m, M, 0, x.memIds);
+      this.oneBag[0] = x.query;
+      bags.sum(this.oneBag, 1, u0);
+    } else {
+      M.fill(0, 0, m * d);
+      for (let i = 0; i < m; i++) bs(A, d, x.mems[i] as Int32Array, M, i * d);
+      u0.fill(0);
+      bs(A, d, x.query, u0);
+    }
     const s = ws.s;
     for (let k = 0; k < this.config.hops; k++) {
       const u = ws.us[k] as Float32Array;
@@ -266,9 +294,11 @@ export class MemN2N implements Ranker {
       const h = ws.hs[k] as Float32Array;
       h.set(u);
       if (m > 0) {
-        mv(M, m, d, u, s);
+        if (simd) bags.matVec(m, u, s);
+        else mv(M, m, d, u, s);
         softmax(s, p, m);
-        matTVec(M, m, d, p, ws.o);
+        if (simd) bags.matTVec(m, p, ws.o);
+        else matTVec(M, m, d, p, ws.o);
         axpy(1, ws.o, 0, h, 0, d);
       }
       mv(this.R.data, d, d, h, ws.us[k + 1] as Float32Array);
@@ -336,6 +366,8 @@ export class MemN2N implements Ranker {
     const ws = cache.ws;
     const m = cache.m;
     const gM = ws.gM;
+    const bags = this.referenceKernels ? undefined : this.bags;
+    const simd = bags !== undefined && ws.M === bags.M;
     gM.fill(0, 0, m * d);
     const gh = ws.gh[0] as Float32Array;
     const { gp, gs, t } = ws;
@@ -347,18 +379,35 @@ export class MemN2N implements Ranker {
       next.set(gh);
       if (m > 0) {
         const p = cache.ps[k] as Float32Array;
-        addOuter(gM, m, d, p, gh);
-        mv(cache.M, m, d, gh, gp);
+        if (simd) {
+          bags.addOuter(m, p, gh);
+          bags.matVec(m, gh, gp);
+        } else {
+          addOuter(gM, m, d, p, gh);
+          mv(cache.M, m, d, gh, gp);
+        }
         softmaxBackward(p, gp, gs, m);
-        addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
-        matTVec(cache.M, m, d, gs, t);
+        if (simd) {
+          // gM += gs·u_kᵀ and t = Mᵀ·gs in one WebAssembly pass (the numbers of the two calls below).
+          t.fill(0);
+          bags.matVecBackward(m, cache.us[k] as Float32Array, gs, t);
+        } else {
+          addOuter(gM, m, d, gs, cache.us[k] as Float32Array);
+          matTVec(cache.M, m, d, gs, t);
+        }
         axpy(1, t, 0, next, 0, d);
       }
       g = next;
     }
+    if (bags) {
+      this.oneBag[0] = x.query;
+      bags.sumBackward(this.oneBag, 1, g);
+      bags.sumBackward(x.mems, m, gM, 0, x.memIds);
+      return;
+    }
     const bsb = this.referenceKernels ? bagSumBackwardGeneric : bagSumBackward;
     bsb(this.A.grad, d, x.query, g);
-    x.mems.forEach((ids, i) => bsb(this.A.grad, d, ids, gM, i * d));
+    for (let i = 0; i < m; i++) bsb(this.A.grad, d, x.mems[i] as Int32Array, gM, i * d);
   }
 
   /** A zeroed ∂L/∂(candidate matrix) buffer for `backward`: the WebAssembly one when there is one. */

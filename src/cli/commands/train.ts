@@ -112,7 +112,7 @@ export function registerTrain(program: Command): void {
     .addOption(alias('--batch-size <n>', 'batch', intFlag('--batch-size', 1, 100000)))
     .option('--memory <n>', `memn2n: memories kept (most recent utterances) ${perModel('memory')}`, intFlag('--memory', 1, 10000))
     .option('--margin <x>', `embeddings: ranking margin ${perModel('margin')}`, floatFlag('--margin', 0, 100))
-    .option('--negatives <n>', `embeddings: negative candidates per example; memn2n: sampled per mini-batch ${perModel('negatives')}`, intFlag('--negatives', 1, 100000))
+    .option('--negatives <n>', `embeddings: negative candidates per example; memn2n: sampled per mini-batch, 0 = softmax over all candidates ${perModel('negatives')}`, intFlag('--negatives', 0, 100000))
     .option('--hard-negatives <n>', `memn2n: also the n best-scoring wrong candidates per example ${perModel('hardNegatives')}`, intFlag('--hard-negatives', 0, 100000))
     .option('--shared-negatives', "embeddings: draw the negatives once per mini-batch, shared by its examples with the batch's other responses")
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
@@ -144,6 +144,7 @@ function run(o: TrainFlags): void {
   if (o.optimizer !== undefined && o.optimizer !== 'sgd' && o.optimizer !== 'adam') throw new ConfigError(`--optimizer: expected sgd or adam, got '${o.optimizer}'`);
   if (o.input !== undefined && o.input !== 'last' && o.input !== 'history') throw new ConfigError(`--input: expected last or history, got '${o.input}'`);
   if (o.matchType && !o.kb) throw new ConfigError('--match-type needs --kb <file>');
+  if (o.negatives === 0 && o.model !== 'memn2n') throw new ConfigError(`--negatives 0 (softmax over all candidates) is memn2n's; ${o.model} needs at least 1`);
   if (o.model !== 'hcn' && o.dev === undefined) throw new ConfigError("required option '--dev <file>' not specified");
   if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
   if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');

@@ -8,6 +8,7 @@ import { readBabiKb } from '../../../formats/babi.js';
 import { restaurantsOf } from './data.js';
 import { babiDir, skipUnless } from '../../../../test/shared-data.js';
 import { FULL_PROFILE, QUICK_PROFILE, cellData, learnedOptions, runBenchmark, trainerOf, type BenchmarkProfile, type BenchmarkRow } from './benchmark.js';
+import { MEMN2N_TRAIN_DEFAULTS } from '../../../rankers/memn2n-train.js';
 import { benchmarkMarkdown, benchmarkSvg, paperVerdicts } from './report.js';
 
 const TINY: BenchmarkProfile = {
@@ -29,11 +30,11 @@ test('profile options: base, then per task, then override', () => {
   // The full profile's per-task settings: task 3 embeddings read the last user utterance.
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 3).opts.input, 'last');
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.input, undefined);
-  // MemN2N recipe chosen on dev: the trainer's 100 sampled negatives plus 10 hard negatives and sparse Adam, on every task, ± match types.
+  // MemN2N recipe chosen on dev, the trainer's defaults: 100 sampled negatives plus 10 hard negatives and sparse Adam, on every task, ± match types.
   for (const task of [1, 4, 5, 6]) {
     for (const model of ['memn2n', 'memn2n+match'] as const) {
-      const opts = trainerOf(model, FULL_PROFILE, 1, task).opts;
-      assert.deepEqual([opts.negatives, opts.hardNegatives, opts.optimizer, opts.lr, opts.patience], [undefined, 10, 'adam', 0.003, 3], `${model} task ${task}`);
+      const opts = { ...MEMN2N_TRAIN_DEFAULTS, ...trainerOf(model, FULL_PROFILE, 1, task).opts };
+      assert.deepEqual([opts.negatives, opts.hardNegatives, opts.optimizer, opts.lr, opts.patience], [100, 10, 'adam', 0.003, 3], `${model} task ${task}`);
     }
   }
   assert.equal(trainerOf('embeddings', FULL_PROFILE, 1, 5).opts.sharedNegatives, true);

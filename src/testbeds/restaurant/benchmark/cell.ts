@@ -39,10 +39,6 @@ export interface BenchmarkProfile extends LearnedOptions {
   readonly perTask?: Readonly<Partial<Record<number, Partial<LearnedOptions>>>>;
   /** Last word on options, over per-task settings (e.g. `--epochs`). */
   readonly override?: Partial<LearnedOptions>;
-  /** Options of the plain `memn2n` (no match type) over the `memn2n` ones, before per-task settings and the override. */
-  readonly memn2nPlain?: TrainOptions;
-  /** Per-task options of the plain `memn2n` over `memn2nPlain` (before the per-task settings of both MemN2N models). */
-  readonly memn2nPlainPerTask?: Readonly<Partial<Record<number, TrainOptions>>>;
   /** Per-task options of one embeddings variant (`embeddings+bigrams`, …) over the embeddings ones (before the override). */
   readonly embeddingsVariantPerTask?: Readonly<Partial<Record<'embeddings' | 'embeddings+match' | 'embeddings+bigrams', Readonly<Partial<Record<number, TrainOptions>>>>>>;
 }
@@ -111,7 +107,7 @@ export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed
     case 'embeddings+bigrams':
       return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: false, bigrams: true, seed } };
     case 'memn2n':
-      return { kind: 'memn2n', opts: { ...profile.memn2nPlain, ...profile.memn2nPlainPerTask?.[task], ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
+      return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
     case 'memn2n+match':
       return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: true, seed } };
     case 'hcn':
