@@ -9,7 +9,9 @@
  * last two rows train on one DSTC2 system and score another, as tst does (most tst dialogs come
  * from a system that trn and dev barely show). With TASK6_HCN=1, `hcn` (seed TASK6_HCN_SEED, 9
  * epochs, the first 200 training dialogs as its dev) is trained on each side of A->B and B->A
- * too, and the oracle of `hcn` and `rules-dstc2` is printed (~10 min of CPU).
+ * too, and the oracle of `hcn` and `rules-dstc2` is printed, then `hcn --rules-advice --advice-gate
+ * 0.98` (the fifth session's recipe: `dstc2-heard`'s response as an input, its own choice said only
+ * at probability ≥ 0.98) beside `dstc2-heard` (~10 min of CPU).
  * Rows beside the registered models: `dstc2-adapt` with the candidate list (its pool of wordings),
  * and the second session's "echo" variants of `dstc2-plus` (say the dialog's own latest pattern of
  * the decision key: any, or only one of ≥ 15 % of the key's training turns; else `dstc2-plus`'s
@@ -157,5 +159,10 @@ if (process.env['TASK6_HCN'] === '1') {
     const rules = rulesHits.get(signal) as boolean[];
     const oracle = hits.filter((h, i) => h || rules[i]).length;
     process.stdout.write(`hcn seed ${seed} ${signal}: ${pct(count(hits), hits.length)}  oracle with rules-dstc2 ${pct(oracle, hits.length)}  (${((Date.now() - t1) / 1000).toFixed(0)} s, load ${load()})\n`);
+    const t2 = Date.now();
+    const advised = trainHcn({ train: tr, dev: [], facts: kb, candidates }, { epochs: 9, seed, rulesAdvice: true, adviceGate: 0.98 }).model;
+    const ah = hitsOf(predict(advised, te, candidates), truths(te));
+    const heard = hitsOf(predict(createModel('dstc2-heard', { train: tr, kb }), te), truths(te));
+    process.stdout.write(`hcn --rules-advice --advice-gate 0.98 seed ${seed} ${signal}: ${pct(count(ah), ah.length)} (${count(ah)} turns; dstc2-heard ${count(heard)})  (${((Date.now() - t2) / 1000).toFixed(0)} s, load ${load()})\n`);
   }
 }

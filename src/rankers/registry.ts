@@ -66,6 +66,10 @@ export interface TrainOptions {
   readonly input?: 'last' | 'history';
   /** hcn: GRU state size. */
   readonly hidden?: number;
+  /** hcn (task 6): the rules' response (`dstc2-heard`) as an input of every step. */
+  readonly rulesAdvice?: boolean;
+  /** hcn with `rulesAdvice`: its own choice only at this probability or more, else the rules' response. */
+  readonly adviceGate?: number;
 }
 
 /**

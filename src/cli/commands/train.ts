@@ -22,6 +22,8 @@ interface TrainFlags {
   dev?: string;
   candidates?: string;
   hidden?: number;
+  rulesAdvice?: boolean;
+  adviceGate?: number;
   kb?: string;
   matchType?: boolean;
   hops?: number;
@@ -118,6 +120,8 @@ export function registerTrain(program: Command): void {
     .option('--share-ab', 'embeddings: one matrix for inputs and candidates (A = B)')
     .option('--input <mode>', `tfidf/embeddings input: last (user utterance) or history ${perModel('input')}`)
     .option('--hidden <n>', `hcn: GRU state size ${perModel('hidden')}`, intFlag('--hidden', 1, 4096))
+    .option('--rules-advice', "hcn, task 6: the rules' response (dstc2-heard, learned from --train and --kb) as an input of every turn")
+    .option('--advice-gate <p>', "hcn with --rules-advice: say its own choice only at this probability or more, else the rules' response (default: 0)", floatFlag('--advice-gate', 0, 1))
     .requiredOption('--out <model.dgm>', 'model file to write (it stores the --candidates, so eval/chat/serve need them no more)')
     .option('--json', 'print {"model","dev","selected","seconds","missing","out","candidates"} as JSON')
     .action(action((o: TrainFlags) => run(o)));
@@ -128,10 +132,10 @@ const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
   memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'negatives', 'hardNegatives'],
   embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'margin', 'negatives', 'sharedNegatives', 'shareAb', 'input'],
   tfidf: ['matchType', 'kb', 'input'],
-  hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batch'],
+  hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batch', 'rulesAdvice', 'adviceGate'],
   nn: [],
 };
-const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'margin', 'negatives', 'hardNegatives', 'shareAb', 'input', 'hidden'];
+const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'margin', 'negatives', 'hardNegatives', 'shareAb', 'input', 'hidden', 'rulesAdvice', 'adviceGate'];
 
 function run(o: TrainFlags): void {
   if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
@@ -177,6 +181,8 @@ function run(o: TrainFlags): void {
     shareAB: o.shareAb,
     input: o.input as 'last' | 'history' | undefined,
     hidden: o.hidden,
+    rulesAdvice: o.rulesAdvice,
+    adviceGate: o.adviceGate,
   };
   const label = `train ${o.model}${o.matchType ? '+match' : ''}`;
   const epochs = o.model === 'hcn' ? (o.epochs ?? HCN_TRAIN_DEFAULTS.epochs) : o.model === 'memn2n' ? (o.epochs ?? MEMN2N_TRAIN_DEFAULTS.epochs) : o.model === 'embeddings' ? (o.epochs ?? EMBEDDINGS_TRAIN_DEFAULTS.epochs) : 0;

@@ -44,7 +44,8 @@ if (!models.has('rules')) {
   registerModel('hcn', 'Hybrid Code Network (Williams et al. 2017): GRU over utterance features, entity tracking, action templates (needs --kb)', {
     train: (data, o: TrainOptions, hooks) => {
       if (!data.kb?.facts) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
-      const opts = pickTrainOptions(o, ['hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize']);
+      const opts = pickTrainOptions(o, ['hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize', 'rulesAdvice', 'adviceGate']);
+      if (opts.adviceGate !== undefined && !opts.rulesAdvice) throw new ConfigError('--advice-gate needs --rules-advice');
       const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, opts, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: 0 };
     },

@@ -6,6 +6,7 @@ import type { Turn } from '../../../core/dialog.js';
 import { emptyTracker, trackTurn, type HcnLexicon, type TrackerState } from './entities.js';
 import type { Featurizer } from './features.js';
 import type { CommitModel } from './commit.js';
+import { advisedTemplates, type HcnAdvisor } from './advice.js';
 import { delexicaliseBot, type TemplateSet } from './templates.js';
 
 export interface HcnStep {
@@ -22,6 +23,8 @@ export interface HcnStep {
   /** Tracker snapshot before this step (for explanations). */
   readonly focus: string | undefined;
   readonly slots: ReadonlyMap<string, string>;
+  /** The advisor's response to the history before this step (with an advisor). */
+  readonly advice?: string;
 }
 
 export interface HcnEncoder {
@@ -30,12 +33,15 @@ export interface HcnEncoder {
   readonly commit?: CommitModel | undefined;
   readonly templates: TemplateSet;
   readonly featurizer: Featurizer;
+  /** Domain rules whose response is an input of every step (`hcn+rules`; absent for `hcn`). */
+  readonly advisor?: HcnAdvisor | undefined;
 }
 
-function makeStep(enc: HcnEncoder, st: TrackerState, turn: number, prev: number, done: ReadonlySet<number>, target: number, targetTemplate: string, cands?: Uint8Array): HcnStep {
+function makeStep(enc: HcnEncoder, st: TrackerState, turn: number, prev: number, done: ReadonlySet<number>, target: number, targetTemplate: string, cands?: Uint8Array, history?: readonly Turn[]): HcnStep {
   const { mask, fills } = enc.templates.mask(st);
-  const x = enc.featurizer.featurize(st, enc.lexicon, prev, mask, cands, done);
-  return { turn, x, mask, fills, target, targetTemplate, focus: st.current, slots: new Map(st.slots) };
+  const advice = enc.advisor && history ? enc.advisor.advise(history) : undefined;
+  const x = enc.featurizer.featurize(st, enc.lexicon, prev, mask, cands, done, advice !== undefined ? advisedTemplates(advice, fills) : undefined);
+  return { turn, x, mask, fills, target, targetTemplate, focus: st.current, slots: new Map(st.slots), ...(advice !== undefined ? { advice } : {}) };
 }
 
 /**
@@ -51,6 +57,8 @@ export class StepEncoder {
   private prev = -1;
   /** Templates of the bot turns so far. */
   private readonly done = new Set<number>();
+  /** The turns pushed so far (kept only for an advisor, which reads the history). */
+  private readonly turns: Turn[] = [];
 
   constructor(private readonly enc: HcnEncoder) {}
 
@@ -60,17 +68,18 @@ export class StepEncoder {
     if (turn.speaker === 'bot') {
       const tpl = delexicaliseBot(turn.text, this.enc.lexicon, st);
       const target = this.enc.templates.id(tpl);
-      this.steps.push(makeStep(this.enc, st, this.length, this.prev, this.done, target, tpl, cands));
+      this.steps.push(makeStep(this.enc, st, this.length, this.prev, this.done, target, tpl, cands, this.turns));
       this.prev = target;
       if (target >= 0) this.done.add(target);
     }
     trackTurn(st, this.enc.lexicon, turn, this.enc.commit?.keep);
+    if (this.enc.advisor) this.turns.push(turn);
     this.length++;
   }
 
   /** The step predicting the next bot turn (`cands`: templates among its candidates, DSTC6 mode). */
   pending(cands?: Uint8Array): HcnStep {
-    return makeStep(this.enc, this.state, this.length, this.prev, this.done, -1, '', cands);
+    return makeStep(this.enc, this.state, this.length, this.prev, this.done, -1, '', cands, this.turns);
   }
 }
 

@@ -52,6 +52,8 @@ export interface FeatureSpec {
   readonly flags?: number;
   /** Whether the input holds every action taken so far in the dialog (absent in older model files). */
   readonly actionsSoFar?: boolean;
+  /** Whether the input flags the templates the model's advisor says (`hcn+rules`, advice.ts; absent: no advisor). */
+  readonly advice?: boolean;
 }
 
 export class Featurizer {
@@ -66,6 +68,8 @@ export class Featurizer {
   private readonly oCand: number;
   private readonly flagCount: number;
   private readonly oDone: number;
+  /** Offset of the advice block (the templates the advisor says), when `spec.advice`. */
+  readonly oAdvice: number;
 
   constructor(readonly spec: FeatureSpec) {
     this.flagCount = Math.min(spec.flags ?? LEGACY_FLAGS, CONTEXT_FLAGS.length);
@@ -79,14 +83,16 @@ export class Featurizer {
     this.oFlags = this.oMask + T;
     this.oCand = this.oFlags + this.flagCount;
     this.oDone = this.oCand + T;
-    this.size = this.oDone + (spec.actionsSoFar ? T : 0);
+    this.oAdvice = this.oDone + (spec.actionsSoFar ? T : 0);
+    this.size = this.oAdvice + (spec.advice ? T : 0);
   }
 
   /**
    * Features of the step before a bot turn. `prevAction` is the template id of the previous bot
-   * turn (−1 for none or unknown), `mask` the action mask of this step.
+   * turn (−1 for none or unknown), `mask` the action mask of this step, `advised` the templates
+   * whose fill is the advisor's response.
    */
-  featurize(st: TrackerState, lex: HcnLexicon, prevAction: number, mask: Uint8Array, candidates?: Uint8Array, done?: ReadonlySet<number>): Float32Array {
+  featurize(st: TrackerState, lex: HcnLexicon, prevAction: number, mask: Uint8Array, candidates?: Uint8Array, done?: ReadonlySet<number>, advised?: readonly number[]): Float32Array {
     const x = new Float32Array(this.size);
     x[0] = 1;
     const toks = delexicaliseUser(st.userText, lex, st);
@@ -102,6 +108,7 @@ export class Featurizer {
     for (let i = 0; i < mask.length; i++) if (mask[i]) x[this.oMask + i] = 1;
     if (candidates) for (let i = 0; i < candidates.length; i++) if (candidates[i]) x[this.oCand + i] = 1;
     if (this.spec.actionsSoFar && done) for (const t of done) if (t >= 0 && t < this.spec.templates) x[this.oDone + t] = 1;
+    if (this.spec.advice && advised) for (const t of advised) if (t >= 0 && t < this.spec.templates) x[this.oAdvice + t] = 1;
     const flags: boolean[] = [
       st.results.length > 0,
       nextProposal(st) !== undefined,
@@ -135,6 +142,7 @@ export class Featurizer {
     });
     for (let i = 0; i < this.spec.templates; i++) if (x[this.oCand + i]) out.push(`candidate-template:${i}`);
     if (this.spec.actionsSoFar) for (let i = 0; i < this.spec.templates; i++) if (x[this.oDone + i]) out.push(`done:${i}`);
+    if (this.spec.advice) for (let i = 0; i < this.spec.templates; i++) if (x[this.oAdvice + i]) out.push(`advised:${i}`);
     return out;
   }
 }

@@ -22,6 +22,7 @@ import { CommitModel } from './commit.js';
 import { StepEncoder, type HcnEncoder, type HcnStep } from './encode.js';
 import { explainStep, type HcnExplanation } from './explain.js';
 import { extendScores, unseenSlots } from './unseen-slots.js';
+import { RulesAdvisor, type HcnAdvisor } from './advice.js';
 
 /**
  * Architecture of a {@link Hcn}: the GRU state size (defaults in `HCN_DEFAULTS`).
@@ -56,6 +57,8 @@ export interface HcnPrediction {
   readonly step: HcnStep;
   /** The restaurant the tracker would propose next. */
   readonly proposal: string | undefined;
+  /** True when the text is the advisor's response, said because the policy's own choice was under the gate. */
+  readonly advised?: boolean;
 }
 
 interface StateCache {
@@ -104,6 +107,10 @@ export class Hcn implements Ranker, HcnEncoder {
     readonly notEntities: readonly string[] = [],
     /** Templates the training dialogs took only with a complete request (see `unseen-slots`). */
     readonly completeOnly: readonly number[] = [],
+    /** Domain rules whose response is an input of every step (`--rules-advice`, advice.ts; needs `spec.advice`). */
+    readonly advisor?: HcnAdvisor,
+    /** With an advisor: the policy's own choice is said only when its probability reaches this, else the advice (0: always its own). */
+    readonly adviceGate = 0,
   ) {
     this.complete = new Set(completeOnly);
     this.featurizer = new Featurizer(spec);
@@ -158,7 +165,15 @@ export class Hcn implements Ranker, HcnEncoder {
     const { probs } = this.net.step(step.x, h, step.mask);
     let best = -1;
     for (let t = 0; t < probs.length; t++) if (step.mask[t] && (best < 0 || (probs[t] as number) > (probs[best] as number))) best = t;
+    const advice = this.gatedAdvice(step, best >= 0 ? (probs[best] as number) : 0);
+    if (advice !== undefined) return { text: advice, template: step.fills.indexOf(advice), probs, step, proposal: nextProposal(state), advised: true };
     return { text: best >= 0 ? step.fills[best] ?? '' : '', template: best, probs, step, proposal: nextProposal(state) };
+  }
+
+  /** The advisor's response when the policy's own choice (probability `p`) is under the gate. */
+  private gatedAdvice(step: HcnStep, p: number): string | undefined {
+    if (!this.advisor || this.adviceGate <= 0 || p >= this.adviceGate || step.advice === undefined || step.advice === '') return undefined;
+    return step.advice;
   }
 
   /**
@@ -212,6 +227,8 @@ export class Hcn implements Ranker, HcnEncoder {
       if (f === undefined || !p.step.mask[t]) return;
       for (const i of where.get(f) ?? []) scores[i] = Math.max(scores[i] as number, 1 + (p.probs[t] as number));
     });
+    // Under the gate, the advice outranks every other candidate.
+    if (p.advised) for (const i of where.get(p.text) ?? []) scores[i] = 3;
     const state = this.cache?.enc.state;
     if (state && this.candidateFlags(candidates)) {
       if (this.unseen?.lexicon !== this.lexicon) this.unseen = { lexicon: this.lexicon, slots: unseenSlots(this.lexicon, this.spec.slotTypes) };
@@ -237,7 +254,7 @@ export class Hcn implements Ranker, HcnEncoder {
   toModelFile(): ModelFileContent {
     return {
       model: 'hcn',
-      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null, notEntities: this.notEntities, completeOnly: this.completeOnly },
+      meta: { config: this.config, templates: this.templates.templates, spec: this.spec, lexicon: this.lexicon.toJSON(), commitFeatures: this.commit?.features ?? null, notEntities: this.notEntities, completeOnly: this.completeOnly, ...(this.advisor ? { advisor: this.advisor.toJSON(), adviceGate: this.adviceGate } : {}) },
       tensors: [
         ...this.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })),
         ...(this.commit ? [{ name: 'commit.w', shape: [this.commit.features.length], data: this.commit.weights }] : []),
@@ -263,7 +280,13 @@ export class Hcn implements Ranker, HcnEncoder {
     const notEntities = Array.isArray(meta.notEntities) ? meta.notEntities.map(String) : [];
     const completeOnly = Array.isArray(meta.completeOnly) ? meta.completeOnly.map(Number) : [];
     if (completeOnly.some((t) => !Number.isInteger(t) || t < 0 || t >= templates.size)) throw new ModelFileError(`${file}: corrupt model file (hcn complete-request templates)`);
-    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit, notEntities, completeOnly);
+    const advice = (meta.spec as FeatureSpec).advice === true;
+    const stored = (c.meta as { advisor?: unknown }).advisor;
+    if (advice !== (stored !== undefined)) throw new ModelFileError(`${file}: corrupt model file (hcn ${advice ? 'advice features without an advisor' : 'advisor without advice features'})`);
+    const advisor = stored !== undefined ? RulesAdvisor.fromJSON(stored, file) : undefined;
+    const gate = (c.meta as { adviceGate?: unknown }).adviceGate ?? 0;
+    if (typeof gate !== 'number' || !(gate >= 0 && gate <= 1)) throw new ModelFileError(`${file}: corrupt model file (hcn advice gate ${String(gate)})`);
+    const m = new Hcn({ hidden }, HcnLexicon.fromJSON(meta.lexicon), templates, meta.spec, commit, notEntities, completeOnly, advisor, gate);
     for (const p of m.net.params) p.data.set(tensorOf(c, p.name, p.shape, file));
     if (kb?.facts) m.useKb(HcnLexicon.fromFacts(kb.facts));
     return m;

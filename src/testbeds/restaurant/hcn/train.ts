@@ -19,6 +19,7 @@ import { TemplateSet, delexicaliseBot } from './templates.js';
 import { templateOf } from '../patterns.js';
 import { encodeHistory } from './encode.js';
 import { completeOnlyTemplates } from './unseen-slots.js';
+import { ADVICE_PRIOR, RulesAdvisor, type HcnAdvisor } from './advice.js';
 import { adam } from '../../../nn/params.js';
 import { fitMiniBatches, type FitHooks, type FitResult } from '../../../train/loop.js';
 import type { TrainHooks } from '../../../rankers/train-data.js';
@@ -48,6 +49,17 @@ export interface HcnTrainOptions extends HcnConfig {
   readonly maxGradNorm: number;
   /** Seed of initialisation and shuffling. */
   readonly seed: number;
+  /**
+   * `hcn+rules` (advice.ts): the task-6 rules' response (`dstc2-heard`, learned from the training
+   * dialogs and the KB) flags its templates in every step's input. Absent or false: plain `hcn`.
+   */
+  readonly rulesAdvice?: boolean;
+  /** Initial output weight of a template from its own advice flag (default `ADVICE_PRIOR`). */
+  readonly advicePrior?: number;
+  /** Keep those weights at `advicePrior` (the rest of the network learns around a fixed vote for the rules). */
+  readonly adviceFrozen?: boolean;
+  /** With `rulesAdvice`: the model says its own choice only at this probability or more, else the rules' response (default 0: always its own). */
+  readonly adviceGate?: number;
 }
 
 /**
@@ -217,7 +229,7 @@ export function learnAliases(train: readonly Dialog[], lexicon: HcnLexicon): voi
 }
 
 /** An untrained HCN whose templates, vocabulary and slot types come from `train`. */
-export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], config: HcnConfig = HCN_DEFAULTS, rng: Rng = createRng(1), candidates: readonly string[] = []): Hcn {
+export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], config: HcnConfig = HCN_DEFAULTS, rng: Rng = createRng(1), candidates: readonly string[] = [], advice?: { readonly advisor: HcnAdvisor; readonly gate: number }): Hcn {
   const { lexicon, notEntities } = trainingLexicon(train, facts, candidates);
   const examples = commitExamples(train, lexicon);
   // Only worth a model when some mentions are not kept (bAbI: every mention is).
@@ -239,7 +251,8 @@ export function buildHcn(train: readonly Dialog[], facts: readonly KbFact[], con
   if (templates.size === 0) throw new ConfigError('hcn: the training dialogs have no bot turn');
   const slots = [...slotTypes].sort();
   const completeOnly = completeOnlyTemplates(train, lexicon, templates, slots, commit);
-  return new Hcn(config, lexicon, templates, { words: [...words], slotTypes: slots, templates: templates.size, flags: CONTEXT_FLAGS.length, actionsSoFar: true }, commit, notEntities, completeOnly);
+  const spec = { words: [...words], slotTypes: slots, templates: templates.size, flags: CONTEXT_FLAGS.length, actionsSoFar: true, ...(advice ? { advice: true } : {}) };
+  return new Hcn(config, lexicon, templates, spec, commit, notEntities, completeOnly, advice?.advisor, advice?.gate);
 }
 
 interface Sequence {
@@ -337,8 +350,20 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   if (data.facts.length === 0) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
   if (data.train.length === 0) throw new ConfigError('hcn: no training dialog');
   const rng = createRng(o.seed);
-  const model = buildHcn(data.train, data.facts, { hidden: o.hidden }, rng.fork('build'), data.candidates);
+  const gate = o.adviceGate ?? 0;
+  if (!(gate >= 0 && gate <= 1)) throw new ConfigError(`hcn: the advice gate is a probability (0 to 1), got ${gate}`);
+  const advisor = o.rulesAdvice ? new RulesAdvisor(data.train, data.facts) : undefined;
+  const model = buildHcn(data.train, data.facts, { hidden: o.hidden }, rng.fork('build'), data.candidates, advisor ? { advisor, gate } : undefined);
   model.net.init(rng.fork('init'));
+  /** Indices in Vo of each template's weight from its own advice flag. */
+  const adviceDiag: number[] = [];
+  if (advisor) {
+    // A template's own advice flag starts as a vote for it: templates rare in training follow the rules.
+    const { oAdvice, size } = model.featurizer;
+    for (let t = 0; t < model.templates.size; t++) adviceDiag.push(t * size + oAdvice + t);
+    for (const i of adviceDiag) model.net.Vo.data[i] = o.advicePrior ?? ADVICE_PRIOR;
+  }
+  const frozen = o.adviceFrozen ? adviceDiag : [];
   let maskViolations = 0;
   let steps = 0;
   const seqs: Sequence[] = data.train.map((d) => {
@@ -379,6 +404,9 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
       example(k) {
         const s = seqs[k] as Sequence;
         return s.xs.length > 0 ? model.net.lossAndGrad(s.xs, s.targets, s.masks) : 0;
+      },
+      afterExamples: () => {
+        for (const i of frozen) model.net.Vo.grad[i] = 0;
       },
       afterEpoch: () => model.touch(),
       epochLoss: (total) => total / Math.max(1, steps),
