@@ -8,6 +8,7 @@ import type { Turn } from '../core/dialog.js';
 import { readBabiDialogs } from '../formats/babi.js';
 import { readDstc6Data } from '../formats/dstc6.js';
 import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
+import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
 import { BABI_KB, DSTC6_KB, NO_RESULT } from '../testbeds/restaurant/kb-dialects.js';
 import { importKbFile, SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
 import { chatModelOf } from './chat-model.js';
@@ -214,15 +215,22 @@ test('ordinary text is normalised, not refused: emoji, `;`, `"`, `=` are dropped
   assert.deepEqual(typed.map((t) => [t.text, t.read]), [['Hi!! 👋', 'hi'], ['"can you book a table"; for=4 in Paris 🇫🇷', 'can you book a table for four in paris'], ['<SILENCE>', undefined]]);
 });
 
-test('bad input: empty or too long messages are InputErrors and leave the history unchanged', { skip: skipUnless(babiDir) }, () => {
+test('bad input: empty messages are InputErrors and leave the history unchanged; long ones are cut to the limit', { skip: skipUnless(babiDir) }, () => {
   const s = session();
   s.send('hi');
   const n = s.history.length;
   assert.throws(() => s.send('  ?! '), { message: 'text is empty once emoji and punctuation are dropped' });
   assert.throws(() => s.send('🙂🙂'), InputError);
   assert.throws(() => s.send('   '), { message: 'text is empty' });
-  assert.throws(() => s.send('x'.repeat(501)), { message: 'text is too long (501 characters; at most 500)' });
   assert.equal(s.history.length, n);
+  // Over the limit (500): read up to it, never cut inside a surrogate pair (an emoji at the edge goes whole).
+  const long = `can you book a table in paris ${'please '.repeat(80)}`;
+  s.send(long);
+  assert.equal(s.history[n]?.text, canonicalRestaurantText(long.slice(0, 500)));
+  const edge = `${'a'.repeat(499)}🙂 more`;
+  s.send(edge);
+  const typed = s.transcript().turns.filter((t) => t.speaker === 'user').map((t) => t.text);
+  assert.equal(typed[typed.length - 1], 'a'.repeat(499));
   s.reset();
   assert.equal(s.history.length, 0);
   assert.equal(s.lastExplanation, null);

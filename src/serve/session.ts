@@ -18,7 +18,7 @@ import type { Explanation } from './explanation.js';
 import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
 import { botContinues } from './turn-taking.js';
 
-/** Bad user input (empty or too long message): HTTP 400, a REPL notice. */
+/** Bad user input (a message that is empty once normalised, or not a string): HTTP 400, a REPL notice. */
 export class InputError extends DialogymError {}
 
 export interface SessionKb {
@@ -29,7 +29,7 @@ export interface SessionKb {
 export interface SessionOptions {
   /** Most bot turns per user turn (a guard against a model that never yields; default 8). */
   readonly maxBotTurns?: number;
-  /** Longest user message in characters (default 500). */
+  /** Longest user message in characters; longer ones are cut to it (default 500). */
   readonly maxTextLength?: number;
   /** Order of KB results (default by decreasing rating) and how many at most (default all). */
   readonly resultOrder?: 'rating' | 'kb';
@@ -125,9 +125,12 @@ export class Session {
   }
 
   /** One user turn in, the bot's turns (and KB results) out. */
-  send(text: string, now = Date.now()): TurnResult {
-    if (typeof text !== 'string') throw new InputError('text must be a string');
-    if (text.length > this.opts.maxTextLength) throw new InputError(`text is too long (${text.length} characters; at most ${this.opts.maxTextLength})`);
+  send(typed: string, now = Date.now()): TurnResult {
+    if (typeof typed !== 'string') throw new InputError('text must be a string');
+    // People's text is normalised, not refused: a message over the limit is cut to it (as the
+    // AirDialogue chat does), never inside a surrogate pair; the transcript keeps what was read.
+    const max = this.opts.maxTextLength;
+    const text = typed.length <= max ? typed : typed.slice(0, max - (/[\uD800-\uDBFF]/.test(typed[max - 1] ?? '') ? 1 : 0));
     let user = canonicalRestaurantText(text);
     if (user === '') throw new InputError(text.trim() === '' ? 'text is empty' : 'text is empty once emoji and punctuation are dropped');
     if (user === '<silence>') user = this.kb.dialect.silence;

@@ -40,7 +40,7 @@ export function registerServe(program: Command): void {
     .option('--max-sessions <n>', 'most live sessions', intFlag('--max-sessions', 1), 1000)
     .option('--idle-minutes <n>', 'drop a session idle this long', intFlag('--idle-minutes', 1), 30)
     .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 16384)
-    .option('--max-text <n>', 'longest user message (characters)', intFlag('--max-text', 1, 100_000), 500)
+    .option('--max-text <n>', 'longest user message in characters (longer ones are cut to it)', intFlag('--max-text', 1, 100_000), 500)
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
