@@ -351,8 +351,9 @@ export function softmaxBackward(p: Float32Array, g: Float32Array, out: Float32Ar
 /**
  * matVec for 32 columns with x held in locals: the same sums in the same order as the generic loop
  * (four strided partial sums, then s0 + s1 + s2 + s3), so the same float results, about twice as fast.
+ * With `at`, out[r] is the product of row at[r] (a gathered set of rows, `matVecRows`).
  */
-function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Array): void {
+function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Array, at?: Int32Array): void {
   const x0 = x[0] as number;
   const x1 = x[1] as number;
   const x2 = x[2] as number;
@@ -385,7 +386,8 @@ function matVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32Ar
   const x29 = x[29] as number;
   const x30 = x[30] as number;
   const x31 = x[31] as number;
-  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+  for (let r = 0; r < rows; r++) {
+    const o = (at === undefined ? r : (at[r] as number)) * 32;
     const s0 = 0 + (m[o + 0] as number) * x0 + (m[o + 4] as number) * x4 + (m[o + 8] as number) * x8 + (m[o + 12] as number) * x12 + (m[o + 16] as number) * x16 + (m[o + 20] as number) * x20 + (m[o + 24] as number) * x24 + (m[o + 28] as number) * x28;
     const s1 = 0 + (m[o + 1] as number) * x1 + (m[o + 5] as number) * x5 + (m[o + 9] as number) * x9 + (m[o + 13] as number) * x13 + (m[o + 17] as number) * x17 + (m[o + 21] as number) * x21 + (m[o + 25] as number) * x25 + (m[o + 29] as number) * x29;
     const s2 = 0 + (m[o + 2] as number) * x2 + (m[o + 6] as number) * x6 + (m[o + 10] as number) * x10 + (m[o + 14] as number) * x14 + (m[o + 18] as number) * x18 + (m[o + 22] as number) * x22 + (m[o + 26] as number) * x26 + (m[o + 30] as number) * x30;
@@ -412,8 +414,11 @@ function matTVec32(m: Float32Array, rows: number, x: Float32Array, out: Float32A
   matTVecAdd32(m, rows, x, out, 0);
 }
 
-/** gx += Mᵀ·gy over the rows with |gy[r]| ≥ skipBelow (32 columns, gx in locals, rounded to float32 after every row). */
-function matTVecAdd32(m: Float32Array, rows: number, gy: Float32Array, gx: Float32Array, skipBelow: number): void {
+/**
+ * gx += Mᵀ·gy over the rows with |gy[r]| ≥ skipBelow (32 columns, gx in locals, rounded to float32
+ * after every row). With `at`, row r of the product is row at[r] of M (a gathered set of rows).
+ */
+function matTVecAdd32(m: Float32Array, rows: number, gy: Float32Array, gx: Float32Array, skipBelow: number, at?: Int32Array): void {
   const fr = Math.fround;
   let g0 = gx[0] as number;
   let g1 = gx[1] as number;
@@ -447,9 +452,10 @@ function matTVecAdd32(m: Float32Array, rows: number, gy: Float32Array, gx: Float
   let g29 = gx[29] as number;
   let g30 = gx[30] as number;
   let g31 = gx[31] as number;
-  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+  for (let r = 0; r < rows; r++) {
     const a = gy[r] as number;
     if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
+    const o = (at === undefined ? r : (at[r] as number)) * 32;
     g0 = fr(g0 + a * (m[o + 0] as number));
     g1 = fr(g1 + a * (m[o + 1] as number));
     g2 = fr(g2 + a * (m[o + 2] as number));
@@ -517,8 +523,8 @@ function matTVecAdd32(m: Float32Array, rows: number, gy: Float32Array, gx: Float
   gx[31] = g31;
 }
 
-/** gM[r] += gy[r]·x for every row with |gy[r]| ≥ skipBelow (32 columns, x in locals). */
-function addOuter32(gM: Float32Array, rows: number, gy: Float32Array, x: Float32Array, skipBelow: number): void {
+/** gM[r] += gy[r]·x for every row with |gy[r]| ≥ skipBelow (32 columns, x in locals); with `at`, into row at[r] of gM. */
+function addOuter32(gM: Float32Array, rows: number, gy: Float32Array, x: Float32Array, skipBelow: number, at?: Int32Array): void {
   const x0 = x[0] as number;
   const x1 = x[1] as number;
   const x2 = x[2] as number;
@@ -551,9 +557,10 @@ function addOuter32(gM: Float32Array, rows: number, gy: Float32Array, x: Float32
   const x29 = x[29] as number;
   const x30 = x[30] as number;
   const x31 = x[31] as number;
-  for (let r = 0, o = 0; r < rows; r++, o += 32) {
+  for (let r = 0; r < rows; r++) {
     const a = gy[r] as number;
     if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
+    const o = (at === undefined ? r : (at[r] as number)) * 32;
     gM[o + 0] = (gM[o + 0] as number) + a * x0;
     gM[o + 1] = (gM[o + 1] as number) + a * x1;
     gM[o + 2] = (gM[o + 2] as number) + a * x2;
@@ -781,7 +788,7 @@ function bagSumBackward32(gE: Float32Array, ids: ArrayLike<number>, g: Float32Ar
  * ```
  */
 export function matVecRows(m: Float32Array, cols: number, rows: Int32Array, n: number, x: Float32Array, out: Float32Array): void {
-  if (cols === 32) return matVecRows32(m, rows, n, x, out);
+  if (cols === 32) return matVec32(m, n, x, out, rows);
   const c4 = cols - (cols % 4);
   for (let i = 0; i < n; i++) {
     const o = (rows[i] as number) * cols;
@@ -827,219 +834,7 @@ export function matVecRowsBackward(m: Float32Array, cols: number, rows: Int32Arr
   }
 }
 
-function matVecRows32(m: Float32Array, rows: Int32Array, n: number, x: Float32Array, out: Float32Array): void {
-  const x0 = x[0] as number;
-  const x1 = x[1] as number;
-  const x2 = x[2] as number;
-  const x3 = x[3] as number;
-  const x4 = x[4] as number;
-  const x5 = x[5] as number;
-  const x6 = x[6] as number;
-  const x7 = x[7] as number;
-  const x8 = x[8] as number;
-  const x9 = x[9] as number;
-  const x10 = x[10] as number;
-  const x11 = x[11] as number;
-  const x12 = x[12] as number;
-  const x13 = x[13] as number;
-  const x14 = x[14] as number;
-  const x15 = x[15] as number;
-  const x16 = x[16] as number;
-  const x17 = x[17] as number;
-  const x18 = x[18] as number;
-  const x19 = x[19] as number;
-  const x20 = x[20] as number;
-  const x21 = x[21] as number;
-  const x22 = x[22] as number;
-  const x23 = x[23] as number;
-  const x24 = x[24] as number;
-  const x25 = x[25] as number;
-  const x26 = x[26] as number;
-  const x27 = x[27] as number;
-  const x28 = x[28] as number;
-  const x29 = x[29] as number;
-  const x30 = x[30] as number;
-  const x31 = x[31] as number;
-  for (let i = 0; i < n; i++) {
-    const o = (rows[i] as number) * 32;
-    const s0 = 0 + (m[o + 0] as number) * x0 + (m[o + 4] as number) * x4 + (m[o + 8] as number) * x8 + (m[o + 12] as number) * x12 + (m[o + 16] as number) * x16 + (m[o + 20] as number) * x20 + (m[o + 24] as number) * x24 + (m[o + 28] as number) * x28;
-    const s1 = 0 + (m[o + 1] as number) * x1 + (m[o + 5] as number) * x5 + (m[o + 9] as number) * x9 + (m[o + 13] as number) * x13 + (m[o + 17] as number) * x17 + (m[o + 21] as number) * x21 + (m[o + 25] as number) * x25 + (m[o + 29] as number) * x29;
-    const s2 = 0 + (m[o + 2] as number) * x2 + (m[o + 6] as number) * x6 + (m[o + 10] as number) * x10 + (m[o + 14] as number) * x14 + (m[o + 18] as number) * x18 + (m[o + 22] as number) * x22 + (m[o + 26] as number) * x26 + (m[o + 30] as number) * x30;
-    const s3 = 0 + (m[o + 3] as number) * x3 + (m[o + 7] as number) * x7 + (m[o + 11] as number) * x11 + (m[o + 15] as number) * x15 + (m[o + 19] as number) * x19 + (m[o + 23] as number) * x23 + (m[o + 27] as number) * x27 + (m[o + 31] as number) * x31;
-    out[i] = s0 + s1 + s2 + s3;
-  }
-}
-
 function matVecRowsBackward32(m: Float32Array, rows: Int32Array, n: number, x: Float32Array, gy: Float32Array, gx: Float32Array, gM: Float32Array, skipBelow: number): void {
-  const fr = Math.fround;
-  let g0 = gx[0] as number;
-  let g1 = gx[1] as number;
-  let g2 = gx[2] as number;
-  let g3 = gx[3] as number;
-  let g4 = gx[4] as number;
-  let g5 = gx[5] as number;
-  let g6 = gx[6] as number;
-  let g7 = gx[7] as number;
-  let g8 = gx[8] as number;
-  let g9 = gx[9] as number;
-  let g10 = gx[10] as number;
-  let g11 = gx[11] as number;
-  let g12 = gx[12] as number;
-  let g13 = gx[13] as number;
-  let g14 = gx[14] as number;
-  let g15 = gx[15] as number;
-  let g16 = gx[16] as number;
-  let g17 = gx[17] as number;
-  let g18 = gx[18] as number;
-  let g19 = gx[19] as number;
-  let g20 = gx[20] as number;
-  let g21 = gx[21] as number;
-  let g22 = gx[22] as number;
-  let g23 = gx[23] as number;
-  let g24 = gx[24] as number;
-  let g25 = gx[25] as number;
-  let g26 = gx[26] as number;
-  let g27 = gx[27] as number;
-  let g28 = gx[28] as number;
-  let g29 = gx[29] as number;
-  let g30 = gx[30] as number;
-  let g31 = gx[31] as number;
-  for (let i = 0; i < n; i++) {
-    const a = gy[i] as number;
-    if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
-    const o = (rows[i] as number) * 32;
-    g0 = fr(g0 + a * (m[o + 0] as number));
-    g1 = fr(g1 + a * (m[o + 1] as number));
-    g2 = fr(g2 + a * (m[o + 2] as number));
-    g3 = fr(g3 + a * (m[o + 3] as number));
-    g4 = fr(g4 + a * (m[o + 4] as number));
-    g5 = fr(g5 + a * (m[o + 5] as number));
-    g6 = fr(g6 + a * (m[o + 6] as number));
-    g7 = fr(g7 + a * (m[o + 7] as number));
-    g8 = fr(g8 + a * (m[o + 8] as number));
-    g9 = fr(g9 + a * (m[o + 9] as number));
-    g10 = fr(g10 + a * (m[o + 10] as number));
-    g11 = fr(g11 + a * (m[o + 11] as number));
-    g12 = fr(g12 + a * (m[o + 12] as number));
-    g13 = fr(g13 + a * (m[o + 13] as number));
-    g14 = fr(g14 + a * (m[o + 14] as number));
-    g15 = fr(g15 + a * (m[o + 15] as number));
-    g16 = fr(g16 + a * (m[o + 16] as number));
-    g17 = fr(g17 + a * (m[o + 17] as number));
-    g18 = fr(g18 + a * (m[o + 18] as number));
-    g19 = fr(g19 + a * (m[o + 19] as number));
-    g20 = fr(g20 + a * (m[o + 20] as number));
-    g21 = fr(g21 + a * (m[o + 21] as number));
-    g22 = fr(g22 + a * (m[o + 22] as number));
-    g23 = fr(g23 + a * (m[o + 23] as number));
-    g24 = fr(g24 + a * (m[o + 24] as number));
-    g25 = fr(g25 + a * (m[o + 25] as number));
-    g26 = fr(g26 + a * (m[o + 26] as number));
-    g27 = fr(g27 + a * (m[o + 27] as number));
-    g28 = fr(g28 + a * (m[o + 28] as number));
-    g29 = fr(g29 + a * (m[o + 29] as number));
-    g30 = fr(g30 + a * (m[o + 30] as number));
-    g31 = fr(g31 + a * (m[o + 31] as number));
-  }
-  gx[0] = g0;
-  gx[1] = g1;
-  gx[2] = g2;
-  gx[3] = g3;
-  gx[4] = g4;
-  gx[5] = g5;
-  gx[6] = g6;
-  gx[7] = g7;
-  gx[8] = g8;
-  gx[9] = g9;
-  gx[10] = g10;
-  gx[11] = g11;
-  gx[12] = g12;
-  gx[13] = g13;
-  gx[14] = g14;
-  gx[15] = g15;
-  gx[16] = g16;
-  gx[17] = g17;
-  gx[18] = g18;
-  gx[19] = g19;
-  gx[20] = g20;
-  gx[21] = g21;
-  gx[22] = g22;
-  gx[23] = g23;
-  gx[24] = g24;
-  gx[25] = g25;
-  gx[26] = g26;
-  gx[27] = g27;
-  gx[28] = g28;
-  gx[29] = g29;
-  gx[30] = g30;
-  gx[31] = g31;
-  const x0 = x[0] as number;
-  const x1 = x[1] as number;
-  const x2 = x[2] as number;
-  const x3 = x[3] as number;
-  const x4 = x[4] as number;
-  const x5 = x[5] as number;
-  const x6 = x[6] as number;
-  const x7 = x[7] as number;
-  const x8 = x[8] as number;
-  const x9 = x[9] as number;
-  const x10 = x[10] as number;
-  const x11 = x[11] as number;
-  const x12 = x[12] as number;
-  const x13 = x[13] as number;
-  const x14 = x[14] as number;
-  const x15 = x[15] as number;
-  const x16 = x[16] as number;
-  const x17 = x[17] as number;
-  const x18 = x[18] as number;
-  const x19 = x[19] as number;
-  const x20 = x[20] as number;
-  const x21 = x[21] as number;
-  const x22 = x[22] as number;
-  const x23 = x[23] as number;
-  const x24 = x[24] as number;
-  const x25 = x[25] as number;
-  const x26 = x[26] as number;
-  const x27 = x[27] as number;
-  const x28 = x[28] as number;
-  const x29 = x[29] as number;
-  const x30 = x[30] as number;
-  const x31 = x[31] as number;
-  for (let i = 0; i < n; i++) {
-    const a = gy[i] as number;
-    if (a === 0 || (a < skipBelow && a > -skipBelow)) continue;
-    const o = (rows[i] as number) * 32;
-    gM[o + 0] = (gM[o + 0] as number) + a * x0;
-    gM[o + 1] = (gM[o + 1] as number) + a * x1;
-    gM[o + 2] = (gM[o + 2] as number) + a * x2;
-    gM[o + 3] = (gM[o + 3] as number) + a * x3;
-    gM[o + 4] = (gM[o + 4] as number) + a * x4;
-    gM[o + 5] = (gM[o + 5] as number) + a * x5;
-    gM[o + 6] = (gM[o + 6] as number) + a * x6;
-    gM[o + 7] = (gM[o + 7] as number) + a * x7;
-    gM[o + 8] = (gM[o + 8] as number) + a * x8;
-    gM[o + 9] = (gM[o + 9] as number) + a * x9;
-    gM[o + 10] = (gM[o + 10] as number) + a * x10;
-    gM[o + 11] = (gM[o + 11] as number) + a * x11;
-    gM[o + 12] = (gM[o + 12] as number) + a * x12;
-    gM[o + 13] = (gM[o + 13] as number) + a * x13;
-    gM[o + 14] = (gM[o + 14] as number) + a * x14;
-    gM[o + 15] = (gM[o + 15] as number) + a * x15;
-    gM[o + 16] = (gM[o + 16] as number) + a * x16;
-    gM[o + 17] = (gM[o + 17] as number) + a * x17;
-    gM[o + 18] = (gM[o + 18] as number) + a * x18;
-    gM[o + 19] = (gM[o + 19] as number) + a * x19;
-    gM[o + 20] = (gM[o + 20] as number) + a * x20;
-    gM[o + 21] = (gM[o + 21] as number) + a * x21;
-    gM[o + 22] = (gM[o + 22] as number) + a * x22;
-    gM[o + 23] = (gM[o + 23] as number) + a * x23;
-    gM[o + 24] = (gM[o + 24] as number) + a * x24;
-    gM[o + 25] = (gM[o + 25] as number) + a * x25;
-    gM[o + 26] = (gM[o + 26] as number) + a * x26;
-    gM[o + 27] = (gM[o + 27] as number) + a * x27;
-    gM[o + 28] = (gM[o + 28] as number) + a * x28;
-    gM[o + 29] = (gM[o + 29] as number) + a * x29;
-    gM[o + 30] = (gM[o + 30] as number) + a * x30;
-    gM[o + 31] = (gM[o + 31] as number) + a * x31;
-  }
+  matTVecAdd32(m, n, gy, gx, skipBelow, rows);
+  addOuter32(gM, n, gy, x, skipBelow, rows);
 }
