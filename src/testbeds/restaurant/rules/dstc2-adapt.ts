@@ -62,19 +62,21 @@ export class Dstc2AdaptBot implements Responder {
   private readonly pool = new Map<string, string[]>();
   /** The templates of the training bot turns (the pool). */
   private readonly trained = new Set<string>();
+  /** Bot utterance → its act: a dialog's earlier bot turns are read again at every turn, and wordings repeat across dialogs. */
+  private readonly acts = new Map<string, Dstc2BotAct>();
 
   constructor(train: readonly Dialog[], opts: Dstc2AdaptOptions = {}) {
     this.hearing = new Dstc2HeardBot(train, opts);
     this.rules = this.hearing.rules;
     if (opts.candidates) {
       for (const c of opts.candidates) {
-        const a = readBotAct(c, this.rules.lexicon);
+        const a = this.act(c);
         if (a.act === 'call' || a.act === 'other' || !clean(a.template)) continue;
         const list = this.pool.get(a.signature) ?? [];
         if (!list.includes(a.template)) list.push(a.template);
         this.pool.set(a.signature, list);
       }
-      for (const d of train) for (const t of d.turns) if (t.speaker === 'bot') this.trained.add(readBotAct(t.text, this.rules.lexicon).template);
+      for (const d of train) for (const t of d.turns) if (t.speaker === 'bot') this.trained.add(this.act(t.text).template);
     }
   }
 
@@ -82,8 +84,8 @@ export class Dstc2AdaptBot implements Responder {
     const d = this.rules.decide(this.hearing.heard(history));
     if ('literal' in d) return d.literal;
     const own = this.rules.realise(d);
-    const mine = readBotAct(own, this.rules.lexicon);
-    const earlier = history.filter((t) => t.speaker === 'bot').map((t) => readBotAct(t.text, this.rules.lexicon));
+    const mine = this.act(own);
+    const earlier = history.filter((t) => t.speaker === 'bot').map((t) => this.act(t.text));
     for (let i = earlier.length - 1; i >= 0; i--) {
       const e = earlier[i] as Dstc2BotAct;
       if (e.signature === mine.signature) return e.template === mine.template ? own : (this.say(e.template, mine.values) ?? own);
@@ -113,6 +115,15 @@ export class Dstc2AdaptBot implements Responder {
       }
     }
     return best === undefined ? undefined : this.say(best, mine.values);
+  }
+
+  private act(text: string): Dstc2BotAct {
+    let a = this.acts.get(text);
+    if (a === undefined) {
+      a = readBotAct(text, this.rules.lexicon);
+      this.acts.set(text, a);
+    }
+    return a;
   }
 
   /** A template filled with values (restaurant names in the bot's written form). */
