@@ -90,13 +90,18 @@ export function matVecF32(m: Float32Array, rows: number, cols: number, x: Float3
  * ```
  */
 export function matVecGeneric(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array): void {
+  matVecLoop(m, rows, cols, x, out);
+}
+
+/** The generic matVec loop; with `at`, out[r] is the product of row at[r] of m (`matVecRows`). */
+function matVecLoop(m: Float32Array, rows: number, cols: number, x: Float32Array, out: Float32Array, at?: Int32Array): void {
   const c4 = cols - (cols % 4);
   for (let r = 0; r < rows; r++) {
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
     let s3 = 0;
-    const o = r * cols;
+    const o = (at === undefined ? r : (at[r] as number)) * cols;
     let c = 0;
     for (; c < c4; c += 4) {
       s0 += (m[o + c] as number) * (x[c] as number);
@@ -789,23 +794,7 @@ function bagSumBackward32(gE: Float32Array, ids: ArrayLike<number>, g: Float32Ar
  */
 export function matVecRows(m: Float32Array, cols: number, rows: Int32Array, n: number, x: Float32Array, out: Float32Array): void {
   if (cols === 32) return matVec32(m, n, x, out, rows);
-  const c4 = cols - (cols % 4);
-  for (let i = 0; i < n; i++) {
-    const o = (rows[i] as number) * cols;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let c = 0;
-    for (; c < c4; c += 4) {
-      s0 += (m[o + c] as number) * (x[c] as number);
-      s1 += (m[o + c + 1] as number) * (x[c + 1] as number);
-      s2 += (m[o + c + 2] as number) * (x[c + 2] as number);
-      s3 += (m[o + c + 3] as number) * (x[c + 3] as number);
-    }
-    for (; c < cols; c++) s0 += (m[o + c] as number) * (x[c] as number);
-    out[i] = s0 + s1 + s2 + s3;
-  }
+  matVecLoop(m, n, cols, x, out, rows);
 }
 
 /**
