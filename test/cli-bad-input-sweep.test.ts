@@ -67,6 +67,8 @@ test('a Node file-system error reads as one line naming the file the user gave, 
   assert.equal(describeSystemError(rename), '/o/out.json: cannot write (is a directory, not a file)');
   const open = Object.assign(new Error('EACCES'), { code: 'EACCES', syscall: 'open', path: 'runs/.m.dgm.9.2.tmp' });
   assert.equal(describeSystemError(open), 'runs/m.dgm: cannot write (permission denied)');
+  const read = Object.assign(new Error('EACCES'), { code: 'EACCES', syscall: 'open', path: 'data/kb.txt' });
+  assert.equal(describeSystemError(read), 'data/kb.txt: cannot open (permission denied)');
   const odd = Object.assign(new Error('EXDEV'), { code: 'EXDEV', syscall: 'link', path: 'a' });
   assert.equal(describeSystemError(odd), 'a: cannot link (EXDEV)');
   assert.equal(describeSystemError(new Error('plain')), undefined);

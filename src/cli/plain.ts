@@ -125,7 +125,8 @@ export function describeSystemError(e: unknown): string | undefined {
   const { code, syscall, path, dest } = e as NodeJS.ErrnoException & { dest?: string };
   if (typeof code !== 'string' || typeof syscall !== 'string' || typeof path !== 'string') return undefined;
   const file = targetOfTemp(dest ?? path);
-  const call = syscall === 'rename' || syscall === 'open' || syscall === 'write' ? 'write' : syscall === 'mkdir' ? 'create the folder' : syscall;
+  const temp = file !== (dest ?? path);
+  const call = syscall === 'rename' || syscall === 'write' || (syscall === 'open' && temp) ? 'write' : syscall === 'mkdir' ? 'create the folder' : syscall;
   return `${file}: cannot ${call} (${SYSTEM_REASONS[code] ?? code})`;
 }
 
