@@ -3,8 +3,8 @@
  * output, file lists. The commander-free paths (`dstc6 score` on a plain command line, see
  * ./index.ts) import this module alone; verbs import it through ./run.ts.
  */
-import { readdirSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
 
 /** Whether --debug was given (stack traces on errors). */
@@ -26,8 +26,108 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
 export function fail(e: unknown): never {
   if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
   const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
-  process.stderr.write(`error: ${describeError(e)}${bug}\n`);
+  process.stderr.write(`error: ${describeSystemError(e) ?? describeError(e)}${bug}\n`);
   process.exit(e instanceof DialogymError ? e.exitCode : 1);
+}
+
+/** What a failed file-system call could not do, by its errno code. */
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'not a folder (a file is in the way)',
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EEXIST: 'already exists',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'file name too long',
+};
+
+/** The atomic writers' temp file `.<name>.<pid>.<n>.tmp` (src/core/files.ts) → the file it stands for. */
+function targetOfTemp(path: string): string {
+  return path.replace(/(^|\/)\.([^/]+)\.\d+\.(\d+|check)\.tmp$/, '$1$2');
+}
+
+/** Whether `path` is a folder (true), another file (false), or not there (undefined). */
+function isFolder(path: string): boolean | undefined {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `dir` can hold a new file, without leaving anything behind: a file is created and removed
+ * in it when it exists, else its first missing level is created and removed (the parents of that
+ * level must be folders). A ConfigError naming `flag` when it cannot.
+ */
+function checkFolderWritable(flag: string, dir: string, name: string): void {
+  let base = dir;
+  let below: string | undefined; // the first missing level under base, towards dir
+  for (;;) {
+    const folder = isFolder(base);
+    if (folder === false) throw new ConfigError(`${flag}: ${base}: is a file, not a folder`);
+    if (folder === true) break;
+    const parent = dirname(base);
+    if (parent === base) break;
+    below = base;
+    base = parent;
+  }
+  try {
+    if (below === undefined) {
+      const probe = join(dir, `.${name}.${process.pid}.check.tmp`);
+      closeSync(openSync(probe, 'w'));
+      rmSync(probe, { force: true });
+    } else {
+      mkdirSync(below);
+      rmdirSync(below);
+    }
+  } catch (e) {
+    throw new ConfigError(`${flag}: ${describeSystemError(e) ?? describeError(e)}`);
+  }
+}
+
+/**
+ * Parser of a flag naming an output file (`--out m.dgm`): checks before any work, and without
+ * leaving anything behind, that the file can be written (see checkFolderWritable; missing folders
+ * are created by the writer at the end), so that a run never computes for minutes and then loses
+ * its result to a typo. One-line ConfigError naming the flag.
+ */
+export function outFileFlag(flag: string): (v: string) => string {
+  return (v: string) => {
+    if (v.trim() === '') throw new ConfigError(`${flag}: expected a file name, got ''`);
+    if (isFolder(v) === true) throw new ConfigError(`${flag}: ${v}: is a directory, not a file`);
+    checkFolderWritable(flag, dirname(v), basename(v));
+    return v;
+  };
+}
+
+/** Parser of a flag naming an output folder (`--out dir`): as `outFileFlag`, for a folder (created by the writer when missing). */
+export function outFolderFlag(flag: string): (v: string) => string {
+  return (v: string) => {
+    if (v.trim() === '') throw new ConfigError(`${flag}: expected a folder name, got ''`);
+    if (isFolder(v) === false) throw new ConfigError(`${flag}: ${v}: is a file, not a folder`);
+    checkFolderWritable(flag, v, 'dialogym');
+    return v;
+  };
+}
+
+/**
+ * A one-line `path: cannot <call> (<reason>)` for a Node file-system error (`EISDIR: illegal
+ * operation on a directory, rename '…/.out.json.123.0.tmp' -> '…/out.json'`), naming the file the
+ * user gave rather than the writers' temp file; undefined for any other error.
+ */
+export function describeSystemError(e: unknown): string | undefined {
+  if (!(e instanceof Error) || e instanceof DialogymError) return undefined;
+  const { code, syscall, path, dest } = e as NodeJS.ErrnoException & { dest?: string };
+  if (typeof code !== 'string' || typeof syscall !== 'string' || typeof path !== 'string') return undefined;
+  const file = targetOfTemp(dest ?? path);
+  const temp = file !== (dest ?? path);
+  const call = syscall === 'rename' || syscall === 'write' || (syscall === 'open' && temp) ? 'write' : syscall === 'mkdir' ? 'create the folder' : syscall;
+  return `${file}: cannot ${call} (${SYSTEM_REASONS[code] ?? code})`;
 }
 
 /** Parses an integer flag value, with a one-line error naming the flag. */

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
 import { parseShard, shardLabel, writeShardFile, type Shard, type ShardItem } from '../core/shard.js';
-import { out } from './run.js';
+import { out, outFileFlag } from './run.js';
 
 /** The two flags, as commander gives them. */
 export interface ShardFlags {
@@ -19,7 +19,7 @@ export interface ShardFlags {
 export function shardOptions(cmd: Command): Command {
   return cmd
     .option('--shard <i/n>', 'compute only shard i of n (0-based: 0/n … n-1/n; item k goes to shard k mod n) and write it to --shard-out; `dialogym merge` combines the n shard files (default: none, the whole run)', (v: string) => parseShard(v))
-    .option('--shard-out <file>', 'shard file to write with --shard, e.g. shards/3.shard (required with --shard)');
+    .option('--shard-out <file>', 'shard file to write with --shard, e.g. shards/3.shard (required with --shard)', outFileFlag('--shard-out'));
 }
 
 /** The shard of a run (undefined: the whole run); `--shard` and `--shard-out` go together. */

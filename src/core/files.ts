@@ -67,10 +67,31 @@ function firstInvalidUtf8Line(buf: Buffer): number {
 
 let tmpCounter = 0;
 
+/**
+ * Creates `dir` and its missing parents, one level at a time: Node 20's `mkdirSync(…, { recursive:
+ * true })` never returns for a path under /proc (ENOENT on every retry); here the error of the
+ * level that cannot be made is thrown (a file where a folder should be: ENOTDIR).
+ */
+export function makeFolders(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if (statSync(dir).isDirectory()) return;
+      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: dir });
+    }
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw e;
+    makeFolders(parent);
+    mkdirSync(dir);
+  }
+}
+
 /** A fresh temp file name in `file`'s folder (created when missing), for a write renamed onto `file`. */
 function tempBeside(file: string): string {
   const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   return join(dir, `.${basename(file)}.${process.pid}.${tmpCounter++}.tmp`);
 }
 

@@ -88,12 +88,13 @@ export function createLocalAgent(model: string, opts: LocalAgentOptions = {}): L
   } else {
     const facts = opts.kb !== undefined ? (() => { const k = readKb(opts.kb); return restaurantsToKbFacts(k.restaurants, k.dialect); })() : undefined;
     const given = opts.candidates !== undefined ? readBabiCandidates(opts.candidates).candidates : undefined;
+    // Read once, before the first request: a bad model file fails at start (weights and stored candidates).
+    const file = isModelFile(model) ? readModelFile(model) : undefined;
     let chat: ReturnType<typeof chatModelOf> | undefined;
     let conv: Conversation | undefined;
     restaurant = {
       respond: (req) => {
         if (!chat) {
-          const file = isModelFile(model) ? readModelFile(model) : undefined; // read once: weights and stored candidates
           const candidates = given ?? file?.candidates;
           const ctx = { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) };
           chat = chatModelOf(file ? resolveModelContent(file, model, ctx) : createModel(model, ctx), candidates ? { candidates } : {});

@@ -23,6 +23,7 @@ export async function runStdioAgent(agent: LocalAgent, input: NodeJS.ReadableStr
     let reply: string;
     try {
       const req = JSON.parse(line) as AgentRequest;
+      if (typeof req !== 'object' || req === null || typeof req.env !== 'string') throw new Error('not an agent request: no "env" string (docs/agent-protocol.md)');
       reply = JSON.stringify({ action: agent.act(req) });
     } catch (e) {
       reply = JSON.stringify({ error: e instanceof Error ? e.message : String(e) });

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
 import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredictions, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
-import { action, alias, floatFlag, intFlag, out } from '../run.js';
+import { action, alias, floatFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
@@ -75,7 +75,7 @@ export function registerAirdialogue(program: Command): void {
     .requiredOption('--dialogs <n>', 'number of dialogs', intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--n <k>', 'dialogs', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
-    .requiredOption('--out <dir>', 'output folder')
+    .requiredOption('--out <dir>', 'output folder', outFolderFlag('--out'))
     .option('--ood [k]', 'context setting: 0 in-domain, 2 (or no value) out-of-domain (uniform goals, reservation 70%, larger name/airport sets; level 1 is for the learned agents: splits, selfplay, rl) (default: in-domain)')
     .option('--json', 'print {"dialogs","data","kb","statuses","score"} as JSON');
   shardOptions(generate).action(
@@ -104,7 +104,7 @@ export function registerAirdialogue(program: Command): void {
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood [k]', 'out-of-domain contexts: 1 other goal/reservation priors, 2 (or no value) those plus unseen names and airports (default: in-domain)')
     .option('--max-turns <n>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
-    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines (default: none)')
+    .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines (default: none)', outFileFlag('--transcripts'))
     .option('--json', 'print the scores as JSON');
   shardOptions(selfplay).action(
     action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean } & ShardFlags) => {
@@ -195,7 +195,7 @@ function registerLearned(cmd: Command): void {
   cmd
     .command('splits')
     .description('synthesized train/dev/test splits (templated simulator) as {train,dev,test}_{data,kb}.json')
-    .requiredOption('--out <dir>', 'output folder')
+    .requiredOption('--out <dir>', 'output folder', outFolderFlag('--out'))
     .option('--train-dialogs <n>', 'training dialogues', intFlag('--train-dialogs', 0, 10_000_000), 2000)
     .option('--dev-dialogs <n>', 'dev dialogues', intFlag('--dev-dialogs', 0, 10_000_000), 200)
     .option('--test-dialogs <n>', 'test dialogues', intFlag('--test-dialogs', 0, 10_000_000), 200)
@@ -226,8 +226,8 @@ function registerLearned(cmd: Command): void {
     .requiredOption('--kb <file>', 'KB file aligned with --data')
     .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
     .option('--dev-kb <file>', 'KB file aligned with --dev-data (required with --dev-data)')
-    .requiredOption('--out <file>', 'model file (.dgm)')
-    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
+    .requiredOption('--out <file>', 'model file (.dgm)', outFileFlag('--out'))
+    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)', outFileFlag('--curve'))
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
     .option('--dim <n>', 'embedding size', intFlag('--dim', 1, 4096), 24)
     .option('--hidden <n>', 'GRU state size', intFlag('--hidden', 1, 4096), 48)
@@ -235,7 +235,7 @@ function registerLearned(cmd: Command): void {
     .option('--point', 'with the match flags: the agent names flights by pointing only (flight numbers left out of its vocabulary softmax)')
     .option('--ordered-match', 'with the match flags: the departure/return flags follow the order the customer said them in')
     .option('--batch <n>', 'dialogues per update', intFlag('--batch', 1, 100_000), 8)
-    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.01)
+    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 1e-7, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .action(
@@ -312,12 +312,12 @@ function registerLearned(cmd: Command): void {
     .command('rl')
     .description('self-play RL of the learned agent against the learned customer: REINFORCE with a value baseline, reward = scaled score, 3 supervised updates per RL update')
     .requiredOption('--init <file>', 'supervised models (`airdialogue train`)')
-    .requiredOption('--out <file>', 'model file to write (.dgm)')
+    .requiredOption('--out <file>', 'model file to write (.dgm)', outFileFlag('--out'))
     .requiredOption('--episodes <n>', 'self-play episodes', intFlag('--episodes', 1, 100_000_000))
     .requiredOption('--data <file>', 'training dialogues for the supervised updates (JSON Lines)')
     .requiredOption('--kb <file>', 'KB file aligned with --data')
     .option('--batch <n>', 'episodes per REINFORCE update', intFlag('--batch', 1, 100_000), 8)
-    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 0, 10), 0.0005)
+    .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 1e-7, 10), 0.0005)
     .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood <k>', 'context setting of the self-play episodes (0, 1, 2)', oodFlag, 0)
@@ -351,7 +351,7 @@ function registerLearned(cmd: Command): void {
     .option('--episodes <n>', 'self-play dialogues per row', intFlag('--episodes', 1, 10_000_000), 1000)
     .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
-    .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)')
+    .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)', outFolderFlag('--out'))
     .action(
       action(async (o: { model: string; data: string; rlModel?: string; realModel?: string; realData?: string; episodes: number; seed: number; out: string }) => {
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');

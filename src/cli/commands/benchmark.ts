@@ -10,7 +10,7 @@ import { inShard } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
 import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
-import { action, intFlag, out } from '../run.js';
+import { action, intFlag, out, outFolderFlag } from '../run.js';
 import { progress, type Progress } from '../progress.js';
 
 interface Flags {
@@ -35,7 +35,7 @@ export function registerBenchmark(program: Command): void {
     .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, embeddings+match, embeddings+bigrams, hcn; or paper (the six of Table 2), table10 (the two embeddings variants) or all', 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)
-    .option('--out <dir>', 'output folder', 'results')
+    .option('--out <dir>', 'output folder', outFolderFlag('--out'), 'results')
     .option('--workers <n>', 'cells trained at once on worker threads (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
     .option('--train-from <files|generate>', 'generate: train on simulator data (seed --seed) and test on the original files of --data (simulator fidelity)', 'files')
     .addOption(new Option('--dialogs <n>', 'dialogs per split (generated), or first dialogs of each split (--data)').argParser(intFlag('--dialogs', 1, 1_000_000)).hideHelp())

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
 import { progress } from '../progress.js';
-import { action, alias, intFlag, out } from '../run.js';
+import { action, alias, intFlag, out, outFileFlag } from '../run.js';
 import { NB_CANDIDATES, nbCandidatesFlag, runScore, type ScoreFlags } from './dstc6-score.js';
 
 // Only what `walk`, `check`, `score` and the baselines need is imported above (light modules: no
@@ -97,7 +97,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .description('rank every dialog\'s candidates in a random (seeded) order')
     .requiredOption('--data <file>', 'dataset file')
     .option('--seed <n>', 'random seed', intFlag('--seed', 0, 0xffffffff), 1)
-    .requiredOption('--out <file>', 'result file to write')
+    .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .action(
       action(async (o: { data: string; seed: number; out: string }) => {
         const { randomBaseline } = await import('../../testbeds/dstc6/random-baseline.js');
@@ -111,7 +111,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .command('tfidf')
     .description('the official TF-IDF baseline: candidates ranked by tf-idf similarity with the dialog')
     .requiredOption('--data <file>', 'dataset file')
-    .requiredOption('--out <file>', 'result file to write')
+    .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .action(
       action(async (o: { data: string; out: string }) => {
         const { tfidfBaseline } = await import('../../testbeds/dstc6/tfidf-baseline.js');
@@ -133,7 +133,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     )
     .requiredOption('--data <file>', 'dataset file')
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)")
-    .requiredOption('--out <file>', 'result file to write')
+    .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(
       action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean }) => {

@@ -8,7 +8,7 @@ import { checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flag
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
-import { action, out } from '../run.js';
+import { action, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 import { AtomicFileWriter } from '../../core/files.js';
 import { shardItems, type ShardItem } from '../../core/shard.js';
@@ -36,7 +36,7 @@ export function registerEval(program: Command): void {
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)')
     .option('--train <file>', 'training dialogs, for models that learn from them when built (rules-dstc2, dstc2-plus, dstc2-heard, dstc2-adapt); several files joined by commas, e.g. trn and dev (default: none)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
-    .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)')
+    .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)', outFileFlag('--predictions'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
   shardOptions(cmd).action(action((o: EvalOptions & ShardFlags) => run(o)));
 }

@@ -1,7 +1,7 @@
 /** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, intFlag, out } from '../run.js';
+import { action, intFlag, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../serve/env-server-eval.js';
 import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
@@ -39,7 +39,7 @@ export function registerEvaluate(program: Command): void {
     .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
     .option('--max-turns <n>', `agent turns after which an episode is truncated (restaurant envs) (default: ${RESTAURANT_MAX_TURNS})`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)');
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)', outFileFlag('--transcripts'));
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);

@@ -10,7 +10,7 @@ import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
-import { action, alias, intFlag, out } from '../run.js';
+import { action, alias, intFlag, out, outFolderFlag } from '../run.js';
 
 interface Flags {
   task?: string;
@@ -39,7 +39,7 @@ export function registerGenerateDstc6(gen: Command): void {
     .option('--task <task>', 'task: 1 (API), 2 (REFINE), 3 (OPTIONS), 4 (INFOS), 5 (FULL) or all (required)')
     .option('--set <set>', 'trn (KB 1, atmosphere), tst1 (KB 1), tst2 (KB 2, OOV), tst3 (KB 1 + restrictions), tst4 (KB 2 + restrictions) (required)')
     .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
-    .option('--out <dir>', 'output folder (required)')
+    .option('--out <dir>', 'output folder (required)', outFolderFlag('--out'))
     .option('--dialogs <n>', `dialogs (entries) per file (default: ${SET_SPECS.trn.examples} for trn, ${SET_SPECS.tst1.examples} for tst sets)`, intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
     .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)');

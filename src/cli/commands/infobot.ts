@@ -54,7 +54,7 @@ import { shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, type MergedRun, type ShardFlags } from '../shard.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
-import { action, alias, floatFlag, intFlag, out } from '../run.js';
+import { action, alias, floatFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 
 const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
 /** Agents `infobot train` can train. */
@@ -152,7 +152,7 @@ export function registerInfobot(program: Command): void {
     .option('--split <name>', `KB split (${SPLITS.join(', ')})`, splitFlag, 'medium' as SplitName)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--missing <f>', "fraction of values hidden in the agent's copy", floatFlag('--missing', 0, 0.99), DEFAULT_MISSING)
-    .requiredOption('--out <dir>', 'output folder')
+    .requiredOption('--out <dir>', 'output folder', outFolderFlag('--out'))
     .option('--json', 'print {"db","incomplete","movies","maxVocabulary","missingFull","missingAgent"} as JSON')
     .action(
       action((o: { split: SplitName; seed: number; missing: number; out: string; json?: boolean }) => {
@@ -230,7 +230,7 @@ export function registerInfobot(program: Command): void {
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
-    .requiredOption('--out <file>', 'Markdown file to write')
+    .requiredOption('--out <file>', 'Markdown file to write', outFileFlag('--out'))
     .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown')
     .action(
       action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies?: string; json?: boolean }) => {
@@ -291,8 +291,8 @@ export function registerInfobot(program: Command): void {
     .option('--validation-episodes <n>', `e2e-soft: validation dialogs (default: ${E2E_DEFAULTS.validationEpisodes})`, intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
     .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues) (default: none, a fresh agent)')
-    .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)')
-    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)')
+    .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)', outFileFlag('--out'))
+    .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)', outFileFlag('--curve'))
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
     .option('--json', 'print {"agent","split","out","curve","dialogs","seconds","bestValidReward","bestEpisodes"} as JSON')
     .action(

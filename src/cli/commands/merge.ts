@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { combineShards, readShardFile } from '../../core/shard.js';
-import { action, fileList } from '../run.js';
+import { action, fileList, outFolderFlag } from '../run.js';
 import type { Finisher } from '../shard.js';
 
 /** The shardable verbs: each one's finisher, loaded only for the verb being merged. */
@@ -30,7 +30,7 @@ export function registerMerge(program: Command): void {
     .command('merge')
     .description('combine the shard files of a run made with --shard i/n into exactly what the unsharded run writes')
     .argument('<shards...>', 'shard files, or folders of *.shard files')
-    .option('--out <dir>', 'output folder of the merged run (default: the --out the shards were run with; generate, benchmark, airdialogue generate)')
+    .option('--out <dir>', 'output folder of the merged run (default: the --out the shards were run with; generate, benchmark, airdialogue generate)', outFolderFlag('--out'))
     .action(
       action(async (paths: string[], o: { out?: string }) => {
         const { header, items, infos } = combineShards(fileList('merge', paths, '.shard').map(readShardFile));

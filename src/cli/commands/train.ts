@@ -13,7 +13,7 @@ import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
 import { writeModelFile } from '../../formats/model-file.js';
-import { action, alias, floatFlag, intFlag, out } from '../run.js';
+import { action, alias, floatFlag, intFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 
 interface TrainFlags {
@@ -122,7 +122,7 @@ export function registerTrain(program: Command): void {
     .option('--hidden <n>', `hcn: GRU state size ${perModel('hidden')}`, intFlag('--hidden', 1, 4096))
     .option('--rules-advice', "hcn, task 6: the rules' response (dstc2-heard, learned from --train and --kb) as an input of every turn")
     .option('--advice-gate <p>', "hcn with --rules-advice: say its own choice only at this probability or more, else the rules' response (default: 0)", floatFlag('--advice-gate', 0, 1))
-    .requiredOption('--out <model.dgm>', 'model file to write (it stores the --candidates, so eval/chat/serve need them no more)')
+    .requiredOption('--out <model.dgm>', 'model file to write (it stores the --candidates, so eval/chat/serve need them no more)', outFileFlag('--out'))
     .option('--json', 'print {"model","dev","selected","seconds","missing","out","candidates"} as JSON')
     .action(action((o: TrainFlags) => run(o)));
 }

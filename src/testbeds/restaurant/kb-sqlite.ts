@@ -14,10 +14,10 @@
  */
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { FormatError } from '../../core/errors.js';
+import { makeFolders } from '../../core/files.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
 import { KB_DIALECTS, readKb, type KbDialect, type KbDialectName } from './kb-dialects.js';
 
@@ -149,7 +149,7 @@ let tmpCounter = 0;
  */
 export function writeSqliteKb(out: string, restaurants: readonly Restaurant[], dialect: KbDialect, source = ''): void {
   const dir = dirname(out);
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   const tmp = join(dir, `.${basename(out)}.${process.pid}.${tmpCounter++}.tmp`);
   rmSync(tmp, { force: true });
   let db: Database.Database | undefined;
