@@ -22,7 +22,7 @@ function documented(md: string): Map<string, string[]> {
     const heading = /^### (.+)$/.exec(line);
     if (heading !== null) verbs.set(heading[1] as string, (current = []));
     const row = /^\| `((?:[^`\\]|\\.)+)` \| ((?:[^|\\]|\\.)*) \| .+ \|$/.exec(line);
-    const unescape = (s: string): string => s.replace(/\\\|/g, '|');
+    const unescape = (s: string): string => s.replace(/\\\|/g, '|').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
     if (row !== null && current !== undefined) current.push(`${unescape(row[1] as string)} | ${unescape(row[2] as string)}`);
   }
   return verbs;
@@ -49,6 +49,12 @@ test('every visible flag is documented with the name and default --help shows, a
 
 test('the generated section is the one in docs/cli.md (meanings included)', () => {
   assert.equal(replaceSection(md, renderReference(reference)), md, `docs/cli.md is out of date; ${REWRITE}`);
+});
+
+test('no <placeholder> outside a code span of the section (GitHub would drop it as an HTML tag)', () => {
+  const section = md.slice(md.indexOf(REFERENCE_START), md.indexOf(REFERENCE_END));
+  const bare = section.split('\n').filter((line) => line.split('`').some((part, i) => i % 2 === 0 && part.includes('<')));
+  assert.deepEqual(bare, []);
 });
 
 test('splitDefault reads the trailing (default: …) or (required …) of a description', () => {

@@ -72,6 +72,12 @@ export function cliReference(program: Command): VerbReference[] {
 
 /** A table cell: GitHub's tables split on `|` even inside code spans. */
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
+/** Markdown text: outside code spans, `<name>` would be read as an HTML tag and vanish. */
+const markdownText = (s: string): string =>
+  s
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/&/g, '&amp;').replace(/</g, '&lt;')))
+    .join('`');
 
 /** The Markdown of the section (from its heading up to, not including, the next section). */
 export function renderReference(verbs: readonly VerbReference[]): string {
@@ -85,10 +91,10 @@ export function renderReference(verbs: readonly VerbReference[]): string {
     '',
   ];
   for (const v of verbs) {
-    lines.push(`### ${v.verb}`, '', `\`${v.usage}\` — ${v.summary}`, '');
+    lines.push(`### ${v.verb}`, '', `\`${v.usage}\` — ${markdownText(v.summary)}`, '');
     if (v.flags.length === 0) continue;
     lines.push('| flag | default | meaning |', '|---|---|---|');
-    for (const f of v.flags) lines.push(`| \`${cell(f.flags)}\` | ${cell(f.defaultText)} | ${cell(f.meaning)} |`);
+    for (const f of v.flags) lines.push(`| \`${cell(f.flags)}\` | ${cell(markdownText(f.defaultText))} | ${cell(markdownText(f.meaning))} |`);
     lines.push('');
   }
   return lines.join('\n');
