@@ -31,7 +31,7 @@ export function registerAirdialogueChat(program: Command): void {
     .option('--ood <k>', 'generated contexts: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports', '0')
     .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb (default: none, generated contexts)')
     .option('--kb <file>', 'KB file aligned with --data (default: none)')
-    .option('--line <n>', 'line of --data to play first (default 1); /new takes the next', intFlag('--line', 1))
+    .option('--line <n>', 'line of --data to play first; /new takes the next (default: 1)', intFlag('--line', 1))
     .option('--max-turns <n>', 'utterances after which the dialogue ends unscored', intFlag('--max-turns', 2, 10_000), 40)
     .action(
       action(async (o: ChatFlags) => {

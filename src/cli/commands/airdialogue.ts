@@ -29,7 +29,7 @@ function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number
 }
 
 export function registerAirdialogue(program: Command): void {
-  const cmd = program.command('airdialogue').description('AirDialogue tools: logic, score, generate, selfplay');
+  const cmd = program.command('airdialogue').description('AirDialogue tools: logic, score, generate, selfplay, splits, train, eval, rl, tables, chat');
 
   cmd
     .command('logic')

@@ -67,7 +67,7 @@ export const VERBS: readonly VerbEntry[] = [
   },
   {
     term: 'airdialogue',
-    summary: 'AirDialogue tools: logic, score, generate, selfplay',
+    summary: 'AirDialogue tools: logic, score, generate, selfplay, splits, train, eval, rl, tables, chat',
     load: async () => {
       const [{ registerAirdialogue }, { registerAirdialogueChat }] = await Promise.all([import('./airdialogue.js'), import('./airdialogue-chat.js')]);
       return (program) => {

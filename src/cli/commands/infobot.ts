@@ -3,7 +3,7 @@
  * agent against the user simulator), table (Table 2 and the NLG-temperature sweep), chat (play the
  * user), train (an RL policy: imitation then REINFORCE), agents (list the agent names).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -224,9 +224,13 @@ export function registerInfobot(program: Command): void {
     .option('--episodes <n>', 'simulated dialogs per cell', intFlag('--episodes', 1, 10_000_000), 5000)
     .option('--seed <n>', 'seed of the episodes', intFlag('--seed', 0), 1)
     .option('--kb-seed <n>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)
-    .option('--splits <list>', 'comma-separated KB splits', listFlag('--splits', splitFlag), [...SPLITS])
+    .addOption(new Option('--splits <list>', 'comma-separated KB splits').argParser(listFlag('--splits', splitFlag)).default([...SPLITS], SPLITS.join(',')))
     .option('--agents <list>', `comma-separated agents (default ${TABLE_AGENTS.join(',')}, plus the rl-* agents whose default policies exist for every split)`, listFlag('--agents', (a) => (infobotAgents.get(a), a)))
-    .option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)', (v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)), [0, 0.5, 1, 2, 3])
+    .addOption(
+      new Option('--temperatures <list>', 'NLG temperatures of the sweep (on --sweep-split; "none" to skip)')
+        .argParser((v: string) => (v === 'none' ? [] : listFlag('--temperatures', (x) => floatFlag('--temperatures', 0, 100)(x))(v)))
+        .default([0, 0.5, 1, 2, 3], '0,0.5,1,2,3'),
+    )
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
@@ -291,7 +295,7 @@ export function registerInfobot(program: Command): void {
     .option('--validation-episodes <n>', `e2e-soft: validation dialogs (default: ${E2E_DEFAULTS.validationEpisodes})`, intFlag('--validation-episodes', 1, 10_000_000))
     .option('--reask-lost', 'e2e-soft: in imitation, the expert re-asks a slot whose answer has no readable value (NLG noise), once per slot')
     .option('--init <file>', 'e2e-soft: continue training this agent file (its sizes and vocabulary; the learning curve continues) (default: none, a fresh agent)')
-    .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `eval --agent <name>`)', outFileFlag('--out'))
+    .option('--out <file>', 'model file to write (default: <agent>-<split>.dgm in --policies, used by `infobot eval --agent <name>`)', outFileFlag('--out'))
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)', outFileFlag('--curve'))
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
     .option('--json', 'print {"agent","split","out","curve","dialogs","seconds","bestValidReward","bestEpisodes"} as JSON')
