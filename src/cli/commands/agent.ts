@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../core/errors.js';
 import { action, alias } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 interface AgentFlags {
   agent: string;
@@ -14,7 +15,7 @@ interface AgentFlags {
 export function registerAgent(program: Command): void {
   program
     .command('agent')
-    .description("serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line")
+    .description(SUMMARY.agent)
     .requiredOption('--agent <name|file>', 'rules, a response model name or model file (*.dgm), an AirDialogue agent policy, or a KB-InfoBot agent (rule-soft, rl-soft, e2e-soft, …)')
     .addOption(alias('--model <model>', 'agent'))
     .option('--stdio', 'speak JSON Lines on stdin/stdout (the only transport so far)')

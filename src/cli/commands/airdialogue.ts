@@ -15,6 +15,7 @@ import { ConfigError } from '../../core/errors.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import type { EpisodeWords } from '../../testbeds/airdialogue/learned/policy.js';
+import { SUMMARY } from './summaries.js';
 
 function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number; both: number } }, json: boolean): void {
   if (json) {
@@ -29,7 +30,7 @@ function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number
 }
 
 export function registerAirdialogue(program: Command): void {
-  const cmd = program.command('airdialogue').description('AirDialogue tools: logic, score, generate, selfplay, splits, train, eval, rl, tables, chat');
+  const cmd = program.command('airdialogue').description(SUMMARY.airdialogue);
 
   cmd
     .command('logic')

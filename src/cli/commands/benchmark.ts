@@ -12,6 +12,7 @@ import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.j
 import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
 import { action, intFlag, out, outFolderFlag } from '../run.js';
 import { progress, type Progress } from '../progress.js';
+import { SUMMARY } from './summaries.js';
 
 interface Flags {
   quick?: boolean;
@@ -29,7 +30,7 @@ interface Flags {
 export function registerBenchmark(program: Command): void {
   const cmd = program
     .command('benchmark')
-    .description("train and evaluate every model of the paper's Table 2 on tasks 1-5 (+ OOV) and 6; write benchmark.md, benchmark.json and benchmark.svg")
+    .description(SUMMARY.benchmark)
     .option('--quick', 'small data, small models, few epochs (under 10 minutes on 2 cores)')
     .option('--data <dir>', 'folder of original bAbI dialog files (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)')
     .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, embeddings+match, embeddings+bigrams, hcn; or paper (the six of Table 2), table10 (the two embeddings variants) or all', 'all')

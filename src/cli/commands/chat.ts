@@ -6,11 +6,12 @@ import { setupBot } from '../../serve/setup.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 export function registerChat(program: Command): void {
   program
     .command('chat')
-    .description('chat with a model in the terminal: api_calls run on the KB, /reset, /explain, /history (reads stdin, so it can be piped)')
+    .description(SUMMARY.chat)
     .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')

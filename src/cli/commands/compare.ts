@@ -6,9 +6,10 @@ import type { Command } from 'commander';
 import { compareWithOriginal, formatComparison } from '../../testbeds/restaurant/delex.js';
 import { compareDstc6Dirs, formatDirComparison } from '../../testbeds/dstc6/sim-compare-dirs.js';
 import { action, out } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 export function registerCompare(program: Command): void {
-  const cmp = program.command('compare').description('compare generated data with the original files');
+  const cmp = program.command('compare').description(SUMMARY.compare);
   cmp
     .command('restaurant')
     .description('bAbI tasks 1-5: per-dialog lines / bot turns / KB lines per split, bot templates, user-utterance coverage and precision')

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DialogymError } from '../../core/errors.js';
 import { action, intFlag, out, outFolderFlag } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 const CLI = fileURLToPath(new URL('../index.js', import.meta.url));
 const TASKS = ['task1-API-calls', 'task2-API-refine', 'task3-options', 'task4-phone-address', 'task5-full-dialogs'];
@@ -17,7 +18,7 @@ const TASKS = ['task1-API-calls', 'task2-API-refine', 'task3-options', 'task4-ph
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('end-to-end demo: generate bAbI tasks 1-5, show stats and a dialog, evaluate the rule-based bot')
+    .description(SUMMARY.demo)
     .option('--out <dir>', 'where to write the generated data (default: a new temporary folder)', outFolderFlag('--out'))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--dialogs <n>', 'dialogs per split', intFlag('--dialogs', 1, 100000), 200)

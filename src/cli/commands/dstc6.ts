@@ -9,6 +9,7 @@ import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../format
 import { progress } from '../progress.js';
 import { action, alias, intFlag, out, outFileFlag } from '../run.js';
 import { NB_CANDIDATES, nbCandidatesFlag, runScore, type ScoreFlags } from './dstc6-score.js';
+import { SUMMARY } from './summaries.js';
 
 // Only what `walk`, `check`, `score` and the baselines need is imported above (light modules: no
 // model code); `rank` loads the model registry when it is the subcommand being run (or asked about).
@@ -22,7 +23,7 @@ function runsRank(args: readonly string[] | undefined): boolean {
 }
 
 export async function registerDstc6(program: Command, args?: readonly string[]): Promise<void> {
-  const cmd = program.command('dstc6').description('DSTC6 Track 1 tools: walk, check, score, baseline, rank');
+  const cmd = program.command('dstc6').description(SUMMARY.dstc6);
 
   cmd
     .command('walk <data>')

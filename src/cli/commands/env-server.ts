@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { DialogymError } from '../../core/errors.js';
 import { action, intFlag } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 interface EnvServerFlags {
   port: number;
@@ -14,7 +15,7 @@ interface EnvServerFlags {
 export function registerEnvServer(program: Command): void {
   program
     .command('env-server')
-    .description('serve the environments over HTTP: GET /envs, POST /envs/:id → session, POST /sessions/:sid/reset|step, DELETE /sessions/:sid')
+    .description(SUMMARY['env-server'])
     .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8090)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-sessions <n>', 'most live sessions', intFlag('--max-sessions', 1), 1000)

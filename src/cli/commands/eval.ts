@@ -14,6 +14,7 @@ import { AtomicFileWriter } from '../../core/files.js';
 import { shardItems, type ShardItem } from '../../core/shard.js';
 import type { Dialog } from '../../core/dialog.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
+import { SUMMARY } from './summaries.js';
 
 interface EvalOptions {
   model: string;
@@ -29,7 +30,7 @@ interface EvalOptions {
 export function registerEval(program: Command): void {
   const cmd = program
     .command('eval')
-    .description('evaluate a model on a bAbI dialog file: per-response and per-dialog accuracy')
+    .description(SUMMARY.eval)
     .requiredOption('--model <name|file>', `model name (${'rules'}, tfidf, …) or a model file written by \`dialogym train\` (*.dgm)`)
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)')

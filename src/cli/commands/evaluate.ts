@@ -6,6 +6,7 @@ import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../serve/env-server-eval.js';
 import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
+import { SUMMARY } from './summaries.js';
 
 interface EvaluateFlags {
   env: string;
@@ -26,7 +27,7 @@ interface EvaluateFlags {
 export function registerEvaluate(program: Command): void {
   const cmd = program
     .command('evaluate')
-    .description('play an online environment with an agent (child process over JSON Lines, HTTP endpoint, or a dialogym model in process): success, pass^k, turns, reward, failures by reason')
+    .description(SUMMARY.evaluate)
     .requiredOption('--env <id>', 'environment id (restaurant-task5-v1, dstc6-task1-tst3-v1, airdialogue-v1, …)')
     .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout (required: one of --agent-cmd, --agent-url, --agent)')
     .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the three)')

@@ -2,11 +2,13 @@
  * Every CLI verb, in help order, as a light manifest: the verb's help-list term and summary, and
  * how to load the module that registers it. `dialogym --help` builds the list from this manifest
  * alone; `dialogym <verb> …` imports only that verb's module (so `dialogym dstc6 score` never loads
- * fastify, SQLite, piscina, WASM or model code). test/cli-startup.test.ts checks that the manifest
- * gives exactly the help of the fully loaded program, so a term or summary cannot drift.
+ * fastify, SQLite, piscina, WASM or model code). The summaries live in summaries.ts, which the verb
+ * modules read too; test/cli-startup.test.ts checks that the manifest gives exactly the help of the
+ * fully loaded program, so a term cannot drift.
  *
- * Adding a verb: one line here (`term` as commander prints it in `dialogym --help`), and keep the
- * verb module's top-level imports light (heavy work behind `await import()` in the action).
+ * Adding a verb: its summary in summaries.ts, one line here (`term` as commander prints it in
+ * `dialogym --help`), and keep the verb module's top-level imports light (heavy work behind
+ * `await import()` in the action).
  *
  * A verb may also run a plain command line without commander (`plain`): `dialogym dstc6 score
  * --result … --answers …`, called once per file by scripts, then loads neither commander nor the
@@ -14,6 +16,7 @@
  * path can read the manifest.
  */
 import type { Command } from 'commander';
+import { SUMMARY } from './summaries.js';
 
 /** Registers a verb on the program; `args` are the command-line words after the verb, when known. */
 export type RegisterVerb = (program: Command, args?: readonly string[]) => void | Promise<void>;
@@ -32,42 +35,42 @@ export interface VerbEntry {
 }
 
 export const VERBS: readonly VerbEntry[] = [
-  { term: 'generate', summary: 'generate a dataset with a simulator', load: async () => (await import('./generate.js')).registerGenerate },
+  { term: 'generate', summary: SUMMARY.generate, load: async () => (await import('./generate.js')).registerGenerate },
   {
     term: 'stats [options] <file...>',
-    summary: 'dialogs, utterances per dialog (user / bot / KB), bot turns and vocabulary of bAbI dialog files',
+    summary: SUMMARY.stats,
     load: async () => (await import('./stats.js')).registerStats,
   },
   {
     term: 'walk [options] <file>',
-    summary: 'show bAbI dialogs readably: one turn per line with its speaker (colour on a terminal)',
+    summary: SUMMARY.walk,
     load: async () => (await import('./walk.js')).registerWalk,
   },
   {
     term: 'train [options]',
-    summary: 'train a response ranker on bAbI dialog files, keep the best epoch on dev, write a model file',
+    summary: SUMMARY.train,
     load: async () => (await import('./train.js')).registerTrain,
   },
   {
     term: 'eval [options]',
-    summary: 'evaluate a model on a bAbI dialog file: per-response and per-dialog accuracy',
+    summary: SUMMARY.eval,
     load: async () => (await import('./eval.js')).registerEval,
   },
-  { term: 'compare', summary: 'compare generated data with the original files', load: async () => (await import('./compare.js')).registerCompare },
+  { term: 'compare', summary: SUMMARY.compare, load: async () => (await import('./compare.js')).registerCompare },
   {
     term: 'benchmark [options]',
-    summary: "train and evaluate every model of the paper's Table 2 on tasks 1-5 (+ OOV) and 6; write benchmark.md, benchmark.json and benchmark.svg",
+    summary: SUMMARY.benchmark,
     load: async () => (await import('./benchmark.js')).registerBenchmark,
   },
   {
     term: 'dstc6',
-    summary: 'DSTC6 Track 1 tools: walk, check, score, baseline, rank',
+    summary: SUMMARY['dstc6'],
     load: async () => (await import('./dstc6.js')).registerDstc6,
     plain: async (args) => args[0] === 'score' && (await import('./dstc6-score.js')).runPlainScore(args.slice(1)),
   },
   {
     term: 'airdialogue',
-    summary: 'AirDialogue tools: logic, score, generate, selfplay, splits, train, eval, rl, tables, chat',
+    summary: SUMMARY.airdialogue,
     load: async () => {
       const [{ registerAirdialogue }, { registerAirdialogueChat }] = await Promise.all([import('./airdialogue.js'), import('./airdialogue-chat.js')]);
       return (program) => {
@@ -76,45 +79,45 @@ export const VERBS: readonly VerbEntry[] = [
       };
     },
   },
-  { term: 'infobot', summary: 'KB-InfoBot movie search: kb, eval, table, train, chat, agents', load: async () => (await import('./infobot.js')).registerInfobot },
+  { term: 'infobot', summary: SUMMARY.infobot, load: async () => (await import('./infobot.js')).registerInfobot },
   {
     term: 'kb',
-    summary: 'restaurant KB in SQLite for serving: import a bAbI/DSTC6 KB file, run api_calls on it',
+    summary: SUMMARY.kb,
     load: async () => (await import('./kb.js')).registerKb,
   },
   {
     term: 'chat [options]',
-    summary: 'chat with a model in the terminal: api_calls run on the KB, /reset, /explain, /history (reads stdin, so it can be piped)',
+    summary: SUMMARY.chat,
     load: async () => (await import('./chat.js')).registerChat,
   },
   {
     term: 'serve [options]',
-    summary: 'JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /',
+    summary: SUMMARY.serve,
     load: async () => (await import('./serve.js')).registerServe,
   },
   {
     term: 'demo [options]',
-    summary: 'end-to-end demo: generate bAbI tasks 1-5, show stats and a dialog, evaluate the rule-based bot',
+    summary: SUMMARY.demo,
     load: async () => (await import('./demo.js')).registerDemo,
   },
   {
     term: 'evaluate [options]',
-    summary: 'play an online environment with an agent (child process over JSON Lines, HTTP endpoint, or a dialogym model in process): success, pass^k, turns, reward, failures by reason',
+    summary: SUMMARY.evaluate,
     load: async () => (await import('./evaluate.js')).registerEvaluate,
   },
   {
     term: 'agent [options]',
-    summary: "serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line",
+    summary: SUMMARY.agent,
     load: async () => (await import('./agent.js')).registerAgent,
   },
   {
     term: 'env-server [options]',
-    summary: 'serve the environments over HTTP: GET /envs, POST /envs/:id → session, POST /sessions/:sid/reset|step, DELETE /sessions/:sid',
+    summary: SUMMARY['env-server'],
     load: async () => (await import('./env-server.js')).registerEnvServer,
   },
   {
     term: 'merge [options] <shards...>',
-    summary: 'combine the shard files of a run made with --shard i/n into exactly what the unsharded run writes',
+    summary: SUMMARY.merge,
     load: async () => (await import('./merge.js')).registerMerge,
   },
 ];

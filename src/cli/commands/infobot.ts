@@ -55,6 +55,7 @@ import { shardOf, shardOptions, writeShard, type MergedRun, type ShardFlags } fr
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
 import { action, alias, floatFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 const TABLE_AGENTS = ['rule-nokb', 'rule-hard', 'rule-soft', 'max'];
 /** Agents `infobot train` can train. */
@@ -144,7 +145,7 @@ export function finishInfobotEval(run: MergedRun): void {
 }
 
 export function registerInfobot(program: Command): void {
-  const cmd = program.command('infobot').description('KB-InfoBot movie search: kb, eval, table, train, chat, agents');
+  const cmd = program.command('infobot').description(SUMMARY.infobot);
 
   cmd
     .command('kb')

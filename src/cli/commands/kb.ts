@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors.js';
 import { answerApiCall } from '../../testbeds/restaurant/kb-dialects.js';
 import { importKbFile, SqliteKbStore } from '../../testbeds/restaurant/kb-sqlite.js';
 import { action, alias, intFlag, out, outFileFlag } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 function orderFlag(v: string): 'rating' | 'kb' {
   if (v !== 'rating' && v !== 'kb') throw new ConfigError(`--order: expected 'rating' or 'kb', got '${v}'`);
@@ -11,7 +12,7 @@ function orderFlag(v: string): 'rating' | 'kb' {
 }
 
 export function registerKb(program: Command): void {
-  const kb = program.command('kb').description('restaurant KB in SQLite for serving: import a bAbI/DSTC6 KB file, run api_calls on it');
+  const kb = program.command('kb').description(SUMMARY.kb);
   kb.command('import')
     .description('bAbI (tasks 1-5) or DSTC6 KB file → SQLite KB (restaurants indexed on the api_call slots)')
     .argument('<kb-file>', 'e.g. dialog-babi-kb-all.txt or DSTC6 extendedkb1.txt')

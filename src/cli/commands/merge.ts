@@ -9,6 +9,7 @@ import { ConfigError } from '../../core/errors.js';
 import { combineShards, readShardFile } from '../../core/shard.js';
 import { action, fileList, outFolderFlag } from '../run.js';
 import type { Finisher } from '../shard.js';
+import { SUMMARY } from './summaries.js';
 
 /** The shardable verbs: each one's finisher, loaded only for the verb being merged. */
 const FINISHERS: Readonly<Record<string, () => Promise<Finisher>>> = {
@@ -28,7 +29,7 @@ const FOLDER_VERBS = new Set(['generate restaurant', 'generate dstc6', 'benchmar
 export function registerMerge(program: Command): void {
   program
     .command('merge')
-    .description('combine the shard files of a run made with --shard i/n into exactly what the unsharded run writes')
+    .description(SUMMARY.merge)
     .argument('<shards...>', 'shard files, or folders of *.shard files')
     .option('--out <dir>', 'output folder of the merged run (default: the --out the shards were run with; generate, benchmark, airdialogue generate)', outFolderFlag('--out'))
     .action(

@@ -8,6 +8,7 @@ import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
 import { ConfigError, DialogymError } from '../../core/errors.js';
+import { SUMMARY } from './summaries.js';
 
 interface ServeFlags {
   model?: string;
@@ -29,7 +30,7 @@ interface ServeFlags {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('JSON HTTP API (POST /api/sessions, POST /api/sessions/:id/messages, …) and the web chat UI at /')
+    .description(SUMMARY.serve)
     .option('--model <model>', 'registry name (rules, …) or model file (*.dgm) of the restaurant chat (required unless --airdialogue is given)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { readBabiDialogs } from '../../formats/babi.js';
 import { babiStats, type BabiStats } from '../../formats/babi-stats.js';
 import { action, out } from '../run.js';
+import { SUMMARY } from './summaries.js';
 
 const COLUMNS: [keyof BabiStats, string][] = [
   ['dialogs', 'dialogs'],
@@ -18,7 +19,7 @@ const COLUMNS: [keyof BabiStats, string][] = [
 export function registerStats(program: Command): void {
   program
     .command('stats')
-    .description('dialogs, utterances per dialog (user / bot / KB), bot turns and vocabulary of bAbI dialog files')
+    .description(SUMMARY.stats)
     .argument('<file...>', 'bAbI dialog files')
     .option('--json', 'one JSON object per file (keys: file, dialogs, botTurns, utterancesPerDialog, userPerDialog, botPerDialog, kbPerDialog, vocabulary, …)')
     .action(

@@ -15,6 +15,7 @@ import { ConfigError } from '../../core/errors.js';
 import { writeModelFile } from '../../formats/model-file.js';
 import { action, alias, floatFlag, intFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
+import { SUMMARY } from './summaries.js';
 
 interface TrainFlags {
   model: string;
@@ -96,7 +97,7 @@ function perModel(flag: keyof TrainFlags): string {
 export function registerTrain(program: Command): void {
   program
     .command('train')
-    .description('train a response ranker on bAbI dialog files, keep the best epoch on dev, write a model file')
+    .description(SUMMARY.train)
     .requiredOption('--model <name>', `model to train (${trainableModels().join(', ')})`)
     .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
