@@ -62,6 +62,13 @@ test('evaluate and agent: one-line errors', () => {
   const unknown = cli(['evaluate', '--env', 'restaurant-task9-v1', '--agent', 'rules']);
   assert.notEqual(unknown.status, 0);
   assert.match(unknown.stderr, /^error: .*restaurant-task9-v1.*\n$/);
+  const kb = cli(['evaluate', '--env', 'airdialogue-v1', '--agent', 'rules', '--kb', 'x.txt']);
+  assert.equal(kb.status, 2);
+  assert.equal(kb.stderr, 'error: --kb: airdialogue-v1 reads no restaurant KB (only the restaurant-* and dstc6-* environments do)\n');
+  // KB-InfoBot's turn limit is its user simulator's: one agent turn ends every episode unsolved.
+  const short = cli(['evaluate', '--env', 'infobot-small-v1', '--agent', 'rule-soft', '--episodes', '5', '--max-turns', '1', '--json']);
+  assert.equal(short.status, 0, short.stderr);
+  assert.deepEqual([JSON.parse(short.stdout).success, JSON.parse(short.stdout).avgTurns], [0, 1]);
   const noStdio = cli(['agent', '--model', 'rules']);
   assert.equal(noStdio.status, 2);
   assert.match(noStdio.stderr, /^error: agent: give --stdio/);

@@ -20,7 +20,7 @@ async function described(path: readonly string[], flag: string): Promise<string>
 }
 
 test('defaults stated as text in --help are the constants the code uses', async () => {
-  assert.ok((await described(['evaluate'], '--max-turns')).endsWith(`(default: ${RESTAURANT_MAX_TURNS})`));
+  assert.ok((await described(['evaluate'], '--max-turns')).endsWith(`${RESTAURANT_MAX_TURNS} for the restaurant envs)`));
   const rl = rlTrainOptions({ agent: 'rl-soft', split: 'medium' });
   const e2e = e2eTrainOptions({ split: 'medium' });
   assert.ok((await described(['infobot', 'train'], '--episodes')).endsWith(`(default: ${rl.episodes} for rl-*, ${e2e.episodes} for e2e-soft)`));

@@ -60,11 +60,16 @@ test('env-server errors: JSON bodies with 400/404/413/415/503, and idle sessions
     assert.match(m400, /invalid JSON|JSON/);
     assert.equal((await err('POST', '/envs/restaurant-task1-v1', 'x'.repeat(600)))[0], 413);
     assert.equal((await err('POST', '/envs/restaurant-task1-v1', 'hello', 'text/plain'))[0], 415);
+    // Options belong inside "options", and a misspelt one is named, not ignored.
+    assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{"maxTurns":40}'), [400, 'unknown field "maxTurns": the body is {"options": {…}}, environment options go inside "options"']);
+    assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{"options":{"maxturns":40}}'), [400, 'restaurant-task1-v1: unknown option "maxturns" (its options: maxTurns, seed, restaurants, kbSeed)']);
+    assert.deepEqual(await err('POST', '/envs/infobot-small-v1', '{"options":{"split":"large"}}'), [400, 'infobot-small-v1: unknown option "split" (its options: kbSeed, kbs, missing, user, temperature, seed)']);
     const ok = await server.app.inject({ method: 'POST', url: '/envs/restaurant-task1-v1', payload: {} });
     assert.equal(ok.statusCode, 201);
     const sid = (ok.json() as { session: string }).session;
     assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{}'), [503, 'too many sessions (limit 1)']);
     assert.deepEqual(await err('POST', `/sessions/${sid}/reset`, '{"seed":"x"}'), [400, '"seed" must be an integer, got "x"']);
+    assert.deepEqual(await err('POST', `/sessions/${sid}/reset`, '{"seed":1,"sed":2}'), [400, 'unknown field "sed"']);
     assert.deepEqual(await err('POST', `/sessions/${sid}/reset`, '[1]'), [400, 'expected the body of POST /sessions/{sid}/reset (an object), got [1]']);
     assert.equal((await server.app.inject({ method: 'POST', url: `/sessions/${sid}/reset`, payload: { seed: 1 } })).statusCode, 200);
     assert.deepEqual(await err('POST', `/sessions/${sid}/step`, '{}'), [400, 'missing "action"']);

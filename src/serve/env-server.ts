@@ -99,7 +99,7 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   const bodyOf = (kind: 'createSession' | 'reset' | 'step', body: unknown): Record<string, unknown> => {
     const b = body === undefined || body === null ? {} : body;
     const issue = checkSchema('agent-protocol', b, `#/$defs/${kind}`);
-    if (issue) throw new HttpError(400, issue.reason);
+    if (issue) throw new HttpError(400, kind === 'createSession' && issue.reason.startsWith('unknown field') ? `${issue.reason}: the body is {"options": {…}}, environment options go inside "options"` : issue.reason);
     return b as Record<string, unknown>;
   };
   const toolsOfEnv = (id: string): readonly ToolSpec[] => {

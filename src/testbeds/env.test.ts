@@ -48,3 +48,13 @@ test('environments: step before reset is a StateError, a malformed action an Inv
   air.reset({ seed: 1 });
   assert.throws(() => air.step({} as never), InvalidActionError);
 });
+
+test('make refuses an option the environment does not read (a typo is named, not ignored)', () => {
+  assert.throws(
+    () => envs.get('airdialogue-v1')({ maxturns: 10 }),
+    (e: Error) => e instanceof ConfigError && e.message === 'airdialogue-v1: unknown option "maxturns" (its options: customer, ood, context, maxTurns, seed)',
+  );
+  assert.throws(() => envs.get('airdialogue-v1')([] as never), { name: 'ConfigError', message: 'airdialogue-v1: options must be an object, got an array' });
+  // The options it reads still build it.
+  assert.ok(envs.get('airdialogue-v1')({ maxTurns: 10, seed: 2 }).reset({ seed: 1 }).obs);
+});

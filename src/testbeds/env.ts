@@ -7,7 +7,7 @@
  * itself (`terminated`) or was cut off (`truncated`, e.g. a turn limit).
  */
 import { Registry } from '../core/registry.js';
-import { DialogymError } from '../core/errors.js';
+import { ConfigError, DialogymError } from '../core/errors.js';
 import { createRng, type Rng } from '../core/rng.js';
 
 /**
@@ -146,6 +146,19 @@ export type EnvOptions = Readonly<object>;
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EnvFactory = (options?: EnvOptions) => Env<any, any>;
+
+/**
+ * Throws a ConfigError naming the environment when `options` has a key it does not read: a
+ * misspelt option (`maxturns`, or `{"maxTurns": 40}` sent as the env server's body instead of
+ * inside `options`) would otherwise be ignored without a word. Internal: each registered factory
+ * calls it with its options' names.
+ */
+export function checkOptionKeys(envId: string, options: EnvOptions | undefined, known: readonly string[]): void {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${envId}: options must be an object, got ${Array.isArray(options) ? 'an array' : typeof options}`);
+  const unknown = Object.keys(options).filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new ConfigError(`${envId}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 64)}"`).join(', ')} (its options: ${known.join(', ')})`);
+}
 
 /**
  * The environment registry: id → factory. Importing a testbed's index registers its ids

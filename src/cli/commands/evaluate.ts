@@ -38,7 +38,7 @@ export function registerEvaluate(program: Command): void {
     .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 1)
     .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)
     .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
-    .option('--max-turns <n>', `agent turns after which an episode is truncated (restaurant envs) (default: ${RESTAURANT_MAX_TURNS})`, intFlag('--max-turns', 1))
+    .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)', outFileFlag('--transcripts'));
   shardOptions(cmd).action(
@@ -53,8 +53,11 @@ export function registerEvaluate(program: Command): void {
       const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
       const { progress: startProgress } = await import('../progress.js');
       const envOptions: Record<string, unknown> = {};
+      // The environments refuse options they do not read; say it with the flag's name.
+      if (o.kb !== undefined && !/^(restaurant|dstc6)-/.test(o.env)) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the restaurant-* and dstc6-* environments do)`);
       if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
-      if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
+      // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
+      if (o.maxTurns !== undefined) envOptions[o.env.startsWith('infobot-') ? 'user' : 'maxTurns'] = o.env.startsWith('infobot-') ? { maxTurns: o.maxTurns } : o.maxTurns;
       const transport =
         o.agentCmd !== undefined
           ? stdioTransport(o.agentCmd)

@@ -8,7 +8,7 @@ import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
-import { envs, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { checkOptionKeys, envs, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
@@ -179,7 +179,12 @@ declare module '../env.js' {
   }
 }
 
-envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', (options) => new AirDialogueEnv((options ?? {}) as AirEnvOptions));
+/** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
+const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
+envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', (options) => {
+  checkOptionKeys(AIR_ENV_ID, options, MAKE_OPTIONS);
+  return new AirDialogueEnv((options ?? {}) as AirEnvOptions);
+});
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs

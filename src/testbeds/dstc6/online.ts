@@ -9,10 +9,10 @@
  */
 import { createRng, type Rng } from '../../core/rng.js';
 import { ConfigError } from '../../core/errors.js';
-import { envs } from '../env.js';
+import { checkOptionKeys, envs } from '../env.js';
 import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
-import { RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
+import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
 import { drawInfo } from '../restaurant/online/babi.js';
 import type { CallSlot, Goal, InfoKind, UserLanguage } from '../restaurant/online/user.js';
 import { generateExtendedKbs, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
@@ -196,6 +196,7 @@ for (const set of TEST_SETS) {
     if (envs.has(id)) continue;
     const spec = SET_SPECS[set];
     envs.register(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against the simulated user`, (options) => {
+      checkOptionKeys(id, options, RESTAURANT_ENV_OPTIONS);
       const o = (options ?? {}) as RestaurantEnvOptions;
       return new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb]), o);
     });

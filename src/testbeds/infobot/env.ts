@@ -5,7 +5,7 @@
  * terminate on inform and are truncated at the turn limit (10 agent actions).
  */
 import { createRng, hashString, type Rng } from '../../core/rng.js';
-import { envs, isToolCall, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { checkOptionKeys, envs, isToolCall, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { splitKbs, type SplitKbs } from './generate.js';
 import type { MovieKb } from './movie-kb.js';
@@ -194,8 +194,14 @@ export function episodeSeed(seed: number, i: number): number {
   return hashString(`infobot:${seed}:${i}`);
 }
 
+/** The options `make('infobot-<split>-v1', options)` reads: `InfoBotEnvOptions` but `split`, which comes from the id (the record's type keeps the list complete). */
+const MAKE_OPTIONS = Object.keys({ kbSeed: true, kbs: true, missing: true, user: true, temperature: true, seed: true } satisfies Record<Exclude<keyof InfoBotEnvOptions, 'split'>, true>);
+
 for (const split of SPLITS) {
-  envs.register(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, (options) => new InfoBotEnv({ ...(options as InfoBotEnvOptions), split }));
+  envs.register(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, (options) => {
+    checkOptionKeys(envId(split), options, MAKE_OPTIONS);
+    return new InfoBotEnv({ ...(options as InfoBotEnvOptions), split });
+  });
 }
 
 /** The InfoBot ids in `make`'s types: options, observations and actions of `InfoBotEnv`. */

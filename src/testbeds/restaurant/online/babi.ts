@@ -6,7 +6,7 @@
  */
 import { createRng, type Rng } from '../../../core/rng.js';
 import { ConfigError } from '../../../core/errors.js';
-import { envs } from '../../env.js';
+import { checkOptionKeys, envs } from '../../env.js';
 import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
 import { BABI_KB } from '../kb-dialects.js';
 import {
@@ -28,7 +28,7 @@ import {
   fill,
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
-import { RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
+import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
 import type { CallSlot, Goal, InfoKind, UserLanguage } from './user.js';
 
 const phrase = (rng: Rng, f: CallSlot, v: string): string => fill(rng.pick(SLOT_PHRASES[f as Field]), v);
@@ -162,6 +162,7 @@ for (const vocab of ['iv', 'oov'] as const) {
     const id = babiEnvId(task, vocab);
     if (envs.has(id)) continue;
     envs.register(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against the simulated user`, (options) => {
+      checkOptionKeys(id, options, RESTAURANT_ENV_OPTIONS);
       const o = (options ?? {}) as RestaurantEnvOptions;
       return new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1)), o);
     });

@@ -73,6 +73,9 @@ export interface RestaurantEnvOptions {
   readonly kbSeed?: number;
 }
 
+/** The names of `RestaurantEnvOptions` (internal): `make` refuses any other key. The record's type makes the compiler check the list is complete. */
+export const RESTAURANT_ENV_OPTIONS: readonly string[] = Object.keys({ maxTurns: true, seed: true, restaurants: true, kbSeed: true } satisfies Record<keyof RestaurantEnvOptions, true>);
+
 /** Everything that differs between the online environments (internal). */
 export interface OnlineSetting {
   readonly id: string;
