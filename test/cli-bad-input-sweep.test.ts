@@ -51,6 +51,9 @@ test('an output path under /proc fails at once instead of hanging (train, kb imp
   oneLineError(g, new RegExp(`^error: --out: ${procOut}: cannot create the folder`), 2);
   const s = cli('dstc6', 'rank', '--model', 'tfidf', '--data', 'x.json', '--out', `${procOut}/r.json`);
   oneLineError(s, new RegExp(`^error: --out: ${procOut}: cannot create the folder`), 2);
+  // A default output (infobot train's policy file in --policies) is checked before training too.
+  const p = cli('infobot', 'train', '--agent', 'rl-soft', '--split', 'small', '--episodes', '10', '--imitation', '0', '--policies', procOut);
+  oneLineError(p, new RegExp(`^error: --policies: ${procOut}: cannot create the folder`), 2);
 });
 
 test('the library writers throw on a folder under /proc instead of hanging', { ...guard, skip: noProc }, () => {

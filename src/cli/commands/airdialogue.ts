@@ -272,7 +272,7 @@ function registerLearned(cmd: Command): void {
         });
         bar.stop();
         saveAirModels(o.out, r.models);
-        const curveFile = o.curve ?? o.out.replace(/(\.dgm)?$/, '.svg');
+        const curveFile = o.curve ?? outFileFlag('--curve (default)')(o.out.replace(/(\.dgm)?$/, '.svg'));
         writeFileAtomic(curveFile, trainingCurveSvg(r.curve, r.bestEpoch, `learned AirDialogue models: ${train.length} dialogues, ${o.epochs} epochs (seed ${o.seed})`));
         for (const p of r.curve) out(`epoch ${p.epoch}: train LM ${p.trainLm.toFixed(4)}  dev LM ${p.devLm.toFixed(4)}  dev state ${p.devState.toFixed(4)}  (${p.seconds.toFixed(1)}s)`);
         out(`best dev epoch ${r.bestEpoch}; vocabulary ${r.models.vocab.size}; wrote ${o.out} and ${curveFile} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);

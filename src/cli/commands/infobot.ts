@@ -310,8 +310,9 @@ export function registerInfobot(program: Command): void {
         }
         if (o.hardCount !== undefined && o.agent !== 'rl-hard') throw new ConfigError('--hard-count: only for --agent rl-hard');
         if (episodes + o.imitation === 0) throw new ConfigError('--episodes and --imitation are both 0: nothing to train');
-        const file = o.out ?? defaultPolicyFile(o.policies ?? userPolicyDir(), o.agent, o.split);
-        const curveFile = o.curve ?? file.replace(/(\.dgm)?$/, '.svg');
+        // The default outputs are checked before training, as --out and --curve are when given.
+        const file = o.out ?? outFileFlag(o.policies !== undefined ? '--policies' : '--out (default)')(defaultPolicyFile(o.policies ?? userPolicyDir(), o.agent, o.split));
+        const curveFile = o.curve ?? outFileFlag('--curve (default)')(file.replace(/(\.dgm)?$/, '.svg'));
         const total = o.imitation + episodes;
         const bar = progress(`train ${o.agent}`, total, { quiet: total < 2000 });
         const t0 = Date.now();
