@@ -147,6 +147,9 @@ test('bad requests: 4xx JSON errors', { skip }, async () => {
   const seen = (await call('GET', `/api/sessions/${id}`)).json as { turns: { speaker: string; text: string }[] };
   assert.equal(seen.turns.filter((t) => t.speaker === 'user').at(-1)?.text, long.slice(0, 200));
   assertError(await call('POST', `/api/sessions/${id}/messages`, JSON.stringify({ msg: 'hi' })), 400, /^text must be a string$/);
+  assertError(await call('POST', `/api/sessions/${id}/messages`, JSON.stringify({ text: 'hi', model: 'x' })), 400, /^unknown field "model": the body is \{"text": "\.\.\."\}$/);
+  assertError(await call('POST', '/api/sessions', JSON.stringify({ model: 'x' })), 400, /^POST \/api\/sessions takes no body \(or \{\}\)$/);
+  assertError(await call('POST', '/api/sessions', '[1]'), 400, /takes no body/);
   assertError(await call('POST', `/api/sessions/${id}/messages`, JSON.stringify(['hi'])), 400, /JSON object/);
   assertError(await call('POST', `/api/sessions/${id}/messages`, JSON.stringify({ text: '   ' })), 400, /^text is empty$/);
   assertError(await call('POST', `/api/sessions/${id}/messages`, 'text=hi', { 'content-type': 'text/plain' }), 415, /unsupported content type/);

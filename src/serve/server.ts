@@ -217,7 +217,12 @@ export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: Se
     }
     return hint;
   });
-  app.post('/api/sessions', async (_req, reply) => reply.code(201).send({ id: await backend.create() }));
+  app.post<{ Body: unknown }>('/api/sessions', async (req, reply) => {
+    // No options: a body, when sent, is {} (anything else would be ignored without a word).
+    const b = req.body;
+    if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b) || Object.keys(b).length > 0)) throw new HttpError(400, 'POST /api/sessions takes no body (or {})');
+    return reply.code(201).send({ id: await backend.create() });
+  });
   app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req, reply) => {
     const body = req.body;
     // schemas/serve-message-request.schema.json; fastify has already bounded the size and parsed the JSON.
@@ -225,7 +230,14 @@ export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: Se
     if (issue) {
       // An unknown session is a 404 whatever the body.
       await backend.transcript(req.params.id);
-      throw new HttpError(400, issue.path === '' && !issue.reason.startsWith('missing') ? 'body must be a JSON object {"text": "..."}' : 'text must be a string');
+      throw new HttpError(
+        400,
+        issue.reason.startsWith('unknown field')
+          ? `${issue.reason}: the body is {"text": "..."}`
+          : issue.path === '' && !issue.reason.startsWith('missing')
+            ? 'body must be a JSON object {"text": "..."}'
+            : 'text must be a string',
+      );
     }
     return send(reply, await backend.send(req.params.id, (body as { text: string }).text));
   });
