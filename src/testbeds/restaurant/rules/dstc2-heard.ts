@@ -18,7 +18,7 @@
 import type { Dialog, Turn } from '../../../core/dialog.js';
 import { ConfigError } from '../../../core/errors.js';
 import type { Responder } from '../../../rankers/ranker.js';
-import { buildLexicon, DONTCARE, DSTC2_SLOTS, parseApiCall, understand, type Dstc2Lexicon, type Dstc2Slot } from './dstc2-lexicon.js';
+import { buildLexicon, DONTCARE, DSTC2_SLOTS, parseApiCall, understand, type Dstc2Lexicon, type UserFrame } from './dstc2-lexicon.js';
 import { Dstc2RulesBot, type Dstc2RulesOptions } from './dstc2.js';
 
 /**
@@ -63,6 +63,19 @@ export interface WordHearing {
 export function countHearing(train: readonly Dialog[], lex: Dstc2Lexicon, evidence: HearingEvidence = 'since-call'): WordHearing[] {
   const counts = new Map<string, { count: number; heard: number }>();
   for (const d of train) {
+    // A user turn is read at most once, and without each of its words at most once, whatever the slots and calls that look at it.
+    const readings: (UserFrame['slots'] | undefined)[] = [];
+    const reading = (j: number): UserFrame['slots'] => (readings[j] ??= understand((d.turns[j] as Turn).text, lex).slots);
+    const withoutOne = new Map<number, { words: string[]; readings: UserFrame['slots'][] }>();
+    const without = (j: number): { words: string[]; readings: UserFrame['slots'][] } => {
+      let w = withoutOne.get(j);
+      if (!w) {
+        const words = (d.turns[j] as Turn).text.split(' ');
+        w = { words, readings: words.map((_, k) => understand(words.filter((_, m) => m !== k).join(' '), lex).slots) };
+        withoutOne.set(j, w);
+      }
+      return w;
+    };
     let since = 0;
     d.turns.forEach((t, i) => {
       const call = t.speaker === 'bot' ? parseApiCall(t.text) : undefined;
@@ -70,12 +83,15 @@ export function countHearing(train: readonly Dialog[], lex: Dstc2Lexicon, eviden
       const from = evidence === 'since-call' ? since : i - 1;
       since = i + 1;
       for (const s of DSTC2_SLOTS) {
-        const source = lastNaming(d.turns, from, i, s, lex);
-        const v = source?.value;
-        if (!source || v === DONTCARE) continue;
-        const words = source.text.split(' ');
-        words.forEach((w, j) => {
-          if (understand(words.filter((_, k) => k !== j).join(' '), lex).slots[s] === v) return;
+        // The last user turn since `from` whose reading names a value for the slot.
+        let j = i - 1;
+        while (j >= Math.max(from, 0) && ((d.turns[j] as Turn).speaker !== 'user' || reading(j)[s] === undefined)) j--;
+        if (j < Math.max(from, 0)) continue;
+        const v = reading(j)[s];
+        if (v === DONTCARE) continue;
+        const { words, readings: rest } = without(j);
+        words.forEach((w, k) => {
+          if (rest[k]?.[s] === v) return;
           let c = counts.get(w);
           if (!c) counts.set(w, (c = { count: 0, heard: 0 }));
           c.count++;
@@ -85,17 +101,6 @@ export function countHearing(train: readonly Dialog[], lex: Dstc2Lexicon, eviden
     });
   }
   return [...counts].map(([word, c]) => ({ word, ...c })).sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1));
-}
-
-/** The last user turn in turns[from, to) whose reading names a value for the slot, with the value. */
-function lastNaming(turns: readonly Turn[], from: number, to: number, slot: Dstc2Slot, lex: Dstc2Lexicon): { text: string; value: string } | undefined {
-  for (let j = to - 1; j >= Math.max(from, 0); j--) {
-    const u = turns[j] as Turn;
-    if (u.speaker !== 'user') continue;
-    const value = understand(u.text, lex).slots[slot];
-    if (value !== undefined) return { text: u.text, value };
-  }
-  return undefined;
 }
 
 /**
