@@ -51,7 +51,7 @@ function targetOfTemp(path: string): string {
 }
 
 /** Whether `path` is a folder (true), another file (false), or not there (undefined). */
-function isFolder(path: string): boolean | undefined {
+export function isFolder(path: string): boolean | undefined {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -193,13 +193,8 @@ export function fileList(flag: string, values: string | readonly string[], ext: 
   for (const value of typeof values === 'string' ? [values] : values) {
     for (const path of value.split(',')) {
       if (path === '') continue;
-      let isDir = false;
-      try {
-        isDir = statSync(path).isDirectory();
-      } catch {
-        // not there: the reader reports it (`path: no such file`)
-      }
-      if (!isDir) {
+      // A file, or not there (the reader reports it: `path: no such file`).
+      if (isFolder(path) !== true) {
         out.push(path);
         continue;
       }

@@ -6,12 +6,11 @@
  * help, errors and every unusual command line; test/cli-plain.test.ts checks that both read every
  * command line the plain reader accepts alike.
  */
-import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
 import { scoreDstc6FilesQuickly, type Dstc6Score } from '../../testbeds/dstc6/score-quick.js';
-import { action, fileList, intFlag, writeStdoutSync } from '../plain.js';
+import { action, fileList, intFlag, isFolder, writeStdoutSync } from '../plain.js';
 
 /** The options of `dstc6 score`, as commander gives them to the action. */
 export interface ScoreFlags {
@@ -105,7 +104,7 @@ const ANSWERS = '.answers.json';
  * name; among equal names, the one in a folder named like the result's).
  */
 function truthFiles(results: readonly string[], truth: string): string[] {
-  const folder = !truth.includes(',') && isFolder(truth);
+  const folder = !truth.includes(',') && isFolder(truth) === true;
   if (!folder) {
     const files = fileList('--answers', truth, '.json');
     if (files.length === 1) return results.map(() => files[0] as string);
@@ -129,14 +128,6 @@ function truthFiles(results: readonly string[], truth: string): string[] {
     if (same.length !== 1) throw new ConfigError(`--answers: ${found.length} files named ${best}${ANSWERS} in ${truth} for the result ${r}; put it in a folder named like theirs`);
     return same[0] as string;
   });
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** `--nb-candidates`: the parser of its value and its default (score.py's --input-nb-candidate). */

@@ -57,7 +57,8 @@ export function registerEvaluate(program: Command): void {
       if (o.kb !== undefined && !/^(restaurant|dstc6)-/.test(o.env)) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the restaurant-* and dstc6-* environments do)`);
       if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
       // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
-      if (o.maxTurns !== undefined) envOptions[o.env.startsWith('infobot-') ? 'user' : 'maxTurns'] = o.env.startsWith('infobot-') ? { maxTurns: o.maxTurns } : o.maxTurns;
+      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) envOptions['user'] = { maxTurns: o.maxTurns };
+      else if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
       const transport =
         o.agentCmd !== undefined
           ? stdioTransport(o.agentCmd)
