@@ -9,11 +9,12 @@
  *   node dist/bench/benchmark-cells.bench.js [models] [tasks]     (defaults: all 1-6)
  *
  * Environment: DIALOGYM_DATA=<dir holding dialog-bAbI-tasks/>; CELLS_GENERATE=1 trains on
- * generated data (the `npm start` profile) instead of the original files.
+ * generated data (the `npm start` profile) instead of the original files; CELLS_PROFILE=paper
+ * (or quick) profiles another built-in profile than full; CELLS_SEED=n trains with seed n.
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { FULL_PROFILE, cellCost, cellData, parseModels, parseTasks, runCell, type BenchmarkCell, type CellContext } from '../src/testbeds/restaurant/benchmark/benchmark.js';
+import { cellCost, cellData, parseModels, parseTasks, profileNamed, runCell, type BenchmarkCell, type CellContext } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 import { paperCellOf } from '../src/testbeds/restaurant/benchmark/paper.js';
 import { babiDir } from '../test/shared-data.js';
 
@@ -24,20 +25,22 @@ if (!generate && !existsSync(babiDir)) {
   process.stdout.write(`benchmark-cells bench: skipped, ${babiDir} not found (set DIALOGYM_DATA)\n`);
   process.exit(0);
 }
-const ctx: CellContext = { profile: FULL_PROFILE, source: generate ? { kind: 'generate', seed: 1, dialogs: FULL_PROFILE.dialogs } : { kind: 'files', dir: babiDir }, trainFrom: 'files', seed: 1 };
+const profile = profileNamed(process.env.CELLS_PROFILE ?? 'full');
+const seed = Number(process.env.CELLS_SEED ?? 1);
+const ctx: CellContext = { profile, source: generate ? { kind: 'generate', seed: 1, dialogs: profile.dialogs } : { kind: 'files', dir: babiDir }, trainFrom: 'files', seed: 1 };
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 const cpuNow = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
 
-process.stdout.write(`cells of the full profile on ${generate ? 'generated data' : babiDir} (load average ${load()})\n`);
+process.stdout.write(`cells of the ${profile.name} profile (seed ${seed}) on ${generate ? 'generated data' : babiDir} (load average ${load()})\n`);
 const costs: { label: string; cpu: number; cell: BenchmarkCell; index: number }[] = [];
 for (const task of tasks) {
   if (generate && task === 6) continue;
   const data = cellData(ctx, task);
   for (const model of models) {
-    const cell: BenchmarkCell = { model, task, index: 0, total: 1 };
+    const cell: BenchmarkCell = { model, task, run: 0, seed, index: 0, total: 1 };
     let epochs = 0;
     let bestDev = NaN;
     const c0 = cpuNow();

@@ -30,7 +30,8 @@ import { createModel } from '../src/rankers/registry.js';
 import type { Ranker, Responder, ResponseModel } from '../src/rankers/ranker.js';
 import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
 import '../src/testbeds/restaurant/models.js';
-import { Dstc2PlusBot } from '../src/testbeds/restaurant/rules/dstc2-plus.js';
+import { Dstc2PlusBot, createDstc2PlusBot } from './task6/dstc2-plus.js';
+import { createDstc2AdaptBot } from './task6/dstc2-adapt.js';
 import { delexicalise, fill } from '../src/testbeds/restaurant/rules/dstc2-patterns.js';
 import { createDstc2HeardBot } from '../src/testbeds/restaurant/rules/dstc2-heard.js';
 import { dstc2Version } from '../src/testbeds/restaurant/rules/dstc2-versions.js';
@@ -84,7 +85,7 @@ const hitsOf = (p: readonly string[], truth: readonly string[]): boolean[] => p.
 const count = (b: readonly boolean[]): number => b.filter(Boolean).length;
 
 /**
- * `dstc2-plus` with the second session's echo (docs/hcn-dstc6-task6.md): when the latest earlier bot
+ * `dstc2-plus` with the second session's echo (docs/notes/hcn-dstc6-task6.md): when the latest earlier bot
  * turn of the dialog with the same decision key has a pattern that fills, it is said again (with
  * `learnedOnly`, only a pattern `dstc2-plus` may say); else `dstc2-plus`'s choice.
  */
@@ -134,9 +135,12 @@ const t0 = Date.now();
 process.stdout.write(`${'model'.padEnd(25)} ${SIGNALS.map(([n]) => n.padStart(7)).join(' ')}\n`);
 const rulesHits = new Map<string, boolean[]>();
 const ROWS: readonly (readonly [string, (train: readonly Dialog[]) => ResponseModel])[] = [
-  ...['rules-dstc2', 'dstc2-plus', 'dstc2-heard', 'dstc2-adapt'].map((name) => [name, (tr: readonly Dialog[]) => createModel(name, { train: tr, kb })] as const),
+  ['rules-dstc2', (tr) => createModel('rules-dstc2', { train: tr, kb })],
+  ['dstc2-plus', (tr) => createDstc2PlusBot(tr, { kb })],
+  ['dstc2-heard', (tr) => createDstc2HeardBot(tr, { kb })],
+  ['dstc2-adapt', (tr) => createDstc2AdaptBot(tr, { kb })],
   ['heard:last', (tr) => createDstc2HeardBot(tr, { kb, evidence: 'last-turn' })],
-  ['dstc2-adapt --candidates', (tr) => createModel('dstc2-adapt', { train: tr, kb, candidates })],
+  ['dstc2-adapt --candidates', (tr) => createDstc2AdaptBot(tr, { kb, candidates })],
   ['dstc2-plus echo, any', (tr) => plusEcho(tr, false)],
   ['dstc2-plus echo, learned', (tr) => plusEcho(tr, true)],
 ];
@@ -162,7 +166,7 @@ if (process.env['TASK6_HCN'] === '1') {
     const t2 = Date.now();
     const advised = trainHcn({ train: tr, dev: [], facts: kb, candidates }, { epochs: 9, seed, rulesAdvice: true, adviceGate: 0.98 }).model;
     const ah = hitsOf(predict(advised, te, candidates), truths(te));
-    const heard = hitsOf(predict(createModel('dstc2-heard', { train: tr, kb }), te), truths(te));
+    const heard = hitsOf(predict(createDstc2HeardBot(tr, { kb }), te), truths(te));
     process.stdout.write(`hcn --rules-advice --advice-gate 0.98 seed ${seed} ${signal}: ${pct(count(ah), ah.length)} (${count(ah)} turns; dstc2-heard ${count(heard)})  (${((Date.now() - t2) / 1000).toFixed(0)} s, load ${load()})\n`);
   }
 }

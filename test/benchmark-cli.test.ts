@@ -8,6 +8,7 @@ import { babiDir, cliPath, skipUnless } from './shared-data.js';
 import { parseModels, parseTasks } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 import { paperCell } from '../src/testbeds/restaurant/benchmark/paper.js';
 import { benchmarkMarkdown, benchmarkSvg } from '../src/testbeds/restaurant/benchmark/report.js';
+import { summarizeRuns } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
@@ -22,7 +23,7 @@ interface Row {
   trainSeconds: number;
 }
 
-test('benchmark --quick on generated task 1: JSON contract, Markdown and SVG', () => {
+test('benchmark --quick on generated task 1: JSON contract, Markdown, LaTeX and SVG', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
     const args = ['benchmark', '--quick', '--tasks', '1,6', '--models', 'nn,tfidf,memn2n+match,hcn', '--dialogs', '30', '--epochs', '2', '--workers', '2', '--out', dir];
@@ -30,6 +31,7 @@ test('benchmark --quick on generated task 1: JSON contract, Markdown and SVG', (
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /note: task 6 \(DSTC2\) skipped/);
     assert.match(r.stderr, /\[3\/4\] task 1 memn2n\+match: T1 /);
+    assert.ok(existsSync(join(dir, 'benchmark.tex')));
     assert.match(r.stderr, /benchmark: [\d.]+ s wall, [\d.]+ s CPU, 2 workers/);
     const json = JSON.parse(readFileSync(join(dir, 'benchmark.json'), 'utf8')) as { rows: Row[] };
     // Table 2 order: test sets, then models in the paper's column order.
@@ -48,13 +50,13 @@ test('benchmark --quick on generated task 1: JSON contract, Markdown and SVG', (
     const md = readFileSync(join(dir, 'benchmark.md'), 'utf8');
     const pct = (x: number): string => (100 * x).toFixed(1);
     assert.ok(md.includes(`| T1 | ${pct(get('tfidf', 'T1').perResponse)} (${pct(get('tfidf', 'T1').perDialog)}) | ${pct(get('nn', 'T1').perResponse)} (`), md);
-    assert.match(md, /\| T1-OOV \| 5\.8 \| 44\.1 \| 96\.5 \(82\.7\) \| – \|/); // paper row (hcn: not in the paper)
+    assert.match(md, /\| T1-OOV \| 5\.8 \| 44\.1 \| 96\.5 \(82\.7\) \|/); // paper row (hcn: in the variants part)
     assert.match(md, /task 6 \(DSTC2\) skipped/);
     const svg = readFileSync(join(dir, 'benchmark.svg'), 'utf8');
     assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    assert.equal((svg.match(/<rect class="bar"/g) ?? []).length, 8);
-    assert.equal((svg.match(/<line class="paper"/g) ?? []).length, 6);
-    assert.match(svg, /memn2n\+match T1-OOV: [\d.]+% \(paper 96\.5%\)/);
+    assert.equal((svg.match(/<circle class="ours"/g) ?? []).length, 8);
+    assert.equal((svg.match(/<circle class="reference"/g) ?? []).length, 6);
+    assert.match(svg, /MemNNs \+ match type, T1-OOV: [\d.]+%, paper 96\.5%/);
     assert.match(r.stdout, /## Ours/);
     // Same seed, same accuracies, in one thread as on 2 workers.
     const again = cli([...args.slice(0, -3), '1', '--out', join(dir, 'again')]);
@@ -90,6 +92,8 @@ test('benchmark flag errors are one line, exit 2, and write nothing', () => {
       ['--seed', 'x', "error: --seed: expected an integer, got 'x'"],
       ['--workers', '0', 'error: --workers: 0 is out of range [1, 64]'],
       ['--train-from', 'web', "error: --train-from: expected files or generate, got 'web'"],
+      ['--profile', 'fast', "error: --profile: unknown profile 'fast' (expected quick, full, paper)"],
+      ['--seeds', '0', 'error: --seeds: 0 is out of range [1, 100]'],
     ] as const) {
       const r = cli(['benchmark', '--quick', flag, value, '--out', join(dir, 'o')]);
       assert.equal(r.code, 2, r.stderr);
@@ -108,7 +112,8 @@ test('benchmark flag errors are one line, exit 2, and write nothing', () => {
 
 test('model and task lists; paper table', () => {
   assert.deepEqual(parseModels('memn2n+match,tfidf'), ['tfidf', 'memn2n+match']);
-  assert.equal(parseModels('all').length, 9);
+  assert.equal(parseModels('all').length, 11);
+  assert.deepEqual(parseModels('variants'), ['tfidf+type-word', 'nn+prev', 'hcn']);
   assert.deepEqual(parseModels('table10'), ['embeddings+match', 'embeddings+bigrams']);
   assert.deepEqual(parseModels('paper'), ['tfidf', 'tfidf+type', 'nn', 'embeddings', 'memn2n', 'memn2n+match']);
   assert.deepEqual(parseModels('hcn,nn'), ['nn', 'hcn']);
@@ -117,23 +122,22 @@ test('model and task lists; paper table', () => {
   assert.throws(() => parseTasks('3-1'), /empty range/);
   assert.deepEqual(paperCell('T5', 'memn2n'), { perResponse: 96.1, perDialog: 49.4 });
   assert.deepEqual(paperCell('T6', 'memn2n+match'), { perResponse: 41.0 });
-  const result = { rows: [{ model: 'tfidf' as const, test: 'T3' as const, perResponse: 0.5, perDialog: 0.25, trainSeconds: 1.5 }], notes: [], seconds: 2, modelSeconds: { tfidf: 1.75 }, cpuSeconds: 3, workers: 2 };
+  const rows = [{ model: 'tfidf' as const, test: 'T3' as const, perResponse: 0.5, perDialog: 0.25, trainSeconds: 1.5 }];
+  const result = { rows: summarizeRuns(rows), runs: rows, notes: [], seconds: 2, modelSeconds: { tfidf: 1.75 }, cpuSeconds: 3, workers: 2 };
   const info = { profile: 'quick', data: 'x', seed: 1 };
   const md = benchmarkMarkdown(result, info);
   assert.match(md, /\| T3 \| 50\.0 \(25\.0\) \|/);
-  assert.match(md, /\| T3 \| \+42\.0 ✓ \|/);
+  assert.match(md, /\| T3 \| \+42\.0 ✗ \|/, 'a count-based baseline far above the paper is not reproduced');
   assert.match(md, /\| train \+ eval time \(s\) \| 1\.8 \|/);
-  assert.match(benchmarkSvg(result, info), /height="150\.0" fill="#4e79a7"/); // 50% of a 300-px plot
+  assert.match(benchmarkSvg(result, info), /<circle class="ours" data-model="tfidf" data-test="T3" cx="[\d.]+"/);
   assert.match(md, /2\.0 s wall, 3\.0 s CPU, 2 worker threads/);
-  // hcn is not in the paper: its column shows no paper value, no difference, no tick.
-  const withHcn = { ...result, rows: [...result.rows, { model: 'hcn' as const, test: 'T3' as const, perResponse: 0.75, perDialog: 0.5, trainSeconds: 4 }] };
+  // hcn is not in the paper: it is reported among dialogym's variants, with no paper value and no ring.
+  const rows2 = [...rows, { model: 'hcn' as const, test: 'T3' as const, perResponse: 0.75, perDialog: 0.5, trainSeconds: 4 }];
+  const withHcn = { ...result, rows: summarizeRuns(rows2), runs: rows2 };
   const md2 = benchmarkMarkdown(withHcn, info);
-  assert.match(md2, /\| Test set \| TF-IDF \(no type\) \| HCN \(not in the paper\) \|/);
-  assert.match(md2, /\| T3 \| 50\.0 \(25\.0\) \| 75\.0 \(50\.0\) \|/);
-  assert.match(md2, /\| T3 \| 8 \| – \|/);
-  assert.match(md2, /\| T3 \| \+42\.0 ✓ \| – \|/);
+  assert.match(md2, /## dialogym variants[\s\S]*\| Test set \| HCN \|\n\|---\|---:\|\n\| T3 \| 75\.0 \(50\.0\) \|/);
   const svg2 = benchmarkSvg(withHcn, info);
-  assert.equal((svg2.match(/<rect class="bar"/g) ?? []).length, 2);
-  assert.equal((svg2.match(/<line class="paper"/g) ?? []).length, 1);
-  assert.match(svg2, /hcn T3: 75\.0% \(not in the paper\)/);
+  assert.equal((svg2.match(/<circle class="ours"/g) ?? []).length, 2);
+  assert.equal((svg2.match(/<circle class="reference"/g) ?? []).length, 1);
+  assert.match(svg2, /HCN, T3: 75\.0% \(not in the paper\)/);
 });

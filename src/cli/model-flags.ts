@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import { readModelFile, type ModelFileContent } from '../formats/model-file.js';
+import { creatableModels, describeModels, trainableModels } from '../rankers/registry.js';
 
 /** A context flag of a model (its option attribute). */
 export type ContextFlag = 'candidates' | 'kb' | 'train';
@@ -18,9 +19,6 @@ export type ContextFlag = 'candidates' | 'kb' | 'train';
 const READS: Readonly<Record<string, readonly ContextFlag[]>> = {
   rules: [],
   'rules-dstc2': ['train', 'kb'],
-  'dstc2-plus': ['train', 'kb'],
-  'dstc2-heard': ['train', 'kb'],
-  'dstc2-adapt': ['train', 'kb', 'candidates'],
   tfidf: ['candidates'],
   'tfidf+type': ['candidates', 'kb'],
 };
@@ -66,4 +64,18 @@ export function chatReads(m: ModelArg): readonly ContextFlag[] | undefined {
   if (m.content) return m.content.model === 'hcn' ? [] : ['candidates'];
   if (!Object.hasOwn(READS, m.name)) return undefined;
   return (READS[m.name] as readonly ContextFlag[]).filter((f) => f === 'candidates');
+}
+
+/**
+ * The models a verb's `--help` lists after its flags: those ready to use, then those to train
+ * first, one line each on what it is and when to use it (the registry's descriptions). `exclude`:
+ * names the verb cannot run (chat's task-6 model); `trainedOnly`: `train`'s list.
+ */
+export function modelHelp(exclude: readonly string[] = [], trainedOnly = false): string {
+  const ready = trainedOnly ? [] : creatableModels().filter((m) => !exclude.includes(m));
+  const trained = trainableModels().filter((m) => (trainedOnly || !ready.includes(m)) && !exclude.includes(m));
+  const parts = ['', 'Models (--model):'];
+  if (ready.length > 0) parts.push(' ready to use:', describeModels(ready), ' trained first with `dialogym train --model <name>`, then given as the model file:');
+  parts.push(describeModels(trained));
+  return parts.join('\n');
 }

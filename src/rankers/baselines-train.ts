@@ -29,13 +29,13 @@ export interface TfidfTrainOptions {
   readonly matchType: boolean;
   /** Input modes to choose from on dev. */
   readonly inputs: readonly InputMode[];
-  /** How matched types are added, to choose from on dev (match types only). */
+  /** How matched types are added, to choose from on dev (match types only); default `feature`, the paper's (`word` is dialogym's `tfidf+type-word`). */
   readonly typeAs: readonly TypeAs[];
 }
 
 /** TF-IDF with idf fitted on training utterances and candidates; input mode chosen on dev. */
 export function trainTfidf(data: TrainData, options: Partial<TfidfTrainOptions> = {}): Choice<Tfidf> {
-  const o: TfidfTrainOptions = { matchType: false, inputs: ['last', 'history'], typeAs: ['feature', 'word'], ...options };
+  const o: TfidfTrainOptions = { matchType: false, inputs: ['last', 'history'], typeAs: ['feature'], ...options };
   if (o.matchType && !data.kb) throw new ConfigError('tfidf --match-type needs a KB file (--kb)');
   const docs: string[] = [...data.candidates];
   for (const d of data.train) for (const t of d.turns) if (t.speaker !== 'kb') docs.push(t.text);
@@ -51,11 +51,11 @@ export function trainTfidf(data: TrainData, options: Partial<TfidfTrainOptions> 
   );
 }
 
-/** Nearest neighbour over training pairs; key (last utterance, or with the bot turn before) chosen on dev. */
+/** dialogym's nearest neighbour (`nn+prev`): word overlap over training pairs; key (last utterance, or with the bot turn before) chosen on dev. */
 export function trainNn(data: TrainData, inputs: readonly NnInput[] = ['last', 'pair']): Choice<NearestNeighbour> {
   return choose(
     inputs,
-    (mode) => NearestNeighbour.fit(data.train, { input: mode as NnInput }),
+    (mode) => NearestNeighbour.fit(data.train, { input: mode as NnInput, match: 'overlap' }),
     (m) => devAccuracy(m, data.dev, data.candidates),
   );
 }

@@ -1,6 +1,10 @@
 /**
- * Registers the generic rankers of Table 2 (Bordes et al. 2017): `tfidf`, `tfidf+type`, `nn`,
- * `embeddings`, `memn2n` — each with the trainer beside it and its model-file loader.
+ * Registers the generic rankers of Table 2 (Bordes et al. 2017) and the appendix's Table 10 under
+ * the names the benchmark prints: the paper's `tfidf`, `tfidf+type`, `nn`, `embeddings`
+ * (`+match`, `+bigrams`), `memn2n` (`+match`), and dialogym's stronger variants of the
+ * count-based baselines, `tfidf+type-word` and `nn+prev` — each with its trainer and its
+ * model-file loader (a variant's file names its family, `tfidf`, `nn`, `embeddings`, `memn2n`,
+ * and loads through that entry).
  */
 import { ConfigError } from '../core/errors.js';
 import { trainNn, trainTfidf } from './baselines-train.js';
@@ -11,35 +15,53 @@ import { MemN2N } from './memn2n.js';
 import { trainMemN2N } from './memn2n-train.js';
 import { NearestNeighbour } from './nearest-neighbour.js';
 import { models, pickTrainOptions, registerModel, type ModelEntry, type TrainOptions } from './registry.js';
-import { Tfidf } from './tfidf.js';
+import { Tfidf, type TypeAs } from './tfidf.js';
+import { devAccuracy } from './train-data.js';
 
-if (!models.has('tfidf')) {
-  registerModel('tfidf', 'TF-IDF match of the last user utterance against each candidate (idf over the candidates; no training)', {
-    create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file");
-      return Tfidf.fit(ctx.candidates, { input: 'last', matchType: false });
-    },
+/** A TF-IDF entry: match types (how a matched type is added, chosen on dev among `typeAs`) or none; the input chosen on dev unless given. */
+function tfidfEntry(name: string, matchType: boolean, typeAs: readonly TypeAs[]): ModelEntry {
+  return {
     train: (data, o) => {
-      const c = trainTfidf(data, { ...(o.matchType !== undefined ? { matchType: o.matchType } : {}), ...(o.input ? { inputs: [o.input] } : {}) });
+      const c = trainTfidf(data, { matchType: matchType || o.matchType === true, typeAs, ...(o.input ? { inputs: [o.input] } : {}) });
       return { model: c.model, dev: c.dev[c.chosen] as number, selected: `input=${c.chosen}`, missing: 0 };
     },
-    load: (c, f, kb) => Tfidf.fromModelFile(c, f, kb),
+    ...(name === 'tfidf' ? { load: (c, f, kb) => Tfidf.fromModelFile(c, f, kb) } : {}),
+  };
+}
+
+if (!models.has('tfidf')) {
+  registerModel('tfidf', "the paper's TF-IDF match (§4.2; trained: input chosen on dev): a baseline, ready to use untrained", {
+    create: (ctx) => {
+      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file (--candidates)");
+      return Tfidf.fit(ctx.candidates, { input: 'last', matchType: false });
+    },
+    ...tfidfEntry('tfidf', false, ['feature']),
   });
 
-  registerModel('tfidf+type', 'TF-IDF match with match-type features from the KB (§4.5; needs --kb; no training)', {
+  registerModel('tfidf+type', "the paper's TF-IDF + match type (§4.5; needs --kb): a baseline, ready to use untrained", {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file");
+      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file (--candidates)");
       if (!ctx.kb) throw new ConfigError("model 'tfidf+type' needs a KB file (--kb)");
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: true }, KbTypes.fromFacts(ctx.kb));
     },
+    ...tfidfEntry('tfidf+type', true, ['feature']),
   });
 
-  registerModel('nn', 'nearest neighbour over training (utterance, response) pairs; key chosen on dev', {
+  registerModel('tfidf+type-word', "dialogym's TF-IDF + match type as the type's name word, R_phone -> phone (needs --kb): a stronger baseline", tfidfEntry('tfidf+type-word', true, ['feature', 'word']));
+
+  registerModel('nn', "the paper's nearest neighbour (§4.2): the answers of training utterances with the same words; a baseline", {
     train: (data) => {
-      const c = trainNn(data);
-      return { model: c.model, dev: c.dev[c.chosen] as number, selected: `input=${c.chosen}`, missing: 0 };
+      const model = NearestNeighbour.fit(data.train, { input: 'last', match: 'words' });
+      return { model, dev: devAccuracy(model, data.dev, data.candidates), selected: 'input=last,match=words', missing: 0 };
     },
     load: (c, f) => NearestNeighbour.fromModelFile(c, f),
+  });
+
+  registerModel('nn+prev', "dialogym's nearest neighbour: word overlap with the last turn(s), chosen on dev; a stronger baseline", {
+    train: (data) => {
+      const c = trainNn(data);
+      return { model: c.model, dev: c.dev[c.chosen] as number, selected: `input=${c.chosen},match=overlap`, missing: 0 };
+    },
   });
 
   const EMBEDDINGS_KEYS = ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'sharedNegatives', 'shareAB', 'input', 'bigrams'] as const;
@@ -48,18 +70,20 @@ if (!models.has('tfidf')) {
       const r = trainEmbeddings(data, { ...pickTrainOptions(o, EMBEDDINGS_KEYS), ...fixed }, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
-    load: (c, f, kb) => Embeddings.fromModelFile(c, f, kb),
+    ...(Object.keys(fixed).length === 0 ? { load: (c, f, kb) => Embeddings.fromModelFile(c, f, kb) } : {}),
   });
-  registerModel('embeddings', 'supervised embeddings: margin ranking loss, sampled negatives (§4.3)', embeddings({}));
-  // The paper's appendix Table 10 variants (model files say `embeddings`: they load through that entry).
-  registerModel('embeddings+match', 'supervised embeddings with match-type features (appendix Table 10; needs --kb)', embeddings({ matchType: true }));
-  registerModel('embeddings+bigrams', 'supervised embeddings over bags of words and bigrams (appendix Table 10)', embeddings({ bigrams: true }));
+  registerModel('embeddings', "supervised embeddings (§4.3): the paper's learned baseline; --match-type: embeddings+match", embeddings({}));
+  registerModel('embeddings+match', 'supervised embeddings with KB match types (appendix Table 10; needs --kb)', embeddings({ matchType: true }));
+  registerModel('embeddings+bigrams', 'supervised embeddings over words and bigrams (appendix Table 10)', embeddings({ bigrams: true }));
 
-  registerModel('memn2n', 'end-to-end memory network over the dialog history (§4.4; --match-type for §4.5)', {
+  const MEMN2N_KEYS = ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize', 'negatives', 'hardNegatives'] as const;
+  const memn2n = (fixed: TrainOptions): ModelEntry => ({
     train: (data, o, hooks) => {
-      const r = trainMemN2N(data, pickTrainOptions(o, ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize', 'negatives', 'hardNegatives']), hooks);
+      const r = trainMemN2N(data, { ...pickTrainOptions(o, MEMN2N_KEYS), ...fixed }, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
     },
-    load: (c, f, kb) => MemN2N.fromModelFile(c, f, kb),
+    ...(Object.keys(fixed).length === 0 ? { load: (c, f, kb) => MemN2N.fromModelFile(c, f, kb) } : {}),
   });
+  registerModel('memn2n', 'end-to-end memory network (§4.4): learns tasks 1-5 in vocabulary; --match-type: memn2n+match', memn2n({}));
+  registerModel('memn2n+match', 'memory network with KB match types (§4.5; needs --kb): the best on unseen entities (OOV)', memn2n({ matchType: true }));
 }

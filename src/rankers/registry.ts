@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, ModelFileError } from '../core/errors.js';
 import { Registry } from '../core/registry.js';
+import { didYouMean } from '../core/suggest.js';
 import { readModelFile, writeModelFile, type ModelFileContent } from '../formats/model-file.js';
 import type { FitHooks } from '../train/loop.js';
 import { KbTypes } from './match-type.js';
@@ -184,6 +185,22 @@ export function creatableModels(): string[] {
 }
 
 /**
+ * The models named, one line each — name and its registry description (what it is and when to
+ * use it) — as the CLI's help lists them; unknown names are left out.
+ *
+ * @example
+ * ```ts
+ * import { describeModels, trainableModels } from 'dialogym/rankers';
+ * console.log(describeModels(trainableModels()));
+ * ```
+ */
+export function describeModels(names: readonly string[]): string {
+  const list = models.list().filter((e) => names.includes(e.name));
+  const w = Math.max(0, ...list.map((e) => e.name.length));
+  return list.map((e) => `  ${e.name.padEnd(w)}  ${e.description}`).join('\n');
+}
+
+/**
  * Names of the models that `trainModel` can train, sorted.
  *
  * @example
@@ -214,7 +231,7 @@ export function createModel(name: string, ctx: ModelContext = {}): ResponseModel
   if (!entry?.create) {
     const known = creatableModels().join(', ');
     if (entry?.train) throw new ConfigError(`model '${name}' has to be trained first: dialogym train --model ${name} … --out model.dgm (ready to use: ${known})`);
-    throw new ConfigError(`unknown model '${name}' (known: ${known || 'none'})`);
+    throw new ConfigError(`unknown model '${name}'${didYouMean(name, models.names())} (ready to use: ${known || 'none'}; to train first: ${trainableModels().filter((m) => !creatableModels().includes(m)).join(', ')})`);
   }
   return entry.create(ctx);
 }
@@ -251,7 +268,7 @@ export function pickTrainOptions<K extends keyof TrainOptions>(o: TrainOptions, 
  */
 export function trainModel(name: string, data: TrainData, opts: TrainOptions = {}, hooks: FitHooks & TrainHooks = {}): TrainResult {
   const entry = models.has(name) ? models.get(name) : undefined;
-  if (!entry?.train) throw new ConfigError(`--model: cannot train '${name}' (trainable: ${trainableModels().join(', ')})`);
+  if (!entry?.train) throw new ConfigError(`--model: cannot train '${name}'${didYouMean(name, trainableModels())} (trainable: ${trainableModels().join(', ')})`);
   const t0 = performance.now();
   const r = entry.train(data, opts, hooks);
   return { ...r, seconds: (performance.now() - t0) / 1000 };

@@ -36,11 +36,12 @@ export function registerAgent(program: Command): void {
 /** `--agent` names an existing file or an agent of one of the registries: else a ConfigError at start, not an `{"error"}` reply per request. */
 async function checkAgentName(name: string): Promise<void> {
   if (existsSync(name)) return;
-  const { creatableModels } = await import('../../rankers/registry.js');
+  const { creatableModels, trainableModels, createModel } = await import('../../rankers/registry.js');
   const { agentPolicies } = await import('../../testbeds/airdialogue/policies.js');
   const { infobotAgents } = await import('../../testbeds/infobot/agents/agent.js');
   const known = [...creatableModels(), ...agentPolicies.names(), ...infobotAgents.names()];
   if (known.includes(name)) return;
+  if (trainableModels().includes(name)) createModel(name); // "has to be trained first: dialogym train --model …"
   const what = /[/\\.]/.test(name) ? 'no such file' : 'unknown agent';
   throw new ConfigError(`--agent: ${name}: ${what} (agents: ${[...new Set(known)].sort().join(', ')}, or a model file)`);
 }

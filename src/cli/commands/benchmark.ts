@@ -1,21 +1,24 @@
-/** `dialogym benchmark [--quick] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Table 2 of Bordes et al. (2017). */
+/** `dialogym benchmark [--profile quick|full|paper] [--seeds k] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Tables 2 and 10 of Bordes et al. (2017). */
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { FULL_PROFILE, QUICK_PROFILE, assembleBenchmark, parseModels, parseTasks, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type CellResult, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
+import { assembleBenchmark, parseModels, parseTasks, profileNamed, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type CellResult, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
 import { inShard } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
-import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
+import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
+import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
 import { action, intFlag, out, outFolderFlag } from '../run.js';
 import { progress, type Progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
 interface Flags {
   quick?: boolean;
+  profile?: string;
+  seeds: number;
   data?: string;
   models: string;
   tasks: string;
@@ -31,9 +34,11 @@ export function registerBenchmark(program: Command): void {
   const cmd = program
     .command('benchmark')
     .description(SUMMARY.benchmark)
-    .option('--quick', 'small data, small models, few epochs (under 10 minutes on 2 cores)')
+    .option('--profile <name>', "quick (small data and models, few epochs), full (the paper's data sizes, each trainer's recipe chosen on dev) or paper (the appendix's Tables 8 and 9 hyper-parameters per task)", 'full')
+    .option('--quick', 'the same as --profile quick')
+    .option('--seeds <k>', 'train each learned model (embeddings, memn2n, hcn) k times with different seeds and report mean ± standard deviation', intFlag('--seeds', 1, 100), 1)
     .option('--data <dir>', 'folder of original bAbI dialog files (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)')
-    .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, embeddings+match, embeddings+bigrams, hcn; or paper (the six of Table 2), table10 (the two embeddings variants) or all', 'all')
+    .option('--models <list>', "models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match (Table 2), embeddings+match, embeddings+bigrams (Table 10), tfidf+type-word, nn+prev, hcn (dialogym's variants); or paper (the six of Table 2), table10 (the two embeddings variants), variants or all", 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)
     .option('--out <dir>', 'output folder', outFolderFlag('--out'), 'results')
@@ -45,7 +50,9 @@ export function registerBenchmark(program: Command): void {
 }
 
 function profileOf(f: Flags): BenchmarkProfile {
-  const base = f.quick ? QUICK_PROFILE : FULL_PROFILE;
+  const given = profileNamed(f.profile ?? 'full');
+  if (f.quick && given.name !== 'full' && given.name !== 'quick') throw new ConfigError(`--quick is --profile quick; it cannot go with --profile ${given.name}`);
+  const base = f.quick ? profileNamed('quick') : given;
   const n = f.dialogs;
   const e = f.epochs;
   return {
@@ -86,13 +93,13 @@ async function run(f: Flags & ShardFlags): Promise<void> {
   const source: BenchmarkSource = dataDir !== undefined ? { kind: 'files', dir: resolve(dataDir) } : { kind: 'generate', seed: f.seed, dialogs: profile.dialogs };
   const data = trainFrom === 'generate' ? `trained on simulator data (seed ${f.seed}, ${profile.dialogs} dialogs per split), tested on ${describeData(source, profile)}` : describeData(source, profile);
   const info: ReportInfo = { profile: profile.name, data, seed: f.seed };
-  process.stderr.write(`benchmark (${profile.name}): ${models.join(', ')} on task${tasks.length > 1 ? 's' : ''} ${tasks.join(', ')}; data: ${info.data}; ${workers} worker${workers > 1 ? 's' : ''}\n`);
+  process.stderr.write(`benchmark (${profile.name}${f.seeds > 1 ? `, ${f.seeds} seeds per learned model` : ''}): ${models.join(', ')} on task${tasks.length > 1 ? 's' : ''} ${tasks.join(', ')}; data: ${info.data}; ${workers} worker${workers > 1 ? 's' : ''}\n`);
   const tty = process.stderr.isTTY === true;
   let bar: Progress | undefined;
   let finished = 0;
-  const label = (c: BenchmarkCell): string => `[${c.index + 1}/${c.total}] task ${c.task} ${c.model}`;
+  const label = (c: BenchmarkCell): string => `[${c.index + 1}/${c.total}] task ${c.task} ${c.model}${f.seeds > 1 && isLearnedModel(c.model) ? ` (seed ${c.seed})` : ''}`;
   let grid = 0; // cells in the whole grid (include sees each of them)
-  const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, trainFrom, workers: workers > 1 ? workers : 1, include: (k) => {
+  const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, seeds: f.seeds, trainFrom, workers: workers > 1 ? workers : 1, include: (k) => {
     grid = Math.max(grid, k + 1);
     return inShard(shard, k);
   } }, {
@@ -128,7 +135,7 @@ async function run(f: Flags & ShardFlags): Promise<void> {
 }
 
 /**
- * Writes benchmark.{json,md,svg} of a whole run and prints the table (unsharded, or merged from its
+ * Writes benchmark.{json,md,tex,svg} of a whole run and prints the table (unsharded, or merged from its
  * shards: then the wall time is the longest shard's, the CPU time the sum of the shards').
  */
 export function finishBenchmark(run: MergedRun): void {
@@ -145,6 +152,7 @@ export function finishBenchmark(run: MergedRun): void {
   const files: [string, string][] = [
     [join(dir, 'benchmark.json'), benchmarkJson(result, info)],
     [join(dir, 'benchmark.md'), md],
+    [join(dir, 'benchmark.tex'), benchmarkLatex(result, info)],
     [join(dir, 'benchmark.svg'), benchmarkSvg(result, info)],
   ];
   for (const [file, text] of files) writeFileAtomic(file, text);

@@ -4,7 +4,8 @@ import { runRepl } from '../../serve/repl.js';
 import { Session } from '../../serve/session.js';
 import { setupBot } from '../../serve/setup.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
-import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
+import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg, modelHelp } from '../model-flags.js';
+import { DSTC2_MODELS } from '../../testbeds/restaurant/models.js';
 import { action, alias, intFlag } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
@@ -12,7 +13,8 @@ export function registerChat(program: Command): void {
   program
     .command('chat')
     .description(SUMMARY.chat)
-    .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
+    .requiredOption('--model <model>', 'a model (see Models below) or a model file written by `dialogym train` (*.dgm)')
+    .addHelpText('after', modelHelp(DSTC2_MODELS))
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
     .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)

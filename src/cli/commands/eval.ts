@@ -4,7 +4,7 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/b
 import { checkModelName, createModel, isModelFile, modelFromContent } from '../../rankers/registry.js';
 import { KbTypes } from '../../rankers/match-type.js';
 import { ConfigError } from '../../core/errors.js';
-import { checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
+import { checkAllowCheckpoint, checkContextFlags, modelArg, modelHelp } from '../model-flags.js';
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
@@ -31,14 +31,15 @@ export function registerEval(program: Command): void {
   const cmd = program
     .command('eval')
     .description(SUMMARY.eval)
-    .requiredOption('--model <name|file>', `model name (${'rules'}, tfidf, …) or a model file written by \`dialogym train\` (*.dgm)`)
+    .requiredOption('--model <name|file>', 'a model (see Models below) or a model file written by `dialogym train` (*.dgm)')
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)')
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)')
-    .option('--train <file>', 'training dialogs, for models that learn from them when built (rules-dstc2, dstc2-plus, dstc2-heard, dstc2-adapt); several files joined by commas, e.g. trn and dev (default: none)')
+    .option('--train <file>', 'training dialogs, for a model that learns from them when built (rules-dstc2); several files joined by commas, e.g. trn and dev (default: none)')
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)', outFileFlag('--predictions'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
+  cmd.addHelpText('after', modelHelp());
   shardOptions(cmd).action(action((o: EvalOptions & ShardFlags) => run(o)));
 }
 

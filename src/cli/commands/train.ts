@@ -1,4 +1,4 @@
-/** `dialogym train --model <tfidf|nn|embeddings|memn2n> --train f --dev f --candidates f --out m.dgm`. */
+/** `dialogym train --model <name> [--profile paper --task n] --train f --dev f --candidates f --out m.dgm`. */
 import type { Command } from 'commander';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../formats/babi.js';
 import { readDstc6Data, readDstc6Results } from '../../formats/dstc6.js';
@@ -12,13 +12,19 @@ import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
+import { didYouMean } from '../../core/suggest.js';
+import { profileNamed, trainerOf } from '../../testbeds/restaurant/benchmark/benchmark.js';
+import { BENCHMARK_MODELS, type BenchmarkModel } from '../../testbeds/restaurant/benchmark/paper.js';
 import { writeModelFile } from '../../formats/model-file.js';
 import { action, alias, floatFlag, intFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
+import { modelHelp } from '../model-flags.js';
 import { SUMMARY } from './summaries.js';
 
 interface TrainFlags {
   model: string;
+  profile?: string;
+  task?: number;
   train: string;
   dev?: string;
   candidates?: string;
@@ -98,7 +104,10 @@ export function registerTrain(program: Command): void {
   program
     .command('train')
     .description(SUMMARY.train)
-    .requiredOption('--model <name>', `model to train (${trainableModels().join(', ')})`)
+    .addHelpText('after', modelHelp([], true))
+    .requiredOption('--model <name>', 'model to train (see Models below)')
+    .option('--profile <name>', "the benchmark profile's hyper-parameters for --task as defaults (paper: the appendix's Tables 8 and 9; full; quick); flags given override them (default: none, the trainer's defaults)")
+    .option('--task <n>', 'bAbI task 1-6 of --profile (default: read from the --train file name, dialog-babi-task<n>-…)', intFlag('--task', 1, 6))
     .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
     .option('--candidates <file>', 'candidate responses file (required except for hcn)')
@@ -128,7 +137,7 @@ export function registerTrain(program: Command): void {
     .action(action((o: TrainFlags) => run(o)));
 }
 
-/** The hyper-parameter flags each built-in trainer reads (TrainOptions); any other one given is an error. */
+/** The hyper-parameter flags each built-in trainer family reads (TrainOptions); any other one given is an error. */
 const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
   memn2n: ['matchType', 'kb', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'negatives', 'hardNegatives'],
   embeddings: ['matchType', 'kb', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'margin', 'negatives', 'sharedNegatives', 'shareAb', 'input'],
@@ -136,11 +145,36 @@ const APPLIES: Record<string, readonly (keyof TrainFlags)[]> = {
   hcn: ['kb', 'hidden', 'lr', 'epochs', 'patience', 'seed', 'batch', 'rulesAdvice', 'adviceGate'],
   nn: [],
 };
+
+/** The trainer family of a registered name (`memn2n+match` → memn2n, `nn+prev` → nn). */
+function familyOf(model: string): string {
+  return model.split('+')[0] as string;
+}
+
+/**
+ * One name per model: `--match-type` on a family with a `+match` (or `+type`) model is that
+ * model, so `train --model memn2n --match-type` trains (and reports) `memn2n+match`.
+ */
+function canonicalModel(model: string, matchType: boolean | undefined): string {
+  if (!matchType) return model;
+  const typed = model === 'tfidf' ? 'tfidf+type' : model === 'memn2n' || model === 'embeddings' ? `${model}+match` : model;
+  return trainableModels().includes(typed) ? typed : model;
+}
+
+/** The task of `--profile`: `--task`, or the `task<n>` of the training file's name. */
+function taskOf(o: TrainFlags): number {
+  if (o.task !== undefined) return o.task;
+  const m = /task([1-6])/.exec(o.train);
+  if (!m) throw new ConfigError(`--profile ${o.profile} needs --task <1-6> (the training file's name, ${o.train}, names no task)`);
+  return Number(m[1]);
+}
 const MODEL_FLAGS: readonly (keyof TrainFlags)[] = ['kb', 'matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batch', 'memory', 'margin', 'negatives', 'hardNegatives', 'shareAb', 'input', 'hidden', 'rulesAdvice', 'adviceGate'];
 
-function run(o: TrainFlags): void {
-  if (!trainableModels().includes(o.model)) throw new ConfigError(`--model: cannot train '${o.model}' (trainable: ${trainableModels().join(', ')})`);
-  const applies = APPLIES[o.model];
+function run(flags: TrainFlags): void {
+  if (!trainableModels().includes(flags.model)) throw new ConfigError(`--model: cannot train '${flags.model}'${didYouMean(flags.model, trainableModels())} (trainable: ${trainableModels().join(', ')})`);
+  if (flags.task !== undefined && flags.profile === undefined) throw new ConfigError('--task goes with --profile (the task whose hyper-parameters to use)');
+  const o: TrainFlags = { ...flags, model: canonicalModel(flags.model, flags.matchType) };
+  const applies = APPLIES[familyOf(o.model)];
   const stray = applies ? MODEL_FLAGS.find((k) => o[k] !== undefined && !applies.includes(k)) : undefined;
   if (stray) {
     const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -148,8 +182,8 @@ function run(o: TrainFlags): void {
   }
   if (o.optimizer !== undefined && o.optimizer !== 'sgd' && o.optimizer !== 'adam') throw new ConfigError(`--optimizer: expected sgd or adam, got '${o.optimizer}'`);
   if (o.input !== undefined && o.input !== 'last' && o.input !== 'history') throw new ConfigError(`--input: expected last or history, got '${o.input}'`);
-  if (o.matchType && !o.kb) throw new ConfigError('--match-type needs --kb <file>');
-  if (o.negatives === 0 && o.model !== 'memn2n') throw new ConfigError(`--negatives 0 (softmax over all candidates) is memn2n's; ${o.model} needs at least 1`);
+  if ((o.matchType || /\+(match|type)/.test(o.model)) && !o.kb) throw new ConfigError(o.matchType ? '--match-type needs --kb <file>' : `${o.model} needs --kb <file> (the KB's entity types)`);
+  if (o.negatives === 0 && familyOf(o.model) !== 'memn2n') throw new ConfigError(`--negatives 0 (softmax over all candidates) is memn2n's; ${o.model} needs at least 1`);
   if (o.model !== 'hcn' && o.dev === undefined) throw new ConfigError("required option '--dev <file>' not specified");
   if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
   if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');
@@ -164,7 +198,9 @@ function run(o: TrainFlags): void {
   const train = readDialogs(o.train);
   const dev = o.dev !== undefined ? readDialogs(o.dev) : [];
   const kb = o.kb ? KbTypes.fromFacts(readBabiKb(o.kb).facts) : undefined;
-  const opts: TrainOptions = {
+  // --profile: its options for the task, under the flags given.
+  const profiled: TrainOptions = o.profile !== undefined && (BENCHMARK_MODELS as readonly string[]).includes(o.model) ? trainerOf(o.model as BenchmarkModel, profileNamed(o.profile), o.seed ?? 1, taskOf(o)).opts : {};
+  const given: TrainOptions = {
     matchType: o.matchType === true,
     hops: o.hops,
     dim: o.dim,
@@ -185,8 +221,10 @@ function run(o: TrainFlags): void {
     rulesAdvice: o.rulesAdvice,
     adviceGate: o.adviceGate,
   };
-  const label = `train ${o.model}${o.matchType ? '+match' : ''}`;
-  const epochs = o.model === 'hcn' ? (o.epochs ?? HCN_TRAIN_DEFAULTS.epochs) : o.model === 'memn2n' ? (o.epochs ?? MEMN2N_TRAIN_DEFAULTS.epochs) : o.model === 'embeddings' ? (o.epochs ?? EMBEDDINGS_TRAIN_DEFAULTS.epochs) : 0;
+  const opts: TrainOptions = { ...profiled, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v !== false)) };
+  const label = `train ${o.model}${o.profile !== undefined ? ` (profile ${o.profile})` : ''}`;
+  const family = familyOf(o.model);
+  const epochs = opts.epochs ?? (family === 'hcn' ? HCN_TRAIN_DEFAULTS.epochs : family === 'memn2n' ? MEMN2N_TRAIN_DEFAULTS.epochs : family === 'embeddings' ? EMBEDDINGS_TRAIN_DEFAULTS.epochs : 0);
   const bar = progress(label, epochs);
   let training: SavableRanker | undefined;
   const r = trainModel(o.model, { train, dev, candidates, ...(kb ? { kb } : {}) }, opts, {

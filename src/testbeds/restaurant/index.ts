@@ -2,7 +2,7 @@
  * The restaurant-booking testbed (bAbI dialog tasks 1–6, Bordes, Boureau & Weston 2017): the KB
  * (memory and SQLite stores), the user/bot simulator that regenerates tasks 1–5, the rule-based
  * bots, the Hybrid Code Network and the Table 2 benchmark. Importing it registers the models
- * `rules`, `rules-dstc2`, `dstc2-plus`, `dstc2-heard`, `dstc2-adapt` and `hcn` (and the generic rankers).
+ * `rules`, `rules-dstc2` and `hcn` (and the generic rankers).
  *
  * @example
  * ```ts
@@ -22,14 +22,12 @@ export { compareWithOriginal, formatComparison, delexicalise, type Comparison, t
 export { createRulesBot, type RulesBot, type RulesOptions } from './rules/rules.js';
 export { createDstc2RulesBot, type Dstc2RulesBot, type Dstc2RulesOptions } from './rules/dstc2.js';
 export { canonicalRestaurantText } from './synonyms.js';
-export { createDstc2PlusBot, type Dstc2PlusBot, type Dstc2PlusOptions } from './rules/dstc2-plus.js';
 export { createDstc2HeardBot, type Dstc2HeardBot, type Dstc2HeardOptions } from './rules/dstc2-heard.js';
-export { createDstc2AdaptBot, type Dstc2AdaptBot, type Dstc2AdaptOptions } from './rules/dstc2-adapt.js';
 export { Hcn, HCN_DEFAULTS, type HcnConfig } from './hcn/hcn.js';
 export { trainHcn, HCN_TRAIN_DEFAULTS, type HcnTrainOptions, type HcnTrainData, type HcnTrainResult } from './hcn/train.js';
-export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkProfile } from './benchmark/benchmark.js';
-export { benchmarkJson, benchmarkMarkdown, benchmarkSvg, paperVerdicts, type ReportInfo } from './benchmark/report.js';
+export { runBenchmark, parseModels, parseTasks, seedsOf, profileNamed, QUICK_PROFILE, FULL_PROFILE, PAPER_PROFILE, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRow, type BenchmarkSummaryRow, type BenchmarkProfile } from './benchmark/benchmark.js';
+export { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, paperVerdicts, type PaperVerdict, type ReportInfo } from './benchmark/report.js';
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
-export { PAPER_MODELS, TABLE10_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
+export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, table10Cell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions } from './online/env.js';
 export { babiEnvId } from './online/babi.js';

@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../../core/errors.js';
-import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, TABLE10_MODELS, type BenchmarkModel } from './paper.js';
+import { createRng } from '../../../core/rng.js';
+import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, isLearnedModel, type BenchmarkModel } from './paper.js';
 import { hasTaskFiles, type BenchmarkSource, type TaskData } from './data.js';
 import { runOnWorkers } from './workers.js';
 import { cellData, runCell, type BenchmarkCell, type BenchmarkHooks, type BenchmarkProfile, type BenchmarkRow, type CellContext, type CellResult, type TrainFrom } from './cell.js';
@@ -73,6 +74,59 @@ export const FULL_PROFILE: BenchmarkProfile = {
 };
 
 /**
+ * Paper: the paper's hyper-parameters (appendix Tables 8 and 9) per task; what the tables do not
+ * give (epochs, stopping, the optimizer's details) is the trainers'. Supervised embeddings
+ * (Table 8): learning rate, margin, dimension, negatives per example and whether the input is the
+ * history or the last user utterance, with plain SGD and per-example negatives (no shared
+ * negatives), up to 60 epochs, stopping after 8 without a better dev score; the Table 10 variants
+ * alike. MemN2N (Table 9): SGD at learning rate 0.01, dimension, 100 sampled negatives per batch,
+ * hops; up to 40 epochs, patience 6. Table 9's margin (0.1) does not apply (this MemN2N is trained
+ * with a softmax over its sampled candidates), and the trainer's 10 hard negatives per example are
+ * kept (original task 5 with them: dev 94.4% at epoch 23 against the paper's tst 96.1%). HCN (not
+ * in the paper) as in the full profile. Data as the full profile.
+ *
+ * @example
+ * ```ts
+ * import { runBenchmark, PAPER_PROFILE } from 'dialogym/restaurant';
+ * const r = await runBenchmark({ profile: PAPER_PROFILE, source: { kind: 'files', dir: 'data/dialog-bAbI-tasks' }, models: ['embeddings'], tasks: [1], seed: 1, seeds: 3 });
+ * ```
+ */
+export const PAPER_PROFILE: BenchmarkProfile = {
+  name: 'paper',
+  dialogs: 1000,
+  limits: {},
+  embeddings: { optimizer: 'sgd', sharedNegatives: false, epochs: 60, patience: 8 },
+  memn2n: { optimizer: 'sgd', lr: 0.01, negatives: 100, epochs: 40, patience: 6 },
+  hcn: { patience: 3 },
+  perTask: {
+    1: { embeddings: { lr: 0.01, margin: 0.01, dim: 32, negatives: 100, input: 'history' }, memn2n: { dim: 128, hops: 1 } },
+    2: { embeddings: { lr: 0.01, margin: 0.01, dim: 128, negatives: 100, input: 'last' }, memn2n: { dim: 32, hops: 1 } },
+    3: { embeddings: { lr: 0.01, margin: 0.1, dim: 128, negatives: 1000, input: 'last' }, memn2n: { dim: 32, hops: 3 } },
+    4: { embeddings: { lr: 0.001, margin: 0.1, dim: 128, negatives: 1000, input: 'last' }, memn2n: { dim: 128, hops: 2 } },
+    5: { embeddings: { lr: 0.01, margin: 0.01, dim: 32, negatives: 100, input: 'history' }, memn2n: { dim: 32, hops: 3 } },
+    6: { embeddings: { lr: 0.001, margin: 0.01, dim: 128, negatives: 100, input: 'last' }, memn2n: { dim: 128, hops: 4 } },
+  },
+};
+
+/** The built-in profiles by name (`benchmark --profile <name>`). */
+export const PROFILES: Readonly<Record<string, BenchmarkProfile>> = { quick: QUICK_PROFILE, full: FULL_PROFILE, paper: PAPER_PROFILE };
+
+/**
+ * A built-in profile by name; an unknown name throws a ConfigError listing the names.
+ *
+ * @example
+ * ```ts
+ * import { profileNamed } from 'dialogym/restaurant';
+ * profileNamed('paper').perTask?.[4]?.embeddings?.lr; // 0.001 (Table 8)
+ * ```
+ */
+export function profileNamed(name: string): BenchmarkProfile {
+  const p = PROFILES[name];
+  if (!p) throw new ConfigError(`--profile: unknown profile '${name}' (expected ${Object.keys(PROFILES).join(', ')})`);
+  return p;
+}
+
+/**
  * Options of `runBenchmark`: the profile, where the dialogs come from (`{ kind: 'files', dir }`
  * for the original files, `{ kind: 'generate', seed, dialogs }` for simulator data), models, tasks
  * and seed.
@@ -90,6 +144,11 @@ export interface BenchmarkOptions {
   /** Tasks 1-6. */
   readonly tasks: readonly number[];
   readonly seed: number;
+  /**
+   * Runs of each learned cell (embeddings, MemN2N, HCN), with training seeds `seedsOf(seed, k)`;
+   * the report gives their mean ± standard deviation. Default 1 (the seed `seed` itself).
+   */
+  readonly seeds?: number;
   /**
    * `generate`: train and select on simulator data (seed `seed`, `profile.dialogs` per split) and
    * test on the original files of `source` (the simulator's fidelity). Default `files`.
@@ -123,8 +182,10 @@ export interface FinishedCell {
  * ```
  */
 export interface BenchmarkResult {
-  /** In Table 2 order: test sets, then models. */
-  readonly rows: BenchmarkRow[];
+  /** In Table 2 order: test sets, then models; a learned cell's mean over its runs. */
+  readonly rows: BenchmarkSummaryRow[];
+  /** Every run's rows, in Table 2 order then by run (one per cell for the count-based baselines). */
+  readonly runs: BenchmarkRow[];
   readonly notes: string[];
   /** Wall time of the whole run, and per model (training + evaluation). */
   readonly seconds: number;
@@ -140,9 +201,86 @@ export interface BenchmarkResult {
   readonly cells?: readonly FinishedCell[];
 }
 
+/**
+ * A cell of Table 2 over its runs: the mean accuracies (and training time) of its `--seeds` runs,
+ * with their sample standard deviations (0 for one run).
+ *
+ * @example
+ * ```ts
+ * import type { BenchmarkSummaryRow } from 'dialogym/restaurant';
+ * const row: BenchmarkSummaryRow = { model: 'memn2n', test: 'T5', perResponse: 0.96, perDialog: 0.5, trainSeconds: 40, runs: 3, perResponseSd: 0.004, perDialogSd: 0.03 };
+ * ```
+ */
+export interface BenchmarkSummaryRow extends BenchmarkRow {
+  /** Runs averaged. */
+  readonly runs: number;
+  /** Sample standard deviation of the per-response accuracy over the runs (0 for one run). */
+  readonly perResponseSd: number;
+  /** Sample standard deviation of the per-dialog accuracy over the runs. */
+  readonly perDialogSd: number;
+}
+
+/** Mean and sample standard deviation (n − 1; 0 for one value). */
+export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
+  const n = xs.length;
+  const mean = xs.reduce((a, x) => a + x, 0) / Math.max(1, n);
+  if (n < 2) return { mean, sd: 0 };
+  return { mean, sd: Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) };
+}
+
+/**
+ * The training seeds of `k` runs from the run's seed: the seed itself, then seeds drawn from
+ * `createRng(seed).fork('benchmark-seeds')` (so `--seeds 1` trains as before and a run's seeds
+ * do not depend on k).
+ *
+ * @example
+ * ```ts
+ * import { seedsOf } from 'dialogym/restaurant';
+ * seedsOf(1, 3); // [1, …, …]
+ * ```
+ */
+export function seedsOf(seed: number, k: number): number[] {
+  const rng = createRng(seed).fork('benchmark-seeds');
+  const out = [seed];
+  while (out.length < k) {
+    const s = rng.int(2 ** 31 - 1);
+    if (!out.includes(s)) out.push(s);
+  }
+  return out.slice(0, k);
+}
+
+const round6 = (x: number): number => Number(x.toFixed(6));
+
+/** The rows of each (model, test) averaged over their runs, in the order of their first run. */
+export function summarizeRuns(runs: readonly BenchmarkRow[]): BenchmarkSummaryRow[] {
+  const groups = new Map<string, BenchmarkRow[]>();
+  for (const r of runs) {
+    const key = `${r.model}\u0000${r.test}`;
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()].map((g) => {
+    const first = g[0] as BenchmarkRow;
+    const pr = meanSd(g.map((r) => r.perResponse));
+    const pd = meanSd(g.map((r) => r.perDialog));
+    return {
+      model: first.model,
+      test: first.test,
+      perResponse: round6(pr.mean),
+      perDialog: round6(pd.mean),
+      trainSeconds: Number(meanSd(g.map((r) => r.trainSeconds)).mean.toFixed(2)),
+      runs: g.length,
+      perResponseSd: round6(pr.sd),
+      perDialogSd: round6(pd.sd),
+    };
+  });
+}
+
 /** The note of a cell whose training responses are not all among the candidates, if any. */
 function cellNote(f: FinishedCell): string | undefined {
-  return f.result.missing > 0 ? `task ${f.cell.task} ${f.cell.model}: ${f.result.missing} training responses are not among the candidates (skipped)` : undefined;
+  if (f.result.missing === 0 || f.cell.run > 0) return undefined;
+  return `task ${f.cell.task} ${f.cell.model}: ${f.result.missing} training responses are not among the candidates (skipped)`;
 }
 
 /**
@@ -152,17 +290,20 @@ function cellNote(f: FinishedCell): string | undefined {
  */
 export function assembleBenchmark(gridNotes: readonly string[], cells: readonly FinishedCell[], timing: { readonly seconds: number; readonly cpuSeconds: number; readonly workers: number }): BenchmarkResult {
   const sorted = [...cells].sort((a, b) => a.cell.index - b.cell.index);
-  const rows: BenchmarkRow[] = sorted.flatMap((f) => f.result.rows);
-  rows.sort((a, b) => BENCHMARK_TESTS.indexOf(a.test) - BENCHMARK_TESTS.indexOf(b.test) || BENCHMARK_MODELS.indexOf(a.model) - BENCHMARK_MODELS.indexOf(b.model));
+  const runs: BenchmarkRow[] = sorted.flatMap((f) => f.result.rows);
+  // Stable: a cell's runs keep their grid order.
+  runs.sort((a, b) => BENCHMARK_TESTS.indexOf(a.test) - BENCHMARK_TESTS.indexOf(b.test) || BENCHMARK_MODELS.indexOf(a.model) - BENCHMARK_MODELS.indexOf(b.model));
+  const rows = summarizeRuns(runs);
   const modelSeconds: Partial<Record<BenchmarkModel, number>> = {};
   for (const f of sorted) modelSeconds[f.cell.model] = (modelSeconds[f.cell.model] ?? 0) + f.result.trainSeconds + f.result.evalSeconds;
   const notes = [...gridNotes, ...sorted.map(cellNote).filter((n): n is string => n !== undefined)];
-  return { rows, notes, seconds: timing.seconds, modelSeconds, cpuSeconds: timing.cpuSeconds, workers: timing.workers, gridNotes: [...gridNotes], cells: sorted };
+  return { rows, runs, notes, seconds: timing.seconds, modelSeconds, cpuSeconds: timing.cpuSeconds, workers: timing.workers, gridNotes: [...gridNotes], cells: sorted };
 }
 
 /**
  * Parses `a,b` model names (`all` = every model, `paper` = the six models of Table 2,
- * `table10` = the two embeddings variants of the appendix's Table 10) into
+ * `table10` = the two embeddings variants of the appendix's Table 10, `variants` = dialogym's
+ * variants) into
  * `BENCHMARK_MODELS` order; an empty list or an unknown name throws a ConfigError.
  *
  * @example
@@ -176,6 +317,7 @@ export function parseModels(v: string): BenchmarkModel[] {
   if (v.trim() === 'all') return [...BENCHMARK_MODELS];
   if (v.trim() === 'paper') return [...PAPER_MODELS];
   if (v.trim() === 'table10') return [...TABLE10_MODELS];
+  if (v.trim() === 'variants') return [...VARIANT_MODELS];
   const names = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (names.length === 0) throw new ConfigError('--models: no model given');
   for (const n of names) if (!(BENCHMARK_MODELS as readonly string[]).includes(n)) throw new ConfigError(`--models: unknown model '${n}' (expected ${BENCHMARK_MODELS.join(', ')})`);
@@ -216,7 +358,9 @@ export function parseTasks(v: string): number[] {
 const CELL_SECONDS: Readonly<Record<BenchmarkModel, readonly number[]>> = {
   tfidf: [0.9, 2.4, 1.6, 0.6, 3.2, 0.8],
   'tfidf+type': [1.7, 3.3, 3.7, 1.4, 7.5, 2.2],
+  'tfidf+type-word': [1.7, 3.3, 3.7, 1.4, 7.5, 2.2],
   nn: [0.6, 1.2, 1.3, 0.5, 4.3, 2.5],
+  'nn+prev': [0.6, 1.2, 1.3, 0.5, 4.3, 2.5],
   embeddings: [2.3, 3.6, 6.1, 0.9, 30.3, 3.5],
   'embeddings+match': [1.1, 5.3, 6.7, 2.8, 45.7, 5.2],
   'embeddings+bigrams': [3.2, 4.2, 7.5, 1.8, 29, 6.2],
@@ -272,9 +416,13 @@ export async function runBenchmark(o: BenchmarkOptions, hooks: BenchmarkHooks = 
   if (trainFrom === 'generate') note(`trained and selected on simulator data (seed ${o.seed}, ${o.profile.dialogs} dialogs per split), tested on the original files`);
   const ctx: CellContext = { profile: o.profile, source: o.source, trainFrom, seed: o.seed };
   const gridNotes = [...notes];
-  const total = tasks.length * o.models.length;
+  const seeds = seedsOf(o.seed, Math.max(1, o.seeds ?? 1));
   const cells: BenchmarkCell[] = [];
-  for (const task of tasks) for (const model of o.models) cells.push({ model, task, index: cells.length, total });
+  for (const task of tasks)
+    for (const model of o.models)
+      (isLearnedModel(model) ? seeds : [o.seed]).forEach((seed, run) => cells.push({ model, task, run, seed, index: cells.length, total: 0 }));
+  const total = cells.length;
+  cells.forEach((c, i) => (cells[i] = { ...c, total }));
   const mine = o.include ? cells.filter((c) => (o.include as (i: number) => boolean)(c.index)) : cells;
   const finished: FinishedCell[] = [];
   const done = (cell: BenchmarkCell, r: CellResult): void => {

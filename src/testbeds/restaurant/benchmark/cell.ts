@@ -9,7 +9,7 @@ import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { trainModel, type TrainOptions } from '../../../rankers/registry.js';
 import type { EpochReport } from '../../../train/loop.js';
 import { generateTaskData, loadTaskData, originalRestaurants, restaurantsOf, type BenchmarkSource, type SplitLimits, type TaskData } from './data.js';
-import type { BenchmarkModel, BenchmarkTest } from './paper.js';
+import { isLearnedModel, type BenchmarkModel, type BenchmarkTest } from './paper.js';
 
 /** Options of the learned models, per model kind. */
 export interface LearnedOptions {
@@ -46,12 +46,12 @@ export interface BenchmarkProfile extends LearnedOptions {
 /** Where the training and dev dialogs come from when the test sets are original files. */
 export type TrainFrom = 'files' | 'generate';
 
-/** One cell of Table 2 (accuracies as fractions in [0, 1]).
+/** One run of one cell of Table 2 (accuracies as fractions in [0, 1]).
  *
  * @example
  * ```ts
  * import type { BenchmarkRow } from 'dialogym/restaurant';
- * const row: BenchmarkRow = { model: 'memn2n', test: 'T1-OOV', perResponse: 0.72, perDialog: 0.01, trainSeconds: 40 };
+ * const row: BenchmarkRow = { model: 'memn2n', test: 'T1-OOV', perResponse: 0.72, perDialog: 0.01, trainSeconds: 40, seed: 1 };
  * ```
  */
 export interface BenchmarkRow {
@@ -63,11 +63,18 @@ export interface BenchmarkRow {
   readonly perDialog: number;
   /** Training time of the model for this task (the same for T<n> and T<n>-OOV). */
   readonly trainSeconds: number;
+  /** The training seed of this run (a learned model's; the count-based baselines have none). */
+  readonly seed?: number;
 }
 
+/** A cell of the grid: a model on a task, one of its `--seeds` runs. */
 export interface BenchmarkCell {
   readonly model: BenchmarkModel;
   readonly task: number;
+  /** 0-based run of the cell (`--seeds k`: 0 … k−1; the count-based baselines run once). */
+  readonly run: number;
+  /** The training seed of the run. */
+  readonly seed: number;
   /** 0-based position in the grid and grid size. */
   readonly index: number;
   readonly total: number;
@@ -91,27 +98,23 @@ function embeddingsOptions(profile: BenchmarkProfile, model: 'embeddings' | 'emb
   return { ...learnedOptions(profile, 'embeddings', task), ...profile.embeddingsVariantPerTask?.[model]?.[task], ...profile.override?.embeddings };
 }
 
-/** The trainer and its options for a Table 2 model. */
+/**
+ * The registered model a benchmark model trains (its own name: `trainModel(model, …)`) and its
+ * options in a profile for a task and training seed.
+ */
 export function trainerOf(model: BenchmarkModel, profile: BenchmarkProfile, seed: number, task: number): { kind: string; opts: TrainOptions } {
   switch (model) {
-    case 'tfidf':
-      return { kind: 'tfidf', opts: { matchType: false } };
-    case 'tfidf+type':
-      return { kind: 'tfidf', opts: { matchType: true } };
-    case 'nn':
-      return { kind: 'nn', opts: {} };
     case 'embeddings':
-      return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: false, seed } };
     case 'embeddings+match':
-      return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: true, seed } };
     case 'embeddings+bigrams':
-      return { kind: 'embeddings', opts: { ...embeddingsOptions(profile, model, task), matchType: false, bigrams: true, seed } };
+      return { kind: model, opts: { ...embeddingsOptions(profile, model, task), seed } };
     case 'memn2n':
-      return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: false, seed } };
     case 'memn2n+match':
-      return { kind: 'memn2n', opts: { ...learnedOptions(profile, 'memn2n', task), matchType: true, seed } };
+      return { kind: model, opts: { ...learnedOptions(profile, 'memn2n', task), seed } };
     case 'hcn':
-      return { kind: 'hcn', opts: { ...learnedOptions(profile, 'hcn', task), seed } };
+      return { kind: model, opts: { ...learnedOptions(profile, 'hcn', task), seed } };
+    default:
+      return { kind: model, opts: {} };
   }
 }
 
@@ -122,6 +125,7 @@ export interface CellContext {
   readonly profile: BenchmarkProfile;
   readonly source: BenchmarkSource;
   readonly trainFrom: TrainFrom;
+  /** The run's seed: generated data (`trainFrom: generate`); each cell has its own training seed. */
   readonly seed: number;
 }
 
@@ -156,12 +160,13 @@ export function cellData(ctx: CellContext, task: number): TaskData {
 
 /** Trains one model on one task and evaluates it on the task's test sets. */
 export function runCell(ctx: CellContext, data: TaskData, cell: BenchmarkCell, onEpoch?: (r: EpochReport) => void): CellResult {
-  const { kind, opts } = trainerOf(cell.model, ctx.profile, ctx.seed, cell.task);
+  const { kind, opts } = trainerOf(cell.model, ctx.profile, cell.seed, cell.task);
+  const learned = isLearnedModel(cell.model);
   const trained = trainModel(kind, { train: data.train, dev: data.dev, candidates: data.candidates, kb: data.kb }, opts, { onEpoch });
   const te = performance.now();
   const rows = data.tests.map((ts): BenchmarkRow => {
     const s = evaluateDialogs(trained.model, ts.dialogs, { candidates: data.candidates });
-    return { model: cell.model, test: ts.test, perResponse: round(accuracy.perResponse(s), 6), perDialog: round(accuracy.perDialog(s), 6), trainSeconds: round(trained.seconds, 2) };
+    return { model: cell.model, test: ts.test, perResponse: round(accuracy.perResponse(s), 6), perDialog: round(accuracy.perDialog(s), 6), trainSeconds: round(trained.seconds, 2), ...(learned ? { seed: cell.seed } : {}) };
   });
   return { rows, evalSeconds: (performance.now() - te) / 1000, trainSeconds: trained.seconds, missing: trained.missing };
 }

@@ -3,7 +3,7 @@
  * not a competitor. HCN's own recipe is domain code plus a learned policy (Williams, Asadi & Zweig
  * 2017, §2: "the developer can provide software for […] action masks"; the features of a turn are
  * whatever the domain code knows); here the domain code is `dstc2-heard`, the rules that transfer
- * best across DSTC2 system versions (docs/hcn-dstc6-task6.md). At every bot turn the rules'
+ * best across DSTC2 system versions (docs/notes/hcn-dstc6-task6.md). At every bot turn the rules'
  * response is computed from the history, and the templates whose filled text equals it are flagged
  * in the turn's features (`FeatureSpec.advice`): the network learns per template when to follow the
  * rules and when its own choice is better. The output weights from a template's own flag start at

@@ -6,7 +6,7 @@
  * parser, which missed some words every time: `center` (the transcribers' spelling of `centre`) is
  * in no trn api_call it reached (0 of 78: `api_call R_cuisine R_location cheap`), nor in dev (0 of
  * 30). Such misses are a property of the recogniser and parser, not of a system version's wording
- * or policy (docs/hcn-dstc6-task6.md, the leave-version-out signals). Learned from the training
+ * or policy (docs/notes/hcn-dstc6-task6.md, the leave-version-out signals). Learned from the training
  * dialogs: for every api_call and slot, the user turn that gave the slot its value — the last one
  * since the previous call that names the slot (`evidence: 'since-call'`), or only the turn right
  * before the call (`'last-turn'`, the third session's count) — and each word whose removal changes

@@ -1,7 +1,7 @@
 /**
  * Which DSTC2 system version speaks in a task-6 dialog, read off its bot turns' wording — for a
  * selection signal that imitates the shift from trn/dev to tst: train on the dialogs of one
- * version, score those of the other (bench/task6-versions.sh, docs/hcn-dstc6-task6.md).
+ * version, score those of the other (bench/task6-versions.sh, docs/notes/hcn-dstc6-task6.md).
  *
  * The markers are wordings found in trn and dev under one version only (bot turns in trn / dev):
  * version A says `X is a nice place in the … and the prices are …` (579 / 0), `I'm sorry but there

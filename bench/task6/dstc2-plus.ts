@@ -15,13 +15,13 @@
  * The patterns' learning and filling are dstc2-patterns.ts's; the rules are dstc2.ts's
  * (`decideDstc2`), unchanged.
  */
-import type { Dialog, Turn } from '../../../core/dialog.js';
-import { ConfigError } from '../../../core/errors.js';
-import type { Responder } from '../../../rankers/ranker.js';
-import { delexicalise, fill, type Decision } from './dstc2-patterns.js';
-import { DONTCARE, DSTC2_SLOTS } from './dstc2-lexicon.js';
-import { readBotTurn, trackDstc2, type Dstc2State } from './dstc2-state.js';
-import { apiCall, Dstc2RulesBot, type Dstc2RulesOptions } from './dstc2.js';
+import type { Dialog, Turn } from '../../src/core/dialog.js';
+import { ConfigError } from '../../src/core/errors.js';
+import type { Responder } from '../../src/rankers/ranker.js';
+import { delexicalise, fill, type Decision } from '../../src/testbeds/restaurant/rules/dstc2-patterns.js';
+import { DONTCARE, DSTC2_SLOTS } from '../../src/testbeds/restaurant/rules/dstc2-lexicon.js';
+import { readBotTurn, trackDstc2, type Dstc2State } from '../../src/testbeds/restaurant/rules/dstc2-state.js';
+import { apiCall, Dstc2RulesBot, type Dstc2RulesOptions } from '../../src/testbeds/restaurant/rules/dstc2.js';
 
 /**
  * Options of `createDstc2PlusBot` (the `dstc2-plus` model): those of `rules-dstc2` and the
@@ -48,7 +48,7 @@ export interface Dstc2PlusOptions extends Dstc2RulesOptions {
    * Whether the acts before the first api_call (ask cuisine / area / price, or call) are taken
    * from the training dialogs' majority per context instead of the rules (default false: they
    * help within one mix of DSTC2 system versions and hurt across mixes; see
-   * docs/hcn-dstc6-task6.md).
+   * docs/notes/hcn-dstc6-task6.md).
    */
   readonly learnedActs?: boolean;
   /** Least training turns a context needs before its majority act overrides the rules' (default 5). */

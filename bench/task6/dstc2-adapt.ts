@@ -15,15 +15,15 @@
  * wordings for a signature the dialog has not said yet: once an earlier bot turn has a template no
  * training turn has (this dialog's system is not the training one), the bot says the candidates'
  * template of the signature that no training turn has either and that shares the most word
- * bigrams with those novel turns (measured in docs/hcn-dstc6-task6.md, fourth session).
+ * bigrams with those novel turns (measured in docs/notes/hcn-dstc6-task6.md, fourth session).
  */
-import type { Dialog, Turn } from '../../../core/dialog.js';
-import { ConfigError } from '../../../core/errors.js';
-import type { Responder } from '../../../rankers/ranker.js';
-import { readBotAct, type Dstc2BotAct } from './dstc2-acts.js';
-import { Dstc2HeardBot, type Dstc2HeardOptions } from './dstc2-heard.js';
-import { fill } from './dstc2-patterns.js';
-import type { Dstc2RulesBot } from './dstc2.js';
+import type { Dialog, Turn } from '../../src/core/dialog.js';
+import { ConfigError } from '../../src/core/errors.js';
+import type { Responder } from '../../src/rankers/ranker.js';
+import { readBotAct, type Dstc2BotAct } from '../../src/testbeds/restaurant/rules/dstc2-acts.js';
+import { Dstc2HeardBot, type Dstc2HeardOptions } from '../../src/testbeds/restaurant/rules/dstc2-heard.js';
+import { fill } from '../../src/testbeds/restaurant/rules/dstc2-patterns.js';
+import type { Dstc2RulesBot } from '../../src/testbeds/restaurant/rules/dstc2.js';
 
 /**
  * Options of `createDstc2AdaptBot` (the `dstc2-adapt` model): those of `dstc2-heard` and which
