@@ -1,4 +1,5 @@
 /** The `dialogym infobot` verbs through the real CLI: files, JSON figures, chat over stdin, one-line errors. */
+import { checkLatex } from '../src/report/testing/latex-check.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -71,7 +72,7 @@ test('infobot chat: a person plays the user over stdin', () => {
   oneLineError(cli(['infobot', 'chat', '--agent', 'max']), /^error: agent 'max' is an upper bound/);
 });
 
-test('infobot table writes the Markdown report', () => {
+test('infobot table writes the Markdown report, the LaTeX table and the chart beside it', () => {
   const out = join(tmp, 'res', 'infobot.md');
   const r = cli(['infobot', 'table', '--episodes', '50', '--splits', 'small,medium', '--temperatures', '0,2', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
@@ -86,6 +87,18 @@ test('infobot table writes the Markdown report', () => {
   const [ours, paper, diff] = (row.match(/(-?\d\.\d\d) \/ (0\.32) \(([+−]\d\.\d\d)\)/) as RegExpMatchArray).slice(1).map((x) => Number(x.replace('−', '-')));
   assert.ok(Math.abs((ours as number) - (paper as number) - (diff as number)) < 0.011);
   assert.match(md, /^Medium S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.77, /m);
+  const tex = readFileSync(join(tmp, 'res', 'infobot.tex'), 'utf8');
+  const check = checkLatex(tex);
+  assert.deepEqual(check.problems, []);
+  // One row per agent (a panel of the chart) under two header rows; 1 + 3 columns per split.
+  const svg = readFileSync(join(tmp, 'res', 'infobot.svg'), 'utf8');
+  const agents = (svg.match(/<g class="panel"/g) ?? []).length;
+  assert.ok(agents >= 5, `${agents} agents`);
+  assert.deepEqual(check.tabulars, [{ columns: 7, rows: 2 + agents }]);
+  assert.match(tex, /\\multicolumn\{3\}\{c\}\{Medium \(\$N=\d+\$\)\}/);
+  assert.match(tex, /^rule-soft & [\d.]+ & [\d.]+ & -?[\d.]+\\,\$\\pm\$\\,[\d.]+ \(0\.32\)/m);
+  assert.equal((svg.match(/<circle class="ours"/g) ?? []).length, 2 * agents);
+  assert.match(svg, /<circle class="reference" data-agent="rule-soft" data-split="small" cx="[\d.]+"/);
 });
 
 test('infobot train writes a policy and its learning curve; eval and chat use it by file or as the default policy', () => {

@@ -44,6 +44,8 @@ export interface DotPlotOptions {
   readonly legend: { readonly ours: string; readonly reference?: string; readonly band?: string };
   /** Digits of tick labels (default 0). */
   readonly tickDigits?: number;
+  /** Width of the row labels (default 62 px, a test-set name). */
+  readonly labelWidth?: number;
 }
 
 export function escapeXml(s: string): string {
@@ -58,7 +60,7 @@ export function dotPlotSvg(panels: readonly DotPanel[], o: DotPlotOptions): stri
   const width = 520;
   const margin = 12;
   const gutter = 18;
-  const labelW = 62;
+  const labelW = o.labelWidth ?? 62;
   const panelW = (width - 2 * margin - (columns - 1) * gutter) / columns;
   const rowH = 15;
   const panelTitleH = 20;
@@ -84,10 +86,10 @@ export function dotPlotSvg(panels: readonly DotPanel[], o: DotPlotOptions): stri
   const ly = y + 12;
   out.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 16}" y2="${ly}" stroke="${CHART_COLOURS.ours}" stroke-width="1.5"/><circle cx="${lx + 8}" cy="${ly}" r="4" fill="${CHART_COLOURS.ours}"/>`);
   out.push(`<text x="${lx + 22}" y="${ly + 4}">${escapeXml(o.legend.ours)}</text>`);
-  lx += 30 + 6.2 * o.legend.ours.length;
+  lx += 22 + 7 * o.legend.ours.length + 16;
   if (o.legend.reference) {
     out.push(`<circle cx="${lx + 6}" cy="${ly}" r="4.5" fill="none" stroke="${CHART_COLOURS.reference}" stroke-width="1.8"/><text x="${lx + 16}" y="${ly + 4}">${escapeXml(o.legend.reference)}</text>`);
-    lx += 26 + 6.2 * o.legend.reference.length;
+    lx += 16 + 7 * o.legend.reference.length + 16;
   }
   if (o.legend.band) out.push(`<rect x="${lx}" y="${ly - 5}" width="14" height="10" fill="${CHART_COLOURS.band}"/><text x="${lx + 20}" y="${ly + 4}">${escapeXml(o.legend.band)}</text>`);
   y = headerH;

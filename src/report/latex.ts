@@ -37,6 +37,10 @@ export interface BooktabsTable {
   readonly label: string;
   /** Set in `\small` (default) or `\footnotesize` to fit a column. */
   readonly size?: 'small' | 'footnotesize';
+  /** Across both columns of a two-column page (`table*`). */
+  readonly wide?: boolean;
+  /** `\cmidrule` lines under the first header row, e.g. `\cmidrule(lr){2-4}`. */
+  readonly headerRules?: string;
 }
 
 /** The columns a row spans: its cells, a `\multicolumn{n}` counting n. */
@@ -54,19 +58,22 @@ export function booktabsTable(t: BooktabsTable): string {
     if (rowSpan(cells) !== cols) throw new Error(`booktabsTable: a row spans ${rowSpan(cells)} columns, the table has ${cols}: ${cells.join(' & ')}`);
     return `${cells.join(' & ')} \\\\`;
   };
+  const env = t.wide ? 'table*' : 'table';
+  const header = t.header.map(line);
+  if (t.headerRules && header.length > 1) header.splice(1, 0, t.headerRules);
   return [
-    '\\begin{table}[t]',
+    `\\begin{${env}}[t]`,
     '\\centering',
     `\\${t.size ?? 'small'}`,
     `\\begin{tabular}{${t.align}}`,
     '\\toprule',
-    ...t.header.map(line),
+    ...header,
     '\\midrule',
     ...t.body.map((r) => (r === 'midrule' ? '\\midrule' : line(r))),
     '\\bottomrule',
     '\\end{tabular}',
     `\\caption{${t.caption}}`,
     `\\label{${t.label}}`,
-    '\\end{table}',
+    `\\end{${env}}`,
   ].join('\n') + '\n';
 }

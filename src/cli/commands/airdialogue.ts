@@ -342,7 +342,7 @@ function registerLearned(cmd: Command): void {
 
   cmd
     .command('tables')
-    .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
+    .description("the paper's Tables 8-10 for the learned agents (the paper's figures beside ours where the setting is the same) as Markdown, LaTeX, SVG and JSON")
     .requiredOption('--model <file>', 'models trained on the synthesized training split')
     .requiredOption('--data <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
     .addOption(alias('--splits <dir>', 'data'))
@@ -352,11 +352,11 @@ function registerLearned(cmd: Command): void {
     .option('--episodes <n>', 'self-play dialogues per row', intFlag('--episodes', 1, 10_000_000), 1000)
     .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
-    .requiredOption('--out <dir>', 'output folder (tables.md, tables.svg, tables.json)', outFolderFlag('--out'))
+    .requiredOption('--out <dir>', 'output folder (tables.md, tables.tex, tables.svg, tables.json)', outFolderFlag('--out'))
     .action(
       action(async (o: { model: string; data: string; rlModel?: string; realModel?: string; realData?: string; episodes: number; seed: number; out: string }) => {
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
-        const { airTables, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
+        const { airTables, airTablesLatex, airTablesMarkdown, airTablesSvg } = await import('../../testbeds/airdialogue/learned/tables.js');
         const split = (dir: string, name: string) => readAirDialogue(join(dir, `${name}_data.json`), join(dir, `${name}_kb.json`));
         const t = airTables({
           syn: loadAirModels(o.model),
@@ -371,10 +371,11 @@ function registerLearned(cmd: Command): void {
         });
         const md = airTablesMarkdown(t);
         writeFileAtomic(join(o.out, 'tables.md'), md);
+        writeFileAtomic(join(o.out, 'tables.tex'), airTablesLatex(t));
         writeFileAtomic(join(o.out, 'tables.svg'), airTablesSvg(t));
         writeFileAtomic(join(o.out, 'tables.json'), JSON.stringify(t) + '\n');
         process.stdout.write(md);
-        out(`wrote ${join(o.out, 'tables.md')}, tables.svg and tables.json`);
+        out(`wrote ${join(o.out, 'tables.md')}, tables.tex, tables.svg and tables.json`);
       }),
     );
 }

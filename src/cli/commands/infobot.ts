@@ -23,6 +23,8 @@ import {
   formatKbTsv,
   infobotAgents,
   infobotTable,
+  infobotLatex,
+  infobotSvg,
   isPolicyFile,
   kbFileNames,
   defaultPolicyFile,
@@ -235,7 +237,7 @@ export function registerInfobot(program: Command): void {
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
-    .requiredOption('--out <file>', 'Markdown file to write', outFileFlag('--out'))
+    .requiredOption('--out <file>', 'Markdown file to write; the LaTeX table (.tex) and the chart (.svg) are written beside it', outFileFlag('--out'))
     .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown')
     .action(
       action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies?: string; json?: boolean }) => {
@@ -259,12 +261,15 @@ export function registerInfobot(program: Command): void {
         });
         (bar as ReturnType<typeof progress> | null)?.stop();
         writeFileAtomic(o.out, r.markdown);
+        const stem = o.out.replace(/\.md$/, '');
+        writeFileAtomic(`${stem}.tex`, infobotLatex(r.rows));
+        writeFileAtomic(`${stem}.svg`, infobotSvg(r.rows));
         if (o.json) {
           out(JSON.stringify({ rows: r.rows.map(reportFigures), sweep: r.sweep.map((s) => ({ ...reportFigures(s), temperature: s.temperature })), out: o.out }));
           return;
         }
         process.stdout.write(r.markdown);
-        out(`wrote ${o.out}`);
+        out(`wrote ${o.out}, ${stem}.tex and ${stem}.svg`);
       }),
     );
 

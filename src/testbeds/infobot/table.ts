@@ -2,6 +2,8 @@
  * The Table 2 reproduction: T, S, R ± standard error for agents × KB splits, plus the reward of the
  * rule agents against the NLG temperature (Figure 5), as a Markdown report.
  */
+import { booktabsTable, latexEscape } from '../../report/latex.js';
+import { dotPlotSvg } from '../../report/dotplot.js';
 import type { EvalReport } from './evaluate.js';
 import { evaluateAgent } from './evaluate.js';
 import { InfoBotEnv } from './env.js';
@@ -206,4 +208,92 @@ export function infobotTable(o: TableOptions): TableResult {
     }
   }
   return { rows, sweep, markdown: lines.join('\n') + '\n' };
+}
+
+/** The agents and splits of a table's rows, in their order. */
+function axes(rows: readonly EvalReport[]): { agents: string[]; splits: SplitName[] } {
+  return { agents: [...new Set(rows.map((r) => r.agent))], splits: [...new Set(rows.map((r) => r.split))] as SplitName[] };
+}
+
+const SPLIT_LABEL: Readonly<Record<SplitName, string>> = { small: 'Small', medium: 'Medium', large: 'Large', xlarge: 'X-Large' };
+
+/**
+ * Table 2 in LaTeX (booktabs, `table*`): per agent and KB split, T, S and R ± standard error,
+ * the paper's R in parentheses and a dagger where ours is not within its tolerance
+ * (`matchesPaper`). Ours are on generated KBs (the paper's are not public), which the caption says.
+ *
+ * @example
+ * ```ts
+ * import { infobotTable, infobotLatex } from 'dialogym/infobot';
+ * const t = infobotTable({ agents: ['rule-soft', 'max'], splits: ['small'], episodes: 100, seed: 1, kbSeed: 1, temperatures: [], sweepSplit: 'small', sweepAgents: [] });
+ * console.log(infobotLatex(t.rows));
+ * ```
+ */
+export function infobotLatex(rows: readonly EvalReport[]): string {
+  const { agents, splits } = axes(rows);
+  const body = agents.map((agent) => [
+    latexEscape(agent),
+    ...splits.flatMap((split) => {
+      const r = rows.find((x) => x.agent === agent && x.split === split) as EvalReport;
+      const p = PAPER_TABLE2[agent]?.[split];
+      const off = p !== undefined && !matchesPaper(agent, r.reward, p.reward);
+      return [f2(r.turns), f2(r.success), `${f2(r.reward)}\\,$\\pm$\\,${f2(r.rewardStdErr)}${p !== undefined ? ` (${f2(p.reward)})` : ''}${off ? '$^\\dagger$' : ''}`];
+    }),
+  ]);
+  return booktabsTable({
+    align: `l${'rrr'.repeat(splits.length)}`,
+    header: [
+      ['', ...splits.map((s) => `\\multicolumn{3}{c}{${SPLIT_LABEL[s]} ($N=${splitSpec(s).movies}$)}`)],
+      ['Agent', ...splits.flatMap(() => ['T', 'S', 'R'])],
+    ],
+    headerRules: splits.map((_, i) => `\\cmidrule(lr){${2 + 3 * i}-${4 + 3 * i}}`).join(' '),
+    body,
+    caption:
+      'KB-InfoBot, Table 2 of Dhingra et al.\\ (2017) reproduced on generated KBs (the paper\'s are not public): average turns T, success rate S, average reward R\\,$\\pm$\\,standard error over simulated dialogs; the paper\'s R in parentheses. ' +
+      '$^\\dagger$: R more than 0.15 from the paper\'s (a learned agent: more than 0.15 below it).',
+    label: 'tab:infobot-table2',
+    size: 'footnotesize',
+    wide: true,
+  });
+}
+
+/**
+ * Table 2 as a dot plot (SVG, column width): one panel per agent, one row per KB split, our
+ * average reward ± standard error, the paper's as a hollow ring, the ±0.15 band that counts as
+ * matching (for a learned agent: 0.15 below or better).
+ *
+ * @example
+ * ```ts
+ * import { infobotTable, infobotSvg } from 'dialogym/infobot';
+ * const t = infobotTable({ agents: ['rule-soft'], splits: ['small', 'medium'], episodes: 100, seed: 1, kbSeed: 1, temperatures: [], sweepSplit: 'small', sweepAgents: [] });
+ * const svg: string = infobotSvg(t.rows);
+ * ```
+ */
+export function infobotSvg(rows: readonly EvalReport[]): string {
+  const { agents, splits } = axes(rows);
+  const episodes = Math.max(...rows.map((r) => r.episodes));
+  const panels = agents.map((agent) => ({
+    title: agent,
+    rows: splits.map((split) => {
+      const r = rows.find((x) => x.agent === agent && x.split === split) as EvalReport;
+      const p = PAPER_TABLE2[agent]?.[split]?.reward;
+      const learned = agent.startsWith('rl-') || agent.startsWith('e2e-');
+      return {
+        label: SPLIT_LABEL[split],
+        ours: { mean: r.reward, sd: r.rewardStdErr },
+        ...(p !== undefined ? { reference: p, band: [p - 0.15, learned ? 2.5 : p + 0.15] as const } : {}),
+        title: `${agent}, ${split}: R ${f2(r.reward)} ± ${f2(r.rewardStdErr)}${p !== undefined ? `, paper ${f2(p)}` : ''}`,
+        data: { agent, split },
+      };
+    }),
+  }));
+  return dotPlotSvg(panels, {
+    title: 'KB-InfoBot: average reward per dialog',
+    subtitle: `Generated KBs; dialogym: mean ± s.e. over ${episodes} simulated dialogs`,
+    xLabel: 'average reward',
+    domain: [-0.5, 2.5],
+    ticks: [-0.5, 0.5, 1.5, 2.5],
+    tickDigits: 1,
+    legend: { ours: 'dialogym', reference: 'Dhingra et al. (2017)', band: 'matches' },
+  });
 }
