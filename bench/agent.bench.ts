@@ -11,16 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../src/testbeds/restaurant/online/babi.js';
 import { make } from '../src/testbeds/env.js';
-import { evaluateAgent, httpTransport, localTransport, stdioTransport, type AgentTransport } from '../src/serve/env-server-eval.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { localTransport, type AgentTransport } from '../src/agents/agent.js';
+import { stdioTransport } from '../src/agents/stdio.js';
+import { httpTransport } from '../src/agents/http.js';
 
 const EPISODES = Number(process.env.AGENT_BENCH_EPISODES ?? 200);
 const ENV = 'restaurant-task1-v1';
 
 async function measure(label: string, transport: AgentTransport): Promise<number> {
   const t0 = process.hrtime.bigint();
-  const { records } = await evaluateAgent(transport, { env: ENV, episodes: EPISODES, seed: 0 });
+  const { records } = await evaluate(ENV, transport, { episodes: EPISODES, seed: 0 });
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  await transport.close();
   const steps = records.reduce((a, r) => a + r.turns, 0);
   process.stdout.write(`${label.padEnd(22)} ${steps} steps in ${s.toFixed(2)} s = ${Math.round(steps / s)} steps/s\n`);
   return steps / s;
