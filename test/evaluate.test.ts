@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import '../src/testbeds/restaurant/online/babi.js';
 import '../src/testbeds/dstc6/online.js';
 import '../src/testbeds/airdialogue/index.js';
 import '../src/builtin-agents/index.js';
-import { createAgent } from '../src/agents/registry.js';
+import { createAgent, loadAgent } from '../src/agents/registry.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { stdioTransport } from '../src/agents/stdio.js';
 import { httpTransport } from '../src/agents/http.js';
@@ -26,13 +26,16 @@ function misbehavingAgent(mode: string): string {
   writeFileSync(
     file,
     `import { createInterface } from 'node:readline';
+import { appendFileSync } from 'node:fs';
 import ${JSON.stringify(builtinModule)};
 import { createAgent } from ${JSON.stringify(agentsModule)};
+appendFileSync(${JSON.stringify(join(dir, `${mode}.pids`))}, process.pid + '\\n');
 const agent = createAgent('rules');
 for await (const line of createInterface({ input: process.stdin })) {
   const req = JSON.parse(line);
   if (req.episode === 1 && req.turn === 1) {
     const mode = ${JSON.stringify(mode)};
+    if (mode === 'extra-line') { const r = JSON.stringify({ action: agent.act(req), turn: req.turn }) + '\\n'; process.stdout.write(r + r); continue; }
     if (mode === 'invalid-json') { process.stdout.write('this is not json\\n'); continue; }
     if (mode === 'no-action') { process.stdout.write('{"reply":"hello"}\\n'); continue; }
     if (mode === 'wrong-tool') { process.stdout.write(JSON.stringify({ action: { tool: 'book_table', arguments: {} } }) + '\\n'); continue; }
@@ -82,6 +85,7 @@ test('a misbehaving stdio agent fails only that episode, with the reason counted
     ['invalid-action', 'invalid action'],
     ['silence', 'timeout'],
     ['exit', 'agent exited'],
+    ['extra-line', 'turn mismatch'],
   ];
   for (const [mode, reason] of cases) {
     const transport = stdioTransport(misbehavingAgent(mode));
@@ -173,4 +177,55 @@ for await (const line of createInterface({ input: process.stdin })) process.stdo
   assert.throws(() => max.act(req as never), /max: this InfoBot agent reads the user's goal/);
   assert.throws(() => createAgent('no-such-agent'), /no-such-agent: unknown agent \(agents: .*rule-soft.*rules/);
   assert.throws(() => createAgent('rule-soft').act({ ...req, env: 'restaurant-task1-v1' } as never), /rule-soft: not an agent of restaurant-task1-v1 \(its agents: rules, /);
+});
+
+test('--concurrency: 1 and 8 lanes give identical records in process, over stdio (8 processes) and over HTTP (8 requests in flight)', async () => {
+  const env = 'restaurant-task5-v1';
+  const opts = { episodes: 12, trials: 2, seed: 4 };
+  const local1 = await evaluate(env, loadAgent('rules'), { ...opts, concurrency: 1 });
+  const local8 = await evaluate(env, loadAgent('rules'), { ...opts, concurrency: 8 });
+  assert.deepEqual(local8.records, local1.records);
+  assert.equal(local1.summary.success, 1);
+  // In episode order, whatever lane finished first.
+  const order: string[] = [];
+  await evaluate(env, loadAgent('rules'), { ...opts, concurrency: 8, onEpisode: (r, done, total) => order.push(`${r.episode}.${r.trial} ${done}/${total}`) });
+  assert.deepEqual(order, local1.records.map((r, i) => `${r.episode}.${r.trial} ${i + 1}/24`));
+
+  const pids = join(dir, 'lanes.pids');
+  const stdio8 = await evaluate(env, stdioTransport(misbehavingAgent('lanes')), { ...opts, concurrency: 8 });
+  assert.deepEqual(stdio8.records, local1.records);
+  assert.equal(new Set(readFileSync(pids, 'utf8').trim().split('\n')).size, 8, 'one agent process per lane');
+
+  const agent = loadAgent('rules');
+  const perEpisode = new Map<string, ReturnType<typeof agent>>();
+  let inFlight = 0;
+  let most = 0;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    inFlight++;
+    most = Math.max(most, inFlight);
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const msg = JSON.parse(body);
+      // An HTTP agent keys its state by episode and trial: the lanes' requests interleave.
+      const key = `${msg.episode}.${msg.trial}`;
+      if (msg.turn === 0) perEpisode.set(key, agent());
+      const reply = JSON.stringify({ action: (perEpisode.get(key) as ReturnType<typeof agent>).act(msg), turn: msg.turn });
+      // Answer a little later, so that the lanes' requests overlap.
+      setTimeout(() => {
+        inFlight--;
+        res.setHeader('content-type', 'application/json');
+        res.end(reply);
+      }, 2);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/act`;
+    const http8 = await evaluate(env, httpTransport(url), { ...opts, concurrency: 8 });
+    assert.deepEqual(http8.records, local1.records);
+    assert.equal(most, 8, 'eight requests in flight');
+  } finally {
+    server.close();
+  }
 });
