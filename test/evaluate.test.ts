@@ -99,7 +99,7 @@ test('a misbehaving stdio agent fails only that episode, with the reason counted
   }
 });
 
-test('the rule bot through stdio and in process: identical episodes; HTTP agents too, with HTTP errors counted', async () => {
+test('the rule bot through stdio and in process: identical episodes; HTTP agents too, with HTTP errors, timeouts and endless bodies counted', async () => {
   const opts = { episodes: 15, seed: 3, trials: 2 };
   const local = await evaluate('dstc6-task5-tst3-v1', createAgent('rules'), opts);
   const viaStdio = await evaluate('dstc6-task5-tst3-v1', stdioTransport(misbehavingAgent('none')), opts);
@@ -110,6 +110,7 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
 
   const agent = createAgent('rules');
   let calls = 0;
+  let closed = false;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -118,6 +119,18 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
       calls++;
       if (msg.episode === 2 && msg.turn === 0) {
         res.writeHead(500).end('{"error":"boom"}');
+        return;
+      }
+      if (msg.episode === 4 && msg.turn === 1) {
+        // A body without end: read up to the bound, then dropped.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(16384, 32);
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.on('close', () => (closed = true));
+        pump();
         return;
       }
       if (msg.episode === 3 && msg.turn === 2) {
@@ -131,9 +144,11 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const port = (server.address() as { port: number }).port;
-    const { summary, records } = await evaluate('restaurant-task2-v1', httpTransport(`http://127.0.0.1:${port}/act`), { episodes: 6, seed: 0, timeoutMs: 300 });
-    assert.deepEqual(summary.failures, { 'http error': 1, timeout: 1 });
-    assert.deepEqual(records.map((r) => r.success), [true, true, false, false, true, true]);
+    const { summary, records } = await evaluate('restaurant-task2-v1', httpTransport(`http://127.0.0.1:${port}/act`, { maxReplyBytes: 100_000 }), { episodes: 6, seed: 0, timeoutMs: 300 });
+    assert.deepEqual(summary.failures, { 'http error': 1, timeout: 1, 'reply too long': 1 });
+    assert.deepEqual(records.map((r) => r.success), [true, true, false, false, false, true]);
+    assert.match(records[4]?.message ?? '', /a reply body longer than 100000 bytes/);
+    assert.ok(closed, 'the endless body was dropped');
     assert.ok(calls > 20);
   } finally {
     server.close();

@@ -126,6 +126,11 @@ function successOf(info: Record<string, unknown>, reward: number): boolean {
   return reward >= 1;
 }
 
+/** A failure message as records keep it: at most 1,000 characters (an environment may quote a hostile action whole). */
+function oneLine(message: string): string {
+  return message.length <= 1000 ? message : `${message.slice(0, 999)}…`;
+}
+
 /** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
@@ -141,7 +146,7 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
     try {
       action = readAgentReply(await conn.send(req, timeoutMs), tools, turn);
     } catch (e) {
-      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: e.message, actions, observation: obs }, agentFailed: true };
+      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: oneLine(e.message), actions, observation: obs }, agentFailed: true };
       throw e;
     }
     actions.push(action);
@@ -149,7 +154,7 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
     try {
       r = env.step(action);
     } catch (e) {
-      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: e.message, actions, observation: obs }, agentFailed: false };
+      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: oneLine(e.message), actions, observation: obs }, agentFailed: false };
       throw e;
     }
     reward += r.reward;
