@@ -7,19 +7,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import '../src/index.js';
-import { evaluateAgent, localTransport } from '../src/serve/env-server-eval.js';
-import { createLocalAgent } from '../src/serve/env-server-agents.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { createAgent } from '../src/agents/registry.js';
+import type { AgentRequest } from '../src/agents/protocol.js';
 
 /** Failures the misbehaving agent causes: a wrong api_call on tasks ≡ 1 (mod 7), silence-until-cut on ≡ 3 (mod 11). */
 export async function writeViewFolder(dir: string, episodes = 1000): Promise<{ good: string; bad: string }> {
   mkdirSync(join(dir, 'runs'), { recursive: true });
   mkdirSync(join(dir, 'bench'), { recursive: true });
-  const rules = createLocalAgent('rules');
-  const good = await evaluateAgent(localTransport(rules), { env: 'restaurant-task5-v1', episodes, seed: 1 });
+  const rules = createAgent('rules');
+  const good = await evaluate('restaurant-task5-v1', rules, { episodes, seed: 1 });
   const flaky = {
     name: 'flaky',
-    act(req: Parameters<typeof rules.act>[0]): unknown {
-      const a = rules.act(req);
+    async act(req: AgentRequest): Promise<unknown> {
+      const a = (await rules.act(req)) as unknown;
       // A wrong price in the final api_call (text or tool call).
       if (req.episode % 7 === 1 && typeof a === 'string' && a.startsWith('api_call ')) return a.replace(/ (cheap|moderate|expensive)$/, (_m, p: string) => (p === 'cheap' ? ' expensive' : ' cheap'));
       if (req.episode % 7 === 1 && typeof a === 'object' && a !== null && 'tool' in a) {
@@ -30,7 +31,7 @@ export async function writeViewFolder(dir: string, episodes = 1000): Promise<{ g
       return a;
     },
   };
-  const bad = await evaluateAgent(localTransport(flaky), { env: 'restaurant-task5-v1', episodes, seed: 1 });
+  const bad = await evaluate('restaurant-task5-v1', flaky as never, { episodes, seed: 1 });
   const lines = (rs: readonly unknown[]): string => rs.map((r) => JSON.stringify(r)).join('\n') + '\n';
   writeFileSync(join(dir, 'runs', 'rules.jsonl'), lines(good.records));
   writeFileSync(join(dir, 'runs', 'flaky.jsonl'), lines(bad.records));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createViewServer, episodeTurns, readTranscripts, scanViewFolder, type ViewServer } from '../src/serve/view.js';
-import { summarizeEpisodes } from '../src/serve/env-server-eval.js';
+import { summarizeEpisodes } from '../src/evaluation/evaluate.js';
 import { cliPath } from './shared-data.js';
 import { writeViewFolder } from './view-fixture.js';
 

@@ -6,7 +6,7 @@
  * where recorded, how the simulated user read each agent turn; two runs side by side).
  *
  *   GET /api/view                              {folder, runs:[{id, path, envs, episodes, bytes}], reports:[{id, path, title, svg?}], images:[…]}
- *   GET /api/view/runs/:id                     {id, path, summaries:[EvaluateSummary per env], failures, envs}
+ *   GET /api/view/runs/:id                     {id, path, summaries:[EvaluationSummary per env], failures, envs}
  *   GET /api/view/runs/:id/episodes?env=&outcome=success|failure&failure=&q=&offset=&limit=
  *                                              {total, matched, offset, items:[{i, env, episode, trial, seed, success, reward, turns, failure}]}
  *   GET /api/view/runs/:id/episodes/:i         {i, record, turns:[{speaker, text, read?}], goal?, detail?, failureTurn?}
@@ -20,7 +20,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { summarizeEpisodes, type EpisodeRecord, type EvaluateSummary } from './env-server-eval.js';
+import { summarizeEpisodes, type EpisodeRecord, type EvaluationSummary } from '../evaluation/evaluate.js';
 import { defaultWebDir } from './server.js';
 
 /** Options of the view server. */
@@ -162,7 +162,7 @@ export function readTranscripts(path: string, name = path): EpisodeRecord[] {
 }
 
 /** The summary of each environment of a run (records in file order, grouped by env). */
-export function runSummaries(records: readonly EpisodeRecord[]): EvaluateSummary[] {
+export function runSummaries(records: readonly EpisodeRecord[]): EvaluationSummary[] {
   const byEnv = new Map<string, EpisodeRecord[]>();
   for (const r of records) {
     const list = byEnv.get(r.env) ?? [];
