@@ -47,13 +47,15 @@ function shellLines(page: string): Line[] {
     let text = raw;
     const start = i;
     while (/\\\s*$/.test(text) && i + 1 < lines.length) text = text.replace(/\\\s*$/, ' ') + (lines[++i] as string).trim();
+    // A `for … do … done` loop over several lines runs as one command.
+    if (/^\s*for\s/.test(text)) while (!/\bdone\s*$/.test(text) && i + 1 < lines.length && !/^\s*```/.test(lines[i + 1] as string)) text += '\n' + (lines[++i] as string).trim();
     const code = text.replace(/\s#\s.*$/, '').replace(/^\s*#.*$/, '').trim();
     if (code === '') continue;
     const h = /<<'?(\w+)'?/.exec(code);
     if (h) heredoc = h[1] as string;
     const set = /^([A-Z][A-Z0-9_]*)=(\S+)$/.exec(code);
     if (set) out.push({ kind: 'set', name: set[1] as string, value: set[2] as string });
-    else if (/(^|[;&|(]\s*|\bdo\s+)(npx\s+)?dialogym\s/.test(code) && !/^(parallel|sbatch|job=|kubectl|for\b)/.test(code)) out.push({ kind: 'run', page, line: start + 1, text: code });
+    else if (/(^|[;&|(]\s*|\bdo\s+|\n\s*)(npx\s+)?dialogym\s/.test(code) && !/^(parallel|sbatch|job=|kubectl)/.test(code)) out.push({ kind: 'run', page, line: start + 1, text: code });
     else out.push({ kind: 'other', page, line: start + 1, text: code });
   }
   return out;
@@ -66,7 +68,7 @@ function runnable(text: string): string {
     prev = t;
     t = t.replace(/\s*\[[^[\]]*\]/g, '');
   }
-  return t.replace(/(^|[;&|(]\s*|\bdo\s+)(?:npx\s+)?dialogym\s/g, `$1node ${cliPath} `);
+  return t.replace(/(^|[;&|(]\s*|\bdo\s+|\n\s*)(?:npx\s+)?dialogym\s/g, `$1node ${cliPath} `);
 }
 
 const SERVER = /\bnode \S+ (serve|env-server|view)\b/;
