@@ -48,11 +48,36 @@ test('evaluate: the rule bot through `agent --stdio` and in process give the sam
   const lines = readFileSync(t1, 'utf8').trimEnd().split('\n');
   assert.equal(lines.length, 24);
   assert.equal(readFileSync(t1, 'utf8'), readFileSync(t2, 'utf8'));
+  // Four agent processes at once: the same transcripts, byte for byte.
+  const t3 = join(tmp, 'stdio4.jsonl');
+  const four = cli(['evaluate', '--env', 'dstc6-task3-tst4-v1', '--agent-cmd', agentCmd, '--concurrency', '4', '--episodes', '12', '--trials', '2', '--seed', '5', '--json', '--transcripts', t3]);
+  assert.equal(four.status, 0, four.stderr);
+  assert.equal(four.stdout, local.stdout);
+  assert.equal(readFileSync(t3, 'utf8'), readFileSync(t1, 'utf8'));
   const first = JSON.parse(lines[0] as string) as { episode: number; trial: number; seed: number; success: boolean; actions: unknown[] };
   assert.deepEqual([first.episode, first.trial, first.seed, first.success], [0, 0, 5, true]);
   assert.ok(first.actions.length > 3);
   const text = cli(['evaluate', '--env', 'restaurant-task4-v1', '--agent', 'rules', '--episodes', '5', '--seed', '0']);
   assert.match(text.stdout, /^restaurant-task4-v1: 5 tasks × 1 trials \(seed 0\)\nsuccess 1\.0000  pass\^1 1\.0000\n/);
+});
+
+test('evaluate --show-failures: failed episodes turn by turn, marked where they went wrong; transcripts end with the goal and the detail', () => {
+  const t = join(tmp, 'failing.jsonl');
+  const r = cli(['evaluate', '--env', 'restaurant-task3-v1', '--agent', 'rules', '--episodes', '5', '--max-turns', '6', '--show-failures', '2', '--transcripts', t]);
+  assert.equal(r.status, 0, r.stderr);
+  const blocks = r.stdout.trimEnd().split('\n\n').slice(1);
+  assert.equal(blocks.length, 2, r.stdout);
+  for (const b of blocks) {
+    assert.match(b, /^restaurant-task3-v1 task \d+ trial 0 \(seed \d+\): failed: max turns after 6 agent turns, reward 0\n  goal: \{"cuisine":/);
+    assert.match(b, /\n>   5  agent  .*   <- went wrong here\n/);
+    assert.match(b, /\n  failure: max turns  detail: \{\}$/);
+  }
+  const line = JSON.parse(readFileSync(t, 'utf8').split('\n')[0] as string) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(line).slice(-4), ['actions', 'observation', 'goal', 'detail']);
+  // With --json the summary stays alone on stdout; the episodes go to stderr.
+  const j = cli(['evaluate', '--env', 'restaurant-task3-v1', '--agent', 'rules', '--episodes', '5', '--max-turns', '6', '--show-failures', '1', '--json']);
+  assert.equal(JSON.parse(j.stdout).episodes, 5);
+  assert.match(j.stderr, /<- went wrong here/);
 });
 
 test('evaluate and agent: one-line errors', () => {
