@@ -98,8 +98,8 @@ export const PAPER_MODEL_LABELS: Readonly<Record<BenchmarkModel, string>> = {
   'memn2n+match': 'MemNNs + match type',
   'embeddings+match': 'Sup. Emb. + match type',
   'embeddings+bigrams': 'Sup. Emb. + bigrams',
-  'tfidf+type-word': 'TF-IDF + type as word',
-  'nn+prev': 'NN, overlap + previous turn',
+  'tfidf+type-word': 'TF-IDF + type word',
+  'nn+prev': 'NN + previous turn',
   hcn: 'HCN',
 };
 
