@@ -300,7 +300,7 @@ export function benchmarkSvg(result: BenchmarkResult, info: ReportInfo): string 
 function latexCell(r: Row | undefined, v: PaperVerdict | undefined, paper: boolean): string {
   if (!r) return '--';
   const sd = (r.runs ?? 1) > 1 ? `\\,$\\pm$\\,${pct(r.perResponseSd ?? 0)}` : '';
-  const p = paper && v ? ` (${v.paper})` : '';
+  const p = paper && v ? ` (${v.paper.toFixed(1)})` : '';
   return `${pct(r.perResponse)}${sd}${p}${v && !v.within ? '$^\\dagger$' : ''}`;
 }
 
@@ -332,6 +332,7 @@ export function benchmarkLatex(result: BenchmarkResult, info: ReportInfo): strin
       caption,
       label,
       size: ms.length > 4 ? 'footnotesize' : 'small',
+      wide: ms.length > 3,
     });
   const t2 = PAPER_MODELS.filter((m) => models.includes(m));
   if (t2.length > 0) out.push(tableOf(t2, `Per-response test accuracy (\\%) on the bAbI dialog tasks: dialogym (${spread}the paper's Table 2 in parentheses). ${tol}`, 'tab:babi-table2', true));
