@@ -66,8 +66,12 @@ export function chatReads(m: ModelArg): readonly ContextFlag[] | undefined {
   return (READS[m.name] as readonly ContextFlag[]).filter((f) => f === 'candidates');
 }
 
+/** Width of the model list in `--help`: commander re-wraps a description's longer lines at 80 columns. */
+const HELP_WIDTH = 79;
+
 /**
- * The models a verb's `--help` lists after its flags: those ready to use, then those to train
+ * The models a verb's `--help` lists under its summary (its description, so the help is the
+ * program's `helpInformation()`): those ready to use, then those to train
  * first, one line each on what it is and when to use it (the registry's descriptions). `exclude`:
  * names the verb cannot run (chat's task-6 model); `trainedOnly`: `train`'s list.
  */
@@ -75,7 +79,7 @@ export function modelHelp(exclude: readonly string[] = [], trainedOnly = false):
   const ready = trainedOnly ? [] : creatableModels().filter((m) => !exclude.includes(m));
   const trained = trainableModels().filter((m) => (trainedOnly || !ready.includes(m)) && !exclude.includes(m));
   const parts = ['', 'Models (--model):'];
-  if (ready.length > 0) parts.push(' ready to use:', describeModels(ready), ' trained first with `dialogym train --model <name>`, then given as the model file:');
-  parts.push(describeModels(trained));
+  if (ready.length > 0) parts.push(' ready to use:', describeModels(ready, HELP_WIDTH), ' trained first (`dialogym train --model <name>`), then given as the model file:');
+  parts.push(describeModels(trained, HELP_WIDTH));
   return parts.join('\n');
 }

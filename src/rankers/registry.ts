@@ -185,19 +185,34 @@ export function creatableModels(): string[] {
 }
 
 /**
- * The models named, one line each — name and its registry description (what it is and when to
- * use it) — as the CLI's help lists them; unknown names are left out.
+ * The models named, one entry each — name and its registry description (what it is and when to
+ * use it) — as the CLI's help lists them; unknown names are left out. With `width`, a description
+ * longer than the line wraps at word boundaries, its further lines indented under its first.
  *
  * @example
  * ```ts
  * import { describeModels, trainableModels } from 'dialogym/rankers';
- * console.log(describeModels(trainableModels()));
+ * console.log(describeModels(trainableModels(), 80));
  * ```
  */
-export function describeModels(names: readonly string[]): string {
+export function describeModels(names: readonly string[], width = Infinity): string {
   const list = models.list().filter((e) => names.includes(e.name));
   const w = Math.max(0, ...list.map((e) => e.name.length));
-  return list.map((e) => `  ${e.name.padEnd(w)}  ${e.description}`).join('\n');
+  const indent = ' '.repeat(w + 4);
+  return list.map((e) => `  ${e.name.padEnd(w)}  ${wrapWords(e.description, width - indent.length).join(`\n${indent}`)}`).join('\n');
+}
+
+/** `text`'s words in lines of at most `width` characters (a longer word stands alone). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }
 
 /**

@@ -12,9 +12,9 @@ import { SUMMARY } from './summaries.js';
 export function registerChat(program: Command): void {
   program
     .command('chat')
-    .description(SUMMARY.chat)
-    .requiredOption('--model <model>', 'a model (see Models below) or a model file written by `dialogym train` (*.dgm)')
-    .addHelpText('after', modelHelp(DSTC2_MODELS))
+    .summary(SUMMARY.chat)
+    .description(`${SUMMARY.chat}\n${modelHelp(DSTC2_MODELS)}`)
+    .requiredOption('--model <model>', 'a model (see Models above) or a model file written by `dialogym train` (*.dgm)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
     .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)

@@ -30,8 +30,9 @@ interface EvalOptions {
 export function registerEval(program: Command): void {
   const cmd = program
     .command('eval')
-    .description(SUMMARY.eval)
-    .requiredOption('--model <name|file>', 'a model (see Models below) or a model file written by `dialogym train` (*.dgm)')
+    .summary(SUMMARY.eval)
+    .description(`${SUMMARY.eval}\n${modelHelp()}`)
+    .requiredOption('--model <name|file>', 'a model (see Models above) or a model file written by `dialogym train` (*.dgm)')
     .requiredOption('--data <file>', 'bAbI dialog file')
     .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)')
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)')
@@ -39,7 +40,6 @@ export function registerEval(program: Command): void {
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)', outFileFlag('--predictions'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
-  cmd.addHelpText('after', modelHelp());
   shardOptions(cmd).action(action((o: EvalOptions & ShardFlags) => run(o)));
 }
 

@@ -103,9 +103,9 @@ function perModel(flag: keyof TrainFlags): string {
 export function registerTrain(program: Command): void {
   program
     .command('train')
-    .description(SUMMARY.train)
-    .addHelpText('after', modelHelp([], true))
-    .requiredOption('--model <name>', 'model to train (see Models below)')
+    .summary(SUMMARY.train)
+    .description(`${SUMMARY.train}\n${modelHelp([], true)}`)
+    .requiredOption('--model <name>', 'model to train (see Models above)')
     .option('--profile <name>', "the benchmark profile's hyper-parameters for --task as defaults (paper: the appendix's Tables 8 and 9; full; quick); flags given override them (default: none, the trainer's defaults)")
     .option('--task <n>', 'bAbI task 1-6 of --profile (default: read from the --train file name, dialog-babi-task<n>-…)', intFlag('--task', 1, 6))
     .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
