@@ -94,29 +94,74 @@ export function contentWords(text: string): { words: string[]; fillers: number }
   return { words, fillers };
 }
 
-/** A cue compiled: its distinct words (all must be present). */
+/** What a cue tells when all its words are there. */
+type CueGroup =
+  | { readonly kind: 'act'; readonly act: AgentAct; readonly tier: number; readonly rank: number }
+  | { readonly kind: 'slot'; readonly slot: CallSlot }
+  | { readonly kind: 'recall' | 'booking' | 'request' };
+
+/** A cue compiled: its distinct words (all must be present) and what it tells. */
 interface Cue {
   readonly words: readonly string[];
+  readonly group: CueGroup;
 }
 
-function compile(cues: readonly string[]): Cue[] {
-  return cues.map((c) => ({ words: [...new Set(contentWords(c).words)] })).filter((c) => c.words.length > 0);
+/** Every cue of the lexicon, and the cues each word is in (a cue is found by counting its words). */
+const CUES: Cue[] = [];
+const CUES_BY_WORD = new Map<string, number[]>();
+
+function addCues(phrases: readonly string[], group: CueGroup): void {
+  for (const phrase of phrases) {
+    const words = [...new Set(contentWords(phrase).words)];
+    if (words.length === 0) continue;
+    const id = CUES.push({ words, group }) - 1;
+    for (const w of words) {
+      const ids = CUES_BY_WORD.get(w);
+      if (ids) ids.push(id);
+      else CUES_BY_WORD.set(w, [id]);
+    }
+  }
 }
 
-/** The length of the longest cue whose words are all in `present` (0: none). */
-function longest(cues: readonly Cue[], present: ReadonlySet<string>): number {
-  let best = 0;
-  for (const c of cues) if (c.words.length > best && c.words.every((w) => present.has(w))) best = c.words.length;
-  return best;
-}
-
-/** The acts read by their cues, with their tier and rank in `ACTS` (ties). */
-const ACT_CUES: ReadonlyArray<{ readonly act: AgentAct; readonly tier: number; readonly rank: number; readonly cues: readonly Cue[] }> = ACTS.map((a, rank) => ({ act: a.act, tier: a.tier, rank, cues: compile(a.cues) })).filter(
-  (a) => a.cues.length > 0 && a.act !== 'recall',
-);
+ACTS.forEach((a, rank) => {
+  if (a.act !== 'recall' && a.act !== 'reserve') addCues(a.cues, { kind: 'act', act: a.act, tier: a.tier, rank });
+});
+const RESERVE = ACTS.findIndex((a) => a.act === 'reserve');
+addCues(BOOKING_CUES, { kind: 'act', act: 'reserve', tier: (ACTS[RESERVE] as (typeof ACTS)[number]).tier, rank: RESERVE });
+for (const slot of Object.keys(SLOT_CUES) as CallSlot[]) addCues(SLOT_CUES[slot], { kind: 'slot', slot });
+addCues(RECALL_CUES, { kind: 'recall' });
+addCues(QUESTION_FORM.requests, { kind: 'request' });
 const ASK_RANK = ACTS.findIndex((a) => a.act === 'ask');
+const QUESTION_WORDS = new Set<string>(QUESTION_FORM.questionWords);
+const OPENERS = new Set<string>(QUESTION_FORM.openers);
+const SMALL_WORDS = new Set<string>(QUESTION_FORM.smallWords);
+const OPEN_PROPOSE = contentWords(DATASET_OPENINGS.propose).words;
+const OPEN_INFORM = contentWords(DATASET_OPENINGS.inform).words;
 
-/** A cue found: the act, its tier, the cue's length and the act's rank. */
+/** Word counts per cue while one utterance is read (reset after it). */
+const counts = new Uint8Array(CUES.length);
+
+/** The cues whose words are all in `words`, and the position of each word's first use. */
+function foundCues(words: readonly string[]): { found: Cue[]; first: Map<string, number> } {
+  const first = new Map<string, number>();
+  const touched: number[] = [];
+  const found: Cue[] = [];
+  words.forEach((w, i) => {
+    if (first.has(w)) return;
+    first.set(w, i);
+    for (const id of CUES_BY_WORD.get(w) ?? []) {
+      if (counts[id] === 0) touched.push(id);
+      const n = ((counts[id] as number) + 1) as number;
+      counts[id] = n;
+      const cue = CUES[id] as Cue;
+      if (n === cue.words.length) found.push(cue);
+    }
+  });
+  for (const id of touched) counts[id] = 0;
+  return { found, first };
+}
+
+/** A cue found for an act: the act, its tier, the cue's length and the act's rank. */
 interface Found {
   readonly act: AgentAct;
   readonly tier: number;
@@ -129,16 +174,6 @@ interface Found {
 function beats(a: Found, b: Found | undefined): boolean {
   return b === undefined || a.tier < b.tier || (a.tier === b.tier && (a.length > b.length || (a.length === b.length && a.rank < b.rank)));
 }
-const SLOTS = Object.keys(SLOT_CUES) as CallSlot[];
-const SLOT_CUE_LIST: ReadonlyArray<{ readonly slot: CallSlot; readonly cues: readonly Cue[] }> = SLOTS.map((slot) => ({ slot, cues: compile(SLOT_CUES[slot]) }));
-const RECALL = compile(RECALL_CUES);
-const BOOKING = compile(BOOKING_CUES);
-const QUESTION_WORDS = new Set<string>(QUESTION_FORM.questionWords);
-const OPENERS = new Set<string>(QUESTION_FORM.openers);
-const REQUESTS = compile(QUESTION_FORM.requests);
-const SMALL_WORDS = new Set<string>(QUESTION_FORM.smallWords);
-const OPEN_PROPOSE = contentWords(DATASET_OPENINGS.propose).words;
-const OPEN_INFORM = contentWords(DATASET_OPENINGS.inform).words;
 
 /** Whether `words` has `seq` at position `at`. */
 function hasAt(words: readonly string[], seq: readonly string[], at = 0): boolean {
@@ -147,23 +182,19 @@ function hasAt(words: readonly string[], seq: readonly string[], at = 0): boolea
   return true;
 }
 
-/** The slot asked for and its cue length, when the utterance has a question form. */
-function askedSlot(words: readonly string[], present: ReadonlySet<string>): { slot: CallSlot; length: number } | undefined {
+/** The slot asked for (its longest cue, then the one named first) and the cue's length, when the utterance has a question form. */
+function askedSlot(words: readonly string[], found: readonly Cue[], first: ReadonlyMap<string, number>): { slot: CallSlot; length: number } | undefined {
   let best: { slot: CallSlot; length: number; at: number; words: readonly string[] } | undefined;
-  for (const { slot, cues } of SLOT_CUE_LIST) {
-    for (const c of cues) {
-      if (!c.words.every((w) => present.has(w))) continue;
-      const at = Math.min(...c.words.map((w) => words.indexOf(w)));
-      if (best === undefined || c.words.length > best.length || (c.words.length === best.length && at < best.at)) best = { slot, length: c.words.length, at, words: c.words };
-    }
+  let request = false;
+  for (const c of found) {
+    if (c.group.kind === 'request') request = true;
+    if (c.group.kind !== 'slot') continue;
+    const at = Math.min(...c.words.map((w) => first.get(w) as number));
+    if (best === undefined || c.words.length > best.length || (c.words.length === best.length && at < best.at)) best = { slot: c.group.slot, length: c.words.length, at, words: c.words };
   }
   if (best === undefined) return undefined;
   const cue = new Set(best.words);
-  const question =
-    words.some((w) => QUESTION_WORDS.has(w)) ||
-    OPENERS.has(words[0] as string) ||
-    longest(REQUESTS, present) > 0 ||
-    words.every((w) => cue.has(w) || SMALL_WORDS.has(w));
+  const question = request || OPENERS.has(words[0] as string) || words.some((w) => QUESTION_WORDS.has(w)) || words.every((w) => cue.has(w) || SMALL_WORDS.has(w));
   return question ? { slot: best.slot, length: best.length } : undefined;
 }
 
@@ -200,6 +231,9 @@ function entityIndex(restaurants: readonly Restaurant[]): EntityIndex {
   return index;
 }
 
+/** Readings an `UtteranceReader` keeps (then it starts again). */
+const MEMO_SIZE = 4096;
+
 /**
  * Reads agent utterances for one KB. Build one per environment (the KB index is cached per
  * restaurants array).
@@ -213,15 +247,26 @@ function entityIndex(restaurants: readonly Restaurant[]): EntityIndex {
  */
 export class UtteranceReader {
   private readonly index: EntityIndex;
+  /** Readings of utterances already read (agents say the same things again). */
+  private readonly memo = new Map<string, Reading>();
 
   constructor(restaurants: readonly Restaurant[]) {
     this.index = entityIndex(restaurants);
   }
 
   read(text: string): Reading {
+    let r = this.memo.get(text);
+    if (r === undefined) {
+      if (this.memo.size >= MEMO_SIZE) this.memo.clear();
+      r = this.readNew(text);
+      this.memo.set(text, r);
+    }
+    return r;
+  }
+
+  private readNew(text: string): Reading {
     const { words, fillers } = contentWords(text);
     if (words.length === 0) return { act: fillers > 0 ? 'ack' : 'not understood' };
-    const present = new Set(words);
     // 1–2: KB entities.
     const values: string[] = [];
     let kind: InfoKind | undefined;
@@ -239,22 +284,22 @@ export class UtteranceReader {
       }
     }
     if (values.length > 0) return { act: 'inform', values, kind };
+    const { found, first } = foundCues(words);
     if (name !== undefined) {
-      if (longest(RECALL, present) > 0) return { act: 'recall', name };
-      return { act: 'propose', name, booking: longest(BOOKING, present) > 0 };
+      if (found.some((c) => c.group.kind === 'recall')) return { act: 'recall', name };
+      return { act: 'propose', name, booking: found.some((c) => c.group.kind === 'act' && c.group.act === 'reserve') };
     }
     // 3: the datasets' openings with an unknown entity.
     if (hasAt(words, OPEN_PROPOSE) && words.length > OPEN_PROPOSE.length) return { act: 'propose', booking: false, said: words.slice(OPEN_PROPOSE.length).join(' ') };
     if (hasAt(words, OPEN_INFORM) && words.length > OPEN_INFORM.length) return { act: 'inform', values: [], said: words.slice(OPEN_INFORM.length).join(' ') };
     // 4: cues.
     let best: Found | undefined;
-    const ask = askedSlot(words, present);
+    const ask = askedSlot(words, found, first);
     if (ask !== undefined) best = { act: 'ask', tier: 1, length: ask.length, rank: ASK_RANK, slot: ask.slot };
-    for (const { act, tier, rank, cues } of ACT_CUES) {
-      if (best !== undefined && tier > best.tier) continue;
-      const length = longest(cues, present);
-      const found: Found = { act, tier, length, rank };
-      if (length > 0 && beats(found, best)) best = found;
+    for (const c of found) {
+      if (c.group.kind !== 'act') continue;
+      const f: Found = { act: c.group.act, tier: c.group.tier, length: c.words.length, rank: c.group.rank };
+      if (beats(f, best)) best = f;
     }
     if (best === undefined) return { act: 'not understood' };
     return best.act === 'ask' ? { act: 'ask', slot: best.slot as CallSlot } : { act: best.act };
