@@ -14,10 +14,11 @@
  *    <x>`, `here it is <x>`) → `propose(?)` / `inform(?)`, so a wrong entity is judged, not ignored;
  * 4. otherwise the cues of the acts (`ACTS`; `SLOT_CUES` for a slot question, which also needs a
  *    question form, `QUESTION_FORM`): a cue is a set of words that must all be in the utterance, in
- *    any order; the longest cue found among the task acts wins (ties: the earlier act in `ACTS`;
- *    between slots: the slot named first), and the social acts (greeting, acknowledgement,
- *    searching, waiting, no answer) only when no task act has a cue there — `Hello! Which city?`
- *    asks for the location;
+ *    any order; the longest cue found among the tier-1 acts (those the user's reaction depends
+ *    on: slot question, asking for updates, offering more help, closing) wins (ties: the earlier
+ *    act in `ACTS`; between slots: the slot named first), and the tier-2 acts (greeting,
+ *    acknowledgement, searching, another option, booking, waiting, no answer) only when no tier-1
+ *    act has a cue there — `Hello! Which city?` asks for the location;
  * 5. only filler words (`ok`, `sure`) → `ack`; nothing found → not understood.
  */
 import type { CallSlot } from './user.js';
@@ -34,7 +35,7 @@ export interface ActEntry {
   readonly meaning: string;
   /** Cue phrases (every word present, any order); empty for the acts recognised by a KB entity or a slot cue. */
   readonly cues: readonly string[];
-  /** 1: a task act; 2: a social act (greeting, acknowledgement, waiting…), read only when no task act's cue is there (`Sure, happy to! Which city?` asks). */
+  /** 1: an act the user's reaction depends on; 2: a social act or a statement (greeting, acknowledgement, searching, waiting, booking…), read only when no tier-1 act's cue is there (`Sure, happy to! Which city?` asks). */
   readonly tier: 1 | 2;
   /** Wordings the user reads as this act (checked by the tests; shown in the docs). */
   readonly examples: readonly string[];
@@ -79,7 +80,7 @@ export const QUESTION_FORM = {
   questionWords: ['what', 'which', 'where', 'how', 'when', 'who', 'whom', 'whose', 'why'],
   openers: ['do', 'does', 'did', 'are', 'is', 'was', 'were', 'would', 'could', 'can', 'will', 'shall', 'should', 'may', 'might', 'have', 'has', 'any'],
   requests: ['tell me', 'let me know', 'i need', 'need to know', 'give me', 'specify', 'preference', 'preferences', 'prefer', 'like to know', 'wondering', 'share', 'mind telling', 'indicate'],
-  smallWords: ['the', 'a', 'an', 'your', 'and', 'for', 'of', 'in', 'on', 'at', 'to', 'with', 'about', 'any', 'you', 'me', 'us', 'party'],
+  smallWords: ['the', 'a', 'an', 'your', 'and', 'for', 'of', 'in', 'on', 'at', 'to', 'with', 'about', 'any', 'you', 'me', 'us', 'party', 'number', 'type', 'kind', 'sort', 'preferred', 'desired', 'level', 'range', 'size', 'then'],
 } as const;
 
 /** Cues that make a restaurant name a reminder of an earlier option (`the option was …`), not a proposal. */
@@ -136,7 +137,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'offer-help',
     read: 'offer-help',
     meaning: 'offer more help',
-    cues: ['help else', 'assist else', 'help more', 'assist more', 'help anything else', 'assist anything else', 'anything i can help', 'anything i can assist', 'anything else i can do', 'else can i do', 'need anything else', 'anything more'],
+    cues: ['help else', 'assist else', 'help more', 'assist more', 'help anything else', 'assist anything else', 'anything i can help', 'anything i can assist', 'anything else i can do', 'else can i do', 'need anything else', 'anything more', 'need more', 'more help'],
     tier: 1,
     examples: ['is there anything i can help you with', 'Can I help you with anything else?', 'Is there anything more I can do for you?'],
     reaction: 'after its thanks: `no thanks`-like answer (the next agent turn ends the dialog); otherwise repeats what it said last (an offer to help at the opening is `greet`)',
@@ -163,7 +164,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'greet',
     read: 'greet',
     meaning: 'greet the user, or offer help at the opening',
-    cues: ['how can i help', 'how may i help', 'how can i assist', 'how may i assist', 'what can i do for you', 'can i help you', 'hello', 'hi', 'hey', 'good day', 'good morning', 'good afternoon', 'good evening', 'greetings', 'welcome', 'howdy', 'hiya'],
+    cues: ['how can i help', 'how may i help', 'how can i assist', 'how may i assist', 'what can i do for you', 'can i help you', 'help you find', 'hello', 'hi', 'hey', 'good day', 'good morning', 'good afternoon', 'good evening', 'greetings', 'welcome', 'howdy', 'hiya'],
     tier: 2,
     examples: ['hello what can i help you with today', 'Hi there!', 'Good evening, how may I help?'],
     reaction: 'the first turn of the agent (any act it understands): the user says its request (task 4: the restaurant to book)',
@@ -173,7 +174,7 @@ export const ACTS: readonly ActEntry[] = [
     read: 'reserve',
     meaning: 'confirm the booking of the accepted restaurant',
     cues: BOOKING_CUES,
-    tier: 1,
+    tier: 2,
     examples: ['great let me do the reservation', "I'll book it for you.", 'Your table is reserved!'],
     reaction: "the agent's turn after an acceptance (any act it understands) is the booking: task 3 ends, tasks 4–5 ask for the phone number or address; otherwise silent",
   },
@@ -181,8 +182,8 @@ export const ACTS: readonly ActEntry[] = [
     act: 'another',
     read: 'another',
     meaning: 'say another option is coming',
-    cues: ['another', 'other option', 'other options', 'find another', 'find other option', 'let me find another', 'let me find other', 'look for alternative', 'find alternative', 'something else', 'alternative', 'alternatives', 'different one', 'different option', 'next option', 'next one', 'other one', 'different', 'other restaurant', 'other restaurants'],
-    tier: 1,
+    cues: ['another', 'other option', 'other options', 'find another', 'find other option', 'let me find another', 'let me find other', 'look for alternative', 'find alternative', 'something else', 'alternative', 'alternatives', 'different one', 'different option', 'next option', 'next one', 'other one', 'different', 'other restaurant', 'other restaurants', 'what else', 'see what else', 'something different', 'another one', 'what other', 'see what other', 'next'],
+    tier: 2,
     examples: ['sure let me find an other option for you', 'Let me look for an alternative.', 'No problem, I will find something else.'],
     reaction: 'stays silent (`<SILENCE>`)',
   },
@@ -190,7 +191,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'wait',
     read: 'wait',
     meaning: 'wait for the user',
-    cues: ['whenever you are ready', 'when you are ready', 'take your time', 'take time', 'time you need', 'no rush', 'no hurry', 'wait', 'waiting', 'ready when you are'],
+    cues: ['whenever you are ready', 'when you are ready', 'let me know when', 'when you have decided', 'when you decide', 'i will wait', 'take your time', 'take time', 'time you need', 'no rush', 'no hurry', 'wait', 'waiting', 'ready when you are'],
     tier: 2,
     examples: ["whenever you're ready", 'Take your time.', 'No rush!'],
     reaction: 'stays silent (`<SILENCE>`); after a hesitation it gives its real answer (to any agent turn)',
@@ -217,7 +218,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'ack',
     read: 'ack',
     meaning: 'acknowledge',
-    cues: ['on it', 'right away', 'will do', 'got it', 'noted', 'understood', 'certainly', 'of course', 'absolutely', 'one moment', 'a moment', 'one second', 'a second', 'just a sec', 'hang on', 'bear with me', 'no problem', 'i can help', 'can help with that', 'glad to help', 'happy to help', 'help you with that'],
+    cues: ['on it', 'right', 'right away', 'will do', 'got it', 'noted', 'understood', 'certainly', 'of course', 'absolutely', 'one moment', 'a moment', 'one second', 'a second', 'just a sec', 'hang on', 'bear with me', 'no problem', 'i can help', 'can help with that', 'glad to help', 'happy to help', 'help you with that'],
     tier: 2,
     examples: ["i'm on it", 'Got it!', 'Ok.', 'Right away.'],
     reaction: 'stays silent (`<SILENCE>`)',

@@ -16,7 +16,7 @@ import type { RestaurantAction, RestaurantObservation } from '../online/env.js';
 import { rulesFor } from './online.js';
 
 /** The agent's wordings per act (`N`: a restaurant name, `V`: a phone number or address). */
-export const OWN_WORDS = {
+export const OWN_WORDS: Wordings = {
   greet: ['Good day! What are you looking for?', 'hey, welcome. how can i be of service', 'Hi! Tell me what brings you here.'],
   'on-it': ['Sure thing, working on it.', 'Absolutely — consider it handled.', 'understood, leave it with me'],
   ask: {
@@ -39,7 +39,26 @@ export const OWN_WORDS = {
   wait: ['No hurry, take all the time you need.', "sure, i'll wait", 'Take your time!'],
   sorry: ["I'm afraid I don't know that.", "sorry, i can't answer that one", 'Unfortunately I have no idea.'],
   recall: ['As a reminder, it was N.', 'the one i mentioned earlier was N', 'Again: N.'],
-} as const;
+};
+
+/** Wordings per act of an own-words agent. */
+export interface Wordings {
+  readonly ask: Readonly<Record<Slot, readonly string[]>>;
+  readonly greet: readonly string[];
+  readonly 'on-it': readonly string[];
+  readonly search: readonly string[];
+  readonly updated: readonly string[];
+  readonly propose: readonly string[];
+  readonly another: readonly string[];
+  readonly reserve: readonly string[];
+  readonly phone: readonly string[];
+  readonly address: readonly string[];
+  readonly 'anything-else': readonly string[];
+  readonly welcome: readonly string[];
+  readonly wait: readonly string[];
+  readonly sorry: readonly string[];
+  readonly recall: readonly string[];
+}
 
 /** Letter case and punctuation of a sentence, drawn by the rng. */
 function restyle(rng: Rng, text: string): string {
@@ -93,8 +112,8 @@ export interface OwnWordsAgent {
   readonly intended: readonly string[];
 }
 
-/** The own-words agent for an env's api_call tool and the agent's rng. */
-export function ownWordsAgent(tools: readonly ToolSpec[], rng: Rng): OwnWordsAgent {
+/** The own-words agent for an env's api_call tool and the agent's rng (`words`: its wordings). */
+export function ownWordsAgent(tools: readonly ToolSpec[], rng: Rng, words: Wordings = OWN_WORDS): OwnWordsAgent {
   const bot = rulesFor(tools);
   const slots = Object.keys((tools[0]?.function.parameters['properties'] ?? {}) as object);
   const canonical: string[] = [];
@@ -125,32 +144,32 @@ export function ownWordsAgent(tools: readonly ToolSpec[], rng: Rng): OwnWordsAge
           return { tool: 'api_call', arguments: args } satisfies ToolCall;
         }
         case 'ask':
-          return pick(OWN_WORDS.ask[a.slot]);
+          return pick(words.ask[a.slot]);
         case 'propose':
         case 'recall':
-          return pick(OWN_WORDS[a.kind], a.restaurant);
+          return pick(words[a.kind], a.restaurant);
         case 'info': {
           const kind = infoKinds.get(a.value) ?? a.info ?? 'phone';
-          return pick(OWN_WORDS[kind], a.value);
+          return pick(words[kind], a.value);
         }
         case 'other':
           return said;
         default:
-          return pick(OWN_WORDS[a.kind]);
+          return pick(words[a.kind]);
       }
     },
   };
 }
 
 /** Plays `episodes` episodes (seeds 0…) of the own-words agent on `id`: success rate, turns not understood, turns read otherwise than meant. */
-export function ownWordsRun(id: string, episodes: number, seed0 = 0): { success: number; notUnderstood: number; misread: string[] } {
+export function ownWordsRun(id: string, episodes: number, seed0 = 0, words: Wordings = OWN_WORDS): { success: number; notUnderstood: number; misread: string[] } {
   const env = make(id) as Env<RestaurantObservation, RestaurantAction>;
   let success = 0;
   let notUnderstood = 0;
   const misread: string[] = [];
   for (let seed = seed0; seed < seed0 + episodes; seed++) {
     const reset = env.reset({ seed });
-    const agent = ownWordsAgent(reset.info['tools'] as ToolSpec[], createRng(seed).fork('own words'));
+    const agent = ownWordsAgent(reset.info['tools'] as ToolSpec[], createRng(seed).fork('own words'), words);
     let obs = reset.obs;
     const reads: string[] = [];
     let r: StepResult<RestaurantObservation>;
