@@ -15,7 +15,8 @@ import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
 import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
 import { drawInfo } from '../restaurant/online/babi.js';
-import type { CallSlot, Goal, InfoKind, UserLanguage } from '../restaurant/online/user.js';
+import type { CallSlot, Goal, InfoKind } from '../restaurant/online/goal.js';
+import type { UserLanguage } from '../restaurant/online/user.js';
 import { generateExtendedKbs, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
 import {
   ACCEPTS,

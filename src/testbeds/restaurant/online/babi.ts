@@ -30,7 +30,8 @@ import {
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
 import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
-import type { CallSlot, Goal, InfoKind, UserLanguage } from './user.js';
+import type { CallSlot, Goal, InfoKind } from './goal.js';
+import type { UserLanguage } from './user.js';
 
 const phrase = (rng: Rng, f: CallSlot, v: string): string => fill(rng.pick(SLOT_PHRASES[f as Field]), v);
 

@@ -22,7 +22,8 @@ import { isToolCall, type Env, type Info, type ResetOptions, type ResetResult, t
 import type { ApiCall, KbStore, Restaurant } from '../kb.js';
 import { NO_RESULT, parseApiCall, resultLines, type KbDialect } from '../kb-dialects.js';
 import type { TaskId } from '../simulator.js';
-import { goalJson, hearReading, hearV1, INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type CallSlot, type Goal, type Heard, type UserLanguage } from './user.js';
+import { goalJson, type CallSlot, type Goal } from './goal.js';
+import { hearReading, hearV1, INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type Heard, type UserLanguage } from './user.js';
 import { UtteranceReader } from './reader.js';
 import { variedLanguage } from './varied.js';
 

@@ -21,7 +21,7 @@
  *    act has a cue there — `Hello! Which city?` asks for the location;
  * 5. only filler words (`ok`, `sure`) → `ack`; nothing found → not understood.
  */
-import type { CallSlot } from './user.js';
+import type { CallSlot } from './goal.js';
 
 /** The acts of the agent the -v2 user understands (besides the api_call tool). */
 export type AgentAct = 'greet' | 'ack' | 'ask' | 'ask-updates' | 'search' | 'propose' | 'another' | 'recall' | 'reserve' | 'inform' | 'offer-help' | 'close' | 'wait' | 'cannot-answer';

@@ -7,7 +7,7 @@
 import { normaliseChatText } from '../../../core/text.js';
 import type { Restaurant } from '../kb.js';
 import { ACTS, BOOKING_CUES, CONTRACTIONS, DATASET_OPENINGS, FILLERS, QUESTION_FORM, RECALL_CUES, SLOT_CUES, type AgentAct } from './lexicon.js';
-import type { CallSlot, InfoKind } from './user.js';
+import type { CallSlot, InfoKind } from './goal.js';
 
 /**
  * What the -v2 user read in an agent utterance (`UtteranceReader.read`).

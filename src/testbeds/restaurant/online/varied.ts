@@ -7,7 +7,8 @@
  * datasets: they never saw these wordings.
  */
 import type { Rng } from '../../../core/rng.js';
-import type { CallSlot, InfoKind, UserLanguage } from './user.js';
+import type { CallSlot, InfoKind } from './goal.js';
+import type { UserLanguage } from './user.js';
 
 /** The paraphrases (`X`: the value or the restaurant name). */
 export const VARIED = {
