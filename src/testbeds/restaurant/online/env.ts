@@ -178,6 +178,10 @@ function toolCallText(call: ToolCall, tool: ToolSpec, slots: readonly CallSlot[]
   return ['api_call', ...words].join(' ');
 }
 
+/** What the user takes from an api_call (the call itself goes to the user as the call's outcome). */
+const API_CALL_HEARD: Heard = { read: 'api_call', understood: true, propose: undefined, booking: undefined, inform: undefined, close: false, askUpdates: false, ask: undefined, statement: false };
+const INVALID_CALL_HEARD: Heard = { ...API_CALL_HEARD, read: 'api_call(invalid)' };
+
 function sameCall(a: ApiCall, b: ApiCall): boolean {
   return a.cuisine === b.cuisine && a.location === b.location && a.number === b.number && a.price === b.price && a.atmosphere === b.atmosphere && a.restrictions === b.restrictions;
 }
@@ -247,8 +251,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
       const shown = s.show(kbRng, s.store.query(call));
       return { shown, lines: shown.length === 0 ? [NO_RESULT] : shown.flatMap((r) => resultLines(r, s.dialect)) };
     };
-    const userRng = rng.fork(opts.variant ? `user:${opts.variant}` : 'user');
-    this.user = new SimulatedUser(goal, this.language, userRng, s.slots, sameCall, run, s.version === 2 ? userRng.fork('not understood') : undefined);
+    this.user = new SimulatedUser(goal, this.language, rng.fork(opts.variant ? `user:${opts.variant}` : 'user'), s.slots, sameCall, run);
     const kb = goal.task === 3 ? goal.shown.flatMap((r) => resultLines(r, s.dialect)) : goal.task === 4 && goal.restaurant ? resultLines(goal.restaurant, s.dialect) : [];
     this.turns = kb.map((text) => ({ speaker: 'kb', text }));
     const opening = this.user.open();
@@ -274,7 +277,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
       const p = parseApiCall(text, s.dialect);
       outcome = p.ok ? { call: p.call } : { invalid: p.reason };
     }
-    const heard: Heard = outcome === undefined ? this.hear(text) : { read: outcome.call ? 'api_call' : 'api_call(invalid)', understood: true };
+    const heard: Heard = outcome === undefined ? this.hear(text) : outcome.call ? API_CALL_HEARD : INVALID_CALL_HEARD;
     const r = this.user.react(heard, outcome);
     for (const line of r.kb) this.turns.push({ speaker: 'kb', text: line });
     if (!r.done) this.turns.push({ speaker: 'user', text: r.utterance });
