@@ -6,6 +6,9 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
+import { CATALOGUE } from '../datasets/catalogue.js';
+import { resolveRef } from '../datasets/refs.js';
+import { dataRoot } from '../datasets/store.js';
 
 /** Whether --debug was given (stack traces on errors). */
 export function debugEnabled(): boolean {
@@ -130,6 +133,31 @@ export function describeSystemError(e: unknown): string | undefined {
   return `${file}: cannot ${call} (${SYSTEM_REASONS[code] ?? code})`;
 }
 
+/**
+ * The path an input flag's value names: a dataset reference (`babi:task5-tst-oov`, `dstc6:tst1/task1`,
+ * `babi` for the folder; docs/data.md) resolved in the data folder (`$DIALOGYM_DATA`, else the user
+ * data folder), or the value itself (a path). A reference to a dataset that is not fetched is a
+ * one-line ConfigError naming the flag and the `dialogym data fetch` to run.
+ */
+export function inputPath(flag: string, value: string): string {
+  return resolveRef(flag, value, CATALOGUE, dataRoot().dir)?.path ?? value;
+}
+
+/** Parser of a flag naming an input file or folder: `inputPath`. */
+export function inputFlag(flag: string): (v: string) => string {
+  return (v: string) => inputPath(flag, v);
+}
+
+/** Parser of a flag naming input files joined by commas (`--train babi:task6-trn,babi:task6-dev`): each resolved by `inputPath`. */
+export function inputListFlag(flag: string): (v: string) => string {
+  return (v: string) => v.split(',').map((p) => (p === '' ? p : inputPath(flag, p))).join(',');
+}
+
+/** Parser of a variadic argument naming input files (`stats <file...>`): each resolved by `inputPath`. */
+export function inputArgs(name: string): (v: string, previous: string[] | undefined) => string[] {
+  return (v: string, previous: string[] | undefined) => [...(previous ?? []), inputPath(name, v)];
+}
+
 /** Parses an integer flag value, with a one-line error naming the flag. */
 export function intFlag(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): (v: string) => number {
   return (v: string) => {
@@ -191,8 +219,9 @@ export function writeStdoutSync(text: string): void {
 export function fileList(flag: string, values: string | readonly string[], ext: string): string[] {
   const out: string[] = [];
   for (const value of typeof values === 'string' ? [values] : values) {
-    for (const path of value.split(',')) {
-      if (path === '') continue;
+    for (const given of value.split(',')) {
+      if (given === '') continue;
+      const path = inputPath(flag, given);
       // A file, or not there (the reader reports it: `path: no such file`).
       if (isFolder(path) !== true) {
         out.push(path);
