@@ -3,12 +3,13 @@
  * output, file lists. The commander-free paths (`dstc6 score` on a plain command line, see
  * ./index.ts) import this module alone; verbs import it through ./run.ts.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
 import { CATALOGUE } from '../datasets/catalogue.js';
 import { resolveRef } from '../datasets/refs.js';
 import { dataRoot } from '../datasets/store.js';
+import { FILE_KINDS, MisreadError, type FileKind } from '../formats/sniff.js';
 
 /** Whether --debug was given (stack traces on errors). */
 export function debugEnabled(): boolean {
@@ -29,7 +30,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
 export function fail(e: unknown): never {
   if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
   const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
-  process.stderr.write(`error: ${describeSystemError(e) ?? describeError(e)}${bug}\n`);
+  process.stderr.write(`error: ${describeMisread(e) ?? describeSystemError(e) ?? describeError(e)}${bug}\n`);
   process.exit(e instanceof DialogymError ? e.exitCode : 1);
 }
 
@@ -140,7 +141,55 @@ export function describeSystemError(e: unknown): string | undefined {
  * one-line ConfigError naming the flag and the `dialogym data fetch` to run.
  */
 export function inputPath(flag: string, value: string): string {
-  return resolveRef(flag, value, CATALOGUE, dataRoot().dir)?.path ?? value;
+  const path = resolveRef(flag, value, CATALOGUE, dataRoot().dir)?.path ?? value;
+  FLAGS_OF.set(path, [...(FLAGS_OF.get(path) ?? []), flag]);
+  return path;
+}
+
+/** The flags (or verbs, for an argument) that named each input file of this run, for `describeMisread`. */
+const FLAGS_OF = new Map<string, string[]>();
+
+/** What the flags whose name says it take: a file given to several flags failed in the one that does not take its kind. */
+const TAKES: Readonly<Record<string, readonly FileKind[]>> = {
+  '--candidates': ['babi-candidates'],
+  '--kb': ['babi-kb', 'dstc6-kb', 'airdialogue-kb', 'sqlite'],
+  '--dev-kb': ['airdialogue-kb'],
+  '--answers': ['dstc6-results'],
+  '--result': ['dstc6-results'],
+};
+
+/**
+ * A file of one kind given where another was expected, naming what the flag takes: `x.txt looks
+ * like a bAbI KB file; --data takes a bAbI dialog file` (undefined for any other error).
+ */
+function describeMisread(e: unknown): string | undefined {
+  if (!(e instanceof MisreadError)) return undefined;
+  const flags = FLAGS_OF.get(e.file) ?? [];
+  // Given to several flags: the one known not to take its kind, else the one not known to take it.
+  const refusing = flags.filter((f) => TAKES[f] !== undefined && !TAKES[f].includes(e.looksLike));
+  const unknown = flags.filter((f) => TAKES[f] === undefined);
+  const flag = flags.length === 1 ? flags[0] : refusing.length === 1 ? refusing[0] : refusing.length === 0 && unknown.length === 1 ? unknown[0] : undefined;
+  return flag === undefined ? undefined : `${e.file} looks like ${FILE_KINDS[e.looksLike]}; ${flag} takes ${e.expected}`;
+}
+
+/** The file a path names, links and `./` resolved (the path itself when it does not exist). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Refuses held-out data that is also training data: a ConfigError when one of the files of `a`
+ * (comma-separated) is the file `b` names (`--train and --dev name the same file x.txt`).
+ */
+export function checkHeldOut(a: readonly [flag: string, files: string], b: readonly [flag: string, file: string | undefined]): void {
+  if (b[1] === undefined) return;
+  const held = realPath(b[1]);
+  const same = a[1].split(',').find((f) => f !== '' && realPath(f) === held);
+  if (same !== undefined) throw new ConfigError(`${a[0]} and ${b[0]} name the same file ${b[1]}: ${b[0]} must hold other dialogs than ${a[0]}`);
 }
 
 /** Parser of a flag naming an input file or folder: `inputPath`. */

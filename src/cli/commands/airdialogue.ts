@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
 import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredictions, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
-import { action, alias, floatFlag, inputFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
+import { action, alias, checkHeldOut, floatFlag, inputFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
@@ -244,6 +244,7 @@ function registerLearned(cmd: Command): void {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
+        checkHeldOut(['--data', o.data], ['--dev-data', o.devData]);
         let train = readAirDialogue(o.data, o.kb);
         let dev = o.devData && o.devKb ? readAirDialogue(o.devData, o.devKb) : [];
         if (!o.devData) {

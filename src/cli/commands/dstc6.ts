@@ -34,7 +34,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .option('--json', 'with --stats: print the statistics as JSON {"entries","utterances","utterancesPerEntry",…}')
     .action(
       action(async (data: string, o: { answers?: string; stats?: boolean; limit?: number; json?: boolean }) => {
-        data = inputPath('<data>', data);
+        data = inputPath('dstc6 walk', data);
         const { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } = await import('../../testbeds/dstc6/walk.js');
         if (o.json && !o.stats) throw new ConfigError('--json goes with --stats (the dialogs themselves are printed as text)');
         const entries = readDstc6Data(data);

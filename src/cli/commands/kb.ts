@@ -15,7 +15,7 @@ export function registerKb(program: Command): void {
   const kb = program.command('kb').description(SUMMARY.kb);
   kb.command('import')
     .description('bAbI (tasks 1-5) or DSTC6 KB file → SQLite KB (restaurants indexed on the api_call slots)')
-    .argument('<kb-file>', 'e.g. dialog-babi-kb-all.txt (babi:kb) or DSTC6 extendedkb1.txt (dstc6:kb1)', inputFlag('<kb-file>'))
+    .argument('<kb-file>', 'e.g. dialog-babi-kb-all.txt (babi:kb) or DSTC6 extendedkb1.txt (dstc6:kb1)', inputFlag('kb import'))
     .requiredOption('--out <kb.sqlite>', 'SQLite file to write (replaced atomically)', outFileFlag('--out'))
     .option('--json', 'print {"out","restaurants","facts","dialect"} as JSON')
     .action(

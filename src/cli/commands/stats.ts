@@ -20,7 +20,7 @@ export function registerStats(program: Command): void {
   program
     .command('stats')
     .description(SUMMARY.stats)
-    .argument('<file...>', 'bAbI dialog files', inputArgs('<file>'))
+    .argument('<file...>', 'bAbI dialog files', inputArgs('stats'))
     .option('--json', 'one JSON object per file (keys: file, dialogs, botTurns, utterancesPerDialog, userPerDialog, botPerDialog, kbPerDialog, vocabulary, …)')
     .action(
       action((files: string[], opts: { json?: boolean }) => {

@@ -13,7 +13,7 @@ import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
 import { writeModelFile } from '../../formats/model-file.js';
-import { action, alias, floatFlag, inputFlag, inputListFlag, intFlag, out, outFileFlag } from '../run.js';
+import { action, alias, checkHeldOut, floatFlag, inputFlag, inputListFlag, intFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
@@ -153,6 +153,7 @@ function run(o: TrainFlags): void {
   if (o.model !== 'hcn' && o.dev === undefined) throw new ConfigError("required option '--dev <file>' not specified");
   if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
   if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');
+  checkHeldOut(['--train', o.train], ['--dev', o.dev]);
   const candidates = o.candidates !== undefined ? readBabiCandidates(o.candidates).candidates : [];
   // hcn: DSTC6 JSON files too (answers inline, or in the .answers.json beside a test-style file), several joined by commas.
   const readOne = (f: string): Dialog[] => {

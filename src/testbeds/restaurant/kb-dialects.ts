@@ -13,9 +13,9 @@
  * Task 6 (DSTC2) KBs have another shape (post codes, `dontcare` calls) and are not handled here.
  */
 import { FormatError } from '../../core/errors.js';
-import { readTextFile } from '../../core/files.js';
 import { formatBabiKb, parseBabiKb, type KbFact } from '../../formats/babi.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
+import { parseAs, readTextAs } from '../../formats/sniff.js';
 
 /**
  * The name of a KB layout: `babi` (tasks 1–5) or `dstc6` (DSTC6 Track 1).
@@ -229,6 +229,10 @@ function strictKbFacts(text: string, file: string): KbFact[] {
  * ```
  */
 export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
+  return parseAs(text, file, ['babi-kb', 'dstc6-kb'], 'a bAbI or DSTC6 KB file', (t, f) => restaurantsOfText(t, f, expect));
+}
+
+function restaurantsOfText(text: string, file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
   const facts = expect?.strictFileLines ? strictKbFacts(text, file) : parseBabiKb(text, file).facts;
   return restaurantsFromKbFacts(facts, file, expect);
 }
@@ -245,7 +249,7 @@ export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dial
  * ```
  */
 export function readKb(file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
-  return parseKb(readTextFile(file), file, expect);
+  return parseKb(readTextAs(file, ['babi-kb', 'dstc6-kb'], 'a bAbI or DSTC6 KB file'), file, expect);
 }
 
 /**
