@@ -5,11 +5,11 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
+import { ConfigError, DialogymError, FormatError, InternalError, describeError } from '../core/errors.js';
 import { CATALOGUE } from '../datasets/catalogue.js';
 import { resolveRef } from '../datasets/refs.js';
 import { dataRoot } from '../datasets/store.js';
-import { FILE_KINDS, MisreadError, type FileKind } from '../formats/sniff.js';
+import type { FileKind, MisreadError } from '../formats/sniff.js';
 
 /** Whether --debug was given (stack traces on errors). */
 export function debugEnabled(): boolean {
@@ -163,13 +163,15 @@ const TAKES: Readonly<Record<string, readonly FileKind[]>> = {
  * like a bAbI KB file; --data takes a bAbI dialog file` (undefined for any other error).
  */
 function describeMisread(e: unknown): string | undefined {
-  if (!(e instanceof MisreadError)) return undefined;
-  const flags = FLAGS_OF.get(e.file) ?? [];
+  // A MisreadError (../formats/sniff.ts), known by its fields: this module stays free of the format readers.
+  if (!(e instanceof FormatError) || typeof (e as Partial<MisreadError>).looksLikeName !== 'string') return undefined;
+  const m = e as MisreadError;
+  const flags = FLAGS_OF.get(m.file) ?? [];
   // Given to several flags: the one known not to take its kind, else the one not known to take it.
-  const refusing = flags.filter((f) => TAKES[f] !== undefined && !TAKES[f].includes(e.looksLike));
+  const refusing = flags.filter((f) => TAKES[f] !== undefined && !TAKES[f].includes(m.looksLike));
   const unknown = flags.filter((f) => TAKES[f] === undefined);
   const flag = flags.length === 1 ? flags[0] : refusing.length === 1 ? refusing[0] : refusing.length === 0 && unknown.length === 1 ? unknown[0] : undefined;
-  return flag === undefined ? undefined : `${e.file} looks like ${FILE_KINDS[e.looksLike]}; ${flag} takes ${e.expected}`;
+  return flag === undefined ? undefined : `${m.file} looks like ${m.looksLikeName}; ${flag} takes ${m.expected}`;
 }
 
 /** The file a path names, links and `./` resolved (the path itself when it does not exist). */

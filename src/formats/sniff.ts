@@ -29,11 +29,14 @@ export type FileKind = keyof typeof FILE_KINDS;
 /** A file of one known kind given where another was expected. `looksLike` is what it seems to be, `expected` what the reader wanted. */
 export class MisreadError extends FormatError {
   readonly looksLike: FileKind;
+  /** How a message names what it looks like (`a bAbI KB file`). */
+  readonly looksLikeName: string;
   readonly expected: string;
   constructor(file: string, looksLike: FileKind, expected: string, options?: { cause?: unknown }) {
     super(file, undefined, `looks like ${FILE_KINDS[looksLike]}, not ${expected}`, options);
     this.message = `${file} looks like ${FILE_KINDS[looksLike]}, not ${expected}`;
     this.looksLike = looksLike;
+    this.looksLikeName = FILE_KINDS[looksLike];
     this.expected = expected;
   }
 }

@@ -32,7 +32,7 @@ export function registerEval(program: Command): void {
     .command('eval')
     .description(SUMMARY.eval)
     .requiredOption('--model <name|file>', `model name (${'rules'}, tfidf, …) or a model file written by \`dialogym train\` (*.dgm)`)
-    .requiredOption('--data <file>', 'bAbI dialog file', inputFlag('--data'))
+    .requiredOption('--data <file>', 'bAbI dialog file, or a dataset reference such as babi:task5-tst-oov (docs/data.md)', inputFlag('--data'))
     .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)', inputFlag('--kb'))
     .option('--train <file>', 'training dialogs, for models that learn from them when built (rules-dstc2, dstc2-plus, dstc2-heard, dstc2-adapt); several files joined by commas, e.g. trn and dev (default: none)', inputListFlag('--train'))

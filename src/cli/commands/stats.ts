@@ -20,7 +20,7 @@ export function registerStats(program: Command): void {
   program
     .command('stats')
     .description(SUMMARY.stats)
-    .argument('<file...>', 'bAbI dialog files', inputArgs('stats'))
+    .argument('<file...>', 'bAbI dialog files (or references such as babi:task1-trn)', inputArgs('stats'))
     .option('--json', 'one JSON object per file (keys: file, dialogs, botTurns, utterancesPerDialog, userPerDialog, botPerDialog, kbPerDialog, vocabulary, …)')
     .action(
       action((files: string[], opts: { json?: boolean }) => {

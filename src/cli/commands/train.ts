@@ -99,7 +99,7 @@ export function registerTrain(program: Command): void {
     .command('train')
     .description(SUMMARY.train)
     .requiredOption('--model <name>', `model to train (${trainableModels().join(', ')})`)
-    .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)', inputListFlag('--train'))
+    .requiredOption('--train <file>', 'training dialogs (bAbI format, e.g. babi:task5-trn; hcn also takes DSTC6 JSON files with answers, several joined by commas)', inputListFlag('--train'))
     .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)', inputFlag('--dev'))
     .option('--candidates <file>', 'candidate responses file (required except for hcn)', inputFlag('--candidates'))
     .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)', inputFlag('--kb'))

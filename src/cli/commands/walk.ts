@@ -13,7 +13,7 @@ export function registerWalk(program: Command): void {
   program
     .command('walk')
     .description(SUMMARY.walk)
-    .argument('<file>', 'bAbI dialog file', inputFlag('walk'))
+    .argument('<file>', 'bAbI dialog file (or a reference such as babi:task1-trn)', inputFlag('walk'))
     .option('--dialog <N>', 'only dialog N (1-based) (default: every dialog)', intFlag('--dialog', 1))
     .option('--no-color', 'no colours even on a terminal')
     .action(
