@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../core/files.js';
 import { parseJsonText, pyJson } from './json-text.js';
 import { checkSchema } from './schema.js';
 import { FILE_KINDS, parseAs, readTextAs } from './sniff.js';
+import { excerpt } from '../core/text.js';
 
 /** A KB-result utterance inside a DSTC6 context: `<name> r_<attr> <value>` (or bAbI's `R_`). */
 export function isDstc6KbLine(u: string): boolean {
@@ -126,7 +127,7 @@ function isObject(x: unknown): x is Json {
 }
 
 function entryLabel(file: string, index: number, raw: unknown): string {
-  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${raw.dialog_id.length > 60 ? raw.dialog_id.slice(0, 57) + '...' : raw.dialog_id})` : '';
+  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${excerpt(raw.dialog_id)})` : '';
   return `${file}: entry ${index + 1}${id}`;
 }
 
