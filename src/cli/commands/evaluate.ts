@@ -1,7 +1,7 @@
 /** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, intFlag, out, outFileFlag } from '../run.js';
+import { action, inputFlag, intFlag, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../evaluation/evaluate.js';
 import type { AgentTransport } from '../../agents/agent.js';
@@ -28,6 +28,7 @@ interface EvaluateFlags {
   maxTurns?: number;
   json?: boolean;
   transcripts?: string;
+  showFailures: number;
 }
 
 /**
@@ -60,8 +61,8 @@ export function registerEvaluate(program: Command): void {
     .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout (required: one of --agent-cmd, --agent-url, --agent)')
     .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the three)')
     .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the three)")
-    .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)')
-    .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)')
+    .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)', inputFlag('--kb'))
+    .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
     .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 1)
     .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)
@@ -71,7 +72,8 @@ export function registerEvaluate(program: Command): void {
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)', outFileFlag('--transcripts'));
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them) (default: none)', outFileFlag('--transcripts'))
+    .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0);
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);
@@ -134,5 +136,12 @@ export async function finishEvaluate(run: MergedRun): Promise<void> {
     out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
     const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
     out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  }
+  const shown = records.filter((r) => !r.success).slice(0, o.showFailures ?? 0);
+  if (shown.length > 0) {
+    const { describeEpisode } = await import('../../evaluation/show.js');
+    const text = shown.map((r) => describeEpisode(r).join('\n')).join('\n\n');
+    if (o.json) process.stderr.write(`${text}\n`);
+    else out(`\n${text}`);
   }
 }

@@ -6,8 +6,9 @@
  * (`restaurant-task5-v2`, `restaurant-task5-oov-v2`) have the user that reads meaning (`env.ts`).
  */
 import { createRng, type Rng } from '../../../core/rng.js';
+import { memoLast } from '../../../core/memo.js';
 import { ConfigError } from '../../../core/errors.js';
-import { checkOptionKeys, envs } from '../../env.js';
+import { envs, registerEnv } from '../../env.js';
 import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
 import { BABI_KB } from '../kb-dialects.js';
 import {
@@ -29,7 +30,7 @@ import {
   fill,
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
-import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
+import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
 import type { CallSlot, Goal, InfoKind } from './goal.js';
 import type { UserLanguage } from './user.js';
 
@@ -61,16 +62,8 @@ function hamming(a: ApiCall, b: ApiCall): Field[] {
   return FIELDS.filter((f) => a[f] !== b[f]);
 }
 
-const kbCache = new Map<number, readonly Restaurant[]>();
-/** The KB `generate restaurant --seed <seed>` writes (cached: a pure function of the seed). */
-function generatedKb(seed: number): readonly Restaurant[] {
-  let rs = kbCache.get(seed);
-  if (!rs) {
-    rs = generateRestaurants(createRng(seed).fork('kb'));
-    kbCache.set(seed, rs);
-  }
-  return rs;
-}
+/** The KB `generate restaurant --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
+const generatedKb = memoLast(4, (seed: number): readonly Restaurant[] => generateRestaurants(createRng(seed).fork('kb')));
 
 /** The setting of `restaurant-task<task>[-oov]-v<version>` over `restaurants`. */
 export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonly Restaurant[], version: 1 | 2 = 1): OnlineSetting {
@@ -169,11 +162,9 @@ for (const version of [1, 2] as const) {
       const id = babiEnvId(task, vocab, version);
       if (envs.has(id)) continue;
       const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
-      envs.register(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against ${user}`, (options) => {
-        checkOptionKeys(id, options, RESTAURANT_ENV_OPTIONS);
-        const o = (options ?? {}) as RestaurantEnvOptions;
-        return new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1), version), o);
-      });
+      registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against ${user}`, RESTAURANT_FAMILY, (o) =>
+        new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1), version), o),
+      );
     }
   }
 }

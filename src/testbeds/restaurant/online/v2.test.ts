@@ -125,6 +125,6 @@ test("userStyle 'varied': the user speaks in paraphrases (seeded); -v1 refuses i
   const y = play(varied, 7, (obs) => bot.respond(obs.history));
   assert.deepEqual(x.obs, y.obs, 'same seed, same varied dialog');
   assert.throws(() => make('restaurant-task5-v1', { userStyle: 'varied' }), (e: unknown) => e instanceof ConfigError && /needs a -v2 environment/.test(e.message));
-  assert.throws(() => make('restaurant-task5-v2', { userStyle: 'loud' as 'varied' }), (e: unknown) => e instanceof ConfigError && /userStyle must be one of dataset, varied/.test(e.message));
+  assert.throws(() => make('restaurant-task5-v2', { userStyle: 'loud' as 'varied' }), (e: unknown) => e instanceof ConfigError && /userStyle: must be one of dataset\/varied, got "loud"/.test(e.message));
   assert.doesNotThrow(() => make('restaurant-task5-v1', { userStyle: 'dataset' }));
 });
