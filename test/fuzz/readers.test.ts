@@ -27,7 +27,7 @@ test('fuzz: the text readers (bAbI dialogs/candidates/KB, restaurant KB, DSTC6 d
   }
 });
 
-test('fuzz: model files (forged headers with a valid checksum, damaged bytes)', { skip }, () => {
+test('fuzz: model files (forged headers and tensors with a valid checksum: non-finite weights, aliased, overlapping, out-of-range regions; damaged bytes)', { skip }, () => {
   const dir = fuzzDir();
   const s = runTarget(modelTarget(dir), RUNS, 2);
   assertClean(s);

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { crc32 } from 'node:zlib';
-import { DialogymError, InternalError } from '../../src/core/errors.js';
+import { DialogymError, InternalError, ModelFileError } from '../../src/core/errors.js';
 import { formatBabiCandidates, formatBabiDialogs, formatBabiKb, parseBabiCandidates, parseBabiDialogs, parseBabiKb, readBabiKb } from '../../src/formats/babi.js';
 import { formatDstc6Data, formatDstc6Results, parseDstc6Data, parseDstc6Results } from '../../src/formats/dstc6.js';
 import { formatAirLines, parseAirData, parseAirKb, parseAirPredictions } from '../../src/formats/airdialogue.js';
-import { decodeModelFile, encodeModelFile } from '../../src/formats/model-file.js';
+import { decodeModelFile, encodeModelFile, type ModelFileContent } from '../../src/formats/model-file.js';
+import { fillTensor, forgeModelFile, type ModelFileParts } from '../../src/formats/testing/forge-model-file.js';
 import { formatKb, parseKb, type KbDialect } from '../../src/testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
 import type { ApiCall, Restaurant } from '../../src/testbeds/restaurant/kb.js';
@@ -39,7 +39,7 @@ export interface FuzzTarget<T = unknown> {
   /** The file name the reader is given (errors must name it). */
   readonly file: string;
   readonly input: fc.Arbitrary<T>;
-  /** Runs the reader on one input; returns undefined when accepted and round-tripped, else why not. Throws what the reader throws. */
+  /** Runs the reader on one input; returns undefined when accepted and round-tripped, else why not (`refused …` when it was refused in the wrong way). Throws what the reader throws. */
   readonly run: (input: T) => string | undefined;
   /** The input as bytes, for the failure folder. */
   readonly bytes: (input: T) => Uint8Array;
@@ -49,7 +49,7 @@ export interface FuzzTarget<T = unknown> {
 export function check<T>(target: FuzzTarget<T>, input: T): Outcome {
   try {
     const bad = target.run(input);
-    return bad === undefined ? { kind: 'accepted' } : { kind: 'failure', why: `accepted but ${bad}` };
+    return bad === undefined ? { kind: 'accepted' } : { kind: 'failure', why: bad.startsWith('refused ') ? bad : `accepted but ${bad}` };
   } catch (e) {
     if (!(e instanceof DialogymError)) return { kind: 'failure', why: `untyped error: ${e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e)}` };
     if (e instanceof InternalError) return { kind: 'failure', why: `internal error: ${e.message}` };
@@ -130,8 +130,12 @@ export function textTargets(): FuzzTarget<{ seed: number; text: string }>[] {
   ];
 }
 
-/** Model files: the shipped KB-InfoBot policies and small ranker models, with forged headers (valid checksum) or damaged bytes. */
-export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: number; forged: boolean }> {
+/**
+ * Model files: the shipped KB-InfoBot policies and small ranker models, with forged headers, or
+ * forged tensors (non-finite weights, aliased, overlapping, out-of-range or gapped regions), both
+ * with a valid checksum, or damaged bytes. A forged tensor must be refused, naming the tensor.
+ */
+export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: number; forged: boolean; mustFail?: string }> {
   const file = join(dir, 'fuzz-model.dgm');
   const seeds: Buffer[] = [readFileSync(join(repoRoot, 'policies', 'infobot', 'rl-soft-small.dgm')), readFileSync(join(repoRoot, 'policies', 'infobot', 'e2e-soft-small.dgm'))];
   const rankers = seeds.length; // seeds from here on are rankers, whose metadata has a schema (schemas/model-meta.schema.json)
@@ -149,14 +153,29 @@ export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: numb
   const forged = fc
     .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), edits: fc.array(fc.record({ path: fc.noBias(fc.integer({ min: 0, max: 2 ** 30 })), value: fc.constantFrom(...NASTY_JSON) }), { minLength: 1, maxLength: 3 }) })
     .map(({ seed, edits }) => ({ bytes: forgeHeader(seeds[seed] as Buffer, edits), seed, forged: true }));
+  const tensors = fc
+    .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), forgery: tensorForgery })
+    .map(({ seed, forgery }) => {
+      let changed = false;
+      const bytes = forgeModelFile(seeds[seed] as Buffer, (p) => (changed = applyTensorForgery(p, forgery)));
+      return { bytes, seed, forged: true, ...(changed ? { mustFail: forgery.kind } : {}) };
+    });
   const damaged = fc.record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), ops: fc.array(byteOp, { minLength: 1, maxLength: 4 }) }).map(({ seed, ops }) => ({ bytes: applyByteOps(seeds[seed] as Buffer, ops), seed, forged: false }));
   return {
     name: 'model-file',
     file,
-    input: fc.oneof({ weight: 3, arbitrary: forged }, { weight: 1, arbitrary: damaged }),
+    input: fc.oneof({ weight: 3, arbitrary: forged }, { weight: 2, arbitrary: tensors }, { weight: 1, arbitrary: damaged }),
     bytes: (i) => i.bytes,
     run: (i) => {
-      const c = decodeModelFile(i.bytes, file);
+      let c: ModelFileContent;
+      try {
+        c = decodeModelFile(i.bytes, file);
+      } catch (e) {
+        // A forged tensor is refused by the reader itself, in one line naming the tensor (or the bytes that belong to none).
+        if (i.mustFail !== undefined && e instanceof ModelFileError && !/tensor "[^"]*" \(index \d+\): |belong to no tensor/.test(e.message)) return `refused a forged tensor (${i.mustFail}) without naming it: ${e.message.slice(0, 200)}`;
+        throw e;
+      }
+      if (i.mustFail !== undefined) return `a forged tensor (${i.mustFail}) was read`;
       const back = decodeModelFile(encodeModelFile(c), file);
       if (!isDeepStrictEqual(back, c)) return 'the content does not round-trip';
       if (c.model === 'infobot-policy') {
@@ -195,29 +214,76 @@ function typeDrift(a: unknown, b: unknown, at: string): string | undefined {
 
 /** Re-encodes a model file after setting values at random places of its JSON header (the checksum is recomputed: a forged file). */
 function forgeHeader(buf: Buffer, edits: readonly { path: number; value: unknown }[]): Buffer {
-  const hlen = buf.readUInt32LE(12);
-  const header = JSON.parse(buf.toString('utf8', 20, 20 + hlen)) as Record<string, unknown>;
-  const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 3 || v === null || typeof v !== 'object') return;
-    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.slice(0, 6).map((x, k) => [k, x]) : Object.entries(v).slice(0, 30);
-    for (const [k, x] of entries) {
-      slots.push([v as Record<string, unknown>, k]);
-      walk(x, depth + 1);
+  return forgeModelFile(buf, ({ header }) => {
+    const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
+    const walk = (v: unknown, depth: number): void => {
+      if (depth > 3 || v === null || typeof v !== 'object') return;
+      const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.slice(0, 6).map((x, k) => [k, x]) : Object.entries(v).slice(0, 30);
+      for (const [k, x] of entries) {
+        slots.push([v as Record<string, unknown>, k]);
+        walk(x, depth + 1);
+      }
+    };
+    walk(header, 0);
+    for (const e of edits) {
+      const [obj, key] = slots[e.path % slots.length] as [Record<string, unknown>, string];
+      obj[key] = e.value;
     }
-  };
-  walk(header, 0);
-  for (const e of edits) {
-    const [obj, key] = slots[e.path % slots.length] as [Record<string, unknown>, string];
-    obj[key] = e.value;
+  });
+}
+
+/** A forgery that a valid checksum must not get past: a weight made non-finite, or a tensor region moved onto another, past the data or away from the others. */
+export type TensorForgery = { readonly kind: 'nan-fill' | 'inf-value' | 'alias' | 'overlap' | 'out-of-range' | 'gap'; readonly tensor: number; readonly other: number; readonly at: number };
+
+export const tensorForgery: fc.Arbitrary<TensorForgery> = fc.record({
+  kind: fc.constantFrom('nan-fill' as const, 'inf-value' as const, 'alias' as const, 'overlap' as const, 'out-of-range' as const, 'gap' as const),
+  tensor: fc.nat(),
+  other: fc.nat(),
+  at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+});
+
+/**
+ * Applies a forgery to a model file's parts, to a tensor holding values (index `tensor` modulo
+ * their number); returns false when the file has no tensor that the forgery can change.
+ */
+export function applyTensorForgery(p: ModelFileParts, f: TensorForgery): boolean {
+  type T = { offset: number; length: number };
+  const full = p.header.tensors.map((t, i) => [i, t as unknown as T] as const).filter(([, t]) => t.length > 0);
+  if (full.length === 0) return false;
+  const [i, t] = full[f.tensor % full.length] as readonly [number, T];
+  const others = full.filter(([k]) => k !== i);
+  const [, o] = (others[f.other % Math.max(1, others.length)] ?? [i, t]) as readonly [number, T];
+  switch (f.kind) {
+    case 'nan-fill':
+      fillTensor(p, i);
+      break;
+    case 'inf-value':
+      p.data.writeFloatLE(f.at < 0.5 ? Infinity : -Infinity, t.offset + 4 * Math.floor(f.at * t.length));
+      break;
+    case 'alias':
+      if (o === t) return false;
+      t.offset = o.offset;
+      break;
+    case 'overlap':
+      // Starts inside another tensor's region, past its first float (at its first, it is an alias).
+      if (o === t || o.length < 2) return false;
+      t.offset = o.offset + 4 * (1 + Math.floor(f.at * (o.length - 1)));
+      break;
+    case 'out-of-range':
+      t.offset = p.header.dataBytes - 4 * Math.floor(f.at * t.length);
+      break;
+    case 'gap': {
+      // Moved up by 1–8 floats, the data grown (zeros) so that it still ends inside it.
+      t.offset += 4 * (1 + Math.floor(f.at * 8));
+      const grow = t.offset + 4 * t.length - p.header.dataBytes;
+      if (grow > 0) {
+        p.data = Buffer.concat([p.data, Buffer.alloc(grow)]);
+        p.header.dataBytes += grow;
+      }
+      break;
+    }
   }
-  const h = Buffer.from(JSON.stringify(header), 'utf8');
-  const pad = (4 - ((20 + h.length) % 4)) % 4;
-  const oldStart = 20 + hlen + ((4 - ((20 + hlen) % 4)) % 4);
-  const out = Buffer.concat([buf.subarray(0, 20), h, Buffer.alloc(pad), buf.subarray(oldStart)]);
-  out.writeUInt32LE(h.length, 12);
-  out.writeUInt32LE(crc32(out.subarray(20)), 16);
-  return out;
+  return true;
 }
 
 const CALLS: ApiCall[] = [
