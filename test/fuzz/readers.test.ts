@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { airDir, babiDir, dstc6Dir, skipUnless } from '../shared-data.js';
+import { sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
 import { runTarget, type FuzzStats } from './runner.js';
 import { fuzzDir, modelTarget, sqliteTarget, textTargets } from './targets.js';
 
@@ -33,7 +34,7 @@ test('fuzz: model files (forged headers and tensors with a valid checksum: non-f
   assertClean(s);
 });
 
-test('fuzz: SQLite KBs with damaged bytes', { skip }, () => {
+test('fuzz: SQLite KBs with damaged bytes, or a cell forged under a recomputed checksum', { skip: skip || (sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}`) }, () => {
   const dir = fuzzDir();
   const t = sqliteTarget(dir);
   try {

@@ -18,6 +18,10 @@ import { fillTensor, forgeModelFile, type ModelFileParts } from '../../src/forma
 import { formatKb, parseKb, type KbDialect } from '../../src/testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
 import type { ApiCall, Restaurant } from '../../src/testbeds/restaurant/kb.js';
+import { BABI_KB, ratingIssue } from '../../src/testbeds/restaurant/kb-dialects.js';
+import { forgeSqliteKb } from '../../src/testbeds/restaurant/testing/forge-kb.js';
+import { kbValueIssue } from '../../src/formats/kb-values.js';
+import { openSqlite } from '../../src/core/sqlite.js';
 import { formatKbTsv, parseKbTsv } from '../../src/testbeds/infobot/movie-kb-tsv.js';
 import { splitKbs } from '../../src/testbeds/infobot/generate.js';
 import { loadPolicy } from '../../src/testbeds/infobot/agents/policy-file.js';
@@ -28,7 +32,7 @@ import { syntheticCandidates, syntheticDialogs } from '../../src/rankers/testing
 import '../../src/testbeds/restaurant/models.js';
 import { airDir, babiDir, dstc6Dir, repoRoot } from '../shared-data.js';
 import { trainTinyHcn } from '../tiny-hcn.js';
-import { applyByteOps, byteOp, mutatedText, NASTY_JSON } from './mutate.js';
+import { applyByteOps, byteOp, mutatedText, NASTY_JSON, NASTY_TOKENS } from './mutate.js';
 
 /** What one mutated input gave: accepted (and round-tripped), rejected with a typed error, or a failure of the property. */
 export type Outcome = { readonly kind: 'accepted' | 'rejected' } | { readonly kind: 'failure'; readonly why: string };
@@ -292,8 +296,32 @@ const CALLS: ApiCall[] = [
   { cuisine: 'spanish', location: 'paris', number: 'four', price: 'moderate' },
 ];
 
-/** SQLite KBs with damaged bytes: rejected naming the file, or every row and query answer unchanged. */
-export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { readonly cleanup: () => void } {
+/** A value forged into one cell of a SQLite KB, its content checksum recomputed. */
+export interface KbForgery {
+  readonly row: number;
+  readonly column: (typeof KB_COLUMNS)[number];
+  readonly value: string | number;
+}
+
+const KB_COLUMNS = ['name', 'cuisine', 'location', 'price', 'rating', 'phone', 'address', 'number'] as const;
+
+/** Values a forger writes into a KB cell: the nasty tokens, KB-line shapes, a control character, extreme or in-range integers, fit words. */
+const kbForgery: fc.Arbitrary<KbForgery> = fc.record({
+  row: fc.integer({ min: 1, max: 1200 }),
+  column: fc.constantFrom(...KB_COLUMNS),
+  value: fc.oneof(
+    fc.constantFrom(...NASTY_TOKENS, 'x\nresto_y R_phone forged', 'resto_y R_address forged', 'api_call italian rome six cheap', 'R_phone', 'a\u001b[2Jb', 'fit_value', 'six'),
+    fc.constantFrom(0, -1, 1, 5, 8, 9, 72, 2 ** 31, Number.MAX_SAFE_INTEGER),
+  ),
+});
+
+/**
+ * SQLite KBs with damaged bytes — rejected naming the file, or every row and query answer
+ * unchanged — and with a forged cell under a recomputed checksum: a value unfit for a KB (a
+ * newline, a TAB, a KB-fact or api_call shape, a rating outside 1–8…) refused naming its row; a fit
+ * one read back as forged.
+ */
+export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer; forgery?: KbForgery }> & { readonly cleanup: () => void } {
   const seedFile = join(dir, 'seed-kb.sqlite');
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), seedFile);
   const seed = readFileSync(seedFile);
@@ -302,13 +330,17 @@ export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { rea
   const answers = CALLS.map((c) => store.query(c));
   store.close();
   const file = join(dir, 'fuzz-kb.sqlite');
+  const damaged = fc.array(byteOp, { minLength: 1, maxLength: 6 }).map((ops) => ({ bytes: applyByteOps(seed, ops) }));
+  const forged = kbForgery.map((forgery) => ({ bytes: seed, forgery }));
   return {
     name: 'sqlite-kb',
     file,
-    input: fc.array(byteOp, { minLength: 1, maxLength: 6 }).map((ops) => ({ bytes: applyByteOps(seed, ops) })),
+    input: fc.oneof({ weight: 2, arbitrary: damaged }, { weight: 1, arbitrary: forged }),
     bytes: (i) => i.bytes,
     run: (i) => {
       writeFileSync(file, i.bytes);
+      const f = i.forgery;
+      if (f !== undefined) return forgedCell(file, f, rows);
       const s = SqliteKbStore.open(file);
       try {
         const got: Restaurant[] = s.all();
@@ -321,6 +353,36 @@ export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { rea
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Forges one cell of the KB at `file` and opens it: an unfit value must be refused naming its row, a fit one read back. */
+function forgedCell(file: string, f: KbForgery, rows: readonly Restaurant[]): string | undefined {
+  if (f.column === 'name' && rows.some((r, k) => r.name === String(f.value) && k !== f.row - 1)) return undefined; // UNIQUE: not a KB a forger can write
+  forgeSqliteKb(file, `UPDATE restaurants SET ${f.column} = ? WHERE id = ?`, [f.value, f.row]);
+  // What SQLite stored (column affinity turns '5' into 5 in the rating, 5 into '5' in a text column).
+  const db = openSqlite(file, { readonly: true });
+  const cell = db.prepare(`SELECT typeof(${f.column}) AS type, CAST(${f.column} AS TEXT) AS text FROM restaurants WHERE id = ?`).get([f.row]) as { type: string; text: string };
+  db.close();
+  const unfit =
+    f.column === 'rating'
+      ? cell.type !== 'integer' ? `is ${cell.type}` : ratingIssue(Number(cell.text), BABI_KB)
+      : cell.type !== 'text' ? `is ${cell.type}` : kbValueIssue(cell.text, { oneWord: true });
+  let s: SqliteKbStore;
+  try {
+    s = SqliteKbStore.open(file);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message.slice(0, 200) : String(e);
+    if (unfit === undefined) return `refused a fit forged ${f.column} of row ${f.row} (${JSON.stringify(cell.text).slice(0, 40)}): ${msg}`;
+    if (e instanceof DialogymError && !e.message.includes(`row ${f.row} (`)) return `refused a forged ${f.column} of row ${f.row} without naming the row: ${msg}`;
+    throw e;
+  }
+  try {
+    if (unfit !== undefined) return `a forged ${f.column} of row ${f.row} (${JSON.stringify(cell.text).slice(0, 40)}, which ${unfit}) was read`;
+    const got = (s.all()[f.row - 1] as unknown as Record<string, unknown>)[f.column];
+    return String(got) === cell.text ? undefined : `the forged ${f.column} of row ${f.row} reads back as ${JSON.stringify(got)}`;
+  } finally {
+    s.close();
+  }
 }
 
 export function fuzzDir(): string {

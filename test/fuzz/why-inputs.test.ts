@@ -8,13 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { DialogymError, FormatError, ModelFileError } from '../../src/core/errors.js';
 import { readBabiDialogs, readBabiKb } from '../../src/formats/babi.js';
 import { readDstc6Data, readDstc6Results } from '../../src/formats/dstc6.js';
 import { readAirData, readAirDialogue, readAirKb } from '../../src/formats/airdialogue.js';
 import { encodeModelFile, readModelFile } from '../../src/formats/model-file.js';
 import { forgeModelFile, type ModelFileParts } from '../../src/formats/testing/forge-model-file.js';
+import { openSqlite, sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
 import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
 import { babiDir, cliPath } from '../shared-data.js';
 
@@ -113,12 +113,12 @@ test('forged model files: "length":"abc", "offset":null, length -5, a length tha
   assert.match(r.stderr, /^error: .*abc\.dgm: corrupt model file \(header: tensors\[0\]: "length" must be an integer, got "abc"\)\n$/);
 });
 
-test('a SQLite KB whose bytes changed: refused at open, naming the file', () => {
+test('a SQLite KB whose bytes changed: refused at open, naming the file', { skip: sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}` }, () => {
   const f = join(dir, 'kb.sqlite');
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), f);
   SqliteKbStore.open(f).close();
   // A changed value (the page structure stays valid): the content checksum catches it.
-  const db = new Database(f);
+  const db = openSqlite(f);
   db.prepare("UPDATE restaurants SET price = 'cheep' WHERE id = 3").run();
   db.close();
   refused(() => SqliteKbStore.open(f), /kb\.sqlite: corrupt SQLite KB \(content checksum mismatch/);
