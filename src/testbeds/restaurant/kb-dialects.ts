@@ -16,7 +16,7 @@ import { FormatError } from '../../core/errors.js';
 import { readTextFile } from '../../core/files.js';
 import { formatBabiKb, parseBabiKb, type KbFact } from '../../formats/babi.js';
 import { kbFactIssue, kbValueIssue, quoteKbValue } from '../../formats/kb-values.js';
-import type { ApiCall, KbStore, Restaurant } from './kb.js';
+import { RATINGS, type ApiCall, type KbStore, type Restaurant } from './kb.js';
 
 /**
  * The name of a KB layout: `babi` (tasks 1–5) or `dstc6` (DSTC6 Track 1).
@@ -95,7 +95,7 @@ export const BABI_KB: KbDialect = {
   minCallArgs: 4,
   silence: '<SILENCE>',
   strictFileLines: false,
-  maxRating: 8,
+  maxRating: Math.max(...RATINGS),
 };
 
 /**
