@@ -38,8 +38,8 @@ export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteMissingMessage, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall } from './testbeds/env.js';
-export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall } from './testbeds/env.js';
+export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './testbeds/env.js';
 
 // File formats.
 export {
