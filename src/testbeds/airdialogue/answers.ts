@@ -50,17 +50,20 @@ function places(i: Intent): Record<string, string> {
   return { from: i.departure_airport, to: i.return_airport, fromCity: cityOf(i.departure_airport), toCity: cityOf(i.return_airport) };
 }
 
-/** The phrase of each requirement the customer has, in the order it names them. */
-function requirementPhrases(i: Intent, r: Rng, only?: 'departure' | 'return'): string[] {
+/**
+ * The phrase of each requirement the customer has, in the order it names them: all of them, or
+ * only its times of day (both, the departure's or the return's).
+ */
+function requirementPhrases(i: Intent, r: Rng, which: 'all' | 'times' | 'departure' | 'return'): string[] {
   const ps: string[] = [];
-  if (only === undefined) {
+  if (which === 'all') {
     if (i.max_price < PRICE_ANY) ps.push(fill(r.pick(CUSTOMER_PRICE), { price: i.max_price }));
     if (i.max_connections !== undefined && i.max_connections < 2) ps.push(r.pick(CUSTOMER_CONNECTIONS[i.max_connections] ?? []));
     if (i.class !== undefined) ps.push(fill(r.pick(CUSTOMER_CLASS), { cls: i.class }));
   }
-  if (i.departure_time !== undefined && only !== 'return') ps.push(fill(r.pick(CUSTOMER_DEP_TIME), { seg: i.departure_time }));
-  if (i.return_time !== undefined && only !== 'departure') ps.push(fill(r.pick(CUSTOMER_RET_TIME), { seg: i.return_time }));
-  if (i.airline_preference !== undefined && only === undefined) ps.push(r.pick(CUSTOMER_AIRLINE));
+  if (i.departure_time !== undefined && which !== 'return') ps.push(fill(r.pick(CUSTOMER_DEP_TIME), { seg: i.departure_time }));
+  if (i.return_time !== undefined && which !== 'departure') ps.push(fill(r.pick(CUSTOMER_RET_TIME), { seg: i.return_time }));
+  if (i.airline_preference !== undefined && which === 'all') ps.push(r.pick(CUSTOMER_AIRLINE));
   return ps;
 }
 
@@ -93,11 +96,11 @@ export function customerAnswers(i: Intent, r: Rng) {
     departureDate: (): string => fill(r.pick(CUSTOMER_DEP_DATE), { depMonth: i.departure_month, depDay: i.departure_day }),
     returnDate: (): string => fill(r.pick(CUSTOMER_RET_DATE), { retMonth: i.return_month, retDay: i.return_day }),
     requirements: (): string => {
-      const ps = requirementPhrases(i, r);
+      const ps = requirementPhrases(i, r, 'all');
       return ps.length === 0 ? r.pick(CUSTOMER_NO_PREFS) : sentence(r.pick(CUSTOMER_PREFS_LEAD), ps);
     },
     times: (only?: 'departure' | 'return'): string => {
-      const ps = requirementPhrases(i, r, only ?? undefined);
+      const ps = requirementPhrases(i, r, only ?? 'times');
       const none = only === 'departure' ? CUSTOMER_NO_LIMIT.departureTime : only === 'return' ? CUSTOMER_NO_LIMIT.returnTime : CUSTOMER_NO_LIMIT.times;
       return ps.length === 0 ? r.pick(none) : sentence('', ps);
     },

@@ -73,6 +73,9 @@ test('each question gets its own answer from the intent, or "no requirement" whe
     const times = c.respond('What time of day would you like to fly, there and back?');
     const t = readCustomerUtterance(times);
     assert.deepEqual([t.depTime, t.retTime], [i.departure_time, i.return_time], times);
+    assert.deepEqual([t.maxPrice, t.maxConnections, t.class, t.airline], [undefined, undefined, undefined, undefined], times);
+    const depTime = readCustomerUtterance(c.respond('What time do you want to leave?'));
+    assert.deepEqual([depTime.depTime, depTime.retTime], [i.departure_time, undefined]);
     // an open question gives the route, the dates and the requirements at once
     const all = readCustomerUtterance(c.respond('Tell me about your trip.'));
     assert.deepEqual(

@@ -4,7 +4,7 @@ import { createRng } from '../../core/rng.js';
 import { ConfigError } from '../../core/errors.js';
 import { envs } from '../env.js';
 import type { AirContext } from './context.js';
-import { AirDialogueEnv, AirDialogueV2Env, AIR_ENV_V2_ID } from './env.js';
+import { AirDialogueEnv, AirDialogueV2Env, AIR_ENV_V2_ID, AIR_FAILURES } from './env.js';
 import { CUSTOMER_NOT_UNDERSTOOD } from './language.js';
 import { violations } from './logic.js';
 import { agentPolicies } from './policies.js';
@@ -127,6 +127,8 @@ test('failures carry their reason by precedence, a detail saying why, and the tu
   for (let i = 0; !r.truncated; i++) r = env.step(i === 1 ? 'Purple monkeys?' : 'What are your travel dates?');
   assert.deepEqual([r.info['failure'], r.info['failureTurn'], r.info['success'], r.reward], ['max turns', 3, false, 0]);
   assert.deepEqual(r.info['detail'], { why: 'no action within 10 utterances', notUnderstood: 1 });
+  // the reasons are the documented ones, in their order of precedence
+  assert.deepEqual(AIR_FAILURES.map((f) => f.reason), [status['failure'], flight['failure'], name['failure'], r.info['failure']]);
 });
 
 test('variant: the same task (goal and flights) with other draws of the customer\'s wording', () => {

@@ -222,6 +222,24 @@ envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a custo
  */
 export const AIR_ENV_V2_ID = 'airdialogue-v2';
 
+/**
+ * The failure reasons of `airdialogue-v2` (`info.failure` of the last step), in precedence order:
+ * an action is judged on its status first, then its flight, then the name; an episode without an
+ * action ends in `max turns`.
+ *
+ * @example
+ * ```ts
+ * import { AIR_FAILURES } from 'dialogym/airdialogue';
+ * AIR_FAILURES.map((f) => f.reason); // ['wrong status', 'wrong flight', 'wrong name', 'max turns']
+ * ```
+ */
+export const AIR_FAILURES: ReadonlyArray<{ readonly reason: string; readonly when: string }> = [
+  { reason: 'wrong status', when: "the action's status (book, change, cancel, no_flight, no_reservation) is not the expected one" },
+  { reason: 'wrong flight', when: 'the status is right but the flight is not one of the expected ones (or a flight was given where none was expected, none where one was, several)' },
+  { reason: 'wrong name', when: "status and flight are right but the name is not the customer's (character F1 below 1 after lower-casing and removing punctuation)" },
+  { reason: 'max turns', when: 'the conversation reached `maxTurns` utterances without an action (the episode is truncated)' },
+];
+
 /** Why a status is the expected one (for failure details). */
 function statusReason(ctx: AirContext): string {
   const goal = ctx.intent.goal;
