@@ -43,7 +43,21 @@ test('airdialogue-v2 is registered; reset gives the goal and the turn limit, eac
   assert.throws(() => envs.get(AIR_ENV_V2_ID)({ userStyle: 'varied' }), (e: unknown) => e instanceof ConfigError && /userStyle/.test(e.message));
 });
 
-test('the rule agent (the simulator\'s wording) has the same conversations and rewards on v2 as on v1', () => {
+test('the rule agent and random template moves (the simulator\'s wording) have the same conversations and rewards on v2 as on v1', () => {
+  const randomV1 = new AirDialogueEnv();
+  const randomV2 = new AirDialogueV2Env();
+  const [ra, rb] = [createRng(5), createRng(5)];
+  for (let seed = 0; seed < 150; seed++) {
+    randomV1.reset({ seed });
+    randomV2.reset({ seed });
+    let x;
+    let y;
+    do {
+      x = randomV1.step(randomV1.sampleAction(ra));
+      y = randomV2.step(randomV2.sampleAction(rb));
+    } while (!x.terminated && !x.truncated);
+    assert.deepEqual([y.obs, y.reward, y.truncated], [x.obs, x.reward, x.truncated], `seed ${seed}`);
+  }
   for (const ood of [false, true]) {
     const v1 = new AirDialogueEnv({ ood });
     const v2 = new AirDialogueV2Env({ ood });
@@ -114,7 +128,7 @@ test('failures carry their reason by precedence, a detail saying why, and the tu
   assert.equal(status['failure'], 'wrong status');
   assert.deepEqual((status['detail'] as { wrong: string[] }).wrong, ['status', 'flight', 'name']);
   assert.match((status['detail'] as { why: string }).why, /^status 'cancel' but 'book' was expected: the customer wants to book; no flight given/);
-  assert.equal(status['failureTurn'], 2);
+  assert.equal(status['failureTurn'], 1); // 0-based: the second agent turn
   const flight = end('book', { name: want.name, flight: wrongFlight });
   assert.equal(flight['failure'], 'wrong flight');
   assert.match((flight['detail'] as { why: string }).why, new RegExp(`^flight ${wrongFlight} breaks the customer's `));
@@ -125,7 +139,7 @@ test('failures carry their reason by precedence, a detail saying why, and the tu
   env.reset({ seed });
   let r = env.step('What is your name?');
   for (let i = 0; !r.truncated; i++) r = env.step(i === 1 ? 'Purple monkeys?' : 'What are your travel dates?');
-  assert.deepEqual([r.info['failure'], r.info['failureTurn'], r.info['success'], r.reward], ['max turns', 3, false, 0]);
+  assert.deepEqual([r.info['failure'], r.info['failureTurn'], r.info['success'], r.reward], ['max turns', 2, false, 0]);
   assert.deepEqual(r.info['detail'], { why: 'no action within 10 utterances', notUnderstood: 1 });
   // the reasons are the documented ones, in their order of precedence
   assert.deepEqual(AIR_FAILURES.map((f) => f.reason), [status['failure'], flight['failure'], name['failure'], r.info['failure']]);

@@ -301,8 +301,8 @@ function actionFailure(action: Action, score: Score, ctx: AirContext): { failure
  * `propose(1012)`, `not understood`, `act(book)` for an action, …) and `notUnderstood` (turns not
  * understood so far); the last step gives `success`, `failure` (`null`, `wrong status`,
  * `wrong flight`, `wrong name` or `max turns`), and for a failure `detail` and `failureTurn` (the
- * agent turn where it went wrong: the action's, or the first turn not understood of an episode
- * that ran out of turns). `variant` (a trial of the same task) draws the customer's wording from
+ * 0-based index of the agent turn where it went wrong — the protocol's `turn` —: the action's, or
+ * the first turn not understood of an episode that ran out of turns). `variant` (a trial of the same task) draws the customer's wording from
  * another stream. Agents that ask in the simulator's wording get the same conversation as on v1.
  *
  * @example
@@ -352,14 +352,14 @@ export class AirDialogueV2Env extends AirDialogueEnv {
         expected: ctx.expected,
         success: failed === null,
         failure: failed?.failure ?? null,
-        ...(failed ? { detail: failed.detail, failureTurn: turn } : {}),
+        ...(failed ? { detail: failed.detail, failureTurn: turn - 1 } : {}),
       };
       return { obs: this.observe(''), reward: score.total, terminated: true, truncated: false, info };
     }
     const read = this.reading ? this.reading.read(move.utterance) : readAgentTurn(move.utterance);
     if (read.acts.length === 0) {
       this.notUnderstood++;
-      this.firstNotUnderstood ??= turn;
+      this.firstNotUnderstood ??= turn - 1;
     }
     const info: Info = { turn, read: read.label, notUnderstood: this.notUnderstood };
     if (this.turns.length >= this.maxTurns) {
