@@ -68,17 +68,17 @@ export const AIR_CUES: Readonly<Record<CueKind, readonly string[]>> = {
   name: ['name', 'names', 'full name', 'who am i speaking', 'who am i talking', 'who is this', 'who is flying', 'who is traveling', 'who is travelling', 'passenger'],
   airport: [
     'airport', 'airports', 'airport code', 'airport codes', 'code', 'codes', 'city', 'cities', 'where', 'origin', 'destination', 'route',
-    'boarding', 'boarding point', 'landing point', 'source', 'from where', 'where to', 'point of departure', 'departure point', 'starting point',
+    'boarding', 'boarding point', 'landing point', 'source', 'from where', 'where to', 'point of departure', 'departure point', 'starting point', 'location', 'locations', 'journey points',
   ],
   date: ['date', 'dates', 'day', 'days', 'when', 'what day', 'which day', 'which dates'],
-  time: ['time', 'times', 'time of day', 'times of day', 'what time', 'what time of day', 'which time of day', 'morning', 'afternoon', 'evening', 'night', 'hour', 'early', 'late'],
+  time: ['time', 'times', 'timing', 'timings', 'time of day', 'times of day', 'what time', 'what time of day', 'which time of day', 'morning', 'afternoon', 'evening', 'night', 'hour', 'early', 'late'],
   budget: [
     'budget', 'price', 'prices', 'pricing', 'price range', 'price limit', 'cost', 'costs', 'fare', 'fares', 'afford', 'spend', 'pay',
     'how much', 'expensive', 'cheap', 'cheaper', 'money', 'dollars', 'dollar',
   ],
   connections: [
     'connection', 'connections', 'connecting', 'connection limit', 'stop', 'stops', 'stopover', 'stopovers', 'layover', 'layovers',
-    'direct', 'nonstop', 'non stop', 'transfer', 'transfers',
+    'direct', 'nonstop', 'non stop', 'transfer', 'transfers', 'halt', 'halts', 'lay by', 'layby', 'way station', 'break',
   ],
   class: ['class', 'cabin', 'economy', 'business', 'first class', 'seat', 'seats', 'seating'],
   airline: ['airline', 'airlines', 'carrier', 'carriers'],
@@ -107,17 +107,19 @@ export const AIR_CUES: Readonly<Record<CueKind, readonly string[]>> = {
     'should i change', 'does that work', 'does this work', 'would that work', 'sounds good',
   ],
   goal: [
-    'help', 'assist', 'assistance', 'do for you', 'what brings you', 'book', 'booking', 'change', 'cancel', 'cancellation', 'modify',
+    'help', 'assist', 'assistance', 'aid', 'serve', 'guide', 'amend', 'do for you', 'what brings you', 'book', 'booking', 'change', 'cancel', 'cancellation', 'modify',
     'what would you like to do',
   ],
-  greet: ['hello', 'hi', 'hey', 'greetings', 'good morning', 'good afternoon', 'good evening', 'good day', 'welcome'],
+  greet: ['hello', 'hi', 'hey', 'greetings', 'good morning', 'good afternoon', 'good evening', 'good day', 'welcome', 'nice to meet you'],
   wait: [
     'wait', 'moment', 'one second', 'a second', 'a sec', 'a minute', 'hold on', 'let me check', 'let me look', 'let me see',
-    'let me search', 'check', 'checking', 'search', 'searching', 'look up', 'looking up', 'bear with me', 'take a moment', 'hold the line',
+    'let me search', 'check', 'checking', 'search', 'searching', 'look up', 'looking up', 'bear with me', 'take a moment', 'hold the line', 'on hold', 'stand by',
   ],
   close: [
     'thank', 'thanks', 'thank you', 'anything else', 'goodbye', 'bye', 'have a nice day', 'have a good day', 'have a great day',
     'have a nice trip', 'have a safe trip', 'you are welcome', 'enjoy',
+    'booked', 'reserved', 'confirmed', 'cancelled', 'canceled', 'processed', 'done', 'no flight found', 'no flights found', 'my pleasure',
+    'no flight is available', 'no flights available', 'no flights are available', 'no reservation found',
   ],
   neutral: ['would you like', 'would like', 'you like', 'like to', 'take your time'],
 };
@@ -376,9 +378,9 @@ export const AIR_ACTS: readonly AirActEntry[] = [
     act: 'close',
     label: 'close',
     weak: true,
-    heard: 'a `close` cue and no other act in the turn',
+    heard: 'a `close` cue (thanks, goodbye, or an outcome: booked, cancelled, no flight found) and no other act in the turn',
     answer: 'thanks',
-    examples: ['Thank you!', 'Is there anything else?', 'Have a nice day.', 'bye'],
+    examples: ['Thank you!', 'Is there anything else?', 'Have a nice day.', 'bye', 'Your ticket has been booked.'],
   },
 ];
 

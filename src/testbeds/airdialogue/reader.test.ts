@@ -1,10 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
+import { airDir, skipUnless } from '../../../test/shared-data.js';
+import { parseAirData } from '../../formats/airdialogue.js';
 import { AIR_ACTS, AIR_CUES, AIR_FILLERS, NOT_UNDERSTOOD } from './lexicon.js';
 import { normalizeAgentTurn, readAgentTurn } from './reader.js';
 import { OWN_WORDS, OWN_WORDS_READ } from './testing/own-words.js';
-import { AGENT_ASK_DATES, AGENT_ASK_GOAL, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE, AGENT_PROPOSE, AGENT_REPEAT_GOAL, connectionsText, fill } from './language.js';
+import { AGENT_ASK_DATES, AGENT_ASK_GOAL, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE, AGENT_PROPOSE, AGENT_REPEAT_GOAL, connectionsText, fill, readAgentUtterance } from './language.js';
 
 test('every example wording of the lexicon reads as its act, alone', () => {
   let n = 0;
@@ -108,4 +112,16 @@ test('the lexicon is well formed: normalised cue phrases, no filler inside a cue
     }
     assert.equal(new Set(phrases).size, phrases.length, `${kind} lists a phrase twice`);
   }
+});
+
+test('the human agents of the real AirDialogue sample are read: nearly every turn as some act (v1: about a third)', { skip: skipUnless(airDir) }, () => {
+  const turns: string[] = [];
+  for (const f of ['train_data.json', 'dev_data.json']) {
+    for (const d of parseAirData(readFileSync(join(airDir, f), 'utf8'))) for (const u of d.dialogue ?? []) if (u.startsWith('agent: ')) turns.push(u.slice('agent: '.length));
+  }
+  assert.ok(turns.length > 5000, `${turns.length} agent turns`);
+  const v2 = turns.filter((t) => readAgentTurn(t).acts.length > 0).length / turns.length;
+  const v1 = turns.filter((t) => Object.values(readAgentUtterance(t)).some((x) => x === true || typeof x === 'number')).length / turns.length;
+  assert.ok(v2 >= 0.97, `v2 reads ${v2}`);
+  assert.ok(v1 < 0.5, `v1 reads ${v1}`);
 });
