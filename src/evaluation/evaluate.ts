@@ -78,6 +78,15 @@ export interface EpisodeRecord {
   readonly actions: readonly unknown[];
   /** The last observation (restaurant envs: the whole dialog). */
   readonly observation: unknown;
+  // Keys added after the original ones (present when the environment gives them):
+  /** The user's goal (`info.goal` of reset, else of the last step). */
+  readonly goal?: unknown;
+  /** What failed, in detail (`info.detail` of the last step). */
+  readonly detail?: unknown;
+  /** Per agent turn, how the user read it (`info.read` of each step, null where not given). */
+  readonly reads?: readonly unknown[];
+  /** The agent turn (0-based) where the episode went wrong (`info.failureTurn`), when the environment tells. */
+  readonly failureTurn?: number;
 }
 
 /**
@@ -126,6 +135,11 @@ function successOf(info: Record<string, unknown>, reward: number): boolean {
   return reward >= 1;
 }
 
+/** A failure message as records keep it: at most 1,000 characters (an environment may quote a hostile action whole). */
+function oneLine(message: string): string {
+  return message.length <= 1000 ? message : `${message.slice(0, 999)}…`;
+}
+
 /** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
@@ -133,15 +147,28 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
   let obs: unknown = r0.obs;
   const actions: unknown[] = [];
+  const reads: unknown[] = [];
   let reward = 0;
   const base = { env: envId, episode, trial, seed };
+  let goal = r0.info['goal'];
+  // The keys a record has after the original ones, when the environment gives them.
+  const readable = (info: Record<string, unknown> = {}): Partial<Pick<EpisodeRecord, 'goal' | 'detail' | 'reads' | 'failureTurn'>> => {
+    goal ??= info['goal'];
+    const turn = info['failureTurn'];
+    return {
+      ...(goal !== undefined ? { goal } : {}),
+      ...(info['detail'] !== undefined ? { detail: info['detail'] } : {}),
+      ...(reads.some((x) => x !== null) ? { reads } : {}),
+      ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
+    };
+  };
   for (let turn = 0; turn < 10_000; turn++) {
     const req: AgentRequest = { protocol: AGENT_PROTOCOL, env: envId, episode, trial, seed, turn, observation: obs, tools };
     let action: unknown;
     try {
       action = readAgentReply(await conn.send(req, timeoutMs), tools, turn);
     } catch (e) {
-      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: e.message, actions, observation: obs }, agentFailed: true };
+      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: oneLine(e.message), actions, observation: obs, ...readable() }, agentFailed: true };
       throw e;
     }
     actions.push(action);
@@ -149,19 +176,20 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
     try {
       r = env.step(action);
     } catch (e) {
-      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: e.message, actions, observation: obs }, agentFailed: false };
+      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: oneLine(e.message), actions, observation: obs, ...readable() }, agentFailed: false };
       throw e;
     }
     reward += r.reward;
     obs = r.obs;
+    reads.push(r.info['read'] ?? null);
     if (r.terminated || r.truncated) {
       const success = successOf(r.info, reward);
       const f = r.info['failure'];
       const failure = success ? null : typeof f === 'string' ? f : r.truncated ? 'max turns' : 'failed';
-      return { record: { ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, agentFailed: false };
+      return { record: { ...base, success, reward, turns: turn + 1, failure, actions, observation: obs, ...readable(r.info) }, agentFailed: false };
     }
   }
-  return { record: { ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, agentFailed: false };
+  return { record: { ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs, ...readable() }, agentFailed: false };
 }
 
 /**
@@ -202,9 +230,11 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
   };
 }
 
+/** A count option, refused in the env server's words (`"seed" must be >= 0, got -1`). */
 function checkCount(name: string, v: number | undefined, min: number, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!Number.isSafeInteger(v) || v < min) throw new ConfigError(`"${name}" must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (!Number.isSafeInteger(v)) throw new ConfigError(`"${name}" must be an integer, got ${JSON.stringify(v) ?? String(v)}`);
+  if (v < min) throw new ConfigError(`"${name}" must be >= ${min}, got ${v}`);
   return v;
 }
 

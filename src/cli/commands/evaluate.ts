@@ -28,6 +28,7 @@ interface EvaluateFlags {
   maxTurns?: number;
   json?: boolean;
   transcripts?: string;
+  showFailures: number;
 }
 
 /**
@@ -71,7 +72,8 @@ export function registerEvaluate(program: Command): void {
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)', outFileFlag('--transcripts'));
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them) (default: none)', outFileFlag('--transcripts'))
+    .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0);
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);
@@ -134,5 +136,12 @@ export async function finishEvaluate(run: MergedRun): Promise<void> {
     out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
     const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
     out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  }
+  const shown = records.filter((r) => !r.success).slice(0, o.showFailures ?? 0);
+  if (shown.length > 0) {
+    const { describeEpisode } = await import('../../evaluation/show.js');
+    const text = shown.map((r) => describeEpisode(r).join('\n')).join('\n\n');
+    if (o.json) process.stderr.write(`${text}\n`);
+    else out(`\n${text}`);
   }
 }

@@ -11,7 +11,7 @@ import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
-import { checkOptionKeys, envs, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
@@ -140,7 +140,7 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
 
   /** Starts an episode (its context, and its customer on the stream `customerStream`) and returns the customer's opening. */
   protected begin(opts: ResetOptions, customerStream: string): string {
-    const rng = opts.seed !== undefined ? createRng(opts.seed) : this.stream.fork(`episode:${this.resets}`);
+    const rng = episodeRng(this.id, opts, this.stream, this.resets);
     this.resets++;
     this.ctx = this.generator.generate(rng.fork('context'));
     this.customer = this.customerFactory(this.ctx.intent, rng.fork(customerStream));
@@ -157,7 +157,7 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   /** The agent's move of a step (checked), its utterance added to the conversation. */
   protected agentMove(action: AgentMove | ToolCall | string): AgentMove {
     const move = typeof action === 'string' || (typeof action === 'object' && action !== null) ? airMoveOf(action) : action;
-    if (this.done || !this.ctx || !this.customer) throw new StateError('step() called on a finished episode; call reset() first');
+    if (this.done || !this.ctx || !this.customer) throw stepOutsideEpisode(this.ctx !== null);
     if (typeof move?.utterance !== 'string') throw new InvalidActionError('an agent move needs an utterance (string)');
     this.turns.push({ speaker: 'bot', text: move.utterance });
     return move;
@@ -165,7 +165,7 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
 
   step(action: AgentMove | ToolCall | string): StepResult<AirObservation> {
     const move = this.agentMove(action);
-    if (!this.ctx || !this.customer) throw new StateError('step() called on a finished episode; call reset() first');
+    if (!this.ctx || !this.customer) throw stepOutsideEpisode(this.ctx !== null);
     if (move.action) {
       this.done = true;
       const score = scoreAction(move.action, this.ctx.expected, this.ctx.kb);
@@ -200,10 +200,7 @@ declare module '../env.js' {
 
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
-envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', (options) => {
-  checkOptionKeys(AIR_ENV_ID, options, MAKE_OPTIONS);
-  return new AirDialogueEnv((options ?? {}) as AirEnvOptions);
-});
+registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueEnv(options));
 
 // ---------------------------------------------------------------------------------------------
 // airdialogue-v2
@@ -381,10 +378,7 @@ declare module '../env.js' {
   }
 }
 
-envs.register(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', (options) => {
-  checkOptionKeys(AIR_ENV_V2_ID, options, MAKE_OPTIONS);
-  return new AirDialogueV2Env((options ?? {}) as AirEnvOptions);
-});
+registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueV2Env(options));
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs
