@@ -13,9 +13,10 @@
  * Task 6 (DSTC2) KBs have another shape (post codes, `dontcare` calls) and are not handled here.
  */
 import { FormatError } from '../../core/errors.js';
-import { readTextFile } from '../../core/files.js';
 import { formatBabiKb, parseBabiKb, type KbFact } from '../../formats/babi.js';
 import type { ApiCall, KbStore, Restaurant } from './kb.js';
+import { parseAs, readTextAs } from '../../formats/sniff.js';
+import { excerpt } from '../../core/text.js';
 
 /**
  * The name of a KB layout: `babi` (tasks 1–5) or `dstc6` (DSTC6 Track 1).
@@ -172,7 +173,7 @@ export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>', 
       throw new FormatError(file, i + 1, `unknown attribute ${f.attr}${hint} (expected ${want})`);
     }
     if (attr === 'atmosphere' || attr === 'restrictions') dstc6 = true;
-    if (f.value === '' || /\s/.test(f.value)) throw new FormatError(file, i + 1, `${f.entity} ${f.attr}: value must be one non-empty word, got '${f.value}'`);
+    if (f.value === '' || /\s/.test(f.value)) throw new FormatError(file, i + 1, `${excerpt(f.entity)} ${excerpt(f.attr)}: value must be one non-empty word, got '${excerpt(f.value)}'`);
     let e = byName.get(f.entity);
     if (!e) byName.set(f.entity, (e = { first: i + 1, attrs: new Map() }));
     if (e.attrs.has(attr)) throw new FormatError(file, i + 1, `${f.entity} has ${f.attr} twice`);
@@ -212,7 +213,7 @@ function strictKbFacts(text: string, file: string): KbFact[] {
   return lines.map((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const m = /^1 (\S+) (R_\w+)\t(\S+)$/.exec(line);
-    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${line.slice(0, 60)}'`);
+    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${excerpt(line)}'`);
     return { entity: m[1] as string, attr: m[2] as string, value: m[3] as string };
   });
 }
@@ -229,6 +230,10 @@ function strictKbFacts(text: string, file: string): KbFact[] {
  * ```
  */
 export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
+  return parseAs(text, file, ['babi-kb', 'dstc6-kb'], 'a bAbI or DSTC6 KB file', (t, f) => restaurantsOfText(t, f, expect));
+}
+
+function restaurantsOfText(text: string, file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
   const facts = expect?.strictFileLines ? strictKbFacts(text, file) : parseBabiKb(text, file).facts;
   return restaurantsFromKbFacts(facts, file, expect);
 }
@@ -245,7 +250,7 @@ export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dial
  * ```
  */
 export function readKb(file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
-  return parseKb(readTextFile(file), file, expect);
+  return parseKb(readTextAs(file, ['babi-kb', 'dstc6-kb'], 'a bAbI or DSTC6 KB file'), file, expect);
 }
 
 /**
