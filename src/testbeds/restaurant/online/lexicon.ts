@@ -1,7 +1,7 @@
 /**
  * The lexicon of the -v2 restaurant and DSTC6 users: what the simulated user understands of the
  * agent's utterances, as data. `reader.ts` reads with it and `docs/restaurant-contract.md`'s tables
- * are generated from it (`test/restaurant-contract.ts`), so the two cannot drift apart.
+ * are generated from it (`test/contract-docs.ts`), so the two cannot drift apart.
  *
  * An utterance is first put in a plain form: `normaliseChatText` (lower case, punctuation out,
  * `4` → `four`), contractions written out (`you're` → `you are`, `don't` → `do not`, `dont` too),
