@@ -11,7 +11,7 @@
  * Version 2 (`-v2`) reads each agent utterance into an act whatever its wording (`reader.ts`,
  * `lexicon.ts`), says when it does not understand, and tells more in `info`: the user goal at
  * reset (`goal`), how each agent turn was read (`read`), the count of turns it could not read
- * (`notUnderstood`) and the agent turn where a failed episode went wrong (`failureTurn`); its
+ * (`notUnderstood`) and the agent turn (0-based) where a failed episode went wrong (`failureTurn`); its
  * `userStyle: 'varied'` makes the user speak in wider paraphrases. Same actions in the datasets'
  * wording, same seeds → the same episodes on both (docs/restaurant-contract.md).
  */
@@ -304,7 +304,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     if (truncated && failure === undefined) {
       failure = 'max turns';
       detail = {};
-      turn = this.agentTurns;
+      turn = this.agentTurns - 1;
     }
     const success = failure === undefined ? 1 : 0;
     const out: Info = { ...info, success, failure: failure ?? null, ...(failure !== undefined ? { detail } : {}), goal: goal.final, booked: user.booked?.name ?? null };

@@ -183,6 +183,7 @@ export class SimulatedUser {
   private failureTurn = 0;
   /** The stream of its "not understood" replies (made at the first one: a fork does not depend on the parent's draws). */
   private sorryRng: Rng | undefined;
+  /** Agent turns heard so far (the current one's 0-based index is `turn - 1`). */
   private turn = 0;
   private lastCallTurn = 0;
   private misread = 0;
@@ -216,14 +217,14 @@ export class SimulatedUser {
     return this.say(x.text);
   }
 
-  private fail(reason: string, detail: Record<string, unknown>, turn = this.turn): void {
+  private fail(reason: string, detail: Record<string, unknown>, turn = this.turn - 1): void {
     if (this.failure !== undefined) return;
     this.failure = reason;
     this.detail = detail;
     this.failureTurn = turn;
   }
 
-  /** The first failure so far (undefined when none), its details and the agent turn (1-based) where it happened. */
+  /** The first failure so far (undefined when none), its details and the agent turn (0-based) where it happened. */
   outcome(): { failure: string | undefined; detail: Record<string, unknown>; turn: number } {
     return { failure: this.failure, detail: this.detail, turn: this.failureTurn };
   }
@@ -244,7 +245,7 @@ export class SimulatedUser {
       const wrong = this.lastCall === undefined ? 'no api_call' : !this.callEquals(this.lastCall, g.final) ? 'api_call' : undefined;
       if (wrong !== undefined) {
         this.failure = undefined;
-        this.fail(wrong, { expected: g.final, got: this.lastCall ?? null }, this.lastCall === undefined ? this.turn : this.lastCallTurn);
+        this.fail(wrong, { expected: g.final, got: this.lastCall ?? null }, this.lastCall === undefined ? this.turn - 1 : this.lastCallTurn);
       }
     }
   }
@@ -338,7 +339,7 @@ export class SimulatedUser {
     }
     this.callsMade++;
     this.lastCall = o.call;
-    this.lastCallTurn = this.turn;
+    this.lastCallTurn = this.turn - 1;
     const isFinal = g.updates.length === 0 || this.phase === 'await-call';
     if (g.task === 1) return this.end(this.runCall(o.call).lines);
     if (!isFinal && this.phase !== 'updates') {

@@ -81,7 +81,7 @@ test('not understood: a "sorry, what do you mean"-style reply (seeded), counted;
   assert.ok(sorry.size >= 3, [...sorry].join(' | '));
 });
 
-test('info.failureTurn: the agent turn where the episode went wrong (the wrong api_call, the wrong option, the last turn)', () => {
+test('info.failureTurn: the agent turn (0-based) where the episode went wrong (the wrong api_call, the wrong information, the last turn)', () => {
   const bot = createRulesBot();
   // Task 5: a wrong final call (price changed) is the root cause, at the turn of that call.
   const wrongCall = play(make('restaurant-task5-v2'), 1, (obs) => {
@@ -89,17 +89,17 @@ test('info.failureTurn: the agent turn where the episode went wrong (the wrong a
     return a.startsWith('api_call ') ? a.replace(/ (cheap|moderate|expensive)$/, (m) => (m === ' cheap' ? ' expensive' : ' cheap')) : a;
   });
   assert.equal(wrongCall.info['failure'], 'api_call');
-  const calls = wrongCall.obs.history.filter((t) => t.speaker === 'bot').map((t, i) => [t.text, i + 1] as const).filter(([t]) => t.startsWith('api_call '));
+  const calls = wrongCall.obs.history.filter((t) => t.speaker === 'bot').map((t, i) => [t.text, i] as const).filter(([t]) => t.startsWith('api_call '));
   assert.equal(wrongCall.info['failureTurn'], calls.at(-1)?.[1]);
   // Task 4: the address instead of the phone number, at that turn.
   const info = play(make('restaurant-task4-v2'), 5, (obs) => bot.respond(obs.history).replace(/_(phone|address)$/, (m) => (m === '_phone' ? '_address' : '_phone')));
   assert.equal(info.info['failure'], 'information');
   const botTurns = info.obs.history.filter((t) => t.speaker === 'bot');
-  assert.equal(info.info['failureTurn'], botTurns.findIndex((t) => /_(phone|address)$/.test(t.text)) + 1);
-  // Max turns: the last turn.
+  assert.equal(info.info['failureTurn'], botTurns.findIndex((t) => /_(phone|address)$/.test(t.text)));
+  // Max turns: the last turn (0-based, as the transcripts' actions and reads).
   const stuck = play(make('restaurant-task2-v2', { maxTurns: 6 }), 1, () => 'hello');
   assert.equal(stuck.info['failure'], 'max turns');
-  assert.equal(stuck.info['failureTurn'], 6);
+  assert.equal(stuck.info['failureTurn'], 5);
 });
 
 test("userStyle 'varied': the user speaks in paraphrases (seeded); -v1 refuses it; a bad style is refused", () => {
