@@ -116,7 +116,7 @@ export function restaurantContractParts(): Record<string, string> {
       (Object.keys(SLOT_CUES) as (keyof typeof SLOT_CUES)[]).map((slot) => [code(slot), codes(SLOT_CUES[slot])]),
     ),
     '',
-    `A question form is one of: a question word anywhere (${codes(QUESTION_FORM.questionWords)}); a first word that opens a question (${codes(QUESTION_FORM.openers)}); a request (${codes(QUESTION_FORM.requests)}); or nothing but the cue and small words (${codes(QUESTION_FORM.smallWords)}: \`the city\`, \`and your budget\`).`,
+    `A question form is one of: a question word anywhere (${codes(QUESTION_FORM.questionWords)}); a first word that opens a question (${codes(QUESTION_FORM.openers)}); a request (${codes(QUESTION_FORM.requests)}); or nothing but the slot's cues and small words (${codes(QUESTION_FORM.smallWords)}: \`the city\`, \`and your budget\`, \`cheap, moderate or expensive?\`).`,
   ].join('\n');
   const plain = [
     `Filler words (dropped): ${codes(FILLERS)}.`,

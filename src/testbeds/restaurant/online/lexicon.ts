@@ -14,9 +14,12 @@
  *    <x>`, `here it is <x>`) → `propose(?)` / `inform(?)`, so a wrong entity is judged, not ignored;
  * 4. otherwise the cues of the acts (`ACTS`; `SLOT_CUES` for a slot question, which also needs a
  *    question form, `QUESTION_FORM`): a cue is a set of words that must all be in the utterance, in
- *    any order; the longest cue found among the tier-1 acts (those the user's reaction depends
- *    on: slot question, asking for updates, offering more help, closing) wins (ties: the earlier
- *    act in `ACTS`; between slots: the slot named first), and the tier-2 acts (greeting,
+ *    any order (hyphenated words count as their parts: `gluten-free`); the longest cue found among
+ *    the tier-1 acts (those the user's reaction depends on: slot question, asking for updates,
+ *    offering more help, closing) wins (ties: the earlier act in `ACTS`; between slots: a cue from
+ *    the question's first question word, request or opening word on beats one before it — the
+ *    words before repeat what the agent heard, `Italian food, lovely. Where would you like to
+ *    eat?` — then the longest, then the slot named first), and the tier-2 acts (greeting,
  *    acknowledgement, searching, another option, booking, waiting, no answer) only when no tier-1
  *    act has a cue there — `Hello! Which city?` asks for the location;
  * 5. only filler words (`ok`, `sure`) → `ack`; nothing found → not understood.
@@ -45,7 +48,7 @@ export interface ActEntry {
 
 /** Words dropped before reading (they never change the act): `Ok, so... well, please tell me the city` reads as `tell me the city`. */
 export const FILLERS: readonly string[] = [
-  'please', 'so', 'ok', 'okay', 'well', 'alright', 'um', 'umm', 'uh', 'oh', 'ah', 'hmm', 'sure', 'great', 'just',
+  'please', 'so', 'ok', 'okay', 'well', 'alright', 'um', 'umm', 'uh', 'oh', 'ooh', 'ah', 'hmm', 'sure', 'great', 'just',
   'now', 'then', 'actually', 'yes', 'yeah', 'perfect', 'excellent', 'wonderful', 'awesome', 'cool', 'fine', 'lovely',
 ];
 
@@ -64,12 +67,12 @@ export const CONTRACTIONS: Readonly<Record<string, string>> = {
  * one named first), when the utterance has a question form.
  */
 export const SLOT_CUES: Readonly<Record<CallSlot, readonly string[]>> = {
-  cuisine: ['cuisine', 'cuisines', 'food', 'foods', 'type of food', 'kind of food', 'dishes', 'dish', 'cooking', 'eat'],
-  location: ['where', 'location', 'area', 'city', 'town', 'neighborhood', 'neighbourhood', 'part of town', 'located', 'district'],
+  cuisine: ['cuisine', 'cuisines', 'food', 'foods', 'type of food', 'kind of food', 'dishes', 'dish', 'cooking', 'eat', 'craving', 'crave', 'type of restaurant', 'kind of restaurant', 'sort of restaurant'],
+  location: ['where', 'location', 'area', 'city', 'town', 'neighborhood', 'neighbourhood', 'part of town', 'located', 'district', 'whereabouts'],
   number: ['how many', 'party', 'people', 'persons', 'guests', 'diners', 'group', 'party size', 'size', 'seats', 'head count', 'headcount'],
-  price: ['price', 'prices', 'price range', 'pricing', 'budget', 'cost', 'expensive', 'cheap', 'spend', 'how much', 'pricey', 'afford', 'affordable'],
-  atmosphere: ['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood', 'setting', 'feel', 'occasion'],
-  restrictions: ['dietary', 'diet', 'restrictions', 'restriction', 'allergies', 'allergy', 'food allergies', 'dietary needs', 'vegan', 'vegetarian', 'gluten'],
+  price: ['price', 'prices', 'price range', 'pricing', 'budget', 'cost', 'expensive', 'cheap', 'spend', 'how much', 'pricey', 'afford', 'affordable', 'moderate', 'moderately', 'priced', 'upscale', 'money'],
+  atmosphere: ['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood', 'setting', 'feel', 'occasion', 'romantic', 'casual', 'business'],
+  restrictions: ['dietary', 'diet', 'restrictions', 'restriction', 'allergies', 'allergy', 'allergic', 'food allergies', 'dietary needs', 'dietary restrictions', 'dietary requirements', 'intolerance', 'intolerances', 'food intolerances', 'can not eat', 'vegan', 'vegetarian', 'gluten', 'glutenfree'],
 };
 
 /**
@@ -77,10 +80,10 @@ export const SLOT_CUES: Readonly<Record<CallSlot, readonly string[]>> = {
  * a request phrase, or nothing but the slot's cue and small words (`the city`, `and your budget`).
  */
 export const QUESTION_FORM = {
-  questionWords: ['what', 'which', 'where', 'how', 'when', 'who', 'whom', 'whose', 'why'],
-  openers: ['do', 'does', 'did', 'are', 'is', 'was', 'were', 'would', 'could', 'can', 'will', 'shall', 'should', 'may', 'might', 'have', 'has', 'any'],
-  requests: ['tell me', 'let me know', 'i need', 'need to know', 'give me', 'specify', 'preference', 'preferences', 'prefer', 'like to know', 'wondering', 'share', 'mind telling', 'indicate'],
-  smallWords: ['the', 'a', 'an', 'your', 'and', 'for', 'of', 'in', 'on', 'at', 'to', 'with', 'about', 'any', 'you', 'me', 'us', 'party', 'number', 'type', 'kind', 'sort', 'preferred', 'desired', 'level', 'range', 'size', 'then'],
+  questionWords: ['what', 'which', 'where', 'whereabouts', 'how', 'when', 'who', 'whom', 'whose', 'why'],
+  openers: ['do', 'does', 'did', 'are', 'is', 'was', 'were', 'would', 'could', 'can', 'will', 'shall', 'should', 'may', 'might', 'have', 'has', 'any', 'anything'],
+  requests: ['tell me', 'let me know', 'i need', 'need to know', 'give me', 'specify', 'preference', 'preferences', 'prefer', 'like to know', 'wondering', 'share', 'mind telling', 'indicate', 'particular'],
+  smallWords: ['the', 'a', 'an', 'your', 'and', 'for', 'of', 'in', 'on', 'at', 'to', 'with', 'about', 'any', 'you', 'me', 'us', 'party', 'number', 'type', 'kind', 'sort', 'preferred', 'desired', 'level', 'range', 'size', 'then', 'or'],
 } as const;
 
 /** Cues that make a restaurant name a reminder of an earlier option (`the option was …`), not a proposal. */
@@ -134,28 +137,28 @@ export const ACTS: readonly ActEntry[] = [
     reaction: 'answers with its value of the slot (before the first api_call: the first request; after: the updated one); a slot the environment does not have: repeats what it said last',
   },
   {
-    act: 'offer-help',
-    read: 'offer-help',
-    meaning: 'offer more help',
-    cues: ['help else', 'assist else', 'help more', 'assist more', 'help anything else', 'assist anything else', 'anything i can help', 'anything i can assist', 'anything else i can do', 'else can i do', 'need anything else', 'anything more', 'need more', 'more help'],
-    tier: 1,
-    examples: ['is there anything i can help you with', 'Can I help you with anything else?', 'Is there anything more I can do for you?'],
-    reaction: 'after its thanks: `no thanks`-like answer (the next agent turn ends the dialog); otherwise repeats what it said last (an offer to help at the opening is `greet`)',
-  },
-  {
     act: 'ask-updates',
     read: 'ask-updates',
     meaning: 'ask whether the request changes, after the first api_call',
-    cues: ['update', 'updates', 'updated', 'change', 'changes', 'modify', 'modification', 'modifications', 'adjust', 'anything else', 'anything else to update', 'change else', 'changes else', 'modify else', 'update else', 'updates else', 'further changes', 'other changes', 'more changes', 'change anything', 'modify anything', 'update anything', 'other updates'],
+    cues: ['update', 'updates', 'updated', 'change', 'changes', 'modify', 'modification', 'modifications', 'adjust', 'anything else', 'anything else to update', 'change else', 'changes else', 'modify else', 'update else', 'updates else', 'further changes', 'other changes', 'more changes', 'change anything', 'modify anything', 'update anything', 'other updates', 'modify anything else', 'change anything else', 'update anything else', 'alter anything else', 'amend', 'amendment', 'amendments', 'alter', 'alteration', 'alterations', 'anything further'],
     tier: 1,
     examples: ['sure is there anything else to update', 'Anything else you would like to change?', 'Any other updates?', "Got it. Anything else?"],
     reaction: 'gives its next update, or `no` when there is none left (then waits for the api_call)',
   },
   {
+    act: 'offer-help',
+    read: 'offer-help',
+    meaning: 'offer more help',
+    cues: ['help else', 'assist else', 'help more', 'assist more', 'help anything else', 'assist anything else', 'anything i can help', 'anything i can assist', 'anything else i can do', 'else can i do', 'need anything else', 'anything more', 'need more', 'more help', 'help anything further', 'anything further i can do', 'else you need'],
+    tier: 1,
+    examples: ['is there anything i can help you with', 'Can I help you with anything else?', 'Is there anything more I can do for you?'],
+    reaction: 'after its thanks: `no thanks`-like answer (the next agent turn ends the dialog); otherwise repeats what it said last (an offer to help at the opening is `greet`)',
+  },
+  {
     act: 'close',
     read: 'close',
     meaning: 'close the dialog',
-    cues: ['you are welcome', 'goodbye', 'bye', 'good bye', 'have a nice day', 'have a good day', 'have a great day', 'have a nice evening', 'enjoy your meal', 'enjoy', 'my pleasure', 'take care', 'see you', 'glad i could help', 'farewell'],
+    cues: ['you are welcome', 'goodbye', 'bye', 'good bye', 'have a nice day', 'have a good day', 'have a great day', 'have a nice evening', 'enjoy your meal', 'enjoy', 'my pleasure', 'take care', 'see you', 'glad i could help', 'farewell', 'have a lovely evening', 'have a good one', 'have a good night', 'have a great night', 'good night', 'cheerio', 'cheers', 'bon appetit', 'anytime'],
     tier: 1,
     examples: ["you're welcome", 'Goodbye!', 'My pleasure, enjoy your meal!'],
     reaction: 'after its thanks: ends the dialog; otherwise repeats what it said last',
@@ -182,7 +185,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'another',
     read: 'another',
     meaning: 'say another option is coming',
-    cues: ['another', 'other option', 'other options', 'find another', 'find other option', 'let me find another', 'let me find other', 'look for alternative', 'find alternative', 'something else', 'alternative', 'alternatives', 'different one', 'different option', 'next option', 'next one', 'other one', 'different', 'other restaurant', 'other restaurants', 'what else', 'see what else', 'something different', 'another one', 'what other', 'see what other', 'next'],
+    cues: ['another', 'other option', 'other options', 'find another', 'find other option', 'let me find another', 'let me find other', 'look for alternative', 'find alternative', 'something else', 'alternative', 'alternatives', 'different one', 'different option', 'next option', 'next one', 'other one', 'different', 'other restaurant', 'other restaurants', 'what else', 'see what else', 'something different', 'another one', 'what other', 'see what other', 'next', 'another option', 'another restaurant', 'another place', 'another idea', 'different restaurant', 'find something else', 'find you something else'],
     tier: 2,
     examples: ['sure let me find an other option for you', 'Let me look for an alternative.', 'No problem, I will find something else.'],
     reaction: 'stays silent (`<SILENCE>`)',
@@ -191,7 +194,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'wait',
     read: 'wait',
     meaning: 'wait for the user',
-    cues: ['whenever you are ready', 'when you are ready', 'let me know when', 'when you have decided', 'when you decide', 'i will wait', 'take your time', 'take time', 'time you need', 'no rush', 'no hurry', 'wait', 'waiting', 'ready when you are'],
+    cues: ['whenever you are ready', 'when you are ready', 'let me know when', 'when you have decided', 'when you decide', 'i will wait', 'take your time', 'take time', 'time you need', 'no rush', 'no hurry', 'wait', 'waiting', 'ready when you are', 'i will hold', 'get back to me', 'give you a minute', 'give you a moment'],
     tier: 2,
     examples: ["whenever you're ready", 'Take your time.', 'No rush!'],
     reaction: 'stays silent (`<SILENCE>`); after a hesitation it gives its real answer (to any agent turn)',
@@ -200,7 +203,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'cannot-answer',
     read: 'cannot-answer',
     meaning: 'say it cannot answer an off-topic question',
-    cues: ['do not have an answer', 'no answer', 'do not know', 'not know', 'no idea', 'not sure', 'can not answer', 'can not help with that', 'unable to answer', 'no information', 'not able to answer', 'can not tell'],
+    cues: ['do not have an answer', 'no answer', 'do not know', 'not know', 'no idea', 'not sure', 'can not answer', 'can not help with that', 'unable to answer', 'no information', 'not able to answer', 'can not tell', 'unable to say', 'can not say', 'no way of knowing'],
     tier: 2,
     examples: ["i am sorry, i don't have an answer to that question", "Sorry, I can't answer that.", 'I have no idea, unfortunately.'],
     reaction: 'stays silent (`<SILENCE>`); after an off-topic question it gives its real answer (to any agent turn)',
@@ -209,7 +212,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'search',
     read: 'search',
     meaning: 'say it is searching',
-    cues: ['while i search', 'while i look', 'while i check', 'look into', 'look for', 'looking', 'look up', 'search', 'searching', 'let me find', 'find you', 'finding', 'check', 'checking', 'let me see', 'options for you', 'browse', 'browsing'],
+    cues: ['while i search', 'while i look', 'while i check', 'look into', 'look for', 'looking', 'look up', 'search', 'searching', 'let me find', 'find you', 'finding', 'check', 'checking', 'let me see', 'options for you', 'browse', 'browsing', 'to search', 'to check', 'pull up', 'dig', 'query', 'querying'],
     tier: 2,
     examples: ['ok let me look into some options for you', 'Searching now...', 'Let me check what is available.'],
     reaction: 'stays silent (`<SILENCE>`)',
@@ -218,7 +221,7 @@ export const ACTS: readonly ActEntry[] = [
     act: 'ack',
     read: 'ack',
     meaning: 'acknowledge',
-    cues: ['on it', 'right', 'right away', 'will do', 'got it', 'noted', 'understood', 'certainly', 'of course', 'absolutely', 'one moment', 'a moment', 'one second', 'a second', 'just a sec', 'hang on', 'bear with me', 'no problem', 'i can help', 'can help with that', 'glad to help', 'happy to help', 'help you with that'],
+    cues: ['on it', 'right', 'right away', 'will do', 'got it', 'noted', 'understood', 'certainly', 'of course', 'absolutely', 'one moment', 'a moment', 'one second', 'a second', 'just a sec', 'hang on', 'bear with me', 'no problem', 'i can help', 'can help with that', 'glad to help', 'happy to help', 'help you with that', 'sure thing', 'righto'],
     tier: 2,
     examples: ["i'm on it", 'Got it!', 'Ok.', 'Right away.'],
     reaction: 'stays silent (`<SILENCE>`)',

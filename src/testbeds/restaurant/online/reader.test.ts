@@ -67,6 +67,35 @@ test("other agents' wordings of every act are read as meant", () => {
   assert.deepEqual(wrong, []);
 });
 
+/**
+ * Wordings of agents written by outsiders from the docs alone (several personalities: terse,
+ * chatty, formal and British, imperative, an LLM-like agent that repeats what it heard before it
+ * asks); each was misread before the lexicon met it. Left out as genuinely ambiguous: a question
+ * that only lists values (`Italian, French, Indian...? What are you after?`) and indirect ones
+ * (`Just you, or are others joining?`).
+ */
+const OUTSIDERS: Readonly<Record<string, readonly string[]>> = {
+  'ask(cuisine)': ['What type of restaurant are you looking for?', 'What are you craving?', 'Got it - six people, cheap. What cuisine?', "Ooh, nice. Any particular food you'd love to eat?"],
+  'ask(location)': ['Whereabouts?', 'Whereabouts would you like to dine?', 'Italian food, lovely. Where would you like to eat?', 'Cheap, got it. Where?', 'A cheap place, noted. Which city?', 'Vegan food, sure. Where should it be?'],
+  'ask(price)': ['Cheap, moderate or expensive?', 'Budget-wise, what works for you?', "Italian food for six in Rome. What's the budget?", 'Moderately priced, cheap, or upscale?', 'Is money a concern?'],
+  'ask(atmosphere)': ['Romantic, casual or business?', 'What kind of place - romantic or casual?', 'Is it a business dinner or something more relaxed?', 'Cheap Italian in Rome, ok. What atmosphere would you like?'],
+  'ask(restrictions)': ['Dietary restrictions?', 'Dietary requirements?', "Are there foods you can't eat?", 'Any food intolerances?', 'Should I look for gluten-free options?', 'Does anyone in your group have dietary restrictions?', 'Have any of your guests dietary restrictions?', "Anything you can't eat?"],
+  'ask-updates': ['Do you need to modify anything else?', 'Shall I amend the request?', 'Noted. Is there anything further you wish to amend?', 'Would you like to alter anything else?'],
+  search: ['Give me a moment to search.', 'Let me pull up some options.', "Let me dig through what's out there for you...", 'Give me a second to check.', 'Querying the system now.'],
+  another: ['Let me look for another option.', 'No worries at all, let me find you something else!', "Totally fine - I'll look for another option.", 'Of course. Allow me to look for another restaurant.', 'Let me look for a different restaurant.', "No problem, here's another idea coming up."],
+  'offer-help': ['Might I help you with anything further?', 'Is there something else you need?', 'Anything further I can do for you?'],
+  close: ['Have a lovely evening!', 'Cheerio!', 'Have a good one!', 'No problem at all, have a great night!', 'Anytime! Bon appetit!', 'Cheers, take care.'],
+  wait: ["Go ahead and check, I'll hold.", 'Sure, ask your friend and get back to me.', "Okay, I'll give you a minute."],
+  'cannot-answer': ['I am sorry, I am unable to say.', "I'm afraid I have no way of knowing that.", "I can't say, unfortunately."],
+  ack: ['Sure thing.', 'Righto.'],
+};
+
+test("outsiders' wordings (agents written from the docs alone) are read as meant", () => {
+  const wrong: string[] = [];
+  for (const [label, xs] of Object.entries(OUTSIDERS)) for (const x of xs) if (read(x) !== label) wrong.push(`${label}: ${x} → ${read(x)}`);
+  assert.deepEqual(wrong, []);
+});
+
 /** Every bot utterance of the datasets without an entity: bAbI's, and DSTC6's (the rule bot's DSTC6 phrasebook is the DSTC6 wording). */
 const DATASET_BOT = [...new Set([...Object.values(BOT).flatMap((x) => (typeof x === 'string' ? [x] : Object.values(x))), ...Object.values(DSTC6_ASK), DSTC6.wait, DSTC6.sorry, BABI.another, DSTC6.another])];
 
@@ -92,7 +121,7 @@ test('contractions are written out, with or without the apostrophe; fillers are 
 });
 
 /** Utterances of every act (examples, other agents' wordings) for the property test. */
-const CORPUS = [...ACTS.flatMap((a) => a.examples), ...Object.values(OTHER_AGENTS).flat().map((x) => x.replace('{N}', DSTC6_NAME)), ...DATASET_BOT];
+const CORPUS = [...ACTS.flatMap((a) => a.examples), ...Object.values(OTHER_AGENTS).flat().map((x) => x.replace('{N}', DSTC6_NAME)), ...Object.values(OUTSIDERS).flat(), ...DATASET_BOT];
 
 test('property: letter case, punctuation and filler words never change the act read', () => {
   const punct = fc.constantFrom('', ',', '.', '!', '?', '...', ';', ':', ' -', '!!', '?!');

@@ -79,14 +79,15 @@ function expand(token: string): string {
 
 /**
  * The words an utterance is read from: normalised (`normaliseChatText`), contractions written
- * out, filler words dropped. `Ok, so... what's your budget?` → `['what', 'is', 'your', 'budget']`.
+ * out, hyphenated words split (`gluten-free` → `gluten free`), filler words dropped.
+ * `Ok, so... what's your budget?` → `['what', 'is', 'your', 'budget']`.
  */
 export function contentWords(text: string): { words: string[]; fillers: number } {
   const words: string[] = [];
   let fillers = 0;
   for (const raw of normaliseChatText(text).split(' ')) {
     if (raw.length === 0) continue;
-    for (const w of expand(raw).split(' ')) {
+    for (const w of expand(raw).split(/[ -]/)) {
       if (FILLER_SET.has(w)) fillers++;
       else if (w.length > 0) words.push(w);
     }
@@ -182,19 +183,38 @@ function hasAt(words: readonly string[], seq: readonly string[], at = 0): boolea
   return true;
 }
 
-/** The slot asked for (its longest cue, then the one named first) and the cue's length, when the utterance has a question form. */
+/** The words of each slot's cues (`Cheap, moderate or expensive?` is nothing but price cues and small words). */
+const SLOT_WORDS = new Map<CallSlot, ReadonlySet<string>>(
+  (Object.keys(SLOT_CUES) as CallSlot[]).map((slot) => [slot, new Set(SLOT_CUES[slot].flatMap((c) => contentWords(c).words))]),
+);
+
+/**
+ * The slot asked for, when the utterance has a question form, and the cue's length. The question
+ * starts at its first question word, request or opening word: a cue from there on beats one
+ * before it (`Italian food, lovely. Where would you like to eat?` asks where: the words before
+ * the question repeat what the agent heard), then the longest cue, then the one named first.
+ */
 function askedSlot(words: readonly string[], found: readonly Cue[], first: ReadonlyMap<string, number>): { slot: CallSlot; length: number } | undefined {
-  let best: { slot: CallSlot; length: number; at: number; words: readonly string[] } | undefined;
-  let request = false;
+  let start = OPENERS.has(words[0] as string) ? 0 : words.findIndex((w) => QUESTION_WORDS.has(w));
   for (const c of found) {
-    if (c.group.kind === 'request') request = true;
+    if (c.group.kind !== 'request') continue;
+    const at = Math.min(...c.words.map((w) => first.get(w) as number));
+    if (start < 0 || at < start) start = at;
+  }
+  let best: { slot: CallSlot; length: number; at: number; inQuestion: boolean } | undefined;
+  for (const c of found) {
     if (c.group.kind !== 'slot') continue;
     const at = Math.min(...c.words.map((w) => first.get(w) as number));
-    if (best === undefined || c.words.length > best.length || (c.words.length === best.length && at < best.at)) best = { slot: c.group.slot, length: c.words.length, at, words: c.words };
+    const inQuestion = start >= 0 && at >= start;
+    const better =
+      best === undefined ||
+      (inQuestion && !best.inQuestion) ||
+      (inQuestion === best.inQuestion && (c.words.length > best.length || (c.words.length === best.length && at < best.at)));
+    if (better) best = { slot: c.group.slot, length: c.words.length, at, inQuestion };
   }
   if (best === undefined) return undefined;
-  const cue = new Set(best.words);
-  const question = request || OPENERS.has(words[0] as string) || words.some((w) => QUESTION_WORDS.has(w)) || words.every((w) => cue.has(w) || SMALL_WORDS.has(w));
+  const cueWords = SLOT_WORDS.get(best.slot) as ReadonlySet<string>;
+  const question = start >= 0 || words.every((w) => cueWords.has(w) || SMALL_WORDS.has(w));
   return question ? { slot: best.slot, length: best.length } : undefined;
 }
 
