@@ -116,7 +116,7 @@ export function restaurantContractParts(): Record<string, string> {
       (Object.keys(SLOT_CUES) as (keyof typeof SLOT_CUES)[]).map((slot) => [code(slot), codes(SLOT_CUES[slot])]),
     ),
     '',
-    `A question form is one of: a question word anywhere (${codes(QUESTION_FORM.questionWords)}); a first word that opens a question (${codes(QUESTION_FORM.openers)}); a request (${codes(QUESTION_FORM.requests)}); or nothing but the slot's cues and small words (${codes(QUESTION_FORM.smallWords)}: \`the city\`, \`and your budget\`, \`cheap, moderate or expensive?\`).`,
+    `A question form is one of: a question word anywhere (${codes(QUESTION_FORM.questionWords)}); a word that opens a question (${codes(QUESTION_FORM.openers)}) as the first word, or later followed by a subject (${codes(QUESTION_FORM.subjects)}: \`Got it. Do you have allergies?\`) or, for ${codes(QUESTION_FORM.quantifiers)}, by a slot's cue word (\`Noted. Any allergies?\`); a request (${codes(QUESTION_FORM.requests)}); or nothing but the slot's cues and small words (${codes(QUESTION_FORM.smallWords)}: \`the city\`, \`and your budget\`, \`cheap, moderate or expensive?\`).`,
   ].join('\n');
   const plain = [
     `Filler words (dropped): ${codes(FILLERS)}.`,

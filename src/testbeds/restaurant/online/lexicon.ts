@@ -76,12 +76,16 @@ export const SLOT_CUES: Readonly<Record<CallSlot, readonly string[]>> = {
 };
 
 /**
- * What makes a slot cue a question: a question word anywhere, a first word that opens a question,
- * a request phrase, or nothing but the slot's cue and small words (`the city`, `and your budget`).
+ * What makes a slot cue a question: a question word anywhere, a word that opens a question (first,
+ * or later followed by a subject, `Got it. Do you …`, or for a quantifier by a slot cue word,
+ * `Noted. Any allergies?`), a request phrase, or nothing but the slot's cues and small words
+ * (`the city`, `and your budget`).
  */
 export const QUESTION_FORM = {
   questionWords: ['what', 'which', 'where', 'whereabouts', 'how', 'when', 'who', 'whom', 'whose', 'why'],
   openers: ['do', 'does', 'did', 'are', 'is', 'was', 'were', 'would', 'could', 'can', 'will', 'shall', 'should', 'may', 'might', 'have', 'has', 'any', 'anything'],
+  subjects: ['you', 'your', 'anyone', 'anybody', 'someone', 'somebody', 'everyone', 'there', 'we', 'i', 'it', 'they', 'any'],
+  quantifiers: ['any', 'anything'],
   requests: ['tell me', 'let me know', 'i need', 'need to know', 'give me', 'specify', 'preference', 'preferences', 'prefer', 'like to know', 'wondering', 'share', 'mind telling', 'indicate', 'particular'],
   smallWords: ['the', 'a', 'an', 'your', 'and', 'for', 'of', 'in', 'on', 'at', 'to', 'with', 'about', 'any', 'you', 'me', 'us', 'party', 'number', 'type', 'kind', 'sort', 'preferred', 'desired', 'level', 'range', 'size', 'then', 'or'],
 } as const;

@@ -188,14 +188,35 @@ const SLOT_WORDS = new Map<CallSlot, ReadonlySet<string>>(
   (Object.keys(SLOT_CUES) as CallSlot[]).map((slot) => [slot, new Set(SLOT_CUES[slot].flatMap((c) => contentWords(c).words))]),
 );
 
+const SUBJECTS = new Set<string>(QUESTION_FORM.subjects);
+const QUANTIFIERS = new Set<string>(QUESTION_FORM.quantifiers);
+const ANY_SLOT_WORD = new Set([...SLOT_WORDS.values()].flatMap((ws) => [...ws]));
+
+/**
+ * Where the question starts: its first question word, or an opening word — the first word, or a
+ * later one followed by a subject (`Italian, noted. Do you …`) or, for a quantifier, by a slot
+ * cue word (`Noted. Any allergies?`); -1 when there is none.
+ */
+function questionStart(words: readonly string[]): number {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    if (QUESTION_WORDS.has(w)) return i;
+    if (!OPENERS.has(w)) continue;
+    const next = words[i + 1];
+    if (i === 0 || (next !== undefined && (SUBJECTS.has(next) || (QUANTIFIERS.has(w) && ANY_SLOT_WORD.has(next))))) return i;
+  }
+  return -1;
+}
+
 /**
  * The slot asked for, when the utterance has a question form, and the cue's length. The question
- * starts at its first question word, request or opening word: a cue from there on beats one
- * before it (`Italian food, lovely. Where would you like to eat?` asks where: the words before
- * the question repeat what the agent heard), then the longest cue, then the one named first.
+ * starts at its first question word, request or opening word (`questionStart`): a cue from there
+ * on beats one before it (`Italian food, lovely. Where would you like to eat?` asks where: the
+ * words before the question repeat what the agent heard), then the longest cue, then the one
+ * named first.
  */
 function askedSlot(words: readonly string[], found: readonly Cue[], first: ReadonlyMap<string, number>): { slot: CallSlot; length: number } | undefined {
-  let start = OPENERS.has(words[0] as string) ? 0 : words.findIndex((w) => QUESTION_WORDS.has(w));
+  let start = questionStart(words);
   for (const c of found) {
     if (c.group.kind !== 'request') continue;
     const at = Math.min(...c.words.map((w) => first.get(w) as number));
