@@ -28,7 +28,7 @@ const report = (s: FuzzStats): void => {
 };
 try {
   const sq = sqliteTarget(dir);
-  const targets = [...textTargets(), modelTarget(dir), sq].filter((t) => only === '' || t.name === only);
+  const targets = [...textTargets(dir), modelTarget(dir), sq].filter((t) => only === '' || t.name === only);
   for (const t of targets) report(runTarget(t as Parameters<typeof runTarget>[0], runs, seed, { failDir }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
