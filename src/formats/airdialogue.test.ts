@@ -245,6 +245,10 @@ test('aligned streams: a file that ends early is refused at its first missing li
       [() => [...airPredictedExamples(d6, k6, p5)], `${p5}:6: missing line: ${d6} has 6 lines, this file has 5 (files must be aligned line by line)`],
     ];
     for (const [read, message] of cases) assert.throws(read, (e: unknown) => e instanceof FormatError && e.message === message, message);
+    // maxLines: the first lines only; what follows them is not read.
+    assert.deepEqual([...airExamples(d5, k4, { maxLines: 3 })].map((e) => e.line), [1, 2, 3]);
+    assert.deepEqual([...airExamples(d5, k4, { fromLine: 2, maxLines: 3 })].map((e) => e.line), [2, 3, 4]);
+    assert.deepEqual([...airKbLines(k4, { maxLines: 2 })], g.kb.slice(0, 2));
     // The same messages as the whole-file reader's.
     assert.throws(() => readAirDialogue(d5, k4), (e: unknown) => (e as Error).message === cases[0]![1]);
     // An action naming a flight its KB line lacks, at its line.

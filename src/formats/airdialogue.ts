@@ -292,6 +292,8 @@ export function parseAirKb(text: string, file = '<kb>'): KbLine[] {
 export interface AirReadOptions extends Pick<LineReadOptions, 'maxLineBytes' | 'chunkBytes'> {
   /** The first line to read (1-based; default 1), found by scanning for newlines, not by parsing the lines before it. */
   fromLine?: number;
+  /** Lines to read at most (default: to the end; files longer than that are not checked further). */
+  maxLines?: number;
   /** Called after each line (each pair, for `airExamples`) with the bytes read so far of the (first) file. */
   onBytes?: (bytes: number) => void;
 }
@@ -324,10 +326,13 @@ function* parsedLines<T>(file: string, f: LineFormat<T>, o: AirReadOptions, from
 /** The values of a file in format `f`, from `o.fromLine`; `onBytes` after each line. */
 function* valuesOf<T>(file: string, f: LineFormat<T>, o: AirReadOptions): Generator<T, void, undefined> {
   const from = startOf(file, o);
-  if ('lines' in from) return;
+  const max = o.maxLines ?? Infinity;
+  if ('lines' in from || max <= 0) return;
+  let n = 0;
   for (const p of parsedLines(file, f, o, from)) {
     yield p.value;
     o.onBytes?.(p.end);
+    if (++n >= max) return;
   }
 }
 
@@ -406,7 +411,7 @@ function* alignedLines(sources: readonly AlignedSource[], o: AirReadOptions): Ge
   }
   const its = sources.map((s, i) => parsedLines(s.file, s.format, o, starts[i] as { start: number; firstLine: number }));
   try {
-    for (;;) {
+    for (let n = 0; n < (o.maxLines ?? Infinity); n++) {
       const next = its.map((it) => it.next());
       const ended = next.findIndex((r) => r.done === true);
       if (ended < 0) {
