@@ -56,7 +56,7 @@ export {
 } from './formats/dstc6.js';
 export {
   parseAirData, readAirData, parseAirKb, readAirKb, readAirDialogue, formatAirLines, parseAirPredictions, readAirPredictions,
-  airDataLines, airKbLines, airExamples, airPredictionLines, airPredictedExamples, type AirReadOptions, type AirArrayOptions,
+  airDataLines, airKbLines, airExamples, airPredictionLines, airPredictedExamples, writeAirLines, type AirReadOptions, type AirArrayOptions,
   type AirExample, type DataLine, type KbLine, type Flight, type Intent, type Action,
 } from './formats/airdialogue.js';
 export { parseKbTsv as parseMovieKbTsv, formatKbTsv as formatMovieKbTsv, readKbTsv as readMovieKbTsv, writeKbTsv as writeMovieKbTsv } from './testbeds/infobot/movie-kb-tsv.js';

@@ -9,7 +9,7 @@ import { readTextFile } from '../core/files.js';
 import { createRng } from '../core/rng.js';
 import {
   airDataLines, airExamples, airKbLines, airPredictedExamples, airPredictionLines, formatAirLines, parseAirData, parseAirKb, parseAirPredictions, pyJson,
-  readAirData, readAirDialogue, readAirKb, readAirPredictions, type DataLine, type KbLine,
+  readAirData, readAirDialogue, readAirKb, readAirPredictions, writeAirLines, type DataLine, type KbLine,
 } from './airdialogue.js';
 
 const FLIGHT = {
@@ -275,6 +275,25 @@ test('array readers stop at a size bound, naming the streaming readers; the stre
       for (const ex of airExamples(dataFile, kbFile)) if (ex.line === 2) break;
     }
     assert.equal(fds(), before, 'no file left open');
+  } finally {
+    s.done();
+  }
+});
+
+test('writeAirLines writes what formatAirLines gives, a line at a time; an iteration that throws leaves no file', () => {
+  const s = scratch();
+  try {
+    const g = generated(30, 5);
+    const file = join(s.dir, 'out', 'kb.json');
+    assert.equal(writeAirLines(file, g.kb), 30);
+    assert.equal(readFileSync(file, 'utf8'), formatAirLines(g.kb));
+    const failing = join(s.dir, 'failing.json');
+    function* items() {
+      yield g.kb[0];
+      throw new Error('stop');
+    }
+    assert.throws(() => writeAirLines(failing, items()), /stop/);
+    assert.deepEqual(readdirSync(s.dir).sort(), ['out'], 'no file, no temp file');
   } finally {
     s.done();
   }

@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeFileAtomic } from '../../core/files.js';
-import { airExamples, airPredictedExamples, formatAirLines, type AirExample, type AirReadOptions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
+import { AtomicFileWriter, writeFileAtomic } from '../../core/files.js';
+import { airExamples, airPredictedExamples, writeAirLines, type AirExample, type AirReadOptions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
 import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredicted, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
 import { action, alias, checkHeldOut, floatFlag, inputFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
@@ -199,8 +199,8 @@ export function finishAirGenerate(run: MergedRun): void {
   const items = run.items as readonly (ShardItem & { data: DataLine; kb: KbLine })[];
   const dataFile = join(o.out, 'data.json');
   const kbFile = join(o.out, 'kb.json');
-  writeFileAtomic(kbFile, formatAirLines(items.map((it) => it.kb)));
-  writeFileAtomic(dataFile, formatAirLines(items.map((it) => it.data)));
+  writeAirLines(kbFile, items.map((it) => it.kb));
+  writeAirLines(dataFile, items.map((it) => it.data));
   const statuses = new Map<string, number>();
   for (const { data: d } of items) statuses.set(d.expected_action.status, (statuses.get(d.expected_action.status) ?? 0) + 1);
   const score = meanScores(items).total;
@@ -215,7 +215,12 @@ export function finishAirGenerate(run: MergedRun): void {
 /** Writes the transcripts and prints the scores of a whole `airdialogue selfplay` (unsharded, or merged from its shards). */
 export async function finishAirSelfplay(run: MergedRun): Promise<void> {
   const o = run.options as { transcripts?: string; json?: boolean };
-  if (o.transcripts) writeFileAtomic(o.transcripts, run.items.map((it) => `${it['transcript'] as string}\n`).join(''));
+  if (o.transcripts) {
+    // a line at a time: the transcripts of a long run do not fit in one string
+    const w = new AtomicFileWriter(o.transcripts);
+    for (const it of run.items) w.write(`${it['transcript'] as string}\n`);
+    w.commit();
+  }
   const words = run.items.map((it) => it['words'] as EpisodeWords | undefined).filter((w) => w !== undefined);
   const bleu = words.length > 0 ? (await import('../../testbeds/airdialogue/learned/policy.js')).selfPlayBleu(words) : undefined;
   printScores({ ...meanScores(run.items), ...(bleu ? { bleu } : {}) }, o.json === true);
@@ -252,8 +257,8 @@ function registerLearned(cmd: Command): void {
         const s = synthesizeSplits({ train: o.trainDialogs, dev: o.devDialogs, test: o.testDialogs, seed: o.seed, ood: o.ood, onEpisode: (d) => bar.update(d) });
         bar.stop();
         for (const name of ['train', 'dev', 'test'] as const) {
-          writeFileAtomic(join(o.out, `${name}_data.json`), formatAirLines(s[name].map((e) => e.data)));
-          writeFileAtomic(join(o.out, `${name}_kb.json`), formatAirLines(s[name].map((e) => e.kb)));
+          writeAirLines(join(o.out, `${name}_data.json`), s[name].map((e) => e.data));
+          writeAirLines(join(o.out, `${name}_kb.json`), s[name].map((e) => e.kb));
         }
         out(`wrote ${o.trainDialogs} train, ${o.devDialogs} dev, ${o.testDialogs} test dialogues to ${o.out}`);
       }),
