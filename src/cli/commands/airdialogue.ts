@@ -50,7 +50,7 @@ function readProgress(label: string, files: readonly string[]): { onBytes: (byte
   let last = -1;
   return {
     onBytes: (bytes) => {
-      const mib = Math.floor(bytes / MIB);
+      const mib = Math.ceil(bytes / MIB); // the end of the file is the total
       if (mib !== last) bar.update((last = mib));
     },
     stop: () => bar.stop(),
