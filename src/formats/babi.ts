@@ -18,6 +18,7 @@ import { FILE_KINDS, parseAs, readTextAs, type FileKind } from './sniff.js';
 /** The KB readers take bAbI and DSTC6 KB files alike. */
 const KB_KINDS: readonly FileKind[] = ['babi-kb', 'dstc6-kb'];
 const KB_FILE = 'a bAbI or DSTC6 KB file';
+import { kbFactIssue, quoteKbValue } from './kb-values.js';
 
 /**
  * A dialog read from a bAbI dialog file: `id` is its 0-based position in the file (`'0'`,
@@ -352,6 +353,8 @@ function kbOf(text: string, file: string): BabiKbFile {
     if (!f) throw new FormatError(file, i + 1, `expected \`name R_attr value\`, got ${JSON.stringify(clip(rest))}`);
     if (!ATTR_RE.test(f[2] as string)) throw new FormatError(file, i + 1, `bad attribute name ${JSON.stringify(clip(f[2] as string))} (expected R_ followed by letters, digits or _)`);
     if ((f[4] as string).includes('\t')) throw new FormatError(file, i + 1, 'TAB inside a KB value (one TAB or space between attribute and value only)');
+    const bad = kbFactIssue(f[1] as string, f[4] as string, {});
+    if (bad !== undefined) throw new FormatError(file, i + 1, `${quoteKbValue(f[1] as string)} ${f[2]}: ${bad}`);
     const s = f[3] as '\t' | ' ';
     if (sep === undefined) sep = s;
     else if (s !== sep) throw new FormatError(file, i + 1, `attribute/value separator changes from ${sep === '\t' ? 'TAB' : 'space'} to ${s === '\t' ? 'TAB' : 'space'}`);
