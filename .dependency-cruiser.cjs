@@ -16,8 +16,8 @@ module.exports = {
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers, train and report are generic: they never import testbeds, serve, cli, or the agent harness.',
-      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report)/' },
+      comment: 'core, nn, formats, metrics, rankers, train, report and datasets are generic: they never import testbeds, serve, cli, or the agent harness.',
+      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets)/' },
       to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents)/' },
     },
     {
@@ -37,9 +37,9 @@ module.exports = {
     {
       name: 'builtin-agents-sit-below-serve-and-cli',
       severity: 'error',
-      comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; of serve only the response model as a conversation (chat-model.ts, with its explanation types); never cli or the runner.",
+      comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; never serve, cli or the runner.",
       from: { path: '^src/builtin-agents/' },
-      to: { path: '^src/(cli|evaluation)/|^src/serve/', pathNot: '^src/serve/(chat-model|explanation)\\.ts$' },
+      to: { path: '^src/(cli|evaluation|serve)/' },
     },
     {
       name: 'testbeds-are-independent',

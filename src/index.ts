@@ -34,11 +34,12 @@ export { SILENCE, botTurnIndices } from './core/dialog.js';
 export { createRng, hashString, type Rng } from './core/rng.js';
 export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
-export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
+export { writeFileAtomic, readTextFile, readLines, countLines, lineOffset, userDataDir, type TextLine, type LineReadOptions } from './core/files.js';
+export { openSqlite, sqliteDriver, sqliteDrivers, sqliteMissingMessage, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall } from './testbeds/env.js';
-export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall } from './testbeds/env.js';
+export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './testbeds/env.js';
 
 // File formats.
 export {
@@ -56,10 +57,12 @@ export {
 } from './formats/dstc6.js';
 export {
   parseAirData, readAirData, parseAirKb, readAirKb, readAirDialogue, formatAirLines, parseAirPredictions, readAirPredictions,
+  airDataLines, airKbLines, airExamples, airPredictionLines, airPredictedExamples, writeAirLines, type AirReadOptions, type AirArrayOptions,
   type AirExample, type DataLine, type KbLine, type Flight, type Intent, type Action,
 } from './formats/airdialogue.js';
 export { parseKbTsv as parseMovieKbTsv, formatKbTsv as formatMovieKbTsv, readKbTsv as readMovieKbTsv, writeKbTsv as writeMovieKbTsv } from './testbeds/infobot/movie-kb-tsv.js';
 export { readModelFile, writeModelFile, encodeModelFile, decodeModelFile, type ModelFileContent, type ModelTensor } from './formats/model-file.js';
+export { kbValueIssue, kbFactIssue, quoteKbValue, type KbValueRules } from './formats/kb-values.js';
 
 // Models: one registry for the CLI, the server and the benchmark.
 export {

@@ -18,15 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, noChromium } from './browser.js';
-import { babiDir, skipUnless } from './shared-data.js';
+import { babiDir, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { trainTinyHcn } from './tiny-hcn.js';
 import { readBabiKb } from '../src/formats/babi.js';
 import type { Turn } from '../src/core/dialog.js';
 import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import type { Ranker } from '../src/rankers/ranker.js';
-import { chatModelOf } from '../src/serve/chat-model.js';
-import type { AttentionSource } from '../src/serve/explanation.js';
+import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
+import type { AttentionSource } from '../src/testbeds/restaurant/chat/explanation.js';
 import { createServer, type ChatServer } from '../src/serve/server.js';
 import { checkSchema } from '../src/formats/schema.js';
 import type { Responder } from '../src/rankers/ranker.js';
@@ -62,7 +62,7 @@ interface Dom {
   readonly innerHeight: number;
 }
 
-const skip = skipUnless(babiDir) || noChromium;
+const skip = skipUnless(babiDir) || noChromium || skipUnlessSqlite();
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-browser-'));
 let store: SqliteKbStore;

@@ -32,7 +32,7 @@ function tfidfEntry(name: string, matchType: boolean, typeAs: readonly TypeAs[])
 if (!models.has('tfidf')) {
   registerModel('tfidf', "the paper's TF-IDF match (§4.2; trained: input chosen on dev): a baseline, ready to use untrained", {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file (--candidates)");
+      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file with --candidates");
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: false });
     },
     ...tfidfEntry('tfidf', false, ['feature']),
@@ -40,7 +40,7 @@ if (!models.has('tfidf')) {
 
   registerModel('tfidf+type', "the paper's TF-IDF + match type (§4.5; needs --kb): a baseline, ready to use untrained", {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file (--candidates)");
+      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file with --candidates");
       if (!ctx.kb) throw new ConfigError("model 'tfidf+type' needs a KB file (--kb)");
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: true }, KbTypes.fromFacts(ctx.kb));
     },

@@ -4,8 +4,10 @@
  * round-trips; no untyped error, no stack overflow, no hang.
  */
 import { test } from 'node:test';
+import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { airDir, babiDir, dstc6Dir, skipUnless } from '../shared-data.js';
+import { sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
 import { runTarget, type FuzzStats } from './runner.js';
 import { fuzzDir, modelTarget, sqliteTarget, textTargets } from './targets.js';
 
@@ -19,21 +21,26 @@ function assertClean(s: FuzzStats): void {
   assert.ok(s.rejected > 0, `${s.name}: no input rejected`);
 }
 
-test('fuzz: the text readers (bAbI dialogs/candidates/KB, restaurant KB, DSTC6 data/results, AirDialogue data/KB/predictions, InfoBot TSV)', { skip }, () => {
-  for (const t of textTargets()) {
-    const s = runTarget(t, RUNS, 1);
-    assertClean(s);
-    assert.ok(s.accepted > 0 || ['dstc6-data', 'airdialogue-kb'].includes(s.name), `${s.name}: no mutated input accepted`);
+test('fuzz: the text readers (bAbI dialogs/candidates/KB, restaurant KB, DSTC6 data/results, AirDialogue data/KB/predictions — streamed and whole alike —, InfoBot TSV)', { skip }, () => {
+  const dir = fuzzDir();
+  try {
+    for (const t of textTargets(dir)) {
+      const s = runTarget(t, RUNS, 1);
+      assertClean(s);
+      assert.ok(s.accepted > 0 || ['dstc6-data', 'airdialogue-kb'].includes(s.name), `${s.name}: no mutated input accepted`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('fuzz: model files (forged headers with a valid checksum, damaged bytes)', { skip }, () => {
+test('fuzz: model files (forged headers and tensors with a valid checksum: non-finite weights, aliased, overlapping, out-of-range regions; damaged bytes)', { skip }, () => {
   const dir = fuzzDir();
   const s = runTarget(modelTarget(dir), RUNS, 2);
   assertClean(s);
 });
 
-test('fuzz: SQLite KBs with damaged bytes', { skip }, () => {
+test('fuzz: SQLite KBs with damaged bytes, or a cell forged under a recomputed checksum', { skip: skip || (sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}`) }, () => {
   const dir = fuzzDir();
   const t = sqliteTarget(dir);
   try {

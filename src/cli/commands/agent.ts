@@ -1,7 +1,7 @@
 /** `dialogym agent --agent <name|file> --stdio`: one of dialogym's agents behind the agent protocol (JSON Lines on stdin/stdout). */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, alias } from '../run.js';
+import { action, alias, inputFlag } from '../run.js';
 import { loadFlaggedAgent } from '../agent-flags.js';
 import { SUMMARY } from './summaries.js';
 
@@ -19,8 +19,8 @@ export function registerAgent(program: Command): void {
     .requiredOption('--agent <name|file>', 'rules, a response model name or model file (*.dgm), an AirDialogue agent policy, or a KB-InfoBot agent (rule-soft, rl-soft, e2e-soft, …)')
     .addOption(alias('--model <model>', 'agent'))
     .option('--stdio', 'speak JSON Lines on stdin/stdout (the only transport so far)')
-    .option('--kb <file>', 'KB text file whose entities a learned model recognises (default: the KB the model file stores)')
-    .option('--candidates <file>', 'candidates file, for ranking models (default for a model file: the candidates it stores)')
+    .option('--kb <file>', 'KB text file whose entities a learned model recognises (default: the KB the model file stores)', inputFlag('--kb'))
+    .option('--candidates <file>', 'candidates file, for ranking models (default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .action(
       action(async (o: AgentFlags) => {
         if (!o.stdio) throw new ConfigError('agent: give --stdio (the agent reads requests on stdin and writes replies on stdout)');

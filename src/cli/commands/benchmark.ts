@@ -11,7 +11,7 @@ import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type Shard
 import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
 import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
 import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
-import { action, intFlag, out, outFolderFlag } from '../run.js';
+import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
 import { progress, type Progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
@@ -37,7 +37,7 @@ export function registerBenchmark(program: Command): void {
     .option('--profile <name>', "quick (small data and models, few epochs), full (the paper's data sizes, each trainer's recipe chosen on dev) or paper (the appendix's Tables 8 and 9 hyper-parameters per task)", 'full')
     .option('--quick', 'the same as --profile quick')
     .option('--seeds <k>', 'train each learned model (embeddings, memn2n, hcn) k times with different seeds and report mean ± standard deviation', intFlag('--seeds', 1, 100), 1)
-    .option('--data <dir>', 'folder of original bAbI dialog files (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)')
+    .option('--data <dir>', 'folder of original bAbI dialog files, or babi for the fetched ones (`dialogym data fetch babi`) (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)', inputFlag('--data'))
     .option('--models <list>', "models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match (Table 2), embeddings+match, embeddings+bigrams (Table 10), tfidf+type-word, nn+prev, hcn (dialogym's variants); or paper (the six of Table 2), table10 (the two embeddings variants), variants or all", 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)

@@ -16,7 +16,7 @@ import { didYouMean } from '../../core/suggest.js';
 import { profileNamed, trainerOf } from '../../testbeds/restaurant/benchmark/benchmark.js';
 import { BENCHMARK_MODELS, type BenchmarkModel } from '../../testbeds/restaurant/benchmark/paper.js';
 import { writeModelFile } from '../../formats/model-file.js';
-import { action, alias, floatFlag, intFlag, out, outFileFlag } from '../run.js';
+import { action, alias, checkHeldOut, floatFlag, inputFlag, inputListFlag, intFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 import { modelHelp } from '../model-flags.js';
 import { SUMMARY } from './summaries.js';
@@ -108,10 +108,10 @@ export function registerTrain(program: Command): void {
     .requiredOption('--model <name>', 'model to train (see Models above)')
     .option('--profile <name>', "the benchmark profile's hyper-parameters for --task as defaults (paper: the appendix's Tables 8 and 9; full; quick); flags given override them (default: none, the trainer's defaults)")
     .option('--task <n>', 'bAbI task 1-6 of --profile (default: read from the --train file name, dialog-babi-task<n>-…)', intFlag('--task', 1, 6))
-    .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
-    .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
-    .option('--candidates <file>', 'candidate responses file (required except for hcn)')
-    .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)')
+    .requiredOption('--train <file>', 'training dialogs (bAbI format, e.g. babi:task5-trn; hcn also takes DSTC6 JSON files with answers, several joined by commas)', inputListFlag('--train'))
+    .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)', inputFlag('--dev'))
+    .option('--candidates <file>', 'candidate responses file (required except for hcn)', inputFlag('--candidates'))
+    .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)', inputFlag('--kb'))
     .option('--match-type', 'add match-type features (needs --kb)')
     .option('--hops <n>', `memn2n: memory hops ${perModel('hops')}`, intFlag('--hops', 1, 10))
     .option('--dim <n>', `embedding dimension ${perModel('dim')}`, intFlag('--dim', 1, 1024))
@@ -187,6 +187,7 @@ function run(flags: TrainFlags): void {
   if (o.model !== 'hcn' && o.dev === undefined) throw new ConfigError("required option '--dev <file>' not specified");
   if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
   if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');
+  checkHeldOut(['--train', o.train], ['--dev', o.dev]);
   const candidates = o.candidates !== undefined ? readBabiCandidates(o.candidates).candidates : [];
   // hcn: DSTC6 JSON files too (answers inline, or in the .answers.json beside a test-style file), several joined by commas.
   const readOne = (f: string): Dialog[] => {

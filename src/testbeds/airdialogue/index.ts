@@ -1,5 +1,5 @@
 /**
- * AirDialogue domain: importing this module registers `airdialogue-v1` and the rule policies; the
+ * AirDialogue domain: importing this module registers `airdialogue-v1`, `airdialogue-v2` and the rule policies; the
  * learned agents (supervised seq2seq models and pointer state model) live in `learned/`.
  */
 export * from './facts.js';
@@ -8,9 +8,13 @@ export * from './scorer.js';
 export * from './context.js';
 export * from './language.js';
 export * from './policies.js';
+export * from './answers.js';
+export * from './lexicon.js';
+export * from './reader.js';
+export * from './customer.js';
 export * from './env.js';
 export * from './prior-stats.js';
 export { AIR_TOOLS } from './tools.js';
-export { synthesizeSplits, type SplitOptions, type OodSetting } from './learned/data.js';
+export { synthesizeSplits, LearnedStore, learnedSetOf, type LearnedSet, type SplitOptions, type OodSetting } from './learned/data.js';
 export { trainAirModels, saveAirModels, loadAirModels, evaluateAirModels, type AirModels, type AirTrainOptions, type EpochPoint, type AirEvalReport, type AirEvalOptions } from './learned/train.js';
-export { corpusBleu, type BleuResult } from './learned/bleu.js';
+export { corpusBleu, emptyBleuStats, addBleuSegment, mergeBleuStats, bleuOf, type BleuResult, type BleuStats } from './learned/bleu.js';

@@ -29,5 +29,6 @@ export { runBenchmark, parseModels, parseTasks, seedsOf, profileNamed, QUICK_PRO
 export { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, paperVerdicts, type PaperVerdict, type ReportInfo } from './benchmark/report.js';
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
 export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, table10Cell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
-export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions } from './online/env.js';
+export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
+export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';
