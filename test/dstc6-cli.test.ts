@@ -146,6 +146,6 @@ test('bad input: one-line errors, non-zero exit, no half-written output', () => 
   oneLineError(cli('dstc6', 'baseline', 'random', '--data', tinyFile, '--seed', 'abc', '--out', out), /^error: --seed: expected an integer, got 'abc'$/, 2);
   oneLineError(cli('dstc6', 'score', '--result', tinyFile), /required option '--answers <file>' not specified/, 2);
   oneLineError(cli('dstc6', 'score', '--result', tinyFile, '--truth', tinyFile), /^error: .*tiny\.json looks like a DSTC6 dataset file \(JSON\)[,;] .*a DSTC6 result or answers file \(JSON\)$/, 1);
-  oneLineError(cli('dstc6', 'rank', '--model', 'nosuchmodel', '--data', tinyFile, '--out', out), /^error: unknown model 'nosuchmodel' \(known: .*rules/, 2);
+  oneLineError(cli('dstc6', 'rank', '--model', 'nosuchmodel', '--data', tinyFile, '--out', out), /^error: unknown model 'nosuchmodel' \(ready to use: .*rules/, 2);
   assert.ok(!existsSync(out));
 });

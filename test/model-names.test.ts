@@ -58,12 +58,15 @@ test('train --model memn2n --match-type is memn2n+match; memn2n+match trains und
   }
 });
 
+/** A help text with each wrapped description back on one line (its continuation lines are indented under it). */
+const unwrap = (help: string): string => help.replace(/\n {8,}/g, ' ');
+
 test('eval --help and train --help list the task-6 models with one line on when to use each', () => {
-  const evalHelp = cli('eval', '--help').stdout;
+  const evalHelp = unwrap(cli('eval', '--help').stdout);
   assert.match(evalHelp, /^ {2}rules-dstc2 +task 6: the paper's rule baseline .*compare with the paper/m);
   assert.match(evalHelp, /^ {2}hcn +Hybrid Code Network .*task 6: our best, with --rules-advice --advice-gate 0\.98/m);
   assert.doesNotMatch(evalHelp, /dstc2-(plus|heard|adapt)/);
-  const trainHelp = cli('train', '--help').stdout;
+  const trainHelp = unwrap(cli('train', '--help').stdout);
   assert.match(trainHelp, /^ {2}hcn +Hybrid Code Network .*task 6: our best/m);
   assert.match(trainHelp, /^ {2}memn2n\+match +memory network with KB match types/m);
   assert.doesNotMatch(cli('chat', '--help').stdout, /rules-dstc2/);
