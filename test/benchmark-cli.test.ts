@@ -10,8 +10,10 @@ import { paperCell } from '../src/testbeds/restaurant/benchmark/paper.js';
 import { benchmarkMarkdown, benchmarkSvg } from '../src/testbeds/restaurant/benchmark/report.js';
 import { summarizeRuns } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 
+/** Runs the CLI without $DIALOGYM_DATA (set, it would make a run without --data read the original files). */
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
+  const { DIALOGYM_DATA: _, ...env } = process.env;
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
