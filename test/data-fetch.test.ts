@@ -233,7 +233,10 @@ test('data fetch all --mirror: a cut download resumes with Range, the files are 
   requests.length = 0;
   const again = await cli(['data', 'fetch', 'babi', '--mirror', base], env);
   assert.equal(again.code, 0, again.stderr);
-  assert.equal(again.stdout, `babi: already present, 29 files, 34.5 MB in ${root}/dialog-bAbI-tasks; nothing fetched (\`dialogym data list --verify\` checks every file, --force fetches it again)\n`);
+  assert.equal(again.stdout, `babi: already present, 29 files, 34.5 MB in ${root}/dialog-bAbI-tasks; nothing fetched (\`dialogym data list --verify\` checks every file; --force fetches it again)\n`);
+  const air = await cli(['data', 'fetch', 'airdialogue', '--mirror', base, '--catalogue', join(work, 'catalogue.json')], env);
+  assert.equal(air.code, 0, air.stderr);
+  assert.match(air.stdout, /^airdialogue: already present, 6 files, .* nothing fetched \(its files have no published checksums, so a copy cannot be told from the release; --force fetches it again\)\n$/);
   assert.deepEqual(requests, []);
 
   // A corrupted byte: refused in one line naming the file; the installed copy stays as it was, nothing is left behind.

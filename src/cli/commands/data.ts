@@ -73,7 +73,9 @@ export function registerData(program: Command): void {
         for (const name of wanted) {
           const have = status.get(name);
           if (!f.force && have !== undefined && have.present && have.wrongSize.length === 0) {
-            out(`${name}: already present, ${have.files} files, ${MB(have.bytes)} in ${have.dir}; nothing fetched (\`dialogym data list --verify\` checks every file, --force fetches it again)`);
+            // Without per-file checksums (AirDialogue: only the archive has one) a copy of the sample looks the same as the release.
+            const check = have.dataset.files !== undefined ? '`dialogym data list --verify` checks every file' : 'its files have no published checksums, so a copy cannot be told from the release';
+            out(`${name}: already present, ${have.files} files, ${MB(have.bytes)} in ${have.dir}; nothing fetched (${check}; --force fetches it again)`);
             continue;
           }
           let bar: Progress | undefined;
