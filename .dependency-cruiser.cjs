@@ -16,8 +16,8 @@ module.exports = {
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers and train are generic: they never import testbeds, serve or cli.',
-      from: { path: '^src/(core|nn|formats|metrics|rankers|train)/' },
+      comment: 'core, nn, formats, metrics, rankers, train and llm are generic: they never import testbeds, serve or cli.',
+      from: { path: '^src/(core|nn|formats|metrics|rankers|train|llm)/' },
       to: { path: '^src/(testbeds|serve|cli)/' },
     },
     {
