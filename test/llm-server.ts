@@ -329,8 +329,7 @@ export async function startLlmTestServer(opts: LlmServerOptions = {}): Promise<L
     if (fault?.truncate) {
       const text = JSON.stringify(completion);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
-      res.write(text.slice(0, Math.floor(text.length / 2)));
-      res.destroy();
+      res.write(text.slice(0, Math.floor(text.length / 2)), () => setTimeout(() => res.destroy(), 5));
       return;
     }
     send(res, 200, completion);

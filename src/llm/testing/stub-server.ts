@@ -60,8 +60,7 @@ export async function startStub(script: readonly Step[]): Promise<Stub> {
         if ('truncate' in s) {
           const text = completion({ reply: { content: 'cut' } });
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
-          res.write(text.slice(0, 20));
-          res.destroy();
+          res.write(text.slice(0, 20), () => setTimeout(() => res.destroy(), 5));
           return;
         }
         const text = 'raw' in s ? s.raw : completion(s);
