@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bAbI task 6 (DSTC2), issue 18: `rules-dstc2` (the paper's rule baseline) against `dstc2-plus`
 # (the same rules, each response worded as the dialog's earlier wording makes most probable; other
-# variants and their figures: docs/hcn-dstc6-task6.md). Both models are deterministic (no seed).
+# variants and their figures: docs/notes/hcn-dstc6-task6.md). Both models are deterministic (no seed).
 # Prints per-response accuracy for three selection signals that use trn and dev only — trn 80 % → the other 20 % of trn (every fifth dialog held out), trn → dev (another
 # mix of DSTC2 system versions), dev → trn (the other direction) — then trn → tst, once.
 # Not part of `npm run bench`; ~15 s.

@@ -84,7 +84,7 @@ const hitsOf = (p: readonly string[], truth: readonly string[]): boolean[] => p.
 const count = (b: readonly boolean[]): number => b.filter(Boolean).length;
 
 /**
- * `dstc2-plus` with the second session's echo (docs/hcn-dstc6-task6.md): when the latest earlier bot
+ * `dstc2-plus` with the second session's echo (docs/notes/hcn-dstc6-task6.md): when the latest earlier bot
  * turn of the dialog with the same decision key has a pattern that fills, it is said again (with
  * `learnedOnly`, only a pattern `dstc2-plus` may say); else `dstc2-plus`'s choice.
  */

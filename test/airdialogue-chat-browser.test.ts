@@ -127,3 +127,57 @@ test('playing the customer in the browser: the goal panel, the learned agent’s
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('at 360 px: no horizontal scroll, the goal reads in whole words, nothing covers "Ask the agent to finish"', { skip, timeout: 90_000 }, async () => {
+  const page = await open('customer', 11);
+  await page.setViewportSize({ width: 360, height: 740 });
+  const geometry = await page.evaluate(() => {
+    const d = (globalThis as unknown as { document: any }).document;
+    const button = d.querySelector('[data-testid=act-finish]').getBoundingClientRect();
+    const hit = d.elementFromPoint(button.left + button.width / 2, button.top + button.height / 2);
+    const name = d.querySelector('[data-testid=intent-name]').getBoundingClientRect();
+    return { scrollWidth: d.documentElement.scrollWidth, hitIsButton: hit?.dataset?.testid === 'act-finish', nameWidth: name.width, nameHeight: name.height, lineHeight: parseFloat((globalThis as any).getComputedStyle(d.querySelector('[data-testid=intent-name]')).lineHeight) };
+  });
+  assert.ok(geometry.scrollWidth <= 360, `page is ${geometry.scrollWidth} px wide at 360`);
+  assert.ok(geometry.hitIsButton, 'something covers the finish button');
+  assert.ok(geometry.nameWidth > 100 && geometry.nameHeight < 2.5 * geometry.lineHeight, `the name wraps: ${JSON.stringify(geometry)}`);
+  await page.screenshot({ path: join(process.env.DIALOGYM_SCREENSHOTS ?? tmp, 'air-360.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  // The agent's side: the 30-flight table scrolls inside its panel, the page does not; the action buttons are reachable.
+  const agent = await open('agent', 11);
+  await agent.setViewportSize({ width: 360, height: 740 });
+  const a = await agent.evaluate(() => {
+    const d = (globalThis as unknown as { document: any }).document;
+    const book = d.querySelector('[data-testid=act-book]');
+    book.scrollIntoView();
+    const r = book.getBoundingClientRect();
+    return { scrollWidth: d.documentElement.scrollWidth, hitIsBook: d.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.dataset?.testid === 'act-book' };
+  });
+  assert.ok(a.scrollWidth <= 360, `agent page is ${a.scrollWidth} px wide at 360`);
+  assert.ok(a.hitIsBook, 'something covers the Book button');
+  await agent.screenshot({ path: join(process.env.DIALOGYM_SCREENSHOTS ?? tmp, 'air-360-agent.png'), fullPage: true });
+  assert.deepEqual(agent.errors, []);
+  await agent.close();
+});
+
+test('switching role then "New dialogue" at once shows only the new dialogue', { skip, timeout: 90_000 }, async () => {
+  const page = await open('customer', 5);
+  await page.fill('[data-testid=seed]', '');
+  // Two starts race: the role change starts one, the click another before the first has answered
+  // (each new session is answered 400 ms late, so the two overlap on any machine).
+  await page.route('**/api/airdialogue/sessions', async (route) => {
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+  await page.selectOption('[data-testid=role]', 'agent');
+  await page.click('[data-testid=new-dialogue]');
+  await page.waitForSelector('[data-testid=status][data-ready=true]');
+  await page.waitForTimeout(900); // let any answer of the discarded start arrive
+  const seed = Number(/context seed (\d+)/.exec((await page.locator('[data-testid=status]').textContent()) ?? '')?.[1]);
+  const local = new AirChat(models!, { role: 'agent', seed });
+  const shown = await page.locator('#log li').allTextContents();
+  assert.deepEqual(shown, local.turns.map((t) => `learned customer${t.text === '' ? '(says nothing)' : t.text}`));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -510,7 +510,8 @@ test('KB results: one compact table per api_call; the same call again points bac
   // Another call: its own table; a call without match: one line.
   assert.deepEqual(await say(page, 'find british london two cheap'), ['api_call british london two cheap', 'here are the options']);
   assert.equal(await page.locator('[data-testid=kb-table]').count(), 2);
-  assert.deepEqual(await say(page, 'find klingon mars two cheap'), ['api_call klingon mars two cheap']);
+  // The bot keeps the floor after a search without match, as after one with results (the fixture's bot says its line).
+  assert.deepEqual(await say(page, 'find klingon mars two cheap'), ['api_call klingon mars two cheap', 'here are the options']);
   assert.equal(await page.locator('[data-testid=kb-empty]').textContent(), 'no restaurant matches');
   assert.deepEqual(await page.locator('[data-testid=kb] figcaption').allTextContents(), [`${rome.length} restaurants for italian rome four expensive`, `${store.query({ cuisine: 'british', location: 'london', number: 'two', price: 'cheap' }).length} restaurants for british london two cheap`]);
   // Compact: a row per restaurant, only the columns the call did not fix, each row a single line.
@@ -663,4 +664,17 @@ test('layout from 360 px to 1280 px: message box and Send inside the viewport, n
     assert.deepEqual(page.errors, []);
     await page.close();
   }
+});
+
+test('rules bot after a search without match: it says so (never silent), and "something else" never proposes an empty name', { skip, timeout: 60_000 }, async () => {
+  const page = await open(rulesServer);
+  const sorry = 'sorry there is no restaurant matching your request, would you like to change something';
+  await say(page, 'hello');
+  const found = await say(page, 'may i have a table with korean cuisine in paris for six people in a cheap price range');
+  assert.deepEqual(found, ["i'm on it", 'ok let me look into some options for you', 'api_call korean paris six cheap', sorry]);
+  assert.equal(await page.locator('[data-testid=kb-empty]').textContent(), 'no restaurant matches');
+  assert.deepEqual(await say(page, 'something else'), [sorry]);
+  for (const t of await page.locator('[data-testid=bot]').allTextContents()) assert.doesNotMatch(t, /option: ?$/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -72,7 +72,9 @@ test('chat: a piped task-5 conversation, /explain and /reset', { skip }, () => {
   const r = cli(['chat', '--model', 'rules', '--kb', kbFile], script + '\n');
   assert.equal(r.status, 0, r.stderr);
   const out = r.stdout.split('\n');
-  assert.deepEqual(out.slice(0, 4), ['bot: hello what can i help you with today', "bot: i'm on it", 'bot: where should it be', 'bot: which price range are looking for']);
+  // Piped input is echoed (`you: …`), so the transcript reads as a conversation.
+  assert.deepEqual(out.slice(0, 6), ['you: hello', 'bot: hello what can i help you with today', 'you: can you book a table for six people with french food', "bot: i'm on it", 'bot: where should it be', 'you: paris please']);
+  assert.ok(!out.some((l) => l.startsWith('you: /')), 'commands are not echoed as messages');
   assert.ok(out.includes('bot: api_call french paris six moderate'));
   assert.ok(out.includes('kb:  resto_paris_moderate_french_6stars R_rating 6'));
   assert.ok(out.includes('bot: what do you think of this option: resto_paris_moderate_french_6stars'));

@@ -10,31 +10,50 @@ export interface Progress {
   stop(): void;
 }
 
+/**
+ * A duration for people: `4.2s`, `42s`, `3m05s`, `2h07m`; `?` when it cannot be known yet (nothing done, or
+ * not a finite number). Rounded once to whole seconds, so a minute never shows as `60s`
+ * (cli-progress's own `eta_formatted` printed `3m60s`, and `NFs` for an infinite ETA).
+ */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  if (seconds < 9.95) return `${seconds.toFixed(1)}s`;
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Seconds left at the mean rate so far; NaN before any work is done. */
+function etaSeconds(elapsedSeconds: number, done: number, total: number): number {
+  return done > 0 ? (elapsedSeconds * (total - done)) / done : Number.NaN;
+}
+
 export function progress(label: string, total: number, opts: { quiet?: boolean } = {}): Progress {
   if (opts.quiet || total <= 0) return { update() {}, stop() {} };
+  const t0 = Date.now();
+  let last = -1;
   if (process.stderr.isTTY) {
     const cliProgress = loadCliProgress();
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% {value}/{total} ETA {eta_formatted} {note}`, stream: process.stderr, hideCursor: true, clearOnComplete: false },
+      { format: `${label} [{bar}] {percentage}% {value}/{total} ETA {eta} {note}`, stream: process.stderr, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0, { note: '' });
+    bar.start(total, 0, { note: '', eta: '?' });
     return {
-      update: (done, note = '') => bar.update(done, { note }),
+      update: (done, note = '') => bar.update(done, { note, eta: formatDuration(etaSeconds((Date.now() - t0) / 1000, done, total)) }),
       stop: () => bar.stop(),
     };
   }
-  // Plain lines: about ten per run, and the last one.
+  // Plain lines: about ten per run, and the last one (once, however often it is reported).
   const step = Math.max(1, Math.ceil(total / 10));
-  const t0 = Date.now();
-  let last = -1;
   return {
     update(done, note = '') {
-      if (done !== total && Math.floor(done / step) === Math.floor(last / step)) return;
+      if (done === last || (done !== total && Math.floor(done / step) === Math.floor(last / step))) return;
       last = done;
       const el = (Date.now() - t0) / 1000;
-      const eta = done > 0 ? (el * (total - done)) / done : 0;
-      process.stderr.write(`${label}: ${done}/${total} (${Math.round((100 * done) / total)}%) elapsed ${el.toFixed(1)}s eta ${eta.toFixed(1)}s${note ? ' ' + note : ''}\n`);
+      process.stderr.write(`${label}: ${done}/${total} (${Math.round((100 * done) / total)}%) elapsed ${formatDuration(el)} eta ${formatDuration(etaSeconds(el, done, total))}${note ? ' ' + note : ''}\n`);
     },
     stop() {},
   };

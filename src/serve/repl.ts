@@ -3,7 +3,8 @@
  *   bot: <utterance or api_call>
  *   kb:  <KB-result line>
  * Commands: /reset (new conversation), /explain (why the last bot turn), /history, /help, /quit.
- * Works on a TTY (prompt, line editing and history from readline) and on piped stdin (no prompt).
+ * Works on a TTY (prompt, line editing and history from readline) and on piped stdin (no prompt;
+ * each message is echoed as `you: <message>` so the output reads as the conversation).
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -72,6 +73,7 @@ export async function runRepl(session: Session, opts: ReplOptions): Promise<void
           write([`unknown command ${cmd} (try /help)`]);
       }
     } else {
+      if (!interactive) write([`you: ${line}`]);
       try {
         write(formatReplies(session.send(line)));
       } catch (e) {

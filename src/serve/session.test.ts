@@ -144,13 +144,13 @@ test('replaying the user turns of the original task 5 test dialogs gives their b
       for (const t of d.turns) if (t.speaker === 'user' && t.text !== '<SILENCE>') s.send(t.text);
       const { kept, dropped } = withoutFirstCallResults(s.history);
       assert.deepEqual(canonical(kept), canonical(d.turns), `${split} dialog ${d.id}`);
-      // What was dropped: the first call's KB lines, then either the bot waiting (no result) or a proposal.
+      // What was dropped: the first call's KB lines, then the bot's proposal, or (no result) its offer to change the request.
       const kinds = dropped.map((t) => t.speaker).join(' ');
-      assert.match(kinds, /^kb( kb)*( user bot)?$/, `${split} dialog ${d.id}: ${kinds}`);
-      if (dropped.at(-1)?.speaker === 'bot') {
+      assert.match(kinds, /^kb( kb)* user bot$/, `${split} dialog ${d.id}: ${kinds}`);
+      if (dropped[0]?.text !== NO_RESULT) {
         assert.match(dropped.at(-1)?.text ?? '', /^what do you think of this option: \S+$/);
         proposedEarly++;
-      } else assert.deepEqual(dropped.map((t) => t.text), [NO_RESULT]);
+      } else assert.deepEqual(dropped.map((t) => t.text), [NO_RESULT, '<SILENCE>', 'sorry there is no restaurant matching your request, would you like to change something']);
     }
     assert.equal(dialogs.length, 1000);
     assert.ok(proposedEarly > 0 && proposedEarly < 1000, `${split}: ${proposedEarly}`);
@@ -193,17 +193,24 @@ test('DSTC6 KB: the rules bot asks the atmosphere and calls with 5 arguments; lo
   store.close();
 });
 
-test('a call without results: one `api_call no result` kb turn, the bot waits for the user', { skip: skipUnless(babiDir) }, () => {
+test('a call without results: one `api_call no result` kb turn, then the rules bot says so and offers a change (never an empty proposal)', { skip: skipUnless(babiDir) }, () => {
   const s = session();
   s.send('hi');
   const r = s.send('may i have a table with korean cuisine in paris for six people in a cheap price range');
+  const sorry = 'sorry there is no restaurant matching your request, would you like to change something';
   assert.deepEqual(r.replies.map((x) => [x.kind, x.text]), [
     ['utterance', "i'm on it"],
     ['utterance', 'ok let me look into some options for you'],
     ['api_call', 'api_call korean paris six cheap'],
     ['kb', NO_RESULT],
+    ['utterance', sorry],
   ]);
-  assert.equal(s.history.at(-1)?.speaker, 'kb');
+  assert.deepEqual(s.send('something else').replies.map((x) => x.text), [sorry]);
+  // A change of request: the bot takes the update, searches again and proposes a real restaurant.
+  assert.deepEqual(s.send('instead could it be with italian cuisine').replies.map((x) => x.text), ['sure is there anything else to update']);
+  const again = s.send('no').replies.map((x) => x.text);
+  assert.deepEqual(again.slice(0, 2), ['ok let me look into some options for you', 'api_call italian paris six cheap']);
+  assert.match(again.at(-1) ?? '', /^what do you think of this option: \S+$/);
 });
 
 test('ordinary text is normalised, not refused: emoji, `;`, `"`, `=` are dropped for the models, the transcript keeps them', { skip: skipUnless(babiDir) }, () => {

@@ -144,7 +144,7 @@ export class Session {
       this.last = a.explanation;
       const isCall = a.text.startsWith('api_call ');
       replies.push({ text: a.text, kind: isCall ? 'api_call' : 'utterance', explanation: a.explanation });
-      let results: number | undefined;
+      let kbLines = 0;
       if (isCall) {
         const ans = answerApiCall(this.kb.store, this.kb.dialect, a.text, {
           ...(this.opts.resultOrder ? { order: this.opts.resultOrder } : {}),
@@ -152,13 +152,13 @@ export class Session {
         });
         // A malformed call (wrong number of arguments) finds nothing, like a call without match.
         const lines = ans.ok ? ans.lines : [NO_RESULT];
-        results = ans.ok ? ans.restaurants.length : 0;
+        kbLines = lines.length;
         for (const l of lines) {
           this.push({ speaker: 'kb', text: l });
           replies.push({ text: l, kind: 'kb' });
         }
       }
-      if (!botContinues(a.text, results) || i + 1 === this.opts.maxBotTurns) break;
+      if (!botContinues(a.text, kbLines) || i + 1 === this.opts.maxBotTurns) break;
       this.push({ speaker: 'user', text: this.kb.dialect.silence });
     }
     return { replies, explanation: this.last };

@@ -18,6 +18,9 @@ const finishButton = $('finish');
 
 let session = null; // {id, role, seed, context, turns, end}
 let busy = false;
+// Each start() takes a new generation; a start or a step that finishes after a newer start (the role
+// changed, then "New dialogue" at once) drops its result, so no line of a discarded dialogue shows.
+let generation = 0;
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -128,8 +131,10 @@ function showEnd(end) {
 }
 
 async function start() {
+  const mine = ++generation;
   if (session) api('DELETE', `/api/airdialogue/sessions/${session.id}`).catch(() => {});
   session = null;
+  busy = false;
   log.replaceChildren();
   contextBox.replaceChildren();
   result.hidden = true;
@@ -143,12 +148,18 @@ async function start() {
   if (seedText !== '') body.seed = Number(seedText);
   try {
     const info = await api('GET', '/api/airdialogue');
+    if (mine !== generation) return;
     // The restaurant chat, when this server hosts it too (serve --model).
     if (typeof info.restaurant === 'string') {
       $('restaurant-link').href = info.restaurant;
       $('restaurant-link').hidden = false;
     }
-    session = await api('POST', '/api/airdialogue/sessions', body);
+    const created = await api('POST', '/api/airdialogue/sessions', body);
+    if (mine !== generation) {
+      api('DELETE', `/api/airdialogue/sessions/${created.id}`).catch(() => {});
+      return;
+    }
+    session = created;
     $('context-title').textContent = role === 'customer' ? 'Your goal (the customer)' : 'Your flight table (the agent)';
     contextBox.append(role === 'customer' ? renderIntent(session.context.intent) : renderKb(session.context.kb));
     for (const t of session.turns) addTurn(t);
@@ -162,6 +173,7 @@ async function start() {
     status.textContent = `model ${info.model} · you play the ${role} · context seed ${session.seed}`;
     status.dataset.ready = 'true';
   } catch (e) {
+    if (mine !== generation) return;
     status.textContent = `cannot start a dialogue: ${e.message}`;
   }
   input.focus();
@@ -169,15 +181,17 @@ async function start() {
 
 async function step(call) {
   if (!session || busy) return;
+  const mine = generation;
   busy = true;
   try {
     const r = await call();
+    if (mine !== generation) return; // a new dialogue started meanwhile
     for (const t of r.turns) addTurn(t);
     showEnd(r.end);
   } catch (e) {
-    notice(e.message);
+    if (mine === generation) notice(e.message);
   } finally {
-    busy = false;
+    if (mine === generation) busy = false;
   }
 }
 

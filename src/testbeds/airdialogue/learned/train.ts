@@ -58,7 +58,7 @@ export interface AirTrainOptions {
   hidden?: number;
   /** The agent's flight memory and flight pointer see which flight values the customer said (`ModelSizes.match`; default true). */
   match?: boolean;
-  /** With `match`: the agent names flights by pointing only (`ModelSizes.point`; default false — measured worse in self-play, README). */
+  /** With `match`: the agent names flights by pointing only (`ModelSizes.point`; default false — measured worse in self-play, docs/notes/airdialogue-learned.md). */
   point?: boolean;
   /** With `match`: the departure/return flags follow the order they were said in (`ModelSizes.order`; default false). */
   order?: boolean;

@@ -31,6 +31,8 @@ export interface Phrasebook {
   readonly recallPrefix: string;
   /** Every option of the search rejected (not in the datasets): offer to change the request. */
   readonly noOther: string;
+  /** The search found nothing (`api_call no result`; not in tasks 1–5): offer to change the request. */
+  readonly noResult: string;
 }
 
 const common = {
@@ -47,6 +49,7 @@ const common = {
   sorry: "i am sorry, i don't have an answer to that question",
   recallPrefix: 'the option was ',
   noOther: 'sorry there is no other option, would you like to change something',
+  noResult: 'sorry there is no restaurant matching your request, would you like to change something',
 } as const;
 
 export const BABI: Phrasebook = {
@@ -106,6 +109,7 @@ export function readBotAct(text: string): BotAct {
     case common.search: return { kind: 'search' };
     case common.updated:
     case common.noOther: return { kind: 'updated' };
+    case common.noResult: return { kind: 'updated' };
     case BABI.another:
     case DSTC6.another: return { kind: 'another' };
     case common.reserve: return { kind: 'reserve' };

@@ -85,6 +85,8 @@ export function decide(st: DialogState, pb: Phrasebook, restrictions: boolean | 
     case 'accept':
       return one(pb.reserve);
     case 'reject':
+      // The search found nothing: there is nothing else to propose either.
+      if (st.noResult) return one(pb.noResult);
       // Every result proposed already: say so rather than propose one again.
       if (st.results.length > 0 && st.results.every((r) => st.proposed.includes(r))) return one(pb.noOther);
       return one(pb.another);
@@ -122,6 +124,8 @@ function afterSilence(st: DialogState, pb: Phrasebook, restrictions: boolean | u
       return apiCall(st, pb, restrictions);
     case 'api-call':
     case 'another':
+      // The search found nothing (`api_call no result`): offer to change the request.
+      if (st.noResult) return [pb.noResult];
       return [propose(st, pb)];
     default:
       return [pb.wait];
@@ -171,7 +175,7 @@ function propose(st: DialogState, pb: Phrasebook): string {
       }
     }
   }
-  return pb.proposePrefix + (best ?? '');
+  return best === undefined ? pb.noResult : pb.proposePrefix + best;
 }
 
 function infoOf(st: DialogState, pb: Phrasebook, info: InfoKind): string {

@@ -41,6 +41,8 @@ export interface DialogState {
   results: string[];
   /** Restaurants of the current result set already proposed, in order. */
   proposed: string[];
+  /** The last api_call found nothing (its KB turn is `api_call no result`). */
+  noResult: boolean;
   /** The option most recently put in front of the user (proposed or recalled). */
   current: string | undefined;
   /** The restaurant being reserved (accepted option or `book a table at X`). */
@@ -70,6 +72,7 @@ export function emptyState(vocab: ReadonlyMap<string, Slot> = new Map()): Dialog
     kb: new Map(),
     results: [],
     proposed: [],
+    noResult: false,
     current: undefined,
     booked: undefined,
     consulting: undefined,
@@ -175,6 +178,7 @@ function applyBot(st: DialogState, text: string): void {
       st.results = [];
       st.proposed = [];
       st.current = undefined;
+      st.noResult = false;
       break;
     }
     case 'search':
@@ -196,7 +200,10 @@ function applyBot(st: DialogState, text: string): void {
 
 function applyKb(st: DialogState, text: string, order: number): void {
   const m = KB_LINE.exec(text.trim());
-  if (!m) return; // e.g. task 6's `api_call no result`
+  if (!m) {
+    if (text.trim() === 'api_call no result') st.noResult = true;
+    return;
+  }
   const name = m[1] as string;
   const attr = (m[2] as string).toLowerCase();
   const value = m[3] as string;

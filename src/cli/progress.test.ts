@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatDuration, progress } from './progress.js';
+
+test('formatDuration rounds once: a minute is never 60s, an unknown ETA is ?', () => {
+  assert.equal(formatDuration(0), '0.0s');
+  assert.equal(formatDuration(4.24), '4.2s');
+  assert.equal(formatDuration(9.96), '10s');
+  assert.equal(formatDuration(59.4), '59s');
+  assert.equal(formatDuration(59.6), '1m00s');
+  assert.equal(formatDuration(239.7), '4m00s');
+  assert.equal(formatDuration(185), '3m05s');
+  assert.equal(formatDuration(3599.6), '1h00m');
+  assert.equal(formatDuration(7620), '2h07m');
+  assert.equal(formatDuration(Number.NaN), '?');
+  assert.equal(formatDuration(Number.POSITIVE_INFINITY), '?');
+  assert.equal(formatDuration(-1), '?');
+});
+
+test('plain progress prints the last line once however often it is reported, and no NaN ETA', () => {
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  const wasTty = process.stderr.isTTY;
+  (process.stderr as { isTTY: boolean }).isTTY = false;
+  process.stderr.write = ((s: string) => {
+    lines.push(s);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const p = progress('eval', 20);
+    p.update(0);
+    for (let d = 1; d <= 20; d++) p.update(d);
+    p.update(20);
+    p.update(20);
+    p.stop();
+  } finally {
+    process.stderr.write = write;
+    (process.stderr as { isTTY: boolean }).isTTY = wasTty;
+  }
+  assert.equal(lines.filter((l) => l.startsWith('eval: 20/20 (100%)')).length, 1, lines.join(''));
+  assert.match(lines[0] ?? '', /^eval: 0\/20 \(0%\) elapsed 0\.\ds eta \?\n$/);
+  for (const l of lines) assert.doesNotMatch(l, /NaN|Infinity|60s/);
+});
