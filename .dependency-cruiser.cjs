@@ -16,9 +16,30 @@ module.exports = {
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers, train and llm are generic: they never import testbeds, serve or cli.',
+      comment: 'core, nn, formats, metrics, rankers, train and llm are generic: they never import testbeds, serve, cli, or the agent harness.',
       from: { path: '^src/(core|nn|formats|metrics|rankers|train|llm)/' },
-      to: { path: '^src/(testbeds|serve|cli)/' },
+      to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents)/' },
+    },
+    {
+      name: 'harness-layers-see-only-the-env-interface',
+      severity: 'error',
+      comment: 'agents (the agent interface, protocol, transports, the agents registry) and evaluation (the episode runner) are generic: of the testbeds they import only testbeds/env.ts (Env, make, tools), never a testbed, serve, cli or the built-in agents.',
+      from: { path: '^src/(agents|evaluation)/' },
+      to: { path: '^src/(testbeds/[^/]+/|serve/|cli/|builtin-agents/)' },
+    },
+    {
+      name: 'agents-do-not-run-episodes',
+      severity: 'error',
+      comment: 'The agent side does not know the runner.',
+      from: { path: '^src/agents/' },
+      to: { path: '^src/evaluation/' },
+    },
+    {
+      name: 'builtin-agents-sit-below-serve-and-cli',
+      severity: 'error',
+      comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; of serve only the response model as a conversation (chat-model.ts, with its explanation types); never cli or the runner.",
+      from: { path: '^src/builtin-agents/' },
+      to: { path: '^src/(cli|evaluation)/|^src/serve/', pathNot: '^src/serve/(chat-model|explanation)\\.ts$' },
     },
     {
       name: 'testbeds-are-independent',
@@ -38,7 +59,7 @@ module.exports = {
       name: 'testbeds-import-no-serve-or-cli',
       severity: 'error',
       from: { path: '^src/testbeds/' },
-      to: { path: '^src/(serve|cli)/' },
+      to: { path: '^src/(serve|cli|evaluation|builtin-agents)/' },
     },
     {
       name: 'nothing-imports-cli',

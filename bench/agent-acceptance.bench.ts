@@ -8,8 +8,9 @@
 import { fileURLToPath } from 'node:url';
 import '../src/index.js';
 import { envs } from '../src/testbeds/env.js';
-import { createLocalAgent } from '../src/serve/env-server-agents.js';
-import { evaluateAgent, localTransport, stdioTransport } from '../src/serve/env-server-eval.js';
+import { createAgent } from '../src/agents/registry.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { stdioTransport } from '../src/agents/stdio.js';
 
 const EPISODES = Number(process.env.AGENT_BENCH_EPISODES ?? 1000);
 const filter = process.env.AGENT_BENCH_ENVS ?? '';
@@ -22,10 +23,10 @@ const t0 = Date.now();
 let steps = 0;
 let stdioSeconds = 0;
 for (const id of ids) {
-  const opts = { env: id, episodes: EPISODES, seed: 0 };
-  const a = await evaluateAgent(localTransport(createLocalAgent('rules')), opts);
+  const opts = { episodes: EPISODES, seed: 0 };
+  const a = await evaluate(id, createAgent('rules'), opts);
   const t1 = Date.now();
-  const b = await evaluateAgent(stdio, opts);
+  const b = await evaluate(id, stdio, opts);
   stdioSeconds += (Date.now() - t1) / 1000;
   steps += b.records.reduce((x, r) => x + r.turns, 0);
   const same = JSON.stringify(a.records) === JSON.stringify(b.records);
@@ -33,5 +34,4 @@ for (const id of ids) {
   minSuccess = Math.min(minSuccess, a.summary.success, b.summary.success);
   process.stdout.write(`${id.padEnd(24)} in process ${a.summary.success.toFixed(4)}  stdio ${b.summary.success.toFixed(4)}  identical ${same}  avg turns ${a.summary.avgTurns.toFixed(2)}  failures ${JSON.stringify(a.summary.failures)}\n`);
 }
-await stdio.close();
 process.stdout.write(`${ids.length} envs × ${EPISODES} episodes: min success ${minSuccess.toFixed(4)}, all per-episode records identical: ${allSame}; stdio ${steps} steps in ${stdioSeconds.toFixed(1)} s = ${Math.round(steps / stdioSeconds)} steps/s (rules agent); total ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);

@@ -4,8 +4,11 @@
  *
  * The root module gives what every testbed shares: environments by id (`make`, `envs`,
  * `checkEnv`), readers and writers of every file format, the seeded `Rng`, the error classes, the
- * model registry (`createModel`, `trainModel`, `loadModel`) and the metrics. Importing it registers
- * every environment and model. Each testbed has its own subpath with the rest:
+ * model registry (`createModel`, `trainModel`, `loadModel`), the metrics, and the evaluation
+ * harness: `evaluate(envId, agent, options)` plays episodes with an agent — an object with `act`,
+ * dialogym's own (`createAgent`), or one reached over stdio or HTTP (`stdioTransport`,
+ * `httpTransport`) — and gives the summary (success, pass^k) and every episode's record.
+ * Importing it registers every environment, model and agent. Each testbed has its own subpath with the rest:
  * `dialogym/restaurant`, `dialogym/dstc6`, `dialogym/infobot`, `dialogym/airdialogue`, plus
  * `dialogym/rankers` and `dialogym/nn`.
  *
@@ -23,6 +26,7 @@ import './testbeds/infobot/index.js';
 import './testbeds/airdialogue/index.js';
 import './testbeds/restaurant/online/babi.js';
 import './testbeds/dstc6/online.js';
+import './builtin-agents/index.js';
 
 // Core: dialogs, randomness, errors, registries.
 export type { Speaker, Turn, Dialog } from './core/dialog.js';
@@ -70,3 +74,12 @@ export { evaluateDialogs, type Prediction, type EvaluateOptions } from './ranker
 
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';
+export { episodeStats, passHatK, type EpisodeState, type EpisodeOutcome } from './metrics/episodes.js';
+
+// Agents and the evaluation harness (docs/agent-protocol.md).
+export { AGENT_PROTOCOL, AgentError, DEFAULT_MAX_REPLY_BYTES, type AgentRequest, type AgentFailure } from './agents/protocol.js';
+export { localTransport, type Agent, type AgentAction, type AgentConnection, type AgentTransport } from './agents/agent.js';
+export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
+export { httpTransport, type HttpTransportOptions } from './agents/http.js';
+export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
+export { evaluate, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';

@@ -48,6 +48,12 @@ test('evaluate: the rule bot through `agent --stdio` and in process give the sam
   const lines = readFileSync(t1, 'utf8').trimEnd().split('\n');
   assert.equal(lines.length, 24);
   assert.equal(readFileSync(t1, 'utf8'), readFileSync(t2, 'utf8'));
+  // Four agent processes at once: the same transcripts, byte for byte.
+  const t3 = join(tmp, 'stdio4.jsonl');
+  const four = cli(['evaluate', '--env', 'dstc6-task3-tst4-v1', '--agent-cmd', agentCmd, '--concurrency', '4', '--episodes', '12', '--trials', '2', '--seed', '5', '--json', '--transcripts', t3]);
+  assert.equal(four.status, 0, four.stderr);
+  assert.equal(four.stdout, local.stdout);
+  assert.equal(readFileSync(t3, 'utf8'), readFileSync(t1, 'utf8'));
   const first = JSON.parse(lines[0] as string) as { episode: number; trial: number; seed: number; success: boolean; actions: unknown[] };
   assert.deepEqual([first.episode, first.trial, first.seed, first.success], [0, 0, 5, true]);
   assert.ok(first.actions.length > 3);

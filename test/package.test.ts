@@ -56,8 +56,11 @@ test('npm pack → npm install <tarball> → import { make, checkEnv, envs } fro
 
     writeFileSync(
       join(app, 'check.mjs'),
-      `import { make, checkEnv, envs, runEpisode, createRng } from 'dialogym';
+      `import { make, checkEnv, envs, runEpisode, createRng, evaluate, loadAgent } from 'dialogym';
 import { evaluateAgent } from 'dialogym/infobot';
+// The evaluation harness: dialogym's rule bot (one per lane) and an agent written here, with pass^k.
+const rules = await evaluate('restaurant-task5-v1', loadAgent('rules'), { episodes: 6, trials: 3, seed: 2, concurrency: 2 });
+const mine = await evaluate('restaurant-task1-v1', { act: (req) => (req.turn === 0 ? 'hello what can i help you with today' : 'ok') }, { episodes: 3, trials: 2 });
 const ids = [...envs];
 // The default trained policies ship in the tarball and are found without a policy folder.
 const rl = evaluateAgent({ agent: 'rl-soft', split: 'medium', episodes: 20 });
@@ -69,10 +72,17 @@ for (const id of ['infobot-medium-v1', 'airdialogue-v1']) {
   const r = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
   out[id] = { steps: r.steps, reward: r.reward };
 }
-console.log(JSON.stringify({ ids, out, rl }));
+console.log(JSON.stringify({ ids, out, rl, harness: { rules: rules.summary, records: rules.records.length, mine: mine.summary } }));
 `,
     );
-    const got = JSON.parse(run(process.execPath, ['check.mjs'], app)) as { ids: string[]; out: Record<string, { steps: number; reward: number }>; rl: { agent: string; episodes: number; success: number } };
+    const got = JSON.parse(run(process.execPath, ['check.mjs'], app)) as {
+      ids: string[];
+      out: Record<string, { steps: number; reward: number }>;
+      rl: { agent: string; episodes: number; success: number };
+      harness: { rules: { success: number; passK: number[]; trials: number }; records: number; mine: { success: number; passK: number[]; failures: Record<string, number> } };
+    };
+    assert.deepEqual([got.harness.rules.success, got.harness.rules.passK, got.harness.records], [1, [1, 1, 1], 18]);
+    assert.deepEqual([got.harness.mine.success, got.harness.mine.passK, got.harness.mine.failures], [0, [0, 0], { 'max turns': 6 }]);
     assert.equal(got.rl.agent, 'rl-soft');
     assert.equal(got.rl.episodes, 20);
     for (const id of ['airdialogue-v1', 'infobot-small-v1', 'infobot-medium-v1', 'infobot-large-v1', 'infobot-xlarge-v1']) assert.ok(got.ids.includes(id), `${id} not in envs: ${got.ids.join(', ')}`);

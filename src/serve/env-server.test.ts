@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import '../testbeds/restaurant/online/babi.js';
 import '../testbeds/infobot/index.js';
 import { createEnvServer } from './env-server.js';
-import { rulesBotForTools } from './env-server-agents.js';
+import { rulesBotForTools } from '../builtin-agents/restaurant.js';
 import type { ToolSpec } from '../testbeds/env.js';
 
 test('env-server: list envs with tools, create a session, play an episode with the rule bot', async () => {

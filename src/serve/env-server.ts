@@ -15,7 +15,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import { envs, make, type Env, type ToolSpec } from '../testbeds/env.js';
-import { AGENT_PROTOCOL } from './env-server-protocol.js';
+import { AGENT_PROTOCOL } from '../agents/protocol.js';
 import { checkSchema } from '../formats/schema.js';
 
 /** Options of `createEnvServer`. */

@@ -1,8 +1,8 @@
 /** `dialogym agent --agent <name|file> --stdio`: one of dialogym's agents behind the agent protocol (JSON Lines on stdin/stdout). */
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
 import { ConfigError } from '../../core/errors.js';
 import { action, alias } from '../run.js';
+import { loadFlaggedAgent } from '../agent-flags.js';
 import { SUMMARY } from './summaries.js';
 
 interface AgentFlags {
@@ -24,23 +24,9 @@ export function registerAgent(program: Command): void {
     .action(
       action(async (o: AgentFlags) => {
         if (!o.stdio) throw new ConfigError('agent: give --stdio (the agent reads requests on stdin and writes replies on stdout)');
-        const { createLocalAgent } = await import('../../serve/env-server-agents.js');
-        await checkAgentName(o.agent);
-        const { runStdioAgent } = await import('../../serve/env-server-stdio.js');
-        const agent = createLocalAgent(o.agent, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) });
+        const agent = (await loadFlaggedAgent(o.agent, o))();
+        const { runStdioAgent } = await import('../../agents/stdio-agent.js');
         await runStdioAgent(agent, process.stdin, process.stdout);
       }),
     );
-}
-
-/** `--agent` names an existing file or an agent of one of the registries: else a ConfigError at start, not an `{"error"}` reply per request. */
-async function checkAgentName(name: string): Promise<void> {
-  if (existsSync(name)) return;
-  const { creatableModels } = await import('../../rankers/registry.js');
-  const { agentPolicies } = await import('../../testbeds/airdialogue/policies.js');
-  const { infobotAgents } = await import('../../testbeds/infobot/agents/agent.js');
-  const known = [...creatableModels(), ...agentPolicies.names(), ...infobotAgents.names()];
-  if (known.includes(name)) return;
-  const what = /[/\\.]/.test(name) ? 'no such file' : 'unknown agent';
-  throw new ConfigError(`--agent: ${name}: ${what} (agents: ${[...new Set(known)].sort().join(', ')}, or a model file)`);
 }

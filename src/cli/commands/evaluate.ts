@@ -3,10 +3,13 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { action, intFlag, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
-import type { EpisodeRecord } from '../../serve/env-server-eval.js';
+import type { EpisodeRecord } from '../../evaluation/evaluate.js';
+import type { AgentTransport } from '../../agents/agent.js';
+import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
 import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { SUMMARY } from './summaries.js';
+import { loadFlaggedAgent } from '../agent-flags.js';
 
 interface EvaluateFlags {
   env: string;
@@ -19,10 +22,35 @@ interface EvaluateFlags {
   seed: number;
   trials: number;
   timeout: number;
+  startupTimeout: number;
+  concurrency: number;
+  maxReplyBytes: number;
   maxTurns?: number;
   json?: boolean;
   transcripts?: string;
 }
+
+/**
+ * The ways to reach the agent, one flag each: adding a transport is a row here (and its file in
+ * src/agents/), not a branch in the runner.
+ */
+const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent'; readonly flag: string; open(value: string, o: EvaluateFlags): Promise<AgentTransport> }> = [
+  {
+    key: 'agentCmd',
+    flag: '--agent-cmd',
+    open: async (cmd, o) => (await import('../../agents/stdio.js')).stdioTransport(cmd, { maxReplyBytes: o.maxReplyBytes, startupMs: o.startupTimeout }),
+  },
+  {
+    key: 'agentUrl',
+    flag: '--agent-url',
+    open: async (url, o) => (await import('../../agents/http.js')).httpTransport(url, { maxReplyBytes: o.maxReplyBytes }),
+  },
+  {
+    key: 'agent',
+    flag: '--agent',
+    open: async (name, o) => (await import('../../agents/agent.js')).localTransport(await loadFlaggedAgent(name, o)),
+  },
+];
 
 export function registerEvaluate(program: Command): void {
   const cmd = program
@@ -38,18 +66,20 @@ export function registerEvaluate(program: Command): void {
     .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 1)
     .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)
     .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
+    .option('--startup-timeout <ms>', 'extra time for the first reply of a started agent process (it loads its model)', intFlag('--startup-timeout', 0), 30000)
+    .option('--concurrency <n>', 'episodes in flight: agent processes (--agent-cmd), HTTP requests (--agent-url) or in-process agents; the records are the same whatever n', intFlag('--concurrency', 1, 1024), 1)
+    .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)', outFileFlag('--transcripts'));
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);
-      const ways = [o.agentCmd, o.agentUrl, o.agent].filter((x) => x !== undefined).length;
-      if (ways !== 1) throw new ConfigError('give exactly one of --agent-cmd, --agent-url, --agent');
+      const ways = AGENT_WAYS.filter((w) => o[w.key] !== undefined);
+      if (ways.length !== 1) throw new ConfigError(`give exactly one of ${AGENT_WAYS.map((w) => w.flag).join(', ')}`);
       await import('../../index.js');
       await import('../../testbeds/dstc6/index.js');
-      const { evaluateAgent, localTransport, stdioTransport, httpTransport } = await import('../../serve/env-server-eval.js');
-      const { createLocalAgent } = await import('../../serve/env-server-agents.js');
+      const { evaluate } = await import('../../evaluation/evaluate.js');
       const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
       const { progress: startProgress } = await import('../progress.js');
       const envOptions: Record<string, unknown> = {};
@@ -59,22 +89,18 @@ export function registerEvaluate(program: Command): void {
       // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
       if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) envOptions['user'] = { maxTurns: o.maxTurns };
       else if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
-      const transport =
-        o.agentCmd !== undefined
-          ? stdioTransport(o.agentCmd)
-          : o.agentUrl !== undefined
-            ? httpTransport(o.agentUrl)
-            : localTransport(createLocalAgent(o.agent as string, { ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}) }));
+      const way = ways[0] as (typeof AGENT_WAYS)[number];
+      const transport = await way.open(o[way.key] as string, o);
       const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials);
       // One item per task (k = its index; seed + k): the records of its trials.
       const items: ShardItem[] = [];
       try {
-        await evaluateAgent(transport, {
-          env: o.env,
+        await evaluate(o.env, transport, {
           envOptions,
           episodes: o.episodes,
           seed: o.seed,
           trials: o.trials,
+          concurrency: o.concurrency,
           timeoutMs: o.timeout,
           include: (k) => inShard(shard, k),
           onEpisode: (rec, done) => {
@@ -85,7 +111,7 @@ export function registerEvaluate(program: Command): void {
         });
       } finally {
         progress.stop();
-        await transport.close();
+        await transport.close?.();
       }
       if (shard) writeShard(o, 'evaluate', o.episodes, items);
       else await finishEvaluate(wholeRun(o, items));
@@ -96,7 +122,7 @@ export function registerEvaluate(program: Command): void {
 /** Writes the transcripts and prints the summary of a whole `evaluate` (unsharded, or merged from its shards). */
 export async function finishEvaluate(run: MergedRun): Promise<void> {
   const o = run.options as unknown as EvaluateFlags;
-  const { summarizeEpisodes } = await import('../../serve/env-server-eval.js');
+  const { summarizeEpisodes } = await import('../../evaluation/evaluate.js');
   const { writeFileAtomic } = await import('../../core/files.js');
   const records = run.items.flatMap((it) => it['records'] as EpisodeRecord[]);
   if (o.transcripts !== undefined) writeFileAtomic(o.transcripts, records.map((r) => JSON.stringify(r) + '\n').join(''));

@@ -5,30 +5,35 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkSchema } from '../formats/schema.js';
-import '../testbeds/restaurant/online/babi.js';
-import '../testbeds/dstc6/online.js';
-import '../testbeds/airdialogue/index.js';
-import { evaluateAgent, localTransport, type AgentTransport } from './env-server-eval.js';
-import { createLocalAgent } from './env-server-agents.js';
+import { checkSchema } from '../src/formats/schema.js';
+import '../src/testbeds/restaurant/online/babi.js';
+import '../src/testbeds/dstc6/online.js';
+import '../src/testbeds/airdialogue/index.js';
+import '../src/builtin-agents/index.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { localTransport, type AgentTransport } from '../src/agents/agent.js';
+import { createAgent } from '../src/agents/registry.js';
 
 test('agent protocol schema: the requests dialogym sends and its own agents\' replies validate', async () => {
   for (const [env, model] of [['restaurant-task5-v1', 'rules'], ['dstc6-task3-tst4-v1', 'rules'], ['airdialogue-v1', 'rules'], ['infobot-medium-v1', 'rule-soft']] as const) {
-    const inner = localTransport(createLocalAgent(model));
+    const inner = localTransport(createAgent(model)).connect(0);
     let requests = 0;
     const checked: AgentTransport = {
-      act: async (req, timeoutMs) => {
-        const ri = checkSchema('agent-protocol', JSON.parse(JSON.stringify(req)), '#/$defs/request');
-        assert.equal(ri, undefined, `${env} request: ${ri?.reason}`);
-        const reply = await inner.act(req, timeoutMs);
-        const pi = checkSchema('agent-protocol', JSON.parse(JSON.stringify(reply)), '#/$defs/reply');
-        assert.equal(pi, undefined, `${env} reply: ${pi?.reason}`);
-        requests++;
-        return reply;
-      },
-      close: () => inner.close(),
+      name: 'schema-checked',
+      connect: () => ({
+        send: async (req, timeoutMs) => {
+          const ri = checkSchema('agent-protocol', JSON.parse(JSON.stringify(req)), '#/$defs/request');
+          assert.equal(ri, undefined, `${env} request: ${ri?.reason}`);
+          const reply = await inner.send(req, timeoutMs);
+          const pi = checkSchema('agent-protocol', JSON.parse(JSON.stringify(reply)), '#/$defs/reply');
+          assert.equal(pi, undefined, `${env} reply: ${pi?.reason}`);
+          requests++;
+          return reply;
+        },
+        close: () => inner.close(),
+      }),
     };
-    const { summary } = await evaluateAgent(checked, { env, episodes: 3, seed: 0 });
+    const { summary } = await evaluate(env, checked, { episodes: 3, seed: 0 });
     assert.ok(requests >= 3, `${env}: ${requests} requests`);
     assert.equal(summary.episodes, 3);
   }

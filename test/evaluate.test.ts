@@ -1,19 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import '../testbeds/restaurant/online/babi.js';
-import '../testbeds/dstc6/online.js';
-import '../testbeds/airdialogue/index.js';
-import { createLocalAgent } from './env-server-agents.js';
-import { evaluateAgent, httpTransport, localTransport, passHatK, stdioTransport } from './env-server-eval.js';
-import { AgentError, readAgentReply } from './env-server-protocol.js';
-import { make, type ToolSpec } from '../testbeds/env.js';
+import '../src/testbeds/restaurant/online/babi.js';
+import '../src/testbeds/dstc6/online.js';
+import '../src/testbeds/airdialogue/index.js';
+import '../src/builtin-agents/index.js';
+import { createAgent, loadAgent } from '../src/agents/registry.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { stdioTransport } from '../src/agents/stdio.js';
+import { httpTransport } from '../src/agents/http.js';
+import { AgentError, readAgentReply } from '../src/agents/protocol.js';
+import { make, type ToolSpec } from '../src/testbeds/env.js';
 
-const agentsModule = fileURLToPath(new URL('./env-server-agents.js', import.meta.url));
+const agentsModule = fileURLToPath(new URL('../src/agents/registry.js', import.meta.url));
+const builtinModule = fileURLToPath(new URL('../src/builtin-agents/index.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-agents-'));
 
 /** A stdio agent: the rule bot, except at turn 1 of episode 1 where it misbehaves as `mode` says. */
@@ -22,12 +26,16 @@ function misbehavingAgent(mode: string): string {
   writeFileSync(
     file,
     `import { createInterface } from 'node:readline';
-import { createLocalAgent } from ${JSON.stringify(agentsModule)};
-const agent = createLocalAgent('rules');
+import { appendFileSync } from 'node:fs';
+import ${JSON.stringify(builtinModule)};
+import { createAgent } from ${JSON.stringify(agentsModule)};
+appendFileSync(${JSON.stringify(join(dir, `${mode}.pids`))}, process.pid + '\\n');
+const agent = createAgent('rules');
 for await (const line of createInterface({ input: process.stdin })) {
   const req = JSON.parse(line);
   if (req.episode === 1 && req.turn === 1) {
     const mode = ${JSON.stringify(mode)};
+    if (mode === 'extra-line') { const r = JSON.stringify({ action: agent.act(req), turn: req.turn }) + '\\n'; process.stdout.write(r + r); continue; }
     if (mode === 'invalid-json') { process.stdout.write('this is not json\\n'); continue; }
     if (mode === 'no-action') { process.stdout.write('{"reply":"hello"}\\n'); continue; }
     if (mode === 'wrong-tool') { process.stdout.write(JSON.stringify({ action: { tool: 'book_table', arguments: {} } }) + '\\n'); continue; }
@@ -42,15 +50,6 @@ for await (const line of createInterface({ input: process.stdin })) {
   );
   return `${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`;
 }
-
-test('pass^k is the τ-bench estimator: mean over tasks of C(c,k)/C(n,k)', () => {
-  // Tasks with 4, 2 and 0 successes out of 4 trials.
-  const p = passHatK([4, 2, 0], 4);
-  assert.equal(p.length, 4);
-  assert.ok(Math.abs((p[0] as number) - (1 + 0.5 + 0) / 3) < 1e-12);
-  assert.ok(Math.abs((p[1] as number) - (1 + 1 / 6) / 3) < 1e-12);
-  assert.ok(Math.abs((p[3] as number) - 1 / 3) < 1e-12);
-});
 
 test('readAgentReply: reasons for invalid JSON, no action, unknown tool, bad arguments', () => {
   const tools = createToolsOf('restaurant-task1-v1');
@@ -86,34 +85,30 @@ test('a misbehaving stdio agent fails only that episode, with the reason counted
     ['invalid-action', 'invalid action'],
     ['silence', 'timeout'],
     ['exit', 'agent exited'],
+    ['extra-line', 'turn mismatch'],
   ];
   for (const [mode, reason] of cases) {
     const transport = stdioTransport(misbehavingAgent(mode));
-    try {
-      const { summary, records } = await evaluateAgent(transport, { env: 'restaurant-task1-v1', episodes: 4, seed: 10, timeoutMs: mode === 'silence' ? 400 : 20_000 });
-      assert.equal(records.length, 4, mode);
-      assert.deepEqual(summary.failures, { [reason]: 1 }, mode);
-      assert.equal(summary.success, 0.75, mode);
-      assert.deepEqual(records.map((r) => r.success), [true, false, true, true], mode);
-      assert.equal(records[1]?.failure, reason);
-      assert.ok((records[1]?.message ?? '').length > 0, mode);
-    } finally {
-      await transport.close();
-    }
+    const { summary, records } = await evaluate('restaurant-task1-v1', transport, { episodes: 4, seed: 10, timeoutMs: mode === 'silence' ? 400 : 20_000 });
+    assert.equal(records.length, 4, mode);
+    assert.deepEqual(summary.failures, { [reason]: 1 }, mode);
+    assert.equal(summary.success, 0.75, mode);
+    assert.deepEqual(records.map((r) => r.success), [true, false, true, true], mode);
+    assert.equal(records[1]?.failure, reason);
+    assert.ok((records[1]?.message ?? '').length > 0, mode);
   }
 });
 
 test('the rule bot through stdio and in process: identical episodes; HTTP agents too, with HTTP errors counted', async () => {
-  const opts = { env: 'dstc6-task5-tst3-v1', episodes: 15, seed: 3, trials: 2 };
-  const local = await evaluateAgent(localTransport(createLocalAgent('rules')), opts);
-  const stdio = stdioTransport(misbehavingAgent('none'));
-  const viaStdio = await evaluateAgent(stdio, opts).finally(() => stdio.close());
+  const opts = { episodes: 15, seed: 3, trials: 2 };
+  const local = await evaluate('dstc6-task5-tst3-v1', createAgent('rules'), opts);
+  const viaStdio = await evaluate('dstc6-task5-tst3-v1', stdioTransport(misbehavingAgent('none')), opts);
   assert.equal(local.summary.success, 1);
   assert.deepEqual(local.summary.passK, [1, 1]);
   assert.deepEqual(viaStdio.records, local.records);
   assert.deepEqual(viaStdio.summary, local.summary);
 
-  const agent = createLocalAgent('rules');
+  const agent = createAgent('rules');
   let calls = 0;
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -136,7 +131,7 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const port = (server.address() as { port: number }).port;
-    const { summary, records } = await evaluateAgent(httpTransport(`http://127.0.0.1:${port}/act`), { env: 'restaurant-task2-v1', episodes: 6, seed: 0, timeoutMs: 300 });
+    const { summary, records } = await evaluate('restaurant-task2-v1', httpTransport(`http://127.0.0.1:${port}/act`), { episodes: 6, seed: 0, timeoutMs: 300 });
     assert.deepEqual(summary.failures, { 'http error': 1, timeout: 1 });
     assert.deepEqual(records.map((r) => r.success), [true, true, false, false, true, true]);
     assert.ok(calls > 20);
@@ -146,7 +141,7 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
 });
 
 test('AirDialogue: the rules policy through the protocol scores like self-play; a tool call ends the dialog', async () => {
-  const { summary } = await evaluateAgent(localTransport(createLocalAgent('rules')), { env: 'airdialogue-v1', episodes: 10, seed: 0 });
+  const { summary } = await evaluate('airdialogue-v1', createAgent('rules'), { episodes: 10, seed: 0 });
   assert.ok(summary.avgReward > 0.9, JSON.stringify(summary));
   const env = make('airdialogue-v1');
   env.reset({ seed: 1 });
@@ -159,25 +154,78 @@ test('AirDialogue: the rules policy through the protocol scores like self-play; 
 });
 
 test('KB-InfoBot: its agents play through the protocol (tools request/inform), identically over stdio and in process; max is refused', async () => {
-  await import('../testbeds/infobot/index.js');
+  await import('../src/testbeds/infobot/index.js');
   const file = join(dir, 'infobot-agent.mjs');
   writeFileSync(
     file,
     `import { createInterface } from 'node:readline';
-import { createLocalAgent } from ${JSON.stringify(agentsModule)};
-const agent = createLocalAgent('rule-soft');
+import ${JSON.stringify(builtinModule)};
+import { createAgent } from ${JSON.stringify(agentsModule)};
+const agent = createAgent('rule-soft');
 for await (const line of createInterface({ input: process.stdin })) process.stdout.write(JSON.stringify({ action: agent.act(JSON.parse(line)) }) + '\\n');
 `,
   );
-  const opts = { env: 'infobot-medium-v1', episodes: 60, seed: 2 };
-  const local = await evaluateAgent(localTransport(createLocalAgent('rule-soft')), opts);
-  const stdio = stdioTransport(`${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`);
-  const viaStdio = await evaluateAgent(stdio, opts).finally(() => stdio.close());
+  const opts = { episodes: 60, seed: 2 };
+  const local = await evaluate('infobot-medium-v1', createAgent('rule-soft'), opts);
+  const viaStdio = await evaluate('infobot-medium-v1', stdioTransport(`${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`), opts);
   assert.deepEqual(viaStdio.records, local.records);
   // rule-soft succeeds on about 0.8 of Medium's dialogs (infobot eval); not every episode ends the same way.
   assert.ok(local.summary.success > 0.55 && local.summary.success < 1, JSON.stringify(local.summary));
   assert.ok(local.records.some((r) => r.success) && local.records.some((r) => !r.success));
-  const max = createLocalAgent('max');
+  const max = createAgent('max');
   const req = { protocol: 'dialogym-agent/1', env: 'infobot-small-v1', episode: 0, trial: 0, seed: 1, turn: 0, observation: { utterance: 'hi', turn: 0 }, tools: [] };
   assert.throws(() => max.act(req as never), /max: this InfoBot agent reads the user's goal/);
+  assert.throws(() => createAgent('no-such-agent'), /no-such-agent: unknown agent \(agents: .*rule-soft.*rules/);
+  assert.throws(() => createAgent('rule-soft').act({ ...req, env: 'restaurant-task1-v1' } as never), /rule-soft: not an agent of restaurant-task1-v1 \(its agents: rules, /);
+});
+
+test('--concurrency: 1 and 8 lanes give identical records in process, over stdio (8 processes) and over HTTP (8 requests in flight)', async () => {
+  const env = 'restaurant-task5-v1';
+  const opts = { episodes: 12, trials: 2, seed: 4 };
+  const local1 = await evaluate(env, loadAgent('rules'), { ...opts, concurrency: 1 });
+  const local8 = await evaluate(env, loadAgent('rules'), { ...opts, concurrency: 8 });
+  assert.deepEqual(local8.records, local1.records);
+  assert.equal(local1.summary.success, 1);
+  // In episode order, whatever lane finished first.
+  const order: string[] = [];
+  await evaluate(env, loadAgent('rules'), { ...opts, concurrency: 8, onEpisode: (r, done, total) => order.push(`${r.episode}.${r.trial} ${done}/${total}`) });
+  assert.deepEqual(order, local1.records.map((r, i) => `${r.episode}.${r.trial} ${i + 1}/24`));
+
+  const pids = join(dir, 'lanes.pids');
+  const stdio8 = await evaluate(env, stdioTransport(misbehavingAgent('lanes')), { ...opts, concurrency: 8 });
+  assert.deepEqual(stdio8.records, local1.records);
+  assert.equal(new Set(readFileSync(pids, 'utf8').trim().split('\n')).size, 8, 'one agent process per lane');
+
+  const agent = loadAgent('rules');
+  const perEpisode = new Map<string, ReturnType<typeof agent>>();
+  let inFlight = 0;
+  let most = 0;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    inFlight++;
+    most = Math.max(most, inFlight);
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const msg = JSON.parse(body);
+      // An HTTP agent keys its state by episode and trial: the lanes' requests interleave.
+      const key = `${msg.episode}.${msg.trial}`;
+      if (msg.turn === 0) perEpisode.set(key, agent());
+      const reply = JSON.stringify({ action: (perEpisode.get(key) as ReturnType<typeof agent>).act(msg), turn: msg.turn });
+      // Answer a little later, so that the lanes' requests overlap.
+      setTimeout(() => {
+        inFlight--;
+        res.setHeader('content-type', 'application/json');
+        res.end(reply);
+      }, 2);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/act`;
+    const http8 = await evaluate(env, httpTransport(url), { ...opts, concurrency: 8 });
+    assert.deepEqual(http8.records, local1.records);
+    assert.equal(most, 8, 'eight requests in flight');
+  } finally {
+    server.close();
+  }
 });

@@ -1,15 +1,44 @@
 /**
  * The agent protocol (docs/agent-protocol.md), version `dialogym-agent/1`: one JSON message per
- * agent turn, `{protocol, env, episode, trial, seed, turn, observation, tools}` → `{action}`; an
- * action is text, a tool call `{tool, arguments}`, or the environment's own action object. This
+ * agent turn, `{protocol, env, episode, trial, seed, turn, observation, tools}` → `{action, turn?}`;
+ * an action is text, a tool call `{tool, arguments}`, or the environment's own action object. This
  * module checks an agent's reply and turns a failed one into the reason counted in summaries.
  */
 import { isToolCall, type ToolSpec } from '../testbeds/env.js';
 
-/** The protocol version carried by every request. */
+/**
+ * The protocol version carried by every request (`protocol` of {@link AgentRequest}).
+ *
+ * @example
+ * ```ts
+ * import { AGENT_PROTOCOL } from 'dialogym';
+ * console.log(AGENT_PROTOCOL); // 'dialogym-agent/1'
+ * ```
+ */
 export const AGENT_PROTOCOL = 'dialogym-agent/1';
 
-/** What dialogym sends the agent for one turn. */
+/**
+ * The default bound of one reply (a stdout line or an HTTP body): 4 MiB. A longer reply fails the
+ * turn as `reply too long`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_REPLY_BYTES } from 'dialogym';
+ * console.log(DEFAULT_MAX_REPLY_BYTES); // 4194304
+ * ```
+ */
+export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What dialogym sends the agent for one turn (`#/$defs/request` of
+ * schemas/agent-protocol.schema.json). `turn` 0 starts an episode: reset per-episode state.
+ *
+ * @example
+ * ```ts
+ * import type { AgentRequest } from 'dialogym';
+ * const say = (req: AgentRequest): string => (req.turn === 0 ? 'hello what can i help you with today' : 'ok');
+ * ```
+ */
 export interface AgentRequest {
   readonly protocol: typeof AGENT_PROTOCOL;
   readonly env: string;
@@ -25,10 +54,31 @@ export interface AgentRequest {
   readonly tools: readonly ToolSpec[];
 }
 
-/** Why an episode failed on the agent's side (the environment's own reasons come from `info.failure`). */
-export type AgentFailure = 'invalid json' | 'no action' | 'unknown tool' | 'bad arguments' | 'invalid action' | 'timeout' | 'agent exited' | 'http error';
+/**
+ * Why an episode failed on the agent's side (the environment's own reasons come from
+ * `info.failure`): the reply is not JSON, has no action, calls an unknown tool or with bad
+ * arguments, is refused by the environment, echoes another `turn`, is longer than the reply
+ * limit, came too late, or the agent process exited / the HTTP endpoint failed.
+ *
+ * @example
+ * ```ts
+ * import type { AgentFailure } from 'dialogym';
+ * const agentSide: AgentFailure[] = ['timeout', 'reply too long', 'turn mismatch'];
+ * ```
+ */
+export type AgentFailure = 'invalid json' | 'no action' | 'unknown tool' | 'bad arguments' | 'invalid action' | 'turn mismatch' | 'reply too long' | 'timeout' | 'agent exited' | 'http error';
 
-/** An agent turn that went wrong: the reason and a one-line message. */
+/**
+ * An agent turn that went wrong: the reason counted in the summary and a one-line message. A
+ * transport rejects with it; it fails the episode at hand, never the run.
+ *
+ * @example
+ * ```ts
+ * import { AgentError } from 'dialogym';
+ * const e = new AgentError('timeout', 'no reply within 5000 ms');
+ * console.log(e.reason, e.message);
+ * ```
+ */
 export class AgentError extends Error {
   constructor(
     readonly reason: AgentFailure,
@@ -75,9 +125,11 @@ function schemaProblem(v: unknown, schema: Readonly<Record<string, unknown>>, at
 
 /**
  * The action of an agent's reply line/body: parses it (`invalid json`), checks `{action}` is there
- * (`no action`) and, for a tool call, that the tool exists and its arguments fit its schema.
+ * (`no action`), that an echoed `turn` is the request's (`turn mismatch`: e.g. an extra reply line
+ * earlier made every later reply one turn late) and, for a tool call, that the tool exists and its
+ * arguments fit its schema.
  */
-export function readAgentReply(raw: string | unknown, tools: readonly ToolSpec[]): unknown {
+export function readAgentReply(raw: string | unknown, tools: readonly ToolSpec[], turn?: number): unknown {
   let msg: unknown = raw;
   if (typeof raw === 'string') {
     try {
@@ -88,6 +140,10 @@ export function readAgentReply(raw: string | unknown, tools: readonly ToolSpec[]
   }
   if (msg === null || typeof msg !== 'object' || !('action' in msg) || (msg as { action: unknown }).action === undefined || (msg as { action: unknown }).action === null) {
     throw new AgentError('no action', `the agent's reply has no "action": ${JSON.stringify(msg).slice(0, 80)}`);
+  }
+  const echoed = (msg as { turn?: unknown }).turn;
+  if (turn !== undefined && echoed !== undefined && echoed !== turn) {
+    throw new AgentError('turn mismatch', `the reply is for turn ${JSON.stringify(echoed).slice(0, 20)}, the request was turn ${turn} (did the agent write an extra reply line?)`);
   }
   const action = (msg as { action: unknown }).action;
   if (isToolCall(action)) {

@@ -1,14 +1,15 @@
 /**
  * The agent side of the stdio transport: reads one protocol request per line, writes one reply
- * per line (`{"action": …}`, or `{"error": "…"}` when the request or the agent failed — the
- * evaluator then counts the episode as failed with reason `no action`).
+ * per line (`{"action": …, "turn": n}` echoing the request's turn, or `{"error": "…"}` when the
+ * request or the agent failed — the evaluator then counts the episode as failed with reason
+ * `no action`).
  */
 import { createInterface } from 'node:readline';
-import type { LocalAgent } from './env-server-agents.js';
-import type { AgentRequest } from './env-server-protocol.js';
+import type { Agent } from './agent.js';
+import type { AgentRequest } from './protocol.js';
 
 /** Answers requests from `input` on `output` until `input` ends. */
-export async function runStdioAgent(agent: LocalAgent, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void> {
+export async function runStdioAgent(agent: Agent, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void> {
   const rl = createInterface({ input, crlfDelay: Infinity });
   // Replies are batched per chunk of input lines: one write per tick instead of one per line.
   let buf = '';
@@ -24,7 +25,7 @@ export async function runStdioAgent(agent: LocalAgent, input: NodeJS.ReadableStr
     try {
       const req = JSON.parse(line) as AgentRequest;
       if (typeof req !== 'object' || req === null || typeof req.env !== 'string') throw new Error('not an agent request: no "env" string (docs/agent-protocol.md)');
-      reply = JSON.stringify({ action: agent.act(req) });
+      reply = JSON.stringify({ action: await agent.act(req), turn: req.turn });
     } catch (e) {
       reply = JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
     }

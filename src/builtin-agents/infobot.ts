@@ -1,0 +1,55 @@
+/**
+ * dialogym's agents for `infobot-<split>-v1`: the KB-InfoBot agents by name (`rule-soft`,
+ * `rl-hard`, `e2e-soft`, …) or a policy file. They track the dialog from the user's utterances
+ * alone and rank rows of the agent's KB, which they rebuild as the environment builds it by default
+ * (the split's generated KB), and answer with the `request` / `inform` tools. `max` reads the
+ * user's goal and is refused.
+ */
+import { ConfigError } from '../core/errors.js';
+import { createRng } from '../core/rng.js';
+import { InfoBotEnv } from '../testbeds/infobot/env.js';
+import { createAgent } from '../testbeds/infobot/evaluate.js';
+import { infobotAgents, type InfoBotAgent } from '../testbeds/infobot/agents/agent.js';
+import type { InfoBotAction } from '../testbeds/infobot/acts.js';
+import { isPolicyFile } from '../testbeds/infobot/agents/trained-agents.js';
+import type { AgentFamily } from '../agents/registry.js';
+
+/** An InfoBot action as the environment's tool call. */
+function infoBotToolCall(a: InfoBotAction): { tool: string; arguments: Record<string, unknown> } {
+  return a.act === 'request' ? { tool: 'request', arguments: { slot: a.slot } } : { tool: 'inform', arguments: { results: [...a.results] } };
+}
+
+/** The KB-InfoBot family of the `agents` registry. */
+export const infobotFamily: AgentFamily = {
+  plays: (envId) => envId.startsWith('infobot-'),
+  names: () => infobotAgents.names(),
+  load(model) {
+    if (!infobotAgents.has(model) && !isPolicyFile(model)) return undefined;
+    return () => {
+      // One agent per environment id (its KB), begun anew at each episode.
+      const bySplit = new Map<string, InfoBotAgent>();
+      let info: InfoBotAgent | undefined;
+      return {
+        name: model,
+        act(req) {
+          if (req.turn === 0 || !info) {
+            info = bySplit.get(req.env);
+            if (!info) {
+              const split = /^infobot-([a-z]+)-v\d+$/.exec(req.env)?.[1];
+              if (split === undefined) throw new ConfigError(`${req.env}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
+              const created = createAgent(model, new InfoBotEnv({ split }));
+              if (created.privileged) throw new ConfigError(`${model}: this InfoBot agent reads the user's goal (an upper bound), so it cannot play through the agent protocol`);
+              info = created.agent;
+              bySplit.set(req.env, info);
+            }
+            // The agent's stream as runInfoBotEpisode forks it from the episode's seed.
+            info.begin(createRng(req.seed).fork('agent'));
+          }
+          const utterance = (req.observation as { utterance?: unknown } | null)?.utterance;
+          if (typeof utterance !== 'string') throw new ConfigError(`${req.env}: the observation has no utterance`);
+          return infoBotToolCall(info.act(utterance));
+        },
+      };
+    };
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * dialogym's agents for the restaurant environments (`restaurant-*`, `dstc6-*`): `rules` (the rule
+ * bot; its wording and whether the api_call carries restrictions are read off the api_call tool's
+ * parameters), or any response model of the registry / a model file (hcn, memn2n, …; rankers
+ * need `candidates`), answering `observation.history`.
+ */
+import { ConfigError } from '../core/errors.js';
+import type { Turn } from '../core/dialog.js';
+import { readBabiCandidates } from '../formats/babi.js';
+import { createModel, creatableModels, isModelFile, resolveModelContent } from '../rankers/registry.js';
+import { readModelFile } from '../formats/model-file.js';
+import type { ToolSpec } from '../testbeds/env.js';
+import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
+import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
+import '../testbeds/restaurant/models.js';
+import { chatModelOf, type Conversation } from '../serve/chat-model.js';
+import type { AgentFamily } from '../agents/registry.js';
+import type { AgentRequest } from '../agents/protocol.js';
+
+function apiParams(tools: readonly ToolSpec[]): string[] {
+  const t = tools.find((x) => x.function.name === 'api_call');
+  const props = t?.function.parameters['properties'];
+  return props && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+/** The rule bot configured from the api_call tool (DSTC6 wording when the call has an atmosphere). */
+export function rulesBotForTools(tools: readonly ToolSpec[]): RulesBot {
+  const params = apiParams(tools);
+  const dstc6 = params.includes('atmosphere');
+  return createRulesBot({ dialect: dstc6 ? 'dstc6' : 'babi', restrictions: dstc6 ? params.includes('restrictions') : false });
+}
+
+function historyOf(req: AgentRequest): Turn[] {
+  const h = (req.observation as { history?: unknown } | null)?.history;
+  if (!Array.isArray(h)) throw new ConfigError(`${req.env}: the observation has no history (this agent plays the restaurant environments)`);
+  return h as Turn[];
+}
+
+/** The restaurant family of the `agents` registry. */
+export const restaurantAgents: AgentFamily = {
+  plays: (envId) => /^(restaurant|dstc6)-/.test(envId),
+  names: () => ['rules', ...creatableModels().filter((m) => m !== 'rules')],
+  load(model, opts) {
+    if (model === 'rules') {
+      return () => {
+        let bot: RulesBot | undefined;
+        return {
+          name: model,
+          act: (req) => {
+            if (req.turn === 0 || !bot) bot = rulesBotForTools(req.tools);
+            return bot.respond(historyOf(req));
+          },
+        };
+      };
+    }
+    if (!isModelFile(model) && !creatableModels().includes(model)) return undefined;
+    const facts = opts.kb !== undefined ? (() => { const k = readKb(opts.kb); return restaurantsToKbFacts(k.restaurants, k.dialect); })() : undefined;
+    const given = opts.candidates !== undefined ? readBabiCandidates(opts.candidates).candidates : undefined;
+    // Read once, before the first request: a bad model file fails at start (weights and stored candidates).
+    const file = isModelFile(model) ? readModelFile(model) : undefined;
+    // The model itself is built at the first request (one for every lane): an InfoBot policy file is a model file too.
+    let chat: ReturnType<typeof chatModelOf> | undefined;
+    const chatModel = (): ReturnType<typeof chatModelOf> => {
+      if (!chat) {
+        const candidates = given ?? file?.candidates;
+        const ctx = { ...(facts ? { kb: facts } : {}), ...(candidates ? { candidates } : {}) };
+        chat = chatModelOf(file ? resolveModelContent(file, model, ctx) : createModel(model, ctx), candidates ? { candidates } : {});
+      }
+      return chat;
+    };
+    return () => {
+      let conv: Conversation | undefined;
+      return {
+        name: model,
+        act: (req) => {
+          if (req.turn === 0 || !conv) conv = chatModel().conversation();
+          return conv.answer(historyOf(req)).text;
+        },
+      };
+    };
+  },
+};

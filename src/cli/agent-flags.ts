@@ -1,0 +1,12 @@
+/** `--agent <name|file>` of `agent` and `evaluate`: dialogym's own agents (the `agents` registry). */
+import { ConfigError } from '../core/errors.js';
+import type { Agent } from '../agents/agent.js';
+
+/** The agent maker `--agent` names (one agent per lane): an unknown name or a bad file is a ConfigError at start, naming the flag. */
+export async function loadFlaggedAgent(name: string, opts: { kb?: string | undefined; candidates?: string | undefined }): Promise<() => Agent> {
+  await import('../builtin-agents/index.js');
+  const { agentNameProblem, loadAgent } = await import('../agents/registry.js');
+  const problem = agentNameProblem(name);
+  if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);
+  return loadAgent(name, { ...(opts.kb !== undefined ? { kb: opts.kb } : {}), ...(opts.candidates !== undefined ? { candidates: opts.candidates } : {}) });
+}

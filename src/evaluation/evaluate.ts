@@ -1,0 +1,285 @@
+/**
+ * The episode runner (the orchestrator and evaluator of τ²-bench's split; the agent is
+ * `agents/`, the user is the environment's simulator): `evaluate` plays `episodes × trials`
+ * episodes of an environment with an agent — in this process, or reached through a transport
+ * (stdio, HTTP, …) — and summarises them (`summarizeEpisodes`: success rate, pass^k, average turns
+ * and reward, failures by reason; `metrics/episodes.ts`).
+ *
+ * Task i is seeded by `seed + i` alone and trial t of it is the environment's `variant` t, so an
+ * episode does not depend on which lane plays it: with `concurrency` N, N episodes are in flight
+ * (N lanes, each with its own environment and agent connection), and the records — and everything
+ * computed from them — are the same whatever N (they come out in episode order).
+ *
+ * A misbehaving agent (invalid JSON, no action, unknown tool, bad arguments, a turn echo that
+ * does not match, a reply too long, an action the environment refuses, silence past the timeout,
+ * exiting) fails only the episode at hand; after an agent-side failure the lane's connection is
+ * closed (an agent process is ended with its descendants) and a fresh one plays the next episode.
+ */
+import { ConfigError, DialogymError } from '../core/errors.js';
+import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
+import { AGENT_PROTOCOL, AgentError, readAgentReply, type AgentRequest } from '../agents/protocol.js';
+import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
+import { episodeStats, passHatK } from '../metrics/episodes.js';
+
+/**
+ * Options of {@link evaluate}.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type EvaluateAgentOptions } from 'dialogym';
+ * const opts: EvaluateAgentOptions = { episodes: 20, trials: 4, seed: 0, concurrency: 2, envOptions: { maxTurns: 40 }, timeoutMs: 2000 };
+ * const { summary } = await evaluate('restaurant-task5-v1', () => createAgent('rules'), opts);
+ * ```
+ */
+export interface EvaluateAgentOptions {
+  /** Tasks (episode seeds seed, seed+1, …); default 100. */
+  readonly episodes?: number;
+  /** Trials per task (pass^1 … pass^trials); default 1. */
+  readonly trials?: number;
+  /** Seed of the first task; default 0. */
+  readonly seed?: number;
+  /** Episodes in flight (lanes: agent processes, HTTP requests, in-process agents); default 1. */
+  readonly concurrency?: number;
+  /** Options of the environment (`make(envId, envOptions)`). */
+  readonly envOptions?: EnvOptions;
+  /** Per-turn reply timeout in ms; default 5000. */
+  readonly timeoutMs?: number;
+  /** Called after each episode, in episode order, with its record and how many are done of how many. */
+  readonly onEpisode?: (record: EpisodeRecord, done: number, total: number) => void;
+  /** Only the tasks whose index passes (a sharded run's part; task i is seeded by seed + i alone). */
+  readonly include?: (task: number) => boolean;
+}
+
+/**
+ * One played episode, as `--transcripts` writes it (one JSON line each).
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type EpisodeRecord } from 'dialogym';
+ * const { records } = await evaluate('restaurant-task1-v1', createAgent('rules'), { episodes: 2 });
+ * const first: EpisodeRecord | undefined = records[0];
+ * console.log(first?.success, first?.turns, first?.actions.length);
+ * ```
+ */
+export interface EpisodeRecord {
+  readonly env: string;
+  /** Index of the task (0-based). */
+  readonly episode: number;
+  readonly trial: number;
+  readonly seed: number;
+  readonly success: boolean;
+  readonly reward: number;
+  /** Agent turns played. */
+  readonly turns: number;
+  /** Why it failed (agent-side reasons, or the environment's `info.failure`), null on success. */
+  readonly failure: string | null;
+  /** A one-line message for agent-side failures. */
+  readonly message?: string;
+  readonly actions: readonly unknown[];
+  /** The last observation (restaurant envs: the whole dialog). */
+  readonly observation: unknown;
+}
+
+/**
+ * The summary of a run (`--json` of `dialogym evaluate`).
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type EvaluationSummary } from 'dialogym';
+ * const { summary }: { summary: EvaluationSummary } = await evaluate('airdialogue-v1', createAgent('rules'), { episodes: 5 });
+ * console.log(summary.success, summary.avgReward, summary.failures);
+ * ```
+ */
+export interface EvaluationSummary {
+  readonly protocol: typeof AGENT_PROTOCOL;
+  readonly env: string;
+  readonly episodes: number;
+  readonly trials: number;
+  readonly seed: number;
+  readonly success: number;
+  /** pass^1 … pass^trials. */
+  readonly passK: readonly number[];
+  readonly avgTurns: number;
+  readonly avgReward: number;
+  readonly failures: Readonly<Record<string, number>>;
+}
+
+/**
+ * What {@link evaluate} returns: the summary and every episode's record, in episode order.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type EvaluationResult } from 'dialogym';
+ * const r: EvaluationResult = await evaluate('restaurant-task2-v1', createAgent('rules'), { episodes: 3 });
+ * console.log(r.summary.success, r.records.length);
+ * ```
+ */
+export interface EvaluationResult {
+  readonly summary: EvaluationSummary;
+  readonly records: EpisodeRecord[];
+}
+
+function successOf(info: Record<string, unknown>, reward: number): boolean {
+  const s = info['success'];
+  if (typeof s === 'boolean') return s;
+  if (typeof s === 'number') return s > 0;
+  return reward >= 1;
+}
+
+/** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
+  const r0 = env.reset({ seed, variant: trial });
+  const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
+  let obs: unknown = r0.obs;
+  const actions: unknown[] = [];
+  let reward = 0;
+  const base = { env: envId, episode, trial, seed };
+  for (let turn = 0; turn < 10_000; turn++) {
+    const req: AgentRequest = { protocol: AGENT_PROTOCOL, env: envId, episode, trial, seed, turn, observation: obs, tools };
+    let action: unknown;
+    try {
+      action = readAgentReply(await conn.send(req, timeoutMs), tools, turn);
+    } catch (e) {
+      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: e.message, actions, observation: obs }, agentFailed: true };
+      throw e;
+    }
+    actions.push(action);
+    let r;
+    try {
+      r = env.step(action);
+    } catch (e) {
+      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: e.message, actions, observation: obs }, agentFailed: false };
+      throw e;
+    }
+    reward += r.reward;
+    obs = r.obs;
+    if (r.terminated || r.truncated) {
+      const success = successOf(r.info, reward);
+      const f = r.info['failure'];
+      const failure = success ? null : typeof f === 'string' ? f : r.truncated ? 'max turns' : 'failed';
+      return { record: { ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, agentFailed: false };
+    }
+  }
+  return { record: { ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, agentFailed: false };
+}
+
+/**
+ * The summary of a run from its records (every trial of every task, in order): success rate,
+ * pass^k, mean turns and reward, failures by reason in the order they first occurred.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, summarizeEpisodes } from 'dialogym';
+ * const { records } = await evaluate('restaurant-task1-v1', createAgent('rules'), { episodes: 4, trials: 2 });
+ * const again = summarizeEpisodes({ env: 'restaurant-task1-v1', episodes: 4, trials: 2, seed: 0 }, records);
+ * console.log(again.passK);
+ * ```
+ */
+export function summarizeEpisodes(run: { readonly env: string; readonly episodes: number; readonly trials: number; readonly seed: number }, records: readonly EpisodeRecord[]): EvaluationSummary {
+  const perTask: number[] = [];
+  let stats = episodeStats.empty();
+  let last = -1;
+  for (const rec of records) {
+    if (rec.episode !== last) {
+      perTask.push(0);
+      last = rec.episode;
+    }
+    if (rec.success) perTask[perTask.length - 1] = (perTask[perTask.length - 1] ?? 0) + 1;
+    stats = episodeStats.add(stats, rec);
+  }
+  return {
+    protocol: AGENT_PROTOCOL,
+    env: run.env,
+    episodes: run.episodes,
+    trials: run.trials,
+    seed: run.seed,
+    success: episodeStats.success(stats),
+    passK: passHatK(perTask, run.trials),
+    avgTurns: episodeStats.avgTurns(stats),
+    avgReward: episodeStats.avgReward(stats),
+    failures: stats.failures,
+  };
+}
+
+function checkCount(name: string, v: number | undefined, min: number, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isSafeInteger(v) || v < min) throw new ConfigError(`"${name}" must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/**
+ * Plays `episodes × trials` episodes of environment `envId` with `agent` and summarises them (see
+ * the module description). `agent` is an {@link Agent} (shared by every lane), a factory of agents
+ * (one per lane), or an {@link AgentTransport} (`stdioTransport`, `httpTransport`, …). The
+ * connections it opens are closed before it returns (agent processes ended with their
+ * descendants), whatever happened; the transport's own `close` is the caller's.
+ *
+ * Throws a ConfigError for an unknown environment, an option it does not read or a bad count; an
+ * exception thrown by an in-process agent ends the run with it.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, type Agent } from 'dialogym';
+ * const polite: Agent = { act: (req) => (req.turn === 0 ? 'hello what can i help you with today' : 'you are welcome') };
+ * const { summary, records } = await evaluate('restaurant-task1-v1', polite, { episodes: 10, trials: 3, seed: 0 });
+ * console.log(summary.success, summary.passK, summary.failures, records.length); // … 30
+ * ```
+ */
+export async function evaluate(envId: string, agent: Agent | (() => Agent) | AgentTransport, opts: EvaluateAgentOptions = {}): Promise<EvaluationResult> {
+  const episodes = checkCount('episodes', opts.episodes, 1, 100);
+  const trials = checkCount('trials', opts.trials, 1, 1);
+  const seed = checkCount('seed', opts.seed, 0, 0);
+  const concurrency = checkCount('concurrency', opts.concurrency, 1, 1);
+  const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
+  const first = make(envId, opts.envOptions ?? {});
+  const transport = isAgentTransport(agent) ? agent : localTransport(agent);
+  const jobs: Array<{ task: number; trial: number }> = [];
+  for (let i = 0; i < episodes; i++) {
+    if (opts.include && !opts.include(i)) continue;
+    for (let t = 0; t < trials; t++) jobs.push({ task: i, trial: t });
+  }
+  const total = episodes * trials;
+  const records: Array<EpisodeRecord | undefined> = new Array<EpisodeRecord | undefined>(jobs.length);
+  const open = new Set<AgentConnection>();
+  let next = 0;
+  let emitted = 0;
+  let failed: { error: unknown } | undefined;
+  const lane = async (index: number): Promise<void> => {
+    const env = index === 0 ? first : make(envId, opts.envOptions ?? {});
+    let conn: AgentConnection | undefined;
+    while (next < jobs.length && !failed) {
+      const j = next++;
+      const job = jobs[j] as { task: number; trial: number };
+      if (!conn) {
+        conn = transport.connect(index);
+        open.add(conn);
+      }
+      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs);
+      records[j] = record;
+      if (agentFailed) {
+        open.delete(conn);
+        await conn.close();
+        conn = undefined;
+      }
+      // In episode order: a record waits for the ones before it.
+      for (let r = records[emitted]; r !== undefined && !failed; r = records[emitted]) {
+        emitted++;
+        opts.onEpisode?.(r, emitted, total);
+      }
+    }
+  };
+  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, (_, i) =>
+    lane(i).catch((error: unknown) => {
+      failed ??= { error };
+    }),
+  );
+  try {
+    await Promise.all(lanes);
+  } finally {
+    await Promise.all([...open].map((c) => c.close()));
+  }
+  if (failed) throw failed.error;
+  const done = records as EpisodeRecord[];
+  return { summary: summarizeEpisodes({ env: envId, episodes, trials, seed }, done), records: done };
+}
