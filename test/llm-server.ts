@@ -16,12 +16,12 @@
  * Faults can be injected per request (`faults(n)`, n = 1, 2, …): an HTTP status with `Retry-After`
  * / `retry-after-ms`, a delay, or a body cut in the middle.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Turn } from '../src/core/dialog.js';
 import { createRng, hashString } from '../src/core/rng.js';
 import type { Flight, KbLine, Month } from '../src/formats/airdialogue.js';
-import { canonicalJson, requestKey } from '../src/llm/canonical.js';
 import type { ToolSpec } from '../src/testbeds/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
@@ -72,12 +72,22 @@ interface SchemaChecker {
   errors?: unknown;
 }
 let ajv: SchemaChecker | undefined;
-function schemaChecker(): SchemaChecker {
-  if (!ajv) {
-    const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: new (o: object) => SchemaChecker };
-    ajv = new Ajv2020({ strict: false });
+/** Schemas already checked (the same tools come with every request of a run), by their JSON: the problem or ''. */
+const checked = new Map<string, string>();
+
+/** What ajv (draft 2020-12) finds wrong with a tool's parameters as a JSON Schema, or ''. */
+function schemaProblem(p: unknown): string {
+  const key = JSON.stringify(p);
+  let problem = checked.get(key);
+  if (problem === undefined) {
+    if (!ajv) {
+      const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: new (o: object) => SchemaChecker };
+      ajv = new Ajv2020({ strict: false });
+    }
+    problem = p === null || typeof p !== 'object' || Array.isArray(p) ? 'not a JSON Schema object' : ajv.validateSchema(p) ? '' : ajv.errorsText(ajv.errors);
+    checked.set(key, problem);
   }
-  return ajv;
+  return problem;
 }
 
 function isText(c: unknown): boolean {
@@ -109,8 +119,8 @@ export function requestProblem(body: unknown): string | undefined {
       if (f['description'] !== undefined && typeof f['description'] !== 'string') return `Invalid type for 'tools[${i}].function.description': expected a string.`;
       const p = f['parameters'];
       if (p !== undefined) {
-        const checker = schemaChecker();
-        if (p === null || typeof p !== 'object' || Array.isArray(p) || !checker.validateSchema(p)) return `Invalid schema for function '${f['name']}': ${p !== null && typeof p === 'object' ? checker.errorsText(checker.errors) : 'not a JSON Schema object'}.`;
+        const problem = schemaProblem(p);
+        if (problem !== '') return `Invalid schema for function '${f['name']}': ${problem}.`;
         if ((p as Json)['type'] !== 'object') return `Invalid schema for function '${f['name']}': schema must be a JSON Schema of 'type: "object"', got 'type: "${String((p as Json)['type'])}"'.`;
       }
     }
@@ -316,12 +326,12 @@ export async function startLlmTestServer(opts: LlmServerOptions = {}): Promise<L
     const a = answer(b, stats.mismatches);
     const said = a.content ?? a.tool_calls?.map((c) => c.function.name + c.function.arguments).join('') ?? '';
     const completion = {
-      id: `chatcmpl-${requestKey(b).slice(0, 24)}`,
+      id: `chatcmpl-${createHash('sha256').update(raw).digest('hex').slice(0, 24)}`,
       object: 'chat.completion',
       created: 1_700_000_000,
       model: b['model'],
       choices: [{ index: 0, message: { role: 'assistant', content: a.content, ...(a.tool_calls ? { tool_calls: a.tool_calls } : {}), refusal: null }, logprobs: null, finish_reason: a.tool_calls ? 'tool_calls' : 'stop' }],
-      usage: { prompt_tokens: tokens(canonicalJson([b['messages'], b['tools'] ?? null])), completion_tokens: tokens(said), total_tokens: 0 },
+      usage: { prompt_tokens: tokens(raw), completion_tokens: tokens(said), total_tokens: 0 },
       system_fingerprint: null,
     };
     completion.usage.total_tokens = completion.usage.prompt_tokens + completion.usage.completion_tokens;

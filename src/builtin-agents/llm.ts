@@ -3,8 +3,9 @@
  * each family (`prompts/<family>.md` at the package root, replaced by `--system-prompt <file>`) and
  * the context the environment gives the agent, appended to it under `## Context`:
  *
- * - `restaurant-*` / `dstc6-*`: the KB lines in the history before the dialog starts (task 3's
- *   shown options, task 4's booked restaurant), one per line; none for the other tasks;
+ * - `restaurant-*` / `dstc6-*` (and any environment whose first observation has `kb` lines): the
+ *   KB lines in the history before the dialog starts (task 3's shown options, task 4's booked
+ *   restaurant), one per line; none for the other tasks;
  * - `airdialogue-*`: the customer's reservation and the agent's flight table (`flightContext`);
  * - `infobot-<split>-*`: the agent's movie table (the split's KB as the environment builds it by
  *   default, missing values as empty cells; row index first — `inform` takes row indices).
@@ -15,6 +16,7 @@ import { ConfigError } from '../core/errors.js';
 import type { KbLine } from '../formats/airdialogue.js';
 import { InfoBotEnv } from '../testbeds/infobot/env.js';
 import { SLOTS } from '../testbeds/infobot/slots.js';
+import { systemMessage } from '../llm/conversation.js';
 
 /** The folder of the shipped prompts (`prompts/` at the package root, beside `dist/`). */
 export const PROMPT_DIR: string = fileURLToPath(new URL('../../../prompts/', import.meta.url));
@@ -90,14 +92,19 @@ export function movieContext(envId: string): string {
 export function episodeContext(envId: string, obs0: unknown): string | undefined {
   const o = (obs0 ?? {}) as { kb?: unknown; context?: unknown };
   const family = promptFamily(envId);
-  if (family === 'restaurant' || family === 'dstc6') {
-    const lines = Array.isArray(o.kb) ? o.kb.filter((l): l is string => typeof l === 'string') : [];
-    return lines.length > 0 ? lines.join('\n') : undefined;
-  }
   if (family === 'airdialogue') {
     const c = o.context as KbLine | undefined;
     return c && Array.isArray(c.kb) ? flightContext(c) : undefined;
   }
   if (family === 'infobot') return movieContext(envId);
-  return undefined;
+  const lines = Array.isArray(o.kb) ? o.kb.filter((l): l is string => typeof l === 'string') : [];
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/**
+ * The system message of the episode an LLM agent starts with `request` (turn 0): the prompt
+ * (`prompt`, else the testbed's shipped one) and the episode's context.
+ */
+export function llmSystemMessage(request: { readonly env: string; readonly observation: unknown }, prompt?: string): string {
+  return systemMessage(prompt ?? shippedPrompt(request.env), episodeContext(request.env, request.observation));
 }

@@ -17,7 +17,8 @@
  */
 import { ConfigError, DialogymError } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
-import { AGENT_PROTOCOL, AgentError, readAgentReply, type AgentRequest } from '../agents/protocol.js';
+import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
+import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { episodeStats, passHatK } from '../metrics/episodes.js';
 
@@ -44,10 +45,17 @@ export interface EvaluateAgentOptions {
   readonly envOptions?: EnvOptions;
   /** Per-turn reply timeout in ms; default 5000. */
   readonly timeoutMs?: number;
+  /** Called as soon as an episode ends, in the order episodes end (with `concurrency` above 1 not episode order): where a run appends its records so that an interruption loses none (`--resume`). */
+  readonly onFinish?: (record: EpisodeRecord) => void;
   /** Called after each episode, in episode order, with its record and how many are done of how many. */
   readonly onEpisode?: (record: EpisodeRecord, done: number, total: number) => void;
   /** Only the tasks whose index passes (a sharded run's part; task i is seeded by seed + i alone). */
   readonly include?: (task: number) => boolean;
+  /**
+   * Records of an interrupted run (`--resume`): their episodes are not played again; they are in
+   * the result and the summary, in episode order, and not passed to `onEpisode`.
+   */
+  readonly done?: readonly EpisodeRecord[];
 }
 
 /**
@@ -78,6 +86,8 @@ export interface EpisodeRecord {
   readonly actions: readonly unknown[];
   /** The last observation (restaurant envs: the whole dialog). */
   readonly observation: unknown;
+  /** Tokens the agent reported with its replies (an LLM agent), summed; absent when it reported none. */
+  readonly usage?: TokenUsage;
 }
 
 /**
@@ -102,6 +112,8 @@ export interface EvaluationSummary {
   readonly avgTurns: number;
   readonly avgReward: number;
   readonly failures: Readonly<Record<string, number>>;
+  /** The records' `usage` summed, when any record has one. */
+  readonly usage?: TokenUsage;
 }
 
 /**
@@ -135,13 +147,18 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
   const actions: unknown[] = [];
   let reward = 0;
   const base = { env: envId, episode, trial, seed };
+  let usage: TokenUsage | undefined;
+  const out = (record: EpisodeRecord, agentFailed: boolean): { record: EpisodeRecord; agentFailed: boolean } => ({ record: usage ? { ...record, usage } : record, agentFailed });
   for (let turn = 0; turn < 10_000; turn++) {
     const req: AgentRequest = { protocol: AGENT_PROTOCOL, env: envId, episode, trial, seed, turn, observation: obs, tools };
     let action: unknown;
     try {
-      action = readAgentReply(await conn.send(req, timeoutMs), tools, turn);
+      const reply = readReply(await conn.send(req, timeoutMs), tools, turn);
+      action = reply.action;
+      if (reply.usage) usage = addUsage(usage ?? NO_USAGE, reply.usage);
     } catch (e) {
-      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: e.message, actions, observation: obs }, agentFailed: true };
+      if (e instanceof AgentError && e.usage) usage = addUsage(usage ?? NO_USAGE, e.usage);
+      if (e instanceof AgentError) return out({ ...base, success: false, reward, turns: turn, failure: e.reason, message: e.message, actions, observation: obs }, true);
       throw e;
     }
     actions.push(action);
@@ -149,7 +166,7 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
     try {
       r = env.step(action);
     } catch (e) {
-      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: e.message, actions, observation: obs }, agentFailed: false };
+      if (e instanceof DialogymError) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: e.message, actions, observation: obs }, false);
       throw e;
     }
     reward += r.reward;
@@ -158,10 +175,10 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
       const success = successOf(r.info, reward);
       const f = r.info['failure'];
       const failure = success ? null : typeof f === 'string' ? f : r.truncated ? 'max turns' : 'failed';
-      return { record: { ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, agentFailed: false };
+      return out({ ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, false);
     }
   }
-  return { record: { ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, agentFailed: false };
+  return out({ ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, false);
 }
 
 /**
@@ -179,8 +196,10 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
 export function summarizeEpisodes(run: { readonly env: string; readonly episodes: number; readonly trials: number; readonly seed: number }, records: readonly EpisodeRecord[]): EvaluationSummary {
   const perTask: number[] = [];
   let stats = episodeStats.empty();
+  let usage: TokenUsage | undefined;
   let last = -1;
   for (const rec of records) {
+    if (rec.usage) usage = addUsage(usage ?? NO_USAGE, rec.usage);
     if (rec.episode !== last) {
       perTask.push(0);
       last = rec.episode;
@@ -199,7 +218,19 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
     avgTurns: episodeStats.avgTurns(stats),
     avgReward: episodeStats.avgReward(stats),
     failures: stats.failures,
+    ...(usage ? { usage } : {}),
   };
+}
+
+/** The records of an interrupted run by `task:trial`; a ConfigError for one that is not of this run. */
+function doneRecords(records: readonly EpisodeRecord[], envId: string, episodes: number, trials: number, seed: number): Map<string, EpisodeRecord> {
+  const byJob = new Map<string, EpisodeRecord>();
+  for (const r of records) {
+    const ok = r.env === envId && Number.isInteger(r.episode) && r.episode >= 0 && r.episode < episodes && Number.isInteger(r.trial) && r.trial >= 0 && r.trial < trials && r.seed === seed + r.episode;
+    if (!ok) throw new ConfigError(`the record of episode ${JSON.stringify(r.episode)}, trial ${JSON.stringify(r.trial)} (env ${JSON.stringify(r.env)}, seed ${JSON.stringify(r.seed)}) is not of this run (${envId}, ${episodes} tasks × ${trials} trials from seed ${seed})`);
+    byJob.set(`${r.episode}:${r.trial}`, r);
+  }
+  return byJob;
 }
 
 function checkCount(name: string, v: number | undefined, min: number, fallback: number): number {
@@ -234,22 +265,27 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
   const first = make(envId, opts.envOptions ?? {});
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);
+  const resumed = doneRecords(opts.done ?? [], envId, episodes, trials, seed);
   const jobs: Array<{ task: number; trial: number }> = [];
   for (let i = 0; i < episodes; i++) {
     if (opts.include && !opts.include(i)) continue;
     for (let t = 0; t < trials; t++) jobs.push({ task: i, trial: t });
   }
-  const total = episodes * trials;
-  const records: Array<EpisodeRecord | undefined> = new Array<EpisodeRecord | undefined>(jobs.length);
+  const records: Array<EpisodeRecord | undefined> = jobs.map((j) => resumed.get(`${j.task}:${j.trial}`));
+  // The jobs still to play (all of them unless resuming), and how many `onEpisode` will see.
+  const toPlay = jobs.flatMap((_, j) => (records[j] === undefined ? [j] : []));
+  const fresh = records.map((r) => r === undefined);
+  const total = episodes * trials - resumed.size;
   const open = new Set<AgentConnection>();
   let next = 0;
   let emitted = 0;
+  let reported = 0;
   let failed: { error: unknown } | undefined;
   const lane = async (index: number): Promise<void> => {
     const env = index === 0 ? first : make(envId, opts.envOptions ?? {});
     let conn: AgentConnection | undefined;
-    while (next < jobs.length && !failed) {
-      const j = next++;
+    while (next < toPlay.length && !failed) {
+      const j = toPlay[next++] as number;
       const job = jobs[j] as { task: number; trial: number };
       if (!conn) {
         conn = transport.connect(index);
@@ -257,6 +293,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
       }
       const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs);
       records[j] = record;
+      if (!failed) opts.onFinish?.(record);
       if (agentFailed) {
         open.delete(conn);
         await conn.close();
@@ -264,12 +301,12 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
       }
       // In episode order: a record waits for the ones before it.
       for (let r = records[emitted]; r !== undefined && !failed; r = records[emitted]) {
+        if (fresh[emitted]) opts.onEpisode?.(r, ++reported, total);
         emitted++;
-        opts.onEpisode?.(r, emitted, total);
       }
     }
   };
-  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, (_, i) =>
+  const lanes = Array.from({ length: Math.min(concurrency, toPlay.length) }, (_, i) =>
     lane(i).catch((error: unknown) => {
       failed ??= { error };
     }),

@@ -40,7 +40,7 @@ export interface LlmClientOptions {
   readonly options?: Readonly<Record<string, unknown>>;
   /** Per-request timeout in ms; default 60,000. */
   readonly timeoutMs?: number;
-  /** Retries of a failed request; default 6. */
+  /** Retries of a failed request; default 10. */
   readonly maxRetries?: number;
   /** First backoff in ms (doubled per retry, jitter ×0.5–1); default 1,000. */
   readonly retryBaseMs?: number;
@@ -130,7 +130,8 @@ function failureOf(e: unknown): Failure {
   if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
     const s = e.status;
     const wait = retryAfterMs(e.headers ?? undefined);
-    const detail = `HTTP ${s}: ${firstLine(e.message)}`;
+    // The package's message starts with the status ("429 Rate limit reached …").
+    const detail = `HTTP ${s}: ${firstLine(e.message.replace(new RegExp(`^${s} `), ''))}`;
     const retry = s === 408 || s === 409 || s === 429 || s >= 500;
     const fatal = s === 401 || s === 403 || s === 404;
     return { retry, fatal, reason: `HTTP ${s}`, detail, ...(wait !== undefined ? { waitMs: wait } : {}) };
@@ -200,7 +201,7 @@ export class LlmClient {
     this.baseUrl = (o.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
     this.options = { temperature: 0, ...(o.options ?? {}) };
     this.timeoutMs = o.timeoutMs ?? 60_000;
-    this.maxRetries = o.maxRetries ?? 6;
+    this.maxRetries = o.maxRetries ?? 10;
     this.retryBaseMs = o.retryBaseMs ?? 1000;
     this.retryMaxMs = o.retryMaxMs ?? 60_000;
     this.maxFailures = o.maxFailures ?? 10;

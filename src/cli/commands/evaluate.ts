@@ -10,12 +10,16 @@ import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { SUMMARY } from './summaries.js';
 import { loadFlaggedAgent } from '../agent-flags.js';
+import { llmConnectionOptions, llmPrices, openLlmTransport, type LlmFlags } from '../llm-flags.js';
+import type { LlmStats } from '../../llm/client.js';
 
-interface EvaluateFlags {
+interface EvaluateFlags extends LlmFlags {
   env: string;
   agentCmd?: string;
   agentUrl?: string;
   agent?: string;
+  agentLlm?: string;
+  resume?: string;
   kb?: string;
   candidates?: string;
   episodes: number;
@@ -34,7 +38,7 @@ interface EvaluateFlags {
  * The ways to reach the agent, one flag each: adding a transport is a row here (and its file in
  * src/agents/), not a branch in the runner.
  */
-const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent'; readonly flag: string; open(value: string, o: EvaluateFlags): Promise<AgentTransport> }> = [
+const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent' | 'agentLlm'; readonly flag: string; open(value: string, o: EvaluateFlags): Promise<AgentTransport> }> = [
   {
     key: 'agentCmd',
     flag: '--agent-cmd',
@@ -50,6 +54,11 @@ const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent
     flag: '--agent',
     open: async (name, o) => (await import('../../agents/agent.js')).localTransport(await loadFlaggedAgent(name, o)),
   },
+  {
+    key: 'agentLlm',
+    flag: '--agent-llm',
+    open: (model, o) => openLlmTransport(model, o, o.seed),
+  },
 ];
 
 export function registerEvaluate(program: Command): void {
@@ -57,9 +66,10 @@ export function registerEvaluate(program: Command): void {
     .command('evaluate')
     .description(SUMMARY.evaluate)
     .requiredOption('--env <id>', 'environment id (restaurant-task5-v1, dstc6-task1-tst3-v1, airdialogue-v1, …)')
-    .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout (required: one of --agent-cmd, --agent-url, --agent)')
-    .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the three)')
-    .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the three)")
+    .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout (required: one of --agent-cmd, --agent-url, --agent, --agent-llm)')
+    .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the four)')
+    .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the four)")
+    .option('--agent-llm <model>', 'a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent: the testbed\'s prompt, the dialog as messages, the tools (docs/llm.md) (required: one of the four)')
     .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)')
     .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)')
     .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
@@ -71,12 +81,16 @@ export function registerEvaluate(program: Command): void {
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome) (default: none)', outFileFlag('--transcripts'));
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
+    .option('--resume <file>', 'continue an interrupted run from its transcripts: the episodes in the file are kept, the others played and appended to it (default: none)');
+  llmConnectionOptions(cmd);
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);
       const ways = AGENT_WAYS.filter((w) => o[w.key] !== undefined);
       if (ways.length !== 1) throw new ConfigError(`give exactly one of ${AGENT_WAYS.map((w) => w.flag).join(', ')}`);
+      if (o.resume !== undefined && shard) throw new ConfigError('--resume continues a whole run; a shard is re-run with its own --shard (merge reads the shards)');
+      if (o.resume !== undefined && o.transcripts !== undefined && o.transcripts !== o.resume) throw new ConfigError(`--resume appends to the file it reads (${o.resume}); drop --transcripts or give the same file`);
       await import('../../index.js');
       await import('../../testbeds/dstc6/index.js');
       const { evaluate } = await import('../../evaluation/evaluate.js');
@@ -91,11 +105,16 @@ export function registerEvaluate(program: Command): void {
       else if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
       const way = ways[0] as (typeof AGENT_WAYS)[number];
       const transport = await way.open(o[way.key] as string, o);
-      const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials);
+      // Transcripts (and --resume's file) get each record as its episode ends, so an interrupted run loses none.
+      const file = o.resume ?? (shard ? undefined : o.transcripts);
+      const { TranscriptLog } = await import('../transcript-log.js');
+      const log = file !== undefined ? new TranscriptLog(file, o.resume !== undefined, llmPrices(o)) : undefined;
+      const done = log?.records ?? [];
+      const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials - done.length);
       // One item per task (k = its index; seed + k): the records of its trials.
       const items: ShardItem[] = [];
       try {
-        await evaluate(o.env, transport, {
+        const { records } = await evaluate(o.env, transport, {
           envOptions,
           episodes: o.episodes,
           seed: o.seed,
@@ -103,36 +122,50 @@ export function registerEvaluate(program: Command): void {
           concurrency: o.concurrency,
           timeoutMs: o.timeout,
           include: (k) => inShard(shard, k),
-          onEpisode: (rec, done) => {
-            if (rec.trial === 0) items.push({ k: rec.episode, records: [] });
-            (items[items.length - 1]?.['records'] as EpisodeRecord[]).push(rec);
-            progress.update(done);
-          },
+          done,
+          ...(log ? { onFinish: (rec: EpisodeRecord) => log.append(rec) } : {}),
+          onEpisode: (_rec, n) => progress.update(n),
         });
+        for (const rec of records) {
+          if (rec.trial === 0) items.push({ k: rec.episode, records: [] });
+          (items[items.length - 1]?.['records'] as EpisodeRecord[]).push(rec);
+        }
       } finally {
         progress.stop();
+        log?.close();
         await transport.close?.();
       }
+      const llm = 'client' in transport ? (transport.client as { stats(): LlmStats }).stats() : undefined;
       if (shard) writeShard(o, 'evaluate', o.episodes, items);
-      else await finishEvaluate(wholeRun(o, items));
+      else await finishEvaluate(wholeRun(o, items), llm);
     }),
   );
 }
 
-/** Writes the transcripts and prints the summary of a whole `evaluate` (unsharded, or merged from its shards). */
-export async function finishEvaluate(run: MergedRun): Promise<void> {
+/**
+ * Writes the transcripts (in episode order) and prints the summary of a whole `evaluate`
+ * (unsharded, or merged from its shards); `llm`: what the LLM client did (requests sent, cache
+ * hits, retries, latencies), when the agent was one.
+ */
+export async function finishEvaluate(run: MergedRun, llm?: LlmStats): Promise<void> {
   const o = run.options as unknown as EvaluateFlags;
   const { summarizeEpisodes } = await import('../../evaluation/evaluate.js');
-  const { writeFileAtomic } = await import('../../core/files.js');
+  const { writeTranscripts } = await import('../transcript-log.js');
+  const { costOf } = await import('../../llm/usage.js');
   const records = run.items.flatMap((it) => it['records'] as EpisodeRecord[]);
-  if (o.transcripts !== undefined) writeFileAtomic(o.transcripts, records.map((r) => JSON.stringify(r) + '\n').join(''));
+  const prices = llmPrices(o);
+  const file = o.resume ?? o.transcripts;
+  if (file !== undefined) writeTranscripts(file, records, prices);
   const s = summarizeEpisodes({ env: o.env, episodes: o.episodes, trials: o.trials, seed: o.seed }, records);
-  if (o.json) out(JSON.stringify(s));
+  const cost = s.usage ? costOf(s.usage, prices) : undefined;
+  if (o.json) out(JSON.stringify({ ...s, ...(cost !== undefined ? { cost } : {}), ...(llm ? { llm } : {}) }));
   else {
     out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
     out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
     out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
     const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
     out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+    if (s.usage) out(`tokens in ${s.usage.tokensIn}  out ${s.usage.tokensOut}  (${s.usage.requests} replies)${cost !== undefined ? `  cost ${cost.toFixed(4)}` : ''}`);
+    if (llm) out(`requests sent ${llm.sent}  cache hits ${llm.cacheHits}  retries ${llm.retries}  failed ${llm.failed}  latency p50 ${llm.latencyP50 === null ? '-' : `${Math.round(llm.latencyP50)} ms`}  p95 ${llm.latencyP95 === null ? '-' : `${Math.round(llm.latencyP95)} ms`}`);
   }
 }
