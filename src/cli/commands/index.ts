@@ -116,6 +116,11 @@ export const VERBS: readonly VerbEntry[] = [
     load: async () => (await import('./env-server.js')).registerEnvServer,
   },
   {
+    term: 'view [options] [folder]',
+    summary: SUMMARY.view,
+    load: async () => (await import('./view.js')).registerView,
+  },
+  {
     term: 'merge [options] <shards...>',
     summary: SUMMARY.merge,
     load: async () => (await import('./merge.js')).registerMerge,
