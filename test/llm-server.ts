@@ -21,10 +21,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from 'node:module';
 import type { Turn } from '../src/core/dialog.js';
 import { createRng, hashString } from '../src/core/rng.js';
-import type { Flight, KbLine, Month } from '../src/formats/airdialogue.js';
+import type { Flight, Intent, KbLine, Month } from '../src/formats/airdialogue.js';
+
+/** The AirDialogue customer policy the test LLM user plays. */
+const AIR_CUSTOMER = 'rules';
 import type { ToolSpec } from '../src/testbeds/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
-import { agentPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
+import { agentPolicies, customerPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
+import { PRICE_ANY } from '../src/testbeds/airdialogue/facts.js';
 
 /** A fault injected into one request. */
 export interface Fault {
@@ -262,8 +266,62 @@ function answerAirDialogue(messages: readonly Json[], mismatches: string[]): Ans
   return moveAnswer(move, messages);
 }
 
+/** The goal section of an LLM user's system message (`## Your goal`), as `label → value`. */
+function userGoal(messages: readonly Json[]): Map<string, string> | undefined {
+  const sys = messages[0]?.['role'] === 'system' ? textOf(messages[0]['content']) : '';
+  const at = sys.indexOf('\n## Your goal\n');
+  if (at < 0) return undefined;
+  const goal = new Map<string, string>();
+  for (const line of sys.slice(at).split('\n')) {
+    const m = /^- ([^:]+): (.*)$/.exec(line);
+    if (m) goal.set(m[1] as string, m[2] as string);
+  }
+  return goal;
+}
+
+/** The AirDialogue customer's intent from the goal lines of docs/llm.md's LLM user prompt. */
+function intentOf(g: Map<string, string>): Intent {
+  const get = (k: string): string => {
+    const v = g.get(k);
+    if (v === undefined) throw new Error(`the user goal has no "${k}"`);
+    return v;
+  };
+  const code = (v: string): string => v.split(' ')[0] as string;
+  const [dm, dd] = get('departure date').split(' ') as [Month, string];
+  const [rm, rd] = get('return date').split(' ') as [Month, string];
+  const want = get('you want to');
+  const intent: Intent = { name: get('your name'), goal: want.startsWith('book') ? 'book' : want.startsWith('change') ? 'change' : 'cancel', departure_airport: code(get('from')), return_airport: code(get('to')), departure_month: dm, departure_day: dd, return_month: rm, return_day: rd, max_price: PRICE_ANY };
+  const budget = /at most (\d+)/.exec(get('budget'));
+  if (budget) intent.max_price = Number(budget[1]);
+  const conn = get('connections');
+  if (conn !== 'any') intent.max_connections = conn.startsWith('none') ? 0 : Number(/\d+/.exec(conn)?.[0]);
+  if (get('class') !== 'any') intent.class = get('class') as Intent['class'];
+  if (get('departure time') !== 'any') intent.departure_time = get('departure time') as Intent['departure_time'];
+  if (get('return time') !== 'any') intent.return_time = get('return time') as Intent['return_time'];
+  if (get('airline') !== 'any') intent.airline_preference = 'normal-cost';
+  return intent;
+}
+
+/** The LLM user of AirDialogue: the template customer of the intent in its goal, on the agent's words (`Assistant: …` lines). */
+function answerAirCustomer(messages: readonly Json[], goal: Map<string, string>): Answer {
+  const customer = customerPolicies.get(AIR_CUSTOMER)(intentOf(goal), createRng(hashString(textOf(messages[0]?.['content']))).fork('customer'));
+  let said = '';
+  for (const m of messages.slice(1)) {
+    if (m['role'] !== 'user') continue;
+    const agent = textOf(m['content'])
+      .split('\n')
+      .filter((l) => l.startsWith('Assistant: '))
+      .map((l) => l.slice('Assistant: '.length))
+      .join(' ');
+    said = agent === '' ? customer.open() : customer.respond(agent);
+  }
+  return { content: said };
+}
+
 function answer(b: Json, mismatches: string[]): Answer {
   const messages = b['messages'] as Json[];
+  const goal = userGoal(messages);
+  if (goal?.has('your name')) return answerAirCustomer(messages, goal);
   const tools = (b['tools'] ?? []) as ToolSpec[];
   const names = tools.map((t) => t.function.name);
   if (names.includes('api_call')) return answerRestaurant(messages, tools, mismatches);

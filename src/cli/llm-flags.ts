@@ -80,12 +80,12 @@ export function llmApiKey(o: Pick<LlmFlags, 'llmKeyEnv' | 'llmUrl'>): string | u
   return v === '' ? undefined : v;
 }
 
-/** The text of `--system-prompt`, or undefined (the shipped prompts). */
-export function systemPromptText(file: string | undefined): string | undefined {
+/** The text of a prompt file flag (`--system-prompt`, `--user-prompt`), or undefined (the shipped prompts). */
+export function systemPromptText(flag: string, file: string | undefined): string | undefined {
   if (file === undefined) return undefined;
-  if (!existsSync(file)) throw new ConfigError(`--system-prompt: ${file}: no such file`);
+  if (!existsSync(file)) throw new ConfigError(`${flag}: ${file}: no such file`);
   const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') throw new ConfigError(`--system-prompt: ${file}: the file is empty`);
+  if (text.trim() === '') throw new ConfigError(`${flag}: ${file}: the file is empty`);
   return text;
 }
 
@@ -102,13 +102,31 @@ export function llmPrices(o: Pick<LlmFlags, 'priceIn' | 'priceOut'>): { in: numb
  * episode's context).
  */
 export async function openLlmTransport(model: string, o: LlmFlags, seed: number) {
-  const { LlmClient } = await import('../llm/client.js');
-  const { ResponseCache } = await import('../llm/cache.js');
   const { llmTransport } = await import('../agents/llm.js');
   const { llmSystemMessage } = await import('../builtin-agents/llm.js');
-  const prompt = systemPromptText(o.systemPrompt);
+  const prompt = systemPromptText('--system-prompt', o.systemPrompt);
+  const client = await llmClient(model, o, seed);
+  return llmTransport({ client, system: (req) => llmSystemMessage(req, prompt) });
+}
+
+/**
+ * The LLM user the flags describe (`--user-llm`, `--user-prompt`, the same connection flags): the
+ * voice of the simulated user of `evaluate` (the user's prompt and goal, what it does each turn).
+ */
+export async function openLlmUser(model: string, o: LlmFlags & { userPrompt?: string }, seed: number) {
+  const { llmUserVoice } = await import('../evaluation/llm-user.js');
+  const { llmUserPrompt, llmUserSystemMessage } = await import('../builtin-agents/llm.js');
+  const prompt = systemPromptText('--user-prompt', o.userPrompt);
+  const client = await llmClient(model, o, seed);
+  return Object.assign(llmUserVoice({ client, system: (turn) => llmUserSystemMessage(turn, prompt), prompt: (turn) => llmUserPrompt(turn) }), { client });
+}
+
+/** The client of a model with the connection flags (a cache folder is shared: its keys hold the model). */
+async function llmClient(model: string, o: LlmFlags, seed: number) {
+  const { LlmClient } = await import('../llm/client.js');
+  const { ResponseCache } = await import('../llm/cache.js');
   const apiKey = llmApiKey(o);
-  const client = new LlmClient({
+  return new LlmClient({
     model,
     baseUrl: o.llmUrl,
     ...(apiKey !== undefined ? { apiKey } : {}),
@@ -119,5 +137,4 @@ export async function openLlmTransport(model: string, o: LlmFlags, seed: number)
     seed,
     ...(o.cache !== undefined ? { cache: new ResponseCache(o.cache) } : {}),
   });
-  return llmTransport({ client, system: (req) => llmSystemMessage(req, prompt) });
 }

@@ -19,6 +19,8 @@ import { ConfigError, DialogymError } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
+import { LlmError } from '../llm/client.js';
+import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { episodeStats, passHatK } from '../metrics/episodes.js';
 
@@ -56,6 +58,8 @@ export interface EvaluateAgentOptions {
    * the result and the summary, in episode order, and not passed to `onEpisode`.
    */
   readonly done?: readonly EpisodeRecord[];
+  /** Says the simulated user's turns in other words (an LLM user: `user-voice.ts`); default: the environment's own. */
+  readonly userVoice?: UserVoice;
 }
 
 /**
@@ -88,6 +92,8 @@ export interface EpisodeRecord {
   readonly observation: unknown;
   /** Tokens the agent reported with its replies (an LLM agent), summed; absent when it reported none. */
   readonly usage?: TokenUsage;
+  /** Tokens the user's voice used (an LLM user), summed; absent without one. */
+  readonly userUsage?: TokenUsage;
 }
 
 /**
@@ -114,6 +120,8 @@ export interface EvaluationSummary {
   readonly failures: Readonly<Record<string, number>>;
   /** The records' `usage` summed, when any record has one. */
   readonly usage?: TokenUsage;
+  /** The records' `userUsage` summed, when any record has one. */
+  readonly userUsage?: TokenUsage;
 }
 
 /**
@@ -140,15 +148,42 @@ function successOf(info: Record<string, unknown>, reward: number): boolean {
 
 /** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
+async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
   const r0 = env.reset({ seed, variant: trial });
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
-  let obs: unknown = r0.obs;
   const actions: unknown[] = [];
   let reward = 0;
   const base = { env: envId, episode, trial, seed };
   let usage: TokenUsage | undefined;
-  const out = (record: EpisodeRecord, agentFailed: boolean): { record: EpisodeRecord; agentFailed: boolean } => ({ record: usage ? { ...record, usage } : record, agentFailed });
+  let userUsage: TokenUsage | undefined;
+  const out = (record: EpisodeRecord, agentFailed: boolean): { record: EpisodeRecord; agentFailed: boolean } => ({ record: { ...record, ...(usage ? { usage } : {}), ...(userUsage ? { userUsage } : {}) }, agentFailed });
+  // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
+  const said: string[] = [];
+  const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
+    if (!voice) return o;
+    const history = ((o as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
+    const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
+    for (let k = said.length; k < users.length; k++) {
+      const template = (users[k] as { text: string }).text;
+      if (SILENCE.test(template)) {
+        said.push(template);
+        continue;
+      }
+      const before = (withUserWords(o, said) as { history: Array<{ speaker: string; text: string }> }).history;
+      const at = history.indexOf(users[k] as { speaker: string; text: string });
+      const r = await voice.say({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never });
+      said.push(r.text);
+      if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+    }
+    return withUserWords(o, said);
+  };
+  let obs: unknown;
+  try {
+    obs = await voiced(r0.obs, r0.info, undefined);
+  } catch (e) {
+    if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: 0, failure: 'user llm error', message: e.message, actions, observation: r0.obs }, false);
+    throw e;
+  }
   for (let turn = 0; turn < 10_000; turn++) {
     const req: AgentRequest = { protocol: AGENT_PROTOCOL, env: envId, episode, trial, seed, turn, observation: obs, tools };
     let action: unknown;
@@ -170,7 +205,12 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
       throw e;
     }
     reward += r.reward;
-    obs = r.obs;
+    try {
+      obs = await voiced(r.obs, r.info, action);
+    } catch (e) {
+      if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'user llm error', message: e.message, actions, observation: withUserWords(r.obs, said) }, false);
+      throw e;
+    }
     if (r.terminated || r.truncated) {
       const success = successOf(r.info, reward);
       const f = r.info['failure'];
@@ -197,9 +237,11 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
   const perTask: number[] = [];
   let stats = episodeStats.empty();
   let usage: TokenUsage | undefined;
+  let userUsage: TokenUsage | undefined;
   let last = -1;
   for (const rec of records) {
     if (rec.usage) usage = addUsage(usage ?? NO_USAGE, rec.usage);
+    if (rec.userUsage) userUsage = addUsage(userUsage ?? NO_USAGE, rec.userUsage);
     if (rec.episode !== last) {
       perTask.push(0);
       last = rec.episode;
@@ -219,6 +261,7 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
     avgReward: episodeStats.avgReward(stats),
     failures: stats.failures,
     ...(usage ? { usage } : {}),
+    ...(userUsage ? { userUsage } : {}),
   };
 }
 
@@ -283,6 +326,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   let failed: { error: unknown } | undefined;
   const lane = async (index: number): Promise<void> => {
     const env = index === 0 ? first : make(envId, opts.envOptions ?? {});
+    const voice = opts.userVoice?.connect(index);
     let conn: AgentConnection | undefined;
     while (next < toPlay.length && !failed) {
       const j = toPlay[next++] as number;
@@ -291,7 +335,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
         conn = transport.connect(index);
         open.add(conn);
       }
-      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs);
+      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice);
       records[j] = record;
       if (!failed) opts.onFinish?.(record);
       if (agentFailed) {

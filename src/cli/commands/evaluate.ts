@@ -10,7 +10,7 @@ import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { SUMMARY } from './summaries.js';
 import { loadFlaggedAgent } from '../agent-flags.js';
-import { llmConnectionOptions, llmPrices, openLlmTransport, type LlmFlags } from '../llm-flags.js';
+import { llmConnectionOptions, llmPrices, openLlmTransport, openLlmUser, type LlmFlags } from '../llm-flags.js';
 import type { LlmStats } from '../../llm/client.js';
 
 interface EvaluateFlags extends LlmFlags {
@@ -19,6 +19,8 @@ interface EvaluateFlags extends LlmFlags {
   agentUrl?: string;
   agent?: string;
   agentLlm?: string;
+  userLlm?: string;
+  userPrompt?: string;
   resume?: string;
   kb?: string;
   candidates?: string;
@@ -82,7 +84,9 @@ export function registerEvaluate(program: Command): void {
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
-    .option('--resume <file>', 'continue an interrupted run from its transcripts: the episodes in the file are kept, the others played and appended to it (default: none)');
+    .option('--resume <file>', 'continue an interrupted run from its transcripts: the episodes in the file are kept, the others played and appended to it (default: none)')
+    .option('--user-llm <model>', "a language model (same --llm-* flags) says the simulated user's turns in its own words, told its goal and, each turn, what the environment's user does; the environment still judges (restaurant, DSTC6, AirDialogue -v2 envs) (default: the environment's own words)")
+    .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)");
   llmConnectionOptions(cmd);
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
@@ -105,6 +109,8 @@ export function registerEvaluate(program: Command): void {
       else if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
       const way = ways[0] as (typeof AGENT_WAYS)[number];
       const transport = await way.open(o[way.key] as string, o);
+      if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
+      const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.seed) : undefined;
       // Transcripts (and --resume's file) get each record as its episode ends, so an interrupted run loses none.
       const file = o.resume ?? (shard ? undefined : o.transcripts);
       const { TranscriptLog } = await import('../transcript-log.js');
@@ -123,6 +129,7 @@ export function registerEvaluate(program: Command): void {
           timeoutMs: o.timeout,
           include: (k) => inShard(shard, k),
           done,
+          ...(userVoice ? { userVoice } : {}),
           ...(log ? { onFinish: (rec: EpisodeRecord) => log.append(rec) } : {}),
           onEpisode: (_rec, n) => progress.update(n),
         });
@@ -137,7 +144,7 @@ export function registerEvaluate(program: Command): void {
       }
       const llm = 'client' in transport ? (transport.client as { stats(): LlmStats }).stats() : undefined;
       if (shard) writeShard(o, 'evaluate', o.episodes, items);
-      else await finishEvaluate(wholeRun(o, items), llm);
+      else await finishEvaluate(wholeRun(o, items), llm, userVoice?.client.stats());
     }),
   );
 }
@@ -147,7 +154,7 @@ export function registerEvaluate(program: Command): void {
  * (unsharded, or merged from its shards); `llm`: what the LLM client did (requests sent, cache
  * hits, retries, latencies), when the agent was one.
  */
-export async function finishEvaluate(run: MergedRun, llm?: LlmStats): Promise<void> {
+export async function finishEvaluate(run: MergedRun, llm?: LlmStats, userLlm?: LlmStats): Promise<void> {
   const o = run.options as unknown as EvaluateFlags;
   const { summarizeEpisodes } = await import('../../evaluation/evaluate.js');
   const { writeTranscripts } = await import('../transcript-log.js');
@@ -158,7 +165,8 @@ export async function finishEvaluate(run: MergedRun, llm?: LlmStats): Promise<vo
   if (file !== undefined) writeTranscripts(file, records, prices);
   const s = summarizeEpisodes({ env: o.env, episodes: o.episodes, trials: o.trials, seed: o.seed }, records);
   const cost = s.usage ? costOf(s.usage, prices) : undefined;
-  if (o.json) out(JSON.stringify({ ...s, ...(cost !== undefined ? { cost } : {}), ...(llm ? { llm } : {}) }));
+  const userCost = s.userUsage ? costOf(s.userUsage, prices) : undefined;
+  if (o.json) out(JSON.stringify({ ...s, ...(cost !== undefined ? { cost } : {}), ...(userCost !== undefined ? { userCost } : {}), ...(llm ? { llm } : {}), ...(userLlm ? { userLlm } : {}) }));
   else {
     out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
     out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
@@ -166,6 +174,14 @@ export async function finishEvaluate(run: MergedRun, llm?: LlmStats): Promise<vo
     const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
     out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
     if (s.usage) out(`tokens in ${s.usage.tokensIn}  out ${s.usage.tokensOut}  (${s.usage.requests} replies)${cost !== undefined ? `  cost ${cost.toFixed(4)}` : ''}`);
-    if (llm) out(`requests sent ${llm.sent}  cache hits ${llm.cacheHits}  retries ${llm.retries}  failed ${llm.failed}  latency p50 ${llm.latencyP50 === null ? '-' : `${Math.round(llm.latencyP50)} ms`}  p95 ${llm.latencyP95 === null ? '-' : `${Math.round(llm.latencyP95)} ms`}`);
+    if (llm) out(`requests sent ${requestLine(llm)}`);
+    if (s.userUsage) out(`user tokens in ${s.userUsage.tokensIn}  out ${s.userUsage.tokensOut}  (${s.userUsage.requests} turns)${userCost !== undefined ? `  cost ${userCost.toFixed(4)}` : ''}`);
+    if (userLlm) out(`user requests sent ${requestLine(userLlm)}`);
   }
+}
+
+/** What an LLM client did, on one line. */
+function requestLine(s: LlmStats): string {
+  const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
+  return `${s.sent}  cache hits ${s.cacheHits}  retries ${s.retries}  failed ${s.failed}  latency p50 ${ms(s.latencyP50)}  p95 ${ms(s.latencyP95)}`;
 }
