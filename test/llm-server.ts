@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Turn } from '../src/core/dialog.js';
-import { createRng, hashString } from '../src/core/rng.js';
+import { createRng, hashString, type Rng } from '../src/core/rng.js';
 import type { Flight, Intent, KbLine, Month } from '../src/formats/airdialogue.js';
 
 /** The AirDialogue customer policy the test LLM user plays. */
@@ -29,6 +29,10 @@ import type { ToolSpec } from '../src/testbeds/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, customerPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
 import { PRICE_ANY } from '../src/testbeds/airdialogue/facts.js';
+import { BABI_LANGUAGE } from '../src/testbeds/restaurant/online/babi.js';
+import type { CallSlot } from '../src/testbeds/restaurant/online/user.js';
+import { fill, NO_MORE_UPDATES, REQUEST_OPENERS, SLOT_PHRASES, UPDATE_OPENERS } from '../src/testbeds/restaurant/patterns.js';
+import { ANSWERS as DSTC6_ANSWERS, FRIEND_PREFIXES, SLOT_PHRASES as DSTC6_SLOT_PHRASES, fillPattern } from '../src/testbeds/dstc6/patterns-dstc6.js';
 
 /** A fault injected into one request. */
 export interface Fault {
@@ -318,10 +322,65 @@ function answerAirCustomer(messages: readonly Json[], goal: Map<string, string>)
   return { content: said };
 }
 
+const SLOT_OF: Readonly<Record<string, CallSlot>> = { cuisine: 'cuisine', location: 'location', 'number of people': 'number', 'price range': 'price', atmosphere: 'atmosphere', 'dietary restrictions': 'restrictions' };
+
+/** `cuisine thai, number of people two` → the slots and values (the goal's and the instructions' wording, builtin-agents/llm.ts). */
+function slotValues(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of text.split(', ')) {
+    const at = part.lastIndexOf(' ');
+    const slot = SLOT_OF[part.slice(0, at)];
+    if (slot !== undefined) out[slot] = part.slice(at + 1);
+  }
+  return out;
+}
+
+/** The DSTC6 user's wording of a slot value (its patterns without the second value `Y`). */
+function dstc6Phrase(rng: Rng, patterns: readonly string[], value: string): string {
+  return fillPattern(rng.pick(patterns.filter((p) => !/\bY\b/.test(p))), { X: value, F: rng.pick(FRIEND_PREFIXES) });
+}
+
+/**
+ * The LLM user of the restaurant and DSTC6 envs: the template user's words (the bAbI user's
+ * language, the DSTC6 patterns when its goal has an atmosphere) for the act its last message tells
+ * (`[Now: …]`, as builtin-agents/llm.ts words the environment's `info.userAct`).
+ */
+function answerRestaurantUser(messages: readonly Json[], goal: Map<string, string>): Answer {
+  const last = textOf(messages.at(-1)?.['content']);
+  const now = /\[Now: (.*)\]$/.exec(last)?.[1];
+  if (now === undefined) throw new Error(`the user is not told what to do: ${JSON.stringify(last.slice(-80))}`);
+  const dstc6 = (goal.get('you want a restaurant with') ?? '').includes('atmosphere');
+  const rng = createRng(hashString(`${textOf(messages[0]?.['content'])}#${messages.length}`));
+  const lang = BABI_LANGUAGE;
+  const answerOf = (slot: CallSlot, value: string): string => (dstc6 ? dstc6Phrase(rng, DSTC6_ANSWERS[slot], value) : lang.answer(rng, slot, value).text);
+  const phraseOf = (slot: CallSlot, value: string): string => (dstc6 ? dstc6Phrase(rng, DSTC6_SLOT_PHRASES[slot], value) : fill(rng.pick(SLOT_PHRASES[slot as keyof typeof SLOT_PHRASES]), value));
+  let m: RegExpExecArray | null;
+  let said: string;
+  if (now.startsWith('greet')) said = lang.greeting(rng);
+  else if ((m = /^ask for a table: say you want (.*), and nothing else yet\.$/.exec(now))) said = [rng.pick(REQUEST_OPENERS), ...Object.entries(slotValues(m[1] as string)).map(([s, v]) => phraseOf(s as CallSlot, v))].join(' ');
+  else if ((m = /^ask to book a table at (.*)\.$/.exec(now))) said = lang.bookAt(rng, m[1] as string);
+  else if ((m = /^answer that the (.*) you want is (.*)\.$/.exec(now))) said = answerOf(SLOT_OF[m[1] as string] as CallSlot, m[2] as string);
+  else if ((m = /^change your request: you now want (.*) instead\.$/.exec(now))) {
+    const [slot, value] = Object.entries(slotValues(m[1] as string))[0] as [CallSlot, string];
+    said = `${rng.pick(UPDATE_OPENERS)} ${phraseOf(slot, value)}`;
+  } else if (now.startsWith('say there is nothing else to change')) said = NO_MORE_UPDATES;
+  else if (now.startsWith('accept')) said = lang.accept(rng);
+  else if (now.startsWith('decline')) said = lang.reject(rng).text;
+  else if ((m = /^ask for the (phone number|address)/.exec(now))) said = lang.askInfo(rng, m[1] === 'address' ? 'address' : 'phone').text;
+  else if (now.startsWith('thank')) said = lang.thanks(rng);
+  else if (now.startsWith('say you need nothing else')) said = lang.noThanks(rng);
+  else if (now.startsWith('say you did not understand')) said = 'sorry what do you mean';
+  else if (now.startsWith('hesitate')) said = `${rng.pick(FRIEND_PREFIXES)}, let me think`;
+  else if (now.startsWith('say again what you said last')) said = textOf([...messages].reverse().find((x) => x['role'] === 'assistant')?.['content']);
+  else throw new Error(`unknown instruction: ${now}`);
+  return { content: said };
+}
+
 function answer(b: Json, mismatches: string[]): Answer {
   const messages = b['messages'] as Json[];
   const goal = userGoal(messages);
   if (goal?.has('your name')) return answerAirCustomer(messages, goal);
+  if (goal !== undefined) return answerRestaurantUser(messages, goal);
   const tools = (b['tools'] ?? []) as ToolSpec[];
   const names = tools.map((t) => t.function.name);
   if (names.includes('api_call')) return answerRestaurant(messages, tools, mismatches);
