@@ -30,7 +30,6 @@ import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, customerPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
 import { PRICE_ANY } from '../src/testbeds/airdialogue/facts.js';
 import { BABI_LANGUAGE } from '../src/testbeds/restaurant/online/babi.js';
-import type { CallSlot } from '../src/testbeds/restaurant/online/user.js';
 import { fill, NO_MORE_UPDATES, REQUEST_OPENERS, SLOT_PHRASES, UPDATE_OPENERS } from '../src/testbeds/restaurant/patterns.js';
 import { ANSWERS as DSTC6_ANSWERS, FRIEND_PREFIXES, SLOT_PHRASES as DSTC6_SLOT_PHRASES, fillPattern } from '../src/testbeds/dstc6/patterns-dstc6.js';
 
@@ -321,6 +320,9 @@ function answerAirCustomer(messages: readonly Json[], goal: Map<string, string>)
   }
   return { content: said };
 }
+
+/** A slot of a restaurant api_call (DSTC6's six). */
+type CallSlot = keyof typeof DSTC6_ANSWERS;
 
 const SLOT_OF: Readonly<Record<string, CallSlot>> = { cuisine: 'cuisine', location: 'location', 'number of people': 'number', 'price range': 'price', atmosphere: 'atmosphere', 'dietary restrictions': 'restrictions' };
 
