@@ -18,7 +18,15 @@ import type { TokenUsage } from '../llm/usage.js';
 import type { AgentConnection, AgentTransport } from './agent.js';
 import { AgentError, type AgentRequest } from './protocol.js';
 
-/** Options of {@link llmTransport}. */
+/**
+ * Options of {@link llmTransport}.
+ *
+ * @example
+ * ```ts
+ * import { LlmClient, llmSystemMessage, type LlmTransportOptions } from 'dialogym';
+ * const opts: LlmTransportOptions = { client: new LlmClient({ model: 'm', baseUrl: 'http://localhost:8080/v1' }), system: (req) => llmSystemMessage(req) };
+ * ```
+ */
 export interface LlmTransportOptions {
   readonly client: LlmClient;
   /** The system message of the episode that `request` (its turn 0) starts; the KB lines of the first observation belong in it (they are not repeated as messages). */
@@ -58,8 +66,9 @@ export function llmConnection(o: LlmTransportOptions): AgentConnection {
  *
  * @example
  * ```ts
- * import { evaluate } from 'dialogym';
- * const transport = llmTransport({ client: new LlmClient({ model: 'qwen2.5:7b', baseUrl: 'http://localhost:11434/v1' }), system: () => 'You book restaurant tables.' });
+ * import { evaluate, llmTransport, llmSystemMessage, LlmClient } from 'dialogym';
+ * const client = new LlmClient({ model: 'qwen2.5:7b', baseUrl: 'http://localhost:11434/v1' });
+ * const transport = llmTransport({ client, system: (req) => llmSystemMessage(req) });
  * const { summary } = await evaluate('restaurant-task1-v1', transport, { episodes: 10, concurrency: 4 });
  * console.log(summary.success, summary.usage);
  * ```

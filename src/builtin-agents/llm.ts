@@ -104,7 +104,15 @@ export function episodeContext(envId: string, obs0: unknown): string | undefined
 
 /**
  * The system message of the episode an LLM agent starts with `request` (turn 0): the prompt
- * (`prompt`, else the testbed's shipped one) and the episode's context.
+ * (`prompt`, else the testbed's shipped one, `prompts/<testbed>.md`) and the episode's context
+ * under `## Context` (docs/llm.md). A ConfigError for an environment without a shipped prompt.
+ *
+ * @example
+ * ```ts
+ * import { make, llmSystemMessage } from 'dialogym';
+ * const { obs } = make('airdialogue-v1').reset({ seed: 1 });
+ * console.log(llmSystemMessage({ env: 'airdialogue-v1', observation: obs })); // the prompt, then the flight table
+ * ```
  */
 export function llmSystemMessage(request: { readonly env: string; readonly observation: unknown }, prompt?: string): string {
   return systemMessage(prompt ?? shippedPrompt(request.env), episodeContext(request.env, request.observation));
@@ -223,7 +231,18 @@ export function airGoalText(goal: unknown): string {
   ].join('\n');
 }
 
-/** The LLM user's system message of an episode: its prompt (`prompt`, else the shipped one) and its goal. */
+/**
+ * The LLM user's system message of an episode: its prompt (`prompt`, else the shipped one,
+ * `prompts/user-<testbed>.md`) and its goal (`info.goal`) under `## Your goal`. A ConfigError when
+ * the environment tells no goal (the -v1 envs) or has no LLM user.
+ *
+ * @example
+ * ```ts
+ * import { make, llmUserSystemMessage } from 'dialogym';
+ * const { info } = make('airdialogue-v1').reset({ seed: 1 });
+ * if (info['goal'] !== undefined) console.log(llmUserSystemMessage({ env: 'airdialogue-v1', goal: info['goal'] }));
+ * ```
+ */
 export function llmUserSystemMessage(turn: { readonly env: string; readonly goal: unknown }, prompt?: string): string {
   if (turn.goal === undefined || turn.goal === null) throw new ConfigError(`${turn.env}: the environment tells no user goal (info.goal): --user-llm plays the -v2 restaurant, DSTC6 and AirDialogue envs`);
   const goal = promptFamily(turn.env) === 'airdialogue' ? airGoalText(turn.goal) : restaurantGoalText(turn.goal);
@@ -233,7 +252,14 @@ export function llmUserSystemMessage(turn: { readonly env: string; readonly goal
 /**
  * The message that prompts one turn of the LLM user: what the agent said since the user last spoke
  * (`Assistant: …` lines; a restaurant `api_call` shown as a search), or that the user speaks first;
- * then what it does now, where the environment tells it (`[Now: …]`).
+ * then what it does now, where the environment tells it (`[Now: …]`, from `info.userAct`).
+ *
+ * @example
+ * ```ts
+ * import { llmUserPrompt } from 'dialogym';
+ * llmUserPrompt({ turn: 1, history: [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'where should it be' }], info: { userAct: { act: 'answer', slot: 'location', value: 'rome' } } });
+ * // 'Assistant: where should it be\n\n[Now: answer that the location you want is rome.]'
+ * ```
  */
 export function llmUserPrompt(turn: { readonly turn: number; readonly history: ReadonlyArray<{ readonly speaker: string; readonly text: string }>; readonly info: Readonly<Record<string, unknown>> }): string {
   const h = turn.history;

@@ -10,7 +10,15 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { LlmError, type LlmClient } from '../llm/client.js';
 import type { UserTurn, UserVoice, UserVoiceSession } from './user-voice.js';
 
-/** Options of {@link llmUserVoice}. */
+/**
+ * Options of {@link llmUserVoice}.
+ *
+ * @example
+ * ```ts
+ * import { LlmClient, llmUserPrompt, llmUserSystemMessage, type LlmUserOptions } from 'dialogym';
+ * const opts: LlmUserOptions = { client: new LlmClient({ model: 'm', baseUrl: 'http://localhost:8080/v1' }), system: (t) => llmUserSystemMessage(t), prompt: (t) => llmUserPrompt(t) };
+ * ```
+ */
 export interface LlmUserOptions {
   readonly client: LlmClient;
   /** The system message of the episode `turn` (its turn 0) starts: the user's role and goal. */
@@ -19,7 +27,18 @@ export interface LlmUserOptions {
   prompt(turn: UserTurn): string;
 }
 
-/** The LLM user (module description); all lanes share the client (cache, retries, accounting). */
+/**
+ * The LLM user (module description); all lanes share the client (cache, retries, accounting).
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, LlmClient, llmUserVoice, llmUserPrompt, llmUserSystemMessage } from 'dialogym';
+ * const client = new LlmClient({ model: 'qwen2.5:7b', baseUrl: 'http://localhost:11434/v1' });
+ * const userVoice = llmUserVoice({ client, system: (t) => llmUserSystemMessage(t), prompt: (t) => llmUserPrompt(t) });
+ * const { summary } = await evaluate('airdialogue-v1', createAgent('rules'), { episodes: 10, userVoice });
+ * console.log(summary.success, summary.userUsage);
+ * ```
+ */
 export function llmUserVoice(o: LlmUserOptions): UserVoice {
   return {
     name: `${o.client.model} at ${o.client.baseUrl}`,

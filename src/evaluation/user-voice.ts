@@ -11,7 +11,15 @@
 import type { Turn } from '../core/dialog.js';
 import type { TokenUsage } from '../llm/usage.js';
 
-/** What the voice is asked for one user turn. */
+/**
+ * What the voice is asked for one user turn.
+ *
+ * @example
+ * ```ts
+ * import type { UserTurn } from 'dialogym';
+ * const words = (t: UserTurn): string => (t.turn === 0 ? 'Hello!' : t.template.toUpperCase());
+ * ```
+ */
 export interface UserTurn {
   readonly env: string;
   readonly episode: number;
@@ -31,7 +39,15 @@ export interface UserTurn {
   readonly history: readonly Turn[];
 }
 
-/** One lane's voice: it keeps an episode's conversation from turn 0 on. */
+/**
+ * One lane's voice: it keeps an episode's conversation from turn 0 on.
+ *
+ * @example
+ * ```ts
+ * import type { UserVoiceSession } from 'dialogym';
+ * const loud: UserVoiceSession = { say: async (t) => ({ text: t.template.toUpperCase() }) };
+ * ```
+ */
 export interface UserVoiceSession {
   /** The user's words for `turn` (and the tokens they cost). Rejects with an `LlmError` when the voice fails. */
   say(turn: UserTurn): Promise<{ text: string; usage?: TokenUsage }>;
@@ -40,6 +56,13 @@ export interface UserVoiceSession {
 /**
  * The voice of the simulated user (module description): `connect(lane)` opens one session per
  * lane of a run.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type UserVoice } from 'dialogym';
+ * const loud: UserVoice = { name: 'loud', connect: () => ({ say: async (t) => ({ text: t.template.toUpperCase() }) }) };
+ * const { records } = await evaluate('restaurant-task1-v1', createAgent('rules'), { episodes: 2, userVoice: loud });
+ * ```
  */
 export interface UserVoice {
   readonly name: string;

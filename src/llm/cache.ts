@@ -22,9 +22,10 @@ export interface CachedResponse {
  *
  * @example
  * ```ts
+ * import { LlmClient, ResponseCache } from 'dialogym';
  * const cache = new ResponseCache('runs/cache');
- * cache.put(key, { key, response, latencyMs: 412 });
- * cache.get(key)?.response; // the same response, also in a later process
+ * const llm = new LlmClient({ model: 'm', baseUrl: 'http://localhost:8080/v1', cache });
+ * await llm.chat({ messages: [{ role: 'user', content: 'hi' }] }); // asked once, then read from runs/cache
  * ```
  */
 export class ResponseCache {

@@ -17,7 +17,8 @@
  *   gives back the stored response and latency, so a finished run replays offline byte for byte;
  * - accounting: tokens in / out of each reply (the server's `usage`), latencies of the requests sent.
  */
-import OpenAI from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAIClient from 'openai';
 import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ConfigError, DialogymError } from '../core/errors.js';
 import { createRng, type Rng } from '../core/rng.js';
@@ -25,10 +26,27 @@ import type { ResponseCache } from './cache.js';
 import { requestKey } from './canonical.js';
 import { percentile, type TokenUsage } from './usage.js';
 
+type OpenAIModule = typeof OpenAIClient;
+let openai: OpenAIModule | undefined;
+/** The `openai` package, loaded on the first client (~100 ms that `import 'dialogym'` should not pay). */
+function openaiModule(): OpenAIModule {
+  openai ??= (createRequire(import.meta.url)('openai') as { default: OpenAIModule }).default;
+  return openai;
+}
+
 /** The default endpoint (`--llm-url`). */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-/** Options of an `LlmClient` (the CLI's `--llm-*` flags). */
+/**
+ * Options of an `LlmClient` (the CLI's `--llm-*` flags).
+ *
+ * @example
+ * ```ts
+ * import { LlmClient, ResponseCache, type LlmClientOptions } from 'dialogym';
+ * const opts: LlmClientOptions = { model: 'qwen2.5:7b', baseUrl: 'http://localhost:11434/v1', options: { max_tokens: 256 }, timeoutMs: 30_000, maxRetries: 10, cache: new ResponseCache('runs/cache') };
+ * const llm = new LlmClient(opts);
+ * ```
+ */
 export interface LlmClientOptions {
   /** The model name sent in every request. */
   readonly model: string;
@@ -56,13 +74,30 @@ export interface LlmClientOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-/** One chat request: the messages and the tools the model may call. */
+/**
+ * One chat request: the messages and the tools the model may call.
+ *
+ * @example
+ * ```ts
+ * import type { ChatRequest } from 'dialogym';
+ * const req: ChatRequest = { messages: [{ role: 'system', content: 'You book tables.' }, { role: 'user', content: 'hi' }] };
+ * ```
+ */
 export interface ChatRequest {
   readonly messages: readonly ChatCompletionMessageParam[];
   readonly tools?: readonly ChatCompletionTool[];
 }
 
-/** The first choice of a reply, with its accounting. */
+/**
+ * The first choice of a reply, with its accounting.
+ *
+ * @example
+ * ```ts
+ * import { LlmClient, type ChatReply } from 'dialogym';
+ * const r: ChatReply = await new LlmClient({ model: 'm', baseUrl: 'http://localhost:8080/v1' }).chat({ messages: [{ role: 'user', content: 'hi' }] });
+ * console.log(r.message.content, r.message.tool_calls, r.finishReason, r.usage.tokensIn, r.latencyMs, r.cached);
+ * ```
+ */
 export interface ChatReply {
   readonly message: ChatCompletionMessage;
   /** `stop`, `tool_calls`, `length`, … as the server says. */
@@ -74,7 +109,16 @@ export interface ChatReply {
   readonly cached: boolean;
 }
 
-/** What a client has done so far. */
+/**
+ * What a client has done so far (the last line of `evaluate --agent-llm`'s summary).
+ *
+ * @example
+ * ```ts
+ * import { LlmClient, type LlmStats } from 'dialogym';
+ * const s: LlmStats = new LlmClient({ model: 'm', baseUrl: 'http://localhost:8080/v1' }).stats();
+ * console.log(s.sent, s.cacheHits, s.retries, s.failed, s.latencyP50, s.latencyP95);
+ * ```
+ */
 export interface LlmStats {
   /** Requests sent to the server (retries included). */
   readonly sent: number;
@@ -92,6 +136,16 @@ export interface LlmStats {
  * A request that failed for good: `reason` is a short cause (`HTTP 500`, `timeout`, …), the
  * message one line naming the endpoint. `fatal`: the run should stop (bad key / URL / model, or the
  * failure budget is spent).
+ *
+ * @example
+ * ```ts
+ * import { LlmClient, LlmError } from 'dialogym';
+ * try {
+ *   await new LlmClient({ model: 'm', baseUrl: 'http://localhost:8080/v1', maxRetries: 0 }).chat({ messages: [{ role: 'user', content: 'hi' }] });
+ * } catch (e) {
+ *   if (e instanceof LlmError) console.error(e.reason, e.fatal, e.message);
+ * }
+ * ```
  */
 export class LlmError extends DialogymError {
   constructor(
@@ -125,6 +179,7 @@ interface Failure {
 }
 
 function failureOf(e: unknown): Failure {
+  const OpenAI = openaiModule();
   if (e instanceof OpenAI.APIConnectionTimeoutError) return { retry: true, fatal: false, reason: 'timeout', detail: 'no reply within the timeout' };
   if (e instanceof OpenAI.APIConnectionError) return { retry: true, fatal: false, reason: 'connection', detail: describe(e.cause ?? e) };
   if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
@@ -167,6 +222,7 @@ function firstChoice(body: unknown): { message: ChatCompletionMessage; finishRea
  *
  * @example
  * ```ts
+ * import { LlmClient } from 'dialogym';
  * const llm = new LlmClient({ model: 'qwen2.5:7b', baseUrl: 'http://localhost:11434/v1' });
  * const r = await llm.chat({ messages: [{ role: 'user', content: 'hello' }] });
  * console.log(r.message.content, r.usage.tokensIn, r.usage.tokensOut);
@@ -175,7 +231,7 @@ function firstChoice(body: unknown): { message: ChatCompletionMessage; finishRea
 export class LlmClient {
   readonly model: string;
   readonly baseUrl: string;
-  private readonly api: OpenAI;
+  private readonly api: OpenAIClient;
   private readonly options: Readonly<Record<string, unknown>>;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
@@ -209,6 +265,7 @@ export class LlmClient {
     this.rng = createRng(o.seed ?? 0).fork('llm-retry');
     this.sleep = o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     // Retries are ours (seeded jitter); the package's are off.
+    const OpenAI = openaiModule();
     this.api = new OpenAI({ baseURL: this.baseUrl, apiKey: o.apiKey ?? 'no-key', maxRetries: 0, timeout: this.timeoutMs });
   }
 

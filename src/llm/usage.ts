@@ -3,7 +3,16 @@
  * reports them, requests, cost from prices per million tokens, and latency percentiles.
  */
 
-/** Tokens and requests of an episode or a run. */
+/**
+ * Tokens and requests of an episode or a run (`usage` of `evaluate`'s records and summary).
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type TokenUsage } from 'dialogym';
+ * const { summary } = await evaluate('restaurant-task1-v1', createAgent('rules'), { episodes: 2 });
+ * const used: TokenUsage | undefined = summary.usage; // undefined: the rule bot reports no tokens
+ * ```
+ */
 export interface TokenUsage {
   readonly requests: number;
   readonly tokensIn: number;
