@@ -37,8 +37,8 @@ export { Registry, type RegistryEntry } from './core/registry.js';
 export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall } from './testbeds/env.js';
-export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall } from './testbeds/env.js';
+export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './testbeds/env.js';
 
 // File formats.
 export {

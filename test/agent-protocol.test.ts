@@ -61,6 +61,25 @@ test('evaluate: the rule bot through `agent --stdio` and in process give the sam
   assert.match(text.stdout, /^restaurant-task4-v1: 5 tasks × 1 trials \(seed 0\)\nsuccess 1\.0000  pass\^1 1\.0000\n/);
 });
 
+test('evaluate --show-failures: failed episodes turn by turn, marked where they went wrong; transcripts end with the goal and the detail', () => {
+  const t = join(tmp, 'failing.jsonl');
+  const r = cli(['evaluate', '--env', 'restaurant-task3-v1', '--agent', 'rules', '--episodes', '5', '--max-turns', '6', '--show-failures', '2', '--transcripts', t]);
+  assert.equal(r.status, 0, r.stderr);
+  const blocks = r.stdout.trimEnd().split('\n\n').slice(1);
+  assert.equal(blocks.length, 2, r.stdout);
+  for (const b of blocks) {
+    assert.match(b, /^restaurant-task3-v1 task \d+ trial 0 \(seed \d+\): failed: max turns after 6 agent turns, reward 0\n  goal: \{"cuisine":/);
+    assert.match(b, /\n>   5  agent  .*   <- went wrong here\n/);
+    assert.match(b, /\n  failure: max turns  detail: \{\}$/);
+  }
+  const line = JSON.parse(readFileSync(t, 'utf8').split('\n')[0] as string) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(line).slice(-4), ['actions', 'observation', 'goal', 'detail']);
+  // With --json the summary stays alone on stdout; the episodes go to stderr.
+  const j = cli(['evaluate', '--env', 'restaurant-task3-v1', '--agent', 'rules', '--episodes', '5', '--max-turns', '6', '--show-failures', '1', '--json']);
+  assert.equal(JSON.parse(j.stdout).episodes, 5);
+  assert.match(j.stderr, /<- went wrong here/);
+});
+
 test('evaluate and agent: one-line errors', () => {
   const none = cli(['evaluate', '--env', 'restaurant-task1-v1']);
   assert.equal(none.status, 2);

@@ -101,6 +101,8 @@ test('bad bodies, unknown sessions, limits: one-line JSON errors', async () => {
   await bad('POST', `/api/airdialogue/sessions/${id}/action`, { status: 'fly' }, 400, /^"status" must be one of book\/change\/cancel\/no_flight\/no_reservation, got "fly"$/);
   await bad('POST', `/api/airdialogue/sessions/${id}/action`, { status: 'book', name: 'x' }, 400, /^book needs one flight number from the table$/);
   await bad('POST', `/api/airdialogue/sessions/${id}/action`, { status: 'book', flight: 7 }, 400, /^flight 7 is not in the table$/);
+  await bad('POST', `/api/airdialogue/sessions/${id}/action`, { status: 'book', flight: 1e300 }, 400, /^"flight" must be <= 1000000, got 1e\+300$/);
+  await bad('POST', `/api/airdialogue/sessions/${id}/messages`, { text: 'hi', role: 'agent' }, 400, /^unknown field "role"$/);
   await bad('POST', '/api/airdialogue/sessions/nope/messages', { text: 5 }, 404, /^unknown or expired session: nope$/);
   await bad('GET', '/api/airdialogue/sessions/nope', undefined, 404, /^unknown or expired session: nope$/);
   // capacity (3) and idle expiry (1 s on the test clock)

@@ -14,7 +14,7 @@ import { evaluate } from '../src/evaluation/evaluate.js';
 import { stdioTransport } from '../src/agents/stdio.js';
 import { httpTransport } from '../src/agents/http.js';
 import { AgentError, readAgentReply } from '../src/agents/protocol.js';
-import { make, type ToolSpec } from '../src/testbeds/env.js';
+import { envs, make, type ToolSpec } from '../src/testbeds/env.js';
 
 const agentsModule = fileURLToPath(new URL('../src/agents/registry.js', import.meta.url));
 const builtinModule = fileURLToPath(new URL('../src/builtin-agents/index.js', import.meta.url));
@@ -99,7 +99,7 @@ test('a misbehaving stdio agent fails only that episode, with the reason counted
   }
 });
 
-test('the rule bot through stdio and in process: identical episodes; HTTP agents too, with HTTP errors counted', async () => {
+test('the rule bot through stdio and in process: identical episodes; HTTP agents too, with HTTP errors, timeouts and endless bodies counted', async () => {
   const opts = { episodes: 15, seed: 3, trials: 2 };
   const local = await evaluate('dstc6-task5-tst3-v1', createAgent('rules'), opts);
   const viaStdio = await evaluate('dstc6-task5-tst3-v1', stdioTransport(misbehavingAgent('none')), opts);
@@ -110,6 +110,7 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
 
   const agent = createAgent('rules');
   let calls = 0;
+  let closed = false;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -118,6 +119,18 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
       calls++;
       if (msg.episode === 2 && msg.turn === 0) {
         res.writeHead(500).end('{"error":"boom"}');
+        return;
+      }
+      if (msg.episode === 4 && msg.turn === 1) {
+        // A body without end: read up to the bound, then dropped.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(16384, 32);
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.on('close', () => (closed = true));
+        pump();
         return;
       }
       if (msg.episode === 3 && msg.turn === 2) {
@@ -131,9 +144,11 @@ test('the rule bot through stdio and in process: identical episodes; HTTP agents
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const port = (server.address() as { port: number }).port;
-    const { summary, records } = await evaluate('restaurant-task2-v1', httpTransport(`http://127.0.0.1:${port}/act`), { episodes: 6, seed: 0, timeoutMs: 300 });
-    assert.deepEqual(summary.failures, { 'http error': 1, timeout: 1 });
-    assert.deepEqual(records.map((r) => r.success), [true, true, false, false, true, true]);
+    const { summary, records } = await evaluate('restaurant-task2-v1', httpTransport(`http://127.0.0.1:${port}/act`, { maxReplyBytes: 100_000 }), { episodes: 6, seed: 0, timeoutMs: 300 });
+    assert.deepEqual(summary.failures, { 'http error': 1, timeout: 1, 'reply too long': 1 });
+    assert.deepEqual(records.map((r) => r.success), [true, true, false, false, false, true]);
+    assert.match(records[4]?.message ?? '', /a reply body longer than 100000 bytes/);
+    assert.ok(closed, 'the endless body was dropped');
     assert.ok(calls > 20);
   } finally {
     server.close();
@@ -228,4 +243,41 @@ test('--concurrency: 1 and 8 lanes give identical records in process, over stdio
   } finally {
     server.close();
   }
+});
+
+test('records carry the goal, the failure detail, per-turn reads and failureTurn after the original keys, when the environment gives them', async () => {
+  // A tiny environment that says how it read each turn: 'bye' ends it well, three other turns fail it.
+  if (!envs.has('readable-test-v0')) {
+    envs.register('readable-test-v0', 'test', () => {
+      let said: string[] = [];
+      return {
+        reset: () => {
+          said = [];
+          return { obs: { utterance: 'hi' }, info: { tools: [], goal: 'hear bye' } };
+        },
+        step: (a: unknown) => {
+          said.push(String(a));
+          const done = a === 'bye';
+          const truncated = !done && said.length >= 3;
+          const info: Record<string, unknown> = { read: done ? 'close' : 'not understood' };
+          if (truncated) Object.assign(info, { success: false, failure: 'max turns', detail: { said: said.length }, failureTurn: 0 });
+          if (done) info['success'] = true;
+          return { obs: { utterance: 'what?' }, reward: done ? 1 : 0, terminated: done, truncated, info };
+        },
+      } as never;
+    });
+  }
+  const { records } = await evaluate('readable-test-v0', { act: (req) => (req.episode === 0 && req.turn === 1 ? 'bye' : 'eh') }, { episodes: 2 });
+  assert.deepEqual(Object.keys(records[0] as object), ['env', 'episode', 'trial', 'seed', 'success', 'reward', 'turns', 'failure', 'actions', 'observation', 'goal', 'reads']);
+  assert.deepEqual(records[0]?.reads, ['not understood', 'close']);
+  assert.deepEqual(Object.keys(records[1] as object), ['env', 'episode', 'trial', 'seed', 'success', 'reward', 'turns', 'failure', 'actions', 'observation', 'goal', 'detail', 'reads', 'failureTurn']);
+  assert.deepEqual([records[1]?.goal, records[1]?.detail, records[1]?.reads, records[1]?.failureTurn], ['hear bye', { said: 3 }, ['not understood', 'not understood', 'not understood'], 0]);
+});
+
+test('evaluate refuses bad counts in the env server\'s words', async () => {
+  const rules = loadAgent('rules');
+  await assert.rejects(evaluate('restaurant-task1-v1', rules, { seed: -1 }), { message: '"seed" must be >= 0, got -1' });
+  await assert.rejects(evaluate('restaurant-task1-v1', rules, { episodes: 1.5 }), { message: '"episodes" must be an integer, got 1.5' });
+  await assert.rejects(evaluate('restaurant-task1-v1', rules, { concurrency: 0 }), { message: '"concurrency" must be >= 1, got 0' });
+  await assert.rejects(evaluate('restaurant-task1-v1', rules, { envOptions: { maxturns: 3 } }), /^ConfigError: restaurant-task1-v1: unknown option "maxturns"|restaurant-task1-v1: unknown option "maxturns"/);
 });

@@ -49,3 +49,10 @@ test('examples/airdialogue.ts: rule self-play scores 1.0 in and out of domain; o
   assert.match(out, /^out-of-domain: total 1\.000 .* 200 dialogs$/m);
   assert.match(out, /^random agent: reward -?[\d.]+ after \d+ moves$/m);
 });
+
+test('examples/evaluate.ts: an agent written as an object scored with pass^k; the rule bot 4 in flight; failures with their goal', () => {
+  const out = runExample('evaluate');
+  assert.match(out, /^task-1 agent: success 1\.000 pass\^3 1\.000 \(150 episodes\)$/m);
+  assert.match(out, /^rules on task 5, 4 in flight: success 1\.000 avg turns \d+\.\d\d$/m);
+  assert.match(out, /^cut at 3 turns: failures \{"max turns":4\}; first failed goal \{"cuisine":"\w+","location":"\w+","number":"\w+","price":"\w+"\}$/m);
+});

@@ -157,7 +157,12 @@ test('bad requests: 4xx JSON errors', { skip }, async () => {
   assertError(await call('GET', '/api/sessions/nope'), 404, /unknown or expired session/);
   assertError(await call('DELETE', '/api/sessions/nope'), 404, /unknown or expired session/);
   assertError(await call('GET', '/api/nothing'), 404, /^not found: GET \/api\/nothing$/);
-  assertError(await call('PUT', '/api/sessions'), 404, /not found/);
+  // A known path with another method: 405 naming the allowed ones (also in `Allow`).
+  assertError(await call('PUT', '/api/sessions'), 405, /^method PUT not allowed on \/api\/sessions \(allowed: POST\)$/);
+  assertError(await call('GET', `/api/sessions/${id}/messages`), 405, /\(allowed: POST\)$/);
+  assertError(await call('POST', `/api/sessions/${id}`, '{}'), 405, /\(allowed: DELETE, GET, HEAD\)$/);
+  // Nested deeper than 32 levels: refused before parsing.
+  assertError(await call('POST', `/api/sessions/${id}/messages`, '{"text":' + '['.repeat(40) + ']'.repeat(40) + '}'), 400, /^JSON body nested deeper than 32 levels$/);
   // The session survived all of that.
   assert.equal((await say(id, 'hi')).replies[0]?.text, 'hello what can i help you with today');
   await call('DELETE', `/api/sessions/${id}`);

@@ -173,7 +173,7 @@ test(`serve${workers ? ` --workers ${workers}` : ''}: answers over HTTP, then SI
   assert.deepEqual(((await res.json()) as { replies: { text: string }[] }).replies.map((r) => r.text), ['hello what can i help you with today']);
   if (workers) assert.match(stderr, new RegExp(`, ${workers} worker threads\\) on http`));
   assert.equal(await exited, 0);
-  assert.match(stderr, /SIGTERM: shutting down\nstopped\n$/);
+  assert.match(stderr, /SIGTERM: shutting down \(the requests in flight get 5000 ms to finish\)\nstopped\n$/);
 });
 
 test('serve: a taken port is a one-line error', { skip, timeout: 30_000 }, async () => {

@@ -155,3 +155,29 @@ test('dialogym view refuses a missing folder and a file, in one line', () => {
   assert.match(file.stderr, /^error: .*rules\.jsonl: not a folder/);
   assert.equal(file.stderr.trim().split('\n').length, 1);
 });
+
+test('view is read only (POST is a 405 naming GET) and stops on SIGTERM like the other servers', async () => {
+  const post = await server.app.inject({ method: 'POST', url: '/api/view' });
+  assert.equal(post.statusCode, 405);
+  assert.equal(post.headers['allow'], 'GET, HEAD');
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [cliPath, 'view', tmp, '--port', '0', '--grace', '1000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /view: (http:\/\/[\d.]+:\d+)\//.exec(err);
+      if (m) resolve(m[1] as string);
+    });
+    child.on('exit', () => reject(new Error(err)));
+  });
+  assert.match(err, /\(2 runs, 1 reports, 2 charts in /);
+  const list = (await (await fetch(`${url}/api/view`)).json()) as { runs: unknown[] };
+  assert.equal(list.runs.length, 2);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('exit', (c) => resolve(c));
+    child.kill('SIGTERM');
+  });
+  assert.equal(code, 0);
+  assert.match(err, /SIGTERM: shutting down[\s\S]*stopped/);
+});

@@ -1,7 +1,8 @@
 """An agent for `dialogym evaluate --agent-cmd "python3 examples/python/stdio_agent.py"`.
 
 Protocol dialogym-agent/1 (docs/agent-protocol.md): one JSON request per stdin line,
-one JSON reply {"action": ...} per stdout line (flushed).
+one JSON reply {"action": ..., "turn": n} per stdout line (flushed; echoing the turn lets
+dialogym catch a reply that is one turn late).
 """
 import json
 import os
@@ -15,5 +16,5 @@ for line in sys.stdin:
         continue
     req = json.loads(line)
     action = act(req["turn"], req["observation"], req["tools"])
-    sys.stdout.write(json.dumps({"action": action}) + "\n")
+    sys.stdout.write(json.dumps({"action": action, "turn": req["turn"]}) + "\n")
     sys.stdout.flush()

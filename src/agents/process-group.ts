@@ -125,7 +125,9 @@ export async function terminateAgentProcess(p: AgentProcess, graceMs = 500): Pro
   everyone('SIGTERM');
   const deadline = Date.now() + graceMs;
   for (let wait = 2; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
-    if (proc ? agentProcesses(leader, mark).length === 0 : child.exitCode !== null || child.signalCode !== null) return;
+    // The leader exited *and was reaped* by us (its exit code is known): else it would stay a zombie.
+    const reaped = child.exitCode !== null || child.signalCode !== null;
+    if (reaped && (!proc || agentProcesses(leader, mark).length === 0)) return;
     await new Promise((r) => setTimeout(r, wait));
   }
   everyone('SIGKILL');

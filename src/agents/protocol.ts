@@ -128,8 +128,24 @@ function schemaProblem(v: unknown, schema: Readonly<Record<string, unknown>>, at
   return undefined;
 }
 
+/** Deepest nesting of arrays and objects a reply may have (deeper ones would overflow the stack of JSON.stringify). */
+const MAX_REPLY_DEPTH = 64;
+
+/** Whether `v` nests arrays/objects deeper than `max` levels (iterative: no recursion on hostile input). */
+function depthOver(v: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop() as [unknown, number];
+    if (x === null || typeof x !== 'object') continue;
+    if (d >= max) return true;
+    for (const y of Array.isArray(x) ? x : Object.values(x)) if (y !== null && typeof y === 'object') stack.push([y, d + 1]);
+  }
+  return false;
+}
+
 /**
- * The action of an agent's reply line/body: parses it (`invalid json`), checks `{action}` is there
+ * The action of an agent's reply line/body: parses it (`invalid json`; also a reply nested deeper
+ * than 64 levels), checks `{action}` is there
  * (`no action`), that an echoed `turn` is the request's (`turn mismatch`: e.g. an extra reply line
  * earlier made every later reply one turn late) and, for a tool call, that the tool exists and its
  * arguments fit its schema.
@@ -152,6 +168,7 @@ export function readReply(raw: string | unknown, tools: readonly ToolSpec[], tur
       throw new AgentError('invalid json', `the agent's reply is not JSON: ${JSON.stringify(raw.slice(0, 80))}`);
     }
   }
+  if (depthOver(msg, MAX_REPLY_DEPTH)) throw new AgentError('invalid json', `the agent's reply is nested deeper than ${MAX_REPLY_DEPTH} levels`);
   if (msg === null || typeof msg !== 'object' || !('action' in msg) || (msg as { action: unknown }).action === undefined || (msg as { action: unknown }).action === null) {
     throw new AgentError('no action', `the agent's reply has no "action": ${JSON.stringify(msg).slice(0, 80)}`);
   }

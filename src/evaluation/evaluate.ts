@@ -90,6 +90,15 @@ export interface EpisodeRecord {
   readonly actions: readonly unknown[];
   /** The last observation (restaurant envs: the whole dialog). */
   readonly observation: unknown;
+  // Keys added after the original ones (present when the environment gives them):
+  /** The user's goal (`info.goal` of reset, else of the last step). */
+  readonly goal?: unknown;
+  /** What failed, in detail (`info.detail` of the last step). */
+  readonly detail?: unknown;
+  /** Per agent turn, how the user read it (`info.read` of each step, null where not given). */
+  readonly reads?: readonly unknown[];
+  /** The agent turn (0-based) where the episode went wrong (`info.failureTurn`), when the environment tells. */
+  readonly failureTurn?: number;
   /** Tokens the agent reported with its replies (an LLM agent), summed; absent when it reported none. */
   readonly usage?: TokenUsage;
   /** Tokens the user's voice used (an LLM user), summed; absent without one. */
@@ -146,17 +155,37 @@ function successOf(info: Record<string, unknown>, reward: number): boolean {
   return reward >= 1;
 }
 
+/** A failure message as records keep it: at most 1,000 characters (an environment may quote a hostile action whole). */
+function oneLine(message: string): string {
+  return message.length <= 1000 ? message : `${message.slice(0, 999)}…`;
+}
+
 /** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
   const r0 = env.reset({ seed, variant: trial });
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
   const actions: unknown[] = [];
+  const reads: unknown[] = [];
   let reward = 0;
   const base = { env: envId, episode, trial, seed };
+  let goal = r0.info['goal'];
   let usage: TokenUsage | undefined;
   let userUsage: TokenUsage | undefined;
-  const out = (record: EpisodeRecord, agentFailed: boolean): { record: EpisodeRecord; agentFailed: boolean } => ({ record: { ...record, ...(usage ? { usage } : {}), ...(userUsage ? { userUsage } : {}) }, agentFailed });
+  // The keys a record has after the original ones, when the environment (goal, detail, reads, failureTurn) or the agent and the user's voice (usage, userUsage) give them.
+  const out = (record: EpisodeRecord, agentFailed: boolean, info: Record<string, unknown> = {}): { record: EpisodeRecord; agentFailed: boolean } => {
+    goal ??= info['goal'];
+    const turn = info['failureTurn'];
+    const more = {
+      ...(goal !== undefined ? { goal } : {}),
+      ...(info['detail'] !== undefined ? { detail: info['detail'] } : {}),
+      ...(reads.some((x) => x !== null) ? { reads } : {}),
+      ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
+      ...(usage ? { usage } : {}),
+      ...(userUsage ? { userUsage } : {}),
+    };
+    return { record: { ...record, ...more }, agentFailed };
+  };
   // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
   const said: string[] = [];
   const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
@@ -181,7 +210,7 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
   try {
     obs = await voiced(r0.obs, r0.info, undefined);
   } catch (e) {
-    if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: 0, failure: 'user llm error', message: e.message, actions, observation: r0.obs }, false);
+    if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: 0, failure: 'user llm error', message: oneLine(e.message), actions, observation: r0.obs }, false);
     throw e;
   }
   for (let turn = 0; turn < 10_000; turn++) {
@@ -193,7 +222,7 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
       if (reply.usage) usage = addUsage(usage ?? NO_USAGE, reply.usage);
     } catch (e) {
       if (e instanceof AgentError && e.usage) usage = addUsage(usage ?? NO_USAGE, e.usage);
-      if (e instanceof AgentError) return out({ ...base, success: false, reward, turns: turn, failure: e.reason, message: e.message, actions, observation: obs }, true);
+      if (e instanceof AgentError) return out({ ...base, success: false, reward, turns: turn, failure: e.reason, message: oneLine(e.message), actions, observation: obs }, true);
       throw e;
     }
     actions.push(action);
@@ -201,21 +230,22 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
     try {
       r = env.step(action);
     } catch (e) {
-      if (e instanceof DialogymError) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: e.message, actions, observation: obs }, false);
+      if (e instanceof DialogymError) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: oneLine(e.message), actions, observation: obs }, false);
       throw e;
     }
     reward += r.reward;
+    reads.push(r.info['read'] ?? null);
     try {
       obs = await voiced(r.obs, r.info, action);
     } catch (e) {
-      if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'user llm error', message: e.message, actions, observation: withUserWords(r.obs, said) }, false);
+      if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'user llm error', message: oneLine(e.message), actions, observation: withUserWords(r.obs, said) }, false, r.info);
       throw e;
     }
     if (r.terminated || r.truncated) {
       const success = successOf(r.info, reward);
       const f = r.info['failure'];
       const failure = success ? null : typeof f === 'string' ? f : r.truncated ? 'max turns' : 'failed';
-      return out({ ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, false);
+      return out({ ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, false, r.info);
     }
   }
   return out({ ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, false);
@@ -276,9 +306,11 @@ function doneRecords(records: readonly EpisodeRecord[], envId: string, episodes:
   return byJob;
 }
 
+/** A count option, refused in the env server's words (`"seed" must be >= 0, got -1`). */
 function checkCount(name: string, v: number | undefined, min: number, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!Number.isSafeInteger(v) || v < min) throw new ConfigError(`"${name}" must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (!Number.isSafeInteger(v)) throw new ConfigError(`"${name}" must be an integer, got ${JSON.stringify(v) ?? String(v)}`);
+  if (v < min) throw new ConfigError(`"${name}" must be >= ${min}, got ${v}`);
   return v;
 }
 

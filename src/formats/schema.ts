@@ -26,7 +26,10 @@ export type SchemaName =
   | 'agent-protocol'
   | 'serve-message-request'
   | 'serve-kb-hint'
-  | 'serve-airdialogue-request';
+  | 'serve-airdialogue-request'
+  | 'env-restaurant'
+  | 'env-infobot'
+  | 'env-airdialogue';
 
 interface AjvError {
   instancePath: string;
@@ -84,14 +87,16 @@ export interface SchemaIssue {
 /**
  * Validates `value` against a published schema (`ref` selects one of its `$defs`); returns the
  * first violation, or undefined when the value conforms. Nesting depth must already be bounded
- * (`parseJsonText` refuses more than `MAX_JSON_DEPTH` levels).
+ * (`parseJsonText` refuses more than `MAX_JSON_DEPTH` levels). With `root`, the reason names the
+ * value by its whole path under that name (`options.restaurants[1]: must be an object, got null`);
+ * without, by the object and the key within it (`restaurants: "x" must be …`).
  */
-export function checkSchema(name: SchemaName, value: unknown, ref = ''): SchemaIssue | undefined {
+export function checkSchema(name: SchemaName, value: unknown, ref = '', root?: string): SchemaIssue | undefined {
   const v = validator(name, ref);
   if (v(value)) return undefined;
   const e = v.errors?.[0];
   if (!e) throw new InternalError(`schema ${name}: validation failed without an error`);
-  return describe(e, value, name);
+  return describe(e, value, name, root);
 }
 
 function segmentsOf(pointer: string): string[] {
@@ -140,85 +145,98 @@ const TYPE_NOUN: Record<string, string> = {
   null: 'null',
 };
 
-function describe(e: AjvError, root: unknown, name: SchemaName): SchemaIssue {
+/** `root` followed by a path from `pathOf` (`options` + `restaurants[1]` → `options.restaurants[1]`). */
+function under(root: string, path: string): string {
+  return path === '' ? root : path.startsWith('[') ? `${root}${path}` : `${root}.${path}`;
+}
+
+function describe(e: AjvError, value: unknown, name: SchemaName, root?: string): SchemaIssue {
   const segs = segmentsOf(e.instancePath);
-  const item = /^\d+$/.test(segs[0] ?? '') && Array.isArray(root) ? Number(segs[0]) : undefined;
+  const item = root === undefined && /^\d+$/.test(segs[0] ?? '') && Array.isArray(value) ? Number(segs[0]) : undefined;
   const inner = item === undefined ? segs : segs.slice(1);
-  const got = at(root, segs);
+  const got = showValue(at(value, segs));
   const parentSchema = e.parentSchema ?? {};
-  let field: string;
+  const title = typeof parentSchema.title === 'string' ? parentSchema.title : undefined;
+  // What is wrong, without naming the value: `must be an integer, got "x"`.
+  let predicate: string;
+  let what = '';
+  switch (e.keyword) {
+    case 'required': {
+      const missing = String(e.params.missingProperty);
+      const props = parentSchema.properties as Record<string, { type?: string }> | undefined;
+      const t = props?.[missing]?.type;
+      predicate = `missing "${missing}"${t === 'array' ? ' array' : t === 'string' ? ' string' : ''}`;
+      break;
+    }
+    case 'additionalProperties':
+      predicate = `unknown field "${String(e.params.additionalProperty)}"`;
+      break;
+    case 'type': {
+      const want = Array.isArray(e.params.type) ? (e.params.type as string[]) : String(e.params.type).split(',');
+      what = want.map((t) => TYPE_NOUN[t] ?? t).join(' or ');
+      predicate = `must be ${what}, got ${got}`;
+      break;
+    }
+    case 'enum':
+      predicate = `must be one of ${(e.params.allowedValues as unknown[]).map(String).join('/')}, got ${got}`;
+      break;
+    case 'const':
+      predicate = `must be ${JSON.stringify(e.params.allowedValue)}, got ${got}`;
+      break;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      predicate = `must be ${String(e.params.comparison)} ${String(e.params.limit)}, got ${got}`;
+      break;
+    case 'multipleOf':
+      predicate = `must be a multiple of ${String(e.params.multipleOf)}, got ${got}`;
+      break;
+    case 'minLength':
+      predicate = `must not be empty or blank, got ${got}`;
+      break;
+    case 'pattern':
+      predicate = String(e.params.pattern) === '\\S' ? `must not be empty or blank, got ${got}` : title ? `must be ${title}, got ${got}` : `has a bad form, got ${got}`;
+      break;
+    case 'maxLength':
+    case 'maxItems':
+    case 'maxProperties':
+      predicate = `is too long (at most ${String(e.params.limit)}${e.keyword === 'maxLength' ? ' characters' : ' items'})`;
+      break;
+    case 'minItems':
+      predicate = `must have at least ${String(e.params.limit)} item${e.params.limit === 1 ? '' : 's'}, got ${got}`;
+      break;
+    case 'anyOf':
+    case 'oneOf':
+      predicate = `must be ${title ?? 'a valid value'}, got ${got}`;
+      break;
+    case 'not':
+    case 'false schema':
+      predicate = `cannot be given${title ? ` (${title})` : ''}`;
+      break;
+    default:
+      predicate = e.message ?? 'is invalid';
+  }
+  // Rooted: the whole path names the value (`options.restaurants[1]: must be an object, got null`).
+  if (root !== undefined) return { path: pathOf(segs), item, reason: `${under(root, pathOf(segs))}: ${predicate}` };
+  // Else `a.b[3]` → where `a`, field `"b[3]"`: the message names the object and the key within it.
   let where: string;
-  if (e.keyword === 'required' || e.keyword === 'additionalProperties') {
-    where = pathOf(inner);
-    field = '';
-  } else {
+  let field = '';
+  if (e.keyword === 'required' || e.keyword === 'additionalProperties') where = pathOf(inner);
+  else {
     const last = inner[inner.length - 1];
-    if (last === undefined) {
-      where = '';
-      field = '';
-    } else {
-      // `a.b[3]` → where `a`, field `"b[3]"`: the message names the object and the key within it.
+    if (last === undefined) where = '';
+    else {
       let k = inner.length - 1;
       while (k > 0 && /^\d+$/.test(inner[k] as string)) k--;
       where = pathOf(inner.slice(0, k));
       field = `"${inner[k]}${pathOf(inner.slice(k + 1))}"`;
     }
   }
-  const noun = typeof parentSchema.title === 'string' ? parentSchema.title : name;
   let reason: string;
-  switch (e.keyword) {
-    case 'required': {
-      const missing = String(e.params.missingProperty);
-      const props = parentSchema.properties as Record<string, { type?: string }> | undefined;
-      const t = props?.[missing]?.type;
-      reason = `missing "${missing}"${t === 'array' ? ' array' : t === 'string' ? ' string' : ''}`;
-      break;
-    }
-    case 'additionalProperties':
-      reason = `unknown field "${String(e.params.additionalProperty)}"`;
-      break;
-    case 'type': {
-      const want = Array.isArray(e.params.type) ? (e.params.type as string[]) : String(e.params.type).split(',');
-      const what = want.map((t) => TYPE_NOUN[t] ?? t).join(' or ');
-      reason = field === '' ? `expected ${noun} (${what}), got ${showValue(got)}` : `${field} must be ${what}, got ${showValue(got)}`;
-      break;
-    }
-    case 'enum': {
-      const allowed = (e.params.allowedValues as unknown[]).map(String).join('/');
-      reason = `${field || 'value'} must be one of ${allowed}, got ${showValue(got)}`;
-      break;
-    }
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      reason = `${field || 'value'} must be ${String(e.params.comparison)} ${String(e.params.limit)}, got ${showValue(got)}`;
-      break;
-    case 'multipleOf':
-      reason = `${field || 'value'} must be a multiple of ${String(e.params.multipleOf)}, got ${showValue(got)}`;
-      break;
-    case 'minLength':
-      reason = `${field || 'value'} must not be empty or blank, got ${showValue(got)}`;
-      break;
-    case 'pattern':
-      reason =
-        String(e.params.pattern) === '\\S' ? `${field || 'value'} must not be empty or blank, got ${showValue(got)}` : `${field || 'value'} has a bad form, got ${showValue(got)}`;
-      break;
-    case 'maxLength':
-    case 'maxItems':
-    case 'maxProperties':
-      reason = `${field || 'value'} is too long (at most ${String(e.params.limit)}${e.keyword === 'maxLength' ? ' characters' : ' items'})`;
-      break;
-    case 'minItems':
-      reason = `${field || 'value'} must have at least ${String(e.params.limit)} item${e.params.limit === 1 ? '' : 's'}, got ${showValue(got)}`;
-      break;
-    case 'anyOf':
-    case 'oneOf':
-      reason = `${field || 'value'} must be ${typeof parentSchema.title === 'string' ? parentSchema.title : 'a valid value'}, got ${showValue(got)}`;
-      break;
-    default:
-      reason = `${field || 'value'} ${e.message ?? 'is invalid'}`;
-  }
+  if (e.keyword === 'required' || e.keyword === 'additionalProperties') reason = predicate;
+  else if (e.keyword === 'type' && field === '') reason = `expected ${title ?? name} (${what}), got ${got}`;
+  else reason = `${field || 'value'} ${predicate}`;
   return { path: pathOf(segs), item, reason: where === '' ? reason : `${where}: ${reason}` };
 }
 

@@ -4,7 +4,8 @@ import '../testbeds/restaurant/online/babi.js';
 import '../testbeds/infobot/index.js';
 import { createEnvServer } from './env-server.js';
 import { rulesBotForTools } from '../builtin-agents/restaurant.js';
-import type { ToolSpec } from '../testbeds/env.js';
+import { envs, type ToolSpec } from '../testbeds/env.js';
+import '../testbeds/airdialogue/index.js';
 
 test('env-server: list envs with tools, create a session, play an episode with the rule bot', async () => {
   const server = createEnvServer();
@@ -79,6 +80,97 @@ test('env-server errors: JSON bodies with 400/404/413/415/503, and idle sessions
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(await err('POST', `/sessions/${sid}/step`, '{"action":"hi"}'), [404, `unknown or expired session '${sid}'`]);
     assert.equal(server.size, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('env-server: bad options and actions are 400s naming the field (issue 32), step outside an episode a 409 saying which, another method a 405', async () => {
+  const logged: string[] = [];
+  const server = createEnvServer({ logError: (t) => logged.push(t) });
+  try {
+    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<[number, string]> => {
+      const res = await server.app.inject({ method, url, ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+      return [res.statusCode, (res.json() as { error: string }).error];
+    };
+    const kbs = "options.kbs: cannot be given (the library's MovieKb objects {full, incomplete}; over JSON the KB is generated from kbSeed and missing)";
+    for (const [env, options, message] of [
+      ['restaurant-task1-v1', { restaurants: 10_000_000 }, 'options.restaurants: must be a list, got 10000000'],
+      ['restaurant-task1-v1', { restaurants: [{ name: 'x' }, null, 1] }, 'options.restaurants[0]: missing "cuisine"'],
+      ['restaurant-task1-v1', { maxTurns: 1_000_000_000 }, 'options.maxTurns: must be <= 1000, got 1000000000'],
+      ['restaurant-task1-v1', { kbSeed: -3 }, 'options.kbSeed: must be >= 0, got -3'],
+      ['infobot-small-v1', { kbs: 1 }, kbs],
+      ['infobot-small-v1', { kbs: { full: { titles: [] }, incomplete: null } }, kbs],
+      ['infobot-small-v1', { missing: 7 }, 'options.missing: must be <= 1, got 7'],
+      ['airdialogue-v1', { context: { priors: { goal: 1 } } }, 'options.context.priors: missing "class"'],
+    ] as const)
+      assert.deepEqual(await call('POST', `/envs/${env}`, { options }), [400, `${env}: ${message}`]);
+
+    let deep = '"x"';
+    for (let i = 0; i < 5000; i++) deep = `{"a":${deep}}`;
+    const sids: Record<string, string> = {};
+    for (const env of ['restaurant-task1-v1', 'infobot-small-v1', 'airdialogue-v1']) {
+      const res = await server.app.inject({ method: 'POST', url: `/envs/${env}`, payload: {} });
+      sids[env] = (res.json() as { session: string }).session;
+      const sid = sids[env] as string;
+      const step = env.startsWith('infobot') ? { act: 'request', slot: 'actor' } : 'hello';
+      assert.deepEqual(await call('POST', `/sessions/${sid}/step`, { action: step }), [409, 'step() called before reset(): call reset() first']);
+      assert.deepEqual(await call('POST', `/sessions/${sid}/reset`, { seed: -1 }), [400, '"seed" must be >= 0, got -1']);
+      assert.deepEqual(await call('POST', `/sessions/${sid}/reset`, { seed: 2 ** 53 }), [400, '"seed" must be <= 9007199254740991, got 9007199254740992']);
+      assert.deepEqual(await call('POST', `/sessions/${sid}/reset`, { seed: 1, variant: -1 }), [400, '"variant" must be >= 0, got -1']);
+      assert.equal((await call('POST', `/sessions/${sid}/reset`, { seed: 1 }))[0], 200);
+      assert.deepEqual(await call('POST', `/sessions/${sid}/step`, `{"action":${deep}}`), [400, 'JSON body nested deeper than 32 levels']);
+      assert.deepEqual(await call('GET', `/sessions/${sid}/step`), [405, `method GET not allowed on /sessions/${sid}/step (allowed: POST)`]);
+    }
+    // Actions against the family schema: the field named.
+    for (const [env, action, message] of [
+      ['restaurant-task1-v1', 5, '"action" must be a string or an object, got 5'],
+      ['restaurant-task1-v1', { tool: 'api_call', arguments: { cuisine: 1 } }, 'action.arguments.cuisine: must be a string, got 1'],
+      ['infobot-small-v1', { act: 'inform', results: 'x' }, 'action.results: must be a list, got "x"'],
+      ['infobot-small-v1', { tool: 'request', arguments: { slot: 'plot' } }, 'action.arguments.slot: must be one of actor/critic_rating/genre/mpaa_rating/director/release_year, got "plot"'],
+      ['airdialogue-v1', { utterance: 'ok', action: { status: 'book' } }, 'action.action: missing "name"'],
+      ['airdialogue-v1', { tool: 'book', arguments: { name: 'x' } }, 'action.arguments: missing "flight"'],
+    ] as const)
+      assert.deepEqual(await call('POST', `/sessions/${sids[env]}/step`, { action }), [400, message]);
+    // The tools' calls go through.
+    for (const [env, action] of [
+      ['restaurant-task1-v1', { tool: 'api_call', arguments: { cuisine: 'italian', location: 'rome', number: 'two', price: 'cheap' } }],
+      ['infobot-small-v1', { tool: 'request', arguments: { slot: 'actor' } }],
+      ['airdialogue-v1', { tool: 'book', arguments: { name: 'x', flight: 1001 } }],
+    ] as const)
+      assert.equal((await call('POST', `/sessions/${sids[env]}/step`, { action }))[0], 200, env);
+    const air = sids['airdialogue-v1'] as string;
+    assert.deepEqual(await call('POST', `/sessions/${air}/step`, { action: 'hi' }), [409, 'step() called on a finished episode: call reset() to start another']);
+    const put = await server.app.inject({ method: 'PUT', url: '/envs' });
+    assert.deepEqual([put.statusCode, put.headers['allow'], (put.json() as { error: string }).error], [405, 'GET, HEAD', 'method PUT not allowed on /envs (allowed: GET, HEAD)']);
+    const list = (await server.app.inject({ method: 'GET', url: '/envs' })).json() as { envs: Array<{ id: string; schema?: string }> };
+    assert.equal(list.envs.find((e) => e.id === 'infobot-small-v1')?.schema, 'env-infobot.schema.json');
+    assert.deepEqual(logged, []);
+  } finally {
+    await server.close();
+  }
+});
+
+test('env-server: a real internal error is logged with its stack and answered 500 without it', async () => {
+  envs.register('test-broken-v0', 'an environment whose step has a bug', () => ({
+    id: 'test-broken-v0',
+    reset: () => ({ obs: {}, info: {} }),
+    step: () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'x')");
+    },
+    sampleAction: () => 0,
+  }));
+  const logged: string[] = [];
+  const server = createEnvServer({ logError: (t) => logged.push(t) });
+  try {
+    const sid = ((await server.app.inject({ method: 'POST', url: '/envs/test-broken-v0', payload: {} })).json() as { session: string }).session;
+    await server.app.inject({ method: 'POST', url: `/sessions/${sid}/reset`, payload: {} });
+    const res = await server.app.inject({ method: 'POST', url: `/sessions/${sid}/step`, payload: { action: 'x' } });
+    assert.deepEqual([res.statusCode, res.json()], [500, { error: 'internal error' }]);
+    assert.equal(logged.length, 1);
+    const [first, ...frames] = (logged[0] as string).split('\n');
+    assert.equal(first, `env-server: Cannot read properties of undefined (reading 'x') (POST /sessions/${sid}/step)`);
+    assert.ok(frames.length > 0 && frames.every((l) => /^\s+at /.test(l)), logged[0]);
   } finally {
     await server.close();
   }

@@ -2,21 +2,28 @@
  * The environment server (`dialogym env-server`): the agent drives, over HTTP/JSON, in any
  * language (as openai/gym-http-api did for Gym).
  *
- *   GET    /envs                        {protocol, envs:[{id, description, tools}]}
+ *   GET    /envs                        {protocol, envs:[{id, description, tools, schema?}]}
  *   POST   /envs/:id                    {options?} → 201 {session, env, tools}
  *   POST   /sessions/:sid/reset         {seed?, variant?} → {observation, info}
  *   POST   /sessions/:sid/step          {action} → {observation, reward, terminated, truncated, info}
  *   DELETE /sessions/:sid               204
  *
- * Errors are JSON `{error}`: invalid JSON 400, an action the environment refuses 400, step outside
- * an episode 409, unknown environment or session (or expired: sessions idle longer than `idleMs`
- * are dropped) 404, body over the limit 413, wrong content type 415, too many sessions 503.
+ * Every body is checked before the environment sees it: against its definition in
+ * `schemas/agent-protocol.schema.json`, the options (by `make`) and the action against the schema of
+ * the environment's family (`schemas/env-<family>.schema.json`: types and bounds — `maxTurns` at most
+ * 1000, a KB of at most 100,000 restaurants, …), and its nesting (at most 32 levels). Errors are
+ * JSON `{error}`, one line naming the field: invalid JSON, a bad body, option or action 400, step
+ * outside an episode 409 (before the first reset, or after the episode ended), unknown environment
+ * or session (or expired: sessions idle longer than `idleMs` are dropped) 404, another method on a
+ * known path 405 (with `Allow`), body over the limit 413, wrong content type 415, too many sessions
+ * 503. Anything else is a bug: logged with its stack (stderr), answered 500 `internal error`.
  */
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
-import { envs, make, type Env, type ToolSpec } from '../testbeds/env.js';
+import { envSchema, envs, make, type Env, type EnvSchemaName, type ToolSpec } from '../testbeds/env.js';
 import { AGENT_PROTOCOL } from '../agents/protocol.js';
 import { checkSchema } from '../formats/schema.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, RequestError, type CloseReport } from './http.js';
 
 /** Options of `createEnvServer`. */
 export interface EnvServerOptions {
@@ -28,12 +35,17 @@ export interface EnvServerOptions {
   readonly bodyLimit?: number;
   /** How often idle sessions are swept (default 60 s). */
   readonly sweepMs?: number;
+  /** A whole request must arrive within this (ms, default 30 s; its headers within min(10 s, this)). */
+  readonly requestTimeoutMs?: number;
+  /** Where an internal error is logged with its stack (default: stderr). */
+  readonly logError?: (text: string) => void;
 }
 
 interface EnvSession {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly env: Env<any, any>;
-  readonly tools: readonly ToolSpec[];
+  /** The family schema its actions are checked against (none for an environment registered without one). */
+  readonly schema: EnvSchemaName | undefined;
   lastUsed: number;
 }
 
@@ -41,18 +53,10 @@ interface EnvSession {
 export interface EnvServer {
   readonly app: FastifyInstance;
   listen(port: number, host?: string): Promise<string>;
-  close(): Promise<void>;
+  /** Stops gracefully (`gracefulClose`): the requests in flight get their answers within `graceMs` (default 5 s); `signal` ends the wait. */
+  close(graceMs?: number, signal?: AbortSignal): Promise<CloseReport>;
   /** Live sessions. */
   readonly size: number;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function toolsOf(info: Record<string, unknown>): ToolSpec[] {
@@ -67,13 +71,13 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   const sessions = new Map<string, EnvSession>();
   let counter = 0;
   const toolCache = new Map<string, readonly ToolSpec[]>();
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+  const logError = opts.logError ?? ((text: string) => process.stderr.write(text + '\n'));
+  const app = createApp({ bodyLimit, ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) }, (req) => `no route ${req.method} ${req.url.slice(0, 200)}`);
 
-  app.removeContentTypeParser('text/plain');
-  app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
+  app.setErrorHandler((err: FastifyError | RequestError, req, reply) => {
     let status = 500;
     let message = 'internal error';
-    if (err instanceof HttpError) ({ status, message } = err);
+    if (err instanceof RequestError) [status, message] = [err.statusCode, err.message];
     else if (err instanceof InvalidActionError) [status, message] = [400, err.message];
     else if (err instanceof StateError) [status, message] = [409, err.message];
     else if (err instanceof ConfigError) [status, message] = [400, err.message];
@@ -82,15 +86,15 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') [status, message] = [400, 'empty JSON body'];
     else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) [status, message] = [400, 'invalid JSON body'];
     else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) [status, message] = [err.statusCode, (err.message ?? 'bad request').split('\n')[0] as string];
+    if (status === 500) logError(internalErrorText('env-server', err, req));
     void reply.status(status).send({ error: message });
   });
-  app.setNotFoundHandler((req, reply) => void reply.status(404).send({ error: `no route ${req.method} ${req.url}` }));
 
   const session = (sid: string): EnvSession => {
     const s = sessions.get(sid);
     if (!s || Date.now() - s.lastUsed > idleMs) {
       sessions.delete(sid);
-      throw new HttpError(404, `unknown or expired session '${sid}'`);
+      throw new RequestError(404, `unknown or expired session '${sid}'`);
     }
     s.lastUsed = Date.now();
     return s;
@@ -99,7 +103,7 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   const bodyOf = (kind: 'createSession' | 'reset' | 'step', body: unknown): Record<string, unknown> => {
     const b = body === undefined || body === null ? {} : body;
     const issue = checkSchema('agent-protocol', b, `#/$defs/${kind}`);
-    if (issue) throw new HttpError(400, kind === 'createSession' && issue.reason.startsWith('unknown field') ? `${issue.reason}: the body is {"options": {…}}, environment options go inside "options"` : issue.reason);
+    if (issue) throw new RequestError(400, kind === 'createSession' && issue.reason.startsWith('unknown field') ? `${issue.reason}: the body is {"options": {…}}, environment options go inside "options"` : issue.reason);
     return b as Record<string, unknown>;
   };
   const toolsOfEnv = (id: string): readonly ToolSpec[] => {
@@ -111,16 +115,22 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     return t;
   };
 
-  app.get('/envs', async () => ({ protocol: AGENT_PROTOCOL, envs: envs.list().map((e) => ({ id: e.name, description: e.description, tools: toolsOfEnv(e.name) })) }));
+  app.get('/envs', async () => ({
+    protocol: AGENT_PROTOCOL,
+    envs: envs.list().map((e) => {
+      const schema = envSchema(e.name);
+      return { id: e.name, description: e.description, tools: toolsOfEnv(e.name), ...(schema ? { schema: `${schema}.schema.json` } : {}) };
+    }),
+  }));
 
   app.post<{ Params: { id: string } }>('/envs/:id', async (req, reply) => {
     const id = req.params.id;
-    if (!envs.has(id)) throw new HttpError(404, `unknown environment '${id}'`);
-    if (sessions.size >= maxSessions) throw new HttpError(503, `too many sessions (limit ${maxSessions})`);
+    if (!envs.has(id)) throw new RequestError(404, `unknown environment '${id}'`);
+    if (sessions.size >= maxSessions) throw new RequestError(503, `too many sessions (limit ${maxSessions})`);
     const options = bodyOf('createSession', req.body)['options'] ?? {};
-    const env = make(id, options);
+    const env = make(id, options); // checks the options: unknown keys, types and bounds (a ConfigError: 400)
     const sid = `s${++counter}-${Date.now().toString(36)}`;
-    sessions.set(sid, { env, tools: toolsOfEnv(id), lastUsed: Date.now() });
+    sessions.set(sid, { env, schema: envSchema(id), lastUsed: Date.now() });
     return reply.status(201).send({ session: sid, env: id, tools: toolsOfEnv(id) });
   });
 
@@ -135,8 +145,12 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
 
   app.post<{ Params: { sid: string } }>('/sessions/:sid/step', async (req) => {
     const s = session(req.params.sid);
-    const body = bodyOf('step', req.body);
-    const r = s.env.step(body['action']);
+    const action = bodyOf('step', req.body)['action'];
+    if (s.schema) {
+      const issue = checkSchema(s.schema, action, '#/$defs/action', 'action');
+      if (issue) throw new RequestError(400, issue.reason);
+    }
+    const r = s.env.step(action);
     return { observation: r.obs, reward: r.reward, terminated: r.terminated, truncated: r.truncated, info: r.info };
   });
 
@@ -160,9 +174,9 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     async listen(port, host = '127.0.0.1') {
       return app.listen({ port, host });
     },
-    async close() {
+    async close(graceMs = HTTP_DEFAULTS.graceMs, signal?: AbortSignal) {
       clearInterval(sweep);
-      await app.close();
+      return gracefulClose(app, graceMs, signal);
     },
   };
 }

@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ChatModel } from './chat-model.js';
 import { localBackend, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
 import { checkSchema } from '../formats/schema.js';
@@ -26,6 +26,7 @@ import { kbHint, type KbHint } from './kb-hint.js';
 import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
 import { withTextLimit } from './web-page.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, pathOf, RequestError, type CloseReport } from './http.js';
 
 export interface ServerOptions extends SessionOptions, SessionStoreOptions {
   /** Largest request body in bytes (default 16 KiB). */
@@ -34,8 +35,10 @@ export interface ServerOptions extends SessionOptions, SessionStoreOptions {
   readonly sweepMs?: number;
   /** Folder of the web UI (default: `src/serve/web` of the package). */
   readonly webDir?: string;
-  /** A line per unexpected server error (default: stderr). */
-  readonly logError?: (line: string) => void;
+  /** A whole request must arrive within this (ms, default 30 s; its headers within min(10 s, this)). */
+  readonly requestTimeoutMs?: number;
+  /** Where an unexpected server error is logged, its stack after its first line (default: stderr). */
+  readonly logError?: (text: string) => void;
 }
 
 export const SERVER_DEFAULTS = { bodyLimit: 16 * 1024, sweepMs: 60_000 } as const;
@@ -46,8 +49,8 @@ export interface ChatServer {
   readonly backend?: SessionBackend;
   /** Starts listening; resolves to the base URL (`http://127.0.0.1:port`). */
   listen(port: number, host: string): Promise<string>;
-  /** Stops accepting connections, waits for in-flight requests, drops the sessions. */
-  close(): Promise<void>;
+  /** Stops gracefully (`gracefulClose`: the requests in flight get their answers within `graceMs`, default 5 s; `signal` ends the wait), then drops the sessions. */
+  close(graceMs?: number, signal?: AbortSignal): Promise<CloseReport>;
 }
 
 const WEB_FILES: Readonly<Record<string, { file: string; type: string }>> = {
@@ -75,7 +78,7 @@ class HttpError extends Error {
 
 /** Maps any thrown error to a status and a one-line message (no stack, no internals). */
 function errorReply(e: unknown, bodyLimit: number): { status: number; error: string } {
-  if (e instanceof HttpError) return { status: e.statusCode, error: e.message };
+  if (e instanceof HttpError || e instanceof RequestError) return { status: e.statusCode, error: e.message };
   if (e instanceof InputError) return { status: 400, error: e.message };
   if (e instanceof SessionNotFoundError) return { status: 404, error: e.message };
   if (e instanceof CapacityError) return { status: 503, error: e.message };
@@ -126,21 +129,16 @@ export interface ServerInfo {
   readonly airdialogue?: boolean;
 }
 
-/** The fastify app of a server: body limit, JSON-only bodies, one-line JSON errors, no-sniff and no-store headers. */
+/** The fastify app of a server (http.ts: timeouts, JSON-only bodies of bounded nesting, 405), one-line JSON errors, no-sniff and no-store headers. */
 function baseApp(opts: ServerOptions): FastifyInstance {
   const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
   const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
-  // JSON only: a text/plain body is a 415, not a string body.
-  app.removeContentTypeParser('text/plain');
+  const app = createApp({ bodyLimit, ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) }, (req) => `not found: ${req.method} ${pathOf(req).slice(0, 200)}`);
 
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
     const { status, error } = errorReply(err, bodyLimit);
-    if (status >= 500 && !(err instanceof CapacityError)) logError(`serve: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    if (status >= 500 && !(err instanceof CapacityError)) logError(internalErrorText('serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
-  });
-  app.setNotFoundHandler((req, reply) => {
-    void reply.code(404).send({ error: `not found: ${req.method} ${req.url.split('?')[0]}` });
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -161,7 +159,7 @@ function chatServer(app: FastifyInstance, backend: SessionBackend | undefined): 
       const p = typeof addr === 'object' && addr ? addr.port : port;
       return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
     },
-    close: () => app.close(),
+    close: (graceMs = HTTP_DEFAULTS.graceMs, signal?: AbortSignal) => gracefulClose(app, graceMs, signal),
   };
 }
 

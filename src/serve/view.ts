@@ -19,7 +19,8 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, type CloseReport } from './http.js';
 import { summarizeEpisodes, type EpisodeRecord, type EvaluationSummary } from '../evaluation/evaluate.js';
 import { defaultWebDir } from './server.js';
 
@@ -407,19 +408,20 @@ export interface ViewServer {
   readonly app: FastifyInstance;
   /** Starts listening; resolves to the base URL. */
   listen(port: number, host: string): Promise<string>;
-  close(): Promise<void>;
+  /** Stops as the other servers do (`gracefulClose`: requests in flight get `graceMs`). */
+  close(graceMs?: number, signal?: AbortSignal): Promise<CloseReport>;
 }
 
-/** The view server of `folder` (a ConfigError-free constructor: the CLI checks the folder first). */
-export function createViewServer(folder: string, opts: ViewOptions = {}): ViewServer {
+/** The view server of `folder` (the CLI checks that the folder exists first). Read only: GET routes, no body. */
+export function createViewServer(folder: string, opts: ViewOptions & { readonly requestTimeoutMs?: number } = {}): ViewServer {
   const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
-  const app = Fastify({ logger: false, bodyLimit: 1024, forceCloseConnections: true, return503OnClosing: true });
-  app.setErrorHandler((err, _req, reply) => {
-    const status = err instanceof ViewError ? err.status : typeof (err as { statusCode?: unknown }).statusCode === 'number' && ((err as { statusCode: number }).statusCode) < 500 ? (err as { statusCode: number }).statusCode : 500;
-    if (status >= 500) logError(`view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    void reply.code(status).type('application/json; charset=utf-8').send({ error: status >= 500 ? 'internal error' : (err as Error).message.split('\n')[0] });
+  const app = createApp({ bodyLimit: 1024, requestTimeoutMs: opts.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs }, (req) => `not found: ${req.method} ${req.url.split('?')[0]?.slice(0, 200)}`);
+  app.setErrorHandler((err, req, reply) => {
+    const e = err as { statusCode?: unknown; message?: unknown };
+    const status = err instanceof ViewError ? err.status : typeof e.statusCode === 'number' && e.statusCode < 500 ? e.statusCode : 500;
+    if (status >= 500) logError(internalErrorText('view', err, req));
+    void reply.code(status).type('application/json; charset=utf-8').send({ error: status >= 500 ? 'internal error' : String(e.message ?? 'bad request').split('\n')[0] });
   });
-  app.setNotFoundHandler((req, reply) => void reply.code(404).send({ error: `not found: ${req.method} ${req.url.split('?')[0]}` }));
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');
@@ -438,11 +440,8 @@ export function createViewServer(folder: string, opts: ViewOptions = {}): ViewSe
   return {
     app,
     async listen(port, host) {
-      await app.listen({ port, host });
-      const addr = app.server.address();
-      const p = typeof addr === 'object' && addr ? addr.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+      return app.listen({ port, host });
     },
-    close: () => app.close(),
+    close: (graceMs, signal) => gracefulClose(app, graceMs, signal),
   };
 }

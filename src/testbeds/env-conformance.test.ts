@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
-import { checkEnv, envs, type Env } from './env.js';
+import { checkEnv, envSchema, envs, type Env } from './env.js';
+import { checkSchema } from '../formats/schema.js';
 import './airdialogue/index.js';
 import './infobot/index.js';
 import './restaurant/online/babi.js';
@@ -44,5 +45,33 @@ test('every registered environment follows the reset/step contract', () => {
     const again = envs.get(name)();
     const limit = stepLimit(name);
     assert.deepEqual(trajectory(again, 7, 3, limit), trajectory(env, 7, 3, limit), `${name}: two instances disagree`);
+  }
+});
+
+test('every registered environment: step outside an episode says which, reset refuses a negative or non-integer seed, its actions fit its family schema', () => {
+  for (const name of envs.names()) {
+    const env = envs.get(name)();
+    assert.throws(() => env.step(env.sampleAction(createRng(0))), { name: 'StateError', message: 'step() called before reset(): call reset() first' }, name);
+    for (const [opts, what] of [
+      [{ seed: -1 }, 'seed must be a non-negative integer, got -1'],
+      [{ seed: 1.5 }, 'seed must be a non-negative integer, got 1.5'],
+      [{ seed: 2 ** 53 }, 'seed must be a non-negative integer, got 9007199254740992'],
+      [{ seed: 1, variant: -2 }, 'variant must be a non-negative integer, got -2'],
+    ] as const)
+      assert.throws(() => env.reset(opts), { name: 'ConfigError', message: `${name}: reset ${what}` }, name);
+    const schema = envSchema(name);
+    assert.ok(schema, `${name}: registered without its family's schema`);
+    const rng = createRng(5);
+    for (let episode = 0; episode < 5; episode++) {
+      env.reset({ seed: episode });
+      for (let k = 0; ; k++) {
+        const action = env.sampleAction(rng);
+        assert.equal(checkSchema(schema, action, '#/$defs/action', 'action')?.reason, undefined, `${name}: ${JSON.stringify(action)}`);
+        const r = env.step(action);
+        if (r.terminated || r.truncated) break;
+        assert.ok(k < stepLimit(name), name);
+      }
+    }
+    assert.throws(() => env.step(env.sampleAction(rng)), { name: 'StateError', message: 'step() called on a finished episode: call reset() to start another' }, name);
   }
 });

@@ -58,3 +58,31 @@ test('make refuses an option the environment does not read (a typo is named, not
   // The options it reads still build it.
   assert.ok(envs.get('airdialogue-v1')({ maxTurns: 10, seed: 2 }).reset({ seed: 1 }).obs);
 });
+
+test('make applies the bounds of the family schema: a ConfigError naming the environment and the field', async () => {
+  await import('./restaurant/online/babi.js');
+  await import('./infobot/index.js');
+  const refused = (id: string, options: object, message: string): void => {
+    assert.throws(() => envs.get(id)(options), (e: Error) => e instanceof ConfigError && e.message === message, `${id} ${JSON.stringify(options)}`);
+  };
+  refused('restaurant-task1-v1', { maxTurns: 1_000_000_000 }, 'restaurant-task1-v1: options.maxTurns: must be <= 1000, got 1000000000');
+  refused('restaurant-task1-v1', { restaurants: 10_000_000 }, 'restaurant-task1-v1: options.restaurants: must be a list, got 10000000');
+  refused('restaurant-task1-v1', { restaurants: [{ name: 'x' }, null, 1] }, 'restaurant-task1-v1: options.restaurants[0]: missing "cuisine"');
+  const r = { name: 'r1', cuisine: 'italian', location: 'rome', price: 'cheap', rating: 3, phone: 'r1_phone', address: 'r1_address', number: 'two' };
+  refused('restaurant-task1-v1', { restaurants: [r, null] }, 'restaurant-task1-v1: options.restaurants[1]: must be an object, got null');
+  refused('restaurant-task1-v1', { restaurants: [{ ...r, phone: 'r1_phone\n2 r2 R_phone x' }] }, 'restaurant-task1-v1: options.restaurants[0].phone: must be one word (no spaces, at most 200 characters), got "r1_phone\\n2 r2 R_phone x"');
+  refused('restaurant-task1-v1', { restaurants: Array.from({ length: 100_001 }, () => r) }, 'restaurant-task1-v1: options.restaurants: is too long (at most 100000 items)');
+  refused('restaurant-task1-v1', { seed: -1 }, 'restaurant-task1-v1: options.seed: must be >= 0, got -1');
+  refused('infobot-small-v1', { kbs: 1 }, "infobot-small-v1: options.kbs: cannot be given (the library's MovieKb objects {full, incomplete}; over JSON the KB is generated from kbSeed and missing)");
+  refused('infobot-small-v1', { kbs: { full: {}, incomplete: {} } }, "infobot-small-v1: options.kbs: cannot be given (the library's MovieKb objects {full, incomplete}; over JSON the KB is generated from kbSeed and missing)");
+  refused('infobot-small-v1', { user: { maxTurns: 5000 } }, 'infobot-small-v1: options.user.maxTurns: must be <= 1000, got 5000');
+  refused('airdialogue-v1', { context: { flightsPerKb: 1e7 } }, 'airdialogue-v1: options.context.flightsPerKb: must be <= 1000, got 10000000');
+  // A refusal from deeper down names the environment too.
+  refused('airdialogue-v1', { context: { candidateAirports: 1000 } }, 'airdialogue-v1: candidateAirports must be in [2, 24]');
+  // What JSON cannot carry is the library's own, checked by the environment: MovieKb objects, a customer policy function.
+  const { splitKbs } = await import('./infobot/generate.js');
+  assert.equal(envs.get('infobot-small-v1')({ kbs: splitKbs('small', 3) }).reset({ seed: 1 }).obs.turn, 0);
+  refused('infobot-small-v1', { kbs: { full: splitKbs('small', 3).full, incomplete: 'x' } }, 'infobot-small-v1: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)');
+  const { customerPolicies } = await import('./airdialogue/policies.js');
+  assert.ok(envs.get('airdialogue-v1')({ customer: customerPolicies.get('rules') }).reset({ seed: 1 }).obs);
+});

@@ -7,8 +7,9 @@
  * itself (`terminated`) or was cut off (`truncated`, e.g. a turn limit).
  */
 import { Registry } from '../core/registry.js';
-import { ConfigError, DialogymError } from '../core/errors.js';
+import { ConfigError, DialogymError, StateError } from '../core/errors.js';
 import { createRng, type Rng } from '../core/rng.js';
+import { checkSchema, type SchemaName } from '../formats/schema.js';
 
 /**
  * Diagnostic data an environment returns with `reset` and `step` (Gymnasium's `info` dict): not
@@ -118,8 +119,9 @@ export interface Env<Obs, Act> {
 }
 
 /**
- * Options a factory may receive (each environment reads what it needs, with defaults; unknown
- * keys are ignored). The accepted keys are the environment's own options type, e.g.
+ * Options a factory may receive (each environment reads what it needs, with defaults; `make`
+ * refuses a key it does not read and checks types and bounds against the family's schema, see
+ * `envSchema`). The accepted keys are the environment's own options type, e.g.
  * `InfoBotEnvOptions` in `dialogym/infobot` — any object type, so a typed options object is
  * passed as it is.
  *
@@ -150,14 +152,117 @@ export type EnvFactory = (options?: EnvOptions) => Env<any, any>;
 /**
  * Throws a ConfigError naming the environment when `options` has a key it does not read: a
  * misspelt option (`maxturns`, or `{"maxTurns": 40}` sent as the env server's body instead of
- * inside `options`) would otherwise be ignored without a word. Internal: each registered factory
- * calls it with its options' names.
+ * inside `options`) would otherwise be ignored without a word. Internal: `registerEnv` calls it
+ * with the options' names.
  */
 export function checkOptionKeys(envId: string, options: EnvOptions | undefined, known: readonly string[]): void {
   if (options === undefined || options === null) return;
   if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${envId}: options must be an object, got ${Array.isArray(options) ? 'an array' : typeof options}`);
   const unknown = Object.keys(options).filter((k) => !known.includes(k));
   if (unknown.length > 0) throw new ConfigError(`${envId}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 64)}"`).join(', ')} (its options: ${known.join(', ')})`);
+}
+
+/**
+ * The published schema of an environment family (`schemas/<name>.schema.json`): `#/$defs/options`
+ * gives the types and bounds of its options (`maxTurns` at most 1000, a KB of at most 100,000
+ * restaurants, …), `#/$defs/action` the shape of its actions.
+ *
+ * @example
+ * ```ts
+ * import { envSchema, type EnvSchemaName } from 'dialogym';
+ * const name: EnvSchemaName | undefined = envSchema('airdialogue-v1'); // 'env-airdialogue'
+ * ```
+ */
+export type EnvSchemaName = Extract<SchemaName, `env-${string}`>;
+
+/** What an environment family declares when it registers an id (internal): its options' names and its schema. */
+export interface EnvFamily {
+  /** Every option the factory reads (make refuses any other key). */
+  readonly options: readonly string[];
+  /** The family's published schema. */
+  readonly schema: EnvSchemaName;
+}
+
+/** Whether `v` holds only JSON data (no function, class instance or typed array at any depth). */
+function isJsonData(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return typeof v !== 'function' && typeof v !== 'symbol' && typeof v !== 'bigint';
+  if (Array.isArray(v)) return v.every(isJsonData);
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isJsonData);
+}
+
+/**
+ * Checks options against an environment family (internal; `registerEnv`'s factories call it):
+ * unknown keys, then the types and bounds of the family's schema, each a ConfigError naming the
+ * environment and the field (`restaurant-task1-v1: options.maxTurns: must be <= 1000, got 1000000000`).
+ * An option holding what JSON cannot carry (a customer policy function, the MovieKb objects of
+ * KB-InfoBot's `kbs`) is the library's own: the environment checks it, not the schema.
+ */
+export function checkEnvOptions(envId: string, options: EnvOptions | undefined, family: EnvFamily): void {
+  checkOptionKeys(envId, options, family.options);
+  if (options === undefined || options === null) return;
+  const data = Object.entries(options).filter(([, v]) => isJsonData(v));
+  if (data.length === 0) return; // nothing to check: ajv is not even loaded
+  const issue = checkSchema(family.schema, Object.fromEntries(data), '#/$defs/options', 'options');
+  if (issue) throw new ConfigError(`${envId}: ${issue.reason}`);
+}
+
+const familySchemas = new Map<string, EnvSchemaName>();
+
+/**
+ * Registers a built-in environment of a family (internal): `make(id, options)` checks the options
+ * (`checkEnvOptions`) before `build` runs, and `envSchema(id)` names the family's schema (the env
+ * server checks actions against it).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function registerEnv<O extends object>(id: string, description: string, family: EnvFamily, build: (options: O) => Env<any, any>): void {
+  envs.register(id, description, (options) => {
+    checkEnvOptions(id, options, family);
+    try {
+      return build((options ?? {}) as O);
+    } catch (e) {
+      // A refusal from deeper down (`candidateAirports must be in [2, 24]`) names the environment too.
+      if (e instanceof ConfigError && !e.message.startsWith(`${id}: `)) throw new ConfigError(`${id}: ${e.message}`, { cause: e });
+      throw e;
+    }
+  });
+  familySchemas.set(id, family.schema);
+}
+
+/**
+ * The published schema of a registered environment's family (`env-restaurant`, `env-infobot`,
+ * `env-airdialogue`), or undefined for an environment registered without one (your own).
+ *
+ * @example
+ * ```ts
+ * import { envSchema } from 'dialogym';
+ * envSchema('restaurant-task1-v1'); // 'env-restaurant': schemas/env-restaurant.schema.json
+ * ```
+ */
+export function envSchema(envId: string): EnvSchemaName | undefined {
+  return familySchemas.get(envId);
+}
+
+/**
+ * The random stream of a new episode (internal; each environment's `reset` calls it): `opts.seed`
+ * alone decides it when given, else the environment's own stream (seeded by its `seed` option) gives
+ * its next one. A seed or variant that is not a non-negative safe integer is a ConfigError naming
+ * the environment.
+ */
+export function episodeRng(envId: string, opts: ResetOptions, stream: Rng, resets: number): Rng {
+  for (const k of ['seed', 'variant'] as const) {
+    const v = opts[k];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) throw new ConfigError(`${envId}: reset ${k} must be a non-negative integer, got ${String(v)}`);
+  }
+  return opts.seed !== undefined ? createRng(opts.seed) : stream.fork(`episode:${resets}`);
+}
+
+/**
+ * The StateError of a `step` outside an episode (internal): before the first `reset`, or after the
+ * episode ended — each says which, and to call `reset`.
+ */
+export function stepOutsideEpisode(started: boolean): StateError {
+  return new StateError(started ? 'step() called on a finished episode: call reset() to start another' : 'step() called before reset(): call reset() first');
 }
 
 /**

@@ -34,6 +34,7 @@ interface EvaluateFlags extends LlmFlags {
   maxTurns?: number;
   json?: boolean;
   transcripts?: string;
+  showFailures: number;
 }
 
 /**
@@ -83,7 +84,8 @@ export function registerEvaluate(program: Command): void {
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
+    .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0)
     .option('--resume <file>', 'continue an interrupted run from its transcripts: the episodes in the file are kept, the others played and appended to it (default: none)')
     .option('--user-llm <model>', "a language model (same --llm-* flags) says the simulated user's turns in its own words, told its goal and, each turn, what the environment's user does; the environment still judges (restaurant, DSTC6, AirDialogue -v2 envs) (default: the environment's own words)")
     .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)");
@@ -177,6 +179,13 @@ export async function finishEvaluate(run: MergedRun, llm?: LlmStats, userLlm?: L
     if (llm) out(`requests sent ${requestLine(llm)}`);
     if (s.userUsage) out(`user tokens in ${s.userUsage.tokensIn}  out ${s.userUsage.tokensOut}  (${s.userUsage.requests} turns)${userCost !== undefined ? `  cost ${userCost.toFixed(4)}` : ''}`);
     if (userLlm) out(`user requests sent ${requestLine(userLlm)}`);
+  }
+  const shown = records.filter((r) => !r.success).slice(0, o.showFailures ?? 0);
+  if (shown.length > 0) {
+    const { describeEpisode } = await import('../../evaluation/show.js');
+    const text = shown.map((r) => describeEpisode(r).join('\n')).join('\n\n');
+    if (o.json) process.stderr.write(`${text}\n`);
+    else out(`\n${text}`);
   }
 }
 

@@ -7,10 +7,11 @@ import { startWorkerPool } from '../../serve/worker-pool.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, intFlag } from '../run.js';
+import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { ConfigError, DialogymError } from '../../core/errors.js';
 import { SUMMARY } from './summaries.js';
 
-interface ServeFlags {
+interface ServeFlags extends ServingFlags {
   model?: string;
   kb?: string;
   candidates?: string;
@@ -28,7 +29,7 @@ interface ServeFlags {
 }
 
 export function registerServe(program: Command): void {
-  program
+  const cmd = program
     .command('serve')
     .description(SUMMARY.serve)
     .option('--model <model>', 'registry name (rules, …) or model file (*.dgm) of the restaurant chat (required unless --airdialogue is given)')
@@ -45,7 +46,8 @@ export function registerServe(program: Command): void {
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
-    .option('--airdialogue <file>', 'serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…; without --model, / redirects to it (default: none)')
+    .option('--airdialogue <file>', 'serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…; without --model, / redirects to it (default: none)');
+  servingFlags(cmd)
     .action(
       action(async (o: ServeFlags) => {
         if (o.model === undefined) {
@@ -60,6 +62,7 @@ export function registerServe(program: Command): void {
           idleMs: o.idleMinutes * 60_000,
           bodyLimit: o.bodyLimit,
           maxTextLength: o.maxText,
+          requestTimeoutMs: o.requestTimeout,
           ...(o.maxResults !== undefined ? { maxResults: o.maxResults } : {}),
         };
         let bot: BotSetup | undefined;
@@ -95,25 +98,7 @@ export function registerServe(program: Command): void {
         const restaurant = bot ? `model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}` : undefined;
         const airLine = air ? `AirDialogue models ${air.file} on ${url}/airdialogue` : undefined;
         process.stderr.write(`serving ${[restaurant, airLine].filter((x) => x !== undefined).join('; ')}\n`);
-        let stopping = false;
-        const stop = (signal: string): void => {
-          if (stopping) return;
-          stopping = true;
-          process.stderr.write(`${signal}: shutting down\n`);
-          server
-            .close()
-            .then(() => {
-              bot?.close();
-              process.stderr.write('stopped\n');
-              process.exit(0);
-            })
-            .catch((e: unknown) => {
-              process.stderr.write(`error: shutdown: ${e instanceof Error ? e.message : String(e)}\n`);
-              process.exit(1);
-            });
-        };
-        process.on('SIGTERM', () => stop('SIGTERM'));
-        process.on('SIGINT', () => stop('SIGINT'));
+        stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, () => bot?.close());
       }),
     );
 }

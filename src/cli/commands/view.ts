@@ -4,45 +4,38 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, DialogymError } from '../../core/errors.js';
 import { action, intFlag } from '../run.js';
+import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { SUMMARY } from './summaries.js';
 
-interface ViewFlags {
+interface ViewFlags extends ServingFlags {
   port: number;
   host: string;
 }
 
 export function registerView(program: Command): void {
-  program
+  const cmd = program
     .command('view')
     .description(SUMMARY.view)
     .argument('[folder]', 'the folder to look at (read recursively, 4 levels deep)', 'results')
     .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8080)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .action(
-      action(async (folder: string, o: ViewFlags) => {
-        if (!existsSync(folder)) throw new ConfigError(`${folder}: no such folder (dialogym view reads the folder a run wrote into, e.g. results/)`);
-        if (!statSync(folder).isDirectory()) throw new ConfigError(`${folder}: not a folder (dialogym view reads a folder of runs and reports)`);
-        const { createViewServer, scanViewFolder } = await import('../../serve/view.js');
-        const root = resolve(folder);
-        const found = scanViewFolder(root);
-        const server = createViewServer(root);
-        let url: string;
-        try {
-          url = await server.listen(o.port, o.host);
-        } catch (e) {
-          const code = (e as NodeJS.ErrnoException).code;
-          throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use (try --port 0)` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
-        }
-        process.stderr.write(`view: ${url}/ (${found.runs.length} runs, ${found.reports.length} reports, ${found.images.length} charts in ${folder})\n`);
-        const stop = (signal: string): void => {
-          process.stderr.write(`${signal}: shutting down\n`);
-          server.close().then(
-            () => process.exit(0),
-            () => process.exit(1),
-          );
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      }),
-    );
+    .option('--host <host>', 'address to listen on', '127.0.0.1');
+  servingFlags(cmd).action(
+    action(async (folder: string, o: ViewFlags) => {
+      if (!existsSync(folder)) throw new ConfigError(`${folder}: no such folder (dialogym view reads the folder a run wrote into, e.g. results/)`);
+      if (!statSync(folder).isDirectory()) throw new ConfigError(`${folder}: not a folder (dialogym view reads a folder of runs and reports)`);
+      const { createViewServer, scanViewFolder } = await import('../../serve/view.js');
+      const root = resolve(folder);
+      const found = scanViewFolder(root);
+      const server = createViewServer(root, { requestTimeoutMs: o.requestTimeout });
+      let url: string;
+      try {
+        url = await server.listen(o.port, o.host);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use (try --port 0)` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
+      }
+      process.stderr.write(`view: ${url}/ (${found.runs.length} runs, ${found.reports.length} reports, ${found.images.length} charts in ${folder})\n`);
+      stopOnSignals((grace, signal) => server.close(grace, signal), o.grace);
+    }),
+  );
 }

@@ -102,6 +102,11 @@ function resolve(o: ContextOptions): Resolved {
   };
   if (r.candidateAirports < 2 || r.candidateAirports > r.airports.length) throw new ConfigError(`candidateAirports must be in [2, ${r.airports.length}]`);
   if (!Number.isInteger(r.flightsPerKb) || r.flightsPerKb < 1) throw new ConfigError('flightsPerKb must be a positive integer');
+  for (const [k, p] of Object.entries(r.priors)) {
+    if (typeof p === 'number') continue; // reservation: a probability
+    const { values, probs } = p as Prior<unknown>;
+    if (values.length !== probs.length || !probs.some((x) => x > 0)) throw new ConfigError(`priors.${k}: values and probs must have the same length and probs a positive entry (got ${values.length} values, ${probs.length} probs)`);
+  }
   return r;
 }
 

@@ -8,7 +8,7 @@ import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
-import { checkOptionKeys, envs, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
@@ -128,7 +128,7 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   }
 
   reset(opts: ResetOptions = {}): ResetResult<AirObservation> {
-    const rng = opts.seed !== undefined ? createRng(opts.seed) : this.stream.fork(`episode:${this.resets}`);
+    const rng = episodeRng(this.id, opts, this.stream, this.resets);
     this.resets++;
     this.ctx = this.generator.generate(rng.fork('context'));
     this.customer = this.customerFactory(this.ctx.intent, rng.fork('customer'));
@@ -144,7 +144,7 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
 
   step(action: AgentMove | ToolCall | string): StepResult<AirObservation> {
     const move = typeof action === 'string' || (typeof action === 'object' && action !== null) ? airMoveOf(action) : action;
-    if (this.done || !this.ctx || !this.customer) throw new StateError('step() called on a finished episode; call reset() first');
+    if (this.done || !this.ctx || !this.customer) throw stepOutsideEpisode(this.ctx !== null);
     if (typeof move?.utterance !== 'string') throw new InvalidActionError('an agent move needs an utterance (string)');
     this.turns.push({ speaker: 'bot', text: move.utterance });
     if (move.action) {
@@ -181,10 +181,7 @@ declare module '../env.js' {
 
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
-envs.register(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', (options) => {
-  checkOptionKeys(AIR_ENV_ID, options, MAKE_OPTIONS);
-  return new AirDialogueEnv((options ?? {}) as AirEnvOptions);
-});
+registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueEnv(options));
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs

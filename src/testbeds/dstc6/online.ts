@@ -8,11 +8,12 @@
  * answer). A call's results are shown as in the datasets: at most 4, in random order.
  */
 import { createRng, type Rng } from '../../core/rng.js';
+import { memoLast } from '../../core/memo.js';
 import { ConfigError } from '../../core/errors.js';
-import { checkOptionKeys, envs } from '../env.js';
+import { envs, registerEnv } from '../env.js';
 import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
-import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
+import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
 import { drawInfo } from '../restaurant/online/babi.js';
 import type { CallSlot, Goal, InfoKind, UserLanguage } from '../restaurant/online/user.js';
 import { generateExtendedKbs, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
@@ -171,16 +172,8 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
   };
 }
 
-const kbCache = new Map<number, Record<KbId, Restaurant[]>>();
-/** The extended KBs `generate dstc6 --seed <seed>` writes (cached: a pure function of the seed). */
-function generatedKbs(seed: number): Record<KbId, Restaurant[]> {
-  let kbs = kbCache.get(seed);
-  if (!kbs) {
-    kbs = generateExtendedKbs(createRng(seed).fork('kb'));
-    kbCache.set(seed, kbs);
-  }
-  return kbs;
-}
+/** The extended KBs `generate dstc6 --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
+const generatedKbs = memoLast(4, (seed: number): Record<KbId, Restaurant[]> => generateExtendedKbs(createRng(seed).fork('kb')));
 
 type Dstc6EnvId = `dstc6-task${Dstc6Task}-${TestSet}-v1`;
 type Dstc6EnvTypeMap = { readonly [K in Dstc6EnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
@@ -195,10 +188,8 @@ for (const set of TEST_SETS) {
     const id = dstc6EnvId(task, set);
     if (envs.has(id)) continue;
     const spec = SET_SPECS[set];
-    envs.register(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against the simulated user`, (options) => {
-      checkOptionKeys(id, options, RESTAURANT_ENV_OPTIONS);
-      const o = (options ?? {}) as RestaurantEnvOptions;
-      return new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb]), o);
-    });
+    registerEnv<RestaurantEnvOptions>(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against the simulated user`, RESTAURANT_FAMILY, (o) =>
+      new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb]), o),
+    );
   }
 }

@@ -5,14 +5,14 @@
  * terminate on inform and are truncated at the turn limit (10 agent actions).
  */
 import { createRng, hashString, type Rng } from '../../core/rng.js';
-import { checkOptionKeys, envs, isToolCall, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { episodeRng, isToolCall, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { splitKbs, type SplitKbs } from './generate.js';
-import type { MovieKb } from './movie-kb.js';
+import { MovieKb } from './movie-kb.js';
 import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
 import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession } from './user.js';
-import { InvalidActionError, StateError } from '../../core/errors.js';
+import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { INFOBOT_TOOLS, infoBotActionOfTool } from './tools.js';
 
 /**
@@ -157,7 +157,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
   }
 
   reset(opts: ResetOptions = {}): ResetResult<InfoBotObservation> {
-    const rng = opts.seed !== undefined ? createRng(opts.seed) : this.stream.fork(`episode:${this.resets}`);
+    const rng = episodeRng(this.id, opts, this.stream, this.resets);
     this.resets++;
     this.session = this.sim.session(rng.fork('user'));
     this.lastAct = this.session.opening.act;
@@ -167,7 +167,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
   step(action: InfoBotAction | ToolCall): StepResult<InfoBotObservation> {
     if (isToolCall(action)) action = infoBotActionOfTool(action);
     const s = this.session;
-    if (!s || s.done) throw new StateError('step() called without an open episode: call reset()');
+    if (!s || s.done) throw stepOutsideEpisode(s !== null);
     const r = s.respond(action);
     this.lastAct = r.act;
     const info: Info = { userAct: r.act.act, turn: s.turn };
@@ -198,9 +198,10 @@ export function episodeSeed(seed: number, i: number): number {
 const MAKE_OPTIONS = Object.keys({ kbSeed: true, kbs: true, missing: true, user: true, temperature: true, seed: true } satisfies Record<Exclude<keyof InfoBotEnvOptions, 'split'>, true>);
 
 for (const split of SPLITS) {
-  envs.register(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, (options) => {
-    checkOptionKeys(envId(split), options, MAKE_OPTIONS);
-    return new InfoBotEnv({ ...(options as InfoBotEnvOptions), split });
+  registerEnv<InfoBotEnvOptions>(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, { options: MAKE_OPTIONS, schema: 'env-infobot' }, (options) => {
+    // `kbs` holds the library's MovieKb objects (the schema refuses it as JSON).
+    if (options.kbs !== undefined && !(options.kbs.full instanceof MovieKb && options.kbs.incomplete instanceof MovieKb)) throw new ConfigError(`${envId(split)}: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)`);
+    return new InfoBotEnv({ ...options, split });
   });
 }
 

@@ -5,8 +5,9 @@
  * of `patterns.ts`, the results of a call shown in the orders of `orderResults`.
  */
 import { createRng, type Rng } from '../../../core/rng.js';
+import { memoLast } from '../../../core/memo.js';
 import { ConfigError } from '../../../core/errors.js';
-import { checkOptionKeys, envs } from '../../env.js';
+import { envs, registerEnv } from '../../env.js';
 import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
 import { BABI_KB } from '../kb-dialects.js';
 import {
@@ -28,7 +29,7 @@ import {
   fill,
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
-import { RESTAURANT_ENV_OPTIONS, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
+import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
 import type { CallSlot, Goal, InfoKind, UserLanguage } from './user.js';
 
 const phrase = (rng: Rng, f: CallSlot, v: string): string => fill(rng.pick(SLOT_PHRASES[f as Field]), v);
@@ -59,16 +60,8 @@ function hamming(a: ApiCall, b: ApiCall): Field[] {
   return FIELDS.filter((f) => a[f] !== b[f]);
 }
 
-const kbCache = new Map<number, readonly Restaurant[]>();
-/** The KB `generate restaurant --seed <seed>` writes (cached: a pure function of the seed). */
-function generatedKb(seed: number): readonly Restaurant[] {
-  let rs = kbCache.get(seed);
-  if (!rs) {
-    rs = generateRestaurants(createRng(seed).fork('kb'));
-    kbCache.set(seed, rs);
-  }
-  return rs;
-}
+/** The KB `generate restaurant --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
+const generatedKb = memoLast(4, (seed: number): readonly Restaurant[] => generateRestaurants(createRng(seed).fork('kb')));
 
 /** The setting of `restaurant-task<task>[-oov]-v1` over `restaurants`. */
 export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonly Restaurant[]): OnlineSetting {
@@ -161,10 +154,8 @@ for (const vocab of ['iv', 'oov'] as const) {
   for (const task of [1, 2, 3, 4, 5] as const) {
     const id = babiEnvId(task, vocab);
     if (envs.has(id)) continue;
-    envs.register(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against the simulated user`, (options) => {
-      checkOptionKeys(id, options, RESTAURANT_ENV_OPTIONS);
-      const o = (options ?? {}) as RestaurantEnvOptions;
-      return new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1)), o);
-    });
+    registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against the simulated user`, RESTAURANT_FAMILY, (o) =>
+      new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1)), o),
+    );
   }
 }

@@ -9,8 +9,8 @@
  */
 import type { Turn } from '../../../core/dialog.js';
 import { createRng, type Rng } from '../../../core/rng.js';
-import { ConfigError, InvalidActionError, StateError } from '../../../core/errors.js';
-import { isToolCall, type Env, type Info, type ResetOptions, type ResetResult, type StepResult, type ToolCall, type ToolSpec } from '../../env.js';
+import { ConfigError, InvalidActionError } from '../../../core/errors.js';
+import { episodeRng, isToolCall, stepOutsideEpisode, type Env, type EnvFamily, type Info, type ResetOptions, type ResetResult, type StepResult, type ToolCall, type ToolSpec } from '../../env.js';
 import type { ApiCall, KbStore, Restaurant } from '../kb.js';
 import { NO_RESULT, parseApiCall, resultLines, type KbDialect } from '../kb-dialects.js';
 import type { TaskId } from '../simulator.js';
@@ -75,6 +75,9 @@ export interface RestaurantEnvOptions {
 
 /** The names of `RestaurantEnvOptions` (internal): `make` refuses any other key. The record's type makes the compiler check the list is complete. */
 export const RESTAURANT_ENV_OPTIONS: readonly string[] = Object.keys({ maxTurns: true, seed: true, restaurants: true, kbSeed: true } satisfies Record<keyof RestaurantEnvOptions, true>);
+
+/** The restaurant environments' family (internal): their options and the schema bounding them (`schemas/env-restaurant.schema.json`). */
+export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, schema: 'env-restaurant' };
 
 /** Everything that differs between the online environments (internal). */
 export interface OnlineSetting {
@@ -190,7 +193,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
   }
 
   reset(opts: ResetOptions = {}): ResetResult<RestaurantObservation> {
-    const rng = opts.seed !== undefined ? createRng(opts.seed) : this.stream.fork(`episode:${this.resets}`);
+    const rng = episodeRng(this.id, opts, this.stream, this.resets);
     this.resets++;
     const s = this.setting;
     const goal = s.sampleGoal(rng.fork('goal'));
@@ -211,7 +214,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
   }
 
   step(action: RestaurantAction): StepResult<RestaurantObservation> {
-    if (this.done || !this.user || !this.goal) throw new StateError('step() called on a finished episode; call reset() first');
+    if (this.done || !this.user || !this.goal) throw stepOutsideEpisode(this.user !== null);
     const s = this.setting;
     let text: string;
     if (typeof action === 'string') text = action.trim();
