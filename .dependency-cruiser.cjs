@@ -37,9 +37,9 @@ module.exports = {
     {
       name: 'builtin-agents-sit-below-serve-and-cli',
       severity: 'error',
-      comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; of serve only the response model as a conversation (chat-model.ts, with its explanation types); never cli or the runner.",
+      comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; never serve, cli or the runner.",
       from: { path: '^src/builtin-agents/' },
-      to: { path: '^src/(cli|evaluation)/|^src/serve/', pathNot: '^src/serve/(chat-model|explanation)\\.ts$' },
+      to: { path: '^src/(cli|evaluation|serve)/' },
     },
     {
       name: 'testbeds-are-independent',

@@ -36,8 +36,8 @@ import { argmax, isResponder, type ResponseModel } from '../src/rankers/ranker.j
 import { resolveModel } from '../src/rankers/registry.js';
 import '../src/testbeds/restaurant/models.js';
 import { Session } from '../src/serve/session.js';
-import { chatModelOf, explainRulesState, type ChatModel } from '../src/serve/chat-model.js';
-import type { ScoredCandidate } from '../src/serve/explanation.js';
+import { chatModelOf, explainRulesState, type ChatModel } from '../src/testbeds/restaurant/chat/chat-model.js';
+import type { ScoredCandidate } from '../src/testbeds/restaurant/chat/explanation.js';
 import { memn2nAttention } from '../src/rankers/memn2n-attention.js';
 import { setupBot } from '../src/serve/setup.js';
 import { babiDir, cliPath } from '../test/shared-data.js';

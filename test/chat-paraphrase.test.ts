@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createRng } from '../src/core/rng.js';
-import { chatModelOf, type ChatModel } from '../src/serve/chat-model.js';
+import { chatModelOf, type ChatModel } from '../src/testbeds/restaurant/chat/chat-model.js';
 import { Session } from '../src/serve/session.js';
 import { generateRestaurants, MemoryKbStore } from '../src/testbeds/restaurant/kb.js';
 import { BABI_KB, restaurantsToKbFacts } from '../src/testbeds/restaurant/kb-dialects.js';

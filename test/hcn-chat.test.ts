@@ -6,7 +6,7 @@ import { trainTinyHcn } from './tiny-hcn.js';
 import type { Turn } from '../src/core/dialog.js';
 import { readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
 import { HcnLexicon } from '../src/testbeds/restaurant/hcn/entities.js';
-import { chatModelOf } from '../src/serve/chat-model.js';
+import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
 import { hcnConversation } from '../src/testbeds/restaurant/hcn/chat.js';
 
 test('hcn conversation: per-conversation tracker and GRU state give Hcn.explain’s decision and explanation, two dialogs interleaved (task 5 tst-OOV)', { skip: skipUnless(babiDir), timeout: 60_000 }, () => {

@@ -8,7 +8,7 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/
 import { KbTypes } from '../src/rankers/match-type.js';
 import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig } from '../src/rankers/memn2n.js';
 import { WordVocab } from '../src/rankers/word-vocab.js';
-import { chatModelOf, round4, topOf } from '../src/serve/chat-model.js';
+import { chatModelOf, round4, topOf } from '../src/testbeds/restaurant/chat/chat-model.js';
 import { memn2nAttention, memn2nConversation } from '../src/rankers/memn2n-attention.js';
 
 const skip = skipUnless(babiDir);

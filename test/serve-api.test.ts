@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { babiDir, skipUnless } from './shared-data.js';
 import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
-import { chatModelOf } from '../src/serve/chat-model.js';
+import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
 import { createServer, type ChatServer } from '../src/serve/server.js';
 
 const skip = skipUnless(babiDir);

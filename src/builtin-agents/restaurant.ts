@@ -13,7 +13,7 @@ import type { ToolSpec } from '../testbeds/env.js';
 import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
 import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
 import '../testbeds/restaurant/models.js';
-import { chatModelOf, type Conversation } from '../serve/chat-model.js';
+import { chatModelOf, type Conversation } from '../testbeds/restaurant/chat/chat-model.js';
 import type { AgentFamily } from '../agents/registry.js';
 import type { AgentRequest } from '../agents/protocol.js';
 

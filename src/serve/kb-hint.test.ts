@@ -7,7 +7,7 @@ import { MemoryKbStore, type Restaurant } from '../testbeds/restaurant/kb.js';
 import { BABI_KB, readKb } from '../testbeds/restaurant/kb-dialects.js';
 import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
 import { localBackend } from './backend.js';
-import { chatModelOf } from './chat-model.js';
+import { chatModelOf } from '../testbeds/restaurant/chat/chat-model.js';
 import { kbHint } from './kb-hint.js';
 import { serveBackend } from './server.js';
 import { SessionStore } from './sessions.js';

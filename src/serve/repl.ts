@@ -8,7 +8,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { explanationText } from './explanation.js';
+import { explanationText } from '../testbeds/restaurant/chat/explanation.js';
 import { InputError, type Session, type TurnResult } from './session.js';
 
 export interface ReplOptions {

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { ChatModel } from './chat-model.js';
+import type { ChatModel } from '../testbeds/restaurant/chat/chat-model.js';
 import { localBackend, SessionNotFoundError, type JsonBody, type SessionBackend } from './backend.js';
 import { checkSchema } from '../formats/schema.js';
 import { InternalError } from '../core/errors.js';

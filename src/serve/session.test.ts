@@ -11,7 +11,7 @@ import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
 import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
 import { BABI_KB, DSTC6_KB, NO_RESULT } from '../testbeds/restaurant/kb-dialects.js';
 import { importKbFile, SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
-import { chatModelOf } from './chat-model.js';
+import { chatModelOf } from '../testbeds/restaurant/chat/chat-model.js';
 import { InputError, Session } from './session.js';
 import { SessionStore, CapacityError } from './sessions.js';
 import { botContinues } from './turn-taking.js';

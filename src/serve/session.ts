@@ -13,8 +13,8 @@ import type { Turn } from '../core/dialog.js';
 import { DialogymError } from '../core/errors.js';
 import type { KbStore } from '../testbeds/restaurant/kb.js';
 import { answerApiCall, NO_RESULT, type KbDialect } from '../testbeds/restaurant/kb-dialects.js';
-import type { ChatModel, Conversation } from './chat-model.js';
-import type { Explanation } from './explanation.js';
+import type { ChatModel, Conversation } from '../testbeds/restaurant/chat/chat-model.js';
+import type { Explanation } from '../testbeds/restaurant/chat/explanation.js';
 import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
 import { botContinues } from './turn-taking.js';
 

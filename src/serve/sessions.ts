@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DialogymError } from '../core/errors.js';
-import type { ChatModel } from './chat-model.js';
+import type { ChatModel } from '../testbeds/restaurant/chat/chat-model.js';
 import { Session, type SessionKb, type SessionOptions } from './session.js';
 
 /** The server holds as many sessions as it may (HTTP 503). */

@@ -13,7 +13,7 @@ import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
 import { isModelFile, resolveModelContent, createModel } from '../rankers/registry.js';
 import { readModelFile, type ModelFileContent } from '../formats/model-file.js';
 import { DSTC2_MODELS } from '../testbeds/restaurant/models.js';
-import { chatModelOf, type ChatModel } from './chat-model.js';
+import { chatModelOf, type ChatModel } from '../testbeds/restaurant/chat/chat-model.js';
 import type { SessionKb } from './session.js';
 
 export interface BotSetupOptions {

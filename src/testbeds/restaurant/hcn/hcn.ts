@@ -245,7 +245,7 @@ export class Hcn implements Ranker, HcnEncoder {
     return explainStep(this, p, p.proposal);
   }
 
-  /** The chat UI's template explanation (`TemplateSource` in src/serve/explanation.ts). */
+  /** The chat UI's template explanation (`TemplateSource` in ../chat/explanation.ts). */
   explainTemplate(history: readonly Turn[]): { template: string; entities: Record<string, string>; mask: number[] } {
     const e = this.explain(history);
     return { template: e.template, entities: { ...e.entities }, mask: [...e.mask] };

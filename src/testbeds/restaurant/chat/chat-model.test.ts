@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { babiDir, dstc6Dir, skipUnless } from '../../test/shared-data.js';
-import type { Turn } from '../core/dialog.js';
-import { readBabiDialogs } from '../formats/babi.js';
-import { dstc6History, readDstc6Data } from '../formats/dstc6.js';
-import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
-import { trackState } from '../testbeds/restaurant/rules/state.js';
+import { babiDir, dstc6Dir, skipUnless } from '../../../../test/shared-data.js';
+import type { Turn } from '../../../core/dialog.js';
+import { readBabiDialogs } from '../../../formats/babi.js';
+import { dstc6History, readDstc6Data } from '../../../formats/dstc6.js';
+import { createRulesBot } from '../rules/rules.js';
+import { trackState } from '../rules/state.js';
 import { chatModelOf, continuation, explainRulesState } from './chat-model.js';
 
 /** Every prefix before a bot turn, fed in order to one conversation: the incremental state gives what a full replay gives. */

@@ -8,17 +8,17 @@
  * and apply only the new turns. When the history is not a continuation of the one it saw (turns
  * are compared by identity), it starts over, so it never answers from a stale state.
  */
-import type { Turn } from '../core/dialog.js';
-import { ConfigError } from '../core/errors.js';
-import { applyTurn, emptyState, type DialogState } from '../testbeds/restaurant/rules/state.js';
-import { readBotAct } from '../testbeds/restaurant/rules/phrases.js';
-import { Hcn } from '../testbeds/restaurant/hcn/hcn.js';
-import type { HcnExplanation } from '../testbeds/restaurant/hcn/explain.js';
-import { hcnConversation } from '../testbeds/restaurant/hcn/chat.js';
-import { MemN2N } from '../rankers/memn2n.js';
-import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../rankers/ranker.js';
-import { attentionOf, type RankAttention } from '../rankers/memn2n-attention.js';
-import { continuation } from '../core/continuation.js';
+import type { Turn } from '../../../core/dialog.js';
+import { ConfigError } from '../../../core/errors.js';
+import { applyTurn, emptyState, type DialogState } from '../rules/state.js';
+import { readBotAct } from '../rules/phrases.js';
+import { Hcn } from '../hcn/hcn.js';
+import type { HcnExplanation } from '../hcn/explain.js';
+import { hcnConversation } from '../hcn/chat.js';
+import { MemN2N } from '../../../rankers/memn2n.js';
+import { argmax, isResponder, type Ranker, type Responder, type ResponseModel } from '../../../rankers/ranker.js';
+import { attentionOf, type RankAttention } from '../../../rankers/memn2n-attention.js';
+import { continuation } from '../../../core/continuation.js';
 
 export { continuation };
 import { hasTemplate, type Explanation, type RulesExplanation, type ScoredCandidate, type TemplateExplanation } from './explanation.js';

@@ -7,8 +7,8 @@
  *   memory (the bAbI paper's Tables 3–7), plus the ranking;
  * - `template`: a model that fills a template (the solver): template, entities and mask.
  */
-import type { Turn } from '../core/dialog.js';
-import type { AttentionSource } from '../rankers/memn2n-attention.js';
+import type { Turn } from '../../../core/dialog.js';
+import type { AttentionSource } from '../../../rankers/memn2n-attention.js';
 
 export interface ScoredCandidate {
   readonly text: string;
