@@ -28,7 +28,7 @@ const CONCURRENCY = Number(process.env.LLM_ACCEPT_CONCURRENCY ?? 8);
 const ONLY = (process.env.LLM_ACCEPT_ENVS ?? '').split(',').filter((x) => x !== '');
 const ids = [...envs].filter((id) => /^(restaurant|dstc6|airdialogue)-/.test(id) && id.endsWith(`-${VERSION}`) && (ONLY.length === 0 || ONLY.some((w) => id.includes(w))));
 
-const server = spawn(process.execPath, [fileURLToPath(new URL('../test/llm-server-main.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(process.execPath, [fileURLToPath(new URL('./llm-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'pipe'] });
 const url = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
 const client = new LlmClient({ model: 'test', baseUrl: url, maxRetries: 2 });
 const userClient = new LlmClient({ model: 'test-user', baseUrl: url, maxRetries: 2 });

@@ -23,7 +23,7 @@ const ENV = process.env.LLM_BENCH_ENV ?? 'restaurant-task1-v1';
 const CONCURRENCY = Number(process.env.LLM_BENCH_CONCURRENCY ?? 8);
 const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
 
-const server = spawn(process.execPath, [fileURLToPath(new URL('../test/llm-server-main.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [fileURLToPath(new URL('./llm-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
 process.stdout.write(`${EPISODES} episodes of ${ENV}, load ${load()}\n`);
 

@@ -1,10 +1,10 @@
 /**
- * The local OpenAI-compatible test server (llm-server.ts) as a process, for the bench and for
- * trying `--agent-llm` by hand: `node dist/test/llm-server-main.js [--429-every K]` prints its
+ * The local OpenAI-compatible test server (test/llm-server.ts) as a process, for the bench and for
+ * trying `--agent-llm` by hand: `node dist/bench/llm-server.js [--429-every K]` prints its
  * base URL (for `--llm-url`) on stdout; on SIGTERM or SIGINT it prints its counts on stderr
  * (`{"requests", "answered", "rejected", "mismatches"}`) and exits.
  */
-import { startLlmTestServer } from './llm-server.js';
+import { startLlmTestServer } from '../test/llm-server.js';
 
 const at = process.argv.indexOf('--429-every');
 const every = at > 0 ? Number(process.argv[at + 1]) : 0;
