@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { repoRoot } from '../test/shared-data.js';
 import { runTarget, type FuzzStats } from '../test/fuzz/runner.js';
+import { sqliteDriver, sqliteMissingMessage } from '../src/core/sqlite.js';
 import { fuzzDir, modelTarget, sqliteTarget, textTargets } from '../test/fuzz/targets.js';
 
 function flag(name: string, dflt: string): string {
@@ -27,8 +28,10 @@ const report = (s: FuzzStats): void => {
   for (const f of s.failures.slice(0, 5)) console.log(`    ${f.why}${f.file ? ` (${f.file})` : ''}`);
 };
 try {
-  const sq = sqliteTarget(dir);
-  const targets = [...textTargets(), modelTarget(dir), sq].filter((t) => only === '' || t.name === only);
+  // Without a SQLite driver (Node 20 without better-sqlite3) the SQLite KBs are not fuzzed: say so.
+  const sq = sqliteDriver() === undefined ? undefined : sqliteTarget(dir);
+  if (sq === undefined) console.log(`sqlite-kb                skipped: ${sqliteMissingMessage()}`);
+  const targets = [...textTargets(), modelTarget(dir), ...(sq ? [sq] : [])].filter((t) => only === '' || t.name === only);
   for (const t of targets) report(runTarget(t as Parameters<typeof runTarget>[0], runs, seed, { failDir }));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -35,6 +35,7 @@ export { createRng, hashString, type Rng } from './core/rng.js';
 export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
 export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
+export { openSqlite, sqliteDriver, sqliteDrivers, sqliteMissingMessage, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
 export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
@@ -60,6 +61,7 @@ export {
 } from './formats/airdialogue.js';
 export { parseKbTsv as parseMovieKbTsv, formatKbTsv as formatMovieKbTsv, readKbTsv as readMovieKbTsv, writeKbTsv as writeMovieKbTsv } from './testbeds/infobot/movie-kb-tsv.js';
 export { readModelFile, writeModelFile, encodeModelFile, decodeModelFile, type ModelFileContent, type ModelTensor } from './formats/model-file.js';
+export { kbValueIssue, kbFactIssue, quoteKbValue, type KbValueRules } from './formats/kb-values.js';
 
 // Models: one registry for the CLI, the server and the benchmark.
 export {

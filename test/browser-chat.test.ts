@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, noChromium } from './browser.js';
-import { babiDir, skipUnless } from './shared-data.js';
+import { babiDir, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { trainTinyHcn } from './tiny-hcn.js';
 import { readBabiKb } from '../src/formats/babi.js';
 import type { Turn } from '../src/core/dialog.js';
@@ -62,7 +62,7 @@ interface Dom {
   readonly innerHeight: number;
 }
 
-const skip = skipUnless(babiDir) || noChromium;
+const skip = skipUnless(babiDir) || noChromium || skipUnlessSqlite();
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-browser-'));
 let store: SqliteKbStore;

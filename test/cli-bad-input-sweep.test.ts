@@ -122,7 +122,7 @@ test('CRLF line ends and a UTF-8 BOM are read like the plain file (stats, walk, 
   const cands = join(tmp, 'cands.txt');
   writeFileSync(cands, '\uFEFF' + readFileSync(join(babiDir, 'dialog-babi-candidates.txt'), 'utf8').replace(/\n/g, '\r\n'));
   const model = join(tmp, 'models', 'tfidf.dgm');
-  const t = cli('train', '--model', 'tfidf', '--train', crlf, '--dev', crlf, '--candidates', cands, '--out', model, '--json');
+  const t = cli('train', '--model', 'tfidf', '--train', crlf, '--dev', plain, '--candidates', cands, '--out', model, '--json');
   assert.equal(t.code, 0, t.stderr);
   assert.ok(existsSync(model));
   assert.deepEqual(readdirSync(join(tmp, 'models')), ['tfidf.dgm'], 'no temp file beside the model');

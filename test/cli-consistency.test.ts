@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath } from './shared-data.js';
+import { cliPath, skipUnlessSqlite } from './shared-data.js';
 import { cli, oneLineError, type CliRun } from './cli.js';
 
 const oneLine = (r: CliRun, re: RegExp, code = 2): void => oneLineError(r, re, code);
@@ -49,7 +49,7 @@ test('--seed defaults to 1: the same bytes as --seed 1 (generate restaurant, gen
   assert.deepEqual([e.seed, e.episodes, e.success], [1, 3, 1]);
 });
 
-test('kb import / kb query --json: the figures and the lines of the text output', () => {
+test('kb import / kb query --json: the figures and the lines of the text output', { skip: skipUnlessSqlite() }, () => {
   const sqlite = join(tmp, 'kb.sqlite');
   const imp = json<{ restaurants: number; facts: number; dialect: string }>(cli('kb', 'import', file('kb-all'), '--out', sqlite, '--json'));
   const kbLines = readFileSync(file('kb-all'), 'utf8').trim().split('\n');

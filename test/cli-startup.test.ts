@@ -46,7 +46,8 @@ function loaded(...args: string[]): { code: number; stdout: string; modules: str
 /** Heavy modules: the HTTP server, SQLite, the worker pool, the WASM kernel and model code. */
 const HEAVY: readonly [string, RegExp][] = [
   ['fastify', /\/node_modules\/fastify\//],
-  ['better-sqlite3', /\/node_modules\/better-sqlite3\//],
+  // The SQLite KB code (its driver, node:sqlite or better-sqlite3, is required only when a KB is opened).
+  ['SQLite', /\/dist\/src\/(core\/sqlite|testbeds\/restaurant\/kb-sqlite)\.js$|\/node_modules\/better-sqlite3\//],
   ['piscina', /\/node_modules\/piscina\//],
   ['WASM kernel', /\/dist\/src\/nn\/wasm\.js$/],
   ['model code', /\/dist\/src\/(rankers\/(registry|memn2n|embeddings|builtin)|testbeds\/restaurant\/(models|hcn\/)|nn\/)/],
@@ -86,7 +87,7 @@ test('--help, dstc6 score --help and dstc6 score load no server, SQLite, worker 
 test('the hook sees heavy modules where a verb uses them (so the check above can fail)', () => {
   assert.ok(heavyIn(loaded('dstc6', 'rank', '--help').modules).includes('model code'));
   assert.ok(heavyIn(loaded('serve', '--help').modules).includes('fastify'));
-  assert.ok(heavyIn(loaded('kb', 'import', '--help').modules).includes('better-sqlite3'));
+  assert.ok(heavyIn(loaded('kb', 'import', '--help').modules).includes('SQLite'));
 });
 
 /** Help texts of the fully loaded program (every verb's module imported): the top level ('') and each verb. */

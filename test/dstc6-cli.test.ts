@@ -140,11 +140,12 @@ test('bad input: one-line errors, non-zero exit, no half-written output', () => 
   assert.ok(!existsSync(out));
   const badEntry = w('badentry.json', JSON.stringify([tiny[0], { ...tiny[1], candidates: [{ utterance: 'x' }] }]));
   oneLineError(cli('dstc6', 'walk', badEntry), /^error: .*badentry\.json: entry 2 \(dialog_id d2\): candidates\[0\]: missing "candidate_id"$/, 1);
-  oneLineError(cli('dstc6', 'check', badEntry, '--data', tinyFile), /badentry\.json: entry 1 \(dialog_id d1\): missing "lst_candidate_id" array$/, 1);
+  // A dataset file where a result goes: it says what the file looks like.
+  oneLineError(cli('dstc6', 'check', badEntry, '--data', tinyFile), /^error: .*badentry\.json looks like a DSTC6 dataset file \(JSON\), not a DSTC6 result or answers file \(JSON\)$/, 1);
   oneLineError(cli('dstc6', 'walk', join(tmp, 'nope.json')), /^error: .*nope\.json: no such file$/, 1);
   oneLineError(cli('dstc6', 'baseline', 'random', '--data', tinyFile, '--seed', 'abc', '--out', out), /^error: --seed: expected an integer, got 'abc'$/, 2);
   oneLineError(cli('dstc6', 'score', '--result', tinyFile), /required option '--answers <file>' not specified/, 2);
-  oneLineError(cli('dstc6', 'score', '--result', tinyFile, '--truth', tinyFile), /tiny\.json: entry 1 \(dialog_id d1\): missing "lst_candidate_id" array$/, 1);
+  oneLineError(cli('dstc6', 'score', '--result', tinyFile, '--truth', tinyFile), /^error: .*tiny\.json looks like a DSTC6 dataset file \(JSON\)[,;] .*a DSTC6 result or answers file \(JSON\)$/, 1);
   oneLineError(cli('dstc6', 'rank', '--model', 'nosuchmodel', '--data', tinyFile, '--out', out), /^error: unknown model 'nosuchmodel' \(known: .*rules/, 2);
   assert.ok(!existsSync(out));
 });

@@ -157,7 +157,7 @@ test('bad flags and KBs: one-line errors, non-zero exit, nothing written', { ski
     [['--task', '6', '--set', 'tst1', '--seed', '1', '--out', dir], /^error: --task: expected 1, 2, 3, 4, 5 or all, got '6'/],
     [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--examples', '0'], /^error: .*--examples/],
     [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--kb', join(testDir, 'extendedkb2.txt')], /^error: tst1 needs a KB 1 \(in-vocabulary cuisines\/locations\), got KB 2/],
-    [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--kb', join(testDir, 'tst1', dstc6FileName(1, 'tst1'))], /^error: .*dialog-task1API-kb1_atmosphere-distr0\.5-tst1000\.json:1: expected '1 <name> R_<attr><TAB><value>'/],
+    [['--task', '1', '--set', 'tst1', '--seed', '1', '--out', dir, '--kb', join(testDir, 'tst1', dstc6FileName(1, 'tst1'))], /^error: .*dialog-task1API-kb1_atmosphere-distr0\.5-tst1000\.json looks like a DSTC6 dataset file \(JSON\); --kb takes a bAbI or DSTC6 KB file\n/],
   ];
   for (const [args, re] of cases) {
     const r = run(['generate', 'dstc6', ...args]);

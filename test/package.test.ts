@@ -6,11 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from './shared-data.js';
+import { babiDir, repoRoot } from './shared-data.js';
+import { sqliteDriver, sqliteMissingMessage } from '../src/core/sqlite.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const probe = spawnSync(npm, ['--version'], { encoding: 'utf8' });
@@ -26,13 +27,64 @@ function snapshot(dir: string): string[] {
     .sort();
 }
 
+/**
+ * Installed packages that build at install time: an install script (preinstall/install/postinstall)
+ * or a binding.gyp (npm runs node-gyp on it). A prebuilt addon shipped inside a package (piscina's
+ * optional @napi-rs/nice) needs no compiler and is not one.
+ */
+function buildingPackages(nodeModules: string): string[] {
+  const out: string[] = [];
+  for (const f of readdirSync(nodeModules, { recursive: true }) as string[]) {
+    if (!/(^|\/)package\.json$/.test(f) || f.split('node_modules').length > 3) continue;
+    const dir = join(nodeModules, f, '..');
+    let pkg: { name?: string; scripts?: Record<string, string> };
+    try {
+      pkg = JSON.parse(readFileSync(join(nodeModules, f), 'utf8')) as typeof pkg;
+    } catch {
+      continue;
+    }
+    if (typeof pkg.name !== 'string') continue;
+    const scripts = Object.keys(pkg.scripts ?? {}).filter((k) => ['preinstall', 'install', 'postinstall'].includes(k));
+    if (scripts.length > 0 || existsSync(join(dir, 'binding.gyp'))) out.push(`${pkg.name} (${scripts.join(', ') || 'binding.gyp'})`);
+  }
+  return out;
+}
+
+/** Starts `dialogym serve` (args after `serve`), sends one message, stops it with SIGTERM; the first reply and the exit code. */
+async function serveOnce(bin: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ reply: string; stderr: string }> {
+  const p = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
+    p.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    });
+    void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));
+  });
+  try {
+    const { id } = (await (await fetch(`${url}/api/sessions`, { method: 'POST' })).json()) as { id: string };
+    const res = await fetch(`${url}/api/sessions/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
+    const body = (await res.json()) as { replies: { text: string }[] };
+    return { reply: body.replies[0]?.text ?? '', stderr };
+  } finally {
+    p.kill('SIGTERM');
+    await exited;
+  }
+}
+
 function run(cmd: string, args: readonly string[], cwd: string, timeout = 300_000): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
   assert.equal(r.status, 0, `${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
-test('npm pack → npm install <tarball> → import { make, checkEnv, envs } from "dialogym" (.mjs) and tsc --noEmit (.ts)', { skip, timeout: 600_000 }, () => {
+test('npm pack → npm install <tarball> (no native build) → import { make, checkEnv, envs } from "dialogym" (.mjs), tsc --noEmit (.ts), the CLI with kb import and serve --kb', { skip, timeout: 600_000 }, async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'dialogym-pack-'));
   try {
     // dist/ is built by `npm test` already: pack without running `prepare` again.
@@ -52,8 +104,16 @@ test('npm pack → npm install <tarball> → import { make, checkEnv, envs } fro
     const app = join(tmp, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
-    // --ignore-scripts: skips compiling better-sqlite3's native addon (minutes); the API below does not open a SQLite KB.
-    run(npm, ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(tmp, info.filename)], app);
+    // No compiler: nothing among the dependencies builds native code (SQLite is node:sqlite, or the
+    // optional better-sqlite3 that npm does not install), so the install runs its scripts as a user's would.
+    const t0 = performance.now();
+    const inst = spawnSync(npm, ['install', '--prefer-offline', '--no-package-lock', '--foreground-scripts', join(tmp, info.filename)], { cwd: app, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+    const installSeconds = (performance.now() - t0) / 1000;
+    assert.equal(inst.status, 0, `npm install <tarball> exited ${inst.status}:\n${inst.stdout}\n${inst.stderr}`);
+    t.diagnostic(`npm install <tarball>: ${installSeconds.toFixed(1)} s (load ${loadavg()[0]?.toFixed(1)})`);
+    assert.doesNotMatch(inst.stdout + inst.stderr, /node-gyp|prebuild-install|gyp info/, 'the install built native code');
+    assert.deepEqual(buildingPackages(join(app, 'node_modules')), [], 'installed packages that build at install time');
+    assert.ok(!existsSync(join(app, 'node_modules', 'better-sqlite3')), 'better-sqlite3 (an optional peer) was installed');
 
     writeFileSync(
       join(app, 'check.mjs'),
@@ -152,6 +212,31 @@ export { steps, medium, reply, readDstc6Data, utterance };
     assert.deepEqual(snapshot(join(app, 'node_modules')), before, 'the CLI wrote under node_modules');
     // The schemas ship, and the package's readers find them.
     assert.ok(files.includes('schemas/dstc6-data.schema.json'), 'schemas missing from the tarball');
+
+    // SQLite KBs in the installed package. With a driver here (node:sqlite, or better-sqlite3 on
+    // NODE_PATH as .ci/run installs it on Node 20), `kb import` and `serve --kb` work; without one,
+    // the verbs that need SQLite say in one line how to get it, and `serve --kb` on a KB text file needs none.
+    assert.match(cliRun('--help'), /^Usage: dialogym /);
+    const linked = spawnSync(join(app, 'node_modules', '.bin', 'dialogym'), ['--help'], { cwd: app, encoding: 'utf8', env });
+    assert.equal(linked.status, 0, `node_modules/.bin/dialogym --help: ${linked.stderr}`);
+    if (existsSync(babiDir)) {
+      const kbText = join(babiDir, 'dialog-babi-kb-all.txt');
+      const kbSqlite = join(app, 'kb.sqlite');
+      const noDriverEnv: NodeJS.ProcessEnv = { ...env };
+      delete noDriverEnv.NODE_PATH;
+      if (sqliteDriver() !== undefined) {
+        assert.equal(cliRun('kb', 'import', kbText, '--out', kbSqlite), `${kbSqlite}: 1200 restaurants (8400 facts, babi KB)\n`);
+        const served = await serveOnce(bin, ['--model', 'rules', '--kb', kbSqlite], app, env);
+        assert.equal(served.reply, 'hello what can i help you with today');
+        assert.match(served.stderr, /SQLite, 1200 restaurants/);
+      }
+      const bare = spawnSync(process.execPath, [bin, 'kb', 'import', kbText, '--out', join(app, 'bare.sqlite')], { cwd: app, encoding: 'utf8', env: noDriverEnv });
+      const builtIn = spawnSync(process.execPath, ['-e', "require('node:sqlite')"], { encoding: 'utf8' }).status === 0;
+      if (builtIn) assert.equal(bare.status, 0, bare.stderr);
+      else assert.deepEqual([bare.status, bare.stderr], [1, `error: ${sqliteMissingMessage()}\n`]);
+      const servedText = await serveOnce(bin, ['--model', 'rules', '--kb', kbText], app, noDriverEnv);
+      assert.equal(servedText.reply, 'hello what can i help you with today');
+    } else t.diagnostic('kb import / serve --kb in the installed package skipped: no bAbI data');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, skipUnless } from './shared-data.js';
+import { babiDir, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
 import { createServer, type ChatServer } from '../src/serve/server.js';
 
-const skip = skipUnless(babiDir);
+const skip = skipUnless(babiDir) || skipUnlessSqlite();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-api-'));
 const kbFile = join(tmp, 'kb.sqlite');
 let store: SqliteKbStore;

@@ -5,13 +5,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, cliPath, skipUnless } from './shared-data.js';
+import { babiDir, cliPath, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { trainTinyHcn } from './tiny-hcn.js';
 import { readBabiKb } from '../src/formats/babi.js';
 import { saveModel } from '../src/rankers/registry.js';
 import '../src/testbeds/restaurant/models.js';
 
-const skip = skipUnless(babiDir);
+const skip = skipUnless(babiDir) || skipUnlessSqlite();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-cli-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const kbFile = join(tmp, 'kb.sqlite');

@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, skipUnless } from './shared-data.js';
+import { babiDir, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
 import { createServer, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../src/serve/server.js';
 import { startWorkerPool } from '../src/serve/worker-pool.js';
 
-const skip = skipUnless(babiDir);
+const skip = skipUnless(babiDir) || skipUnlessSqlite();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-workers-'));
 const kbFile = join(tmp, 'kb.sqlite');
 let store: SqliteKbStore;

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sqliteDriver, sqliteMissingMessage } from '../src/core/sqlite.js';
 
 /** The repository root (this file is compiled to dist/test/). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -14,6 +15,14 @@ export const airDir = join(sharedData, 'airdialogue');
 /** A `skip` option for node:test: a reason string when `dir` is absent, false otherwise. */
 export function skipUnless(dir: string): string | false {
   return existsSync(dir) ? false : `dataset folder ${dir} not found (set DIALOGYM_DATA)`;
+}
+
+/**
+ * A `skip` option for node:test: a reason string when this Node has no SQLite driver (node:sqlite
+ * comes with Node 22.13+; on Node 20 better-sqlite3 must be installed, see .ci/run), false otherwise.
+ */
+export function skipUnlessSqlite(): string | false {
+  return sqliteDriver() === undefined ? `no SQLite driver: ${sqliteMissingMessage()}` : false;
 }
 
 /** The CLI entry point (compiled). */

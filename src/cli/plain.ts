@@ -3,9 +3,13 @@
  * output, file lists. The commander-free paths (`dstc6 score` on a plain command line, see
  * ./index.ts) import this module alone; verbs import it through ./run.ts.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ConfigError, DialogymError, InternalError, describeError } from '../core/errors.js';
+import { ConfigError, DialogymError, FormatError, InternalError, describeError } from '../core/errors.js';
+import { CATALOGUE } from '../datasets/catalogue.js';
+import { resolveRef } from '../datasets/refs.js';
+import { dataRoot } from '../datasets/store.js';
+import type { FileKind, MisreadError } from '../formats/sniff.js';
 
 /** Whether --debug was given (stack traces on errors). */
 export function debugEnabled(): boolean {
@@ -26,7 +30,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
 export function fail(e: unknown): never {
   if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
   const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
-  process.stderr.write(`error: ${describeSystemError(e) ?? describeError(e)}${bug}\n`);
+  process.stderr.write(`error: ${describeMisread(e) ?? describeSystemError(e) ?? describeError(e)}${bug}\n`);
   process.exit(e instanceof DialogymError ? e.exitCode : 1);
 }
 
@@ -130,6 +134,81 @@ export function describeSystemError(e: unknown): string | undefined {
   return `${file}: cannot ${call} (${SYSTEM_REASONS[code] ?? code})`;
 }
 
+/**
+ * The path an input flag's value names: a dataset reference (`babi:task5-tst-oov`, `dstc6:tst1/task1`,
+ * `babi` for the folder; docs/data.md) resolved in the data folder (`$DIALOGYM_DATA`, else the user
+ * data folder), or the value itself (a path). A reference to a dataset that is not fetched is a
+ * one-line ConfigError naming the flag and the `dialogym data fetch` to run.
+ */
+export function inputPath(flag: string, value: string): string {
+  const path = resolveRef(flag, value, CATALOGUE, dataRoot().dir)?.path ?? value;
+  FLAGS_OF.set(path, [...(FLAGS_OF.get(path) ?? []), flag]);
+  return path;
+}
+
+/** The flags (or verbs, for an argument) that named each input file of this run, for `describeMisread`. */
+const FLAGS_OF = new Map<string, string[]>();
+
+/** What the flags whose name says it take: a file given to several flags failed in the one that does not take its kind. */
+const TAKES: Readonly<Record<string, readonly FileKind[]>> = {
+  '--candidates': ['babi-candidates'],
+  '--kb': ['babi-kb', 'dstc6-kb', 'airdialogue-kb', 'sqlite'],
+  '--dev-kb': ['airdialogue-kb'],
+  '--answers': ['dstc6-results'],
+  '--result': ['dstc6-results'],
+};
+
+/**
+ * A file of one kind given where another was expected, naming what the flag takes: `x.txt looks
+ * like a bAbI KB file; --data takes a bAbI dialog file` (undefined for any other error).
+ */
+function describeMisread(e: unknown): string | undefined {
+  // A MisreadError (../formats/sniff.ts), known by its fields: this module stays free of the format readers.
+  if (!(e instanceof FormatError) || typeof (e as Partial<MisreadError>).looksLikeName !== 'string') return undefined;
+  const m = e as MisreadError;
+  const flags = FLAGS_OF.get(m.file) ?? [];
+  // Given to several flags: the one known not to take its kind, else the one not known to take it.
+  const refusing = flags.filter((f) => TAKES[f] !== undefined && !TAKES[f].includes(m.looksLike));
+  const unknown = flags.filter((f) => TAKES[f] === undefined);
+  const flag = flags.length === 1 ? flags[0] : refusing.length === 1 ? refusing[0] : refusing.length === 0 && unknown.length === 1 ? unknown[0] : undefined;
+  return flag === undefined ? undefined : `${m.file} looks like ${m.looksLikeName}; ${flag} takes ${m.expected}`;
+}
+
+/** The file a path names, links and `./` resolved (the path itself when it does not exist). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Refuses held-out data that is also training data: a ConfigError when one of the files of `a`
+ * (comma-separated) is the file `b` names (`--train and --dev name the same file x.txt`).
+ */
+export function checkHeldOut(a: readonly [flag: string, files: string], b: readonly [flag: string, file: string | undefined]): void {
+  if (b[1] === undefined) return;
+  const held = realPath(b[1]);
+  const same = a[1].split(',').find((f) => f !== '' && realPath(f) === held);
+  if (same !== undefined) throw new ConfigError(`${a[0]} and ${b[0]} name the same file ${b[1]}: ${b[0]} must hold other dialogs than ${a[0]}`);
+}
+
+/** Parser of a flag naming an input file or folder: `inputPath`. */
+export function inputFlag(flag: string): (v: string) => string {
+  return (v: string) => inputPath(flag, v);
+}
+
+/** Parser of a flag naming input files joined by commas (`--train babi:task6-trn,babi:task6-dev`): each resolved by `inputPath`. */
+export function inputListFlag(flag: string): (v: string) => string {
+  return (v: string) => v.split(',').map((p) => (p === '' ? p : inputPath(flag, p))).join(',');
+}
+
+/** Parser of a variadic argument naming input files (`stats <file...>`): each resolved by `inputPath`. */
+export function inputArgs(name: string): (v: string, previous: string[] | undefined) => string[] {
+  return (v: string, previous: string[] | undefined) => [...(previous ?? []), inputPath(name, v)];
+}
+
 /** Parses an integer flag value, with a one-line error naming the flag. */
 export function intFlag(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): (v: string) => number {
   return (v: string) => {
@@ -191,8 +270,9 @@ export function writeStdoutSync(text: string): void {
 export function fileList(flag: string, values: string | readonly string[], ext: string): string[] {
   const out: string[] = [];
   for (const value of typeof values === 'string' ? [values] : values) {
-    for (const path of value.split(',')) {
-      if (path === '') continue;
+    for (const given of value.split(',')) {
+      if (given === '') continue;
+      const path = inputPath(flag, given);
       // A file, or not there (the reader reports it: `path: no such file`).
       if (isFolder(path) !== true) {
         out.push(path);

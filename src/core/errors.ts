@@ -1,4 +1,8 @@
 /** Error classes. The CLI prints `error: <message>` for these and exits non-zero, no stack trace. */
+import { excerpt } from './text.js';
+
+/** The longest reason a FormatError keeps (a reason that quotes a whole fuzzed value is cut). */
+const MAX_REASON_CHARS = 400;
 
 /**
  * Base class of every error dialogym throws on purpose: catch it to tell dialogym's errors (bad
@@ -44,7 +48,9 @@ export class FormatError extends DialogymError {
   readonly file: string;
   readonly line: number | undefined;
   readonly reason: string;
-  constructor(file: string, line: number | undefined, reason: string, options?: { cause?: unknown }) {
+  constructor(file: string, line: number | undefined, given: string, options?: { cause?: unknown }) {
+    // A reason quotes excerpts of the offending value; this bounds any that quotes too much.
+    const reason = excerpt(given, MAX_REASON_CHARS);
     super(line === undefined ? `${file}: ${reason}` : `${file}:${line}: ${reason}`, options);
     this.file = file;
     this.line = line;

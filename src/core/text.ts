@@ -50,3 +50,14 @@ export function normaliseChatText(text: string): string {
   }
   return out.join(' ');
 }
+
+/** Longest excerpt of a value that an error message quotes. */
+export const EXCERPT_CHARS = 80;
+
+/**
+ * A short excerpt of `s` for an error message: at most `max` characters, the cut marked with `…`
+ * (a fuzzed 8 MB value must not become an 8 MB message).
+ */
+export function excerpt(s: string, max = EXCERPT_CHARS): string {
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+}

@@ -11,6 +11,7 @@ import { DialogymError, FormatError } from '../core/errors.js';
 import { readTextFile } from '../core/files.js';
 import { parseJsonText } from './json-text.js';
 import { checkSchema, type SchemaName } from './schema.js';
+import { FILE_KINDS, parseAs, readTextAs } from './sniff.js';
 
 export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'June', 'July', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const;
 export type Month = (typeof MONTHS)[number];
@@ -229,7 +230,7 @@ function parseWith<T>(text: string, file: string, schema: SchemaName, cross?: (v
  * ```
  */
 export function parseAirData(text: string, file = '<data>'): DataLine[] {
-  return parseWith<DataLine>(text, file, 'airdialogue-data');
+  return parseAs(text, file, ['airdialogue-data'], FILE_KINDS['airdialogue-data'], (t, f) => parseWith<DataLine>(t, f, 'airdialogue-data'));
 }
 
 /**
@@ -244,7 +245,7 @@ export function parseAirData(text: string, file = '<data>'): DataLine[] {
  * ```
  */
 export function parseAirKb(text: string, file = '<kb>'): KbLine[] {
-  return parseWith<KbLine>(text, file, 'airdialogue-kb', kbCrossChecks);
+  return parseAs(text, file, ['airdialogue-kb'], FILE_KINDS['airdialogue-kb'], (t, f) => parseWith<KbLine>(t, f, 'airdialogue-kb', kbCrossChecks));
 }
 
 /**
@@ -257,7 +258,7 @@ export function parseAirKb(text: string, file = '<kb>'): KbLine[] {
  * ```
  */
 export function readAirData(file: string): DataLine[] {
-  return parseAirData(readTextFile(file), file);
+  return parseAirData(readTextAs(file, ['airdialogue-data'], FILE_KINDS['airdialogue-data']), file);
 }
 
 /**
@@ -270,7 +271,7 @@ export function readAirData(file: string): DataLine[] {
  * ```
  */
 export function readAirKb(file: string): KbLine[] {
-  return parseAirKb(readTextFile(file), file);
+  return parseAirKb(readTextAs(file, ['airdialogue-kb'], FILE_KINDS['airdialogue-kb']), file);
 }
 
 /** Checks that two line-aligned files have the same number of lines. */

@@ -74,7 +74,9 @@ test('malformed dialog files give file:line: reason', () => {
   assert.match(errorOf(() => parseBabiDialogs('1 hi\thello\n3 bye\tok\n\n', 'c.txt')).message, /^c\.txt:2: ID 3 does not follow ID 1/);
   assert.match(errorOf(() => parseBabiDialogs('1 hi\thello\n2 x\ty\n2 bye\tok\n\n', 'c.txt')).message, /^c\.txt:3: ID 2 does not follow ID 2/);
   assert.match(errorOf(() => parseBabiDialogs('2 hi\thello\n\n', 'd.txt')).message, /^d\.txt:1: dialog starts with ID 2/);
-  assert.match(errorOf(() => parseBabiDialogs('1 a\n1 b\n', 'cands.txt')).message, /^cands\.txt:1: a line without a TAB must be a KB-result line/);
+  // A candidates file given as dialogs says so (the parser's own complaint was about line 1).
+  assert.equal(errorOf(() => parseBabiDialogs('1 a\n1 b\n', 'cands.txt')).message, 'cands.txt looks like a bAbI candidates file, not a bAbI dialog file');
+  assert.match(errorOf(() => parseBabiDialogs('1 a\n2 b\n', 'd.txt')).message, /^d\.txt:1: a line without a TAB must be a KB-result line/);
   assert.match(errorOf(() => parseBabiDialogs('1 hi\thello\n\n\n', 'e.txt')).message, /^e\.txt:3: empty line outside a dialog/);
   assert.match(errorOf(() => parseBabiDialogs('1 hi\thel\tlo\n\n', 'f.txt')).message, /^f\.txt:1: more than one TAB/);
   assert.match(errorOf(() => parseBabiDialogs('1 hi\t \n\n', 'g.txt')).message, /^g\.txt:1: empty bot utterance/);

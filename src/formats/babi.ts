@@ -12,7 +12,13 @@
  */
 import type { Dialog, Turn } from '../core/dialog.js';
 import { DialogymError, FormatError } from '../core/errors.js';
-import { readTextFile } from '../core/files.js';
+import { excerpt } from '../core/text.js';
+import { FILE_KINDS, parseAs, readTextAs, type FileKind } from './sniff.js';
+
+/** The KB readers take bAbI and DSTC6 KB files alike. */
+const KB_KINDS: readonly FileKind[] = ['babi-kb', 'dstc6-kb'];
+const KB_FILE = 'a bAbI or DSTC6 KB file';
+import { kbFactIssue, quoteKbValue } from './kb-values.js';
 
 /**
  * A dialog read from a bAbI dialog file: `id` is its 0-based position in the file (`'0'`,
@@ -140,6 +146,10 @@ const ID_RE = /^(\d+) /;
  * ```
  */
 export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile {
+  return parseAs(text, file, ['babi-dialogs'], FILE_KINDS['babi-dialogs'], dialogsOf);
+}
+
+function dialogsOf(text: string, file: string): BabiDialogFile {
   const { lines, eol, finalNewline } = splitLines(text);
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no dialog');
   const dialogs: BabiDialog[] = [];
@@ -180,8 +190,9 @@ export function parseBabiDialogs(text: string, file = '<input>'): BabiDialogFile
       if (rest.indexOf('\t', tab + 1) >= 0) throw new FormatError(file, ln, 'more than one TAB on a line (expected `ID user<TAB>bot`)');
       const user = rest.slice(0, tab);
       const bot = rest.slice(tab + 1);
-      // A KB-result line written with a TAB (as in KB files) would otherwise become a user/bot pair.
-      if (/^\S+ [rR]_\S+$/.test(user) || (/^\S+$/.test(user) && /^[rR]_\S+ \S/.test(bot))) {
+      // A KB-result line written with a TAB (as in KB files, `name R_attr<TAB>value`, or cut anywhere after
+      // the attribute: `name R_attr val<TAB>ue`) would otherwise become a user/bot pair.
+      if (/^\S+ [rR]_[A-Za-z0-9_]+( \S+)?$/.test(user) || (/^\S+$/.test(user) && /^[rR]_\S+ \S/.test(bot))) {
         throw new FormatError(file, ln, `a KB-result line must not hold a TAB (expected \`ID name R_attr value\` with spaces): ${JSON.stringify(clip(rest))}`);
       }
       // An empty user side occurs in task 6 (6 lines of the DSTC2 training file): kept as is.
@@ -244,7 +255,7 @@ export function formatBabiDialogs(dialogs: readonly Dialog[], eol: '\n' | '\r\n'
  * ```
  */
 export function readBabiDialogs(file: string): BabiDialogFile {
-  return parseBabiDialogs(readTextFile(file), file);
+  return parseBabiDialogs(readTextAs(file, ['babi-dialogs'], FILE_KINDS['babi-dialogs']), file);
 }
 
 /**
@@ -260,6 +271,10 @@ export function readBabiDialogs(file: string): BabiDialogFile {
  * ```
  */
 export function parseBabiCandidates(text: string, file = '<input>'): BabiCandidates {
+  return parseAs(text, file, ['babi-candidates'], FILE_KINDS['babi-candidates'], candidatesOf);
+}
+
+function candidatesOf(text: string, file: string): BabiCandidates {
   const { lines, eol, finalNewline } = splitLines(text);
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no candidate');
   const candidates: string[] = [];
@@ -303,7 +318,7 @@ export function formatBabiCandidates(c: { candidates: readonly string[]; finalNe
  * ```
  */
 export function readBabiCandidates(file: string): BabiCandidates {
-  return parseBabiCandidates(readTextFile(file), file);
+  return parseBabiCandidates(readTextAs(file, ['babi-candidates'], FILE_KINDS['babi-candidates']), file);
 }
 
 /**
@@ -320,6 +335,10 @@ export function readBabiCandidates(file: string): BabiCandidates {
  * ```
  */
 export function parseBabiKb(text: string, file = '<input>'): BabiKbFile {
+  return parseAs(text, file, KB_KINDS, KB_FILE, kbOf);
+}
+
+function kbOf(text: string, file: string): BabiKbFile {
   const { lines, eol, finalNewline } = splitLines(text);
   if (lines.length === 0) throw new FormatError(file, 1, 'empty file: no KB fact');
   const facts: KbFact[] = [];
@@ -334,6 +353,8 @@ export function parseBabiKb(text: string, file = '<input>'): BabiKbFile {
     if (!f) throw new FormatError(file, i + 1, `expected \`name R_attr value\`, got ${JSON.stringify(clip(rest))}`);
     if (!ATTR_RE.test(f[2] as string)) throw new FormatError(file, i + 1, `bad attribute name ${JSON.stringify(clip(f[2] as string))} (expected R_ followed by letters, digits or _)`);
     if ((f[4] as string).includes('\t')) throw new FormatError(file, i + 1, 'TAB inside a KB value (one TAB or space between attribute and value only)');
+    const bad = kbFactIssue(f[1] as string, f[4] as string, {});
+    if (bad !== undefined) throw new FormatError(file, i + 1, `${quoteKbValue(f[1] as string)} ${f[2]}: ${bad}`);
     const s = f[3] as '\t' | ' ';
     if (sep === undefined) sep = s;
     else if (s !== sep) throw new FormatError(file, i + 1, `attribute/value separator changes from ${sep === '\t' ? 'TAB' : 'space'} to ${s === '\t' ? 'TAB' : 'space'}`);
@@ -372,7 +393,7 @@ export function formatBabiKb(kb: { facts: readonly KbFact[]; sep?: '\t' | ' '; f
  * ```
  */
 export function readBabiKb(file: string): BabiKbFile {
-  return parseBabiKb(readTextFile(file), file);
+  return parseBabiKb(readTextAs(file, KB_KINDS, KB_FILE), file);
 }
 
 /** Attribute names of KB facts and KB-result lines: `R_` (or DSTC6's `r_`) and letters, digits, `_`. */
@@ -387,6 +408,4 @@ function kbLineIssue(text: string): string | undefined {
   return undefined;
 }
 
-function clip(s: string): string {
-  return s.length > 60 ? s.slice(0, 57) + '...' : s;
-}
+const clip = (s: string): string => excerpt(s);

@@ -5,9 +5,11 @@
  */
 import type { Turn } from '../core/dialog.js';
 import { FormatError } from '../core/errors.js';
-import { readTextFile, writeFileAtomic } from '../core/files.js';
+import { writeFileAtomic } from '../core/files.js';
 import { parseJsonText, pyJson } from './json-text.js';
 import { checkSchema } from './schema.js';
+import { FILE_KINDS, parseAs, readTextAs } from './sniff.js';
+import { excerpt } from '../core/text.js';
 
 /** A KB-result utterance inside a DSTC6 context: `<name> r_<attr> <value>` (or bAbI's `R_`). */
 export function isDstc6KbLine(u: string): boolean {
@@ -125,7 +127,7 @@ function isObject(x: unknown): x is Json {
 }
 
 function entryLabel(file: string, index: number, raw: unknown): string {
-  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${raw.dialog_id.length > 60 ? raw.dialog_id.slice(0, 57) + '...' : raw.dialog_id})` : '';
+  const id = isObject(raw) && typeof raw.dialog_id === 'string' ? ` (dialog_id ${excerpt(raw.dialog_id)})` : '';
   return `${file}: entry ${index + 1}${id}`;
 }
 
@@ -198,7 +200,7 @@ export function dstc6DataFromJson(value: unknown, file: string): Dstc6Entry[] {
  * ```
  */
 export function parseDstc6Data(text: string, file: string): Dstc6Entry[] {
-  return dstc6DataFromJson(parseJsonText(text, file), file);
+  return parseAs(text, file, ['dstc6-data'], FILE_KINDS['dstc6-data'], (t, f) => dstc6DataFromJson(parseJsonText(t, f), f));
 }
 
 /**
@@ -213,7 +215,7 @@ export function parseDstc6Data(text: string, file: string): Dstc6Entry[] {
  * ```
  */
 export function readDstc6Data(file: string): Dstc6Entry[] {
-  return parseDstc6Data(readTextFile(file), file);
+  return parseDstc6Data(readTextAs(file, ['dstc6-data'], FILE_KINDS['dstc6-data']), file);
 }
 
 /**
@@ -285,7 +287,7 @@ export function dstc6ResultsFromJson(value: unknown, file: string): Dstc6Result[
  * ```
  */
 export function parseDstc6Results(text: string, file: string): Dstc6Result[] {
-  return dstc6ResultsFromJson(parseJsonText(text, file), file);
+  return parseAs(text, file, ['dstc6-results'], FILE_KINDS['dstc6-results'], (t, f) => dstc6ResultsFromJson(parseJsonText(t, f), f));
 }
 
 /**
@@ -299,7 +301,7 @@ export function parseDstc6Results(text: string, file: string): Dstc6Result[] {
  * ```
  */
 export function readDstc6Results(file: string): Dstc6Result[] {
-  return parseDstc6Results(readTextFile(file), file);
+  return parseDstc6Results(readTextAs(file, ['dstc6-results'], FILE_KINDS['dstc6-results']), file);
 }
 
 /**

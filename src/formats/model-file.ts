@@ -8,8 +8,15 @@
  *   bytes 20–   header: UTF-8 JSON {model, meta, tensors:[{name, shape, offset, length}], dataBytes}
  *   then zero padding to a multiple of 4, then the tensors as little-endian float32.
  *
+ * Tensors are stored back to back in header order: the first at offset 0, each next one where the
+ * previous ends, the last ending at `dataBytes`; every value is finite.
+ *
  * Files are written atomically (temp file + rename). Reading checks magic, version, size and
- * checksum, so a corrupt, truncated or wrong-version file gives one clear ModelFileError.
+ * checksum, so a corrupt, truncated or wrong-version file gives one clear ModelFileError. A forger
+ * can recompute the checksum, so the reader also checks what the checksum cannot vouch for: the
+ * header's types (its JSON schema), each tensor's region (no overlap, alias, gap or byte outside
+ * the data) and its values (no NaN or ±Infinity), each refused in one line naming the tensor
+ * (`m.dgm: tensor "A" (index 0): 12 non-finite values (first at [0]: NaN)`).
  */
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
@@ -80,10 +87,61 @@ interface HeaderTensor {
   length: number;
 }
 
+/** How errors name a tensor: `tensor "A" (index 0)`. */
+function tensorLabel(name: string, index: number): string {
+  return `tensor ${JSON.stringify(name)} (index ${index})`;
+}
+
+/**
+ * Why a tensor's values cannot be weights (`12 non-finite values of 60 (value 0 is NaN)`), or
+ * undefined when every value is finite. One pass, no allocation (`v - v` is 0 for finite v only).
+ */
+function nonFiniteIssue(data: Float32Array): string | undefined {
+  let count = 0;
+  let first = -1;
+  for (let k = 0; k < data.length; k++) {
+    const v = data[k] as number;
+    if (v - v !== 0 && count++ === 0) first = k;
+  }
+  return count === 0 ? undefined : `${count} non-finite value${count === 1 ? '' : 's'} of ${data.length} (value ${first} is ${String(data[first])})`;
+}
+
+/**
+ * Why the tensors' regions break the layout the writer produces (back to back in header order,
+ * from offset 0 to `dataBytes`): a region outside the data, aliasing or overlapping another one,
+ * a gap before it, or data after the last tensor that belongs to none. Undefined when they fit.
+ * Offsets are multiples of 4 already (the header schema). O(tensors) unless a region is wrong.
+ */
+function regionIssue(tensors: readonly HeaderTensor[], dataBytes: number): string | undefined {
+  const span = (t: HeaderTensor): [number, number] => [t.offset, t.offset + t.length * 4];
+  let expected = 0;
+  for (let i = 0; i < tensors.length; i++) {
+    const t = tensors[i] as HeaderTensor;
+    const [start, end] = span(t);
+    const label = tensorLabel(t.name, i);
+    if (end > dataBytes) return `${label}: bytes ${start}–${end} lie outside the ${dataBytes} bytes of tensor data`;
+    if (start > expected) return `${label}: starts at byte ${start}, leaving bytes ${expected}–${start} to no tensor (tensors are stored back to back)`;
+    if (start < expected) {
+      // Every earlier region is in place ([0, expected) back to back): this one reuses some of their bytes.
+      for (let j = 0; j < i; j++) {
+        const o = tensors[j] as HeaderTensor;
+        const [os, oe] = span(o);
+        if (start === os && start < end) return `${label}: bytes ${start}–${end} alias the weights of ${tensorLabel(o.name, j)} (same offset)`;
+        if (start < oe && os < Math.max(end, start + 1)) return `${label}: bytes ${start}–${end} overlap ${tensorLabel(o.name, j)} (bytes ${os}–${oe})`;
+      }
+      return `${label}: starts at byte ${start}, before the end of the previous tensor (byte ${expected})`;
+    }
+    expected = end;
+  }
+  if (expected < dataBytes) return `bytes ${expected}–${dataBytes} of the tensor data belong to no tensor`;
+  return undefined;
+}
+
 /**
  * Encodes a model as the bytes of a `.dgm` file (format described in this module: magic,
  * version, CRC-32, JSON header, little-endian float32 tensors). Throws a DialogymError when a
- * tensor's `data` length does not match its `shape`.
+ * tensor's `data` length does not match its `shape` or holds a NaN or ±Infinity (such a file
+ * would be refused when read).
  *
  * @example
  * ```ts
@@ -94,9 +152,11 @@ interface HeaderTensor {
  */
 export function encodeModelFile(c: ModelFileContent): Buffer {
   let offset = 0;
-  const ht: HeaderTensor[] = c.tensors.map((t) => {
+  const ht: HeaderTensor[] = c.tensors.map((t, i) => {
     const n = t.shape.reduce((a, b) => a * b, 1);
-    if (n !== t.data.length) throw new DialogymError(`tensor ${t.name}: shape ${t.shape.join('×')} does not match ${t.data.length} values`);
+    if (n !== t.data.length) throw new DialogymError(`${tensorLabel(t.name, i)}: shape ${t.shape.join('×')} does not match ${t.data.length} values`);
+    const bad = nonFiniteIssue(t.data);
+    if (bad !== undefined) throw new DialogymError(`${tensorLabel(t.name, i)}: ${bad}; a model file holds finite weights only`);
     const h = { name: t.name, shape: [...t.shape], offset, length: n };
     offset += n * 4;
     return h;
@@ -124,7 +184,9 @@ export function encodeModelFile(c: ModelFileContent): Buffer {
 /**
  * Decodes the bytes of a `.dgm` model file; `file` only names it in error messages. Checks
  * magic, version, sizes and checksum: a bad, truncated, corrupt or wrong-version buffer throws a
- * ModelFileError (`<file>: <reason>`). Tensors are copied, so they do not alias `buf`.
+ * ModelFileError (`<file>: <reason>`); so do tensors whose regions overlap, alias each other,
+ * leave gaps or fall outside the data, and NaN or ±Infinity weights, even under a valid
+ * checksum. Tensors are copied, so they do not alias `buf`.
  *
  * @example
  * ```ts
@@ -165,18 +227,23 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
   if (buf.length < expected) fail(`truncated model file (expected ${expected} bytes, got ${buf.length})`);
   if (buf.length > expected) fail(`corrupt model file (${buf.length - expected} unexpected bytes after the weights)`);
   if (crc32(buf.subarray(PREFIX)) !== buf.readUInt32LE(16)) fail('corrupt model file (checksum mismatch)');
-  // Every tensor's length matches its shape and lies inside the data, before anything is allocated.
-  const names = new Set<string>();
+  // What the checksum cannot vouch for (a forger recomputes it), before anything is allocated:
+  // each tensor's length matches its shape, its name is its own, and the regions lie back to back.
+  const names = new Map<string, number>();
   header.tensors.forEach((t, i) => {
     const n = t.shape.reduce((a, b) => a * b, 1);
-    if (n !== t.length) fail(`corrupt model file (tensors[${i}] '${t.name}': length ${t.length} does not match shape ${t.shape.join('×') || 'scalar'} = ${n})`);
-    if (t.offset + t.length * 4 > dataBytes) fail(`corrupt model file (tensors[${i}] '${t.name}' out of bounds: bytes ${t.offset}–${t.offset + t.length * 4} of ${dataBytes})`);
-    if (names.has(t.name)) fail(`corrupt model file (tensor name '${t.name}' repeated)`);
-    names.add(t.name);
+    if (n !== t.length) fail(`${tensorLabel(t.name, i)}: length ${t.length} does not match shape ${t.shape.join('×') || 'scalar'} = ${n}`);
+    const other = names.get(t.name);
+    if (other !== undefined) fail(`${tensorLabel(t.name, i)}: name repeated (index ${other} has it too)`);
+    names.set(t.name, i);
   });
-  const tensors: ModelTensor[] = header.tensors.map((t) => {
+  const region = regionIssue(header.tensors, dataBytes);
+  if (region !== undefined) fail(region);
+  const tensors: ModelTensor[] = header.tensors.map((t, i) => {
     const data = new Float32Array(t.length);
-    data.set(new Float32Array(buf.buffer.slice(buf.byteOffset + dataStart + t.offset, buf.byteOffset + dataStart + t.offset + t.length * 4)));
+    new Uint8Array(data.buffer).set(buf.subarray(dataStart + t.offset, dataStart + t.offset + t.length * 4)); // one copy, any alignment of buf
+    const bad = nonFiniteIssue(data);
+    if (bad !== undefined) fail(`${tensorLabel(t.name, i)}: ${bad}`);
     return { name: t.name, shape: t.shape, data };
   });
   return {
@@ -190,7 +257,8 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
 
 /**
  * Writes a model file atomically (temp file + rename; parent folders are created). Throws a
- * DialogymError on a tensor whose data does not match its shape; file-system errors pass through.
+ * DialogymError naming the file on a tensor whose data does not match its shape or holds NaN or
+ * ±Infinity (nothing is written then); file-system errors pass through.
  *
  * @example
  * ```ts
@@ -200,7 +268,13 @@ export function decodeModelFile(buf: Buffer, file = '<model>'): ModelFileContent
  * ```
  */
 export function writeModelFile(file: string, c: ModelFileContent): void {
-  writeFileAtomic(file, encodeModelFile(c));
+  let bytes: Buffer;
+  try {
+    bytes = encodeModelFile(c);
+  } catch (e) {
+    throw e instanceof DialogymError ? new DialogymError(`${file}: ${e.message}`, { cause: e }) : e;
+  }
+  writeFileAtomic(file, bytes);
 }
 
 /**

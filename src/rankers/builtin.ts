@@ -16,7 +16,7 @@ import { Tfidf } from './tfidf.js';
 if (!models.has('tfidf')) {
   registerModel('tfidf', 'TF-IDF match of the last user utterance against each candidate (idf over the candidates; no training)', {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file");
+      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file with --candidates");
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: false });
     },
     train: (data, o) => {
@@ -28,7 +28,7 @@ if (!models.has('tfidf')) {
 
   registerModel('tfidf+type', 'TF-IDF match with match-type features from the KB (§4.5; needs --kb; no training)', {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file");
+      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file with --candidates");
       if (!ctx.kb) throw new ConfigError("model 'tfidf+type' needs a KB file (--kb)");
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: true }, KbTypes.fromFacts(ctx.kb));
     },

@@ -68,7 +68,7 @@ export interface EvaluateOptions {
  */
 export function evaluateDialogs(model: ResponseModel, dialogs: readonly Dialog[], opts: EvaluateOptions = {}): AccuracyState {
   const cands = opts.candidates;
-  if (!isResponder(model) && !cands) throw new ConfigError(`model '${model.name}' ranks candidates: give a candidates file`);
+  if (!isResponder(model) && !cands) throw new ConfigError(`model '${model.name}' ranks candidates: give a candidates file with --candidates`);
   let state = accuracy.empty();
   // MemN2N scores a dialog turn by turn with its memories embedded once (the same scores as `rank`).
   const conversational = model instanceof MemN2N ? model : undefined;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, dstc6Dir, skipUnless } from '../../test/shared-data.js';
+import { babiDir, dstc6Dir, skipUnless, skipUnlessSqlite } from '../../test/shared-data.js';
 import type { Turn } from '../core/dialog.js';
 import { readBabiDialogs } from '../formats/babi.js';
 import { readDstc6Data } from '../formats/dstc6.js';
@@ -34,7 +34,7 @@ function session(): Session {
   return new Session('t', chatModelOf(createRulesBot()), { store, dialect: store.dialect });
 }
 
-test('a full task-5 conversation with rules on the SQLite KB', { skip: skipUnless(babiDir) }, () => {
+test('a full task-5 conversation with rules on the SQLite KB', { skip: skipUnless(babiDir) || skipUnlessSqlite() }, () => {
   const s = session();
   const say = (text: string): string[] => s.send(text).replies.map((r) => (r.kind === 'kb' ? 'KB ' + r.text : r.text));
   assert.deepEqual(say('Hi!'), ['hello what can i help you with today']);
@@ -133,7 +133,7 @@ function withoutFirstCallResults(turns: readonly Turn[]): { kept: Turn[]; droppe
   return { kept: [...turns.slice(0, i + 1), ...turns.slice(j)], dropped: turns.slice(i + 1, j) };
 }
 
-test('replaying the user turns of the original task 5 test dialogs gives their bot turns and KB lines', { skip: skipUnless(babiDir) }, () => {
+test('replaying the user turns of the original task 5 test dialogs gives their bot turns and KB lines', { skip: skipUnless(babiDir) || skipUnlessSqlite() }, () => {
   // tst only: the tst-OOV dialogs' KB results do not come from dialog-babi-kb-all.txt (e.g. dialog 0
   // lists thai/tokyo/six/cheap restaurants with 2, 4 and 5 stars; the KB file has the 6-star one).
   for (const split of ['tst']) {
@@ -157,7 +157,7 @@ test('replaying the user turns of the original task 5 test dialogs gives their b
   }
 });
 
-test('the bot keeps the floor exactly where the originals have <SILENCE>', { skip: skipUnless(babiDir) }, () => {
+test('the bot keeps the floor exactly where the originals have <SILENCE>', { skip: skipUnless(babiDir) || skipUnlessSqlite() }, () => {
   for (const task of ['task1-API-calls', 'task3-options', 'task5-full-dialogs']) {
     for (const d of readBabiDialogs(join(babiDir, `dialog-babi-${task}-trn.txt`)).dialogs) {
       const t = d.turns;
@@ -173,7 +173,7 @@ test('the bot keeps the floor exactly where the originals have <SILENCE>', { ski
   }
 });
 
-test('DSTC6 KB: the rules bot asks the atmosphere and calls with 5 arguments; lowercase r_ results', { skip: skipUnless(dstc6Dir) }, () => {
+test('DSTC6 KB: the rules bot asks the atmosphere and calls with 5 arguments; lowercase r_ results', { skip: skipUnless(dstc6Dir) || skipUnlessSqlite() }, () => {
   const out = join(tmp, 'dstc6.sqlite');
   importKbFile(join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0', 'extendedkb1.txt'), out);
   const store = SqliteKbStore.open(out);
@@ -193,7 +193,7 @@ test('DSTC6 KB: the rules bot asks the atmosphere and calls with 5 arguments; lo
   store.close();
 });
 
-test('a call without results: one `api_call no result` kb turn, then the rules bot says so and offers a change (never an empty proposal)', { skip: skipUnless(babiDir) }, () => {
+test('a call without results: one `api_call no result` kb turn, then the rules bot says so and offers a change (never an empty proposal)', { skip: skipUnless(babiDir) || skipUnlessSqlite() }, () => {
   const s = session();
   s.send('hi');
   const r = s.send('may i have a table with korean cuisine in paris for six people in a cheap price range');
@@ -213,7 +213,7 @@ test('a call without results: one `api_call no result` kb turn, then the rules b
   assert.match(again.at(-1) ?? '', /^what do you think of this option: \S+$/);
 });
 
-test('ordinary text is normalised, not refused: emoji, `;`, `"`, `=` are dropped for the models, the transcript keeps them', { skip: skipUnless(babiDir) }, () => {
+test('ordinary text is normalised, not refused: emoji, `;`, `"`, `=` are dropped for the models, the transcript keeps them', { skip: skipUnless(babiDir) || skipUnlessSqlite() }, () => {
   const s = session();
   assert.deepEqual(s.send('Hi!! 👋').replies.map((r) => r.text), ['hello what can i help you with today']);
   assert.deepEqual(s.send('"can you book a table"; for=4 in Paris 🇫🇷').replies.map((r) => r.text), ["i'm on it", 'any preference on a type of cuisine']);
@@ -222,7 +222,7 @@ test('ordinary text is normalised, not refused: emoji, `;`, `"`, `=` are dropped
   assert.deepEqual(typed.map((t) => [t.text, t.read]), [['Hi!! 👋', 'hi'], ['"can you book a table"; for=4 in Paris 🇫🇷', 'can you book a table for four in paris'], ['<SILENCE>', undefined]]);
 });
 
-test('bad input: empty messages are InputErrors and leave the history unchanged; long ones are cut to the limit', { skip: skipUnless(babiDir) }, () => {
+test('bad input: empty messages are InputErrors and leave the history unchanged; long ones are cut to the limit', { skip: skipUnless(babiDir) || skipUnlessSqlite() }, () => {
   const s = session();
   s.send('hi');
   const n = s.history.length;

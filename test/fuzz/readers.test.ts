@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { airDir, babiDir, dstc6Dir, skipUnless } from '../shared-data.js';
+import { sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
 import { runTarget, type FuzzStats } from './runner.js';
 import { fuzzDir, modelTarget, sqliteTarget, textTargets } from './targets.js';
 
@@ -27,13 +28,13 @@ test('fuzz: the text readers (bAbI dialogs/candidates/KB, restaurant KB, DSTC6 d
   }
 });
 
-test('fuzz: model files (forged headers with a valid checksum, damaged bytes)', { skip }, () => {
+test('fuzz: model files (forged headers and tensors with a valid checksum: non-finite weights, aliased, overlapping, out-of-range regions; damaged bytes)', { skip }, () => {
   const dir = fuzzDir();
   const s = runTarget(modelTarget(dir), RUNS, 2);
   assertClean(s);
 });
 
-test('fuzz: SQLite KBs with damaged bytes', { skip }, () => {
+test('fuzz: SQLite KBs with damaged bytes, or a cell forged under a recomputed checksum', { skip: skip || (sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}`) }, () => {
   const dir = fuzzDir();
   const t = sqliteTarget(dir);
   try {

@@ -9,15 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { crc32 } from 'node:zlib';
-import { DialogymError, InternalError } from '../../src/core/errors.js';
+import { DialogymError, InternalError, ModelFileError } from '../../src/core/errors.js';
 import { formatBabiCandidates, formatBabiDialogs, formatBabiKb, parseBabiCandidates, parseBabiDialogs, parseBabiKb, readBabiKb } from '../../src/formats/babi.js';
 import { formatDstc6Data, formatDstc6Results, parseDstc6Data, parseDstc6Results } from '../../src/formats/dstc6.js';
 import { formatAirLines, parseAirData, parseAirKb, parseAirPredictions } from '../../src/formats/airdialogue.js';
-import { decodeModelFile, encodeModelFile } from '../../src/formats/model-file.js';
+import { decodeModelFile, encodeModelFile, type ModelFileContent } from '../../src/formats/model-file.js';
+import { fillTensor, forgeModelFile, type ModelFileParts } from '../../src/formats/testing/forge-model-file.js';
 import { formatKb, parseKb, type KbDialect } from '../../src/testbeds/restaurant/kb-dialects.js';
 import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
 import type { ApiCall, Restaurant } from '../../src/testbeds/restaurant/kb.js';
+import { BABI_KB, ratingIssue } from '../../src/testbeds/restaurant/kb-dialects.js';
+import { forgeSqliteKb } from '../../src/testbeds/restaurant/testing/forge-kb.js';
+import { kbValueIssue } from '../../src/formats/kb-values.js';
+import { openSqlite } from '../../src/core/sqlite.js';
 import { formatKbTsv, parseKbTsv } from '../../src/testbeds/infobot/movie-kb-tsv.js';
 import { splitKbs } from '../../src/testbeds/infobot/generate.js';
 import { loadPolicy } from '../../src/testbeds/infobot/agents/policy-file.js';
@@ -28,7 +32,7 @@ import { syntheticCandidates, syntheticDialogs } from '../../src/rankers/testing
 import '../../src/testbeds/restaurant/models.js';
 import { airDir, babiDir, dstc6Dir, repoRoot } from '../shared-data.js';
 import { trainTinyHcn } from '../tiny-hcn.js';
-import { applyByteOps, byteOp, mutatedText, NASTY_JSON } from './mutate.js';
+import { applyByteOps, byteOp, mutatedText, NASTY_JSON, NASTY_TOKENS } from './mutate.js';
 
 /** What one mutated input gave: accepted (and round-tripped), rejected with a typed error, or a failure of the property. */
 export type Outcome = { readonly kind: 'accepted' | 'rejected' } | { readonly kind: 'failure'; readonly why: string };
@@ -39,7 +43,7 @@ export interface FuzzTarget<T = unknown> {
   /** The file name the reader is given (errors must name it). */
   readonly file: string;
   readonly input: fc.Arbitrary<T>;
-  /** Runs the reader on one input; returns undefined when accepted and round-tripped, else why not. Throws what the reader throws. */
+  /** Runs the reader on one input; returns undefined when accepted and round-tripped, else why not (`refused …` when it was refused in the wrong way). Throws what the reader throws. */
   readonly run: (input: T) => string | undefined;
   /** The input as bytes, for the failure folder. */
   readonly bytes: (input: T) => Uint8Array;
@@ -49,7 +53,7 @@ export interface FuzzTarget<T = unknown> {
 export function check<T>(target: FuzzTarget<T>, input: T): Outcome {
   try {
     const bad = target.run(input);
-    return bad === undefined ? { kind: 'accepted' } : { kind: 'failure', why: `accepted but ${bad}` };
+    return bad === undefined ? { kind: 'accepted' } : { kind: 'failure', why: bad.startsWith('refused ') ? bad : `accepted but ${bad}` };
   } catch (e) {
     if (!(e instanceof DialogymError)) return { kind: 'failure', why: `untyped error: ${e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e)}` };
     if (e instanceof InternalError) return { kind: 'failure', why: `internal error: ${e.message}` };
@@ -130,8 +134,12 @@ export function textTargets(): FuzzTarget<{ seed: number; text: string }>[] {
   ];
 }
 
-/** Model files: the shipped KB-InfoBot policies and small ranker models, with forged headers (valid checksum) or damaged bytes. */
-export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: number; forged: boolean }> {
+/**
+ * Model files: the shipped KB-InfoBot policies and small ranker models, with forged headers, or
+ * forged tensors (non-finite weights, aliased, overlapping, out-of-range or gapped regions), both
+ * with a valid checksum, or damaged bytes. A forged tensor must be refused, naming the tensor.
+ */
+export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: number; forged: boolean; mustFail?: string }> {
   const file = join(dir, 'fuzz-model.dgm');
   const seeds: Buffer[] = [readFileSync(join(repoRoot, 'policies', 'infobot', 'rl-soft-small.dgm')), readFileSync(join(repoRoot, 'policies', 'infobot', 'e2e-soft-small.dgm'))];
   const rankers = seeds.length; // seeds from here on are rankers, whose metadata has a schema (schemas/model-meta.schema.json)
@@ -149,14 +157,29 @@ export function modelTarget(dir: string): FuzzTarget<{ bytes: Buffer; seed: numb
   const forged = fc
     .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), edits: fc.array(fc.record({ path: fc.noBias(fc.integer({ min: 0, max: 2 ** 30 })), value: fc.constantFrom(...NASTY_JSON) }), { minLength: 1, maxLength: 3 }) })
     .map(({ seed, edits }) => ({ bytes: forgeHeader(seeds[seed] as Buffer, edits), seed, forged: true }));
+  const tensors = fc
+    .record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), forgery: tensorForgery })
+    .map(({ seed, forgery }) => {
+      let changed = false;
+      const bytes = forgeModelFile(seeds[seed] as Buffer, (p) => (changed = applyTensorForgery(p, forgery)));
+      return { bytes, seed, forged: true, ...(changed ? { mustFail: forgery.kind } : {}) };
+    });
   const damaged = fc.record({ seed: fc.integer({ min: 0, max: seeds.length - 1 }), ops: fc.array(byteOp, { minLength: 1, maxLength: 4 }) }).map(({ seed, ops }) => ({ bytes: applyByteOps(seeds[seed] as Buffer, ops), seed, forged: false }));
   return {
     name: 'model-file',
     file,
-    input: fc.oneof({ weight: 3, arbitrary: forged }, { weight: 1, arbitrary: damaged }),
+    input: fc.oneof({ weight: 3, arbitrary: forged }, { weight: 2, arbitrary: tensors }, { weight: 1, arbitrary: damaged }),
     bytes: (i) => i.bytes,
     run: (i) => {
-      const c = decodeModelFile(i.bytes, file);
+      let c: ModelFileContent;
+      try {
+        c = decodeModelFile(i.bytes, file);
+      } catch (e) {
+        // A forged tensor is refused by the reader itself, in one line naming the tensor (or the bytes that belong to none).
+        if (i.mustFail !== undefined && e instanceof ModelFileError && !/tensor "[^"]*" \(index \d+\): |belong to no tensor/.test(e.message)) return `refused a forged tensor (${i.mustFail}) without naming it: ${e.message.slice(0, 200)}`;
+        throw e;
+      }
+      if (i.mustFail !== undefined) return `a forged tensor (${i.mustFail}) was read`;
       const back = decodeModelFile(encodeModelFile(c), file);
       if (!isDeepStrictEqual(back, c)) return 'the content does not round-trip';
       if (c.model === 'infobot-policy') {
@@ -195,29 +218,76 @@ function typeDrift(a: unknown, b: unknown, at: string): string | undefined {
 
 /** Re-encodes a model file after setting values at random places of its JSON header (the checksum is recomputed: a forged file). */
 function forgeHeader(buf: Buffer, edits: readonly { path: number; value: unknown }[]): Buffer {
-  const hlen = buf.readUInt32LE(12);
-  const header = JSON.parse(buf.toString('utf8', 20, 20 + hlen)) as Record<string, unknown>;
-  const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 3 || v === null || typeof v !== 'object') return;
-    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.slice(0, 6).map((x, k) => [k, x]) : Object.entries(v).slice(0, 30);
-    for (const [k, x] of entries) {
-      slots.push([v as Record<string, unknown>, k]);
-      walk(x, depth + 1);
+  return forgeModelFile(buf, ({ header }) => {
+    const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
+    const walk = (v: unknown, depth: number): void => {
+      if (depth > 3 || v === null || typeof v !== 'object') return;
+      const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.slice(0, 6).map((x, k) => [k, x]) : Object.entries(v).slice(0, 30);
+      for (const [k, x] of entries) {
+        slots.push([v as Record<string, unknown>, k]);
+        walk(x, depth + 1);
+      }
+    };
+    walk(header, 0);
+    for (const e of edits) {
+      const [obj, key] = slots[e.path % slots.length] as [Record<string, unknown>, string];
+      obj[key] = e.value;
     }
-  };
-  walk(header, 0);
-  for (const e of edits) {
-    const [obj, key] = slots[e.path % slots.length] as [Record<string, unknown>, string];
-    obj[key] = e.value;
+  });
+}
+
+/** A forgery that a valid checksum must not get past: a weight made non-finite, or a tensor region moved onto another, past the data or away from the others. */
+export type TensorForgery = { readonly kind: 'nan-fill' | 'inf-value' | 'alias' | 'overlap' | 'out-of-range' | 'gap'; readonly tensor: number; readonly other: number; readonly at: number };
+
+export const tensorForgery: fc.Arbitrary<TensorForgery> = fc.record({
+  kind: fc.constantFrom('nan-fill' as const, 'inf-value' as const, 'alias' as const, 'overlap' as const, 'out-of-range' as const, 'gap' as const),
+  tensor: fc.nat(),
+  other: fc.nat(),
+  at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+});
+
+/**
+ * Applies a forgery to a model file's parts, to a tensor holding values (index `tensor` modulo
+ * their number); returns false when the file has no tensor that the forgery can change.
+ */
+export function applyTensorForgery(p: ModelFileParts, f: TensorForgery): boolean {
+  type T = { offset: number; length: number };
+  const full = p.header.tensors.map((t, i) => [i, t as unknown as T] as const).filter(([, t]) => t.length > 0);
+  if (full.length === 0) return false;
+  const [i, t] = full[f.tensor % full.length] as readonly [number, T];
+  const others = full.filter(([k]) => k !== i);
+  const [, o] = (others[f.other % Math.max(1, others.length)] ?? [i, t]) as readonly [number, T];
+  switch (f.kind) {
+    case 'nan-fill':
+      fillTensor(p, i);
+      break;
+    case 'inf-value':
+      p.data.writeFloatLE(f.at < 0.5 ? Infinity : -Infinity, t.offset + 4 * Math.floor(f.at * t.length));
+      break;
+    case 'alias':
+      if (o === t) return false;
+      t.offset = o.offset;
+      break;
+    case 'overlap':
+      // Starts inside another tensor's region, past its first float (at its first, it is an alias).
+      if (o === t || o.length < 2) return false;
+      t.offset = o.offset + 4 * (1 + Math.floor(f.at * (o.length - 1)));
+      break;
+    case 'out-of-range':
+      t.offset = p.header.dataBytes - 4 * Math.floor(f.at * t.length);
+      break;
+    case 'gap': {
+      // Moved up by 1–8 floats, the data grown (zeros) so that it still ends inside it.
+      t.offset += 4 * (1 + Math.floor(f.at * 8));
+      const grow = t.offset + 4 * t.length - p.header.dataBytes;
+      if (grow > 0) {
+        p.data = Buffer.concat([p.data, Buffer.alloc(grow)]);
+        p.header.dataBytes += grow;
+      }
+      break;
+    }
   }
-  const h = Buffer.from(JSON.stringify(header), 'utf8');
-  const pad = (4 - ((20 + h.length) % 4)) % 4;
-  const oldStart = 20 + hlen + ((4 - ((20 + hlen) % 4)) % 4);
-  const out = Buffer.concat([buf.subarray(0, 20), h, Buffer.alloc(pad), buf.subarray(oldStart)]);
-  out.writeUInt32LE(h.length, 12);
-  out.writeUInt32LE(crc32(out.subarray(20)), 16);
-  return out;
+  return true;
 }
 
 const CALLS: ApiCall[] = [
@@ -226,8 +296,32 @@ const CALLS: ApiCall[] = [
   { cuisine: 'spanish', location: 'paris', number: 'four', price: 'moderate' },
 ];
 
-/** SQLite KBs with damaged bytes: rejected naming the file, or every row and query answer unchanged. */
-export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { readonly cleanup: () => void } {
+/** A value forged into one cell of a SQLite KB, its content checksum recomputed. */
+export interface KbForgery {
+  readonly row: number;
+  readonly column: (typeof KB_COLUMNS)[number];
+  readonly value: string | number;
+}
+
+const KB_COLUMNS = ['name', 'cuisine', 'location', 'price', 'rating', 'phone', 'address', 'number'] as const;
+
+/** Values a forger writes into a KB cell: the nasty tokens, KB-line shapes, a control character, extreme or in-range integers, fit words. */
+const kbForgery: fc.Arbitrary<KbForgery> = fc.record({
+  row: fc.integer({ min: 1, max: 1200 }),
+  column: fc.constantFrom(...KB_COLUMNS),
+  value: fc.oneof(
+    fc.constantFrom(...NASTY_TOKENS, 'x\nresto_y R_phone forged', 'resto_y R_address forged', 'api_call italian rome six cheap', 'R_phone', 'a\u001b[2Jb', 'fit_value', 'six'),
+    fc.constantFrom(0, -1, 1, 5, 8, 9, 72, 2 ** 31, Number.MAX_SAFE_INTEGER),
+  ),
+});
+
+/**
+ * SQLite KBs with damaged bytes — rejected naming the file, or every row and query answer
+ * unchanged — and with a forged cell under a recomputed checksum: a value unfit for a KB (a
+ * newline, a TAB, a KB-fact or api_call shape, a rating outside 1–8…) refused naming its row; a fit
+ * one read back as forged.
+ */
+export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer; forgery?: KbForgery }> & { readonly cleanup: () => void } {
   const seedFile = join(dir, 'seed-kb.sqlite');
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), seedFile);
   const seed = readFileSync(seedFile);
@@ -236,13 +330,17 @@ export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { rea
   const answers = CALLS.map((c) => store.query(c));
   store.close();
   const file = join(dir, 'fuzz-kb.sqlite');
+  const damaged = fc.array(byteOp, { minLength: 1, maxLength: 6 }).map((ops) => ({ bytes: applyByteOps(seed, ops) }));
+  const forged = kbForgery.map((forgery) => ({ bytes: seed, forgery }));
   return {
     name: 'sqlite-kb',
     file,
-    input: fc.array(byteOp, { minLength: 1, maxLength: 6 }).map((ops) => ({ bytes: applyByteOps(seed, ops) })),
+    input: fc.oneof({ weight: 2, arbitrary: damaged }, { weight: 1, arbitrary: forged }),
     bytes: (i) => i.bytes,
     run: (i) => {
       writeFileSync(file, i.bytes);
+      const f = i.forgery;
+      if (f !== undefined) return forgedCell(file, f, rows);
       const s = SqliteKbStore.open(file);
       try {
         const got: Restaurant[] = s.all();
@@ -255,6 +353,36 @@ export function sqliteTarget(dir: string): FuzzTarget<{ bytes: Buffer }> & { rea
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Forges one cell of the KB at `file` and opens it: an unfit value must be refused naming its row, a fit one read back. */
+function forgedCell(file: string, f: KbForgery, rows: readonly Restaurant[]): string | undefined {
+  if (f.column === 'name' && rows.some((r, k) => r.name === String(f.value) && k !== f.row - 1)) return undefined; // UNIQUE: not a KB a forger can write
+  forgeSqliteKb(file, `UPDATE restaurants SET ${f.column} = ? WHERE id = ?`, [f.value, f.row]);
+  // What SQLite stored (column affinity turns '5' into 5 in the rating, 5 into '5' in a text column).
+  const db = openSqlite(file, { readonly: true });
+  const cell = db.prepare(`SELECT typeof(${f.column}) AS type, CAST(${f.column} AS TEXT) AS text FROM restaurants WHERE id = ?`).get([f.row]) as { type: string; text: string };
+  db.close();
+  const unfit =
+    f.column === 'rating'
+      ? cell.type !== 'integer' ? `is ${cell.type}` : ratingIssue(Number(cell.text), BABI_KB)
+      : cell.type !== 'text' ? `is ${cell.type}` : kbValueIssue(cell.text, { oneWord: true });
+  let s: SqliteKbStore;
+  try {
+    s = SqliteKbStore.open(file);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message.slice(0, 200) : String(e);
+    if (unfit === undefined) return `refused a fit forged ${f.column} of row ${f.row} (${JSON.stringify(cell.text).slice(0, 40)}): ${msg}`;
+    if (e instanceof DialogymError && !e.message.includes(`row ${f.row} (`)) return `refused a forged ${f.column} of row ${f.row} without naming the row: ${msg}`;
+    throw e;
+  }
+  try {
+    if (unfit !== undefined) return `a forged ${f.column} of row ${f.row} (${JSON.stringify(cell.text).slice(0, 40)}, which ${unfit}) was read`;
+    const got = (s.all()[f.row - 1] as unknown as Record<string, unknown>)[f.column];
+    return String(got) === cell.text ? undefined : `the forged ${f.column} of row ${f.row} reads back as ${JSON.stringify(got)}`;
+  } finally {
+    s.close();
+  }
 }
 
 export function fuzzDir(): string {

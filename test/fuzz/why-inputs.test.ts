@@ -8,13 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { DialogymError, FormatError, ModelFileError } from '../../src/core/errors.js';
 import { readBabiDialogs, readBabiKb } from '../../src/formats/babi.js';
 import { readDstc6Data, readDstc6Results } from '../../src/formats/dstc6.js';
 import { readAirData, readAirDialogue, readAirKb } from '../../src/formats/airdialogue.js';
 import { encodeModelFile, readModelFile } from '../../src/formats/model-file.js';
+import { forgeModelFile, type ModelFileParts } from '../../src/formats/testing/forge-model-file.js';
+import { openSqlite, sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
 import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
 import { babiDir, cliPath } from '../shared-data.js';
 
@@ -96,17 +96,8 @@ test('DSTC6: an empty utterance or candidate', () => {
 });
 
 /** A model file whose header is rewritten (with a valid checksum): a forged file. */
-function forged(edit: (h: { tensors: Record<string, unknown>[] } & Record<string, unknown>) => void): Buffer {
-  const buf = encodeModelFile({ model: 'tfidf', meta: {}, tensors: [{ name: 'W', shape: [2, 3], data: new Float32Array(6).fill(0.5) }] });
-  const hlen = buf.readUInt32LE(12);
-  const h = JSON.parse(buf.toString('utf8', 20, 20 + hlen)) as { tensors: Record<string, unknown>[] } & Record<string, unknown>;
-  edit(h);
-  const hb = Buffer.from(JSON.stringify(h));
-  const pad = (4 - ((20 + hb.length) % 4)) % 4;
-  const out = Buffer.concat([buf.subarray(0, 20), hb, Buffer.alloc(pad), buf.subarray(20 + hlen + ((4 - ((20 + hlen) % 4)) % 4))]);
-  out.writeUInt32LE(hb.length, 12);
-  out.writeUInt32LE(crc32(out.subarray(20)), 16);
-  return out;
+function forged(edit: (h: ModelFileParts['header']) => void): Buffer {
+  return forgeModelFile(encodeModelFile({ model: 'tfidf', meta: {}, tensors: [{ name: 'W', shape: [2, 3], data: new Float32Array(6).fill(0.5) }] }), (p) => edit(p.header));
 }
 
 test('forged model files: "length":"abc", "offset":null, length -5, a length that does not match the shape', () => {
@@ -114,20 +105,20 @@ test('forged model files: "length":"abc", "offset":null, length -5, a length tha
   refused(() => readModelFile(put('abc.dgm', forged((h) => (t(h).length = 'abc')))), /abc\.dgm: corrupt model file \(header: tensors\[0\]: "length" must be an integer, got "abc"\)$/, ModelFileError);
   refused(() => readModelFile(put('null.dgm', forged((h) => (t(h).offset = null)))), /null\.dgm: corrupt model file \(header: tensors\[0\]: "offset" must be an integer, got null\)$/, ModelFileError);
   refused(() => readModelFile(put('neg.dgm', forged((h) => (t(h).length = -5)))), /neg\.dgm: corrupt model file \(header: tensors\[0\]: "length" must be >= 0, got -5\)$/, ModelFileError);
-  refused(() => readModelFile(put('shape.dgm', forged((h) => (t(h).shape = [2, 2])))), /shape\.dgm: corrupt model file \(tensors\[0\] 'W': length 6 does not match shape 2×2 = 4\)$/, ModelFileError);
-  refused(() => readModelFile(put('big.dgm', forged((h) => (t(h).length = 2 ** 30)))), /big\.dgm: corrupt model file \(tensors\[0\] 'W': length 1073741824 does not match shape/, ModelFileError);
+  refused(() => readModelFile(put('shape.dgm', forged((h) => (t(h).shape = [2, 2])))), /shape\.dgm: tensor "W" \(index 0\): length 6 does not match shape 2×2 = 4$/, ModelFileError);
+  refused(() => readModelFile(put('big.dgm', forged((h) => (t(h).length = 2 ** 30)))), /big\.dgm: tensor "W" \(index 0\): length 1073741824 does not match shape/, ModelFileError);
   refused(() => readModelFile(put('extra.dgm', forged((h) => (h.weights = 1)))), /extra\.dgm: corrupt model file \(header: unknown field "weights"\)$/, ModelFileError);
   const r = cli('eval', '--model', join(dir, 'abc.dgm'), '--data', put('d.txt', '1 hi\thello\n\n'));
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /^error: .*abc\.dgm: corrupt model file \(header: tensors\[0\]: "length" must be an integer, got "abc"\)\n$/);
 });
 
-test('a SQLite KB whose bytes changed: refused at open, naming the file', () => {
+test('a SQLite KB whose bytes changed: refused at open, naming the file', { skip: sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}` }, () => {
   const f = join(dir, 'kb.sqlite');
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), f);
   SqliteKbStore.open(f).close();
   // A changed value (the page structure stays valid): the content checksum catches it.
-  const db = new Database(f);
+  const db = openSqlite(f);
   db.prepare("UPDATE restaurants SET price = 'cheep' WHERE id = 3").run();
   db.close();
   refused(() => SqliteKbStore.open(f), /kb\.sqlite: corrupt SQLite KB \(content checksum mismatch/);

@@ -1,7 +1,7 @@
 /** `dialogym agent --agent <name|file> --stdio`: one of dialogym's agents behind the agent protocol (JSON Lines on stdin/stdout). */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, alias, intFlag } from '../run.js';
+import { action, alias, inputFlag, intFlag } from '../run.js';
 import { loadFlaggedAgent } from '../agent-flags.js';
 import { llmConnectionOptions, openLlmTransport, type LlmFlags } from '../llm-flags.js';
 import { SUMMARY } from './summaries.js';
@@ -24,8 +24,8 @@ export function registerAgent(program: Command): void {
     .option('--seed <n>', 'seed of the LLM retries\' jitter', intFlag('--seed', 0), 1)
     .addOption(alias('--model <model>', 'agent'))
     .option('--stdio', 'speak JSON Lines on stdin/stdout (the only transport so far)')
-    .option('--kb <file>', 'KB text file whose entities a learned model recognises (default: the KB the model file stores)')
-    .option('--candidates <file>', 'candidates file, for ranking models (default for a model file: the candidates it stores)');
+    .option('--kb <file>', 'KB text file whose entities a learned model recognises (default: the KB the model file stores)', inputFlag('--kb'))
+    .option('--candidates <file>', 'candidates file, for ranking models (default for a model file: the candidates it stores)', inputFlag('--candidates'));
   llmConnectionOptions(cmd, { prices: false });
   cmd.action(
     action(async (o: AgentFlags) => {

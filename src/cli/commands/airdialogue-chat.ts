@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, intFlag } from '../run.js';
+import { action, inputFlag, intFlag } from '../run.js';
 
 interface ChatFlags {
   model: string;
@@ -29,8 +29,8 @@ export function registerAirdialogueChat(program: Command): void {
     .option('--role <side>', 'the side you play: customer or agent', 'customer')
     .option('--seed <n>', 'context seed (the context of self-play episode seed n); /new takes the next one', intFlag('--seed', 0, 0x7fffffff), 1)
     .option('--ood <k>', 'generated contexts: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports', '0')
-    .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb (default: none, generated contexts)')
-    .option('--kb <file>', 'KB file aligned with --data (default: none)')
+    .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb (default: none, generated contexts)', inputFlag('--data'))
+    .option('--kb <file>', 'KB file aligned with --data (default: none)', inputFlag('--kb'))
     .option('--line <n>', 'line of --data to play first; /new takes the next (default: 1)', intFlag('--line', 1))
     .option('--max-turns <n>', 'utterances after which the dialogue ends unscored', intFlag('--max-turns', 2, 10_000), 40)
     .action(

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../core/files.js';
 import { checkAligned, formatAirLines, readAirDialogue, readAirPredictions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
 import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredictions, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
-import { action, alias, floatFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
+import { action, alias, checkHeldOut, floatFlag, inputFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
@@ -35,8 +35,8 @@ export function registerAirdialogue(program: Command): void {
   cmd
     .command('logic')
     .description('recompute every expected action from the two contexts and report agreement')
-    .requiredOption('--data <file>', 'data file (JSON Lines)')
-    .requiredOption('--kb <file>', 'KB file aligned with the data file')
+    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
+    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
     .option('--json', 'print {"lines","agree","agreement"} as JSON')
     .action(
       action((o: { data: string; kb: string; json?: boolean }) => {
@@ -53,8 +53,8 @@ export function registerAirdialogue(program: Command): void {
   cmd
     .command('score')
     .description("score actions against expected actions (without --pred: the humans' actions, official human mode)")
-    .requiredOption('--data <file>', 'data file (JSON Lines)')
-    .requiredOption('--kb <file>', 'KB file aligned with the data file')
+    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
+    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
     .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action") (default: the humans\' actions)')
     .option('--json', 'print the scores as JSON')
     .action(
@@ -223,10 +223,10 @@ function registerLearned(cmd: Command): void {
   cmd
     .command('train')
     .description('train the learned customer and agent models (GRU seq2seq with attention, hierarchical flight encoder, pointer state model); the model file holds the best dev epoch so far')
-    .requiredOption('--data <file>', 'training data (JSON Lines)')
-    .requiredOption('--kb <file>', 'KB file aligned with --data')
-    .option('--dev-data <file>', 'dev data (default: the last 10% of --data)')
-    .option('--dev-kb <file>', 'KB file aligned with --dev-data (required with --dev-data)')
+    .requiredOption('--data <file>', 'training data (JSON Lines)', inputFlag('--data'))
+    .requiredOption('--kb <file>', 'KB file aligned with --data', inputFlag('--kb'))
+    .option('--dev-data <file>', 'dev data (default: the last 10% of --data)', inputFlag('--dev-data'))
+    .option('--dev-kb <file>', 'KB file aligned with --dev-data (required with --dev-data)', inputFlag('--dev-kb'))
     .requiredOption('--out <file>', 'model file (.dgm)', outFileFlag('--out'))
     .option('--curve <file>', 'learning curve SVG (default: the model file with .svg)', outFileFlag('--curve'))
     .option('--epochs <n>', 'epochs', intFlag('--epochs', 1, 1000), 8)
@@ -244,6 +244,7 @@ function registerLearned(cmd: Command): void {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         if ((o.devData === undefined) !== (o.devKb === undefined)) throw new ConfigError('--dev-data and --dev-kb go together');
+        checkHeldOut(['--data', o.data], ['--dev-data', o.devData]);
         let train = readAirDialogue(o.data, o.kb);
         let dev = o.devData && o.devKb ? readAirDialogue(o.devData, o.devKb) : [];
         if (!o.devData) {
@@ -283,8 +284,8 @@ function registerLearned(cmd: Command): void {
     .command('eval')
     .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue')
     .requiredOption('--model <file>', 'model file written by `airdialogue train`')
-    .requiredOption('--data <file>', 'data file (JSON Lines)')
-    .requiredOption('--kb <file>', 'KB file aligned with the data file')
+    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
+    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
     .option('--no-bleu', 'skip BLEU (greedy decoding of every turn)')
     .option('--json', 'print the report as JSON')
     .action(
@@ -315,8 +316,8 @@ function registerLearned(cmd: Command): void {
     .requiredOption('--init <file>', 'supervised models (`airdialogue train`)')
     .requiredOption('--out <file>', 'model file to write (.dgm)', outFileFlag('--out'))
     .requiredOption('--episodes <n>', 'self-play episodes', intFlag('--episodes', 1, 100_000_000))
-    .requiredOption('--data <file>', 'training dialogues for the supervised updates (JSON Lines)')
-    .requiredOption('--kb <file>', 'KB file aligned with --data')
+    .requiredOption('--data <file>', 'training dialogues for the supervised updates (JSON Lines)', inputFlag('--data'))
+    .requiredOption('--kb <file>', 'KB file aligned with --data', inputFlag('--kb'))
     .option('--batch <n>', 'episodes per REINFORCE update', intFlag('--batch', 1, 100_000), 8)
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 1e-7, 10), 0.0005)
     .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
@@ -344,11 +345,11 @@ function registerLearned(cmd: Command): void {
     .command('tables')
     .description("the paper's Tables 8-10 for the learned agents (ours beside the paper's figures) as Markdown, SVG and JSON")
     .requiredOption('--model <file>', 'models trained on the synthesized training split')
-    .requiredOption('--data <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)')
+    .requiredOption('--data <dir>', 'folder of `airdialogue splits` (dev_/test_ data and kb files)', inputFlag('--data'))
     .addOption(alias('--splits <dir>', 'data'))
     .option('--rl-model <file>', 'the synthesized models after `airdialogue rl` (default: none, no RL row)')
     .option('--real-model <file>', 'models trained on the real AirDialogue sample (default: none, no real-data row)')
-    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json (default: none)')
+    .option('--real-data <dir>', 'folder with the real dev_data.json / dev_kb.json (default: none)', inputFlag('--real-data'))
     .option('--episodes <n>', 'self-play dialogues per row', intFlag('--episodes', 1, 10_000_000), 1000)
     .addOption(alias('--n <k>', 'episodes', intFlag('--n', 1, 10_000_000)))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)

@@ -10,7 +10,7 @@ import { inShard } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
 import { benchmarkJson, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
-import { action, intFlag, out, outFolderFlag } from '../run.js';
+import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
 import { progress, type Progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
@@ -32,7 +32,7 @@ export function registerBenchmark(program: Command): void {
     .command('benchmark')
     .description(SUMMARY.benchmark)
     .option('--quick', 'small data, small models, few epochs (under 10 minutes on 2 cores)')
-    .option('--data <dir>', 'folder of original bAbI dialog files (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)')
+    .option('--data <dir>', 'folder of original bAbI dialog files, or babi for the fetched ones (`dialogym data fetch babi`) (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)', inputFlag('--data'))
     .option('--models <list>', 'models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match, embeddings+match, embeddings+bigrams, hcn; or paper (the six of Table 2), table10 (the two embeddings variants) or all', 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)

@@ -5,7 +5,7 @@ import { Session } from '../../serve/session.js';
 import { setupBot } from '../../serve/setup.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
-import { action, alias, intFlag } from '../run.js';
+import { action, alias, inputFlag, intFlag } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
 export function registerChat(program: Command): void {
@@ -13,8 +13,8 @@ export function registerChat(program: Command): void {
     .command('chat')
     .description(SUMMARY.chat)
     .requiredOption('--model <model>', 'registry name (rules, …) or model file (*.dgm)')
-    .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
-    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
+    .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)', inputFlag('--kb'))
+    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
     .addOption(alias('--seed <n>', 'kbSeed', intFlag('--seed', 0)))
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))

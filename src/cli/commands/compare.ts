@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { compareWithOriginal, formatComparison } from '../../testbeds/restaurant/delex.js';
 import { compareDstc6Dirs, formatDirComparison } from '../../testbeds/dstc6/sim-compare-dirs.js';
-import { action, out } from '../run.js';
+import { action, inputFlag, out } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
 export function registerCompare(program: Command): void {
@@ -14,7 +14,7 @@ export function registerCompare(program: Command): void {
     .command('restaurant')
     .description('bAbI tasks 1-5: per-dialog lines / bot turns / KB lines per split, bot templates, user-utterance coverage and precision')
     .argument('<generated-dir>', 'folder written by `dialogym generate restaurant`')
-    .argument('<original-dir>', 'folder with the original dialog-babi-task*.txt files')
+    .argument('<original-dir>', 'folder with the original dialog-babi-task*.txt files (babi: the fetched ones)', inputFlag('compare restaurant'))
     .option('--json', 'print the whole comparison as JSON')
     .option('--skip-missing', 'compare only the files present in <generated-dir>')
     .action(
@@ -28,7 +28,7 @@ export function registerCompare(program: Command): void {
     .command('dstc6')
     .description('DSTC6 test sets tst1-tst4 per file and pooled per task: utterances per entry, candidate-count histogram, user-utterance coverage and precision')
     .argument('<generated-dir>', 'folder with tst1/ … tst4/ sub-folders written by `dialogym generate dstc6 --set tstN`')
-    .argument('<real-dir>', 'the real test release (e.g. ../shared/data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0)')
+    .argument('<real-dir>', 'the real test release (dstc6: the fetched one)', inputFlag('compare dstc6'))
     .option('--json', 'print the figures as JSON')
     .action(
       action((gen: string, real: string, o: { json?: boolean }) => {

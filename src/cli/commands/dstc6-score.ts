@@ -10,7 +10,7 @@ import { basename, dirname } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { meanReciprocalRank, precisionAtK } from '../../metrics/ranking.js';
 import { scoreDstc6FilesQuickly, type Dstc6Score } from '../../testbeds/dstc6/score-quick.js';
-import { action, fileList, intFlag, isFolder, writeStdoutSync } from '../plain.js';
+import { action, fileList, inputPath, intFlag, isFolder, writeStdoutSync } from '../plain.js';
 
 /** The options of `dstc6 score`, as commander gives them to the action. */
 export interface ScoreFlags {
@@ -28,7 +28,7 @@ export interface ScoreFlags {
  */
 export async function runScore(o: ScoreFlags, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
   const results = fileList('--result', o.result, '.json');
-  const truths = truthFiles(results, o.answers);
+  const truths = truthFiles(results, o.answers.split(',').map((p) => (p === '' ? p : inputPath('--answers', p))).join(','));
   const scores: Dstc6Score[] = [];
   for (const [i, r] of results.entries()) {
     const truth = truths[i] as string;

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
 import { progress } from '../progress.js';
-import { action, alias, intFlag, out, outFileFlag } from '../run.js';
+import { action, alias, inputFlag, inputPath, intFlag, out, outFileFlag } from '../run.js';
 import { NB_CANDIDATES, nbCandidatesFlag, runScore, type ScoreFlags } from './dstc6-score.js';
 import { SUMMARY } from './summaries.js';
 
@@ -28,12 +28,13 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
   cmd
     .command('walk <data>')
     .description('print a dataset readably (utterances, candidates, the answer marked), or its statistics')
-    .option('--answers <file>', 'answers file: mark each dialog\'s true candidate (default: none marked)')
+    .option('--answers <file>', 'answers file: mark each dialog\'s true candidate (default: none marked)', inputFlag('--answers'))
     .option('--stats', 'print dataset_walker.py\'s statistics instead of the dialogs')
     .option('--limit <n>', 'print only the first n dialogs (default: all)', intFlag('--limit', 1))
     .option('--json', 'with --stats: print the statistics as JSON {"entries","utterances","utterancesPerEntry",…}')
     .action(
       action(async (data: string, o: { answers?: string; stats?: boolean; limit?: number; json?: boolean }) => {
+        data = inputPath('dstc6 walk', data);
         const { answerIds, dstc6Stats, formatDstc6Stats, walkEntry } = await import('../../testbeds/dstc6/walk.js');
         if (o.json && !o.stats) throw new ConfigError('--json goes with --stats (the dialogs themselves are printed as text)');
         const entries = readDstc6Data(data);
@@ -56,7 +57,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
   cmd
     .command('check <result>')
     .description('check a result file against its dataset: every dialog once, valid candidate ids, ranks 1..n (exit 1 on problems)')
-    .requiredOption('--data <file>', 'the dataset file the result ranks')
+    .requiredOption('--data <file>', 'the dataset file the result ranks', inputFlag('--data'))
     .option('--json', 'print {"valid","ranked","dialogs","problems":[{"entry","dialogId","reason"}]} as JSON (every problem)')
     .action(
       action(async (result: string, o: { data: string; json?: boolean }) => {
@@ -96,7 +97,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
   baseline
     .command('random')
     .description('rank every dialog\'s candidates in a random (seeded) order')
-    .requiredOption('--data <file>', 'dataset file')
+    .requiredOption('--data <file>', 'dataset file', inputFlag('--data'))
     .option('--seed <n>', 'random seed', intFlag('--seed', 0, 0xffffffff), 1)
     .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .action(
@@ -111,7 +112,7 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
   baseline
     .command('tfidf')
     .description('the official TF-IDF baseline: candidates ranked by tf-idf similarity with the dialog')
-    .requiredOption('--data <file>', 'dataset file')
+    .requiredOption('--data <file>', 'dataset file', inputFlag('--data'))
     .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .action(
       action(async (o: { data: string; out: string }) => {
@@ -132,8 +133,8 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
       '--model <name|file>',
       `model name (${registry ? registry.creatableModels().filter((m) => !registry.DSTC2_MODELS.includes(m)).join(', ') || 'none registered' : 'see `dialogym dstc6 rank --help`'}) or a model file written by \`dialogym train\` (*.dgm)`,
     )
-    .requiredOption('--data <file>', 'dataset file')
-    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)")
+    .requiredOption('--data <file>', 'dataset file', inputFlag('--data'))
+    .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)", inputFlag('--kb'))
     .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .action(

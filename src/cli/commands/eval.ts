@@ -8,7 +8,7 @@ import { checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flag
 import '../../testbeds/restaurant/models.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
-import { action, out, outFileFlag } from '../run.js';
+import { action, inputFlag, inputListFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 import { AtomicFileWriter } from '../../core/files.js';
 import { shardItems, type ShardItem } from '../../core/shard.js';
@@ -32,10 +32,10 @@ export function registerEval(program: Command): void {
     .command('eval')
     .description(SUMMARY.eval)
     .requiredOption('--model <name|file>', `model name (${'rules'}, tfidf, …) or a model file written by \`dialogym train\` (*.dgm)`)
-    .requiredOption('--data <file>', 'bAbI dialog file')
-    .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)')
-    .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)')
-    .option('--train <file>', 'training dialogs, for models that learn from them when built (rules-dstc2, dstc2-plus, dstc2-heard, dstc2-adapt); several files joined by commas, e.g. trn and dev (default: none)')
+    .requiredOption('--data <file>', 'bAbI dialog file, or a dataset reference such as babi:task5-tst-oov (docs/data.md)', inputFlag('--data'))
+    .option('--candidates <file>', 'candidates file (for models that rank candidates; default for a model file: the candidates it stores)', inputFlag('--candidates'))
+    .option('--kb <file>', 'KB file (match-type features; replaces the KB stored in a model file; default: none, or the stored one)', inputFlag('--kb'))
+    .option('--train <file>', 'training dialogs, for models that learn from them when built (rules-dstc2, dstc2-plus, dstc2-heard, dstc2-adapt); several files joined by commas, e.g. trn and dev (default: none)', inputListFlag('--train'))
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)', outFileFlag('--predictions'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');

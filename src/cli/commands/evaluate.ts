@@ -1,7 +1,7 @@
 /** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, intFlag, out, outFileFlag } from '../run.js';
+import { action, inputFlag, intFlag, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../evaluation/evaluate.js';
 import type { AgentTransport } from '../../agents/agent.js';
@@ -73,8 +73,8 @@ export function registerEvaluate(program: Command): void {
     .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the four)')
     .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the four)")
     .option('--agent-llm <model>', 'a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent: the testbed\'s prompt, the dialog as messages, the tools (docs/llm.md) (required: one of the four)')
-    .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)')
-    .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)')
+    .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)', inputFlag('--kb'))
+    .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
     .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 1)
     .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)

@@ -10,7 +10,7 @@ import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
-import { action, alias, intFlag, out, outFolderFlag } from '../run.js';
+import { action, alias, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
 
 interface Flags {
   task?: string;
@@ -42,7 +42,7 @@ export function registerGenerateDstc6(gen: Command): void {
     .option('--out <dir>', 'output folder (required)', outFolderFlag('--out'))
     .option('--dialogs <n>', `dialogs (entries) per file (default: ${SET_SPECS.trn.examples} for trn, ${SET_SPECS.tst1.examples} for tst sets)`, intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
-    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)');
+    .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)', inputFlag('--kb'));
   shardOptions(cmd).action(
     action((flags: Flags & ShardFlags) => {
       const shard = shardOf(flags);

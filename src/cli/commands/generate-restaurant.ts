@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../core/files.js';
 import { generateRestaurantDataset } from '../../testbeds/restaurant/dataset.js';
 import { BABI_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { TASKS, type TaskId } from '../../testbeds/restaurant/simulator.js';
-import { action, intFlag, out, outFolderFlag } from '../run.js';
+import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 
@@ -33,7 +33,7 @@ export function registerGenerateRestaurant(gen: Command): void {
     .option('--seed <n>', 'random seed (same seed, same files)', intFlag('--seed', 0), 1)
     .option('--out <dir>', 'output folder (required)', outFolderFlag('--out'))
     .option('--dialogs <n>', 'dialogs per split', intFlag('--dialogs', 1, 1_000_000), 1000)
-    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one (default: a KB generated from --seed)');
+    .option('--kb <file>', 'use this bAbI KB file (e.g. the original dialog-babi-kb-all.txt) instead of generating one (default: a KB generated from --seed)', inputFlag('--kb'));
   shardOptions(cmd).action(
     action((flags: Flags & ShardFlags) => {
       const shard = shardOf(flags);

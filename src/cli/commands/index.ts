@@ -35,6 +35,7 @@ export interface VerbEntry {
 }
 
 export const VERBS: readonly VerbEntry[] = [
+  { term: 'data', summary: SUMMARY.data, load: async () => (await import('./data.js')).registerData },
   { term: 'generate', summary: SUMMARY.generate, load: async () => (await import('./generate.js')).registerGenerate },
   {
     term: 'stats [options] <file...>',

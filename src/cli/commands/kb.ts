@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { answerApiCall } from '../../testbeds/restaurant/kb-dialects.js';
 import { importKbFile, SqliteKbStore } from '../../testbeds/restaurant/kb-sqlite.js';
-import { action, alias, intFlag, out, outFileFlag } from '../run.js';
+import { action, alias, inputFlag, intFlag, out, outFileFlag } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
 function orderFlag(v: string): 'rating' | 'kb' {
@@ -15,7 +15,7 @@ export function registerKb(program: Command): void {
   const kb = program.command('kb').description(SUMMARY.kb);
   kb.command('import')
     .description('bAbI (tasks 1-5) or DSTC6 KB file → SQLite KB (restaurants indexed on the api_call slots)')
-    .argument('<kb-file>', 'e.g. dialog-babi-kb-all.txt or DSTC6 extendedkb1.txt')
+    .argument('<kb-file>', 'e.g. dialog-babi-kb-all.txt (babi:kb) or DSTC6 extendedkb1.txt (dstc6:kb1)', inputFlag('kb import'))
     .requiredOption('--out <kb.sqlite>', 'SQLite file to write (replaced atomically)', outFileFlag('--out'))
     .option('--json', 'print {"out","restaurants","facts","dialect"} as JSON')
     .action(

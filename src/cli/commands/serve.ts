@@ -6,7 +6,7 @@ import { setupBot, type BotSetup, type BotSetupOptions } from '../../serve/setup
 import { startWorkerPool } from '../../serve/worker-pool.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
-import { action, alias, intFlag } from '../run.js';
+import { action, alias, inputFlag, intFlag } from '../run.js';
 import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { ConfigError, DialogymError } from '../../core/errors.js';
 import { SUMMARY } from './summaries.js';
@@ -33,8 +33,8 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description(SUMMARY.serve)
     .option('--model <model>', 'registry name (rules, …) or model file (*.dgm) of the restaurant chat (required unless --airdialogue is given)')
-    .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)')
-    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)')
+    .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)', inputFlag('--kb'))
+    .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
     .addOption(alias('--seed <n>', 'kbSeed', intFlag('--seed', 0)))
     .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8080)

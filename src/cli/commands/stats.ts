@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { basename } from 'node:path';
 import { readBabiDialogs } from '../../formats/babi.js';
 import { babiStats, type BabiStats } from '../../formats/babi-stats.js';
-import { action, out } from '../run.js';
+import { action, inputArgs, out } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
 const COLUMNS: [keyof BabiStats, string][] = [
@@ -20,7 +20,7 @@ export function registerStats(program: Command): void {
   program
     .command('stats')
     .description(SUMMARY.stats)
-    .argument('<file...>', 'bAbI dialog files')
+    .argument('<file...>', 'bAbI dialog files (or references such as babi:task1-trn)', inputArgs('stats'))
     .option('--json', 'one JSON object per file (keys: file, dialogs, botTurns, utterancesPerDialog, userPerDialog, botPerDialog, kbPerDialog, vocabulary, …)')
     .action(
       action((files: string[], opts: { json?: boolean }) => {

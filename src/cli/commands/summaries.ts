@@ -21,5 +21,6 @@ export const SUMMARY = {
   agent: "serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line",
   'env-server': 'serve the environments over HTTP: GET /envs, POST /envs/:id → session, POST /sessions/:sid/reset|step, DELETE /sessions/:sid',
   view: 'a local page to look at what runs wrote in a folder: evaluate transcripts (summary, episodes filtered and read turn by turn, two runs side by side), benchmark and table reports, charts',
+  data: 'the original datasets (bAbI dialog tasks, DSTC6, AirDialogue): fetch them from their publishers, list what is here',
   merge: 'combine the shard files of a run made with --shard i/n into exactly what the unsharded run writes',
 } as const;

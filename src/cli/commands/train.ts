@@ -13,7 +13,7 @@ import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
 import { ConfigError } from '../../core/errors.js';
 import { writeModelFile } from '../../formats/model-file.js';
-import { action, alias, floatFlag, intFlag, out, outFileFlag } from '../run.js';
+import { action, alias, checkHeldOut, floatFlag, inputFlag, inputListFlag, intFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
@@ -99,10 +99,10 @@ export function registerTrain(program: Command): void {
     .command('train')
     .description(SUMMARY.train)
     .requiredOption('--model <name>', `model to train (${trainableModels().join(', ')})`)
-    .requiredOption('--train <file>', 'training dialogs (bAbI format; hcn also takes DSTC6 JSON files with answers, several joined by commas)')
-    .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)')
-    .option('--candidates <file>', 'candidate responses file (required except for hcn)')
-    .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)')
+    .requiredOption('--train <file>', 'training dialogs (bAbI format, e.g. babi:task5-trn; hcn also takes DSTC6 JSON files with answers, several joined by commas)', inputListFlag('--train'))
+    .option('--dev <file>', 'dev dialogs, for early stopping and model selection (required except for hcn)', inputFlag('--dev'))
+    .option('--candidates <file>', 'candidate responses file (required except for hcn)', inputFlag('--candidates'))
+    .option('--kb <file>', 'KB file (types for --match-type; hcn: its entities) (default: none)', inputFlag('--kb'))
     .option('--match-type', 'add match-type features (needs --kb)')
     .option('--hops <n>', `memn2n: memory hops ${perModel('hops')}`, intFlag('--hops', 1, 10))
     .option('--dim <n>', `embedding dimension ${perModel('dim')}`, intFlag('--dim', 1, 1024))
@@ -153,6 +153,7 @@ function run(o: TrainFlags): void {
   if (o.model !== 'hcn' && o.dev === undefined) throw new ConfigError("required option '--dev <file>' not specified");
   if (o.model !== 'hcn' && o.candidates === undefined) throw new ConfigError("required option '--candidates <file>' not specified");
   if (o.model === 'hcn' && !o.kb) throw new ConfigError('hcn needs --kb <file> (entity recognition)');
+  checkHeldOut(['--train', o.train], ['--dev', o.dev]);
   const candidates = o.candidates !== undefined ? readBabiCandidates(o.candidates).candidates : [];
   // hcn: DSTC6 JSON files too (answers inline, or in the .answers.json beside a test-style file), several joined by commas.
   const readOne = (f: string): Dialog[] => {

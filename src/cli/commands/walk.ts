@@ -4,7 +4,7 @@ import { readBabiDialogs } from '../../formats/babi.js';
 import type { Dialog } from '../../core/dialog.js';
 import { SILENCE } from '../../core/dialog.js';
 import { ConfigError } from '../../core/errors.js';
-import { action, intFlag, out } from '../run.js';
+import { action, inputFlag, intFlag, out } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
 const COLOURS = { user: '\x1b[36m', bot: '\x1b[33m', kb: '\x1b[2m', reset: '\x1b[0m', bold: '\x1b[1m' };
@@ -13,7 +13,7 @@ export function registerWalk(program: Command): void {
   program
     .command('walk')
     .description(SUMMARY.walk)
-    .argument('<file>', 'bAbI dialog file')
+    .argument('<file>', 'bAbI dialog file (or a reference such as babi:task1-trn)', inputFlag('walk'))
     .option('--dialog <N>', 'only dialog N (1-based) (default: every dialog)', intFlag('--dialog', 1))
     .option('--no-color', 'no colours even on a terminal')
     .action(

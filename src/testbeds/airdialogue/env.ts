@@ -3,6 +3,9 @@
  * policy plays the customer. Each side sees only its own context — the agent observes its flight
  * database, the reservation flag and the conversation; the customer's intent stays inside the env.
  * The episode ends when the agent acts; the reward is the scorer's scaled total.
+ * `airdialogue-v2` (`AirDialogueV2Env`) is the same task with a customer that reads any wording
+ * (`customer.ts`) and an `info` that says how each turn was read and why an episode failed; v1
+ * stays as it was (same seeds, same transcripts).
  */
 import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
@@ -15,6 +18,9 @@ import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactor
 import { addScore, emptyScoreSum, scoreAction, scoreReport, type Score, type ScoreReport, type ScoreSum } from './scorer.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { AIR_TOOLS, airMoveOf } from './tools.js';
+import { isReadingCustomer, type ReadingCustomerSession } from './customer.js';
+import { readAgentTurn } from './reader.js';
+import { violations } from './logic.js';
 
 /**
  * The registry id of the AirDialogue self-play environment.
@@ -59,7 +65,7 @@ export interface AirObservation {
  * ```
  */
 export interface AirEnvOptions {
-  /** Customer policy: a registered name (default `rules`) or a factory. */
+  /** Customer policy: a registered name (default `rules`; `lexicon` on `airdialogue-v2`) or a factory. */
   customer?: string | CustomerPolicyFactory;
   /** Out-of-domain contexts. */
   ood?: boolean;
@@ -96,19 +102,19 @@ const ZERO: Score = { name: 0, flight: 0, action: 0, total: 0, exact: { name: 0,
  * ```
  */
 export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
-  readonly id = AIR_ENV_ID;
+  readonly id: string = AIR_ENV_ID;
   private readonly generator: ContextGenerator;
   private readonly customerFactory: CustomerPolicyFactory;
-  private readonly maxTurns: number;
+  protected readonly maxTurns: number;
   private readonly stream: Rng;
   private resets = 0;
-  private ctx: AirContext | null = null;
-  private customer: CustomerSession | null = null;
-  private turns: Turn[] = [];
-  private done = true;
+  protected ctx: AirContext | null = null;
+  protected customer: CustomerSession | null = null;
+  protected turns: Turn[] = [];
+  protected done = true;
 
-  constructor(options: AirEnvOptions = {}) {
-    const c = options.customer ?? 'rules';
+  constructor(options: AirEnvOptions = {}, defaultCustomer = 'rules') {
+    const c = options.customer ?? defaultCustomer;
     this.customerFactory = typeof c === 'string' ? customerPolicies.get(c) : c;
     this.generator = new ContextGenerator({ ...options.context, ood: options.ood ?? options.context?.ood ?? false });
     this.maxTurns = options.maxTurns ?? 40;
@@ -128,25 +134,38 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   }
 
   reset(opts: ResetOptions = {}): ResetResult<AirObservation> {
-    const rng = episodeRng(this.id, opts, this.stream, this.resets);
-    this.resets++;
-    this.ctx = this.generator.generate(rng.fork('context'));
-    this.customer = this.customerFactory(this.ctx.intent, rng.fork('customer'));
-    const opening = this.customer.open();
-    this.turns = [{ speaker: 'user', text: opening }];
-    this.done = false;
+    const opening = this.begin(opts, 'customer');
     return { obs: this.observe(opening), info: { tools: AIR_TOOLS } };
   }
 
-  private observe(utterance: string): AirObservation {
+  /** Starts an episode (its context, and its customer on the stream `customerStream`) and returns the customer's opening. */
+  protected begin(opts: ResetOptions, customerStream: string): string {
+    const rng = episodeRng(this.id, opts, this.stream, this.resets);
+    this.resets++;
+    this.ctx = this.generator.generate(rng.fork('context'));
+    this.customer = this.customerFactory(this.ctx.intent, rng.fork(customerStream));
+    const opening = this.customer.open();
+    this.turns = [{ speaker: 'user', text: opening }];
+    this.done = false;
+    return opening;
+  }
+
+  protected observe(utterance: string): AirObservation {
     return { context: (this.ctx as AirContext).kb, history: this.turns.slice(), utterance };
   }
 
-  step(action: AgentMove | ToolCall | string): StepResult<AirObservation> {
+  /** The agent's move of a step (checked), its utterance added to the conversation. */
+  protected agentMove(action: AgentMove | ToolCall | string): AgentMove {
     const move = typeof action === 'string' || (typeof action === 'object' && action !== null) ? airMoveOf(action) : action;
     if (this.done || !this.ctx || !this.customer) throw stepOutsideEpisode(this.ctx !== null);
     if (typeof move?.utterance !== 'string') throw new InvalidActionError('an agent move needs an utterance (string)');
     this.turns.push({ speaker: 'bot', text: move.utterance });
+    return move;
+  }
+
+  step(action: AgentMove | ToolCall | string): StepResult<AirObservation> {
+    const move = this.agentMove(action);
+    if (!this.ctx || !this.customer) throw stepOutsideEpisode(this.ctx !== null);
     if (move.action) {
       this.done = true;
       const score = scoreAction(move.action, this.ctx.expected, this.ctx.kb);
@@ -182,6 +201,184 @@ declare module '../env.js' {
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
 registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueEnv(options));
+
+// ---------------------------------------------------------------------------------------------
+// airdialogue-v2
+
+/**
+ * The registry id of the AirDialogue environment whose customer reads any wording
+ * (`AirDialogueV2Env`).
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import { AIR_ENV_V2_ID } from 'dialogym/airdialogue';
+ * const env = make(AIR_ENV_V2_ID);
+ * env.reset({ seed: 1 }).info['goal']; // the customer's requirements
+ * ```
+ */
+export const AIR_ENV_V2_ID = 'airdialogue-v2';
+
+/**
+ * The failure reasons of `airdialogue-v2` (`info.failure` of the last step), in precedence order:
+ * an action is judged on its status first, then its flight, then the name; an episode without an
+ * action ends in `max turns`.
+ *
+ * @example
+ * ```ts
+ * import { AIR_FAILURES } from 'dialogym/airdialogue';
+ * AIR_FAILURES.map((f) => f.reason); // ['wrong status', 'wrong flight', 'wrong name', 'max turns']
+ * ```
+ */
+export const AIR_FAILURES: ReadonlyArray<{ readonly reason: string; readonly when: string }> = [
+  { reason: 'wrong status', when: "the action's status (book, change, cancel, no_flight, no_reservation) is not the expected one" },
+  { reason: 'wrong flight', when: 'the status is right but the flight is not one of the expected ones (or a flight was given where none was expected, none where one was, several)' },
+  { reason: 'wrong name', when: "status and flight are right but the name is not the customer's (character F1 below 1 after lower-casing and removing punctuation)" },
+  { reason: 'max turns', when: 'the conversation reached `maxTurns` utterances without an action (the episode is truncated)' },
+];
+
+/** Why a status is the expected one (for failure details). */
+function statusReason(ctx: AirContext): string {
+  const goal = ctx.intent.goal;
+  switch (ctx.expected.status) {
+    case 'no_reservation':
+      return `the customer wants to ${goal} but has no reservation`;
+    case 'no_flight':
+      return "no flight of the table meets the customer's requirements";
+    default:
+      return `the customer wants to ${goal}`;
+  }
+}
+
+/** Why the action's flight is wrong (for failure details). */
+function flightReason(action: Action, ctx: AirContext): string {
+  const want = ctx.expected.flight;
+  if (want.length === 0) return `no flight was expected, got ${action.flight.join(', ')}`;
+  if (action.flight.length === 0) return `no flight given, expected ${want.join(' or ')}`;
+  if (action.flight.length > 1) return `${action.flight.length} flights given, expected one of ${want.join(', ')}`;
+  const n = action.flight[0] as number;
+  const f = ctx.kb.kb.find((x) => x.flight_number === n);
+  if (!f) return `flight ${n} is not in the flight table`;
+  const broken = violations(ctx.intent, f);
+  if (broken.length > 0) return `flight ${n} breaks the customer's ${broken.join(', ')}`;
+  return `flight ${n} meets the requirements but ${want.join(' or ')} is cheaper`;
+}
+
+/**
+ * The failure of an action (`null` when it is right), by precedence: `wrong status`, then
+ * `wrong flight`, then `wrong name`; `detail` names every wrong part and why.
+ */
+function actionFailure(action: Action, score: Score, ctx: AirContext): { failure: string; detail: Info } | null {
+  const wrong: string[] = [];
+  const why: string[] = [];
+  if (score.action < 1) {
+    wrong.push('status');
+    why.push(`status '${action.status}' but '${ctx.expected.status}' was expected: ${statusReason(ctx)}`);
+  }
+  if (score.flight < 1) {
+    wrong.push('flight');
+    why.push(flightReason(action, ctx));
+  }
+  if (score.name < 1) {
+    wrong.push('name');
+    why.push(`name '${action.name}' is not '${ctx.expected.name}'`);
+  }
+  if (wrong.length === 0) return null;
+  return { failure: `wrong ${wrong[0]}`, detail: { wrong, why: why.join('; '), expected: ctx.expected, action } };
+}
+
+/**
+ * The AirDialogue environment whose customer understands meaning (`airdialogue-v2`): the
+ * customer (policy `lexicon` by default, see `LexiconCustomer`) reads each agent turn whatever
+ * its wording and answers every question about its requirements; the agent still decides with
+ * its action (or tools), scored as in `airdialogue-v1`. Options as `AirDialogueEnv`'s.
+ *
+ * Besides v1's `info`: reset gives `goal` (the customer's intent) and `maxTurns`; each step gives
+ * `turn` (agent turns so far), `read` (how the customer read the turn: `ask(budget)`,
+ * `propose(1012)`, `not understood`, `act(book)` for an action, …) and `notUnderstood` (turns not
+ * understood so far); the last step gives `success`, `failure` (`null`, `wrong status`,
+ * `wrong flight`, `wrong name` or `max turns`), and for a failure `detail` and `failureTurn` (the
+ * 0-based index of the agent turn where it went wrong — the protocol's `turn` —: the action's, or
+ * the first turn not understood of an episode that ran out of turns). `variant` (a trial of the same task) draws the customer's wording from
+ * another stream. Agents that ask in the simulator's wording get the same conversation as on v1.
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueV2Env } from 'dialogym/airdialogue';
+ * const env = new AirDialogueV2Env();
+ * const { info } = env.reset({ seed: 3 });
+ * const r = env.step('Ok, and what is your BUDGET?');
+ * console.log(r.info['read'], r.obs.utterance); // ask(budget) …
+ * ```
+ */
+export class AirDialogueV2Env extends AirDialogueEnv {
+  override readonly id: string = AIR_ENV_V2_ID;
+  private reading: ReadingCustomerSession | null = null;
+  private agentTurns = 0;
+  private notUnderstood = 0;
+  private firstNotUnderstood: number | null = null;
+
+  constructor(options: AirEnvOptions = {}) {
+    super(options, 'lexicon');
+  }
+
+  override reset(opts: ResetOptions = {}): ResetResult<AirObservation> {
+    const opening = this.begin(opts, opts.variant ? `customer:${opts.variant}` : 'customer');
+    const customer = this.customer as CustomerSession;
+    this.reading = isReadingCustomer(customer) ? customer : null;
+    this.agentTurns = 0;
+    this.notUnderstood = 0;
+    this.firstNotUnderstood = null;
+    return { obs: this.observe(opening), info: { tools: AIR_TOOLS, goal: { ...(this.ctx as AirContext).intent }, maxTurns: this.maxTurns } };
+  }
+
+  override step(action: AgentMove | ToolCall | string): StepResult<AirObservation> {
+    const move = this.agentMove(action);
+    const ctx = this.ctx as AirContext;
+    const turn = ++this.agentTurns;
+    if (move.action) {
+      this.done = true;
+      const score = scoreAction(move.action, ctx.expected, ctx.kb);
+      const failed = actionFailure(move.action, score, ctx);
+      const info: Info = {
+        turn,
+        read: `act(${move.action.status})`,
+        notUnderstood: this.notUnderstood,
+        score,
+        action: move.action,
+        expected: ctx.expected,
+        success: failed === null,
+        failure: failed?.failure ?? null,
+        ...(failed ? { detail: failed.detail, failureTurn: turn - 1 } : {}),
+      };
+      return { obs: this.observe(''), reward: score.total, terminated: true, truncated: false, info };
+    }
+    const read = this.reading ? this.reading.read(move.utterance) : readAgentTurn(move.utterance);
+    if (read.acts.length === 0) {
+      this.notUnderstood++;
+      this.firstNotUnderstood ??= turn - 1;
+    }
+    const info: Info = { turn, read: read.label, notUnderstood: this.notUnderstood };
+    if (this.turns.length >= this.maxTurns) {
+      this.done = true;
+      const detail = { why: `no action within ${this.maxTurns} utterances`, notUnderstood: this.notUnderstood };
+      const end: Info = { ...info, score: ZERO, action: null, expected: ctx.expected, success: false, failure: 'max turns', detail };
+      if (this.firstNotUnderstood !== null) end['failureTurn'] = this.firstNotUnderstood;
+      return { obs: this.observe(''), reward: 0, terminated: false, truncated: true, info: end };
+    }
+    const reply = this.reading ? this.reading.answer(read) : (this.customer as CustomerSession).respond(move.utterance);
+    this.turns.push({ speaker: 'user', text: reply });
+    return { obs: this.observe(reply), reward: 0, terminated: false, truncated: false, info };
+  }
+}
+
+declare module '../env.js' {
+  interface EnvTypes {
+    'airdialogue-v2': { readonly options: AirEnvOptions; readonly obs: AirObservation; readonly action: AgentMove };
+  }
+}
+
+registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueV2Env(options));
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs

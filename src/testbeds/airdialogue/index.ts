@@ -1,5 +1,5 @@
 /**
- * AirDialogue domain: importing this module registers `airdialogue-v1` and the rule policies; the
+ * AirDialogue domain: importing this module registers `airdialogue-v1`, `airdialogue-v2` and the rule policies; the
  * learned agents (supervised seq2seq models and pointer state model) live in `learned/`.
  */
 export * from './facts.js';
@@ -8,6 +8,10 @@ export * from './scorer.js';
 export * from './context.js';
 export * from './language.js';
 export * from './policies.js';
+export * from './answers.js';
+export * from './lexicon.js';
+export * from './reader.js';
+export * from './customer.js';
 export * from './env.js';
 export * from './prior-stats.js';
 export { AIR_TOOLS } from './tools.js';

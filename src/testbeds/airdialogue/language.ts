@@ -6,7 +6,8 @@
  * dates, budget, connections, class, times, airline type) from whatever the customer says, so a
  * customer may volunteer information before it is asked for.
  */
-import type { DaySegment, FlightClass, Goal, Month } from '../../formats/airdialogue.js';
+import type { DaySegment, FlightClass, Goal, Intent, Month } from '../../formats/airdialogue.js';
+import { PRICE_ANY } from './facts.js';
 import { MONTHS } from '../../formats/airdialogue.js';
 import type { Rng } from '../../core/rng.js';
 
@@ -227,6 +228,90 @@ export const CUSTOMER_THANKS = ['Thank you.', 'Thanks for your help.', 'Okay, th
  */
 export const CUSTOMER_REPEAT = ['Sorry, could you say that again?', 'Sorry, I did not get that.'];
 
+/**
+ * Customer templates (`airdialogue-v2`): the departure airport alone (`{from}`, `{fromCity}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_ORIGIN, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_ORIGIN[0]!, { from: 'DFW', fromCity: 'Dallas' }); // 'I am departing from DFW.'
+ * ```
+ */
+export const CUSTOMER_ORIGIN = ['I am departing from {from}.', 'I will fly from {from} ({fromCity}).', 'The flight should leave from {from}.'];
+/**
+ * Customer templates (`airdialogue-v2`): the destination airport alone (`{to}`, `{toCity}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_DESTINATION, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_DESTINATION[0]!, { to: 'IAD', toCity: 'Washington' }); // 'I am going to IAD.'
+ * ```
+ */
+export const CUSTOMER_DESTINATION = ['I am going to {to}.', 'I want to fly to {to} ({toCity}).', 'I am heading to {to}.'];
+/**
+ * Customer templates (`airdialogue-v2`): the departure date alone (`{depMonth} {depDay}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_DEP_DATE, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_DEP_DATE[0]!, { depMonth: 'June', depDay: 12 }); // 'I will leave on June 12.'
+ * ```
+ */
+export const CUSTOMER_DEP_DATE = ['I will leave on {depMonth} {depDay}.', 'My departure date is {depMonth} {depDay}.', 'I want to depart on {depMonth} {depDay}.'];
+/**
+ * Customer templates (`airdialogue-v2`): the return date alone (`{retMonth} {retDay}`).
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_RET_DATE, fill } from 'dialogym/airdialogue';
+ * fill(CUSTOMER_RET_DATE[0]!, { retMonth: 'June', retDay: 14 }); // 'I will return on June 14.'
+ * ```
+ */
+export const CUSTOMER_RET_DATE = ['I will return on {retMonth} {retDay}.', 'My return date is {retMonth} {retDay}.', 'Coming back on {retMonth} {retDay}.'];
+/**
+ * Customer templates (`airdialogue-v2`): having no requirement on a topic it is asked about.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_NO_LIMIT } from 'dialogym/airdialogue';
+ * CUSTOMER_NO_LIMIT.budget[0]; // 'I do not have a budget limit.'
+ * ```
+ */
+export const CUSTOMER_NO_LIMIT: Readonly<Record<'budget' | 'connections' | 'class' | 'airline' | 'departureTime' | 'returnTime' | 'times', readonly string[]>> = {
+  budget: ['I do not have a budget limit.', 'Any price is fine.', 'The price does not matter to me.'],
+  connections: ['Any number of connections is fine.', 'I do not mind connections.'],
+  class: ['Any class is fine.', 'I have no class preference.'],
+  airline: ['Any airline is fine.', 'I have no airline preference.'],
+  departureTime: ['Any departure time is fine.', 'I can leave at any time of day.'],
+  returnTime: ['Any return time is fine.', 'I can come back at any time of day.'],
+  times: ['Any time of day is fine.', 'I have no preference for the time of day.'],
+};
+/**
+ * Customer templates (`airdialogue-v2`): agreeing to wait while the agent checks.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_WAIT } from 'dialogym/airdialogue';
+ * CUSTOMER_WAIT[1]; // 'Sure, take your time.'
+ * ```
+ */
+export const CUSTOMER_WAIT = ['Sure.', 'Sure, take your time.', 'Okay, I will wait.'];
+/**
+ * Customer templates (`airdialogue-v2`): the reaction to a turn it could not read.
+ *
+ * @example
+ * ```ts
+ * import { CUSTOMER_NOT_UNDERSTOOD } from 'dialogym/airdialogue';
+ * CUSTOMER_NOT_UNDERSTOOD[0]; // 'Sorry, what do you mean?'
+ * ```
+ */
+export const CUSTOMER_NOT_UNDERSTOOD = [
+  'Sorry, what do you mean?',
+  'Sorry, I did not get that.',
+  'Sorry, could you say that again?',
+  'I am not sure I understand, could you rephrase that?',
+];
+
 // ---------------------------------------------------------------------------------------------
 // agent templates
 
@@ -427,6 +512,38 @@ export interface Slots {
   depTime?: DaySegment;
   retTime?: DaySegment;
   airline?: 'normal-cost';
+}
+
+/**
+ * The search query of what an agent heard (`Slots`): the intent to match flights against, with
+ * goal `book` when none was heard and no price limit when no budget was; the route and dates are
+ * taken as heard (a flight matches no missing one).
+ *
+ * @example
+ * ```ts
+ * import { readCustomerUtterance, slotsQuery, cheapestMatching } from 'dialogym/airdialogue';
+ * const q = slotsQuery(readCustomerUtterance('The trip is from DFW to IAD. Departure on June 12, return on June 14.'));
+ * q.max_price; // 5000
+ * ```
+ */
+export function slotsQuery(s: Slots): Intent {
+  const query: Intent = {
+    departure_airport: s.from as string,
+    return_airport: s.to as string,
+    departure_month: s.depMonth as Month,
+    departure_day: s.depDay as string,
+    return_month: s.retMonth as Month,
+    return_day: s.retDay as string,
+    name: s.name as string,
+    goal: s.goal ?? 'book',
+    max_price: s.maxPrice ?? PRICE_ANY,
+  };
+  if (s.maxConnections !== undefined) query.max_connections = s.maxConnections;
+  if (s.class !== undefined) query.class = s.class;
+  if (s.depTime !== undefined) query.departure_time = s.depTime;
+  if (s.retTime !== undefined) query.return_time = s.retTime;
+  if (s.airline !== undefined) query.airline_preference = s.airline;
+  return query;
 }
 
 const NAME_WORD = "[\\p{Lu}][\\p{L}]*(?:['\\-][\\p{L}]+)*";

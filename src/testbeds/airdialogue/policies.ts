@@ -6,7 +6,7 @@
 import type { Action, Intent, KbLine } from '../../formats/airdialogue.js';
 import { Registry } from '../../core/registry.js';
 import type { Rng } from '../../core/rng.js';
-import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from './facts.js';
+import { customerAnswers, type CustomerAnswers } from './answers.js';
 import {
   AGENT_ASK_DATES,
   AGENT_ASK_GOAL,
@@ -16,26 +16,13 @@ import {
   AGENT_FINAL,
   AGENT_PROPOSE,
   AGENT_REPEAT_GOAL,
-  CUSTOMER_ACCEPT,
-  CUSTOMER_AIRLINE,
-  CUSTOMER_CLASS,
-  CUSTOMER_CONNECTIONS,
-  CUSTOMER_DATES,
-  CUSTOMER_DEP_TIME,
-  CUSTOMER_NAME,
-  CUSTOMER_NO_PREFS,
-  CUSTOMER_OPENING,
-  CUSTOMER_OPENING_WITH_NAME,
-  CUSTOMER_PREFS_LEAD,
-  CUSTOMER_PRICE,
   CUSTOMER_REPEAT,
-  CUSTOMER_RET_TIME,
-  CUSTOMER_ROUTE,
   connectionsText,
   fill,
   isAcceptance,
   readAgentUtterance,
   readCustomerUtterance,
+  slotsQuery,
   type Slots,
 } from './language.js';
 import { cheapestMatching, standardizeName } from './logic.js';
@@ -117,13 +104,13 @@ export type CustomerPolicyFactory = (intent: Intent, rng: Rng) => CustomerSessio
 export type AgentPolicyFactory = (context: KbLine, rng: Rng) => AgentSession;
 
 /**
- * The customer-policy registry (`rules`: {@link RuleCustomer}); `get` throws a ConfigError for an
+ * The customer-policy registry (`rules`: {@link RuleCustomer}; `lexicon`: {@link LexiconCustomer}, registered by `customer.ts`); `get` throws a ConfigError for an
  * unknown name. `AirEnvOptions.customer` and `selfPlay` look names up here.
  *
  * @example
  * ```ts
  * import { customerPolicies } from 'dialogym/airdialogue';
- * [...customerPolicies]; // ['rules']
+ * [...customerPolicies]; // ['lexicon', 'rules']
  * ```
  */
 export const customerPolicies = new Registry<CustomerPolicyFactory>('customer policy');
@@ -138,16 +125,6 @@ export const customerPolicies = new Registry<CustomerPolicyFactory>('customer po
  * ```
  */
 export const agentPolicies = new Registry<AgentPolicyFactory>('agent policy');
-
-function cityOf(code: string): string {
-  return AIRPORTS[code] ?? OOD_EXTRA_AIRPORTS[code] ?? code;
-}
-
-/** "A, B and C". */
-function joinPhrases(ps: readonly string[]): string {
-  if (ps.length <= 1) return ps.join('');
-  return ps.slice(0, -1).join(', ') + ' and ' + ps[ps.length - 1];
-}
 
 /**
  * Rule-based customer (`rules`): opens with its goal (sometimes its name), answers each request
@@ -164,45 +141,30 @@ function joinPhrases(ps: readonly string[]): string {
  * ```
  */
 export class RuleCustomer implements CustomerSession {
-  constructor(
-    private readonly intent: Intent,
-    private readonly rng: Rng,
-  ) {}
+  protected readonly say: CustomerAnswers;
 
-  open(): string {
-    const g = this.intent.goal;
-    if (this.rng.chance(0.3)) return fill(this.rng.pick(CUSTOMER_OPENING_WITH_NAME[g]), { name: this.intent.name });
-    return this.rng.pick(CUSTOMER_OPENING[g]);
+  constructor(
+    intent: Intent,
+    protected readonly rng: Rng,
+  ) {
+    this.say = customerAnswers(intent, rng);
   }
 
-  private prefs(): string {
-    const i = this.intent;
-    const r = this.rng;
-    const ps: string[] = [];
-    if (i.max_price < PRICE_ANY) ps.push(fill(r.pick(CUSTOMER_PRICE), { price: i.max_price }));
-    if (i.max_connections !== undefined && i.max_connections < 2) ps.push(r.pick(CUSTOMER_CONNECTIONS[i.max_connections] ?? []));
-    if (i.class !== undefined) ps.push(fill(r.pick(CUSTOMER_CLASS), { cls: i.class }));
-    if (i.departure_time !== undefined) ps.push(fill(r.pick(CUSTOMER_DEP_TIME), { seg: i.departure_time }));
-    if (i.return_time !== undefined) ps.push(fill(r.pick(CUSTOMER_RET_TIME), { seg: i.return_time }));
-    if (i.airline_preference !== undefined) ps.push(r.pick(CUSTOMER_AIRLINE));
-    if (ps.length === 0) return r.pick(CUSTOMER_NO_PREFS);
-    const s = r.pick(CUSTOMER_PREFS_LEAD) + joinPhrases(ps) + '.';
-    return s.charAt(0).toUpperCase() + s.slice(1);
+  open(): string {
+    return this.say.opening();
   }
 
   respond(agentUtterance: string): string {
-    const i = this.intent;
-    const r = this.rng;
+    const say = this.say;
     const req = readAgentUtterance(agentUtterance);
     const parts: string[] = [];
-    if (req.goal) parts.push(r.pick(CUSTOMER_OPENING[i.goal]));
-    if (req.name) parts.push(fill(r.pick(CUSTOMER_NAME), { name: i.name }));
-    if (req.route)
-      parts.push(fill(r.pick(CUSTOMER_ROUTE), { from: i.departure_airport, to: i.return_airport, fromCity: cityOf(i.departure_airport), toCity: cityOf(i.return_airport) }));
-    if (req.dates) parts.push(fill(r.pick(CUSTOMER_DATES), { depMonth: i.departure_month, depDay: i.departure_day, retMonth: i.return_month, retDay: i.return_day }));
-    if (req.prefs) parts.push(this.prefs());
-    if (req.proposal !== null) parts.push(r.pick(CUSTOMER_ACCEPT[i.goal === 'change' ? 'change' : 'book']));
-    if (parts.length === 0) return r.pick(CUSTOMER_REPEAT);
+    if (req.goal) parts.push(say.goal());
+    if (req.name) parts.push(say.name());
+    if (req.route) parts.push(say.route());
+    if (req.dates) parts.push(say.dates());
+    if (req.prefs) parts.push(say.requirements());
+    if (req.proposal !== null) parts.push(say.accept());
+    if (parts.length === 0) return this.rng.pick(CUSTOMER_REPEAT);
     return parts.join(' ');
   }
 }
@@ -269,22 +231,7 @@ export class RuleAgent implements AgentSession {
       return { utterance: r.pick(AGENT_ASK_PREFS) };
     }
 
-    const query: Intent = {
-      departure_airport: s.from as string,
-      return_airport: s.to as string,
-      departure_month: s.depMonth as Intent['departure_month'],
-      departure_day: s.depDay as string,
-      return_month: s.retMonth as Intent['return_month'],
-      return_day: s.retDay as string,
-      name: s.name,
-      goal: s.goal ?? 'book',
-      max_price: s.maxPrice ?? PRICE_ANY,
-    };
-    if (s.maxConnections !== undefined) query.max_connections = s.maxConnections;
-    if (s.class !== undefined) query.class = s.class;
-    if (s.depTime !== undefined) query.departure_time = s.depTime;
-    if (s.retTime !== undefined) query.return_time = s.retTime;
-    if (s.airline !== undefined) query.airline_preference = s.airline;
+    const query = slotsQuery(s);
     const found = cheapestMatching(query, this.ctx.kb);
     const best = found[0];
     if (!best) return this.final('no_flight', []);

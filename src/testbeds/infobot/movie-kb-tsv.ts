@@ -5,11 +5,13 @@
  * re-mapped to the official slot order); extra columns are ignored.
  */
 import { FormatError } from '../../core/errors.js';
-import { readTextFile, writeFileAtomic } from '../../core/files.js';
+import { writeFileAtomic } from '../../core/files.js';
 import { MISSING, MovieKb } from './movie-kb.js';
 import { basename } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { M, SLOTS, SPLIT_SPECS, SPLITS, type SplitName } from './slots.js';
+import { FILE_KINDS, parseAs, readTextAs } from '../../formats/sniff.js';
+import { excerpt } from '../../core/text.js';
 
 /**
  * How a missing value is written in the KB files (`UNK`).
@@ -88,6 +90,10 @@ export function writeKbTsv(file: string, kb: MovieKb): void {
  * ```
  */
 export function parseKbTsv(text: string, file: string, vocab?: readonly (readonly string[])[]): MovieKb {
+  return parseAs(text, file, ['infobot-kb'], FILE_KINDS['infobot-kb'], (t, f) => kbOfTsv(t, f, vocab));
+}
+
+function kbOfTsv(text: string, file: string, vocab?: readonly (readonly string[])[]): MovieKb {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   if (lines.length === 0) throw new FormatError(file, undefined, 'empty file (expected a header line)');
@@ -115,7 +121,7 @@ export function parseKbTsv(text: string, file: string, vocab?: readonly (readonl
     const title = (f[0] as string).trim();
     if (title === '') throw new FormatError(file, lineNo, 'empty movie name');
     const prev = seen.get(title);
-    if (prev !== undefined) throw new FormatError(file, lineNo, `movie '${title}' already listed on line ${prev}`);
+    if (prev !== undefined) throw new FormatError(file, lineNo, `movie '${excerpt(title)}' already listed on line ${prev}`);
     seen.set(title, lineNo);
     titles.push(title);
     for (let j = 0; j < M; j++) {
@@ -153,7 +159,7 @@ export function parseKbTsv(text: string, file: string, vocab?: readonly (readonl
  * ```
  */
 export function readKbTsv(file: string, vocab?: readonly (readonly string[])[]): MovieKb {
-  return parseKbTsv(readTextFile(file), file, vocab);
+  return parseKbTsv(readTextAs(file, ['infobot-kb'], FILE_KINDS['infobot-kb']), file, vocab);
 }
 
 /** File names of the official layout.
@@ -185,10 +191,10 @@ export function readKbPair(fullFile: string, incompleteFile: string): { full: Mo
   const incomplete = readKbTsv(incompleteFile, full.vocab);
   if (incomplete.n !== full.n) throw new FormatError(incompleteFile, undefined, `${incomplete.n} movies, but ${fullFile} has ${full.n}`);
   for (let i = 0; i < full.n; i++) {
-    if (incomplete.titles[i] !== full.titles[i]) throw new FormatError(incompleteFile, i + 2, `movie '${incomplete.titles[i]}' where ${fullFile} has '${full.titles[i]}'`);
+    if (incomplete.titles[i] !== full.titles[i]) throw new FormatError(incompleteFile, i + 2, `movie '${excerpt(incomplete.titles[i] ?? '')}' where ${fullFile} has '${excerpt(full.titles[i] ?? '')}'`);
     for (let j = 0; j < M; j++) {
       const v = incomplete.cell(i, j);
-      if (v !== MISSING && v !== full.cell(i, j)) throw new FormatError(incompleteFile, i + 2, `slot '${SLOTS[j]}' is '${incomplete.value(i, j)}' but ${fullFile} has '${full.value(i, j) ?? UNK}'`);
+      if (v !== MISSING && v !== full.cell(i, j)) throw new FormatError(incompleteFile, i + 2, `slot '${SLOTS[j]}' is '${excerpt(String(incomplete.value(i, j)))}' but ${fullFile} has '${excerpt(full.value(i, j) ?? UNK)}'`);
     }
   }
   return { full, incomplete };

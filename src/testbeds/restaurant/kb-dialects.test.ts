@@ -60,8 +60,12 @@ test('a KB of the other layout than expected: one-line errors with the line', ()
   assert.equal(err(() => parseKb(babi, 'k.txt', DSTC6_KB)), 'k.txt:1: restaurant a lacks R_atmosphere, R_restrictions');
   assert.match(err(() => parseKb(dstc6, 'k.txt', BABI_KB)), /^k\.txt:8: unknown attribute R_atmosphere \(expected one of R_cuisine /);
   assert.equal(err(() => parseKb(babi.replace('R_number\ttwo\n', 'R_price\tcheap\n'), 'k.txt')), 'k.txt:7: a has R_price twice');
-  assert.equal(err(() => parseKb(dstc6.replace('\tvegan', '\tvegan food'), 'k.txt')), "k.txt:9: a R_restrictions: value must be one non-empty word, got 'vegan food'");
+  assert.equal(err(() => parseKb(dstc6.replace('\tvegan', '\tvegan food'), 'k.txt')), 'k.txt:9: a R_restrictions: value holds a space (a KB value is one word)');
   assert.match(err(() => parseKb(dstc6.replace('\tvegan', ' vegan'), 'k.txt', DSTC6_KB)), /^k\.txt:9: expected '1 <name> R_<attr><TAB><value>', got '1 a R_restrictions vegan'$/);
   assert.equal(err(() => parseKb('', 'k.txt', DSTC6_KB)), 'k.txt:1: empty file: no KB fact');
   assert.equal(err(() => parseKb('', 'k.txt')), 'k.txt:1: empty file: no KB fact');
+  // Ratings: 1–72 in DSTC6 KBs, 1–8 in bAbI ones.
+  assert.equal(parseKb(dstc6.replace('R_rating\t3', 'R_rating\t72'), 'k.txt', DSTC6_KB).restaurants[0]?.rating, 72);
+  assert.equal(err(() => parseKb(dstc6.replace('R_rating\t3', 'R_rating\t73'), 'k.txt', DSTC6_KB)), 'k.txt:1: restaurant a: R_rating must be an integer from 1 to 72 (dstc6 KB ratings), got 73');
+  assert.equal(err(() => parseKb(babi.replace('R_rating\t3', 'R_rating\t72'), 'k.txt', BABI_KB)), 'k.txt:1: restaurant a: R_rating must be an integer from 1 to 8 (babi KB ratings), got 72');
 });

@@ -13,9 +13,11 @@
  * Task 6 (DSTC2) KBs have another shape (post codes, `dontcare` calls) and are not handled here.
  */
 import { FormatError } from '../../core/errors.js';
-import { readTextFile } from '../../core/files.js';
 import { formatBabiKb, parseBabiKb, type KbFact } from '../../formats/babi.js';
-import type { ApiCall, KbStore, Restaurant } from './kb.js';
+import { RATINGS, type ApiCall, type KbStore, type Restaurant } from './kb.js';
+import { parseAs, readTextAs } from '../../formats/sniff.js';
+import { excerpt } from '../../core/text.js';
+import { kbFactIssue, kbValueIssue, quoteKbValue } from '../../formats/kb-values.js';
 
 /**
  * The name of a KB layout: `babi` (tasks 1–5) or `dstc6` (DSTC6 Track 1).
@@ -72,6 +74,8 @@ export interface KbDialect {
    * space between attribute and value, see `parseBabiKb`).
    */
   readonly strictFileLines: boolean;
+  /** Highest rating of the layout's KBs (ratings are integers from 1): 8 in bAbI, 72 in DSTC6's extended KBs. */
+  readonly maxRating: number;
 }
 
 /**
@@ -92,6 +96,7 @@ export const BABI_KB: KbDialect = {
   minCallArgs: 4,
   silence: '<SILENCE>',
   strictFileLines: false,
+  maxRating: Math.max(...RATINGS),
 };
 
 /**
@@ -113,6 +118,7 @@ export const DSTC6_KB: KbDialect = {
   minCallArgs: 5,
   silence: '<silence>',
   strictFileLines: true,
+  maxRating: 72,
 };
 
 /**
@@ -144,11 +150,56 @@ export function attrOf(r: Restaurant, attr: RestaurantAttr): string | undefined 
 }
 
 /**
+ * Why `rating` is not a rating of the layout (an integer from 1 to `dialect.maxRating`), or
+ * undefined; `shown` is how the message quotes the value (default: the number).
+ *
+ * @example
+ * ```ts
+ * import { ratingIssue, BABI_KB } from 'dialogym/restaurant';
+ * ratingIssue(3, BABI_KB);  // undefined
+ * ratingIssue(9, BABI_KB);  // 'must be an integer from 1 to 8 (babi KB ratings), got 9'
+ * ```
+ */
+export function ratingIssue(rating: number, dialect: KbDialect, shown = String(rating)): string | undefined {
+  return Number.isInteger(rating) && rating >= 1 && rating <= dialect.maxRating ? undefined : `must be an integer from 1 to ${dialect.maxRating} (${dialect.name} KB ratings), got ${shown}`;
+}
+
+/**
+ * The first attribute of a restaurant that cannot go into a KB of the layout, and why (a value
+ * that `kbValueIssue` refuses for one word, a missing value, a rating out of range), or undefined.
+ * The writers and the SQLite store check every restaurant with it.
+ *
+ * @example
+ * ```ts
+ * import { restaurantIssue, BABI_KB, type Restaurant } from 'dialogym/restaurant';
+ * declare const r: Restaurant;
+ * restaurantIssue({ ...r, phone: 'x\nresto_y R_phone 1' }, BABI_KB); // { attr: 'phone', reason: 'holds a newline' }
+ * ```
+ */
+export function restaurantIssue(r: Restaurant, dialect: KbDialect): { readonly attr: 'name' | RestaurantAttr; readonly reason: string } | undefined {
+  const name = typeof r.name === 'string' ? kbValueIssue(r.name, { oneWord: true }) : 'is missing';
+  if (name !== undefined) return { attr: 'name', reason: name };
+  for (const attr of ALL_ATTRS) {
+    if (attr === 'rating') {
+      const bad = ratingIssue(r.rating, dialect);
+      if (bad !== undefined) return { attr, reason: bad };
+      continue;
+    }
+    const v: unknown = r[attr];
+    if (v === undefined && !dialect.fileAttrs.includes(attr)) continue; // DSTC6 attributes of a bAbI restaurant
+    const bad = typeof v === 'string' ? kbValueIssue(v, { oneWord: true }) : 'is missing';
+    if (bad !== undefined) return { attr, reason: bad };
+  }
+  return undefined;
+}
+
+/**
  * Builds restaurants from the facts of a bAbI or DSTC6 KB file. With `expect`, the file must be of
  * that layout (exactly its attributes, `R_` prefix); without, the layout is detected (DSTC6 when
  * any restaurant has an atmosphere or restrictions; `r_`/`R_` prefixes). Every restaurant needs
- * every attribute of its layout, once, one-word values and an integer rating. `file` names the
- * source in errors (fact N = line N).
+ * every attribute of its layout, once, one-word values fit for dialog lines (`kbValueIssue`: no
+ * control character, nothing shaped like a KB fact or an api_call) and a rating from 1 to the
+ * layout's `maxRating`. `file` names the source in errors (fact N = line N).
  *
  * @example
  * ```ts
@@ -172,7 +223,8 @@ export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>', 
       throw new FormatError(file, i + 1, `unknown attribute ${f.attr}${hint} (expected ${want})`);
     }
     if (attr === 'atmosphere' || attr === 'restrictions') dstc6 = true;
-    if (f.value === '' || /\s/.test(f.value)) throw new FormatError(file, i + 1, `${f.entity} ${f.attr}: value must be one non-empty word, got '${f.value}'`);
+    const bad = kbFactIssue(f.entity, f.value, { oneWord: true });
+    if (bad !== undefined) throw new FormatError(file, i + 1, `${quoteKbValue(f.entity)} ${f.attr}: ${bad}`);
     let e = byName.get(f.entity);
     if (!e) byName.set(f.entity, (e = { first: i + 1, attrs: new Map() }));
     if (e.attrs.has(attr)) throw new FormatError(file, i + 1, `${f.entity} has ${f.attr} twice`);
@@ -184,8 +236,10 @@ export function restaurantsFromKbFacts(facts: readonly KbFact[], file = '<kb>', 
   for (const [name, { first, attrs }] of byName) {
     const missing = dialect.fileAttrs.filter((a) => !attrs.has(a));
     if (missing.length > 0) throw new FormatError(file, first, `restaurant ${name} lacks ${missing.map((a) => 'R_' + a).join(', ')}${expect ? '' : ` (${dialect.name} KB)`}`);
-    const rating = Number(attrs.get('rating'));
-    if (!Number.isSafeInteger(rating)) throw new FormatError(file, first, `restaurant ${name}: R_rating is not an integer (${attrs.get('rating')})`);
+    const text = attrs.get('rating') as string;
+    const rating = /^[0-9]{1,15}$/.test(text) ? Number(text) : Number.NaN;
+    const badRating = ratingIssue(rating, dialect, quoteKbValue(text));
+    if (badRating !== undefined) throw new FormatError(file, first, `restaurant ${name}: R_rating ${badRating}`);
     const get = (a: RestaurantAttr): string => attrs.get(a) as string;
     const r: Restaurant = {
       name,
@@ -212,7 +266,7 @@ function strictKbFacts(text: string, file: string): KbFact[] {
   return lines.map((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const m = /^1 (\S+) (R_\w+)\t(\S+)$/.exec(line);
-    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${line.slice(0, 60)}'`);
+    if (!m) throw new FormatError(file, i + 1, `expected '1 <name> R_<attr><TAB><value>', got '${excerpt(line)}'`);
     return { entity: m[1] as string, attr: m[2] as string, value: m[3] as string };
   });
 }
@@ -229,6 +283,10 @@ function strictKbFacts(text: string, file: string): KbFact[] {
  * ```
  */
 export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
+  return parseAs(text, file, ['babi-kb', 'dstc6-kb'], 'a bAbI or DSTC6 KB file', (t, f) => restaurantsOfText(t, f, expect));
+}
+
+function restaurantsOfText(text: string, file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
   const facts = expect?.strictFileLines ? strictKbFacts(text, file) : parseBabiKb(text, file).facts;
   return restaurantsFromKbFacts(facts, file, expect);
 }
@@ -245,7 +303,7 @@ export function parseKb(text: string, file = '<kb>', expect?: KbDialect): { dial
  * ```
  */
 export function readKb(file: string, expect?: KbDialect): { dialect: KbDialect; restaurants: Restaurant[] } {
-  return parseKb(readTextFile(file), file, expect);
+  return parseKb(readTextAs(file, ['babi-kb', 'dstc6-kb'], 'a bAbI or DSTC6 KB file'), file, expect);
 }
 
 /**

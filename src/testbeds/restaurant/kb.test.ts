@@ -107,7 +107,16 @@ test('bad KB facts give one-line errors with the line', () => {
   assert.equal(restaurantsFromKbFacts(parseBabiKb(good).facts, '<kb>', BABI_KB).restaurants.length, 1);
   assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('1 a R_number\ttwo\n', '')).facts, 'kb.txt', BABI_KB).restaurants, (e: unknown) => e instanceof FormatError && e.message === 'kb.txt:1: restaurant a lacks R_number');
   assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good + '1 a R_price\tcheap\n').facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:8: a has R_price twice/);
-  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('R_rating\t3', 'R_rating\tthree')).facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:1: restaurant a: R_rating is not an integer/);
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('R_rating\t3', 'R_rating\tthree')).facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:1: restaurant a: R_rating must be an integer from 1 to 8 \(babi KB ratings\), got three$/);
+  // Ratings out of the layout's range, or written otherwise than as a plain decimal.
+  for (const r of ['0', '9', '-1', '3.0', '0x3', '1e1', '9223372036854775807']) {
+    assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('R_rating\t3', `R_rating\t${r}`)).facts, 'kb.txt', BABI_KB), { message: `kb.txt:1: restaurant a: R_rating must be an integer from 1 to 8 (babi KB ratings), got ${r}` });
+  }
+  assert.equal(restaurantsFromKbFacts(parseBabiKb(good.replace('R_rating\t3', 'R_rating\t8')).facts, 'kb.txt', BABI_KB).restaurants[0]?.rating, 8);
+  // Values (and names) that would forge dialog lines: a KB attribute, an api_call, a control character (parseBabiKb refuses them already).
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('R_phone\tp', 'R_phone\tR_address'), 'kb.txt').facts, 'kb.txt', BABI_KB), { message: 'kb.txt:5: a R_phone: value is shaped like a KB attribute (`R_<attr>`)' });
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace(/^1 a /gm, '1 api_call '), 'kb.txt').facts, 'kb.txt', BABI_KB), { message: 'kb.txt:1: api_call R_cuisine: name is shaped like an api_call' });
+  assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good.replace('R_price\tcheap', 'R_price\tche\u0007ap'), 'kb.txt').facts, 'kb.txt', BABI_KB), { message: 'kb.txt:3: a R_price: value holds a control character (U+0007)' });
   assert.throws(() => restaurantsFromKbFacts(parseBabiKb(good + '1 a R_stars\t3\n').facts, 'kb.txt', BABI_KB).restaurants, /kb\.txt:8: unknown attribute R_stars/);
 });
 

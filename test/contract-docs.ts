@@ -1,0 +1,217 @@
+/**
+ * The generated parts of the conversation contracts, docs/airdialogue-contract.md and
+ * docs/infobot-contract.md: made from the code the environments run (the AirDialogue customer's
+ * lexicon, answers, tools and failure reasons; KB-InfoBot's tools, actions, the user's sentences
+ * and rewards). Each part sits in the page between `<!-- generated: NAME -->` and
+ * `<!-- end: NAME -->`; `test/contract-docs.test.ts` checks the pages against this script. After
+ * changing the lexicon or the templates, rewrite them with
+ * `npx tsc -p . && node dist/test/contract-docs.js --write`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRng } from '../src/core/rng.js';
+import type { Intent } from '../src/formats/airdialogue.js';
+import type { ToolSpec } from '../src/testbeds/env.js';
+import {
+  AIR_ACTS,
+  AIR_CUES,
+  AIR_FAILURES,
+  AIR_FILLERS,
+  AIR_MONEY_WORDS,
+  AIR_TOOLS,
+  CUSTOMER_NOT_UNDERSTOOD,
+  LexiconCustomer,
+  type CueKind,
+} from '../src/testbeds/airdialogue/index.js';
+import { ACTION_COUNT, INFOBOT_TOOLS, REWARDS, SLOTS, TemplateNlg, discreteAction, type UserAct } from '../src/testbeds/infobot/index.js';
+import { repoRoot } from './shared-data.js';
+
+/** A table cell: `|` escaped (GitHub splits cells on it even in code spans), new lines as spaces. */
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const code = (s: string): string => `\`${s}\``;
+
+function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+function toolsTable(tools: readonly ToolSpec[]): string {
+  return table(
+    ['tool', 'arguments', 'what it does'],
+    tools.map((t) => {
+      const p = t.function.parameters as { properties: Record<string, { type: string; enum?: readonly string[]; items?: { type: string } }>; required: readonly string[] };
+      const args = Object.entries(p.properties).map(([k, v]) => `${k}${p.required.includes(k) ? '' : '?'}: ${v.type === 'array' ? `${v.items?.type ?? 'any'}[]` : v.type}${v.enum ? ` (${v.enum.join(', ')})` : ''}`);
+      return [code(t.function.name), args.join(', '), t.function.description];
+    }),
+  );
+}
+
+/** The customer of the examples: every requirement set, so each answer says something. */
+const EXAMPLE_INTENT: Intent = {
+  departure_airport: 'DFW',
+  return_airport: 'IAD',
+  departure_month: 'June',
+  departure_day: '12',
+  return_month: 'June',
+  return_day: '14',
+  name: 'Emily Edwards',
+  goal: 'book',
+  max_price: 500,
+  max_connections: 1,
+  class: 'economy',
+  departure_time: 'morning',
+  return_time: 'evening',
+  airline_preference: 'normal-cost',
+};
+
+const CUE_KIND_MEANING: Readonly<Record<CueKind, string>> = {
+  name: 'topic: the name',
+  airport: 'topic: airports',
+  date: 'topic: dates',
+  time: 'topic: times of day',
+  budget: 'topic: the budget',
+  connections: 'topic: connections',
+  class: 'topic: the cabin class',
+  airline: 'topic: the airline',
+  airportOut: 'direction (airports): outbound — the departure airport',
+  airportBack: 'direction (airports): the destination',
+  travelOut: 'direction (dates, times): the outbound flight',
+  travelBack: 'direction (dates, times): the return flight',
+  requirements: 'marker: a question about requirements',
+  examples: 'marker: what follows lists examples (a general requirements question)',
+  open: 'marker: an open question about the trip',
+  flightWord: 'marker: a four-digit number after it (within three words) is a flight number',
+  propose: 'marker: a proposal without a flight number',
+  goal: 'weak: asks what the customer wants',
+  greet: 'weak: a greeting',
+  wait: 'weak: asks the customer to wait',
+  close: 'weak: thanks, closing',
+  neutral: 'nothing (keeps its words from being read alone)',
+};
+
+/** The generated parts of docs/airdialogue-contract.md, by name. */
+export function airContractParts(): Record<string, string> {
+  const example = new LexiconCustomer(EXAMPLE_INTENT, createRng(1));
+  example.open();
+  const acts = table(
+    ['read (`info.read`)', 'read when', 'the customer answers', 'example wordings', 'example answer'],
+    AIR_ACTS.map((a) => {
+      return [code(a.label), a.heard + (a.weak ? ' (weak)' : ''), a.answer, a.examples.map((e) => `“${e}”`).join(' · '), `“${example.respond(a.examples[0] as string)}”`];
+    }),
+  );
+  const cues = table(
+    ['kind', 'marks', 'cue phrases (`$`: the end of a sentence)'],
+    (Object.keys(AIR_CUES) as CueKind[]).map((k) => [code(k), CUE_KIND_MEANING[k], AIR_CUES[k].map(code).join(', ')]),
+  );
+  const words = [
+    `Fillers, dropped before matching: ${AIR_FILLERS.map(code).join(', ')}.`,
+    '',
+    `A four-digit number next to one of ${AIR_MONEY_WORDS.map(code).join(', ')} is an amount, not a flight number.`,
+  ].join('\n');
+  const notUnderstood = CUSTOMER_NOT_UNDERSTOOD.map((s) => `- “${s}”`).join('\n');
+  const failures = table(
+    ['precedence', '`info.failure`', 'when'],
+    AIR_FAILURES.map((f, i) => [String(i + 1), code(f.reason), f.when]),
+  );
+  return { 'air-acts': acts, 'air-cues': cues, 'air-words': words, 'air-not-understood': notUnderstood, 'air-tools': toolsTable(AIR_TOOLS), 'air-failures': failures };
+}
+
+const USER_ACTS: ReadonlyArray<readonly [UserAct, string]> = [
+  [{ act: 'open', informs: [] }, 'first turn: asks for a movie, giving 1 to 5 of the slots it knows (… : their slot phrases, joined by commas and "and")'],
+  [{ act: 'inform', slot: 'genre', value: '<v>' }, 'answer to `request(slot)` when the user knows the slot (… : the slot phrase; the value may be substituted or corrupted)'],
+  [{ act: 'dont-know', slot: 'genre' }, 'answer to `request(slot)` when the user does not know the slot'],
+  [{ act: 'thanks' }, 'end: the movie is among the first R results of `inform`'],
+  [{ act: 'deny' }, 'end: it is not, or the turn limit was reached'],
+];
+
+/** Every distinct sentence of an act (template choice only, no word noise), drawn until none is new. */
+function sentences(nlg: TemplateNlg, act: UserAct): string[] {
+  const seen = new Set<string>();
+  const rng = createRng(7);
+  for (let i = 0; i < 400; i++) seen.add(nlg.sentence(act, rng));
+  return [...seen];
+}
+
+/** The phrases a slot's value is said with (`<v>`: the value): the opening sentences without their frame. */
+function slotPhrases(nlg: TemplateNlg, slot: (typeof SLOTS)[number]): string[] {
+  const frames = sentences(nlg, { act: 'open', informs: [] }).sort((a, b) => b.length - a.length);
+  const out = new Set<string>();
+  for (const s of sentences(nlg, { act: 'open', informs: [{ slot, value: '<v>' }] })) {
+    const f = frames.find((x) => s.startsWith(`${x} `));
+    out.add(f === undefined ? s : s.slice(f.length + 1));
+  }
+  return [...out];
+}
+
+/** The sentences of a user act with its slot phrase as `…`. */
+function actFrames(nlg: TemplateNlg, act: UserAct): string[] {
+  if (act.act === 'open') return sentences(nlg, act).map((s) => `${s} …`);
+  if (act.act !== 'inform') return sentences(nlg, act);
+  const phrases = slotPhrases(nlg, act.slot).sort((a, b) => b.length - a.length);
+  return [...new Set(sentences(nlg, act).map((s) => phrases.reduce((t, p) => t.replace(p, '…'), s)))];
+}
+
+/** The generated parts of docs/infobot-contract.md, by name. */
+export function infobotContractParts(): Record<string, string> {
+  const nlg = new TemplateNlg([]);
+  const actions = table(
+    ['index', 'action'],
+    Array.from({ length: ACTION_COUNT }, (_, n) => [String(n), code(JSON.stringify(discreteAction(n, n === ACTION_COUNT - 1 ? [4, 8, 15] : [])))]),
+  );
+  const userActs = table(
+    ['user act (`info.userAct`)', 'when', 'sentences (before word noise)'],
+    USER_ACTS.map(([act, when]) => [code(act.act), when, actFrames(nlg, act).map((s) => `“${s}”`).join(' · ')]),
+  );
+  const phrases = table(
+    ['slot', 'phrases (`<v>`: the value)'],
+    SLOTS.map((slot) => [code(slot), slotPhrases(nlg, slot).map((s) => `“${s}”`).join(' · ')]),
+  );
+  const rewards = table(
+    ['constant', 'value', 'meaning'],
+    [
+      ['success', String(REWARDS.success), 'scale of the reward when the target is at 0-based rank r < R of `inform`: success · (1 − r / R)'],
+      ['successMaxRank (R)', String(REWARDS.successMaxRank), 'the target must be among the first R results'],
+      ['failure', String(REWARDS.failure), 'reward of an `inform` without the target in the first R, and of the last turn'],
+      ['perTurn', String(REWARDS.perTurn), 'reward of each `request`'],
+      ['maxTurns', String(REWARDS.maxTurns), 'agent actions per episode; the last one fails whatever it is'],
+    ],
+  );
+  return { 'infobot-tools': toolsTable(INFOBOT_TOOLS), 'infobot-actions': actions, 'infobot-user-acts': userActs, 'infobot-slot-phrases': phrases, 'infobot-rewards': rewards };
+}
+
+const begin = (name: string): string => `<!-- generated: ${name} (test/contract-docs.ts) -->`;
+const end = (name: string): string => `<!-- end: ${name} -->`;
+
+/** The text between a part's markers in `md`, or null when the markers are missing. */
+export function documentedPart(md: string, name: string): string | null {
+  const b = md.indexOf(begin(name));
+  const e = md.indexOf(end(name));
+  if (b < 0 || e < b) return null;
+  return md.slice(b + begin(name).length, e).trim();
+}
+
+/** `md` with every part replaced; a part whose markers are missing is an error. */
+export function writeParts(md: string, parts: Readonly<Record<string, string>>, file: string): string {
+  let out = md;
+  for (const [name, body] of Object.entries(parts)) {
+    const b = out.indexOf(begin(name));
+    const e = out.indexOf(end(name));
+    if (b < 0 || e < b) throw new Error(`${file}: no "${begin(name)}" … "${end(name)}" markers`);
+    out = `${out.slice(0, b + begin(name).length)}\n${body}\n${out.slice(e)}`;
+  }
+  return out;
+}
+
+/** The two pages and their parts. */
+export const CONTRACT_DOCS: ReadonlyArray<readonly [string, () => Record<string, string>]> = [
+  ['docs/airdialogue-contract.md', airContractParts],
+  ['docs/infobot-contract.md', infobotContractParts],
+];
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--write')) {
+  for (const [rel, parts] of CONTRACT_DOCS) {
+    const file = join(repoRoot, rel);
+    writeFileSync(file, writeParts(readFileSync(file, 'utf8'), parts(), rel));
+    console.log(`wrote ${file}`);
+  }
+}
