@@ -22,9 +22,6 @@ import { createRequire } from 'node:module';
 import type { Turn } from '../src/core/dialog.js';
 import { createRng, hashString, type Rng } from '../src/core/rng.js';
 import type { Flight, Intent, KbLine, Month } from '../src/formats/airdialogue.js';
-
-/** The AirDialogue customer policy the test LLM user plays. */
-const AIR_CUSTOMER = 'rules';
 import type { ToolSpec } from '../src/testbeds/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, customerPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
@@ -32,6 +29,9 @@ import { PRICE_ANY } from '../src/testbeds/airdialogue/facts.js';
 import { BABI_LANGUAGE } from '../src/testbeds/restaurant/online/babi.js';
 import { fill, NO_MORE_UPDATES, REQUEST_OPENERS, SLOT_PHRASES, UPDATE_OPENERS } from '../src/testbeds/restaurant/patterns.js';
 import { ANSWERS as DSTC6_ANSWERS, FRIEND_PREFIXES, SLOT_PHRASES as DSTC6_SLOT_PHRASES, fillPattern } from '../src/testbeds/dstc6/patterns-dstc6.js';
+
+/** The AirDialogue customer policy the test LLM user plays (airdialogue-v2's). */
+const AIR_CUSTOMER = 'lexicon';
 
 /** A fault injected into one request. */
 export interface Fault {
