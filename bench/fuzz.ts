@@ -31,7 +31,7 @@ try {
   // Without a SQLite driver (Node 20 without better-sqlite3) the SQLite KBs are not fuzzed: say so.
   const sq = sqliteDriver() === undefined ? undefined : sqliteTarget(dir);
   if (sq === undefined) console.log(`sqlite-kb                skipped: ${sqliteMissingMessage()}`);
-  const targets = [...textTargets(), modelTarget(dir), ...(sq ? [sq] : [])].filter((t) => only === '' || t.name === only);
+  const targets = [...textTargets(dir), modelTarget(dir), ...(sq ? [sq] : [])].filter((t) => only === '' || t.name === only);
   for (const t of targets) report(runTarget(t as Parameters<typeof runTarget>[0], runs, seed, { failDir }));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -34,7 +34,7 @@ export { SILENCE, botTurnIndices } from './core/dialog.js';
 export { createRng, hashString, type Rng } from './core/rng.js';
 export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
-export { writeFileAtomic, readTextFile, userDataDir } from './core/files.js';
+export { writeFileAtomic, readTextFile, readLines, countLines, lineOffset, userDataDir, type TextLine, type LineReadOptions } from './core/files.js';
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteMissingMessage, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
@@ -57,6 +57,7 @@ export {
 } from './formats/dstc6.js';
 export {
   parseAirData, readAirData, parseAirKb, readAirKb, readAirDialogue, formatAirLines, parseAirPredictions, readAirPredictions,
+  airDataLines, airKbLines, airExamples, airPredictionLines, airPredictedExamples, writeAirLines, type AirReadOptions, type AirArrayOptions,
   type AirExample, type DataLine, type KbLine, type Flight, type Intent, type Action,
 } from './formats/airdialogue.js';
 export { parseKbTsv as parseMovieKbTsv, formatKbTsv as formatMovieKbTsv, readKbTsv as readMovieKbTsv, writeKbTsv as writeMovieKbTsv } from './testbeds/infobot/movie-kb-tsv.js';

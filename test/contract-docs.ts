@@ -1,8 +1,9 @@
 /**
- * The generated parts of the conversation contracts, docs/airdialogue-contract.md and
- * docs/infobot-contract.md: made from the code the environments run (the AirDialogue customer's
- * lexicon, answers, tools and failure reasons; KB-InfoBot's tools, actions, the user's sentences
- * and rewards). Each part sits in the page between `<!-- generated: NAME -->` and
+ * The generated parts of the conversation contracts, docs/restaurant-contract.md,
+ * docs/airdialogue-contract.md and docs/infobot-contract.md: made from the code the environments
+ * run (the restaurant and DSTC6 -v2 user's lexicon and what the user says in either style; the
+ * AirDialogue customer's lexicon, answers, tools and failure reasons; KB-InfoBot's tools, actions,
+ * the user's sentences and rewards). Each part sits in the page between `<!-- generated: NAME -->` and
  * `<!-- end: NAME -->`; `test/contract-docs.test.ts` checks the pages against this script. After
  * changing the lexicon or the templates, rewrite them with
  * `npx tsc -p . && node dist/test/contract-docs.js --write`.
@@ -25,6 +26,10 @@ import {
   type CueKind,
 } from '../src/testbeds/airdialogue/index.js';
 import { ACTION_COUNT, INFOBOT_TOOLS, REWARDS, SLOTS, TemplateNlg, discreteAction, type UserAct } from '../src/testbeds/infobot/index.js';
+import { ACTS, CONTRACTIONS, FILLERS, NOT_UNDERSTOOD, QUESTION_FORM, RECALL_CUES, SLOT_CUES } from '../src/testbeds/restaurant/online/lexicon.js';
+import { VARIED } from '../src/testbeds/restaurant/online/varied.js';
+import * as babi from '../src/testbeds/restaurant/patterns.js';
+import * as dstc6 from '../src/testbeds/dstc6/patterns-dstc6.js';
 import { repoRoot } from './shared-data.js';
 
 /** A table cell: `|` escaped (GitHub splits cells on it even in code spans), new lines as spaces. */
@@ -88,6 +93,69 @@ const CUE_KIND_MEANING: Readonly<Record<CueKind, string>> = {
   close: 'weak: thanks, closing',
   neutral: 'nothing (keeps its words from being read alone)',
 };
+
+const quoted = (xs: readonly string[]): string => xs.map((x) => `“${x}”`).join(' · ');
+const fillX = (p: string, v: string): string => p.replace('X', v);
+
+/** The generated parts of docs/restaurant-contract.md, by name: the -v2 user's lexicon, its "not understood" replies, what the user says in either style. */
+export function restaurantContractParts(): Record<string, string> {
+  const codes = (xs: readonly string[]): string => xs.map(code).join(', ');
+  const acts = table(
+    ['act (`info.read`)', 'what the agent does', 'cues (any order)', 'the user understands e.g.', 'what the user does'],
+    ACTS.map((a) => [
+      code(a.read),
+      a.meaning,
+      a.act === 'ask' ? 'a slot cue (below) in a question form' : a.act === 'recall' ? `a KB name + ${codes(RECALL_CUES)}` : a.cues.length === 0 ? 'a KB entity' : codes(a.cues),
+      quoted(a.examples),
+      a.reaction,
+    ]),
+  );
+  const slots = [
+    table(
+      ['slot', 'cues'],
+      (Object.keys(SLOT_CUES) as (keyof typeof SLOT_CUES)[]).map((slot) => [code(slot), codes(SLOT_CUES[slot])]),
+    ),
+    '',
+    `A question form is one of: a question word anywhere (${codes(QUESTION_FORM.questionWords)}); a word that opens a question (${codes(QUESTION_FORM.openers)}) as the first word, or later followed by a subject (${codes(QUESTION_FORM.subjects)}: \`Got it. Do you have allergies?\`) or, for ${codes(QUESTION_FORM.quantifiers)}, by a slot's cue word (\`Noted. Any allergies?\`); a request (${codes(QUESTION_FORM.requests)}); or nothing but the slot's cues and small words (${codes(QUESTION_FORM.smallWords)}: \`the city\`, \`and your budget\`, \`cheap, moderate or expensive?\`).`,
+  ].join('\n');
+  const plain = [
+    `Filler words (dropped): ${codes(FILLERS)}.`,
+    '',
+    `Contractions written out: the endings ${codes(["n't", "'re", "'m", "'ll", "'ve", "'d", "'s"])} and ${Object.entries(CONTRACTIONS)
+      .map(([k, v]) => `${code(k)} → ${code(v)}`)
+      .join(', ')}.`,
+  ].join('\n');
+  const notUnderstood = NOT_UNDERSTOOD.map((x) => `- “${x}”`).join('\n');
+  const ex = (xs: readonly string[], n = 3): string => quoted(xs.slice(0, n));
+  const says = table(
+    ['the user', "datasets' style (`userStyle: dataset`, default)", '`userStyle: varied`'],
+    [
+      ['greets (opening)', ex(babi.GREETINGS), ex(VARIED.greetings)],
+      [
+        'asks for a table (the request: 0–4 slots)',
+        ex([`${babi.REQUEST_OPENERS[0] as string} ${fillX(babi.SLOT_PHRASES.cuisine[0] as string, 'italian')} in rome`, `${babi.REQUEST_OPENERS[1] as string} for six people`]),
+        ex([`${VARIED.requestOpeners[0]} ${fillX(VARIED.slotPhrases.cuisine[0] as string, 'italian')} ${fillX(VARIED.slotPhrases.location[1] as string, 'rome')}`, `${VARIED.requestOpeners[2]} ${fillX(VARIED.slotPhrases.number[1] as string, 'six')}`]),
+      ],
+      ['books a given restaurant (task 4)', ex(babi.BOOK_AT_OPENERS.map((o) => `${o} at resto_…`), 2), ex(VARIED.bookAt.map((p) => fillX(p, 'resto_…')), 2)],
+      ['answers a slot question', ex([...babi.SLOT_ANSWERS.location.map((p) => fillX(p, 'rome')), fillX(dstc6.ANSWERS.atmosphere[0] as string, 'romantic')]), ex([...VARIED.answers.location.map((p) => fillX(p, 'rome')).slice(0, 2), fillX(VARIED.answers.atmosphere[2] as string, 'romantic')])],
+      [
+        'thinks aloud first (DSTC6: hesitation, a friend, an off-topic question; the real answer follows any agent turn)',
+        ex([dstc6.fillPattern(dstc6.HESITATIONS.location?.[0]?.text ?? '', { A: 'rome', B: 'paris' }), dstc6.OUT_OF_SCOPE[0] as string, dstc6.fillPattern(dstc6.CONSULT_INFO.phone, { F: dstc6.FRIEND_PREFIXES[0] as string })]),
+        'the same',
+      ],
+      ['updates its request (tasks 2, 5)', ex(babi.UPDATE_OPENERS.map((o) => `${o} in rome`)), ex([...VARIED.updates.location.map((p) => fillX(p, 'rome')).slice(0, 2), fillX(VARIED.updates.number[1] as string, 'six')])],
+      ['has no more updates', ex([babi.NO_MORE_UPDATES]), ex(VARIED.noMoreUpdates)],
+      ['accepts an option', ex([...babi.ACCEPTS, ...dstc6.ACCEPTS]), ex(VARIED.accepts)],
+      ['rejects an option', ex(babi.REJECTS), ex(VARIED.rejects)],
+      ['asks for the phone number', ex(babi.ASK_PHONE), ex(VARIED.askInfo.phone)],
+      ['asks for the address', ex(babi.ASK_ADDRESS), ex(VARIED.askInfo.address)],
+      ['thanks', ex(babi.THANKS), ex(VARIED.thanks)],
+      ['declines more help', ex(babi.NO_THANKS), ex(VARIED.noThanks)],
+      ['has nothing to say (after a statement, with the KB lines of a call)', `${code('<SILENCE>')} (bAbI), ${code('<silence>')} (DSTC6)`, 'the same'],
+    ],
+  );
+  return { 'restaurant-acts': acts, 'restaurant-slots': slots, 'restaurant-plain': plain, 'restaurant-not-understood': notUnderstood, 'restaurant-says': says };
+}
 
 /** The generated parts of docs/airdialogue-contract.md, by name. */
 export function airContractParts(): Record<string, string> {
@@ -202,8 +270,9 @@ export function writeParts(md: string, parts: Readonly<Record<string, string>>, 
   return out;
 }
 
-/** The two pages and their parts. */
+/** The pages and their parts. */
 export const CONTRACT_DOCS: ReadonlyArray<readonly [string, () => Record<string, string>]> = [
+  ['docs/restaurant-contract.md', restaurantContractParts],
   ['docs/airdialogue-contract.md', airContractParts],
   ['docs/infobot-contract.md', infobotContractParts],
 ];

@@ -1,17 +1,43 @@
-/** File reading with one-line errors, and atomic writes (temp file + rename). */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+/** File reading with one-line errors (whole files, or line by line), and atomic writes (temp file + rename). */
+import { isUtf8 } from 'node:buffer';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { homedir } from 'node:os';
 import { FormatError, InternalError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Largest text file read (256 MiB; V8 strings stop at 512 Mi UTF-16 units, the originals are < 10 MB). */
-const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
+/** Largest text file read whole (256 MiB; V8 strings stop at 512 Mi UTF-16 units, the originals are < 10 MB; larger files are read line by line: `readLines`). */
+export const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The one-line FormatError for a file-system error `e` met reading `file` (a FormatError passes through). */
+function readFailure(file: string, e: unknown): FormatError {
+  if (e instanceof FormatError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(e)})`;
+  return new FormatError(file, undefined, reason);
+}
+
+/** Opens `file` for reading; errors as `readTextFile` says them. */
+function openForReading(file: string): number {
+  try {
+    return openSync(file, 'r');
+  } catch (e) {
+    throw readFailure(file, e);
+  }
+}
+
+/** Options of `readTextFile`. */
+export interface TextFileOptions {
+  /** Largest file accepted, in bytes (default and upper bound `MAX_TEXT_FILE_BYTES`, 256 MiB). */
+  maxBytes?: number;
+}
 
 /**
- * Reads a UTF-8 text file. A missing/unreadable file, one over 256 MiB, a file holding NUL bytes
- * or invalid UTF-8 throws a FormatError naming the file (and the line, for binary content).
+ * Reads a UTF-8 text file. A missing/unreadable file, one over 256 MiB (or `o.maxBytes`), a file
+ * holding NUL bytes or invalid UTF-8 throws a FormatError naming the file (and the line, for
+ * binary content). A leading byte-order mark is dropped.
  *
  * @example
  * ```ts
@@ -20,18 +46,15 @@ const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
  * const lines = text.split('\n').length;
  * ```
  */
-export function readTextFile(file: string): string {
+export function readTextFile(file: string, o: TextFileOptions = {}): string {
+  const max = Math.min(o.maxBytes ?? MAX_TEXT_FILE_BYTES, MAX_TEXT_FILE_BYTES);
   let buf: Buffer;
   try {
     const size = statSync(file).size;
-    if (size > MAX_TEXT_FILE_BYTES) throw new FormatError(file, undefined, `file too large (${size} bytes; at most ${MAX_TEXT_FILE_BYTES})`);
+    if (size > max) throw new FormatError(file, undefined, `file too large (${size} bytes; at most ${max})`);
     buf = readFileSync(file);
   } catch (e) {
-    if (e instanceof FormatError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(e)})`;
-    throw new FormatError(file, undefined, reason);
+    throw readFailure(file, e);
   }
   const nul = buf.indexOf(0);
   if (nul >= 0) throw new FormatError(file, lineOfOffset(buf, nul), 'binary data (NUL byte), not a text file');
@@ -63,6 +86,211 @@ function firstInvalidUtf8Line(buf: Buffer): number {
     }
   }
   return line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// line by line
+
+/** Longest line `readLines` accepts by default (16 MiB; an AirDialogue KB line is about 9 KB). */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Bytes per read of `readLines` (1 MiB). */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * One line of a file as `readLines` gives it: its text (without the newline; a `\r` before it is
+ * kept, as `text.split('\n')` keeps it), its number (1-based) and the byte offset just past it.
+ *
+ * @example
+ * ```ts
+ * import { readLines, type TextLine } from 'dialogym';
+ * const first: TextLine | undefined = readLines('data/airdialogue/dev_kb.json').next().value ?? undefined;
+ * console.log(first?.line, first?.end); // 1, the byte offset where line 2 starts
+ * ```
+ */
+export interface TextLine {
+  readonly text: string;
+  readonly line: number;
+  /** Byte offset just past the line and its newline: where the next line starts. */
+  readonly end: number;
+}
+
+/**
+ * Options of `readLines`.
+ *
+ * @example
+ * ```ts
+ * import type { LineReadOptions } from 'dialogym';
+ * const o: LineReadOptions = { maxLineBytes: 1 << 20 };
+ * ```
+ */
+export interface LineReadOptions {
+  /** Longest line accepted, in bytes without its newline (default `MAX_LINE_BYTES`, 16 MiB). */
+  maxLineBytes?: number;
+  /** Bytes per read (default 1 MiB; tests make it small to cut lines across reads). */
+  chunkBytes?: number;
+  /** Byte offset of a line start to begin at (default 0; `lineOffset` finds one). */
+  start?: number;
+  /** The number of the line at `start` (default 1). */
+  firstLine?: number;
+}
+
+/**
+ * Reads a UTF-8 text file line by line, in chunks: the lines `readTextFile(file).split('\n')`
+ * gives (without the empty string after a final newline), but never the whole file in memory, at
+ * any file size. The file is held open until the loop ends (or breaks). Errors are FormatErrors
+ * with the file and, for content, the line: a missing/unreadable file as `readTextFile` says it,
+ * a line longer than `maxLineBytes` (found without buffering more of it), NUL bytes or invalid
+ * UTF-8 in a line. A byte-order mark at the start of the file is dropped. Unlike `readTextFile`,
+ * which checks the whole file for binary content first, the first bad line is reported first.
+ *
+ * @example
+ * ```ts
+ * import { readLines } from 'dialogym';
+ * let longest = 0;
+ * for (const { text, line } of readLines('data/airdialogue/train_kb.json')) if (text.length > longest) longest = text.length;
+ * ```
+ */
+export function* readLines(file: string, o: LineReadOptions = {}): Generator<TextLine, void, undefined> {
+  const max = o.maxLineBytes ?? MAX_LINE_BYTES;
+  const chunk = Buffer.alloc(Math.max(1, o.chunkBytes ?? CHUNK_BYTES));
+  const fd = openForReading(file);
+  try {
+    let pos = o.start ?? 0;
+    let line = o.firstLine ?? 1;
+    let atFileStart = pos === 0;
+    // The bytes of the current line read so far (copies of pieces of earlier chunks), and their length.
+    let pieces: Buffer[] = [];
+    let pending = 0;
+    const lineOf = (bytes: Buffer, end: number): TextLine => {
+      if (bytes.indexOf(0) >= 0) throw new FormatError(file, line, 'binary data (NUL byte), not a text file');
+      if (!isUtf8(bytes)) throw new FormatError(file, line, 'binary data (invalid UTF-8), not a text file');
+      const bom = atFileStart && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      atFileStart = false;
+      return { text: bytes.toString('utf8', bom ? 3 : 0), line: line++, end };
+    };
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, pos);
+      } catch (e) {
+        throw readFailure(file, e);
+      }
+      if (n === 0) break;
+      let from = 0;
+      while (from < n) {
+        const nl = chunk.indexOf(10, from);
+        const stop = nl < 0 || nl >= n ? n : nl;
+        if (pending + (stop - from) > max) throw new FormatError(file, line, `line longer than ${max} bytes`);
+        if (stop === n) {
+          pieces.push(Buffer.from(chunk.subarray(from, n)));
+          pending += n - from;
+          break;
+        }
+        const bytes = pieces.length === 0 ? chunk.subarray(from, stop) : Buffer.concat([...pieces, chunk.subarray(from, stop)]);
+        pieces = [];
+        pending = 0;
+        yield lineOf(bytes, pos + stop + 1);
+        from = stop + 1;
+      }
+      pos += n;
+    }
+    // The last line, unless nothing follows the last newline (or the file is a byte-order mark alone, which reads as empty text).
+    const rest = Buffer.concat(pieces);
+    if (pending > 0 && !(atFileStart && isBom(rest))) yield lineOf(rest, pos);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `bytes` are a UTF-8 byte-order mark and nothing else. */
+function isBom(bytes: Uint8Array): boolean {
+  return bytes.length === 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/**
+ * Counts the lines of `file` from byte offset `start` (a line start) to its end, as `readLines`
+ * would give them (a final newline ends the last line; it does not start another), without
+ * decoding them. File-system errors as `readLines`.
+ *
+ * @example
+ * ```ts
+ * import { countLines } from 'dialogym';
+ * const dialogues = countLines('data/airdialogue/train_data.json'); // 321459 in the full release
+ * ```
+ */
+export function countLines(file: string, start = 0): number {
+  const r = scanLines(file, start, Infinity);
+  return r.lines;
+}
+
+/**
+ * The byte offset where line `n` (1-based) of `file` starts, found by scanning for newlines (no
+ * decoding, no parsing); `undefined` when the file has fewer than `n` lines, with `lines` the
+ * count it has. File-system errors as `readLines`.
+ *
+ * @example
+ * ```ts
+ * import { lineOffset, readLines } from 'dialogym';
+ * const file = 'data/airdialogue/train_kb.json';
+ * const at = lineOffset(file, 200000);
+ * if (at.offset !== undefined) for (const l of readLines(file, { start: at.offset, firstLine: 200000 })) { console.log(l.text.length); break; }
+ * ```
+ */
+export function lineOffset(file: string, n: number): { offset: number | undefined; lines: number } {
+  if (!Number.isInteger(n) || n < 1) throw new InternalError(`lineOffset: line ${n} is not a positive integer`);
+  if (n === 1) {
+    const lines = scanLines(file, 0, 0).lines;
+    return { offset: lines > 0 ? 0 : undefined, lines };
+  }
+  const r = scanLines(file, 0, n - 1);
+  // Line n exists when n - 1 newlines were found and bytes follow the last of them.
+  return r.lines >= n ? { offset: r.offset, lines: r.lines } : { offset: undefined, lines: r.lines };
+}
+
+/**
+ * Scans `file` from `start` for newlines until `stopAfter` of them are found or the file ends.
+ * Returns the lines seen (a last line without a newline counts; when stopping early, the line
+ * after the last newline counts if it has any byte) and the offset just past the last newline counted.
+ */
+function scanLines(file: string, start: number, stopAfter: number): { lines: number; offset: number } {
+  const fd = openForReading(file);
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    let pos = start;
+    let newlines = 0;
+    let offset = start;
+    let tail = false; // bytes after the last newline
+    // Line 1 exists when the file has a byte, other than a byte-order mark alone (empty text).
+    const firstExists = (): boolean => {
+      const n = readSync(fd, chunk, 0, 4, start);
+      return n > 0 && !(start === 0 && isBom(chunk.subarray(0, n)));
+    };
+    if (stopAfter === 0) return { lines: firstExists() ? 1 : 0, offset: start };
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, pos);
+      if (n === 0) break;
+      let from = 0;
+      for (;;) {
+        const nl = chunk.indexOf(10, from);
+        if (nl < 0 || nl >= n) break;
+        newlines++;
+        offset = pos + nl + 1;
+        from = nl + 1;
+        if (newlines === stopAfter) {
+          tail = from < n || readSync(fd, chunk, 0, 1, offset) > 0;
+          return { lines: newlines + (tail ? 1 : 0), offset };
+        }
+      }
+      tail = from < n;
+      pos += n;
+    }
+    if (newlines === 0 && tail) tail = firstExists();
+    return { lines: newlines + (tail ? 1 : 0), offset };
+  } catch (e) {
+    throw readFailure(file, e);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 let tmpCounter = 0;

@@ -63,7 +63,7 @@ test('env-server errors: JSON bodies with 400/404/413/415/503, and idle sessions
     assert.equal((await err('POST', '/envs/restaurant-task1-v1', 'hello', 'text/plain'))[0], 415);
     // Options belong inside "options", and a misspelt one is named, not ignored.
     assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{"maxTurns":40}'), [400, 'unknown field "maxTurns": the body is {"options": {…}}, environment options go inside "options"']);
-    assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{"options":{"maxturns":40}}'), [400, 'restaurant-task1-v1: unknown option "maxturns" (its options: maxTurns, seed, restaurants, kbSeed)']);
+    assert.deepEqual(await err('POST', '/envs/restaurant-task1-v1', '{"options":{"maxturns":40}}'), [400, 'restaurant-task1-v1: unknown option "maxturns" (its options: maxTurns, seed, restaurants, kbSeed, userStyle)']);
     assert.deepEqual(await err('POST', '/envs/infobot-small-v1', '{"options":{"split":"large"}}'), [400, 'infobot-small-v1: unknown option "split" (its options: kbSeed, kbs, missing, user, temperature, seed)']);
     const ok = await server.app.inject({ method: 'POST', url: '/envs/restaurant-task1-v1', payload: {} });
     assert.equal(ok.statusCode, 201);

@@ -4,6 +4,7 @@
  * round-trips; no untyped error, no stack overflow, no hang.
  */
 import { test } from 'node:test';
+import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { airDir, babiDir, dstc6Dir, skipUnless } from '../shared-data.js';
 import { sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
@@ -20,11 +21,16 @@ function assertClean(s: FuzzStats): void {
   assert.ok(s.rejected > 0, `${s.name}: no input rejected`);
 }
 
-test('fuzz: the text readers (bAbI dialogs/candidates/KB, restaurant KB, DSTC6 data/results, AirDialogue data/KB/predictions, InfoBot TSV)', { skip }, () => {
-  for (const t of textTargets()) {
-    const s = runTarget(t, RUNS, 1);
-    assertClean(s);
-    assert.ok(s.accepted > 0 || ['dstc6-data', 'airdialogue-kb'].includes(s.name), `${s.name}: no mutated input accepted`);
+test('fuzz: the text readers (bAbI dialogs/candidates/KB, restaurant KB, DSTC6 data/results, AirDialogue data/KB/predictions — streamed and whole alike —, InfoBot TSV)', { skip }, () => {
+  const dir = fuzzDir();
+  try {
+    for (const t of textTargets(dir)) {
+      const s = runTarget(t, RUNS, 1);
+      assertClean(s);
+      assert.ok(s.accepted > 0 || ['dstc6-data', 'airdialogue-kb'].includes(s.name), `${s.name}: no mutated input accepted`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { DialogymError, InternalError, ModelFileError } from '../../src/core/errors.js';
+import { DialogymError, FormatError, InternalError, ModelFileError } from '../../src/core/errors.js';
 import { formatBabiCandidates, formatBabiDialogs, formatBabiKb, parseBabiCandidates, parseBabiDialogs, parseBabiKb, readBabiKb } from '../../src/formats/babi.js';
 import { formatDstc6Data, formatDstc6Results, parseDstc6Data, parseDstc6Results } from '../../src/formats/dstc6.js';
-import { formatAirLines, parseAirData, parseAirKb, parseAirPredictions } from '../../src/formats/airdialogue.js';
+import { airDataLines, airKbLines, airPredictionLines, formatAirLines, parseAirData, parseAirKb, parseAirPredictions } from '../../src/formats/airdialogue.js';
+import { readTextFile } from '../../src/core/files.js';
 import { decodeModelFile, encodeModelFile, type ModelFileContent } from '../../src/formats/model-file.js';
 import { fillTensor, forgeModelFile, type ModelFileParts } from '../../src/formats/testing/forge-model-file.js';
 import { formatKb, parseKb, type KbDialect } from '../../src/testbeds/restaurant/kb-dialects.js';
@@ -72,8 +73,41 @@ function textTarget(name: string, file: string, seeds: readonly string[], run: (
   return { name, file, input: mutatedText(seeds), run: (i) => run(i.text, file), bytes: (i) => Buffer.from(i.text, 'utf8') };
 }
 
-/** The text readers: the nine of src/formats plus the testbeds' restaurant KB and KB-InfoBot TSV readers. */
-export function textTargets(): FuzzTarget<{ seed: number; text: string }>[] {
+/** Reads of 61 bytes: the mutated lines are cut across reads (the files are a few KB). */
+const STREAM_CHUNK = { chunkBytes: 61 } as const;
+
+/**
+ * The AirDialogue streaming reader against the whole-file one (`readTextFile` + the text parser)
+ * on `text` written to `dir`/`name`: the same values, or the same error — except that the
+ * whole-file reader checks the whole file for binary content first, so where it reports a NUL
+ * byte the streaming reader may report an earlier bad line instead (never a later one).
+ * Returns why they disagree, or undefined.
+ */
+function streamDisagrees<T>(dir: string, name: string, text: string, parse: (t: string, f: string) => T[], stream: (file: string) => Iterable<T>): string | undefined {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  const run = (f: () => T[]): { value?: T[]; error?: FormatError } => {
+    try {
+      return { value: f() };
+    } catch (e) {
+      if (e instanceof FormatError) return { error: e };
+      return { error: new FormatError(file, undefined, `untyped ${String(e)}`) };
+    }
+  };
+  const whole = run(() => parse(readTextFile(file), file));
+  const streamed = run(() => [...stream(file)]);
+  if (whole.error && streamed.error) {
+    if (whole.error.message === streamed.error.message) return undefined;
+    const binary = whole.error.reason.startsWith('binary data');
+    if (binary && (streamed.error.line ?? 0) < (whole.error.line ?? 0)) return undefined;
+    return `the streaming reader says "${streamed.error.message.slice(0, 160)}", the whole-file reader "${whole.error.message.slice(0, 160)}"`;
+  }
+  if (whole.error || streamed.error) return `only the ${whole.error ? 'whole-file' : 'streaming'} reader refuses it: ${(whole.error ?? streamed.error)!.message.slice(0, 160)}`;
+  return isDeepStrictEqual(whole.value, streamed.value) ? undefined : 'the streaming and whole-file readers give different values';
+}
+
+/** The text readers: the nine of src/formats plus the testbeds' restaurant KB and KB-InfoBot TSV readers (`dir`: scratch files of the AirDialogue streaming readers). */
+export function textTargets(dir: string): FuzzTarget<{ seed: number; text: string }>[] {
   const babi = (f: string): string => need(join(babiDir, f));
   const dstc6 = join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0');
   const tst = (task: string): string => join(dstc6, 'tst1', `dialog-${task}-kb1_atmosphere-distr0.5-tst1000`);
@@ -115,14 +149,20 @@ export function textTargets(): FuzzTarget<{ seed: number; text: string }>[] {
       return same(parseDstc6Results(formatDstc6Results(r), f), r, 'the results');
     }),
     textTarget('airdialogue-data', 'fuzz-air-data.json', [linesOf(airData, 0, 2), linesOf(airData, 7, 1)], (t, f) => {
+      const disagree = streamDisagrees(dir, f, t, parseAirData, (file) => airDataLines(file, STREAM_CHUNK));
+      if (disagree !== undefined) return disagree;
       const d = parseAirData(t, f);
       return same(parseAirData(formatAirLines(d), f), d, 'the data lines');
     }),
     textTarget('airdialogue-kb', 'fuzz-air-kb.json', [linesOf(airKb, 0, 1), linesOf(airKb, 3, 1)], (t, f) => {
+      const disagree = streamDisagrees(dir, f, t, parseAirKb, (file) => airKbLines(file, STREAM_CHUNK));
+      if (disagree !== undefined) return disagree;
       const k = parseAirKb(t, f);
       return same(parseAirKb(formatAirLines(k), f), k, 'the KB lines');
     }),
     textTarget('airdialogue-predictions', 'fuzz-pred.json', [formatAirLines(actions), formatAirLines(actions.map((action) => ({ action })))], (t, f) => {
+      const disagree = streamDisagrees(dir, f, t, parseAirPredictions, (file) => airPredictionLines(file, STREAM_CHUNK));
+      if (disagree !== undefined) return disagree;
       const p = parseAirPredictions(t, f);
       return same(parseAirPredictions(formatAirLines(p), f), p, 'the predictions');
     }),

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import type { AirExample } from '../../formats/airdialogue.js';
 import { action, inputFlag, intFlag } from '../run.js';
 
 interface ChatFlags {
@@ -29,9 +30,9 @@ export function registerAirdialogueChat(program: Command): void {
     .option('--role <side>', 'the side you play: customer or agent', 'customer')
     .option('--seed <n>', 'context seed (the context of self-play episode seed n); /new takes the next one', intFlag('--seed', 0, 0x7fffffff), 1)
     .option('--ood <k>', 'generated contexts: 0 in-domain, 1 other goal/reservation priors, 2 those plus unseen names and airports', '0')
-    .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb (default: none, generated contexts)', inputFlag('--data'))
+    .option('--data <file>', 'play the contexts of a data file (JSON Lines) instead of generated ones; with --kb; only the lines played are read (default: none, generated contexts)', inputFlag('--data'))
     .option('--kb <file>', 'KB file aligned with --data (default: none)', inputFlag('--kb'))
-    .option('--line <n>', 'line of --data to play first; /new takes the next (default: 1)', intFlag('--line', 1))
+    .option('--line <n>', 'line of --data to play first, found without parsing the lines before it; /new takes the next (default: 1)', intFlag('--line', 1))
     .option('--max-turns <n>', 'utterances after which the dialogue ends unscored', intFlag('--max-turns', 2, 10_000), 40)
     .action(
       action(async (o: ChatFlags) => {
@@ -40,19 +41,35 @@ export function registerAirdialogueChat(program: Command): void {
         if ((o.data === undefined) !== (o.kb === undefined)) throw new ConfigError('--data and --kb go together');
         if (o.line !== undefined && o.data === undefined) throw new ConfigError('--line needs --data and --kb');
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
-        const { readAirDialogue } = await import('../../formats/airdialogue.js');
+        const { airExamples } = await import('../../formats/airdialogue.js');
+        const { lineOffset } = await import('../../core/files.js');
         const { AirChat, contextOfExample } = await import('../../serve/airdialogue-chat.js');
         const { runAirRepl } = await import('../../serve/airdialogue-repl.js');
         const models = loadAirModels(o.model);
-        const examples = o.data && o.kb ? readAirDialogue(o.data, o.kb) : null;
-        if (examples && examples.length === 0) throw new ConfigError(`${o.data}: no dialogue`);
-        if (examples && (o.line ?? 1) > examples.length) throw new ConfigError(`--line: ${o.line} is past the end of ${o.data} (${examples.length} lines)`);
+        // The contexts of a data file: line --line first, then the next ones, back to line 1 at the end. Only the lines
+        // played are parsed; line n is found by scanning both files for newlines (the full KB file is 2.8 GB).
+        let lines: Iterator<AirExample> | undefined;
+        if (o.data && o.kb) {
+          const first = o.line ?? 1;
+          const at = lineOffset(o.data, first);
+          if (at.lines === 0) throw new ConfigError(`${o.data}: no dialogue`);
+          if (at.offset === undefined) throw new ConfigError(`--line: ${first} is past the end of ${o.data} (${at.lines} lines)`);
+          lines = airExamples(o.data, o.kb, { fromLine: first });
+        }
+        const nextExample = (): AirExample => {
+          let r = lines!.next();
+          if (r.done === true) {
+            lines = airExamples(o.data!, o.kb!);
+            r = lines.next();
+          }
+          return r.value as AirExample;
+        };
         const role = o.role;
         let k = 0;
         const next = () => {
           const i = k++;
-          if (examples) {
-            const ex = examples[((o.line ?? 1) - 1 + i) % examples.length]!;
+          if (lines) {
+            const ex = nextExample();
             return new AirChat(models, { role, seed: o.seed, context: contextOfExample(ex), origin: `${o.data} line ${ex.line}`, maxTurns: o.maxTurns });
           }
           return new AirChat(models, { role, seed: o.seed + i, ood: Number(o.ood) as 0 | 1 | 2, maxTurns: o.maxTurns });

@@ -15,6 +15,6 @@ export * from './customer.js';
 export * from './env.js';
 export * from './prior-stats.js';
 export { AIR_TOOLS } from './tools.js';
-export { synthesizeSplits, type SplitOptions, type OodSetting } from './learned/data.js';
+export { synthesizeSplits, LearnedStore, learnedSetOf, type LearnedSet, type SplitOptions, type OodSetting } from './learned/data.js';
 export { trainAirModels, saveAirModels, loadAirModels, evaluateAirModels, type AirModels, type AirTrainOptions, type EpochPoint, type AirEvalReport, type AirEvalOptions } from './learned/train.js';
-export { corpusBleu, type BleuResult } from './learned/bleu.js';
+export { corpusBleu, emptyBleuStats, addBleuSegment, mergeBleuStats, bleuOf, type BleuResult, type BleuStats } from './learned/bleu.js';

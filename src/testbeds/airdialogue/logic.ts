@@ -154,7 +154,8 @@ export interface LogicReport {
 
 /**
  * Recomputes every expected action with `expectedAction` and counts agreement (`sameAction`)
- * with the stored one; lists at most `maxListed` disagreeing line numbers. Never throws.
+ * with the stored one; lists at most `maxListed` disagreeing line numbers. Takes any iterable (a
+ * stream of `airExamples`: one example in memory at a time). Never throws (a stream may).
  *
  * @example
  * ```ts
@@ -163,13 +164,14 @@ export interface LogicReport {
  * checkLogic(readAirDialogue('data/airdialogue/dev_data.json', 'data/airdialogue/dev_kb.json')).agreement; // 1 on the original files
  * ```
  */
-export function checkLogic(examples: ReadonlyArray<{ line: number; data: { intent: Intent; expected_action: Action }; kb: KbLine }>, maxListed = 20): LogicReport {
+export function checkLogic(examples: Iterable<{ line: number; data: { intent: Intent; expected_action: Action }; kb: KbLine }>, maxListed = 20): LogicReport {
   let agree = 0;
+  let lines = 0;
   const disagreeing: number[] = [];
   for (const ex of examples) {
+    lines++;
     if (sameAction(expectedAction(ex.data.intent, ex.kb), ex.data.expected_action)) agree++;
     else if (disagreeing.length < maxListed) disagreeing.push(ex.line);
   }
-  const lines = examples.length;
   return { lines, agree, agreement: lines === 0 ? 0 : agree / lines, disagreeing };
 }

@@ -402,7 +402,7 @@ export function scoreReport(s: ScoreSum): ScoreReport {
  * console.log(report.total, report.dialogs);
  * ```
  */
-export function scoreHuman(examples: ReadonlyArray<{ data: { action: Action; expected_action: Action; correct_sample?: boolean }; kb: KbLine }>): ScoreReport {
+export function scoreHuman(examples: Iterable<{ data: { action: Action; expected_action: Action; correct_sample?: boolean }; kb: KbLine }>): ScoreReport {
   let s = emptyScoreSum();
   for (const ex of examples) s = addScore(s, ex.data.correct_sample === true ? perfectScore() : scoreAction(ex.data.action, ex.data.expected_action, ex.kb));
   return scoreReport(s);
@@ -421,11 +421,29 @@ export function scoreHuman(examples: ReadonlyArray<{ data: { action: Action; exp
  * ```
  */
 export function scorePredictions(examples: ReadonlyArray<{ data: { expected_action: Action }; kb: KbLine }>, preds: readonly Action[]): ScoreReport {
+  return scorePredicted(
+    examples.map((example, i) => {
+      const pred = preds[i];
+      if (pred === undefined) throw new DialogymError(`no predicted action for example ${i + 1} (${preds.length} predictions for ${examples.length} examples)`);
+      return { example, pred };
+    }),
+  );
+}
+
+/**
+ * Scores each example's predicted action against its expected action: any iterable of pairs
+ * (the stream `airPredictedExamples` gives, one pair in memory at a time).
+ *
+ * @example
+ * ```ts
+ * import { airPredictedExamples } from 'dialogym';
+ * import { scorePredicted } from 'dialogym/airdialogue';
+ * const report = scorePredicted(airPredictedExamples('dev_data.json', 'dev_kb.json', 'out/predictions.jsonl'));
+ * console.log(report.total, report.dialogs);
+ * ```
+ */
+export function scorePredicted(pairs: Iterable<{ example: { data: { expected_action: Action }; kb: KbLine }; pred: Action }>): ScoreReport {
   let s = emptyScoreSum();
-  examples.forEach((ex, i) => {
-    const p = preds[i];
-    if (p === undefined) throw new DialogymError(`no predicted action for example ${i + 1} (${preds.length} predictions for ${examples.length} examples)`);
-    s = addScore(s, scoreAction(p, ex.data.expected_action, ex.kb));
-  });
+  for (const { example, pred } of pairs) s = addScore(s, scoreAction(pred, example.data.expected_action, example.kb));
   return scoreReport(s);
 }

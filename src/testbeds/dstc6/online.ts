@@ -5,7 +5,8 @@
  * from the test half as `sim-dialog.ts` draws them, and the user speaking with the DSTC6 patterns
  * (hesitations before answers and updates, out-of-scope questions before rejections, asking a
  * friend before phone/address questions: the agent's next turn, whatever it is, gets the real
- * answer). A call's results are shown as in the datasets: at most 4, in random order.
+ * answer). A call's results are shown as in the datasets: at most 4, in random order. The `-v2`
+ * ids (`dstc6-task5-tst4-v2`) have the user that reads meaning (`restaurant/online/env.ts`).
  */
 import { createRng, type Rng } from '../../core/rng.js';
 import { memoLast } from '../../core/memo.js';
@@ -15,7 +16,8 @@ import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
 import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
 import { drawInfo } from '../restaurant/online/babi.js';
-import type { CallSlot, Goal, InfoKind, UserLanguage } from '../restaurant/online/user.js';
+import type { CallSlot, Goal, InfoKind } from '../restaurant/online/goal.js';
+import type { UserLanguage } from '../restaurant/online/user.js';
 import { generateExtendedKbs, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
 import {
   ACCEPTS,
@@ -71,7 +73,7 @@ function dstc6Language(kb: KbId): UserLanguage {
       const opener = fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) });
       return withDistractor(d, `${opener} ${phrase(rng, slot, value)}`);
     },
-    noMoreUpdates: NO_MORE_UPDATES,
+    noMoreUpdates: () => NO_MORE_UPDATES,
     accept: (rng) => rng.pick(ACCEPTS),
     reject: (rng) => withDistractor(rng.chance(DSTC6_DIST.outOfScope) ? rng.pick(OUT_OF_SCOPE) : undefined, rng.pick(REJECTS)),
     askInfo: (rng, kind: InfoKind) => {
@@ -104,20 +106,21 @@ const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
 type TestSet = (typeof TEST_SETS)[number];
 
 /**
- * The id of a DSTC6 online environment: `dstc6-task<task>-<set>-v1`.
+ * The id of a DSTC6 online environment: `dstc6-task<task>-<set>-v<version>` (version 1 by default).
  *
  * @example
  * ```ts
  * import { dstc6EnvId } from 'dialogym/dstc6';
  * dstc6EnvId(5, 'tst4'); // 'dstc6-task5-tst4-v1'
+ * dstc6EnvId(5, 'tst4', 2); // 'dstc6-task5-tst4-v2'
  * ```
  */
-export function dstc6EnvId(task: Dstc6Task, set: Exclude<Dstc6Set, 'trn'>): string {
-  return `dstc6-task${task}-${set}-v1`;
+export function dstc6EnvId(task: Dstc6Task, set: Exclude<Dstc6Set, 'trn'>, version: 1 | 2 = 1): string {
+  return `dstc6-task${task}-${set}-v${version}`;
 }
 
-function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Restaurant[]): OnlineSetting {
-  const id = dstc6EnvId(task, set);
+function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Restaurant[], version: 1 | 2): OnlineSetting {
+  const id = dstc6EnvId(task, set, version);
   const spec = SET_SPECS[set];
   const ctx = makeSimContext(restaurants, spec.kb, spec.restrictions, 1);
   const pools = goalPools(ctx);
@@ -160,11 +163,13 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
   };
   return {
     id,
+    version,
     task,
     dialect: DSTC6_KB,
     slots: all,
     language: dstc6Language(spec.kb),
     store: ctx.store,
+    restaurants,
     values: (slot) => slotValues(slot, spec.kb),
     sampleGoal,
     show: shown,
@@ -175,7 +180,7 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
 /** The extended KBs `generate dstc6 --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
 const generatedKbs = memoLast(4, (seed: number): Record<KbId, Restaurant[]> => generateExtendedKbs(createRng(seed).fork('kb')));
 
-type Dstc6EnvId = `dstc6-task${Dstc6Task}-${TestSet}-v1`;
+type Dstc6EnvId = `dstc6-task${Dstc6Task}-${TestSet}-v${1 | 2}`;
 type Dstc6EnvTypeMap = { readonly [K in Dstc6EnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
 
 declare module '../env.js' {
@@ -183,13 +188,16 @@ declare module '../env.js' {
   interface EnvTypes extends Dstc6EnvTypeMap {}
 }
 
-for (const set of TEST_SETS) {
-  for (const task of [1, 2, 3, 4, 5] as const) {
-    const id = dstc6EnvId(task, set);
-    if (envs.has(id)) continue;
-    const spec = SET_SPECS[set];
-    registerEnv<RestaurantEnvOptions>(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against the simulated user`, RESTAURANT_FAMILY, (o) =>
-      new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb]), o),
-    );
+for (const version of [1, 2] as const) {
+  for (const set of TEST_SETS) {
+    for (const task of [1, 2, 3, 4, 5] as const) {
+      const id = dstc6EnvId(task, set, version);
+      if (envs.has(id)) continue;
+      const spec = SET_SPECS[set];
+      const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
+      registerEnv<RestaurantEnvOptions>(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against ${user}`, RESTAURANT_FAMILY, (o) =>
+        new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb], version), o),
+      );
+    }
   }
 }

@@ -31,5 +31,6 @@ export { runBenchmark, parseModels, parseTasks, QUICK_PROFILE, FULL_PROFILE, typ
 export { benchmarkJson, benchmarkMarkdown, benchmarkSvg, paperVerdicts, type ReportInfo } from './benchmark/report.js';
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
 export { PAPER_MODELS, TABLE10_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
-export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions } from './online/env.js';
+export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
+export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';

@@ -38,6 +38,103 @@ function ngrams(seg: readonly string[], maxOrder: number): Map<string, number> {
 }
 
 /**
+ * The sums corpus BLEU is computed from (`compute_bleu`'s `matches_by_order`,
+ * `possible_matches_by_order`, `reference_length`, `translation_length`): add segments one at a
+ * time (`addBleuSegment`), then `bleuOf`. Sums of two corpora add up (`mergeBleuStats`).
+ *
+ * @example
+ * ```ts
+ * import { addBleuSegment, bleuOf, emptyBleuStats, type BleuStats } from 'dialogym/airdialogue';
+ * const s: BleuStats = emptyBleuStats();
+ * addBleuSegment(s, [['the', 'flight', 'is', 'booked']], ['the', 'flight', 'is', 'booked']);
+ * bleuOf(s).bleu; // 1
+ * ```
+ */
+export interface BleuStats {
+  readonly matches: number[];
+  readonly possible: number[];
+  referenceLength: number;
+  translationLength: number;
+}
+
+/**
+ * Empty BLEU sums for n-grams up to `maxOrder` (default 4).
+ *
+ * @example
+ * ```ts
+ * import { emptyBleuStats } from 'dialogym/airdialogue';
+ * const s = emptyBleuStats(); // s.matches: [0, 0, 0, 0]
+ * ```
+ */
+export function emptyBleuStats(maxOrder = 4): BleuStats {
+  return { matches: new Array<number>(maxOrder).fill(0), possible: new Array<number>(maxOrder).fill(0), referenceLength: 0, translationLength: 0 };
+}
+
+/**
+ * Adds one segment (its references and its translation) to BLEU sums `s` (in place; returns `s`).
+ *
+ * @example
+ * ```ts
+ * import { addBleuSegment, emptyBleuStats } from 'dialogym/airdialogue';
+ * const s = addBleuSegment(emptyBleuStats(), [['a', 'b', 'c']], ['a', 'b']);
+ * ```
+ */
+export function addBleuSegment(s: BleuStats, refs: readonly (readonly string[])[], tr: readonly string[]): BleuStats {
+  const maxOrder = s.matches.length;
+  s.referenceLength += refs.length > 0 ? Math.min(...refs.map((r) => r.length)) : 0;
+  s.translationLength += tr.length;
+  const merged = new Map<string, number>();
+  for (const r of refs) for (const [k, c] of ngrams(r, maxOrder)) merged.set(k, Math.max(merged.get(k) ?? 0, c));
+  for (const [k, c] of ngrams(tr, maxOrder)) {
+    const o = Number(k.slice(0, k.indexOf('\u0000')));
+    s.matches[o - 1] = s.matches[o - 1]! + Math.min(c, merged.get(k) ?? 0);
+  }
+  for (let order = 1; order <= maxOrder; order++) {
+    const p = tr.length - order + 1;
+    if (p > 0) s.possible[order - 1] = s.possible[order - 1]! + p;
+  }
+  return s;
+}
+
+/**
+ * The sums of two corpora: the BLEU sums of both together.
+ *
+ * @example
+ * ```ts
+ * import { addBleuSegment, bleuOf, emptyBleuStats, mergeBleuStats } from 'dialogym/airdialogue';
+ * const a = addBleuSegment(emptyBleuStats(), [['a', 'b']], ['a', 'b']);
+ * const b = addBleuSegment(emptyBleuStats(), [['c', 'd']], ['c', 'x']);
+ * bleuOf(mergeBleuStats(a, b));
+ * ```
+ */
+export function mergeBleuStats(a: BleuStats, b: BleuStats): BleuStats {
+  return {
+    matches: a.matches.map((m, i) => m + (b.matches[i] ?? 0)),
+    possible: a.possible.map((p, i) => p + (b.possible[i] ?? 0)),
+    referenceLength: a.referenceLength + b.referenceLength,
+    translationLength: a.translationLength + b.translationLength,
+  };
+}
+
+/**
+ * BLEU from its sums, as `compute_bleu` ends (module description; `smooth`: Lin & Och's +1).
+ *
+ * @example
+ * ```ts
+ * import { addBleuSegment, bleuOf, emptyBleuStats } from 'dialogym/airdialogue';
+ * bleuOf(addBleuSegment(emptyBleuStats(), [['a', 'b', 'c', 'd']], ['a', 'b', 'c', 'd'])).bleu; // 1
+ * ```
+ */
+export function bleuOf(s: BleuStats, smooth = false): BleuResult {
+  const maxOrder = s.matches.length;
+  const precisions = s.matches.map((m, i) => (smooth ? (m + 1) / (s.possible[i]! + 1) : s.possible[i]! > 0 ? m / s.possible[i]! : 0));
+  const geo = Math.min(...precisions) > 0 ? Math.exp(precisions.reduce((a, p) => a + Math.log(p) / maxOrder, 0)) : 0;
+  const ratio = s.referenceLength > 0 ? s.translationLength / s.referenceLength : 0;
+  const bp = ratio > 1 ? 1 : ratio > 0 ? Math.exp(1 - 1 / ratio) : 0;
+  return { bleu: geo * bp, precisions, brevityPenalty: bp, ratio, translationLength: s.translationLength, referenceLength: s.referenceLength };
+}
+
+/**
  * Corpus BLEU of `translations` (token lists) against `references` (per segment, one or more
  * token lists), as the official `bleu.py` (module description). With no translation words at all
  * the ratio is 0 and BLEU 0.
@@ -49,28 +146,7 @@ function ngrams(seg: readonly string[], maxOrder: number): Map<string, number> {
  * ```
  */
 export function corpusBleu(references: readonly (readonly (readonly string[])[])[], translations: readonly (readonly string[])[], maxOrder = 4, smooth = false): BleuResult {
-  const matches = new Array<number>(maxOrder).fill(0);
-  const possible = new Array<number>(maxOrder).fill(0);
-  let refLen = 0;
-  let transLen = 0;
-  translations.forEach((tr, i) => {
-    const refs = references[i] ?? [];
-    refLen += refs.length > 0 ? Math.min(...refs.map((r) => r.length)) : 0;
-    transLen += tr.length;
-    const merged = new Map<string, number>();
-    for (const r of refs) for (const [k, c] of ngrams(r, maxOrder)) merged.set(k, Math.max(merged.get(k) ?? 0, c));
-    for (const [k, c] of ngrams(tr, maxOrder)) {
-      const o = Number(k.slice(0, k.indexOf('\u0000')));
-      matches[o - 1] = matches[o - 1]! + Math.min(c, merged.get(k) ?? 0);
-    }
-    for (let order = 1; order <= maxOrder; order++) {
-      const p = tr.length - order + 1;
-      if (p > 0) possible[order - 1] = possible[order - 1]! + p;
-    }
-  });
-  const precisions = matches.map((m, i) => (smooth ? (m + 1) / (possible[i]! + 1) : possible[i]! > 0 ? m / possible[i]! : 0));
-  const geo = Math.min(...precisions) > 0 ? Math.exp(precisions.reduce((s, p) => s + Math.log(p) / maxOrder, 0)) : 0;
-  const ratio = refLen > 0 ? transLen / refLen : 0;
-  const bp = ratio > 1 ? 1 : ratio > 0 ? Math.exp(1 - 1 / ratio) : 0;
-  return { bleu: geo * bp, precisions, brevityPenalty: bp, ratio, translationLength: transLen, referenceLength: refLen };
+  const s = emptyBleuStats(maxOrder);
+  translations.forEach((tr, i) => addBleuSegment(s, references[i] ?? [], tr));
+  return bleuOf(s, smooth);
 }

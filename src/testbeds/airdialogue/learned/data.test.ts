@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAirDialogue } from '../../../formats/airdialogue.js';
-import { synthesizeSplits, synthesize, toLearned } from './data.js';
+import { LearnedStore, synthesizeSplits, synthesize, toLearned } from './data.js';
 import { dialogueTokens, FIELDS, intentTokens, tokenizeText, Vocab } from './tokens.js';
 
 test('tokenizeText: lower-case words and single punctuation marks', () => {
@@ -49,4 +49,20 @@ test('the real sample converts: 802 train lines, names and flights as context wo
   assert.equal(ex[0]!.intent[8]!.word, 'edward');
   const v = Vocab.build(ex.map((e) => e.dialogue.tokens), 3);
   assert.ok(v.size > 500 && v.size < 5000, `vocabulary ${v.size}`);
+});
+
+test('LearnedStore keeps what the models read: get(i) is toLearned(example) without its source; the real sample in under 3 KB an example', { skip: !existsSync(join(real, 'train_data.json')) && 'no ../shared/data/airdialogue' }, () => {
+  const examples = [...readAirDialogue(join(real, 'train_data.json'), join(real, 'train_kb.json')), ...synthesize(20, 3)];
+  const store = LearnedStore.from(examples);
+  assert.equal(store.length, examples.length);
+  examples.forEach((ex, i) => {
+    const { source: _, ...want } = toLearned(ex);
+    assert.deepEqual(store.get(i), want, `example ${i}`);
+  });
+  const view = store.range(800, 810);
+  assert.equal(view.length, 10);
+  assert.deepEqual(view.get(3), store.get(803));
+  assert.throws(() => store.range(5, examples.length + 1), RangeError);
+  // The typed arrays of 822 examples (capacity doubled as they grew), against ~20 KB an example as objects.
+  assert.ok(store.bytes / store.length < 3000, `${(store.bytes / store.length).toFixed(0)} bytes an example`);
 });

@@ -16,7 +16,7 @@ import { createRng } from '../../../core/rng.js';
 import type { AirExample } from '../../../formats/airdialogue.js';
 import { Linear, adam, clipGradNorm, zeroGrads } from '../../../nn/index.js';
 import { AirDialogueEnv, episodeSeed, playEpisode, type Episode } from '../env.js';
-import { oodContext, toLearned, type OodSetting } from './data.js';
+import { learnedSetOf, oodContext, toLearned, type LearnedSet, type OodSetting } from './data.js';
 import { countOwn, prepare } from './model.js';
 import { learnedAgent, learnedCustomer } from './policy.js';
 import type { AirModels } from './train.js';
@@ -31,7 +31,7 @@ export interface RlOptions {
   lr?: number;
   /** Supervised updates after each RL update (default 3) and their examples. */
   supervisedPerRl?: number;
-  supervised: readonly AirExample[];
+  supervised: readonly AirExample[] | LearnedSet;
   /** Dialogues per supervised update (default 8). */
   supervisedBatch?: number;
   seed?: number;
@@ -72,12 +72,13 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
   const opt = adam(o.lr ?? 0.0005);
   const env = new AirDialogueEnv({ customer: learnedCustomer(m), context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
   const agent = learnedAgent(m, { sample: true });
-  const sup = o.supervised.map((e) => prepare(toLearned(e), m.vocab));
+  // The supervised examples are prepared when drawn (a LearnedStore of the real data is too large to prepare all at once).
+  const sup = learnedSetOf(o.supervised);
   const order = rng.fork('supervised');
   const curve: RlPoint[] = [];
   let played = 0;
   let supPos = 0;
-  let supOrder = order.shuffle(sup.map((_, i) => i));
+  let supOrder = order.shuffle(Array.from({ length: sup.length }, (_, i) => i));
   while (played < o.episodes) {
     const n = Math.min(batch, o.episodes - played);
     zeroGrads(params);
@@ -107,7 +108,7 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
           supOrder = order.shuffle(supOrder);
           supPos = 0;
         }
-        const p = sup[supOrder[supPos++]!]!;
+        const p = prepare(sup.get(supOrder[supPos++]!), m.vocab);
         m.agent.loss(p, true, 1 / b / Math.max(1, countOwn(p, 1)), 1 / b);
       }
       clipGradNorm(m.agent.params, 5);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeModelFile } from '../../../formats/model-file.js';
 import { corpusBleu } from './bleu.js';
-import { synthesizeSplits } from './data.js';
+import { LearnedStore, synthesizeSplits } from './data.js';
 import { airModelsContent, evaluateAirModels, loadAirModels, saveAirModels, trainAirModels } from './train.js';
 import { trainingCurveSvg } from './curve.js';
 
@@ -70,4 +70,19 @@ test('evaluation report: perplexities > 1, BLEU in [0, 100], accuracies in [0, 1
   for (const x of Object.values(e.bleu)) assert.ok(x >= 0 && x <= 100);
   for (const x of Object.values(e.accuracy)) assert.ok(x >= 0 && x <= 1);
   assert.ok(e.accuracy.state <= Math.min(e.accuracy.name, e.accuracy.flight, e.accuracy.status));
+});
+
+test('examples from a LearnedStore (prepared per step) train the same weights as an array; evaluation of a stream equals that of the array', () => {
+  const store = LearnedStore.from([...s.train, ...s.dev]);
+  const fromArrays = trainAirModels(s.train, s.dev, { ...opts, epochs: 1 });
+  const fromStore = trainAirModels(store.range(0, s.train.length), store.range(s.train.length, store.length), { ...opts, epochs: 1 });
+  assert.deepEqual(encodeModelFile(airModelsContent(fromStore.models)), encodeModelFile(airModelsContent(fromArrays.models)));
+  assert.deepEqual(fromStore.curve.map((p) => [p.trainLm, p.devLoss]), fromArrays.curve.map((p) => [p.trainLm, p.devLoss]));
+  function* stream() {
+    yield* s.test;
+  }
+  const seen: number[] = [];
+  const streamed = evaluateAirModels(fromArrays.models, stream(), { onProgress: (d, total) => seen.push(d, total) });
+  assert.deepEqual(streamed, evaluateAirModels(fromArrays.models, s.test));
+  assert.deepEqual(seen.slice(0, 2), [1, Number.NaN], 'a stream has no known total');
 });

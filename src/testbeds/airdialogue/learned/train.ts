@@ -14,9 +14,9 @@ import type { AirExample } from '../../../formats/airdialogue.js';
 import { readModelFile, tensorOf, writeModelFile, type ModelFileContent } from '../../../formats/model-file.js';
 import { adam, clipGradNorm, restore, snapshot, zeroGrads, type Param } from '../../../nn/index.js';
 import { nameExact, scoreAction } from '../scorer.js';
-import { corpusBleu } from './bleu.js';
-import { toLearned, type LearnedExample } from './data.js';
-import { DialogueModel, countOwn, prepare, type ModelSizes, type Prepared } from './model.js';
+import { addBleuSegment, bleuOf, emptyBleuStats, mergeBleuStats, type BleuStats } from './bleu.js';
+import { learnedSetOf, toLearned, type LearnedSet } from './data.js';
+import { DialogueModel, countOwn, prepare, type ModelSizes } from './model.js';
 import { Vocab } from './tokens.js';
 
 /** The registry/model-file name of the learned AirDialogue models. */
@@ -108,16 +108,21 @@ export interface EpochPoint {
   readonly seconds: number;
 }
 
-function buildVocab(train: readonly LearnedExample[], minCount: number): Vocab {
+function buildVocab(train: LearnedSet, minCount: number): Vocab {
   // Context words are always kept (flight numbers, airports, names in the contexts): the
-  // pointers and the attention need them. Dialogue words follow the cut-off.
-  const counts = Vocab.build(train.map((e) => e.dialogue.tokens), minCount).words;
+  // pointers and the attention need them. Dialogue words follow the cut-off. One pass over the
+  // examples collects both.
   const ctx = new Set<string>();
-  for (const e of train) {
-    for (const t of e.intent) ctx.add(t.word);
-    for (const f of e.flights) for (const t of f) ctx.add(t.word);
-    ctx.add(e.reservation.word);
+  function* dialogues(): Generator<readonly string[]> {
+    for (let i = 0; i < train.length; i++) {
+      const e = train.get(i);
+      for (const t of e.intent) ctx.add(t.word);
+      for (const f of e.flights) for (const t of f) ctx.add(t.word);
+      ctx.add(e.reservation.word);
+      yield e.dialogue.tokens;
+    }
   }
+  const counts = Vocab.build(dialogues(), minCount).words;
   const seen = new Set(counts);
   return new Vocab([...counts, ...[...ctx].filter((w) => !seen.has(w)).sort()]);
 }
@@ -137,11 +142,12 @@ export function airModelParams(m: AirModels): Param[] {
   return [...m.customer.params, ...m.agent.params];
 }
 
-function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: number } {
+function devLoss(m: AirModels, dev: LearnedSet): { lm: number; state: number } {
   let lm = 0;
   let tokens = 0;
   let state = 0;
-  for (const p of dev) {
+  for (let i = 0; i < dev.length; i++) {
+    const p = prepare(dev.get(i), m.vocab);
     const c = m.customer.loss(p);
     const a = m.agent.loss(p);
     lm += c.lm + a.lm;
@@ -153,7 +159,9 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
 
 /**
  * Trains customer and agent models on `train`, selecting the epoch by the loss on `dev`
- * (module description). Same data, options and seed → the same weights.
+ * (module description). Same data, options and seed → the same weights, whether the examples
+ * come as an array or as a `LearnedStore` (which the trainer reads one example at a time: the
+ * models' inputs are prepared per step, never all kept).
  *
  * @example
  * ```ts
@@ -165,37 +173,36 @@ function devLoss(m: AirModels, dev: readonly Prepared[]): { lm: number; state: n
  * saveAirModels('out/air.dgm', models);
  * ```
  */
-export function trainAirModels(train: readonly AirExample[], dev: readonly AirExample[], o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
+export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet, devExamples: readonly AirExample[] | LearnedSet, o: AirTrainOptions = {}): { models: AirModels; curve: EpochPoint[]; bestEpoch: number } {
+  const train = learnedSetOf(trainExamples);
+  const dev = learnedSetOf(devExamples);
   const sizes: ModelSizes = { dim: o.dim ?? 24, hidden: o.hidden ?? 48, match: o.match ?? true, point: (o.match ?? true) && o.point === true, order: (o.match ?? true) && o.order === true, constraints: (o.match ?? true) && o.constraints !== false };
   const epochs = o.epochs ?? 8;
   const batch = o.batch ?? 8;
   const minCount = o.minCount ?? 1;
   const seed = o.seed ?? 0;
-  const lt = train.map(toLearned);
-  const vocab = buildVocab(lt, minCount);
+  const vocab = buildVocab(train, minCount);
   const models = createAirModels(vocab, sizes, seed, { epochs, batch, lr: o.lr ?? 0.01, ...(o.lrDecay !== undefined && o.lrDecay !== 1 ? { lrDecay: o.lrDecay } : {}), minCount, seed, trainDialogues: train.length });
   const params = airModelParams(models);
   const opt = adam(o.lr ?? 0.01);
-  const pt = lt.map((e) => prepare(e, vocab));
-  const pd = dev.map((e) => prepare(toLearned(e), vocab));
   const rng = createRng(seed).fork('order');
   const curve: EpochPoint[] = [];
   let best = Infinity;
   let bestEpoch = 0;
   let bestWeights = snapshot(params);
-  const total = epochs * pt.length;
+  const total = epochs * train.length;
   let done = 0;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const t0 = Date.now();
     opt.lr = (o.lr ?? 0.01) * (o.lrDecay ?? 1) ** (epoch - 1);
-    const order = rng.shuffle(pt.map((_, i) => i));
+    const order = rng.shuffle(Array.from({ length: train.length }, (_, i) => i));
     let lmSum = 0;
     let tokSum = 0;
     for (let b = 0; b < order.length; b += batch) {
       zeroGrads(params);
       const ids = order.slice(b, b + batch);
       for (const i of ids) {
-        const p = pt[i]!;
+        const p = prepare(train.get(i), vocab);
         // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch)
         const c = models.customer.loss(p, true, 1 / ids.length / Math.max(1, countOwn(p, 0)));
         const a = models.agent.loss(p, true, 1 / ids.length / Math.max(1, countOwn(p, 1)));
@@ -207,7 +214,7 @@ export function trainAirModels(train: readonly AirExample[], dev: readonly AirEx
       opt.step(params);
       o.onProgress?.(done, total, `epoch ${epoch}/${epochs} loss ${(lmSum / Math.max(1, tokSum)).toFixed(3)}`);
     }
-    const d = devLoss(models, pd);
+    const d = devLoss(models, dev);
     const point: EpochPoint = { epoch, trainLm: lmSum / Math.max(1, tokSum), devLm: d.lm, devState: d.state, devLoss: d.lm + d.state, seconds: (Date.now() - t0) / 1000 };
     curve.push(point);
     o.onEpoch?.(point);
@@ -315,6 +322,7 @@ export interface AirEvalReport {
 export interface AirEvalOptions {
   /** Skip BLEU (decoding every turn is the slow part). */
   bleu?: boolean;
+  /** After each example: examples done and, for an array, their number (NaN for a stream). */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -331,20 +339,22 @@ export interface AirEvalOptions {
  * console.log(evaluateAirModels(models, s.test).accuracy);
  * ```
  */
-export function evaluateAirModels(m: AirModels, examples: readonly AirExample[], o: AirEvalOptions = {}): AirEvalReport {
+export function evaluateAirModels(m: AirModels, examples: Iterable<AirExample>, o: AirEvalOptions = {}): AirEvalReport {
   let cl = 0;
   let ct = 0;
   let al = 0;
   let at = 0;
-  const refs = { customer: [] as string[][][], agent: [] as string[][][] };
-  const hyps = { customer: [] as string[][], agent: [] as string[][] };
+  // BLEU from running sums (every turn of every dialogue is a segment): nothing per example is kept.
+  const bleuStats = { customer: emptyBleuStats(), agent: emptyBleuStats() };
   let status = 0;
   let flight = 0;
   let name = 0;
   let state = 0;
   let total = 0;
   let exact = 0;
-  examples.forEach((ex, i) => {
+  let n = 0;
+  const of = Array.isArray(examples) ? examples.length : Number.NaN;
+  for (const ex of examples) {
     const p = prepare(toLearned(ex), m.vocab);
     const c = m.customer.loss(p);
     const a = m.agent.loss(p);
@@ -355,8 +365,7 @@ export function evaluateAirModels(m: AirModels, examples: readonly AirExample[],
     if (o.bleu !== false) {
       for (const role of ['customer', 'agent'] as const) {
         const d = m[role].decodeTurns(p);
-        d.reference.forEach((r) => refs[role].push([r]));
-        hyps[role].push(...d.generated);
+        d.generated.forEach((g, k) => addBleuSegment(bleuStats[role], [d.reference[k] ?? []], g));
       }
     }
     const pred = m.agent.predictState(p);
@@ -371,15 +380,16 @@ export function evaluateAirModels(m: AirModels, examples: readonly AirExample[],
     const s = scoreAction(pred, ex.data.expected_action, ex.kb);
     total += s.total;
     exact += s.exact.total;
-    o.onProgress?.(i + 1, examples.length);
-  });
-  const n = Math.max(1, examples.length);
-  const bleu = (r: string[][][], h: string[][]) => (h.length === 0 ? 0 : 100 * corpusBleu(r, h).bleu);
+    n++;
+    o.onProgress?.(n, of);
+  }
+  const d = Math.max(1, n);
+  const bleu = (st: BleuStats) => 100 * bleuOf(st).bleu;
   return {
-    dialogues: examples.length,
+    dialogues: n,
     perplexity: { customer: Math.exp(cl / Math.max(1, ct)), agent: Math.exp(al / Math.max(1, at)), both: Math.exp((cl + al) / Math.max(1, ct + at)) },
-    bleu: { customer: bleu(refs.customer, hyps.customer), agent: bleu(refs.agent, hyps.agent), both: bleu([...refs.customer, ...refs.agent], [...hyps.customer, ...hyps.agent]) },
-    accuracy: { status: status / n, flight: flight / n, name: name / n, state: state / n },
-    score: { total: total / n, exact: exact / n },
+    bleu: { customer: bleu(bleuStats.customer), agent: bleu(bleuStats.agent), both: bleu(mergeBleuStats(bleuStats.customer, bleuStats.agent)) },
+    accuracy: { status: status / d, flight: flight / d, name: name / d, state: state / d },
+    score: { total: total / d, exact: exact / d },
   };
 }

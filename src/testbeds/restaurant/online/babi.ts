@@ -2,7 +2,8 @@
  * The bAbI online environments `restaurant-task{1..5}-v1` (in-vocabulary half of the KB) and
  * `restaurant-task{1..5}-oov-v1` (the OOV half): goals sampled as `simulator.ts` samples them
  * (the whole goal space of the half, not one split's pool), the user speaking with the patterns
- * of `patterns.ts`, the results of a call shown in the orders of `orderResults`.
+ * of `patterns.ts`, the results of a call shown in the orders of `orderResults`. The `-v2` ids
+ * (`restaurant-task5-v2`, `restaurant-task5-oov-v2`) have the user that reads meaning (`env.ts`).
  */
 import { createRng, type Rng } from '../../../core/rng.js';
 import { memoLast } from '../../../core/memo.js';
@@ -30,7 +31,8 @@ import {
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
 import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
-import type { CallSlot, Goal, InfoKind, UserLanguage } from './user.js';
+import type { CallSlot, Goal, InfoKind } from './goal.js';
+import type { UserLanguage } from './user.js';
 
 const phrase = (rng: Rng, f: CallSlot, v: string): string => fill(rng.pick(SLOT_PHRASES[f as Field]), v);
 
@@ -42,7 +44,7 @@ export const BABI_LANGUAGE: UserLanguage = {
   bookAt: (rng, name) => `${rng.pick(BOOK_AT_OPENERS)} at ${name}`,
   answer: (rng, f, v) => ({ text: fill(rng.pick(SLOT_ANSWERS[f as Field]), v) }),
   update: (rng, f, v) => ({ text: `${rng.pick(UPDATE_OPENERS)} ${phrase(rng, f, v)}` }),
-  noMoreUpdates: NO_MORE_UPDATES,
+  noMoreUpdates: () => NO_MORE_UPDATES,
   accept: (rng) => rng.pick(ACCEPTS),
   reject: (rng) => ({ text: rng.pick(REJECTS) }),
   askInfo: (rng, kind) => ({ text: rng.pick(kind === 'phone' ? ASK_PHONE : ASK_ADDRESS) }),
@@ -63,9 +65,9 @@ function hamming(a: ApiCall, b: ApiCall): Field[] {
 /** The KB `generate restaurant --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
 const generatedKb = memoLast(4, (seed: number): readonly Restaurant[] => generateRestaurants(createRng(seed).fork('kb')));
 
-/** The setting of `restaurant-task<task>[-oov]-v1` over `restaurants`. */
-export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonly Restaurant[]): OnlineSetting {
-  const id = babiEnvId(task, vocab);
+/** The setting of `restaurant-task<task>[-oov]-v<version>` over `restaurants`. */
+export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonly Restaurant[], version: 1 | 2 = 1): OnlineSetting {
+  const id = babiEnvId(task, vocab, version);
   const store = new MemoryKbStore(restaurants);
   const calls = allApiCalls(vocab);
   const finals = task === 3 || task === 5 ? validCalls(store, vocab, DISTRIBUTIONS.minResults) : [];
@@ -115,11 +117,13 @@ export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonl
   };
   return {
     id,
+    version,
     task,
     dialect: BABI_KB,
     slots: FIELDS,
     language: BABI_LANGUAGE,
     store,
+    restaurants,
     values: (slot) => fieldValues(slot as Field, vocab),
     sampleGoal,
     show: (rng, results) => orderResults(rng, results),
@@ -128,19 +132,21 @@ export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonl
 }
 
 /**
- * The id of a bAbI online environment: `restaurant-task<task>-v1`, or `-oov-v1` for the OOV half.
+ * The id of a bAbI online environment: `restaurant-task<task>-v<version>`, or `-oov-v<version>`
+ * for the OOV half (version 1 by default).
  *
  * @example
  * ```ts
  * import { babiEnvId } from 'dialogym/restaurant';
  * babiEnvId(5, 'oov'); // 'restaurant-task5-oov-v1'
+ * babiEnvId(5, 'iv', 2); // 'restaurant-task5-v2'
  * ```
  */
-export function babiEnvId(task: TaskId, vocab: VocabHalf): string {
-  return `restaurant-task${task}${vocab === 'oov' ? '-oov' : ''}-v1`;
+export function babiEnvId(task: TaskId, vocab: VocabHalf, version: 1 | 2 = 1): string {
+  return `restaurant-task${task}${vocab === 'oov' ? '-oov' : ''}-v${version}`;
 }
 
-type BabiEnvId = `restaurant-task${TaskId}-v1` | `restaurant-task${TaskId}-oov-v1`;
+type BabiEnvId = `restaurant-task${TaskId}-v${1 | 2}` | `restaurant-task${TaskId}-oov-v${1 | 2}`;
 type RestaurantEnvTypeMap = { readonly [K in BabiEnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
 
 declare module '../../env.js' {
@@ -150,12 +156,15 @@ declare module '../../env.js' {
 
 const TASK_TITLES: Readonly<Record<TaskId, string>> = { 1: 'issuing API calls', 2: 'updating API calls', 3: 'displaying options', 4: 'providing extra information', 5: 'full dialogs' };
 
-for (const vocab of ['iv', 'oov'] as const) {
-  for (const task of [1, 2, 3, 4, 5] as const) {
-    const id = babiEnvId(task, vocab);
-    if (envs.has(id)) continue;
-    registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against the simulated user`, RESTAURANT_FAMILY, (o) =>
-      new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1)), o),
-    );
+for (const version of [1, 2] as const) {
+  for (const vocab of ['iv', 'oov'] as const) {
+    for (const task of [1, 2, 3, 4, 5] as const) {
+      const id = babiEnvId(task, vocab, version);
+      if (envs.has(id)) continue;
+      const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
+      registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against ${user}`, RESTAURANT_FAMILY, (o) =>
+        new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1), version), o),
+      );
+    }
   }
 }

@@ -6,6 +6,14 @@
  * ends when the user's goal is settled (task 1: the api_call; 2: after the final call's thanks;
  * 3: the acceptance; 4: the last information; 5: the goodbye), or is truncated after `maxTurns`
  * agent turns. Reward 1 when the dialog succeeded, else 0; the last `info` says what failed.
+ *
+ * Version 1 (`-v1` ids) is the datasets' user: it understands the datasets' bot wording only.
+ * Version 2 (`-v2`) reads each agent utterance into an act whatever its wording (`reader.ts`,
+ * `lexicon.ts`), says when it does not understand, and tells more in `info`: the user goal at
+ * reset (`goal`), how each agent turn was read (`read`), the count of turns it could not read
+ * (`notUnderstood`) and the agent turn (0-based) where a failed episode went wrong (`failureTurn`); its
+ * `userStyle: 'varied'` makes the user speak in wider paraphrases. Same actions in the datasets'
+ * wording, same seeds → the same episodes on both (docs/restaurant-contract.md).
  */
 import type { Turn } from '../../../core/dialog.js';
 import { createRng, type Rng } from '../../../core/rng.js';
@@ -14,7 +22,10 @@ import { episodeRng, isToolCall, stepOutsideEpisode, type Env, type EnvFamily, t
 import type { ApiCall, KbStore, Restaurant } from '../kb.js';
 import { NO_RESULT, parseApiCall, resultLines, type KbDialect } from '../kb-dialects.js';
 import type { TaskId } from '../simulator.js';
-import { INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type CallSlot, type Goal, type UserLanguage } from './user.js';
+import { goalJson, type CallSlot, type Goal } from './goal.js';
+import { hearReading, hearV1, INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type Heard, type UserLanguage } from './user.js';
+import { UtteranceReader } from './reader.js';
+import { variedLanguage } from './varied.js';
 
 /**
  * What the agent of an online restaurant environment sees: the user's latest utterance, the KB
@@ -71,10 +82,31 @@ export interface RestaurantEnvOptions {
   readonly restaurants?: readonly Restaurant[];
   /** Seed of the generated KB when `restaurants` is not given (as `generate … --seed`); default 1. */
   readonly kbSeed?: number;
+  /**
+   * How the user speaks (-v2 envs only): `dataset` (default) with the datasets' patterns, so models
+   * trained on the datasets still work; `varied` with wider paraphrases of each of its acts.
+   */
+  readonly userStyle?: UserStyle;
 }
 
+/**
+ * How the simulated user of a -v2 restaurant or DSTC6 env speaks (`RestaurantEnvOptions.userStyle`):
+ * `dataset` (the datasets' patterns) or `varied` (wider paraphrases).
+ *
+ * @example
+ * ```ts
+ * import { make } from 'dialogym';
+ * import type { UserStyle } from 'dialogym/restaurant';
+ * const userStyle: UserStyle = 'varied';
+ * const env = make('restaurant-task5-v2', { userStyle });
+ * ```
+ */
+export type UserStyle = 'dataset' | 'varied';
+/** The user styles, in documentation order. */
+export const USER_STYLES: readonly UserStyle[] = ['dataset', 'varied'];
+
 /** The names of `RestaurantEnvOptions` (internal): `make` refuses any other key. The record's type makes the compiler check the list is complete. */
-export const RESTAURANT_ENV_OPTIONS: readonly string[] = Object.keys({ maxTurns: true, seed: true, restaurants: true, kbSeed: true } satisfies Record<keyof RestaurantEnvOptions, true>);
+export const RESTAURANT_ENV_OPTIONS: readonly string[] = Object.keys({ maxTurns: true, seed: true, restaurants: true, kbSeed: true, userStyle: true } satisfies Record<keyof RestaurantEnvOptions, true>);
 
 /** The restaurant environments' family (internal): their options and the schema bounding them (`schemas/env-restaurant.schema.json`). */
 export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, schema: 'env-restaurant' };
@@ -82,12 +114,16 @@ export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, s
 /** Everything that differs between the online environments (internal). */
 export interface OnlineSetting {
   readonly id: string;
+  /** 1: the datasets' user (`-v1`); 2: the user that reads meaning (`-v2`). */
+  readonly version: 1 | 2;
   readonly task: TaskId;
   readonly dialect: KbDialect;
   /** The api_call's slots, in argument order. */
   readonly slots: readonly CallSlot[];
   readonly language: UserLanguage;
   readonly store: KbStore;
+  /** The KB's restaurants (the -v2 user recognises their names, phone numbers and addresses). */
+  readonly restaurants: readonly Restaurant[];
   /** The values a slot may take (the tool's enum). */
   values(slot: CallSlot): readonly string[];
   sampleGoal(rng: Rng): Goal;
@@ -145,6 +181,10 @@ function toolCallText(call: ToolCall, tool: ToolSpec, slots: readonly CallSlot[]
   return ['api_call', ...words].join(' ');
 }
 
+/** What the user takes from an api_call (the call itself goes to the user as the call's outcome). */
+const API_CALL_HEARD: Heard = { read: 'api_call', understood: true, propose: undefined, booking: undefined, inform: undefined, close: false, askUpdates: false, ask: undefined, statement: false };
+const INVALID_CALL_HEARD: Heard = { ...API_CALL_HEARD, read: 'api_call(invalid)' };
+
 function sameCall(a: ApiCall, b: ApiCall): boolean {
   return a.cuisine === b.cuisine && a.location === b.location && a.number === b.number && a.price === b.price && a.atmosphere === b.atmosphere && a.restrictions === b.restrictions;
 }
@@ -173,6 +213,8 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
   /** The tools the agent may call (the api_call). */
   readonly tools: readonly ToolSpec[];
   private readonly maxTurns: number;
+  private readonly language: UserLanguage;
+  private readonly hear: (text: string) => Heard;
   private readonly stream: Rng;
   private resets = 0;
   private user: SimulatedUser | null = null;
@@ -190,6 +232,15 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new ConfigError(`${setting.id}: maxTurns must be a positive integer, got ${String(options.maxTurns)}`);
     this.stream = createRng(options.seed ?? 0);
     this.tools = [apiCallTool(setting.slots, (s) => setting.values(s))];
+    const style = options.userStyle ?? 'dataset';
+    if (!USER_STYLES.includes(style)) throw new ConfigError(`${setting.id}: userStyle must be one of ${USER_STYLES.join(', ')}, got ${JSON.stringify(options.userStyle)}`);
+    if (setting.version === 1 && style !== 'dataset') throw new ConfigError(`${setting.id}: userStyle '${style}' needs a -v2 environment (the -v1 user speaks the datasets' style only)`);
+    this.language = style === 'varied' ? variedLanguage(setting.language) : setting.language;
+    if (setting.version === 1) this.hear = (text) => hearV1(text, setting.slots);
+    else {
+      const reader = new UtteranceReader(setting.restaurants);
+      this.hear = (text) => hearReading(reader.read(text));
+    }
   }
 
   reset(opts: ResetOptions = {}): ResetResult<RestaurantObservation> {
@@ -203,14 +254,16 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
       const shown = s.show(kbRng, s.store.query(call));
       return { shown, lines: shown.length === 0 ? [NO_RESULT] : shown.flatMap((r) => resultLines(r, s.dialect)) };
     };
-    this.user = new SimulatedUser(goal, s.language, rng.fork(opts.variant ? `user:${opts.variant}` : 'user'), s.slots, sameCall, run);
+    this.user = new SimulatedUser(goal, this.language, rng.fork(opts.variant ? `user:${opts.variant}` : 'user'), s.slots, sameCall, run);
     const kb = goal.task === 3 ? goal.shown.flatMap((r) => resultLines(r, s.dialect)) : goal.task === 4 && goal.restaurant ? resultLines(goal.restaurant, s.dialect) : [];
     this.turns = kb.map((text) => ({ speaker: 'kb', text }));
     const opening = this.user.open();
     this.turns.push({ speaker: 'user', text: opening });
     this.agentTurns = 0;
     this.done = false;
-    return { obs: { utterance: opening, kb, history: this.turns.slice() }, info: { tools: this.tools, maxTurns: this.maxTurns, task: goal.task } };
+    const info: Info = { tools: this.tools, maxTurns: this.maxTurns, task: goal.task };
+    if (s.version === 2) info['goal'] = goalJson(goal);
+    return { obs: { utterance: opening, kb, history: this.turns.slice() }, info };
   }
 
   step(action: RestaurantAction): StepResult<RestaurantObservation> {
@@ -227,11 +280,16 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
       const p = parseApiCall(text, s.dialect);
       outcome = p.ok ? { call: p.call } : { invalid: p.reason };
     }
-    const r = this.user.react(text, outcome);
+    const heard: Heard = outcome === undefined ? this.hear(text) : outcome.call ? API_CALL_HEARD : INVALID_CALL_HEARD;
+    const r = this.user.react(heard, outcome);
     for (const line of r.kb) this.turns.push({ speaker: 'kb', text: line });
     if (!r.done) this.turns.push({ speaker: 'user', text: r.utterance });
     const obs: RestaurantObservation = { utterance: r.utterance, kb: r.kb, history: this.turns.slice() };
     const info: Info = { turn: this.agentTurns, maxTurns: this.maxTurns };
+    if (s.version === 2) {
+      info['read'] = heard.read;
+      info['notUnderstood'] = this.user.notUnderstood;
+    }
     if (r.done) return this.finish(obs, info, false);
     if (this.agentTurns >= this.maxTurns) return this.finish(obs, info, true);
     return { obs, reward: 0, terminated: false, truncated: false, info };
@@ -242,13 +300,15 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     const user = this.user as SimulatedUser;
     const goal = this.goal as Goal;
     if (truncated) user.finish(true);
-    let { failure, detail } = user.outcome();
+    let { failure, detail, turn } = user.outcome();
     if (truncated && failure === undefined) {
       failure = 'max turns';
       detail = {};
+      turn = this.agentTurns - 1;
     }
     const success = failure === undefined ? 1 : 0;
     const out: Info = { ...info, success, failure: failure ?? null, ...(failure !== undefined ? { detail } : {}), goal: goal.final, booked: user.booked?.name ?? null };
+    if (this.setting.version === 2 && failure !== undefined) out['failureTurn'] = turn;
     return { obs, reward: success, terminated: !truncated, truncated, info: out };
   }
 

@@ -4,38 +4,22 @@
  * agent says, with the datasets' utterance patterns (a `UserLanguage`): it answers the slot the
  * agent asks for, gives its updates after the first api_call (tasks 2 and 5), accepts or rejects
  * proposed options (25 % accept, the last one always), asks for the phone number and/or address
- * (tasks 4 and 5), thanks and says goodbye; when it does not understand the agent it repeats what
- * it said last (the datasets have no other "not understood" turn).
+ * (tasks 4 and 5), thanks and says goodbye. What it takes from an agent utterance is a `Heard`:
+ * the -v1 user tests the datasets' wording (`hearV1`: prefixes and patterns) and repeats what it
+ * said last when none fits (the datasets have no other "not understood" turn); the -v2 user reads
+ * the utterance into an act (`reader.ts`, `hearReading`) and says it did not understand when it
+ * cannot read it (`NOT_UNDERSTOOD`, counted). An act that is understood but out of place gets the
+ * last utterance again in both.
  *
  * It also scores the dialog as it goes: the first failure (wrong final api_call, an option
- * proposed out of the highest-rated-first order, wrong information) is kept for `info.failure`.
+ * proposed out of the highest-rated-first order, wrong information) is kept for `info.failure`,
+ * with the agent turn where it happened.
  */
 import type { Rng } from '../../../core/rng.js';
 import type { ApiCall, Restaurant } from '../kb.js';
-import type { TaskId } from '../simulator.js';
-
-/** A slot of an api_call (bAbI: the first four; DSTC6 adds atmosphere and restrictions). */
-export type CallSlot = 'cuisine' | 'location' | 'number' | 'price' | 'atmosphere' | 'restrictions';
-/** What the user asks about the booked restaurant. */
-export type InfoKind = 'phone' | 'address';
-
-/**
- * The user's goal for one episode: the call of the request phase, the call after its updates, the
- * slots named in the opening request, the fields it updates (in order), the options shown before
- * the dialog (task 3) or the restaurant to book (task 4), and the information it will ask for.
- */
-export interface Goal {
-  readonly task: TaskId;
-  readonly first: ApiCall;
-  readonly final: ApiCall;
-  readonly request: readonly CallSlot[];
-  readonly updates: readonly CallSlot[];
-  /** Task 3: the KB results in the history before the dialog starts (in the shown order). */
-  readonly shown: readonly Restaurant[];
-  /** Task 4: the restaurant the user books. */
-  readonly restaurant?: Restaurant;
-  readonly info: readonly InfoKind[];
-}
+import type { CallSlot, Goal, InfoKind } from './goal.js';
+import { NOT_UNDERSTOOD } from './lexicon.js';
+import { readLabel, type Reading } from './reader.js';
 
 /**
  * How the user speaks (the dataset's patterns) and how KB results are shown. A distractor is an
@@ -49,7 +33,7 @@ export interface UserLanguage {
   bookAt(rng: Rng, name: string): string;
   answer(rng: Rng, slot: CallSlot, value: string): { distractor?: string; text: string };
   update(rng: Rng, slot: CallSlot, value: string, index: number): { distractor?: string; text: string };
-  readonly noMoreUpdates: string;
+  noMoreUpdates(rng: Rng): string;
   accept(rng: Rng): string;
   /** A rejection, maybe after an out-of-scope question. */
   reject(rng: Rng): { distractor?: string; text: string };
@@ -71,10 +55,100 @@ const SLOT_CUES: ReadonlyArray<[CallSlot, RegExp]> = [
   ['location', /\bwhere\b|\blocation\b|\barea\b/],
 ];
 
-/** The slot a bot utterance asks about, if it is a question about one of `slots`. */
+/** The slot a bot utterance asks about, if it is a question about one of `slots` (-v1). */
 export function askedSlot(text: string, slots: readonly CallSlot[]): CallSlot | undefined {
   for (const [slot, re] of SLOT_CUES) if (slots.includes(slot) && re.test(text)) return slot;
   return undefined;
+}
+
+/**
+ * What the user took from an agent utterance: the features its reaction depends on. The -v2
+ * reading sets at most one of them; the -v1 tests may set several (the user looks at them in a
+ * fixed order: proposal, information, its phase's expectation, slot question, statement).
+ */
+export interface Heard {
+  /** How `info.read` names the reading (-v2). */
+  readonly read: string;
+  /** False: the user cannot read the utterance (-v2 only). */
+  readonly understood: boolean;
+  /** A proposal: the restaurant name (or the unknown words after the dataset's opening). */
+  readonly propose?: string | undefined;
+  /** The proposal is worded as a booking (-v2): with the accepted restaurant, it is the booking. */
+  readonly booking?: boolean | undefined;
+  /** Information: the values given. */
+  readonly inform?: readonly string[] | undefined;
+  readonly close?: boolean | undefined;
+  readonly askUpdates?: boolean | undefined;
+  readonly ask?: CallSlot | undefined;
+  /** A statement that needs no answer: the user stays silent. */
+  readonly statement?: boolean | undefined;
+}
+
+/** -v1: the datasets' wording, tested on the raw text (each test run only when the user looks at it). */
+export function hearV1(text: string, slots: readonly CallSlot[]): Heard {
+  return new HeardV1(text, slots);
+}
+
+/** The -v1 features: prototype getters (no closures per turn), so the -v1 user stays as fast as it was. */
+class HeardV1 implements Heard {
+  readonly read = '';
+  readonly understood = true;
+  readonly booking = undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly slots: readonly CallSlot[],
+  ) {}
+
+  get propose(): string | undefined {
+    return this.text.startsWith(PROPOSE_PREFIX) ? this.text.slice(PROPOSE_PREFIX.length).trim() : undefined;
+  }
+
+  get inform(): string[] | undefined {
+    return this.text.startsWith(INFO_PREFIX) ? [this.text.slice(INFO_PREFIX.length).trim()] : undefined;
+  }
+
+  get close(): boolean {
+    return /\byou'?re welcome\b|\bgoodbye\b|\bbye\b/.test(this.text);
+  }
+
+  get askUpdates(): boolean {
+    return /anything else to update/.test(this.text);
+  }
+
+  get ask(): CallSlot | undefined {
+    return askedSlot(this.text, this.slots);
+  }
+
+  get statement(): boolean {
+    return isStatement(this.text);
+  }
+}
+
+const heardOf = new WeakMap<Reading, Heard>();
+
+/** -v2: the features of a reading (`UtteranceReader.read`; kept per reading, as the reader keeps its readings). */
+export function hearReading(r: Reading): Heard {
+  let h = heardOf.get(r);
+  if (h === undefined) heardOf.set(r, (h = features(r)));
+  return h;
+}
+
+function features(r: Reading): Heard {
+  const act = r.act;
+  const understood = act !== 'not understood';
+  // One object shape for every reading (the user's reaction reads the same properties each turn).
+  return {
+    read: readLabel(r),
+    understood,
+    propose: act === 'propose' ? (r.name ?? r.said) : undefined,
+    booking: act === 'propose' ? r.booking : undefined,
+    inform: act === 'inform' ? (r.values !== undefined && r.values.length > 0 ? r.values : [r.said ?? '']) : undefined,
+    close: act === 'close',
+    askUpdates: act === 'ask-updates',
+    ask: act === 'ask' ? r.slot : undefined,
+    statement: understood && act !== 'propose' && act !== 'inform' && act !== 'close' && act !== 'ask-updates' && act !== 'ask' && act !== 'greet' && act !== 'offer-help',
+  };
 }
 
 type Phase = 'greet' | 'request' | 'updates' | 'await-call' | 'proposals' | 'accepted' | 'info' | 'thanked' | 'closing' | 'task2-thanked';
@@ -106,6 +180,13 @@ export class SimulatedUser {
   private infoAsked = 0;
   private failure: string | undefined;
   private detail: Record<string, unknown> = {};
+  private failureTurn = 0;
+  /** The stream of its "not understood" replies (made at the first one: a fork does not depend on the parent's draws). */
+  private sorryRng: Rng | undefined;
+  /** Agent turns heard so far (the current one's 0-based index is `turn - 1`). */
+  private turn = 0;
+  private lastCallTurn = 0;
+  private misread = 0;
 
   constructor(
     private readonly goal: Goal,
@@ -136,15 +217,21 @@ export class SimulatedUser {
     return this.say(x.text);
   }
 
-  private fail(reason: string, detail: Record<string, unknown>): void {
+  private fail(reason: string, detail: Record<string, unknown>, turn = this.turn - 1): void {
     if (this.failure !== undefined) return;
     this.failure = reason;
     this.detail = detail;
+    this.failureTurn = turn;
   }
 
-  /** The first failure so far (undefined when none) and its details. */
-  outcome(): { failure: string | undefined; detail: Record<string, unknown> } {
-    return { failure: this.failure, detail: this.detail };
+  /** The first failure so far (undefined when none), its details and the agent turn (0-based) where it happened. */
+  outcome(): { failure: string | undefined; detail: Record<string, unknown>; turn: number } {
+    return { failure: this.failure, detail: this.detail, turn: this.failureTurn };
+  }
+
+  /** Agent turns the user could not read (-v2). */
+  get notUnderstood(): number {
+    return this.misread;
   }
 
   /**
@@ -158,7 +245,7 @@ export class SimulatedUser {
       const wrong = this.lastCall === undefined ? 'no api_call' : !this.callEquals(this.lastCall, g.final) ? 'api_call' : undefined;
       if (wrong !== undefined) {
         this.failure = undefined;
-        this.fail(wrong, { expected: g.final, got: this.lastCall ?? null });
+        this.fail(wrong, { expected: g.final, got: this.lastCall ?? null }, this.lastCall === undefined ? this.turn - 1 : this.lastCallTurn);
       }
     }
   }
@@ -172,17 +259,24 @@ export class SimulatedUser {
     return { kb, utterance: '', done: true };
   }
 
-  /** The user's reaction to the agent's utterance `text` (`call` when it is an api_call). */
-  react(text: string, outcome: CallOutcome | undefined): Reaction {
+  /** The user's reaction to the agent's turn: an api_call (`outcome`), else what it heard in the utterance. */
+  react(heard: Heard, outcome: CallOutcome | undefined): Reaction {
     const g = this.goal;
+    this.turn++;
+    if (heard.understood === false) this.misread++;
     if (this.pending !== undefined) {
       const p = this.pending;
       this.pending = undefined;
       return this.reply(this.say(p));
     }
     if (outcome !== undefined) return this.onCall(outcome);
-    if (text.startsWith(PROPOSE_PREFIX)) return this.onProposal(text.slice(PROPOSE_PREFIX.length).trim());
-    if (text.startsWith(INFO_PREFIX) && this.phase === 'info') return this.onInfo(text.slice(INFO_PREFIX.length).trim());
+    if (!heard.understood) return this.reply(this.pickSorry());
+    const name = heard.propose;
+    if (name !== undefined && !(heard.booking === true && this.phase === 'accepted' && name === this.accepted?.name)) return this.onProposal(name);
+    if (this.phase === 'info') {
+      const values = heard.inform;
+      if (values !== undefined) return this.onInfo(values);
+    }
     switch (this.phase) {
       case 'greet':
         if (g.task === 4) {
@@ -200,24 +294,30 @@ export class SimulatedUser {
       case 'task2-thanked':
         return this.end();
       case 'thanked':
-        if (/\byou'?re welcome\b|\bgoodbye\b|\bbye\b/.test(text)) return this.end();
+        if (heard.close === true) return this.end();
         this.phase = 'closing';
         return this.reply(this.say(this.lang.noThanks(this.rng)));
       case 'closing':
         return this.end();
       case 'updates':
-        if (/anything else to update/.test(text)) return this.nextUpdateOrNo();
+        if (heard.askUpdates === true) return this.nextUpdateOrNo();
         break;
       default:
         break;
     }
-    const slot = askedSlot(text, this.slots);
-    if (slot !== undefined) {
+    const slot = heard.ask;
+    if (slot !== undefined && this.slots.includes(slot)) {
       const value = (this.phase === 'request' ? g.first : g.final)[slot];
       if (value !== undefined) return this.reply(this.sayWith(this.lang.answer(this.rng, slot, value)));
     }
-    if (isStatement(text)) return this.reply(this.lang.silence);
+    if (heard.statement === true) return this.reply(this.lang.silence);
     return this.reply(this.say(this.last));
+  }
+
+  /** A "not understood" reply (-v2): not what it said last, so the agent's next try is answered as before. */
+  private pickSorry(): string {
+    this.sorryRng ??= this.rng.fork('not understood');
+    return this.sorryRng.pick(NOT_UNDERSTOOD);
   }
 
   private nextUpdateOrNo(): Reaction {
@@ -228,7 +328,7 @@ export class SimulatedUser {
       return this.reply(this.sayWith(this.lang.update(this.rng, slot, g.final[slot] as string, i)));
     }
     this.phase = 'await-call';
-    return this.reply(this.say(this.lang.noMoreUpdates));
+    return this.reply(this.say(this.lang.noMoreUpdates(this.rng)));
   }
 
   private onCall(o: CallOutcome): Reaction {
@@ -239,6 +339,7 @@ export class SimulatedUser {
     }
     this.callsMade++;
     this.lastCall = o.call;
+    this.lastCallTurn = this.turn - 1;
     const isFinal = g.updates.length === 0 || this.phase === 'await-call';
     if (g.task === 1) return this.end(this.runCall(o.call).lines);
     if (!isFinal && this.phase !== 'updates') {
@@ -279,12 +380,12 @@ export class SimulatedUser {
     return this.reply(this.sayWith(this.lang.reject(this.rng)));
   }
 
-  private onInfo(value: string): Reaction {
+  private onInfo(values: readonly string[]): Reaction {
     const g = this.goal;
     const kind = g.info[this.infoAsked] as InfoKind;
     const r = this.accepted as Restaurant;
     const want = kind === 'phone' ? r.phone : r.address;
-    if (value !== want) this.fail('information', { expected: want, got: value });
+    if (!values.includes(want)) this.fail('information', { expected: want, got: values[0] });
     this.infoAsked++;
     if (this.infoAsked < g.info.length) return this.reply(this.sayWith(this.lang.askInfo(this.rng, g.info[this.infoAsked] as InfoKind)));
     if (g.task === 4) return this.end();

@@ -1,5 +1,8 @@
 /** Test helpers of the online restaurant environments (not part of the public API). */
-import type { Env, StepResult, ToolSpec } from '../../env.js';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { createRng, type Rng } from '../../../core/rng.js';
+import { make as makeEnv, type Env, type StepResult, type ToolSpec } from '../../env.js';
 import { createRulesBot } from '../rules/rules.js';
 import type { RestaurantAction, RestaurantObservation } from '../online/env.js';
 
@@ -17,5 +20,76 @@ export function play(env: Env<RestaurantObservation, RestaurantAction>, seed: nu
     const r = env.step(policy(obs, turn));
     if (r.terminated || r.truncated) return r;
     obs = r.obs;
+  }
+}
+
+/**
+ * The sha256 of whole episodes (reset obs/info, then each step's obs, reward, flags and info) of
+ * `agent` on the envs `ids`, `episodes` seeds spread over them: a pin of an environment's dynamics.
+ * `agent` gets the env (for `sampleAction`), the episode's own rng and the observation.
+ */
+export function transcriptHash(ids: readonly string[], episodes: number, agent: TestAgent, make: (id: string) => Env<RestaurantObservation, RestaurantAction>): string {
+  const h = createHash('sha256');
+  const envs = ids.map((id) => make(id));
+  for (let k = 0; k < episodes; k++) {
+    const env = envs[k % envs.length] as Env<RestaurantObservation, RestaurantAction>;
+    const seed = 1000 + k;
+    for (const line of episodeLines(env, seed, agent, true)) h.update(line);
+  }
+  return h.digest('hex');
+}
+
+/** A test agent: the next action from the env (for `sampleAction`), the episode's tools, its own rng and the observation. */
+export type TestAgent = (env: Env<RestaurantObservation, RestaurantAction>, tools: readonly ToolSpec[], rng: Rng, obs: RestaurantObservation) => RestaurantAction;
+
+/** One episode as JSON lines: the reset (obs, with info when `withInfo`), then each step (obs, reward, flags; the whole info or its failure and detail). */
+function episodeLines(env: Env<RestaurantObservation, RestaurantAction>, seed: number, agent: TestAgent, withInfo: boolean): string[] {
+  const reset = env.reset({ seed });
+  const out = [JSON.stringify(withInfo ? [env.id, seed, reset.obs, reset.info] : [seed, reset.obs])];
+  const rng = createRng(seed).fork('agent');
+  const tools = reset.info['tools'] as ToolSpec[];
+  let obs = reset.obs;
+  for (;;) {
+    const r = env.step(agent(env, tools, rng, obs));
+    out.push(JSON.stringify([r.obs, r.reward, r.terminated, r.truncated, withInfo ? r.info : [r.info['failure'], r.info['detail'], r.info['success'], r.info['booked']]]));
+    if (r.terminated || r.truncated) return out;
+    obs = r.obs;
+  }
+}
+
+/**
+ * The episodes (seeds 0 … n-1) where env `b` plays otherwise than env `a` for the same agent
+ * (observations, rewards, flags, failure and its detail): `[]` when they all agree.
+ */
+export function sameEpisodes(a: string, b: string, episodes: number, agent: () => TestAgent): string[] {
+  const ea = makeEnv(a) as Env<RestaurantObservation, RestaurantAction>;
+  const eb = makeEnv(b) as Env<RestaurantObservation, RestaurantAction>;
+  const out: string[] = [];
+  for (let seed = 0; seed < episodes; seed++) {
+    const x = episodeLines(ea, seed, agent(), false);
+    const y = episodeLines(eb, seed, agent(), false);
+    const i = x.findIndex((line, k) => line !== y[k]);
+    if (i >= 0 || x.length !== y.length) out.push(`seed ${seed} step ${i}: ${x[i] ?? ''} ≠ ${y[i] ?? ''}`);
+  }
+  return out;
+}
+
+/** A `TestAgent`: the rule bot configured from the episode's api_call tool. */
+export function rulesAgent(): TestAgent {
+  const bots = new Map<string, ReturnType<typeof createRulesBot>>();
+  return (_env, tools, _rng, obs) => {
+    const key = Object.keys((tools[0]?.function.parameters['properties'] ?? {}) as object).join(' ');
+    let bot = bots.get(key);
+    if (!bot) bots.set(key, (bot = rulesFor(tools)));
+    return bot.respond(obs.history);
+  };
+}
+
+/** Asserts that each -v2 env plays the episodes of its -v1 env for the rule bot and a random agent (the datasets' wording). */
+export function assertSameAsV1(ids: readonly string[], episodes: number): void {
+  for (const id of ids) {
+    const v1 = id.replace(/-v2$/, '-v1');
+    assert.deepEqual(sameEpisodes(v1, id, episodes, rulesAgent), [], `${id}: rule bot`);
+    assert.deepEqual(sameEpisodes(v1, id, episodes, () => (env, _tools, rng) => env.sampleAction(rng)), [], `${id}: random agent`);
   }
 }
