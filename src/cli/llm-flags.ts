@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
-import { floatFlag, intFlag } from './run.js';
+import { floatFlag, intFlag, keyValueFlag, keyValues } from './run.js';
 
 /** The flags as commander gives them. */
 export interface LlmFlags {
@@ -25,31 +25,10 @@ export interface LlmFlags {
 /** The default endpoint (as `OPENAI_BASE_URL` of llm/client.ts, kept here so `--help` loads no client). */
 const DEFAULT_URL = 'https://api.openai.com/v1';
 
-/** Parses one `--llm-option key=value` into the list: the value as JSON when it parses, else as a string. */
-function optionFlag(v: string, list: string[] = []): string[] {
-  const eq = v.indexOf('=');
-  if (eq <= 0) throw new ConfigError(`--llm-option: expected key=value, got '${v}'`);
-  const key = v.slice(0, eq).trim();
+/** Parses one `--llm-option key=value` into the list: model, messages and tools are dialogym's to set. */
+const optionFlag = keyValueFlag('--llm-option', (key) => {
   if (['model', 'messages', 'tools'].includes(key)) throw new ConfigError(`--llm-option: ${key} is set by dialogym (${key === 'model' ? 'use --agent-llm / --user-llm' : 'from the environment'})`);
-  return [...list, v];
-}
-
-/** The request members of the `--llm-option`s (later ones override earlier ones). */
-export function llmOptions(list: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const v of list) {
-    const eq = v.indexOf('=');
-    const raw = v.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // a plain string
-    }
-    out[v.slice(0, eq).trim()] = value;
-  }
-  return out;
-}
+});
 
 /** Adds the connection flags to a command (and the price flags unless `prices` is false). */
 export function llmConnectionOptions(cmd: Command, o: { prices?: boolean } = {}): Command {
@@ -130,7 +109,7 @@ async function llmClient(model: string, o: LlmFlags, seed: number) {
     model,
     baseUrl: o.llmUrl,
     ...(apiKey !== undefined ? { apiKey } : {}),
-    options: llmOptions(o.llmOption),
+    options: keyValues(o.llmOption), // the request members (later ones override earlier ones)
     timeoutMs: o.llmTimeout,
     maxRetries: o.llmRetries,
     maxFailures: o.llmMaxFailures,

@@ -1,7 +1,7 @@
 /** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, inputFlag, intFlag, out, outFileFlag } from '../run.js';
+import { action, inputFlag, intFlag, keyValueFlag, keyValues, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../evaluation/evaluate.js';
 import type { AgentTransport } from '../../agents/agent.js';
@@ -15,6 +15,7 @@ import type { LlmStats } from '../../llm/client.js';
 
 interface EvaluateFlags extends LlmFlags {
   env: string;
+  envOption: string[];
   agentCmd?: string;
   agentUrl?: string;
   agent?: string;
@@ -73,6 +74,7 @@ export function registerEvaluate(program: Command): void {
     .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the four)')
     .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the four)")
     .option('--agent-llm <model>', 'a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent: the testbed\'s prompt, the dialog as messages, the tools (docs/llm.md) (required: one of the four)')
+    .option('--env-option <key=value>', 'an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON, others strings), checked against its schema (schemas/env-*.schema.json); repeatable (default: none)', keyValueFlag('--env-option'), [])
     .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)', inputFlag('--kb'))
     .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
@@ -102,13 +104,21 @@ export function registerEvaluate(program: Command): void {
       const { evaluate } = await import('../../evaluation/evaluate.js');
       const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
       const { progress: startProgress } = await import('../progress.js');
-      const envOptions: Record<string, unknown> = {};
+      const envOptions: Record<string, unknown> = keyValues(o.envOption);
+      /** Sets an option a flag of its own gives, refusing the same key from --env-option. */
+      const setOption = (key: string, flag: string, value: unknown): void => {
+        if (key in envOptions) throw new ConfigError(`--env-option ${key}: given by ${flag} too; give it once`);
+        envOptions[key] = value;
+      };
       // The environments refuse options they do not read; say it with the flag's name.
       if (o.kb !== undefined && !/^(restaurant|dstc6)-/.test(o.env)) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the restaurant-* and dstc6-* environments do)`);
-      if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
+      if (o.kb !== undefined) setOption('restaurants', '--kb', readKb(o.kb).restaurants);
       // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
-      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) envOptions['user'] = { maxTurns: o.maxTurns };
-      else if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
+      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) setOption('user', '--max-turns', { maxTurns: o.maxTurns });
+      else if (o.maxTurns !== undefined) setOption('maxTurns', '--max-turns', o.maxTurns);
+      // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
+      const { make } = await import('../../testbeds/env.js');
+      make(o.env, envOptions);
       const way = ways[0] as (typeof AGENT_WAYS)[number];
       const transport = await way.open(o[way.key] as string, o);
       if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
