@@ -25,6 +25,7 @@ import type { Flight, Intent, KbLine, Month } from '../src/formats/airdialogue.j
 import type { ToolSpec } from '../src/testbeds/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, customerPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
+import '../src/testbeds/airdialogue/customer.js'; // registers AIR_CUSTOMER
 import { PRICE_ANY } from '../src/testbeds/airdialogue/facts.js';
 import { BABI_LANGUAGE } from '../src/testbeds/restaurant/online/babi.js';
 import { fill, NO_MORE_UPDATES, REQUEST_OPENERS, SLOT_PHRASES, UPDATE_OPENERS } from '../src/testbeds/restaurant/patterns.js';
