@@ -55,6 +55,18 @@ test('429 with retry-after-ms / Retry-After: waits what the server asks (plus at
   });
 });
 
+test('a server asking for the same short wait again and again: from the third retry on, at least the backoff', async () => {
+  const again = { status: 429, headers: { 'retry-after-ms': '10' } };
+  await withStub([again, again, again, again, OK], async (stub) => {
+    const sleeps: number[] = [];
+    await client(stub, { retryBaseMs: 100 }, sleeps).chat({ messages });
+    assert.equal(sleeps.length, 4);
+    assert.ok(sleeps.slice(0, 2).every((w) => w >= 10 && w <= 11), String(sleeps));
+    assert.ok((sleeps[2] as number) >= 50 && (sleeps[2] as number) <= 100, String(sleeps));
+    assert.ok((sleeps[3] as number) >= 100 && (sleeps[3] as number) <= 200, String(sleeps));
+  });
+});
+
 test('5xx: exponential backoff with jitter drawn from the seed (same seed, same waits; another seed, others)', async () => {
   const waits = async (seed: number): Promise<number[]> =>
     withStub([{ status: 500 }, { status: 502 }, { status: 503 }, OK], async (stub) => {

@@ -7,7 +7,8 @@
  * - a per-request timeout; retries of 408 / 409 / 429 / 5xx, timeouts, refused connections and cut
  *   or unreadable bodies, with exponential backoff and jitter — the jitter drawn from a seeded `Rng`
  *   forked by the request's key and attempt, so a run's waits are reproducible — honouring
- *   `retry-after-ms` and `Retry-After` (seconds or an HTTP date) when the server sends them;
+ *   `retry-after-ms` and `Retry-After` (seconds or an HTTP date) when the server sends them
+ *   (from the third retry of a request on, waiting at least the backoff as well);
  *   the package's own retries are off (they jitter with `Math.random`);
  * - a failure budget: a request that still fails after its retries (or is refused with another 4xx)
  *   is an `LlmError` the caller may count against one episode; once more than `maxFailures`
@@ -322,13 +323,18 @@ export class LlmClient {
   /** The wait before retry `attempt`, or undefined when the server asks for longer than `retryMaxMs`. */
   private waitBefore(key: string, attempt: number, f: Failure): number | undefined {
     const u = this.rng.fork(`${key}:${attempt}`).next();
+    const backoff = (n: number): number => Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (n - 1)) * (0.5 + 0.5 * u);
     if (f.waitMs !== undefined) {
       if (f.waitMs > this.retryMaxMs) return undefined;
       // What the server asks, and a little more so that clients told the same do not all come back at once.
-      return f.waitMs + u * Math.min(f.waitMs * 0.1, this.retryBaseMs);
+      const asked = f.waitMs + u * Math.min(f.waitMs * 0.1, this.retryBaseMs);
+      // A server that asks again and again (a third retry and on): at least the backoff too, so that a
+      // request told the same short wait each time leaves the rhythm of the others. Measured: 429 on
+      // every third request, retry-after-ms 2, two requests in flight: one request was refused 11 times
+      // in a row (its retries kept landing on the refused count); with this, none.
+      return attempt < 3 ? asked : Math.max(asked, backoff(attempt - 2));
     }
-    const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
-    return backoff * (0.5 + 0.5 * u);
+    return backoff(attempt);
   }
 
   private fail(f: Failure, attempts: number, note: string): never {
