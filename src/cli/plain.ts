@@ -214,7 +214,9 @@ export function intFlag(name: string, min = Number.MIN_SAFE_INTEGER, max = Numbe
   return (v: string) => {
     if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(`${name}: expected an integer, got '${v}'`);
     const n = Number(v);
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${name}: ${v} is out of range [${min}, ${max}]`);
+    // The env server's and the library's wording of the same refusal (`"seed" must be >= 0, got -1`).
+    if (n < min) throw new ConfigError(`${name}: must be >= ${min}, got ${v.trim()}`);
+    if (n > max || !Number.isSafeInteger(n)) throw new ConfigError(`${name}: must be <= ${max}, got ${v.trim()}`);
     return n;
   };
 }
