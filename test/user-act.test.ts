@@ -1,10 +1,11 @@
+/** -v2 info.userAct across the restaurant and DSTC6 envs (a cross-testbed test: it lives in test/). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import './babi.js';
-import '../../dstc6/online.js';
-import { make } from '../../env.js';
-import { createRulesBot } from '../rules/rules.js';
-import type { UserAct } from './user-act.js';
+import '../src/testbeds/restaurant/online/babi.js';
+import '../src/testbeds/dstc6/online.js';
+import { make } from '../src/testbeds/env.js';
+import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
+import type { UserAct } from '../src/testbeds/restaurant/online/user-act.js';
 
 /** Plays `n` episodes of `id` with the rule bot, returning each user turn's utterance and act. */
 function turns(id: string, n: number, options: object = {}): Array<{ said: string; act: UserAct; bot: string }> {
