@@ -230,6 +230,37 @@ export function floatFlag(name: string, min = -Infinity, max = Infinity): (v: st
   };
 }
 
+/**
+ * Parser of a repeatable `key=value` flag (`--llm-option`, `--env-option`): collects the
+ * `key=value`s in order; one without `=` or with an empty key is a ConfigError naming the flag.
+ * `check` may refuse a key (a ConfigError of its own). `keyValues` reads the collected list.
+ */
+export function keyValueFlag(flag: string, check?: (key: string) => void): (v: string, list?: string[]) => string[] {
+  return (v: string, list: string[] = []) => {
+    const eq = v.indexOf('=');
+    if (eq <= 0 || v.slice(0, eq).trim() === '') throw new ConfigError(`${flag}: expected key=value, got '${v}'`);
+    check?.(v.slice(0, eq).trim());
+    return [...list, v];
+  };
+}
+
+/** The object of a `keyValueFlag`'s list: each value as JSON when it parses (`40`, `true`, `{"a":1}`), else as the string; a later key overrides an earlier one. */
+export function keyValues(list: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const v of list) {
+    const eq = v.indexOf('=');
+    const raw = v.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // a plain string
+    }
+    out[v.slice(0, eq).trim()] = value;
+  }
+  return out;
+}
+
 /** Writes a line to stdout. */
 export function out(line: string): void {
   process.stdout.write(line + '\n');
