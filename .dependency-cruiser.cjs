@@ -16,8 +16,8 @@ module.exports = {
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers, train, report and datasets are generic: they never import testbeds, serve, cli, or the agent harness.',
-      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets)/' },
+      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm are generic: they never import testbeds, serve, cli, or the agent harness.',
+      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm)/' },
       to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents)/' },
     },
     {

@@ -115,9 +115,10 @@ for (const page of docPages()) {
   const vars: Record<string, string> = { D: join(sharedData, 'dialog-bAbI-tasks'), T: join(sharedData, 'dstc6-track1', 'dataset-E2E-goal-oriented-test-v1.0'), A: join(sharedData, 'airdialogue') };
   for (const l of shellLines(page)) {
     if (l.kind === 'set') {
-      // Pages point D/T/A at ../shared/data; here the same data wherever it is.
+      // Pages point D/T/A into the user data folder (where `data fetch` puts the releases); here the same data wherever it is.
       const v = l.value.replace(/\$(\w+)|\$\{(\w+)\}/g, (_m, a: string | undefined, b: string | undefined) => vars[(a ?? b) as string] ?? '');
-      vars[l.name] = /^\.\.\/shared\/data\//.test(l.value) ? join(sharedData, l.value.replace(/^\.\.\/shared\/data\//, '')) : v;
+      const inData = /^(?:\.\.\/shared\/data|~\/\.local\/share\/dialogym)\//;
+      vars[l.name] = inData.test(l.value) ? join(sharedData, l.value.replace(inData, '')) : v;
       continue;
     }
     // `data fetch` goes to the publishers' servers: no network here (test/data-fetch.test.ts runs it against a local mirror).

@@ -86,3 +86,12 @@ export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
 export { evaluate, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
+
+// LLMs as agents and as simulated users (docs/llm.md).
+export { LlmClient, LlmError, type LlmClientOptions, type LlmStats, type ChatRequest, type ChatReply } from './llm/client.js';
+export { ResponseCache } from './llm/cache.js';
+export type { TokenUsage } from './llm/usage.js';
+export { llmTransport, type LlmTransportOptions } from './agents/llm.js';
+export { llmSystemMessage, llmUserSystemMessage, llmUserPrompt } from './builtin-agents/llm.js';
+export { llmUserVoice, type LlmUserOptions } from './evaluation/llm-user.js';
+export type { UserVoice, UserVoiceSession, UserTurn } from './evaluation/user-voice.js';

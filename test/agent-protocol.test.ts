@@ -83,7 +83,7 @@ test('evaluate --show-failures: failed episodes turn by turn, marked where they 
 test('evaluate and agent: one-line errors', () => {
   const none = cli(['evaluate', '--env', 'restaurant-task1-v1']);
   assert.equal(none.status, 2);
-  assert.equal(none.stderr, 'error: give exactly one of --agent-cmd, --agent-url, --agent\n');
+  assert.equal(none.stderr, 'error: give exactly one of --agent-cmd, --agent-url, --agent, --agent-llm\n');
   const unknown = cli(['evaluate', '--env', 'restaurant-task9-v1', '--agent', 'rules']);
   assert.notEqual(unknown.status, 0);
   assert.match(unknown.stderr, /^error: .*restaurant-task9-v1.*\n$/);

@@ -79,6 +79,6 @@ test('bad input: one error line, non-zero exit, no output file', () => {
   oneLineError(cli('airdialogue', 'score', '--data', d2, '--kb', k2, '--pred', p1), /^error: .*p1\.json:2: missing line: .*d2\.json has 2 lines, this file has 1/);
   oneLineError(cli('airdialogue', 'score', '--data', k2, '--kb', k2), /^error: .*k2\.json looks like an AirDialogue KB file \(JSON Lines\); --data takes an AirDialogue data file \(JSON Lines\)$/);
   oneLineError(cli('airdialogue', 'selfplay', '--agent', 'nobody', '--n', '5'), /^error: unknown agent policy 'nobody'/);
-  oneLineError(cli('airdialogue', 'generate', '--n', '0', '--out', join(tmp, 'never')), /--n: 0 is out of range/);
+  oneLineError(cli('airdialogue', 'generate', '--n', '0', '--out', join(tmp, 'never')), /--n: must be >= 1, got 0/);
   assert.ok(!existsSync(join(tmp, 'never')));
 });

@@ -127,7 +127,7 @@ test('an alias parses like the option it stands for (same value, same checks)', 
   assert.equal(parse('dstc6 score', ['--truth', 'a.answers.json']).answers, 'a.answers.json');
   assert.equal(parse('agent', ['--model', 'rules']).agent, 'rules');
   // The old spelling's value is checked as the new one's, with the old name in the message.
-  assert.throws(() => parse('airdialogue generate', ['--n', '0']), /--n: 0 is out of range/);
+  assert.throws(() => parse('airdialogue generate', ['--n', '0']), /--n: must be >= 1, got 0/);
 });
 
 test('every option that takes a value shows its default, or says it is required', () => {

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MONTHS } from '../src/formats/airdialogue.js';
 import { AIR_ACTS, AIR_FAILURES, readAgentTurn } from '../src/testbeds/airdialogue/index.js';
 import { make } from '../src/testbeds/env.js';
 import '../src/testbeds/restaurant/online/babi.js';
@@ -40,6 +41,8 @@ test('the AirDialogue page lists every act with wordings that read as it, and ev
     for (const w of wordings) assert.deepEqual(readAgentTurn(w).acts, [a.act], `${a.label}: "${w}"`);
   }
   for (const f of AIR_FAILURES) assert.ok(md.includes(`| \`${f.reason}\` |`), f.reason);
+  // an agent matches the customer's dates against the table: the page spells the months as the table does ('June', 'Sept')
+  assert.ok(md.includes(MONTHS.map((m) => `\`${m}\``).join(', ')), `the page does not spell the table's months ${MONTHS.join(' ')}`);
 });
 
 test('writeParts replaces a part between its markers and names a missing part', () => {

@@ -25,7 +25,7 @@ import {
   LexiconCustomer,
   type CueKind,
 } from '../src/testbeds/airdialogue/index.js';
-import { ACTION_COUNT, INFOBOT_TOOLS, REWARDS, SLOTS, TemplateNlg, discreteAction, type UserAct } from '../src/testbeds/infobot/index.js';
+import { ACTION_COUNT, INFOBOT_FAILURES, INFOBOT_TOOLS, REWARDS, SLOTS, TemplateNlg, discreteAction, type UserAct } from '../src/testbeds/infobot/index.js';
 import { ACTS, CONTRACTIONS, FILLERS, NOT_UNDERSTOOD, QUESTION_FORM, RECALL_CUES, SLOT_CUES } from '../src/testbeds/restaurant/online/lexicon.js';
 import { VARIED } from '../src/testbeds/restaurant/online/varied.js';
 import * as babi from '../src/testbeds/restaurant/patterns.js';
@@ -244,7 +244,11 @@ export function infobotContractParts(): Record<string, string> {
       ['maxTurns', String(REWARDS.maxTurns), 'agent actions per episode; the last one fails whatever it is'],
     ],
   );
-  return { 'infobot-tools': toolsTable(INFOBOT_TOOLS), 'infobot-actions': actions, 'infobot-user-acts': userActs, 'infobot-slot-phrases': phrases, 'infobot-rewards': rewards };
+  const failures = table(
+    ['', 'failure (`info.failure`)', 'when'],
+    Object.entries(INFOBOT_FAILURES).map(([reason, when], i) => [String(i + 1), code(reason), when]),
+  );
+  return { 'infobot-tools': toolsTable(INFOBOT_TOOLS), 'infobot-actions': actions, 'infobot-user-acts': userActs, 'infobot-slot-phrases': phrases, 'infobot-rewards': rewards, 'infobot-failures': failures };
 }
 
 const begin = (name: string): string => `<!-- generated: ${name} (test/contract-docs.ts) -->`;

@@ -229,13 +229,23 @@ test('data fetch all --mirror: a cut download resumes with Range, the files are 
   assert.equal(score.code, 0, score.stderr);
   assert.deepEqual(JSON.parse(score.stdout), { p1: 1, p2: 1, p5: 1, mrr: 1, dialogs: 1000, missing: 0 });
 
+  // Fetching a dataset the folder holds complete downloads nothing and says so (exit 0); --force fetches it again.
+  requests.length = 0;
+  const again = await cli(['data', 'fetch', 'babi', '--mirror', base], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, `babi: already present, 29 files, 34.5 MB in ${root}/dialog-bAbI-tasks; nothing fetched (\`dialogym data list --verify\` checks every file; --force fetches it again)\n`);
+  const air = await cli(['data', 'fetch', 'airdialogue', '--mirror', base, '--catalogue', join(work, 'catalogue.json')], env);
+  assert.equal(air.code, 0, air.stderr);
+  assert.match(air.stdout, /^airdialogue: already present, 6 files, .* nothing fetched \(its files have no published checksums, so a copy cannot be told from the release; --force fetches it again\)\n$/);
+  assert.deepEqual(requests, []);
+
   // A corrupted byte: refused in one line naming the file; the installed copy stays as it was, nothing is left behind.
-  const bad = await cli(['data', 'fetch', 'babi', '--mirror', `${base}/corrupt`], env);
+  const bad = await cli(['data', 'fetch', 'babi', '--force', '--mirror', `${base}/corrupt`], env);
   oneLine(bad, /^error: dialog-bAbI-tasks\/dialog-babi-task3-options-dev\.txt: SHA-256 [0-9a-f]{16}… is not the original's \(f2b28ff18f3aa066…\): the copy from http:\/\/127\.0\.0\.1:\d+\/corrupt\/downloads\/dialog_babi\/dialog_babi\.tar\.gz is corrupt or not the release; removed the download, run again to fetch it anew$/);
   assert.equal(assertSameFiles(babiDir, join(root, 'dialog-bAbI-tasks')), 29);
   assert.deepEqual(readdirSync(root).sort(), ['.downloads', 'airdialogue', 'dialog-bAbI-tasks', 'dstc6-track1']);
   assert.deepEqual(readdirSync(join(root, '.downloads')), []);
-  const badAir = await cli(['data', 'fetch', 'airdialogue', '--mirror', `${base}/corrupt`, '--catalogue', join(work, 'catalogue.json')], env);
+  const badAir = await cli(['data', 'fetch', 'airdialogue', '--force', '--mirror', `${base}/corrupt`, '--catalogue', join(work, 'catalogue.json')], env);
   oneLine(badAir, /^error: airdialogue_data\.tar\.gz: SHA-256 [0-9a-f]{16}… is not the original's \([0-9a-f]{16}…\): the copy from .*\/corrupt\/airdialogue\/airdialogue_data\.tar\.gz is corrupt/);
   const badList = await cli(['data', 'list'], env);
   assert.match(badList.stdout, /^airdialogue  present: 6 files/m);

@@ -90,7 +90,7 @@ test('bad flags: one-line error, exit 2, nothing written', () => {
   const cases: Array<[string[], RegExp]> = [
     [['--task', '7', '--seed', '1', '--out', out], /^error: --task: expected 1, 2, 3, 4, 5 or all, got '7'\n$/],
     [['--task', 'all', '--seed', 'x', '--out', out], /^error: --seed: expected an integer, got 'x'\n$/],
-    [['--task', 'all', '--seed', '1', '--out', out, '--dialogs', '0'], /^error: --dialogs: 0 is out of range/],
+    [['--task', 'all', '--seed', '1', '--out', out, '--dialogs', '0'], /^error: --dialogs: must be >= 1, got 0/],
     [['--seed', '1', '--out', out], /^error: --task is required/],
     [['--task', '1', '--seed', '1'], /^error: --out is required\n$/],
   ];

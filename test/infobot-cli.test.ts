@@ -45,7 +45,7 @@ test('infobot eval: plain output, max always succeeds, bad agents and flags fail
   for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) oneLineError(cli(['infobot', 'eval', '--agent', a, '--policies', noPolicies]), new RegExp(`^error: agent '${a}' needs a trained policy: run dialogym infobot train`));
   oneLineError(cli(['infobot', 'eval', '--agent', 'rule-x']), /^error: unknown infobot agent 'rule-x'/);
   oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--split', 'huge']), /^error: unknown KB split 'huge'/);
-  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--episodes', '0']), /^error: --episodes: 0 is out of range/);
+  oneLineError(cli(['infobot', 'eval', '--agent', 'rule-soft', '--episodes', '0']), /^error: --episodes: must be >= 1, got 0$/);
 });
 
 test('infobot eval --kb: malformed KB files give file:line errors', () => {

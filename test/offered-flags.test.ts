@@ -1,5 +1,6 @@
 /**
- * Flags and models a verb offers work, or are refused in one line: `--seed -1`, flags of another
+ * Flags and models a verb offers work, or are refused in one line: `--seed -1` (in the env
+ * server's words), flags of another
  * model (`--hops` on tfidf), `rules-dstc2` outside `eval`, and `infobot eval --kb DIR` taking the
  * split from the folder. Also a text file over the size limit.
  */
@@ -13,8 +14,11 @@ import { cli, oneLineError, type CliRun } from './cli.js';
 const oneLine = (r: CliRun, re: RegExp, code = 2): void => oneLineError(r, re, code);
 
 test('--seed -1 and flags of another model are refused in one line', () => {
-  oneLine(cli('generate', 'restaurant', '--task', '1', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: -1 is out of range \[0, /);
-  oneLine(cli('generate', 'dstc6', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: -1 is out of range \[0, /);
+  oneLine(cli('generate', 'restaurant', '--task', '1', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: must be >= 0, got -1$/);
+  oneLine(cli('generate', 'dstc6', '--seed', '-1', '--out', join(tmpdir(), 'never')), /^error: --seed: must be >= 0, got -1$/);
+  // evaluate words it as the env server and the library do ("seed" must be >= 0, got -1)
+  oneLine(cli('evaluate', '--env', 'restaurant-task1-v2', '--agent', 'rules', '--seed', '-1'), /^error: --seed: must be >= 0, got -1$/);
+  oneLine(cli('evaluate', '--env', 'restaurant-task1-v2', '--agent', 'rules', '--episodes', '0'), /^error: --episodes: must be >= 1, got 0$/);
   oneLine(cli('train', '--model', 'tfidf', '--hops', '2', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --hops does not apply to tfidf \(its options: --match-type --kb --input\)$/);
   oneLine(cli('train', '--model', 'nn', '--seed', '3', '--train', 'a', '--dev', 'b', '--candidates', 'c', '--out', 'm.dgm'), /^error: --seed does not apply to nn \(its options: none\)$/);
   oneLine(cli('train', '--model', 'hcn', '--margin', '0.1', '--train', 'a', '--kb', 'k', '--out', 'm.dgm'), /^error: --margin does not apply to hcn/);

@@ -96,6 +96,7 @@ test('npm pack → npm install <tarball> (no native build) → import { make, ch
     assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], 'the tarball ships source maps');
     assert.ok(files.includes('LICENSE'), 'LICENSE missing from the tarball');
     assert.ok(files.some((f) => f.startsWith('policies/infobot/')), 'default policies missing from the tarball');
+    for (const p of ['restaurant', 'dstc6', 'airdialogue', 'infobot', 'user-restaurant', 'user-airdialogue']) assert.ok(files.includes(`prompts/${p}.md`), `prompts/${p}.md missing from the tarball`);
     assert.ok(files.includes('src/serve/web/index.html'), 'web UI missing from the tarball');
     assert.ok(files.includes('dist/src/index.d.ts'), 'type declarations missing from the tarball');
     assert.ok(!files.some((f) => f.startsWith('dist/test/') || f.startsWith('dist/bench/')), 'the tarball ships tests or benchmarks');
@@ -116,7 +117,7 @@ test('npm pack → npm install <tarball> (no native build) → import { make, ch
 
     writeFileSync(
       join(app, 'check.mjs'),
-      `import { make, checkEnv, envs, runEpisode, createRng, evaluate, loadAgent } from 'dialogym';
+      `import { make, checkEnv, envs, runEpisode, createRng, evaluate, loadAgent, llmSystemMessage } from 'dialogym';
 import { evaluateAgent } from 'dialogym/infobot';
 // The evaluation harness: dialogym's rule bot (one per lane) and an agent written here, with pass^k.
 const rules = await evaluate('restaurant-task5-v1', loadAgent('rules'), { episodes: 6, trials: 3, seed: 2, concurrency: 2 });
@@ -132,17 +133,21 @@ for (const id of ['infobot-medium-v1', 'airdialogue-v1']) {
   const r = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
   out[id] = { steps: r.steps, reward: r.reward };
 }
-console.log(JSON.stringify({ ids, out, rl, harness: { rules: rules.summary, records: rules.records.length, mine: mine.summary } }));
+// The LLM agent's shipped prompts are found in the installed package.
+const prompt = llmSystemMessage({ env: 'restaurant-task3-v1', observation: { kb: ['resto_1 R_rating 5'] } });
+console.log(JSON.stringify({ ids, out, rl, prompt, harness: { rules: rules.summary, records: rules.records.length, mine: mine.summary } }));
 `,
     );
     const got = JSON.parse(run(process.execPath, ['check.mjs'], app)) as {
       ids: string[];
       out: Record<string, { steps: number; reward: number }>;
       rl: { agent: string; episodes: number; success: number };
+      prompt: string;
       harness: { rules: { success: number; passK: number[]; trials: number }; records: number; mine: { success: number; passK: number[]; failures: Record<string, number> } };
     };
     assert.deepEqual([got.harness.rules.success, got.harness.rules.passK, got.harness.records], [1, [1, 1, 1], 18]);
     assert.deepEqual([got.harness.mine.success, got.harness.mine.passK, got.harness.mine.failures], [0, [0, 0], { 'max turns': 6 }]);
+    assert.match(got.prompt, /^You are the assistant of a restaurant booking service[\s\S]*\n## Context\n\nresto_1 R_rating 5$/);
     assert.equal(got.rl.agent, 'rl-soft');
     assert.equal(got.rl.episodes, 20);
     for (const id of ['airdialogue-v1', 'infobot-small-v1', 'infobot-medium-v1', 'infobot-large-v1', 'infobot-xlarge-v1']) assert.ok(got.ids.includes(id), `${id} not in envs: ${got.ids.join(', ')}`);

@@ -109,6 +109,9 @@ for (const width of [1280, 390]) {
     assert.deepEqual(await page.locator('[data-testid=report-table] tbody tr td:first-child').allTextContents(), ['T1', 'T5-OOV']);
     const img = await page.locator('[data-testid=report-chart]').evaluate((e: any) => ({ w: e.naturalWidth, shown: e.getBoundingClientRect().width }));
     assert.equal(img.w, 640);
+    // The chart opens full size (on a phone a wide chart is shrunk to the screen).
+    assert.equal(await page.locator('[data-testid=report-chart-link]').getAttribute('href'), await page.locator('[data-testid=report-chart]').getAttribute('src'));
+    if (width === 1280) assert.match((await page.locator('[data-testid=folder]').textContent()) ?? '', / · 2 runs · 1 report$/);
     assert.ok(img.shown > 100 && img.shown <= width, JSON.stringify(img));
     await page.screenshot({ path: join(shots, `view-report-${width}.png`), fullPage: true });
     assert.ok((await scrollWidth(page)) <= width, `page is ${await scrollWidth(page)} px wide at ${width}`);

@@ -171,7 +171,7 @@ test('view is read only (POST is a 405 naming GET) and stops on SIGTERM like the
     });
     child.on('exit', () => reject(new Error(err)));
   });
-  assert.match(err, /\(2 runs, 1 reports, 2 charts in /);
+  assert.match(err, /\(2 runs, 1 report, 2 charts in /);
   const list = (await (await fetch(`${url}/api/view`)).json()) as { runs: unknown[] };
   assert.equal(list.runs.length, 2);
   const code = await new Promise<number | null>((resolve) => {

@@ -5,6 +5,7 @@
  * module checks an agent's reply and turns a failed one into the reason counted in summaries.
  */
 import { isToolCall, type ToolSpec } from '../testbeds/env.js';
+import type { TokenUsage } from '../llm/usage.js';
 
 /**
  * The protocol version carried by every request (`protocol` of {@link AgentRequest}).
@@ -58,7 +59,9 @@ export interface AgentRequest {
  * Why an episode failed on the agent's side (the environment's own reasons come from
  * `info.failure`): the reply is not JSON, has no action, calls an unknown tool or with bad
  * arguments, is refused by the environment, echoes another `turn`, is longer than the reply
- * limit, came too late, or the agent process exited / the HTTP endpoint failed.
+ * limit, came too late, or the agent process exited / the HTTP endpoint failed; an LLM agent's
+ * request failed after its retries (`llm error`) or its reply was cut at the token limit
+ * (`llm truncated`).
  *
  * @example
  * ```ts
@@ -66,7 +69,7 @@ export interface AgentRequest {
  * const agentSide: AgentFailure[] = ['timeout', 'reply too long', 'turn mismatch'];
  * ```
  */
-export type AgentFailure = 'invalid json' | 'no action' | 'unknown tool' | 'bad arguments' | 'invalid action' | 'turn mismatch' | 'reply too long' | 'timeout' | 'agent exited' | 'http error';
+export type AgentFailure = 'invalid json' | 'no action' | 'unknown tool' | 'bad arguments' | 'invalid action' | 'turn mismatch' | 'reply too long' | 'timeout' | 'agent exited' | 'http error' | 'llm error' | 'llm truncated';
 
 /**
  * An agent turn that went wrong: the reason counted in the summary and a one-line message. A
@@ -83,6 +86,8 @@ export class AgentError extends Error {
   constructor(
     readonly reason: AgentFailure,
     message: string,
+    /** Tokens the failed turn used (an LLM agent whose reply gave no action). */
+    readonly usage?: TokenUsage,
   ) {
     super(message);
   }
@@ -146,6 +151,15 @@ function depthOver(v: unknown, max: number): boolean {
  * arguments fit its schema.
  */
 export function readAgentReply(raw: string | unknown, tools: readonly ToolSpec[], turn?: number): unknown {
+  return readReply(raw, tools, turn).action;
+}
+
+/**
+ * `readAgentReply`, and the token use the reply reports, if any: `usage: {requests, tokensIn,
+ * tokensOut}` (non-negative integers; the LLM agent sends it, `evaluate` adds it up per episode;
+ * a malformed one is ignored).
+ */
+export function readReply(raw: string | unknown, tools: readonly ToolSpec[], turn?: number): { action: unknown; usage?: TokenUsage } {
   let msg: unknown = raw;
   if (typeof raw === 'string') {
     try {
@@ -171,5 +185,14 @@ export function readAgentReply(raw: string | unknown, tools: readonly ToolSpec[]
   } else if (typeof action === 'object' && action !== null && 'tool' in action) {
     throw new AgentError('bad arguments', `a tool call needs "tool" (string) and "arguments" (object): ${JSON.stringify(action).slice(0, 80)}`);
   }
-  return action;
+  const usage = usageOf((msg as { usage?: unknown }).usage);
+  return usage ? { action, usage } : { action };
+}
+
+/** A well-formed `usage` of a reply, or undefined. */
+function usageOf(u: unknown): TokenUsage | undefined {
+  if (u === null || typeof u !== 'object') return undefined;
+  const { requests, tokensIn, tokensOut } = u as Record<string, unknown>;
+  const count = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+  return count(requests) && count(tokensIn) && count(tokensOut) ? { requests, tokensIn, tokensOut } : undefined;
 }

@@ -214,7 +214,9 @@ export function intFlag(name: string, min = Number.MIN_SAFE_INTEGER, max = Numbe
   return (v: string) => {
     if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(`${name}: expected an integer, got '${v}'`);
     const n = Number(v);
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${name}: ${v} is out of range [${min}, ${max}]`);
+    // The env server's and the library's wording of the same refusal (`"seed" must be >= 0, got -1`).
+    if (n < min) throw new ConfigError(`${name}: must be >= ${min}, got ${v.trim()}`);
+    if (n > max || !Number.isSafeInteger(n)) throw new ConfigError(`${name}: must be <= ${max}, got ${v.trim()}`);
     return n;
   };
 }
@@ -226,6 +228,37 @@ export function floatFlag(name: string, min = -Infinity, max = Infinity): (v: st
     if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name}: expected a number in [${min}, ${max}], got '${v}'`);
     return n;
   };
+}
+
+/**
+ * Parser of a repeatable `key=value` flag (`--llm-option`, `--env-option`): collects the
+ * `key=value`s in order; one without `=` or with an empty key is a ConfigError naming the flag.
+ * `check` may refuse a key (a ConfigError of its own). `keyValues` reads the collected list.
+ */
+export function keyValueFlag(flag: string, check?: (key: string) => void): (v: string, list?: string[]) => string[] {
+  return (v: string, list: string[] = []) => {
+    const eq = v.indexOf('=');
+    if (eq <= 0 || v.slice(0, eq).trim() === '') throw new ConfigError(`${flag}: expected key=value, got '${v}'`);
+    check?.(v.slice(0, eq).trim());
+    return [...list, v];
+  };
+}
+
+/** The object of a `keyValueFlag`'s list: each value as JSON when it parses (`40`, `true`, `{"a":1}`), else as the string; a later key overrides an earlier one. */
+export function keyValues(list: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const v of list) {
+    const eq = v.indexOf('=');
+    const raw = v.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // a plain string
+    }
+    out[v.slice(0, eq).trim()] = value;
+  }
+  return out;
 }
 
 /** Writes a line to stdout. */

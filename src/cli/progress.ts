@@ -30,9 +30,19 @@ function etaSeconds(elapsedSeconds: number, done: number, total: number): number
   return done > 0 ? (elapsedSeconds * (total - done)) / done : Number.NaN;
 }
 
-export function progress(label: string, total: number, opts: { quiet?: boolean } = {}): Progress {
+/** Options of `progress`: `quiet` prints nothing; `now` is the clock in ms (tests). */
+export interface ProgressOptions {
+  readonly quiet?: boolean;
+  readonly now?: () => number;
+}
+
+/** Longest gap between two plain lines while work is reported (a slow run still shows it is alive). */
+const PLAIN_GAP_MS = 60_000;
+
+export function progress(label: string, total: number, opts: ProgressOptions = {}): Progress {
   if (opts.quiet || total <= 0) return { update() {}, stop() {} };
-  const t0 = Date.now();
+  const now = opts.now ?? Date.now;
+  const t0 = now();
   let last = -1;
   if (process.stderr.isTTY) {
     const cliProgress = loadCliProgress();
@@ -42,17 +52,21 @@ export function progress(label: string, total: number, opts: { quiet?: boolean }
     );
     bar.start(total, 0, { note: '', eta: '?' });
     return {
-      update: (done, note = '') => bar.update(done, { note, eta: formatDuration(etaSeconds((Date.now() - t0) / 1000, done, total)) }),
+      update: (done, note = '') => bar.update(done, { note, eta: formatDuration(etaSeconds((now() - t0) / 1000, done, total)) }),
       stop: () => bar.stop(),
     };
   }
-  // Plain lines: about ten per run, and the last one (once, however often it is reported).
+  // Plain lines: about ten per run, at least one a minute while work is reported, and the last one
+  // (once, however often it is reported).
   const step = Math.max(1, Math.ceil(total / 10));
+  let printed = t0;
   return {
     update(done, note = '') {
-      if (done === last || (done !== total && Math.floor(done / step) === Math.floor(last / step))) return;
+      const t = now();
+      if (done === last || (done !== total && Math.floor(done / step) === Math.floor(last / step) && t - printed < PLAIN_GAP_MS)) return;
       last = done;
-      const el = (Date.now() - t0) / 1000;
+      printed = t;
+      const el = (t - t0) / 1000;
       process.stderr.write(`${label}: ${done}/${total} (${Math.round((100 * done) / total)}%) elapsed ${formatDuration(el)} eta ${formatDuration(etaSeconds(el, done, total))}${note ? ' ' + note : ''}\n`);
     },
     stop() {},

@@ -1,7 +1,7 @@
 /** Shared plumbing for CLI verbs: one-line errors, exit codes, flag parsing helpers (./plain.ts), hidden aliases. */
 import { Option } from 'commander';
 
-export { action, checkHeldOut, debugEnabled, fail, fileList, floatFlag, inputArgs, inputFlag, inputListFlag, inputPath, intFlag, out, outFileFlag, outFolderFlag } from './plain.js';
+export { action, checkHeldOut, debugEnabled, fail, fileList, floatFlag, inputArgs, inputFlag, inputListFlag, inputPath, intFlag, keyValueFlag, keyValues, out, outFileFlag, outFolderFlag } from './plain.js';
 
 /**
  * A hidden old spelling of an option (docs/cli.md lists them): `--n <k>` sets the value of the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normaliseChatText, numberWord } from './text.js';
+import { count, normaliseChatText, numberWord } from './text.js';
 
 test('normaliseChatText: emoji, code-like characters and punctuation dropped, digits as words, words kept', () => {
   assert.equal(normaliseChatText('Table for 4 in Rome, please!! 🍝 ;-)'), 'table for four in rome please');
@@ -20,4 +20,8 @@ test('numberWord: 0-20 in digits only', () => {
   assert.equal(numberWord('21'), undefined);
   assert.equal(numberWord('4stars'), undefined);
   assert.equal(numberWord('four'), undefined);
+});
+
+test('count: the noun in the number it takes', () => {
+  assert.deepEqual([0, 1, 2].map((n) => count(n, 'run')), ['0 runs', '1 run', '2 runs']);
 });

@@ -61,3 +61,8 @@ export const EXCERPT_CHARS = 80;
 export function excerpt(s: string, max = EXCERPT_CHARS): string {
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }
+
+/** `n` and an English noun in the number it takes: `count(1, 'run')` → `1 run`, `count(2, 'run')` → `2 runs`. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -17,7 +17,10 @@
  */
 import { ConfigError, DialogymError } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
-import { AGENT_PROTOCOL, AgentError, readAgentReply, type AgentRequest } from '../agents/protocol.js';
+import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
+import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
+import { LlmError } from '../llm/client.js';
+import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { episodeStats, passHatK } from '../metrics/episodes.js';
 
@@ -44,10 +47,19 @@ export interface EvaluateAgentOptions {
   readonly envOptions?: EnvOptions;
   /** Per-turn reply timeout in ms; default 5000. */
   readonly timeoutMs?: number;
+  /** Called as soon as an episode ends, in the order episodes end (with `concurrency` above 1 not episode order): where a run appends its records so that an interruption loses none (`--resume`). */
+  readonly onFinish?: (record: EpisodeRecord) => void;
   /** Called after each episode, in episode order, with its record and how many are done of how many. */
   readonly onEpisode?: (record: EpisodeRecord, done: number, total: number) => void;
   /** Only the tasks whose index passes (a sharded run's part; task i is seeded by seed + i alone). */
   readonly include?: (task: number) => boolean;
+  /**
+   * Records of an interrupted run (`--resume`): their episodes are not played again; they are in
+   * the result and the summary, in episode order, and not passed to `onEpisode`.
+   */
+  readonly done?: readonly EpisodeRecord[];
+  /** Says the simulated user's turns in other words (an LLM user: `user-voice.ts`); default: the environment's own. */
+  readonly userVoice?: UserVoice;
 }
 
 /**
@@ -87,6 +99,10 @@ export interface EpisodeRecord {
   readonly reads?: readonly unknown[];
   /** The agent turn (0-based) where the episode went wrong (`info.failureTurn`), when the environment tells. */
   readonly failureTurn?: number;
+  /** Tokens the agent reported with its replies (an LLM agent), summed; absent when it reported none. */
+  readonly usage?: TokenUsage;
+  /** Tokens the user's voice used (an LLM user), summed; absent without one. */
+  readonly userUsage?: TokenUsage;
 }
 
 /**
@@ -111,6 +127,10 @@ export interface EvaluationSummary {
   readonly avgTurns: number;
   readonly avgReward: number;
   readonly failures: Readonly<Record<string, number>>;
+  /** The records' `usage` summed, when any record has one. */
+  readonly usage?: TokenUsage;
+  /** The records' `userUsage` summed, when any record has one. */
+  readonly userUsage?: TokenUsage;
 }
 
 /**
@@ -142,33 +162,67 @@ function oneLine(message: string): string {
 
 /** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
+async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
   const r0 = env.reset({ seed, variant: trial });
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
-  let obs: unknown = r0.obs;
   const actions: unknown[] = [];
   const reads: unknown[] = [];
   let reward = 0;
   const base = { env: envId, episode, trial, seed };
   let goal = r0.info['goal'];
-  // The keys a record has after the original ones, when the environment gives them.
-  const readable = (info: Record<string, unknown> = {}): Partial<Pick<EpisodeRecord, 'goal' | 'detail' | 'reads' | 'failureTurn'>> => {
+  let usage: TokenUsage | undefined;
+  let userUsage: TokenUsage | undefined;
+  // The keys a record has after the original ones, when the environment (goal, detail, reads, failureTurn) or the agent and the user's voice (usage, userUsage) give them.
+  const out = (record: EpisodeRecord, agentFailed: boolean, info: Record<string, unknown> = {}): { record: EpisodeRecord; agentFailed: boolean } => {
     goal ??= info['goal'];
     const turn = info['failureTurn'];
-    return {
+    const more = {
       ...(goal !== undefined ? { goal } : {}),
       ...(info['detail'] !== undefined ? { detail: info['detail'] } : {}),
       ...(reads.some((x) => x !== null) ? { reads } : {}),
       ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
+      ...(usage ? { usage } : {}),
+      ...(userUsage ? { userUsage } : {}),
     };
+    return { record: { ...record, ...more }, agentFailed };
   };
+  // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
+  const said: string[] = [];
+  const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
+    if (!voice) return o;
+    const history = ((o as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
+    const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
+    for (let k = said.length; k < users.length; k++) {
+      const template = (users[k] as { text: string }).text;
+      if (SILENCE.test(template)) {
+        said.push(template);
+        continue;
+      }
+      const before = (withUserWords(o, said) as { history: Array<{ speaker: string; text: string }> }).history;
+      const at = history.indexOf(users[k] as { speaker: string; text: string });
+      const r = await voice.say({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never });
+      said.push(r.text);
+      if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+    }
+    return withUserWords(o, said);
+  };
+  let obs: unknown;
+  try {
+    obs = await voiced(r0.obs, r0.info, undefined);
+  } catch (e) {
+    if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: 0, failure: 'user llm error', message: oneLine(e.message), actions, observation: r0.obs }, false);
+    throw e;
+  }
   for (let turn = 0; turn < 10_000; turn++) {
     const req: AgentRequest = { protocol: AGENT_PROTOCOL, env: envId, episode, trial, seed, turn, observation: obs, tools };
     let action: unknown;
     try {
-      action = readAgentReply(await conn.send(req, timeoutMs), tools, turn);
+      const reply = readReply(await conn.send(req, timeoutMs), tools, turn);
+      action = reply.action;
+      if (reply.usage) usage = addUsage(usage ?? NO_USAGE, reply.usage);
     } catch (e) {
-      if (e instanceof AgentError) return { record: { ...base, success: false, reward, turns: turn, failure: e.reason, message: oneLine(e.message), actions, observation: obs, ...readable() }, agentFailed: true };
+      if (e instanceof AgentError && e.usage) usage = addUsage(usage ?? NO_USAGE, e.usage);
+      if (e instanceof AgentError) return out({ ...base, success: false, reward, turns: turn, failure: e.reason, message: oneLine(e.message), actions, observation: obs }, true);
       throw e;
     }
     actions.push(action);
@@ -176,20 +230,25 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
     try {
       r = env.step(action);
     } catch (e) {
-      if (e instanceof DialogymError) return { record: { ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: oneLine(e.message), actions, observation: obs, ...readable() }, agentFailed: false };
+      if (e instanceof DialogymError) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: oneLine(e.message), actions, observation: obs }, false);
       throw e;
     }
     reward += r.reward;
-    obs = r.obs;
     reads.push(r.info['read'] ?? null);
+    try {
+      obs = await voiced(r.obs, r.info, action);
+    } catch (e) {
+      if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'user llm error', message: oneLine(e.message), actions, observation: withUserWords(r.obs, said) }, false, r.info);
+      throw e;
+    }
     if (r.terminated || r.truncated) {
       const success = successOf(r.info, reward);
       const f = r.info['failure'];
       const failure = success ? null : typeof f === 'string' ? f : r.truncated ? 'max turns' : 'failed';
-      return { record: { ...base, success, reward, turns: turn + 1, failure, actions, observation: obs, ...readable(r.info) }, agentFailed: false };
+      return out({ ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, false, r.info);
     }
   }
-  return { record: { ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs, ...readable() }, agentFailed: false };
+  return out({ ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, false);
 }
 
 /**
@@ -207,8 +266,12 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
 export function summarizeEpisodes(run: { readonly env: string; readonly episodes: number; readonly trials: number; readonly seed: number }, records: readonly EpisodeRecord[]): EvaluationSummary {
   const perTask: number[] = [];
   let stats = episodeStats.empty();
+  let usage: TokenUsage | undefined;
+  let userUsage: TokenUsage | undefined;
   let last = -1;
   for (const rec of records) {
+    if (rec.usage) usage = addUsage(usage ?? NO_USAGE, rec.usage);
+    if (rec.userUsage) userUsage = addUsage(userUsage ?? NO_USAGE, rec.userUsage);
     if (rec.episode !== last) {
       perTask.push(0);
       last = rec.episode;
@@ -227,7 +290,20 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
     avgTurns: episodeStats.avgTurns(stats),
     avgReward: episodeStats.avgReward(stats),
     failures: stats.failures,
+    ...(usage ? { usage } : {}),
+    ...(userUsage ? { userUsage } : {}),
   };
+}
+
+/** The records of an interrupted run by `task:trial`; a ConfigError for one that is not of this run. */
+function doneRecords(records: readonly EpisodeRecord[], envId: string, episodes: number, trials: number, seed: number): Map<string, EpisodeRecord> {
+  const byJob = new Map<string, EpisodeRecord>();
+  for (const r of records) {
+    const ok = r.env === envId && Number.isInteger(r.episode) && r.episode >= 0 && r.episode < episodes && Number.isInteger(r.trial) && r.trial >= 0 && r.trial < trials && r.seed === seed + r.episode;
+    if (!ok) throw new ConfigError(`the record of episode ${JSON.stringify(r.episode)}, trial ${JSON.stringify(r.trial)} (env ${JSON.stringify(r.env)}, seed ${JSON.stringify(r.seed)}) is not of this run (${envId}, ${episodes} tasks × ${trials} trials from seed ${seed})`);
+    byJob.set(`${r.episode}:${r.trial}`, r);
+  }
+  return byJob;
 }
 
 /** A count option, refused in the env server's words (`"seed" must be >= 0, got -1`). */
@@ -264,29 +340,36 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
   const first = make(envId, opts.envOptions ?? {});
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);
+  const resumed = doneRecords(opts.done ?? [], envId, episodes, trials, seed);
   const jobs: Array<{ task: number; trial: number }> = [];
   for (let i = 0; i < episodes; i++) {
     if (opts.include && !opts.include(i)) continue;
     for (let t = 0; t < trials; t++) jobs.push({ task: i, trial: t });
   }
-  const total = episodes * trials;
-  const records: Array<EpisodeRecord | undefined> = new Array<EpisodeRecord | undefined>(jobs.length);
+  const records: Array<EpisodeRecord | undefined> = jobs.map((j) => resumed.get(`${j.task}:${j.trial}`));
+  // The jobs still to play (all of them unless resuming), and how many `onEpisode` will see.
+  const toPlay = jobs.flatMap((_, j) => (records[j] === undefined ? [j] : []));
+  const fresh = records.map((r) => r === undefined);
+  const total = episodes * trials - resumed.size;
   const open = new Set<AgentConnection>();
   let next = 0;
   let emitted = 0;
+  let reported = 0;
   let failed: { error: unknown } | undefined;
   const lane = async (index: number): Promise<void> => {
     const env = index === 0 ? first : make(envId, opts.envOptions ?? {});
+    const voice = opts.userVoice?.connect(index);
     let conn: AgentConnection | undefined;
-    while (next < jobs.length && !failed) {
-      const j = next++;
+    while (next < toPlay.length && !failed) {
+      const j = toPlay[next++] as number;
       const job = jobs[j] as { task: number; trial: number };
       if (!conn) {
         conn = transport.connect(index);
         open.add(conn);
       }
-      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs);
+      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice);
       records[j] = record;
+      if (!failed) opts.onFinish?.(record);
       if (agentFailed) {
         open.delete(conn);
         await conn.close();
@@ -294,12 +377,12 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
       }
       // In episode order: a record waits for the ones before it.
       for (let r = records[emitted]; r !== undefined && !failed; r = records[emitted]) {
+        if (fresh[emitted]) opts.onEpisode?.(r, ++reported, total);
         emitted++;
-        opts.onEpisode?.(r, emitted, total);
       }
     }
   };
-  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, (_, i) =>
+  const lanes = Array.from({ length: Math.min(concurrency, toPlay.length) }, (_, i) =>
     lane(i).catch((error: unknown) => {
       failed ??= { error };
     }),

@@ -45,3 +45,31 @@ test('describeEpisode: the dialog with each agent turn\'s read, the goal, reason
   const bare = describeEpisode({ ...base, observation: { utterance: 'ok' }, actions: [{ tool: 'inform', arguments: { results: [1] } }], reads: undefined as never, turns: 1 });
   assert.equal(bare[2], '>   0  agent  {"tool":"inform","arguments":{"results":[1]}}   <- went wrong here');
 });
+
+test('describeEpisode says the detail in words, shows the tool call behind an utterance, and the last words when there is no history', () => {
+  // Restaurant: only the slots of the api_call that differ.
+  const call = describeEpisode({ ...base, detail: { expected: { cuisine: 'italian', location: 'rome', price: 'cheap' }, got: { cuisine: 'italian', location: 'rome', price: 'moderate' } } });
+  assert.equal(call.at(-1), '  why: price: got "moderate", expected "cheap"');
+  const phone = describeEpisode({ ...base, failure: 'information', detail: { expected: 'r_8stars_phone', got: 'r_6stars_phone' } });
+  assert.equal(phone.at(-1), '  why: got "r_6stars_phone", expected "r_8stars_phone"');
+  // AirDialogue: the book call behind 'All set.' (and behind no words at all), and the customer's why.
+  const book = { tool: 'book', arguments: { name: 'Joseph Young', flight: 1008, utterance: 'All set.' } };
+  const air = describeEpisode({
+    ...base,
+    env: 'airdialogue-v2',
+    failure: 'wrong flight',
+    turns: 2,
+    actions: ['What is your name?', book],
+    observation: { history: [{ speaker: 'user', text: 'Hello.' }, { speaker: 'bot', text: 'What is your name?' }, { speaker: 'user', text: 'Joseph Young.' }, { speaker: 'bot', text: 'All set.' }] },
+    reads: ['ask(name)', 'act(book)'],
+    detail: { wrong: ['flight'], why: 'flight 1008 meets the requirements but 1001 is cheaper' },
+  });
+  assert.equal(air[5], `>   1  agent  All set.   ${JSON.stringify(book)}   [read: act(book)]   <- went wrong here`);
+  assert.equal(air.at(-1), '  why: flight 1008 meets the requirements but 1001 is cheaper');
+  const silent = describeEpisode({ ...base, turns: 1, actions: [{ tool: 'cancel', arguments: { name: 'Joseph Young' } }], observation: { history: [{ speaker: 'user', text: 'Hello.' }, { speaker: 'bot', text: '' }] }, reads: ['act(cancel)'] });
+  assert.equal(silent[3], '>   0  agent  {"tool":"cancel","arguments":{"name":"Joseph Young"}}   [read: act(cancel)]   <- went wrong here');
+  // KB-InfoBot: no history, no reason: the user's last words, and a header that says no reason was given.
+  const ib = describeEpisode({ ...base, env: 'infobot-medium-v1', failure: 'failed', detail: undefined, goal: undefined, reads: undefined, turns: 1, actions: [{ tool: 'inform', arguments: { results: [4, 8] } }], observation: { utterance: 'no, none of those is my movie', turn: 1 } });
+  assert.equal(ib[0], 'infobot-medium-v1 task 3 trial 1 (seed 4): failed (the environment names no reason) after 1 agent turns, reward 0');
+  assert.equal(ib.at(-2), '       user   no, none of those is my movie   (its last words)');
+});

@@ -16,6 +16,33 @@ function actionText(a: unknown): string {
   return s.length > 300 ? `${s.slice(0, 299)}…` : s;
 }
 
+/** The tool of a tool call or the status of an action object (`{tool}`, `{action: {status}}`), if any. */
+function actionName(a: unknown): string | undefined {
+  if (typeof a !== 'object' || a === null) return undefined;
+  const o = a as { tool?: unknown; action?: { status?: unknown } | null };
+  if (typeof o.tool === 'string') return o.tool;
+  return typeof o.action?.status === 'string' ? o.action.status : undefined;
+}
+
+/**
+ * What a failure's detail says in words, when it has the shapes the environments use: `why` (the
+ * AirDialogue customer), `expected` / `got` values (restaurant: `information`, `option order`) or
+ * slot maps (restaurant: `api_call`, only the slots that differ).
+ */
+export function detailInWords(detail: unknown): string | undefined {
+  if (typeof detail !== 'object' || detail === null) return undefined;
+  const d = detail as { why?: unknown; expected?: unknown; got?: unknown };
+  if (typeof d.why === 'string') return d.why;
+  if (!('expected' in d) || !('got' in d)) return undefined;
+  const { expected, got } = d;
+  const isMap = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (isMap(expected) && isMap(got)) {
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(got)])].filter((k) => JSON.stringify(expected[k]) !== JSON.stringify(got[k]));
+    return keys.length === 0 ? undefined : keys.map((k) => `${k}: got ${short(got[k] ?? null)}, expected ${short(expected[k] ?? null)}`).join('; ');
+  }
+  return `got ${short(got)}, expected ${short(expected)}`;
+}
+
 function short(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 400 ? `${s.slice(0, 399)}…` : s;
@@ -31,7 +58,9 @@ export function wrongTurn(r: EpisodeRecord): number {
 /** The lines of a failed episode, turn by turn (see the module description). */
 export function describeEpisode(r: EpisodeRecord): string[] {
   const out: string[] = [];
-  out.push(`${r.env} task ${r.episode} trial ${r.trial} (seed ${r.seed}): ${r.success ? 'success' : `failed: ${r.failure ?? 'failed'}`} after ${r.turns} agent turns, reward ${r.reward}`);
+  // 'failed' is dialogym evaluate's reason for an episode the environment judged failed without naming why.
+  const outcome = r.success ? 'success' : r.failure === null || r.failure === 'failed' ? 'failed (the environment names no reason)' : `failed: ${r.failure}`;
+  out.push(`${r.env} task ${r.episode} trial ${r.trial} (seed ${r.seed}): ${outcome} after ${r.turns} agent turns, reward ${r.reward}`);
   if (r.goal !== undefined) out.push(`  goal: ${short(r.goal)}`);
   const wrong = wrongTurn(r);
   const reads = r.reads ?? [];
@@ -45,7 +74,12 @@ export function describeEpisode(r: EpisodeRecord): string[] {
     let turn = 0;
     for (const t of history as Array<{ speaker?: unknown; text?: unknown }>) {
       const text = typeof t.text === 'string' ? t.text : short(t.text);
-      if (t.speaker === 'bot') out.push(agentLine(turn++, text));
+      if (t.speaker === 'bot') {
+        // A tool call the history shows as its utterance alone (AirDialogue), or as nothing: show the call too.
+        const a = r.actions[turn];
+        const name = actionName(a);
+        out.push(agentLine(turn++, name !== undefined && !text.startsWith(name) ? `${text === '' ? '' : `${text}   `}${actionText(a)}` : text));
+      }
       else out.push(`       ${String(t.speaker ?? '?').padEnd(5)}  ${text}`);
     }
     // Turns the history does not show (an action the environment refused).
@@ -54,6 +88,10 @@ export function describeEpisode(r: EpisodeRecord): string[] {
     r.actions.forEach((a, turn) => out.push(agentLine(turn, actionText(a))));
   }
   if (wrong >= r.actions.length && r.failure !== null && AGENT_SIDE.has(r.failure)) out.push(`> ${String(wrong).padStart(3)}  agent  (no valid reply)   <- went wrong here`);
+  const last = (r.observation as { utterance?: unknown } | null)?.utterance;
+  if (!Array.isArray(history) && typeof last === 'string' && last !== '') out.push(`       user   ${last}   (its last words)`);
   out.push(`  failure: ${r.failure ?? 'none'}${r.detail !== undefined ? `  detail: ${short(r.detail)}` : ''}${r.message !== undefined ? `  message: ${r.message}` : ''}`);
+  const why = detailInWords(r.detail);
+  if (why !== undefined) out.push(`  why: ${why}`);
   return out;
 }

@@ -17,6 +17,7 @@ interface FetchFlags {
   dir?: string;
   mirror?: string;
   catalogue?: string;
+  force?: boolean;
 }
 
 const MB = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -60,6 +61,7 @@ export function registerData(program: Command): void {
     .option('--dir <folder>', 'data folder to fill (default: $DIALOGYM_DATA, else $XDG_DATA_HOME/dialogym or ~/.local/share/dialogym)')
     .option('--mirror <url>', "a server with the same archives at the same URL paths (default: $DIALOGYM_MIRROR, else the publishers')")
     .option('--catalogue <file>', "a JSON catalogue of datasets (URLs, layouts, checksums) instead of dialogym's, e.g. for a mirror that repackages the archives (default: the built-in one)")
+    .option('--force', 'fetch a dataset again even when the data folder holds it complete (default: a complete one is kept)')
     .action(
       action(async (names: string[], f: FetchFlags) => {
         const { fetchDataset } = await import('../../datasets/fetch.js');
@@ -67,7 +69,15 @@ export function registerData(program: Command): void {
         const wanted = namesOf(names, catalogue);
         const root = f.dir ?? dataRoot().dir;
         const mirror = f.mirror ?? (process.env.DIALOGYM_MIRROR || undefined);
+        const status = new Map(datasetStatus(catalogue, root).map((s) => [s.dataset.name, s]));
         for (const name of wanted) {
+          const have = status.get(name);
+          if (!f.force && have !== undefined && have.present && have.wrongSize.length === 0) {
+            // Without per-file checksums (AirDialogue: only the archive has one) a copy of the sample looks the same as the release.
+            const check = have.dataset.files !== undefined ? '`dialogym data list --verify` checks every file' : 'its files have no published checksums, so a copy cannot be told from the release';
+            out(`${name}: already present, ${have.files} files, ${MB(have.bytes)} in ${have.dir}; nothing fetched (${check}; --force fetches it again)`);
+            continue;
+          }
           let bar: Progress | undefined;
           let barTotal = 0;
           const r = await fetchDataset(name, {

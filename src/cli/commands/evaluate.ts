@@ -1,7 +1,7 @@
 /** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { action, inputFlag, intFlag, out, outFileFlag } from '../run.js';
+import { action, inputFlag, intFlag, keyValueFlag, keyValues, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../evaluation/evaluate.js';
 import type { AgentTransport } from '../../agents/agent.js';
@@ -10,12 +10,19 @@ import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { SUMMARY } from './summaries.js';
 import { loadFlaggedAgent } from '../agent-flags.js';
+import { llmConnectionOptions, llmPrices, openLlmTransport, openLlmUser, type LlmFlags } from '../llm-flags.js';
+import type { LlmStats } from '../../llm/client.js';
 
-interface EvaluateFlags {
+interface EvaluateFlags extends LlmFlags {
   env: string;
+  envOption: string[];
   agentCmd?: string;
   agentUrl?: string;
   agent?: string;
+  agentLlm?: string;
+  userLlm?: string;
+  userPrompt?: string;
+  resume?: string;
   kb?: string;
   candidates?: string;
   episodes: number;
@@ -35,7 +42,7 @@ interface EvaluateFlags {
  * The ways to reach the agent, one flag each: adding a transport is a row here (and its file in
  * src/agents/), not a branch in the runner.
  */
-const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent'; readonly flag: string; open(value: string, o: EvaluateFlags): Promise<AgentTransport> }> = [
+const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent' | 'agentLlm'; readonly flag: string; open(value: string, o: EvaluateFlags): Promise<AgentTransport> }> = [
   {
     key: 'agentCmd',
     flag: '--agent-cmd',
@@ -51,6 +58,11 @@ const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent
     flag: '--agent',
     open: async (name, o) => (await import('../../agents/agent.js')).localTransport(await loadFlaggedAgent(name, o)),
   },
+  {
+    key: 'agentLlm',
+    flag: '--agent-llm',
+    open: (model, o) => openLlmTransport(model, o, o.seed),
+  },
 ];
 
 export function registerEvaluate(program: Command): void {
@@ -58,9 +70,11 @@ export function registerEvaluate(program: Command): void {
     .command('evaluate')
     .description(SUMMARY.evaluate)
     .requiredOption('--env <id>', 'environment id (restaurant-task5-v1, dstc6-task1-tst3-v1, airdialogue-v1, …)')
-    .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout (required: one of --agent-cmd, --agent-url, --agent)')
-    .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the three)')
-    .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the three)")
+    .option('--agent-cmd <command>', 'agent process: one JSON request per line on its stdin, one JSON reply per line on its stdout (required: one of --agent-cmd, --agent-url, --agent, --agent-llm)')
+    .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the four)')
+    .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the four)")
+    .option('--agent-llm <model>', 'a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent: the testbed\'s prompt, the dialog as messages, the tools (docs/llm.md) (required: one of the four)')
+    .option('--env-option <key=value>', 'an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON, others strings), checked against its schema (schemas/env-*.schema.json); repeatable (default: none)', keyValueFlag('--env-option'), [])
     .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)', inputFlag('--kb'))
     .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
@@ -72,32 +86,53 @@ export function registerEvaluate(program: Command): void {
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
-    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them) (default: none)', outFileFlag('--transcripts'))
-    .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0);
+    .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
+    .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0)
+    .option('--resume <file>', 'continue an interrupted run from its transcripts: the episodes in the file are kept, the others played and appended to it (default: none)')
+    .option('--user-llm <model>', "a language model (same --llm-* flags) says the simulated user's turns in its own words, told its goal and, each turn, what the environment's user does; the environment still judges (restaurant, DSTC6, AirDialogue -v2 envs) (default: the environment's own words)")
+    .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)");
+  llmConnectionOptions(cmd);
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);
       const ways = AGENT_WAYS.filter((w) => o[w.key] !== undefined);
       if (ways.length !== 1) throw new ConfigError(`give exactly one of ${AGENT_WAYS.map((w) => w.flag).join(', ')}`);
+      if (o.resume !== undefined && shard) throw new ConfigError('--resume continues a whole run; a shard is re-run with its own --shard (merge reads the shards)');
+      if (o.resume !== undefined && o.transcripts !== undefined && o.transcripts !== o.resume) throw new ConfigError(`--resume appends to the file it reads (${o.resume}); drop --transcripts or give the same file`);
       await import('../../index.js');
       await import('../../testbeds/dstc6/index.js');
       const { evaluate } = await import('../../evaluation/evaluate.js');
       const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
       const { progress: startProgress } = await import('../progress.js');
-      const envOptions: Record<string, unknown> = {};
+      const envOptions: Record<string, unknown> = keyValues(o.envOption);
+      /** Sets an option a flag of its own gives, refusing the same key from --env-option. */
+      const setOption = (key: string, flag: string, value: unknown): void => {
+        if (key in envOptions) throw new ConfigError(`--env-option ${key}: given by ${flag} too; give it once`);
+        envOptions[key] = value;
+      };
       // The environments refuse options they do not read; say it with the flag's name.
       if (o.kb !== undefined && !/^(restaurant|dstc6)-/.test(o.env)) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the restaurant-* and dstc6-* environments do)`);
-      if (o.kb !== undefined) envOptions['restaurants'] = readKb(o.kb).restaurants;
+      if (o.kb !== undefined) setOption('restaurants', '--kb', readKb(o.kb).restaurants);
       // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
-      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) envOptions['user'] = { maxTurns: o.maxTurns };
-      else if (o.maxTurns !== undefined) envOptions['maxTurns'] = o.maxTurns;
+      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) setOption('user', '--max-turns', { maxTurns: o.maxTurns });
+      else if (o.maxTurns !== undefined) setOption('maxTurns', '--max-turns', o.maxTurns);
+      // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
+      const { make } = await import('../../testbeds/env.js');
+      make(o.env, envOptions);
       const way = ways[0] as (typeof AGENT_WAYS)[number];
       const transport = await way.open(o[way.key] as string, o);
-      const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials);
+      if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
+      const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.seed) : undefined;
+      // Transcripts (and --resume's file) get each record as its episode ends, so an interrupted run loses none.
+      const file = o.resume ?? (shard ? undefined : o.transcripts);
+      const { TranscriptLog } = await import('../transcript-log.js');
+      const log = file !== undefined ? new TranscriptLog(file, o.resume !== undefined, llmPrices(o)) : undefined;
+      const done = log?.records ?? [];
+      const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials - done.length);
       // One item per task (k = its index; seed + k): the records of its trials.
       const items: ShardItem[] = [];
       try {
-        await evaluate(o.env, transport, {
+        const { records } = await evaluate(o.env, transport, {
           envOptions,
           episodes: o.episodes,
           seed: o.seed,
@@ -105,37 +140,55 @@ export function registerEvaluate(program: Command): void {
           concurrency: o.concurrency,
           timeoutMs: o.timeout,
           include: (k) => inShard(shard, k),
-          onEpisode: (rec, done) => {
-            if (rec.trial === 0) items.push({ k: rec.episode, records: [] });
-            (items[items.length - 1]?.['records'] as EpisodeRecord[]).push(rec);
-            progress.update(done);
-          },
+          done,
+          ...(userVoice ? { userVoice } : {}),
+          ...(log ? { onFinish: (rec: EpisodeRecord) => log.append(rec) } : {}),
+          onEpisode: (_rec, n) => progress.update(n),
         });
+        for (const rec of records) {
+          if (rec.trial === 0) items.push({ k: rec.episode, records: [] });
+          (items[items.length - 1]?.['records'] as EpisodeRecord[]).push(rec);
+        }
       } finally {
         progress.stop();
+        log?.close();
         await transport.close?.();
       }
+      const llm = 'client' in transport ? (transport.client as { stats(): LlmStats }).stats() : undefined;
       if (shard) writeShard(o, 'evaluate', o.episodes, items);
-      else await finishEvaluate(wholeRun(o, items));
+      else await finishEvaluate(wholeRun(o, items), llm, userVoice?.client.stats());
     }),
   );
 }
 
-/** Writes the transcripts and prints the summary of a whole `evaluate` (unsharded, or merged from its shards). */
-export async function finishEvaluate(run: MergedRun): Promise<void> {
+/**
+ * Writes the transcripts (in episode order) and prints the summary of a whole `evaluate`
+ * (unsharded, or merged from its shards); `llm`: what the LLM client did (requests sent, cache
+ * hits, retries, latencies), when the agent was one.
+ */
+export async function finishEvaluate(run: MergedRun, llm?: LlmStats, userLlm?: LlmStats): Promise<void> {
   const o = run.options as unknown as EvaluateFlags;
   const { summarizeEpisodes } = await import('../../evaluation/evaluate.js');
-  const { writeFileAtomic } = await import('../../core/files.js');
+  const { writeTranscripts } = await import('../transcript-log.js');
+  const { costOf } = await import('../../llm/usage.js');
   const records = run.items.flatMap((it) => it['records'] as EpisodeRecord[]);
-  if (o.transcripts !== undefined) writeFileAtomic(o.transcripts, records.map((r) => JSON.stringify(r) + '\n').join(''));
+  const prices = llmPrices(o);
+  const file = o.resume ?? o.transcripts;
+  if (file !== undefined) writeTranscripts(file, records, prices);
   const s = summarizeEpisodes({ env: o.env, episodes: o.episodes, trials: o.trials, seed: o.seed }, records);
-  if (o.json) out(JSON.stringify(s));
+  const cost = s.usage ? costOf(s.usage, prices) : undefined;
+  const userCost = s.userUsage ? costOf(s.userUsage, prices) : undefined;
+  if (o.json) out(JSON.stringify({ ...s, ...(cost !== undefined ? { cost } : {}), ...(userCost !== undefined ? { userCost } : {}), ...(llm ? { llm } : {}), ...(userLlm ? { userLlm } : {}) }));
   else {
     out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
     out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
     out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
     const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
     out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+    if (s.usage) out(`tokens in ${s.usage.tokensIn}  out ${s.usage.tokensOut}  (${s.usage.requests} replies)${cost !== undefined ? `  cost ${cost.toFixed(4)}` : ''}`);
+    if (llm) out(`requests sent ${requestLine(llm)}`);
+    if (s.userUsage) out(`user tokens in ${s.userUsage.tokensIn}  out ${s.userUsage.tokensOut}  (${s.userUsage.requests} turns)${userCost !== undefined ? `  cost ${userCost.toFixed(4)}` : ''}`);
+    if (userLlm) out(`user requests sent ${requestLine(userLlm)}`);
   }
   const shown = records.filter((r) => !r.success).slice(0, o.showFailures ?? 0);
   if (shown.length > 0) {
@@ -144,4 +197,10 @@ export async function finishEvaluate(run: MergedRun): Promise<void> {
     if (o.json) process.stderr.write(`${text}\n`);
     else out(`\n${text}`);
   }
+}
+
+/** What an LLM client did, on one line. */
+function requestLine(s: LlmStats): string {
+  const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
+  return `${s.sent}  cache hits ${s.cacheHits}  retries ${s.retries}  failed ${s.failed}  latency p50 ${ms(s.latencyP50)}  p95 ${ms(s.latencyP95)}`;
 }

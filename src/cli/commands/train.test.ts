@@ -101,7 +101,7 @@ test('train/eval errors: one line, non-zero exit, no output file', () => {
   };
   one(cli('train', '--model', 'memn2n', ...common, '--match-type', '--out', f('x.dgm')), /^error: --match-type needs --kb/, 2);
   one(cli('train', '--model', 'rules', ...common, '--out', f('x.dgm')), /^error: --model: cannot train 'rules'/, 2);
-  one(cli('train', '--model', 'memn2n', ...common, '--hops', '0', '--out', f('x.dgm')), /--hops: 0 is out of range/);
+  one(cli('train', '--model', 'memn2n', ...common, '--hops', '0', '--out', f('x.dgm')), /--hops: must be >= 1, got 0/);
   one(cli('train', '--model', 'memn2n', '--train', f('missing.txt'), '--dev', f('dev.txt'), '--candidates', f('cands.txt'), '--out', f('x.dgm')), /^error: .*missing\.txt: no such file$/);
   assert.ok(!existsSync(f('x.dgm')));
   const good = readFileSync(f('nn.dgm'));

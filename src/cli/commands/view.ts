@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, DialogymError } from '../../core/errors.js';
+import { count } from '../../core/text.js';
 import { action, intFlag } from '../run.js';
 import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { SUMMARY } from './summaries.js';
@@ -34,7 +35,7 @@ export function registerView(program: Command): void {
         const code = (e as NodeJS.ErrnoException).code;
         throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use (try --port 0)` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
       }
-      process.stderr.write(`view: ${url}/ (${found.runs.length} runs, ${found.reports.length} reports, ${found.images.length} charts in ${folder})\n`);
+      process.stderr.write(`view: ${url}/ (${count(found.runs.length, 'run')}, ${count(found.reports.length, 'report')}, ${count(found.images.length, 'chart')} in ${folder})\n`);
       stopOnSignals((grace, signal) => server.close(grace, signal), o.grace);
     }),
   );

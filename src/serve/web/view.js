@@ -23,6 +23,11 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** `1 run`, `2 runs`. */
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 async function api(path) {
   const res = await fetch(path);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
@@ -338,7 +343,9 @@ async function showReport(id) {
   const r = await api(`/api/view/reports/${id}`);
   show(el('div', { class: 'report', 'data-testid': 'report' },
     el('h2', {}, r.title), el('p', { class: 'empty' }, r.path),
-    r.svg !== undefined ? el('img', { src: `/view/files/${r.svg}`, alt: `chart of ${r.title}`, 'data-testid': 'report-chart' }) : null,
+    // The chart links to itself: on a phone a wide chart is shrunk to the screen, its file can be zoomed.
+    r.svg !== undefined ? el('a', { href: `/view/files/${r.svg}`, target: '_blank', title: 'open the chart full size', 'data-testid': 'report-chart-link' },
+      el('img', { src: `/view/files/${r.svg}`, alt: `chart of ${r.title}`, 'data-testid': 'report-chart' })) : null,
     markdown(r.markdown)));
 }
 
@@ -378,7 +385,7 @@ async function start() {
     failed(e);
     return;
   }
-  $('folder').textContent = `${folder.folder} · ${folder.runs.length} runs · ${folder.reports.length} reports`;
+  $('folder').textContent = `${folder.folder} · ${count(folder.runs.length, 'run')} · ${count(folder.reports.length, 'report')}`;
   navList();
   window.addEventListener('hashchange', () => {
     document.body.dataset.ready = 'false';

@@ -65,13 +65,21 @@ export type CueKind =
  * ```
  */
 export const AIR_CUES: Readonly<Record<CueKind, readonly string[]>> = {
-  name: ['name', 'names', 'full name', 'who am i speaking', 'who am i talking', 'who is this', 'who is flying', 'who is traveling', 'who is travelling', 'passenger'],
+  name: [
+    'name', 'names', 'full name', 'who am i speaking', 'who am i talking', 'who is this', 'who is flying', 'who is traveling', 'who is travelling', 'passenger',
+    'whom am i speaking', 'whom i am speaking', 'who i am speaking', 'who is the ticket for', 'who is the booking for', 'who is the reservation for',
+    'who will be flying', 'who will be traveling', 'who will be travelling', 'and you are $',
+  ],
   airport: [
     'airport', 'airports', 'airport code', 'airport codes', 'code', 'codes', 'city', 'cities', 'where', 'origin', 'destination', 'route',
     'boarding', 'boarding point', 'landing point', 'source', 'from where', 'where to', 'point of departure', 'departure point', 'starting point', 'location', 'locations', 'journey points',
+    'to where', 'home airport',
   ],
   date: ['date', 'dates', 'day', 'days', 'when', 'what day', 'which day', 'which dates'],
-  time: ['time', 'times', 'timing', 'timings', 'time of day', 'times of day', 'what time', 'what time of day', 'which time of day', 'morning', 'afternoon', 'evening', 'night', 'hour', 'early', 'late'],
+  time: [
+    'time', 'times', 'timing', 'timings', 'time of day', 'times of day', 'what time', 'what time of day', 'which time of day', 'morning', 'afternoon', 'evening', 'night', 'hour', 'early', 'late',
+    'during the day', 'when during the day', 'part of the day', 'what part of the day', 'time of the day',
+  ],
   budget: [
     'budget', 'price', 'prices', 'pricing', 'price range', 'price limit', 'cost', 'costs', 'fare', 'fares', 'afford', 'spend', 'pay',
     'how much', 'expensive', 'cheap', 'cheaper', 'money', 'dollars', 'dollar',
@@ -81,23 +89,26 @@ export const AIR_CUES: Readonly<Record<CueKind, readonly string[]>> = {
     'direct', 'nonstop', 'non stop', 'transfer', 'transfers', 'halt', 'halts', 'lay by', 'layby', 'way station', 'break',
   ],
   class: ['class', 'cabin', 'economy', 'business', 'first class', 'seat', 'seats', 'seating'],
-  airline: ['airline', 'airlines', 'carrier', 'carriers'],
-  airportOut: ['from', 'from where', 'point of departure', 'departure point', 'starting point', 'flying out of', 'fly out of', 'origin', 'source', 'boarding', 'boarding point', 'depart', 'departing', 'departure', 'leave', 'leaving', 'out of', 'start', 'starting'],
+  airline: ['airline', 'airlines', 'carrier', 'carriers', 'low cost', 'budget airline', 'budget airlines', 'budget carrier', 'standard fare', 'full service'],
+  airportOut: ['from', 'from where', 'point of departure', 'departure point', 'starting point', 'flying out of', 'fly out of', 'origin', 'source', 'boarding', 'boarding point', 'depart', 'departing', 'departure', 'leave', 'leaving', 'out of', 'start', 'starting', 'begin', 'beginning', 'home airport'],
   airportBack: [
     'destination', 'to $', 'where to', 'to which', 'to what', 'fly to', 'flying to', 'travel to', 'traveling to', 'travelling to', 'go to',
     'going to', 'going', 'headed', 'heading', 'bound', 'arrive', 'arriving', 'arrival', 'land', 'landing', 'landing point', 'return', 'returning',
+    'to where', 'go $', 'visit', 'visiting', 'end $',
   ],
-  travelOut: ['there and back', 'both ways', 'each way', 'both flights', 'both legs', 'fly out of', 'flying out of', 'depart', 'departing', 'departure', 'leave', 'leaving', 'outbound', 'fly out', 'flying out', 'go', 'start', 'starting', 'onward', 'set off', 'take off'],
-  travelBack: ['there and back', 'both ways', 'each way', 'both flights', 'both legs', 'return', 'returning', 'back', 'come back', 'coming back', 'fly back', 'flying back', 'get back', 'inbound', 'fly home', 'flying home', 'come home', 'coming home', 'go home', 'going home'],
+  travelOut: ['there and back', 'both ways', 'each way', 'both flights', 'both legs', 'fly out of', 'flying out of', 'depart', 'departing', 'departure', 'leave', 'leaving', 'outbound', 'fly out', 'flying out', 'go', 'start', 'starting', 'onward', 'set off', 'take off', 'go out', 'going out', 'go $', 'begin', 'beginning'],
+  travelBack: ['there and back', 'both ways', 'each way', 'both flights', 'both legs', 'return', 'returning', 'back', 'come back', 'coming back', 'fly back', 'flying back', 'get back', 'inbound', 'fly home', 'flying home', 'come home', 'coming home', 'go home', 'going home', 'end $'],
   requirements: [
     'requirement', 'requirements', 'preference', 'preferences', 'prefer', 'preferred', 'restriction', 'restrictions', 'constraint',
     'constraints', 'specification', 'specifications', 'special request', 'special requests', 'limitation', 'limitations', 'limit',
     'limits', 'needs', 'criteria', 'particular', 'specific', 'anything i should know', 'anything else i should know',
+    'anything i ought to know', 'anything else i ought to know', 'matters to you', 'important to you', 'must haves',
   ],
   examples: ['such as', 'like', 'for example', 'for instance', 'including', 'regarding', 'e g'],
   open: [
     'details', 'detail', 'itinerary', 'plans', 'travel plans', 'information', 'tell me about', 'about your trip', 'about your travel',
     'about the trip', 'about your flight', 'describe',
+    'trip look like',
   ],
   flightWord: ['flight', 'flights', 'number', 'flight number'],
   propose: [
@@ -109,17 +120,20 @@ export const AIR_CUES: Readonly<Record<CueKind, readonly string[]>> = {
   goal: [
     'help', 'assist', 'assistance', 'aid', 'serve', 'guide', 'amend', 'do for you', 'what brings you', 'book', 'booking', 'change', 'cancel', 'cancellation', 'modify',
     'what would you like to do',
+    'of service',
   ],
   greet: ['hello', 'hi', 'hey', 'greetings', 'good morning', 'good afternoon', 'good evening', 'good day', 'welcome', 'nice to meet you'],
   wait: [
     'wait', 'moment', 'one second', 'a second', 'a sec', 'a minute', 'hold on', 'let me check', 'let me look', 'let me see',
     'let me search', 'check', 'checking', 'search', 'searching', 'look up', 'looking up', 'bear with me', 'take a moment', 'hold the line', 'on hold', 'stand by',
+    'one sec', 'have a look', 'take a look',
   ],
   close: [
     'thank', 'thanks', 'thank you', 'anything else', 'goodbye', 'bye', 'have a nice day', 'have a good day', 'have a great day',
     'have a nice trip', 'have a safe trip', 'you are welcome', 'enjoy',
     'booked', 'reserved', 'confirmed', 'cancelled', 'canceled', 'processed', 'done', 'no flight found', 'no flights found', 'my pleasure',
     'no flight is available', 'no flights available', 'no flights are available', 'no reservation found',
+    'safe travels', 'have a wonderful trip', 'have a great trip', 'have a good trip', 'bon voyage',
   ],
   neutral: ['would you like', 'would like', 'you like', 'like to', 'take your time'],
 };

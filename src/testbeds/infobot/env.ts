@@ -101,11 +101,41 @@ export function discreteAction(n: number, results: readonly number[] = []): Info
  */
 export const ACTION_COUNT = M + 1;
 
+/** Failure reasons of the KB-InfoBot environments (`info.failure`), by precedence. */
+export const INFOBOT_FAILURES = {
+  'max turns': 'the turn limit was reached (by default the last agent action fails whatever it is)',
+  'target not in results': "an `inform` whose results do not hold the user's movie",
+  'target ranked too low': "an `inform` that holds the user's movie at a rank ≥ R (0-based; R = successMaxRank, 5)",
+} as const;
+
+/**
+ * What the user wants, for logs and transcripts (`info.goal` at reset): the target's row and
+ * title, and the values the user knows (of the full KB, before the noise of its words), by slot.
+ */
+function goalInfo(full: MovieKb, goal: UserGoal): Info {
+  const known: Record<string, string> = {};
+  for (let j = 0; j < M; j++) {
+    const v = goal.known.get(j);
+    if (v !== undefined) known[SLOTS[j] as string] = (full.vocab[j] as readonly string[])[v] as string;
+  }
+  return { target: goal.target, title: full.titles[goal.target], known };
+}
+
+/** `failure`, `detail` (with `why`, in words) and `failureTurn` of a failed episode's last step. */
+function failureInfo(full: MovieKb, target: number, action: InfoBotAction, truncated: boolean, rank: number, maxRank: number, turn: number): Info {
+  const title = full.titles[target];
+  const failureTurn = turn - 1;
+  if (truncated) return { failure: 'max turns', detail: { why: `no inform of movie ${target} (${title}) within the turn limit (${turn} agent actions)`, target }, failureTurn };
+  const results = action.act === 'inform' ? action.results.slice(0, 10) : [];
+  if (rank < 0) return { failure: 'target not in results', detail: { why: `the results do not hold movie ${target} (${title})`, target, results }, failureTurn };
+  return { failure: 'target ranked too low', detail: { why: `movie ${target} (${title}) is at rank ${rank} (0-based); it must be below ${maxRank}`, target, rank, results }, failureTurn };
+}
+
 /**
  * The KB-InfoBot environment (`infobot-{small,medium,large,xlarge}-v1`; module description above):
  * the agent requests slots or informs ranked rows of its incomplete KB `kb`; the user simulator
- * `sim` answers from the full KB `full`. `info` carries `target`, `userAct`, and at the end
- * `success` and `rank`. `step` outside an episode throws a StateError, a bad action an
+ * `sim` answers from the full KB `full`. `info` carries `target` and `goal` (reset), `userAct`, and at the end
+ * `success` and `rank`; a failed episode's last step `failure` (`INFOBOT_FAILURES`), `detail` and `failureTurn`. `step` outside an episode throws a StateError, a bad action an
  * InvalidActionError; `goal` and `userAct` are for privileged agents and logging.
  *
  * @example
@@ -161,7 +191,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
     this.resets++;
     this.session = this.sim.session(rng.fork('user'));
     this.lastAct = this.session.opening.act;
-    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info: { target: this.session.goal.target, tools: INFOBOT_TOOLS } };
+    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info: { target: this.session.goal.target, tools: INFOBOT_TOOLS, goal: goalInfo(this.full, this.session.goal) } };
   }
 
   step(action: InfoBotAction | ToolCall): StepResult<InfoBotObservation> {
@@ -172,6 +202,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
     this.lastAct = r.act;
     const info: Info = { userAct: r.act.act, turn: s.turn };
     if (r.done) Object.assign(info, { success: r.success, rank: r.rank, target: s.goal.target });
+    if (r.done && !r.success) Object.assign(info, failureInfo(this.full, s.goal.target, action, r.truncated, r.rank, this.sim.opts.successMaxRank, s.turn));
     return { obs: { utterance: r.utterance, turn: s.turn }, reward: r.reward, terminated: r.done && !r.truncated, truncated: r.truncated, info };
   }
 

@@ -11,7 +11,9 @@
  * Version 2 (`-v2`) reads each agent utterance into an act whatever its wording (`reader.ts`,
  * `lexicon.ts`), says when it does not understand, and tells more in `info`: the user goal at
  * reset (`goal`), how each agent turn was read (`read`), the count of turns it could not read
- * (`notUnderstood`) and the agent turn (0-based) where a failed episode went wrong (`failureTurn`); its
+ * (`notUnderstood`), what the user does in each of its turns (`userAct`, `user-act.ts`: for a
+ * voice that words the user's turns, `evaluate --user-llm`) and the agent turn (0-based) where a
+ * failed episode went wrong (`failureTurn`); its
  * `userStyle: 'varied'` makes the user speak in wider paraphrases. Same actions in the datasets'
  * wording, same seeds → the same episodes on both (docs/restaurant-contract.md).
  */
@@ -26,6 +28,7 @@ import { goalJson, type CallSlot, type Goal } from './goal.js';
 import { hearReading, hearV1, INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type Heard, type UserLanguage } from './user.js';
 import { UtteranceReader } from './reader.js';
 import { variedLanguage } from './varied.js';
+import { UserActRecorder } from './user-act.js';
 
 /**
  * What the agent of an online restaurant environment sees: the user's latest utterance, the KB
@@ -214,6 +217,8 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
   readonly tools: readonly ToolSpec[];
   private readonly maxTurns: number;
   private readonly language: UserLanguage;
+  /** -v2: what the user does each turn (`info.userAct`). */
+  private readonly acts: UserActRecorder | undefined;
   private readonly hear: (text: string) => Heard;
   private readonly stream: Rng;
   private resets = 0;
@@ -235,7 +240,9 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     const style = options.userStyle ?? 'dataset';
     if (!USER_STYLES.includes(style)) throw new ConfigError(`${setting.id}: userStyle must be one of ${USER_STYLES.join(', ')}, got ${JSON.stringify(options.userStyle)}`);
     if (setting.version === 1 && style !== 'dataset') throw new ConfigError(`${setting.id}: userStyle '${style}' needs a -v2 environment (the -v1 user speaks the datasets' style only)`);
-    this.language = style === 'varied' ? variedLanguage(setting.language) : setting.language;
+    const language = style === 'varied' ? variedLanguage(setting.language) : setting.language;
+    this.acts = setting.version === 2 ? new UserActRecorder() : undefined;
+    this.language = this.acts ? this.acts.wrap(language) : language;
     if (setting.version === 1) this.hear = (text) => hearV1(text, setting.slots);
     else {
       const reader = new UtteranceReader(setting.restaurants);
@@ -257,12 +264,14 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
     this.user = new SimulatedUser(goal, this.language, rng.fork(opts.variant ? `user:${opts.variant}` : 'user'), s.slots, sameCall, run);
     const kb = goal.task === 3 ? goal.shown.flatMap((r) => resultLines(r, s.dialect)) : goal.task === 4 && goal.restaurant ? resultLines(goal.restaurant, s.dialect) : [];
     this.turns = kb.map((text) => ({ speaker: 'kb', text }));
+    this.acts?.clear();
     const opening = this.user.open();
     this.turns.push({ speaker: 'user', text: opening });
     this.agentTurns = 0;
     this.done = false;
     const info: Info = { tools: this.tools, maxTurns: this.maxTurns, task: goal.task };
     if (s.version === 2) info['goal'] = goalJson(goal);
+    if (this.acts) info['userAct'] = this.acts.actOf(opening, this.language.silence);
     return { obs: { utterance: opening, kb, history: this.turns.slice() }, info };
   }
 
@@ -290,6 +299,7 @@ export class RestaurantEnv implements Env<RestaurantObservation, RestaurantActio
       info['read'] = heard.read;
       info['notUnderstood'] = this.user.notUnderstood;
     }
+    if (this.acts && !r.done) info['userAct'] = this.acts.actOf(r.utterance, this.language.silence);
     if (r.done) return this.finish(obs, info, false);
     if (this.agentTurns >= this.maxTurns) return this.finish(obs, info, true);
     return { obs, reward: 0, terminated: false, truncated: false, info };

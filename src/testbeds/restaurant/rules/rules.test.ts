@@ -124,6 +124,8 @@ describe('rules state tracking', () => {
     assert.equal(bot.respond(h), 'sure is there anything else to update');
     const h2 = [...h, b('sure is there anything else to update'), u('no'), b('ok let me look into some options for you'), u('<SILENCE>')];
     assert.equal(bot.respond(h2), 'api_call cantonese seoul four cheap');
+    // `no, something else` answers the update question: search again with the update, not the next old option
+    assert.equal(bot.respond([...h, b('sure is there anything else to update'), u('no, something else')]), 'ok let me look into some options for you');
   });
 
   it('asks the missing slots in order', () => {

@@ -110,8 +110,8 @@ export function userSlots(st: DialogState, act: UserAct): SlotValues | undefined
  * What a context-free act means after the bot's last turn: a `no` (or a bare yes) to a proposed
  * option rejects (accepts) it, a `no` to `is there anything i can help you with` (or after `you're
  * welcome`) ends the dialog,
- * a `no thanks` to `is there anything else to update` is a no, and a second booking request only
- * informs.
+ * a `no thanks` (or `no, something else`) to `is there anything else to update` is a no, and a
+ * second booking request only informs.
  */
 export function inContext(st: DialogState, act: UserAct): UserAct {
   const b = st.lastBot?.kind;
@@ -119,6 +119,8 @@ export function inContext(st: DialogState, act: UserAct): UserAct {
   if (act.kind === 'no' && option) return { kind: 'reject' };
   if (act.kind === 'no' && (b === 'anything-else' || b === 'welcome')) return { kind: 'bye' };
   if (act.kind === 'bye' && b === 'updated') return { kind: 'no' }; // `no thanks` to `anything else to update`
+  // `no, something else` to `anything else to update`: no more updates, search again with them (not the next old option)
+  if (act.kind === 'reject' && b === 'updated') return { kind: 'no' };
   if (act.kind === 'yes' && option) return { kind: 'accept', which: 'current' };
   if (act.kind === 'request' && st.requested && Object.keys(act.slots).length > 0) return { kind: 'inform', slots: act.slots, update: st.updating };
   return act;

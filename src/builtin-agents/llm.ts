@@ -1,0 +1,276 @@
+/**
+ * What an LLM agent is told about dialogym's testbeds (docs/llm.md): the shipped system prompt of
+ * each family (`prompts/<family>.md` at the package root, replaced by `--system-prompt <file>`) and
+ * the context the environment gives the agent, appended to it under `## Context`:
+ *
+ * - `restaurant-*` / `dstc6-*` (and any environment whose first observation has `kb` lines): the
+ *   KB lines in the history before the dialog starts (task 3's shown options, task 4's booked
+ *   restaurant), one per line; none for the other tasks;
+ * - `airdialogue-*`: the customer's reservation and the agent's flight table (`flightContext`);
+ * - `infobot-<split>-*`: the agent's movie table (the split's KB as the environment builds it by
+ *   default, missing values as empty cells; row index first — `inform` takes row indices).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../core/errors.js';
+import type { Intent, KbLine } from '../formats/airdialogue.js';
+import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from '../testbeds/airdialogue/facts.js';
+import { InfoBotEnv } from '../testbeds/infobot/env.js';
+import { SLOTS } from '../testbeds/infobot/slots.js';
+import { systemMessage } from '../llm/conversation.js';
+
+/** The folder of the shipped prompts (`prompts/` at the package root, beside `dist/`). */
+export const PROMPT_DIR: string = fileURLToPath(new URL('../../../prompts/', import.meta.url));
+
+/** The testbed families with a shipped prompt. */
+export const PROMPT_FAMILIES = ['restaurant', 'dstc6', 'airdialogue', 'infobot'] as const;
+export type PromptFamily = (typeof PROMPT_FAMILIES)[number];
+
+/** The family of an environment id, or undefined for another environment. */
+export function promptFamily(envId: string): PromptFamily | undefined {
+  return PROMPT_FAMILIES.find((f) => envId.startsWith(`${f}-`));
+}
+
+const prompts = new Map<string, string>();
+
+/** The shipped prompt of an environment's family; a ConfigError for an environment without one. */
+export function shippedPrompt(envId: string): string {
+  const family = promptFamily(envId);
+  if (family === undefined) throw new ConfigError(`${envId}: no shipped LLM prompt for this environment (give one with --system-prompt <file>)`);
+  let p = prompts.get(family);
+  if (p === undefined) {
+    p = readFileSync(`${PROMPT_DIR}${family}.md`, 'utf8');
+    prompts.set(family, p);
+  }
+  return p;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * The AirDialogue context: the reservation line, then the flight table (markdown; times as `h:00`).
+ *
+ * @example
+ * ```ts
+ * flightContext({ reservation: 0, kb: [flight] });
+ * // "The customer has no reservation.\n\n| flight | airline | from | to | departure | return | class | connections | price |\n|---|…\n| 1000 | Frontier | MCO | EWR | Jan 2, 17:00 | Jan 3, 13:00 | economy | 1 | 100 |"
+ * ```
+ */
+export function flightContext(kb: KbLine): string {
+  const lines = [kb.reservation === 0 ? 'The customer has no reservation.' : `The customer's reservation: flight ${kb.reservation}.`, ''];
+  lines.push('| flight | airline | from | to | departure | return | class | connections | price |', '|---|---|---|---|---|---|---|---|---|');
+  for (const f of kb.kb) {
+    lines.push(`| ${f.flight_number} | ${f.airline} | ${f.departure_airport} | ${f.return_airport} | ${f.departure_month} ${f.departure_day}, ${pad2(f.departure_time_num)}:00 | ${f.return_month} ${f.return_day}, ${pad2(f.return_time_num)}:00 | ${f.class} | ${f.num_connections} | ${f.price} |`);
+  }
+  return lines.join('\n');
+}
+
+const movieTables = new Map<string, string>();
+
+/** The KB-InfoBot agent's movie table of `infobot-<split>-*` (built once per id). */
+export function movieContext(envId: string): string {
+  let t = movieTables.get(envId);
+  if (t !== undefined) return t;
+  const split = /^infobot-([a-z]+)-v\d+$/.exec(envId)?.[1];
+  if (split === undefined) throw new ConfigError(`${envId}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
+  const kb = new InfoBotEnv({ split }).kb;
+  const lines = [`| row | title | ${SLOTS.join(' | ')} |`, `|---|---|${SLOTS.map(() => '---|').join('')}`];
+  for (let i = 0; i < kb.n; i++) {
+    const r = kb.row(i);
+    lines.push(`| ${i} | ${kb.titles[i]} | ${SLOTS.map((s) => r[s] ?? '').join(' | ')} |`);
+  }
+  t = lines.join('\n');
+  movieTables.set(envId, t);
+  return t;
+}
+
+/**
+ * The context of an episode from its first observation (see the module description), or
+ * undefined when the environment gives none.
+ */
+export function episodeContext(envId: string, obs0: unknown): string | undefined {
+  const o = (obs0 ?? {}) as { kb?: unknown; context?: unknown };
+  const family = promptFamily(envId);
+  if (family === 'airdialogue') {
+    const c = o.context as KbLine | undefined;
+    return c && Array.isArray(c.kb) ? flightContext(c) : undefined;
+  }
+  if (family === 'infobot') return movieContext(envId);
+  const lines = Array.isArray(o.kb) ? o.kb.filter((l): l is string => typeof l === 'string') : [];
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/**
+ * The system message of the episode an LLM agent starts with `request` (turn 0): the prompt
+ * (`prompt`, else the testbed's shipped one, `prompts/<testbed>.md`) and the episode's context
+ * under `## Context` (docs/llm.md). A ConfigError for an environment without a shipped prompt.
+ *
+ * @example
+ * ```ts
+ * import { make, llmSystemMessage } from 'dialogym';
+ * const { obs } = make('airdialogue-v1').reset({ seed: 1 });
+ * console.log(llmSystemMessage({ env: 'airdialogue-v1', observation: obs })); // the prompt, then the flight table
+ * ```
+ */
+export function llmSystemMessage(request: { readonly env: string; readonly observation: unknown }, prompt?: string): string {
+  return systemMessage(prompt ?? shippedPrompt(request.env), episodeContext(request.env, request.observation));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The LLM user (`evaluate --user-llm`): its prompt, its goal, and what it is told each turn.
+
+/** The shipped prompt of the LLM user of an environment's family (`prompts/user-<family>.md`; DSTC6 shares the restaurant one). */
+export function shippedUserPrompt(envId: string): string {
+  const family = promptFamily(envId);
+  const file = family === 'restaurant' || family === 'dstc6' ? 'user-restaurant' : family === 'airdialogue' ? 'user-airdialogue' : undefined;
+  if (file === undefined) throw new ConfigError(`${envId}: no LLM user for this environment (--user-llm plays the restaurant, DSTC6 and AirDialogue envs)`);
+  let p = prompts.get(file);
+  if (p === undefined) {
+    p = readFileSync(`${PROMPT_DIR}${file}.md`, 'utf8');
+    prompts.set(file, p);
+  }
+  return p;
+}
+
+const SLOT_WORDS: Readonly<Record<string, string>> = {
+  cuisine: 'cuisine',
+  location: 'location',
+  number: 'number of people',
+  price: 'price range',
+  atmosphere: 'atmosphere',
+  restrictions: 'dietary restrictions',
+};
+
+type Call = Readonly<Record<string, string>>;
+
+function callWords(call: Call, slots: readonly string[]): string {
+  return slots.map((s) => `${SLOT_WORDS[s] ?? s} ${call[s]}`).join(', ');
+}
+
+/** The restaurant user's goal (`info.goal` of the -v2 envs) as the lines of the prompt's goal section. */
+export function restaurantGoalText(goal: unknown): string {
+  const g = (goal ?? {}) as { task?: number; first?: Call; final?: Call; request?: string[]; updates?: string[]; shown?: string[]; restaurant?: string | null; info?: string[] };
+  const first = g.first ?? {};
+  const slots = Object.keys(first).filter((s) => first[s] !== undefined && first[s] !== '');
+  const lines = [`- task: ${g.task ?? '?'}`];
+  if (g.task === 4 && g.restaurant) lines.push(`- you want a table at ${g.restaurant}`);
+  else {
+    lines.push(`- you want a restaurant with: ${callWords(first, slots)}`);
+    if ((g.request ?? []).length > 0) lines.push(`- in your first request you mention: ${(g.request ?? []).map((s) => SLOT_WORDS[s] ?? s).join(', ')}`);
+    if ((g.updates ?? []).length > 0) lines.push(`- after the assistant's first search you change: ${(g.updates ?? []).map((s) => `${SLOT_WORDS[s] ?? s} to ${g.final?.[s]}`).join(', ')}`);
+  }
+  if ((g.shown ?? []).length > 0) lines.push(`- the assistant already found: ${(g.shown ?? []).join(', ')}`);
+  if ((g.info ?? []).length > 0) lines.push(`- once booked you ask for: ${(g.info ?? []).map((k) => (k === 'phone' ? 'the phone number' : 'the address')).join(' and ')}`);
+  return lines.join('\n');
+}
+
+/**
+ * What the restaurant user does this turn (`info.userAct` of the -v2 envs) as an instruction, or
+ * undefined when the environment tells none.
+ */
+export function restaurantActText(act: unknown): string | undefined {
+  const a = act as { act?: string; slot?: string; value?: string; slots?: Call; name?: string; kind?: string } | undefined;
+  switch (a?.act) {
+    case 'greet':
+      return 'greet the assistant (nothing more yet).';
+    case 'request':
+      return `ask for a table: say you want ${callWords(a.slots ?? {}, Object.keys(a.slots ?? {})) || 'a restaurant'}, and nothing else yet.`;
+    case 'book at':
+      return `ask to book a table at ${a.name}.`;
+    case 'answer':
+      return `answer that the ${SLOT_WORDS[a.slot ?? ''] ?? a.slot} you want is ${a.value}.`;
+    case 'update':
+      return `change your request: you now want ${SLOT_WORDS[a.slot ?? ''] ?? a.slot} ${a.value} instead.`;
+    case 'no more updates':
+      return 'say there is nothing else to change.';
+    case 'accept':
+      return 'accept this option.';
+    case 'reject':
+      return 'decline this option (you need not say why).';
+    case 'ask info':
+      return `ask for the ${a.kind === 'phone' ? 'phone number' : 'address'} of the restaurant.`;
+    case 'thanks':
+      return 'thank the assistant.';
+    case 'no thanks':
+      return 'say you need nothing else.';
+    case 'not understood':
+      return 'say you did not understand what the assistant meant.';
+    case 'hesitate':
+      return 'hesitate or think aloud for a moment, without answering yet.';
+    case 'repeat':
+      return 'say again what you said last.';
+    default:
+      return undefined;
+  }
+}
+
+function cityOf(code: string): string {
+  const city = AIRPORTS[code] ?? OOD_EXTRA_AIRPORTS[code];
+  return city === undefined ? code : `${code} (${city})`;
+}
+
+/** The AirDialogue customer's goal (the intent, `info.goal` of `airdialogue-v2`) as the lines of the prompt's goal section. */
+export function airGoalText(goal: unknown): string {
+  const i = goal as Intent;
+  const want = i.goal === 'book' ? 'book a new flight' : i.goal === 'change' ? 'change your reservation to a new flight' : 'cancel your reservation';
+  return [
+    `- your name: ${i.name}`,
+    `- you want to: ${want}`,
+    `- from: ${cityOf(i.departure_airport)}`,
+    `- to: ${cityOf(i.return_airport)}`,
+    `- departure date: ${i.departure_month} ${i.departure_day}`,
+    `- return date: ${i.return_month} ${i.return_day}`,
+    `- budget: ${i.max_price >= PRICE_ANY ? 'any' : `at most ${i.max_price} dollars`}`,
+    `- connections: ${i.max_connections === undefined ? 'any' : i.max_connections === 0 ? 'none (a direct flight)' : `at most ${i.max_connections}`}`,
+    `- class: ${i.class ?? 'any'}`,
+    `- departure time: ${i.departure_time ?? 'any'}`,
+    `- return time: ${i.return_time ?? 'any'}`,
+    `- airline: ${i.airline_preference === 'normal-cost' ? 'a normal-cost airline (UA, AA, Delta, Hawaiian)' : 'any'}`,
+  ].join('\n');
+}
+
+/**
+ * The LLM user's system message of an episode: its prompt (`prompt`, else the shipped one,
+ * `prompts/user-<testbed>.md`) and its goal (`info.goal`) under `## Your goal`. A ConfigError when
+ * the environment tells no goal (the -v1 envs) or has no LLM user.
+ *
+ * @example
+ * ```ts
+ * import { make, llmUserSystemMessage } from 'dialogym';
+ * const { info } = make('airdialogue-v1').reset({ seed: 1 });
+ * if (info['goal'] !== undefined) console.log(llmUserSystemMessage({ env: 'airdialogue-v1', goal: info['goal'] }));
+ * ```
+ */
+export function llmUserSystemMessage(turn: { readonly env: string; readonly goal: unknown }, prompt?: string): string {
+  if (turn.goal === undefined || turn.goal === null) throw new ConfigError(`${turn.env}: the environment tells no user goal (info.goal): --user-llm plays the -v2 restaurant, DSTC6 and AirDialogue envs`);
+  const goal = promptFamily(turn.env) === 'airdialogue' ? airGoalText(turn.goal) : restaurantGoalText(turn.goal);
+  return `${(prompt ?? shippedUserPrompt(turn.env)).trimEnd()}\n\n## Your goal\n\n${goal}`;
+}
+
+/**
+ * The message that prompts one turn of the LLM user: what the agent said since the user last spoke
+ * (`Assistant: …` lines; a restaurant `api_call` shown as a search), or that the user speaks first;
+ * then what it does now, where the environment tells it (`[Now: …]`, from `info.userAct`).
+ *
+ * @example
+ * ```ts
+ * import { llmUserPrompt } from 'dialogym';
+ * llmUserPrompt({ turn: 1, history: [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'where should it be' }], info: { userAct: { act: 'answer', slot: 'location', value: 'rome' } } });
+ * // 'Assistant: where should it be\n\n[Now: answer that the location you want is rome.]'
+ * ```
+ */
+export function llmUserPrompt(turn: { readonly turn: number; readonly history: ReadonlyArray<{ readonly speaker: string; readonly text: string }>; readonly info: Readonly<Record<string, unknown>> }): string {
+  const h = turn.history;
+  let from = h.length;
+  while (from > 0 && h[from - 1]?.speaker !== 'user') from--;
+  const said = h
+    .slice(from)
+    .filter((t) => t.speaker === 'bot')
+    .map((t) => (t.text.startsWith('api_call') ? '(The assistant searches its database.)' : `Assistant: ${t.text}`));
+  const parts = [said.length > 0 ? said.join('\n') : turn.turn === 0 ? '(The conversation starts: you speak first.)' : '(The assistant says nothing.)'];
+  const now = restaurantActText(turn.info['userAct']);
+  if (now !== undefined) parts.push(`[Now: ${now}]`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,119 @@
+/**
+ * The LLM connection flags `evaluate` and `agent` share (`--llm-url`, `--llm-key-env`,
+ * `--llm-option`, `--llm-timeout`, `--llm-retries`, `--llm-max-failures`, `--system-prompt`,
+ * `--cache`, `--price-in`, `--price-out`), and the client options they make; docs/llm.md lists them.
+ */
+import type { Command } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
+import { floatFlag, intFlag, keyValueFlag, keyValues } from './run.js';
+
+/** The flags as commander gives them. */
+export interface LlmFlags {
+  llmUrl: string;
+  llmKeyEnv?: string;
+  llmOption: string[];
+  llmTimeout: number;
+  llmRetries: number;
+  llmMaxFailures: number;
+  systemPrompt?: string;
+  cache?: string;
+  priceIn?: number;
+  priceOut?: number;
+}
+
+/** The default endpoint (as `OPENAI_BASE_URL` of llm/client.ts, kept here so `--help` loads no client). */
+const DEFAULT_URL = 'https://api.openai.com/v1';
+
+/** Parses one `--llm-option key=value` into the list: model, messages and tools are dialogym's to set. */
+const optionFlag = keyValueFlag('--llm-option', (key) => {
+  if (['model', 'messages', 'tools'].includes(key)) throw new ConfigError(`--llm-option: ${key} is set by dialogym (${key === 'model' ? 'use --agent-llm / --user-llm' : 'from the environment'})`);
+});
+
+/** Adds the connection flags to a command (and the price flags unless `prices` is false). */
+export function llmConnectionOptions(cmd: Command, o: { prices?: boolean } = {}): Command {
+  cmd
+    .option('--llm-url <base-url>', 'OpenAI-compatible endpoint of --agent-llm / --user-llm, up to /v1 (Ollama http://localhost:11434/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1)', DEFAULT_URL)
+    .option('--llm-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY; local servers need none)')
+    .option('--llm-option <key=value>', 'a request member the API takes (max_tokens=512, seed=1, tool_choice=required; JSON values as JSON); repeatable (default: temperature=0 only)', optionFlag, [])
+    .option('--llm-timeout <ms>', 'per-request timeout of the LLM endpoint', intFlag('--llm-timeout', 1), 60_000)
+    .option('--llm-retries <n>', 'retries of a failed LLM request (429, 5xx, timeouts), exponential backoff with seeded jitter, Retry-After honoured', intFlag('--llm-retries', 0, 100), 10)
+    .option('--llm-max-failures <n>', 'LLM requests that may fail for good (each fails its episode) before the run stops', intFlag('--llm-max-failures', 0), 10)
+    .option('--system-prompt <file>', "the LLM agent's system prompt (default: the testbed's, prompts/<testbed>.md of the package)")
+    .option('--cache <dir>', 'response cache of the LLM requests: a request found there is not sent, so a finished run replays offline (default: none)');
+  if (o.prices === false) return cmd;
+  return cmd
+    .option('--price-in <x>', 'price per million input tokens: the cost in the summary and transcripts (default: no cost)', floatFlag('--price-in', 0))
+    .option('--price-out <x>', 'price per million output tokens (default: no cost)', floatFlag('--price-out', 0));
+}
+
+/** The API key: from `--llm-key-env`'s variable (which must be set), else OPENAI_API_KEY, else none. */
+export function llmApiKey(o: Pick<LlmFlags, 'llmKeyEnv' | 'llmUrl'>): string | undefined {
+  if (o.llmKeyEnv !== undefined) {
+    const v = process.env[o.llmKeyEnv];
+    if (v === undefined || v === '') throw new ConfigError(`--llm-key-env: the environment variable ${o.llmKeyEnv} is not set`);
+    return v;
+  }
+  const v = process.env['OPENAI_API_KEY'];
+  if ((v === undefined || v === '') && o.llmUrl.replace(/\/+$/, '') === DEFAULT_URL) throw new ConfigError('--agent-llm: the OpenAI API needs a key: set OPENAI_API_KEY (or name another variable with --llm-key-env), or give a local server with --llm-url');
+  return v === '' ? undefined : v;
+}
+
+/** The text of a prompt file flag (`--system-prompt`, `--user-prompt`), or undefined (the shipped prompts). */
+export function systemPromptText(flag: string, file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  if (!existsSync(file)) throw new ConfigError(`${flag}: ${file}: no such file`);
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') throw new ConfigError(`${flag}: ${file}: the file is empty`);
+  return text;
+}
+
+/** The prices, or undefined without `--price-in` / `--price-out` (one alone counts the other as 0). */
+export function llmPrices(o: Pick<LlmFlags, 'priceIn' | 'priceOut'>): { in: number; out: number } | undefined {
+  if (o.priceIn === undefined && o.priceOut === undefined) return undefined;
+  return { in: o.priceIn ?? 0, out: o.priceOut ?? 0 };
+}
+
+/**
+ * The LLM agent the flags describe, as a transport of `evaluate` (and a lane of `agent`): the
+ * client (endpoint, key, options, timeout, retries, failure budget, cache; jitter seeded by `seed`)
+ * and the system message of each episode (the testbed's prompt or `--system-prompt`, and the
+ * episode's context).
+ */
+export async function openLlmTransport(model: string, o: LlmFlags, seed: number) {
+  const { llmTransport } = await import('../agents/llm.js');
+  const { llmSystemMessage } = await import('../builtin-agents/llm.js');
+  const prompt = systemPromptText('--system-prompt', o.systemPrompt);
+  const client = await llmClient(model, o, seed);
+  return llmTransport({ client, system: (req) => llmSystemMessage(req, prompt) });
+}
+
+/**
+ * The LLM user the flags describe (`--user-llm`, `--user-prompt`, the same connection flags): the
+ * voice of the simulated user of `evaluate` (the user's prompt and goal, what it does each turn).
+ */
+export async function openLlmUser(model: string, o: LlmFlags & { userPrompt?: string }, seed: number) {
+  const { llmUserVoice } = await import('../evaluation/llm-user.js');
+  const { llmUserPrompt, llmUserSystemMessage } = await import('../builtin-agents/llm.js');
+  const prompt = systemPromptText('--user-prompt', o.userPrompt);
+  const client = await llmClient(model, o, seed);
+  return Object.assign(llmUserVoice({ client, system: (turn) => llmUserSystemMessage(turn, prompt), prompt: (turn) => llmUserPrompt(turn) }), { client });
+}
+
+/** The client of a model with the connection flags (a cache folder is shared: its keys hold the model). */
+async function llmClient(model: string, o: LlmFlags, seed: number) {
+  const { LlmClient } = await import('../llm/client.js');
+  const { ResponseCache } = await import('../llm/cache.js');
+  const apiKey = llmApiKey(o);
+  return new LlmClient({
+    model,
+    baseUrl: o.llmUrl,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    options: keyValues(o.llmOption), // the request members (later ones override earlier ones)
+    timeoutMs: o.llmTimeout,
+    maxRetries: o.llmRetries,
+    maxFailures: o.llmMaxFailures,
+    seed,
+    ...(o.cache !== undefined ? { cache: new ResponseCache(o.cache) } : {}),
+  });
+}
