@@ -101,7 +101,16 @@ export function discreteAction(n: number, results: readonly number[] = []): Info
  */
 export const ACTION_COUNT = M + 1;
 
-/** Failure reasons of the KB-InfoBot environments (`info.failure`), by precedence. */
+/**
+ * Failure reasons of the KB-InfoBot environments (`info.failure` of a failed episode's last step,
+ * with `detail.why` in words and `failureTurn`), by precedence: reason → when.
+ *
+ * @example
+ * ```ts
+ * import { INFOBOT_FAILURES } from 'dialogym/infobot';
+ * Object.keys(INFOBOT_FAILURES); // ['max turns', 'target not in results', 'target ranked too low']
+ * ```
+ */
 export const INFOBOT_FAILURES = {
   'max turns': 'the turn limit was reached (by default the last agent action fails whatever it is)',
   'target not in results': "an `inform` whose results do not hold the user's movie",

@@ -119,8 +119,10 @@ export function inContext(st: DialogState, act: UserAct): UserAct {
   if (act.kind === 'no' && option) return { kind: 'reject' };
   if (act.kind === 'no' && (b === 'anything-else' || b === 'welcome')) return { kind: 'bye' };
   if (act.kind === 'bye' && b === 'updated') return { kind: 'no' }; // `no thanks` to `anything else to update`
-  // `no, something else` to `anything else to update`: no more updates, search again with them (not the next old option)
-  if (act.kind === 'reject' && b === 'updated') return { kind: 'no' };
+  // `no, something else` to `anything else to update` after an update: no more updates, search again
+  // with them (not the next option of the old search; after `no restaurant matching` it stays a reject)
+  const updated = st.lastUser?.kind === 'inform' || st.lastUser?.kind === 'inform-bare';
+  if (act.kind === 'reject' && b === 'updated' && updated) return { kind: 'no' };
   if (act.kind === 'yes' && option) return { kind: 'accept', which: 'current' };
   if (act.kind === 'request' && st.requested && Object.keys(act.slots).length > 0) return { kind: 'inform', slots: act.slots, update: st.updating };
   return act;
