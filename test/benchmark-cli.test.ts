@@ -10,10 +10,10 @@ import { paperCell } from '../src/testbeds/restaurant/benchmark/paper.js';
 import { benchmarkMarkdown, benchmarkSvg } from '../src/testbeds/restaurant/benchmark/report.js';
 import { summarizeRuns } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 
-/** Runs the CLI without $DIALOGYM_DATA (set, it would make a run without --data read the original files). */
-function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+/** Runs the CLI without $DIALOGYM_DATA (or with `extraEnv`). */
+function cli(args: string[], extraEnv: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
   const { DIALOGYM_DATA: _, ...env } = process.env;
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env: { ...env, ...extraEnv } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -142,4 +142,15 @@ test('model and task lists; paper table', () => {
   assert.equal((svg2.match(/<circle class="ours"/g) ?? []).length, 2);
   assert.equal((svg2.match(/<circle class="reference"/g) ?? []).length, 1);
   assert.match(svg2, /HCN, T3: 75\.0% \(not in the paper\)/);
+});
+
+test('benchmark without --data generates its data even when $DIALOGYM_DATA is set (npm start takes the same time everywhere)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  try {
+    const r = cli(['benchmark', '--quick', '--tasks', '1', '--models', 'tfidf', '--dialogs', '20', '--workers', '1', '--out', dir], { DIALOGYM_DATA: join(dir, 'no-such-data') });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /data: generated/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

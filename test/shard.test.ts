@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { oneLineError, runCli, type CliRun } from './cli.js';
 
-// The benchmark reads $DIALOGYM_DATA when --data is absent: these runs use generated data only.
+// These runs use generated data only (no --data).
 const cli = (...args: string[]): CliRun => runCli(args, { env: { ...process.env, DIALOGYM_DATA: '' } });
 const oneLine = (r: CliRun, re: RegExp, code: number): void => oneLineError(r, re, code);
 import { tinyAirModelFile } from './airdialogue-chat-fixture.js';

@@ -1,6 +1,5 @@
 /** `dialogym benchmark [--profile quick|full|paper] [--seeds k] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Tables 2 and 10 of Bordes et al. (2017). */
 import { Option, type Command } from 'commander';
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
@@ -37,7 +36,7 @@ export function registerBenchmark(program: Command): void {
     .option('--profile <name>', "quick (small data and models, few epochs), full (the paper's data sizes, each trainer's recipe chosen on dev) or paper (the appendix's Tables 8 and 9 hyper-parameters per task)", 'full')
     .option('--quick', 'the same as --profile quick')
     .option('--seeds <k>', 'train each learned model (embeddings, memn2n, hcn) k times with different seeds and report mean ± standard deviation', intFlag('--seeds', 1, 100), 1)
-    .option('--data <dir>', 'folder of original bAbI dialog files, or babi for the fetched ones (`dialogym data fetch babi`) (default: $DIALOGYM_DATA/dialog-bAbI-tasks when set, else generate fresh data with the simulator; task 6 is then skipped)', inputFlag('--data'))
+    .option('--data <dir>', 'folder of original bAbI dialog files, or babi for the fetched ones (`dialogym data fetch babi`) (default: generate fresh data with the simulator; task 6 is then skipped)', inputFlag('--data'))
     .option('--models <list>', "models, comma-separated: tfidf, tfidf+type, nn, embeddings, memn2n, memn2n+match (Table 2), embeddings+match, embeddings+bigrams (Table 10), tfidf+type-word, nn+prev, hcn (dialogym's variants); or paper (the six of Table 2), table10 (the two embeddings variants), variants or all", 'all')
     .option('--tasks <list>', 'tasks, e.g. 1,5 or 1-5, or all', 'all')
     .option('--seed <n>', 'random seed (data generation and training)', intFlag('--seed', 0), 1)
@@ -69,14 +68,6 @@ function describeData(source: BenchmarkSource, p: BenchmarkProfile): string {
   return `original files in ${source.dir} (${caps})`;
 }
 
-/** `$DIALOGYM_DATA` (the folder of the original datasets, as the tests read it): its `dialog-bAbI-tasks/`, or itself when it holds the bAbI files. */
-function envDataDir(): string | undefined {
-  const env = process.env.DIALOGYM_DATA;
-  if (!env) return undefined;
-  const sub = join(env, 'dialog-bAbI-tasks');
-  return existsSync(sub) ? sub : env;
-}
-
 function trainFromOf(v: string): TrainFrom {
   if (v === 'files' || v === 'generate') return v;
   throw new ConfigError(`--train-from: expected files or generate, got '${v}'`);
@@ -89,7 +80,7 @@ async function run(f: Flags & ShardFlags): Promise<void> {
   const workers = f.workers ?? Math.min(2, availableParallelism());
   const tasks = parseTasks(f.tasks);
   const profile = profileOf(f);
-  const dataDir = f.data ?? envDataDir();
+  const dataDir = f.data;
   const source: BenchmarkSource = dataDir !== undefined ? { kind: 'files', dir: resolve(dataDir) } : { kind: 'generate', seed: f.seed, dialogs: profile.dialogs };
   const data = trainFrom === 'generate' ? `trained on simulator data (seed ${f.seed}, ${profile.dialogs} dialogs per split), tested on ${describeData(source, profile)}` : describeData(source, profile);
   const info: ReportInfo = { profile: profile.name, data, seed: f.seed };
