@@ -1,20 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, cliPath, skipUnless } from './shared-data.js';
+import { babiDir, skipUnless } from './shared-data.js';
+import { runCli, type CliRun } from './cli.js';
 import { parseModels, parseTasks } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 import { paperCell } from '../src/testbeds/restaurant/benchmark/paper.js';
 import { benchmarkMarkdown, benchmarkSvg } from '../src/testbeds/restaurant/benchmark/report.js';
 import { summarizeRuns } from '../src/testbeds/restaurant/benchmark/benchmark.js';
 
 /** Runs the CLI without $DIALOGYM_DATA (or with `extraEnv`). */
-function cli(args: string[], extraEnv: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
+function cli(args: string[], extraEnv: Record<string, string> = {}): CliRun {
   const { DIALOGYM_DATA: _, ...env } = process.env;
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env: { ...env, ...extraEnv } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { env: { ...env, ...extraEnv } });
 }
 
 interface Row {

@@ -11,7 +11,7 @@ import { splitKbs, type SplitKbs } from './generate.js';
 import { MovieKb } from './movie-kb.js';
 import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
 import { ValueIndex } from './tracker.js';
-import { UserSimulator, type UserGoal, type UserOptions, type UserSession } from './user.js';
+import { UserSimulator, type UserGoal, type UserOptions, type UserSession, type UserTurn } from './user.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { INFOBOT_TOOLS, infoBotActionOfTool } from './tools.js';
 
@@ -131,7 +131,7 @@ function goalInfo(full: MovieKb, goal: UserGoal): Info {
 }
 
 /** `failure`, `detail` (with `why`, in words) and `failureTurn` of a failed episode's last step. */
-function failureInfo(full: MovieKb, target: number, action: InfoBotAction, truncated: boolean, rank: number, maxRank: number, turn: number): Info {
+function failureInfo(full: MovieKb, target: number, action: InfoBotAction, { truncated, rank }: UserTurn, maxRank: number, turn: number): Info {
   const title = full.titles[target];
   const failureTurn = turn - 1;
   if (truncated) return { failure: 'max turns', detail: { why: `no inform of movie ${target} (${title}) within the turn limit (${turn} agent actions)`, target }, failureTurn };
@@ -211,7 +211,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
     this.lastAct = r.act;
     const info: Info = { userAct: r.act.act, turn: s.turn };
     if (r.done) Object.assign(info, { success: r.success, rank: r.rank, target: s.goal.target });
-    if (r.done && !r.success) Object.assign(info, failureInfo(this.full, s.goal.target, action, r.truncated, r.rank, this.sim.opts.successMaxRank, s.turn));
+    if (r.done && !r.success) Object.assign(info, failureInfo(this.full, s.goal.target, action, r, this.sim.opts.successMaxRank, s.turn));
     return { obs: { utterance: r.utterance, turn: s.turn }, reward: r.reward, terminated: r.done && !r.truncated, truncated: r.truncated, info };
   }
 
