@@ -68,7 +68,7 @@ const makespan = (queue: readonly { cpu: number }[]): number => {
 };
 const ideal = makespan([...costs].sort((a, b) => b.cpu - a.cpu));
 // What runBenchmark does: cells in decreasing order of their CELL_SECONDS estimate (ties: grid order).
-const scheduled = makespan([...costs].sort((a, b) => cellCost(b.cell) - cellCost(a.cell) || a.index - b.index));
+const scheduled = makespan([...costs].sort((a, b) => cellCost(b.cell, profile.name) - cellCost(a.cell, profile.name) || a.index - b.index));
 process.stdout.write(
   `total cpu ${sum.toFixed(1)} s; on 2 workers: sum/2 ${(sum / 2).toFixed(1)} s, longest-first makespan ${ideal.toFixed(1)} s (idle ${(2 * ideal - sum).toFixed(1)} s), ` +
     `in the scheduler's order (CELL_SECONDS) ${scheduled.toFixed(1)} s (idle ${(2 * scheduled - sum).toFixed(1)} s); load ${load()}\n`,

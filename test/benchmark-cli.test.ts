@@ -32,6 +32,11 @@ test('benchmark --quick on generated task 1: JSON contract, Markdown, LaTeX and 
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /note: task 6 \(DSTC2\) skipped/);
     assert.match(r.stderr, /\[3\/4\] task 1 memn2n\+match: T1 /);
+    // Every finished cell says how many are done and, until the last, about how long is left.
+    const done = r.stderr.split('\n').filter((l) => / cells done in /.test(l));
+    assert.deepEqual(done.map((l) => / — (\d+) of 4 cells done in /.exec(l)?.[1]), ['1', '2', '3', '4'], r.stderr);
+    for (const l of done.slice(0, 3)) assert.match(l, /, about (\d+(\.\d)?s|\d+m\d\ds|\?) left$/);
+    assert.doesNotMatch(done[3] ?? '', /left/);
     assert.ok(existsSync(join(dir, 'benchmark.tex')));
     assert.match(r.stderr, /benchmark: [\d.]+ s wall, [\d.]+ s CPU, 2 workers/);
     const json = JSON.parse(readFileSync(join(dir, 'benchmark.json'), 'utf8')) as { rows: Row[] };

@@ -86,7 +86,8 @@ test('train --json; the model file stores its candidates, so eval needs no --can
   const given = json<Acc>(cli('eval', '--model', model, '--data', tst, '--candidates', file('candidates'), '--json'));
   const stored = json<Acc>(cli('eval', '--model', model, '--data', tst, '--json'));
   assert.deepEqual(stored, given);
-  assert.ok(given.perResponse > 0.1, String(given.perResponse));
+  // TF-IDF on task 1 is weak, as in the paper (5.6%): above chance (1 of 4,212), far from right.
+  assert.ok(given.perResponse > 0.03 && given.perResponse < 0.2, String(given.perResponse));
   // --candidates overrides the stored set: with one candidate, every prediction is that one.
   const one = join(tmp, 'one-candidate.txt');
   const only = (candidates[candidates.length - 1] as string).replace(/^1 /, '');

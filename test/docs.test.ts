@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.js';
+import { creatableModels, trainableModels } from '../src/rankers/registry.js';
 import { docCommands, docLinks, docPages, pageAnchors, shellWords, wordCount } from './docs-commands.js';
 import { repoRoot } from './shared-data.js';
 
@@ -63,6 +64,7 @@ function resolveVerb(program: Command, words: readonly string[]): { cmd: Command
 test('every dialogym command in the README and docs/ names a real verb and only flags it takes', async () => {
   const program = await buildProgram();
   const globalFlags = new Set(['--help', '-h', '--debug', '--version', '-V']);
+  const models = new Set([...creatableModels(), ...trainableModels()]);
   const problems: string[] = [];
   let commands = 0;
   for (const page of docPages()) {
@@ -82,6 +84,13 @@ test('every dialogym command in the README and docs/ names a real verb and only 
         const flag = w.replace(/^\[+/, '').replace(/\]+$/, '').split('=')[0] as string;
         if (!/^--?[a-zA-Z]/.test(flag)) continue;
         if (!known.has(flag) && !globalFlags.has(flag)) problems.push(`${c.page}:${c.line}: dialogym ${c.words.slice(0, used).join(' ')} has no flag ${flag}`);
+      }
+      // The restaurant verbs' --model names a registered model (a model file has a dot or a path).
+      const verb = c.words[0] as string;
+      if (used === 1 && ['eval', 'train', 'chat', 'serve'].includes(verb)) {
+        const i = c.words.indexOf('--model');
+        const name = i < 0 ? undefined : c.words[i + 1];
+        if (name !== undefined && /^[a-z][a-z0-9+-]*$/.test(name) && !models.has(name)) problems.push(`${c.page}:${c.line}: dialogym ${verb} --model ${name}: no such model`);
       }
     }
   }

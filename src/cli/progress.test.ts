@@ -65,3 +65,17 @@ test('plain progress prints at least a line a minute while work is reported (a 2
   assert.match(lines[0] ?? '', /^train: 1\/10000 \(0%\) elapsed 0\.7s eta 1h59m\n$/);
   assert.match(lines[1] ?? '', /^train: 85\/10000 \(1%\) elapsed 1m01s eta 1h58m\n$/);
 });
+
+test('progress reads the ETA from the share of the work done when items differ in size', () => {
+  let clock = 0;
+  const lines = plainLines(() => {
+    // 1 of 4 items done after 30 s, but it was 3/4 of the work: 10 s left, not 90 s
+    const p = progress('benchmark', 4, { now: () => clock });
+    clock = 30_000;
+    p.update(1, '', 0.75);
+    clock = 40_000;
+    p.update(4, '', 1);
+  });
+  assert.match(lines[0] ?? '', /^benchmark: 1\/4 \(25%\) elapsed 30s eta 10s\n$/);
+  assert.match(lines[1] ?? '', /^benchmark: 4\/4 \(100%\) elapsed 40s eta 0\.0s\n$/);
+});

@@ -6,7 +6,11 @@ import { createRequire } from 'node:module';
 const loadCliProgress = (): typeof cliProgressModule => createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
 
 export interface Progress {
-  update(done: number, note?: string): void;
+  /**
+   * `done` of `total` items; `fraction` (0–1), when the items differ in size, is the share of the
+   * work done, and the ETA is read from it instead of from the count.
+   */
+  update(done: number, note?: string, fraction?: number): void;
   stop(): void;
 }
 
@@ -25,8 +29,9 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Seconds left at the mean rate so far; NaN before any work is done. */
-function etaSeconds(elapsedSeconds: number, done: number, total: number): number {
+/** Seconds left at the mean rate so far (of the work's `fraction` done, when given); NaN before any work is done. */
+function etaSeconds(elapsedSeconds: number, done: number, total: number, fraction?: number): number {
+  if (fraction !== undefined) return fraction > 0 ? (elapsedSeconds * (1 - Math.min(1, fraction))) / fraction : Number.NaN;
   return done > 0 ? (elapsedSeconds * (total - done)) / done : Number.NaN;
 }
 
@@ -52,7 +57,7 @@ export function progress(label: string, total: number, opts: ProgressOptions = {
     );
     bar.start(total, 0, { note: '', eta: '?' });
     return {
-      update: (done, note = '') => bar.update(done, { note, eta: formatDuration(etaSeconds((now() - t0) / 1000, done, total)) }),
+      update: (done, note = '', fraction) => bar.update(done, { note, eta: formatDuration(etaSeconds((now() - t0) / 1000, done, total, fraction)) }),
       stop: () => bar.stop(),
     };
   }
@@ -61,13 +66,13 @@ export function progress(label: string, total: number, opts: ProgressOptions = {
   const step = Math.max(1, Math.ceil(total / 10));
   let printed = t0;
   return {
-    update(done, note = '') {
+    update(done, note = '', fraction) {
       const t = now();
       if (done === last || (done !== total && Math.floor(done / step) === Math.floor(last / step) && t - printed < PLAIN_GAP_MS)) return;
       last = done;
       printed = t;
       const el = (t - t0) / 1000;
-      process.stderr.write(`${label}: ${done}/${total} (${Math.round((100 * done) / total)}%) elapsed ${formatDuration(el)} eta ${formatDuration(etaSeconds(el, done, total))}${note ? ' ' + note : ''}\n`);
+      process.stderr.write(`${label}: ${done}/${total} (${Math.round((100 * done) / total)}%) elapsed ${formatDuration(el)} eta ${formatDuration(etaSeconds(el, done, total, fraction))}${note ? ' ' + note : ''}\n`);
     },
     stop() {},
   };

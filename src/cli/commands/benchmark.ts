@@ -4,14 +4,14 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
-import { assembleBenchmark, parseModels, parseTasks, profileNamed, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type CellResult, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
+import { assembleBenchmark, cellCost, parseModels, parseTasks, profileNamed, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type CellResult, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
 import { inShard } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.js';
 import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
 import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
 import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
-import { progress, type Progress } from '../progress.js';
+import { formatDuration, progress, type Progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
 interface Flags {
@@ -90,28 +90,46 @@ async function run(f: Flags & ShardFlags): Promise<void> {
   let finished = 0;
   const label = (c: BenchmarkCell): string => `[${c.index + 1}/${c.total}] task ${c.task} ${c.model}${f.seeds > 1 && isLearnedModel(c.model) ? ` (seed ${c.seed})` : ''}`;
   let grid = 0; // cells in the whole grid (include sees each of them)
+  // The ETA weighs each cell by its estimated cost (cellCost): a task-3 embeddings cell of the paper
+  // profile takes a thousand times a TF-IDF cell, so a count of cells says little.
+  const costs = new Map<number, number>();
+  let planned = 0;
+  let doneCost = 0;
+  const t0 = performance.now();
+  const fraction = (): number => {
+    const total = [...costs.values()].reduce((a, x) => a + x, 0);
+    return total > 0 ? doneCost / total : finished / Math.max(1, planned);
+  };
   const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, seeds: f.seeds, trainFrom, workers: workers > 1 ? workers : 1, include: (k) => {
     grid = Math.max(grid, k + 1);
     return inShard(shard, k);
   } }, {
     onNote: (n) => process.stderr.write(`note: ${n}\n`),
+    onPlan(cells) {
+      for (const c of cells) costs.set(c.index, cellCost(c, profile.name));
+      planned = cells.length;
+    },
     onCellStart(c) {
       if (tty) {
-        bar ??= progress('benchmark', c.total);
-        bar.update(finished, `${label(c)}: training`);
+        bar ??= progress('benchmark', planned || c.total);
+        bar.update(finished, `${label(c)}: training`, fraction());
       } else process.stderr.write(`${label(c)}: training\n`);
     },
     onEpoch(c, r) {
       const msg = `${label(c)}: epoch ${r.epoch}/${r.epochs} loss ${r.loss.toFixed(4)} dev ${(100 * r.dev).toFixed(1)}% (${r.seconds.toFixed(1)}s)`;
-      if (tty) bar?.update(finished, msg);
+      if (tty) bar?.update(finished, msg, fraction());
       else process.stderr.write(`  ${msg}\n`);
     },
     onCellDone(c, rows, evalSeconds) {
       const accs = rows.map((r) => `${r.test} ${(100 * r.perResponse).toFixed(1)}% (${(100 * r.perDialog).toFixed(1)}%)`).join(', ');
-      const msg = `${label(c)}: ${accs}; train ${rows[0]?.trainSeconds.toFixed(1) ?? '0'}s, eval ${evalSeconds.toFixed(1)}s`;
       finished++;
-      if (tty) bar?.update(finished, msg);
-      else process.stderr.write(`${msg}\n`);
+      doneCost += costs.get(c.index) ?? 0;
+      const share = fraction();
+      const elapsed = (performance.now() - t0) / 1000;
+      const left = finished === planned ? '' : `, about ${formatDuration((elapsed * (1 - share)) / share)} left`;
+      const msg = `${label(c)}: ${accs}; train ${rows[0]?.trainSeconds.toFixed(1) ?? '0'}s, eval ${evalSeconds.toFixed(1)}s`;
+      if (tty) bar?.update(finished, msg, share);
+      else process.stderr.write(`${msg} — ${finished} of ${planned} cells done in ${formatDuration(elapsed)}${left}\n`);
     },
   });
   bar?.stop();

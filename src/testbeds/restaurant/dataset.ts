@@ -142,6 +142,12 @@ export function generateRestaurantDataset(opts: DatasetOptions): GeneratedFile[]
     }
   }
   if (wanted(index++)) files.push({ name: KB_FILE, text: formatKb(restaurants, BABI_KB) });
-  if (wanted(index++)) files.push({ name: CANDIDATES_FILE, text: formatBabiCandidates({ candidates: candidateUtterances(restaurants) }) });
+  // The original candidates file lists its 4,212 utterances in no meaningful order (a set's order:
+  // its first line is `api_call italian bombay four cheap`), so the file is written in a seeded
+  // shuffled order (`fork('candidates')`, no other stream moves). In `candidateUtterances`' fixed
+  // order the greeting comes first, and a ranker that breaks ties by the first candidate (TF-IDF
+  // when the user's turn shares no word with any candidate) scored every greeting turn right:
+  // TF-IDF T1 16.6% on generated data against 5.8% on the original files.
+  if (wanted(index++)) files.push({ name: CANDIDATES_FILE, text: formatBabiCandidates({ candidates: root.fork('candidates').shuffle(candidateUtterances(restaurants)) }) });
   return files;
 }

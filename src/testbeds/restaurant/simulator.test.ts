@@ -171,6 +171,12 @@ test('dataset: same seed byte-identical, another seed differs, files round-trip,
   const candA = new Set(a.find((f) => f.name === 'dialog-babi-candidates.txt')!.text.split('\n').filter(Boolean).map((l) => l.slice(2)));
   assert.equal(cand.size, 4212);
   assert.equal(candA.size, 4212);
+  // Written in a seeded shuffled order, as the original file (a set's order): the 12 entity-free
+  // utterances are not on top, where a ranker breaking ties by the first candidate would win them.
+  const linesOf = (files: typeof a): string[] => files.find((f) => f.name === 'dialog-babi-candidates.txt')!.text.split('\n').filter(Boolean).map((l) => l.slice(2));
+  const fixedOnTop = linesOf(a).slice(0, 12).filter((u) => candidateUtterances(restaurants).indexOf(u) < 12).length;
+  assert.ok(fixedOnTop <= 2, `${fixedOnTop} of the 12 entity-free utterances in the first 12 lines`);
+  assert.notDeepEqual(linesOf(a), linesOf(c));
   for (let i = 0; i < a.length; i++) {
     const f = a[i]!;
     if (!f.name.includes('-task')) continue;

@@ -81,6 +81,8 @@ export interface BenchmarkCell {
 }
 
 export interface BenchmarkHooks {
+  /** Called once, before any cell starts, with the cells this run computes in the order they start. */
+  onPlan?(cells: readonly BenchmarkCell[]): void;
   onCellStart?(cell: BenchmarkCell): void;
   onCellDone?(cell: BenchmarkCell, rows: readonly BenchmarkRow[], evalSeconds: number): void;
   onEpoch?(cell: BenchmarkCell, r: EpochReport): void;
