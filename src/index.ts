@@ -85,7 +85,7 @@ export { localTransport, type Agent, type AgentAction, type AgentConnection, typ
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
-export { evaluate, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
+export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 
 // LLMs as agents and as simulated users (docs/llm.md).
 export { LlmClient, LlmError, type LlmClientOptions, type LlmStats, type ChatRequest, type ChatReply } from './llm/client.js';

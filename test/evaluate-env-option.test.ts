@@ -10,6 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), 'dialogym-env-option-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Rec {
+  readonly options?: string;
   readonly success: boolean;
   readonly observation: unknown;
   readonly goal: unknown;
@@ -29,7 +30,10 @@ test('--env-option userStyle=varied: the same goals, the user in other words (th
   const explicit = rules('explicit', '--env-option', 'userStyle=dataset');
   const varied = rules('varied', '--env-option', 'userStyle=varied', '--env-option', 'maxTurns=12');
   assert.equal(dataset.success, 1);
-  assert.deepEqual(explicit.records, dataset.records);
+  // The same episodes; the records of a run given options carry their fingerprint (what --resume checks).
+  assert.deepEqual(explicit.records.map(({ options, ...rest }) => rest), dataset.records);
+  assert.match(String(explicit.records[0]?.options), /^[0-9a-f]{16}$/);
+  assert.equal(dataset.records[0]?.options, undefined);
   assert.deepEqual(
     varied.records.map((r) => r.goal),
     dataset.records.map((r) => r.goal),
@@ -53,4 +57,22 @@ test('a bad --env-option is one line naming the environment and the option, exit
   bad(/^error: --env-option: expected key=value, got 'userStyle'$/, 'restaurant-task1-v2', '--env-option', 'userStyle');
   bad(/^error: --env-option maxTurns: given by --max-turns too; give it once$/, 'restaurant-task1-v2', '--env-option', 'maxTurns=5', '--max-turns', '6');
   assert.equal(readFileSync(kept, 'utf8'), 'earlier run\n');
+});
+
+test('--resume refuses the transcripts of a run with other environment options, in one line, and continues one with the same', () => {
+  const file = join(dir, 'resume.jsonl');
+  const run = (...flags: string[]): ReturnType<typeof cli> => cli('evaluate', '--env', 'restaurant-task3-v2', '--agent', 'rules', '--episodes', '6', '--json', ...flags);
+  const whole = run('--env-option', 'userStyle=varied', '--env-option', 'maxTurns=30', '--transcripts', file);
+  assert.equal(whole.code, 0, whole.stderr);
+  const text = readFileSync(file, 'utf8');
+  const cut = text.split('\n').slice(0, 3).join('\n') + '\n';
+  writeFileSync(file, cut);
+  oneLineError(run('--resume', file), /^error: the record of episode 0, trial 0 was played with environment options [0-9a-f]{16}, this run has no environment options: give the options of the interrupted run \(--env-option, --kb, --max-turns\)$/, 2);
+  oneLineError(run('--resume', file, '--env-option', 'userStyle=varied', '--env-option', 'maxTurns=31'), /was played with environment options [0-9a-f]{16}, this run has environment options [0-9a-f]{16}:/, 2);
+  assert.equal(readFileSync(file, 'utf8'), cut, 'a refused resume leaves the file as it was');
+  // The same options in another order: the same fingerprint, the run continues to the same end.
+  const resumed = run('--resume', file, '--env-option', 'maxTurns=30', '--env-option', 'userStyle=varied');
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.stdout, whole.stdout);
+  assert.equal(readFileSync(file, 'utf8'), text);
 });

@@ -20,6 +20,7 @@ import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
+import { requestKey } from '../llm/canonical.js';
 import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { episodeStats, passHatK } from '../metrics/episodes.js';
@@ -103,6 +104,28 @@ export interface EpisodeRecord {
   readonly usage?: TokenUsage;
   /** Tokens the user's voice used (an LLM user), summed; absent without one. */
   readonly userUsage?: TokenUsage;
+  /**
+   * The environment options the episode was played with, as a fingerprint (`optionsKey`: 16 hex
+   * digits of the sha256 of their canonical JSON); absent when none were given. A resumed run
+   * (`done`) refuses the records of other options.
+   */
+  readonly options?: string;
+}
+
+/**
+ * The fingerprint of environment options that records carry (`EpisodeRecord.options`): 16 hex
+ * digits of the sha256 of their canonical JSON (keys sorted), undefined for none.
+ *
+ * @example
+ * ```ts
+ * import { optionsKey } from 'dialogym';
+ * optionsKey({ maxTurns: 40, userStyle: 'varied' }) === optionsKey({ userStyle: 'varied', maxTurns: 40 }); // true
+ * optionsKey({}); // undefined
+ * ```
+ */
+export function optionsKey(options: EnvOptions | undefined): string | undefined {
+  if (options === undefined || Object.keys(options).length === 0) return undefined;
+  return requestKey(options).slice(0, 16);
 }
 
 /**
@@ -162,7 +185,7 @@ function oneLine(message: string): string {
 
 /** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
+async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession, options?: string): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
   const r0 = env.reset({ seed, variant: trial });
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
   const actions: unknown[] = [];
@@ -183,6 +206,7 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
       ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
       ...(usage ? { usage } : {}),
       ...(userUsage ? { userUsage } : {}),
+      ...(options !== undefined ? { options } : {}),
     };
     return { record: { ...record, ...more }, agentFailed };
   };
@@ -296,11 +320,15 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
 }
 
 /** The records of an interrupted run by `task:trial`; a ConfigError for one that is not of this run. */
-function doneRecords(records: readonly EpisodeRecord[], envId: string, episodes: number, trials: number, seed: number): Map<string, EpisodeRecord> {
+function doneRecords(records: readonly EpisodeRecord[], envId: string, episodes: number, trials: number, seed: number, options: string | undefined): Map<string, EpisodeRecord> {
   const byJob = new Map<string, EpisodeRecord>();
   for (const r of records) {
     const ok = r.env === envId && Number.isInteger(r.episode) && r.episode >= 0 && r.episode < episodes && Number.isInteger(r.trial) && r.trial >= 0 && r.trial < trials && r.seed === seed + r.episode;
     if (!ok) throw new ConfigError(`the record of episode ${JSON.stringify(r.episode)}, trial ${JSON.stringify(r.trial)} (env ${JSON.stringify(r.env)}, seed ${JSON.stringify(r.seed)}) is not of this run (${envId}, ${episodes} tasks × ${trials} trials from seed ${seed})`);
+    if (r.options !== options) {
+      const said = (k: string | undefined): string => (k === undefined ? 'no environment options' : `environment options ${k}`);
+      throw new ConfigError(`the record of episode ${r.episode}, trial ${r.trial} was played with ${said(r.options)}, this run has ${said(options)}: give the options of the interrupted run (--env-option, --kb, --max-turns)`);
+    }
     byJob.set(`${r.episode}:${r.trial}`, r);
   }
   return byJob;
@@ -340,7 +368,8 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
   const first = make(envId, opts.envOptions ?? {});
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);
-  const resumed = doneRecords(opts.done ?? [], envId, episodes, trials, seed);
+  const options = optionsKey(opts.envOptions);
+  const resumed = doneRecords(opts.done ?? [], envId, episodes, trials, seed, options);
   const jobs: Array<{ task: number; trial: number }> = [];
   for (let i = 0; i < episodes; i++) {
     if (opts.include && !opts.include(i)) continue;
@@ -367,7 +396,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
         conn = transport.connect(index);
         open.add(conn);
       }
-      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice);
+      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice, options);
       records[j] = record;
       if (!failed) opts.onFinish?.(record);
       if (agentFailed) {
