@@ -91,6 +91,11 @@ test('playing the agent in the browser: flight table, the learned customer, Book
   const target = kb.kb[4]!;
   await page.locator(`[data-testid=flight-row][data-flight="${target.flight_number}"]`).click();
   assert.equal(await page.inputValue('[data-testid=action-flight]'), String(target.flight_number));
+  // Without a name the page asks for it; nothing is sent, the dialogue goes on.
+  await page.click('[data-testid=act-book]');
+  assert.equal(await page.locator('[data-testid=notice]').last().textContent(), "type the customer's name: every action names them (it is scored)");
+  assert.equal(await page.locator('[data-testid=score]').count(), 0);
+  assert.ok(await page.locator('[data-testid=input]').isEnabled());
   await page.fill('[data-testid=action-name]', local.context.intent.name);
   await page.click('[data-testid=act-book]');
   await page.locator('[data-testid=score]').waitFor();

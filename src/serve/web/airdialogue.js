@@ -206,6 +206,12 @@ form.addEventListener('submit', (ev) => {
 for (const b of actions.querySelectorAll('button')) {
   b.addEventListener('click', () => {
     const body = { status: b.dataset.status, name: nameInput.value.trim() };
+    // Every AirDialogue action names the customer (the name score): an empty name is a slip, not a choice.
+    if (body.name === '') {
+      notice("type the customer's name: every action names them (it is scored)");
+      nameInput.focus();
+      return;
+    }
     if (b.dataset.status === 'book' || b.dataset.status === 'change') {
       const n = Number(flightInput.value);
       if (flightInput.value.trim() === '' || !Number.isInteger(n)) {
