@@ -373,15 +373,16 @@ const CELL_SECONDS: Readonly<Record<BenchmarkModel, readonly number[]>> = {
 
 /**
  * Rough seconds of a cell of the paper profile on the original files (training + evaluation of one
- * seed, on one of 2 busy cores), per learned model for tasks 1-6, from the timed runs in
- * docs/reproducing.md; the other models train as in the full profile (CELL_SECONDS).
+ * seed, on one of 2 busy cores), per learned model for tasks 1-6: the means over the 3 seeds of the
+ * whole 3-seed run in docs/reproducing.md (train + eval seconds of its progress lines); the other
+ * models train as in the full profile (CELL_SECONDS).
  */
 const PAPER_CELL_SECONDS: Readonly<Partial<Record<BenchmarkModel, readonly number[]>>> = {
-  embeddings: [27, 240, 280, 170, 44, 112],
-  'embeddings+match': [27, 240, 280, 170, 44, 112],
-  'embeddings+bigrams': [27, 240, 280, 170, 44, 112],
-  memn2n: [27, 100, 100, 23, 60, 257],
-  'memn2n+match': [27, 100, 100, 23, 60, 257],
+  embeddings: [5.5, 152, 228, 165, 26, 102],
+  'embeddings+match': [1.2, 280, 327, 131, 43, 117],
+  'embeddings+bigrams': [4.2, 231, 252, 154, 47, 105],
+  memn2n: [96, 13, 17, 27, 89, 314],
+  'memn2n+match': [16, 19, 25, 8.6, 106, 363],
 };
 
 /**
