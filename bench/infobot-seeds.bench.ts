@@ -13,7 +13,7 @@
  * Environment: INFOBOT_SEEDS_DIR=<dir> keeps the trained policies there (default: a temporary folder).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +40,9 @@ const run = (args: readonly string[]): string => {
   return r.stdout;
 };
 
-const t0 = performance.now();
 const load0 = load();
+/** Seconds spent training and scoring in this run (policies found in INFOBOT_SEEDS_DIR cost none). */
+let busy = 0;
 process.stdout.write(`KB-InfoBot over ${seeds} training seeds, ${episodes} dialogs per cell; policies in ${root}; load ${load0}\n`);
 /** reward[agent][split] over the seeds. */
 const rewards = new Map<string, number[]>();
@@ -50,15 +51,21 @@ for (let seed = 1; seed <= seeds; seed++) {
   mkdirSync(dir, { recursive: true });
   for (const [agent, recipe] of Object.entries(RECIPES))
     for (const split of SPLITS) {
+      const file = join(dir, `${agent}-${split}.dgm`);
+      // A policy already in INFOBOT_SEEDS_DIR (an earlier, interrupted run) is scored again, not retrained.
+      if (existsSync(file)) continue;
       const t = performance.now();
-      run(['infobot', 'train', '--agent', agent, '--split', split, '--seed', String(seed), ...recipe, '--out', join(dir, `${agent}-${split}.dgm`)]);
-      process.stdout.write(`  seed ${seed} ${agent} ${split}: trained in ${((performance.now() - t) / 1000).toFixed(1)} s; load ${load()}\n`);
+      run(['infobot', 'train', '--agent', agent, '--split', split, '--seed', String(seed), ...recipe, '--out', file]);
+      const s = (performance.now() - t) / 1000;
+      busy += s;
+      process.stdout.write(`  seed ${seed} ${agent} ${split}: trained in ${s.toFixed(1)} s; load ${load()}\n`);
     }
-  const table = JSON.parse(run(['infobot', 'table', '--policies', dir, '--episodes', String(episodes), '--temperatures', 'none', '--agents', Object.keys(RECIPES).join(','), '--json'])) as { rows: { agent: string; split: string; reward: number }[] };
+  const t = performance.now();
+  const table = JSON.parse(run(['infobot', 'table', '--policies', dir, '--episodes', String(episodes), '--temperatures', 'none', '--agents', Object.keys(RECIPES).join(','), '--json', '--out', join(dir, 'table.md')])) as { rows: { agent: string; split: string; reward: number }[] };
+  busy += (performance.now() - t) / 1000;
   for (const r of table.rows) rewards.set(`${r.agent} ${r.split}`, [...(rewards.get(`${r.agent} ${r.split}`) ?? []), r.reward]);
   process.stdout.write(`seed ${seed}: ${table.rows.map((r) => `${r.agent} ${r.split} ${r.reward.toFixed(2)}`).join(', ')}\n`);
 }
-const seconds = (performance.now() - t0) / 1000;
 const lines = [
   `| agent | ${SPLITS.join(' | ')} |`,
   `|---|${SPLITS.map(() => '---:').join('|')}|`,
@@ -82,7 +89,7 @@ const md = [
   '',
   ...lines,
   '',
-  `Whole run ${(seconds / 60).toFixed(1)} min wall; load average ${load0} at start, ${load()} at the end.`,
+  `Training and scoring took ${(busy / 60).toFixed(1)} min wall in this run; load average ${load0} at the start, ${load()} at the end.`,
   '',
 ].join('\n');
 process.stdout.write(`\n${md}`);

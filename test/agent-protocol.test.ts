@@ -73,7 +73,8 @@ test('evaluate --show-failures: failed episodes turn by turn, marked where they 
     assert.match(b, /\n  failure: max turns  detail: \{\}$/);
   }
   const line = JSON.parse(readFileSync(t, 'utf8').split('\n')[0] as string) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(line).slice(-4), ['actions', 'observation', 'goal', 'detail']);
+  // --max-turns is an environment option: the record ends with its fingerprint (what --resume checks).
+  assert.deepEqual(Object.keys(line).slice(-5), ['actions', 'observation', 'goal', 'detail', 'options']);
   // With --json the summary stays alone on stdout; the episodes go to stderr.
   const j = cli(['evaluate', '--env', 'restaurant-task3-v1', '--agent', 'rules', '--episodes', '5', '--max-turns', '6', '--show-failures', '1', '--json']);
   assert.equal(JSON.parse(j.stdout).episodes, 5);
