@@ -61,7 +61,7 @@ for (let seed = 1; seed <= seeds; seed++) {
       process.stdout.write(`  seed ${seed} ${agent} ${split}: trained in ${s.toFixed(1)} s; load ${load()}\n`);
     }
   const t = performance.now();
-  const table = JSON.parse(run(['infobot', 'table', '--policies', dir, '--episodes', String(episodes), '--temperatures', 'none', '--agents', Object.keys(RECIPES).join(','), '--json', '--out', join(dir, 'table.md')])) as { rows: { agent: string; split: string; reward: number }[] };
+  const table = JSON.parse(run(['infobot', 'table', '--policies', dir, '--episodes', String(episodes), '--temperatures', 'none', '--agents', Object.keys(RECIPES).join(','), '--json'])) as { rows: { agent: string; split: string; reward: number }[] };
   busy += (performance.now() - t) / 1000;
   for (const r of table.rows) rewards.set(`${r.agent} ${r.split}`, [...(rewards.get(`${r.agent} ${r.split}`) ?? []), r.reward]);
   process.stdout.write(`seed ${seed}: ${table.rows.map((r) => `${r.agent} ${r.split} ${r.reward.toFixed(2)}`).join(', ')}\n`);

@@ -167,4 +167,8 @@ test('infobot kb --json and infobot table --json: a table row is what infobot ev
   const e = json<Row>(cli('infobot', 'eval', '--agent', 'rule-soft', '--split', 'small', '--episodes', '30', '--json'));
   assert.deepEqual(t.rows[0], e);
   assert.match(readFileSync(out, 'utf8'), /rule-soft/);
+  // Without --out: the same JSON (no "out" key), no file written.
+  const alone = json<{ rows: Row[]; out?: string }>(cli('infobot', 'table', '--splits', 'small', '--agents', 'rule-soft', '--episodes', '30', '--temperatures', 'none', '--json'));
+  assert.deepEqual(alone.rows, t.rows);
+  assert.equal(alone.out, undefined);
 });

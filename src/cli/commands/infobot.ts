@@ -237,10 +237,10 @@ export function registerInfobot(program: Command): void {
     .option('--sweep-split <name>', 'KB split of the temperature sweep', splitFlag, 'medium' as SplitName)
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
-    .requiredOption('--out <file>', 'Markdown file to write; the LaTeX table (.tex) and the chart (.svg) are written beside it', outFileFlag('--out'))
+    .option('--out <file>', 'Markdown file to write; the LaTeX table (.tex) and the chart (.svg) are written beside it (default: none, the table is only printed)', outFileFlag('--out'))
     .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown')
     .action(
-      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out: string; policies?: string; json?: boolean }) => {
+      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean }) => {
         const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => locateDefaultPolicy(o.policies, a, s) !== undefined));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
@@ -260,16 +260,18 @@ export function registerInfobot(program: Command): void {
           },
         });
         (bar as ReturnType<typeof progress> | null)?.stop();
-        writeFileAtomic(o.out, r.markdown);
-        const stem = o.out.replace(/\.md$/, '');
-        writeFileAtomic(`${stem}.tex`, infobotLatex(r.rows));
-        writeFileAtomic(`${stem}.svg`, infobotSvg(r.rows));
+        const stem = o.out?.replace(/\.md$/, '');
+        if (o.out !== undefined) {
+          writeFileAtomic(o.out, r.markdown);
+          writeFileAtomic(`${stem}.tex`, infobotLatex(r.rows));
+          writeFileAtomic(`${stem}.svg`, infobotSvg(r.rows));
+        }
         if (o.json) {
-          out(JSON.stringify({ rows: r.rows.map(reportFigures), sweep: r.sweep.map((s) => ({ ...reportFigures(s), temperature: s.temperature })), out: o.out }));
+          out(JSON.stringify({ rows: r.rows.map(reportFigures), sweep: r.sweep.map((s) => ({ ...reportFigures(s), temperature: s.temperature })), ...(o.out !== undefined ? { out: o.out } : {}) }));
           return;
         }
         process.stdout.write(r.markdown);
-        out(`wrote ${o.out}, ${stem}.tex and ${stem}.svg`);
+        if (o.out !== undefined) out(`wrote ${o.out}, ${stem}.tex and ${stem}.svg`);
       }),
     );
 
