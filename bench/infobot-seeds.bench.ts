@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchesPaper, PAPER_TABLE2 } from '../src/testbeds/infobot/table.js';
 import { SPLITS } from '../src/testbeds/infobot/index.js';
-import { meanSd } from '../src/testbeds/restaurant/benchmark/benchmark.js';
+import { meanSd } from '../src/metrics/stats.js';
 
 const seeds = Number(process.argv[2] ?? 3);
 const episodes = Number(process.argv[3] ?? 5000);

@@ -29,9 +29,14 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Seconds left at the mean rate so far (of the work's `fraction` done, when given); NaN before any work is done. */
+/** Seconds left at the rate so far, `fraction` (0–1) of the work being done; NaN before any is. */
+export function secondsLeft(elapsedSeconds: number, fraction: number): number {
+  return fraction > 0 ? (elapsedSeconds * (1 - Math.min(1, fraction))) / fraction : Number.NaN;
+}
+
+/** Seconds left at the mean rate so far (of the work's `fraction` done, when given, else of `done` of `total`). */
 function etaSeconds(elapsedSeconds: number, done: number, total: number, fraction?: number): number {
-  if (fraction !== undefined) return fraction > 0 ? (elapsedSeconds * (1 - Math.min(1, fraction))) / fraction : Number.NaN;
+  if (fraction !== undefined) return secondsLeft(elapsedSeconds, fraction);
   return done > 0 ? (elapsedSeconds * (total - done)) / done : Number.NaN;
 }
 

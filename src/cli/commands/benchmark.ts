@@ -11,7 +11,7 @@ import type { BenchmarkSource } from '../../testbeds/restaurant/benchmark/data.j
 import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
 import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../../testbeds/restaurant/benchmark/report.js';
 import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
-import { formatDuration, progress, type Progress } from '../progress.js';
+import { formatDuration, progress, secondsLeft, type Progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
 
 interface Flags {
@@ -94,12 +94,10 @@ async function run(f: Flags & ShardFlags): Promise<void> {
   // profile takes a thousand times a TF-IDF cell, so a count of cells says little.
   const costs = new Map<number, number>();
   let planned = 0;
+  let totalCost = 0;
   let doneCost = 0;
   const t0 = performance.now();
-  const fraction = (): number => {
-    const total = [...costs.values()].reduce((a, x) => a + x, 0);
-    return total > 0 ? doneCost / total : finished / Math.max(1, planned);
-  };
+  const fraction = (): number => (totalCost > 0 ? doneCost / totalCost : 0);
   const result = await runBenchmark({ profile, source, models, tasks, seed: f.seed, seeds: f.seeds, trainFrom, workers: workers > 1 ? workers : 1, include: (k) => {
     grid = Math.max(grid, k + 1);
     return inShard(shard, k);
@@ -108,6 +106,7 @@ async function run(f: Flags & ShardFlags): Promise<void> {
     onPlan(cells) {
       for (const c of cells) costs.set(c.index, cellCost(c, profile.name));
       planned = cells.length;
+      totalCost = [...costs.values()].reduce((a, x) => a + x, 0);
     },
     onCellStart(c) {
       if (tty) {
@@ -126,7 +125,7 @@ async function run(f: Flags & ShardFlags): Promise<void> {
       doneCost += costs.get(c.index) ?? 0;
       const share = fraction();
       const elapsed = (performance.now() - t0) / 1000;
-      const left = finished === planned ? '' : `, about ${formatDuration((elapsed * (1 - share)) / share)} left`;
+      const left = finished === planned ? '' : `, about ${formatDuration(secondsLeft(elapsed, share))} left`;
       const msg = `${label(c)}: ${accs}; train ${rows[0]?.trainSeconds.toFixed(1) ?? '0'}s, eval ${evalSeconds.toFixed(1)}s`;
       if (tty) bar?.update(finished, msg, share);
       else process.stderr.write(`${msg} — ${finished} of ${planned} cells done in ${formatDuration(elapsed)}${left}\n`);

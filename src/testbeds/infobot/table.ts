@@ -113,9 +113,16 @@ export const PAPER_TABLE2: Readonly<Record<string, Readonly<Record<SplitName, Pa
  * matchesPaper('max', 1.95, 1.78);     // false
  * ```
  */
-export function matchesPaper(agent: string, ours: number, paper: number, tolerance = 0.15): boolean {
-  const learned = agent.startsWith('rl-') || agent.startsWith('e2e-');
-  return Math.abs(ours - paper) <= tolerance + 1e-9 || (learned && ours > paper);
+export function matchesPaper(agent: string, ours: number, paper: number, tolerance = REWARD_TOLERANCE): boolean {
+  return Math.abs(ours - paper) <= tolerance + 1e-9 || (isLearnedAgent(agent) && ours > paper);
+}
+
+/** How far from the paper's reward a cell may be (a learned agent: how far below it). */
+const REWARD_TOLERANCE = 0.15;
+
+/** A learned agent (rl-*, e2e-*): doing better than the paper counts as matching it. */
+function isLearnedAgent(agent: string): boolean {
+  return agent.startsWith('rl-') || agent.startsWith('e2e-');
 }
 
 /**
@@ -280,11 +287,10 @@ export function infobotSvg(rows: readonly EvalReport[]): string {
     rows: splits.map((split) => {
       const r = rows.find((x) => x.agent === agent && x.split === split) as EvalReport;
       const p = PAPER_TABLE2[agent]?.[split]?.reward;
-      const learned = agent.startsWith('rl-') || agent.startsWith('e2e-');
       return {
         label: SPLIT_LABEL[split],
         ours: { mean: r.reward, sd: r.rewardStdErr },
-        ...(p !== undefined ? { reference: p, band: [p - 0.15, learned ? REWARD_AXIS[1] : p + 0.15] as const } : {}),
+        ...(p !== undefined ? { reference: p, band: [p - REWARD_TOLERANCE, isLearnedAgent(agent) ? REWARD_AXIS[1] : p + REWARD_TOLERANCE] as const } : {}),
         title: `${agent}, ${split}: R ${f2(r.reward)} ± ${f2(r.rewardStdErr)}${p !== undefined ? `, paper ${f2(p)}` : ''}`,
         data: { agent, split },
       };

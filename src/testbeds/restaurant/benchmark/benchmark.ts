@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../../core/errors.js';
 import { createRng } from '../../../core/rng.js';
+import { meanSd } from '../../../metrics/stats.js';
 import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, isLearnedModel, type BenchmarkModel } from './paper.js';
 import { hasTaskFiles, type BenchmarkSource, type TaskData } from './data.js';
 import { runOnWorkers } from './workers.js';
@@ -220,14 +221,6 @@ export interface BenchmarkSummaryRow extends BenchmarkRow {
   readonly perResponseSd: number;
   /** Sample standard deviation of the per-dialog accuracy over the runs. */
   readonly perDialogSd: number;
-}
-
-/** Mean and sample standard deviation (n − 1; 0 for one value). */
-export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
-  const n = xs.length;
-  const mean = xs.reduce((a, x) => a + x, 0) / Math.max(1, n);
-  if (n < 2) return { mean, sd: 0 };
-  return { mean, sd: Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) };
 }
 
 /**
