@@ -72,6 +72,11 @@ export interface CatalogueDataset {
   readonly required: readonly string[];
   /** Files installed as found, without a checksum (documentation whose wording differs between revisions). */
   readonly unchecked?: readonly string[];
+  /**
+   * The most bytes one of the `unchecked` files may hold (their sizes were never published): a bound
+   * well above the release's, so that an archive cannot fill the disk through them.
+   */
+  readonly uncheckedMaxBytes?: number;
   /** The prefix of its references (`babi` in `babi:task1-trn`); several datasets may share one. */
   readonly refPrefix: string;
   /** Reference names → paths relative to `folder` (a path may also be used as is after the prefix). */
@@ -223,6 +228,7 @@ export const CATALOGUE: Catalogue = [
     files: BABI_FILES,
     required: Object.keys(BABI_FILES).filter((p) => BABI_FILES[p]?.optional !== true),
     unchecked: ['README.txt'],
+    uncheckedMaxBytes: 64 * 1024, // the release's README.txt: 2,885 bytes
     refPrefix: 'babi',
     refs: babiRefs(),
     examples: ['babi:task5-tst-oov', 'babi:candidates', 'babi:kb'],
@@ -257,6 +263,8 @@ export const CATALOGUE: Catalogue = [
     },
     required: ['extendedkb1.txt', ...DSTC6_TASKS.map((t) => `dialog-${t}-kb1_atmosphere-distr0.5-trn10000.json`)],
     unchecked: DSTC6_TASKS.map((t) => `dialog-${t}-kb1_atmosphere-distr0.5-trn10000.json`),
+    // The test files hold 1.3-3.1 MB per 1,000 dialogs: 10,000 training dialogs are some 13-31 MB.
+    uncheckedMaxBytes: 200_000_000,
     refPrefix: 'dstc6',
     refs: dstc6TrainRefs(),
     examples: ['dstc6:trn/task1', 'dstc6:trn/kb1'],
@@ -287,6 +295,35 @@ export const CATALOGUE: Catalogue = [
     inAll: true,
   },
 ];
+
+/**
+ * The most bytes the files of an archive that are not part of the release may hold together (an
+ * `__MACOSX/` folder, a note of the mirror): they are left out, never written, but still counted.
+ */
+export const STRAY_BYTES = 1 << 20;
+
+/**
+ * The most bytes the files of `d`'s archive may unpack to: the catalogue's sizes of its files, the
+ * bound of its unchecked ones and `STRAY_BYTES`; undefined when the catalogue lists no files (the
+ * archive's own SHA-256, checked before unpacking, is then what vouches for its contents).
+ */
+export function unpackedLimit(d: CatalogueDataset): number | undefined {
+  if (d.files === undefined) return undefined;
+  const files = Object.values(d.files).reduce((a, f) => a + f.bytes, 0);
+  return files + (d.unchecked?.length ?? 0) * (d.uncheckedMaxBytes ?? 0) + STRAY_BYTES;
+}
+
+/**
+ * The bound of `d`'s download: the archive's size when the catalogue knows it (`exact`), else what
+ * its files unpack to plus the archive format's overhead (a compressed archive of them is never
+ * larger: tar's 512-byte headers and padding, gzip's stored blocks on incompressible data, zip's
+ * headers all fit in 1% and 1 MiB). Undefined when the catalogue gives neither.
+ */
+export function archiveLimit(d: CatalogueDataset): { readonly bytes: number; readonly exact: boolean } | undefined {
+  if (d.archive.bytes !== undefined) return { bytes: d.archive.bytes, exact: true };
+  const unpacked = unpackedLimit(d);
+  return unpacked === undefined ? undefined : { bytes: Math.ceil(unpacked * 1.01) + (1 << 20), exact: false };
+}
 
 /** The dataset of `catalogue` named `name`, or undefined. */
 export function datasetNamed(catalogue: Catalogue, name: string): CatalogueDataset | undefined {

@@ -3,11 +3,13 @@
  * original datasets, downloaded from their publishers (or a mirror), verified and unpacked into the
  * data folder, where every verb finds them by reference (`--data babi:task5-tst`; docs/data.md).
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { readTextFile } from '../../core/files.js';
 import { parseJsonText } from '../../formats/json-text.js';
 import { CATALOGUE, type Catalogue } from '../../datasets/catalogue.js';
+import { DownloadError } from '../../datasets/download.js';
 import { dataRoot, datasetStatus } from '../../datasets/store.js';
 import { action, out } from '../run.js';
 import { progress, type Progress } from '../progress.js';
@@ -21,6 +23,20 @@ interface FetchFlags {
 }
 
 const MB = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** `s` as one shell word (single-quoted when it holds anything but plain path characters). */
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The command that installs an archive put in the downloads folder by hand: this one again, with the
+ * data folder unless it is the default one (an environment variable may not be set where it is run)
+ * and the catalogue when one was given.
+ */
+export function fetchAgainCommand(name: string, root: { dir: string; source: string }, catalogue: string | undefined): string {
+  const dir = root.source === 'the user data folder' ? [] : ['--dir', shellWord(root.dir)];
+  const cat = catalogue !== undefined ? ['--catalogue', shellWord(resolve(catalogue))] : [];
+  return ['dialogym', 'data', 'fetch', name, ...dir, ...cat].join(' ');
+}
 
 /** A catalogue file (JSON, the shape of the built-in one): one-line errors naming the file and the entry. */
 function readCatalogue(file: string): Catalogue {
@@ -67,7 +83,8 @@ export function registerData(program: Command): void {
         const { fetchDataset } = await import('../../datasets/fetch.js');
         const catalogue = f.catalogue !== undefined ? readCatalogue(f.catalogue) : CATALOGUE;
         const wanted = namesOf(names, catalogue);
-        const root = f.dir ?? dataRoot().dir;
+        const where = f.dir !== undefined ? { dir: resolve(f.dir), source: '--dir' } : dataRoot();
+        const root = where.dir;
         const mirror = f.mirror ?? (process.env.DIALOGYM_MIRROR || undefined);
         const status = new Map(datasetStatus(catalogue, root).map((s) => [s.dataset.name, s]));
         for (const name of wanted) {
@@ -83,6 +100,7 @@ export function registerData(program: Command): void {
           const r = await fetchDataset(name, {
             root,
             catalogue,
+            refetch: f.force === true,
             ...(mirror !== undefined ? { mirror } : {}),
             onNote: (line) => process.stderr.write(`note: ${line}\n`),
             onProgress: (label, done, total) => {
@@ -94,6 +112,12 @@ export function registerData(program: Command): void {
               }
               bar.update(Math.floor(done / 1024));
             },
+          }).catch((e: unknown) => {
+            bar?.stop();
+            const h = e instanceof DownloadError ? e.byHand : undefined;
+            if (h === undefined) throw e;
+            const again = fetchAgainCommand(name, where, f.catalogue);
+            throw new DownloadError(`${h.reason}; to fetch by hand, put ${h.file} from ${h.url} in ${h.folder} and run \`${again}\` again (docs/data.md)`, { cause: e, unreachable: true });
           });
           bar?.stop();
           const checked = r.dataset.files !== undefined ? "every file's SHA-256" : "the archive's SHA-256";
