@@ -117,7 +117,12 @@ function policyOf(d: CatalogueDataset, url: string, label: string, seen: Unpacke
   return {
     maxTotalBytes: limit,
     tooMuch: () => new FormatError(label, undefined, `unpacks to more than the ${num(limit ?? 0)} bytes of the ${d.name} release's files: not the release, refused`),
-    other: (path, type) => void seen.leftOut.push(`${path} (${type === 'SymbolicLink' ? 'a symbolic link' : type === 'Link' ? 'a hard link' : type})`),
+    other: (path, type) => {
+      const what = type === 'SymbolicLink' ? 'a symbolic link' : type === 'Link' ? 'a hard link' : type;
+      const rel = suffixIn(path, listed) ?? suffixIn(path, unchecked);
+      if (rel !== undefined) throw new FormatError(join(d.folder, rel), undefined, `${what} in the archive from ${url}, not a file: not the release, refused`);
+      seen.leftOut.push(`${path} (${what})`);
+    },
     file: (path): UnpackTarget => {
       if (d.files === undefined) {
         seen.written.add(path);
