@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DialogymError } from './errors.js';
-import { openSqlite, sqliteDriver, sqliteDrivers, sqliteMissingMessage, type SqliteDriverName } from './sqlite.js';
+import { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteDriverName } from './sqlite.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-sqlite-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -67,18 +67,64 @@ test('a driver asked for by name and absent is a one-line DialogymError', () => 
   assert.throws(() => openSqlite(':memory:', { driver: absent }), (e: unknown) => e instanceof DialogymError && e.message === `the SQLite driver ${absent} is not available on Node ${process.versions.node}`);
 });
 
-test('without any driver: one line saying how to get one (upgrade Node, or npm install better-sqlite3@12)', () => {
-  const msg = sqliteMissingMessage();
-  assert.match(msg, new RegExp(`^SQLite needs Node\\.js 22\\.13 or later \\(node:sqlite is built in.*\\) or the optional better-sqlite3 package: this is Node ${process.versions.node.replace(/\./g, '\\.')}; upgrade Node \\(the current LTS\\) or run \`npm install better-sqlite3@12\`$`));
+test('without any driver: one line saying how to get one (upgrade Node, or the npm command that installs better-sqlite3 where this dialogym finds it)', () => {
+  const checkout = join(import.meta.dirname, '..', '..', '..');
+  const msg = sqliteMissingMessage({ packageRoot: checkout, cwd: tmp });
+  assert.match(msg, new RegExp(`^SQLite needs Node\\.js 22\\.13 or later \\(node:sqlite is built in.*\\) or the optional better-sqlite3 package: this is Node ${process.versions.node.replace(/\./g, '\\.')}; upgrade Node \\(the current LTS\\) or run \`npm install --prefix \\S+ --no-save --save-dev better-sqlite3@12\`$`));
   // A node without node:sqlite (switched off where it is built in) and without better-sqlite3 on NODE_PATH.
   const env = { ...process.env };
   delete env.NODE_PATH;
   const flags = builtIn ? ['--no-experimental-sqlite'] : [];
   const script = `import(${JSON.stringify(self)}).then((m) => { try { m.openSqlite(':memory:'); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); } })`;
   const r = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env, cwd: tmp });
-  const local = spawnSync(process.execPath, ['-e', "require.resolve('better-sqlite3')"], { encoding: 'utf8', env, cwd: join(import.meta.dirname, '..', '..', '..') }).status === 0;
+  const local = spawnSync(process.execPath, ['-e', "require.resolve('better-sqlite3')"], { encoding: 'utf8', env, cwd: checkout }).status === 0;
   if (local) return; // better-sqlite3 in the project's own node_modules (a developer's install): it would serve
   assert.equal(r.stdout, `DialogymError: ${msg}\n`);
+});
+
+test('the install advice names the command for where dialogym is: a project that installed it, a global install, a checkout (whose peer dependency swallows a plain install)', () => {
+  const at = (packageRoot: string, cwd: string): string => sqliteInstallAdvice({ packageRoot, cwd }).install;
+  const project = join(tmp, 'advice', 'app');
+  mkdirSync(join(project, 'node_modules', 'dialogym'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), '{"name":"app"}');
+  const installed = join(project, 'node_modules', 'dialogym');
+  assert.equal(at(installed, project), 'npm install better-sqlite3@12');
+  assert.equal(at(installed, tmp), `npm install --prefix ${project} better-sqlite3@12`);
+  assert.equal(sqliteInstallAdvice({ packageRoot: installed, cwd: tmp }).rebuild, `npm rebuild --prefix ${project} better-sqlite3`);
+  const global = join(tmp, 'advice', 'lib', 'node_modules', 'dialogym');
+  mkdirSync(global, { recursive: true });
+  assert.equal(at(global, tmp), 'npm install --global better-sqlite3@12');
+  const checkout = join(tmp, 'advice', 'my checkout');
+  assert.equal(at(checkout, checkout), 'npm install --no-save --save-dev better-sqlite3@12');
+  assert.equal(at(checkout, tmp), `npm install --prefix '${checkout}' --no-save --save-dev better-sqlite3@12`);
+});
+
+test('better-sqlite3 installed where the advice puts it is the driver found (a project that installed dialogym, a checkout), NODE_PATH unset', () => {
+  const core = join(import.meta.dirname);
+  const fake = 'module.exports = class { constructor(file) { this.open = true; this.file = file; } exec() {} prepare() { return { run() {}, all() { return [{ fake: 1 }]; }, get() { return { fake: 1 }; } }; } close() { this.open = false; } };\n';
+  const env = { ...process.env };
+  delete env.NODE_PATH;
+  for (const layout of ['project', 'checkout'] as const) {
+    const base = join(tmp, 'resolve', layout);
+    const project = base;
+    const pkg = layout === 'project' ? join(base, 'node_modules', 'dialogym') : base;
+    mkdirSync(join(pkg, 'dist', 'src', 'core'), { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), '{"name":"dialogym","type":"module"}');
+    if (layout === 'project') writeFileSync(join(project, 'package.json'), '{"name":"app"}');
+    for (const f of ['sqlite.js', 'errors.js', 'text.js', 'shell.js']) copyFileSync(join(core, f), join(pkg, 'dist', 'src', 'core', f));
+    const module = pathToFileURL(join(pkg, 'dist', 'src', 'core', 'sqlite.js')).href;
+    const script = `import(${JSON.stringify(module)}).then((m) => { try { const db = m.openSqlite(':memory:', { driver: 'better-sqlite3' }); console.log(db.driver, JSON.stringify(db.prepare('SELECT 1').get())); } catch (e) { console.log(e.message); } console.log(m.sqliteInstallAdvice().install); })`;
+    // Before: not found, and the advice is the command for this layout, typed in the project's folder.
+    const before = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env, cwd: project });
+    const command = layout === 'project' ? 'npm install better-sqlite3@12' : 'npm install --no-save --save-dev better-sqlite3@12';
+    assert.equal(before.stdout, `the SQLite driver better-sqlite3 is not available on Node ${process.versions.node}\n${command}\n`, before.stderr);
+    // What that command installs: <project>/node_modules/better-sqlite3 (a stand-in here: no network, no compiler).
+    mkdirSync(join(project, 'node_modules', 'better-sqlite3'), { recursive: true });
+    writeFileSync(join(project, 'node_modules', 'better-sqlite3', 'index.js'), fake);
+    writeFileSync(join(project, 'node_modules', 'better-sqlite3', 'package.json'), '{"name":"better-sqlite3","main":"index.js"}');
+    const after = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env, cwd: project });
+    assert.equal(after.stdout, `better-sqlite3 {"fake":1}\n${command}\n`, after.stderr);
+  }
 });
 
 test('opening node:sqlite prints no ExperimentalWarning (Node 22 announces it on stderr)', { skip: !builtIn && 'no node:sqlite on this Node' }, () => {

@@ -8,7 +8,12 @@
  *   silently; Node 26 renames `DatabaseSync` to `Database` (the old name stays as an alias).
  * - `better-sqlite3@12`, an optional peer dependency (a native addon: npm never installs it for
  *   dialogym), used when `node:sqlite` is missing — Node 20, or 22.5–22.12 without the flag — and
- *   the user installed it (`npm install better-sqlite3@12`; 13 needs Node 22).
+ *   the user installed it (13 needs Node 22). The command that installs it where dialogym finds it
+ *   depends on where dialogym is (`sqliteInstallAdvice`): in a project that depends on dialogym,
+ *   `npm install better-sqlite3@12` there; in a checkout of dialogym itself, where that command
+ *   only rewrites the optional peer dependency of package.json and installs nothing (npm 10 and
+ *   11), `npm install --no-save --save-dev better-sqlite3@12`, which installs it into the
+ *   checkout's node_modules and leaves package.json and the lock file as they are.
  *
  * Neither driver is loaded until a database is opened: commands that never touch SQLite never pay
  * for it. Without a driver, `openSqlite` throws a one-line DialogymError saying how to get one.
@@ -16,8 +21,12 @@
  * integers as numbers: keep integers outside ±2^53 out of a SELECT's columns, the drivers differ
  * there — node:sqlite throws, better-sqlite3 rounds).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DialogymError } from './errors.js';
+import { shellWord } from './shell.js';
 
 /** A value bound to a statement parameter or read from a column. */
 export type SqlValue = number | string | null | bigint | Uint8Array;
@@ -164,7 +173,7 @@ function loadBetterSqlite(): BetterSqlite3 | undefined {
       if (Better) new Better(':memory:').close();
       betterSqlite = Better ?? null;
     } catch (e) {
-      throw new DialogymError(`better-sqlite3 is installed but does not load on Node ${process.versions.node} (${oneLine(e)}); reinstall it (\`npm install better-sqlite3@12\`) or use ${nodeSqliteHint()}`, { cause: e });
+      throw new DialogymError(`better-sqlite3 is installed but does not load on Node ${process.versions.node} (${oneLine(e)}); rebuild it (\`${sqliteInstallAdvice().rebuild}\`) or use ${nodeSqliteHint()}`, { cause: e });
     }
   }
   return betterSqlite ?? undefined;
@@ -183,9 +192,62 @@ function nodeSqliteHint(): string {
   return `Node.js 22.13 or later (node:sqlite is built in${flag})`;
 }
 
+/** Where dialogym is, for `sqliteInstallAdvice`: its package folder and the folder commands run in. */
+export interface SqliteInstallPlace {
+  /** The folder of dialogym's package.json (a checkout, or `<project>/node_modules/dialogym`). */
+  readonly packageRoot: string;
+  /** The current folder, where the user types the command. */
+  readonly cwd: string;
+}
+
+/** The folder of this module's package (dialogym's package.json), found upward from this file. */
+function ownPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        if ((JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'dialogym') return dir;
+      } catch {
+        // not a package.json to read: keep looking
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return dirname(fileURLToPath(import.meta.url));
+    dir = up;
+  }
+}
+
+/**
+ * The npm commands that install (and rebuild) better-sqlite3 where dialogym resolves it from: in a
+ * project that installed dialogym (`<project>/node_modules/dialogym`), a dependency of that project;
+ * in a global install, a global package; in a checkout of dialogym, a package of the checkout's
+ * node_modules that changes neither package.json nor the lock file (plain `npm install
+ * better-sqlite3@12` there only rewrites the optional peer dependency). `--prefix` names the folder
+ * when the command is typed elsewhere.
+ *
+ * @example
+ * ```ts
+ * import { sqliteInstallAdvice } from 'dialogym';
+ * sqliteInstallAdvice({ packageRoot: '/app/node_modules/dialogym', cwd: '/app' }).install; // 'npm install better-sqlite3@12'
+ * ```
+ */
+export function sqliteInstallAdvice(place: SqliteInstallPlace = { packageRoot: ownPackageRoot(), cwd: process.cwd() }): { readonly install: string; readonly rebuild: string } {
+  const root = resolve(place.packageRoot);
+  const modules = dirname(root);
+  const at = (dir: string): string => (resolve(place.cwd) === dir ? '' : ` --prefix ${shellWord(dir)}`);
+  if (basename(modules) === 'node_modules') {
+    const project = dirname(modules);
+    if (!existsSync(join(project, 'package.json'))) return { install: 'npm install --global better-sqlite3@12', rebuild: 'npm rebuild --global better-sqlite3' };
+    return { install: `npm install${at(project)} better-sqlite3@12`, rebuild: `npm rebuild${at(project)} better-sqlite3` };
+  }
+  return { install: `npm install${at(root)} --no-save --save-dev better-sqlite3@12`, rebuild: `npm rebuild${at(root)} better-sqlite3` };
+}
+
 /**
  * The one line that says how to get SQLite on this Node (what `openSqlite` throws without a
- * driver): upgrade Node, or install the optional better-sqlite3.
+ * driver): upgrade Node, or install the optional better-sqlite3 with the command that puts it where
+ * this dialogym finds it (`sqliteInstallAdvice`; `place` says where dialogym is, default this one).
  *
  * @example
  * ```ts
@@ -193,8 +255,8 @@ function nodeSqliteHint(): string {
  * console.error(sqliteMissingMessage()); // SQLite KBs need Node.js 22.13 or later …
  * ```
  */
-export function sqliteMissingMessage(): string {
-  return `SQLite needs ${nodeSqliteHint()} or the optional better-sqlite3 package: this is Node ${process.versions.node}; upgrade Node (the current LTS) or run \`npm install better-sqlite3@12\``;
+export function sqliteMissingMessage(place?: SqliteInstallPlace): string {
+  return `SQLite needs ${nodeSqliteHint()} or the optional better-sqlite3 package: this is Node ${process.versions.node}; upgrade Node (the current LTS) or run \`${sqliteInstallAdvice(place).install}\``;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { shellWord } from '../../core/shell.js';
 import { readTextFile } from '../../core/files.js';
 import { parseJsonText } from '../../formats/json-text.js';
 import { CATALOGUE, type Catalogue } from '../../datasets/catalogue.js';
@@ -23,9 +24,6 @@ interface FetchFlags {
 }
 
 const MB = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-
-/** `s` as one shell word (single-quoted when it holds anything but plain path characters). */
-const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
  * The command that installs an archive put in the downloads folder by hand: this one again, with the
