@@ -35,9 +35,11 @@ interface Run {
 }
 
 /** The CLI in a child process, asynchronously (the server answers from this process). */
-function cli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> {
+function cli(args: readonly string[], env: NodeJS.ProcessEnv, shell?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, DIALOGYM_MIRROR: '', ...env } });
+    const child = shell !== undefined
+      ? spawn('sh', ['-c', shell.replace(/^dialogym /, `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} `)], { env: { ...process.env, DIALOGYM_MIRROR: '', ...env } })
+      : spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, DIALOGYM_MIRROR: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -250,17 +252,17 @@ test('data fetch all --mirror: a cut download resumes with Range, the files are 
 });
 
 test('data fetch without network: one line naming the URL and where to put the archive by hand; an archive put there is installed', { skip }, async () => {
-  const root = join(work, 'offline');
+  const root = join(work, "off line's");
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   const r = await cli(['data', 'fetch', 'dstc6', '--dir', root, '--mirror', `http://127.0.0.1:${port}`], {});
-  oneLine(r, new RegExp(`^error: cannot download http://127\\.0\\.0\\.1:${port}${DSTC6_PATH.replace(/\./g, '\\.')} \\(.*ECONNREFUSED.*\\); to fetch by hand, put ${TEST_SET}\\.zip from https://github\\.com/perezjln/dstc6-goal-oriented-end-to-end/raw/master/data/${TEST_SET}\\.zip in ${root}/\\.downloads and run \`dialogym data fetch dstc6 --dir ${root}\` again \\(docs/data\\.md\\)$`));
+  oneLine(r, new RegExp(`^error: cannot download http://127\\.0\\.0\\.1:${port}${DSTC6_PATH.replace(/\./g, '\\.')} \\(.*ECONNREFUSED.*\\); to fetch by hand, put ${TEST_SET}\\.zip from https://github\\.com/perezjln/dstc6-goal-oriented-end-to-end/raw/master/data/${TEST_SET}\\.zip in ${root}/\\.downloads and run \`dialogym data fetch dstc6 --dir '${work}/off line'\\\\''s'\` again \\(docs/data\\.md\\)$`));
   // The advice, followed exactly as printed.
   const command = /run `(dialogym data fetch [^`]+)` again/.exec(r.stderr)?.[1] as string;
   copyFileSync(served.get(`/raw${DSTC6_PATH}`) as string, join(root, '.downloads', `${TEST_SET}.zip`));
-  const byHand = await cli(command.split(' ').slice(1), {});
+  const byHand = await cli([], {}, command); // through sh, as a user pastes it
   assert.equal(byHand.code, 0, byHand.stderr);
   assert.match(byHand.stderr, /note: dstc6: using the archive already downloaded/);
   assert.equal(assertSameFiles(join(dstc6Dir, TEST_SET), join(root, 'dstc6-track1', TEST_SET)), 42);

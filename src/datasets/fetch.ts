@@ -114,9 +114,10 @@ function policyOf(d: CatalogueDataset, url: string, label: string, seen: Unpacke
     new FormatError(name, undefined, declared !== undefined
       ? `${num(declared)} bytes in the archive from ${url}, more than ${what} (${num(max)}): not the release, refused before unpacking it`
       : `more than ${what} (${num(max)} bytes) in the archive from ${url}: not the release, refused at byte ${num(max + 1)}`);
+  const tooMuch = (): Error => new FormatError(label, undefined, `unpacks to more than the ${num(limit ?? 0)} bytes of the ${d.name} release's files: not the release, refused`);
   return {
     maxTotalBytes: limit,
-    tooMuch: () => new FormatError(label, undefined, `unpacks to more than the ${num(limit ?? 0)} bytes of the ${d.name} release's files: not the release, refused`),
+    tooMuch,
     other: (path, type) => {
       const what = type === 'SymbolicLink' ? 'a symbolic link' : type === 'Link' ? 'a hard link' : type;
       const rel = suffixIn(path, listed) ?? suffixIn(path, unchecked);
@@ -150,8 +151,10 @@ function policyOf(d: CatalogueDataset, url: string, label: string, seen: Unpacke
         seen.written.add(path);
         return { to: path, maxBytes: max, tooBig: bound(join(d.folder, free), max, 'the catalogue allows this file'), done: () => undefined };
       }
+      // Not written: bounded by the archive's total alone (a statistics file beside the dialogs may be over 1 MiB).
       seen.leftOut.push(path);
-      return { to: undefined, maxBytes: STRAY_BYTES, tooBig: bound(path, STRAY_BYTES, 'a file outside the release may hold'), done: () => undefined };
+      const max = limit ?? Number.MAX_SAFE_INTEGER;
+      return { to: undefined, maxBytes: max, tooBig: () => tooMuch(), done: () => undefined };
     },
   };
 }
@@ -222,7 +225,7 @@ async function install(d: CatalogueDataset, opts: FetchOptions, url: string, arc
   try {
     const seen: Unpacked = { written: new Set(), checked: new Map(), leftOut: [] };
     await unpack(archive, d.archive.format, staging, policyOf(d, url, label, seen), label);
-    const prefix = treePrefix(d.files === undefined ? seen.written : seen.checked.keys(), d, label);
+    const prefix = treePrefix(seen.written, d, label);
     let skipped: string[];
     if (d.files === undefined) {
       renameSync(join(staging, prefix), fresh);

@@ -75,7 +75,7 @@ export function registerData(program: Command): void {
     .option('--dir <folder>', 'data folder to fill (default: $DIALOGYM_DATA, else $XDG_DATA_HOME/dialogym or ~/.local/share/dialogym)')
     .option('--mirror <url>', "a server with the same archives at the same URL paths (default: $DIALOGYM_MIRROR, else the publishers')")
     .option('--catalogue <file>', "a JSON catalogue of datasets (URLs, layouts, checksums) instead of dialogym's, e.g. for a mirror that repackages the archives (default: the built-in one)")
-    .option('--force', 'fetch a dataset again even when the data folder holds it complete (default: a complete one is kept)')
+    .option('--force', 'fetch a dataset again even when the data folder holds it complete, and download anew an archive found in .downloads that is refused (default: a complete one is kept)')
     .action(
       action(async (names: string[], f: FetchFlags) => {
         const { fetchDataset } = await import('../../datasets/fetch.js');
