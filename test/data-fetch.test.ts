@@ -266,6 +266,9 @@ test('data fetch without network: one line naming the URL and where to put the a
   assert.equal(byHand.code, 0, byHand.stderr);
   assert.match(byHand.stderr, /note: dstc6: using the archive already downloaded/);
   assert.equal(assertSameFiles(join(dstc6Dir, TEST_SET), join(root, 'dstc6-track1', TEST_SET)), 42);
+  // data list --dir says what to run for that folder, and that command fetches there.
+  const list = await cli(['data', 'list', '--dir', root], {});
+  assert.match(list.stdout, new RegExp(`^babi +not fetched: run \`dialogym data fetch babi --dir '${work}/off line'\\\\''s'\`$`, 'm'));
   const missing = await cli(['eval', '--model', 'rules', '--data', 'babi:task1-tst'], { DIALOGYM_DATA: root });
   oneLine(missing, new RegExp(`^error: --data babi:task1-tst: bAbI dialog tasks 1-6 not found in ${root}/dialog-bAbI-tasks \\(run \`dialogym data fetch babi\`\\)$`));
 });

@@ -26,11 +26,12 @@ interface FetchFlags {
 const MB = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /**
- * The command that installs an archive put in the downloads folder by hand: this one again, with the
- * data folder unless it is the default one (an environment variable may not be set where it is run)
- * and the catalogue when one was given.
+ * The `data fetch` command for the data folder `root` (the one that installs an archive put in the
+ * downloads folder by hand, or fetches what `data list` found missing): with the folder unless it is
+ * the default one (an environment variable may not be set where it is run), and the catalogue when
+ * one was given.
  */
-export function fetchAgainCommand(name: string, root: { dir: string; source: string }, catalogue: string | undefined): string {
+export function fetchCommand(name: string, root: { dir: string; source: string }, catalogue: string | undefined): string {
   const dir = root.source === 'the user data folder' ? [] : ['--dir', shellWord(root.dir)];
   const cat = catalogue !== undefined ? ['--catalogue', shellWord(resolve(catalogue))] : [];
   return ['dialogym', 'data', 'fetch', name, ...dir, ...cat].join(' ');
@@ -114,7 +115,7 @@ export function registerData(program: Command): void {
             bar?.stop();
             const h = e instanceof DownloadError ? e.byHand : undefined;
             if (h === undefined) throw e;
-            const again = fetchAgainCommand(name, where, f.catalogue);
+            const again = fetchCommand(name, where, f.catalogue);
             throw new DownloadError(`${h.reason}; to fetch by hand, put ${h.file} from ${h.url} in ${h.folder} and run \`${again}\` again (docs/data.md)`, { cause: e, unreachable: true });
           });
           bar?.stop();
@@ -131,7 +132,7 @@ export function registerData(program: Command): void {
     .option('--json', 'print {"root","datasets":[{"name","present","dir","files","bytes","missing","wrongSize","corrupt"}]} as JSON')
     .action(
       action(async (f: { dir?: string; verify?: boolean; json?: boolean }) => {
-        const root = f.dir !== undefined ? { dir: f.dir, source: '--dir' } : dataRoot();
+        const root = f.dir !== undefined ? { dir: resolve(f.dir), source: '--dir' } : dataRoot();
         const rows = datasetStatus(CATALOGUE, root.dir);
         const corrupt = new Map<string, string[]>();
         if (f.verify) {
@@ -151,11 +152,11 @@ export function registerData(program: Command): void {
           const name = s.dataset.name.padEnd(width);
           if (!s.present) {
             const partial = s.files > 0 ? `incomplete (${s.missing.length} of ${s.dataset.required.length} files missing, e.g. ${s.missing[0]})` : 'not fetched';
-            out(`${name}  ${partial}: run \`dialogym data fetch ${s.dataset.name}\``);
+            out(`${name}  ${partial}: run \`${fetchCommand(s.dataset.name, root, undefined)}\``);
             continue;
           }
           const bad = [...s.wrongSize, ...(corrupt.get(s.dataset.name) ?? []).filter((p) => !s.wrongSize.includes(p))];
-          const state = bad.length > 0 ? `CHANGED (${bad.length} file${bad.length > 1 ? 's' : ''} differ from the release, e.g. ${bad[0]}: run \`dialogym data fetch ${s.dataset.name}\`)` : f.verify && s.dataset.files !== undefined ? 'verified' : 'present';
+          const state = bad.length > 0 ? `CHANGED (${bad.length} file${bad.length > 1 ? 's' : ''} differ from the release, e.g. ${bad[0]}: run \`${fetchCommand(s.dataset.name, root, undefined)} --force\`)` : f.verify && s.dataset.files !== undefined ? 'verified' : 'present';
           out(`${name}  ${state}: ${s.files} files, ${MB(s.bytes)} in ${s.dir}; e.g. ${s.dataset.examples.join(', ')}`);
         }
       }),
