@@ -109,8 +109,14 @@ class Sink {
       this.hash = createHash('sha256');
       if (t.to !== undefined) {
         const file = join(this.dest, t.to);
-        makeFolders(dirname(file));
-        this.fd = openSync(file, 'wx');
+        try {
+          makeFolders(dirname(file));
+          this.fd = openSync(file, 'wx');
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code !== 'ENOTDIR' && code !== 'EEXIST' && code !== 'EISDIR') throw e;
+          throw new FormatError(this.archive, undefined, `holds ${path} where it also has a file and a folder of that name: not the release, refused`);
+        }
         this.written++;
       }
     });

@@ -152,6 +152,7 @@ test('hostile mirror: paths out of the folder, links and a file given twice refu
     ['a folder given as ..', [{ path: '../', type: '5' }, ...good], /holds an entry outside its folder/],
     ['a symbolic link for a catalogue file', [{ path: 'tiny/a.txt', type: '2', link: '/etc/passwd' }, ...good.slice(2)], /^tiny-set\/a\.txt: a symbolic link in the archive from .*, not a file: not the release, refused; removed the download/],
     ['a hard link for a catalogue file', [...good.slice(0, 2), { path: 'tiny/b/c.txt', type: '1', link: '../../../evil.txt' }, good[3] as TarEntry], /^tiny-set\/b\/c\.txt: a hard link in the archive from .*, not a file: not the release, refused; removed the download/],
+    ['a file under a file', [...good, { path: 'tiny/a.txt/README', body: Buffer.from('x') }], /^tiny\.tar\.gz: holds tiny\/a\.txt\/README where it also has a file and a folder of that name: not the release, refused; removed the download/],
     ['a file given twice', [...good, { path: 'tiny/a.txt', body: Buffer.from('overwritten') }], /^tiny\.tar\.gz: holds tiny\/a\.txt twice: not the release, refused; removed the download/],
   ];
   for (const [why, entries, pattern] of tarCases) {
