@@ -11,9 +11,10 @@
  *   the user installed it (13 needs Node 22). The command that installs it where dialogym finds it
  *   depends on where dialogym is (`sqliteInstallAdvice`): in a project that depends on dialogym,
  *   `npm install better-sqlite3@12` there; in a checkout of dialogym itself, where that command
- *   only rewrites the optional peer dependency of package.json and installs nothing (npm 10 and
- *   11), `npm install --no-save --save-dev better-sqlite3@12`, which installs it into the
- *   checkout's node_modules and leaves package.json and the lock file as they are.
+ *   rewrites the optional peer dependency of package.json and installs nothing (npm 11; npm 10
+ *   installs it but rewrites the range too), `npm install --no-save --save-dev better-sqlite3@12`,
+ *   which installs it into the checkout's node_modules with either and leaves package.json and the
+ *   lock file as they are.
  *
  * Neither driver is loaded until a database is opened: commands that never touch SQLite never pay
  * for it. Without a driver, `openSqlite` throws a one-line DialogymError saying how to get one.
