@@ -22,7 +22,7 @@
  *   scripts; those recorded two other checksums of the archive over the years (4ebf1e7e…, cfce5781…),
  *   which are accepted too.
  *
- * The catalogue is plain data: `fetchDatasets` takes one (this one by default), so a mirror that
+ * The catalogue is plain data: `fetchDataset` takes one (this one by default), so a mirror that
  * repackages the archives can be described by a catalogue of its own (`data fetch --catalogue`).
  */
 
