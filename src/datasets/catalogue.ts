@@ -314,13 +314,17 @@ export function unpackedLimit(d: CatalogueDataset): number | undefined {
 }
 
 /**
- * The bound of `d`'s download: the archive's size when the catalogue knows it (`exact`), else what
- * its files unpack to plus the archive format's overhead (a compressed archive of them is never
- * larger: tar's 512-byte headers and padding, gzip's stored blocks on incompressible data, zip's
- * headers all fit in 1% and 1 MiB). Undefined when the catalogue gives neither.
+ * The bound of `d`'s download: the archive's size when the catalogue knows it (`exact` when it
+ * accepts one checksum; with several revisions of the archive, whose other sizes were not recorded,
+ * that size plus 5%), else what its files unpack to plus the archive format's overhead (a
+ * compressed archive of them is never larger: tar's 512-byte headers and padding, gzip's stored
+ * blocks on incompressible data, zip's headers all fit in 1% and 1 MiB). Undefined when the
+ * catalogue gives neither.
  */
 export function archiveLimit(d: CatalogueDataset): { readonly bytes: number; readonly exact: boolean } | undefined {
-  if (d.archive.bytes !== undefined) return { bytes: d.archive.bytes, exact: true };
+  if (d.archive.bytes !== undefined) {
+    return (d.archive.sha256?.length ?? 0) <= 1 ? { bytes: d.archive.bytes, exact: true } : { bytes: Math.ceil(d.archive.bytes * 1.05), exact: false };
+  }
   const unpacked = unpackedLimit(d);
   return unpacked === undefined ? undefined : { bytes: Math.ceil(unpacked * 1.01) + (1 << 20), exact: false };
 }
