@@ -1,0 +1,111 @@
+/**
+ * The episode loop's overhead (issue 37): the same three workloads played by a baseline build and
+ * by this one, in one run, after a warm-up run of each, alternating, best of `ROUNDS` each — episodes/s of `restaurant-task5-v2`
+ * with the `rules` agent through `evaluate`, KB-InfoBot RL training steps/s (a short `rl-soft`
+ * training: imitation then REINFORCE, no validation; steps = agent actions), AirDialogue self-play
+ * dialogues/s (rule agent vs rule customer) — and the ratio after/before of each (≥ 0.95 wanted).
+ * Each workload's figures (summary, curve, report) must also be identical in both builds.
+ *
+ * The baseline is another build's `dist/` folder (e.g. a checkout of the commit before the loop,
+ * built with `npx tsc -p .`), given as the first argument or `DIALOGYM_BEFORE`:
+ * `node dist/bench/loop.bench.js ../before/dist`. Without one, the bench says so and stops.
+ */
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROUNDS = 5;
+const RESTAURANT_EPISODES = 200;
+const RL = { agent: 'rl-soft', split: 'small', imitation: 300, episodes: 900, batch: 64, validateEvery: 0 } as const;
+const AIR_DIALOGUES = 2000;
+
+const beforeDir = process.argv[2] ?? process.env['DIALOGYM_BEFORE'];
+if (beforeDir === undefined || !existsSync(resolve(beforeDir, 'src/index.js'))) {
+  process.stdout.write(`loop bench: needs the baseline build's dist folder (argument or DIALOGYM_BEFORE), got ${beforeDir ?? 'none'}: skipped\n`);
+  process.exit(0);
+}
+
+/** The three entry points of one build. */
+interface Build {
+  readonly name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly root: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly infobot: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly air: any;
+}
+
+async function load(name: string, dist: string): Promise<Build> {
+  const at = (p: string): string => pathToFileURL(resolve(dist, p)).href;
+  return { name, root: await import(at('src/index.js')), infobot: await import(at('src/testbeds/infobot/index.js')), air: await import(at('src/testbeds/airdialogue/index.js')) };
+}
+
+const here = new URL('..', import.meta.url).pathname;
+const builds = [await load('before', beforeDir), await load('after', here)];
+
+/** One timed run: units done per second and the figures to compare. */
+interface Run {
+  readonly perSecond: number;
+  readonly figures: string;
+}
+
+const workloads: Array<{ name: string; unit: string; run: (b: Build) => Promise<Run> | Run }> = [
+  {
+    name: `restaurant-task5-v2, rules, evaluate ${RESTAURANT_EPISODES} episodes`,
+    unit: 'episodes/s',
+    async run(b) {
+      const t = performance.now();
+      const r = await b.root.evaluate('restaurant-task5-v2', b.root.createAgent('rules'), { episodes: RESTAURANT_EPISODES, seed: 0 });
+      return { perSecond: RESTAURANT_EPISODES / ((performance.now() - t) / 1000), figures: JSON.stringify(r) };
+    },
+  },
+  {
+    name: `KB-InfoBot rl-soft training on ${RL.split}, ${RL.imitation} imitation + ${RL.episodes} REINFORCE dialogs`,
+    unit: 'steps/s',
+    run(b) {
+      const env = new b.infobot.InfoBotEnv({ split: RL.split });
+      const t = performance.now();
+      const r = b.infobot.trainRlPolicy({ ...RL, env });
+      const s = (performance.now() - t) / 1000;
+      let steps = 0;
+      let before = 0;
+      for (const p of r.curve as Array<{ episodes: number; turns: number }>) {
+        steps += p.turns * (p.episodes - before);
+        before = p.episodes;
+      }
+      return { perSecond: steps / s, figures: JSON.stringify(r.curve) };
+    },
+  },
+  {
+    name: `AirDialogue self-play, rules vs rules, ${AIR_DIALOGUES} dialogues`,
+    unit: 'dialogues/s',
+    run(b) {
+      const t = performance.now();
+      const r = b.air.selfPlay({ n: AIR_DIALOGUES, seed: 1 });
+      return { perSecond: AIR_DIALOGUES / ((performance.now() - t) / 1000), figures: JSON.stringify(r) };
+    },
+  },
+];
+
+process.stdout.write(`load average ${loadavg()[0]?.toFixed(2)}; before = ${resolve(beforeDir)}, after = ${here}; best of ${ROUNDS} alternating rounds\n`);
+let ok = true;
+for (const w of workloads) {
+  const best = new Map<string, number>();
+  const figures = new Map<string, string>();
+  for (const b of builds) await w.run(b); // warm-up (JIT, lazy loads), not timed
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+      const r = await w.run(b);
+      best.set(b.name, Math.max(best.get(b.name) ?? 0, r.perSecond));
+      figures.set(b.name, r.figures);
+    }
+  }
+  const before = best.get('before') as number;
+  const after = best.get('after') as number;
+  const same = figures.get('before') === figures.get('after');
+  if (!same || after / before < 0.95) ok = false;
+  process.stdout.write(`${w.name}: before ${before.toFixed(1)} ${w.unit}, after ${after.toFixed(1)} ${w.unit}, ratio ${(after / before).toFixed(3)}; figures ${same ? 'identical' : 'DIFFERENT'}\n`);
+}
+process.exit(ok ? 0 : 1);
