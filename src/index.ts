@@ -39,7 +39,7 @@ export { openSqlite, sqliteDriver, sqliteDrivers, sqliteMissingMessage, type Sql
 
 // Environments (Gymnasium-style).
 export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
-export { playEpisode, episodeSteps, runEpisode, MAX_EPISODE_STEPS, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
+export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './testbeds/env.js';
 
 // File formats.

@@ -172,9 +172,6 @@ export interface EvaluationResult {
   readonly records: EpisodeRecord[];
 }
 
-/** Agent turns after which an episode is cut off as `max turns` (a guard: every built-in environment ends long before). */
-const MAX_TURNS = 10_000;
-
 function successOf(info: Record<string, unknown>, reward: number): boolean {
   const s = info['success'];
   if (typeof s === 'boolean') return s;
@@ -194,7 +191,7 @@ function oneLine(message: string): string {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession, options?: string): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
-  const steps = episodeSteps<unknown, unknown>(env, { reset: { seed, variant: trial }, maxSteps: MAX_TURNS });
+  const steps = episodeSteps<unknown, unknown>(env, { reset: { seed, variant: trial } });
   let it = steps.next();
   const r0 = it.done ? { obs: it.value.obs, info: it.value.resetInfo } : { obs: it.value.obs, info: it.value.info };
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
@@ -275,7 +272,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     }
   }
   const e = it.value;
-  if (!e.ended) return out({ ...base, success: false, reward: e.reward, turns: MAX_TURNS, failure: 'max turns', actions: e.actions, observation: obs }, false);
+  if (!e.ended) return out({ ...base, success: false, reward: e.reward, turns: e.turns, failure: 'max turns', actions: e.actions, observation: obs }, false);
   const success = successOf(e.info, e.reward);
   const f = e.info['failure'];
   const failure = success ? null : typeof f === 'string' ? f : e.truncated ? 'max turns' : 'failed';
