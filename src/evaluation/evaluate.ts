@@ -24,7 +24,7 @@ import { LlmError } from '../llm/client.js';
 import { requestKey } from '../llm/canonical.js';
 import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
-import { episodeStats, passHatK } from '../metrics/episodes.js';
+import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
 /**
  * Options of {@link evaluate}.
@@ -293,7 +293,6 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
  */
 export function summarizeEpisodes(run: { readonly env: string; readonly episodes: number; readonly trials: number; readonly seed: number }, records: readonly EpisodeRecord[]): EvaluationSummary {
   const perTask: number[] = [];
-  let stats = episodeStats.empty();
   let usage: TokenUsage | undefined;
   let userUsage: TokenUsage | undefined;
   let last = -1;
@@ -305,19 +304,19 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
       last = rec.episode;
     }
     if (rec.success) perTask[perTask.length - 1] = (perTask[perTask.length - 1] ?? 0) + 1;
-    stats = episodeStats.add(stats, rec);
   }
+  const s = summarizeOutcomes(records);
   return {
     protocol: AGENT_PROTOCOL,
     env: run.env,
     episodes: run.episodes,
     trials: run.trials,
     seed: run.seed,
-    success: episodeStats.success(stats),
+    success: s.success,
     passK: passHatK(perTask, run.trials),
-    avgTurns: episodeStats.avgTurns(stats),
-    avgReward: episodeStats.avgReward(stats),
-    failures: stats.failures,
+    avgTurns: s.avgTurns,
+    avgReward: s.avgReward,
+    failures: s.failures,
     ...(usage ? { usage } : {}),
     ...(userUsage ? { userUsage } : {}),
   };
