@@ -26,7 +26,7 @@ import type { Env, Info, ResetOptions, StepResult } from '../testbeds/env.js';
  * playEpisode(env, (t: EpisodeTurn<unknown>) => (t.turn < 3 ? env.sampleAction(rng) : { act: 'inform', results: [0, 1, 2, 3, 4] }), { reset: { seed: 1 } });
  * ```
  */
-export interface EpisodeTurn<Obs, Priv = undefined> {
+export interface EpisodeTurn<Obs, Priv = undefined, Act = unknown> {
   readonly turn: number;
   readonly obs: Obs;
   readonly info: Info;
@@ -34,7 +34,7 @@ export interface EpisodeTurn<Obs, Priv = undefined> {
   /** Total reward of the steps so far. */
   readonly reward: number;
   /** The actions taken so far (the loop's own list: read it, do not change it). */
-  readonly actions: readonly unknown[];
+  readonly actions: readonly Act[];
 }
 
 /**
@@ -85,9 +85,9 @@ export interface EpisodeHooks<Obs, Act, Priv = undefined, M = undefined> {
   /** The privileged view of each turn (an oracle agent's), read from the environment before the turn is yielded. */
   readonly privileged?: () => Priv;
   /** Each turn and the action chosen for it, before the environment steps. */
-  readonly onTurn?: (turn: EpisodeTurn<Obs, Priv>, action: Act) => void;
+  readonly onTurn?: (turn: EpisodeTurn<Obs, Priv, Act>, action: Act) => void;
   /** Each step's result, as the environment returned it. */
-  readonly onStep?: (result: StepResult<Obs>, turn: EpisodeTurn<Obs, Priv>) => void;
+  readonly onStep?: (result: StepResult<Obs>, turn: EpisodeTurn<Obs, Priv, Act>) => void;
   /** The testbed's figures of the ended episode (called once, before the loop returns). */
   readonly metrics?: (episode: PlayedEpisode<Obs, Act, undefined>) => M;
 }
@@ -113,7 +113,7 @@ export const MAX_EPISODE_STEPS = 10_000;
  * console.log(it.value.reward, it.value.turns);
  * ```
  */
-export function* episodeSteps<Obs, Act, Priv = undefined, M = undefined>(env: Env<Obs, Act>, hooks: EpisodeHooks<Obs, Act, Priv, M> = {}): Generator<EpisodeTurn<Obs, Priv>, PlayedEpisode<Obs, Act, M>, Act> {
+export function* episodeSteps<Obs, Act, Priv = undefined, M = undefined>(env: Env<Obs, Act>, hooks: EpisodeHooks<Obs, Act, Priv, M> = {}): Generator<EpisodeTurn<Obs, Priv, Act>, PlayedEpisode<Obs, Act, M>, Act> {
   const start = env.reset(hooks.reset ?? {});
   const maxSteps = hooks.maxSteps ?? MAX_EPISODE_STEPS;
   const { privileged, onTurn, onStep } = hooks;
@@ -125,7 +125,7 @@ export function* episodeSteps<Obs, Act, Priv = undefined, M = undefined>(env: En
   let terminated = false;
   let truncated = false;
   for (let turn = 0; turn < maxSteps; turn++) {
-    const t: EpisodeTurn<Obs, Priv> = { turn, obs, info, privileged: (privileged ? privileged() : undefined) as Priv, reward, actions };
+    const t: EpisodeTurn<Obs, Priv, Act> = { turn, obs, info, privileged: (privileged ? privileged() : undefined) as Priv, reward, actions };
     const action = yield t;
     onTurn?.(t, action);
     actions.push(action);
@@ -158,7 +158,7 @@ export function* episodeSteps<Obs, Act, Priv = undefined, M = undefined>(env: En
  * const { reward, turns, terminated } = playEpisode(env, () => env.sampleAction(rng), { reset: { seed: 1 } });
  * ```
  */
-export function playEpisode<Obs, Act, Priv = undefined, M = undefined>(env: Env<Obs, Act>, policy: (turn: EpisodeTurn<Obs, Priv>) => Act, hooks: EpisodeHooks<Obs, Act, Priv, M> = {}): PlayedEpisode<Obs, Act, M> {
+export function playEpisode<Obs, Act, Priv = undefined, M = undefined>(env: Env<Obs, Act>, policy: (turn: EpisodeTurn<Obs, Priv, Act>) => Act, hooks: EpisodeHooks<Obs, Act, Priv, M> = {}): PlayedEpisode<Obs, Act, M> {
   const steps = episodeSteps(env, hooks);
   let it = steps.next();
   while (!it.done) it = steps.next(policy(it.value));

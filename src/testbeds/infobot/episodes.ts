@@ -82,14 +82,15 @@ export function agentContext(env: InfoBotEnv, policyDir?: string): AgentContext 
  */
 export function runInfoBotEpisode(env: InfoBotEnv, agent: InfoBotAgent, privileged: boolean, seed: number, onTurn?: (utterance: string, action: InfoBotAction) => void): EpisodeResult {
   const rng = createRng(seed).fork('agent');
-  const policy = (t: EpisodeTurn<InfoBotObservation, Oracle | undefined>): InfoBotAction => {
+  type Turn = EpisodeTurn<InfoBotObservation, Oracle | undefined, InfoBotAction>;
+  const policy = (t: Turn): InfoBotAction => {
     if (t.turn === 0) agent.begin(rng);
     return agent.act(t.obs.utterance, t.privileged);
   };
-  return playEpisode(env, policy, {
+  return playEpisode<InfoBotObservation, InfoBotAction, Oracle | undefined, EpisodeResult>(env, policy, {
     reset: { seed },
     ...(privileged ? { privileged: (): Oracle => ({ goal: env.goal, act: env.userAct }) } : {}),
-    ...(onTurn ? { onTurn: (t: EpisodeTurn<InfoBotObservation, Oracle | undefined>, a: InfoBotAction) => onTurn(t.obs.utterance, a) } : {}),
+    ...(onTurn ? { onTurn: (t: Turn, a: InfoBotAction) => onTurn(t.obs.utterance, a) } : {}),
     metrics: (e): EpisodeResult => ({ reward: e.reward, turns: e.obs.turn, success: e.info['success'] === true, rank: (e.info['rank'] as number | undefined) ?? -1 }),
   }).metrics;
 }
