@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidActionError } from '../core/errors.js';
+import { ConfigError, InvalidActionError } from '../core/errors.js';
 import type { Env, StepResult } from '../testbeds/env.js';
 import { episodeSteps, playEpisode, runEpisode } from './episode.js';
 
@@ -77,4 +77,12 @@ test('episodeSteps driven by hand (the asynchronous driver): a refused action th
 test('runEpisode (0.1 API) is playEpisode with a policy of observations: steps, reward, the last info; maxSteps cut', () => {
   assert.deepEqual(runEpisode(counter(), (obs) => (obs === 1 ? 'stop' : 'go'), { seed: 1 }), { reward: 6, steps: 2, terminated: true, info: { t: 2 } });
   assert.deepEqual(runEpisode(counter(), () => 'go', {}, 3), { reward: 6, steps: 3, terminated: false, info: { t: 3 } });
+});
+
+test('a maxSteps that is not a non-negative integer is a ConfigError naming it, before the environment is reset', () => {
+  for (const bad of [-1, 1.5, Number.NaN]) {
+    const env = counter();
+    assert.throws(() => playEpisode(env, () => 'go', { maxSteps: bad }), (e: Error) => e instanceof ConfigError && e.message === `maxSteps must be a non-negative integer, got ${String(bad)}`);
+    assert.deepEqual(env.resets, []);
+  }
 });

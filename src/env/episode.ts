@@ -11,6 +11,7 @@
  * result), `privileged` (an oracle's view, e.g. KB-InfoBot's `max` reads the user's goal) and
  * `metrics` (a testbed's own end-of-episode figures: KB-InfoBot's rank, AirDialogue's score).
  */
+import { ConfigError } from '../core/errors.js';
 import type { Env, Info, ResetOptions, StepResult } from '../testbeds/env.js';
 
 /**
@@ -98,7 +99,8 @@ export const MAX_EPISODE_STEPS = 10_000;
 /**
  * The episode loop (module description): resets `env`, then yields each turn and receives the
  * action to take (`generator.next(action)`), until the episode terminates, is truncated or
- * `maxSteps` actions were taken; returns the {@link PlayedEpisode}. Errors of the environment
+ * `maxSteps` actions were taken; returns the {@link PlayedEpisode}. A `maxSteps` that is not a
+ * non-negative integer is a ConfigError (at the first `next()`). Errors of the environment
  * (a refused action: InvalidActionError) and of the hooks pass through to the driver. Drive it with
  * `playEpisode`, or by hand when the actions come asynchronously.
  *
@@ -114,8 +116,9 @@ export const MAX_EPISODE_STEPS = 10_000;
  * ```
  */
 export function* episodeSteps<Obs, Act, Priv = undefined, M = undefined>(env: Env<Obs, Act>, hooks: EpisodeHooks<Obs, Act, Priv, M> = {}): Generator<EpisodeTurn<Obs, Priv, Act>, PlayedEpisode<Obs, Act, M>, Act> {
-  const start = env.reset(hooks.reset ?? {});
   const maxSteps = hooks.maxSteps ?? MAX_EPISODE_STEPS;
+  if (!Number.isSafeInteger(maxSteps) || maxSteps < 0) throw new ConfigError(`maxSteps must be a non-negative integer, got ${String(maxSteps)}`);
+  const start = env.reset(hooks.reset ?? {});
   const { privileged, onTurn, onStep } = hooks;
   const actions: Act[] = [];
   let obs = start.obs;
