@@ -21,6 +21,13 @@ module.exports = {
       to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents)/' },
     },
     {
+      name: 'env-layer-sees-only-the-env-interface',
+      severity: 'error',
+      comment: 'env/ (the episode loop) is generic: of the testbeds it imports only testbeds/env.ts (the Env contract), never a testbed, the agent harness, serve or cli.',
+      from: { path: '^src/env/' },
+      to: { path: '^src/(testbeds/[^/]+/|agents/|evaluation/|builtin-agents/|serve/|cli/)' },
+    },
+    {
       name: 'harness-layers-see-only-the-env-interface',
       severity: 'error',
       comment: 'agents (the agent interface, protocol, transports, the agents registry) and evaluation (the episode runner) are generic: of the testbeds they import only testbeds/env.ts (Env, make, tools), never a testbed, serve, cli or the built-in agents.',

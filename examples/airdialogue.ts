@@ -3,7 +3,7 @@
  * (in-domain and out-of-domain contexts), scored like the paper (scaled and exact name / flight /
  * action scores), and one episode through the Gym-style environment (`node dist/examples/airdialogue.js`).
  */
-import { make, runEpisode, createRng } from 'dialogym';
+import { make, playEpisode, createRng } from 'dialogym';
 import { selfPlay } from 'dialogym/airdialogue';
 
 for (const ood of [false, true]) {
@@ -13,5 +13,5 @@ for (const ood of [false, true]) {
 
 const env = make('airdialogue-v1');
 const rng = createRng(1);
-const episode = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
-console.log(`random agent: reward ${episode.reward.toFixed(3)} after ${episode.steps} moves`);
+const episode = playEpisode(env, () => env.sampleAction(rng), { reset: { seed: 1 } });
+console.log(`random agent: reward ${episode.reward.toFixed(3)} after ${episode.turns} moves`);

@@ -38,7 +38,8 @@ export { writeFileAtomic, readTextFile, readLines, countLines, lineOffset, userD
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, runEpisode, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
+export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
+export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './testbeds/env.js';
 
 // File formats.
@@ -77,7 +78,7 @@ export { evaluateDialogs, type Prediction, type EvaluateOptions } from './ranker
 
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';
-export { episodeStats, passHatK, type EpisodeState, type EpisodeOutcome } from './metrics/episodes.js';
+export { episodeStats, passHatK, summarizeOutcomes, type EpisodeState, type EpisodeOutcome, type EpisodeSummary } from './metrics/episodes.js';
 
 // Agents and the evaluation harness (docs/agent-protocol.md).
 export { AGENT_PROTOCOL, AgentError, DEFAULT_MAX_REPLY_BYTES, type AgentRequest, type AgentFailure } from './agents/protocol.js';

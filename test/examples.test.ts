@@ -32,7 +32,7 @@ test('examples/dstc6.ts: generated tst1 task 1 scored with the official metrics;
   assert.ok(Number(m[1]) <= Number(m[2]) && Number(m[2]) <= Number(m[3]), out);
 });
 
-test('examples/infobot.ts: a hand-written policy through make/runEpisode, and the shipped agents by name', () => {
+test('examples/infobot.ts: a hand-written policy through make/playEpisode, and the shipped agents by name', () => {
   const out = runExample('infobot');
   const r = (name: string): number => {
     const m = new RegExp(`^${name}: R (-?[\\d.]+)`, 'm').exec(out);

@@ -17,13 +17,14 @@
  */
 import { ConfigError, DialogymError } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
+import { episodeSteps } from '../env/episode.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
 import { requestKey } from '../llm/canonical.js';
 import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
-import { episodeStats, passHatK } from '../metrics/episodes.js';
+import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
 /**
  * Options of {@link evaluate}.
@@ -183,20 +184,25 @@ function oneLine(message: string): string {
   return message.length <= 1000 ? message : `${message.slice(0, 999)}…`;
 }
 
-/** One episode through `conn`; `agentFailed` when the agent's side failed (the connection is then replaced). */
+/**
+ * One episode through `conn` (the asynchronous driver of the episode loop, `episodeSteps`: each
+ * turn's observation, in the user's voice when there is one, is sent to the agent and its reply
+ * awaited); `agentFailed` when the agent's side failed (the connection is then replaced).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession, options?: string): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
-  const r0 = env.reset({ seed, variant: trial });
+async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession, options?: string): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
+  const steps = episodeSteps<unknown, unknown>(env, { reset: { seed, variant: trial } });
+  let it = steps.next();
+  const r0 = it.done ? { obs: it.value.obs, info: it.value.resetInfo } : { obs: it.value.obs, info: it.value.info };
   const tools = (Array.isArray(r0.info['tools']) ? r0.info['tools'] : []) as ToolSpec[];
-  const actions: unknown[] = [];
   const reads: unknown[] = [];
-  let reward = 0;
   const base = { env: envId, episode, trial, seed };
   let goal = r0.info['goal'];
   let usage: TokenUsage | undefined;
   let userUsage: TokenUsage | undefined;
   // The keys a record has after the original ones, when the environment (goal, detail, reads, failureTurn) or the agent and the user's voice (usage, userUsage) give them.
   const out = (record: EpisodeRecord, agentFailed: boolean, info: Record<string, unknown> = {}): { record: EpisodeRecord; agentFailed: boolean } => {
+    steps.return(undefined as never);
     goal ??= info['goal'];
     const turn = info['failureTurn'];
     const more = {
@@ -234,10 +240,11 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
   try {
     obs = await voiced(r0.obs, r0.info, undefined);
   } catch (e) {
-    if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: 0, failure: 'user llm error', message: oneLine(e.message), actions, observation: r0.obs }, false);
+    if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward: 0, turns: 0, failure: 'user llm error', message: oneLine(e.message), actions: [], observation: r0.obs }, false);
     throw e;
   }
-  for (let turn = 0; turn < 10_000; turn++) {
+  while (!it.done) {
+    const { turn, reward, actions } = it.value;
     const req: AgentRequest = { protocol: AGENT_PROTOCOL, env: envId, episode, trial, seed, turn, observation: obs, tools };
     let action: unknown;
     try {
@@ -249,30 +256,27 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
       if (e instanceof AgentError) return out({ ...base, success: false, reward, turns: turn, failure: e.reason, message: oneLine(e.message), actions, observation: obs }, true);
       throw e;
     }
-    actions.push(action);
-    let r;
     try {
-      r = env.step(action);
+      it = steps.next(action);
     } catch (e) {
       if (e instanceof DialogymError) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'invalid action', message: oneLine(e.message), actions, observation: obs }, false);
       throw e;
     }
-    reward += r.reward;
-    reads.push(r.info['read'] ?? null);
+    const { obs: next, info } = it.value;
+    reads.push(info['read'] ?? null);
     try {
-      obs = await voiced(r.obs, r.info, action);
+      obs = await voiced(next, info, action);
     } catch (e) {
-      if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward, turns: turn + 1, failure: 'user llm error', message: oneLine(e.message), actions, observation: withUserWords(r.obs, said) }, false, r.info);
+      if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward: it.value.reward, turns: turn + 1, failure: 'user llm error', message: oneLine(e.message), actions, observation: withUserWords(next, said) }, false, info);
       throw e;
     }
-    if (r.terminated || r.truncated) {
-      const success = successOf(r.info, reward);
-      const f = r.info['failure'];
-      const failure = success ? null : typeof f === 'string' ? f : r.truncated ? 'max turns' : 'failed';
-      return out({ ...base, success, reward, turns: turn + 1, failure, actions, observation: obs }, false, r.info);
-    }
   }
-  return out({ ...base, success: false, reward, turns: 10_000, failure: 'max turns', actions, observation: obs }, false);
+  const e = it.value;
+  if (!e.ended) return out({ ...base, success: false, reward: e.reward, turns: e.turns, failure: 'max turns', actions: e.actions, observation: obs }, false);
+  const success = successOf(e.info, e.reward);
+  const f = e.info['failure'];
+  const failure = success ? null : typeof f === 'string' ? f : e.truncated ? 'max turns' : 'failed';
+  return out({ ...base, success, reward: e.reward, turns: e.turns, failure, actions: e.actions, observation: obs }, false, e.info);
 }
 
 /**
@@ -289,7 +293,6 @@ async function playEpisode(env: Env<any, any>, envId: string, conn: AgentConnect
  */
 export function summarizeEpisodes(run: { readonly env: string; readonly episodes: number; readonly trials: number; readonly seed: number }, records: readonly EpisodeRecord[]): EvaluationSummary {
   const perTask: number[] = [];
-  let stats = episodeStats.empty();
   let usage: TokenUsage | undefined;
   let userUsage: TokenUsage | undefined;
   let last = -1;
@@ -301,19 +304,19 @@ export function summarizeEpisodes(run: { readonly env: string; readonly episodes
       last = rec.episode;
     }
     if (rec.success) perTask[perTask.length - 1] = (perTask[perTask.length - 1] ?? 0) + 1;
-    stats = episodeStats.add(stats, rec);
   }
+  const s = summarizeOutcomes(records);
   return {
     protocol: AGENT_PROTOCOL,
     env: run.env,
     episodes: run.episodes,
     trials: run.trials,
     seed: run.seed,
-    success: episodeStats.success(stats),
+    success: s.success,
     passK: passHatK(perTask, run.trials),
-    avgTurns: episodeStats.avgTurns(stats),
-    avgReward: episodeStats.avgReward(stats),
-    failures: stats.failures,
+    avgTurns: s.avgTurns,
+    avgReward: s.avgReward,
+    failures: s.failures,
     ...(usage ? { usage } : {}),
     ...(userUsage ? { userUsage } : {}),
   };
@@ -396,7 +399,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
         conn = transport.connect(index);
         open.add(conn);
       }
-      const { record, agentFailed } = await playEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice, options);
+      const { record, agentFailed } = await playAgentEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice, options);
       records[j] = record;
       if (!failed) opts.onFinish?.(record);
       if (agentFailed) {

@@ -1,7 +1,10 @@
 /**
- * Episode metrics of online evaluation, additive and mergeable like the ranking metrics: success
- * rate, mean turns and reward, failures by reason (`episodeStats`), and τ-bench's pass^k over
- * repeated trials of the same tasks (`passHatK`, from per-task success counts).
+ * Episode metrics, additive and mergeable like the ranking metrics: success rate, mean turns and
+ * reward, failures by reason (`episodeStats`); the summary of a run's episodes with the spread of
+ * the reward (`summarizeOutcomes`: mean ± sd and the standard error, as the paper tables give
+ * them); and τ-bench's pass^k over repeated trials of the same tasks (`passHatK`, from per-task
+ * success counts). Online evaluation, KB-InfoBot's Table 2 and the trainers' curves all summarise
+ * episodes here.
  */
 
 /**
@@ -39,7 +42,8 @@ export interface EpisodeOutcome {
   readonly success: boolean;
   readonly turns: number;
   readonly reward: number;
-  readonly failure: string | null;
+  /** Why it failed; null on success, null or absent when the reason is unknown. */
+  readonly failure?: string | null;
 }
 
 /**
@@ -64,7 +68,7 @@ export const episodeStats = {
   },
   /** Adds one episode. */
   add(s: EpisodeState, e: EpisodeOutcome): EpisodeState {
-    const failures = !e.success && e.failure !== null ? { ...s.failures, [e.failure]: (s.failures[e.failure] ?? 0) + 1 } : s.failures;
+    const failures = !e.success && e.failure !== null && e.failure !== undefined ? { ...s.failures, [e.failure]: (s.failures[e.failure] ?? 0) + 1 } : s.failures;
     return { episodes: s.episodes + 1, successes: s.successes + (e.success ? 1 : 0), turns: s.turns + e.turns, reward: s.reward + e.reward, failures };
   },
   /** Sums two states (failure reasons of `a` first). */
@@ -86,6 +90,54 @@ export const episodeStats = {
     return s.reward / (s.episodes || 1);
   },
 };
+
+/**
+ * The summary of a run's episodes: their number, success rate, mean turns, mean reward with the
+ * (population) standard deviation of the rewards and the standard error of the mean (sd / √n),
+ * failures by reason. Zeros for no episode.
+ *
+ * @example
+ * ```ts
+ * import type { EpisodeSummary } from 'dialogym';
+ * const s: EpisodeSummary = { episodes: 2, success: 0.5, avgTurns: 3, avgReward: 0.4, rewardSd: 1.6, rewardStdErr: 1.13, failures: {} };
+ * console.log(`R ${s.avgReward.toFixed(2)} ± ${s.rewardStdErr.toFixed(2)}`);
+ * ```
+ */
+export interface EpisodeSummary {
+  readonly episodes: number;
+  readonly success: number;
+  readonly avgTurns: number;
+  readonly avgReward: number;
+  /** Standard deviation of the episodes' rewards (over n: the population's). */
+  readonly rewardSd: number;
+  /** Standard error of the mean reward: `rewardSd / √n`. */
+  readonly rewardStdErr: number;
+  readonly failures: Readonly<Record<string, number>>;
+}
+
+/**
+ * Summarises episodes, in order ({@link EpisodeSummary}): the counts of `episodeStats`, and the
+ * spread of the reward around its mean (two passes, so the figures do not depend on how large the
+ * rewards are). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { summarizeOutcomes } from 'dialogym';
+ * const s = summarizeOutcomes([{ success: true, turns: 3, reward: 2 }, { success: false, turns: 3, reward: -1.2 }]);
+ * s.avgReward;    // 0.4
+ * s.rewardStdErr; // 1.131… (sd 1.6 over √2)
+ * ```
+ */
+export function summarizeOutcomes(outcomes: readonly EpisodeOutcome[]): EpisodeSummary {
+  let s = episodeStats.empty();
+  for (const e of outcomes) s = episodeStats.add(s, e);
+  const n = s.episodes;
+  const mean = episodeStats.avgReward(s);
+  let v = 0;
+  for (const e of outcomes) v += (e.reward - mean) ** 2;
+  const rewardSd = n > 0 ? Math.sqrt(v / n) : 0;
+  return { episodes: n, success: episodeStats.success(s), avgTurns: episodeStats.avgTurns(s), avgReward: mean, rewardSd, rewardStdErr: n > 0 ? rewardSd / Math.sqrt(n) : 0, failures: s.failures };
+}
 
 function binomial(n: number, k: number): number {
   if (k < 0 || k > n) return 0;

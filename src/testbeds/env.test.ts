@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
-import { envs, runEpisode } from './env.js';
+import { envs } from './env.js';
+import { playEpisode } from '../env/episode.js';
 import './airdialogue/index.js';
 
 test('every registered environment resets reproducibly and finishes episodes under random actions', () => {
@@ -15,9 +16,9 @@ test('every registered environment resets reproducibly and finishes episodes und
     assert.deepEqual(a.obs, b.obs, `${name}: reset(seed) is not reproducible`);
     for (let i = 0; i < 20; i++) {
       const rng = createRng(i);
-      const r = runEpisode(env, () => env.sampleAction(rng), { seed: i }, 500);
+      const r = playEpisode(env, () => env.sampleAction(rng), { reset: { seed: i }, maxSteps: 500 });
       assert.ok(Number.isFinite(r.reward), name);
-      assert.ok(r.steps >= 1 && r.steps < 500, `${name}: episode did not end`);
+      assert.ok(r.ended && r.turns >= 1 && r.turns < 500, `${name}: episode did not end`);
     }
   }
 });

@@ -1,6 +1,7 @@
 /**
  * A Gym-like environment interface shared by the dialog testbeds (AirDialogue self-play,
- * KB-InfoBot), and the `envs` registry mapping ids such as `airdialogue-v1` to factories.
+ * KB-InfoBot), and the `envs` registry mapping ids such as `airdialogue-v1` to factories. Episodes
+ * are played by the one episode loop, `env/episode.ts` (`playEpisode`).
  *
  * `reset` starts an episode (seeded: the same seed gives the same episode); `step` applies the
  * policy's action and returns the next observation, the reward, and whether the episode ended by
@@ -279,35 +280,6 @@ export function stepOutsideEpisode(started: boolean): StateError {
  * ```
  */
 export const envs = new Registry<EnvFactory>('environment');
-
-/**
- * Resets `env` with `opts` and steps it with `policy(obs)` until the episode terminates or is
- * truncated, or `maxSteps` steps have been played. Returns the total reward, the number of steps,
- * whether the episode terminated, and the last step's `info` (also when `maxSteps` ran out).
- * Errors of the environment or the policy pass through.
- *
- * @example
- * ```ts
- * import { make, runEpisode, createRng } from 'dialogym';
- * const env = make('infobot-small-v1');
- * const rng = createRng(1);
- * const { reward, steps } = runEpisode(env, () => env.sampleAction(rng), { seed: 1 });
- * ```
- */
-export function runEpisode<Obs, Act>(env: Env<Obs, Act>, policy: (obs: Obs) => Act, opts: ResetOptions = {}, maxSteps = 1000): { reward: number; steps: number; terminated: boolean; info: Info } {
-  const start = env.reset(opts);
-  let obs = start.obs;
-  let info = start.info;
-  let reward = 0;
-  for (let steps = 1; steps <= maxSteps; steps++) {
-    const r = env.step(policy(obs));
-    reward += r.reward;
-    obs = r.obs;
-    info = r.info;
-    if (r.terminated || r.truncated) return { reward, steps, terminated: r.terminated, info };
-  }
-  return { reward, steps: maxSteps, terminated: false, info };
-}
 
 /**
  * The types of the built-in environments by id: their options, observations and actions. Each

@@ -7,8 +7,9 @@
  * of each phase; the best validated parameters are kept (snapshot) and restored at the end. Every
  * batch gives a learning-curve point.
  *
- * The task (the testbed) supplies what is specific: how an episode is played and recorded, how its
- * gradients are accumulated, the figures of a batch and the validation score.
+ * The task (the testbed) supplies what is specific: how an episode is played (by the episode loop,
+ * `env/episode.ts`, as every episode in dialogym) and recorded, how its gradients are accumulated,
+ * the figures of a batch and the validation score.
  */
 import { clipGradNorm, restore, snapshot, zeroGrads, type Optimizer, type Param } from '../nn/params.js';
 import { ConfigError } from '../core/errors.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
 import { envs } from '../env.js';
-import { AirDialogueEnv, playEpisode, selfPlay, simulateDialogs } from './env.js';
+import { AirDialogueEnv, selfPlayEpisode, selfPlay, simulateDialogs } from './env.js';
 import { agentPolicies, type AgentPolicyFactory } from './policies.js';
 import { formatAirLines, parseAirData, parseAirKb } from '../../formats/airdialogue.js';
 import { checkLogic } from './logic.js';
@@ -67,7 +67,7 @@ test('rules vs rules self-play scores at least 0.99, in domain and out of domain
   const lazy: AgentPolicyFactory = () => ({ respond: () => ({ utterance: 'Sorry.', action: { status: 'no_flight', name: '', flight: [] } }) });
   const env = new AirDialogueEnv();
   let total = 0;
-  for (let i = 0; i < 100; i++) total += playEpisode(env, lazy, i).score.total;
+  for (let i = 0; i < 100; i++) total += selfPlayEpisode(env, lazy, i).score.total;
   assert.ok(total / 100 < 0.5);
   assert.ok(agentPolicies.has('rules'));
 });

@@ -14,7 +14,8 @@ import { STATUSES } from '../../formats/airdialogue.js';
 import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
-import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
+import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type AgentSession, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
+import { playEpisode, type EpisodeTurn } from '../../env/episode.js';
 import { addScore, emptyScoreSum, scoreAction, scoreReport, type Score, type ScoreReport, type ScoreSum } from './scorer.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { AIR_TOOLS, airMoveOf } from './tools.js';
@@ -389,8 +390,8 @@ registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer tha
  *
  * @example
  * ```ts
- * import { AirDialogueEnv, agentPolicies, playEpisode, type Episode } from 'dialogym/airdialogue';
- * const e: Episode = playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 1);
+ * import { AirDialogueEnv, agentPolicies, selfPlayEpisode, type Episode } from 'dialogym/airdialogue';
+ * const e: Episode = selfPlayEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 1);
  * console.log(e.dialogue.length, e.action?.status, e.context.expected.status, e.score.total);
  * ```
  */
@@ -412,8 +413,8 @@ export interface Episode {
  *
  * @example
  * ```ts
- * import { AirDialogueEnv, agentPolicies, playEpisode, episodeSeed } from 'dialogym/airdialogue';
- * const again = playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), episodeSeed(0, 41)); // episode 41 of selfPlay({ seed: 0, … })
+ * import { AirDialogueEnv, agentPolicies, selfPlayEpisode, episodeSeed } from 'dialogym/airdialogue';
+ * const again = selfPlayEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), episodeSeed(0, 41)); // episode 41 of selfPlay({ seed: 0, … })
  * ```
  */
 export function episodeSeed(seed: number, i: number): number {
@@ -421,33 +422,56 @@ export function episodeSeed(seed: number, i: number): number {
 }
 
 /**
- * Plays one episode of `env` with an agent policy, the episode and the agent seeded by `seed`,
- * until the agent acts or the turn limit. Errors of the policy or the environment pass through.
+ * Plays one self-play episode of `env` with an agent policy through the episode loop
+ * (`playEpisode`), the episode and the agent seeded by `seed`, until the agent acts or the turn
+ * limit; the episode's context, conversation, action and score are the testbed's metrics. Errors
+ * of the policy or the environment pass through.
  *
  * @example
  * ```ts
- * import { AirDialogueEnv, agentPolicies, playEpisode } from 'dialogym/airdialogue';
- * const e = playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 12);
+ * import { AirDialogueEnv, agentPolicies, selfPlayEpisode } from 'dialogym/airdialogue';
+ * const e = selfPlayEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 12);
  * e.score.exact.total; // 1 when the rule agent got everything right
  * ```
  */
-export function playEpisode(env: AirDialogueEnv, agentFactory: AgentPolicyFactory, seed: number): Episode {
-  const { obs } = env.reset({ seed });
-  const agent = agentFactory(obs.context, createRng(seed).fork('agent'));
-  let utterance = obs.utterance;
-  for (;;) {
-    const r = env.step(agent.respond(utterance));
-    if (r.terminated || r.truncated) {
-      return {
-        context: env.episodeContext,
-        dialogue: env.history.slice(),
-        action: (r.info.action as Action | null) ?? null,
-        score: r.info.score as Score,
-        truncated: r.truncated,
-      };
-    }
-    utterance = r.obs.utterance;
+export function selfPlayEpisode(env: AirDialogueEnv, agentFactory: AgentPolicyFactory, seed: number): Episode {
+  const rng = createRng(seed).fork('agent');
+  let agent: AgentSession | undefined;
+  const policy = (t: EpisodeTurn<AirObservation>): AgentMove => (agent = t.turn === 0 ? agentFactory(t.obs.context, rng) : (agent as AgentSession)).respond(t.obs.utterance);
+  return playEpisode(env, policy, {
+    reset: { seed },
+    metrics: (e): Episode => ({
+      context: env.episodeContext,
+      dialogue: env.history.slice(),
+      action: (e.info['action'] as Action | null | undefined) ?? null,
+      score: (e.info['score'] as Score | undefined) ?? ZERO,
+      truncated: e.truncated,
+    }),
+  }).metrics;
+}
+
+/**
+ * Self-play episodes `i < n` (those `include` passes) of `env` with an agent policy, episode i
+ * seeded by `episodeSeed(seed, i)`, their scores added in episode order: what `selfPlay` and
+ * `learnedSelfPlay` run. `onResult` gets each episode, then `onEpisode` the progress.
+ *
+ * @example
+ * ```ts
+ * import { AirDialogueEnv, agentPolicies, selfPlayEpisodes } from 'dialogym/airdialogue';
+ * const report = selfPlayEpisodes(new AirDialogueEnv({ ood: true }), agentPolicies.get('rules'), { n: 20, seed: 1 });
+ * console.log(report.total, report.dialogs);
+ * ```
+ */
+export function selfPlayEpisodes(env: AirDialogueEnv, agentFactory: AgentPolicyFactory, o: Pick<SelfPlayOptions, 'n' | 'seed' | 'include' | 'onEpisode' | 'onResult'>): ScoreReport {
+  let sum: ScoreSum = emptyScoreSum();
+  for (let i = 0; i < o.n; i++) {
+    if (o.include && !o.include(i)) continue;
+    const e = selfPlayEpisode(env, agentFactory, episodeSeed(o.seed ?? 0, i));
+    sum = addScore(sum, e.score);
+    o.onResult?.(e, i);
+    o.onEpisode?.(i + 1, o.n);
   }
+  return scoreReport(sum);
 }
 
 /**
@@ -495,15 +519,7 @@ export interface SelfPlayOptions {
 export function selfPlay(o: SelfPlayOptions): ScoreReport {
   const agentFactory = agentPolicies.get(o.agent ?? 'rules');
   const env = new AirDialogueEnv({ customer: o.customer ?? 'rules', ood: o.ood ?? false, ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
-  let sum: ScoreSum = emptyScoreSum();
-  for (let i = 0; i < o.n; i++) {
-    if (o.include && !o.include(i)) continue;
-    const e = playEpisode(env, agentFactory, episodeSeed(o.seed ?? 0, i));
-    sum = addScore(sum, e.score);
-    o.onResult?.(e, i);
-    o.onEpisode?.(i + 1, o.n);
-  }
-  return scoreReport(sum);
+  return selfPlayEpisodes(env, agentFactory, o);
 }
 
 /** Base time of generated dialogs' timestamps (seconds). */
@@ -517,8 +533,8 @@ const TIME_BASE = 1520000000;
  * @example
  * ```ts
  * import { formatAirLines, createRng } from 'dialogym';
- * import { AirDialogueEnv, agentPolicies, playEpisode, episodeToLines } from 'dialogym/airdialogue';
- * const { data, kb } = episodeToLines(playEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 1), createRng(1));
+ * import { AirDialogueEnv, agentPolicies, selfPlayEpisode, episodeToLines } from 'dialogym/airdialogue';
+ * const { data, kb } = episodeToLines(selfPlayEpisode(new AirDialogueEnv(), agentPolicies.get('rules'), 1), createRng(1));
  * const line = formatAirLines([data]);
  * ```
  */

@@ -4,9 +4,11 @@
  * name in `evaluate.ts`; trainers run episodes through here.
  */
 import { createRng } from '../../core/rng.js';
+import { playEpisode, type EpisodeTurn } from '../../env/episode.js';
+import { summarizeOutcomes } from '../../metrics/episodes.js';
 import type { InfoBotAction } from './acts.js';
-import type { AgentContext, InfoBotAgent } from './agents/agent.js';
-import type { InfoBotEnv } from './env.js';
+import type { AgentContext, InfoBotAgent, Oracle } from './agents/agent.js';
+import type { InfoBotEnv, InfoBotObservation } from './env.js';
 
 /**
  * The outcome of one episode: total reward, agent actions, success and the target's 0-based rank
@@ -66,8 +68,9 @@ export function agentContext(env: InfoBotEnv, policyDir?: string): AgentContext 
   return { kb: env.kb, full: env.full, index: env.index, split: env.split, successMaxRank: env.sim.opts.successMaxRank, ...(policyDir !== undefined ? { policyDir } : {}) };
 }
 
-/** One episode of `agent` in `env`, reset with `seed` (the agent's stream is forked from it);
- * `privileged` agents get the oracle; `onTurn` sees each utterance and action.
+/** One episode of `agent` in `env`, reset with `seed` (the agent's stream is forked from it), played
+ * by the episode loop (`playEpisode`); `privileged` agents get the oracle (the loop's privileged
+ * view); `onTurn` sees each utterance and action. The rank of the target is the testbed's metric.
  *
  * @example
  * ```ts
@@ -78,20 +81,21 @@ export function agentContext(env: InfoBotEnv, policyDir?: string): AgentContext 
  * ```
  */
 export function runInfoBotEpisode(env: InfoBotEnv, agent: InfoBotAgent, privileged: boolean, seed: number, onTurn?: (utterance: string, action: InfoBotAction) => void): EpisodeResult {
-  let { obs } = env.reset({ seed });
-  agent.begin(createRng(seed).fork('agent'));
-  let reward = 0;
-  for (;;) {
-    const action = agent.act(obs.utterance, privileged ? { goal: env.goal, act: env.userAct } : undefined);
-    onTurn?.(obs.utterance, action);
-    const r = env.step(action);
-    reward += r.reward;
-    obs = r.obs;
-    if (r.terminated || r.truncated) return { reward, turns: obs.turn, success: r.info.success === true, rank: (r.info.rank as number | undefined) ?? -1 };
-  }
+  const rng = createRng(seed).fork('agent');
+  type Turn = EpisodeTurn<InfoBotObservation, Oracle | undefined, InfoBotAction>;
+  const policy = (t: Turn): InfoBotAction => {
+    if (t.turn === 0) agent.begin(rng);
+    return agent.act(t.obs.utterance, t.privileged);
+  };
+  return playEpisode<InfoBotObservation, InfoBotAction, Oracle | undefined, EpisodeResult>(env, policy, {
+    reset: { seed },
+    ...(privileged ? { privileged: (): Oracle => ({ goal: env.goal, act: env.userAct }) } : {}),
+    ...(onTurn ? { onTurn: (t: Turn, a: InfoBotAction) => onTurn(t.obs.utterance, a) } : {}),
+    metrics: (e): EpisodeResult => ({ reward: e.reward, turns: e.obs.turn, success: e.info['success'] === true, rank: (e.info['rank'] as number | undefined) ?? -1 }),
+  }).metrics;
 }
 
-/** Summary statistics over episode results.
+/** Table 2's figures of episode results (`summarizeOutcomes` of the episode metrics).
  *
  * @example
  * ```ts
@@ -101,18 +105,6 @@ export function runInfoBotEpisode(env: InfoBotEnv, agent: InfoBotAgent, privileg
  * ```
  */
 export function summarize(agent: string, split: string, results: readonly EpisodeResult[]): EvalReport {
-  const n = results.length;
-  let r = 0;
-  let s = 0;
-  let t = 0;
-  for (const e of results) {
-    r += e.reward;
-    s += e.success ? 1 : 0;
-    t += e.turns;
-  }
-  const mean = n > 0 ? r / n : 0;
-  let v = 0;
-  for (const e of results) v += (e.reward - mean) ** 2;
-  return { agent, split, episodes: n, turns: n > 0 ? t / n : 0, success: n > 0 ? s / n : 0, reward: mean, rewardStdErr: n > 0 ? Math.sqrt(v / n) / Math.sqrt(n) : 0 };
+  const s = summarizeOutcomes(results);
+  return { agent, split, episodes: s.episodes, turns: s.avgTurns, success: s.success, reward: s.avgReward, rewardStdErr: s.rewardStdErr };
 }
-

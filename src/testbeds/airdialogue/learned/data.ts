@@ -9,7 +9,7 @@
 import { createRng } from '../../../core/rng.js';
 import type { Action, AirExample } from '../../../formats/airdialogue.js';
 import { agentPolicies } from '../policies.js';
-import { AirDialogueEnv, episodeSeed, episodeToLines, playEpisode } from '../env.js';
+import { AirDialogueEnv, episodeSeed, episodeToLines, selfPlayEpisode } from '../env.js';
 import { OOD_PRIORS } from '../facts.js';
 import type { ContextOptions } from '../context.js';
 import { dialogueTokens, FIELDS, FLIGHT_FIELDS, flightTokens, INTENT_FIELDS, intentTokens, reservationToken, type ContextToken, type DialogueTokens } from './tokens.js';
@@ -88,7 +88,7 @@ export function synthesize(n: number, seed: number, ood: OodSetting = 0, onEpiso
   const rules = agentPolicies.get('rules');
   const out: AirExample[] = [];
   for (let i = 0; i < n; i++) {
-    const e = playEpisode(env, rules, episodeSeed(seed, i));
+    const e = selfPlayEpisode(env, rules, episodeSeed(seed, i));
     const { data, kb } = episodeToLines(e, createRng(seed).fork(`timestamps:${i}`));
     out.push({ line: i + 1, data, kb });
     onEpisode?.();

@@ -9,9 +9,9 @@
 import type { Rng } from '../../../core/rng.js';
 import type { Action, Intent, KbLine } from '../../../formats/airdialogue.js';
 import type { AgentMove, AgentPolicyFactory, AgentSession, CustomerPolicyFactory, CustomerSession } from '../policies.js';
-import { AirDialogueEnv, episodeSeed, playEpisode, type Episode } from '../env.js';
+import { AirDialogueEnv, episodeSeed, selfPlayEpisode, selfPlayEpisodes, type Episode } from '../env.js';
 import { agentPolicies, customerPolicies } from '../policies.js';
-import { addScore, emptyScoreSum, scoreReport, type ScoreReport, type ScoreSum } from '../scorer.js';
+import type { ScoreReport } from '../scorer.js';
 import { corpusBleu } from './bleu.js';
 import { oodContext, type LearnedExample, type OodSetting } from './data.js';
 import { prepare, type DialogueModel, type Prepared } from './model.js';
@@ -207,21 +207,20 @@ export function learnedSelfPlay(o: LearnedSelfPlayOptions): LearnedSelfPlayRepor
   const refEnv = o.bleu ? new AirDialogueEnv({ customer: customerPolicies.get('rules'), context }) : null;
   const ruleAgent = agentPolicies.get('rules');
   const words: EpisodeWords[] = [];
-  let sum: ScoreSum = emptyScoreSum();
-  for (let i = 0; i < o.n; i++) {
-    if (o.include && !o.include(i)) continue;
-    const seed = episodeSeed(o.seed ?? 0, i);
-    const e = playEpisode(env, o.agent, seed);
-    sum = addScore(sum, e.score);
-    let w: EpisodeWords | undefined;
-    if (refEnv) {
-      const r = playEpisode(refEnv, ruleAgent, seed);
-      w = { customer: sideWords(e, 'user'), agent: sideWords(e, 'bot'), refCustomer: sideWords(r, 'user'), refAgent: sideWords(r, 'bot') };
-      words.push(w);
-    }
-    o.onResult?.(e, i, w);
-    o.onEpisode?.(i + 1, o.n);
-  }
-  const report = scoreReport(sum);
+  const report = selfPlayEpisodes(env, o.agent, {
+    n: o.n,
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.include ? { include: o.include } : {}),
+    ...(o.onEpisode ? { onEpisode: o.onEpisode } : {}),
+    onResult: (e, i) => {
+      let w: EpisodeWords | undefined;
+      if (refEnv) {
+        const r = selfPlayEpisode(refEnv, ruleAgent, episodeSeed(o.seed ?? 0, i));
+        w = { customer: sideWords(e, 'user'), agent: sideWords(e, 'bot'), refCustomer: sideWords(r, 'user'), refAgent: sideWords(r, 'bot') };
+        words.push(w);
+      }
+      o.onResult?.(e, i, w);
+    },
+  });
   return refEnv ? { ...report, bleu: selfPlayBleu(words) } : report;
 }

@@ -15,7 +15,7 @@
 import { createRng } from '../../../core/rng.js';
 import type { AirExample } from '../../../formats/airdialogue.js';
 import { Linear, adam, clipGradNorm, zeroGrads } from '../../../nn/index.js';
-import { AirDialogueEnv, episodeSeed, playEpisode, type Episode } from '../env.js';
+import { AirDialogueEnv, episodeSeed, selfPlayEpisode, type Episode } from '../env.js';
 import { learnedSetOf, oodContext, toLearned, type LearnedSet, type OodSetting } from './data.js';
 import { countOwn, prepare } from './model.js';
 import { learnedAgent, learnedCustomer } from './policy.js';
@@ -85,7 +85,7 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
     let rSum = 0;
     let vSum = 0;
     for (let k = 0; k < n; k++) {
-      const e = playEpisode(env, agent, episodeSeed(seed, played + k));
+      const e = selfPlayEpisode(env, agent, episodeSeed(seed, played + k));
       const p = prepare(toLearned(episodeExample(e)), m.vocab);
       const h0 = m.agent.encode(p).h0;
       const v = value.forward(h0)[0]!;

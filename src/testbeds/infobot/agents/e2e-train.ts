@@ -26,7 +26,7 @@ import { NeuralTracker } from './neural-tracker.js';
 import { NgramVocab, valueNgramIds } from './ngrams.js';
 import { rmsprop } from '../../../nn/rmsprop.js';
 import { PolicyNet } from './policy-net.js';
-import { curveFigures, trainSeed, validationSeed, type CurveFigures, type CurvePoint } from './reinforce.js';
+import { curveFigures, trainSeed, validationReward, type CurveFigures, type CurvePoint } from './reinforce.js';
 import { FEATURE_SIZE, POLICY_ACTIONS } from './rl-agent.js';
 import { RuleAgent } from './rule-agents.js';
 import { resultsLogProbGradA, softLookupBackward } from './soft-kb-grad.js';
@@ -285,11 +285,10 @@ export function validateE2e(env: InfoBotEnv, agent: E2eAgent, episodes: number):
   const { mode, record } = agent;
   agent.mode = 'greedy';
   agent.record = false;
-  let r = 0;
-  for (let i = 0; i < episodes; i++) r += runInfoBotEpisode(env, agent, false, validationSeed(i)).reward;
+  const r = validationReward(env, agent, episodes);
   agent.mode = mode;
   agent.record = record;
-  return r / episodes;
+  return r;
 }
 
 /** Tracker gradients of the supervised loss (cross-entropy to the act targets), weight `w`. */

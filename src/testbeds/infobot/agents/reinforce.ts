@@ -227,9 +227,24 @@ export function validationSeed(i: number): number {
 export function validate(env: InfoBotEnv, agent: RlAgent, episodes: number): number {
   const mode = agent.mode;
   agent.mode = 'greedy';
+  const r = validationReward(env, agent, episodes);
+  agent.mode = mode;
+  return r;
+}
+
+/** Mean reward of `agent`, as it is set (greedy or sampling), over validation dialogs 0 … `episodes` − 1:
+ * what the trainers' validations compute.
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, agentContext, infobotAgents, validationReward } from 'dialogym/infobot';
+ * const env = new InfoBotEnv({ split: 'small' });
+ * validationReward(env, infobotAgents.get('rule-soft').create(agentContext(env)), 100);
+ * ```
+ */
+export function validationReward(env: InfoBotEnv, agent: InfoBotAgent, episodes: number): number {
   let r = 0;
   for (let i = 0; i < episodes; i++) r += runInfoBotEpisode(env, agent, false, validationSeed(i)).reward;
-  agent.mode = mode;
   return r / episodes;
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createRng, type Rng } from '../../../core/rng.js';
 import { make as makeEnv, type Env, type StepResult, type ToolSpec } from '../../env.js';
+import { playEpisode, type EpisodeTurn } from '../../../env/episode.js';
 import { createRulesBot } from '../rules/rules.js';
 import type { RestaurantAction, RestaurantObservation } from '../online/env.js';
 
@@ -15,12 +16,9 @@ export function rulesFor(tools: readonly ToolSpec[]): ReturnType<typeof createRu
 
 /** Plays one episode with `policy`; returns the last step. */
 export function play(env: Env<RestaurantObservation, RestaurantAction>, seed: number, policy: (obs: RestaurantObservation, turn: number) => RestaurantAction, variant = 0): StepResult<RestaurantObservation> {
-  let obs = env.reset({ seed, variant }).obs;
-  for (let turn = 0; ; turn++) {
-    const r = env.step(policy(obs, turn));
-    if (r.terminated || r.truncated) return r;
-    obs = r.obs;
-  }
+  let last: StepResult<RestaurantObservation> | undefined;
+  playEpisode(env, (t) => policy(t.obs, t.turn), { reset: { seed, variant }, onStep: (r) => (last = r) });
+  return last as StepResult<RestaurantObservation>;
 }
 
 /**
@@ -44,17 +42,19 @@ export type TestAgent = (env: Env<RestaurantObservation, RestaurantAction>, tool
 
 /** One episode as JSON lines: the reset (obs, with info when `withInfo`), then each step (obs, reward, flags; the whole info or its failure and detail). */
 function episodeLines(env: Env<RestaurantObservation, RestaurantAction>, seed: number, agent: TestAgent, withInfo: boolean): string[] {
-  const reset = env.reset({ seed });
-  const out = [JSON.stringify(withInfo ? [env.id, seed, reset.obs, reset.info] : [seed, reset.obs])];
+  const out: string[] = [];
   const rng = createRng(seed).fork('agent');
-  const tools = reset.info['tools'] as ToolSpec[];
-  let obs = reset.obs;
-  for (;;) {
-    const r = env.step(agent(env, tools, rng, obs));
-    out.push(JSON.stringify([r.obs, r.reward, r.terminated, r.truncated, withInfo ? r.info : [r.info['failure'], r.info['detail'], r.info['success'], r.info['booked']]]));
-    if (r.terminated || r.truncated) return out;
-    obs = r.obs;
-  }
+  let tools: ToolSpec[] = [];
+  const policy = (t: EpisodeTurn<RestaurantObservation>): RestaurantAction => {
+    if (t.turn === 0) {
+      out.push(JSON.stringify(withInfo ? [env.id, seed, t.obs, t.info] : [seed, t.obs]));
+      tools = t.info['tools'] as ToolSpec[];
+    }
+    return agent(env, tools, rng, t.obs);
+  };
+  const onStep = (r: StepResult<RestaurantObservation>): number => out.push(JSON.stringify([r.obs, r.reward, r.terminated, r.truncated, withInfo ? r.info : [r.info['failure'], r.info['detail'], r.info['success'], r.info['booked']]]));
+  playEpisode(env, policy, { reset: { seed }, onStep });
+  return out;
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { createRng, type Rng } from '../../../core/rng.js';
-import { envs, make, type Env, type StepResult, type ToolCall, type ToolSpec } from '../../env.js';
+import { envs, make, type Env, type ToolCall, type ToolSpec } from '../../env.js';
+import { playEpisode } from '../../../env/episode.js';
 import type { Turn } from '../../../core/dialog.js';
 import { readBotAct, type BotAct } from '../rules/phrases.js';
 import type { Slot } from '../rules/nlu.js';
@@ -168,21 +169,21 @@ export function ownWordsRun(id: string, episodes: number, seed0 = 0, words: Word
   let notUnderstood = 0;
   const misread: string[] = [];
   for (let seed = seed0; seed < seed0 + episodes; seed++) {
-    const reset = env.reset({ seed });
-    const agent = ownWordsAgent(reset.info['tools'] as ToolSpec[], createRng(seed).fork('own words'), words);
-    let obs = reset.obs;
+    let agent: ReturnType<typeof ownWordsAgent> | undefined;
     const reads: string[] = [];
-    let r: StepResult<RestaurantObservation>;
-    for (;;) {
-      r = env.step(agent.act(obs));
-      reads.push(r.info['read'] as string);
-      if (r.terminated || r.truncated) break;
-      obs = r.obs;
-    }
-    success += r.reward;
-    notUnderstood += r.info['notUnderstood'] as number;
+    let lastReward = 0;
+    const e = playEpisode(env, (t) => (agent ??= ownWordsAgent(t.info['tools'] as ToolSpec[], createRng(seed).fork('own words'), words)).act(t.obs), {
+      reset: { seed },
+      onStep: (r) => {
+        reads.push(r.info['read'] as string);
+        lastReward = r.reward;
+      },
+    });
+    success += lastReward;
+    notUnderstood += e.info['notUnderstood'] as number;
+    const intended = (agent as ReturnType<typeof ownWordsAgent> | undefined)?.intended ?? [];
     reads.forEach((x, i) => {
-      if (x !== agent.intended[i]) misread.push(`${id} seed ${seed} turn ${i + 1}: meant ${agent.intended[i] ?? '?'}, read ${x}`);
+      if (x !== intended[i]) misread.push(`${id} seed ${seed} turn ${i + 1}: meant ${intended[i] ?? '?'}, read ${x}`);
     });
   }
   return { success: success / episodes, notUnderstood, misread };
