@@ -1,0 +1,54 @@
+/**
+ * A study's agent specs as transports of the episode runner: dialogym's own agents in this
+ * process (the `agents` registry: the caller imports `dialogym`, which registers them), an agent
+ * process (stdio), an HTTP endpoint, or a language model (its system message: the testbed's
+ * shipped prompt and the episode's context).
+ */
+import { ConfigError } from '../core/errors.js';
+import { localTransport, type AgentTransport } from '../agents/agent.js';
+import type { AgentSpec } from './config.js';
+
+/** Options of {@link openStudyAgent}. */
+export interface StudyAgentOptions {
+  /** Seed of an LLM client's retry jitter; default 0. */
+  readonly seed?: number;
+  /** Extra time for an agent process's first reply, ms (default 30,000). */
+  readonly startupMs?: number;
+}
+
+/**
+ * The transport of one agent of a study. Throws a ConfigError for an unknown agent name or a bad
+ * model file, and for an LLM whose key variable is not set.
+ *
+ * @example
+ * ```ts
+ * import 'dialogym';
+ * import { openStudyAgent, evaluate } from 'dialogym';
+ * const t = await openStudyAgent({ kind: 'builtin', label: 'rl-soft', name: 'rl-soft' });
+ * const { summary } = await evaluate('infobot-medium-v1', t, { episodes: 10 });
+ * ```
+ */
+export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {}): Promise<AgentTransport> {
+  switch (spec.kind) {
+    case 'builtin': {
+      const { loadAgent } = await import('../agents/registry.js');
+      return localTransport(loadAgent(spec.name));
+    }
+    case 'cmd':
+      return (await import('../agents/stdio.js')).stdioTransport(spec.command, { startupMs: o.startupMs ?? 30_000 });
+    case 'url':
+      return (await import('../agents/http.js')).httpTransport(spec.url);
+    case 'llm': {
+      const { LlmClient } = await import('../llm/client.js');
+      const { llmTransport } = await import('../agents/llm.js');
+      const { llmSystemMessage } = await import('../builtin-agents/llm.js');
+      let apiKey: string | undefined;
+      if (spec.llmKeyEnv !== undefined) {
+        apiKey = process.env[spec.llmKeyEnv];
+        if (apiKey === undefined || apiKey === '') throw new ConfigError(`agent ${spec.label}: the environment variable ${spec.llmKeyEnv} (llmKeyEnv) is not set`);
+      } else apiKey = process.env['OPENAI_API_KEY'] || undefined;
+      const client = new LlmClient({ model: spec.model, ...(spec.llmUrl !== undefined ? { baseUrl: spec.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed: o.seed ?? 0 });
+      return llmTransport({ client, system: (req) => llmSystemMessage(req) });
+    }
+  }
+}
