@@ -145,7 +145,7 @@ export function studyConfig(value: unknown, where = 'study config'): StudyConfig
   if (issue) throw new FormatError(where, undefined, issue.reason);
   const raw = value as RawConfig;
   const role = raw.role ?? 'user';
-  if (role === 'user' && raw.agents === undefined) throw new FormatError(where, undefined, 'agents: missing: people play the user against the agents compared (give at least one)');
+  if (role === 'user' && raw.agents === undefined) throw new FormatError(where, undefined, 'missing "agents" list: people play the user against the agents compared (give at least one)');
   if (role === 'agent' && raw.agents !== undefined) throw new FormatError(where, undefined, 'agents: cannot be given when people play the agent (role "agent")');
   const agents = role === 'agent' ? [{ kind: 'builtin', label: PEOPLE, name: PEOPLE } as const] : (raw.agents ?? []).map((a, i) => specOf(a, i, where));
   const seen = new Map<string, number>();
