@@ -33,7 +33,7 @@ export function turnsChartSvg(panels: readonly TurnPanel[], o: { readonly title:
   const columns = Math.max(1, Math.min(2, panels.length));
   const panelW = (width - 2 * margin - (columns - 1) * gutter) / columns;
   const plotH = 90;
-  const panelH = 20 + plotH + 34;
+  const panelH = 26 + plotH + 34;
   const headerH = 28 + (o.subtitle ? 18 : 0) + 8;
   const rows = Math.ceil(panels.length / columns);
   const height = headerH + rows * (panelH + 10) + 4;
@@ -59,7 +59,7 @@ export function turnsChartSvg(panels: readonly TurnPanel[], o: { readonly title:
     const axisW = 30;
     const px0 = x0 + axisW;
     const pw = panelW - axisW - 4;
-    const base = y0 + 20 + plotH;
+    const base = y0 + 26 + plotH;
     const slot = pw / maxTurns;
     const Y = (share: number): number => base - (plotH * share) / top;
     const n = [...p.counts.values()].reduce((s, c) => s + c, 0);
@@ -78,7 +78,7 @@ export function turnsChartSvg(panels: readonly TurnPanel[], o: { readonly title:
     }
     if (n > 0) {
       const mx = px0 + (p.mean - 0.5) * slot;
-      out.push(`<line class="mean" data-agent="${escapeXml(p.label)}" x1="${f(mx)}" y1="${f(y0 + 20)}" x2="${f(mx)}" y2="${f(base)}" stroke="${CHART_COLOURS.reference}" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeXml(`${p.label}: mean ${p.mean.toFixed(2)} turns`)}</title></line>`);
+      out.push(`<line class="mean" data-agent="${escapeXml(p.label)}" x1="${f(mx)}" y1="${f(y0 + 26)}" x2="${f(mx)}" y2="${f(base)}" stroke="${CHART_COLOURS.reference}" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeXml(`${p.label}: mean ${p.mean.toFixed(2)} turns`)}</title></line>`);
     }
     out.push(`<text x="${f(px0 + pw / 2)}" y="${f(base + 26)}" text-anchor="middle" font-size="11" fill="${CHART_COLOURS.muted}">turns (dashed: mean)</text>`);
     out.push('</g>');

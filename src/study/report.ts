@@ -240,15 +240,15 @@ export function writeStudyReport(store: StudyStore, outDir: string, o: ReportOpt
   writeFileAtomic(join(outDir, 'report.tex'), reportLatex(r));
   writeFileAtomic(
     join(outDir, 'success.svg'),
-    dotPlotSvg([{ title: 'Success rate', rows: r.agents.map((a) => ({ label: a.agent, ours: { mean: a.success }, band: a.interval, title: `${a.agent}: ${a.successes} of ${a.dialogues} (${pct(a.success)} %), 95 % interval ${pct(a.interval[0])}–${pct(a.interval[1])} %`, data: { agent: a.agent } })) }], {
+    dotPlotSvg([{ title: 'Success rate', rows: r.agents.map((a) => ({ label: `${a.agent} (n ${a.dialogues})`, ours: { mean: a.success }, band: a.interval, title: `${a.agent}: ${a.successes} of ${a.dialogues} (${pct(a.success)} %), 95 % interval ${pct(a.interval[0])}–${pct(a.interval[1])} %`, data: { agent: a.agent } })) }], {
       title: `${r.title}: success per agent`,
-      subtitle: `${r.finished} dialogues on ${r.env}; dialogues per agent: ${r.agents.map((a) => `${a.agent} ${a.dialogues}`).join(', ')}`,
+      subtitle: `${r.finished} dialogues on ${r.env} (n: the agent's dialogues)`,
       xLabel: 'success rate',
       domain: [0, 1],
       ticks: [0, 0.25, 0.5, 0.75, 1],
       tickDigits: 2,
       columns: 1,
-      labelWidth: 90,
+      labelWidth: 120,
       legend: { ours: 'success rate', band: '95 % interval (Wilson)' },
     }),
   );
