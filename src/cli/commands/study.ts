@@ -16,10 +16,10 @@ interface CreateFlags {
   env?: string;
   agents?: string;
   envOption: string[];
-  participants?: number;
-  sessions?: number;
-  role?: string;
-  seed?: number;
+  participants: number;
+  sessions: number;
+  role: string;
+  seed: number;
   title?: string;
 }
 
@@ -37,26 +37,27 @@ export function registerStudy(program: Command): void {
     .command('create')
     .description('create a study folder: the configuration, the SQLite store, participant codes and the admin token (printed once)')
     .argument('<dir>', 'the new study folder (must not exist, or be empty)')
-    .option('--config <file>', 'the study as JSON (schemas/study-config.schema.json: env, envOptions, agents of any kind, role, participants, sessionsPerParticipant, seed, questions); the other flags then may not be given', inputFlag('--config'))
+    .option('--config <file>', 'the study as JSON (schemas/study-config.schema.json: env, envOptions, agents of any kind, role, participants, sessionsPerParticipant, seed, questions); the other flags then may not be given (default: none)', inputFlag('--config'))
     .option('--env <id>', 'environment id (infobot-medium-v1, restaurant-task5-v2, …) (required without --config)')
     .option('--agents <list>', "comma-separated agents compared, dialogym's own by name or model file (rl-hard,rule-soft,rl-soft,e2e-soft); processes, URLs and LLMs through --config (required without --config)")
     .option('--env-option <key=value>', 'an option of the environment (JSON values as JSON); repeatable (default: none)', keyValueFlag('--env-option'), [])
-    .option('--participants <n>', 'participant codes to create (default 8)', intFlag('--participants', 1, 10000))
-    .option('--sessions <n>', 'dialogs per participant (default 20)', intFlag('--sessions', 1, 1000))
-    .option('--role <side>', 'the side people play: user or agent (default user)')
-    .option('--seed <n>', 'seed of the assignment and the goals (default 1)', intFlag('--seed', 0, 2147483647))
+    .option('--participants <n>', 'participant codes to create', intFlag('--participants', 1, 10000), 8)
+    .option('--sessions <n>', 'dialogs per participant', intFlag('--sessions', 1, 1000), 20)
+    .option('--role <side>', 'the side people play: user or agent', 'user')
+    .option('--seed <n>', 'seed of the assignment and the goals', intFlag('--seed', 0, 2147483647), 1)
     .option('--title <text>', 'the study\'s name, shown to participants (default "<env> study")')
     .action(
-      action(async (dir: string, o: CreateFlags) => {
+      action(async (dir: string, o: CreateFlags, cmd: Command) => {
         const { studyConfig, readStudyConfig } = await import('../../study/config.js');
-        const flags = (['env', 'agents', 'participants', 'sessions', 'role', 'seed', 'title'] as const).filter((k) => o[k] !== undefined);
+        // The flags given on the command line (the others hold their defaults).
+        const flags = (['env', 'agents', 'participants', 'sessions', 'role', 'seed', 'title'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
         let config;
         if (o.config !== undefined) {
           if (flags.length > 0 || o.envOption.length > 0) throw new ConfigError(`--config: give the study in the file alone (drop --${flags[0] ?? 'env-option'})`);
           config = readStudyConfig(o.config);
         } else {
           if (o.env === undefined) throw new ConfigError('give --env <id> (or the whole study with --config <file>)');
-          if (o.role !== undefined && o.role !== 'user' && o.role !== 'agent') throw new ConfigError(`--role: must be user or agent, got '${o.role}'`);
+          if (o.role !== 'user' && o.role !== 'agent') throw new ConfigError(`--role: must be user or agent, got '${o.role}'`);
           if (o.role !== 'agent' && o.agents === undefined) throw new ConfigError('give --agents <a,b,…>: the agents compared (or the whole study with --config <file>)');
           if (o.role === 'agent' && o.agents !== undefined) throw new ConfigError('--agents: people play the agent with --role agent; drop --agents');
           const agents = o.agents?.split(',').map((a) => a.trim());
@@ -66,10 +67,10 @@ export function registerStudy(program: Command): void {
               env: o.env,
               envOptions: keyValues(o.envOption),
               ...(agents ? { agents } : {}),
-              ...(o.role !== undefined ? { role: o.role } : {}),
-              ...(o.participants !== undefined ? { participants: o.participants } : {}),
-              ...(o.sessions !== undefined ? { sessionsPerParticipant: o.sessions } : {}),
-              ...(o.seed !== undefined ? { seed: o.seed } : {}),
+              role: o.role,
+              participants: o.participants,
+              sessionsPerParticipant: o.sessions,
+              seed: o.seed,
               ...(o.title !== undefined ? { title: o.title } : {}),
             },
             'the flags',
