@@ -18,6 +18,7 @@ import { readStudyConfig, studyConfig, studyConfigJson } from '../src/study/conf
 import { createStudy, StudyStore, STUDY_DB, STUDY_JSON } from '../src/study/store.js';
 import { simulateStudy } from '../src/study/simulate.js';
 import { writeStudyReport, type StudyReport } from '../src/study/report.js';
+import { scanViewFolder } from '../src/serve/view.js';
 import { cli, oneLineError } from './cli.js';
 import { skipUnlessSqlite } from './shared-data.js';
 
@@ -180,7 +181,7 @@ test('infobot-medium-v1, 8 scripted participants × 25 sessions, the paper\'s fo
     assert.equal((svg.match(/<g class="panel"/g) ?? []).length, 4);
     const bars = [...svg.matchAll(/data-count="(\d+)"/g)].reduce((s, m) => s + Number(m[1]), 0);
     assert.equal(bars, 200);
-    assert.equal((readFileSync(join(out, 'success.svg'), 'utf8').match(/class="band"/g) ?? []).length, 4);
+    assert.equal((readFileSync(join(out, 'report.svg'), 'utf8').match(/class="band"/g) ?? []).length, 4);
     const lines = readFileSync(join(out, 'transcripts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 200);
     for (const l of lines) {
@@ -190,6 +191,10 @@ test('infobot-medium-v1, 8 scripted participants × 25 sessions, the paper\'s fo
       assert.ok(Array.isArray(l['actions']));
     }
     for (const a of report.agents) assert.equal(readFileSync(join(out, 'transcripts', `${a.agent}.jsonl`), 'utf8').trim().split('\n').length, a.dialogues);
+    // dialogym view lists the transcripts as runs (all, and one per agent) and the report with its chart.
+    const seen = scanViewFolder(out);
+    assert.deepEqual(seen.runs.map((r) => r.path).sort(), ['transcripts.jsonl', ...PAPER_AGENTS.map((a) => `transcripts/${a}.jsonl`)].sort());
+    assert.deepEqual(seen.reports.map((r) => [r.path, r.svg === undefined ? undefined : seen.images[r.svg]]), [['report.md', 'report.svg']]);
     // Turns were written as they happened: one user and one agent line per agent turn.
     const s0 = store.sessions('finished')[0];
     assert.ok(s0);
@@ -210,7 +215,7 @@ test('the same seed gives the same report, byte for byte', { skip: noSqlite }, a
     await simulateStudy(store);
     writeStudyReport(store, join(dir, 'report'));
     store.close();
-    files.push(['report.json', 'report.md', 'report.tex', 'turns.svg', 'success.svg', 'transcripts.jsonl'].map((f) => readFileSync(join(dir, 'report', f), 'utf8')).join('\0'));
+    files.push(['report.json', 'report.md', 'report.tex', 'turns.svg', 'report.svg', 'transcripts.jsonl'].map((f) => readFileSync(join(dir, 'report', f), 'utf8')).join('\0'));
   }
   assert.equal(files[0], files[1]);
 });

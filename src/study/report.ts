@@ -193,7 +193,7 @@ export function reportMarkdown(r: StudyReport, config: StudyConfig): string {
     lines.push('', '## Turns per dialogue', '', `| turns | ${r.agents.map((a) => a.agent).join(' | ')} |`, `|---:|${r.agents.map(() => '---:').join('|')}|`);
     for (let t = 1; t <= maxT; t++) if (r.agents.some((a) => a.turns[String(t)])) lines.push(`| ${t} | ${r.agents.map((a) => String(a.turns[String(t)] ?? 0)).join(' | ')} |`);
   }
-  lines.push('', 'Charts: `success.svg`, `turns.svg`. Transcripts: `transcripts.jsonl` (`dialogym view` shows them; one run per agent under `transcripts/`).');
+  lines.push('', 'Charts: `report.svg` (success with its interval), `turns.svg` (turns per dialogue). Transcripts: `transcripts.jsonl` (`dialogym view` shows them; one run per agent under `transcripts/`).');
   return lines.join('\n') + '\n';
 }
 
@@ -218,7 +218,7 @@ export function reportLatex(r: StudyReport): string {
 }
 
 /** The files {@link writeStudyReport} writes, relative to its folder. */
-export const REPORT_FILES = ['report.json', 'report.md', 'report.tex', 'success.svg', 'turns.svg', 'transcripts.jsonl'] as const;
+export const REPORT_FILES = ['report.json', 'report.md', 'report.tex', 'report.svg', 'turns.svg', 'transcripts.jsonl'] as const;
 
 /**
  * Writes the report of the study in `store` into `outDir` (each file atomically): `REPORT_FILES`
@@ -239,7 +239,7 @@ export function writeStudyReport(store: StudyStore, outDir: string, o: ReportOpt
   writeFileAtomic(join(outDir, 'report.md'), reportMarkdown(r, config));
   writeFileAtomic(join(outDir, 'report.tex'), reportLatex(r));
   writeFileAtomic(
-    join(outDir, 'success.svg'),
+    join(outDir, 'report.svg'),
     dotPlotSvg([{ title: 'Success rate', rows: r.agents.map((a) => ({ label: `${a.agent} (n ${a.dialogues})`, ours: { mean: a.success }, band: a.interval, title: `${a.agent}: ${a.successes} of ${a.dialogues} (${pct(a.success)} %), 95 % interval ${pct(a.interval[0])}–${pct(a.interval[1])} %`, data: { agent: a.agent } })) }], {
       title: `${r.title}: success per agent`,
       subtitle: `${r.finished} dialogues on ${r.env} (n: the agent's dialogues)`,
