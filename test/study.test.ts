@@ -20,7 +20,7 @@ import { simulateStudy } from '../src/study/simulate.js';
 import { writeStudyReport, type StudyReport } from '../src/study/report.js';
 import { scanViewFolder } from '../src/serve/view.js';
 import { cli, oneLineError } from './cli.js';
-import { skipUnlessSqlite } from './shared-data.js';
+import { repoRoot, skipUnlessSqlite } from './shared-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-study-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -54,6 +54,14 @@ test('study configuration: defaults, agents of every kind, and one-line errors n
   const file = join(tmp, 'broken.json');
   writeFileSync(file, '{\n  "env": "infobot-medium-v1",\n  "agents": [\n}\n');
   assert.throws(() => readStudyConfig(file), (e: Error) => e.message.startsWith(`${file}:4: invalid JSON`));
+});
+
+test('the configuration shown in docs/human-evaluation.md is a valid one', () => {
+  const md = readFileSync(join(repoRoot, 'docs', 'human-evaluation.md'), 'utf8');
+  const block = /\n\n((?: {4}.*\n|\n)+)/.exec(md.slice(md.indexOf('`--config` instead of the flags')))?.[1] ?? '';
+  const c = studyConfig(JSON.parse(block.replace(/^ {4}/gm, '')), 'docs/human-evaluation.md');
+  assert.deepEqual(c.agents.map((a) => a.kind), ['builtin', 'cmd', 'url', 'llm']);
+  assert.deepEqual(c.questions.map((q) => [q.id, q.type]), [['satisfied', 'rating'], ['comments', 'text']]);
 });
 
 test('study folder: created whole or not at all; codes and token random (≥ 128 bits), never stored in clear', { skip: noSqlite }, () => {
