@@ -16,7 +16,16 @@
 import { ConfigError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 
-/** Options of {@link permutationTest}. */
+/**
+ * Options of {@link permutationTest}.
+ *
+ * @example
+ * ```ts
+ * import { permutationTest, type PermutationOptions } from 'dialogym';
+ * const o: PermutationOptions = { maxExact: 10_000, samples: 50_000, seed: 1 };
+ * permutationTest([3, 4, 4, 5, 9, 6, 5, 7], [2, 2, 3, 3, 3, 4, 6, 4], o).method; // 'exact' (12,870 relabellings)
+ * ```
+ */
 export interface PermutationOptions {
   /** Enumerate the relabellings when there are at most this many; default 200,000. */
   readonly maxExact?: number;
@@ -26,7 +35,16 @@ export interface PermutationOptions {
   readonly seed?: number;
 }
 
-/** What {@link permutationTest} found. */
+/**
+ * What {@link permutationTest} found.
+ *
+ * @example
+ * ```ts
+ * import { permutationTest, type PermutationResult } from 'dialogym';
+ * const r: PermutationResult = permutationTest([1, 2, 3], [4, 5, 6]);
+ * console.log(r.p, r.difference, r.method, r.permutations); // 0.1 -3 exact 20
+ * ```
+ */
 export interface PermutationResult {
   /** The two-sided p-value. */
   readonly p: number;

@@ -15,6 +15,13 @@ import { parseJsonText } from '../formats/json-text.js';
  * How to reach one agent of a study: dialogym's own (`builtin`: a name such as `rl-soft` or a model
  * file), a process speaking the agent protocol on stdio (`cmd`), an HTTP endpoint (`url`), or a
  * language model behind an OpenAI-compatible endpoint (`llm`).
+ *
+ * @example
+ * ```ts
+ * import { openStudyAgent, type AgentSpec } from 'dialogym';
+ * const spec: AgentSpec = { kind: 'cmd', label: 'mine', command: 'python3 my_agent.py' };
+ * const transport = await openStudyAgent(spec);
+ * ```
  */
 export type AgentSpec =
   | { readonly kind: 'builtin'; readonly label: string; readonly name: string }
@@ -22,7 +29,16 @@ export type AgentSpec =
   | { readonly kind: 'url'; readonly label: string; readonly url: string }
   | { readonly kind: 'llm'; readonly label: string; readonly model: string; readonly llmUrl?: string; readonly llmKeyEnv?: string };
 
-/** A question asked after each dialog: a rating from `min` to `max`, or free text. */
+/**
+ * A question asked after each dialog: a rating from `min` to `max`, or free text.
+ *
+ * @example
+ * ```ts
+ * import { studyConfig, type StudyQuestion } from 'dialogym';
+ * const q: StudyQuestion | undefined = studyConfig({ env: 'infobot-medium-v1', agents: ['rl-soft'], questions: [{ id: 'ease', text: 'How easy?' }] }).questions[0];
+ * console.log(q?.type, q?.min, q?.max); // rating 1 5
+ * ```
+ */
 export interface StudyQuestion {
   readonly id: string;
   readonly text: string;
@@ -34,7 +50,16 @@ export interface StudyQuestion {
 /** The side people play: the user (against the assigned agent) or the agent (against the simulated user). */
 export type StudyRole = 'user' | 'agent';
 
-/** A study's configuration with every default filled in (what `study.json` of a study folder holds). */
+/**
+ * A study's configuration with every default filled in (what `study.json` of a study folder holds).
+ *
+ * @example
+ * ```ts
+ * import { studyConfig, type StudyConfig } from 'dialogym';
+ * const c: StudyConfig = studyConfig({ env: 'infobot-medium-v1', agents: ['rl-hard', 'rl-soft'], participants: 4 });
+ * console.log(c.role, c.sessionsPerParticipant, c.seed); // user 20 1
+ * ```
+ */
 export interface StudyConfig {
   readonly title: string;
   readonly env: string;

@@ -37,7 +37,16 @@ export interface QuestionSummary {
   readonly counts?: Readonly<Record<string, number>>;
 }
 
-/** One agent's figures. */
+/**
+ * One agent's figures.
+ *
+ * @example
+ * ```ts
+ * import { StudyStore, studyReport, type AgentFigures } from 'dialogym';
+ * const a: AgentFigures | undefined = studyReport(StudyStore.open('my-study')).agents[0];
+ * console.log(a?.agent, a?.dialogues, a?.success, a?.interval, a?.avgTurns);
+ * ```
+ */
 export interface AgentFigures {
   readonly agent: string;
   readonly dialogues: number;
@@ -53,7 +62,15 @@ export interface AgentFigures {
   readonly questions: Readonly<Record<string, QuestionSummary>>;
 }
 
-/** One pair of agents compared. */
+/**
+ * One pair of agents compared.
+ *
+ * @example
+ * ```ts
+ * import { StudyStore, studyReport, type PairFigures } from 'dialogym';
+ * for (const p of studyReport(StudyStore.open('my-study')).pairs as PairFigures[]) console.log(p.a, p.b, p.success.p, p.turns.p);
+ * ```
+ */
 export interface PairFigures {
   readonly a: string;
   readonly b: string;
@@ -63,7 +80,16 @@ export interface PairFigures {
   readonly turns: PermutationResult;
 }
 
-/** What `report.json` holds. */
+/**
+ * What `report.json` holds.
+ *
+ * @example
+ * ```ts
+ * import { StudyStore, studyReport, type StudyReport } from 'dialogym';
+ * const r: StudyReport = studyReport(StudyStore.open('my-study'), { samples: 50_000 });
+ * console.log(r.finished, r.open, r.abandoned, r.interval);
+ * ```
+ */
 export interface StudyReport {
   readonly title: string;
   readonly env: string;

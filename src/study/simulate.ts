@@ -17,7 +17,16 @@ import type { AgentSpec, StudyQuestion } from './config.js';
 import { openStudyAgent } from './agents.js';
 import { MAX_TURN_CHARS, type StudyStore } from './store.js';
 
-/** Options of {@link simulateStudy}. */
+/**
+ * Options of {@link simulateStudy}.
+ *
+ * @example
+ * ```ts
+ * import { StudyStore, simulateStudy, type SimulateOptions } from 'dialogym';
+ * const o: SimulateOptions = { participants: ['p1', 'p2'], answer: (_q, rec) => (rec.success ? 5 : 2) };
+ * await simulateStudy(StudyStore.open('my-study'), o);
+ * ```
+ */
 export interface SimulateOptions {
   /** The participants played (labels); default all, in creation order. */
   readonly participants?: readonly string[];
@@ -33,7 +42,16 @@ export interface SimulateOptions {
   readonly maxSessions?: number;
 }
 
-/** What {@link simulateStudy} did. */
+/**
+ * What {@link simulateStudy} did.
+ *
+ * @example
+ * ```ts
+ * import { StudyStore, simulateStudy, type SimulateResult } from 'dialogym';
+ * const r: SimulateResult = await simulateStudy(StudyStore.open('my-study'), { maxSessions: 10 });
+ * console.log(r.finished, r.abandoned);
+ * ```
+ */
 export interface SimulateResult {
   /** Sessions finished by this call. */
   readonly finished: number;

@@ -34,7 +34,16 @@ export const STUDY_JSON = 'study.json';
 /** Longest turn content stored, in characters of its JSON (a longer one is refused). */
 export const MAX_TURN_CHARS = 64 * 1024;
 
-/** What {@link createStudy} gives out, once: the admin token and one code per participant. */
+/**
+ * What {@link createStudy} gives out, once: the admin token and one code per participant.
+ *
+ * @example
+ * ```ts
+ * import { createStudy, studyConfig, type CreatedStudy } from 'dialogym';
+ * const made: CreatedStudy = createStudy('s', studyConfig({ env: 'infobot-medium-v1', agents: ['rl-soft'], participants: 3 }));
+ * for (const p of made.participants) console.log(p.label, p.code);
+ * ```
+ */
 export interface CreatedStudy {
   readonly dir: string;
   readonly adminToken: string;
