@@ -89,7 +89,7 @@ export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, typ
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
 export { studyConfig, studyConfigJson, readStudyConfig, type AgentSpec, type StudyConfig, type StudyQuestion } from './study/config.js';
 export { createStudy, StudyStore, type CreatedStudy } from './study/store.js';
-export { openStudyAgent } from './study/agents.js';
+export { openStudyAgent, studyAgentProblem } from './study/agents.js';
 export { simulateStudy, type SimulateOptions, type SimulateResult } from './study/simulate.js';
 export { studyReport, writeStudyReport, type StudyReport, type AgentFigures, type PairFigures } from './study/report.js';
 export { turnsChartSvg } from './study/chart.js';

@@ -241,12 +241,14 @@ test('dialogym study create / simulate / report, and their one-line errors', { s
   assert.equal(rep.code, 0, rep.stderr);
   assert.equal((JSON.parse(rep.stdout) as StudyReport).finished, 6);
   oneLineError(cli('study', 'create', dir, '--env', 'infobot-medium-v1', '--agents', 'rl-soft'), new RegExp(`^error: ${dir}: already exists and is not empty; give a new folder for the study$`), 2);
-  oneLineError(cli('study', 'create', join(tmp, 'x1'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft,nobody'), /^error: agent nobody: /, 2);
+  oneLineError(cli('study', 'create', join(tmp, 'x1'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft,nobody'), /^error: --agents: nobody: unknown agent \(agents: /, 2);
+  oneLineError(cli('study', 'create', join(tmp, 'x6'), '--env', 'restaurant-task5-v2', '--agents', 'rules,rl-soft'), /^error: --agents: rl-soft: not an agent of restaurant-task5-v2 \(its agents: .*rules.*\)$/, 2);
+  oneLineError(cli('study', 'create', join(tmp, 'x7'), '--config', join(dir, 'study.json'), '--seed', '3'), /^error: --config: give the study in the file alone \(drop --seed\)$/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x2'), '--env', 'no-such-env-v1', '--agents', 'rl-soft'), /^error: .*no-such-env-v1/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x3'), '--env', 'infobot-medium-v1'), /^error: give --agents <a,b,…>/, 2);
   const cfg = join(tmp, 'bad-study.json');
   writeFileSync(cfg, JSON.stringify({ env: 'infobot-medium-v1', agents: ['rl-soft'], participants: 'many' }));
   oneLineError(cli('study', 'create', join(tmp, 'x4'), '--config', cfg), new RegExp(`^error: ${cfg}: "participants" must be an integer, got "many"$`));
   oneLineError(cli('study', 'report', join(tmp, 'x5')), new RegExp(`^error: ${join(tmp, 'x5')}: not a study folder \\(no study.sqlite; \`dialogym study create ${join(tmp, 'x5')} --env <id> --agents <a,b>\` makes one\\)$`), 2);
-  for (const x of ['x1', 'x2', 'x3', 'x4']) assert.throws(() => readdirSync(join(tmp, x)), /ENOENT/, `${x} left behind`);
+  for (const x of ['x1', 'x2', 'x3', 'x4', 'x6', 'x7']) assert.throws(() => readdirSync(join(tmp, x)), /ENOENT/, `${x} left behind`);
 });

@@ -4,6 +4,7 @@
  * process (stdio), an HTTP endpoint, or a language model (its system message: the testbed's
  * shipped prompt and the episode's context).
  */
+import { existsSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { localTransport, type AgentTransport } from '../agents/agent.js';
 import type { AgentSpec } from './config.js';
@@ -51,4 +52,29 @@ export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {})
       return llmTransport({ client, system: (req) => llmSystemMessage(req) });
     }
   }
+}
+
+/**
+ * Why one of dialogym's own agents (`builtin` spec) cannot play `envId` — an unknown name, a
+ * missing file, or an agent of other environments — or undefined when it can (and for the other
+ * kinds, which are reached only when a session starts). Needs the agent families registered
+ * (`import 'dialogym'`).
+ *
+ * @example
+ * ```ts
+ * import 'dialogym';
+ * import { studyAgentProblem } from 'dialogym';
+ * studyAgentProblem({ kind: 'builtin', label: 'rl-soft', name: 'rl-soft' }, 'restaurant-task5-v2'); // 'rl-soft: not an agent of restaurant-task5-v2 (its agents: …)'
+ * ```
+ */
+export async function studyAgentProblem(spec: AgentSpec, envId: string): Promise<string | undefined> {
+  if (spec.kind !== 'builtin') return undefined;
+  const { agentNameProblem, agents } = await import('../agents/registry.js');
+  const problem = agentNameProblem(spec.name);
+  if (problem !== undefined) return problem;
+  if (existsSync(spec.name)) return undefined;
+  const families = agents.list().filter((e) => e.factory.plays(envId));
+  if (families.some((e) => e.factory.names().includes(spec.name))) return undefined;
+  const names = families.flatMap((e) => e.factory.names());
+  return `${spec.name}: not an agent of ${envId}${names.length > 0 ? ` (its agents: ${names.join(', ')}, or a model file)` : ''}`;
 }

@@ -82,10 +82,10 @@ export function registerStudy(program: Command): void {
         const { make } = await import('../../testbeds/env.js');
         make(config.env, config.envOptions);
         if (config.role === 'user') {
-          const { agentNameProblem } = await import('../../agents/registry.js');
-          for (const a of config.agents) {
-            const problem = a.kind === 'builtin' ? agentNameProblem(a.name) : undefined;
-            if (problem !== undefined) throw new ConfigError(`agent ${a.label}: ${problem}`);
+          const { studyAgentProblem } = await import('../../study/agents.js');
+          for (const [i, a] of config.agents.entries()) {
+            const problem = await studyAgentProblem(a, config.env);
+            if (problem !== undefined) throw new ConfigError(`${o.config !== undefined ? `${o.config}: agents[${i}]` : '--agents'}: ${problem}`);
           }
         }
         const { createStudy } = await import('../../study/store.js');
