@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/files.js';
 import { hashString } from '../core/rng.js';
+import { count } from '../core/text.js';
 import { permutationTest, wilsonInterval, type PermutationResult } from '../metrics/permutation.js';
 import { meanSd } from '../metrics/stats.js';
 import { booktabsTable, latexEscape } from '../report/latex.js';
@@ -196,7 +197,7 @@ export function reportMarkdown(r: StudyReport, config: StudyConfig): string {
   const lines = [
     `# ${r.title}: report`,
     '',
-    `${r.env}, people play the ${r.role}: ${r.finished} finished dialogues of ${r.participants} participants (not counted: ${r.open} open, ${r.abandoned} abandoned).`,
+    `${r.env}, people play the ${r.role}: ${count(r.finished, 'finished dialogue')} of ${count(r.participants, 'participant')} (not counted: ${r.open} open, ${r.abandoned} abandoned).`,
     '',
     `| ${head.join(' | ')} |`,
     `|${head.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join('|')}|`,
@@ -205,6 +206,7 @@ export function reportMarkdown(r: StudyReport, config: StudyConfig): string {
         const s = a.questions[q.id];
         return s === undefined || s.n === 0 ? '–' : s.mean !== undefined ? `${s.mean.toFixed(2)} (n ${s.n})` : `${s.n} answers`;
       });
+      if (a.dialogues === 0) return `| ${[a.agent, '0', '–', '–', '–', '–', ...answers].join(' | ')} |`;
       return `| ${[a.agent, String(a.dialogues), pct(a.success), `${pct(a.interval[0])}–${pct(a.interval[1])}`, `${a.avgTurns.toFixed(2)} (${a.sdTurns.toFixed(2)})`, a.avgReward.toFixed(3), ...answers].join(' | ')} |`;
     }),
   ];
@@ -228,7 +230,7 @@ export function reportLatex(r: StudyReport): string {
   const agents = booktabsTable({
     align: 'lrrcrr',
     header: [['Agent', 'Dialogues', 'Success (\\%)', '95\\,\\% interval', 'Turns', 'Reward']],
-    body: r.agents.map((a) => [latexEscape(a.agent), String(a.dialogues), pct(a.success), `${pct(a.interval[0])}--${pct(a.interval[1])}`, `${a.avgTurns.toFixed(2)}`, a.avgReward.toFixed(2)]),
+    body: r.agents.map((a) => (a.dialogues === 0 ? [latexEscape(a.agent), '0', '--', '--', '--', '--'] : [latexEscape(a.agent), String(a.dialogues), pct(a.success), `${pct(a.interval[0])}--${pct(a.interval[1])}`, `${a.avgTurns.toFixed(2)}`, a.avgReward.toFixed(2)])),
     caption: `${latexEscape(r.title)}: ${r.finished} dialogues on ${latexEscape(r.env)}. Success rate with its 95\\,\\% Wilson score interval, mean turns and reward per dialogue.`,
     label: 'tab:study-agents',
   });

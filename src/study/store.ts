@@ -174,9 +174,13 @@ export function createStudy(dir: string, config: StudyConfig, o: { driver?: Sqli
     if (!statSync(dir).isDirectory()) throw new ConfigError(`${dir}: is a file, not a folder; give a new folder for the study`);
     if (readdirSync(dir).length > 0) throw new ConfigError(`${dir}: already exists and is not empty; give a new folder for the study`);
   }
-  makeFolders(dirname(dir) === '' ? '.' : dirname(dir));
   const tmp = join(dirname(dir), `.${basename(dir)}.${process.pid}.${secret(6)}.tmp`);
-  mkdirSync(tmp);
+  try {
+    makeFolders(dirname(dir));
+    mkdirSync(tmp);
+  } catch (e) {
+    throw new ConfigError(`${dir}: cannot create the study folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+  }
   try {
     const adminToken = secret(24);
     const participants = Array.from({ length: config.participants }, (_, i) => ({ label: `p${i + 1}`, code: secret(16) }));
@@ -255,12 +259,15 @@ export class StudyStore {
   static open(dir: string, o: { driver?: SqliteDriverName } = {}): StudyStore {
     const file = join(dir, STUDY_DB);
     if (!existsSync(file)) throw new ConfigError(`${dir}: not a study folder (no ${STUDY_DB})`);
-    const db = openDb(file, o.driver);
+    let db: SqliteDb | undefined;
     try {
+      db = openDb(file, o.driver);
       return new StudyStore(dir, db);
     } catch (e) {
-      db.close();
-      throw e;
+      db?.close();
+      // SQLite's own errors (not a database, locked, …) name no file: say which.
+      if (e instanceof DialogymError) throw e;
+      throw new DialogymError(`${file}: not a readable study database (${(e as Error).message})`, { cause: e });
     }
   }
 

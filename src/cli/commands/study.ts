@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../core/errors.js';
+import { count } from '../../core/text.js';
 import { action, inputFlag, intFlag, keyValueFlag, keyValues, out } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
@@ -90,7 +91,7 @@ export function registerStudy(program: Command): void {
         }
         const { createStudy } = await import('../../study/store.js');
         const made = createStudy(dir, config);
-        out(`study ${dir}: ${config.env}, people play the ${config.role}${config.role === 'user' ? ` against ${config.agents.map((a) => a.label).join(', ')}` : ''}; ${config.participants} participants × ${config.sessionsPerParticipant} sessions`);
+        out(`study ${dir}: ${config.env}, people play the ${config.role}${config.role === 'user' ? ` against ${config.agents.map((a) => a.label).join(', ')}` : ''}; ${count(config.participants, 'participant')} × ${count(config.sessionsPerParticipant, 'session')}`);
         out('These codes and the token are printed once and not stored (only their hashes are): keep them.');
         out(`admin token: ${made.adminToken}`);
         for (const p of made.participants) out(`participant ${p.label}: ${p.code}`);
@@ -138,7 +139,8 @@ export function registerStudy(program: Command): void {
             return;
           }
           out(`${r.title}: ${r.finished} finished dialogues (${r.open} open, ${r.abandoned} abandoned: not counted) → ${outDir}/`);
-          for (const a of r.agents) out(`${a.agent.padEnd(12)} ${String(a.dialogues).padStart(4)} dialogues  success ${(100 * a.success).toFixed(1)} % (95 % Wilson ${(100 * a.interval[0]).toFixed(1)}–${(100 * a.interval[1]).toFixed(1)})  turns ${a.avgTurns.toFixed(2)}  reward ${a.avgReward.toFixed(3)}`);
+          for (const a of r.agents.filter((x) => x.dialogues === 0)) out(`${a.agent.padEnd(12)}    0 dialogues`);
+          for (const a of r.agents.filter((x) => x.dialogues > 0)) out(`${a.agent.padEnd(12)} ${String(a.dialogues).padStart(4)} dialogues  success ${(100 * a.success).toFixed(1)} % (95 % Wilson ${(100 * a.interval[0]).toFixed(1)}–${(100 * a.interval[1]).toFixed(1)})  turns ${a.avgTurns.toFixed(2)}  reward ${a.avgReward.toFixed(3)}`);
           for (const p of r.pairs) out(`${p.a} – ${p.b}: p(success) ${formatP(p.success.p)}, p(turns) ${formatP(p.turns.p)}`);
         } finally {
           store.close();
