@@ -250,5 +250,9 @@ test('dialogym study create / simulate / report, and their one-line errors', { s
   writeFileSync(cfg, JSON.stringify({ env: 'infobot-medium-v1', agents: ['rl-soft'], participants: 'many' }));
   oneLineError(cli('study', 'create', join(tmp, 'x4'), '--config', cfg), new RegExp(`^error: ${cfg}: "participants" must be an integer, got "many"$`));
   oneLineError(cli('study', 'report', join(tmp, 'x5')), new RegExp(`^error: ${join(tmp, 'x5')}: not a study folder \\(no study.sqlite; \`dialogym study create ${join(tmp, 'x5')} --env <id> --agents <a,b>\` makes one\\)$`), 2);
+  oneLineError(cli('study', 'create', '/proc/dialogym-no-such-study', '--env', 'infobot-medium-v1', '--agents', 'rl-soft'), /^error: \/proc\/dialogym-no-such-study: cannot create the study folder \(ENOENT\)$/, 2);
+  mkdirSync(join(tmp, 'x8'));
+  writeFileSync(join(tmp, 'x8', 'study.sqlite'), 'not a database\n'.repeat(100));
+  oneLineError(cli('study', 'report', join(tmp, 'x8')), new RegExp(`^error: ${join(tmp, 'x8', 'study.sqlite')}: not a readable study database \\(`), 1);
   for (const x of ['x1', 'x2', 'x3', 'x4', 'x6', 'x7']) assert.throws(() => readdirSync(join(tmp, x)), /ENOENT/, `${x} left behind`);
 });
