@@ -17,10 +17,11 @@ import { checkLatex } from '../src/report/testing/latex-check.js';
 import { readStudyConfig, studyConfig, studyConfigJson } from '../src/study/config.js';
 import { createStudy, StudyStore, STUDY_DB, STUDY_JSON } from '../src/study/store.js';
 import { simulateStudy } from '../src/study/simulate.js';
-import { writeStudyReport, type StudyReport } from '../src/study/report.js';
+import { studyReport, writeStudyReport, type StudyReport } from '../src/study/report.js';
+import { startLlmTestServer } from './llm-server.js';
 import { scanViewFolder } from '../src/serve/view.js';
 import { cli, oneLineError } from './cli.js';
-import { repoRoot, skipUnlessSqlite } from './shared-data.js';
+import { cliPath, repoRoot, skipUnlessSqlite } from './shared-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-study-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -212,6 +213,27 @@ test('infobot-medium-v1, 8 scripted participants × 25 sessions, the paper\'s fo
     store.close();
   }
   process.stdout.write(`# study figures: ${report.agents.map((a) => `${a.agent} ${a.dialogues} dialogues, success ${a.success.toFixed(2)} [${a.interval.map((x) => x.toFixed(3)).join(', ')}], turns ${a.avgTurns.toFixed(2)}`).join('; ')}\n`);
+});
+
+test('agents of every kind in one study: built in, an agent process, an LLM behind a local OpenAI-compatible server', { skip: noSqlite }, async () => {
+  const server = await startLlmTestServer();
+  const dir = join(tmp, 'kinds');
+  try {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --agent rules --stdio`;
+    createStudy(dir, studyConfig({ env: 'restaurant-task5-v1', agents: ['rules', { label: 'process', cmd: command }, { label: 'llm', llm: 'test-model', llmUrl: server.url }], participants: 3, sessionsPerParticipant: 2 }));
+    const store = StudyStore.open(dir);
+    try {
+      assert.deepEqual(await simulateStudy(store, { timeoutMs: 30_000 }), { finished: 6, abandoned: 0 });
+      const r = studyReport(store);
+      assert.deepEqual(r.agents.map((a) => [a.agent, a.dialogues, a.success]), [['rules', 2, 1], ['process', 2, 1], ['llm', 2, 1]]);
+      assert.ok(server.stats.answered > 0);
+      assert.deepEqual(server.stats.rejected, []);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await server.close();
+  }
 });
 
 test('the same seed gives the same report, byte for byte', { skip: noSqlite }, async () => {
