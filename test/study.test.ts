@@ -131,6 +131,9 @@ test('study store: blind participant reads, permuted-block assignment, abandon f
     store.answer(again.id, 'ease', 4);
     store.answer(again.id, 'ease', 5);
     assert.deepEqual(store.sessions('finished')[0]?.answers, { ease: 5 });
+    assert.deepEqual(store.sessionsOf(p1.id).map((x) => [x.number, x.status, x.outcome?.success]), [[1, 'finished', true]]);
+    assert.ok(!JSON.stringify(store.sessionsOf(p1.id)).includes('"agent"'));
+    assert.deepEqual(store.sessionsOf(p2.id), []);
     // Every block of 4 slots holds each agent once.
     for (let k = 0; k < 11; k++) {
       const who = k % 2 === 0 ? p2.id : p1.id;

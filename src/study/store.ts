@@ -384,6 +384,12 @@ export class StudyStore {
     return r ? { ...viewOf(r), turns: this.turns(sessionId) } : undefined;
   }
 
+  /** Every session of participant `participantId` (abandoned ones left out), as they may see them: no agent. */
+  sessionsOf(participantId: number): SessionView[] {
+    const rows = this.db.prepare("SELECT * FROM sessions WHERE participant = ? AND status != 'abandoned' ORDER BY number").all([participantId]) as unknown as SessionRow[];
+    return rows.map(viewOf);
+  }
+
   /** Appends a turn to an open session (its own transaction); content at most `MAX_TURN_CHARS` of JSON. */
   addTurn(sessionId: number, speaker: string, content: unknown): number {
     const json = JSON.stringify(content ?? null);
