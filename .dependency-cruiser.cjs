@@ -43,10 +43,10 @@ module.exports = {
     },
     {
       name: 'study-is-generic',
-      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: of the testbeds it imports only testbeds/env.ts, never serve or cli.',
+      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: of the testbeds it imports only testbeds/env.ts, never serve, cli or the built-in agents (which import testbeds; the caller registers them and gives an LLM agent\'s system message).',
       severity: 'error',
       from: { path: '^src/study/' },
-      to: { path: '^src/(testbeds/[^/]+/|serve/|cli/)' },
+      to: { path: '^src/(testbeds/[^/]+/|serve/|cli/|builtin-agents/)' },
     },
     {
       name: 'testbeds-are-independent',

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../src/index.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
+import { llmSystemMessage } from '../src/builtin-agents/llm.js';
 import { loadAgent } from '../src/agents/registry.js';
 import { wilsonInterval } from '../src/metrics/permutation.js';
 import { checkLatex } from '../src/report/testing/latex-check.js';
@@ -226,7 +227,11 @@ test('agents of every kind in one study: built in, an agent process, an LLM behi
     createStudy(dir, studyConfig({ env: 'restaurant-task5-v1', agents: ['rules', { label: 'process', cmd: command }, { label: 'llm', llm: 'test-model', llmUrl: server.url }], participants: 3, sessionsPerParticipant: 2 }));
     const store = StudyStore.open(dir);
     try {
-      assert.deepEqual(await simulateStudy(store, { timeoutMs: 30_000 }), { finished: 6, abandoned: 0 });
+      await assert.rejects(simulateStudy(store, { timeoutMs: 30_000 }), /^ConfigError: agent llm: an LLM agent needs its system message \(the llmSystem option; dialogym's is llmSystemMessage\)$/);
+      // The session the LLM agent was drawn for stayed open; the next run abandons it and plays on.
+      const before = store.counts().finished;
+      assert.deepEqual(await simulateStudy(store, { timeoutMs: 30_000, llmSystem: (req) => llmSystemMessage(req) }), { finished: 6 - before, abandoned: 1 });
+      assert.equal(store.counts().abandoned, 1);
       const r = studyReport(store);
       assert.deepEqual(r.agents.map((a) => [a.agent, a.dialogues, a.success]), [['rules', 2, 1], ['process', 2, 1], ['llm', 2, 1]]);
       assert.ok(server.stats.answered > 0);

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { localTransport, type AgentTransport } from '../agents/agent.js';
 import type { AgentSpec } from './config.js';
+import type { AgentRequest } from '../agents/protocol.js';
 
 /** Options of {@link openStudyAgent}. */
 export interface StudyAgentOptions {
@@ -15,6 +16,11 @@ export interface StudyAgentOptions {
   readonly seed?: number;
   /** Extra time for an agent process's first reply, ms (default 30,000). */
   readonly startupMs?: number;
+  /**
+   * The system message of an LLM agent's episode (needed for `llm` specs): dialogym's is
+   * `llmSystemMessage` (the testbed's shipped prompt and the episode's context).
+   */
+  readonly llmSystem?: (request: AgentRequest) => string;
 }
 
 /**
@@ -42,14 +48,15 @@ export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {})
     case 'llm': {
       const { LlmClient } = await import('../llm/client.js');
       const { llmTransport } = await import('../agents/llm.js');
-      const { llmSystemMessage } = await import('../builtin-agents/llm.js');
+      const system = o.llmSystem;
+      if (!system) throw new ConfigError(`agent ${spec.label}: an LLM agent needs its system message (the llmSystem option; dialogym's is llmSystemMessage)`);
       let apiKey: string | undefined;
       if (spec.llmKeyEnv !== undefined) {
         apiKey = process.env[spec.llmKeyEnv];
         if (apiKey === undefined || apiKey === '') throw new ConfigError(`agent ${spec.label}: the environment variable ${spec.llmKeyEnv} (llmKeyEnv) is not set`);
       } else apiKey = process.env['OPENAI_API_KEY'] || undefined;
       const client = new LlmClient({ model: spec.model, ...(spec.llmUrl !== undefined ? { baseUrl: spec.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed: o.seed ?? 0 });
-      return llmTransport({ client, system: (req) => llmSystemMessage(req) });
+      return llmTransport({ client, system });
     }
   }
 }

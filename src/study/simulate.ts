@@ -12,6 +12,7 @@
  */
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
+import type { AgentRequest } from '../agents/protocol.js';
 import { ConfigError } from '../core/errors.js';
 import type { AgentSpec, StudyQuestion } from './config.js';
 import { openStudyAgent } from './agents.js';
@@ -32,8 +33,10 @@ export interface SimulateOptions {
   readonly participants?: readonly string[];
   /** Per-turn reply timeout of the agents, ms (default 5,000). */
   readonly timeoutMs?: number;
-  /** Opens an agent's transport (default `openStudyAgent`). */
+  /** Opens an agent's transport (default `openStudyAgent` with `llmSystem`). */
   readonly open?: (spec: AgentSpec) => Promise<AgentTransport>;
+  /** The system message of an LLM agent's episode (`llm` specs; dialogym's: `llmSystemMessage`). */
+  readonly llmSystem?: (request: AgentRequest) => string;
   /** The scripted answer to a question after a session (default: questions left unanswered). */
   readonly answer?: (question: StudyQuestion, record: EpisodeRecord) => string | number;
   /** Called after each finished session. */
@@ -115,7 +118,7 @@ export async function simulateStudy(store: StudyStore, o: SimulateOptions = {}):
     ids.push(p.id);
   }
   const transports = new Map<string, AgentTransport>();
-  const open = o.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed }));
+  const open = o.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, ...(o.llmSystem ? { llmSystem: o.llmSystem } : {}) }));
   let finished = 0;
   const limit = o.maxSessions ?? Infinity;
   try {

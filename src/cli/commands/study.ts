@@ -111,7 +111,8 @@ export function registerStudy(program: Command): void {
           await import('../../index.js');
           await import('../../testbeds/dstc6/index.js');
           const { simulateStudy } = await import('../../study/simulate.js');
-          const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout });
+          const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+          const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout, llmSystem: (req) => llmSystemMessage(req) });
           const c = store.counts();
           out(`simulated ${r.finished} sessions${r.abandoned > 0 ? ` (${r.abandoned} left open by an interrupted run marked abandoned)` : ''}; finished per agent: ${Object.entries(c.perAgent).map(([a, n]) => `${a} ${n}`).join(', ')}`);
         } finally {
