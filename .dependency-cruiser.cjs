@@ -18,7 +18,7 @@ module.exports = {
       severity: 'error',
       comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm are generic: they never import testbeds, serve, cli, or the agent harness.',
       from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm)/' },
-      to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents)/' },
+      to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents|study)/' },
     },
     {
       name: 'env-layer-sees-only-the-env-interface',
@@ -47,6 +47,13 @@ module.exports = {
       comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; never serve, cli or the runner.",
       from: { path: '^src/builtin-agents/' },
       to: { path: '^src/(cli|evaluation|serve)/' },
+    },
+    {
+      name: 'study-is-generic',
+      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: of the testbeds it imports only testbeds/env.ts, never serve, cli or the built-in agents (which import testbeds; the caller registers them and gives an LLM agent\'s system message).',
+      severity: 'error',
+      from: { path: '^src/study/' },
+      to: { path: '^src/(testbeds/[^/]+/|serve/|cli/|builtin-agents/)' },
     },
     {
       name: 'testbeds-are-independent',

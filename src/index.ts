@@ -87,6 +87,13 @@ export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
 export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
+export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
+export { studyConfig, studyConfigJson, readStudyConfig, type AgentSpec, type StudyConfig, type StudyQuestion } from './study/config.js';
+export { createStudy, StudyStore, type CreatedStudy } from './study/store.js';
+export { openStudyAgent, studyAgentProblem } from './study/agents.js';
+export { simulateStudy, type SimulateOptions, type SimulateResult } from './study/simulate.js';
+export { studyReport, writeStudyReport, type StudyReport, type AgentFigures, type PairFigures } from './study/report.js';
+export { turnsChartSvg } from './study/chart.js';
 
 // LLMs as agents and as simulated users (docs/llm.md).
 export { LlmClient, LlmError, type LlmClientOptions, type LlmStats, type ChatRequest, type ChatReply } from './llm/client.js';

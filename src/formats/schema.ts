@@ -29,7 +29,8 @@ export type SchemaName =
   | 'serve-airdialogue-request'
   | 'env-restaurant'
   | 'env-infobot'
-  | 'env-airdialogue';
+  | 'env-airdialogue'
+  | 'study-config';
 
 interface AjvError {
   instancePath: string;

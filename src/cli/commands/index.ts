@@ -121,6 +121,7 @@ export const VERBS: readonly VerbEntry[] = [
     summary: SUMMARY.view,
     load: async () => (await import('./view.js')).registerView,
   },
+  { term: 'study', summary: SUMMARY.study, load: async () => (await import('./study.js')).registerStudy },
   {
     term: 'merge [options] <shards...>',
     summary: SUMMARY.merge,

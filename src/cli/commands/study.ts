@@ -1,0 +1,151 @@
+/**
+ * `dialogym study …` — a study of people in the loop (docs/human-evaluation.md): create (the
+ * folder, its participant codes and admin token), simulate (scripted participants played by the
+ * environment's simulated user: a dry run), report (per agent success with its interval, turns,
+ * reward, ratings; pairwise permutation tests; charts, LaTeX, Markdown, JSON, transcripts).
+ */
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { ConfigError } from '../../core/errors.js';
+import { count } from '../../core/text.js';
+import { action, inputFlag, intFlag, keyValueFlag, keyValues, out } from '../run.js';
+import { SUMMARY } from './summaries.js';
+
+interface CreateFlags {
+  config?: string;
+  env?: string;
+  agents?: string;
+  envOption: string[];
+  participants: number;
+  sessions: number;
+  role: string;
+  seed: number;
+  title?: string;
+}
+
+/** Opens the study of folder `dir`, saying how to make one when there is none. */
+async function openStore(dir: string) {
+  const { StudyStore, STUDY_DB } = await import('../../study/store.js');
+  if (!existsSync(join(dir, STUDY_DB))) throw new ConfigError(`${dir}: not a study folder (no ${STUDY_DB}; \`dialogym study create ${dir} --env <id> --agents <a,b>\` makes one)`);
+  return StudyStore.open(dir);
+}
+
+export function registerStudy(program: Command): void {
+  const study = program.command('study').description(SUMMARY.study);
+
+  study
+    .command('create')
+    .description('create a study folder: the configuration, the SQLite store, participant codes and the admin token (printed once)')
+    .argument('<dir>', 'the new study folder (must not exist, or be empty)')
+    .option('--config <file>', 'the study as JSON (schemas/study-config.schema.json: env, envOptions, agents of any kind, role, participants, sessionsPerParticipant, seed, questions); the other flags then may not be given (default: none)', inputFlag('--config'))
+    .option('--env <id>', 'environment id (infobot-medium-v1, restaurant-task5-v2, …) (required without --config)')
+    .option('--agents <list>', "comma-separated agents compared, dialogym's own by name or model file (rl-hard,rule-soft,rl-soft,e2e-soft); processes, URLs and LLMs through --config (required without --config)")
+    .option('--env-option <key=value>', 'an option of the environment (JSON values as JSON); repeatable (default: none)', keyValueFlag('--env-option'), [])
+    .option('--participants <n>', 'participant codes to create', intFlag('--participants', 1, 10000), 8)
+    .option('--sessions <n>', 'dialogs per participant', intFlag('--sessions', 1, 1000), 20)
+    .option('--role <side>', 'the side people play: user or agent', 'user')
+    .option('--seed <n>', 'seed of the assignment and the goals', intFlag('--seed', 0, 2147483647), 1)
+    .option('--title <text>', 'the study\'s name, shown to participants (default "<env> study")')
+    .action(
+      action(async (dir: string, o: CreateFlags, cmd: Command) => {
+        const { studyConfig, readStudyConfig } = await import('../../study/config.js');
+        // The flags given on the command line (the others hold their defaults).
+        const flags = (['env', 'agents', 'participants', 'sessions', 'role', 'seed', 'title'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
+        let config;
+        if (o.config !== undefined) {
+          if (flags.length > 0 || o.envOption.length > 0) throw new ConfigError(`--config: give the study in the file alone (drop --${flags[0] ?? 'env-option'})`);
+          config = readStudyConfig(o.config);
+        } else {
+          if (o.env === undefined) throw new ConfigError('give --env <id> (or the whole study with --config <file>)');
+          if (o.role !== 'user' && o.role !== 'agent') throw new ConfigError(`--role: must be user or agent, got '${o.role}'`);
+          if (o.role !== 'agent' && o.agents === undefined) throw new ConfigError('give --agents <a,b,…>: the agents compared (or the whole study with --config <file>)');
+          if (o.role === 'agent' && o.agents !== undefined) throw new ConfigError('--agents: people play the agent with --role agent; drop --agents');
+          const agents = o.agents?.split(',').map((a) => a.trim());
+          if (agents?.some((a) => a === '')) throw new ConfigError(`--agents: an empty name in '${o.agents}'`);
+          config = studyConfig(
+            {
+              env: o.env,
+              envOptions: keyValues(o.envOption),
+              ...(agents ? { agents } : {}),
+              role: o.role,
+              participants: o.participants,
+              sessionsPerParticipant: o.sessions,
+              seed: o.seed,
+              ...(o.title !== undefined ? { title: o.title } : {}),
+            },
+            'the flags',
+          );
+        }
+        // The environment, its options and dialogym's own agents are checked before anything is written.
+        await import('../../index.js');
+        await import('../../testbeds/dstc6/index.js');
+        const { make } = await import('../../testbeds/env.js');
+        make(config.env, config.envOptions);
+        if (config.role === 'user') {
+          const { studyAgentProblem } = await import('../../study/agents.js');
+          for (const [i, a] of config.agents.entries()) {
+            const problem = await studyAgentProblem(a, config.env);
+            if (problem !== undefined) throw new ConfigError(`${o.config !== undefined ? `${o.config}: agents[${i}]` : '--agents'}: ${problem}`);
+          }
+        }
+        const { createStudy } = await import('../../study/store.js');
+        const made = createStudy(dir, config);
+        out(`study ${dir}: ${config.env}, people play the ${config.role}${config.role === 'user' ? ` against ${config.agents.map((a) => a.label).join(', ')}` : ''}; ${count(config.participants, 'participant')} × ${count(config.sessionsPerParticipant, 'session')}`);
+        out('These codes and the token are printed once and not stored (only their hashes are): keep them.');
+        out(`admin token: ${made.adminToken}`);
+        for (const p of made.participants) out(`participant ${p.label}: ${p.code}`);
+      }),
+    );
+
+  study
+    .command('simulate')
+    .description("scripted participants: the environment's simulated user plays each participant's remaining sessions against the assigned agents (a dry run of the study, recorded in its store)")
+    .argument('<dir>', 'the study folder')
+    .option('--participants <labels>', 'comma-separated participant labels (p1,p2) (default: all)')
+    .option('--timeout <ms>', 'per-turn reply timeout of the agents', intFlag('--timeout', 1), 5000)
+    .action(
+      action(async (dir: string, o: { participants?: string; timeout: number }) => {
+        const store = await openStore(dir);
+        try {
+          await import('../../index.js');
+          await import('../../testbeds/dstc6/index.js');
+          const { simulateStudy } = await import('../../study/simulate.js');
+          const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+          const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout, llmSystem: (req) => llmSystemMessage(req) });
+          const c = store.counts();
+          out(`simulated ${r.finished} sessions${r.abandoned > 0 ? ` (${r.abandoned} left open by an interrupted run marked abandoned)` : ''}; finished per agent: ${Object.entries(c.perAgent).map(([a, n]) => `${a} ${n}`).join(', ')}`);
+        } finally {
+          store.close();
+        }
+      }),
+    );
+
+  study
+    .command('report')
+    .description('the report of a study: per agent dialogues, success with its 95 % Wilson interval, turns, reward, ratings; pairwise permutation tests; SVG charts, LaTeX, Markdown, JSON, transcripts')
+    .argument('<dir>', 'the study folder')
+    .option('--out <dir>', 'where the report goes (default: <dir>/report)')
+    .option('--samples <n>', 'Monte-Carlo draws of a permutation test not computed exactly', intFlag('--samples', 1, 10_000_000), 20_000)
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(async (dir: string, o: { out?: string; samples: number; json?: boolean }) => {
+        const store = await openStore(dir);
+        try {
+          const { writeStudyReport, formatP } = await import('../../study/report.js');
+          const outDir = o.out ?? join(dir, 'report');
+          const r = writeStudyReport(store, outDir, { samples: o.samples });
+          if (o.json) {
+            out(JSON.stringify(r));
+            return;
+          }
+          out(`${r.title}: ${r.finished} finished dialogues (${r.open} open, ${r.abandoned} abandoned: not counted) → ${outDir}/`);
+          for (const a of r.agents.filter((x) => x.dialogues === 0)) out(`${a.agent.padEnd(12)}    0 dialogues`);
+          for (const a of r.agents.filter((x) => x.dialogues > 0)) out(`${a.agent.padEnd(12)} ${String(a.dialogues).padStart(4)} dialogues  success ${(100 * a.success).toFixed(1)} % (95 % Wilson ${(100 * a.interval[0]).toFixed(1)}–${(100 * a.interval[1]).toFixed(1)})  turns ${a.avgTurns.toFixed(2)}  reward ${a.avgReward.toFixed(3)}`);
+          for (const p of r.pairs) out(`${p.a} – ${p.b}: p(success) ${formatP(p.success.p)}, p(turns) ${formatP(p.turns.p)}`);
+        } finally {
+          store.close();
+        }
+      }),
+    );
+}

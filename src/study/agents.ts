@@ -1,0 +1,87 @@
+/**
+ * A study's agent specs as transports of the episode runner: dialogym's own agents in this
+ * process (the `agents` registry: the caller imports `dialogym`, which registers them), an agent
+ * process (stdio), an HTTP endpoint, or a language model (its system message: the testbed's
+ * shipped prompt and the episode's context).
+ */
+import { existsSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
+import { localTransport, type AgentTransport } from '../agents/agent.js';
+import type { AgentSpec } from './config.js';
+import type { AgentRequest } from '../agents/protocol.js';
+
+/** Options of {@link openStudyAgent}. */
+export interface StudyAgentOptions {
+  /** Seed of an LLM client's retry jitter; default 0. */
+  readonly seed?: number;
+  /** Extra time for an agent process's first reply, ms (default 30,000). */
+  readonly startupMs?: number;
+  /**
+   * The system message of an LLM agent's episode (needed for `llm` specs): dialogym's is
+   * `llmSystemMessage` (the testbed's shipped prompt and the episode's context).
+   */
+  readonly llmSystem?: (request: AgentRequest) => string;
+}
+
+/**
+ * The transport of one agent of a study. Throws a ConfigError for an unknown agent name or a bad
+ * model file, and for an LLM whose key variable is not set.
+ *
+ * @example
+ * ```ts
+ * import 'dialogym';
+ * import { openStudyAgent, evaluate } from 'dialogym';
+ * const t = await openStudyAgent({ kind: 'builtin', label: 'rl-soft', name: 'rl-soft' });
+ * const { summary } = await evaluate('infobot-medium-v1', t, { episodes: 10 });
+ * ```
+ */
+export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {}): Promise<AgentTransport> {
+  switch (spec.kind) {
+    case 'builtin': {
+      const { loadAgent } = await import('../agents/registry.js');
+      return localTransport(loadAgent(spec.name));
+    }
+    case 'cmd':
+      return (await import('../agents/stdio.js')).stdioTransport(spec.command, { startupMs: o.startupMs ?? 30_000 });
+    case 'url':
+      return (await import('../agents/http.js')).httpTransport(spec.url);
+    case 'llm': {
+      const { LlmClient } = await import('../llm/client.js');
+      const { llmTransport } = await import('../agents/llm.js');
+      const system = o.llmSystem;
+      if (!system) throw new ConfigError(`agent ${spec.label}: an LLM agent needs its system message (the llmSystem option; dialogym's is llmSystemMessage)`);
+      let apiKey: string | undefined;
+      if (spec.llmKeyEnv !== undefined) {
+        apiKey = process.env[spec.llmKeyEnv];
+        if (apiKey === undefined || apiKey === '') throw new ConfigError(`agent ${spec.label}: the environment variable ${spec.llmKeyEnv} (llmKeyEnv) is not set`);
+      } else apiKey = process.env['OPENAI_API_KEY'] || undefined;
+      const client = new LlmClient({ model: spec.model, ...(spec.llmUrl !== undefined ? { baseUrl: spec.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed: o.seed ?? 0 });
+      return llmTransport({ client, system });
+    }
+  }
+}
+
+/**
+ * Why one of dialogym's own agents (`builtin` spec) cannot play `envId` — an unknown name, a
+ * missing file, or an agent of other environments — or undefined when it can (and for the other
+ * kinds, which are reached only when a session starts). Needs the agent families registered
+ * (`import 'dialogym'`).
+ *
+ * @example
+ * ```ts
+ * import 'dialogym';
+ * import { studyAgentProblem } from 'dialogym';
+ * studyAgentProblem({ kind: 'builtin', label: 'rl-soft', name: 'rl-soft' }, 'restaurant-task5-v2'); // 'rl-soft: not an agent of restaurant-task5-v2 (its agents: …)'
+ * ```
+ */
+export async function studyAgentProblem(spec: AgentSpec, envId: string): Promise<string | undefined> {
+  if (spec.kind !== 'builtin') return undefined;
+  const { agentNameProblem, agents } = await import('../agents/registry.js');
+  const problem = agentNameProblem(spec.name);
+  if (problem !== undefined) return problem;
+  if (existsSync(spec.name)) return undefined;
+  const families = agents.list().filter((e) => e.factory.plays(envId));
+  if (families.some((e) => e.factory.names().includes(spec.name))) return undefined;
+  const names = families.flatMap((e) => e.factory.names());
+  return `${spec.name}: not an agent of ${envId}${names.length > 0 ? ` (its agents: ${names.join(', ')}, or a model file)` : ''}`;
+}
