@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docPages } from '../test/docs-commands.js';
+import { docPages, shellBlockLines } from '../test/docs-commands.js';
 import { cliPath, repoRoot, sharedData } from '../test/shared-data.js';
 
 const args = process.argv.slice(2);
@@ -32,7 +32,7 @@ type Line = { kind: 'set'; name: string; value: string } | { kind: 'run'; page: 
 function shellLines(page: string): Line[] {
   const out: Line[] = [];
   const lines = readFileSync(join(repoRoot, page), 'utf8').split('\n');
-  let inShell = false;
+  const inShell = shellBlockLines(lines, ['sh', 'bash', 'shell']); // not ```console: commands shown, not run (a real LLM endpoint)
   let heredoc: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] as string;
@@ -40,11 +40,7 @@ function shellLines(page: string): Line[] {
       if (raw.trim() === heredoc) heredoc = null;
       continue;
     }
-    if (/^\s*```/.test(raw)) {
-      inShell = !inShell && /^\s*```(sh|bash|shell)?\s*$/.test(raw);
-      continue;
-    }
-    if (!inShell) continue;
+    if (!inShell[i]) continue;
     let text = raw;
     const start = i;
     while (/\\\s*$/.test(text) && i + 1 < lines.length) text = text.replace(/\\\s*$/, ' ') + (lines[++i] as string).trim();

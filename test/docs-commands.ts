@@ -47,18 +47,31 @@ export function shellWords(s: string): string[] {
   return out;
 }
 
+/**
+ * Per line of a page, whether it lies inside a shell code block (```, ```sh, ```bash, ```shell or
+ * ```console, or the languages `langs` names; the fence lines themselves are not). Any fence opens a
+ * block and the next fence closes it: the closing fence of a ```json block does not open a shell block.
+ */
+export function shellBlockLines(lines: readonly string[], langs: readonly string[] = ['sh', 'bash', 'shell', 'console']): boolean[] {
+  let fence: 'shell' | 'other' | null = null;
+  return lines.map((raw) => {
+    if (/^\s*```/.test(raw)) {
+      const lang = /^\s*```\s*(\S*)\s*$/.exec(raw)?.[1];
+      fence = fence !== null ? null : lang !== undefined && (lang === '' || langs.includes(lang)) ? 'shell' : 'other';
+      return false;
+    }
+    return fence === 'shell';
+  });
+}
+
 /** The `dialogym` commands of the shell blocks of one page. */
 export function docCommands(page: string, md = readFileSync(join(repoRoot, page), 'utf8')): DocCommand[] {
   const out: DocCommand[] = [];
   const lines = md.split('\n');
-  let inShell = false;
+  const inShell = shellBlockLines(lines);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] as string;
-    if (/^\s*```/.test(raw)) {
-      inShell = !inShell && /^\s*```(sh|bash|shell|console)?\s*$/.test(raw);
-      continue;
-    }
-    if (!inShell) continue;
+    if (!inShell[i]) continue;
     let text = raw.replace(/^\s*\$\s+/, '');
     const start = i;
     while (/\\\s*$/.test(text) && i + 1 < lines.length) text = text.replace(/\\\s*$/, ' ') + (lines[++i] as string).trim();
