@@ -87,6 +87,7 @@ test('infobot table writes the Markdown report, the LaTeX table and the chart be
   const [ours, paper, diff] = (row.match(/(-?\d\.\d\d) \/ (0\.32) \(([+−]\d\.\d\d)\)/) as RegExpMatchArray).slice(1).map((x) => Number(x.replace('−', '-')));
   assert.ok(Math.abs((ours as number) - (paper as number) - (diff as number)) < 0.011);
   assert.match(md, /^Medium S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.77, /m);
+  assert.match(md, /^Small S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.64, .*max 1\.00 \/ 1\.00[,.]/m);
   const tex = readFileSync(join(tmp, 'res', 'infobot.tex'), 'utf8');
   const check = checkLatex(tex);
   assert.deepEqual(check.problems, []);

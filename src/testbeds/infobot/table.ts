@@ -58,8 +58,8 @@ const f2 = (x: number): string => x.toFixed(2);
 const signed = (x: number): string => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(2);
 
 /**
- * One cell of the paper's Table 2: average reward R and average turns T (and, for Medium only,
- * the success rate S the paper prints).
+ * One cell of the paper's Table 2: average reward R, average turns T and success rate S (the paper
+ * prints all three for every split).
  *
  * @example
  * ```ts
@@ -70,15 +70,16 @@ const signed = (x: number): string => (x >= 0 ? '+' : '−') + Math.abs(x).toFix
 export interface PaperCell {
   readonly reward: number;
   readonly turns: number;
-  readonly success?: number;
+  readonly success: number;
 }
 
-const cell = (reward: number, turns: number, success?: number): PaperCell => (success === undefined ? { reward, turns } : { reward, turns, success });
-const paperRow = (r: readonly number[], t: readonly number[], mediumSuccess: number): Readonly<Record<SplitName, PaperCell>> => ({
-  small: cell(r[0] as number, t[0] as number),
-  medium: cell(r[1] as number, t[1] as number, mediumSuccess),
-  large: cell(r[2] as number, t[2] as number),
-  xlarge: cell(r[3] as number, t[3] as number),
+const cell = (r: readonly number[], t: readonly number[], s: readonly number[], k: number): PaperCell => ({ reward: r[k] as number, turns: t[k] as number, success: s[k] as number });
+/** One agent's row: R, T and S per split, smallest split first. */
+const paperRow = (r: readonly number[], t: readonly number[], s: readonly number[]): Readonly<Record<SplitName, PaperCell>> => ({
+  small: cell(r, t, s, 0),
+  medium: cell(r, t, s, 1),
+  large: cell(r, t, s, 2),
+  xlarge: cell(r, t, s, 3),
 });
 
 /**
@@ -92,14 +93,14 @@ const paperRow = (r: readonly number[], t: readonly number[], mediumSuccess: num
  * ```
  */
 export const PAPER_TABLE2: Readonly<Record<string, Readonly<Record<SplitName, PaperCell>>>> = {
-  'rule-nokb': paperRow([0.26, 0.74, 0.82, 0.43], [5.04, 5.05, 4.93, 4.84], 0.77),
-  'rl-nokb': paperRow([0.24, 0.87, 0.94, 0.5], [2.65, 3.32, 3.71, 3.64], 0.76),
-  'rule-hard': paperRow([0.25, 0.75, 0.78, 0.42], [5.04, 3.66, 4.27, 4.84], 0.73),
-  'rl-hard': paperRow([0.35, 0.86, 0.98, 0.53], [3.36, 3.07, 3.53, 2.88], 0.75),
-  'rule-soft': paperRow([0.32, 0.83, 0.93, 0.51], [2.12, 3.94, 3.74, 4.51], 0.76),
-  'rl-soft': paperRow([0.43, 0.98, 1.05, 0.62], [2.93, 3.37, 3.79, 3.65], 0.8),
-  'e2e-soft': paperRow([0.48, 1.1, 1.1, 0.5], [3.13, 3.27, 3.51, 3.98], 0.83),
-  max: paperRow([1.64, 1.78, 1.73, 1.37], [3.44, 2.96, 3.26, 3.97], 1),
+  'rule-nokb': paperRow([0.26, 0.74, 0.82, 0.43], [5.04, 5.05, 4.93, 4.84], [0.64, 0.77, 0.78, 0.66]),
+  'rl-nokb': paperRow([0.24, 0.87, 0.94, 0.5], [2.65, 3.32, 3.71, 3.64], [0.56, 0.76, 0.79, 0.64]),
+  'rule-hard': paperRow([0.25, 0.75, 0.78, 0.42], [5.04, 3.66, 4.27, 4.84], [0.64, 0.73, 0.75, 0.65]),
+  'rl-hard': paperRow([0.35, 0.86, 0.98, 0.53], [3.36, 3.07, 3.53, 2.88], [0.62, 0.75, 0.79, 0.62]),
+  'rule-soft': paperRow([0.32, 0.83, 0.93, 0.51], [2.12, 3.94, 3.74, 4.51], [0.57, 0.76, 0.78, 0.66]),
+  'rl-soft': paperRow([0.43, 0.98, 1.05, 0.62], [2.93, 3.37, 3.79, 3.65], [0.63, 0.8, 0.83, 0.68]),
+  'e2e-soft': paperRow([0.48, 1.1, 1.1, 0.5], [3.13, 3.27, 3.51, 3.98], [0.66, 0.83, 0.83, 0.65]),
+  max: paperRow([1.64, 1.78, 1.73, 1.37], [3.44, 2.96, 3.26, 3.97], [1, 1, 1, 1]),
 };
 
 /**
@@ -166,7 +167,7 @@ export function infobotTable(o: TableOptions): TableResult {
   if (compared.length > 0) {
     lines.push('', '## Against the paper', '');
     lines.push(
-      'Ours / paper (difference) per cell; ✓: R within ± 0.15 of the paper or, for a learned agent, higher; for Max also T within ± 0.7. The paper prints S for Medium only.',
+      'Ours / paper (difference) per cell; ✓: R within ± 0.15 of the paper or, for a learned agent, higher; for Max also T within ± 0.7. S per split below.',
       '',
     );
     lines.push('| agent | ' + o.splits.map((s) => `${s} R | T`).join(' | ') + ' |');
@@ -180,9 +181,9 @@ export function infobotTable(o: TableOptions): TableResult {
       });
       lines.push(`| ${agent} | ${cells.join(' | ')} |`);
     }
-    if (o.splits.includes('medium')) {
-      const s = compared.map((a) => `${a} ${f2((rows.find((x) => x.agent === a && x.split === 'medium') as EvalReport).success)} / ${f2((PAPER_TABLE2[a] as Record<SplitName, PaperCell>).medium.success as number)}`);
-      lines.push('', `Medium S, ours / paper: ${s.join(', ')}.`);
+    for (const split of o.splits) {
+      const s = compared.map((a) => `${a} ${f2((rows.find((x) => x.agent === a && x.split === split) as EvalReport).success)} / ${f2((PAPER_TABLE2[a] as Record<SplitName, PaperCell>)[split].success)}`);
+      lines.push('', `${split.charAt(0).toUpperCase()}${split.slice(1)} S, ours / paper: ${s.join(', ')}.`);
     }
   }
   lines.push(
