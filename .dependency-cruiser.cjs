@@ -16,23 +16,23 @@ module.exports = {
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm are generic: they never import testbeds, serve, cli, or the agent harness.',
+      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm are generic: they never import env, testbeds, serve, cli, or the agent harness.',
       from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm)/' },
-      to: { path: '^src/(testbeds|serve|cli|agents|evaluation|builtin-agents|study)/' },
+      to: { path: '^src/(env|testbeds|serve|cli|agents|evaluation|builtin-agents|study)/' },
     },
     {
       name: 'env-layer-sees-only-the-env-interface',
       severity: 'error',
-      comment: 'env/ (the episode loop) is generic: of the testbeds it imports only testbeds/env.ts (the Env contract), never a testbed, the agent harness, serve or cli.',
+      comment: 'env/ (the Env contract, registry, make, checker, tools and the one episode loop) is generic: it never imports a testbed, the agent harness, a study, serve or cli.',
       from: { path: '^src/env/' },
-      to: { path: '^src/(testbeds/[^/]+/|agents/|evaluation/|builtin-agents/|serve/|cli/)' },
+      to: { path: '^src/(testbeds|agents|evaluation|builtin-agents|study|serve|cli)/' },
     },
     {
       name: 'harness-layers-see-only-the-env-interface',
       severity: 'error',
-      comment: 'agents (the agent interface, protocol, transports, the agents registry) and evaluation (the episode runner) are generic: of the testbeds they import only testbeds/env.ts (Env, make, tools), never a testbed, serve, cli or the built-in agents.',
+      comment: 'agents (the agent interface, protocol, transports, the agents registry) and evaluation (the episode runner) are generic: they import env/ (Env, make, tools, the loop), never a testbed, serve, cli or the built-in agents.',
       from: { path: '^src/(agents|evaluation)/' },
-      to: { path: '^src/(testbeds/[^/]+/|serve/|cli/|builtin-agents/)' },
+      to: { path: '^src/(testbeds|serve|cli|builtin-agents)/' },
     },
     {
       name: 'agents-do-not-run-episodes',
@@ -50,10 +50,10 @@ module.exports = {
     },
     {
       name: 'study-is-generic',
-      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: of the testbeds it imports only testbeds/env.ts, never serve, cli or the built-in agents (which import testbeds; the caller registers them and gives an LLM agent\'s system message).',
+      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: it imports env/, never a testbed, serve, cli or the built-in agents (which import testbeds; the caller registers them and gives an LLM agent\'s system message).',
       severity: 'error',
       from: { path: '^src/study/' },
-      to: { path: '^src/(testbeds/[^/]+/|serve/|cli/|builtin-agents/)' },
+      to: { path: '^src/(testbeds|serve|cli|builtin-agents)/' },
     },
     {
       name: 'testbeds-are-independent',

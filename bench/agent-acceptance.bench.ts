@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import '../src/index.js';
-import { envs } from '../src/testbeds/env.js';
+import { envs } from '../src/env/env.js';
 import { createAgent } from '../src/agents/registry.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { stdioTransport } from '../src/agents/stdio.js';

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../src/testbeds/restaurant/online/babi.js';
-import { make } from '../src/testbeds/env.js';
+import { make } from '../src/env/env.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { localTransport, type AgentTransport } from '../src/agents/agent.js';
 import { stdioTransport } from '../src/agents/stdio.js';

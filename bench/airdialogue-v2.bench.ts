@@ -10,7 +10,7 @@ import { createRng } from '../src/core/rng.js';
 import { AirDialogueEnv, AirDialogueV2Env, agentPolicies, readAgentTurn, readAgentUtterance } from '../src/testbeds/airdialogue/index.js';
 import { OWN_WORDS, OwnWordsAgent } from '../src/testbeds/airdialogue/testing/own-words.js';
 import type { AgentMove } from '../src/testbeds/airdialogue/policies.js';
-import type { ToolCall } from '../src/testbeds/env.js';
+import type { ToolCall } from '../src/env/env.js';
 
 const EPISODES = Number(process.env.AIR_V2_BENCH_EPISODES ?? 2000);
 const ROUNDS = Number(process.env.AIR_V2_BENCH_ROUNDS ?? 5);

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import '../src/index.js';
 import '../src/testbeds/dstc6/index.js';
-import { envs } from '../src/testbeds/env.js';
+import { envs } from '../src/env/env.js';
 import { createAgent } from '../src/agents/registry.js';
 import { llmTransport } from '../src/agents/llm.js';
 import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';

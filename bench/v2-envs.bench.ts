@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import '../src/testbeds/restaurant/online/babi.js';
 import '../src/testbeds/dstc6/online.js';
 import { createRng } from '../src/core/rng.js';
-import { make, type Env, type ToolSpec } from '../src/testbeds/env.js';
+import { make, type Env, type ToolSpec } from '../src/env/env.js';
 import type { RestaurantAction, RestaurantObservation } from '../src/testbeds/restaurant/online/env.js';
 import { rulesAgent, type TestAgent } from '../src/testbeds/restaurant/testing/online.js';
 import { ownWordsAgent } from '../src/testbeds/restaurant/testing/own-words.js';

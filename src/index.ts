@@ -38,9 +38,9 @@ export { writeFileAtomic, readTextFile, readLines, countLines, lineOffset, userD
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema } from './testbeds/env.js';
+export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema } from './env/env.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
-export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './testbeds/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './env/env.js';
 
 // File formats.
 export {

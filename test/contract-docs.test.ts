@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MONTHS } from '../src/formats/airdialogue.js';
 import { AIR_ACTS, AIR_FAILURES, readAgentTurn } from '../src/testbeds/airdialogue/index.js';
-import { make } from '../src/testbeds/env.js';
+import { make } from '../src/env/env.js';
 import '../src/testbeds/restaurant/online/babi.js';
 import { RESTAURANT_ENV_OPTIONS } from '../src/testbeds/restaurant/online/env.js';
 import { CONTRACT_DOCS, documentedPart, writeParts } from './contract-docs.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRng } from '../src/core/rng.js';
 import type { Intent } from '../src/formats/airdialogue.js';
-import type { ToolSpec } from '../src/testbeds/env.js';
+import type { ToolSpec } from '../src/env/env.js';
 import {
   AIR_ACTS,
   AIR_CUES,

@@ -14,7 +14,7 @@ import { evaluate } from '../src/evaluation/evaluate.js';
 import { stdioTransport } from '../src/agents/stdio.js';
 import { httpTransport } from '../src/agents/http.js';
 import { AgentError, readAgentReply } from '../src/agents/protocol.js';
-import { envs, make, type ToolSpec } from '../src/testbeds/env.js';
+import { envs, make, type ToolSpec } from '../src/env/env.js';
 
 const agentsModule = fileURLToPath(new URL('../src/agents/registry.js', import.meta.url));
 const builtinModule = fileURLToPath(new URL('../src/builtin-agents/index.js', import.meta.url));

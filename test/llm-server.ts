@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import type { Turn } from '../src/core/dialog.js';
 import { createRng, hashString, type Rng } from '../src/core/rng.js';
 import type { Flight, Intent, KbLine, Month } from '../src/formats/airdialogue.js';
-import type { ToolSpec } from '../src/testbeds/env.js';
+import type { ToolSpec } from '../src/env/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, customerPolicies, type AgentMove } from '../src/testbeds/airdialogue/policies.js';
 import '../src/testbeds/airdialogue/customer.js'; // registers AIR_CUSTOMER

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import '../src/testbeds/restaurant/online/babi.js';
 import '../src/testbeds/dstc6/online.js';
-import { make } from '../src/testbeds/env.js';
+import { make } from '../src/env/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import type { UserAct } from '../src/testbeds/restaurant/online/user-act.js';
 

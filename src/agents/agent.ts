@@ -12,7 +12,7 @@
  *   connection whose agent failed a turn is closed and replaced by a fresh one. Adding a transport
  *   is a new file that implements this interface (see `stdio.ts`, `http.ts`).
  */
-import type { ToolCall } from '../testbeds/env.js';
+import type { ToolCall } from '../env/env.js';
 import type { AgentRequest } from './protocol.js';
 
 /**

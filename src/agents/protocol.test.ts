@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentError, readAgentReply } from './protocol.js';
-import type { ToolSpec } from '../testbeds/env.js';
+import type { ToolSpec } from '../env/env.js';
 
 const tools: ToolSpec[] = [
   {

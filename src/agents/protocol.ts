@@ -4,7 +4,7 @@
  * an action is text, a tool call `{tool, arguments}`, or the environment's own action object. This
  * module checks an agent's reply and turns a failed one into the reason counted in summaries.
  */
-import { isToolCall, type ToolSpec } from '../testbeds/env.js';
+import { isToolCall, type ToolSpec } from '../env/env.js';
 import type { TokenUsage } from '../llm/usage.js';
 
 /**

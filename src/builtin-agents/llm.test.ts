@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import '../testbeds/restaurant/online/babi.js';
 import '../testbeds/airdialogue/env.js';
-import { make } from '../testbeds/env.js';
+import { make } from '../env/env.js';
 import { episodeContext, flightContext, llmUserPrompt, llmUserSystemMessage, movieContext, promptFamily, shippedPrompt } from './llm.js';
 
 test('each family has its shipped prompt; another environment needs --system-prompt', () => {

@@ -9,7 +9,7 @@ import type { Turn } from '../core/dialog.js';
 import { readBabiCandidates } from '../formats/babi.js';
 import { createModel, creatableModels, isModelFile, resolveModelContent } from '../rankers/registry.js';
 import { readModelFile } from '../formats/model-file.js';
-import type { ToolSpec } from '../testbeds/env.js';
+import type { ToolSpec } from '../env/env.js';
 import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
 import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
 import '../testbeds/restaurant/models.js';

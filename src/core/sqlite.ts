@@ -193,7 +193,16 @@ function nodeSqliteHint(): string {
   return `Node.js 22.13 or later (node:sqlite is built in${flag})`;
 }
 
-/** Where dialogym is, for `sqliteInstallAdvice`: its package folder and the folder commands run in. */
+/**
+ * Where dialogym is, for `sqliteInstallAdvice`: its package folder and the folder commands run in.
+ *
+ * @example
+ * ```ts
+ * import { sqliteInstallAdvice, type SqliteInstallPlace } from 'dialogym';
+ * const place: SqliteInstallPlace = { packageRoot: '/app/node_modules/dialogym', cwd: '/app/src' };
+ * sqliteInstallAdvice(place).install; // 'npm install --prefix /app better-sqlite3@12' where /app/package.json exists
+ * ```
+ */
 export interface SqliteInstallPlace {
   /** The folder of dialogym's package.json (a checkout, or `<project>/node_modules/dialogym`). */
   readonly packageRoot: string;
@@ -230,7 +239,7 @@ function ownPackageRoot(): string {
  * @example
  * ```ts
  * import { sqliteInstallAdvice } from 'dialogym';
- * sqliteInstallAdvice({ packageRoot: '/app/node_modules/dialogym', cwd: '/app' }).install; // 'npm install better-sqlite3@12'
+ * sqliteInstallAdvice({ packageRoot: '/app/node_modules/dialogym', cwd: '/app' }).install; // 'npm install better-sqlite3@12' where /app/package.json exists
  * ```
  */
 export function sqliteInstallAdvice(place: SqliteInstallPlace = { packageRoot: ownPackageRoot(), cwd: process.cwd() }): { readonly install: string; readonly rebuild: string } {

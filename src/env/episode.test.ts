@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, InvalidActionError } from '../core/errors.js';
-import type { Env, StepResult } from '../testbeds/env.js';
+import type { Env, StepResult } from './env.js';
 import { episodeSteps, playEpisode, runEpisode } from './episode.js';
 
 /** A counting environment: the observation is the step count; action 'stop' terminates, 'bad' is refused, the 5th step is truncated; reward = the action's length. */

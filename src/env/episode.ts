@@ -12,7 +12,7 @@
  * `metrics` (a testbed's own end-of-episode figures: KB-InfoBot's rank, AirDialogue's score).
  */
 import { ConfigError } from '../core/errors.js';
-import type { Env, Info, ResetOptions, StepResult } from '../testbeds/env.js';
+import type { Env, Info, ResetOptions, StepResult } from './env.js';
 
 /**
  * A turn the agent answers: its index (0-based: the number of actions taken before it), the

@@ -16,7 +16,7 @@
  * closed (an agent process is ended with its descendants) and a fresh one plays the next episode.
  */
 import { ConfigError, DialogymError } from '../core/errors.js';
-import { make, type Env, type EnvOptions, type ToolSpec } from '../testbeds/env.js';
+import { make, type Env, type EnvOptions, type ToolSpec } from '../env/env.js';
 import { episodeSteps } from '../env/episode.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';

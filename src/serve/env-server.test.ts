@@ -4,7 +4,7 @@ import '../testbeds/restaurant/online/babi.js';
 import '../testbeds/infobot/index.js';
 import { createEnvServer } from './env-server.js';
 import { rulesBotForTools } from '../builtin-agents/restaurant.js';
-import { envs, type ToolSpec } from '../testbeds/env.js';
+import { envs, type ToolSpec } from '../env/env.js';
 import '../testbeds/airdialogue/index.js';
 
 test('env-server: list envs with tools, create a session, play an episode with the rule bot', async () => {

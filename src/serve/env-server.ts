@@ -20,7 +20,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
-import { envSchema, envs, make, type Env, type EnvSchemaName, type ToolSpec } from '../testbeds/env.js';
+import { envSchema, envs, make, type Env, type EnvSchemaName, type ToolSpec } from '../env/env.js';
 import { AGENT_PROTOCOL } from '../agents/protocol.js';
 import { checkSchema } from '../formats/schema.js';
 import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, RequestError, type CloseReport } from './http.js';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
-import { checkEnv, envSchema, envs, type Env } from './env.js';
+import { checkEnv, envSchema, envs, type Env } from '../env/env.js';
 import { checkSchema } from '../formats/schema.js';
 import './airdialogue/index.js';
 import './infobot/index.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
-import { envs } from './env.js';
+import { envs } from '../env/env.js';
 import { playEpisode } from '../env/episode.js';
 import './airdialogue/index.js';
 
@@ -25,7 +25,7 @@ test('every registered environment resets reproducibly and finishes episodes und
 
 test('make builds by id; checkEnv passes every registered environment and names what a broken one breaks', async () => {
   await import('./infobot/index.js');
-  const { make, checkEnv, EnvCheckError } = await import('./env.js');
+  const { make, checkEnv, EnvCheckError } = await import('../env/env.js');
   const ids = [...envs];
   assert.deepEqual(ids, envs.names());
   for (const id of ids) assert.ok(checkEnv(make(id), { episodes: 3 }) > 0, id);

@@ -117,7 +117,7 @@ export function registerEvaluate(program: Command): void {
       if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) setOption('user', '--max-turns', { maxTurns: o.maxTurns });
       else if (o.maxTurns !== undefined) setOption('maxTurns', '--max-turns', o.maxTurns);
       // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
-      const { make } = await import('../../testbeds/env.js');
+      const { make } = await import('../../env/env.js');
       make(o.env, envOptions);
       const way = ways[0] as (typeof AGENT_WAYS)[number];
       const transport = await way.open(o[way.key] as string, o);

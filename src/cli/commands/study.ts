@@ -80,7 +80,7 @@ export function registerStudy(program: Command): void {
         // The environment, its options and dialogym's own agents are checked before anything is written.
         await import('../../index.js');
         await import('../../testbeds/dstc6/index.js');
-        const { make } = await import('../../testbeds/env.js');
+        const { make } = await import('../../env/env.js');
         make(config.env, config.envOptions);
         if (config.role === 'user') {
           const { studyAgentProblem } = await import('../../study/agents.js');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
 import { ConfigError } from '../../core/errors.js';
-import { envs } from '../env.js';
+import { envs } from '../../env/env.js';
 import type { AirContext } from './context.js';
 import { AirDialogueEnv, AirDialogueV2Env, AIR_ENV_V2_ID, AIR_FAILURES } from './env.js';
 import { CUSTOMER_NOT_UNDERSTOOD } from './language.js';

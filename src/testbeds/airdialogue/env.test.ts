@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../core/rng.js';
-import { envs } from '../env.js';
+import { envs } from '../../env/env.js';
 import { AirDialogueEnv, selfPlayEpisode, selfPlay, simulateDialogs } from './env.js';
 import { agentPolicies, type AgentPolicyFactory } from './policies.js';
 import { formatAirLines, parseAirData, parseAirKb } from '../../formats/airdialogue.js';

@@ -11,7 +11,7 @@ import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
-import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type AgentSession, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
@@ -193,7 +193,7 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   }
 }
 
-declare module '../env.js' {
+declare module '../../env/env.js' {
   interface EnvTypes {
     'airdialogue-v1': { readonly options: AirEnvOptions; readonly obs: AirObservation; readonly action: AgentMove };
   }
@@ -373,7 +373,7 @@ export class AirDialogueV2Env extends AirDialogueEnv {
   }
 }
 
-declare module '../env.js' {
+declare module '../../env/env.js' {
   interface EnvTypes {
     'airdialogue-v2': { readonly options: AirEnvOptions; readonly obs: AirObservation; readonly action: AgentMove };
   }

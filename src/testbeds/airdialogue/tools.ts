@@ -5,7 +5,7 @@
  * dialog.
  */
 import { InvalidActionError } from '../../core/errors.js';
-import type { ToolCall, ToolSpec } from '../env.js';
+import type { ToolCall, ToolSpec } from '../../env/env.js';
 import type { AgentMove } from './policies.js';
 
 const END_STATES: ReadonlyArray<[string, string, boolean]> = [

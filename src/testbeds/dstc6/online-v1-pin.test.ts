@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { make } from '../env.js';
+import { make } from '../../env/env.js';
 import './online.js';
 import { rulesAgent, transcriptHash } from '../restaurant/testing/online.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { make } from '../env.js';
+import { make } from '../../env/env.js';
 import './online.js';
 import { assertSameAsV1 } from '../restaurant/testing/online.js';
 import { assertOwnWords } from '../restaurant/testing/own-words.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envs, make, type ToolSpec } from '../env.js';
+import { envs, make, type ToolSpec } from '../../env/env.js';
 import './online.js';
 import { play, rulesFor } from '../restaurant/testing/online.js';
 

@@ -11,7 +11,7 @@
 import { createRng, type Rng } from '../../core/rng.js';
 import { memoLast } from '../../core/memo.js';
 import { ConfigError } from '../../core/errors.js';
-import { envs, registerEnv } from '../env.js';
+import { envs, registerEnv } from '../../env/env.js';
 import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
 import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
@@ -183,7 +183,7 @@ const generatedKbs = memoLast(4, (seed: number): Record<KbId, Restaurant[]> => g
 type Dstc6EnvId = `dstc6-task${Dstc6Task}-${TestSet}-v${1 | 2}`;
 type Dstc6EnvTypeMap = { readonly [K in Dstc6EnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
 
-declare module '../env.js' {
+declare module '../../env/env.js' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface EnvTypes extends Dstc6EnvTypeMap {}
 }

@@ -5,7 +5,7 @@
  * terminate on inform and are truncated at the turn limit (10 agent actions).
  */
 import { createRng, hashString, type Rng } from '../../core/rng.js';
-import { episodeRng, isToolCall, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../env.js';
+import { episodeRng, isToolCall, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { splitKbs, type SplitKbs } from './generate.js';
 import { MovieKb } from './movie-kb.js';
@@ -252,7 +252,7 @@ interface InfoBotEnvTypes {
   readonly action: InfoBotAction;
 }
 
-declare module '../env.js' {
+declare module '../../env/env.js' {
   interface EnvTypes {
     'infobot-small-v1': InfoBotEnvTypes;
     'infobot-medium-v1': InfoBotEnvTypes;

@@ -3,7 +3,7 @@
  * `inform(results)` ends the dialog with ranked movie rows of the agent's KB (best first).
  */
 import { InvalidActionError } from '../../core/errors.js';
-import type { ToolCall, ToolSpec } from '../env.js';
+import type { ToolCall, ToolSpec } from '../../env/env.js';
 import type { InfoBotAction } from './acts.js';
 import { SLOTS } from './slots.js';
 

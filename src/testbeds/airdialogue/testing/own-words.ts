@@ -7,7 +7,7 @@
 import type { Rng } from '../../../core/rng.js';
 import type { KbLine, Month } from '../../../formats/airdialogue.js';
 import { MONTHS } from '../../../formats/airdialogue.js';
-import type { ToolCall } from '../../env.js';
+import type { ToolCall } from '../../../env/env.js';
 import { readCustomerUtterance, slotsQuery, type Slots } from '../language.js';
 import { cheapestMatching, standardizeName } from '../logic.js';
 

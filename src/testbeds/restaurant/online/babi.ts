@@ -8,7 +8,7 @@
 import { createRng, type Rng } from '../../../core/rng.js';
 import { memoLast } from '../../../core/memo.js';
 import { ConfigError } from '../../../core/errors.js';
-import { envs, registerEnv } from '../../env.js';
+import { envs, registerEnv } from '../../../env/env.js';
 import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
 import { BABI_KB } from '../kb-dialects.js';
 import {
@@ -149,7 +149,7 @@ export function babiEnvId(task: TaskId, vocab: VocabHalf, version: 1 | 2 = 1): s
 type BabiEnvId = `restaurant-task${TaskId}-v${1 | 2}` | `restaurant-task${TaskId}-oov-v${1 | 2}`;
 type RestaurantEnvTypeMap = { readonly [K in BabiEnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
 
-declare module '../../env.js' {
+declare module '../../../env/env.js' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface EnvTypes extends RestaurantEnvTypeMap {}
 }

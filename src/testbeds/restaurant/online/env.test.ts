@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envs, make } from '../../env.js';
+import { envs, make } from '../../../env/env.js';
 import { InvalidActionError, StateError } from '../../../core/errors.js';
 import { createRulesBot } from '../rules/rules.js';
 import './babi.js';
-import type { ToolSpec } from '../../env.js';
+import type { ToolSpec } from '../../../env/env.js';
 import { play, rulesFor } from '../testing/online.js';
 
 

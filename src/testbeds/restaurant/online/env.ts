@@ -20,7 +20,7 @@
 import type { Turn } from '../../../core/dialog.js';
 import { createRng, type Rng } from '../../../core/rng.js';
 import { ConfigError, InvalidActionError } from '../../../core/errors.js';
-import { episodeRng, isToolCall, stepOutsideEpisode, type Env, type EnvFamily, type Info, type ResetOptions, type ResetResult, type StepResult, type ToolCall, type ToolSpec } from '../../env.js';
+import { episodeRng, isToolCall, stepOutsideEpisode, type Env, type EnvFamily, type Info, type ResetOptions, type ResetResult, type StepResult, type ToolCall, type ToolSpec } from '../../../env/env.js';
 import type { ApiCall, KbStore, Restaurant } from '../kb.js';
 import { NO_RESULT, parseApiCall, resultLines, type KbDialect } from '../kb-dialects.js';
 import type { TaskId } from '../simulator.js';

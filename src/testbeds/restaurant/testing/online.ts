@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createRng, type Rng } from '../../../core/rng.js';
-import { make as makeEnv, type Env, type StepResult, type ToolSpec } from '../../env.js';
+import { make as makeEnv, type Env, type StepResult, type ToolSpec } from '../../../env/env.js';
 import { playEpisode, type EpisodeTurn } from '../../../env/episode.js';
 import { createRulesBot } from '../rules/rules.js';
 import type { RestaurantAction, RestaurantObservation } from '../online/env.js';

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { createRng, type Rng } from '../../../core/rng.js';
-import { envs, make, type Env, type ToolCall, type ToolSpec } from '../../env.js';
+import { envs, make, type Env, type ToolCall, type ToolSpec } from '../../../env/env.js';
 import { playEpisode } from '../../../env/episode.js';
 import type { Turn } from '../../../core/dialog.js';
 import { readBotAct, type BotAct } from '../rules/phrases.js';
