@@ -7,7 +7,7 @@
  *
  *   GET /api/view                              {folder, runs:[{id, path, envs, episodes, bytes}], reports:[{id, path, title, svg?}], images:[…]}
  *   GET /api/view/runs/:id                     {id, path, summaries:[EvaluationSummary per env], failures, envs}
- *   GET /api/view/runs/:id/episodes?env=&outcome=success|failure&failure=&q=&offset=&limit=
+ *   GET /api/view/runs/:id/episodes?env=&agent=&outcome=success|failure&failure=&q=&offset=&limit=
  *                                              {total, matched, offset, items:[{i, env, episode, trial, seed, success, reward, turns, failure}]}
  *   GET /api/view/runs/:id/episodes/:i         {i, record, turns:[{speaker, text, read?}], goal?, detail?, failureTurn?}
  *   GET /api/view/compare?a=&b=                {a, b: summaries, counts:{both, onlyA, onlyB, neither, unmatched}, differing:[…]}
@@ -322,7 +322,7 @@ export function registerViewRoutes(app: FastifyInstance, folder: string, opts: V
     const { run, cached } = runOf(req.params.id);
     const failures: Record<string, number> = {};
     for (const r of cached.records) if (!r.success && r.failure !== null) failures[r.failure] = (failures[r.failure] ?? 0) + 1;
-    return { id: run.id, path: run.path, episodes: cached.records.length, envs: [...new Set(cached.records.map((r) => r.env))], failures, summaries: runSummaries(cached.records) };
+    return { id: run.id, path: run.path, episodes: cached.records.length, envs: [...new Set(cached.records.map((r) => r.env))], agents: agentsOf(cached.records), failures, summaries: runSummaries(cached.records) };
   });
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>('/api/view/runs/:id/episodes', async (req) => {
     const { cached } = runOf(req.params.id);
@@ -335,6 +335,7 @@ export function registerViewRoutes(app: FastifyInstance, folder: string, opts: V
     const matched: number[] = [];
     cached.records.forEach((r, i) => {
       if (q['env'] && r.env !== q['env']) return;
+      if (q['agent'] && agentOf(r) !== q['agent']) return;
       if (outcome === 'success' && !r.success) return;
       if (outcome === 'failure' && r.success) return;
       if (q['failure'] && r.failure !== q['failure']) return;
@@ -410,6 +411,17 @@ export interface ViewServer {
   listen(port: number, host: string): Promise<string>;
   /** Stops as the other servers do (`gracefulClose`: requests in flight get `graceMs`). */
   close(graceMs?: number, signal?: AbortSignal): Promise<CloseReport>;
+}
+
+/** The agent a record names (a study's transcripts carry `agent`), or undefined. */
+function agentOf(r: EpisodeRecord): string | undefined {
+  const a = (r as unknown as { agent?: unknown }).agent;
+  return typeof a === 'string' ? a : undefined;
+}
+
+/** The agents a run's records name, in order of first appearance (empty for a run of one unnamed agent). */
+function agentsOf(records: readonly EpisodeRecord[]): string[] {
+  return [...new Set(records.map(agentOf).filter((a): a is string => a !== undefined))];
 }
 
 /** The view server of `folder` (the CLI checks that the folder exists first). Read only: GET routes, no body. */

@@ -98,7 +98,7 @@ function summaryTable(summaries, testid = 'summary', runs = undefined) {
   return el('div', { class: 'scroll' }, el('table', { 'data-testid': testid }, el('thead', {}, head), el('tbody', {}, rows)));
 }
 
-const runState = { id: null, filters: { env: '', outcome: '', failure: '', q: '' }, offset: 0, info: null };
+const runState = { id: null, filters: { env: '', agent: '', outcome: '', failure: '', q: '' }, offset: 0, info: null };
 
 function select(name, label, values, current) {
   const s = el('select', { name, 'data-testid': `filter-${name}` }, el('option', { value: '' }, 'all'), values.map(([v, text]) => el('option', { value: v }, text)));
@@ -109,7 +109,7 @@ function select(name, label, values, current) {
 async function showRun(id, episode) {
   if (runState.id !== id) {
     runState.id = id;
-    runState.filters = { env: '', outcome: '', failure: '', q: '' };
+    runState.filters = { env: '', agent: '', outcome: '', failure: '', q: '' };
     runState.offset = 0;
     runState.info = await api(`/api/view/runs/${id}`);
   }
@@ -118,6 +118,7 @@ async function showRun(id, episode) {
   const others = folder.runs.filter((r) => r.id !== Number(id) && !r.error);
   const filters = el('form', { class: 'filters', 'data-testid': 'filters', role: 'search' },
     info.envs.length > 1 ? select('env', 'environment', info.envs.map((e) => [e, e]), f.env) : null,
+    info.agents.length > 1 ? select('agent', 'agent', info.agents.map((a) => [a, a]), f.agent) : null,
     select('outcome', 'outcome', [['success', 'success'], ['failure', 'failure']], f.outcome),
     select('failure', 'failure reason', Object.entries(info.failures).map(([r, n]) => [r, `${r} (${n})`]), f.failure),
     el('label', {}, 'text', el('input', { type: 'search', name: 'q', value: f.q, placeholder: 'search the dialogs', 'data-testid': 'filter-q' })),
@@ -128,7 +129,7 @@ async function showRun(id, episode) {
   show(el('h2', {}, info.path), summaryTable(info.summaries), filters, listBox, detail);
   const apply = () => {
     const data = new FormData(filters);
-    runState.filters = { env: String(data.get('env') ?? ''), outcome: String(data.get('outcome') ?? ''), failure: String(data.get('failure') ?? ''), q: String(data.get('q') ?? '') };
+    runState.filters = { env: String(data.get('env') ?? ''), agent: String(data.get('agent') ?? ''), outcome: String(data.get('outcome') ?? ''), failure: String(data.get('failure') ?? ''), q: String(data.get('q') ?? '') };
     runState.offset = 0;
     void loadEpisodes(id, listBox, detail);
   };
