@@ -77,7 +77,7 @@ export interface SqliteDb {
   /** Runs SQL text (several statements allowed), no parameters, no result. */
   exec(sql: string): void;
   prepare(sql: string): SqliteStatement;
-  /** Runs `fn` inside BEGIN … COMMIT; rolls back and rethrows when it throws. */
+  /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT (the write lock taken at the start, so two processes writing one database wait for each other, up to its busy_timeout, instead of failing with SQLITE_BUSY when a reader upgrades); rolls back and rethrows when it throws. */
   transaction(fn: () => void): void;
   close(): void;
 }
@@ -337,7 +337,7 @@ class Handle implements SqliteDb {
   }
 
   transaction(fn: () => void): void {
-    this.db.exec('BEGIN');
+    this.db.exec('BEGIN IMMEDIATE');
     try {
       fn();
     } catch (e) {
