@@ -57,3 +57,19 @@ test('eval and dstc6 rank: the same check of --kb against the --data dialogs; ev
   assert.equal(existsSync(res), false);
   assert.equal(cli('dstc6', 'rank', '--model', 'tfidf+type', '--data', trn, '--kb', f('d1', 'extendedkb1.txt'), '--out', res).code, 0);
 });
+
+test('dstc6 rank and eval: a model file whose stored KB names none of the --data restaurants is refused (a KB-1 model on KB-2 data without --kb); --kb of the data passes', () => {
+  const model = f('hcn.dgm');
+  assert.equal(cli('train', '--model', 'hcn', '--train', trn, '--kb', f('d1', 'extendedkb1.txt'), '--out', model, '--epochs', '1').code, 0);
+  // Entries of the seed-2 KB: the test data of another KB.
+  gen('dstc6', '--task', '4', '--set', 'tst1', '--dialogs', '20', '--seed', '2', '--out', f('t2'));
+  const tst = f('t2', readdirSync(f('t2')).find((n) => n.endsWith('.json') && !n.endsWith('.answers.json')) as string);
+  const n = new Set(JSON.parse(readFileSync(tst, 'utf8')).flatMap((e: { utterances: string[] }) => e.utterances.flatMap((u) => /^(\S+) r_\w+ /.exec(u)?.[1] ?? []))).size;
+  const res = f('res2.json');
+  const line = new RegExp(`^error: the KB stored in ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} names 0 of the ${n} restaurants in the --data dialogs \\(not .*\\); give the KB of this data with --kb, or add --force to go on anyway$`);
+  oneLineError(cli('dstc6', 'rank', '--model', model, '--data', tst, '--out', res), line, 2);
+  assert.equal(existsSync(res), false);
+  const given = cli('dstc6', 'rank', '--model', model, '--data', tst, '--kb', f('d2', 'extendedkb1.txt'), '--out', res);
+  assert.equal(given.code, 0, given.stderr);
+  assert.equal(cli('dstc6', 'rank', '--model', model, '--data', trn, '--out', res).code, 0, 'its own data: no --kb needed');
+});

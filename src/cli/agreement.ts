@@ -19,5 +19,7 @@ export function checkAgreement(checks: readonly Agreement[], force: boolean | un
 
 /** The advice of a KB that disagrees. */
 export const KB_ADVICE = 'give the KB the dialogs were made with';
+/** The advice of a model file's stored KB that disagrees (e.g. a model trained with KB 1 on a test set of KB 2). */
+export const STORED_KB_ADVICE = 'give the KB of this data with --kb';
 /** The advice of candidates that disagree. */
 export const CANDIDATES_ADVICE = 'give the candidates of this data';

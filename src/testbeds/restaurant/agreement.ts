@@ -8,6 +8,8 @@
 import type { Dialog } from '../../core/dialog.js';
 import { ConfigError } from '../../core/errors.js';
 import type { KbFact } from '../../formats/babi.js';
+import type { ModelFileContent } from '../../formats/model-file.js';
+import { NAME_TYPE } from './hcn/entities.js';
 
 /**
  * How many of the distinct things the dialogs need (restaurants, answers) the other input has.
@@ -66,7 +68,7 @@ function coverage(needed: Iterable<string>, has: (x: string) => boolean): Covera
 }
 
 /**
- * Of the restaurants the dialogs name (in their KB-result turns), how many the KB `facts` hold.
+ * Of the restaurants the dialogs name (in their KB-result turns), how many the KB `facts` (or the set of restaurant names) hold.
  *
  * @example
  * ```ts
@@ -75,9 +77,28 @@ function coverage(needed: Iterable<string>, has: (x: string) => boolean): Covera
  * // { found: 0, total: 1, missing: ['resto_a'] }
  * ```
  */
-export function kbCoverage(dialogs: Iterable<Dialog>, facts: readonly KbFact[]): Coverage {
-  const names = new Set(facts.map((f) => f.entity));
+export function kbCoverage(dialogs: Iterable<Dialog>, facts: readonly KbFact[] | ReadonlySet<string>): Coverage {
+  const names = facts instanceof Set ? facts : new Set((facts as readonly KbFact[]).map((f) => f.entity));
   return coverage(dialogRestaurants(dialogs), (r) => names.has(r));
+}
+
+/**
+ * The restaurants of the KB a model file stores (an hcn model keeps the names of its training KB
+ * in its lexicon, and recognises them when no KB is given at run time), or undefined when it stores none.
+ *
+ * @example
+ * ```ts
+ * import { readModelFile } from 'dialogym';
+ * import { kbCoverage, storedRestaurants } from 'dialogym/restaurant';
+ * const names = storedRestaurants(readModelFile('hcn-task5.dgm'));
+ * if (names) console.log(kbCoverage([], names).total);
+ * ```
+ */
+export function storedRestaurants(c: ModelFileContent): ReadonlySet<string> | undefined {
+  if (c.model !== 'hcn') return undefined;
+  const lexicon = (c.meta as { lexicon?: unknown } | null)?.lexicon;
+  const names = typeof lexicon === 'object' && lexicon !== null ? (lexicon as Record<string, unknown>)[NAME_TYPE] : undefined;
+  return Array.isArray(names) ? new Set(names.map(String)) : undefined;
 }
 
 /**
