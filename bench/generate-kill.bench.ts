@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRng } from '../src/core/rng.js';
 import { cliPath } from '../test/shared-data.js';
-import { classify, leftovers, readDataset, type Found } from '../test/kill-writes.js';
+import { classify, leftoversOf, readDataset, type Found } from '../test/kill-writes.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const DIALOGS = process.env.BENCH_DIALOGS ?? '10000';
@@ -88,7 +88,7 @@ try {
     if (c.line !== undefined) lines.add(c.line.replace(dir, '<dir>'));
     const next = spawnSync(process.execPath, args(dir, 2), { stdio: 'ignore' });
     const after = next.status === 0 ? classify(dir, undefined, fresh, extra).found : 'failed';
-    const left = leftovers(root).filter((p) => p.startsWith(dir));
+    const left = leftoversOf(dir);
     survivors += left.length;
     console.log(`run ${String(i + 1).padStart(2)} ${name.padEnd(6)} kill ${(at / 1000).toFixed(2)} s into the writes${r.killed ? '' : ' (had ended)'}: ${c.found}${c.line ? ` (${c.line.replace(dir, '<dir>')})` : ''}; next run: ${after}, ${left.length} leftovers`);
     rmSync(dir, { recursive: true, force: true });

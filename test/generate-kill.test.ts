@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cliPath, repoRoot } from './shared-data.js';
-import { classify, leftovers, readDataset, type Found } from './kill-writes.js';
+import { classify, leftovers, leftoversOf, readDataset, type Found } from './kill-writes.js';
 
 const killer = pathToFileURL(join(repoRoot, 'dist', 'test', 'fs-killer.js')).href;
 const generate = (out: string, seed: number): string[] => ['generate', 'restaurant', '--task', '1', '--dialogs', '4', '--seed', String(seed), '--out', out];
@@ -75,7 +75,7 @@ test('generate killed at the renames of its commit (and while writing): old, new
         assert.deepEqual([...after.keys()], [...fresh.keys(), ...extra].sort());
         for (const [n, bytes] of fresh) assert.ok(after.get(n)?.equals(bytes), `${name}, killed before call ${k}: ${n} after the next run`);
         if (name === 'shared') assert.equal(readFileSync(join(dir, 'notes.md'), 'utf8'), 'mine\n');
-        assert.deepEqual(leftovers(root).filter((p) => p.startsWith(dir)), [], `${name}, killed before call ${k}: leftovers after the next run`);
+        assert.deepEqual(leftoversOf(dir), [], `${name}, killed before call ${k}: leftovers after the next run`);
       }
     }
     t.diagnostic(`kills: ${JSON.stringify(tally)}`);

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { cliPath } from './shared-data.js';
 
 /** The files of a complete dataset folder: name → bytes. */
@@ -61,4 +61,10 @@ export function leftovers(root: string): string[] {
   };
   walk(root);
   return found;
+}
+
+/** The leftovers (`leftovers`) that belong to the folder `dir`: inside it, or beside it under its name (`.<name>.<pid>.<n>.staging`). */
+export function leftoversOf(dir: string): string[] {
+  const parent = dirname(dir);
+  return leftovers(parent).filter((p) => p.startsWith(dir + sep) || (dirname(p) === parent && basename(p).startsWith(`.${basename(dir)}.`)));
 }
