@@ -8,7 +8,7 @@
  * from there to the end of a whole run] (measured first, per scenario; a seeded Rng). `BENCH_RUNS` (default 20),
  * `BENCH_DIALOGS` (default 10000). test/generate-kill.test.ts is the small automated version.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +23,14 @@ const DIALOGS = process.env.BENCH_DIALOGS ?? '10000';
 const args = (out: string, seed: number): string[] => [cliPath, 'generate', 'restaurant', '--task', 'all', '--dialogs', DIALOGS, '--seed', String(seed), '--out', out];
 const root = mkdtempSync(join(tmpdir(), 'dialogym-kill-bench-'));
 const rng = createRng(41);
+let running: ChildProcess | undefined;
+// Stopped by hand: the run in progress and the ~250 MB folders go too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    running?.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+    process.exit(130);
+  });
 
 /**
  * Runs generate into `dir`; resolves with when its staging folder appeared and when the run ended
@@ -31,6 +39,7 @@ const rng = createRng(41);
 async function timed(dir: string, killAfterStagedMs?: number): Promise<{ staged: number; ended: number; killed: boolean }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, args(dir, 2), { stdio: 'ignore' });
+  running = child;
   let staged = -1;
   let ended = -1;
   child.once('exit', () => (ended = performance.now() - t0));
