@@ -34,7 +34,7 @@ export { SILENCE, botTurnIndices } from './core/dialog.js';
 export { createRng, hashString, type Rng } from './core/rng.js';
 export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
-export { writeFileAtomic, readTextFile, readLines, countLines, lineOffset, userDataDir, type TextLine, type LineReadOptions } from './core/files.js';
+export { writeFileAtomic, writeFolder, StagedFolder, removeLeftovers, checkComplete, readTextFile, readLines, countLines, lineOffset, userDataDir, type TextLine, type LineReadOptions } from './core/files.js';
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).

@@ -1,7 +1,11 @@
-/** File reading with one-line errors (whole files, or line by line), and atomic writes (temp file + rename). */
+/**
+ * File reading with one-line errors (whole files, or line by line), atomic writes (temp file +
+ * rename) and folders written as a whole (`StagedFolder`: staging folder + rename, or a marker that
+ * every reader here checks while the files of an existing folder are swapped one by one).
+ */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, basename, join, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { FormatError, InternalError } from './errors.js';
 
@@ -21,6 +25,7 @@ function readFailure(file: string, e: unknown): FormatError {
 
 /** Opens `file` for reading; errors as `readTextFile` says them. */
 function openForReading(file: string): number {
+  checkComplete(file);
   try {
     return openSync(file, 'r');
   } catch (e) {
@@ -37,7 +42,8 @@ export interface TextFileOptions {
 /**
  * Reads a UTF-8 text file. A missing/unreadable file, one over 256 MiB (or `o.maxBytes`), a file
  * holding NUL bytes or invalid UTF-8 throws a FormatError naming the file (and the line, for
- * binary content). A leading byte-order mark is dropped.
+ * binary content), and so does a file an interrupted `StagedFolder` commit was replacing. A leading
+ * byte-order mark is dropped.
  *
  * @example
  * ```ts
@@ -48,6 +54,7 @@ export interface TextFileOptions {
  */
 export function readTextFile(file: string, o: TextFileOptions = {}): string {
   const max = Math.min(o.maxBytes ?? MAX_TEXT_FILE_BYTES, MAX_TEXT_FILE_BYTES);
+  checkComplete(file);
   let buf: Buffer;
   try {
     const size = statSync(file).size;
@@ -408,6 +415,267 @@ export class AtomicFileWriter {
     this.pending = [];
     rmSync(this.tmp, { force: true });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// folders written as a whole
+
+/**
+ * The marker an interrupted `StagedFolder` commit leaves in a folder whose files it was replacing
+ * one by one: JSON `{writer, files}`. While it names a file, every reader here (`readTextFile`,
+ * `readLines`, `countLines`, `lineOffset`) refuses that file in one line.
+ */
+export const INCOMPLETE_MARKER = '.dialogym-incomplete';
+/** The staging folder of a commit into an existing folder: `<folder>/.dialogym-staging.<pid>.<n>`. */
+const INSIDE_STAGING = /^\.dialogym-staging\.(\d+)\.\d+$/;
+/** A temp file of `writeFileAtomic` / `AtomicFileWriter` (`.<name>.<pid>.<n>.tmp`), or the CLI's probe of an output folder (`.<name>.<pid>.check.tmp`). */
+const TEMP_FILE = /^\..+\.(\d+)\.(?:\d+|check)\.tmp$/;
+
+interface Marker {
+  readonly writer: string;
+  readonly files: readonly string[] | undefined;
+}
+
+/** The marker of `dir`, or undefined when there is none (an unreadable marker names every file). */
+function readMarker(dir: string): Marker | undefined {
+  const file = join(dir, INCOMPLETE_MARKER);
+  if (!existsSync(file)) return undefined;
+  try {
+    const m = JSON.parse(readFileSync(file, 'utf8')) as { writer?: unknown; files?: unknown };
+    const files = Array.isArray(m.files) && m.files.every((f) => typeof f === 'string') ? (m.files as string[]) : undefined;
+    return { writer: typeof m.writer === 'string' ? m.writer : 'a write', files };
+  } catch {
+    return { writer: 'a write', files: undefined };
+  }
+}
+
+/**
+ * Throws a one-line FormatError when `file` is one an interrupted `StagedFolder` commit was
+ * replacing (its folder's `INCOMPLETE_MARKER` names it): the folder mixes the old and the new files.
+ *
+ * @example
+ * ```ts
+ * import { checkComplete } from 'dialogym';
+ * checkComplete('data/gen/dialog-babi-task1-API-calls-trn.txt'); // throws while the folder is half rewritten
+ * ```
+ */
+export function checkComplete(file: string): void {
+  const m = readMarker(dirname(file));
+  if (!m || (m.files !== undefined && !m.files.includes(basename(file)))) return;
+  throw new FormatError(file, undefined, `incomplete: \`${m.writer}\` was stopped while it replaced the files of this folder (part old, part new); run it again`);
+}
+
+/** Whether process `pid` may still run (this process counts as running: its leftovers are its own to remove). */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** `.<base>.<pid>.<n>.staging` / `.old` beside the folder `base`. */
+function besidePattern(base: string): RegExp {
+  return new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.\\d+\\.(staging|old)$`);
+}
+
+/**
+ * Removes what writers killed before they finished left in and beside the folder `dir`: temp files
+ * of atomic writes (`.<name>.<pid>.<n>.tmp`, and the CLI's `.<name>.<pid>.check.tmp` probes) and staging folders of `StagedFolder`, of processes
+ * no longer running. When `dir` itself is missing because a commit was killed between its two
+ * renames, the old folder is put back. The marker of a half-replaced folder stays (its files stay
+ * mixed until they are written again). Returns how many leftovers were removed or put back.
+ *
+ * @example
+ * ```ts
+ * import { removeLeftovers } from 'dialogym';
+ * const n = removeLeftovers('data/gen'); // 0 when no killed write left anything
+ * ```
+ */
+export function removeLeftovers(dir: string): number {
+  const abs = resolve(dir);
+  const parent = dirname(abs);
+  let n = 0;
+  const pattern = besidePattern(basename(abs));
+  // The old folder first (put back when the folder is missing), then the staging folders.
+  const beside = entries(parent)
+    .map((e) => ({ e, m: pattern.exec(e) }))
+    .filter((x) => x.m !== null && !running(Number(x.m[1])))
+    .sort((a, b) => (a.m?.[2] === 'old' ? -1 : 0) - (b.m?.[2] === 'old' ? -1 : 0));
+  for (const { e, m } of beside) {
+    const path = join(parent, e);
+    if (m?.[2] === 'old' && !existsSync(abs)) renameSync(path, abs);
+    else rmSync(path, { recursive: true, force: true });
+    n++;
+  }
+  for (const e of entries(abs)) {
+    const m = INSIDE_STAGING.exec(e) ?? TEMP_FILE.exec(e);
+    if (!m || running(Number(m[1]))) continue;
+    rmSync(join(abs, e), { recursive: true, force: true });
+    n++;
+  }
+  return n;
+}
+
+let stagingCounter = 0;
+
+/**
+ * A folder of files written as a whole. The files go to a staging folder (`path(name)` /
+ * `write(name, data)`); `commit` puts them in place:
+ *  - a folder that did not exist is the staging folder renamed: readers see all the files or none;
+ *  - an existing folder holding nothing but files of this commit (a folder the writer owns, e.g.
+ *    the same dataset written again) is swapped: renamed aside, the staging folder renamed in, the
+ *    old one removed — unless it is a symbolic link or holds the current directory;
+ *  - any other folder (it holds the user's other files) gets the files one rename at a time, with
+ *    `INCOMPLETE_MARKER` naming them until the last one is in: readers refuse them meanwhile.
+ * Opening one first removes the leftovers of killed writers (`removeLeftovers`). File-system errors
+ * are Node's; the staging folder is removed on `abort` and on a failed commit.
+ *
+ * @example
+ * ```ts
+ * import { StagedFolder } from 'dialogym';
+ * const out = new StagedFolder('data/gen', 'dialogym generate restaurant');
+ * out.write('a.txt', 'one\n');
+ * out.write('b.txt', 'two\n');
+ * out.commit(); // both files appear in data/gen, or (killed before) the folder is as it was
+ * ```
+ */
+export class StagedFolder {
+  /** Where the files go until `commit`. */
+  private staging: string;
+  private state: 'open' | 'committed' | 'aborted' = 'open';
+
+  /** `writer` names the command in the one-line refusal of a half-replaced folder. */
+  constructor(
+    readonly dir: string,
+    readonly writer: string,
+  ) {
+    removeLeftovers(dir);
+    const abs = resolve(dir);
+    const n = stagingCounter++;
+    if (existsSync(abs)) this.staging = join(abs, `.dialogym-staging.${process.pid}.${n}`);
+    else {
+      makeFolders(dirname(abs));
+      this.staging = join(dirname(abs), `.${basename(abs)}.${process.pid}.${n}.staging`);
+    }
+    mkdirSync(this.staging);
+  }
+
+  /** The staging path of the file `name` (a plain file name: no folder, not a marker or staging name). */
+  path(name: string): string {
+    if (this.state !== 'open') throw new InternalError(`${this.dir}: write after commit or abort`);
+    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes(sep) || name.startsWith('.dialogym-') || TEMP_FILE.test(name))
+      throw new InternalError(`${this.dir}: '${name}' cannot be a file of a staged folder`);
+    return join(this.staging, name);
+  }
+
+  /** Writes the file `name` to the staging folder. */
+  write(name: string, data: string | Uint8Array): void {
+    writeFileSync(this.path(name), data);
+  }
+
+  /** Puts the staged files in place (see the class); returns their names, sorted. */
+  commit(): string[] {
+    if (this.state !== 'open') throw new InternalError(`${this.dir}: commit after commit or abort`);
+    this.state = 'committed';
+    const abs = resolve(this.dir);
+    try {
+      const names = readdirSync(this.staging).sort();
+      if (!existsSync(abs) && dirname(this.staging) === dirname(abs)) renameSync(this.staging, abs);
+      else if (!(this.owned(abs, names) && this.swap(abs))) this.replaceFiles(abs, names);
+      return names;
+    } finally {
+      rmSync(this.staging, { recursive: true, force: true });
+    }
+  }
+
+  /** Drops the staged files. */
+  abort(): void {
+    if (this.state !== 'open') return;
+    this.state = 'aborted';
+    rmSync(this.staging, { recursive: true, force: true });
+  }
+
+  /** Whether `abs` is a real folder (no link), away from the current directory, holding only files named in `names` (and this commit's staging and marker). */
+  private owned(abs: string, names: readonly string[]): boolean {
+    try {
+      if (!lstatSync(abs).isDirectory()) return false;
+    } catch {
+      return false;
+    }
+    const cwd = process.cwd();
+    if (cwd === abs || cwd.startsWith(abs.endsWith(sep) ? abs : abs + sep)) return false;
+    const own = new Set([...names, INCOMPLETE_MARKER, basename(this.staging)]);
+    return readdirSync(abs).every((e) => own.has(e));
+  }
+
+  /** Swaps the folder for the staging folder (false, nothing changed, when it cannot: the staging folder cannot be moved beside it). */
+  private swap(abs: string): boolean {
+    const parent = dirname(abs);
+    const n = stagingCounter++;
+    const fresh = join(parent, `.${basename(abs)}.${process.pid}.${n}.staging`);
+    const old = join(parent, `.${basename(abs)}.${process.pid}.${n}.old`);
+    try {
+      renameSync(this.staging, fresh);
+    } catch {
+      return false;
+    }
+    this.staging = fresh;
+    try {
+      renameSync(abs, old);
+    } catch {
+      return false; // files one by one, from beside (the same file system: the staging folder was just moved out of it)
+    }
+    try {
+      renameSync(fresh, abs);
+    } catch (e) {
+      renameSync(old, abs);
+      throw e;
+    }
+    rmSync(old, { recursive: true, force: true });
+    return true;
+  }
+
+  /** Renames the files in one by one under the marker (files an earlier killed commit left named stay named until written). */
+  private replaceFiles(abs: string, names: readonly string[]): void {
+    const marker = join(abs, INCOMPLETE_MARKER);
+    const before = readMarker(abs)?.files ?? [];
+    writeFileAtomic(marker, JSON.stringify({ writer: this.writer, files: [...new Set([...before, ...names])] }) + '\n');
+    for (const name of names) renameSync(join(this.staging, name), join(abs, name));
+    const left = before.filter((f) => !names.includes(f));
+    if (left.length > 0) writeFileAtomic(marker, JSON.stringify({ writer: this.writer, files: left }) + '\n');
+    else rmSync(marker, { force: true });
+  }
+}
+
+/**
+ * Writes `files` as the folder `dir` with a `StagedFolder` (all or nothing; see there); returns the names written.
+ *
+ * @example
+ * ```ts
+ * import { writeFolder } from 'dialogym';
+ * writeFolder('results', 'dialogym benchmark', [{ name: 'benchmark.md', data: '| … |\n' }]);
+ * ```
+ */
+export function writeFolder(dir: string, writer: string, files: Iterable<{ readonly name: string; readonly data: string | Uint8Array }>): string[] {
+  const staged = new StagedFolder(dir, writer);
+  try {
+    for (const f of files) staged.write(f.name, f.data);
+  } catch (e) {
+    staged.abort();
+    throw e;
+  }
+  return staged.commit();
 }
 
 /**

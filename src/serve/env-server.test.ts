@@ -85,6 +85,31 @@ test('env-server errors: JSON bodies with 400/404/413/415/503, and idle sessions
   }
 });
 
+test('env-server: expired sessions are dropped before the limit is checked (issue 41: a third session got 503 until the sweep)', async () => {
+  let now = 0;
+  // The sweep timer never fires within the test (an hour): only the check at creation can make room.
+  const server = createEnvServer({ maxSessions: 2, idleMs: 60_000, sweepMs: 3_600_000, now: () => now });
+  try {
+    const create = async (): Promise<[number, string]> => {
+      const res = await server.app.inject({ method: 'POST', url: '/envs/restaurant-task1-v1', payload: {} });
+      return [res.statusCode, res.body];
+    };
+    assert.equal((await create())[0], 201);
+    now = 30_000;
+    assert.equal((await create())[0], 201);
+    assert.deepEqual(await create(), [503, JSON.stringify({ error: 'too many sessions (limit 2)' })]);
+    now = 60_001; // the first session is idle just over a minute, the second half a minute
+    assert.equal((await create())[0], 201);
+    assert.equal(server.size, 2);
+    now = 200_000; // both expired: two new ones at once
+    assert.equal((await create())[0], 201);
+    assert.equal((await create())[0], 201);
+    assert.equal(server.size, 2);
+  } finally {
+    await server.close();
+  }
+});
+
 test('env-server: bad options and actions are 400s naming the field (issue 32), step outside an episode a 409 saying which, another method a 405', async () => {
   const logged: string[] = [];
   const server = createEnvServer({ logError: (t) => logged.push(t) });

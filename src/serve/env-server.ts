@@ -14,7 +14,8 @@
  * 1000, a KB of at most 100,000 restaurants, …), and its nesting (at most 32 levels). Errors are
  * JSON `{error}`, one line naming the field: invalid JSON, a bad body, option or action 400, step
  * outside an episode 409 (before the first reset, or after the episode ended), unknown environment
- * or session (or expired: sessions idle longer than `idleMs` are dropped) 404, another method on a
+ * or session (or expired: sessions idle longer than `idleMs` are dropped, and never count against
+ * `maxSessions`: they are dropped before the limit is checked) 404, another method on a
  * known path 405 (with `Allow`), body over the limit 413, wrong content type 415, too many sessions
  * 503. Anything else is a bug: logged with its stack (stderr), answered 500 `internal error`.
  */
@@ -39,6 +40,8 @@ export interface EnvServerOptions {
   readonly requestTimeoutMs?: number;
   /** Where an internal error is logged with its stack (default: stderr). */
   readonly logError?: (text: string) => void;
+  /** Clock in ms (default `Date.now`; tests move it instead of waiting). */
+  readonly now?: () => number;
 }
 
 interface EnvSession {
@@ -69,6 +72,7 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   const idleMs = opts.idleMs ?? 30 * 60_000;
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const sessions = new Map<string, EnvSession>();
+  const now = opts.now ?? Date.now;
   let counter = 0;
   const toolCache = new Map<string, readonly ToolSpec[]>();
   const logError = opts.logError ?? ((text: string) => process.stderr.write(text + '\n'));
@@ -92,12 +96,17 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
 
   const session = (sid: string): EnvSession => {
     const s = sessions.get(sid);
-    if (!s || Date.now() - s.lastUsed > idleMs) {
+    if (!s || now() - s.lastUsed > idleMs) {
       sessions.delete(sid);
       throw new RequestError(404, `unknown or expired session '${sid}'`);
     }
-    s.lastUsed = Date.now();
+    s.lastUsed = now();
     return s;
+  };
+  /** Drops the sessions idle longer than `idleMs` (before the limit is checked, and every `sweepMs`). */
+  const dropExpired = (): void => {
+    const t = now();
+    for (const [sid, s] of sessions) if (t - s.lastUsed > idleMs) sessions.delete(sid);
   };
   /** The body checked against its definition in schemas/agent-protocol.schema.json (no body = `{}`). */
   const bodyOf = (kind: 'createSession' | 'reset' | 'step', body: unknown): Record<string, unknown> => {
@@ -126,11 +135,12 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   app.post<{ Params: { id: string } }>('/envs/:id', async (req, reply) => {
     const id = req.params.id;
     if (!envs.has(id)) throw new RequestError(404, `unknown environment '${id}'`);
+    dropExpired(); // expired sessions never hold a place until the next sweep
     if (sessions.size >= maxSessions) throw new RequestError(503, `too many sessions (limit ${maxSessions})`);
     const options = bodyOf('createSession', req.body)['options'] ?? {};
     const env = make(id, options); // checks the options: unknown keys, types and bounds (a ConfigError: 400)
     const sid = `s${++counter}-${Date.now().toString(36)}`;
-    sessions.set(sid, { env, schema: envSchema(id), lastUsed: Date.now() });
+    sessions.set(sid, { env, schema: envSchema(id), lastUsed: now() });
     return reply.status(201).send({ session: sid, env: id, tools: toolsOfEnv(id) });
   });
 
@@ -160,10 +170,7 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     return reply.status(204).send();
   });
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [sid, s] of sessions) if (now - s.lastUsed > idleMs) sessions.delete(sid);
-  }, opts.sweepMs ?? 60_000);
+  const sweep = setInterval(dropExpired, opts.sweepMs ?? 60_000);
   sweep.unref();
 
   return {

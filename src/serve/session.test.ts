@@ -243,6 +243,19 @@ test('bad input: empty messages are InputErrors and leave the history unchanged;
   assert.equal(s.lastExplanation, null);
 });
 
+test('session store: expired sessions make room for new ones at once, without a sweep or a get (issue 41)', () => {
+  let now = 0;
+  let k = 0;
+  const store = new SessionStore(chatModelOf(createRulesBot()), { store: { query: () => [], all: () => [] }, dialect: BABI_KB }, {}, { maxSessions: 2, idleMs: 60_000, now: () => now, newId: () => `s${k++}` });
+  store.create();
+  store.create();
+  assert.throws(() => store.create(), CapacityError);
+  now = 60_001;
+  assert.equal(store.create().id, 's2');
+  assert.equal(store.create().id, 's3');
+  assert.equal(store.size, 2);
+});
+
 test('session store: capacity, idle expiry, delete', () => {
   let now = 0;
   let k = 0;

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { AtomicFileWriter, writeFileAtomic } from '../../core/files.js';
+import { AtomicFileWriter, StagedFolder, writeFileAtomic } from '../../core/files.js';
 import { airExamples, airPredictedExamples, writeAirLines, type AirExample, type AirReadOptions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
 import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredicted, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
@@ -256,10 +256,18 @@ function registerLearned(cmd: Command): void {
         const bar = progress('splits', total, { quiet: total < 2000 });
         const s = synthesizeSplits({ train: o.trainDialogs, dev: o.devDialogs, test: o.testDialogs, seed: o.seed, ood: o.ood, onEpisode: (d) => bar.update(d) });
         bar.stop();
-        for (const name of ['train', 'dev', 'test'] as const) {
-          writeAirLines(join(o.out, `${name}_data.json`), s[name].map((e) => e.data));
-          writeAirLines(join(o.out, `${name}_kb.json`), s[name].map((e) => e.kb));
+        // The six files or none (core/files.ts StagedFolder): a killed run never leaves a train set beside another run's dev set.
+        const staged = new StagedFolder(o.out, 'dialogym airdialogue splits');
+        try {
+          for (const name of ['train', 'dev', 'test'] as const) {
+            writeAirLines(staged.path(`${name}_data.json`), s[name].map((e) => e.data));
+            writeAirLines(staged.path(`${name}_kb.json`), s[name].map((e) => e.kb));
+          }
+        } catch (e) {
+          staged.abort();
+          throw e;
         }
+        staged.commit();
         out(`wrote ${o.trainDialogs} train, ${o.devDialogs} dev, ${o.testDialogs} test dialogues to ${o.out}`);
       }),
     );

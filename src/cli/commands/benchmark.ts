@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeFolder } from '../../core/files.js';
 import { assembleBenchmark, cellCost, parseModels, parseTasks, profileNamed, runBenchmark, type BenchmarkCell, type BenchmarkProfile, type CellResult, type TrainFrom } from '../../testbeds/restaurant/benchmark/benchmark.js';
 import { inShard } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
@@ -157,14 +157,14 @@ export function finishBenchmark(run: MergedRun): void {
     workers: Math.max(1, ...t.map((x) => x.workers)),
   });
   const md = benchmarkMarkdown(result, info);
-  const files: [string, string][] = [
-    [join(dir, 'benchmark.json'), benchmarkJson(result, info)],
-    [join(dir, 'benchmark.md'), md],
-    [join(dir, 'benchmark.tex'), benchmarkLatex(result, info)],
-    [join(dir, 'benchmark.svg'), benchmarkSvg(result, info)],
+  const files = [
+    { name: 'benchmark.json', data: benchmarkJson(result, info) },
+    { name: 'benchmark.md', data: md },
+    { name: 'benchmark.tex', data: benchmarkLatex(result, info) },
+    { name: 'benchmark.svg', data: benchmarkSvg(result, info) },
   ];
-  for (const [file, text] of files) writeFileAtomic(file, text);
+  writeFolder(dir, 'dialogym benchmark', files); // the four files or none (core/files.ts StagedFolder)
   out(md.trimEnd());
   out('');
-  out(`wrote ${files.map(([file]) => file).join(', ')}`);
+  out(`wrote ${files.map((f) => join(dir, f.name)).join(', ')}`);
 }

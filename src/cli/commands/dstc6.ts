@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
+import { dstc6History, readDstc6Data, readDstc6Results, writeDstc6Results } from '../../formats/dstc6.js';
 import { progress } from '../progress.js';
 import { action, alias, inputFlag, inputPath, intFlag, out, outFileFlag } from '../run.js';
 import { NB_CANDIDATES, nbCandidatesFlag, runScore, type ScoreFlags } from './dstc6-score.js';
@@ -137,9 +137,10 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     .option('--kb <file>', "the test set's KB (e.g. extendedkb2.txt for tst2/tst4): entity recognition of a model file (default: the KB the model file stores)", inputFlag('--kb'))
     .requiredOption('--out <file>', 'result file to write', outFileFlag('--out'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
+    .option('--force', 'rank even when the KB (--kb, or the one a model file stores) names fewer than half of the restaurants in the --data dialogs: a warning instead of the refusal')
     .action(
-      action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean }) => {
-        const { checkModelName, isModelFile, resolveModel } = registry ?? (await loadRegistry());
+      action(async (o: { model: string; data: string; out: string; kb?: string; allowCheckpoint?: boolean; force?: boolean }) => {
+        const { checkModelName, isModelFile, resolveModel, resolveModelContent } = registry ?? (await loadRegistry());
         const { checkAllowCheckpoint, checkContextFlags } = await import('../model-flags.js');
         const { readBabiKb } = await import('../../formats/babi.js');
         const { isResponder, responderAsRanker } = await import('../../rankers/ranker.js');
@@ -151,7 +152,20 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
         checkContextFlags({ name: o.model }, o, ['kb'], isModelFile(o.model) ? ['kb'] : undefined);
         const kb = o.kb ? readBabiKb(o.kb).facts : undefined;
         const entries = readDstc6Data(o.data);
-        const model = resolveModel(o.model, { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) });
+        // A model file is read once: its stored KB is checked against the data too (when no --kb replaces it).
+        const content = isModelFile(o.model) ? (await import('../../formats/model-file.js')).readModelFile(o.model) : undefined;
+        const { agreementIssue, kbCoverage, storedRestaurants } = await import('../../testbeds/restaurant/agreement.js');
+        const { checkAgreement, KB_ADVICE, STORED_KB_ADVICE } = await import('../agreement.js');
+        const stored = !kb && content ? storedRestaurants(content) : undefined;
+        if (kb || stored) {
+          const dialogs = entries.map((e) => ({ id: e.dialog_id, turns: dstc6History(e.utterances) }));
+          checkAgreement(
+            [kb ? ['--kb', agreementIssue(kbCoverage(dialogs, kb), 'restaurants', 'the --data dialogs'), KB_ADVICE] : [`the KB stored in ${o.model}`, agreementIssue(kbCoverage(dialogs, stored as ReadonlySet<string>), 'restaurants', 'the --data dialogs'), STORED_KB_ADVICE]],
+            o.force,
+          );
+        }
+        const ctx = { candidates: distinctCandidates(entries), ...(kb ? { kb } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
+        const model = content ? resolveModelContent(content, o.model, ctx) : resolveModel(o.model, ctx);
         const ranker = isResponder(model) ? responderAsRanker(model) : model;
         const bar = progress(`rank ${o.model}`, entries.length);
         const results = rankDstc6(entries, (h, c) => ranker.rank(h, c), { onProgress: (d) => bar.update(d) });

@@ -15,6 +15,8 @@ import { shardItems, type ShardItem } from '../../core/shard.js';
 import type { Dialog } from '../../core/dialog.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { SUMMARY } from './summaries.js';
+import { agreementIssue, candidateCoverage, kbCoverage, storedRestaurants } from '../../testbeds/restaurant/agreement.js';
+import { CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE, checkAgreement } from '../agreement.js';
 
 interface EvalOptions {
   model: string;
@@ -25,6 +27,7 @@ interface EvalOptions {
   json?: boolean;
   predictions?: string;
   allowCheckpoint?: boolean;
+  force?: boolean;
 }
 
 export function registerEval(program: Command): void {
@@ -39,7 +42,8 @@ export function registerEval(program: Command): void {
     .option('--train <file>', 'training dialogs, for a model that learns from them when built (rules-dstc2); several files joined by commas, e.g. trn and dev (default: none)', inputListFlag('--train'))
     .option('--json', 'print {"perResponse","perDialog","turns","dialogs"}')
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)', outFileFlag('--predictions'))
-    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model');
+    .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
+    .option('--force', 'evaluate even when the inputs disagree (the KB — --kb, or the one a model file stores — naming fewer than half of the restaurants in the --data dialogs, candidates holding fewer than half of their answers): a warning instead of the refusal');
   shardOptions(cmd).action(action((o: EvalOptions & ShardFlags) => run(o)));
 }
 
@@ -58,6 +62,15 @@ function run(o: EvalOptions & ShardFlags): void {
   const candidates = o.candidates ? readBabiCandidates(o.candidates).candidates : m.content?.candidates;
   const kbFacts = o.kb ? readBabiKb(o.kb).facts : undefined;
   const train = o.train ? o.train.split(',').flatMap((f) => readBabiDialogs(f).dialogs) : undefined;
+  const stored = !kbFacts && m.content ? storedRestaurants(m.content) : undefined;
+  checkAgreement(
+    [
+      ['--kb', kbFacts ? agreementIssue(kbCoverage(dialogs, kbFacts), 'restaurants', 'the --data dialogs') : undefined, KB_ADVICE],
+      [`the KB stored in ${o.model}`, stored ? agreementIssue(kbCoverage(dialogs, stored), 'restaurants', 'the --data dialogs') : undefined, STORED_KB_ADVICE],
+      [o.candidates ? '--candidates' : `the candidates stored in ${o.model}`, candidates ? agreementIssue(candidateCoverage(dialogs, candidates), 'answers', 'the --data dialogs') : undefined, CANDIDATES_ADVICE],
+    ],
+    o.force,
+  );
   const model = m.content
     ? modelFromContent(m.content, o.model, kbFacts ? KbTypes.fromFacts(kbFacts) : undefined)
     : createModel(o.model, { ...(candidates ? { candidates } : {}), ...(kbFacts ? { kb: kbFacts } : {}), ...(train ? { train } : {}) });

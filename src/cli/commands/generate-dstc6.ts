@@ -1,9 +1,8 @@
 /** `dialogym generate dstc6`: DSTC6 Track 1 dataset files (training or test sets) from the simulator. */
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeFolder } from '../../core/files.js';
 import { DSTC6_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { DSTC6_SETS, SET_SPECS, dstc6SetFiles, generateDstc6Sets, type DatasetOptions, type Dstc6Set, type GeneratedSet } from '../../testbeds/dstc6/sim-dataset.js';
 import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
@@ -99,6 +98,6 @@ export function finishGenerateDstc6(run: MergedRun, start = Date.now()): void {
     s.answers.push(it.answer);
   }
   const files = dstc6SetFiles(opts, sets);
-  for (const f of files) writeFileAtomic(join(flags.out as string, f.name), f.text);
+  writeFolder(flags.out as string, 'dialogym generate dstc6', files.map((f) => ({ name: f.name, data: f.text }))); // all files or none (core/files.ts StagedFolder)
   out(`wrote ${files.length} files (${run.items.length} entries) to ${flags.out} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }

@@ -1,9 +1,8 @@
 /** `dialogym generate restaurant`: regenerate the bAbI dialog tasks 1-5 with the simulator. */
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeFolder } from '../../core/files.js';
 import { generateRestaurantDataset } from '../../testbeds/restaurant/dataset.js';
 import { BABI_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
 import { TASKS, type TaskId } from '../../testbeds/restaurant/simulator.js';
@@ -77,7 +76,8 @@ export function registerGenerateRestaurant(gen: Command): void {
 export function finishGenerateRestaurant(run: MergedRun, start = Date.now()): void {
   const dir = run.options['out'] as string;
   const items = run.items as readonly (ShardItem & { name: string; text: string })[];
-  for (const f of items) writeFileAtomic(join(dir, f.name), f.text);
+  // All files or none: a run killed while writing leaves the folder as it was, or refused by its readers (core/files.ts StagedFolder).
+  writeFolder(dir, 'dialogym generate restaurant', items.map((f) => ({ name: f.name, data: f.text })));
   const dialogs = items.reduce((n, f) => n + (f.name.startsWith('dialog-babi-task') ? (f.text.match(/^1 /gm)?.length ?? 0) : 0), 0);
   out(`wrote ${items.length} files (${dialogs} dialogs) to ${dir} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }

@@ -20,6 +20,8 @@ import { action, alias, checkHeldOut, floatFlag, inputFlag, inputListFlag, intFl
 import { progress } from '../progress.js';
 import { modelHelp } from '../model-flags.js';
 import { SUMMARY } from './summaries.js';
+import { agreementIssue, candidateCoverage, kbCoverage } from '../../testbeds/restaurant/agreement.js';
+import { CANDIDATES_ADVICE, KB_ADVICE, checkAgreement } from '../agreement.js';
 
 interface TrainFlags {
   model: string;
@@ -50,6 +52,7 @@ interface TrainFlags {
   input?: string;
   out: string;
   json?: boolean;
+  force?: boolean;
 }
 
 /**
@@ -134,6 +137,7 @@ export function registerTrain(program: Command): void {
     .option('--advice-gate <p>', "hcn with --rules-advice: say its own choice only at this probability or more, else the rules' response (default: 0)", floatFlag('--advice-gate', 0, 1))
     .requiredOption('--out <model.dgm>', 'model file to write (it stores the --candidates, so eval/chat/serve need them no more)', outFileFlag('--out'))
     .option('--json', 'print {"model","dev","selected","seconds","missing","out","candidates"} as JSON')
+    .option('--force', 'train even when the inputs disagree (a --kb naming fewer than half of the restaurants in the training dialogs, --candidates holding fewer than half of their answers): a warning instead of the refusal')
     .action(action((o: TrainFlags) => run(o)));
 }
 
@@ -198,7 +202,16 @@ function run(flags: TrainFlags): void {
   const readDialogs = (f: string): Dialog[] => (o.model === 'hcn' ? f.split(',').flatMap(readOne) : readOne(f));
   const train = readDialogs(o.train);
   const dev = o.dev !== undefined ? readDialogs(o.dev) : [];
-  const kb = o.kb ? KbTypes.fromFacts(readBabiKb(o.kb).facts) : undefined;
+  const facts = o.kb ? readBabiKb(o.kb).facts : undefined;
+  // Inputs that must agree, before the long work (issue 41: a KB naming none of the dialogs' restaurants trained for hours on nothing delexicalised).
+  checkAgreement(
+    [
+      ['--kb', facts ? agreementIssue(kbCoverage(train, facts), 'restaurants', 'the training dialogs') : undefined, KB_ADVICE],
+      ['--candidates', o.candidates !== undefined ? agreementIssue(candidateCoverage(train, candidates), 'answers', 'the training dialogs') : undefined, CANDIDATES_ADVICE],
+    ],
+    o.force,
+  );
+  const kb = facts ? KbTypes.fromFacts(facts) : undefined;
   // --profile: its options for the task, under the flags given.
   const profiled: TrainOptions = o.profile !== undefined && (BENCHMARK_MODELS as readonly string[]).includes(o.model) ? trainerOf(o.model as BenchmarkModel, profileNamed(o.profile), o.seed ?? 1, taskOf(o)).opts : {};
   const given: TrainOptions = {

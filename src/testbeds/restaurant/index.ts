@@ -32,3 +32,4 @@ export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMA
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
 export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';
+export { AGREEMENT_MIN_SHARE, agreementIssue, candidateCoverage, checkKbAgreement, kbCoverage, storedRestaurants, type Coverage } from './agreement.js';
