@@ -5,22 +5,55 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng, type Rng } from '../../core/rng.js';
 import { readDstc6Results } from '../../formats/dstc6.js';
-import { hasExactResultShape, scoreDstc6FilesQuickly } from './score-quick.js';
+import { MAX_TEXT_FILE_BYTES } from '../../core/files.js';
+import { scoreDstc6FilesQuickly } from './score-quick.js';
+import { isAscii } from 'node:buffer';
+import { SCAN_MAX_BYTES, scanTruth, walkResultFile } from './score-scan.cjs';
 import { scoreDstc6 } from './score.js';
 
-const exact = (text: string): boolean => hasExactResultShape(JSON.parse(text), text);
+/** Whether the quick reader takes `text` as exactly a result file; when it does, it hands over what JSON.parse reads. */
+function exact(text: string): boolean {
+  const seen: unknown[] = [];
+  const ok = isAscii(Buffer.from(text)) && walkResultFile(text, (dialog_id, items) => seen.push({ dialog_id, lst_candidate_id: items }) > 0);
+  if (ok) assert.deepEqual(seen, JSON.parse(text), text);
+  return ok;
+}
 
-test('hasExactResultShape: exactly a result file, or not', () => {
+test('the quick reader takes exactly a result file in ASCII, and hands over what JSON.parse reads', () => {
   assert.equal(exact('[]'), true);
+  assert.equal(exact(' \r\n[\t]\n'), true);
   assert.equal(exact('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}, {"rank": 2, "candidate_id": "b"}]}]'), true);
+  assert.equal(exact('[{"lst_candidate_id": [{"candidate_id": "a", "rank": 1000000}], "dialog_id": "d1"}]'), true);
+  assert.equal(exact('[{"dialog_id": "d\\u0031", "lst_candidate_id": [{"candidate_id": "a", "rank": 1.0}]}]'), true); // what JSON.parse reads
   assert.equal(exact('[ {"dialog_id" : "d1" ,\n "lst_candidate_id" : [ ] } ]'), true);
+  assert.equal(exact(`[{"dialog_id": "${'x'.repeat(200)}", "lst_candidate_id": []}]`), true);
   for (const text of [
+    '',
+    '[',
+    '[] x',
+    '[],',
+    '[{"dialog_id": "d1", "lst_candidate_id": []},]',
+    '\ufeff[]', // a BOM
+    '[{"dialog_id": "dé", "lst_candidate_id": []}]', // non-ASCII: the checking reader decodes it
+    '[{"dialog_id": "d:1", "lst_candidate_id": []}]', // a colon inside a string: counted, so not taken as exact
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 01}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": -1}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a"}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}, ]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1} {"candidate_id": "b", "rank": 2}]}]',
+    '[{"dialog_id": "d1" "lst_candidate_id": []}]',
+    '[{"dialog_id": null, "lst_candidate_id": []}]',
+    '[{"dialog_id": "d1\u0000", "lst_candidate_id": []}]',
     '{}',
     '[[]]',
     '[{"dialog_id": "d1", "lst_candidate_id": [], "system": "tfidf"}]', // another key
     '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1, "score": 0.5}]}]',
     '[{"dialog_id": "d1", "dialog_id": "d1", "lst_candidate_id": []}]', // a key twice
-    '[{"dialog_id": "d:1", "lst_candidate_id": []}]', // a colon inside a string: counted, so not taken as exact
+    '{}',
+    '[[]]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [], "system": "tfidf"}]', // another key
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1, "score": 0.5}]}]',
+    '[{"dialog_id": "d1", "dialog_id": "d1", "lst_candidate_id": []}]', // a key twice
     '[{"dialog_id": "", "lst_candidate_id": []}]',
     '[{"dialog_id": "d1"}]',
     '[{"dialog_id": "d1", "lst_candidate_id": {}}]',
@@ -33,6 +66,12 @@ test('hasExactResultShape: exactly a result file, or not', () => {
   ]) {
     assert.equal(exact(text), false, text);
   }
+  // The answers of a truth file: its rank-1 candidates; none, or a dialog twice, is the checking reader's to name.
+  assert.deepEqual([...(scanTruth('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}]}]') ?? [])], [['d1', 'a']]);
+  assert.equal(scanTruth('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 2}]}]'), undefined);
+  assert.equal(scanTruth('[{"dialog_id": "d1", "lst_candidate_id": []}, {"dialog_id": "d1", "lst_candidate_id": []}]'), undefined);
+  // Files too large for the text reader go to it, for its error.
+  assert.ok(SCAN_MAX_BYTES <= MAX_TEXT_FILE_BYTES);
 });
 
 /** A random result file's text: mostly exact, sometimes with what sends it to the checking reader. */
