@@ -9,8 +9,6 @@ import type { Dstc6Result } from '../../formats/dstc6.js';
 import { precisionAtK, type MrrState, type PrecisionAtKState } from '../../metrics/ranking.js';
 import { rankOfAnswer, scoreFilesQuickly, scoreOfRanks, type AnswerRanks } from './score-scan.cjs';
 
-type Candidate = Dstc6Result['lst_candidate_id'][number];
-
 /**
  * Options of `scoreDstc6`.
  *
@@ -68,8 +66,7 @@ function answerRanks(result: readonly Dstc6Result[], answers: ReadonlyMap<string
   for (const r of result) {
     if (ranks.has(r.dialog_id)) duplicated++;
     const answer = answers.get(r.dialog_id);
-    const items = r.lst_candidate_id;
-    ranks.set(r.dialog_id, answer === undefined ? undefined : rankOfAnswer(items.length, (i) => (items[i] as Candidate).rank, (i) => (items[i] as Candidate).candidate_id === answer, nb));
+    ranks.set(r.dialog_id, answer === undefined ? undefined : rankOfAnswer(r.lst_candidate_id, answer, nb));
   }
   return { ranks, duplicated };
 }
