@@ -60,10 +60,10 @@ function run(cmd: readonly string[], withEnv: NodeJS.ProcessEnv = env): Run {
   const r = spawnSync('bash', ['-c', script, 'bench', ...cmd], { encoding: 'utf8', maxBuffer: 1 << 26, env: withEnv });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed (${r.status}): ${r.stdout}${r.stderr}`);
-  // `times`: the shell's own times, then its children's: "0m0.045s 0m0.008s"
+  // `times`: the shell's own user and sys times, then (last line) its children's: "0m0.045s 0m0.008s"
   const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(r.stderr.trim());
   if (!m) throw new Error(`no CPU times from bash: ${r.stderr}`);
-  return { wall, cpu: Number(m[3]) * 60 + Number(m[4]), stdout: r.stdout };
+  return { wall, cpu: Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4]), stdout: r.stdout };
 }
 
 const ms = (s: number): string => `${(s * 1000).toFixed(1)} ms`;
