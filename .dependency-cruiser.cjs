@@ -94,6 +94,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.cts', '.js', '.cjs', '.mjs', '.json'] },
   },
 };

@@ -1,7 +1,9 @@
 /**
  * The CLI loads only what the verb being run needs: the modules each command line imports are
- * recorded by a module resolve hook (node --import, module.register), so the checks do not depend on
- * timing. Also: the light verb manifest gives exactly the help of the fully loaded program.
+ * recorded by a module resolve hook (node --import, module.register) and, for the CommonJS entry
+ * (the package's bin, src/cli/main.cts), by a `--require` preload that logs `require`, so the
+ * checks do not depend on timing. Also: the light verb manifest gives exactly the help of the
+ * fully loaded program, and so do the CommonJS entry's help pages, for every page and width.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,9 +12,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
 import { cliPath, repoRoot } from './shared-data.js';
-import { verbOf } from '../src/cli/program.js';
+import { buildProgram, verbOf } from '../src/cli/program.js';
 import { VERBS, verbName } from '../src/cli/commands/index.js';
+import { HELP_PAGES, formatHelpPage, helpPageOf } from '../src/cli/help.cjs';
+import { HELP_PAGES_FILE, helpPages, renderHelpPages } from './help-pages.js';
+
+/** The package's bin: the CommonJS entry. */
+const binPath = join(repoRoot, 'dist', 'src', 'cli', 'main.cjs');
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-startup-'));
 const log = join(tmp, 'loaded.txt');
@@ -30,10 +38,28 @@ export async function resolve(specifier, context, next) {
 const register = join(tmp, 'register.mjs');
 writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
 
+const requireLog = join(tmp, 'required.txt');
+const requireHook = join(tmp, 'require-hook.cjs');
+writeFileSync(
+  requireHook,
+  `const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  appendFileSync(${JSON.stringify(requireLog)}, Module._resolveFilename(request, parent, isMain) + '\\n');
+  return load.apply(this, arguments);
+};
+`,
+);
+
 /** Runs the CLI and returns the URLs of every module it imported (ESM resolution, including packages' entry points). */
 function loaded(...args: string[]): { code: number; stdout: string; modules: string[] } {
+  return loadedBy(cliPath, args);
+}
+
+function loadedBy(entry: string, args: readonly string[]): { code: number; stdout: string; modules: string[] } {
   rmSync(log, { force: true });
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, cliPath, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, entry, ...args], { encoding: 'utf8' });
   let modules: string[] = [];
   try {
     modules = readFileSync(log, 'utf8').trim().split('\n');
@@ -75,7 +101,7 @@ test('--help, dstc6 score --help and dstc6 score load no server, SQLite, worker 
   const score = loaded('dstc6', 'score', '--result', tiny, '--truth', tiny);
   assert.match(score.stdout, /^Precision @1: 1\.0\n/);
   assert.deepEqual(
-    score.modules.filter((m) => /\/node_modules\/commander\/|\/cli\/(program|run)\.js$|\/cli\/commands\/dstc6\.js$|\/formats\/|\/testbeds\/dstc6\/(?!score-quick\.js)/.test(m)),
+    score.modules.filter((m) => /\/node_modules\/commander\/|\/cli\/(program|run)\.js$|\/cli\/commands\/dstc6\.js$|\/formats\/|\/testbeds\/dstc6\/(?!score-quick\.js|score-scan\.cjs)/.test(m)),
     [],
   );
   // Its help, or an unusual command line (here a trailing --), goes through commander.
@@ -114,6 +140,95 @@ test('the verb manifest gives the help of the fully loaded program, for the top 
     const h = spawnSync(process.execPath, [cliPath, name, '--help'], { encoding: 'utf8' });
     assert.equal(h.status, 0, `${name} --help: ${h.stderr}`);
     assert.equal(h.stdout, full[name], `${name} --help`);
+  }
+});
+
+/** The files the CommonJS entry requires for `args`, and whether it imported any ES module. */
+function requiredByBin(args: readonly string[]): { code: number; stdout: string; stderr: string; required: string[]; esm: string[] } {
+  rmSync(requireLog, { force: true });
+  rmSync(log, { force: true });
+  const r = spawnSync(process.execPath, ['--require', requireHook, '--import', pathToFileURL(register).href, binPath, ...args], { encoding: 'utf8' });
+  const lines = (file: string): string[] => {
+    try {
+      return readFileSync(file, 'utf8').trim().split('\n').filter((l) => l !== '');
+    } catch {
+      return [];
+    }
+  };
+  // the hooks' own modules are not the CLI's
+  const esm = lines(log).filter((u) => !u.startsWith('node:') && u !== pathToFileURL(binPath).href);
+  const required = lines(requireLog).filter((f) => f.startsWith(repoRoot) && f !== binPath).map((f) => f.slice(repoRoot.length + 1));
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, required, esm };
+}
+
+test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJS files, without the ES module loader', () => {
+  const help = ['dist/src/cli/help.cjs', 'dist/src/cli/help-pages.json', 'dist/src/cli/plain-io.cjs'];
+  for (const args of [['--help'], ['-h'], ['help'], ['help', 'dstc6'], ['evaluate', '--help'], ['dstc6', 'score', '-h'], ['dstc6', 'help', 'score']]) {
+    const r = requiredByBin(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.deepEqual(r.esm, [], args.join(' '));
+    assert.deepEqual(r.required, help, args.join(' '));
+  }
+  const score = requiredByBin(['dstc6', 'score', '--result', tiny, '--truth', tiny]);
+  assert.match(score.stdout, /^Precision @1: 1\.0\n/);
+  assert.deepEqual(score.esm, []);
+  assert.deepEqual(score.required, ['dist/src/cli/commands/dstc6-score-plain.cjs', 'dist/src/testbeds/dstc6/score-scan.cjs', 'dist/src/cli/plain-io.cjs']);
+  // Anything else goes to the ES module CLI: a verb run, an unusual help line, a score of a file that is not exactly a result file.
+  const notExact = join(tmp, 'not-exact.json');
+  writeFileSync(notExact, JSON.stringify([{ dialog_id: 'd1', lst_candidate_id: [{ candidate_id: 'a', rank: '1' }] }]));
+  for (const args of [['stats'], ['--debug', '--help'], ['help', 'dstc6', 'score'], ['dstc6', 'score', '--result', notExact, '--truth', tiny]]) {
+    assert.ok(requiredByBin(args).esm.some((m) => m.endsWith('/dist/src/cli/index.js')), args.join(' '));
+  }
+});
+
+test('the CommonJS entry prints what the ES module CLI prints (stdout, stderr, exit code)', () => {
+  const bin = (args: readonly string[]): unknown => {
+    const r = spawnSync(process.execPath, [binPath, ...args], { encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const esm = (args: readonly string[]): unknown => {
+    const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  for (const args of [['--help'], ['-h'], ['help'], ['help', 'dstc6'], ['help', 'dstc6', 'score'], ['evaluate', '--help'], ['dstc6', 'rank', '--help'], ['dstc6', 'help', 'score'], ['dstc6'], [], ['--version'], ['nosuchverb', '--help']]) {
+    assert.deepEqual(bin(args), esm(args), args.join(' '));
+  }
+});
+
+/** The fully loaded program's help of the command `words` names, at `width` columns. */
+function commanderHelp(program: Command, words: readonly string[], width: number): string {
+  let cmd = program;
+  for (const w of words) cmd = cmd.commands.find((c) => c.name() === w) as Command;
+  cmd.configureOutput({ getOutHelpWidth: () => width });
+  return cmd.helpInformation();
+}
+
+test('the help pages are the fully loaded program\'s, and laid out as commander lays them out at any width', async () => {
+  const program = await buildProgram();
+  const pages = helpPages(program);
+  assert.equal(readFileSync(HELP_PAGES_FILE, 'utf8'), renderHelpPages(pages), 'src/cli/help-pages.json is out of date: rewrite it with `npx tsc -p . && node dist/test/help-pages.js --write`');
+  assert.deepEqual(HELP_PAGES, pages, 'dist/src/cli/help-pages.json differs from src/: build with `npx tsc -p .`');
+  assert.ok(Object.keys(pages).length >= 50, `${Object.keys(pages).length} pages`);
+  for (const [key, page] of Object.entries(pages)) {
+    for (const width of [20, 60, 80, 81, 100, 137, 200]) {
+      assert.equal(formatHelpPage(page, width), commanderHelp(program, key === '' ? [] : key.split(' '), width), `'${key}' at ${width} columns`);
+    }
+  }
+});
+
+test('helpPageOf takes only the plain ways of asking for help', () => {
+  const page = (args: string[]): string | undefined => {
+    const p = helpPageOf(args, HELP_PAGES);
+    return p === undefined ? undefined : p.usage;
+  };
+  assert.equal(page(['--help']), 'dialogym [options] [command]');
+  assert.equal(page(['help']), 'dialogym [options] [command]');
+  assert.equal(page(['dstc6', '--help']), 'dialogym dstc6 [options] [command]');
+  assert.equal(page(['help', 'dstc6']), 'dialogym dstc6 [options] [command]');
+  assert.equal(page(['dstc6', 'help', 'score']), 'dialogym dstc6 score [options]');
+  assert.equal(page(['dstc6', 'score', '-h']), 'dialogym dstc6 score [options]');
+  for (const args of [[], ['dstc6'], ['--debug', '--help'], ['help', 'dstc6', 'score'], ['stats', 'help'], ['help', 'nosuchverb'], ['nosuchverb', '--help'], ['dstc6', 'score', 'x', '--help'], ['help', '--help']]) {
+    assert.equal(page(args), undefined, args.join(' '));
   }
 });
 

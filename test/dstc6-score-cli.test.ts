@@ -4,11 +4,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { dstc6Dir, skipUnless } from './shared-data.js';
-import { cli } from './cli.js';
+import { spawnSync } from 'node:child_process';
+import { dstc6Dir, repoRoot, skipUnless } from './shared-data.js';
+import { cli, type CliRun } from './cli.js';
 import { dstc6TestFiles } from './dstc6-files.js';
-import { readDstc6Data, writeDstc6Results } from '../src/formats/dstc6.js';
+import { readDstc6Data, readDstc6Results, writeDstc6Results } from '../src/formats/dstc6.js';
+import { meanReciprocalRank, precisionAtK } from '../src/metrics/ranking.js';
+import { scoreDstc6 } from '../src/testbeds/dstc6/score.js';
 import { tfidfBaseline } from '../src/testbeds/dstc6/tfidf-baseline.js';
+
+/** `dialogym <args>` through the package's bin, the CommonJS entry (src/cli/main.cts), which scores plain command lines itself. */
+function bin(...args: string[]): CliRun {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'src', 'cli', 'main.cjs'), ...args], { encoding: 'utf8', input: '' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-score-'));
 const json = (path: string, v: unknown): string => {
@@ -85,6 +94,27 @@ test('several results: one-line errors for unmatched names, counts and bad files
   assert.match(cli('dstc6', 'score', '--result', str, '--truth', truthA).stdout, /^Precision @1: 0\.5\n/);
 });
 
+test('the bin prints what the ES module CLI prints, on good and bad input', () => {
+  const dup = json(join(tmp, 'dup', 'a.json'), [entry('a1', 'x'), entry('a1', 'q', 'x'), entry('zz', 'x')]);
+  const escaped = join(tmp, 'esc', 'a.json');
+  mkdirSync(join(escaped, '..'), { recursive: true });
+  writeFileSync(escaped, '[{"dialog_id": "a\\u0031", "lst_candidate_id": [{"candidate_id": "x", "rank": 1.0}]}]');
+  const cases: string[][] = [
+    ['--result', res, '--truth', truthDir],
+    ['--result', res, '--truth', truthDir, '--json', '--nb-candidates', '1'],
+    ['--result', resA, resA, '--truth', truthA],
+    ['--result', dup, '--truth', truthA],
+    ['--result', dup, resA, '--truth', `${truthA},${truthA}`, '--json'],
+    ['--result', escaped, '--truth', truthA],
+    ['--result', resA, join(tmp, 'nope.json'), '--truth', `${truthA},${truthA}`],
+    ['--result', resA, '--truth', join(tmp, 'empty')],
+    ['--result', resA, '--truth', 'dstc6:tst1/task1'],
+    ['--result', resA, resB, '--truth', truthA, '--nb-candidates', '0'],
+  ];
+  mkdirSync(join(tmp, 'empty'), { recursive: true });
+  for (const args of cases) assert.deepEqual(bin('dstc6', 'score', ...args), cli('dstc6', 'score', ...args), args.join(' '));
+});
+
 test('the 20 real test files in one run: each file as the official TF-IDF figures, total their mean', { skip: skipUnless(dstc6Dir) }, () => {
   const files = dstc6TestFiles();
   const sub = join(tmp, 'submission');
@@ -100,4 +130,17 @@ test('the 20 real test files in one run: each file as the official TF-IDF figure
   }
   assert.equal(j.total.dialogs, 20000);
   assert.ok(Math.abs(j.total.p1 - j.files.reduce((a, f) => a + f.p1, 0) / 20) < 1e-12);
+  // The bin's own scoring (one process, no ES module) prints the same bytes; each file's figures to
+  // the last digit are those of scoreDstc6 on the checking readers.
+  const args = ['dstc6', 'score', '--result', sub, '--truth', join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0'), '--json'];
+  assert.deepEqual(bin(...args), r);
+  for (const f of files) {
+    const s = scoreDstc6(readDstc6Results(join(sub, f.set, basename(f.answers))), readDstc6Results(f.answers));
+    const got = j.files.find((x) => x.result === join(sub, f.set, basename(f.answers))) as unknown as Record<string, number>;
+    assert.deepEqual([got.p1, got.p2, got.p5, got.mrr], [1, 2, 5].map((k) => precisionAtK.value(s.precision, k)).concat(meanReciprocalRank.value(s.mrr)), f.name);
+  }
+  for (const f of files.slice(0, 3)) {
+    const one = ['dstc6', 'score', '--result', join(sub, f.set, basename(f.answers)), '--truth', f.answers];
+    assert.deepEqual(bin(...one), cli(...one, '--'));
+  }
 });

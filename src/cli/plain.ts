@@ -1,15 +1,19 @@
 /**
  * The CLI plumbing that needs no commander: one-line errors, exit codes, flag value parsers,
- * output, file lists. The commander-free paths (`dstc6 score` on a plain command line, see
- * ./index.ts) import this module alone; verbs import it through ./run.ts.
+ * output, file lists (those two in ./plain-io.cts, which the CommonJS entry ./main.cts uses
+ * alone). The commander-free paths (`dstc6 score` on a plain command line, see ./index.ts) import
+ * this module alone; verbs import it through ./run.ts.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError, FormatError, InternalError, describeError } from '../core/errors.js';
 import { CATALOGUE } from '../datasets/catalogue.js';
 import { resolveRef } from '../datasets/refs.js';
 import { dataRoot } from '../datasets/store.js';
 import type { FileKind, MisreadError } from '../formats/sniff.js';
+import { isFolder, listFiles } from './plain-io.cjs';
+
+export { exitOnEpipe, isFolder, writeStdoutSync } from './plain-io.cjs';
 
 /** Whether --debug was given (stack traces on errors). */
 export function debugEnabled(): boolean {
@@ -52,15 +56,6 @@ const SYSTEM_REASONS: Readonly<Record<string, string>> = {
 /** The atomic writers' temp file `.<name>.<pid>.<n>.tmp` (src/core/files.ts) → the file it stands for. */
 function targetOfTemp(path: string): string {
   return path.replace(/(^|\/)\.([^/]+)\.\d+\.(\d+|check)\.tmp$/, '$1$2');
-}
-
-/** Whether `path` is a folder (true), another file (false), or not there (undefined). */
-export function isFolder(path: string): boolean | undefined {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -266,34 +261,6 @@ export function out(line: string): void {
   process.stdout.write(line + '\n');
 }
 
-/** Ends the process quietly (exit 0) when the reader of `stream` has gone (EPIPE: `dialogym … | head`). */
-export function exitOnEpipe(stream: NodeJS.WriteStream): void {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-  });
-}
-
-/**
- * Writes `text` to stdout with blocking writes on fd 1, without creating `process.stdout` (a
- * stream over a pipe costs ~2 ms of a ~65 ms call: what the plain `dstc6 score` prints through).
- * A closed pipe (EPIPE) ends the process quietly, as `exitOnEpipe` does for the stream; a
- * non-blocking stdout that is full (EAGAIN) gets the rest through `process.stdout`. Do not mix
- * with `out` in one run.
- */
-export function writeStdoutSync(text: string): void {
-  const bytes = Buffer.from(text);
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(1, bytes, done);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') process.exit(0);
-    if (code !== 'EAGAIN') throw e;
-    exitOnEpipe(process.stdout);
-    process.stdout.write(bytes.subarray(done));
-  }
-}
-
 /**
  * The files a multi-file flag names: each value may hold several comma-separated paths, and a
  * folder stands for the files under it (recursively, sorted by path) whose name ends with `ext`.
@@ -301,40 +268,7 @@ export function writeStdoutSync(text: string): void {
  * returned as is, for the reader to report.
  */
 export function fileList(flag: string, values: string | readonly string[], ext: string): string[] {
-  const out: string[] = [];
-  for (const value of typeof values === 'string' ? [values] : values) {
-    for (const given of value.split(',')) {
-      if (given === '') continue;
-      const path = inputPath(flag, given);
-      // A file, or not there (the reader reports it: `path: no such file`).
-      if (isFolder(path) !== true) {
-        out.push(path);
-        continue;
-      }
-      const found = filesUnder(path).filter((f) => f.endsWith(ext));
-      if (found.length === 0) throw new ConfigError(`${flag}: ${path}: no *${ext} file in this folder`);
-      out.push(...found);
-    }
-  }
-  if (out.length === 0) throw new ConfigError(`${flag}: no file given`);
-  return out;
-}
-
-/** A symbolic link to a file (results often link to a shared run's files); links to folders are not followed (no cycles). */
-function isFileBehind(link: string): boolean {
-  try {
-    return statSync(link).isFile();
-  } catch {
-    return false; // a dangling link
-  }
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p));
-    else if (e.isFile() || (e.isSymbolicLink() && isFileBehind(p))) out.push(p);
-  }
-  return out;
+  return listFiles(values, ext, (v) => inputPath(flag, v), (reason) => {
+    throw new ConfigError(`${flag}: ${reason}`);
+  });
 }

@@ -24,7 +24,7 @@ declare namespace WebAssembly {
   }
 }
 
-const leb = (n: number): number[] => {
+export const leb = (n: number): number[] => {
   const out: number[] = [];
   do {
     let b = n & 0x7f;
@@ -34,14 +34,14 @@ const leb = (n: number): number[] => {
   } while (n);
   return out;
 };
-const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
-const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
+export const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
+export const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
 const str = (s: string): number[] => [...leb(s.length), ...Buffer.from(s)];
 const I32 = 0x7f;
 const V128 = 0x7b;
-const get = (i: number): number[] => [0x20, ...leb(i)];
-const set = (i: number): number[] => [0x21, ...leb(i)];
-const sleb = (n: number): number[] => {
+export const get = (i: number): number[] => [0x20, ...leb(i)];
+export const set = (i: number): number[] => [0x21, ...leb(i)];
+export const sleb = (n: number): number[] => {
   const out: number[] = [];
   for (;;) {
     const b = n & 0x7f;

@@ -5,22 +5,55 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng, type Rng } from '../../core/rng.js';
 import { readDstc6Results } from '../../formats/dstc6.js';
-import { hasExactResultShape, scoreDstc6FilesQuickly } from './score-quick.js';
+import { MAX_TEXT_FILE_BYTES } from '../../core/files.js';
+import { scoreDstc6FilesQuickly } from './score-quick.js';
+import { isAscii } from 'node:buffer';
+import { SCAN_MAX_BYTES, readForScoring, scanTruth, walkResultFile } from './score-scan.cjs';
 import { scoreDstc6 } from './score.js';
 
-const exact = (text: string): boolean => hasExactResultShape(JSON.parse(text), text);
+/** Whether the quick reader takes `text` as exactly a result file; when it does, it hands over what JSON.parse reads. */
+function exact(text: string): boolean {
+  const seen: unknown[] = [];
+  const ok = isAscii(Buffer.from(text)) && walkResultFile(text, (dialog_id, items) => seen.push({ dialog_id, lst_candidate_id: items }) > 0);
+  if (ok) assert.deepEqual(seen, JSON.parse(text), text);
+  return ok;
+}
 
-test('hasExactResultShape: exactly a result file, or not', () => {
+test('the quick reader takes exactly a result file in ASCII, and hands over what JSON.parse reads', () => {
   assert.equal(exact('[]'), true);
+  assert.equal(exact(' \r\n[\t]\n'), true);
   assert.equal(exact('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}, {"rank": 2, "candidate_id": "b"}]}]'), true);
+  assert.equal(exact('[{"lst_candidate_id": [{"candidate_id": "a", "rank": 1000000}], "dialog_id": "d1"}]'), true);
+  assert.equal(exact('[{"dialog_id": "d\\u0031", "lst_candidate_id": [{"candidate_id": "a", "rank": 1.0}]}]'), true); // what JSON.parse reads
   assert.equal(exact('[ {"dialog_id" : "d1" ,\n "lst_candidate_id" : [ ] } ]'), true);
+  assert.equal(exact(`[{"dialog_id": "${'x'.repeat(200)}", "lst_candidate_id": []}]`), true);
   for (const text of [
+    '',
+    '[',
+    '[] x',
+    '[],',
+    '[{"dialog_id": "d1", "lst_candidate_id": []},]',
+    '\ufeff[]', // a BOM
+    '[{"dialog_id": "dé", "lst_candidate_id": []}]', // non-ASCII: the checking reader decodes it
+    '[{"dialog_id": "d:1", "lst_candidate_id": []}]', // a colon inside a string: counted, so not taken as exact
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 01}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": -1}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a"}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}, ]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1} {"candidate_id": "b", "rank": 2}]}]',
+    '[{"dialog_id": "d1" "lst_candidate_id": []}]',
+    '[{"dialog_id": null, "lst_candidate_id": []}]',
+    '[{"dialog_id": "d1\u0000", "lst_candidate_id": []}]',
     '{}',
     '[[]]',
     '[{"dialog_id": "d1", "lst_candidate_id": [], "system": "tfidf"}]', // another key
     '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1, "score": 0.5}]}]',
     '[{"dialog_id": "d1", "dialog_id": "d1", "lst_candidate_id": []}]', // a key twice
-    '[{"dialog_id": "d:1", "lst_candidate_id": []}]', // a colon inside a string: counted, so not taken as exact
+    '{}',
+    '[[]]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [], "system": "tfidf"}]', // another key
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1, "score": 0.5}]}]',
+    '[{"dialog_id": "d1", "dialog_id": "d1", "lst_candidate_id": []}]', // a key twice
     '[{"dialog_id": "", "lst_candidate_id": []}]',
     '[{"dialog_id": "d1"}]',
     '[{"dialog_id": "d1", "lst_candidate_id": {}}]',
@@ -33,6 +66,12 @@ test('hasExactResultShape: exactly a result file, or not', () => {
   ]) {
     assert.equal(exact(text), false, text);
   }
+  // The answers of a truth file: its rank-1 candidates; none, or a dialog twice, is the checking reader's to name.
+  assert.deepEqual([...(scanTruth('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}]}]') ?? [])], [['d1', 'a']]);
+  assert.equal(scanTruth('[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 2}]}]'), undefined);
+  assert.equal(scanTruth('[{"dialog_id": "d1", "lst_candidate_id": []}, {"dialog_id": "d1", "lst_candidate_id": []}]'), undefined);
+  // Files too large for the text reader go to it, for its error.
+  assert.ok(SCAN_MAX_BYTES <= MAX_TEXT_FILE_BYTES);
 });
 
 /** A random result file's text: mostly exact, sometimes with what sends it to the checking reader. */
@@ -52,6 +91,66 @@ function randomResultText(rng: Rng, dialogs: number): string {
   else if (odd === 2) e.dialog_id = `${String(e.dialog_id)}:x`;
   return JSON.stringify(entries, null, rng.chance(0.5) ? 1 : undefined);
 }
+
+/** What the byte scanner tables for `text` (written to a file), as entries, or undefined when it leaves the file to the JSON.parse walk. */
+function tabled(text: string): unknown[] | undefined {
+  const file = join(mkdtempSync(join(tmpdir(), 'dialogym-scan-')), 'r.json');
+  writeFileSync(file, text);
+  const read = readForScoring(file);
+  if (read === undefined || !('table' in read)) return undefined;
+  const { bytes, i32, start, entries } = read.table;
+  const s = (q: number): string => bytes.toString('latin1', i32[q] as number, i32[q + 1] as number);
+  const out: unknown[] = [];
+  let q = start;
+  for (let e = 0; e < entries; e++) {
+    const count = i32[q + 2] as number;
+    const entry = { dialog_id: s(q), lst_candidate_id: [] as unknown[] };
+    q += 3;
+    for (let c = 0; c < count; c++, q += 3) entry.lst_candidate_id.push({ candidate_id: s(q), rank: i32[q + 2] });
+    out.push(entry);
+  }
+  return out;
+}
+
+test('the byte scanner tables the plain spelling of a result file as JSON.parse reads it, and nothing else', () => {
+  const plain = [
+    '[]',
+    ' \r\n[\t]\n',
+    '[{"dialog_id": "d1", "lst_candidate_id": []}]',
+    '[{"dialog_id":"d1","lst_candidate_id":[{"candidate_id":"a","rank":1},{"candidate_id":"b c","rank":1000000}]},{"dialog_id":"d2","lst_candidate_id":[]}]',
+    '[ {"dialog_id" : "d:1" ,\n "lst_candidate_id" : [ {"candidate_id" : "x" , "rank" : 20 } ] } ]',
+    `[{"dialog_id": "${'x'.repeat(200)}", "lst_candidate_id": [{"candidate_id": "~!#[]", "rank": 9}]}]`,
+  ];
+  for (const text of plain) assert.deepEqual(tabled(text), JSON.parse(text), text);
+  const other = [
+    '',
+    '[',
+    '[] x',
+    '[{"lst_candidate_id": [], "dialog_id": "d1"}]', // another key order: the JSON.parse walk
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"rank": 1, "candidate_id": "a"}]}]',
+    '[{"dialog_id": "d\\u0031", "lst_candidate_id": []}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1.0}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1e0}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 01}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 0}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1000001}]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": "1"}]}]',
+    '[{"dialog_id": "", "lst_candidate_id": []}]',
+    `[{"dialog_id": "${'x'.repeat(201)}", "lst_candidate_id": []}]`,
+    '[{"dialog_id": "d\u007f", "lst_candidate_id": []}]',
+    '[{"dialog_id": "dé", "lst_candidate_id": []}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": []},]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [], "x": 1}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": [{"candidate_id": "a", "rank": 1}, ]}]',
+    '[{"dialog_id": "d1", "lst_candidate_id": []}]\u0000',
+    '\ufeff[]',
+  ];
+  for (const text of other) assert.equal(tabled(text), undefined, text);
+  // a longer file after a shorter one (the scanner's memory is reused and grows), then the shorter again
+  const long = JSON.stringify(Array.from({ length: 3000 }, (_, d) => ({ dialog_id: `d${d}`, lst_candidate_id: Array.from({ length: 10 }, (_, k) => ({ candidate_id: `c${(d * 7 + k) % 13}`, rank: k + 1 })) })));
+  assert.deepEqual(tabled(long), JSON.parse(long));
+  assert.deepEqual(tabled(plain[3] as string), JSON.parse(plain[3] as string));
+});
 
 test('scoreDstc6FilesQuickly scores as scoreDstc6 on the checked readers, or leaves the file to them', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dialogym-quick-'));

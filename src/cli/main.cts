@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+/**
+ * dialogym's command-line entry (the package's `bin`), in CommonJS: a Node process starts its ES
+ * module loader only when the first ES module is imported (~4 ms of CPU, a fifth of a bare
+ * `node -e 0`), so the command lines that can be answered from CommonJS modules alone are: the
+ * help of the program and of every verb (./help.cts, from the help pages that
+ * test/cli-startup.test.ts keeps equal to commander's), and a plain `dstc6 score` whose files
+ * are exactly result files (./commands/dstc6-score-plain.cts), which scripts call once per file.
+ * Everything else — and anything unusual on those paths — runs the ES module CLI (./index.ts),
+ * which prints the same.
+ */
+/**
+ * A plain `dstc6 score`, scored here. The process lives some tens of milliseconds: V8's optimizing
+ * compiler, which starts on the walk over the parsed files, costs more CPU on its background
+ * thread than it saves (~3 ms of ~10 ms of scoring one test file), so code stays at the baseline
+ * tier (`--max-opt=1`, which V8 reads at each tier-up decision; loading node:v8 costs ~1.5 ms).
+ * The full CLI it may fall back to then runs on that tier too, which costs nothing measurable for
+ * the same command's errors.
+ */
+function scoreFast(words: readonly string[]): boolean {
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--max-opt=1');
+  return (require('./commands/dstc6-score-plain.cjs') as typeof import('./commands/dstc6-score-plain.cjs')).runScoreFast(words);
+}
+
+const args = process.argv.slice(2);
+const asksHelp = args.some((a) => a === '--help' || a === '-h' || a === 'help');
+const fast = (asksHelp && (require('./help.cjs') as typeof import('./help.cjs')).printHelpPage(args)) || (args[0] === 'dstc6' && args[1] === 'score' && scoreFast(args.slice(2)));
+if (!fast) void import('./index.js');

@@ -1,0 +1,366 @@
+/**
+ * DSTC6 result files read the quick way for scoring, in one pass that checks the shape as it
+ * reads: a file that is exactly a result file (schemas/dstc6-results.schema.json: an array of
+ * `{dialog_id, lst_candidate_id: [{candidate_id, rank}]}` with no other key, ids of 1–200
+ * characters, at most 100,000 candidates, integer ranks 1–1,000,000) is
+ * - in its plain spelling (keys in that order, ids of printable ASCII without escapes, ranks as
+ *   plain digits — what the official tools and dialogym write), checked and tabled by a
+ *   WebAssembly byte scanner at native speed from the first byte (offsets and ranks, no JSON value
+ *   built), and scored from the table; a candidate id becomes a string only when it is the answer;
+ * - otherwise, when it is ASCII, parsed by `JSON.parse` and checked in the same walk that scores
+ *   it (none of `parseJsonText`'s nesting/number walk is needed: such a value cannot nest deeper
+ *   than four levels nor hold a non-finite number).
+ * Anything else (non-ASCII bytes, invalid JSON, another shape or key, a file too large or
+ * unreadable) gives undefined, and the caller goes through the checking readers, which score what
+ * they accept or report the one-line error. Measured on the 20 DSTC6 test files in one process:
+ * 95 ms with JSON.parse and the walk, 67 ms with the scanner; a scanner in JavaScript beat
+ * JSON.parse only once the JIT had compiled it and cost 2–3× more on a process's first file.
+ *
+ * CommonJS with no import of the ES modules, so that the CLI's CommonJS entry (src/cli/main.cts)
+ * can score a plain `dialogym dstc6 score` without starting the ES module loader; ./score-quick.ts
+ * uses the same functions.
+ */
+import { isAscii } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Largest file read here: larger ones go to the checking readers (keep ≤ core/files.ts MAX_TEXT_FILE_BYTES; a test checks it). */
+export const SCAN_MAX_BYTES = 256 * 1024 * 1024;
+/** Schema bounds (schemas/dstc6-results.schema.json). */
+const MAX_ID = 200;
+const MAX_CANDIDATES = 100_000;
+const MAX_RANK = 1_000_000;
+
+/** An entry as JSON.parse gives it (unchecked). */
+interface Entry {
+  readonly dialog_id: unknown;
+  readonly lst_candidate_id: unknown;
+}
+
+/** A candidate as JSON.parse gives it (unchecked). */
+interface Candidate {
+  readonly candidate_id: unknown;
+  readonly rank: unknown;
+}
+
+/** A candidate once checked. */
+interface CheckedCandidate {
+  readonly candidate_id: string;
+  readonly rank: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The byte scanner (WebAssembly; its code is written out in test/dstc6-scanner-wasm.ts).
+
+/** A WebAssembly memory, as used here. */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** The WebAssembly constructors used here, typed (the project's lib settings do not declare the API). */
+const wasmApi = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Module: new (bytes: Uint8Array) => object;
+      Memory: new (descriptor: { initial: number }) => WasmMemory;
+      Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { readonly exports: Record<string, unknown> };
+    };
+  }
+).WebAssembly;
+
+/** Where the file's bytes start in the scanner's memory (the keys it matches come first); a 0 byte follows them (no byte of the grammar). */
+export const INPUT = 64;
+
+/**
+ * The scanner's WebAssembly module, made by test/dstc6-scanner-wasm.ts (`scannerBytes`, where its
+ * code is written out and commented) and checked equal to it by score-quick.test.ts; building it
+ * at run time cost ~1 ms of a ~30 ms process, compiling it costs 0.25 ms. Its export
+ * `scan(n, out)` reads the n bytes at INPUT as a result file in the plain spelling and returns
+ * its entries (-1 when they are not one), after writing its table at byte offset `out`: per
+ * entry dialog_id start and end, the count of its candidates, then per candidate candidate_id
+ * start and end and rank (i32 each; offsets in memory).
+ */
+export const SCANNER_WASM =
+  'AGFzbQEAAAABEwNgAX8Bf2ADf39/AX9gAn9/AX8CCAEBZQFtAgABAwUEAAEAAgcIAQRzY2FuAAMKlQgEMwEBfwNAIAAtAAAhASABQSBGIAFBCUZyIAFBCkZyIAFBDUZyBEAgAEEBaiEADAELCyAACzYBAX8CQANAIAMgAk8NASAAIANqLQAAIAEgA2otAABHBEBBfw8LIANBAWohAwwACwsgACACagtqAQJ/IAAtAABBIkcEQEF/DwsgAEEBaiEBAkADQCABLQAAIgJBIkYNASACQSBJIAJB/gBLciACQdwARnIEQEF/DwsgAUEBaiEBDAALCyABIABrQQJJIAEgAGtByQFLcgRAQX8PCyABQQFqC7wGAQh/QcAAEAAhAiACLQAAQdsARwRAQX8PCyACQQFqEAAhAiABIQMCQCACLQAAQd0ARg0AA0AgAi0AAEH7AEcEQEF/DwsgAkEBahAAIQIgAkEAQQsQASICQQBIBEBBfw8LIAJBAGoQACECIAItAABBOkcEQEF/DwsgAkEBahAAIQIgAkEBaiEJIAIQAiICQQBIBEBBfw8LIAMgCTYCACADIAJBAWs2AgQgA0EIaiEGIANBDGohAyACQQBqEAAhAiACLQAAQSxHBEBBfw8LIAJBAWoQACECIAJBC0ESEAEiAkEASARAQX8PCyACQQBqEAAhAiACLQAAQTpHBEBBfw8LIAJBAWoQACECIAItAABB2wBHBEBBfw8LIAJBAWoQACECQQAhBQJAIAItAABB3QBGDQADQCACLQAAQfsARwRAQX8PCyACQQFqEAAhAiACQR1BDhABIgJBAEgEQEF/DwsgAkEAahAAIQIgAi0AAEE6RwRAQX8PCyACQQFqEAAhAiACQQFqIQkgAhACIgJBAEgEQEF/DwsgAyAJNgIAIAMgAkEBazYCBCACQQBqEAAhAiACLQAAQSxHBEBBfw8LIAJBAWoQACECIAJBK0EGEAEiAkEASARAQX8PCyACQQBqEAAhAiACLQAAQTpHBEBBfw8LIAJBAWoQACECIAItAAAhCCAIQTFJIAhBOUtyBEBBfw8LQQAhBwJAA0AgAi0AACIIQTBrQQlLDQEgB0EKbCAIakEwayIHQcCEPUsEQEF/DwsgAkEBaiECDAALCyAIQS5GIAhB5QBGciAIQcUARnIEQEF/DwsgAyAHNgIIIANBDGohAyAFQQFqIgVBoI0GSwRAQX8PCyACQQBqEAAhAiACLQAAQf0ARwRAQX8PCyACQQFqEAAhAiACLQAAQSxGBEAgAkEBahAAIQIMAQsgAi0AAEHdAEcEQEF/DwsLCyAGIAU2AgAgAkEBahAAIQIgAi0AAEH9AEcEQEF/DwsgBEEBaiEEIAJBAWoQACECIAItAABBLEYEQCACQQFqEAAhAgwBCyACLQAAQd0ARwRAQX8PCwsLIAJBAWoQACECIAIgAEHAAGpHBEBBfw8LIAQLCzcBAEEACzEiZGlhbG9nX2lkIiJsc3RfY2FuZGlkYXRlX2lkIiJjYW5kaWRhdGVfaWQiInJhbmsi';
+
+/** The scanner, instantiated once on a memory that grows to the largest file read (null where WebAssembly is missing: the JSON.parse walk does all). */
+let scanner: { memory: WasmMemory; scan: (n: number, out: number) => number } | null | undefined;
+
+function scannerInstance(): typeof scanner {
+  if (scanner === undefined) {
+    try {
+      const memory = new wasmApi.Memory({ initial: 1 });
+      const instance = new wasmApi.Instance(new wasmApi.Module(Buffer.from(SCANNER_WASM, 'base64')), { e: { m: memory } });
+      scanner = { memory, scan: instance.exports.scan as (n: number, out: number) => number };
+    } catch {
+      scanner = null;
+    }
+  }
+  return scanner;
+}
+
+/** A file as read for scoring: its entries tabled by the scanner (valid until the next file is read: the scanner's memory is reused), or its text for the JSON.parse walk. */
+type ReadFile = { readonly table: Table } | { readonly text: string };
+
+/** The scanner's table of a file (see `scanBody`) and the memory it points into. */
+interface Table {
+  readonly bytes: Buffer;
+  readonly i32: Int32Array;
+  /** Where the table starts in `i32`. */
+  readonly start: number;
+  readonly entries: number;
+}
+
+/**
+ * A file read for scoring: tabled by the scanner when it is a result file in the plain spelling,
+ * else its text when it is ASCII; undefined when it is neither, cannot be read or is larger than
+ * SCAN_MAX_BYTES (the checking readers then read or report it). ASCII: one character a byte, what
+ * UTF-8 decoding gives too.
+ */
+export function readForScoring(file: string): ReadFile | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    if (size > SCAN_MAX_BYTES) return undefined;
+    const wasm = scannerInstance();
+    // the file at INPUT, a 0 byte after it, then the table (at most 12 bytes for each 29 of the file)
+    const out = (INPUT + size + 8) & ~7;
+    if (wasm !== null && wasm !== undefined) {
+      const need = out + Math.ceil(size / 2) + 64 - wasm.memory.buffer.byteLength;
+      if (need > 0) wasm.memory.grow(Math.ceil(need / 65536));
+    }
+    const bytes = wasm ? Buffer.from(wasm.memory.buffer) : Buffer.allocUnsafe(INPUT + size + 1);
+    let done = 0;
+    while (done < size) {
+      const n = readSync(fd, bytes, INPUT + done, size - done, null);
+      if (n === 0) return undefined; // the file shrank while read
+      done += n;
+    }
+    bytes[INPUT + size] = 0;
+    if (wasm) {
+      const entries = wasm.scan(size, out);
+      if (entries >= 0) return { table: { bytes, i32: new Int32Array(wasm.memory.buffer), start: out / 4, entries } };
+    }
+    const content = bytes.subarray(INPUT, INPUT + size);
+    return isAscii(content) ? { text: content.toString('latin1') } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Buffer's own latin1 slice (what `toString('latin1', start, end)` calls after checking its arguments). */
+type Latin1 = Buffer & { latin1Slice(start: number, end: number): string };
+
+/** The true answers of a tabled truth file, as `scanTruth` reads them. */
+function tableTruth({ bytes, i32, start, entries }: Table): Map<string, string> | undefined {
+  const text = bytes as Latin1;
+  const answers = new Map<string, string>();
+  let q = start;
+  for (let e = 0; e < entries; e++) {
+    const count = i32[q + 2] as number;
+    const id = text.latin1Slice(i32[q] as number, i32[q + 1] as number);
+    q += 3;
+    let one = -1;
+    for (let c = 0; c < count; c++) if (i32[q + 3 * c + 2] === 1) one = q + 3 * c;
+    q += 3 * count;
+    if (one < 0 || answers.has(id)) return undefined;
+    answers.set(id, text.latin1Slice(i32[one] as number, i32[one + 1] as number));
+  }
+  return answers;
+}
+
+/**
+ * The answer ranks of a tabled result file, as `scanAnswerRanks` reads them: the slots of
+ * `rankOfAnswer`, with the items of the table (i32 triples: id start, id end, rank).
+ */
+function tableRanks({ bytes, i32, start, entries }: Table, answers: ReadonlyMap<string, string>, nb: number): AnswerRanks {
+  const text = bytes as Latin1;
+  const ranks = new Map<string, number | undefined>();
+  let duplicated = 0;
+  let q = start;
+  for (let e = 0; e < entries; e++) {
+    const count = i32[q + 2] as number;
+    const id = text.latin1Slice(i32[q] as number, i32[q + 1] as number);
+    q += 3;
+    if (ranks.has(id)) duplicated++;
+    const answer = answers.get(id);
+    let best: number | undefined;
+    if (answer !== undefined) {
+      for (let i = q; i < q + 3 * count; i += 3) {
+        const r = i32[i + 2] as number;
+        if (r > nb || (best !== undefined && r >= best) || !spells(bytes, i32[i] as number, i32[i + 1] as number, answer)) continue;
+        let overwritten = false;
+        for (let j = i + 3; j < q + 3 * count && !overwritten; j += 3) overwritten = i32[j + 2] === r && !spells(bytes, i32[j] as number, i32[j + 1] as number, answer);
+        if (!overwritten) best = r;
+      }
+    }
+    ranks.set(id, best);
+    q += 3 * count;
+  }
+  return { ranks, duplicated };
+}
+
+/** Whether bytes [start, end) spell `s`. */
+function spells(bytes: Uint8Array, start: number, end: number, s: string): boolean {
+  if (end - start !== s.length) return false;
+  for (let i = 0; i < s.length; i++) if (bytes[start + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * Whether `items` are at most MAX_CANDIDATES objects with a candidate_id of 1–MAX_ID characters
+ * and an integer rank 1..MAX_RANK. A loop of its own, with no call: the hot loop of a file, which
+ * V8's optimizing compiler compiles in a fraction of the time it takes for the whole walk.
+ */
+function candidatesOk(items: readonly unknown[]): boolean {
+  if (items.length > MAX_CANDIDATES) return false;
+  for (let j = 0; j < items.length; j++) {
+    const c: unknown = items[j];
+    if (typeof c !== 'object' || c === null) return false;
+    const { candidate_id: cid, rank } = c as Candidate;
+    // integer ranks 1..MAX_RANK (NaN fails the comparisons)
+    if (typeof cid !== 'string' || cid === '' || cid.length > MAX_ID || typeof rank !== 'number' || !(rank >= 1 && rank <= MAX_RANK && rank % 1 === 0)) return false;
+  }
+  return true;
+}
+
+/**
+ * Walks the entries of `text` when it is exactly a result file, calling `onEntry` with each
+ * entry's dialog id and candidates once they are checked; whether it is one and every call
+ * returned true. "No other key" is read from the text: each key of an object is followed by one
+ * `:` outside the strings, so a text with exactly two colons per object (the entries and their
+ * candidates, each with both keys checked) has no other key anywhere (a colon inside a string, a
+ * key given twice only add to the count, and the file then goes to the checking reader); one
+ * native regex count costs ~0.5 ms a test file, against ~10 ms for a loop of `indexOf` calls
+ * before the JIT has compiled it.
+ */
+export function walkResultFile(text: string, onEntry: (dialogId: string, items: readonly CheckedCandidate[]) => boolean): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(value)) return false;
+  let objects = value.length;
+  for (let i = 0; i < value.length; i++) {
+    // typeof 'object' and a string dialog_id: an object (an array has no such key)
+    const e: unknown = value[i];
+    if (typeof e !== 'object' || e === null) return false;
+    const { dialog_id: id, lst_candidate_id: items } = e as Entry;
+    if (typeof id !== 'string' || id === '' || id.length > MAX_ID || !Array.isArray(items) || !candidatesOk(items) || !onEntry(id, items as CheckedCandidate[])) return false;
+    objects += items.length;
+  }
+  return (text.match(/:/g)?.length ?? 0) === 2 * objects;
+}
+
+/**
+ * The true answers of a truth file read exactly (dialog_id → the candidate_id of its rank-1
+ * candidate, the last listed with rank 1), or undefined when the file is not exactly a result
+ * file, an entry has no rank-1 candidate or a dialog is listed twice (the checking reader names it).
+ */
+export function scanTruth(text: string): Map<string, string> | undefined {
+  const answers = new Map<string, string>();
+  const ok = walkResultFile(text, (id, items) => {
+    let one: string | undefined;
+    for (let k = 0; k < items.length; k++) if ((items[k] as CheckedCandidate).rank === 1) one = (items[k] as CheckedCandidate).candidate_id;
+    if (one === undefined || answers.has(id)) return false;
+    answers.set(id, one);
+    return true;
+  });
+  return ok ? answers : undefined;
+}
+
+/** Each result dialog's rank of its true answer (the last listing of a dialog wins) and how many listings repeat a dialog. */
+export interface AnswerRanks {
+  readonly ranks: Map<string, number | undefined>;
+  readonly duplicated: number;
+}
+
+/**
+ * The rank of each result dialog's true answer as score.py sees it (`rankOfAnswer`), or undefined
+ * when `text` is not exactly a result file.
+ */
+export function scanAnswerRanks(text: string, answers: ReadonlyMap<string, string>, nb: number): AnswerRanks | undefined {
+  const ranks = new Map<string, number | undefined>();
+  let duplicated = 0;
+  const ok = walkResultFile(text, (id, items) => {
+    if (ranks.has(id)) duplicated++;
+    const answer = answers.get(id);
+    ranks.set(id, answer === undefined ? undefined : rankOfAnswer(items, answer, nb));
+    return true;
+  });
+  return ok ? { ranks, duplicated } : undefined;
+}
+
+/**
+ * The rank of `answer` among one entry's items as score.py sees it, or undefined when no kept
+ * slot holds it: slot r holds the candidate of the last item with rank r (ranks above `nb`
+ * dropped), and the answer's rank is the first slot holding it (perezjln/dstc6-goal-oriented-end-to-end
+ * scripts/score.py: slots filled at line 63, the dialog's last listing kept at line 65,
+ * `truth in test[0:k]` at line 76).
+ */
+export function rankOfAnswer(items: readonly { readonly candidate_id: string; readonly rank: number }[], answer: string, nb: number): number | undefined {
+  return slotRank(items.length, (i) => (items[i] as (typeof items)[number]).rank, (i) => (items[i] as (typeof items)[number]).candidate_id === answer, nb);
+}
+
+/** `rankOfAnswer` over `count` items: item i has rank `rankOf(i)` and is the answer when `isAnswer(i)`. */
+function slotRank(count: number, rankOf: (i: number) => number, isAnswer: (i: number) => boolean, nb: number): number | undefined {
+  let best: number | undefined;
+  for (let i = 0; i < count; i++) {
+    const r = rankOf(i);
+    if (r > nb || (best !== undefined && r >= best) || !isAnswer(i)) continue;
+    let overwritten = false;
+    for (let j = i + 1; j < count && !overwritten; j++) overwritten = rankOf(j) === r && !isAnswer(j);
+    if (!overwritten) best = r;
+  }
+  return best;
+}
+
+/** A score as ../../metrics/ranking.ts states it (PrecisionAtKState, MrrState) with the counts of `Dstc6Score` (./score-quick.ts). */
+export interface QuickScore {
+  readonly precision: { readonly ks: readonly number[]; readonly examples: number; readonly hits: readonly number[] };
+  readonly mrr: { readonly examples: number; readonly sum: number };
+  readonly dialogs: number;
+  readonly missing: number;
+  readonly duplicated: number;
+}
+
+/**
+ * The score of the truth dialogs (in their order) given each result dialog's rank of its answer:
+ * hits at each of `ks`, reciprocal ranks summed (a dialog missing from the result, or ranked
+ * beyond the kept slots, is a miss and adds 0), missing dialogs.
+ */
+export function scoreOfRanks({ ranks, duplicated }: AnswerRanks, answers: ReadonlyMap<string, string>, ks: readonly number[]): QuickScore {
+  const hits = ks.map(() => 0);
+  let sum = 0;
+  let missing = 0;
+  for (const dialogId of answers.keys()) {
+    if (!ranks.has(dialogId)) missing++;
+    const rank = ranks.get(dialogId);
+    if (rank !== undefined && rank >= 1) for (let i = 0; i < ks.length; i++) if (rank <= (ks[i] as number)) hits[i] = (hits[i] as number) + 1;
+    sum += rank !== undefined && rank >= 1 ? 1 / rank : 0;
+  }
+  const n = answers.size;
+  return { precision: { ks, examples: n, hits }, mrr: { examples: n, sum }, dialogs: n, missing, duplicated };
+}
+
+/**
+ * The score of `resultFile` against `truthFile` when both are exactly result files in ASCII and
+ * every truth entry has one rank-1 candidate and its own dialog_id; undefined otherwise, for the
+ * checking readers. `truths` caches the truth files already read (one answers file for many results).
+ */
+export function scoreFilesQuickly(resultFile: string, truthFile: string, nb: number, ks: readonly number[], truths: Map<string, ReadonlyMap<string, string> | undefined>): QuickScore | undefined {
+  if (!truths.has(truthFile)) {
+    const truth = readForScoring(truthFile);
+    truths.set(truthFile, truth === undefined ? undefined : 'table' in truth ? tableTruth(truth.table) : scanTruth(truth.text));
+  }
+  const answers = truths.get(truthFile);
+  if (answers === undefined) return undefined;
+  const result = readForScoring(resultFile);
+  const ranks = result === undefined ? undefined : 'table' in result ? tableRanks(result.table, answers, nb) : scanAnswerRanks(result.text, answers, nb);
+  return ranks === undefined ? undefined : scoreOfRanks(ranks, answers, ks);
+}
