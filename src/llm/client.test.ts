@@ -83,7 +83,8 @@ test('5xx: exponential backoff with jitter drawn from the seed (same seed, same 
 
 test('a request failing after its retries is an LlmError for the episode; past the budget, a fatal one', async () => {
   await withStub([{ status: 500 }], async (stub) => {
-    const c = client(stub, { maxRetries: 2, maxFailures: 1 });
+    // Not stopped before the budget by the endpoint's failures before any answer (5 by default).
+    const c = client(stub, { maxRetries: 2, maxFailures: 1, maxFailuresBeforeReply: 100 });
     const e1 = await c.chat({ messages }).catch((e: unknown) => e);
     assert.ok(e1 instanceof LlmError && !e1.fatal, String(e1));
     assert.match(e1.message, /HTTP 500: .* after 3 attempts$/);
@@ -133,7 +134,7 @@ test('timeouts, cut bodies and bodies without choices are retried', async () => 
   await withStub([{ delayMs: 400, then: OK }], async (stub) => {
     const e = await client(stub, { timeoutMs: 50, maxRetries: 1 }).chat({ messages }).catch((x: unknown) => x);
     assert.ok(e instanceof LlmError && e.reason === 'timeout', String(e));
-    assert.match(e.message, /no reply within the timeout after 2 attempts/);
+    assert.match(e.message, /no whole reply within 50 ms after 2 attempts/);
   });
 });
 
