@@ -74,7 +74,7 @@ export interface LlmServerOptions {
 export interface LlmTestServer {
   /** Base URL (`http://127.0.0.1:<port>/v1`), as `--llm-url` takes it. */
   readonly url: string;
-  /** Requests received, answered with a completion, rejected (their error messages), replay mismatches, and body bytes written. */
+  /** Requests received, answered with a completion, rejected (their error messages), replay mismatches, and the body bytes the faults wrote (raw, mutated, trickled, padded). */
   readonly stats: { requests: number; answered: number; rejected: string[]; mismatches: string[]; bytesSent: number };
   close(): Promise<void>;
 }
