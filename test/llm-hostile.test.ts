@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import '../src/index.js';
 import { llmTransport } from '../src/agents/llm.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { createAgent } from '../src/agents/registry.js';
+import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmUserVoice } from '../src/evaluation/llm-user.js';
 import { evaluate, type EpisodeRecord } from '../src/evaluation/evaluate.js';
 import { LlmClient, LlmError } from '../src/llm/client.js';
 import { oneLineError } from './cli.js';
@@ -170,5 +172,17 @@ test('the same for an HTML page with 200, at any concurrency; 429s and 503s befo
   await withLlmServer({ faults: (n) => (n <= 8 ? { status: n % 2 ? 429 : 503 } : undefined) }, async (server) => {
     const { summary } = await evaluate('restaurant-task1-v1', transportOf(server.url, { maxRetries: 10, sleep }), { episodes: 2 });
     assert.equal(summary.success, 1);
+  });
+});
+
+test('the tokens of a user reply without text (`user llm error`) are counted', async () => {
+  await withLlmServer({ faults: (n) => (n === 2 ? { mutate: reshape(false, (m) => ({ ...m, content: [{ type: 'image_url' }] })) } : undefined) }, async (server) => {
+    const client = new LlmClient({ model: 'test', baseUrl: server.url, maxRetries: 0 });
+    const userVoice = llmUserVoice({ client, system: (t) => llmUserSystemMessage(t), prompt: (t) => llmUserPrompt(t) });
+    const { records, summary } = await evaluate('restaurant-task5-v2', createAgent('rules'), { episodes: 1, userVoice });
+    assert.equal(records[0]?.failure, 'user llm error');
+    assert.match(records[0]?.message ?? '', /the user model's reply has no text/);
+    assert.equal(records[0]?.userUsage?.requests, 2, JSON.stringify(records[0]?.userUsage));
+    assert.equal(summary.userUsage?.requests, server.stats.answered);
   });
 });

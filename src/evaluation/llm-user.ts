@@ -54,7 +54,7 @@ export function llmUserVoice(o: LlmUserOptions): UserVoice {
           // Read by its type: a reply of another shape is a failed turn (`user llm error`), never a crash.
           const text = contentText((r.message as { content?: unknown }).content).trim();
           const usage = r.usage;
-          if (text === '') throw new LlmError(`${o.client.baseUrl} (model ${o.client.model}): the user model's reply has no text`, 'no text', false);
+          if (text === '') throw new LlmError(`${o.client.baseUrl} (model ${o.client.model}): the user model's reply has no text`, 'no text', false, usage);
           messages.push({ role: 'assistant', content: text });
           return { text, usage };
         },

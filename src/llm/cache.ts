@@ -8,12 +8,12 @@
  * read — and any corruption is refused the same way: one line naming the file and what is wrong,
  * and that deleting the file asks the endpoint again.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../core/errors.js';
 import { makeFolders, writeFileAtomic } from '../core/files.js';
 import { canonicalJson } from './canonical.js';
-import { createHash } from 'node:crypto';
 
 /** A cached answer: the response body as the server sent it and how long the request took then. */
 export interface CachedResponse {

@@ -8,8 +8,8 @@
  *   a server that trickles its body or falls silent after the headers times out as one that never
  *   answers) and a size limit on the body (`maxReplyBytes`, counted as it streams in, so a huge
  *   reply is refused at the limit without being held);
- * - retries of 408 / 409 / 429 / 5xx, timeouts, refused connections and cut or unreadable bodies, with exponential backoff and jitter — the jitter drawn from a seeded `Rng`
- *   forked by the request's key and attempt, so a run's waits are reproducible — honouring
+ * - retries of 408 / 409 / 429 / 5xx, timeouts, refused connections and cut or unreadable bodies,
+ *   with exponential backoff and jitter — the jitter drawn from a seeded `Rng` forked by the request's key and attempt, so a run's waits are reproducible — honouring
  *   `retry-after-ms` and `Retry-After` (seconds or an HTTP date) when the server sends them
  *   (from the third retry of a request on, waiting at least the backoff as well);
  *   the package's own retries are off (they jitter with `Math.random`);
@@ -24,12 +24,12 @@
  *   gives back the stored response and latency, so a finished run replays offline byte for byte;
  * - accounting: tokens in / out of each reply (the server's `usage`), latencies of the requests sent.
  */
-import { depthOver } from '../core/json-depth.js';
 import { setMaxListeners } from 'node:events';
 import { createRequire } from 'node:module';
 import type OpenAIClient from 'openai';
 import type { ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ConfigError, DialogymError } from '../core/errors.js';
+import { depthOver } from '../core/json-depth.js';
 import { createRng, type Rng } from '../core/rng.js';
 import type { ResponseCache } from './cache.js';
 import { requestKey } from './canonical.js';
@@ -203,6 +203,8 @@ export class LlmError extends DialogymError {
     message: string,
     readonly reason: string,
     readonly fatal: boolean,
+    /** Tokens of a reply that was answered but could not be used (a user's reply without text), to be counted all the same. */
+    readonly usage?: TokenUsage,
   ) {
     super(message);
   }
@@ -266,7 +268,6 @@ function firstLine(s: string): string {
 
 /** The deepest nesting of a response read (a chat completion with tool arguments is a dozen levels). */
 const MAX_RESPONSE_DEPTH = 256;
-
 
 /** A token count of `usage` as the server gave it: a non-negative integer, else 0. */
 function tokenCount(x: unknown): number {
