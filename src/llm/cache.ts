@@ -91,7 +91,7 @@ function entryProblem(text: string, key: string, check: ((response: unknown) => 
   if (e.key !== key) return `its key is not ${key.slice(0, 12)}…, the file's name`;
   if (typeof e.latencyMs !== 'number' || !Number.isFinite(e.latencyMs) || e.latencyMs < 0) return 'no latencyMs';
   if (e.response === undefined) return 'no response';
-  if (typeof e.digest !== 'string') return 'no digest';
+  if (typeof e.digest !== 'string') return 'no digest: an entry of a dialogym older than the digests, or edited';
   if (e.digest !== responseDigest(e.response)) return 'the response does not match its digest: it was changed after it was written';
   return check?.(e.response);
 }
