@@ -224,7 +224,7 @@ function answerRestaurant(messages: readonly Json[], tools: readonly ToolSpec[],
       const said = bot.respond(history);
       const calls = m['tool_calls'] as unknown[] | undefined;
       const text = calls && calls.length > 0 ? ['api_call', ...slots.map((s) => String(argsOf(calls[0])[s]))].join(' ') : textOf(m['content']);
-      if (said !== text) mismatches.push(`turn ${history.length}: the bot says ${JSON.stringify(said)}, the conversation has ${JSON.stringify(text)}`);
+      if (said !== text) mismatches.push(`turn ${history.length}: the bot says ${JSON.stringify(said)}, the conversation has ${JSON.stringify(text.slice(0, 200))}`);
       history.push({ speaker: 'bot', text });
     }
   }
@@ -277,7 +277,7 @@ function answerAirDialogue(messages: readonly Json[], mismatches: string[]): Ans
     else if (m['role'] === 'assistant' && move) {
       const want = JSON.stringify(move.action ? null : move.utterance);
       const got = JSON.stringify(m['content'] ?? null);
-      if (want !== got) mismatches.push(`turn ${turn}: the agent says ${want}, the conversation has ${got}`);
+      if (want !== got) mismatches.push(`turn ${turn}: the agent says ${want}, the conversation has ${got.slice(0, 200)}`);
       turn++;
       move = undefined;
     }

@@ -173,3 +173,15 @@ test('options the evaluation cannot use are refused at once', () => {
   assert.throws(() => new LlmClient({ model: ' ' }), /model name is empty/);
   assert.throws(() => new LlmClient({ model: 'm', timeoutMs: 0 }), /timeoutMs must be a positive number/);
 });
+
+test('a request longer than maxRequestBytes is not sent: its request fails (replies under the reply limit cannot grow a conversation without end)', async () => {
+  await withStub([OK], async (stub) => {
+    const c = client(stub, { maxRequestBytes: 1000 });
+    assert.equal((await c.chat({ messages })).message.content, 'hello there');
+    const long = [...messages, { role: 'assistant' as const, content: 'x'.repeat(1000) }, { role: 'user' as const, content: 'and?' }];
+    const e = await c.chat({ messages: long }).catch((x: unknown) => x);
+    assert.ok(e instanceof LlmError && !e.fatal && e.reason === 'request too long', String(e));
+    assert.match(e.message, /the request's JSON is \d+ characters, more than maxRequestBytes \(1000\)$/);
+    assert.equal(stub.received.length, 1);
+  });
+});

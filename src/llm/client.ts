@@ -32,7 +32,7 @@ import { ConfigError, DialogymError } from '../core/errors.js';
 import { depthOver } from '../core/json-depth.js';
 import { createRng, type Rng } from '../core/rng.js';
 import type { ResponseCache } from './cache.js';
-import { requestKey } from './canonical.js';
+import { canonicalJson, keyOfCanonical } from './canonical.js';
 import { percentile, type TokenUsage } from './usage.js';
 import { DEFAULT_MAX_LLM_REPLY_BYTES } from './limits.js';
 
@@ -117,6 +117,12 @@ export interface LlmClientOptions {
   readonly maxFailuresBeforeReply?: number;
   /** Longest response body in bytes (the error bodies too): a longer one is refused as it streams in; default 4 MiB (`DEFAULT_MAX_LLM_REPLY_BYTES`). */
   readonly maxReplyBytes?: number;
+  /**
+   * Longest request body in bytes (the canonical JSON of the conversation): a longer one is not sent
+   * and fails its request; default 8 MiB, beyond any model's context (1M tokens are about 4 MB), so that replies under
+   * `maxReplyBytes` turn after turn cannot grow a conversation, and the memory, without end.
+   */
+  readonly maxRequestBytes?: number;
   /** Where responses are cached (`--cache`); default none. */
   readonly cache?: ResponseCache;
   /** Seed of the retry jitter; default 0. */
@@ -321,6 +327,7 @@ export class LlmClient {
   private readonly maxFailures: number;
   private readonly maxFailuresBeforeReply: number;
   private readonly maxReplyBytes: number;
+  private readonly maxRequestBytes: number;
   private readonly cache: ResponseCache | undefined;
   private readonly rng: Rng;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -340,7 +347,7 @@ export class LlmClient {
   constructor(o: LlmClientOptions) {
     if (o.model.trim() === '') throw new ConfigError('the model name is empty');
     if (o.options && 'stream' in o.options && o.options['stream'] !== false) throw new ConfigError('--llm-option stream: streamed replies are not supported (dialogym reads whole replies)');
-    for (const [name, v] of [['timeoutMs', o.timeoutMs], ['retryBaseMs', o.retryBaseMs], ['retryMaxMs', o.retryMaxMs], ['maxReplyBytes', o.maxReplyBytes], ['maxFailuresBeforeReply', o.maxFailuresBeforeReply]] as const) {
+    for (const [name, v] of [['timeoutMs', o.timeoutMs], ['retryBaseMs', o.retryBaseMs], ['retryMaxMs', o.retryMaxMs], ['maxReplyBytes', o.maxReplyBytes], ['maxRequestBytes', o.maxRequestBytes], ['maxFailuresBeforeReply', o.maxFailuresBeforeReply]] as const) {
       if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new ConfigError(`${name} must be a positive number, got ${String(v)}`);
     }
     this.model = o.model;
@@ -353,6 +360,7 @@ export class LlmClient {
     this.maxFailures = o.maxFailures ?? 10;
     this.maxFailuresBeforeReply = o.maxFailuresBeforeReply ?? DEFAULT_MAX_FAILURES_BEFORE_REPLY;
     this.maxReplyBytes = o.maxReplyBytes ?? DEFAULT_MAX_LLM_REPLY_BYTES;
+    this.maxRequestBytes = o.maxRequestBytes ?? 8 * 1024 * 1024;
     this.cache = o.cache;
     this.rng = createRng(o.seed ?? 0).fork('llm-retry');
     this.sleep = o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -372,7 +380,10 @@ export class LlmClient {
   /** Sends `req` (or answers it from the cache); see the module description for retries and errors. */
   async chat(req: ChatRequest): Promise<ChatReply> {
     const body = this.body(req);
-    const key = requestKey(body);
+    const canonical = canonicalJson(body);
+    const key = keyOfCanonical(canonical);
+    // Measured in UTF-16 units (a lower bound of the bytes): cheap, and the limit is far from any real conversation.
+    if (canonical.length > this.maxRequestBytes) return this.fail({ retry: false, fatal: false, reason: 'request too long', detail: `the request's JSON is ${canonical.length} characters, more than maxRequestBytes (${this.maxRequestBytes})` }, 0, '');
     // An entry is checked whole (its digest, and a reply the client can read) or refused in one line.
     const hit = this.cache?.get(key, (r) => {
       const c = firstChoice(r);
