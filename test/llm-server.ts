@@ -14,8 +14,12 @@
  * mapping gives none, and the success of the agent in process.
  *
  * Faults can be injected per request (`faults(n)`, n = 1, 2, …): an HTTP status with `Retry-After`
- * / `retry-after-ms`, a delay, or a body cut in the middle.
+ * / `retry-after-ms`, a delay, or a body cut in the middle — and the misbehaviour of real servers:
+ * a reply of another shape (`mutate`: the completion changed before it is sent), a body that is not
+ * JSON (`raw`), a body trickled a byte at a time (`trickleMs`), headers then silence (`stall`), a
+ * content padded to any size and streamed without being held (`padBytes`).
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -29,6 +33,8 @@ import '../src/testbeds/airdialogue/customer.js'; // registers AIR_CUSTOMER
 import { PRICE_ANY } from '../src/testbeds/airdialogue/facts.js';
 import { BABI_LANGUAGE } from '../src/testbeds/restaurant/online/babi.js';
 import { fill, NO_MORE_UPDATES, REQUEST_OPENERS, SLOT_PHRASES, UPDATE_OPENERS } from '../src/testbeds/restaurant/patterns.js';
+import type { CliRun } from './cli.js';
+import { cliPath } from './shared-data.js';
 import { ANSWERS as DSTC6_ANSWERS, FRIEND_PREFIXES, SLOT_PHRASES as DSTC6_SLOT_PHRASES, fillPattern } from '../src/testbeds/dstc6/patterns-dstc6.js';
 
 /** The AirDialogue customer policy the test LLM user plays (airdialogue-v2's). */
@@ -46,6 +52,16 @@ export interface Fault {
   readonly delayMs?: number;
   /** Send the headers and half the body, then cut the connection. */
   readonly truncate?: boolean;
+  /** Send the headers, then nothing (the connection stays open until the client gives up). */
+  readonly stall?: boolean;
+  /** Send the body one byte every `trickleMs` ms. */
+  readonly trickleMs?: number;
+  /** Answer with this body (an HTML page, nothing, …) instead of the completion. */
+  readonly raw?: { readonly body: string; readonly status?: number; readonly contentType?: string };
+  /** The body sent instead of the completion (any JSON value: the reply shapes real servers send). */
+  readonly mutate?: (completion: Json) => unknown;
+  /** Append this many bytes (`x`) to the reply's text, streamed in 64 KiB chunks, never held whole. */
+  readonly padBytes?: number;
 }
 
 /** Options of the test server. */
@@ -58,12 +74,12 @@ export interface LlmServerOptions {
 export interface LlmTestServer {
   /** Base URL (`http://127.0.0.1:<port>/v1`), as `--llm-url` takes it. */
   readonly url: string;
-  /** Requests received, answered with a completion, rejected (their error messages), and replay mismatches. */
-  readonly stats: { requests: number; answered: number; rejected: string[]; mismatches: string[] };
+  /** Requests received, answered with a completion, rejected (their error messages), replay mismatches, and the body bytes the faults wrote (raw, mutated, trickled, padded). */
+  readonly stats: { requests: number; answered: number; rejected: string[]; mismatches: string[]; bytesSent: number };
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const KNOWN_ARGUMENTS = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'temperature', 'top_p', 'n', 'stop', 'max_tokens',
@@ -208,7 +224,7 @@ function answerRestaurant(messages: readonly Json[], tools: readonly ToolSpec[],
       const said = bot.respond(history);
       const calls = m['tool_calls'] as unknown[] | undefined;
       const text = calls && calls.length > 0 ? ['api_call', ...slots.map((s) => String(argsOf(calls[0])[s]))].join(' ') : textOf(m['content']);
-      if (said !== text) mismatches.push(`turn ${history.length}: the bot says ${JSON.stringify(said)}, the conversation has ${JSON.stringify(text)}`);
+      if (said !== text) mismatches.push(`turn ${history.length}: the bot says ${JSON.stringify(said)}, the conversation has ${JSON.stringify(text.slice(0, 200))}`);
       history.push({ speaker: 'bot', text });
     }
   }
@@ -261,7 +277,7 @@ function answerAirDialogue(messages: readonly Json[], mismatches: string[]): Ans
     else if (m['role'] === 'assistant' && move) {
       const want = JSON.stringify(move.action ? null : move.utterance);
       const got = JSON.stringify(m['content'] ?? null);
-      if (want !== got) mismatches.push(`turn ${turn}: the agent says ${want}, the conversation has ${got}`);
+      if (want !== got) mismatches.push(`turn ${turn}: the agent says ${want}, the conversation has ${got.slice(0, 200)}`);
       turn++;
       move = undefined;
     }
@@ -411,9 +427,54 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Sends `text` one byte every `ms` ms (until the client hangs up). */
+function trickle(res: ServerResponse, text: string, ms: number, stats: { bytesSent: number }): void {
+  const bytes = Buffer.from(text);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+  res.flushHeaders();
+  let i = 0;
+  const timer = setInterval(() => {
+    if (i >= bytes.length || res.destroyed) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(bytes.subarray(i, ++i));
+    stats.bytesSent++;
+  }, ms);
+  res.on('close', () => clearInterval(timer));
+}
+
+/** The completion with `pad` bytes of `x` after its text, streamed in 64 KiB chunks with back-pressure. */
+async function sendPadded(res: ServerResponse, completion: Json, pad: number, stats: { bytesSent: number }): Promise<void> {
+  const MARK = '\u0001PAD\u0001';
+  const choice = (completion['choices'] as Json[])[0] as Json;
+  const message = choice['message'] as Json;
+  const withMark = { ...completion, choices: [{ ...choice, message: { ...message, content: `${String(message['content'] ?? '')}${MARK}` } }] };
+  const [head, tail] = JSON.stringify(withMark).split(JSON.stringify(MARK).slice(1, -1)) as [string, string];
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(head) + pad + Buffer.byteLength(tail)) });
+  const write = (chunk: string | Buffer): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (res.destroyed) return resolve(false);
+      stats.bytesSent += Buffer.byteLength(chunk);
+      if (res.write(chunk)) return resolve(true);
+      const done = (): void => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve(!res.destroyed);
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  const CHUNK = Buffer.alloc(64 * 1024, 'x');
+  if (!(await write(head))) return;
+  for (let left = pad; left > 0; left -= CHUNK.length) if (!(await write(left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left)))) return;
+  if (await write(tail)) res.end();
+}
+
 /** Starts the test server on a free port of 127.0.0.1 (module description above). */
 export async function startLlmTestServer(opts: LlmServerOptions = {}): Promise<LlmTestServer> {
-  const stats = { requests: 0, answered: 0, rejected: [] as string[], mismatches: [] as string[] };
+  const stats = { requests: 0, answered: 0, rejected: [] as string[], mismatches: [] as string[], bytesSent: 0 };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
@@ -456,6 +517,34 @@ export async function startLlmTestServer(opts: LlmServerOptions = {}): Promise<L
     };
     completion.usage.total_tokens = completion.usage.prompt_tokens + completion.usage.completion_tokens;
     stats.answered++;
+    if (fault?.raw) {
+      const text = fault.raw.body;
+      stats.bytesSent += Buffer.byteLength(text);
+      res.writeHead(fault.raw.status ?? 200, { 'content-type': fault.raw.contentType ?? 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+      res.end(text);
+      return;
+    }
+    if (fault?.stall) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      return;
+    }
+    const sent = fault?.mutate ? fault.mutate(completion) : completion;
+    if (fault?.padBytes !== undefined) {
+      await sendPadded(res, completion, fault.padBytes, stats);
+      return;
+    }
+    if (fault?.trickleMs !== undefined) {
+      trickle(res, JSON.stringify(sent), fault.trickleMs, stats);
+      return;
+    }
+    if (fault?.mutate) {
+      const text = JSON.stringify(sent) ?? '';
+      stats.bytesSent += Buffer.byteLength(text);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      res.end(text);
+      return;
+    }
     if (fault?.truncate) {
       const text = JSON.stringify(completion);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
@@ -480,4 +569,27 @@ export async function startLlmTestServer(opts: LlmServerOptions = {}): Promise<L
         server.close(() => resolve());
       }),
   };
+}
+
+/** Runs `f` with a test server started with `opts`, closed after it whatever happens. */
+export async function withLlmServer<T>(opts: LlmServerOptions, f: (s: LlmTestServer) => Promise<T>): Promise<T> {
+  const s = await startLlmTestServer(opts);
+  try {
+    return await f(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** `dialogym <args>` in a child process without blocking this one (the test server answers it), with its wall time. */
+export function cliAsync(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<CliRun & { ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    c.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, ms: performance.now() - t0 }));
+  });
 }

@@ -6,7 +6,6 @@
  * and stops in one line when it must.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,32 +20,12 @@ import { llmSystemMessage } from '../src/builtin-agents/llm.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { LlmClient } from '../src/llm/client.js';
 import { oneLineError, type CliRun } from './cli.js';
-import { startLlmTestServer, type LlmServerOptions, type LlmTestServer } from './llm-server.js';
+import { cliAsync, withLlmServer } from './llm-server.js';
 import { cliPath } from './shared-data.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-llm-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `dialogym <args>` in a child process without blocking this one (the test server answers it). */
-function cliAsync(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    c.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-async function withServer<T>(opts: LlmServerOptions, f: (s: LlmTestServer) => Promise<T>): Promise<T> {
-  const s = await startLlmTestServer(opts);
-  try {
-    return await f(s);
-  } finally {
-    await s.close();
-  }
-}
 
 const CASES: ReadonlyArray<[string, number]> = [
   ['restaurant-task1-v1', 6],
@@ -61,7 +40,7 @@ const CASES: ReadonlyArray<[string, number]> = [
 ];
 
 test('through --agent-llm the rule agents played by the server reach the in-process outcome of every episode; every request valid, tokens summed', async () => {
-  await withServer({}, async (server) => {
+  await withLlmServer({}, async (server) => {
     for (const [env, episodes] of CASES) {
       const client = new LlmClient({ model: 'test', baseUrl: server.url, maxRetries: 0 });
       const transport = llmTransport({ client, system: (req) => llmSystemMessage(req) });
@@ -107,7 +86,7 @@ test('evaluate --agent-llm: the same transcripts at concurrency 1 and 4, and rep
   const cache = join(dir, 'cache');
   const [c1, c4] = [join(dir, 'c1.jsonl'), join(dir, 'c4.jsonl')];
   let first: Record<string, unknown> = {};
-  await withServer({}, async (server) => {
+  await withLlmServer({}, async (server) => {
     first = summaryOf(await cliAsync(run(server.url, '--concurrency', '1', '--transcripts', c1, '--price-in', '2', '--price-out', '8')));
     const r4 = await cliAsync(run(server.url, '--concurrency', '4', '--transcripts', c4, '--cache', cache, '--price-in', '2', '--price-out', '8'));
     assert.deepEqual(summaryOf(r4), first);
@@ -129,7 +108,7 @@ test('evaluate --agent-llm: the same transcripts at concurrency 1 and 4, and rep
 });
 
 test('evaluate --resume after an interruption (a cut last line): the same transcripts and summary as an uninterrupted run', async () => {
-  await withServer({}, async (server) => {
+  await withLlmServer({}, async (server) => {
     const full = join(dir, 'full.jsonl');
     const whole = summaryOf(await cliAsync(run(server.url, '--transcripts', full)));
     const text = readFileSync(full, 'utf8');
@@ -151,7 +130,7 @@ test('evaluate --resume after an interruption (a cut last line): the same transc
 });
 
 test('a server answering 429 to every third request: retried after its retry-after-ms, no episode fails', async () => {
-  await withServer({ faults: (n) => (n % 3 === 0 ? { status: 429, retryAfterMs: 2, retryAfter: '1' } : undefined) }, async (server) => {
+  await withLlmServer({ faults: (n) => (n % 3 === 0 ? { status: 429, retryAfterMs: 2, retryAfter: '1' } : undefined) }, async (server) => {
     const r = await cliAsync(run(server.url, '--transcripts', join(dir, 'r429.jsonl')));
     const s = JSON.parse(r.stdout) as { success: number; failures: object; llm: { retries: number } };
     assert.equal(s.success, 1, r.stderr);
@@ -161,10 +140,10 @@ test('a server answering 429 to every third request: retried after its retry-aft
 });
 
 test('evaluate --agent-llm stops in one line: a refused key, a spent failure budget, no key for the OpenAI API', async () => {
-  await withServer({ faults: () => ({ status: 401 }) }, async (server) => {
+  await withLlmServer({ faults: () => ({ status: 401 }) }, async (server) => {
     oneLineError(await cliAsync(run(server.url)), /HTTP 401: .* \(the API key comes from OPENAI_API_KEY or --llm-key-env\)$/, 1);
   });
-  await withServer({ faults: () => ({ status: 500 }) }, async (server) => {
+  await withLlmServer({ faults: () => ({ status: 500 }) }, async (server) => {
     // Two episodes fail (`llm error`, the progress shows them), the third request ends the run.
     const r = await cliAsync(run(server.url, '--llm-retries', '0', '--llm-max-failures', '2'));
     assert.equal(r.code, 1);
@@ -180,7 +159,7 @@ test('evaluate --agent-llm stops in one line: a refused key, a spent failure bud
 });
 
 test('dialogym agent --agent-llm --stdio: the same LLM agent as a process, its token use in the replies', async () => {
-  await withServer({}, async (server) => {
+  await withLlmServer({}, async (server) => {
     const t = join(dir, 'stdio.jsonl');
     const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --agent-llm test --llm-url ${server.url} --stdio`;
     const r = await cliAsync(['evaluate', '--env', 'airdialogue-v1', '--agent-cmd', agentCmd, '--episodes', '6', '--json', '--transcripts', t]);

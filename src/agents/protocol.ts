@@ -4,6 +4,7 @@
  * an action is text, a tool call `{tool, arguments}`, or the environment's own action object. This
  * module checks an agent's reply and turns a failed one into the reason counted in summaries.
  */
+import { depthOver } from '../core/json-depth.js';
 import { isToolCall, type ToolSpec } from '../env/env.js';
 import type { TokenUsage } from '../llm/usage.js';
 
@@ -131,18 +132,6 @@ function schemaProblem(v: unknown, schema: Readonly<Record<string, unknown>>, at
 /** Deepest nesting of arrays and objects a reply may have (deeper ones would overflow the stack of JSON.stringify). */
 const MAX_REPLY_DEPTH = 64;
 
-/** Whether `v` nests arrays/objects deeper than `max` levels (iterative: no recursion on hostile input). */
-function depthOver(v: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[v, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop() as [unknown, number];
-    if (x === null || typeof x !== 'object') continue;
-    if (d >= max) return true;
-    for (const y of Array.isArray(x) ? x : Object.values(x)) if (y !== null && typeof y === 'object') stack.push([y, d + 1]);
-  }
-  return false;
-}
-
 /**
  * The action of an agent's reply line/body: parses it (`invalid json`; also a reply nested deeper
  * than 64 levels), checks `{action}` is there
@@ -168,24 +157,25 @@ export function readReply(raw: string | unknown, tools: readonly ToolSpec[], tur
       throw new AgentError('invalid json', `the agent's reply is not JSON: ${JSON.stringify(raw.slice(0, 80))}`);
     }
   }
-  if (depthOver(msg, MAX_REPLY_DEPTH)) throw new AgentError('invalid json', `the agent's reply is nested deeper than ${MAX_REPLY_DEPTH} levels`);
+  // The tokens a refused reply reported are still counted (on the AgentError).
+  const usage = msg !== null && typeof msg === 'object' ? usageOf((msg as { usage?: unknown }).usage) : undefined;
+  if (depthOver(msg, MAX_REPLY_DEPTH)) throw new AgentError('invalid json', `the agent's reply is nested deeper than ${MAX_REPLY_DEPTH} levels`, usage);
   if (msg === null || typeof msg !== 'object' || !('action' in msg) || (msg as { action: unknown }).action === undefined || (msg as { action: unknown }).action === null) {
-    throw new AgentError('no action', `the agent's reply has no "action": ${JSON.stringify(msg).slice(0, 80)}`);
+    throw new AgentError('no action', `the agent's reply has no "action": ${JSON.stringify(msg).slice(0, 80)}`, usage);
   }
   const echoed = (msg as { turn?: unknown }).turn;
   if (turn !== undefined && echoed !== undefined && echoed !== turn) {
-    throw new AgentError('turn mismatch', `the reply is for turn ${JSON.stringify(echoed).slice(0, 20)}, the request was turn ${turn} (did the agent write an extra reply line?)`);
+    throw new AgentError('turn mismatch', `the reply is for turn ${JSON.stringify(echoed).slice(0, 20)}, the request was turn ${turn} (did the agent write an extra reply line?)`, usage);
   }
   const action = (msg as { action: unknown }).action;
   if (isToolCall(action)) {
     const tool = tools.find((t) => t.function.name === action.tool);
-    if (!tool) throw new AgentError('unknown tool', `unknown tool '${action.tool}' (tools: ${tools.map((t) => t.function.name).join(', ') || 'none'})`);
+    if (!tool) throw new AgentError('unknown tool', `unknown tool '${action.tool}' (tools: ${tools.map((t) => t.function.name).join(', ') || 'none'})`, usage);
     const p = schemaProblem(action.arguments, tool.function.parameters, 'arguments');
-    if (p !== undefined) throw new AgentError('bad arguments', `${action.tool}: ${p}`);
+    if (p !== undefined) throw new AgentError('bad arguments', `${action.tool}: ${p}`, usage);
   } else if (typeof action === 'object' && action !== null && 'tool' in action) {
-    throw new AgentError('bad arguments', `a tool call needs "tool" (string) and "arguments" (object): ${JSON.stringify(action).slice(0, 80)}`);
+    throw new AgentError('bad arguments', `a tool call needs "tool" (string) and "arguments" (object): ${JSON.stringify(action).slice(0, 80)}`, usage);
   }
-  const usage = usageOf((msg as { usage?: unknown }).usage);
   return usage ? { action, usage } : { action };
 }
 

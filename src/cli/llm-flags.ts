@@ -1,11 +1,12 @@
 /**
  * The LLM connection flags `evaluate` and `agent` share (`--llm-url`, `--llm-key-env`,
- * `--llm-option`, `--llm-timeout`, `--llm-retries`, `--llm-max-failures`, `--system-prompt`,
+ * `--llm-option`, `--llm-timeout`, `--llm-retries`, `--llm-max-failures`, `--llm-max-reply-bytes`, `--system-prompt`,
  * `--cache`, `--price-in`, `--price-out`), and the client options they make; docs/llm.md lists them.
  */
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
+import { DEFAULT_MAX_LLM_REPLY_BYTES } from '../llm/limits.js';
 import { floatFlag, intFlag, keyValueFlag, keyValues } from './run.js';
 
 /** The flags as commander gives them. */
@@ -16,6 +17,7 @@ export interface LlmFlags {
   llmTimeout: number;
   llmRetries: number;
   llmMaxFailures: number;
+  llmMaxReplyBytes: number;
   systemPrompt?: string;
   cache?: string;
   priceIn?: number;
@@ -36,9 +38,10 @@ export function llmConnectionOptions(cmd: Command, o: { prices?: boolean } = {})
     .option('--llm-url <base-url>', 'OpenAI-compatible endpoint of --agent-llm / --user-llm, up to /v1 (Ollama http://localhost:11434/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1)', DEFAULT_URL)
     .option('--llm-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY; local servers need none)')
     .option('--llm-option <key=value>', 'a request member the API takes (max_tokens=512, seed=1, tool_choice=required; JSON values as JSON); repeatable (default: temperature=0 only)', optionFlag, [])
-    .option('--llm-timeout <ms>', 'per-request timeout of the LLM endpoint', intFlag('--llm-timeout', 1), 60_000)
+    .option('--llm-timeout <ms>', 'timeout of each LLM request, the headers and the whole body', intFlag('--llm-timeout', 1), 60_000)
     .option('--llm-retries <n>', 'retries of a failed LLM request (429, 5xx, timeouts), exponential backoff with seeded jitter, Retry-After honoured', intFlag('--llm-retries', 0, 100), 10)
     .option('--llm-max-failures <n>', 'LLM requests that may fail for good (each fails its episode) before the run stops', intFlag('--llm-max-failures', 0), 10)
+    .option('--llm-max-reply-bytes <n>', 'longest body of an LLM reply: a longer one is refused as it streams in and fails its episode as `llm error`', intFlag('--llm-max-reply-bytes', 1), DEFAULT_MAX_LLM_REPLY_BYTES)
     .option('--system-prompt <file>', "the LLM agent's system prompt (default: the testbed's, prompts/<testbed>.md of the package)")
     .option('--cache <dir>', 'response cache of the LLM requests: a request found there is not sent, so a finished run replays offline (default: none)');
   if (o.prices === false) return cmd;
@@ -113,6 +116,7 @@ async function llmClient(model: string, o: LlmFlags, seed: number) {
     timeoutMs: o.llmTimeout,
     maxRetries: o.llmRetries,
     maxFailures: o.llmMaxFailures,
+    maxReplyBytes: o.llmMaxReplyBytes,
     seed,
     ...(o.cache !== undefined ? { cache: new ResponseCache(o.cache) } : {}),
   });

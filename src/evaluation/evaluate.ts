@@ -230,7 +230,10 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       }
       const before = (withUserWords(o, said) as { history: Array<{ speaker: string; text: string }> }).history;
       const at = history.indexOf(users[k] as { speaker: string; text: string });
-      const r = await voice.say({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never });
+      const r = await voice.say({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never }).catch((e: unknown) => {
+        if (e instanceof LlmError && e.usage) userUsage = addUsage(userUsage ?? NO_USAGE, e.usage); // a reply it could not use still cost its tokens
+        throw e;
+      });
       said.push(r.text);
       if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
     }

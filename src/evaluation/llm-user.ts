@@ -8,6 +8,7 @@
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { LlmError, type LlmClient } from '../llm/client.js';
+import { contentText } from '../llm/conversation.js';
 import type { UserTurn, UserVoice, UserVoiceSession } from './user-voice.js';
 
 /**
@@ -50,9 +51,10 @@ export function llmUserVoice(o: LlmUserOptions): UserVoice {
           if (messages.length === 0) messages.push({ role: 'system', content: o.system(turn) });
           messages.push({ role: 'user', content: o.prompt(turn) });
           const r = await o.client.chat({ messages });
-          const text = typeof r.message.content === 'string' ? r.message.content.trim() : '';
+          // Read by its type: a reply of another shape is a failed turn (`user llm error`), never a crash.
+          const text = contentText((r.message as { content?: unknown }).content).trim();
           const usage = r.usage;
-          if (text === '') throw new LlmError(`${o.client.baseUrl} (model ${o.client.model}): the user model's reply has no text`, 'no text', false);
+          if (text === '') throw new LlmError(`${o.client.baseUrl} (model ${o.client.model}): the user model's reply has no text`, 'no text', false, usage);
           messages.push({ role: 'assistant', content: text });
           return { text, usage };
         },

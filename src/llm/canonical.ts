@@ -30,5 +30,10 @@ export function canonicalJson(value: unknown): string {
 
 /** The sha256 (hex) of a request body's canonical JSON: its cache key. */
 export function requestKey(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return keyOfCanonical(canonicalJson(body));
+}
+
+/** The cache key of a canonical JSON text already made (`requestKey` without making it again). */
+export function keyOfCanonical(canonical: string): string {
+  return createHash('sha256').update(canonical).digest('hex');
 }

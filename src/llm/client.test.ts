@@ -83,7 +83,8 @@ test('5xx: exponential backoff with jitter drawn from the seed (same seed, same 
 
 test('a request failing after its retries is an LlmError for the episode; past the budget, a fatal one', async () => {
   await withStub([{ status: 500 }], async (stub) => {
-    const c = client(stub, { maxRetries: 2, maxFailures: 1 });
+    // Not stopped before the budget by the endpoint's failures before any answer (5 by default).
+    const c = client(stub, { maxRetries: 2, maxFailures: 1, maxFailuresBeforeReply: 100 });
     const e1 = await c.chat({ messages }).catch((e: unknown) => e);
     assert.ok(e1 instanceof LlmError && !e1.fatal, String(e1));
     assert.match(e1.message, /HTTP 500: .* after 3 attempts$/);
@@ -133,7 +134,7 @@ test('timeouts, cut bodies and bodies without choices are retried', async () => 
   await withStub([{ delayMs: 400, then: OK }], async (stub) => {
     const e = await client(stub, { timeoutMs: 50, maxRetries: 1 }).chat({ messages }).catch((x: unknown) => x);
     assert.ok(e instanceof LlmError && e.reason === 'timeout', String(e));
-    assert.match(e.message, /no reply within the timeout after 2 attempts/);
+    assert.match(e.message, /no whole reply within 50 ms after 2 attempts/);
   });
 });
 
@@ -171,4 +172,16 @@ test('options the evaluation cannot use are refused at once', () => {
   assert.throws(() => new LlmClient({ model: 'm', options: { stream: true } }), /streamed replies are not supported/);
   assert.throws(() => new LlmClient({ model: ' ' }), /model name is empty/);
   assert.throws(() => new LlmClient({ model: 'm', timeoutMs: 0 }), /timeoutMs must be a positive number/);
+});
+
+test('a request longer than maxRequestBytes is not sent: its request fails (replies under the reply limit cannot grow a conversation without end)', async () => {
+  await withStub([OK], async (stub) => {
+    const c = client(stub, { maxRequestBytes: 1000 });
+    assert.equal((await c.chat({ messages })).message.content, 'hello there');
+    const long = [...messages, { role: 'assistant' as const, content: 'x'.repeat(1000) }, { role: 'user' as const, content: 'and?' }];
+    const e = await c.chat({ messages: long }).catch((x: unknown) => x);
+    assert.ok(e instanceof LlmError && !e.fatal && e.reason === 'request too long', String(e));
+    assert.match(e.message, /the request's JSON is \d+ characters, more than maxRequestBytes \(1000\)$/);
+    assert.equal(stub.received.length, 1);
+  });
 });

@@ -16,7 +16,9 @@
  *   it out (AirDialogue), and is otherwise not said. Without tool calls the text is the utterance.
  *   An empty reply or a refusal fails the episode (`no action`), a reply cut at the token limit
  *   (`finish_reason: length`) too (`llm truncated`), arguments that are not a JSON object as `bad
- *   arguments`.
+ *   arguments` (arguments sent as the object itself, as several servers do, are taken as they
+ *   are), a tool call that names no function as `unknown tool`. Every member is read by its type:
+ *   a reply of any shape is an outcome of its episode, never an exception of the run.
  *
  * Generic: it reads observations by shape (`utterance`, `kb`), the families' contexts come from the
  * caller.
@@ -112,37 +114,86 @@ export class LlmConversation {
   async act(tools: readonly ToolLike[], turn: number): Promise<unknown> {
     const reply = await this.client.chat({ messages: this.messages, tools: tools as unknown as ChatCompletionTool[] });
     this.usage = addUsage(this.usage, reply.usage);
-    const m = reply.message;
+    // The message is read member by member, whatever types the server put there.
+    const m = reply.message as unknown as Readonly<Record<string, unknown>>;
     if (reply.finishReason === 'length') throw new LlmTurnFailure('llm truncated', `the reply was cut at the token limit (finish_reason "length"); raise max_tokens with --llm-option`);
-    const calls = (m.tool_calls ?? []) as ChatCompletionMessageToolCall[];
-    const text = typeof m.content === 'string' ? m.content : '';
+    const rawCalls = m['tool_calls'];
+    if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) throw new LlmTurnFailure('bad arguments', `tool_calls is not a list: ${excerpt(rawCalls)}`);
+    const calls = (rawCalls ?? []) as readonly unknown[];
+    const text = contentText(m['content']);
     if (calls.length > 0) {
-      const first = calls[0] as ChatCompletionMessageToolCall;
       this.droppedCalls += calls.length - 1;
-      if (first.type !== 'function') throw new LlmTurnFailure('unknown tool', `the model called a ${String(first.type)} tool; the environment's tools are functions`);
-      const name = first.function.name;
-      let args: unknown;
-      try {
-        args = JSON.parse(first.function.arguments === '' ? '{}' : first.function.arguments);
-      } catch {
-        throw new LlmTurnFailure('bad arguments', `${name}: the arguments are not JSON: ${JSON.stringify(first.function.arguments.slice(0, 80))}`);
-      }
-      if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new LlmTurnFailure('bad arguments', `${name}: the arguments are not a JSON object: ${first.function.arguments.slice(0, 80)}`);
-      const id = typeof first.id === 'string' && first.id !== '' ? first.id : `call_${turn}`;
-      const call: ChatCompletionMessageToolCall = { id, type: 'function', function: { name, arguments: first.function.arguments } };
+      const { id, name, args, argText } = readCall(calls[0], turn);
+      const call: ChatCompletionMessageToolCall = { id, type: 'function', function: { name, arguments: argText } };
       this.messages.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: [call] });
       this.pendingCall = id;
       const tool = tools.find((t) => t.function.name === name);
       const props = tool?.function.parameters['properties'];
-      const a = args as Record<string, unknown>;
-      if (text.trim() !== '' && a['utterance'] === undefined && props !== null && typeof props === 'object' && 'utterance' in props) return { tool: name, arguments: { ...a, utterance: text.trim() } };
-      return { tool: name, arguments: a };
+      if (text.trim() !== '' && args['utterance'] === undefined && props !== null && typeof props === 'object' && 'utterance' in props) return { tool: name, arguments: { ...args, utterance: text.trim() } };
+      return { tool: name, arguments: args };
     }
     if (text.trim() === '') {
-      const refusal = typeof m.refusal === 'string' && m.refusal !== '' ? `the model refused: ${m.refusal.slice(0, 120)}` : 'the reply has neither text nor a tool call';
-      throw new LlmTurnFailure('no action', refusal);
+      const refusal = m['refusal'];
+      throw new LlmTurnFailure('no action', typeof refusal === 'string' && refusal !== '' ? `the model refused: ${refusal.slice(0, 120)}` : 'the reply has neither text nor a tool call');
     }
     this.messages.push({ role: 'assistant', content: text });
     return text.trim();
   }
+}
+
+/** A value quoted on one line, at most 80 characters of it. */
+function excerpt(v: unknown): string {
+  let s: string;
+  try {
+    s = typeof v === 'string' ? JSON.stringify(v.slice(0, 80)) : (JSON.stringify(v) ?? String(v));
+  } catch {
+    s = String(v);
+  }
+  return s.length <= 80 ? s : `${s.slice(0, 79)}…`;
+}
+
+/**
+ * The text of a message's `content`: a string, or the text parts of a list of content parts
+ * (`[{type: "text", text}]`, as some servers send it); '' for anything else.
+ *
+ * @example
+ * ```ts
+ * contentText([{ type: 'text', text: 'hello ' }, { type: 'text', text: 'there' }]); // 'hello there'
+ * contentText(7); // ''
+ * ```
+ */
+export function contentText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  if (!Array.isArray(c)) return '';
+  return c.map((p: unknown) => (p !== null && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+}
+
+/**
+ * The first tool call of a reply as the action reads it, or an `LlmTurnFailure`: `unknown tool` for
+ * a call that is not a function call or names no function, `bad arguments` for arguments that are
+ * not a JSON object (a JSON string of one, or the object itself as several servers send it; missing
+ * or empty: `{}`).
+ */
+function readCall(c: unknown, turn: number): { id: string; name: string; args: Record<string, unknown>; argText: string } {
+  if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new LlmTurnFailure('unknown tool', `the tool call is not an object: ${excerpt(c)}`);
+  const call = c as Readonly<Record<string, unknown>>;
+  if (call['type'] !== undefined && call['type'] !== 'function') throw new LlmTurnFailure('unknown tool', `the model called a ${excerpt(call['type'])} tool; the environment's tools are functions`);
+  const f = call['function'];
+  if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new LlmTurnFailure('unknown tool', `the tool call has no function: ${excerpt(c)}`);
+  const fn = f as Readonly<Record<string, unknown>>;
+  const name = fn['name'];
+  if (typeof name !== 'string' || name === '') throw new LlmTurnFailure('unknown tool', `the tool call names no function (name ${excerpt(name)})`);
+  const raw = fn['arguments'];
+  let args: unknown;
+  if (raw === undefined || raw === null || raw === '') args = {};
+  else if (typeof raw === 'string') {
+    try {
+      args = JSON.parse(raw);
+    } catch {
+      throw new LlmTurnFailure('bad arguments', `${name}: the arguments are not JSON: ${excerpt(raw)}`);
+    }
+  } else args = raw;
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new LlmTurnFailure('bad arguments', `${name}: the arguments are not a JSON object: ${excerpt(raw)}`);
+  const id = typeof call['id'] === 'string' && call['id'] !== '' ? call['id'] : `call_${turn}`;
+  return { id, name, args: args as Record<string, unknown>, argText: typeof raw === 'string' && raw !== '' ? raw : JSON.stringify(args) };
 }
