@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { ConfigError, DialogymError, errorText, optionName } from '../src/core/errors.js';
-import { describeForCli } from '../src/cli/option-flags.js';
+import { describeForCli, flagOf } from '../src/cli/option-flags.js';
 import { repoRoot } from './shared-data.js';
 
 /**
@@ -71,6 +71,20 @@ test('no library error text names a CLI flag (say the option name; the CLI maps 
   const files = libraryFiles(join(repoRoot, 'src'));
   assert.ok(files.length > 200, `only ${files.length} library files found: is the scan right?`);
   assert.deepEqual(flagNamingErrors(repoRoot), []);
+});
+
+test('every option a library error names is said by the CLI as a flag documented in docs/cli.md', () => {
+  const cliDoc = readFileSync(join(repoRoot, 'docs', 'cli.md'), 'utf8');
+  const named = new Set<string>();
+  for (const file of libraryFiles(join(repoRoot, 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/optionName\('([A-Za-z]+)'\)|\{ option: '([A-Za-z]+)' \}/g)) named.add((m[1] ?? m[2]) as string);
+    // The options of an advised run: `{ run: 'train', options: [['model', name], ['out', 'model.dgm']] }`.
+    for (const run of text.matchAll(/\{ run: '[^']+', options: \[(.*?)\] \}/g)) for (const m of (run[1] ?? '').matchAll(/\['([A-Za-z]+)', /g)) named.add(m[1] as string);
+  }
+  assert.ok(named.size >= 15, `only ${named.size} option names found: ${[...named].join(', ')}`);
+  const undocumented = [...named].flatMap((o) => flagOf(o).split(', ').filter((f) => !new RegExp(`${f}\\b`).test(cliDoc)).map((f) => `${o} → ${f}`));
+  assert.deepEqual(undocumented, []);
 });
 
 test('the scan finds a flag in a throw and in an error constructor, not elsewhere', () => {
