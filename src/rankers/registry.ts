@@ -245,7 +245,7 @@ export function createModel(name: string, ctx: ModelContext = {}): ResponseModel
   const entry = models.has(name) ? models.get(name) : undefined;
   if (!entry?.create) {
     const known = creatableModels().join(', ');
-    if (entry?.train) throw new ConfigError(errorText`model '${name}' has to be trained first: ${{ run: 'train', options: [['model', name], ['out', 'model.dgm']] }} (ready to use: ${known})`);
+    if (entry?.train) throw new ConfigError(errorText`model '${name}' has to be trained first: ${{ run: 'train', options: [['model', name], ['train', '<dialogs file>'], ['out', 'model.dgm']] }} (ready to use: ${known})`);
     throw new ConfigError(`unknown model '${name}'${didYouMean(name, models.names())} (ready to use: ${known || 'none'}; to train first: ${trainableModels().filter((m) => !creatableModels().includes(m)).join(', ')})`);
   }
   return entry.create(ctx);
