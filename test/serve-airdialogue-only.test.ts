@@ -40,7 +40,7 @@ test('no restaurant model: / redirects to /airdialogue, the restaurant API is a 
       const r = await get(server, method, url, method === 'POST' ? { text: 'hi' } : undefined);
       assert.equal(r.status, 404, `${method} ${url}`);
       assert.deepEqual(Object.keys(r.json), ['error']);
-      assert.equal(r.json.error, 'no restaurant model is hosted here (serve --model <name|file> hosts one); the AirDialogue chat is at /airdialogue');
+      assert.equal(r.json.error, 'no restaurant model is hosted here (the server was started without one); the AirDialogue chat is at /airdialogue');
     }
     assert.equal((await get(server, 'GET', '/airdialogue')).status, 200);
     const info = (await get(server, 'GET', '/api/airdialogue')).json;

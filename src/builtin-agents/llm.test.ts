@@ -5,14 +5,14 @@ import '../testbeds/airdialogue/env.js';
 import { make } from '../env/env.js';
 import { episodeContext, flightContext, llmUserPrompt, llmUserSystemMessage, movieContext, promptFamily, shippedPrompt } from './llm.js';
 
-test('each family has its shipped prompt; another environment needs --system-prompt', () => {
+test('each family has its shipped prompt; another environment needs systemPrompt', () => {
   assert.equal(promptFamily('dstc6-task1-tst2-v1'), 'dstc6');
   assert.equal(promptFamily('restaurant-task5-oov-v2'), 'restaurant');
   assert.match(shippedPrompt('restaurant-task1-v1'), /api_call/);
   assert.match(shippedPrompt('airdialogue-v1'), /no_reservation/);
   assert.match(shippedPrompt('infobot-small-v1'), /inform\(results\)/);
   assert.match(shippedPrompt('dstc6-task1-tst1-v1'), /atmosphere/);
-  assert.throws(() => shippedPrompt('my-env-v0'), /my-env-v0: no shipped LLM prompt .*--system-prompt/);
+  assert.throws(() => shippedPrompt('my-env-v0'), /my-env-v0: no shipped LLM prompt for this environment \(give one with systemPrompt <file>\)$/);
 });
 
 test('contexts: task 3 KB lines before the dialog, none for task 1; the AirDialogue table; the movie table', () => {
@@ -37,7 +37,7 @@ test('the LLM user: its goal, what it is told each turn (the agent since its las
   const sys = llmUserSystemMessage({ env: 'restaurant-task5-v2', goal });
   assert.match(sys, /^You are a customer of a restaurant booking service/);
   assert.match(sys, /## Your goal\n\n- task: 5\n- you want a restaurant with: cuisine thai, location rome, number of people two, price range cheap\n- in your first request you mention: cuisine\n- after the assistant's first search you change: location to paris\n- once booked you ask for: the phone number$/);
-  assert.throws(() => llmUserSystemMessage({ env: 'restaurant-task5-v1', goal: undefined }), /tells no user goal \(info\.goal\): --user-llm plays the -v2/);
+  assert.throws(() => llmUserSystemMessage({ env: 'restaurant-task5-v1', goal: undefined }), /tells no user goal \(info\.goal\): the LLM user plays the -v2/);
   assert.throws(() => llmUserSystemMessage({ env: 'infobot-small-v1', goal: {} }), /no LLM user for this environment/);
   const history = [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'ok let me look into some options for you' }, { speaker: 'user', text: '<SILENCE>' }, { speaker: 'bot', text: 'api_call thai rome two cheap' }];
   assert.equal(llmUserPrompt({ turn: 2, history, info: { userAct: { act: 'update', slot: 'location', value: 'paris' } } }), '(The assistant searches its database.)\n\n[Now: change your request: you now want location paris instead.]');

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorText, optionName } from '../core/errors.js';
 import type { Intent, KbLine } from '../formats/airdialogue.js';
 import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from '../testbeds/airdialogue/facts.js';
 import { InfoBotEnv } from '../testbeds/infobot/env.js';
@@ -36,7 +36,7 @@ const prompts = new Map<string, string>();
 /** The shipped prompt of an environment's family; a ConfigError for an environment without one. */
 export function shippedPrompt(envId: string): string {
   const family = promptFamily(envId);
-  if (family === undefined) throw new ConfigError(`${envId}: no shipped LLM prompt for this environment (give one with --system-prompt <file>)`);
+  if (family === undefined) throw new ConfigError(errorText`${envId}: no shipped LLM prompt for this environment (give one with ${optionName('systemPrompt')} <file>)`);
   let p = prompts.get(family);
   if (p === undefined) {
     p = readFileSync(`${PROMPT_DIR}${family}.md`, 'utf8');
@@ -125,7 +125,7 @@ export function llmSystemMessage(request: { readonly env: string; readonly obser
 export function shippedUserPrompt(envId: string): string {
   const family = promptFamily(envId);
   const file = family === 'restaurant' || family === 'dstc6' ? 'user-restaurant' : family === 'airdialogue' ? 'user-airdialogue' : undefined;
-  if (file === undefined) throw new ConfigError(`${envId}: no LLM user for this environment (--user-llm plays the restaurant, DSTC6 and AirDialogue envs)`);
+  if (file === undefined) throw new ConfigError(`${envId}: no LLM user for this environment (the LLM user plays the restaurant, DSTC6 and AirDialogue envs)`);
   let p = prompts.get(file);
   if (p === undefined) {
     p = readFileSync(`${PROMPT_DIR}${file}.md`, 'utf8');
@@ -244,7 +244,7 @@ export function airGoalText(goal: unknown): string {
  * ```
  */
 export function llmUserSystemMessage(turn: { readonly env: string; readonly goal: unknown }, prompt?: string): string {
-  if (turn.goal === undefined || turn.goal === null) throw new ConfigError(`${turn.env}: the environment tells no user goal (info.goal): --user-llm plays the -v2 restaurant, DSTC6 and AirDialogue envs`);
+  if (turn.goal === undefined || turn.goal === null) throw new ConfigError(`${turn.env}: the environment tells no user goal (info.goal): the LLM user plays the -v2 restaurant, DSTC6 and AirDialogue envs`);
   const goal = promptFamily(turn.env) === 'airdialogue' ? airGoalText(turn.goal) : restaurantGoalText(turn.goal);
   return `${(prompt ?? shippedUserPrompt(turn.env)).trimEnd()}\n\n## Your goal\n\n${goal}`;
 }

@@ -11,6 +11,7 @@ import { CATALOGUE } from '../datasets/catalogue.js';
 import { resolveRef } from '../datasets/refs.js';
 import { dataRoot } from '../datasets/store.js';
 import type { FileKind, MisreadError } from '../formats/sniff.js';
+import { describeForCli } from './option-flags.js';
 import { isFolder, listFiles } from './plain-io.cjs';
 
 export { exitOnEpipe, isFolder, writeStdoutSync } from './plain-io.cjs';
@@ -34,7 +35,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
 export function fail(e: unknown): never {
   if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
   const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
-  process.stderr.write(`error: ${describeMisread(e) ?? describeSystemError(e) ?? describeError(e)}${bug}\n`);
+  process.stderr.write(`error: ${describeMisread(e) ?? describeSystemError(e) ?? describeForCli(e)}${bug}\n`);
   process.exit(e instanceof DialogymError ? e.exitCode : 1);
 }
 

@@ -23,10 +23,121 @@ const MAX_REASON_CHARS = 400;
 export class DialogymError extends Error {
   /** Process exit code the CLI uses for this error. */
   readonly exitCode: number = 1;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * The message as parts, the names of library options marked (`[{ option: 'models' }, ': unknown
+   * model …']`): `message` says each option by its name, a front end by its own word for it (the
+   * CLI by its flag, `--models`). A plain string message is one part.
+   */
+  readonly text: ErrorText;
+  /**
+   * `message`: a string, or parts built with `errorText` that mark option names. `option`: the
+   * option the error is about, said before the message (`models: unknown model …`).
+   */
+  constructor(message: string | ErrorText, options?: { cause?: unknown; option?: string }) {
+    const parts = typeof message === 'string' ? [message] : message;
+    const text = options?.option === undefined ? parts : [{ option: options.option }, ': ', ...parts];
+    super(renderErrorText(text, (o) => o), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
+    this.text = text;
   }
+}
+
+/**
+ * A library option's name inside an error's text (see `DialogymError.text`).
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, type OptionName } from 'dialogym';
+ * const e = new ConfigError('unknown model', { option: 'models' });
+ * const named = e.text.filter((p): p is OptionName => typeof p !== 'string'); // [{ option: 'models' }]
+ * ```
+ */
+export interface OptionName {
+  readonly option: string;
+}
+
+/**
+ * A run to do inside an error's text (`needs a trained policy: run …`): the run's name and its
+ * options. The library says `infobot train (agent: rl-hard, split: small)`, the CLI the
+ * command line (`dialogym infobot train --agent rl-hard --split small`).
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, errorText, type RunAdvice } from 'dialogym';
+ * const run: RunAdvice = { run: 'train', options: [['model', 'memn2n']] };
+ * new ConfigError(errorText`train it first: ${run}`).message; // 'train it first: train (model: memn2n)'
+ * ```
+ */
+export interface RunAdvice {
+  readonly run: string;
+  readonly options: readonly (readonly [option: string, value: string])[];
+}
+
+/**
+ * An error message as parts: plain text, and names of library options.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, optionName, type ErrorText } from 'dialogym';
+ * const text: ErrorText = ['give a candidates file (', optionName('candidates'), ')'];
+ * new ConfigError(text).message; // 'give a candidates file (candidates)'
+ * ```
+ */
+export type ErrorText = readonly (string | OptionName | RunAdvice)[];
+
+/**
+ * An error text from a template whose `optionName(name)` values mark option names; other values are
+ * said as strings.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, errorText, optionName } from 'dialogym';
+ * const e = new ConfigError(errorText`${optionName('adviceGate')} needs ${optionName('rulesAdvice')}`);
+ * e.message; // 'adviceGate needs rulesAdvice'
+ * ```
+ */
+export function errorText(strings: TemplateStringsArray, ...values: unknown[]): ErrorText {
+  const parts: (string | OptionName | RunAdvice)[] = [strings[0] ?? ''];
+  values.forEach((v, i) => parts.push(isPart(v) ? v : String(v), strings[i + 1] ?? ''));
+  return parts.filter((p) => p !== '');
+}
+
+/**
+ * The mark of an option name in `errorText`.
+ *
+ * @example
+ * ```ts
+ * import { errorText, optionName } from 'dialogym';
+ * errorText`give ${optionName('kb')}`; // ['give ', { option: 'kb' }]
+ * ```
+ */
+export function optionName(name: string): OptionName {
+  return { option: name };
+}
+
+function isPart(v: unknown): v is OptionName | RunAdvice {
+  if (typeof v !== 'object' || v === null) return false;
+  return typeof (v as OptionName).option === 'string' || (typeof (v as RunAdvice).run === 'string' && Array.isArray((v as RunAdvice).options));
+}
+
+/**
+ * An error text as one string, each option name said by `say` (the library: the name itself; the
+ * CLI: the option's flag) and each run by `sayRun` (default: `<run> (<option>: <value>, …)`).
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, renderErrorText } from 'dialogym';
+ * const e = new ConfigError('no model given', { option: 'models' });
+ * renderErrorText(e.text, (o) => `--${o}`); // '--models: no model given'
+ * ```
+ */
+export function renderErrorText(text: ErrorText, say: (option: string) => string, sayRun: (run: RunAdvice) => string = libraryRun): string {
+  return text.map((p) => (typeof p === 'string' ? p : 'option' in p ? say(p.option) : sayRun(p))).join('');
+}
+
+/** A run as the library says it: `infobot train (agent: rl-hard, split: small)`. */
+function libraryRun(r: RunAdvice): string {
+  return `${r.run}${r.options.length === 0 ? '' : ` (${r.options.map(([o, v]) => `${o}: ${v}`).join(', ')})`}`;
 }
 
 /**

@@ -22,10 +22,10 @@ test('results come back in the order of the tasks, whichever thread finishes fir
   }
 });
 
-test('errors are rebuilt as the project classes (exit codes kept), others name the pool', async () => {
+test('errors are rebuilt as the project classes (exit codes and option marks kept), others name the pool', async () => {
   const p = pool(1, { errors: [CustomError] });
   try {
-    await assert.rejects(p.run({ kind: 'throw', error: 'config' }), (e: unknown) => e instanceof ConfigError && e.exitCode === 2 && e.message === 'bad flag --x');
+    await assert.rejects(p.run({ kind: 'throw', error: 'config' }), (e: unknown) => e instanceof ConfigError && e.exitCode === 2 && e.message === 'bad maxTurns' && JSON.stringify(e.text) === '["bad ",{"option":"maxTurns"}]');
     await assert.rejects(p.run({ kind: 'throw', error: 'format' }), (e: unknown) => e instanceof FormatError && e.file === 'a.txt' && e.line === 3 && e.reason === 'no tab' && e.exitCode === 1);
     await assert.rejects(p.run({ kind: 'throw', error: 'model' }), (e: unknown) => e instanceof ModelFileError && e.message === 'm.bin: corrupt');
     await assert.rejects(p.run({ kind: 'throw', error: 'custom' }), (e: unknown) => e instanceof CustomError && e.message === 'custom trouble');
@@ -92,7 +92,7 @@ test('runSync answers a caller that never yields to the event loop; errors rebui
     // Several rounds without returning to the event loop (piscina sees no answer meanwhile).
     for (let i = 0; i < 5; i++) assert.equal(p.runSync({ kind: 'echo', value: i }, 30_000)(), i);
     const join = p.runSync({ kind: 'throw', error: 'config' }, 30_000);
-    assert.throws(join, (e: unknown) => e instanceof ConfigError && e.message === 'bad flag --x');
+    assert.throws(join, (e: unknown) => e instanceof ConfigError && e.message === 'bad maxTurns' && JSON.stringify(e.text) === '["bad ",{"option":"maxTurns"}]');
   } finally {
     await p.destroy();
   }

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
 import type { Piscina } from 'piscina';
 import { createRequire } from 'node:module';
-import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
+import { ConfigError, DialogymError, FormatError, ModelFileError, type ErrorText } from './errors.js';
 
 /** An error as it crosses threads. */
 export interface WireError {
@@ -24,6 +24,8 @@ export interface WireError {
   readonly file?: string;
   readonly line?: number;
   readonly reason?: string;
+  /** A DialogymError's text with its option names marked (`DialogymError.text`), when it has any. */
+  readonly text?: ErrorText;
 }
 
 /** What a task answers (pool-worker.ts builds it). */
@@ -49,6 +51,7 @@ export function toWireError(e: unknown): WireError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
   const message = e.message.split('\n')[0] ?? '';
   if (e instanceof FormatError) return { name: e.name, message, file: e.file, reason: e.reason, ...(e.line !== undefined ? { line: e.line } : {}) };
+  if (e instanceof DialogymError && e.text.some((p) => typeof p !== 'string')) return { name: e.name, message, text: e.text };
   return { name: e.name, message };
 }
 
@@ -82,6 +85,7 @@ function rebuilder(label: string, extra: readonly ErrorClass[] = []): (w: WireEr
   return (w) => {
     if (w.name === 'FormatError' && w.file !== undefined && w.reason !== undefined) return new FormatError(w.file, w.line, w.reason);
     const C = classes.get(w.name === 'FormatError' ? 'DialogymError' : w.name);
+    if (C && w.text !== undefined && (C === DialogymError || C.prototype instanceof DialogymError)) return new (C as unknown as typeof DialogymError)(w.text);
     return C ? new C(w.message) : new Error(`${label}: ${w.message}`);
   };
 }

@@ -7,14 +7,14 @@ import fc from 'fast-check';
 import { ConfigError, FormatError } from './errors.js';
 import { combineShards, inShard, parseShard, readShardFile, shardItems, writeShardFile, type Shard } from './shard.js';
 
-test('parseShard takes 0-based i/n and refuses the rest with the flag named', () => {
+test('parseShard takes 0-based i/n and refuses the rest with the option named (the CLI says --shard)', () => {
   assert.deepEqual(parseShard('0/1'), { index: 0, count: 1 });
   assert.deepEqual(parseShard(' 7 / 8 '), { index: 7, count: 8 });
   for (const [v, re] of [
-    ['8/8', /^--shard: 8\/8: i must be below n \(shards are 0-based: 0\/8 … 7\/8\)$/],
+    ['8/8', /^shard: 8\/8: i must be below n \(shards are 0-based: 0\/8 … 7\/8\)$/],
     ['1/0', /n must be in \[1, 100000\]/],
     ['0/100001', /n must be in/],
-    ['a/b', /^--shard: expected i\/n/],
+    ['a/b', /^shard: expected i\/n/],
     ['3', /expected i\/n/],
     ['1.5/3', /expected i\/n/],
     ['', /expected i\/n/],

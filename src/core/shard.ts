@@ -30,14 +30,14 @@ export const SHARD_FORMAT = 'dialogym-shard/1';
 /** At most this many shards. */
 export const MAX_SHARDS = 100_000;
 
-/** Parses `i/n` (0-based, 0 ≤ i < n ≤ 100000); anything else is a one-line ConfigError naming `flag`. */
-export function parseShard(v: string, flag = '--shard'): Shard {
+/** Parses `i/n` (0-based, 0 ≤ i < n ≤ 100000); anything else is a one-line ConfigError naming `option` (the CLI says its flag, `--shard`). */
+export function parseShard(v: string, option = 'shard'): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(v);
-  if (!m) throw new ConfigError(`${flag}: expected i/n with 0 ≤ i < n (0-based, e.g. 0/4 … 3/4), got '${v}'`);
+  if (!m) throw new ConfigError(`expected i/n with 0 ≤ i < n (0-based, e.g. 0/4 … 3/4), got '${v}'`, { option });
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || count > MAX_SHARDS) throw new ConfigError(`${flag}: ${v}: n must be in [1, ${MAX_SHARDS}]`);
-  if (index >= count) throw new ConfigError(`${flag}: ${v}: i must be below n (shards are 0-based: 0/${count} … ${count - 1}/${count})`);
+  if (count < 1 || count > MAX_SHARDS) throw new ConfigError(`${v}: n must be in [1, ${MAX_SHARDS}]`, { option });
+  if (index >= count) throw new ConfigError(`${v}: i must be below n (shards are 0-based: 0/${count} … ${count - 1}/${count})`, { option });
   return { index, count };
 }
 

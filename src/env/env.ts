@@ -223,7 +223,7 @@ export function registerEnv<O extends object>(id: string, description: string, f
       return build((options ?? {}) as O);
     } catch (e) {
       // A refusal from deeper down (`candidateAirports must be in [2, 24]`) names the environment too.
-      if (e instanceof ConfigError && !e.message.startsWith(`${id}: `)) throw new ConfigError(`${id}: ${e.message}`, { cause: e });
+      if (e instanceof ConfigError && !e.message.startsWith(`${id}: `)) throw new ConfigError([`${id}: `, ...e.text], { cause: e }); // its option names stay marked (the CLI says their flags)
       throw e;
     }
   });

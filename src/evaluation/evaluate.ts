@@ -15,7 +15,7 @@
  * exiting) fails only the episode at hand; after an agent-side failure the lane's connection is
  * closed (an agent process is ended with its descendants) and a fresh one plays the next episode.
  */
-import { ConfigError, DialogymError } from '../core/errors.js';
+import { ConfigError, DialogymError, errorText, optionName } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type ToolSpec } from '../env/env.js';
 import { episodeSteps } from '../env/episode.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
@@ -333,7 +333,7 @@ function doneRecords(records: readonly EpisodeRecord[], envId: string, episodes:
     if (!ok) throw new ConfigError(`the record of episode ${JSON.stringify(r.episode)}, trial ${JSON.stringify(r.trial)} (env ${JSON.stringify(r.env)}, seed ${JSON.stringify(r.seed)}) is not of this run (${envId}, ${episodes} tasks × ${trials} trials from seed ${seed})`);
     if (r.options !== options) {
       const said = (k: string | undefined): string => (k === undefined ? 'no environment options' : `environment options ${k}`);
-      throw new ConfigError(`the record of episode ${r.episode}, trial ${r.trial} was played with ${said(r.options)}, this run has ${said(options)}: give the options of the interrupted run (--env-option, --kb, --max-turns)`);
+      throw new ConfigError(errorText`the record of episode ${r.episode}, trial ${r.trial} was played with ${said(r.options)}, this run has ${said(options)}: give the options of the interrupted run (${optionName('envOptions')})`);
     }
     byJob.set(`${r.episode}:${r.trial}`, r);
   }

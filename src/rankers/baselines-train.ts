@@ -2,7 +2,7 @@
 import { Tfidf, type TypeAs } from './tfidf.js';
 import { NearestNeighbour, type NnInput } from './nearest-neighbour.js';
 import type { InputMode } from './input.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { devAccuracy, type TrainData } from './train-data.js';
 
 export interface Choice<M> {
@@ -36,7 +36,7 @@ export interface TfidfTrainOptions {
 /** TF-IDF with idf fitted on training utterances and candidates; input mode chosen on dev. */
 export function trainTfidf(data: TrainData, options: Partial<TfidfTrainOptions> = {}): Choice<Tfidf> {
   const o: TfidfTrainOptions = { matchType: false, inputs: ['last', 'history'], typeAs: ['feature'], ...options };
-  if (o.matchType && !data.kb) throw new ConfigError('tfidf --match-type needs a KB file (--kb)');
+  if (o.matchType && !data.kb) throw new ConfigError(errorText`tfidf ${optionName('matchType')} needs a KB file (${optionName('kb')})`);
   const docs: string[] = [...data.candidates];
   for (const d of data.train) for (const t of d.turns) if (t.speaker !== 'kb') docs.push(t.text);
   const base = Tfidf.fit(docs, { input: 'last', matchType: o.matchType }, data.kb);

@@ -6,7 +6,7 @@
  * model-file loader (a variant's file names its family, `tfidf`, `nn`, `embeddings`, `memn2n`,
  * and loads through that entry).
  */
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { trainNn, trainTfidf } from './baselines-train.js';
 import { Embeddings } from './embeddings.js';
 import { trainEmbeddings } from './embeddings-train.js';
@@ -32,7 +32,7 @@ function tfidfEntry(name: string, matchType: boolean, typeAs: readonly TypeAs[])
 if (!models.has('tfidf')) {
   registerModel('tfidf', "the paper's TF-IDF match (§4.2; trained: input chosen on dev): a baseline, ready to use untrained", {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf' ranks candidates: give a candidates file with --candidates");
+      if (!ctx.candidates) throw new ConfigError(errorText`model 'tfidf' ranks candidates: give a candidates file with ${optionName('candidates')}`);
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: false });
     },
     ...tfidfEntry('tfidf', false, ['feature']),
@@ -40,8 +40,8 @@ if (!models.has('tfidf')) {
 
   registerModel('tfidf+type', "the paper's TF-IDF + match type (§4.5; needs --kb): a baseline, ready to use untrained", {
     create: (ctx) => {
-      if (!ctx.candidates) throw new ConfigError("model 'tfidf+type' ranks candidates: give a candidates file with --candidates");
-      if (!ctx.kb) throw new ConfigError("model 'tfidf+type' needs a KB file (--kb)");
+      if (!ctx.candidates) throw new ConfigError(errorText`model 'tfidf+type' ranks candidates: give a candidates file with ${optionName('candidates')}`);
+      if (!ctx.kb) throw new ConfigError(errorText`model 'tfidf+type' needs a KB file (${optionName('kb')})`);
       return Tfidf.fit(ctx.candidates, { input: 'last', matchType: true }, KbTypes.fromFacts(ctx.kb));
     },
     ...tfidfEntry('tfidf+type', true, ['feature']),

@@ -1,6 +1,6 @@
 /** Training supervised embeddings: margin ranking loss, sampled negatives, mini-batch SGD. */
 import { createRng, type Rng } from '../core/rng.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type EncodedInput } from './embeddings.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
@@ -53,7 +53,7 @@ export const EMBEDDINGS_TRAIN_DEFAULTS: EmbeddingsTrainOptions = {
 
 export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: Embeddings; fit: FitResult; missing: number } {
   const o: EmbeddingsTrainOptions = { ...EMBEDDINGS_TRAIN_DEFAULTS, ...options };
-  if (o.matchType && !data.kb) throw new ConfigError('embeddings --match-type needs a KB file (--kb)');
+  if (o.matchType && !data.kb) throw new ConfigError(errorText`embeddings ${optionName('matchType')} needs a KB file (${optionName('kb')})`);
   const n = data.candidates.length;
   if (n < 2) throw new ConfigError('embeddings: need at least 2 candidates');
   const rng = createRng(o.seed);

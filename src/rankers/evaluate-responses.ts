@@ -4,7 +4,7 @@ import { accuracy, type AccuracyState } from '../metrics/ranking.js';
 import { argmax, isResponder, type Ranker, type ResponseModel } from './ranker.js';
 import { MemN2N } from './memn2n.js';
 import { memn2nConversation } from './memn2n-attention.js';
-import { ConfigError, StateError } from '../core/errors.js';
+import { ConfigError, StateError, errorText, optionName } from '../core/errors.js';
 import { Pool } from '../core/pool.js';
 import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
 
@@ -68,7 +68,7 @@ export interface EvaluateOptions {
  */
 export function evaluateDialogs(model: ResponseModel, dialogs: readonly Dialog[], opts: EvaluateOptions = {}): AccuracyState {
   const cands = opts.candidates;
-  if (!isResponder(model) && !cands) throw new ConfigError(`model '${model.name}' ranks candidates: give a candidates file with --candidates`);
+  if (!isResponder(model) && !cands) throw new ConfigError(errorText`model '${model.name}' ranks candidates: give a candidates file with ${optionName('candidates')}`);
   let state = accuracy.empty();
   // MemN2N scores a dialog turn by turn with its memories embedded once (the same scores as `rank`).
   const conversational = model instanceof MemN2N ? model : undefined;

@@ -5,7 +5,7 @@
  * full-softmax path, kept for comparison).
  */
 import { createRng } from '../core/rng.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from './memn2n.js';
 import { WordVocab } from './word-vocab.js';
 import { responseExamples, historyOf } from './examples.js';
@@ -83,7 +83,7 @@ export function buildVocab(data: TrainData): WordVocab {
 
 export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): { model: MemN2N; fit: FitResult; missing: number } {
   const o: MemN2NTrainOptions = { ...MEMN2N_TRAIN_DEFAULTS, ...options };
-  if (o.matchType && !data.kb) throw new ConfigError('memn2n --match-type needs a KB file (--kb)');
+  if (o.matchType && !data.kb) throw new ConfigError(errorText`memn2n ${optionName('matchType')} needs a KB file (${optionName('kb')})`);
   const rng = createRng(o.seed);
   const config: MemN2NConfig = { dim: o.dim, hops: o.hops, memorySize: o.memorySize, matchType: o.matchType };
   const model = new MemN2N(config, buildVocab(data), o.matchType ? data.kb : undefined);

@@ -6,7 +6,7 @@
  * A model file (`*.dgm`) names its kind in its header; `loadModel` finds the entry of that name.
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, ModelFileError } from '../core/errors.js';
+import { ConfigError, ModelFileError, errorText, optionName } from '../core/errors.js';
 import { Registry } from '../core/registry.js';
 import { didYouMean } from '../core/suggest.js';
 import { readModelFile, writeModelFile, type ModelFileContent } from '../formats/model-file.js';
@@ -245,7 +245,7 @@ export function createModel(name: string, ctx: ModelContext = {}): ResponseModel
   const entry = models.has(name) ? models.get(name) : undefined;
   if (!entry?.create) {
     const known = creatableModels().join(', ');
-    if (entry?.train) throw new ConfigError(`model '${name}' has to be trained first: dialogym train --model ${name} … --out model.dgm (ready to use: ${known})`);
+    if (entry?.train) throw new ConfigError(errorText`model '${name}' has to be trained first: ${{ run: 'train', options: [['model', name], ['train', '<dialogs file>'], ['out', 'model.dgm']] }} (ready to use: ${known})`);
     throw new ConfigError(`unknown model '${name}'${didYouMean(name, models.names())} (ready to use: ${known || 'none'}; to train first: ${trainableModels().filter((m) => !creatableModels().includes(m)).join(', ')})`);
   }
   return entry.create(ctx);
@@ -283,7 +283,7 @@ export function pickTrainOptions<K extends keyof TrainOptions>(o: TrainOptions, 
  */
 export function trainModel(name: string, data: TrainData, opts: TrainOptions = {}, hooks: FitHooks & TrainHooks = {}): TrainResult {
   const entry = models.has(name) ? models.get(name) : undefined;
-  if (!entry?.train) throw new ConfigError(`--model: cannot train '${name}'${didYouMean(name, trainableModels())} (trainable: ${trainableModels().join(', ')})`);
+  if (!entry?.train) throw new ConfigError(`cannot train '${name}'${didYouMean(name, trainableModels())} (trainable: ${trainableModels().join(', ')})`, { option: 'model' });
   const t0 = performance.now();
   const r = entry.train(data, opts, hooks);
   return { ...r, seconds: (performance.now() - t0) / 1000 };
@@ -438,7 +438,7 @@ export function resolveModel(nameOrFile: string, ctx: ModelContext = {}): Respon
  */
 export function resolveModelContent(c: ModelFileContent, file: string, ctx: ModelContext = {}): ResponseModel {
   if (c.checkpoint === true && ctx.allowCheckpoint !== true) {
-    throw new ConfigError(`${file}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass --allow-checkpoint to use it anyway`);
+    throw new ConfigError(errorText`${file}: checkpoint of an unfinished run (the best epoch so far of a \`train\` that did not finish); pass ${optionName('allowCheckpoint')} to use it anyway`);
   }
   return modelFromContent(c, file, ctx.kb ? KbTypes.fromFacts(ctx.kb) : undefined);
 }

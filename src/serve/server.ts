@@ -175,7 +175,7 @@ export const AIRDIALOGUE_PAGE = '/airdialogue';
 export function serveWithoutRestaurant(opts: ServerOptions = {}): ChatServer {
   const app = baseApp(opts);
   const none = async (): Promise<never> => {
-    throw new HttpError(404, `no restaurant model is hosted here (serve --model <name|file> hosts one); the AirDialogue chat is at ${AIRDIALOGUE_PAGE}`);
+    throw new HttpError(404, `no restaurant model is hosted here (the server was started without one); the AirDialogue chat is at ${AIRDIALOGUE_PAGE}`);
   };
   app.get('/api/health', async () => ({ status: 'ok', model: null, airdialogue: AIRDIALOGUE_PAGE }));
   for (const path of ['/api/kb', '/api/sessions', '/api/sessions/*']) app.all(path, none);

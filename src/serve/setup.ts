@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRng } from '../core/rng.js';
-import { ConfigError, FormatError } from '../core/errors.js';
+import { ConfigError, FormatError, errorText } from '../core/errors.js';
 import { readBabiCandidates } from '../formats/babi.js';
 import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
 import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
@@ -73,7 +73,7 @@ export function openKb(file: string | undefined, seed = 1): SessionKb & { source
 export function setupBot(opts: BotSetupOptions, content?: ModelFileContent): BotSetup {
   // Checked before anything is opened: the task-6 models do not fit the chat's restaurant KBs.
   if (DSTC2_MODELS.includes(opts.model)) {
-    throw new ConfigError(`model '${opts.model}' is a bAbI task-6 (DSTC2) model: its api_calls and post-code KB do not fit the chat's restaurant KBs; evaluate it with \`dialogym eval --model ${opts.model} --train <task6-trn> --data <task6 file>\``);
+    throw new ConfigError(errorText`model '${opts.model}' is a bAbI task-6 (DSTC2) model: its api_calls and post-code KB do not fit the chat's restaurant KBs; evaluate it with ${{ run: 'eval', options: [['model', opts.model], ['train', '<task6-trn>'], ['data', '<task6 file>']] }}`);
   }
   const kb = openKb(opts.kb, opts.seed ?? 1);
   try {

@@ -1,6 +1,6 @@
 /** A worker module for pool.test.ts: each task names what to do. */
 import { threadId, workerData } from 'node:worker_threads';
-import { ConfigError, FormatError, ModelFileError } from '../errors.js';
+import { ConfigError, FormatError, ModelFileError, errorText, optionName } from '../errors.js';
 import { poolTask } from '../pool-worker.js';
 
 export type FixtureTask =
@@ -37,7 +37,7 @@ export default poolTask<FixtureTask, unknown, number>((task, post) => {
       process.exit(task.code);
       break;
     case 'throw':
-      if (task.error === 'config') throw new ConfigError('bad flag --x');
+      if (task.error === 'config') throw new ConfigError(errorText`bad ${optionName('maxTurns')}`);
       if (task.error === 'format') throw new FormatError('a.txt', 3, 'no tab');
       if (task.error === 'model') throw new ModelFileError('m.bin: corrupt');
       if (task.error === 'custom') throw new CustomError('custom trouble');

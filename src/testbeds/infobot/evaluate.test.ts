@@ -37,7 +37,7 @@ test('evaluation is deterministic for a seed; rewards degrade with the NLG tempe
 
 test('agents that need a trained policy fail with a one-line message when the policy folder has none; by default the shipped ones load', () => {
   const empty = mkdtempSync(join(tmpdir(), 'dialogym-no-policies-'));
-  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) assert.throws(() => evaluateAgent({ agent: a, episodes: 1, seed: 1, env, policyDir: empty }), /needs a trained policy: run dialogym infobot train/);
+  for (const a of ['rl-nokb', 'rl-hard', 'rl-soft', 'e2e-soft']) assert.throws(() => evaluateAgent({ agent: a, episodes: 1, seed: 1, env, policyDir: empty }), /needs a trained policy: run infobot train \(agent: /);
   rmSync(empty, { recursive: true, force: true });
   assert.equal(run('rl-soft', 5).episodes, 5);
   assert.throws(() => run('nope', 1), /unknown infobot agent 'nope'/);

@@ -4,7 +4,7 @@
  * movie `name<TAB>v1<TAB>v2…`; missing values are `UNK`. Columns may come in any order (they are
  * re-mapped to the official slot order); extra columns are ignored.
  */
-import { FormatError } from '../../core/errors.js';
+import { FormatError, errorText, optionName } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { MISSING, MovieKb } from './movie-kb.js';
 import { basename } from 'node:path';
@@ -219,9 +219,9 @@ export function splitOfKb(dir: string, movies: number, given?: SplitName): Split
   const bySize = SPLITS.find((s) => SPLIT_SPECS[s].movies === movies);
   const found = byName ?? bySize;
   if (given !== undefined) {
-    if (found !== undefined && found !== given) throw new ConfigError(`--split ${given}: the KB folder ${dir} holds the ${found} split (${movies} movies); drop --split or pass --split ${found}`);
+    if (found !== undefined && found !== given) throw new ConfigError(errorText`${optionName('split')} ${given}: the KB folder ${dir} holds the ${found} split (${movies} movies); drop ${optionName('split')} or pass ${optionName('split')} ${found}`);
     return given;
   }
-  if (found === undefined) throw new ConfigError(`cannot tell the split of the KB folder ${dir} (${movies} movies, not a generated split's size): pass --split`);
+  if (found === undefined) throw new ConfigError(errorText`cannot tell the split of the KB folder ${dir} (${movies} movies, not a generated split's size): pass ${optionName('split')}`);
   return found;
 }

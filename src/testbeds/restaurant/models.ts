@@ -8,7 +8,7 @@
  * that advise `hcn`, is no model of its own.
  */
 import '../../rankers/builtin.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, errorText, optionName } from '../../core/errors.js';
 import { models, pickTrainOptions, registerModel, type TrainOptions } from '../../rankers/registry.js';
 import { Hcn } from './hcn/hcn.js';
 import { trainHcn } from './hcn/train.js';
@@ -32,9 +32,9 @@ if (!models.has('rules')) {
 
   registerModel('hcn', 'Hybrid Code Network (needs --kb); task 6: our best, with --rules-advice --advice-gate 0.98 (tst 53.1-53.5%)', {
     train: (data, o: TrainOptions, hooks) => {
-      if (!data.kb?.facts) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
+      if (!data.kb?.facts) throw new ConfigError(errorText`hcn needs a KB file (${optionName('kb')}) to recognise entities`);
       const opts = pickTrainOptions(o, ['hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize', 'rulesAdvice', 'adviceGate']);
-      if (opts.adviceGate !== undefined && !opts.rulesAdvice) throw new ConfigError('--advice-gate needs --rules-advice');
+      if (opts.adviceGate !== undefined && !opts.rulesAdvice) throw new ConfigError(errorText`${optionName('adviceGate')} needs ${optionName('rulesAdvice')}`);
       const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, opts, hooks);
       return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: 0 };
     },

@@ -220,6 +220,6 @@ test('e2e-soft reaskLost / validationTemperature: the re-asking expert changes i
 test('e2e-soft without a trained default fails with a clear message; a wrong model file is rejected', () => {
   const env = new InfoBotEnv({ split: 'small' });
   const dir = mkdtempSync(join(tmpdir(), 'e2e-none-'));
-  assert.throws(() => evaluateAgent({ agent: 'e2e-soft', episodes: 1, env, policyDir: dir }), /needs a trained policy: run dialogym infobot train --agent e2e-soft --split small/);
+  assert.throws(() => evaluateAgent({ agent: 'e2e-soft', episodes: 1, env, policyDir: dir }), /needs a trained policy: run infobot train \(agent: e2e-soft, split: small\) \(writes .*\), or pass agent <policy\.dgm>$/);
   assert.throws(() => loadE2e(join(dir, 'missing.dgm')), /missing\.dgm/);
 });

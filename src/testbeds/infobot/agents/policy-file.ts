@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, ModelFileError } from '../../../core/errors.js';
+import { ConfigError, ModelFileError, errorText, optionName } from '../../../core/errors.js';
 import { userDataDir } from '../../../core/files.js';
 import { readModelFile, tensorOf, writeModelFile } from '../../../formats/model-file.js';
 import { PolicyNet } from './policy-net.js';
@@ -236,5 +236,5 @@ export function findDefaultPolicy(dir: string | undefined, agent: string, split:
   const file = locateDefaultPolicy(dir, agent, split);
   if (file) return file;
   const target = defaultPolicyFile(dir ?? userPolicyDir(), agent, split);
-  throw new ConfigError(`agent '${agent}' needs a trained policy: run dialogym infobot train --agent ${agent} --split ${split} (writes ${target}), or pass --agent <policy.dgm>`);
+  throw new ConfigError(errorText`agent '${agent}' needs a trained policy: run ${{ run: 'infobot train', options: [['agent', agent], ['split', split]] }} (writes ${target}), or pass ${optionName('agent')} <policy.dgm>`);
 }

@@ -84,7 +84,7 @@ test('training on a small KB: imitation then REINFORCE, curve, validation, deter
   assert.equal(byFile.agent, 'rl-soft');
   savePolicy(join(dir, 'rl-soft-small.dgm'), r);
   assert.deepEqual(evaluateAgent({ agent: 'rl-soft', episodes: 60, env, policyDir: dir }), byFile);
-  assert.throws(() => createAgent('rl-hard', env, dir), /agent 'rl-hard' needs a trained policy: run dialogym infobot train --agent rl-hard --split small/);
+  assert.throws(() => createAgent('rl-hard', env, dir), /agent 'rl-hard' needs a trained policy: run infobot train \(agent: rl-hard, split: small\)/);
   assert.equal(findDefaultPolicy(dir, 'rl-soft', 'small'), join(dir, 'rl-soft-small.dgm'));
   // Broken files: one clear error.
   writeFileSync(join(dir, 'bad.dgm'), readFileSync(file).subarray(0, 100));

@@ -51,7 +51,7 @@ test('profile options: base, then per task, then override', () => {
 
 test("the paper profile: the appendix's Tables 8 and 9 per task", () => {
   assert.equal(profileNamed('paper'), PAPER_PROFILE);
-  assert.throws(() => profileNamed('fast'), /--profile: unknown profile 'fast' \(expected quick, full, paper\)/);
+  assert.throws(() => profileNamed('fast'), / profile: unknown profile 'fast' \(expected quick, full, paper\)$/);
   // Table 8, task 4: lr 0.001, margin 0.1, d 128, N 1000, no history; Table 9, task 4: d 128, 2 hops, lr 0.01, N 100.
   const e = trainerOf('embeddings', PAPER_PROFILE, 3, 4).opts;
   assert.deepEqual([e.lr, e.margin, e.dim, e.negatives, e.input, e.optimizer, e.sharedNegatives, e.seed], [0.001, 0.1, 128, 1000, 'last', 'sgd', true, 3]);
@@ -140,7 +140,7 @@ test('--train-from generate: trained on simulator data, tested on the original f
   const orig = await runBenchmark({ profile: TINY, source: { kind: 'files', dir: babiDir }, models: ['nn'], tasks: [1], seed: 1, workers: 1 });
   const nn = (rows: readonly BenchmarkRow[]): number => (rows.find((x) => x.model === 'nn' && x.test === 'T1') as BenchmarkRow).perResponse;
   assert.notEqual(nn(r.rows), nn(orig.rows));
-  await assert.rejects(runBenchmark({ profile: TINY, source: { kind: 'generate', seed: 1, dialogs: 10 }, models: ['nn'], tasks: [1], seed: 1, trainFrom: 'generate' }), /--train-from generate needs --data/);
+  await assert.rejects(runBenchmark({ profile: TINY, source: { kind: 'generate', seed: 1, dialogs: 10 }, models: ['nn'], tasks: [1], seed: 1, trainFrom: 'generate' }), / trainFrom generate needs source <folder of original files>/);
 });
 
 test('--train-from generate: the training dialogs are generated on the original KB (their restaurants are the test sets\')', { skip: skipUnless(babiDir) }, () => {

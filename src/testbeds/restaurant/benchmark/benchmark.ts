@@ -3,7 +3,7 @@
  * on tst (and tst-OOV for tasks 1-5, with the same trained model).
  */
 import { existsSync } from 'node:fs';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, errorText, optionName } from '../../../core/errors.js';
 import { createRng } from '../../../core/rng.js';
 import { meanSd } from '../../../metrics/stats.js';
 import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, isLearnedModel, type BenchmarkModel } from './paper.js';
@@ -125,7 +125,7 @@ export const PROFILES: Readonly<Record<string, BenchmarkProfile>> = { quick: QUI
  */
 export function profileNamed(name: string): BenchmarkProfile {
   const p = PROFILES[name];
-  if (!p) throw new ConfigError(`--profile: unknown profile '${name}' (expected ${Object.keys(PROFILES).join(', ')})`);
+  if (!p) throw new ConfigError(`unknown profile '${name}' (expected ${Object.keys(PROFILES).join(', ')})`, { option: 'profile' });
   return p;
 }
 
@@ -314,8 +314,8 @@ export function parseModels(v: string): BenchmarkModel[] {
   if (v.trim() === 'table10') return [...TABLE10_MODELS];
   if (v.trim() === 'variants') return [...VARIANT_MODELS];
   const names = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (names.length === 0) throw new ConfigError('--models: no model given');
-  for (const n of names) if (!(BENCHMARK_MODELS as readonly string[]).includes(n)) throw new ConfigError(`--models: unknown model '${n}' (expected ${BENCHMARK_MODELS.join(', ')})`);
+  if (names.length === 0) throw new ConfigError('no model given', { option: 'models' });
+  for (const n of names) if (!(BENCHMARK_MODELS as readonly string[]).includes(n)) throw new ConfigError(`unknown model '${n}' (expected ${BENCHMARK_MODELS.join(', ')})`, { option: 'models' });
   return BENCHMARK_MODELS.filter((m) => names.includes(m));
 }
 
@@ -334,10 +334,10 @@ export function parseTasks(v: string): number[] {
   const out = new Set<number>();
   for (const part of v.split(',').map((s) => s.trim())) {
     const m = /^([1-6])(?:-([1-6]))?$/.exec(part);
-    if (!m) throw new ConfigError(`--tasks: expected task numbers 1-6 like 1,5 or 1-5, got '${v}'`);
+    if (!m) throw new ConfigError(`expected task numbers 1-6 like 1,5 or 1-5, got '${v}'`, { option: 'tasks' });
     const a = Number(m[1]);
     const b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a) throw new ConfigError(`--tasks: empty range '${part}'`);
+    if (b < a) throw new ConfigError(`empty range '${part}'`, { option: 'tasks' });
     for (let t = a; t <= b; t++) out.add(t);
   }
   return [...out].sort((x, y) => x - y);
@@ -407,11 +407,11 @@ export async function runBenchmark(o: BenchmarkOptions, hooks: BenchmarkHooks = 
     hooks.onNote?.(s);
   };
   const trainFrom = o.trainFrom ?? 'files';
-  if (o.source.kind === 'files' && !existsSync(o.source.dir)) throw new ConfigError(`--data: folder ${o.source.dir} not found`);
-  if (trainFrom === 'generate' && o.source.kind !== 'files') throw new ConfigError('--train-from generate needs --data <folder of original files> (the test sets)');
+  if (o.source.kind === 'files' && !existsSync(o.source.dir)) throw new ConfigError(`folder ${o.source.dir} not found`, { option: 'source' });
+  if (trainFrom === 'generate' && o.source.kind !== 'files') throw new ConfigError(errorText`${optionName('trainFrom')} generate needs ${optionName('source')} <folder of original files> (the test sets)`);
   const tasks = o.tasks.filter((t) => {
     if (t === 6 && o.source.kind === 'generate') {
-      note('task 6 (DSTC2) skipped: the simulator generates tasks 1-5 only; give --data <folder of original files> to run it');
+      note('task 6 (DSTC2) skipped: the simulator generates tasks 1-5 only; it runs on the original files');
       return false;
     }
     if (t === 6 && trainFrom === 'generate') {

@@ -76,7 +76,7 @@ export function hasTaskFiles(dir: string, task: number): boolean {
 
 /** Reads task 1-6 from a folder with the original file names. */
 export function readTaskData(dir: string, task: number, lim: SplitLimits = {}): TaskData {
-  if (!existsSync(dir)) throw new ConfigError(`--data: folder ${dir} not found`);
+  if (!existsSync(dir)) throw new ConfigError(`folder ${dir} not found`, { option: 'source' });
   if (task === 6) {
     const candidates = readBabiCandidates(join(dir, `${TASK6_STEM}-candidates.txt`)).candidates;
     const kb = KbTypes.fromFacts(readBabiKb(join(dir, `${TASK6_STEM}-kb.txt`)).facts);

@@ -9,7 +9,7 @@
  * are compared by identity), it starts over, so it never answers from a stale state.
  */
 import type { Turn } from '../../../core/dialog.js';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, errorText, optionName } from '../../../core/errors.js';
 import { applyTurn, emptyState, type DialogState } from '../rules/state.js';
 import { readBotAct } from '../rules/phrases.js';
 import { Hcn } from '../hcn/hcn.js';
@@ -228,6 +228,6 @@ export function chatModelOf(model: ResponseModel, opts: ChatModelOptions = {}): 
     });
   }
   if (model instanceof Hcn) return hcnBot(model);
-  if (!opts.candidates || opts.candidates.length === 0) throw new ConfigError(`model '${model.name}' ranks candidate responses: give a candidates file (--candidates)`);
+  if (!opts.candidates || opts.candidates.length === 0) throw new ConfigError(errorText`model '${model.name}' ranks candidate responses: give a candidates file (${optionName('candidates')})`);
   return rankerBot(model, opts.candidates, topK);
 }

@@ -8,7 +8,7 @@ import type { Dialog, Turn } from '../../../core/dialog.js';
 import { dstc6History, entryError, type Dstc6Entry, type Dstc6Result } from '../../../formats/dstc6.js';
 import { createRng, type Rng } from '../../../core/rng.js';
 import { CommitModel, commitExamples } from './commit.js';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, errorText, optionName } from '../../../core/errors.js';
 import type { KbFact } from '../../../formats/babi.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { accuracy, type AccuracyState } from '../../../metrics/ranking.js';
@@ -347,7 +347,7 @@ export function candidateMask(mask: Uint8Array, cands: Uint8Array): Uint8Array {
  */
 export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> = {}, hooks: FitHooks & TrainHooks = {}): HcnTrainResult {
   const o: HcnTrainOptions = { ...HCN_TRAIN_DEFAULTS, ...options };
-  if (data.facts.length === 0) throw new ConfigError('hcn needs a KB file (--kb) to recognise entities');
+  if (data.facts.length === 0) throw new ConfigError(errorText`hcn needs a KB file (${optionName('kb')}) to recognise entities`);
   if (data.train.length === 0) throw new ConfigError('hcn: no training dialog');
   const rng = createRng(o.seed);
   const gate = o.adviceGate ?? 0;

@@ -16,7 +16,7 @@
  * the training dialogs read the same way. Deterministic (no randomness, no training loop).
  */
 import type { Dialog, Turn } from '../../../core/dialog.js';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, errorText, optionName } from '../../../core/errors.js';
 import type { Responder } from '../../../rankers/ranker.js';
 import { buildLexicon, DONTCARE, DSTC2_SLOTS, parseApiCall, understand, type Dstc2Lexicon, type UserFrame } from './dstc2-lexicon.js';
 import { Dstc2RulesBot, type Dstc2RulesOptions } from './dstc2.js';
@@ -160,7 +160,7 @@ export class Dstc2HeardBot implements Responder {
  */
 export function createDstc2HeardBot(train: readonly Dialog[] | undefined, opts: Dstc2HeardOptions = {}): Dstc2HeardBot {
   if (!train || train.length === 0) {
-    throw new ConfigError("model 'dstc2-heard' learns its response patterns from the task-6 training file: give --train dialog-babi-task6-dstc2-trn.txt");
+    throw new ConfigError(errorText`model 'dstc2-heard' learns its response patterns from the task-6 training file: give ${optionName('train')} dialog-babi-task6-dstc2-trn.txt`);
   }
   return new Dstc2HeardBot(train, opts);
 }

@@ -15,7 +15,7 @@
  *   else` → the next-best result (or `no other`); anything not understood → the current restaurant.
  */
 import type { Dialog, Turn } from '../../../core/dialog.js';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, errorText, optionName } from '../../../core/errors.js';
 import type { Responder } from '../../../rankers/ranker.js';
 import {
   buildLexicon,
@@ -202,7 +202,7 @@ export class Dstc2RulesBot implements Responder {
  */
 export function createDstc2RulesBot(train: readonly Dialog[] | undefined, opts: Dstc2RulesOptions = {}): Dstc2RulesBot {
   if (!train || train.length === 0) {
-    throw new ConfigError("model 'rules-dstc2' learns its response patterns from the task-6 training file: give --train dialog-babi-task6-dstc2-trn.txt");
+    throw new ConfigError(errorText`model 'rules-dstc2' learns its response patterns from the task-6 training file: give ${optionName('train')} dialog-babi-task6-dstc2-trn.txt`);
   }
   return new Dstc2RulesBot(train, opts);
 }
