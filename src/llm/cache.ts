@@ -43,7 +43,7 @@ export function responseDigest(response: unknown): string {
  */
 export class ResponseCache {
   constructor(readonly dir: string) {
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--cache: ${dir} is not a folder`);
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`${dir} is not a folder`, { option: 'cache' });
     makeFolders(dir);
   }
 

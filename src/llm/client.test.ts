@@ -99,13 +99,13 @@ test('401 and 404 stop the run at once (no retry), naming the key or the model',
   await withStub([{ status: 401 }], async (stub) => {
     const e = await client(stub).chat({ messages }).catch((x: unknown) => x);
     assert.ok(e instanceof LlmError && e.fatal && e.reason === 'HTTP 401');
-    assert.match(e.message, /OPENAI_API_KEY or --llm-key-env/);
+    assert.match(e.message, /OPENAI_API_KEY or llmKeyEnv/);
     assert.equal(stub.received.length, 1);
   });
   await withStub([{ status: 404 }], async (stub) => {
     const e = await client(stub).chat({ messages }).catch((x: unknown) => x);
     assert.ok(e instanceof LlmError && e.fatal);
-    assert.match(e.message, /model m1\).*check --llm-url and the model name/);
+    assert.match(e.message, /model m1\).*check llmUrl and the model name/);
   });
   await withStub([{ status: 400 }], async (stub) => {
     const e = await client(stub).chat({ messages }).catch((x: unknown) => x);

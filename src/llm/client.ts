@@ -28,7 +28,7 @@ import { setMaxListeners } from 'node:events';
 import { createRequire } from 'node:module';
 import type OpenAIClient from 'openai';
 import type { ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { ConfigError, DialogymError } from '../core/errors.js';
+import { ConfigError, DialogymError, errorText, optionName, type ErrorText } from '../core/errors.js';
 import { depthOver } from '../core/json-depth.js';
 import { createRng, type Rng } from '../core/rng.js';
 import type { ResponseCache } from './cache.js';
@@ -206,7 +206,7 @@ export interface LlmStats {
  */
 export class LlmError extends DialogymError {
   constructor(
-    message: string,
+    message: string | ErrorText,
     readonly reason: string,
     readonly fatal: boolean,
     /** Tokens of a reply that was answered but could not be used (a user's reply without text), to be counted all the same. */
@@ -346,7 +346,7 @@ export class LlmClient {
 
   constructor(o: LlmClientOptions) {
     if (o.model.trim() === '') throw new ConfigError('the model name is empty');
-    if (o.options && 'stream' in o.options && o.options['stream'] !== false) throw new ConfigError('--llm-option stream: streamed replies are not supported (dialogym reads whole replies)');
+    if (o.options && 'stream' in o.options && o.options['stream'] !== false) throw new ConfigError('stream: streamed replies are not supported (dialogym reads whole replies)', { option: 'llmOption' });
     for (const [name, v] of [['timeoutMs', o.timeoutMs], ['retryBaseMs', o.retryBaseMs], ['retryMaxMs', o.retryMaxMs], ['maxReplyBytes', o.maxReplyBytes], ['maxRequestBytes', o.maxRequestBytes], ['maxFailuresBeforeReply', o.maxFailuresBeforeReply]] as const) {
       if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new ConfigError(`${name} must be a positive number, got ${String(v)}`);
     }
@@ -499,8 +499,8 @@ export class LlmClient {
     this.failed++;
     const where = `${this.baseUrl} (model ${this.model})`;
     if (f.fatal) {
-      const hint = f.reason === 'HTTP 404' ? ' (check --llm-url and the model name)' : ' (the API key comes from OPENAI_API_KEY or --llm-key-env)';
-      this.stop(new LlmError(`${where}: ${f.detail}${hint}`, f.reason, true));
+      const hint = f.reason === 'HTTP 404' ? errorText` (check ${optionName('llmUrl')} and the model name)` : errorText` (the API key comes from OPENAI_API_KEY or ${optionName('llmKeyEnv')})`;
+      this.stop(new LlmError([`${where}: ${f.detail}`, ...hint], f.reason, true));
     }
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
     if (this.failed > this.maxFailures) this.stop(new LlmError(`${where}: ${this.failed} requests failed, more than the failure budget of ${this.maxFailures}; the last: ${f.detail}${tries}${note}`, f.reason, true));

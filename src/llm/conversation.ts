@@ -116,7 +116,7 @@ export class LlmConversation {
     this.usage = addUsage(this.usage, reply.usage);
     // The message is read member by member, whatever types the server put there.
     const m = reply.message as unknown as Readonly<Record<string, unknown>>;
-    if (reply.finishReason === 'length') throw new LlmTurnFailure('llm truncated', `the reply was cut at the token limit (finish_reason "length"); raise max_tokens with --llm-option`);
+    if (reply.finishReason === 'length') throw new LlmTurnFailure('llm truncated', `the reply was cut at the token limit (finish_reason "length"); raise max_tokens in the request options`);
     const rawCalls = m['tool_calls'];
     if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) throw new LlmTurnFailure('bad arguments', `tool_calls is not a list: ${excerpt(rawCalls)}`);
     const calls = (rawCalls ?? []) as readonly unknown[];
