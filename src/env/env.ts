@@ -188,16 +188,22 @@ export type EnvSchemaName = Extract<SchemaName, `env-${string}`>;
  */
 export interface PlayedEpisode {
   readonly env: string;
+  /** Index of the task (0-based). */
   readonly episode: number;
   readonly trial: number;
   readonly seed: number;
   readonly success: boolean;
   readonly reward: number;
   readonly actions: readonly unknown[];
-  /** The last observation (restaurant and AirDialogue envs: the whole dialog). */
+  /** The last observation (restaurant, DSTC6 and AirDialogue envs: the whole dialog). */
   readonly observation: unknown;
+  /** The user's goal (`info.goal` of reset, else of the last step). */
   readonly goal?: unknown;
-  /** The environment options' fingerprint (`optionsKey`), absent for none. */
+  /**
+   * The environment options the episode was played with, as a fingerprint (`optionsKey`: 16 hex
+   * digits of the sha256 of their canonical JSON); absent when none were given. A resumed run
+   * (`done`) refuses the records of other options.
+   */
   readonly options?: string;
 }
 
