@@ -32,3 +32,4 @@ export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMA
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
 export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';
+export { babiDataset, playedTurns, collectedDialogFile, COLLECTED_CANDIDATES_FILE } from './export.js';
