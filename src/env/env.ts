@@ -182,11 +182,11 @@ export type EnvSchemaName = Extract<SchemaName, `env-${string}`>;
  *
  * @example
  * ```ts
- * import type { PlayedEpisode } from 'dialogym';
- * const e: PlayedEpisode = { env: 'restaurant-task1-v2', episode: 0, trial: 0, seed: 1, success: true, reward: 1, actions: [], observation: { history: [] } };
+ * import type { RecordedEpisode } from 'dialogym';
+ * const e: RecordedEpisode = { env: 'restaurant-task1-v2', episode: 0, trial: 0, seed: 1, success: true, reward: 1, actions: [], observation: { history: [] } };
  * ```
  */
-export interface PlayedEpisode {
+export interface RecordedEpisode {
   readonly env: string;
   /** Index of the task (0-based). */
   readonly episode: number;
@@ -222,7 +222,7 @@ export interface DatasetExport {
   /** The dataset format, in words (`bAbI dialog text`, `DSTC6 JSON`, …). */
   readonly format: string;
   /** Writes the episodes' dataset into folder `out` (each file atomically); returns the files written and what was left out. */
-  write(episodes: readonly { readonly where: string; readonly episode: PlayedEpisode }[], out: string): DatasetWritten;
+  write(episodes: readonly { readonly where: string; readonly episode: RecordedEpisode }[], out: string): DatasetWritten;
 }
 
 /**

@@ -16,7 +16,7 @@
  * closed (an agent process is ended with its descendants) and a fresh one plays the next episode.
  */
 import { ConfigError, DialogymError } from '../core/errors.js';
-import { make, type Env, type EnvOptions, type PlayedEpisode, type ToolSpec } from '../env/env.js';
+import { make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } from '../env/env.js';
 import { episodeSteps } from '../env/episode.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
@@ -75,7 +75,7 @@ export interface EvaluateAgentOptions {
  * console.log(first?.success, first?.turns, first?.actions.length);
  * ```
  */
-export interface EpisodeRecord extends PlayedEpisode {
+export interface EpisodeRecord extends RecordedEpisode {
   /** Agent turns played. */
   readonly turns: number;
   /** Why it failed (agent-side reasons, or the environment's `info.failure`), null on success. */

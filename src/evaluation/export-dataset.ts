@@ -7,7 +7,7 @@
  */
 import { FormatError } from '../core/errors.js';
 import { readLines } from '../core/files.js';
-import { envDataset, envs, type DatasetWritten, type PlayedEpisode } from '../env/env.js';
+import { envDataset, envs, type DatasetWritten, type RecordedEpisode } from '../env/env.js';
 
 /**
  * Options of `exportDataset`.
@@ -59,11 +59,20 @@ export class MixedEnvsError extends FormatError {
   }
 }
 
-/** One record with where it was read: `where` is `file:line`. */
+/**
+ * One record with where it was read: `where` is `file:line`, `line` the line.
+ *
+ * @example
+ * ```ts
+ * import { readPlayedEpisodes, type PlacedEpisode } from 'dialogym';
+ * const [first]: PlacedEpisode[] = readPlayedEpisodes('t.jsonl');
+ * console.log(first?.where, first?.episode.env);
+ * ```
+ */
 export interface PlacedEpisode {
   readonly where: string;
   readonly line: number;
-  readonly episode: PlayedEpisode;
+  readonly episode: RecordedEpisode;
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -104,7 +113,7 @@ export function readPlayedEpisodes(file: string): PlacedEpisode[] {
     }
     const issue = recordIssue(v);
     if (issue !== undefined) throw new FormatError(file, line, issue);
-    out.push({ where: `${file}:${line}`, line, episode: v as PlayedEpisode });
+    out.push({ where: `${file}:${line}`, line, episode: v as RecordedEpisode });
   }
   return out;
 }
@@ -125,7 +134,7 @@ export function readPlayedEpisodes(file: string): PlacedEpisode[] {
  * const r = exportDataset(records, 'collected'); // collected/dialog-babi-task5-collected.txt, …
  * ```
  */
-export function exportDataset(source: string | readonly PlayedEpisode[], out: string, o: ExportDatasetOptions = {}): ExportDatasetResult {
+export function exportDataset(source: string | readonly RecordedEpisode[], out: string, o: ExportDatasetOptions = {}): ExportDatasetResult {
   const file = typeof source === 'string' ? source : '<records>';
   const all = typeof source === 'string' ? readPlayedEpisodes(source) : source.map((episode, i) => ({ where: `${file}:${i + 1}`, line: i + 1, episode }));
   if (all.length === 0) throw new FormatError(file, undefined, 'no records (an evaluate --transcripts file holds one JSON line per episode)');

@@ -18,7 +18,15 @@ import { airMoveOf } from './tools.js';
 import type { AgentMove } from './policies.js';
 import type { ToolCall } from '../../env/env.js';
 
-/** The data and kb file names of a collected set (the release's `<split>_data.json`, `<split>_kb.json`). */
+/**
+ * The data and kb file names of a collected set (as the release's `<split>_data.json`, `<split>_kb.json`).
+ *
+ * @example
+ * ```ts
+ * import { COLLECTED_AIR_FILES } from 'dialogym/airdialogue';
+ * console.log(COLLECTED_AIR_FILES.data, COLLECTED_AIR_FILES.kb); // collected_data.json collected_kb.json
+ * ```
+ */
 export const COLLECTED_AIR_FILES = { data: 'collected_data.json', kb: 'collected_kb.json' } as const;
 
 /**
@@ -27,8 +35,9 @@ export const COLLECTED_AIR_FILES = { data: 'collected_data.json', kb: 'collected
  *
  * @example
  * ```ts
+ * import type { Action, KbLine } from 'dialogym';
  * import { correctSample, scoreAction } from 'dialogym/airdialogue';
- * declare const action: import('dialogym').Action, expected: import('dialogym').Action, kb: import('dialogym').KbLine;
+ * declare const action: Action, expected: Action, kb: KbLine;
  * correctSample(action, expected, scoreAction(action, expected, kb).exact.flight);
  * ```
  */

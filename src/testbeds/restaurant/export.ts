@@ -10,7 +10,7 @@ import { SILENCE } from '../../core/dialog.js';
 import { FormatError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { formatBabiCandidates, formatBabiDialogs } from '../../formats/babi.js';
-import type { DatasetExport, DatasetWritten, PlayedEpisode } from '../../env/env.js';
+import type { DatasetExport, DatasetWritten, RecordedEpisode } from '../../env/env.js';
 
 /** One line of text as a dataset holds it: TABs and line breaks a person typed become spaces, runs of spaces one. */
 function oneLine(text: string): string {
@@ -30,7 +30,7 @@ function oneLine(text: string): string {
  * // [{ speaker: 'user', text: '<SILENCE>' }, { speaker: 'bot', text: 'hello' }]
  * ```
  */
-export function playedTurns(where: string, episode: Pick<PlayedEpisode, 'observation'>, silence: string): Turn[] {
+export function playedTurns(where: string, episode: Pick<RecordedEpisode, 'observation'>, silence: string): Turn[] {
   const obs = episode.observation as { history?: unknown } | null;
   const history = obs !== null && typeof obs === 'object' ? obs.history : undefined;
   if (!Array.isArray(history)) throw new FormatError(where, undefined, 'the record has no dialog: its "observation" has no "history" array (a restaurant episode\'s last observation)');
@@ -59,12 +59,29 @@ export function playedTurns(where: string, episode: Pick<PlayedEpisode, 'observa
   return out;
 }
 
-/** The bAbI dialog file an export of task `task` writes (`dialog-babi-task5-collected.txt`). */
+/**
+ * The bAbI dialog file an export of task `task` writes.
+ *
+ * @example
+ * ```ts
+ * import { collectedDialogFile } from 'dialogym/restaurant';
+ * collectedDialogFile(5); // 'dialog-babi-task5-collected.txt'
+ * ```
+ */
 export function collectedDialogFile(task: number): string {
   return `dialog-babi-task${task}-collected.txt`;
 }
 
-/** The candidates file an export writes: every bot utterance of the dialogs once, in order of appearance (the release's name). */
+/**
+ * The candidates file an export writes: every bot utterance of the dialogs once, in order of
+ * appearance (the release's name).
+ *
+ * @example
+ * ```ts
+ * import { COLLECTED_CANDIDATES_FILE } from 'dialogym/restaurant';
+ * console.log(COLLECTED_CANDIDATES_FILE); // 'dialog-babi-candidates.txt'
+ * ```
+ */
 export const COLLECTED_CANDIDATES_FILE = 'dialog-babi-candidates.txt';
 
 /**
