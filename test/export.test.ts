@@ -18,6 +18,8 @@ import { createAgent } from '../src/agents/registry.js';
 import { evaluate, type EpisodeRecord } from '../src/evaluation/evaluate.js';
 import { exportDataset, MixedEnvsError } from '../src/evaluation/export-dataset.js';
 import type { Turn } from '../src/core/dialog.js';
+import { envs, make } from '../src/env/env.js';
+import { readInfoBotDialogs } from '../src/testbeds/infobot/export.js';
 import '../src/index.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'dialogym-export-'));
@@ -152,9 +154,9 @@ test('bad transcripts: one line naming file:line — several environments (the a
   assert.equal((JSON.parse(ok.stdout) as { dialogs: number }).dialogs, 2);
   assert.throws(() => exportDataset(mixed, join(dir, 'y')), MixedEnvsError);
 
-  const infobot = join(dir, 'infobot.jsonl');
-  assert.equal(cli('evaluate', '--env', 'infobot-small-v1', '--agent', 'rule-soft', '--episodes', '1', '--transcripts', infobot).code, 0);
-  oneLineError(cli('export', infobot, '--out', join(dir, 'z')), /:1: infobot-small-v1 has no dataset format \(its testbed declares no exporter\)$/);
+  // An environment whose family declares no dataset (one of your own).
+  envs.register('toy-export-v0', 'a toy without a dataset format', () => make('restaurant-task1-v2'));
+  assert.throws(() => exportDataset([{ ...records(restaurant)[0]!, env: 'toy-export-v0' }], join(dir, 'z')), { message: '<records>:1: toy-export-v0 has no dataset format (its testbed declares no exporter)' });
 
   const lines = readFileSync(restaurant, 'utf8').split('\n');
   const bad = join(dir, 'bad.jsonl');
@@ -171,4 +173,32 @@ test('bad transcripts: one line naming file:line — several environments (the a
   writeFileSync(bad, '');
   oneLineError(cli('export', bad, '--out', join(dir, 'z')), /bad\.jsonl: no records/);
   assert.ok(!existsSync(join(dir, 'z')) || readdirSync(join(dir, 'z')).length === 0, 'nothing written on an error');
+});
+
+test('infobot-medium-v1: the episodes replayed into KB-InfoBot dialog records, read back with their schema; a record that does not replay is refused', () => {
+  const dir = tmp();
+  const played = join(dir, 'ib.jsonl');
+  assert.equal(cli('evaluate', '--env', 'infobot-medium-v1', '--agent', 'rule-soft', '--episodes', '20', '--transcripts', played).code, 0);
+  const r = cli('export', played, '--out', join(dir, 'ib'), '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { format: string; dialogs: number; files: string[] };
+  assert.deepEqual([out.format, out.dialogs, out.files], ['KB-InfoBot dialog records (JSON lines)', 20, [join(dir, 'ib', 'infobot-dialogs.jsonl')]]);
+  const dialogs = readInfoBotDialogs(out.files[0]!);
+  const recs = records(played);
+  assert.equal(dialogs.length, 20);
+  dialogs.forEach((d, i) => {
+    const rec = recs[i]!;
+    assert.deepEqual([d.env, d.seed, d.success, d.reward, d.goal], [rec.env, rec.seed, rec.success, rec.reward, rec.goal]);
+    const agent = d.turns.filter((t) => t.speaker === 'agent').map((t) => t.act);
+    assert.deepEqual(agent, rec.actions.map((a) => { const c = a as { tool: string; arguments: Record<string, unknown> }; return { act: c.tool, ...c.arguments }; }));
+    const lastUser = d.turns[d.turns.length - 1]!;
+    assert.equal(lastUser.speaker === 'user' ? lastUser.text : undefined, (rec.observation as { utterance: string }).utterance);
+  });
+  assert.ok(recs.some((x) => !x.success), 'a failed episode is exported too');
+  // A record whose words are not the simulated user's (a person typed them) does not replay.
+  const bad = join(dir, 'person.jsonl');
+  writeFileSync(bad, JSON.stringify({ ...recs[0]!, observation: { utterance: 'yes that one', turn: recs[0]!.turns } }) + '\n');
+  oneLineError(cli('export', bad, '--out', join(dir, 'z')), /person\.jsonl:1: the episode does not replay as recorded .*a person or an LLM voice played the user/);
+  writeFileSync(bad, readFileSync(out.files[0]!, 'utf8').split('\n')[0]!.replace('"kbSeed":1', '"kbSeed":-1') + '\n');
+  assert.throws(() => readInfoBotDialogs(bad), (e: Error) => /person\.jsonl:1: .*kbSeed.*/.test(e.message));
 });
