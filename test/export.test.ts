@@ -2,7 +2,7 @@
  * `dialogym export`: played sessions become their testbed's dataset, and the existing readers,
  * checkers, scorers and trainers take it — restaurant (bAbI text → `train --model memn2n`), DSTC6
  * (JSON → `dstc6 check`, `dstc6 rank`, `dstc6 score`), AirDialogue (JSON lines → the official
- * scorer and the logic check); each bad input a one-line error naming the file and line.
+ * scorer, the logic check, `airdialogue train`), KB-InfoBot (dialog records, replayed, read back); each bad input a one-line error naming the file and line.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -139,6 +139,12 @@ test('airdialogue-v2: played dialogs → data + kb JSON lines; the official scor
   assert.ok(Math.abs((JSON.parse(score.stdout) as { total: number }).total - mean) < 1e-12);
   const logic = cli('airdialogue', 'logic', '--data', out.files[0]!, '--kb', out.files[1]!, '--json');
   assert.equal((JSON.parse(logic.stdout) as { agreement: number }).agreement, 1);
+  // The learned models train on them (one small epoch).
+  const model = join(dir, 'air.dgm');
+  const t = cli('airdialogue', 'train', '--data', out.files[0]!, '--kb', out.files[1]!, '--epochs', '1', '--dim', '8', '--hidden', '8', '--out', model);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout + t.stderr, /best dev epoch 1/);
+  assert.ok(existsSync(model));
 });
 
 test('bad transcripts: one line naming file:line — several environments (the advice works), no exporter, bad JSON, a missing field, an unknown environment', () => {

@@ -301,7 +301,7 @@ export function registerEnv<O extends object>(id: string, description: string, f
 
 /**
  * The dataset exporter of a registered environment's family (bAbI dialog text for `restaurant-*`,
- * DSTC6 JSON for `dstc6-*`, AirDialogue JSON lines for `airdialogue-*`), or undefined when its
+ * DSTC6 JSON for `dstc6-*`, AirDialogue JSON lines for `airdialogue-*`, KB-InfoBot dialog records for `infobot-*`), or undefined when its
  * testbed declares none.
  *
  * @example

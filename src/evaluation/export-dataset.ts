@@ -122,7 +122,8 @@ export function readPlayedEpisodes(file: string): PlacedEpisode[] {
  * Writes played episodes of one environment as its testbed's dataset into folder `out` (each
  * file atomically): `restaurant-*` as bAbI dialog text (a dialog file and its candidates file),
  * `dstc6-*` as DSTC6 JSON (entries with answers, and the answers file), `airdialogue-*` as
- * AirDialogue JSON lines (a data file and its aligned kb file). `source` is a transcripts file or
+ * AirDialogue JSON lines (a data file and its aligned kb file), `infobot-*` as KB-InfoBot dialog
+ * records (JSON lines, replayed from the episodes' seeds). `source` is a transcripts file or
  * the records themselves. Each fault is a one-line FormatError naming the place (`t.jsonl:7: …`):
  * records of several environments without `env` (a MixedEnvsError), an environment that is not
  * registered or whose testbed has no dataset format, a malformed record.

@@ -1,4 +1,4 @@
-/** `dialogym export <transcripts.jsonl> --out <folder>`: played episodes as their testbed's dataset (bAbI text, DSTC6 JSON, AirDialogue JSON lines). */
+/** `dialogym export <transcripts.jsonl> --out <folder>`: played episodes as their testbed's dataset (bAbI text, DSTC6 JSON, AirDialogue JSON lines, KB-InfoBot dialog records). */
 import type { Command } from 'commander';
 import { count } from '../../core/text.js';
 import { action, inputPath, out, outFolderFlag } from '../run.js';
