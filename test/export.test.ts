@@ -20,6 +20,11 @@ import { exportDataset, MixedEnvsError } from '../src/evaluation/export-dataset.
 import type { Turn } from '../src/core/dialog.js';
 import { envs, make } from '../src/env/env.js';
 import { readInfoBotDialogs } from '../src/testbeds/infobot/export.js';
+import { studyConfig } from '../src/study/config.js';
+import { createStudy, StudyStore } from '../src/study/store.js';
+import { simulateStudy } from '../src/study/simulate.js';
+import { writeStudyReport } from '../src/study/report.js';
+import { skipUnlessSqlite } from './shared-data.js';
 import '../src/index.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'dialogym-export-'));
@@ -207,4 +212,25 @@ test('infobot-medium-v1: the episodes replayed into KB-InfoBot dialog records, r
   oneLineError(cli('export', bad, '--out', join(dir, 'z')), /person\.jsonl:1: the episode does not replay as recorded .*a person or an LLM voice played the user/);
   writeFileSync(bad, readFileSync(out.files[0]!, 'utf8').split('\n')[0]!.replace('"kbSeed":1', '"kbSeed":-1') + '\n');
   assert.throws(() => readInfoBotDialogs(bad), (e: Error) => /person\.jsonl:1: .*kbSeed.*/.test(e.message));
+});
+
+test("a study's transcripts (restaurant-task5-v2, 2 scripted participants × 3 sessions) export as bAbI dialogs, all and per agent", { skip: skipUnlessSqlite() }, async () => {
+  const dir = tmp();
+  const study = join(dir, 'study');
+  createStudy(study, studyConfig({ env: 'restaurant-task5-v2', agents: ['rules', { label: 'rules-b', agent: 'rules' }], participants: 2, sessionsPerParticipant: 3 }));
+  const store = StudyStore.open(study);
+  try {
+    assert.deepEqual(await simulateStudy(store), { finished: 6, abandoned: 0 });
+    writeStudyReport(store, join(study, 'report'));
+  } finally {
+    store.close();
+  }
+  const transcripts = join(study, 'report', 'transcripts.jsonl');
+  const r = exportDataset(transcripts, join(dir, 'all'));
+  assert.deepEqual([r.env, r.dialogs, r.skipped], ['restaurant-task5-v2', 6, []]);
+  const { dialogs } = readBabiDialogs(r.files[0]!);
+  records(transcripts).forEach((rec, i) => assert.deepEqual(dialogs[i]!.turns, history(rec), `session ${i}`));
+  const rules = exportDataset(join(study, 'report', 'transcripts', 'rules.jsonl'), join(dir, 'rules'), { successOnly: true });
+  assert.equal(rules.dialogs + rules.skipped.length, 3);
+  assert.equal(rules.dialogs, 3, 'the rules agent succeeds in every session');
 });
