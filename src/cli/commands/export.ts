@@ -17,7 +17,7 @@ export function registerExport(program: Command): void {
     .description(SUMMARY.export)
     .argument('<transcripts>', 'an evaluate --transcripts file, or a study report\'s transcripts.jsonl')
     .requiredOption('--out <folder>', 'folder to write the dataset files into', outFolderFlag('--out'))
-    .option('--env <id>', 'export the records of this environment only (a file may hold several)')
+    .option('--env <id>', 'export the records of this environment only, when the file holds several (default: the file\'s one environment)')
     .option('--success-only', 'leave out the episodes that failed')
     .option('--json', 'print {"env","format","files","dialogs","skipped"} as JSON')
     .action(
