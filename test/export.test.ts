@@ -20,6 +20,7 @@ import { exportDataset, MixedEnvsError } from '../src/evaluation/export-dataset.
 import type { Turn } from '../src/core/dialog.js';
 import { envs, make } from '../src/env/env.js';
 import { readInfoBotDialogs } from '../src/testbeds/infobot/export.js';
+import { playedTurns } from '../src/testbeds/restaurant/export.js';
 import { studyConfig } from '../src/study/config.js';
 import { createStudy, StudyStore } from '../src/study/store.js';
 import { simulateStudy } from '../src/study/simulate.js';
@@ -233,4 +234,19 @@ test("a study's transcripts (restaurant-task5-v2, 2 scripted participants × 3 s
   const rules = exportDataset(join(study, 'report', 'transcripts', 'rules.jsonl'), join(dir, 'rules'), { successOnly: true });
   assert.equal(rules.dialogs + rules.skipped.length, 3);
   assert.equal(rules.dialogs, 3, 'the rules agent succeeds in every session');
+});
+
+test('a dialog as a person may leave it becomes valid bAbI turns: SILENCE where the bot speaks first or twice, typed TABs and line breaks as spaces, two user turns joined, an unanswered last turn dropped', () => {
+  const u = (text: string): Turn => ({ speaker: 'user', text });
+  const b = (text: string): Turn => ({ speaker: 'bot', text });
+  const history = [b('hello what can i help you with today'), u('a table\tfor two\nplease'), u(''), u('in rome'), b("i'm on it"), b('any preference on a type of cuisine'), u('  '), b('ok'), { speaker: 'kb', text: 'resto_1 R_cuisine thai' }, b('what do you think of this option: resto_1'), u('bye')];
+  assert.deepEqual(playedTurns('t.jsonl:1', { observation: { history } }, '<SILENCE>'), [
+    u('<SILENCE>'), b('hello what can i help you with today'),
+    u('a table for two please in rome'), b("i'm on it"),
+    u('<SILENCE>'), b('any preference on a type of cuisine'),
+    u('<SILENCE>'), b('ok'),
+    { speaker: 'kb', text: 'resto_1 R_cuisine thai' },
+    u('<SILENCE>'), b('what do you think of this option: resto_1'),
+  ]);
+  assert.throws(() => playedTurns('t.jsonl:4', { observation: { history: [{ speaker: 'agent', text: 'x' }] } }, '<SILENCE>'), { message: 't.jsonl:4: observation.history[0]: expected {"speaker": "user"|"bot"|"kb", "text": string}' });
 });

@@ -20,8 +20,9 @@ function oneLine(text: string): string {
 /**
  * The turns of a played restaurant episode (its last observation's `history`), in the bAbI shape:
  * every bot turn preceded by a user turn (`silence` where the bot spoke twice, or after KB lines),
- * an empty user turn written `silence`, a last user turn the bot never answered (a cut-off
- * episode) left out. Throws a FormatError at `where` for an observation without a history.
+ * an empty user turn written `silence`, two user turns in a row joined into one, text on one line
+ * (TABs and line breaks a person typed become spaces), a last user turn the bot never answered (a
+ * cut-off episode) left out. Throws a FormatError at `where` for an observation without a history.
  *
  * @example
  * ```ts
@@ -47,9 +48,10 @@ export function playedTurns(where: string, episode: Pick<RecordedEpisode, 'obser
       if (last === undefined || last.speaker !== 'user') out.push({ speaker: 'user', text: silence });
       out.push({ speaker: 'bot', text });
     } else if (turn.speaker === 'user') {
-      // Two user turns in a row (the bot said nothing): the first one stays unanswered, as the data has no such line.
-      if (last?.speaker === 'user') out.pop();
-      out.push({ speaker: 'user', text: text === '' ? silence : text });
+      const said = text === '' ? silence : text;
+      // Two user turns in a row (a person wrote twice before the bot answered): one turn, as a bAbI line pairs one user turn with the bot's answer.
+      if (last?.speaker === 'user') out[out.length - 1] = { speaker: 'user', text: last.text === silence ? said : said === silence ? last.text : `${last.text} ${said}` };
+      else out.push({ speaker: 'user', text: said });
     } else {
       if (last?.speaker === 'user') out.pop();
       if (text !== '') out.push({ speaker: 'kb', text });
