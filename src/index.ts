@@ -39,9 +39,9 @@ export { writeFileAtomic, writeFolder, StagedFolder, removeLeftovers, checkCompl
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema } from './env/env.js';
+export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset } from './env/env.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
-export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName } from './env/env.js';
+export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
 
 // File formats.
 export {
@@ -102,5 +102,6 @@ export { ResponseCache } from './llm/cache.js';
 export type { TokenUsage } from './llm/usage.js';
 export { llmTransport, type LlmTransportOptions } from './agents/llm.js';
 export { llmSystemMessage, llmUserSystemMessage, llmUserPrompt } from './builtin-agents/llm.js';
+export { exportDataset, readPlayedEpisodes, MixedEnvsError, type ExportDatasetOptions, type ExportDatasetResult, type PlacedEpisode } from './evaluation/export-dataset.js';
 export { llmUserVoice, type LlmUserOptions } from './evaluation/llm-user.js';
 export type { UserVoice, UserVoiceSession, UserTurn } from './evaluation/user-voice.js';

@@ -176,12 +176,79 @@ export function checkOptionKeys(envId: string, options: EnvOptions | undefined, 
  */
 export type EnvSchemaName = Extract<SchemaName, `env-${string}`>;
 
-/** What an environment family declares when it registers an id (internal): its options' names and its schema. */
+/**
+ * One played episode as a testbed's dataset exporter reads it: the fields of an `evaluate
+ * --transcripts` line it needs (evaluate's `EpisodeRecord` is one).
+ *
+ * @example
+ * ```ts
+ * import type { RecordedEpisode } from 'dialogym';
+ * const e: RecordedEpisode = { env: 'restaurant-task1-v2', episode: 0, trial: 0, seed: 1, success: true, reward: 1, actions: [], observation: { history: [] } };
+ * ```
+ */
+export interface RecordedEpisode {
+  readonly env: string;
+  /** Index of the task (0-based). */
+  readonly episode: number;
+  readonly trial: number;
+  readonly seed: number;
+  readonly success: boolean;
+  readonly reward: number;
+  readonly actions: readonly unknown[];
+  /** The last observation (restaurant, DSTC6 and AirDialogue envs: the whole dialog). */
+  readonly observation: unknown;
+  /** The user's goal (`info.goal` of reset, else of the last step). */
+  readonly goal?: unknown;
+  /**
+   * The environment options the episode was played with, as a fingerprint (`optionsKey`: 16 hex
+   * digits of the sha256 of their canonical JSON); absent when none were given. A resumed run
+   * (`done`) refuses the records of other options.
+   */
+  readonly options?: string;
+}
+
+/**
+ * A testbed's dataset writer (the `dataset` hook of its family): played episodes of one of its
+ * environments → its dataset's files in folder `out`. Each episode comes with `where`, the place it
+ * was read from (`t.jsonl:3`), which an error about it names.
+ *
+ * @example
+ * ```ts
+ * import { envDataset } from 'dialogym';
+ * envDataset('restaurant-task5-v2')?.format; // 'bAbI dialog text'
+ * ```
+ */
+export interface DatasetExport {
+  /** The dataset format, in words (`bAbI dialog text`, `DSTC6 JSON`, …). */
+  readonly format: string;
+  /** Writes the episodes' dataset into folder `out` (each file atomically); returns the files written and what was left out. */
+  write(episodes: readonly { readonly where: string; readonly episode: RecordedEpisode }[], out: string): DatasetWritten;
+}
+
+/**
+ * What a `DatasetExport` wrote: the files (paths), the dialogs written, and the episodes left out
+ * with the reason (`t.jsonl:4: no final action (truncated)`).
+ *
+ * @example
+ * ```ts
+ * import type { DatasetWritten } from 'dialogym';
+ * const w: DatasetWritten = { files: ['out/dialogs.txt'], dialogs: 20, skipped: [] };
+ * ```
+ */
+export interface DatasetWritten {
+  readonly files: readonly string[];
+  readonly dialogs: number;
+  readonly skipped: readonly string[];
+}
+
+/** What an environment family declares when it registers an id (internal): its options' names, its schema, and optionally its dataset format. */
 export interface EnvFamily {
   /** Every option the factory reads (make refuses any other key). */
   readonly options: readonly string[];
   /** The family's published schema. */
   readonly schema: EnvSchemaName;
+  /** How played episodes of the family become its testbed's dataset (`exportDataset`); absent: none. */
+  readonly dataset?: DatasetExport;
 }
 
 /** Whether `v` holds only JSON data (no function, class instance or typed array at any depth). */
@@ -209,6 +276,7 @@ export function checkEnvOptions(envId: string, options: EnvOptions | undefined, 
 }
 
 const familySchemas = new Map<string, EnvSchemaName>();
+const familyDatasets = new Map<string, DatasetExport>();
 
 /**
  * Registers a built-in environment of a family (internal): `make(id, options)` checks the options
@@ -228,6 +296,22 @@ export function registerEnv<O extends object>(id: string, description: string, f
     }
   });
   familySchemas.set(id, family.schema);
+  if (family.dataset) familyDatasets.set(id, family.dataset);
+}
+
+/**
+ * The dataset exporter of a registered environment's family (bAbI dialog text for `restaurant-*`,
+ * DSTC6 JSON for `dstc6-*`, AirDialogue JSON lines for `airdialogue-*`, KB-InfoBot dialog records for `infobot-*`), or undefined when its
+ * testbed declares none.
+ *
+ * @example
+ * ```ts
+ * import { envDataset } from 'dialogym';
+ * envDataset('airdialogue-v2')?.format; // 'AirDialogue JSON lines'
+ * ```
+ */
+export function envDataset(envId: string): DatasetExport | undefined {
+  return familyDatasets.get(envId);
 }
 
 /**

@@ -16,7 +16,7 @@
  * closed (an agent process is ended with its descendants) and a fresh one plays the next episode.
  */
 import { ConfigError, DialogymError, errorText, optionName } from '../core/errors.js';
-import { make, type Env, type EnvOptions, type ToolSpec } from '../env/env.js';
+import { make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } from '../env/env.js';
 import { episodeSteps } from '../env/episode.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
@@ -75,26 +75,14 @@ export interface EvaluateAgentOptions {
  * console.log(first?.success, first?.turns, first?.actions.length);
  * ```
  */
-export interface EpisodeRecord {
-  readonly env: string;
-  /** Index of the task (0-based). */
-  readonly episode: number;
-  readonly trial: number;
-  readonly seed: number;
-  readonly success: boolean;
-  readonly reward: number;
+export interface EpisodeRecord extends RecordedEpisode {
   /** Agent turns played. */
   readonly turns: number;
   /** Why it failed (agent-side reasons, or the environment's `info.failure`), null on success. */
   readonly failure: string | null;
   /** A one-line message for agent-side failures. */
   readonly message?: string;
-  readonly actions: readonly unknown[];
-  /** The last observation (restaurant envs: the whole dialog). */
-  readonly observation: unknown;
   // Keys added after the original ones (present when the environment gives them):
-  /** The user's goal (`info.goal` of reset, else of the last step). */
-  readonly goal?: unknown;
   /** What failed, in detail (`info.detail` of the last step). */
   readonly detail?: unknown;
   /** Per agent turn, how the user read it (`info.read` of each step, null where not given). */
@@ -105,12 +93,6 @@ export interface EpisodeRecord {
   readonly usage?: TokenUsage;
   /** Tokens the user's voice used (an LLM user), summed; absent without one. */
   readonly userUsage?: TokenUsage;
-  /**
-   * The environment options the episode was played with, as a fingerprint (`optionsKey`: 16 hex
-   * digits of the sha256 of their canonical JSON); absent when none were given. A resumed run
-   * (`done`) refuses the records of other options.
-   */
-  readonly options?: string;
 }
 
 /**

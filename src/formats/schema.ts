@@ -30,6 +30,7 @@ export type SchemaName =
   | 'env-restaurant'
   | 'env-infobot'
   | 'env-airdialogue'
+  | 'infobot-dialogs'
   | 'study-config';
 
 interface AjvError {

@@ -122,6 +122,7 @@ export const VERBS: readonly VerbEntry[] = [
     load: async () => (await import('./view.js')).registerView,
   },
   { term: 'study', summary: SUMMARY.study, load: async () => (await import('./study.js')).registerStudy },
+  { term: 'export [options] <transcripts>', summary: SUMMARY.export, load: async () => (await import('./export.js')).registerExport },
   {
     term: 'merge [options] <shards...>',
     summary: SUMMARY.merge,

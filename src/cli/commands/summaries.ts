@@ -23,5 +23,6 @@ export const SUMMARY = {
   study: 'a study of people in the loop: create (participant codes, blind balanced assignment, SQLite store), simulate (scripted participants), report (success with intervals, permutation tests, charts)',
   view: 'a local page to look at what runs wrote in a folder: evaluate transcripts (summary, episodes filtered and read turn by turn, two runs side by side), benchmark and table reports, charts',
   data: 'the original datasets (bAbI dialog tasks, DSTC6, AirDialogue): fetch them from their publishers, list what is here',
+  export: "played episodes (evaluate --transcripts, a study's transcripts) as their testbed's dataset: bAbI dialog text, DSTC6 JSON, AirDialogue JSON lines, KB-InfoBot dialog records",
   merge: 'combine the shard files of a run made with --shard i/n into exactly what the unsharded run writes',
 } as const;

@@ -11,6 +11,7 @@ import type { Turn } from '../../core/dialog.js';
 import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
+import { airDataset, correctSample } from './export.js';
 import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
@@ -201,7 +202,7 @@ declare module '../../env/env.js' {
 
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
-registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueEnv(options));
+registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset }, (options) => new AirDialogueEnv(options));
 
 // ---------------------------------------------------------------------------------------------
 // airdialogue-v2
@@ -379,7 +380,7 @@ declare module '../../env/env.js' {
   }
 }
 
-registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue' }, (options) => new AirDialogueV2Env(options));
+registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset }, (options) => new AirDialogueV2Env(options));
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs
@@ -548,7 +549,7 @@ export function episodeToLines(e: Episode, rng: Rng): { data: DataLine; kb: KbLi
   });
   const action: Action = e.action ?? { status: '', name: '', flight: [] };
   const expected = e.context.expected;
-  const correct = action.status === expected.status && action.name.trim().toLowerCase() === expected.name.trim().toLowerCase() && e.score.exact.flight === 1;
+  const correct = correctSample(action, expected, e.score.exact.flight);
   return {
     data: { intent: e.context.intent, action, expected_action: expected, dialogue, timestamps, correct_sample: correct },
     kb: e.context.kb,

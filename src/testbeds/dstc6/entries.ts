@@ -243,7 +243,24 @@ export function makeEntry(rng: Rng, task: Dstc6Task, turns: readonly Turn[], ctx
   });
   const eligible = botIdx.slice(FIRST_PREDICTED_BOT_TURN[task]);
   if (eligible.length === 0) throw new InternalError(`task ${task}: dialog has no bot turn to predict`);
-  const cut = rng.pick(eligible);
+  return entryAt(rng, turns, rng.pick(eligible), ctx, map, opts);
+}
+
+/**
+ * The entry of `turns` cut at bot turn `cut` (an index into `turns`): the context before it, the
+ * answer among shuffled candidates drawn as `makeEntry` draws them (which picks `cut` at random
+ * and calls this). Collected dialogs (`export.ts`) are cut at every bot turn.
+ *
+ * @example
+ * ```ts
+ * import { createRng } from 'dialogym';
+ * import { generateExtendedKb, makeSimContext, generateDialog, entryAt } from 'dialogym/dstc6';
+ * const ctx = makeSimContext(generateExtendedKb(createRng(1), 1), 1, false, 1);
+ * const turns = generateDialog(1, createRng(2), ctx, { task3Calls: [], task4Restaurants: [] });
+ * const { entry } = entryAt(createRng(3), turns, 1, ctx, new Map(), { withAnswer: true });
+ * ```
+ */
+export function entryAt(rng: Rng, turns: readonly Turn[], cut: number, ctx: SimContext, map: DistractorMap, opts: CutOptions): { entry: Dstc6Entry; answer: Dstc6Result } {
   const context = turns.slice(0, cut);
   const answer = (turns[cut] as Turn).text;
   const utterances = context.map((t) => t.text);

@@ -22,5 +22,6 @@ export * from './random-baseline.js';
 export * from './tfidf-baseline.js';
 export * from './walk.js';
 export * from './sim-compare-dirs.js';
-export { makeEntry, drawDistractorMap, uuid4, type DistractorMap, type CutOptions } from './entries.js';
+export { makeEntry, entryAt, drawDistractorMap, uuid4, type DistractorMap, type CutOptions } from './entries.js';
 export { dstc6EnvId } from './online.js';
+export { dstc6Dataset, collectedDstc6File } from './export.js';

@@ -45,6 +45,7 @@ import {
   type AnswerPattern,
 } from './patterns-dstc6.js';
 import { SET_SPECS, type Dstc6Set } from './sim-dataset.js';
+import { dstc6Dataset } from './export.js';
 import { goalPools, makeSimContext, randomCall, SILENCE6, type Dstc6Task, type SimContext } from './sim-dialog.js';
 
 const pickWeighted = (rng: Rng, xs: readonly AnswerPattern[]): string => (xs[rng.weighted(xs.map((x) => x.weight ?? 1))] as AnswerPattern).text;
@@ -195,7 +196,7 @@ for (const version of [1, 2] as const) {
       if (envs.has(id)) continue;
       const spec = SET_SPECS[set];
       const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
-      registerEnv<RestaurantEnvOptions>(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against ${user}`, RESTAURANT_FAMILY, (o) =>
+      registerEnv<RestaurantEnvOptions>(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against ${user}`, { ...RESTAURANT_FAMILY, dataset: dstc6Dataset(task, set, () => makeSimContext(generatedKbs(1)[spec.kb], spec.kb, spec.restrictions, 1)) }, (o) =>
         new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb], version), o),
       );
     }

@@ -14,6 +14,7 @@ import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession, type UserTurn } from './user.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { INFOBOT_TOOLS, infoBotActionOfTool } from './tools.js';
+import { infoBotDataset } from './export.js';
 
 /**
  * What the agent observes in a KB-InfoBot environment: the user's utterance and the number of
@@ -238,7 +239,7 @@ export function episodeSeed(seed: number, i: number): number {
 const MAKE_OPTIONS = Object.keys({ kbSeed: true, kbs: true, missing: true, user: true, temperature: true, seed: true } satisfies Record<Exclude<keyof InfoBotEnvOptions, 'split'>, true>);
 
 for (const split of SPLITS) {
-  registerEnv<InfoBotEnvOptions>(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, { options: MAKE_OPTIONS, schema: 'env-infobot' }, (options) => {
+  registerEnv<InfoBotEnvOptions>(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, { options: MAKE_OPTIONS, schema: 'env-infobot', dataset: infoBotDataset }, (options) => {
     // `kbs` holds the library's MovieKb objects (the schema refuses it as JSON).
     if (options.kbs !== undefined && !(options.kbs.full instanceof MovieKb && options.kbs.incomplete instanceof MovieKb)) throw new ConfigError(`${envId(split)}: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)`);
     return new InfoBotEnv({ ...options, split });

@@ -31,3 +31,4 @@ export * from './agents/e2e-agent.js';
 export * from './agents/e2e-train.js';
 export * from './agents/e2e-file.js';
 export { INFOBOT_TOOLS } from './tools.js';
+export { infoBotDataset, readInfoBotDialogs, INFOBOT_DIALOGS_FILE, type InfoBotDialog, type InfoBotTurn } from './export.js';

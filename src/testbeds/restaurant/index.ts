@@ -33,3 +33,4 @@ export { RestaurantEnv, apiCallTool, type RestaurantObservation, type Restaurant
 export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';
 export { AGREEMENT_MIN_SHARE, agreementIssue, candidateCoverage, checkKbAgreement, kbCoverage, storedRestaurants, type Coverage } from './agreement.js';
+export { babiDataset, playedTurns, collectedDialogFile, COLLECTED_CANDIDATES_FILE } from './export.js';

@@ -30,6 +30,7 @@ import {
   fill,
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
+import { babiDataset } from '../export.js';
 import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
 import type { CallSlot, Goal, InfoKind } from './goal.js';
 import type { UserLanguage } from './user.js';
@@ -162,7 +163,7 @@ for (const version of [1, 2] as const) {
       const id = babiEnvId(task, vocab, version);
       if (envs.has(id)) continue;
       const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
-      registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against ${user}`, RESTAURANT_FAMILY, (o) =>
+      registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against ${user}`, { ...RESTAURANT_FAMILY, dataset: babiDataset(task) }, (o) =>
         new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1), version), o),
       );
     }
