@@ -138,7 +138,7 @@ export function readPlayedEpisodes(file: string): PlacedEpisode[] {
 export function exportDataset(source: string | readonly RecordedEpisode[], out: string, o: ExportDatasetOptions = {}): ExportDatasetResult {
   const file = typeof source === 'string' ? source : '<records>';
   const all = typeof source === 'string' ? readPlayedEpisodes(source) : source.map((episode, i) => ({ where: `${file}:${i + 1}`, line: i + 1, episode }));
-  if (all.length === 0) throw new FormatError(file, undefined, 'no records (an evaluate --transcripts file holds one JSON line per episode)');
+  if (all.length === 0) throw new FormatError(file, undefined, 'no records (a transcripts file of evaluate holds one JSON line per episode)');
   const firstOf = new Map<string, number>();
   for (const r of all) if (!firstOf.has(r.episode.env)) firstOf.set(r.episode.env, r.line);
   let env = o.env;
