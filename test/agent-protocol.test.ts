@@ -37,7 +37,7 @@ function startAndRead(cmd: string, args: string[], re: RegExp): Promise<{ child:
 
 test('evaluate: the rule bot through `agent --stdio` and in process give the same summary and transcripts', () => {
   const t1 = join(tmp, 'stdio.jsonl');
-  const t2 = join(tmp, 'local.jsonl');
+  const t2 = join(tmp, 'runs', 'new', 'local.jsonl'); // --transcripts makes its folder, as every other output
   const viaStdio = cli(['evaluate', '--env', 'dstc6-task3-tst4-v1', '--agent-cmd', agentCmd, '--episodes', '12', '--trials', '2', '--seed', '5', '--json', '--transcripts', t1]);
   assert.equal(viaStdio.status, 0, viaStdio.stderr);
   const local = cli(['evaluate', '--env', 'dstc6-task3-tst4-v1', '--agent', 'rules', '--episodes', '12', '--trials', '2', '--seed', '5', '--json', '--transcripts', t2]);

@@ -9,8 +9,9 @@
  * interrupted-then-resumed run and an uninterrupted one leave the same bytes.
  */
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ConfigError, FormatError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/files.js';
+import { makeFolders, writeFileAtomic } from '../core/files.js';
 import type { EpisodeRecord } from '../evaluation/evaluate.js';
 import { costOf, type Prices } from '../llm/usage.js';
 
@@ -69,6 +70,7 @@ export class TranscriptLog {
       this.keep = bytes;
     } else {
       this.records = [];
+      makeFolders(dirname(file)); // as every other output: --transcripts runs/t5.jsonl makes runs/
       this.fd = openSync(file, 'w');
     }
   }

@@ -159,10 +159,11 @@ export class FormatError extends DialogymError {
   readonly file: string;
   readonly line: number | undefined;
   readonly reason: string;
-  constructor(file: string, line: number | undefined, given: string, options?: { cause?: unknown }) {
+  /** `options.message`: the whole message, when it is not `<file>[:<line>]: <reason>` (a misread file: `x.txt looks like …`). */
+  constructor(file: string, line: number | undefined, given: string, options?: { cause?: unknown; message?: string }) {
     // A reason quotes excerpts of the offending value; this bounds any that quotes too much.
     const reason = excerpt(given, MAX_REASON_CHARS);
-    super(line === undefined ? `${file}: ${reason}` : `${file}:${line}: ${reason}`, options);
+    super(options?.message ?? (line === undefined ? `${file}: ${reason}` : `${file}:${line}: ${reason}`), options?.cause === undefined ? undefined : { cause: options.cause });
     this.file = file;
     this.line = line;
     this.reason = reason;

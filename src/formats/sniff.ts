@@ -33,8 +33,7 @@ export class MisreadError extends FormatError {
   readonly looksLikeName: string;
   readonly expected: string;
   constructor(file: string, looksLike: FileKind, expected: string, options?: { cause?: unknown }) {
-    super(file, undefined, `looks like ${FILE_KINDS[looksLike]}, not ${expected}`, options);
-    this.message = `${file} looks like ${FILE_KINDS[looksLike]}, not ${expected}`;
+    super(file, undefined, `looks like ${FILE_KINDS[looksLike]}, not ${expected}`, { ...options, message: `${file} looks like ${FILE_KINDS[looksLike]}, not ${expected}` });
     this.looksLike = looksLike;
     this.looksLikeName = FILE_KINDS[looksLike];
     this.expected = expected;
