@@ -12,6 +12,7 @@
  * @module
  */
 export * from './kernels.js';
+export * from './matmul.js';
 export * from './params.js';
 export * from './losses.js';
 export * from './gru.js';

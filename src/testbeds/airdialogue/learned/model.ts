@@ -481,11 +481,7 @@ export class DialogueModel {
     const dh = (t: number): Float32Array => (dhs[t] ??= new Float32Array(H));
     const dMem = new Float32Array(e.n * H);
     let lm = 0;
-    let tokens = 0;
     const V = this.vocab.size;
-    const pv = new Float32Array(V);
-    const grad = new Float32Array(V);
-    const dAlpha = new Float32Array(e.n);
     // with match flags, the memory changes when the customer speaks: one memory per stretch
     const segments: { m: Float32Array; dMem: Float32Array }[] = [];
     const said = new Map<number, number>();
@@ -493,6 +489,10 @@ export class DialogueModel {
     let cur: Encoded = e;
     let curD = dMem;
     let stale = this.matchLayer !== null;
+    // The positions this model predicts from, with the memory each reads (and its gradient).
+    const ts: number[] = [];
+    const mems: Float32Array[] = [];
+    const dMems: Float32Array[] = [];
     for (let t = 0; t < L; t++) {
       if (this.matchLayer && p.speaker[t] === 0) {
         if (!said.has(p.ids[t]!)) {
@@ -512,40 +512,71 @@ export class DialogueModel {
         segments.push({ m, dMem: curD });
         stale = false;
       }
-      const h = caches[t]!.h;
-      const slots = this.role === 'agent' ? p.flightSlots : p.slots;
-      const r = this.readout(h, cur, slots);
-      const y = p.ids[t + 1]!;
-      softmax(r.logits, pv);
+      ts.push(t);
+      mems.push(cur.mem);
+      dMems.push(curD);
+    }
+    // The readout of every predicted position at once (`readout`, as matrix products over the T positions).
+    const T = ts.length;
+    const slots = this.role === 'agent' ? p.flightSlots : p.slots;
+    const hs = new Float32Array(T * H);
+    ts.forEach((t, i) => hs.set(caches[t]!.h, i * H));
+    const qs = this.query.forwardBatch(hs, T);
+    const us = new Float32Array(T * 2 * H);
+    const alphas = new Float32Array(T * e.n);
+    for (let i = 0; i < T; i++) {
+      const { alpha, context } = attend(qs.subarray(i * H, (i + 1) * H), mems[i]!, mems[i]!, e.n, H, H);
+      alphas.set(alpha, i * e.n);
+      us.set(hs.subarray(i * H, (i + 1) * H), 2 * i * H);
+      us.set(context, (2 * i + 1) * H);
+    }
+    const os = tanhInPlace(this.mix.forwardBatch(us, T));
+    const logits = this.out.forwardBatch(os, T);
+    const gates = this.copyGate.forwardBatch(os, T);
+    // with match flags the agent names flights by pointing only (ModelSizes.match)
+    if (this.pointOnly) for (let i = 0; i < T; i++) for (let k = 0; k < slots.length; k++) logits[i * V + slots[k]!] = -Infinity;
+    const pv = new Float32Array(V);
+    const gLogits = backward ? new Float32Array(T * V) : pv;
+    const gGate = new Float32Array(T);
+    const dAlphas = new Float32Array(T * e.n);
+    for (let i = 0; i < T; i++) {
+      const y = p.ids[ts[i]! + 1]!;
+      const a = gates[i]!;
+      const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
+      softmax(logits.subarray(i * V, (i + 1) * V), pv);
       let ay = 0;
-      for (let i = 0; i < e.n; i++) if (slots[i] === y) ay += r.alpha[i]!;
-      const py = Math.max(r.g * pv[y]! + (1 - r.g) * ay, 1e-30);
+      for (let k = 0; k < e.n; k++) if (slots[k] === y) ay += alphas[i * e.n + k]!;
+      const py = Math.max(g * pv[y]! + (1 - g) * ay, 1e-30);
       lm -= Math.log(py);
-      tokens++;
       if (!backward) continue;
       // P(y) = g·pv_y + (1 − g)·Σ_{slot = y} α: gradients of the logits, the gate and the weights
-      const k = (lmScale * r.g * pv[y]!) / py;
-      for (let j = 0; j < V; j++) grad[j] = k * pv[j]!;
-      grad[y] = grad[y]! - k;
-      const dO = new Float32Array(H);
-      this.out.backward(r.o, grad, dO);
-      const dGate = ((-lmScale * (pv[y]! - ay)) / py) * r.g * (1 - r.g);
-      this.copyGate.backward(r.o, new Float32Array([dGate]), dO);
-      for (let i = 0; i < e.n; i++) dAlpha[i] = slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
-      const du = new Float32Array(2 * H);
-      this.mix.backward(r.u, tanhBackward(r.o, dO), du);
-      const dht = dh(t);
-      addInto(dht, du, 0, H);
-      const dq = new Float32Array(H);
-      attendBackward(r.q, cur.mem, cur.mem, e.n, H, H, r.alpha, du.subarray(H), dq, curD, curD, dAlpha);
-      this.query.backward(h, dq, dht);
+      const k = (lmScale * g * pv[y]!) / py;
+      const o = i * V;
+      for (let j = 0; j < V; j++) gLogits[o + j] = k * pv[j]!;
+      gLogits[o + y] = gLogits[o + y]! - k;
+      gGate[i] = ((-lmScale * (pv[y]! - ay)) / py) * g * (1 - g);
+      for (let s = 0; s < e.n; s++) dAlphas[i * e.n + s] = slots[s] === y ? (-lmScale * (1 - g)) / py : 0;
     }
     if (backward) {
+      const dOs = new Float32Array(T * H);
+      this.out.backwardBatch(os, gLogits, T, dOs);
+      this.copyGate.backwardBatch(os, gGate, T, dOs);
+      const dUs = new Float32Array(T * 2 * H);
+      this.mix.backwardBatch(us, tanhBackward(os, dOs), T, dUs);
+      const dQs = new Float32Array(T * H);
+      for (let i = 0; i < T; i++) {
+        addInto(dh(ts[i]!), dUs, 2 * i * H, H);
+        attendBackward(qs.subarray(i * H, (i + 1) * H), mems[i]!, mems[i]!, e.n, H, H, alphas.subarray(i * e.n, (i + 1) * e.n), dUs.subarray((2 * i + 1) * H, (2 * i + 2) * H), dQs.subarray(i * H, (i + 1) * H), dMems[i], dMems[i], dAlphas.subarray(i * e.n, (i + 1) * e.n));
+      }
+      const dHs = new Float32Array(T * H);
+      this.query.backwardBatch(hs, dQs, T, dHs);
+      for (let i = 0; i < T; i++) addInto(dh(ts[i]!), dHs, i * H, H);
       for (const sg of segments) {
         addInto(dMem, sg.dMem);
         for (let f = 0; f < e.n; f++) (this.matchLayer as Linear).backward(sg.m.subarray(f * this.MF, (f + 1) * this.MF), sg.dMem.subarray(f * H, (f + 1) * H));
       }
     }
+    const tokens = T;
     let state = 0;
     if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
     if (backward) {
