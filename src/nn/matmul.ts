@@ -142,13 +142,31 @@ function simdKernel(): Kernel | null {
   return kernel;
 }
 
-/** Whether `matMul` runs on the WebAssembly SIMD kernel here (else on `matMulScalar`). */
+/**
+ * Whether `matMul` runs on the WebAssembly SIMD kernel here (else on `matMulScalar`).
+ *
+ * @example
+ * ```ts
+ * import { matMulIsSimd } from 'dialogym/nn';
+ * console.log(matMulIsSimd() ? 'SIMD' : 'scalar');
+ * ```
+ */
 export function matMulIsSimd(): boolean {
   return simdKernel() !== null;
 }
 
 let forceScalar = false;
-/** Test hook: `matMul` takes the scalar path while set (returns the previous setting). */
+/**
+ * `matMul` takes the scalar path while set (for tests and measurements); returns the previous setting.
+ *
+ * @example
+ * ```ts
+ * import { setMatMulScalar } from 'dialogym/nn';
+ * const was = setMatMulScalar(true);
+ * // … products on the scalar path …
+ * setMatMulScalar(was);
+ * ```
+ */
 export function setMatMulScalar(on: boolean): boolean {
   const was = forceScalar;
   forceScalar = on;
