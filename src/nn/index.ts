@@ -17,6 +17,7 @@ export * from './params.js';
 export * from './losses.js';
 export * from './gru.js';
 export * from './gru-infer.js';
+export * from './gru-batch.js';
 export * from './rmsprop.js';
 export * from './gradcheck.js';
 export * from './layers.js';

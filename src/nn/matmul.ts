@@ -122,24 +122,16 @@ function mmModule(): Uint8Array {
   ]);
 }
 
-interface Kernel {
-  memory: InstanceType<typeof wasmApi.Memory>;
-  mm: (a: number, b: number, c: number, n: number, k: number, m: number, ldb: number, ldc: number) => void;
-  f32: Float32Array;
-}
-
-let kernel: Kernel | null | undefined;
-function simdKernel(): Kernel | null {
-  if (kernel === undefined) {
+let compiled: InstanceType<typeof wasmApi.Module> | null | undefined;
+function simdModule(): InstanceType<typeof wasmApi.Module> | null {
+  if (compiled === undefined) {
     try {
-      const memory = new wasmApi.Memory({ initial: 16 });
-      const instance = new wasmApi.Instance(new wasmApi.Module(mmModule()), { e: { m: memory } });
-      kernel = { memory, mm: instance.exports.mm as Kernel['mm'], f32: new Float32Array(memory.buffer) };
+      compiled = new wasmApi.Module(mmModule());
     } catch {
-      kernel = null; // no WebAssembly SIMD here
+      compiled = null; // no WebAssembly SIMD here
     }
   }
-  return kernel;
+  return compiled;
 }
 
 /**
@@ -152,12 +144,13 @@ function simdKernel(): Kernel | null {
  * ```
  */
 export function matMulIsSimd(): boolean {
-  return simdKernel() !== null;
+  return simdModule() !== null;
 }
 
 let forceScalar = false;
 /**
- * `matMul` takes the scalar path while set (for tests and measurements); returns the previous setting.
+ * `matMul` and new `MatMulWorkspace`s take the scalar path while set (for tests and
+ * measurements); returns the previous setting.
  *
  * @example
  * ```ts
@@ -173,6 +166,179 @@ export function setMatMulScalar(on: boolean): boolean {
   return was;
 }
 
+/** A right operand held by a workspace: its place (floats), its sizes, its padded width. */
+interface Held {
+  at: number;
+  k: number;
+  m: number;
+  m8: number;
+  /** The scalar path's copy (k×m). */
+  copy: Float32Array | null;
+}
+
+/**
+ * A memory for products whose right operand B is used many times (the recurrent weights of a
+ * GRU over the steps of a sequence): `hold` copies B in once, `mul` multiplies rows by it (module
+ * description: the numbers of `matMul`, bit for bit). On the WebAssembly SIMD kernel when
+ * available, else on the scalar loop. A handle stays valid for the workspace's life; `set`
+ * refreshes its values (after a parameter update).
+ *
+ * @example
+ * ```ts
+ * import { MatMulWorkspace } from 'dialogym/nn';
+ * const ws = new MatMulWorkspace();
+ * const b = ws.hold(new Float32Array([1, 0, 0, 1, 1, 1]), 3, 2); // B: 3×2
+ * const c = new Float32Array(2);
+ * ws.mul(new Float32Array([1, 2, 3]), 1, b, c); // c = [4, 5]
+ * ```
+ */
+export class MatMulWorkspace {
+  private readonly memory: InstanceType<typeof wasmApi.Memory> | null;
+  private readonly mm: ((a: number, b: number, c: number, n: number, k: number, m: number, ldb: number, ldc: number) => void) | null;
+  private f32: Float32Array;
+  /** Floats used by held operands (the scratch of a product starts here). */
+  private top = 0;
+  private readonly held: Held[] = [];
+
+  constructor() {
+    const mod = forceScalar ? null : simdModule();
+    if (mod) {
+      this.memory = new wasmApi.Memory({ initial: 1 });
+      const instance = new wasmApi.Instance(mod, { e: { m: this.memory } });
+      this.mm = instance.exports.mm as MatMulWorkspace['mm'];
+      this.f32 = new Float32Array(this.memory.buffer);
+    } else {
+      this.memory = null;
+      this.mm = null;
+      this.f32 = new Float32Array(0);
+    }
+  }
+
+  /** Whether the products run on the SIMD kernel. */
+  get simd(): boolean {
+    return this.mm !== null;
+  }
+
+  private reserve(floats: number): void {
+    const memory = this.memory as NonNullable<MatMulWorkspace['memory']>;
+    if (floats * 4 > memory.buffer.byteLength) {
+      memory.grow(Math.ceil((floats * 4 - memory.buffer.byteLength) / 65536));
+      this.f32 = new Float32Array(memory.buffer);
+    }
+  }
+
+  /** Holds B (k×m; stored m×k with `transB`) for `mul`; returns its handle. */
+  hold(b: Float32Array, k: number, m: number, transB = false): number {
+    const m8 = (m + 7) & ~7;
+    const h: Held = { at: this.top, k, m, m8, copy: this.mm ? null : new Float32Array(k * m) };
+    this.top += k * m8 + 4;
+    if (this.mm) this.reserve(this.top);
+    this.held.push(h);
+    this.set(this.held.length - 1, b, transB);
+    return this.held.length - 1;
+  }
+
+  /** New values for held operand `handle` (same sizes and layout as given to `hold`). */
+  set(handle: number, b: Float32Array, transB = false): void {
+    const h = this.held[handle];
+    if (!h) throw new ConfigError(`MatMulWorkspace: no operand ${handle}`);
+    const { k, m } = h;
+    if (b.length < k * m) throw new ConfigError(`MatMulWorkspace: ${b.length} values for a ${k}×${m} operand`);
+    if (h.copy) {
+      if (transB) for (let p = 0; p < k; p++) for (let j = 0; j < m; j++) h.copy[p * m + j] = b[j * k + p] as number;
+      else h.copy.set(b.subarray(0, k * m));
+      return;
+    }
+    packB(this.f32, h.at, h.m8, b, k, m, transB);
+  }
+
+  /**
+   * C (n×m) = A (n×k)·B, or C += A·B with `accumulate`, B the held operand `handle`; A's rows
+   * start at a[aOff], C's at c[cOff] (rows of k and m floats).
+   */
+  mul(a: Float32Array, n: number, handle: number, c: Float32Array, accumulate = false, aOff = 0, cOff = 0): void {
+    const h = this.held[handle];
+    if (!h) throw new ConfigError(`MatMulWorkspace: no operand ${handle}`);
+    const { k, m, m8 } = h;
+    if (a.length < aOff + n * k || c.length < cOff + n * m) throw new ConfigError(`MatMulWorkspace.mul: ${n}×${k}·${k}×${m} needs A ≥ ${aOff + n * k}, C ≥ ${cOff + n * m} entries (have ${a.length}, ${c.length})`);
+    if (n === 0 || m === 0) return;
+    if (h.copy) {
+      matMulScalar(aOff === 0 ? a : a.subarray(aOff), h.copy, cOff === 0 ? c : c.subarray(cOff), n, k, m, { accumulate });
+      return;
+    }
+    const n4 = (n + 3) & ~3;
+    const aAt = this.top;
+    const cAt = aAt + n4 * k;
+    this.reserve(cAt + n4 * m8);
+    const w = this.f32;
+    packA(w, aAt, a, aOff, n, k, false);
+    loadC(w, cAt, m8, c, cOff, n, m, accumulate);
+    (this.mm as NonNullable<MatMulWorkspace['mm']>)(4 * aAt, 4 * h.at, 4 * cAt, n4, k, m8, 4 * m8, 4 * m8);
+    storeC(w, cAt, m8, c, cOff, n, m);
+  }
+
+  /** C = op(A)·op(B) (+ C) through the scratch of this workspace: `matMul`'s product. */
+  product(a: Float32Array, b: Float32Array, c: Float32Array, n: number, k: number, m: number, o: MatMulOptions): void {
+    if (!this.mm || n === 0 || m === 0) return matMulScalar(a, b, c, n, k, m, o);
+    check(a, b, c, n, k, m);
+    const n4 = (n + 3) & ~3;
+    const m8 = (m + 7) & ~7;
+    const aAt = this.top;
+    const bAt = aAt + n4 * k;
+    const cAt = bAt + k * m8;
+    this.reserve(cAt + n4 * m8);
+    const w = this.f32;
+    packA(w, aAt, a, 0, n, k, o.transA === true);
+    packB(w, bAt, m8, b, k, m, o.transB === true);
+    loadC(w, cAt, m8, c, 0, n, m, o.accumulate === true);
+    this.mm(4 * aAt, 4 * bAt, 4 * cAt, n4, k, m8, 4 * m8, 4 * m8);
+    storeC(w, cAt, m8, c, 0, n, m);
+  }
+}
+
+/** A (n×k, or k×n with `transA`) into panels of 4 rows at w[at]: entry (i, p) at (i & ~3)·k + 4p + (i & 3); rows past n are zero. */
+function packA(w: Float32Array, at: number, a: Float32Array, aOff: number, n: number, k: number, transA: boolean): void {
+  if (transA) {
+    for (let p = 0; p < k; p++) {
+      const src = aOff + p * n;
+      for (let i = 0; i < n; i++) w[at + (i & ~3) * k + 4 * p + (i & 3)] = a[src + i] as number;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const src = aOff + i * k;
+      const dst = at + (i & ~3) * k + (i & 3);
+      for (let p = 0; p < k; p++) w[dst + 4 * p] = a[src + p] as number;
+    }
+  }
+  const n4 = (n + 3) & ~3;
+  for (let i = n; i < n4; i++) for (let p = 0; p < k; p++) w[at + (i & ~3) * k + 4 * p + (i & 3)] = 0;
+}
+
+/** B (k×m, or m×k with `transB`) into rows of m8 floats at w[at]. */
+function packB(w: Float32Array, at: number, m8: number, b: Float32Array, k: number, m: number, transB: boolean): void {
+  if (transB) {
+    for (let j = 0; j < m; j++) {
+      const src = j * k;
+      for (let p = 0; p < k; p++) w[at + p * m8 + j] = b[src + p] as number;
+    }
+  } else if (m8 === m) w.set(b.subarray(0, k * m), at);
+  else for (let p = 0; p < k; p++) w.set(b.subarray(p * m, (p + 1) * m), at + p * m8);
+}
+
+function loadC(w: Float32Array, at: number, m8: number, c: Float32Array, cOff: number, n: number, m: number, accumulate: boolean): void {
+  const n4 = (n + 3) & ~3;
+  if (!accumulate) w.fill(0, at, at + n4 * m8);
+  else if (m8 === m) w.set(c.subarray(cOff, cOff + n * m), at);
+  else for (let i = 0; i < n; i++) w.set(c.subarray(cOff + i * m, cOff + (i + 1) * m), at + i * m8);
+}
+
+function storeC(w: Float32Array, at: number, m8: number, c: Float32Array, cOff: number, n: number, m: number): void {
+  if (m8 === m) c.set(w.subarray(at, at + n * m), cOff);
+  else for (let i = 0; i < n; i++) c.set(w.subarray(at + i * m8, at + i * m8 + m), cOff + i * m);
+}
+
+let shared: MatMulWorkspace | undefined;
+
 /**
  * C (n×m) = op(A)·op(B), or C += op(A)·op(B) with `accumulate` (module description: float32
  * accumulation in the order of k, the same numbers on the SIMD and the scalar path).
@@ -186,48 +352,7 @@ export function setMatMulScalar(on: boolean): boolean {
  * ```
  */
 export function matMul(a: Float32Array, b: Float32Array, c: Float32Array, n: number, k: number, m: number, o: MatMulOptions = {}): void {
-  const kern = forceScalar ? null : simdKernel();
-  if (!kern || n === 0 || m === 0) return matMulScalar(a, b, c, n, k, m, o);
-  check(a, b, c, n, k, m);
-  const n4 = (n + 3) & ~3;
-  const m8 = (m + 7) & ~7;
-  // layout (floats, 16-byte aligned): A panels n4·k, B k·m8, C n4·m8
-  const aAt = 0;
-  const bAt = n4 * k;
-  const cAt = bAt + k * m8;
-  const end = cAt + n4 * m8;
-  if (end * 4 > kern.memory.buffer.byteLength) {
-    kern.memory.grow(Math.ceil((end * 4 - kern.memory.buffer.byteLength) / 65536));
-    kern.f32 = new Float32Array(kern.memory.buffer);
-  }
-  const w = kern.f32;
-  // A in panels of 4 rows: entry (i, p) at aAt + (i & ~3)·k + 4p + (i & 3); rows past n are zero
-  if (o.transA) {
-    for (let p = 0; p < k; p++) {
-      const src = p * n;
-      for (let i = 0; i < n; i++) w[aAt + (i & ~3) * k + 4 * p + (i & 3)] = a[src + i] as number;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const src = i * k;
-      const dst = aAt + (i & ~3) * k + (i & 3);
-      for (let p = 0; p < k; p++) w[dst + 4 * p] = a[src + p] as number;
-    }
-  }
-  for (let i = n; i < n4; i++) for (let p = 0; p < k; p++) w[aAt + (i & ~3) * k + 4 * p + (i & 3)] = 0;
-  // B rows of m8 floats
-  if (o.transB) {
-    for (let j = 0; j < m; j++) {
-      const src = j * k;
-      for (let p = 0; p < k; p++) w[bAt + p * m8 + j] = b[src + p] as number;
-    }
-  } else if (m8 === m) w.set(b.subarray(0, k * m), bAt);
-  else for (let p = 0; p < k; p++) w.set(b.subarray(p * m, (p + 1) * m), bAt + p * m8);
-  // C
-  if (!o.accumulate) w.fill(0, cAt, cAt + n4 * m8);
-  else if (m8 === m) w.set(c.subarray(0, n * m), cAt);
-  else for (let i = 0; i < n; i++) w.set(c.subarray(i * m, (i + 1) * m), cAt + i * m8);
-  kern.mm(4 * aAt, 4 * bAt, 4 * cAt, n4, k, m8, 4 * m8, 4 * m8);
-  if (m8 === m) c.set(w.subarray(cAt, cAt + n * m));
-  else for (let i = 0; i < n; i++) c.set(w.subarray(cAt + i * m8, cAt + i * m8 + m), i * m);
+  if (forceScalar) return matMulScalar(a, b, c, n, k, m, o);
+  shared ??= new MatMulWorkspace();
+  shared.product(a, b, c, n, k, m, o);
 }

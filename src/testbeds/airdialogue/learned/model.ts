@@ -32,7 +32,7 @@
  */
 import type { Rng } from '../../../core/rng.js';
 import { STATUSES, type Action } from '../../../formats/airdialogue.js';
-import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, type GruCache, type Param } from '../../../nn/index.js';
+import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, gruBackwardPacked, gruForwardPacked, type GruPacked, type Param } from '../../../nn/index.js';
 import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
 import { CONSTRAINT_FEATURES, GLOBAL_FEATURES, constraintFeatures } from './constraints.js';
 import type { LearnedExample } from './data.js';
@@ -201,10 +201,11 @@ interface Encoded {
   mem: Float32Array;
   n: number;
   h0: Float32Array;
-  /** Encoder inputs kept for backward. */
-  inputs: Float32Array[];
+  /** Encoder inputs kept for backward (n rows of the context layer's input). */
+  inputs: Float32Array;
   initIn: Float32Array;
-  flightCaches: GruCache[];
+  /** The flight GRU's run over the n flight encodings (agent). */
+  flights: GruPacked | null;
 }
 
 const NF = FLIGHT_FIELDS.length;
@@ -371,42 +372,31 @@ export class DialogueModel {
     return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, said, words).m) };
   }
 
-  /** Encodes the model's private context. */
+  /** Encodes the model's private context (the context layer over the n slots as one matrix product). */
   encode(p: Prepared): Encoded {
     const H = this.H;
     const D = this.D;
     if (this.role === 'customer') {
       const n = p.intentIds.length;
-      const mem = new Float32Array(n * H);
-      const inputs: Float32Array[] = [];
+      const inputs = new Float32Array(n * D);
+      for (let i = 0; i < n; i++) inputs.set(this.tokenInput(p.intentIds[i]!, p.intentFields[i]!), i * D);
+      const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
       const mean = new Float32Array(H);
-      for (let i = 0; i < n; i++) {
-        const x = this.tokenInput(p.intentIds[i]!, p.intentFields[i]!);
-        inputs.push(x);
-        const m = tanhInPlace(this.ctx.forward(x));
-        mem.set(m, i * H);
-        for (let k = 0; k < H; k++) mean[k] = mean[k]! + m[k]! / n;
-      }
+      for (let i = 0; i < n; i++) for (let k = 0; k < H; k++) mean[k] = mean[k]! + mem[i * H + k]! / n;
       const h0 = tanhInPlace(this.initLayer.forward(mean));
-      return { mem, n, h0, inputs, initIn: mean, flightCaches: [] };
+      return { mem, n, h0, inputs, initIn: mean, flights: null };
     }
     const n = p.nFlights;
-    const mem = new Float32Array(n * H);
-    const inputs: Float32Array[] = [];
-    const gs: Float32Array[] = [];
+    const inputs = new Float32Array(n * NF * D);
     for (let f = 0; f < n; f++) {
-      const x = new Float32Array(NF * D);
-      for (let k = 0; k < NF; k++) x.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), k * D);
-      inputs.push(x);
-      const g = tanhInPlace(this.ctx.forward(x));
-      mem.set(g, f * H);
-      gs.push(g);
+      for (let k = 0; k < NF; k++) inputs.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), (f * NF + k) * D);
     }
-    const flightCaches = (this.flightGru as Gru).forward(gs);
-    const last = flightCaches.length > 0 ? flightCaches[flightCaches.length - 1]!.h : new Float32Array(H);
+    const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
+    const flights = n > 0 ? gruForwardPacked(this.flightGru as Gru, new Float32Array(mem), new Array<number>(n).fill(1)) : null;
+    const last = flights ? flights.rows.h.slice((n - 1) * H, n * H) : new Float32Array(H);
     const initIn = concat(last, this.tokenInput(p.resId, p.resField));
     const h0 = tanhInPlace(this.initLayer.forward(initIn));
-    return { mem, n, h0, inputs, initIn, flightCaches };
+    return { mem, n, h0, inputs, initIn, flights };
   }
 
   private encodeBackward(p: Prepared, e: Encoded, dMem: Float32Array, dh0: Float32Array): void {
@@ -418,26 +408,26 @@ export class DialogueModel {
     if (this.role === 'customer') {
       for (let i = 0; i < e.n; i++) for (let k = 0; k < H; k++) dm[i * H + k] = dm[i * H + k]! + dInit[k]! / e.n;
     } else {
-      const dLast = dInit.subarray(0, H);
-      const dxs = e.flightCaches.map(() => new Float32Array(H));
-      const dhs: (Float32Array | undefined)[] = e.flightCaches.map((_, i) => (i === e.flightCaches.length - 1 ? new Float32Array(dLast) : undefined));
-      (this.flightGru as Gru).backward(e.flightCaches, dhs, dxs);
-      dxs.forEach((dx, f) => addInto(dm.subarray(f * H, (f + 1) * H), dx));
+      if (e.flights) {
+        const dh = new Float32Array(e.n * H);
+        dh.set(dInit.subarray(0, H), (e.n - 1) * H);
+        gruBackwardPacked(this.flightGru as Gru, e.flights, dh, dm);
+      }
       const dRes = dInit.subarray(H, H + D);
       this.emb.backward(p.resId, dRes);
       this.fieldEmb.backward(p.resField, dRes);
     }
+    const inSize = this.ctx.inputSize;
+    const dx = new Float32Array(e.n * inSize);
+    this.ctx.backwardBatch(e.inputs, tanhBackward(e.mem, dm), e.n, dx);
     for (let i = 0; i < e.n; i++) {
-      const m = e.mem.subarray(i * H, (i + 1) * H);
-      const x = e.inputs[i]!;
-      const dx = new Float32Array(x.length);
-      this.ctx.backward(x, tanhBackward(m, dm.subarray(i * H, (i + 1) * H)), dx);
       if (this.role === 'customer') {
-        this.emb.backward(p.intentIds[i]!, dx);
-        this.fieldEmb.backward(p.intentFields[i]!, dx);
+        const part = dx.subarray(i * D, (i + 1) * D);
+        this.emb.backward(p.intentIds[i]!, part);
+        this.fieldEmb.backward(p.intentFields[i]!, part);
       } else {
         for (let k = 0; k < NF; k++) {
-          const part = dx.subarray(k * D, (k + 1) * D);
+          const part = dx.subarray((i * NF + k) * D, (i * NF + k + 1) * D);
           this.emb.backward(p.flightIds[i * NF + k]!, part);
           this.fieldEmb.backward(p.flightFields[i * NF + k]!, part);
         }
@@ -475,10 +465,12 @@ export class DialogueModel {
     const D = this.D;
     const e = this.encode(p);
     const L = p.ids.length;
-    const xs = Array.from(p.ids, (id) => this.emb.row(id));
-    const caches = this.gru.forward(xs, e.h0);
-    const dhs: (Float32Array | undefined)[] = new Array(L).fill(undefined);
-    const dh = (t: number): Float32Array => (dhs[t] ??= new Float32Array(H));
+    const xs = new Float32Array(L * D);
+    for (let t = 0; t < L; t++) xs.set(this.emb.row(p.ids[t]!), t * D);
+    const run = gruForwardPacked(this.gru, xs, new Array<number>(L).fill(1), e.h0);
+    const caches = Array.from({ length: L }, (_, t) => ({ h: run.rows.h.subarray(t * H, (t + 1) * H) }));
+    const dHs = new Float32Array(L * H);
+    const dh = (t: number): Float32Array => dHs.subarray(t * H, (t + 1) * H);
     const dMem = new Float32Array(e.n * H);
     let lm = 0;
     const V = this.vocab.size;
@@ -580,15 +572,15 @@ export class DialogueModel {
     let state = 0;
     if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
     if (backward) {
-      const dxs = xs.map(() => new Float32Array(D));
-      const dh0 = this.gru.backward(caches, dhs, dxs);
-      dxs.forEach((dx, t) => this.emb.backward(p.ids[t]!, dx));
+      const dxs = new Float32Array(L * D);
+      const dh0 = gruBackwardPacked(this.gru, run, dHs, dxs);
+      for (let t = 0; t < L; t++) this.emb.backward(p.ids[t]!, dxs.subarray(t * D, (t + 1) * D));
       this.encodeBackward(p, e, dMem, dh0);
     }
     return { lm, tokens, state };
   }
 
-  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruCache[], f: number, match: Float32Array | null): Float32Array {
+  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruState[], f: number, match: Float32Array | null): Float32Array {
     const H = this.H;
     const x = new Float32Array((this.flightKey as Linear).inputSize);
     x.set(e.mem.subarray(f * H, (f + 1) * H));
@@ -601,7 +593,7 @@ export class DialogueModel {
     return x;
   }
 
-  private nameKeyInput(p: Prepared, caches: readonly GruCache[], i: number): Float32Array {
+  private nameKeyInput(p: Prepared, caches: readonly GruState[], i: number): Float32Array {
     const t = p.namePositions[i]!;
     return concat(caches[t]!.h, this.emb.row(p.ids[t]!));
   }
@@ -626,7 +618,7 @@ export class DialogueModel {
   }
 
   /** Flight scores (n flights, then none) given the state and the status the flight is conditioned on. */
-  private flightScores(p: Prepared, e: Encoded, caches: readonly GruCache[], hT: Float32Array, status: number, sf: StateFeatures) {
+  private flightScores(p: Prepared, e: Encoded, caches: readonly GruState[], hT: Float32Array, status: number, sf: StateFeatures) {
     const H = this.H;
     const qIn = new Float32Array(hT);
     if (status >= 0) addInto(qIn, (this.statusEmb as Embedding).row(status));
@@ -648,7 +640,7 @@ export class DialogueModel {
     return { qIn, q, keysIn, keys, scores };
   }
 
-  private nameScores(p: Prepared, caches: readonly GruCache[], hT: Float32Array, k: number) {
+  private nameScores(p: Prepared, caches: readonly GruState[], hT: Float32Array, k: number) {
     const H = this.H;
     const q = this.nameQuery[k]!.forward(hT);
     const n = p.namePositions.length;
@@ -667,7 +659,7 @@ export class DialogueModel {
     return { q, keysIn, keys, scores };
   }
 
-  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruCache[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, scale: number): number {
+  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruState[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, scale: number): number {
     const H = this.H;
     const D = this.D;
     const hT = caches[p.endPos]!.h;
@@ -826,6 +818,11 @@ export class DialogueModel {
     }
     return { generated, reference };
   }
+}
+
+/** What the state model reads of a GRU step: its new state. */
+interface GruState {
+  readonly h: Float32Array;
 }
 
 interface StateFeatures {
