@@ -355,9 +355,8 @@ export class DialogueModel {
   /** The flight memory with each flight's match flags projected in: mem_f + W_match·m_f. */
   private matchedMem(e: Encoded, m: Float32Array): Float32Array {
     const H = this.H;
-    const mem = new Float32Array(e.mem);
-    const layer = this.matchLayer as Linear;
-    for (let f = 0; f < e.n; f++) addInto(mem.subarray(f * H, (f + 1) * H), layer.forward(m.subarray(f * this.MF, (f + 1) * this.MF)));
+    const mem = (this.matchLayer as Linear).forwardBatch(m, e.n);
+    for (let i = 0; i < e.n * H; i++) mem[i] = mem[i]! + e.mem[i]!;
     return mem;
   }
 
@@ -565,7 +564,7 @@ export class DialogueModel {
       for (let i = 0; i < T; i++) addInto(dh(ts[i]!), dHs, i * H, H);
       for (const sg of segments) {
         addInto(dMem, sg.dMem);
-        for (let f = 0; f < e.n; f++) (this.matchLayer as Linear).backward(sg.m.subarray(f * this.MF, (f + 1) * this.MF), sg.dMem.subarray(f * H, (f + 1) * H));
+        (this.matchLayer as Linear).backwardBatch(sg.m, sg.dMem, e.n);
       }
     }
     const tokens = T;
@@ -623,17 +622,14 @@ export class DialogueModel {
     const qIn = new Float32Array(hT);
     if (status >= 0) addInto(qIn, (this.statusEmb as Embedding).row(status));
     const q = (this.flightQuery as Linear).forward(qIn);
-    const keysIn: Float32Array[] = [];
-    const keys = new Float32Array(e.n * H);
+    const inSize = (this.flightKey as Linear).inputSize;
+    const keysIn = new Float32Array(e.n * inSize);
+    for (let f = 0; f < e.n; f++) keysIn.set(this.flightKeyInput(p, e, caches, f, sf.match), f * inSize);
+    const keys = (this.flightKey as Linear).forwardBatch(keysIn, e.n);
     const scores = new Float32Array(e.n + 1);
-    const match = sf.match;
     for (let f = 0; f < e.n; f++) {
-      const x = this.flightKeyInput(p, e, caches, f, match);
-      keysIn.push(x);
-      const k = (this.flightKey as Linear).forward(x);
-      keys.set(k, f * H);
       let s = 0;
-      for (let j = 0; j < H; j++) s += q[j]! * k[j]!;
+      for (let j = 0; j < H; j++) s += q[j]! * keys[f * H + j]!;
       scores[f] = s;
     }
     scores[e.n] = (this.noneScore as Linear).forward(hT)[0]! + (sf.globalOut ? sf.globalOut[STATUSES.length]! : 0);
@@ -644,14 +640,13 @@ export class DialogueModel {
     const H = this.H;
     const q = this.nameQuery[k]!.forward(hT);
     const n = p.namePositions.length;
-    const keysIn: Float32Array[] = [];
-    const keys = new Float32Array(n * H);
+    const inSize = this.nameKey[k]!.inputSize;
+    const keysIn = new Float32Array(n * inSize);
+    for (let i = 0; i < n; i++) keysIn.set(this.nameKeyInput(p, caches, i), i * inSize);
+    const keys = this.nameKey[k]!.forwardBatch(keysIn, n);
     const scores = new Float32Array(n);
     for (let i = 0; i < n; i++) {
-      const x = this.nameKeyInput(p, caches, i);
-      keysIn.push(x);
-      const key = this.nameKey[k]!.forward(x);
-      keys.set(key, i * H);
+      const key = keys.subarray(i * H, (i + 1) * H);
       let s = 0;
       for (let j = 0; j < H; j++) s += q[j]! * key[j]!;
       scores[i] = s;
@@ -684,19 +679,21 @@ export class DialogueModel {
       scaleInPlace(g, scale);
       if (backward) {
         const dq = new Float32Array(H);
+        const dk = new Float32Array(e.n * H);
         for (let f = 0; f < e.n; f++) {
           const s = g[f]!;
-          if (s === 0) continue;
-          const dk = new Float32Array(H);
           for (let j = 0; j < H; j++) {
             dq[j] = dq[j]! + s * fs.keys[f * H + j]!;
-            dk[j] = s * fs.q[j]!;
+            dk[f * H + j] = s * fs.q[j]!;
           }
-          const dx = new Float32Array((this.flightKey as Linear).inputSize);
-          (this.flightKey as Linear).backward(fs.keysIn[f]!, dk, dx);
-          addInto(dMem.subarray(f * H, (f + 1) * H), dx, 0, H);
+        }
+        const inSize = (this.flightKey as Linear).inputSize;
+        const dx = new Float32Array(e.n * inSize);
+        (this.flightKey as Linear).backwardBatch(fs.keysIn, dk, e.n, dx);
+        for (let f = 0; f < e.n; f++) {
+          addInto(dMem.subarray(f * H, (f + 1) * H), dx, f * inSize, H);
           const m = p.mention[f]!;
-          if (m >= 0) addInto(dh(m), dx, H, H);
+          if (m >= 0) addInto(dh(m), dx, f * inSize + H, H);
         }
         (this.noneScore as Linear).backward(hT, new Float32Array([g[e.n]!]), dhT);
         dGlobal[STATUSES.length] = g[e.n]!;
@@ -716,19 +713,21 @@ export class DialogueModel {
       scaleInPlace(g, scale);
       if (!backward) continue;
       const dq = new Float32Array(H);
-      for (let i = 0; i < ns.scores.length; i++) {
+      const n = ns.scores.length;
+      const dk = new Float32Array(n * H);
+      for (let i = 0; i < n; i++) {
         const s = g[i]!;
-        if (s === 0) continue;
-        const dk = new Float32Array(H);
         for (let j = 0; j < H; j++) {
           dq[j] = dq[j]! + s * ns.keys[i * H + j]!;
-          dk[j] = s * ns.q[j]!;
+          dk[i * H + j] = s * ns.q[j]!;
         }
-        const dx = new Float32Array(H + D);
-        this.nameKey[k]!.backward(ns.keysIn[i]!, dk, dx);
+      }
+      const dx = new Float32Array(n * (H + D));
+      this.nameKey[k]!.backwardBatch(ns.keysIn, dk, n, dx);
+      for (let i = 0; i < n; i++) {
         const t = p.namePositions[i]!;
-        addInto(dh(t), dx, 0, H);
-        this.emb.backward(p.ids[t]!, dx.subarray(H));
+        addInto(dh(t), dx, i * (H + D), H);
+        this.emb.backward(p.ids[t]!, dx.subarray(i * (H + D) + H, (i + 1) * (H + D)));
       }
       this.nameQuery[k]!.backward(hT, dq, dhT);
     }
