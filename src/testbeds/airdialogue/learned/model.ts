@@ -449,6 +449,47 @@ export class DialogueModel {
     return { q, alpha, u, o, logits, g };
   }
 
+  /**
+   * The positions whose next token this model predicts and, with `sizes.match`, the match (and
+   * constraint) features of the flights each reads: `features[k]` (n × MF) for the stretch k
+   * since the customer last said something new, `segment[i]` the stretch of position i (−1: no
+   * match layer, the plain memory).
+   */
+  readoutPlan(p: Prepared): { positions: number[]; segment: Int32Array; features: Float32Array[] } {
+    const positions: number[] = [];
+    const seg: number[] = [];
+    const features: Float32Array[] = [];
+    const said = new Map<number, number>();
+    const saidWords: string[] = [];
+    let stale = this.matchLayer !== null;
+    for (let t = 0; t < p.ids.length; t++) {
+      if (this.matchLayer && p.speaker[t] === 0) {
+        if (!said.has(p.ids[t]!)) {
+          said.set(p.ids[t]!, t);
+          stale = true;
+        }
+        if (this.globalLayer && !isMarker(p.words[t]!)) {
+          saidWords.push(p.words[t]!);
+          stale = true;
+        }
+      }
+      if (!this.owns(p, t)) continue;
+      if (stale) {
+        features.push(this.matchFeatures(p, said, saidWords).m);
+        stale = false;
+      }
+      positions.push(t);
+      seg.push(features.length - 1);
+    }
+    return { positions, segment: Int32Array.from(seg), features };
+  }
+
+  /** The state model's match features and global constraint features for the whole dialogue (null without them). */
+  stateInputs(p: Prepared): { match: Float32Array | null; global: Float32Array | null } {
+    const sf = this.stateFeatures(p);
+    return { match: sf.match, global: sf.global };
+  }
+
   /** Whether position t's next token is this model's to predict. */
   private owns(p: Prepared, t: number): boolean {
     return p.speaker[t] === (this.role === 'agent' ? 1 : 0) && t + 1 < p.ids.length;
@@ -474,39 +515,11 @@ export class DialogueModel {
     let lm = 0;
     const V = this.vocab.size;
     // with match flags, the memory changes when the customer speaks: one memory per stretch
-    const segments: { m: Float32Array; dMem: Float32Array }[] = [];
-    const said = new Map<number, number>();
-    const saidWords: string[] = [];
-    let cur: Encoded = e;
-    let curD = dMem;
-    let stale = this.matchLayer !== null;
-    // The positions this model predicts from, with the memory each reads (and its gradient).
-    const ts: number[] = [];
-    const mems: Float32Array[] = [];
-    const dMems: Float32Array[] = [];
-    for (let t = 0; t < L; t++) {
-      if (this.matchLayer && p.speaker[t] === 0) {
-        if (!said.has(p.ids[t]!)) {
-          said.set(p.ids[t]!, t);
-          stale = true;
-        }
-        if (this.globalLayer && !isMarker(p.words[t]!)) {
-          saidWords.push(p.words[t]!);
-          stale = true;
-        }
-      }
-      if (!this.owns(p, t)) continue;
-      if (stale) {
-        const { m } = this.matchFeatures(p, said, saidWords);
-        cur = { ...e, mem: this.matchedMem(e, m) };
-        curD = new Float32Array(e.n * H);
-        segments.push({ m, dMem: curD });
-        stale = false;
-      }
-      ts.push(t);
-      mems.push(cur.mem);
-      dMems.push(curD);
-    }
+    const plan = this.readoutPlan(p);
+    const segments = plan.features.map((m) => ({ m, mem: this.matchedMem(e, m), dMem: new Float32Array(e.n * H) }));
+    const ts = plan.positions;
+    const mems = Array.from(plan.segment, (k) => (k < 0 ? e.mem : segments[k]!.mem));
+    const dMems = Array.from(plan.segment, (k) => (k < 0 ? dMem : segments[k]!.dMem));
     // The readout of every predicted position at once (`readout`, as matrix products over the T positions).
     const T = ts.length;
     const slots = this.role === 'agent' ? p.flightSlots : p.slots;
