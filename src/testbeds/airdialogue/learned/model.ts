@@ -501,17 +501,67 @@ export class DialogueModel {
    * (REINFORCE passes the advantage as both scales).
    */
   loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
+    return this.lossBatch([p], backward, [lmScale], stateScale)[0]!;
+  }
+
+  /**
+   * `loss` of several examples at once, the dialogue GRU running over them as one packed batch
+   * (time-major, longest first: `gruForwardPacked`); the gradients are those of the sum of
+   * `lmScales[i]·lm_i + stateScale·state_i`. The losses are `loss`'s, bit for bit (each row of a
+   * packed product is summed alone); the gradients differ in summation order only.
+   */
+  lossBatch(ps: readonly Prepared[], backward = false, lmScales: readonly number[] = ps.map(() => 1), stateScale = 1): ExampleLoss[] {
     const H = this.H;
     const D = this.D;
-    const e = this.encode(p);
-    const L = p.ids.length;
-    const xs = new Float32Array(L * D);
-    for (let t = 0; t < L; t++) xs.set(this.emb.row(p.ids[t]!), t * D);
-    const run = gruForwardPacked(this.gru, xs, new Array<number>(L).fill(1), e.h0);
-    const caches = Array.from({ length: L }, (_, t) => ({ h: run.rows.h.subarray(t * H, (t + 1) * H) }));
-    const dHs = new Float32Array(L * H);
-    const dh = (t: number): Float32Array => dHs.subarray(t * H, (t + 1) * H);
-    const dMem = new Float32Array(e.n * H);
+    if (ps.length === 0) return [];
+    const es = ps.map((p) => this.encode(p));
+    const byLen = ps.map((_, i) => i).sort((a, b) => ps[b]!.ids.length - ps[a]!.ids.length || a - b);
+    const len = (rank: number): number => ps[byLen[rank]!]!.ids.length;
+    const sizes: number[] = [];
+    const offsets: number[] = [];
+    let rows = 0;
+    for (let t = 0, n = ps.length; t < len(0); t++) {
+      while (n > 0 && len(n - 1) <= t) n--;
+      sizes.push(n);
+      offsets.push(rows);
+      rows += n;
+    }
+    const xs = new Float32Array(rows * D);
+    sizes.forEach((n, t) => {
+      for (let r = 0; r < n; r++) xs.set(this.emb.row(ps[byLen[r]!]!.ids[t]!), (offsets[t]! + r) * D);
+    });
+    const h0 = new Float32Array(ps.length * H);
+    byLen.forEach((i, r) => h0.set(es[i]!.h0, r * H));
+    const run = gruForwardPacked(this.gru, xs, sizes, h0);
+    const dHs = new Float32Array(rows * H);
+    const results: ExampleLoss[] = new Array(ps.length);
+    const dMems: Float32Array[] = new Array(ps.length);
+    byLen.forEach((i, r) => {
+      const p = ps[i]!;
+      const e = es[i]!;
+      const at = (t: number): number => (offsets[t]! + r) * H;
+      const caches = Array.from({ length: p.ids.length }, (_, t) => ({ h: run.rows.h.subarray(at(t), at(t) + H) }));
+      const dh = (t: number): Float32Array => dHs.subarray(at(t), at(t) + H);
+      const dMem = new Float32Array(e.n * H);
+      const { lm, tokens } = this.lmLoss(p, e, caches, backward, dh, dMem, lmScales[i] ?? 1);
+      const state = this.role === 'agent' ? this.stateLoss(p, e, caches, backward, dh, dMem, stateScale) : 0;
+      results[i] = { lm, tokens, state };
+      dMems[i] = dMem;
+    });
+    if (backward) {
+      const dxs = new Float32Array(rows * D);
+      const dh0 = gruBackwardPacked(this.gru, run, dHs, dxs);
+      sizes.forEach((n, t) => {
+        for (let r = 0; r < n; r++) this.emb.backward(ps[byLen[r]!]!.ids[t]!, dxs.subarray((offsets[t]! + r) * D, (offsets[t]! + r + 1) * D));
+      });
+      byLen.forEach((i, r) => this.encodeBackward(ps[i]!, es[i]!, dMems[i]!, dh0.subarray(r * H, (r + 1) * H)));
+    }
+    return results;
+  }
+
+  /** The language-model loss of one example from its dialogue states (`caches`), its gradients into dh(t) and `dMem`. */
+  private lmLoss(p: Prepared, e: Encoded, caches: readonly GruState[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, lmScale: number): { lm: number; tokens: number } {
+    const H = this.H;
     let lm = 0;
     const V = this.vocab.size;
     // with match flags, the memory changes when the customer speaks: one memory per stretch
@@ -580,16 +630,7 @@ export class DialogueModel {
         (this.matchLayer as Linear).backwardBatch(sg.m, sg.dMem, e.n);
       }
     }
-    const tokens = T;
-    let state = 0;
-    if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
-    if (backward) {
-      const dxs = new Float32Array(L * D);
-      const dh0 = gruBackwardPacked(this.gru, run, dHs, dxs);
-      for (let t = 0; t < L; t++) this.emb.backward(p.ids[t]!, dxs.subarray(t * D, (t + 1) * D));
-      this.encodeBackward(p, e, dMem, dh0);
-    }
-    return { lm, tokens, state };
+    return { lm, tokens: T };
   }
 
   private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruState[], f: number, match: Float32Array | null): Float32Array {
