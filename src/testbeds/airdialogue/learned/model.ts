@@ -536,17 +536,18 @@ export class DialogueModel {
     const dHs = new Float32Array(rows * H);
     const results: ExampleLoss[] = new Array(ps.length);
     const dMems: Float32Array[] = new Array(ps.length);
-    byLen.forEach((i, r) => {
-      const p = ps[i]!;
-      const e = es[i]!;
+    const items: LmItem[] = ps.map((p, i) => {
+      const r = byLen.indexOf(i);
       const at = (t: number): number => (offsets[t]! + r) * H;
       const caches = Array.from({ length: p.ids.length }, (_, t) => ({ h: run.rows.h.subarray(at(t), at(t) + H) }));
       const dh = (t: number): Float32Array => dHs.subarray(at(t), at(t) + H);
-      const dMem = new Float32Array(e.n * H);
-      const { lm, tokens } = this.lmLoss(p, e, caches, backward, dh, dMem, lmScales[i] ?? 1);
-      const state = this.role === 'agent' ? this.stateLoss(p, e, caches, backward, dh, dMem, stateScale) : 0;
-      results[i] = { lm, tokens, state };
-      dMems[i] = dMem;
+      return { p, e: es[i]!, caches, dh, dMem: new Float32Array(es[i]!.n * H), lmScale: lmScales[i] ?? 1 };
+    });
+    const lms = this.lmLossBatch(items, backward);
+    items.forEach((it, i) => {
+      const state = this.role === 'agent' ? this.stateLoss(it.p, it.e, it.caches, backward, it.dh, it.dMem, stateScale) : 0;
+      results[i] = { lm: lms[i]!.lm, tokens: lms[i]!.tokens, state };
+      dMems[i] = it.dMem;
     });
     if (backward) {
       const dxs = new Float32Array(rows * D);
@@ -559,78 +560,108 @@ export class DialogueModel {
     return results;
   }
 
-  /** The language-model loss of one example from its dialogue states (`caches`), its gradients into dh(t) and `dMem`. */
-  private lmLoss(p: Prepared, e: Encoded, caches: readonly GruState[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, lmScale: number): { lm: number; tokens: number } {
+  /**
+   * The language-model losses of several examples from their dialogue states (`caches`), their
+   * gradients into each one's dh(t) and `dMem`: the readout of every predicted position of every
+   * example at once (`readout` as matrix products over the T positions of the batch: the query,
+   * the mix, the H×V output layer and the copy gate; the attention per position).
+   */
+  private lmLossBatch(items: readonly LmItem[], backward: boolean): { lm: number; tokens: number }[] {
     const H = this.H;
-    let lm = 0;
     const V = this.vocab.size;
     // with match flags, the memory changes when the customer speaks: one memory per stretch
-    const plan = this.readoutPlan(p);
-    const segments = plan.features.map((m) => ({ m, mem: this.matchedMem(e, m), dMem: new Float32Array(e.n * H) }));
-    const ts = plan.positions;
-    const mems = Array.from(plan.segment, (k) => (k < 0 ? e.mem : segments[k]!.mem));
-    const dMems = Array.from(plan.segment, (k) => (k < 0 ? dMem : segments[k]!.dMem));
-    // The readout of every predicted position at once (`readout`, as matrix products over the T positions).
-    const T = ts.length;
-    const slots = this.role === 'agent' ? p.flightSlots : p.slots;
+    const rows: { item: number; t: number; mem: Float32Array; dMem: Float32Array; at: number }[] = [];
+    const segments: { item: number; m: Float32Array; dMem: Float32Array }[] = [];
+    let nAlpha = 0;
+    items.forEach((it, k) => {
+      const { p, e } = it;
+      const plan = this.readoutPlan(p);
+      const first = segments.length;
+      for (const m of plan.features) segments.push({ item: k, m, dMem: new Float32Array(e.n * H) });
+      const mems = plan.features.map((m) => this.matchedMem(e, m));
+      plan.positions.forEach((t, i) => {
+        const sg = plan.segment[i]!;
+        rows.push({ item: k, t, mem: sg < 0 ? e.mem : mems[sg]!, dMem: sg < 0 ? it.dMem : segments[first + sg]!.dMem, at: nAlpha });
+        nAlpha += e.n;
+      });
+    });
+    const T = rows.length;
     const hs = new Float32Array(T * H);
-    ts.forEach((t, i) => hs.set(caches[t]!.h, i * H));
+    rows.forEach((r, i) => hs.set(items[r.item]!.caches[r.t]!.h, i * H));
     const qs = this.query.forwardBatch(hs, T);
     const us = new Float32Array(T * 2 * H);
-    const alphas = new Float32Array(T * e.n);
-    for (let i = 0; i < T; i++) {
-      const { alpha, context } = attend(qs.subarray(i * H, (i + 1) * H), mems[i]!, mems[i]!, e.n, H, H);
-      alphas.set(alpha, i * e.n);
+    const alphas = new Float32Array(nAlpha);
+    rows.forEach((r, i) => {
+      const n = items[r.item]!.e.n;
+      const { alpha, context } = attend(qs.subarray(i * H, (i + 1) * H), r.mem, r.mem, n, H, H);
+      alphas.set(alpha, r.at);
       us.set(hs.subarray(i * H, (i + 1) * H), 2 * i * H);
       us.set(context, (2 * i + 1) * H);
-    }
+    });
     const os = tanhInPlace(this.mix.forwardBatch(us, T));
     const logits = this.out.forwardBatch(os, T);
     const gates = this.copyGate.forwardBatch(os, T);
+    const slotsOf = (it: LmItem): Int32Array => (this.role === 'agent' ? it.p.flightSlots : it.p.slots);
     // with match flags the agent names flights by pointing only (ModelSizes.match)
-    if (this.pointOnly) for (let i = 0; i < T; i++) for (let k = 0; k < slots.length; k++) logits[i * V + slots[k]!] = -Infinity;
-    const pv = new Float32Array(V);
-    const gLogits = backward ? new Float32Array(T * V) : pv;
+    if (this.pointOnly) {
+      rows.forEach((r, i) => {
+        const slots = slotsOf(items[r.item]!);
+        for (let k = 0; k < slots.length; k++) logits[i * V + slots[k]!] = -Infinity;
+      });
+    }
+    const out = items.map(() => ({ lm: 0, tokens: 0 }));
+    // backward: the softmax goes straight into the logits' gradient rows
+    const probs = backward ? new Float32Array(T * V) : new Float32Array(V);
     const gGate = new Float32Array(T);
-    const dAlphas = new Float32Array(T * e.n);
-    for (let i = 0; i < T; i++) {
-      const y = p.ids[ts[i]! + 1]!;
+    const dAlphas = new Float32Array(nAlpha);
+    rows.forEach((r, i) => {
+      const it = items[r.item]!;
+      const n = it.e.n;
+      const slots = slotsOf(it);
+      const y = it.p.ids[r.t + 1]!;
       const a = gates[i]!;
       const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
+      const o = backward ? i * V : 0;
+      const pv = probs.subarray(o, o + V);
       softmax(logits.subarray(i * V, (i + 1) * V), pv);
       let ay = 0;
-      for (let k = 0; k < e.n; k++) if (slots[k] === y) ay += alphas[i * e.n + k]!;
-      const py = Math.max(g * pv[y]! + (1 - g) * ay, 1e-30);
-      lm -= Math.log(py);
-      if (!backward) continue;
+      for (let k = 0; k < n; k++) if (slots[k] === y) ay += alphas[r.at + k]!;
+      const pvy = pv[y]!;
+      const py = Math.max(g * pvy + (1 - g) * ay, 1e-30);
+      out[r.item]!.lm -= Math.log(py);
+      out[r.item]!.tokens++;
+      if (!backward) return;
       // P(y) = g·pv_y + (1 − g)·Σ_{slot = y} α: gradients of the logits, the gate and the weights
-      const k = (lmScale * g * pv[y]!) / py;
-      const o = i * V;
-      for (let j = 0; j < V; j++) gLogits[o + j] = k * pv[j]!;
-      gLogits[o + y] = gLogits[o + y]! - k;
-      gGate[i] = ((-lmScale * (pv[y]! - ay)) / py) * g * (1 - g);
-      for (let s = 0; s < e.n; s++) dAlphas[i * e.n + s] = slots[s] === y ? (-lmScale * (1 - g)) / py : 0;
-    }
+      const lmScale = it.lmScale;
+      const k = (lmScale * g * pvy) / py;
+      for (let j = 0; j < V; j++) pv[j] = k * pv[j]!;
+      pv[y] = pv[y]! - k;
+      gGate[i] = ((-lmScale * (pvy - ay)) / py) * g * (1 - g);
+      for (let s = 0; s < n; s++) dAlphas[r.at + s] = slots[s] === y ? (-lmScale * (1 - g)) / py : 0;
+    });
     if (backward) {
       const dOs = new Float32Array(T * H);
-      this.out.backwardBatch(os, gLogits, T, dOs);
+      this.out.backwardBatch(os, probs, T, dOs);
       this.copyGate.backwardBatch(os, gGate, T, dOs);
       const dUs = new Float32Array(T * 2 * H);
       this.mix.backwardBatch(us, tanhBackward(os, dOs), T, dUs);
       const dQs = new Float32Array(T * H);
-      for (let i = 0; i < T; i++) {
-        addInto(dh(ts[i]!), dUs, 2 * i * H, H);
-        attendBackward(qs.subarray(i * H, (i + 1) * H), mems[i]!, mems[i]!, e.n, H, H, alphas.subarray(i * e.n, (i + 1) * e.n), dUs.subarray((2 * i + 1) * H, (2 * i + 2) * H), dQs.subarray(i * H, (i + 1) * H), dMems[i], dMems[i], dAlphas.subarray(i * e.n, (i + 1) * e.n));
-      }
+      rows.forEach((r, i) => {
+        const it = items[r.item]!;
+        const n = it.e.n;
+        addInto(it.dh(r.t), dUs, 2 * i * H, H);
+        attendBackward(qs.subarray(i * H, (i + 1) * H), r.mem, r.mem, n, H, H, alphas.subarray(r.at, r.at + n), dUs.subarray((2 * i + 1) * H, (2 * i + 2) * H), dQs.subarray(i * H, (i + 1) * H), r.dMem, r.dMem, dAlphas.subarray(r.at, r.at + n));
+      });
       const dHs = new Float32Array(T * H);
       this.query.backwardBatch(hs, dQs, T, dHs);
-      for (let i = 0; i < T; i++) addInto(dh(ts[i]!), dHs, i * H, H);
+      rows.forEach((r, i) => addInto(items[r.item]!.dh(r.t), dHs, i * H, H));
       for (const sg of segments) {
-        addInto(dMem, sg.dMem);
-        (this.matchLayer as Linear).backwardBatch(sg.m, sg.dMem, e.n);
+        const it = items[sg.item]!;
+        addInto(it.dMem, sg.dMem);
+        (this.matchLayer as Linear).backwardBatch(sg.m, sg.dMem, it.e.n);
       }
     }
-    return { lm, tokens: T };
+    return out;
   }
 
   private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruState[], f: number, match: Float32Array | null): Float32Array {
@@ -871,6 +902,16 @@ export class DialogueModel {
     }
     return { generated, reference };
   }
+}
+
+/** One example of `lmLossBatch`: its encoding, dialogue states, where their gradients go and its loss scale. */
+interface LmItem {
+  readonly p: Prepared;
+  readonly e: Encoded;
+  readonly caches: readonly GruState[];
+  readonly dh: (t: number) => Float32Array;
+  readonly dMem: Float32Array;
+  readonly lmScale: number;
 }
 
 /** What the state model reads of a GRU step: its new state. */
