@@ -32,7 +32,7 @@
  */
 import type { Rng } from '../../../core/rng.js';
 import { STATUSES, type Action } from '../../../formats/airdialogue.js';
-import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, gruBackwardPacked, gruForwardPacked, type GruPacked, type Param } from '../../../nn/index.js';
+import { Embedding, Gru, Linear, attend, attendRows, attendRowsBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, gruBackwardPacked, gruForwardPacked, type GruPacked, type Param } from '../../../nn/index.js';
 import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
 import { CONSTRAINT_FEATURES, GLOBAL_FEATURES, constraintFeatures } from './constraints.js';
 import type { LearnedExample } from './data.js';
@@ -589,15 +589,23 @@ export class DialogueModel {
     const hs = new Float32Array(T * H);
     rows.forEach((r, i) => hs.set(items[r.item]!.caches[r.t]!.h, i * H));
     const qs = this.query.forwardBatch(hs, T);
-    const us = new Float32Array(T * 2 * H);
-    const alphas = new Float32Array(nAlpha);
+    // the attention of the consecutive positions that read the same memory at once (`attendRows`)
+    const groups: { i0: number; i1: number }[] = [];
     rows.forEach((r, i) => {
-      const n = items[r.item]!.e.n;
-      const { alpha, context } = attend(qs.subarray(i * H, (i + 1) * H), r.mem, r.mem, n, H, H);
-      alphas.set(alpha, r.at);
-      us.set(hs.subarray(i * H, (i + 1) * H), 2 * i * H);
-      us.set(context, (2 * i + 1) * H);
+      if (i > 0 && r.mem === rows[i - 1]!.mem) groups[groups.length - 1]!.i1 = i + 1;
+      else groups.push({ i0: i, i1: i + 1 });
     });
+    const alphas = new Float32Array(nAlpha);
+    const contexts = new Float32Array(T * H);
+    for (const { i0, i1 } of groups) {
+      const r = rows[i0]!;
+      attendRows(qs.subarray(i0 * H), i1 - i0, r.mem, r.mem, items[r.item]!.e.n, H, H, alphas.subarray(r.at), contexts.subarray(i0 * H));
+    }
+    const us = new Float32Array(T * 2 * H);
+    for (let i = 0; i < T; i++) {
+      us.set(hs.subarray(i * H, (i + 1) * H), 2 * i * H);
+      us.set(contexts.subarray(i * H, (i + 1) * H), (2 * i + 1) * H);
+    }
     const os = tanhInPlace(this.mix.forwardBatch(us, T));
     const logits = this.out.forwardBatch(os, T);
     const gates = this.copyGate.forwardBatch(os, T);
@@ -646,12 +654,15 @@ export class DialogueModel {
       const dUs = new Float32Array(T * 2 * H);
       this.mix.backwardBatch(us, tanhBackward(os, dOs), T, dUs);
       const dQs = new Float32Array(T * H);
+      const dContexts = new Float32Array(T * H);
       rows.forEach((r, i) => {
-        const it = items[r.item]!;
-        const n = it.e.n;
-        addInto(it.dh(r.t), dUs, 2 * i * H, H);
-        attendBackward(qs.subarray(i * H, (i + 1) * H), r.mem, r.mem, n, H, H, alphas.subarray(r.at, r.at + n), dUs.subarray((2 * i + 1) * H, (2 * i + 2) * H), dQs.subarray(i * H, (i + 1) * H), r.dMem, r.dMem, dAlphas.subarray(r.at, r.at + n));
+        addInto(items[r.item]!.dh(r.t), dUs, 2 * i * H, H);
+        dContexts.set(dUs.subarray((2 * i + 1) * H, (2 * i + 2) * H), i * H);
       });
+      for (const { i0, i1 } of groups) {
+        const r = rows[i0]!;
+        attendRowsBackward(qs.subarray(i0 * H), i1 - i0, r.mem, r.mem, items[r.item]!.e.n, H, H, alphas.subarray(r.at), dContexts.subarray(i0 * H), dQs.subarray(i0 * H), r.dMem, r.dMem, dAlphas.subarray(r.at));
+      }
       const dHs = new Float32Array(T * H);
       this.query.backwardBatch(hs, dQs, T, dHs);
       rows.forEach((r, i) => addInto(items[r.item]!.dh(r.t), dHs, i * H, H));
