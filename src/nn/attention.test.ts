@@ -87,7 +87,7 @@ test('attendRows: the rows of attend, and its backward the sum of attendBackward
   const dC = rand(rows * dv, 34);
   const dA = rand(rows * n, 35);
   const [dq, dk, dvv] = [new Float32Array(rows * d), new Float32Array(n * d), new Float32Array(n * dv)];
-  attendRowsBackward(q, rows, keys, values, n, d, dv, alpha, dC, dq, dk, dvv, dA);
+  attendRowsBackward(q, rows, keys, values, n, d, dv, alpha, dC, { dq, dKeys: dk, dValues: dvv, dAlpha: dA });
   const [dq1, dk1, dv1] = [new Float32Array(rows * d), new Float32Array(n * d), new Float32Array(n * dv)];
   for (let i = 0; i < rows; i++) {
     const one = attend(q.subarray(i * d, (i + 1) * d), keys, values, n, d, dv);

@@ -116,6 +116,23 @@ export function attendBackward(
 }
 
 /**
+ * Where `attendRowsBackward` adds its gradients (each optional), and ∂L/∂α when the weights are
+ * used directly too (rows × n).
+ *
+ * @example
+ * ```ts
+ * import type { AttendRowsGrads } from 'dialogym/nn';
+ * const g: AttendRowsGrads = { dq: new Float32Array(4), dKeys: new Float32Array(6) };
+ * ```
+ */
+export interface AttendRowsGrads {
+  readonly dq?: Float32Array;
+  readonly dKeys?: Float32Array;
+  readonly dValues?: Float32Array;
+  readonly dAlpha?: Float32Array;
+}
+
+/**
  * `attend` for `rows` queries at once over the same keys [n × d] and values [n × dv]: the weights
  * (rows × n) into `alpha` and the contexts (rows × dv) into `context`, as two matrix products
  * (`matMul`: float32 sums, so the numbers differ from `attend`'s in the last bits).
@@ -140,8 +157,8 @@ export function attendRows(q: Float32Array, rows: number, keys: Float32Array, va
 
 /**
  * Backward of `attendRows`: given ∂L/∂context (rows × dv) and, when the weights are used directly
- * too, ∂L/∂α (rows × n), adds ∂L/∂q (rows × d) into `dq`, ∂L/∂keys into `dKeys` and ∂L/∂values
- * into `dValues` (each optional) — matrix products over the rows.
+ * too, ∂L/∂α (`grads.dAlpha`, rows × n), adds ∂L/∂q (rows × d) into `grads.dq`, ∂L/∂keys into
+ * `grads.dKeys` and ∂L/∂values into `grads.dValues` (each optional) — matrix products over the rows.
  *
  * @example
  * ```ts
@@ -150,24 +167,11 @@ export function attendRows(q: Float32Array, rows: number, keys: Float32Array, va
  * const alpha = new Float32Array(2), context = new Float32Array(1);
  * attendRows(q, 1, keys, values, 2, 2, 1, alpha, context);
  * const dq = new Float32Array(2);
- * attendRowsBackward(q, 1, keys, values, 2, 2, 1, alpha, new Float32Array([1]), dq);
+ * attendRowsBackward(q, 1, keys, values, 2, 2, 1, alpha, new Float32Array([1]), { dq });
  * ```
  */
-export function attendRowsBackward(
-  q: Float32Array,
-  rows: number,
-  keys: Float32Array,
-  values: Float32Array,
-  n: number,
-  d: number,
-  dv: number,
-  alpha: Float32Array,
-  dContext: Float32Array,
-  dq?: Float32Array,
-  dKeys?: Float32Array,
-  dValues?: Float32Array,
-  dAlpha?: Float32Array,
-): void {
+export function attendRowsBackward(q: Float32Array, rows: number, keys: Float32Array, values: Float32Array, n: number, d: number, dv: number, alpha: Float32Array, dContext: Float32Array, grads: AttendRowsGrads): void {
+  const { dq, dKeys, dValues, dAlpha } = grads;
   // ∂L/∂α = ∂C·Vᵀ (+ dAlpha); ∂L/∂s = α ⊙ (∂L/∂α − Σ α ∂L/∂α) row by row
   const ds = new Float32Array(rows * n);
   matMul(dContext, values, ds, rows, dv, n, { transB: true });

@@ -661,7 +661,7 @@ export class DialogueModel {
       });
       for (const { i0, i1 } of groups) {
         const r = rows[i0]!;
-        attendRowsBackward(qs.subarray(i0 * H), i1 - i0, r.mem, r.mem, items[r.item]!.e.n, H, H, alphas.subarray(r.at), dContexts.subarray(i0 * H), dQs.subarray(i0 * H), r.dMem, r.dMem, dAlphas.subarray(r.at));
+        attendRowsBackward(qs.subarray(i0 * H), i1 - i0, r.mem, r.mem, items[r.item]!.e.n, H, H, alphas.subarray(r.at), dContexts.subarray(i0 * H), { dq: dQs.subarray(i0 * H), dKeys: r.dMem, dValues: r.dMem, dAlpha: dAlphas.subarray(r.at) });
       }
       const dHs = new Float32Array(T * H);
       this.query.backwardBatch(hs, dQs, T, dHs);
