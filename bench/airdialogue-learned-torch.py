@@ -10,7 +10,10 @@ model.ts): customer and agent models, each embeddings + a context layer (the age
 context with the match features projected in, a tanh mix, the H×V output layer and the copy gate
 (pointer-generator); the agent's state model (status, flight pointer over keys with the mention
 state and the match features, two name pointers). Adam, global-norm clipping, mini-batches of
-dialogues, LM losses scaled per dialogue as dialogym's trainer does. One thread.
+dialogues, LM losses scaled per dialogue as dialogym's trainer does. Batched the PyTorch way: the
+contexts of a mini-batch encoded together, its dialogues through one packed GRU run
+(pack_sequence), the readout of all their predicted positions at once; the state model per
+dialogue. One thread.
 
 Differences that do not change the work: PyTorch's GRU applies the reset gate after the
 recurrent product (r ⊙ (U_n·h + b_n)) where dialogym's GRU multiplies U_n by r ⊙ h; the
@@ -65,48 +68,54 @@ class Model(nn.Module):
             self.name_key = nn.ModuleList([nn.Linear(H + D, H) for _ in range(2)])
             self.name_query = nn.ModuleList([nn.Linear(H, H, bias=False) for _ in range(2)])
 
-    def encode(self, ex):
+    def encode(self, exs):
+        """Memories (B × n × H) and first states (B × H) of a batch of examples."""
         if not self.agent:
-            x = self.emb(ex['intentIds']) + self.field(ex['intentFields'])
+            x = self.emb(torch.stack([ex['intentIds'] for ex in exs])) + self.field(torch.stack([ex['intentFields'] for ex in exs]))
             mem = torch.tanh(self.ctx(x))
-            return mem, torch.tanh(self.init_layer(mem.mean(0)))
-        n = ex['nFlights']
-        x = (self.emb(ex['flightIds']) + self.field(ex['flightFields'])).view(n, NF * D)
-        mem = torch.tanh(self.ctx(x))
-        _, last = self.flights(mem.unsqueeze(1))
-        res = self.emb(ex['resId']) + self.field(ex['resField'])
-        return mem, torch.tanh(self.init_layer(torch.cat([last[0, 0], res])))
+            return mem, torch.tanh(self.init_layer(mem.mean(1)))
+        x = self.emb(torch.stack([ex['flightIds'] for ex in exs])) + self.field(torch.stack([ex['flightFields'] for ex in exs]))
+        mem = torch.tanh(self.ctx(x.view(len(exs), -1, NF * D)))
+        _, last = self.flights(mem.transpose(0, 1))
+        res = self.emb(torch.stack([ex['resId'] for ex in exs])) + self.field(torch.stack([ex['resField'] for ex in exs]))
+        return mem, torch.tanh(self.init_layer(torch.cat([last[0], res], 1)))
 
-    def loss(self, ex, lm_scale):
-        side = ex['agent' if self.agent else 'customer']
-        ids = ex['ids']
-        mem, h0 = self.encode(ex)
-        hs, _ = self.gru(self.emb(ids).unsqueeze(1), h0.view(1, 1, H))
-        hs = hs[:, 0]
-        pos = side['pos']
-        T = pos.shape[0]
-        h = hs[pos]
-        n = mem.shape[0]
-        if side['feats'] is not None:
-            mems = mem.unsqueeze(0) + self.match(side['feats'])  # S × n × H
-            M = mems[side['seg']]
+    def loss(self, exs, lm_scales):
+        """Σ_b lm_scales[b]·lm_b (+ the state losses) over a batch: one packed GRU run, the readout of all its positions at once."""
+        side = 'agent' if self.agent else 'customer'
+        mem, h0 = self.encode(exs)
+        packed = nn.utils.rnn.pack_sequence([self.emb(ex['ids']) for ex in exs], enforce_sorted=False)
+        out, _ = self.gru(packed, h0.unsqueeze(0))
+        hs, _ = nn.utils.rnn.pad_packed_sequence(out)  # Lmax × B × H
+        pos = torch.cat([ex[side]['pos'] for ex in exs])
+        col = torch.cat([torch.full((ex[side]['pos'].shape[0],), b, dtype=torch.long) for b, ex in enumerate(exs)])
+        h = hs[pos, col]
+        if self.agent:
+            mems = torch.cat([mem[b].unsqueeze(0) + self.match(ex['agent']['feats']) for b, ex in enumerate(exs)])  # S × n × H
+            offs, k = [], 0
+            for ex in exs:
+                offs.append(k)
+                k += ex['agent']['feats'].shape[0]
+            M = mems[torch.cat([ex['agent']['seg'] + o for ex, o in zip(exs, offs)])]
         else:
-            M = mem.unsqueeze(0).expand(T, n, H)
+            M = mem[col]
         q = self.query(h)
         alpha = F.softmax(torch.bmm(M, q.unsqueeze(2)).squeeze(2), 1)
         context = torch.bmm(alpha.unsqueeze(1), M).squeeze(1)
         o = torch.tanh(self.mix(torch.cat([h, context], 1)))
         logits = self.out(o)
         g = torch.sigmoid(self.copy(o)).squeeze(1)
-        y = ids[pos + 1]
+        y = torch.cat([ex['ids'][ex[side]['pos'] + 1] for ex in exs])
         pv = F.softmax(logits, 1).gather(1, y.unsqueeze(1)).squeeze(1)
-        slots = ex['flightSlots' if self.agent else 'slots']
-        ay = (alpha * (slots.unsqueeze(0) == y.unsqueeze(1))).sum(1)
-        lm = -torch.log((g * pv + (1 - g) * ay).clamp_min(1e-30)).sum()
-        total = lm * lm_scale
+        slots = torch.stack([ex['flightSlots' if self.agent else 'slots'] for ex in exs])[col]
+        ay = (alpha * (slots == y.unsqueeze(1))).sum(1)
+        lm_rows = -torch.log((g * pv + (1 - g) * ay).clamp_min(1e-30))
+        scale = torch.tensor(lm_scales)[col]
+        total = (lm_rows * scale).sum()
         if self.agent:
-            total = total + self.state_loss(ex, hs, mem)
-        return total, lm.item(), T
+            for b, ex in enumerate(exs):
+                total = total + self.state_loss(ex, hs[:, b], mem[b])
+        return total, lm_rows.sum().item(), pos.shape[0]
 
     def state_loss(self, ex, hs, mem):
         hT = hs[ex['endPos']]
@@ -163,14 +172,12 @@ lm_sum, tok_sum = 0.0, 0
 for b in range(0, len(order), B):
     ids = order[b:b + B]
     opt.zero_grad()
-    total = torch.zeros(())
-    for i in ids:
-        ex = examples[i]
-        lc, lmc, tc = customer.loss(ex, 1 / len(ids) / ex['countC'])
-        la, lma, ta = agent.loss(ex, 1 / len(ids) / ex['countA'])
-        total = total + lc + la
-        lm_sum += lmc + lma
-        tok_sum += tc + ta
+    exs = [examples[i] for i in ids]
+    lc, lmc, tc = customer.loss(exs, [1 / len(ids) / ex['countC'] for ex in exs])
+    la, lma, ta = agent.loss(exs, [1 / len(ids) / ex['countA'] for ex in exs])
+    total = lc + la
+    lm_sum += lmc + lma
+    tok_sum += tc + ta
     total.backward()
     nn.utils.clip_grad_norm_(params, data['clip'])
     opt.step()
