@@ -131,7 +131,7 @@ export class Linear {
    * `forward` over n inputs at once: Y (n × out) = X·Wᵀ + b for the rows of X (n × in), one
    * matrix product (`matMul`: float32 sums, the bias added last) into `out` (allocated when omitted).
    */
-  forwardBatch(x: Float32Array, n: number, out = new Float32Array(n * this.outputSize)): Float32Array {
+  forwardBatch(x: Float32Array, n: number, out: Float32Array = new Float32Array(n * this.outputSize)): Float32Array {
     const I = this.inputSize;
     const O = this.outputSize;
     if (x.length < n * I) throw new InternalError(`linear ${this.W.name}: ${x.length} input entries for ${n} rows of ${I}`);

@@ -254,6 +254,8 @@ export class DialogueModel {
   private readonly pointOnly: boolean;
   /** Match features per flight: 13 flags, plus the constraint features with `sizes.constraints`. */
   private readonly MF: number;
+  /** Reused buffers of the readout's T × V arrays (the logits, the probabilities and their gradient): no garbage per batch. */
+  private readonly buffers: Float32Array[] = [];
 
   constructor(
     readonly role: Role,
@@ -449,6 +451,13 @@ export class DialogueModel {
     return { q, alpha, u, o, logits, g };
   }
 
+  /** The first `n` entries of reused buffer `k` (grown as needed; contents left from earlier use). */
+  private scratch(k: number, n: number): Float32Array {
+    let b = this.buffers[k];
+    if (!b || b.length < n) this.buffers[k] = b = new Float32Array(Math.max(n, 2 * (b?.length ?? 0)));
+    return b.subarray(0, n);
+  }
+
   /**
    * The positions whose next token this model predicts and, with `sizes.match`, the match (and
    * constraint) features of the flights each reads: `features[k]` (n × MF) for the stretch k
@@ -607,7 +616,7 @@ export class DialogueModel {
       us.set(contexts.subarray(i * H, (i + 1) * H), (2 * i + 1) * H);
     }
     const os = tanhInPlace(this.mix.forwardBatch(us, T));
-    const logits = this.out.forwardBatch(os, T);
+    const logits = this.out.forwardBatch(os, T, this.scratch(0, T * V));
     const gates = this.copyGate.forwardBatch(os, T);
     const slotsOf = (it: LmItem): Int32Array => (this.role === 'agent' ? it.p.flightSlots : it.p.slots);
     // with match flags the agent names flights by pointing only (ModelSizes.match)
@@ -619,7 +628,7 @@ export class DialogueModel {
     }
     const out = items.map(() => ({ lm: 0, tokens: 0 }));
     // backward: the softmax goes straight into the logits' gradient rows
-    const probs = backward ? new Float32Array(T * V) : new Float32Array(V);
+    const probs = this.scratch(1, backward ? T * V : V);
     const gGate = new Float32Array(T);
     const dAlphas = new Float32Array(nAlpha);
     rows.forEach((r, i) => {
