@@ -10,7 +10,9 @@
  * CPU, PyTorch's CPU (its training loop, process time) and the ratio dialogym ÷ PyTorch.
  *
  * The sample: $AIR_DATA (a folder with train_data.json / train_kb.json), default
- * /work/shared/data/airdialogue (the released sample, docs/airdialogue.md).
+ * /work/shared/data/airdialogue (the released sample, docs/airdialogue.md). With
+ * AIR_EPOCH_DIALOGUES=n the epoch runs over n dialogues (the sample's lines repeated; PyTorch not
+ * run) and the full release's epoch (321,459 dialogues) is extrapolated from it.
  *
  * Run: `npx tsc -p . && node dist/bench/airdialogue-learned-epoch.bench.js`
  */
@@ -31,13 +33,16 @@ if (!existsSync(join(DIR, 'train_data.json'))) {
   process.stdout.write(`skipped: no ${join(DIR, 'train_data.json')} (set AIR_DATA to the AirDialogue folder)\n`);
   process.exit(0);
 }
-const train = readAirDialogue(join(DIR, 'train_data.json'), join(DIR, 'train_kb.json'));
+const sample = readAirDialogue(join(DIR, 'train_data.json'), join(DIR, 'train_kb.json'));
+const N = Number(process.env.AIR_EPOCH_DIALOGUES ?? sample.length);
+const train = N === sample.length ? sample : Array.from({ length: N }, (_, i) => sample[i % sample.length]!);
 const opts = { epochs: 1, dim: 24, hidden: 48, batch: 8, lr: 0.01, clip: 5, minCount: 3, seed: 1 };
 
 // The first of $PYTHON, python3, /usr/bin/python3 (Debian's, where python3-torch installs) that imports torch.
 const pythons = [process.env.PYTHON, 'python3', '/usr/bin/python3'].filter((p): p is string => !!p);
-const found = pythons.map((py) => ({ py, probe: spawnSync(py, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' }) })).find((c) => c.probe.status === 0);
-if (!found) process.stdout.write(`PyTorch peer skipped: none of ${pythons.join(', ')} can import torch (Debian: apt-get install python3-torch)\n`);
+const found = N !== sample.length ? undefined : pythons.map((py) => ({ py, probe: spawnSync(py, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' }) })).find((c) => c.probe.status === 0);
+if (!found && N !== sample.length) process.stdout.write(`PyTorch peer not run for ${N} dialogues (AIR_EPOCH_DIALOGUES)\n`);
+else if (!found) process.stdout.write(`PyTorch peer skipped: none of ${pythons.join(', ')} can import torch (Debian: apt-get install python3-torch)\n`);
 const exportFile = join(mkdtempSync(join(tmpdir(), 'air-torch-')), 'prepared.json');
 if (found) writeFileSync(exportFile, JSON.stringify(exportPrepared(train, opts)));
 const script = new URL('../../bench/airdialogue-learned-torch.py', import.meta.url).pathname;
@@ -60,5 +65,5 @@ for (let r = 0; r < ROUNDS; r++) {
   theirs.push(Number(/cpu ([\d.]+) s/.exec(run.stdout)?.[1]));
   process.stdout.write(`pytorch ${found.probe.stdout.trim()} (1 thread): ${run.stdout.trim()} (load ${load()})\n`);
 }
-process.stdout.write(`dialogym median: ${median(ours).toFixed(1)} s CPU (${ROUNDS} round${ROUNDS === 1 ? '' : 's'})\n`);
+process.stdout.write(`dialogym median: ${median(ours).toFixed(1)} s CPU (${ROUNDS} round${ROUNDS === 1 ? '' : 's'}); the full release's 321,459 dialogues extrapolated: ${((median(ours) / N) * 321459 / 3600).toFixed(2)} h CPU an epoch\n`);
 if (found) process.stdout.write(`PyTorch median: ${median(theirs).toFixed(1)} s CPU; ratio dialogym ÷ PyTorch (1 thread, CPU): ${(median(ours) / median(theirs)).toFixed(2)}\n`);
