@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { gradCheck } from './gradcheck.js';
-import { attend, attendBackward, pointerLoss } from './attention.js';
+import { attend, attendBackward, attendRows, attendRowsBackward, pointerLoss } from './attention.js';
 
 const TOL = 2e-3;
 const rand = (n: number, seed: number, sd = 1) => {
@@ -74,4 +74,29 @@ test('pointerLoss: −log of the targets’ total probability, gradient checked'
   assert.ok(gradCheck(() => pointerLoss(s, [1, 4], new Float32Array(6)), s, grad).maxRelError < TOL);
   assert.throws(() => pointerLoss(s, [], grad), /no target/);
   assert.throws(() => pointerLoss(s, [6], grad), /out of range/);
+});
+
+test('attendRows: the rows of attend, and its backward the sum of attendBackward over the rows (query, keys, values, direct weight gradients)', () => {
+  const [rows, n, d, dv] = [5, 4, 3, 2];
+  const q = rand(rows * d, 31);
+  const keys = rand(n * d, 32);
+  const values = rand(n * dv, 33);
+  const alpha = new Float32Array(rows * n);
+  const context = new Float32Array(rows * dv);
+  attendRows(q, rows, keys, values, n, d, dv, alpha, context);
+  const dC = rand(rows * dv, 34);
+  const dA = rand(rows * n, 35);
+  const [dq, dk, dvv] = [new Float32Array(rows * d), new Float32Array(n * d), new Float32Array(n * dv)];
+  attendRowsBackward(q, rows, keys, values, n, d, dv, alpha, dC, { dq, dKeys: dk, dValues: dvv, dAlpha: dA });
+  const [dq1, dk1, dv1] = [new Float32Array(rows * d), new Float32Array(n * d), new Float32Array(n * dv)];
+  for (let i = 0; i < rows; i++) {
+    const one = attend(q.subarray(i * d, (i + 1) * d), keys, values, n, d, dv);
+    for (let j = 0; j < n; j++) assert.ok(Math.abs((alpha[i * n + j] as number) - (one.alpha[j] as number)) < 1e-6, `alpha ${i},${j}`);
+    for (let j = 0; j < dv; j++) assert.ok(Math.abs((context[i * dv + j] as number) - (one.context[j] as number)) < 1e-5, `context ${i},${j}`);
+    attendBackward(q.subarray(i * d, (i + 1) * d), keys, values, n, d, dv, one.alpha, dC.subarray(i * dv, (i + 1) * dv), dq1.subarray(i * d, (i + 1) * d), dk1, dv1, dA.subarray(i * n, (i + 1) * n));
+  }
+  for (const [a, b, what] of [[dq, dq1, 'dq'], [dk, dk1, 'dKeys'], [dvv, dv1, 'dValues']] as const) {
+    for (let i = 0; i < a.length; i++) assert.ok(Math.abs((a[i] as number) - (b[i] as number)) < 1e-5 * (1 + Math.abs(b[i] as number)), `${what}[${i}]: ${a[i]} vs ${b[i]}`);
+  }
+  assert.throws(() => attendRows(q, rows, keys, values, n, d, dv, new Float32Array(3), context), /attendRows: sizes do not match/);
 });

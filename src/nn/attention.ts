@@ -11,6 +11,7 @@
  */
 import { InternalError } from '../core/errors.js';
 import { softmax } from './kernels.js';
+import { matMul } from './matmul.js';
 
 /**
  * What `attend` computed: the weights over the n keys and the context vector.
@@ -112,6 +113,81 @@ export function attendBackward(
       if (dKeys) dKeys[o + k] = (dKeys[o + k] as number) + ds * (q[k] as number);
     }
   }
+}
+
+/**
+ * Where `attendRowsBackward` adds its gradients (each optional), and ∂L/∂α when the weights are
+ * used directly too (rows × n).
+ *
+ * @example
+ * ```ts
+ * import type { AttendRowsGrads } from 'dialogym/nn';
+ * const g: AttendRowsGrads = { dq: new Float32Array(4), dKeys: new Float32Array(6) };
+ * ```
+ */
+export interface AttendRowsGrads {
+  readonly dq?: Float32Array;
+  readonly dKeys?: Float32Array;
+  readonly dValues?: Float32Array;
+  readonly dAlpha?: Float32Array;
+}
+
+/**
+ * `attend` for `rows` queries at once over the same keys [n × d] and values [n × dv]: the weights
+ * (rows × n) into `alpha` and the contexts (rows × dv) into `context`, as two matrix products
+ * (`matMul`: float32 sums, so the numbers differ from `attend`'s in the last bits).
+ *
+ * @example
+ * ```ts
+ * import { attendRows } from 'dialogym/nn';
+ * const keys = new Float32Array([1, 0, 0, 1]), values = new Float32Array([10, 20]);
+ * const alpha = new Float32Array(4), context = new Float32Array(2);
+ * attendRows(new Float32Array([5, 0, 0, 5]), 2, keys, values, 2, 2, 1, alpha, context); // context ≈ [10.07, 19.93]
+ * ```
+ */
+export function attendRows(q: Float32Array, rows: number, keys: Float32Array, values: Float32Array, n: number, d: number, dv: number, alpha: Float32Array, context: Float32Array): void {
+  if (q.length < rows * d || keys.length < n * d || values.length < n * dv || alpha.length < rows * n || context.length < rows * dv) throw new InternalError(`attendRows: sizes do not match (rows ${rows}, n ${n}, d ${d}, dv ${dv})`);
+  matMul(q, keys, alpha, rows, d, n, { transB: true });
+  for (let i = 0; i < rows; i++) {
+    const row = alpha.subarray(i * n, (i + 1) * n);
+    softmax(row, row, n);
+  }
+  matMul(alpha, values, context, rows, n, dv);
+}
+
+/**
+ * Backward of `attendRows`: given ∂L/∂context (rows × dv) and, when the weights are used directly
+ * too, ∂L/∂α (`grads.dAlpha`, rows × n), adds ∂L/∂q (rows × d) into `grads.dq`, ∂L/∂keys into
+ * `grads.dKeys` and ∂L/∂values into `grads.dValues` (each optional) — matrix products over the rows.
+ *
+ * @example
+ * ```ts
+ * import { attendRows, attendRowsBackward } from 'dialogym/nn';
+ * const q = new Float32Array([1, 0]), keys = new Float32Array([1, 0, 0, 1]), values = new Float32Array([1, 2]);
+ * const alpha = new Float32Array(2), context = new Float32Array(1);
+ * attendRows(q, 1, keys, values, 2, 2, 1, alpha, context);
+ * const dq = new Float32Array(2);
+ * attendRowsBackward(q, 1, keys, values, 2, 2, 1, alpha, new Float32Array([1]), { dq });
+ * ```
+ */
+export function attendRowsBackward(q: Float32Array, rows: number, keys: Float32Array, values: Float32Array, n: number, d: number, dv: number, alpha: Float32Array, dContext: Float32Array, grads: AttendRowsGrads): void {
+  const { dq, dKeys, dValues, dAlpha } = grads;
+  // ∂L/∂α = ∂C·Vᵀ (+ dAlpha); ∂L/∂s = α ⊙ (∂L/∂α − Σ α ∂L/∂α) row by row
+  const ds = new Float32Array(rows * n);
+  matMul(dContext, values, ds, rows, dv, n, { transB: true });
+  for (let i = 0; i < rows; i++) {
+    const o = i * n;
+    let mean = 0;
+    for (let j = 0; j < n; j++) {
+      const a = (ds[o + j] as number) + (dAlpha ? (dAlpha[o + j] as number) : 0);
+      ds[o + j] = a;
+      mean += (alpha[o + j] as number) * a;
+    }
+    for (let j = 0; j < n; j++) ds[o + j] = (alpha[o + j] as number) * ((ds[o + j] as number) - mean);
+  }
+  if (dValues) matMul(alpha, dContext, dValues, n, rows, dv, { transA: true, accumulate: true });
+  if (dq) matMul(ds, keys, dq, rows, n, d, { accumulate: true });
+  if (dKeys) matMul(ds, q, dKeys, n, rows, d, { transA: true, accumulate: true });
 }
 
 /**

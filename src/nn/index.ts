@@ -12,10 +12,12 @@
  * @module
  */
 export * from './kernels.js';
+export * from './matmul.js';
 export * from './params.js';
 export * from './losses.js';
 export * from './gru.js';
 export * from './gru-infer.js';
+export * from './gru-batch.js';
 export * from './rmsprop.js';
 export * from './gradcheck.js';
 export * from './layers.js';

@@ -6,6 +6,7 @@
 import type { Rng } from '../core/rng.js';
 import { InternalError } from '../core/errors.js';
 import { initNormal, param, type Param } from './params.js';
+import { matMul } from './matmul.js';
 
 /**
  * An embedding table E [n × dim]: `row(id)` is a view of one row; `backward(id, g)` adds g to
@@ -124,6 +125,33 @@ export class Linear {
       for (let c = 0; c < I; c++) gW[o + c] = (gW[o + c] as number) + a * (x[c] as number);
       if (dx) for (let c = 0; c < I; c++) dx[c] = (dx[c] as number) + a * (W[o + c] as number);
     }
+  }
+
+  /**
+   * `forward` over n inputs at once: Y (n × out) = X·Wᵀ + b for the rows of X (n × in), one
+   * matrix product (`matMul`: float32 sums, the bias added last) into `out` (allocated when omitted).
+   */
+  forwardBatch(x: Float32Array, n: number, out: Float32Array = new Float32Array(n * this.outputSize)): Float32Array {
+    const I = this.inputSize;
+    const O = this.outputSize;
+    if (x.length < n * I) throw new InternalError(`linear ${this.W.name}: ${x.length} input entries for ${n} rows of ${I}`);
+    matMul(x, this.W.data, out, n, I, O, { transB: true });
+    const b = this.b?.data;
+    if (b) for (let i = 0; i < n; i++) for (let r = 0; r < O; r++) out[i * O + r] = (out[i * O + r] as number) + (b[r] as number);
+    return out;
+  }
+
+  /**
+   * `backward` over n rows at once: ∂W += ∂Yᵀ·X, ∂b += the column sums of ∂Y (n × out), and
+   * ∂X += ∂Y·W into `dx` (n × in) when given — two matrix products.
+   */
+  backwardBatch(x: Float32Array, dy: Float32Array, n: number, dx?: Float32Array): void {
+    const I = this.inputSize;
+    const O = this.outputSize;
+    matMul(dy, x, this.W.grad, O, n, I, { transA: true, accumulate: true });
+    const gb = this.b?.grad;
+    if (gb) for (let i = 0; i < n; i++) for (let r = 0; r < O; r++) gb[r] = (gb[r] as number) + (dy[i * O + r] as number);
+    if (dx) matMul(dy, this.W.data, dx, n, O, I, { accumulate: true });
   }
 }
 

@@ -17,12 +17,15 @@ declare namespace WebAssembly {
   class Memory {
     constructor(d: { initial: number });
     readonly buffer: ArrayBuffer;
+    grow(pages: number): number;
   }
   class Instance {
     constructor(m: Module, imports: Record<string, Record<string, unknown>>);
     readonly exports: Record<string, unknown>;
   }
 }
+/** The global WebAssembly object with the declarations above (for the other kernel modules). */
+export const wasmApi: typeof WebAssembly = WebAssembly;
 
 export const leb = (n: number): number[] => {
   const out: number[] = [];
@@ -36,9 +39,9 @@ export const leb = (n: number): number[] => {
 };
 export const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
 export const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
-const str = (s: string): number[] => [...leb(s.length), ...Buffer.from(s)];
-const I32 = 0x7f;
-const V128 = 0x7b;
+export const str = (s: string): number[] => [...leb(s.length), ...Buffer.from(s)];
+export const I32 = 0x7f;
+export const V128 = 0x7b;
 export const get = (i: number): number[] => [0x20, ...leb(i)];
 export const set = (i: number): number[] => [0x21, ...leb(i)];
 export const sleb = (n: number): number[] => {
@@ -50,10 +53,10 @@ export const sleb = (n: number): number[] => {
     out.push(b | 0x80);
   }
 };
-const i32const = (n: number): number[] => [0x41, ...sleb(n)];
-const simd = (op: number): number[] => [0xfd, ...leb(op)];
-const memarg = (align: number, offset: number): number[] => [...leb(align), ...leb(offset)];
-const v128load = (offset: number): number[] => [...simd(0x00), ...memarg(2, offset)];
+export const i32const = (n: number): number[] => [0x41, ...sleb(n)];
+export const simd = (op: number): number[] => [0xfd, ...leb(op)];
+export const memarg = (align: number, offset: number): number[] => [...leb(align), ...leb(offset)];
+export const v128load = (offset: number): number[] => [...simd(0x00), ...memarg(2, offset)];
 const PROMOTE_LOW = simd(0x5f); // f64x2.promote_low_f32x4
 const F64X2_MUL = simd(0xf2);
 const F64X2_ADD = simd(0xf0);
@@ -63,18 +66,18 @@ const F64_ADD = 0xa0;
 const DEMOTE_ZERO = simd(0x5e); // f32x4.demote_f64x2_zero
 const F64X2_SPLAT = simd(0x14);
 const v128store64lane0 = (offset: number): number[] => [...simd(0x5b), ...memarg(3, offset), 0];
-const F32_LOAD = 0x2a;
+export const F32_LOAD = 0x2a;
 const F64_PROMOTE = 0xbb;
 const F64_ABS = 0x99;
 const F64_LT = 0x63;
 const F64_EQ = 0x61;
 const I32_OR = 0x72;
 const F64 = 0x7c;
-const F32X4_ADD = simd(0xe4);
-const v128store = (offset: number): number[] => [...simd(0x0b), ...memarg(2, offset)];
+export const F32X4_ADD = simd(0xe4);
+export const v128store = (offset: number): number[] => [...simd(0x0b), ...memarg(2, offset)];
 const I32_LOAD = 0x28;
 const F32_DEMOTE = 0xb6;
-const F32_STORE = 0x38;
+export const F32_STORE = 0x38;
 
 /**
  * Body of `mv(m, rows, x, out)`: out[r] = M[r]·x for a row-major rows×`cols` float32 matrix (byte
@@ -104,7 +107,7 @@ function matVecBody(cols: number): number[] {
   return [...vec([[...leb(2), I32], [...leb(2 + pairs), V128]]), ...b];
 }
 
-const F32X4_MUL = simd(0xe6);
+export const F32X4_MUL = simd(0xe6);
 const f32lane = (l: number): number[] => [...simd(0x1f), l]; // f32x4.extract_lane
 const F32_ADD = 0x92;
 const F32_GT = 0x5e;

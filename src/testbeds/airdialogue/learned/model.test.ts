@@ -73,3 +73,22 @@ test('copy slots: the agent copies flight numbers and the customer its intent va
     assert.ok((role === 'agent' ? p.flightSlotWords : p.slotWords).includes(w), `${role} said ${w}`);
   }
 });
+
+test('lossBatch: the losses of loss() one by one, bit for bit, and the summed gradients within float32 rounding', () => {
+  for (const role of ['customer', 'agent'] as const) {
+    const m = new DialogueModel(role, vocab, { dim: 4, hidden: 5, match: true, constraints: true });
+    m.init(createRng(4));
+    const ps = examples.map((e) => prepare(e, vocab));
+    assert.ok(new Set(ps.map((p) => p.ids.length)).size > 1, 'dialogues of different lengths');
+    const scales = ps.map((_, i) => 0.1 * (i + 1));
+    zeroGrads(m.params);
+    const one = ps.map((p, i) => m.loss(p, true, scales[i], 0.3));
+    const grads = m.params.map((q) => new Float32Array(q.grad));
+    zeroGrads(m.params);
+    const all = m.lossBatch(ps, true, scales, 0.3);
+    assert.deepEqual(all, one);
+    m.params.forEach((q, k) => {
+      for (let i = 0; i < q.grad.length; i++) assert.ok(Math.abs(q.grad[i]! - grads[k]![i]!) <= 1e-5 * (1 + Math.abs(grads[k]![i]!)), `${q.name}[${i}]: ${q.grad[i]} vs ${grads[k]![i]}`);
+    });
+  }
+});

@@ -32,7 +32,7 @@
  */
 import type { Rng } from '../../../core/rng.js';
 import { STATUSES, type Action } from '../../../formats/airdialogue.js';
-import { Embedding, Gru, Linear, attend, attendBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, type GruCache, type Param } from '../../../nn/index.js';
+import { Embedding, Gru, Linear, attend, attendRows, attendRowsBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, gruBackwardPacked, gruForwardPacked, type GruPacked, type Param } from '../../../nn/index.js';
 import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
 import { CONSTRAINT_FEATURES, GLOBAL_FEATURES, constraintFeatures } from './constraints.js';
 import type { LearnedExample } from './data.js';
@@ -201,10 +201,11 @@ interface Encoded {
   mem: Float32Array;
   n: number;
   h0: Float32Array;
-  /** Encoder inputs kept for backward. */
-  inputs: Float32Array[];
+  /** Encoder inputs kept for backward (n rows of the context layer's input). */
+  inputs: Float32Array;
   initIn: Float32Array;
-  flightCaches: GruCache[];
+  /** The flight GRU's run over the n flight encodings (agent). */
+  flights: GruPacked | null;
 }
 
 const NF = FLIGHT_FIELDS.length;
@@ -253,6 +254,8 @@ export class DialogueModel {
   private readonly pointOnly: boolean;
   /** Match features per flight: 13 flags, plus the constraint features with `sizes.constraints`. */
   private readonly MF: number;
+  /** Reused buffers of the readout's T × V arrays (the logits, the probabilities and their gradient): no garbage per batch. */
+  private readonly buffers: Float32Array[] = [];
 
   constructor(
     readonly role: Role,
@@ -354,9 +357,8 @@ export class DialogueModel {
   /** The flight memory with each flight's match flags projected in: mem_f + W_match·m_f. */
   private matchedMem(e: Encoded, m: Float32Array): Float32Array {
     const H = this.H;
-    const mem = new Float32Array(e.mem);
-    const layer = this.matchLayer as Linear;
-    for (let f = 0; f < e.n; f++) addInto(mem.subarray(f * H, (f + 1) * H), layer.forward(m.subarray(f * this.MF, (f + 1) * this.MF)));
+    const mem = (this.matchLayer as Linear).forwardBatch(m, e.n);
+    for (let i = 0; i < e.n * H; i++) mem[i] = mem[i]! + e.mem[i]!;
     return mem;
   }
 
@@ -371,42 +373,31 @@ export class DialogueModel {
     return { ...e, mem: this.matchedMem(e, this.matchFeatures(p, said, words).m) };
   }
 
-  /** Encodes the model's private context. */
+  /** Encodes the model's private context (the context layer over the n slots as one matrix product). */
   encode(p: Prepared): Encoded {
     const H = this.H;
     const D = this.D;
     if (this.role === 'customer') {
       const n = p.intentIds.length;
-      const mem = new Float32Array(n * H);
-      const inputs: Float32Array[] = [];
+      const inputs = new Float32Array(n * D);
+      for (let i = 0; i < n; i++) inputs.set(this.tokenInput(p.intentIds[i]!, p.intentFields[i]!), i * D);
+      const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
       const mean = new Float32Array(H);
-      for (let i = 0; i < n; i++) {
-        const x = this.tokenInput(p.intentIds[i]!, p.intentFields[i]!);
-        inputs.push(x);
-        const m = tanhInPlace(this.ctx.forward(x));
-        mem.set(m, i * H);
-        for (let k = 0; k < H; k++) mean[k] = mean[k]! + m[k]! / n;
-      }
+      for (let i = 0; i < n; i++) for (let k = 0; k < H; k++) mean[k] = mean[k]! + mem[i * H + k]! / n;
       const h0 = tanhInPlace(this.initLayer.forward(mean));
-      return { mem, n, h0, inputs, initIn: mean, flightCaches: [] };
+      return { mem, n, h0, inputs, initIn: mean, flights: null };
     }
     const n = p.nFlights;
-    const mem = new Float32Array(n * H);
-    const inputs: Float32Array[] = [];
-    const gs: Float32Array[] = [];
+    const inputs = new Float32Array(n * NF * D);
     for (let f = 0; f < n; f++) {
-      const x = new Float32Array(NF * D);
-      for (let k = 0; k < NF; k++) x.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), k * D);
-      inputs.push(x);
-      const g = tanhInPlace(this.ctx.forward(x));
-      mem.set(g, f * H);
-      gs.push(g);
+      for (let k = 0; k < NF; k++) inputs.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), (f * NF + k) * D);
     }
-    const flightCaches = (this.flightGru as Gru).forward(gs);
-    const last = flightCaches.length > 0 ? flightCaches[flightCaches.length - 1]!.h : new Float32Array(H);
+    const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
+    const flights = n > 0 ? gruForwardPacked(this.flightGru as Gru, new Float32Array(mem), new Array<number>(n).fill(1)) : null;
+    const last = flights ? flights.rows.h.slice((n - 1) * H, n * H) : new Float32Array(H);
     const initIn = concat(last, this.tokenInput(p.resId, p.resField));
     const h0 = tanhInPlace(this.initLayer.forward(initIn));
-    return { mem, n, h0, inputs, initIn, flightCaches };
+    return { mem, n, h0, inputs, initIn, flights };
   }
 
   private encodeBackward(p: Prepared, e: Encoded, dMem: Float32Array, dh0: Float32Array): void {
@@ -418,26 +409,26 @@ export class DialogueModel {
     if (this.role === 'customer') {
       for (let i = 0; i < e.n; i++) for (let k = 0; k < H; k++) dm[i * H + k] = dm[i * H + k]! + dInit[k]! / e.n;
     } else {
-      const dLast = dInit.subarray(0, H);
-      const dxs = e.flightCaches.map(() => new Float32Array(H));
-      const dhs: (Float32Array | undefined)[] = e.flightCaches.map((_, i) => (i === e.flightCaches.length - 1 ? new Float32Array(dLast) : undefined));
-      (this.flightGru as Gru).backward(e.flightCaches, dhs, dxs);
-      dxs.forEach((dx, f) => addInto(dm.subarray(f * H, (f + 1) * H), dx));
+      if (e.flights) {
+        const dh = new Float32Array(e.n * H);
+        dh.set(dInit.subarray(0, H), (e.n - 1) * H);
+        gruBackwardPacked(this.flightGru as Gru, e.flights, dh, dm);
+      }
       const dRes = dInit.subarray(H, H + D);
       this.emb.backward(p.resId, dRes);
       this.fieldEmb.backward(p.resField, dRes);
     }
+    const inSize = this.ctx.inputSize;
+    const dx = new Float32Array(e.n * inSize);
+    this.ctx.backwardBatch(e.inputs, tanhBackward(e.mem, dm), e.n, dx);
     for (let i = 0; i < e.n; i++) {
-      const m = e.mem.subarray(i * H, (i + 1) * H);
-      const x = e.inputs[i]!;
-      const dx = new Float32Array(x.length);
-      this.ctx.backward(x, tanhBackward(m, dm.subarray(i * H, (i + 1) * H)), dx);
       if (this.role === 'customer') {
-        this.emb.backward(p.intentIds[i]!, dx);
-        this.fieldEmb.backward(p.intentFields[i]!, dx);
+        const part = dx.subarray(i * D, (i + 1) * D);
+        this.emb.backward(p.intentIds[i]!, part);
+        this.fieldEmb.backward(p.intentFields[i]!, part);
       } else {
         for (let k = 0; k < NF; k++) {
-          const part = dx.subarray(k * D, (k + 1) * D);
+          const part = dx.subarray((i * NF + k) * D, (i * NF + k + 1) * D);
           this.emb.backward(p.flightIds[i * NF + k]!, part);
           this.fieldEmb.backward(p.flightFields[i * NF + k]!, part);
         }
@@ -460,40 +451,27 @@ export class DialogueModel {
     return { q, alpha, u, o, logits, g };
   }
 
-  /** Whether position t's next token is this model's to predict. */
-  private owns(p: Prepared, t: number): boolean {
-    return p.speaker[t] === (this.role === 'agent' ? 1 : 0) && t + 1 < p.ids.length;
+  /** The first `n` entries of reused buffer `k` (grown as needed; contents left from earlier use). */
+  private scratch(k: number, n: number): Float32Array {
+    let b = this.buffers[k];
+    if (!b || b.length < n) this.buffers[k] = b = new Float32Array(Math.max(n, 2 * (b?.length ?? 0)));
+    return b.subarray(0, n);
   }
 
   /**
-   * Loss of one example (language model over the role's tokens, plus the state model for the
-   * agent); with `backward`, accumulates the gradients of `lmScale·lm + stateScale·state`
-   * (REINFORCE passes the advantage as both scales).
+   * The positions whose next token this model predicts and, with `sizes.match`, the match (and
+   * constraint) features of the flights each reads: `features[k]` (n × MF) for the stretch k
+   * since the customer last said something new, `segment[i]` the stretch of position i (−1: no
+   * match layer, the plain memory).
    */
-  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
-    const H = this.H;
-    const D = this.D;
-    const e = this.encode(p);
-    const L = p.ids.length;
-    const xs = Array.from(p.ids, (id) => this.emb.row(id));
-    const caches = this.gru.forward(xs, e.h0);
-    const dhs: (Float32Array | undefined)[] = new Array(L).fill(undefined);
-    const dh = (t: number): Float32Array => (dhs[t] ??= new Float32Array(H));
-    const dMem = new Float32Array(e.n * H);
-    let lm = 0;
-    let tokens = 0;
-    const V = this.vocab.size;
-    const pv = new Float32Array(V);
-    const grad = new Float32Array(V);
-    const dAlpha = new Float32Array(e.n);
-    // with match flags, the memory changes when the customer speaks: one memory per stretch
-    const segments: { m: Float32Array; dMem: Float32Array }[] = [];
+  readoutPlan(p: Prepared): { positions: number[]; segment: Int32Array; features: Float32Array[] } {
+    const positions: number[] = [];
+    const seg: number[] = [];
+    const features: Float32Array[] = [];
     const said = new Map<number, number>();
     const saidWords: string[] = [];
-    let cur: Encoded = e;
-    let curD = dMem;
     let stale = this.matchLayer !== null;
-    for (let t = 0; t < L; t++) {
+    for (let t = 0; t < p.ids.length; t++) {
       if (this.matchLayer && p.speaker[t] === 0) {
         if (!said.has(p.ids[t]!)) {
           said.set(p.ids[t]!, t);
@@ -506,58 +484,207 @@ export class DialogueModel {
       }
       if (!this.owns(p, t)) continue;
       if (stale) {
-        const { m } = this.matchFeatures(p, said, saidWords);
-        cur = { ...e, mem: this.matchedMem(e, m) };
-        curD = new Float32Array(e.n * H);
-        segments.push({ m, dMem: curD });
+        features.push(this.matchFeatures(p, said, saidWords).m);
         stale = false;
       }
-      const h = caches[t]!.h;
-      const slots = this.role === 'agent' ? p.flightSlots : p.slots;
-      const r = this.readout(h, cur, slots);
-      const y = p.ids[t + 1]!;
-      softmax(r.logits, pv);
-      let ay = 0;
-      for (let i = 0; i < e.n; i++) if (slots[i] === y) ay += r.alpha[i]!;
-      const py = Math.max(r.g * pv[y]! + (1 - r.g) * ay, 1e-30);
-      lm -= Math.log(py);
-      tokens++;
-      if (!backward) continue;
-      // P(y) = g·pv_y + (1 − g)·Σ_{slot = y} α: gradients of the logits, the gate and the weights
-      const k = (lmScale * r.g * pv[y]!) / py;
-      for (let j = 0; j < V; j++) grad[j] = k * pv[j]!;
-      grad[y] = grad[y]! - k;
-      const dO = new Float32Array(H);
-      this.out.backward(r.o, grad, dO);
-      const dGate = ((-lmScale * (pv[y]! - ay)) / py) * r.g * (1 - r.g);
-      this.copyGate.backward(r.o, new Float32Array([dGate]), dO);
-      for (let i = 0; i < e.n; i++) dAlpha[i] = slots[i] === y ? (-lmScale * (1 - r.g)) / py : 0;
-      const du = new Float32Array(2 * H);
-      this.mix.backward(r.u, tanhBackward(r.o, dO), du);
-      const dht = dh(t);
-      addInto(dht, du, 0, H);
-      const dq = new Float32Array(H);
-      attendBackward(r.q, cur.mem, cur.mem, e.n, H, H, r.alpha, du.subarray(H), dq, curD, curD, dAlpha);
-      this.query.backward(h, dq, dht);
+      positions.push(t);
+      seg.push(features.length - 1);
     }
-    if (backward) {
-      for (const sg of segments) {
-        addInto(dMem, sg.dMem);
-        for (let f = 0; f < e.n; f++) (this.matchLayer as Linear).backward(sg.m.subarray(f * this.MF, (f + 1) * this.MF), sg.dMem.subarray(f * H, (f + 1) * H));
-      }
-    }
-    let state = 0;
-    if (this.role === 'agent') state = this.stateLoss(p, e, caches, backward, dh, dMem, stateScale);
-    if (backward) {
-      const dxs = xs.map(() => new Float32Array(D));
-      const dh0 = this.gru.backward(caches, dhs, dxs);
-      dxs.forEach((dx, t) => this.emb.backward(p.ids[t]!, dx));
-      this.encodeBackward(p, e, dMem, dh0);
-    }
-    return { lm, tokens, state };
+    return { positions, segment: Int32Array.from(seg), features };
   }
 
-  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruCache[], f: number, match: Float32Array | null): Float32Array {
+  /** The state model's match features and global constraint features for the whole dialogue (null without them). */
+  stateInputs(p: Prepared): { match: Float32Array | null; global: Float32Array | null } {
+    const sf = this.stateFeatures(p);
+    return { match: sf.match, global: sf.global };
+  }
+
+  /** Whether position t's next token is this model's to predict. */
+  private owns(p: Prepared, t: number): boolean {
+    return p.speaker[t] === (this.role === 'agent' ? 1 : 0) && t + 1 < p.ids.length;
+  }
+
+  /**
+   * Loss of one example (language model over the role's tokens, plus the state model for the
+   * agent); with `backward`, accumulates the gradients of `lmScale·lm + stateScale·state`
+   * (REINFORCE passes the advantage as both scales).
+   */
+  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
+    return this.lossBatch([p], backward, [lmScale], stateScale)[0]!;
+  }
+
+  /**
+   * `loss` of several examples at once, the dialogue GRU running over them as one packed batch
+   * (time-major, longest first: `gruForwardPacked`); the gradients are those of the sum of
+   * `lmScales[i]·lm_i + stateScale·state_i`. The losses are `loss`'s, bit for bit (each row of a
+   * packed product is summed alone); the gradients differ in summation order only.
+   */
+  lossBatch(ps: readonly Prepared[], backward = false, lmScales: readonly number[] = ps.map(() => 1), stateScale = 1): ExampleLoss[] {
+    const H = this.H;
+    const D = this.D;
+    if (ps.length === 0) return [];
+    const es = ps.map((p) => this.encode(p));
+    const byLen = ps.map((_, i) => i).sort((a, b) => ps[b]!.ids.length - ps[a]!.ids.length || a - b);
+    const len = (rank: number): number => ps[byLen[rank]!]!.ids.length;
+    const sizes: number[] = [];
+    const offsets: number[] = [];
+    let rows = 0;
+    for (let t = 0, n = ps.length; t < len(0); t++) {
+      while (n > 0 && len(n - 1) <= t) n--;
+      sizes.push(n);
+      offsets.push(rows);
+      rows += n;
+    }
+    const xs = new Float32Array(rows * D);
+    sizes.forEach((n, t) => {
+      for (let r = 0; r < n; r++) xs.set(this.emb.row(ps[byLen[r]!]!.ids[t]!), (offsets[t]! + r) * D);
+    });
+    const h0 = new Float32Array(ps.length * H);
+    byLen.forEach((i, r) => h0.set(es[i]!.h0, r * H));
+    const run = gruForwardPacked(this.gru, xs, sizes, h0);
+    const dHs = new Float32Array(rows * H);
+    const results: ExampleLoss[] = new Array(ps.length);
+    const dMems: Float32Array[] = new Array(ps.length);
+    const items: LmItem[] = ps.map((p, i) => {
+      const r = byLen.indexOf(i);
+      const at = (t: number): number => (offsets[t]! + r) * H;
+      const caches = Array.from({ length: p.ids.length }, (_, t) => ({ h: run.rows.h.subarray(at(t), at(t) + H) }));
+      const dh = (t: number): Float32Array => dHs.subarray(at(t), at(t) + H);
+      return { p, e: es[i]!, caches, dh, dMem: new Float32Array(es[i]!.n * H), lmScale: lmScales[i] ?? 1 };
+    });
+    const lms = this.lmLossBatch(items, backward);
+    items.forEach((it, i) => {
+      const state = this.role === 'agent' ? this.stateLoss(it.p, it.e, it.caches, backward, it.dh, it.dMem, stateScale) : 0;
+      results[i] = { lm: lms[i]!.lm, tokens: lms[i]!.tokens, state };
+      dMems[i] = it.dMem;
+    });
+    if (backward) {
+      const dxs = new Float32Array(rows * D);
+      const dh0 = gruBackwardPacked(this.gru, run, dHs, dxs);
+      sizes.forEach((n, t) => {
+        for (let r = 0; r < n; r++) this.emb.backward(ps[byLen[r]!]!.ids[t]!, dxs.subarray((offsets[t]! + r) * D, (offsets[t]! + r + 1) * D));
+      });
+      byLen.forEach((i, r) => this.encodeBackward(ps[i]!, es[i]!, dMems[i]!, dh0.subarray(r * H, (r + 1) * H)));
+    }
+    return results;
+  }
+
+  /**
+   * The language-model losses of several examples from their dialogue states (`caches`), their
+   * gradients into each one's dh(t) and `dMem`: the readout of every predicted position of every
+   * example at once (`readout` as matrix products over the T positions of the batch: the query,
+   * the mix, the H×V output layer and the copy gate; the attention per position).
+   */
+  private lmLossBatch(items: readonly LmItem[], backward: boolean): { lm: number; tokens: number }[] {
+    const H = this.H;
+    const V = this.vocab.size;
+    // with match flags, the memory changes when the customer speaks: one memory per stretch
+    const rows: { item: number; t: number; mem: Float32Array; dMem: Float32Array; at: number }[] = [];
+    const segments: { item: number; m: Float32Array; dMem: Float32Array }[] = [];
+    let nAlpha = 0;
+    items.forEach((it, k) => {
+      const { p, e } = it;
+      const plan = this.readoutPlan(p);
+      const first = segments.length;
+      for (const m of plan.features) segments.push({ item: k, m, dMem: new Float32Array(e.n * H) });
+      const mems = plan.features.map((m) => this.matchedMem(e, m));
+      plan.positions.forEach((t, i) => {
+        const sg = plan.segment[i]!;
+        rows.push({ item: k, t, mem: sg < 0 ? e.mem : mems[sg]!, dMem: sg < 0 ? it.dMem : segments[first + sg]!.dMem, at: nAlpha });
+        nAlpha += e.n;
+      });
+    });
+    const T = rows.length;
+    const hs = new Float32Array(T * H);
+    rows.forEach((r, i) => hs.set(items[r.item]!.caches[r.t]!.h, i * H));
+    const qs = this.query.forwardBatch(hs, T);
+    // the attention of the consecutive positions that read the same memory at once (`attendRows`)
+    const groups: { i0: number; i1: number }[] = [];
+    rows.forEach((r, i) => {
+      if (i > 0 && r.mem === rows[i - 1]!.mem) groups[groups.length - 1]!.i1 = i + 1;
+      else groups.push({ i0: i, i1: i + 1 });
+    });
+    const alphas = new Float32Array(nAlpha);
+    const contexts = new Float32Array(T * H);
+    for (const { i0, i1 } of groups) {
+      const r = rows[i0]!;
+      attendRows(qs.subarray(i0 * H), i1 - i0, r.mem, r.mem, items[r.item]!.e.n, H, H, alphas.subarray(r.at), contexts.subarray(i0 * H));
+    }
+    const us = new Float32Array(T * 2 * H);
+    for (let i = 0; i < T; i++) {
+      us.set(hs.subarray(i * H, (i + 1) * H), 2 * i * H);
+      us.set(contexts.subarray(i * H, (i + 1) * H), (2 * i + 1) * H);
+    }
+    const os = tanhInPlace(this.mix.forwardBatch(us, T));
+    const logits = this.out.forwardBatch(os, T, this.scratch(0, T * V));
+    const gates = this.copyGate.forwardBatch(os, T);
+    const slotsOf = (it: LmItem): Int32Array => (this.role === 'agent' ? it.p.flightSlots : it.p.slots);
+    // with match flags the agent names flights by pointing only (ModelSizes.match)
+    if (this.pointOnly) {
+      rows.forEach((r, i) => {
+        const slots = slotsOf(items[r.item]!);
+        for (let k = 0; k < slots.length; k++) logits[i * V + slots[k]!] = -Infinity;
+      });
+    }
+    const out = items.map(() => ({ lm: 0, tokens: 0 }));
+    // backward: the softmax goes straight into the logits' gradient rows
+    const probs = this.scratch(1, backward ? T * V : V);
+    const gGate = new Float32Array(T);
+    const dAlphas = new Float32Array(nAlpha);
+    rows.forEach((r, i) => {
+      const it = items[r.item]!;
+      const n = it.e.n;
+      const slots = slotsOf(it);
+      const y = it.p.ids[r.t + 1]!;
+      const a = gates[i]!;
+      const g = a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a));
+      const o = backward ? i * V : 0;
+      const pv = probs.subarray(o, o + V);
+      softmax(logits.subarray(i * V, (i + 1) * V), pv);
+      let ay = 0;
+      for (let k = 0; k < n; k++) if (slots[k] === y) ay += alphas[r.at + k]!;
+      const pvy = pv[y]!;
+      const py = Math.max(g * pvy + (1 - g) * ay, 1e-30);
+      out[r.item]!.lm -= Math.log(py);
+      out[r.item]!.tokens++;
+      if (!backward) return;
+      // P(y) = g·pv_y + (1 − g)·Σ_{slot = y} α: gradients of the logits, the gate and the weights
+      const lmScale = it.lmScale;
+      const k = (lmScale * g * pvy) / py;
+      for (let j = 0; j < V; j++) pv[j] = k * pv[j]!;
+      pv[y] = pv[y]! - k;
+      gGate[i] = ((-lmScale * (pvy - ay)) / py) * g * (1 - g);
+      for (let s = 0; s < n; s++) dAlphas[r.at + s] = slots[s] === y ? (-lmScale * (1 - g)) / py : 0;
+    });
+    if (backward) {
+      const dOs = new Float32Array(T * H);
+      this.out.backwardBatch(os, probs, T, dOs);
+      this.copyGate.backwardBatch(os, gGate, T, dOs);
+      const dUs = new Float32Array(T * 2 * H);
+      this.mix.backwardBatch(us, tanhBackward(os, dOs), T, dUs);
+      const dQs = new Float32Array(T * H);
+      const dContexts = new Float32Array(T * H);
+      rows.forEach((r, i) => {
+        addInto(items[r.item]!.dh(r.t), dUs, 2 * i * H, H);
+        dContexts.set(dUs.subarray((2 * i + 1) * H, (2 * i + 2) * H), i * H);
+      });
+      for (const { i0, i1 } of groups) {
+        const r = rows[i0]!;
+        attendRowsBackward(qs.subarray(i0 * H), i1 - i0, r.mem, r.mem, items[r.item]!.e.n, H, H, alphas.subarray(r.at), dContexts.subarray(i0 * H), { dq: dQs.subarray(i0 * H), dKeys: r.dMem, dValues: r.dMem, dAlpha: dAlphas.subarray(r.at) });
+      }
+      const dHs = new Float32Array(T * H);
+      this.query.backwardBatch(hs, dQs, T, dHs);
+      rows.forEach((r, i) => addInto(items[r.item]!.dh(r.t), dHs, i * H, H));
+      for (const sg of segments) {
+        const it = items[sg.item]!;
+        addInto(it.dMem, sg.dMem);
+        (this.matchLayer as Linear).backwardBatch(sg.m, sg.dMem, it.e.n);
+      }
+    }
+    return out;
+  }
+
+  private flightKeyInput(p: Prepared, e: Encoded, caches: readonly GruState[], f: number, match: Float32Array | null): Float32Array {
     const H = this.H;
     const x = new Float32Array((this.flightKey as Linear).inputSize);
     x.set(e.mem.subarray(f * H, (f + 1) * H));
@@ -570,7 +697,7 @@ export class DialogueModel {
     return x;
   }
 
-  private nameKeyInput(p: Prepared, caches: readonly GruCache[], i: number): Float32Array {
+  private nameKeyInput(p: Prepared, caches: readonly GruState[], i: number): Float32Array {
     const t = p.namePositions[i]!;
     return concat(caches[t]!.h, this.emb.row(p.ids[t]!));
   }
@@ -595,40 +722,36 @@ export class DialogueModel {
   }
 
   /** Flight scores (n flights, then none) given the state and the status the flight is conditioned on. */
-  private flightScores(p: Prepared, e: Encoded, caches: readonly GruCache[], hT: Float32Array, status: number, sf: StateFeatures) {
+  private flightScores(p: Prepared, e: Encoded, caches: readonly GruState[], hT: Float32Array, status: number, sf: StateFeatures) {
     const H = this.H;
     const qIn = new Float32Array(hT);
     if (status >= 0) addInto(qIn, (this.statusEmb as Embedding).row(status));
     const q = (this.flightQuery as Linear).forward(qIn);
-    const keysIn: Float32Array[] = [];
-    const keys = new Float32Array(e.n * H);
+    const inSize = (this.flightKey as Linear).inputSize;
+    const keysIn = new Float32Array(e.n * inSize);
+    for (let f = 0; f < e.n; f++) keysIn.set(this.flightKeyInput(p, e, caches, f, sf.match), f * inSize);
+    const keys = (this.flightKey as Linear).forwardBatch(keysIn, e.n);
     const scores = new Float32Array(e.n + 1);
-    const match = sf.match;
     for (let f = 0; f < e.n; f++) {
-      const x = this.flightKeyInput(p, e, caches, f, match);
-      keysIn.push(x);
-      const k = (this.flightKey as Linear).forward(x);
-      keys.set(k, f * H);
       let s = 0;
-      for (let j = 0; j < H; j++) s += q[j]! * k[j]!;
+      for (let j = 0; j < H; j++) s += q[j]! * keys[f * H + j]!;
       scores[f] = s;
     }
     scores[e.n] = (this.noneScore as Linear).forward(hT)[0]! + (sf.globalOut ? sf.globalOut[STATUSES.length]! : 0);
     return { qIn, q, keysIn, keys, scores };
   }
 
-  private nameScores(p: Prepared, caches: readonly GruCache[], hT: Float32Array, k: number) {
+  private nameScores(p: Prepared, caches: readonly GruState[], hT: Float32Array, k: number) {
     const H = this.H;
     const q = this.nameQuery[k]!.forward(hT);
     const n = p.namePositions.length;
-    const keysIn: Float32Array[] = [];
-    const keys = new Float32Array(n * H);
+    const inSize = this.nameKey[k]!.inputSize;
+    const keysIn = new Float32Array(n * inSize);
+    for (let i = 0; i < n; i++) keysIn.set(this.nameKeyInput(p, caches, i), i * inSize);
+    const keys = this.nameKey[k]!.forwardBatch(keysIn, n);
     const scores = new Float32Array(n);
     for (let i = 0; i < n; i++) {
-      const x = this.nameKeyInput(p, caches, i);
-      keysIn.push(x);
-      const key = this.nameKey[k]!.forward(x);
-      keys.set(key, i * H);
+      const key = keys.subarray(i * H, (i + 1) * H);
       let s = 0;
       for (let j = 0; j < H; j++) s += q[j]! * key[j]!;
       scores[i] = s;
@@ -636,7 +759,7 @@ export class DialogueModel {
     return { q, keysIn, keys, scores };
   }
 
-  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruCache[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, scale: number): number {
+  private stateLoss(p: Prepared, e: Encoded, caches: readonly GruState[], backward: boolean, dh: (t: number) => Float32Array, dMem: Float32Array, scale: number): number {
     const H = this.H;
     const D = this.D;
     const hT = caches[p.endPos]!.h;
@@ -661,19 +784,21 @@ export class DialogueModel {
       scaleInPlace(g, scale);
       if (backward) {
         const dq = new Float32Array(H);
+        const dk = new Float32Array(e.n * H);
         for (let f = 0; f < e.n; f++) {
           const s = g[f]!;
-          if (s === 0) continue;
-          const dk = new Float32Array(H);
           for (let j = 0; j < H; j++) {
             dq[j] = dq[j]! + s * fs.keys[f * H + j]!;
-            dk[j] = s * fs.q[j]!;
+            dk[f * H + j] = s * fs.q[j]!;
           }
-          const dx = new Float32Array((this.flightKey as Linear).inputSize);
-          (this.flightKey as Linear).backward(fs.keysIn[f]!, dk, dx);
-          addInto(dMem.subarray(f * H, (f + 1) * H), dx, 0, H);
+        }
+        const inSize = (this.flightKey as Linear).inputSize;
+        const dx = new Float32Array(e.n * inSize);
+        (this.flightKey as Linear).backwardBatch(fs.keysIn, dk, e.n, dx);
+        for (let f = 0; f < e.n; f++) {
+          addInto(dMem.subarray(f * H, (f + 1) * H), dx, f * inSize, H);
           const m = p.mention[f]!;
-          if (m >= 0) addInto(dh(m), dx, H, H);
+          if (m >= 0) addInto(dh(m), dx, f * inSize + H, H);
         }
         (this.noneScore as Linear).backward(hT, new Float32Array([g[e.n]!]), dhT);
         dGlobal[STATUSES.length] = g[e.n]!;
@@ -693,19 +818,21 @@ export class DialogueModel {
       scaleInPlace(g, scale);
       if (!backward) continue;
       const dq = new Float32Array(H);
-      for (let i = 0; i < ns.scores.length; i++) {
+      const n = ns.scores.length;
+      const dk = new Float32Array(n * H);
+      for (let i = 0; i < n; i++) {
         const s = g[i]!;
-        if (s === 0) continue;
-        const dk = new Float32Array(H);
         for (let j = 0; j < H; j++) {
           dq[j] = dq[j]! + s * ns.keys[i * H + j]!;
-          dk[j] = s * ns.q[j]!;
+          dk[i * H + j] = s * ns.q[j]!;
         }
-        const dx = new Float32Array(H + D);
-        this.nameKey[k]!.backward(ns.keysIn[i]!, dk, dx);
+      }
+      const dx = new Float32Array(n * (H + D));
+      this.nameKey[k]!.backwardBatch(ns.keysIn, dk, n, dx);
+      for (let i = 0; i < n; i++) {
         const t = p.namePositions[i]!;
-        addInto(dh(t), dx, 0, H);
-        this.emb.backward(p.ids[t]!, dx.subarray(H));
+        addInto(dh(t), dx, i * (H + D), H);
+        this.emb.backward(p.ids[t]!, dx.subarray(i * (H + D) + H, (i + 1) * (H + D)));
       }
       this.nameQuery[k]!.backward(hT, dq, dhT);
     }
@@ -795,6 +922,21 @@ export class DialogueModel {
     }
     return { generated, reference };
   }
+}
+
+/** One example of `lmLossBatch`: its encoding, dialogue states, where their gradients go and its loss scale. */
+interface LmItem {
+  readonly p: Prepared;
+  readonly e: Encoded;
+  readonly caches: readonly GruState[];
+  readonly dh: (t: number) => Float32Array;
+  readonly dMem: Float32Array;
+  readonly lmScale: number;
+}
+
+/** What the state model reads of a GRU step: its new state. */
+interface GruState {
+  readonly h: Float32Array;
 }
 
 interface StateFeatures {

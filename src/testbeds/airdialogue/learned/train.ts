@@ -142,17 +142,20 @@ export function airModelParams(m: AirModels): Param[] {
   return [...m.customer.params, ...m.agent.params];
 }
 
-function devLoss(m: AirModels, dev: LearnedSet): { lm: number; state: number } {
+function devLoss(m: AirModels, dev: LearnedSet, batch: number): { lm: number; state: number } {
   let lm = 0;
   let tokens = 0;
   let state = 0;
-  for (let i = 0; i < dev.length; i++) {
-    const p = prepare(dev.get(i), m.vocab);
-    const c = m.customer.loss(p);
-    const a = m.agent.loss(p);
-    lm += c.lm + a.lm;
-    tokens += c.tokens + a.tokens;
-    state += a.state;
+  // in batches (`lossBatch`: the same losses as one by one, bit for bit)
+  for (let b = 0; b < dev.length; b += batch) {
+    const ps = Array.from({ length: Math.min(batch, dev.length - b) }, (_, k) => prepare(dev.get(b + k), m.vocab));
+    const c = m.customer.lossBatch(ps);
+    const a = m.agent.lossBatch(ps);
+    ps.forEach((_, k) => {
+      lm += c[k]!.lm + a[k]!.lm;
+      tokens += c[k]!.tokens + a[k]!.tokens;
+      state += a[k]!.state;
+    });
   }
   return { lm: lm / Math.max(1, tokens), state: state / Math.max(1, dev.length) };
 }
@@ -201,20 +204,21 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
     for (let b = 0; b < order.length; b += batch) {
       zeroGrads(params);
       const ids = order.slice(b, b + batch);
-      for (const i of ids) {
-        const p = prepare(train.get(i), vocab);
-        // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch)
-        const c = models.customer.loss(p, true, 1 / ids.length / Math.max(1, countOwn(p, 0)));
-        const a = models.agent.loss(p, true, 1 / ids.length / Math.max(1, countOwn(p, 1)));
-        lmSum += c.lm + a.lm;
-        tokSum += c.tokens + a.tokens;
+      const ps = ids.map((i) => prepare(train.get(i), vocab));
+      // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch);
+      // the batch's dialogues go through each model together (`lossBatch`: one packed GRU run)
+      const c = models.customer.lossBatch(ps, true, ps.map((p) => 1 / ids.length / Math.max(1, countOwn(p, 0))));
+      const a = models.agent.lossBatch(ps, true, ps.map((p) => 1 / ids.length / Math.max(1, countOwn(p, 1))));
+      ps.forEach((_, k) => {
+        lmSum += c[k]!.lm + a[k]!.lm;
+        tokSum += c[k]!.tokens + a[k]!.tokens;
         done++;
-      }
+      });
       clipGradNorm(params, o.clip ?? 5);
       opt.step(params);
       o.onProgress?.(done, total, `epoch ${epoch}/${epochs} loss ${(lmSum / Math.max(1, tokSum)).toFixed(3)}`);
     }
-    const d = devLoss(models, dev);
+    const d = devLoss(models, dev, batch);
     const point: EpochPoint = { epoch, trainLm: lmSum / Math.max(1, tokSum), devLm: d.lm, devState: d.state, devLoss: d.lm + d.state, seconds: (Date.now() - t0) / 1000 };
     curve.push(point);
     o.onEpoch?.(point);
