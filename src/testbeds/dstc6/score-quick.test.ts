@@ -98,8 +98,8 @@ function tabled(text: string): unknown[] | undefined {
   writeFileSync(file, text);
   const read = readForScoring(file);
   if (read === undefined || !('table' in read)) return undefined;
-  const { bytes, i32, start, entries } = read.table;
-  const s = (q: number): string => bytes.toString('latin1', i32[q] as number, i32[q + 1] as number);
+  const { text: memory, i32, start, entries } = read.table;
+  const s = (q: number): string => memory.slice(i32[q] as number, i32[q + 1] as number);
   const out: unknown[] = [];
   let q = start;
   for (let e = 0; e < entries; e++) {

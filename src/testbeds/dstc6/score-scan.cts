@@ -6,7 +6,7 @@
  * - in its plain spelling (keys in that order, ids of printable ASCII without escapes, ranks as
  *   plain digits — what the official tools and dialogym write), checked and tabled by a
  *   WebAssembly byte scanner at native speed from the first byte (offsets and ranks, no JSON value
- *   built), and scored from the table; a candidate id becomes a string only when it is the answer;
+ *   built), and scored from the table; a candidate id is compared in place, never made a string;
  * - otherwise, when it is ASCII, parsed by `JSON.parse` and checked in the same walk that scores
  *   it (none of `parseJsonText`'s nesting/number walk is needed: such a value cannot nest deeper
  *   than four levels nor hold a non-finite number).
@@ -81,7 +81,7 @@ export const INPUT = 64;
  * start and end and rank (i32 each; offsets in memory).
  */
 export const SCANNER_WASM =
-  'AGFzbQEAAAABEwNgAX8Bf2ADf39/AX9gAn9/AX8CCAEBZQFtAgABAwUEAAEAAgcIAQRzY2FuAAMKlQgEMwEBfwNAIAAtAAAhASABQSBGIAFBCUZyIAFBCkZyIAFBDUZyBEAgAEEBaiEADAELCyAACzYBAX8CQANAIAMgAk8NASAAIANqLQAAIAEgA2otAABHBEBBfw8LIANBAWohAwwACwsgACACagtqAQJ/IAAtAABBIkcEQEF/DwsgAEEBaiEBAkADQCABLQAAIgJBIkYNASACQSBJIAJB/gBLciACQdwARnIEQEF/DwsgAUEBaiEBDAALCyABIABrQQJJIAEgAGtByQFLcgRAQX8PCyABQQFqC7wGAQh/QcAAEAAhAiACLQAAQdsARwRAQX8PCyACQQFqEAAhAiABIQMCQCACLQAAQd0ARg0AA0AgAi0AAEH7AEcEQEF/DwsgAkEBahAAIQIgAkEAQQsQASICQQBIBEBBfw8LIAJBAGoQACECIAItAABBOkcEQEF/DwsgAkEBahAAIQIgAkEBaiEJIAIQAiICQQBIBEBBfw8LIAMgCTYCACADIAJBAWs2AgQgA0EIaiEGIANBDGohAyACQQBqEAAhAiACLQAAQSxHBEBBfw8LIAJBAWoQACECIAJBC0ESEAEiAkEASARAQX8PCyACQQBqEAAhAiACLQAAQTpHBEBBfw8LIAJBAWoQACECIAItAABB2wBHBEBBfw8LIAJBAWoQACECQQAhBQJAIAItAABB3QBGDQADQCACLQAAQfsARwRAQX8PCyACQQFqEAAhAiACQR1BDhABIgJBAEgEQEF/DwsgAkEAahAAIQIgAi0AAEE6RwRAQX8PCyACQQFqEAAhAiACQQFqIQkgAhACIgJBAEgEQEF/DwsgAyAJNgIAIAMgAkEBazYCBCACQQBqEAAhAiACLQAAQSxHBEBBfw8LIAJBAWoQACECIAJBK0EGEAEiAkEASARAQX8PCyACQQBqEAAhAiACLQAAQTpHBEBBfw8LIAJBAWoQACECIAItAAAhCCAIQTFJIAhBOUtyBEBBfw8LQQAhBwJAA0AgAi0AACIIQTBrQQlLDQEgB0EKbCAIakEwayIHQcCEPUsEQEF/DwsgAkEBaiECDAALCyAIQS5GIAhB5QBGciAIQcUARnIEQEF/DwsgAyAHNgIIIANBDGohAyAFQQFqIgVBoI0GSwRAQX8PCyACQQBqEAAhAiACLQAAQf0ARwRAQX8PCyACQQFqEAAhAiACLQAAQSxGBEAgAkEBahAAIQIMAQsgAi0AAEHdAEcEQEF/DwsLCyAGIAU2AgAgAkEBahAAIQIgAi0AAEH9AEcEQEF/DwsgBEEBaiEEIAJBAWoQACECIAItAABBLEYEQCACQQFqEAAhAgwBCyACLQAAQd0ARwRAQX8PCwsLIAJBAWoQACECIAIgAEHAAGpHBEBBfw8LIAQLCzcBAEEACzEiZGlhbG9nX2lkIiJsc3RfY2FuZGlkYXRlX2lkIiJjYW5kaWRhdGVfaWQiInJhbmsi';
+  'AGFzbQEAAAABDAJgAX8Bf2ACf38BfwIIAQFlAW0CAAEDAwIAAQcIAQRzY2FuAAEK0Q8CagECfyAALQAAQSJHBEBBfw8LIABBAWohAQJAA0AgAS0AACICQSJGDQEgAkEgSSACQf4AS3IgAkHcAEZyBEBBfw8LIAFBAWohAQwACwsgASAAa0ECSSABIABrQckBS3IEQEF/DwsgAUEBagvjDgEJf0HAACECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLIAItAABB2wBHBEBBfw8LIAJBAWohAgNAIAItAAAhCiAKQSBGIApBCUZyIApBCkZyIApBDUZyBEAgAkEBaiECDAELCyABIQMCQCACLQAAQd0ARg0AA0AgAi0AAEH7AEcEQEF/DwsgAkEBaiECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLIAIpAABBACkAAFIgAikAA0EAKQADUnIEQEF/DwsgAkELaiECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLIAItAABBOkcEQEF/DwsgAkEBaiECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLIAJBAWohCSACEAAiAkEASARAQX8PCyADIAk2AgAgAyACQQFrNgIEIANBCGohBiADQQxqIQMDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AAEEsRwRAQX8PCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAikAAEELKQAAUiACKQAIQQspAAhSciACKQAKQQspAApScgRAQX8PCyACQRJqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AAEE6RwRAQX8PCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AAEHbAEcEQEF/DwsgAkEBaiECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLQQAhBQJAIAItAABB3QBGDQADQCACLQAAQfsARwRAQX8PCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAikAAEEdKQAAUiACKQAGQR0pAAZScgRAQX8PCyACQQ5qIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AAEE6RwRAQX8PCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAkEBaiEJIAIQACICQQBIBEBBfw8LIAMgCTYCACADIAJBAWs2AgQDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AAEEsRwRAQX8PCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAigAAEErKAAARyACKAACQSsoAAJHcgRAQX8PCyACQQZqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AAEE6RwRAQX8PCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAi0AACEIIAhBMUkgCEE5S3IEQEF/DwtBACEHAkADQCACLQAAIghBMGtBCUsNASAHQQpsIAhqQTBrIgdBwIQ9SwRAQX8PCyACQQFqIQIMAAsLIAhBLkYgCEHlAEZyIAhBxQBGcgRAQX8PCyADIAc2AgggA0EMaiEDIAVBAWoiBUGgjQZLBEBBfw8LA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLIAItAABB/QBHBEBBfw8LIAJBAWohAgNAIAItAAAhCiAKQSBGIApBCUZyIApBCkZyIApBDUZyBEAgAkEBaiECDAELCyACLQAAQSxGBEAgAkEBaiECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLDAELIAItAABB3QBHBEBBfw8LCwsgBiAFNgIAIAJBAWohAgNAIAItAAAhCiAKQSBGIApBCUZyIApBCkZyIApBDUZyBEAgAkEBaiECDAELCyACLQAAQf0ARwRAQX8PCyAEQQFqIQQgAkEBaiECA0AgAi0AACEKIApBIEYgCkEJRnIgCkEKRnIgCkENRnIEQCACQQFqIQIMAQsLIAItAABBLEYEQCACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsMAQsgAi0AAEHdAEcEQEF/DwsLCyACQQFqIQIDQCACLQAAIQogCkEgRiAKQQlGciAKQQpGciAKQQ1GcgRAIAJBAWohAgwBCwsgAiAAQcAAakcEQEF/DwsgBAsLNwEAQQALMSJkaWFsb2dfaWQiImxzdF9jYW5kaWRhdGVfaWQiImNhbmRpZGF0ZV9pZCIicmFuayI=';
 
 /** The scanner, instantiated once on a memory that grows to the largest file read (null where WebAssembly is missing: the JSON.parse walk does all). */
 let scanner: { memory: WasmMemory; scan: (n: number, out: number) => number } | null | undefined;
@@ -99,12 +99,16 @@ function scannerInstance(): typeof scanner {
   return scanner;
 }
 
+/** Buffer's own latin1 slice (what `toString('latin1', start, end)` calls after checking its arguments). */
+type Latin1 = Buffer & { latin1Slice(start: number, end: number): string };
+
 /** A file as read for scoring: its entries tabled by the scanner (valid until the next file is read: the scanner's memory is reused), or its text for the JSON.parse walk. */
 type ReadFile = { readonly table: Table } | { readonly text: string };
 
 /** The scanner's table of a file (see `scanBody`) and the memory it points into. */
 interface Table {
-  readonly bytes: Buffer;
+  /** The memory up to the file's end as a one-byte string, so that a table offset indexes it: ids are sliced from it and compared in it by String builtins (a JavaScript loop over the bytes, or a `latin1Slice` call per id, cost ~1 ms more a test file on the baseline tier). */
+  readonly text: string;
   readonly i32: Int32Array;
   /** Where the table starts in `i32`. */
   readonly start: number;
@@ -130,7 +134,7 @@ export function readForScoring(file: string): ReadFile | undefined {
       const need = out + Math.ceil(size / 2) + 64 - wasm.memory.buffer.byteLength;
       if (need > 0) wasm.memory.grow(Math.ceil(need / 65536));
     }
-    const bytes = wasm ? Buffer.from(wasm.memory.buffer) : Buffer.allocUnsafe(INPUT + size + 1);
+    const bytes = (wasm ? Buffer.from(wasm.memory.buffer) : Buffer.allocUnsafe(INPUT + size + 1)) as Latin1;
     let done = 0;
     while (done < size) {
       const n = readSync(fd, bytes, INPUT + done, size - done, null);
@@ -140,7 +144,7 @@ export function readForScoring(file: string): ReadFile | undefined {
     bytes[INPUT + size] = 0;
     if (wasm) {
       const entries = wasm.scan(size, out);
-      if (entries >= 0) return { table: { bytes, i32: new Int32Array(wasm.memory.buffer), start: out / 4, entries } };
+      if (entries >= 0) return { table: { text: bytes.latin1Slice(0, INPUT + size), i32: new Int32Array(wasm.memory.buffer), start: out / 4, entries } };
     }
     const content = bytes.subarray(INPUT, INPUT + size);
     return isAscii(content) ? { text: content.toString('latin1') } : undefined;
@@ -151,23 +155,19 @@ export function readForScoring(file: string): ReadFile | undefined {
   }
 }
 
-/** Buffer's own latin1 slice (what `toString('latin1', start, end)` calls after checking its arguments). */
-type Latin1 = Buffer & { latin1Slice(start: number, end: number): string };
-
 /** The true answers of a tabled truth file, as `scanTruth` reads them. */
-function tableTruth({ bytes, i32, start, entries }: Table): Map<string, string> | undefined {
-  const text = bytes as Latin1;
+function tableTruth({ text, i32, start, entries }: Table): Map<string, string> | undefined {
   const answers = new Map<string, string>();
   let q = start;
   for (let e = 0; e < entries; e++) {
     const count = i32[q + 2] as number;
-    const id = text.latin1Slice(i32[q] as number, i32[q + 1] as number);
+    const id = text.slice(i32[q] as number, i32[q + 1] as number);
     q += 3;
     let one = -1;
     for (let c = 0; c < count; c++) if (i32[q + 3 * c + 2] === 1) one = q + 3 * c;
     q += 3 * count;
     if (one < 0 || answers.has(id)) return undefined;
-    answers.set(id, text.latin1Slice(i32[one] as number, i32[one + 1] as number));
+    answers.set(id, text.slice(i32[one] as number, i32[one + 1] as number));
   }
   return answers;
 }
@@ -176,14 +176,13 @@ function tableTruth({ bytes, i32, start, entries }: Table): Map<string, string> 
  * The answer ranks of a tabled result file, as `scanAnswerRanks` reads them: the slots of
  * `rankOfAnswer`, with the items of the table (i32 triples: id start, id end, rank).
  */
-function tableRanks({ bytes, i32, start, entries }: Table, answers: ReadonlyMap<string, string>, nb: number): AnswerRanks {
-  const text = bytes as Latin1;
+function tableRanks({ text, i32, start, entries }: Table, answers: ReadonlyMap<string, string>, nb: number): AnswerRanks {
   const ranks = new Map<string, number | undefined>();
   let duplicated = 0;
   let q = start;
   for (let e = 0; e < entries; e++) {
     const count = i32[q + 2] as number;
-    const id = text.latin1Slice(i32[q] as number, i32[q + 1] as number);
+    const id = text.slice(i32[q] as number, i32[q + 1] as number);
     q += 3;
     if (ranks.has(id)) duplicated++;
     const answer = answers.get(id);
@@ -191,9 +190,9 @@ function tableRanks({ bytes, i32, start, entries }: Table, answers: ReadonlyMap<
     if (answer !== undefined) {
       for (let i = q; i < q + 3 * count; i += 3) {
         const r = i32[i + 2] as number;
-        if (r > nb || (best !== undefined && r >= best) || !spells(bytes, i32[i] as number, i32[i + 1] as number, answer)) continue;
+        if (r > nb || (best !== undefined && r >= best) || !spells(text, i32[i] as number, i32[i + 1] as number, answer)) continue;
         let overwritten = false;
-        for (let j = i + 3; j < q + 3 * count && !overwritten; j += 3) overwritten = i32[j + 2] === r && !spells(bytes, i32[j] as number, i32[j + 1] as number, answer);
+        for (let j = i + 3; j < q + 3 * count && !overwritten; j += 3) overwritten = i32[j + 2] === r && !spells(text, i32[j] as number, i32[j + 1] as number, answer);
         if (!overwritten) best = r;
       }
     }
@@ -203,11 +202,9 @@ function tableRanks({ bytes, i32, start, entries }: Table, answers: ReadonlyMap<
   return { ranks, duplicated };
 }
 
-/** Whether bytes [start, end) spell `s`. */
-function spells(bytes: Uint8Array, start: number, end: number, s: string): boolean {
-  if (end - start !== s.length) return false;
-  for (let i = 0; i < s.length; i++) if (bytes[start + i] !== s.charCodeAt(i)) return false;
-  return true;
+/** Whether text[start, end) is `s`. */
+function spells(text: string, start: number, end: number, s: string): boolean {
+  return end - start === s.length && text.startsWith(s, start);
 }
 
 /**
