@@ -8,7 +8,7 @@
 import { ConfigError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { InfoBotEnv } from '../testbeds/infobot/env.js';
-import { createAgent } from '../testbeds/infobot/evaluate.js';
+import { createInfoBotAgent } from '../testbeds/infobot/evaluate.js';
 import { infobotAgents, type InfoBotAgent } from '../testbeds/infobot/agents/agent.js';
 import type { InfoBotAction } from '../testbeds/infobot/acts.js';
 import { isPolicyFile } from '../testbeds/infobot/agents/trained-agents.js';
@@ -37,7 +37,7 @@ export const infobotFamily: AgentFamily = {
             if (!info) {
               const split = /^infobot-([a-z]+)-v\d+$/.exec(req.env)?.[1];
               if (split === undefined) throw new ConfigError(`${req.env}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
-              const created = createAgent(model, new InfoBotEnv({ split }));
+              const created = createInfoBotAgent(model, new InfoBotEnv({ split }));
               if (created.privileged) throw new ConfigError(`${model}: this InfoBot agent reads the user's goal (an upper bound), so it cannot play through the agent protocol`);
               info = created.agent;
               bySplit.set(req.env, info);

@@ -15,7 +15,7 @@ import {
   DEFAULT_MISSING,
   InfoBotEnv,
   SPLITS,
-  createAgent,
+  createInfoBotAgent,
   describeGoal,
   evaluateAgent,
   evaluateAgentOnWorkers,
@@ -194,7 +194,7 @@ export function registerInfobot(program: Command): void {
       const kbs = loadKbs(o);
       const split = o.split as SplitName;
       const env = new InfoBotEnv({ split, kbs, temperature: o.temperature });
-      const created = createAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
+      const created = createInfoBotAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
       if (shard) {
         // The items are the episodes (episode k reset with episodeSeed(seed, k)).
         const ks = shardItems(shard, o.episodes);
@@ -368,7 +368,7 @@ export function registerInfobot(program: Command): void {
       if (entry.privileged) throw new ConfigError(`agent '${o.agent}' is an upper bound that reads the simulated user's goal; it cannot chat`);
       const kbs = loadKbs(o);
       const env = new InfoBotEnv({ split: o.split as SplitName, kbs });
-      const { agent } = createAgent(o.agent, env, o.policies);
+      const { agent } = createInfoBotAgent(o.agent, env, o.policies);
       const rng = createRng(o.seed);
       const goal = o.target ? env.sim.sampleGoal(rng.fork('goal')) : null;
       if (goal) for (const l of describeGoal(goal, env.full)) out(l);

@@ -78,10 +78,10 @@ export interface ChatTurnResult {
  * @example
  * ```ts
  * import { createRng } from 'dialogym';
- * import { ChatSession, InfoBotEnv, createAgent, UserSimulator } from 'dialogym/infobot';
+ * import { ChatSession, InfoBotEnv, createInfoBotAgent, UserSimulator } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'small' });
  * const goal = new UserSimulator(env.full).sampleGoal(createRng(1));
- * const chat = new ChatSession(createAgent('rule-soft', env).agent, env.kb, goal, createRng(2));
+ * const chat = new ChatSession(createInfoBotAgent('rule-soft', env).agent, env.kb, goal, createRng(2));
  * chat.say('i am looking for a comedy').reply;
  * ```
  */

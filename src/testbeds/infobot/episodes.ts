@@ -16,9 +16,9 @@ import type { InfoBotEnv, InfoBotObservation } from './env.js';
  *
  * @example
  * ```ts
- * import { InfoBotEnv, createAgent, runInfoBotEpisode, type EpisodeResult } from 'dialogym/infobot';
+ * import { InfoBotEnv, createInfoBotAgent, runInfoBotEpisode, type EpisodeResult } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'small' });
- * const { agent, privileged } = createAgent('rule-hard', env);
+ * const { agent, privileged } = createInfoBotAgent('rule-hard', env);
  * const r: EpisodeResult = runInfoBotEpisode(env, agent, privileged, 42);
  * ```
  */
@@ -74,9 +74,9 @@ export function agentContext(env: InfoBotEnv, policyDir?: string): AgentContext 
  *
  * @example
  * ```ts
- * import { InfoBotEnv, createAgent, runInfoBotEpisode } from 'dialogym/infobot';
+ * import { InfoBotEnv, createInfoBotAgent, runInfoBotEpisode } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'small' });
- * const { agent, privileged } = createAgent('rule-soft', env);
+ * const { agent, privileged } = createInfoBotAgent('rule-soft', env);
  * runInfoBotEpisode(env, agent, privileged, 7, (u, a) => console.log(`user: ${u}`, a));
  * ```
  */

@@ -11,12 +11,12 @@ import { ConfigError } from '../../core/errors.js';
 export * from './episodes.js';
 
 /**
- * An agent built by `createAgent`, with whether it is privileged and its name.
+ * An agent built by `createInfoBotAgent`, with whether it is privileged and its name.
  *
  * @example
  * ```ts
- * import { InfoBotEnv, createAgent, type CreatedAgent } from 'dialogym/infobot';
- * const created: CreatedAgent = createAgent('max', new InfoBotEnv({ split: 'small' }));
+ * import { InfoBotEnv, createInfoBotAgent, type CreatedAgent } from 'dialogym/infobot';
+ * const created: CreatedAgent = createInfoBotAgent('max', new InfoBotEnv({ split: 'small' }));
  * created.privileged; // true
  * ```
  */
@@ -27,18 +27,21 @@ export interface CreatedAgent {
   readonly name: string;
 }
 
-/** Builds a registered agent, or an RL agent from a policy file (`*.dgm`), for an environment.
- * An unknown name throws a ConfigError; a bad policy file a ModelFileError.
+/** Builds a registered KB-InfoBot agent, or an RL agent from a policy file (`*.dgm`), for an
+ * environment, as the paper's runs use it (an `InfoBotAgent` acting on the environment's objects;
+ * `createAgent` of `dialogym` builds dialogym's agents for any environment behind the agent protocol,
+ * these among them). An unknown name throws a ConfigError; a bad policy file a ModelFileError.
+ * (Named `createAgent` in dialogym 0.1.)
  *
  * @example
  * ```ts
- * import { InfoBotEnv, createAgent } from 'dialogym/infobot';
+ * import { InfoBotEnv, createInfoBotAgent } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'medium' });
- * const { agent } = createAgent('rule-soft', env);
- * const trained = createAgent('out/rl-soft-medium.dgm', env); // a policy file written by infobot train
+ * const { agent } = createInfoBotAgent('rule-soft', env);
+ * const trained = createInfoBotAgent('out/rl-soft-medium.dgm', env); // a policy file written by infobot train
  * ```
  */
-export function createAgent(name: string, env: InfoBotEnv, policyDir?: string): CreatedAgent {
+export function createInfoBotAgent(name: string, env: InfoBotEnv, policyDir?: string): CreatedAgent {
   const ctx = agentContext(env, policyDir);
   if (isPolicyFile(name)) {
     const agent = policyAgent(name, ctx);
@@ -76,9 +79,9 @@ export interface EvalOptions extends InfoBotEnvOptions {
  *
  * @example
  * ```ts
- * import { InfoBotEnv, createAgent, runEpisodes, summarize } from 'dialogym/infobot';
+ * import { InfoBotEnv, createInfoBotAgent, runEpisodes, summarize } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'small' });
- * const created = createAgent('rule-soft', env);
+ * const created = createInfoBotAgent('rule-soft', env);
  * const results = runEpisodes(env, created, 1, 0, 100);
  * summarize(created.name, env.split, results).success;
  * ```
@@ -107,6 +110,6 @@ export function runEpisodes(env: InfoBotEnv, created: CreatedAgent, seed: number
 export function evaluateAgent(opts: EvalOptions): EvalReport {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 1) throw new ConfigError('episodes must be a positive integer');
   const env = opts.env ?? new InfoBotEnv(opts);
-  const created = createAgent(opts.agent, env, opts.policyDir);
+  const created = createInfoBotAgent(opts.agent, env, opts.policyDir);
   return summarize(created.name, env.split, runEpisodes(env, created, opts.seed ?? 1, 0, opts.episodes, opts.onEpisode));
 }

@@ -28,7 +28,7 @@ export interface Oracle {
 
 /**
  * A KB-InfoBot agent: `begin(rng)` starts a dialog, `act(utterance)` answers each user utterance
- * with an action. Build registered ones with `createAgent`, or implement your own.
+ * with an action. Build registered ones with `createInfoBotAgent`, or implement your own.
  *
  * @example
  * ```ts

@@ -78,7 +78,7 @@ export interface InformSample {
 
 /**
  * The E2E-Soft agent (`e2e-soft`; module description above). Usually built from a trained file
- * (`createAgent('e2e-soft')`, `policyAgent`, `loadE2e`); `act` before `begin` throws a StateError.
+ * (`createInfoBotAgent('e2e-soft')`, `policyAgent`, `loadE2e`); `act` before `begin` throws a StateError.
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@ import { createRng } from '../../../core/rng.js';
 import { gradCheck } from '../../../nn/gradcheck.js';
 import { zeroGrads } from '../../../nn/params.js';
 import { InfoBotEnv } from '../env.js';
-import { agentContext, evaluateAgent, runInfoBotEpisode, createAgent } from '../evaluate.js';
+import { agentContext, evaluateAgent, runInfoBotEpisode, createInfoBotAgent } from '../evaluate.js';
 import { learningCurveSvg } from './learning-curve.js';
 import { loadPolicy, savePolicy, findDefaultPolicy } from './policy-file.js';
 import { PolicyNet } from './policy-net.js';
@@ -84,7 +84,7 @@ test('training on a small KB: imitation then REINFORCE, curve, validation, deter
   assert.equal(byFile.agent, 'rl-soft');
   savePolicy(join(dir, 'rl-soft-small.dgm'), r);
   assert.deepEqual(evaluateAgent({ agent: 'rl-soft', episodes: 60, env, policyDir: dir }), byFile);
-  assert.throws(() => createAgent('rl-hard', env, dir), /agent 'rl-hard' needs a trained policy: run infobot train \(agent: rl-hard, split: small\)/);
+  assert.throws(() => createInfoBotAgent('rl-hard', env, dir), /agent 'rl-hard' needs a trained policy: run infobot train \(agent: rl-hard, split: small\)/);
   assert.equal(findDefaultPolicy(dir, 'rl-soft', 'small'), join(dir, 'rl-soft-small.dgm'));
   // Broken files: one clear error.
   writeFileSync(join(dir, 'bad.dgm'), readFileSync(file).subarray(0, 100));
@@ -99,7 +99,7 @@ test('training on a small KB: imitation then REINFORCE, curve, validation, deter
 
 test('imitation learns the rule agent: the greedy policy agrees with rule-soft far more than before training', () => {
   const env = new InfoBotEnv({ split: 'small' });
-  const rule = createAgent('rule-soft', env).agent;
+  const rule = createInfoBotAgent('rule-soft', env).agent;
   const slots = ['actor', 'critic_rating', 'genre', 'mpaa_rating', 'director', 'release_year'];
   const agreement = (net: PolicyNet): number => {
     const rl = new RlAgent(agentContext(env), 'soft', net);

@@ -114,9 +114,9 @@ export type CurveFigures = Pick<CurvePoint, 'reward' | 'success' | 'turns'>;
  *
  * @example
  * ```ts
- * import { curveFigures, runInfoBotEpisode, createAgent, InfoBotEnv } from 'dialogym/infobot';
+ * import { curveFigures, runInfoBotEpisode, createInfoBotAgent, InfoBotEnv } from 'dialogym/infobot';
  * const env = new InfoBotEnv({ split: 'small' });
- * const { agent, privileged } = createAgent('rule-soft', env);
+ * const { agent, privileged } = createInfoBotAgent('rule-soft', env);
  * curveFigures('rule-soft', 'small', [{ result: runInfoBotEpisode(env, agent, privileged, 1) }]);
  * ```
  */

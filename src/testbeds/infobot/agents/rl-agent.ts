@@ -177,7 +177,7 @@ export interface Decision {
 
 /**
  * An RL agent of Table 2 (module description above): hand-crafted tracker, summary features and
- * a `PolicyNet`. Usually built from a policy file (`createAgent('rl-soft')`, `policyAgent`); `act`
+ * a `PolicyNet`. Usually built from a policy file (`createInfoBotAgent('rl-soft')`, `policyAgent`); `act`
  * before `begin` throws a StateError.
  *
  * @example
