@@ -16,7 +16,7 @@ import { encodeModelFile, readModelFile } from '../../src/formats/model-file.js'
 import { forgeModelFile, type ModelFileParts } from '../../src/formats/testing/forge-model-file.js';
 import { openSqlite, sqliteDriver, sqliteMissingMessage } from '../../src/core/sqlite.js';
 import { SqliteKbStore, importKbFile } from '../../src/testbeds/restaurant/kb-sqlite.js';
-import { babiDir, cliPath } from '../shared-data.js';
+import { babiDir, cliPath, skipUnless } from '../shared-data.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-why-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -113,7 +113,7 @@ test('forged model files: "length":"abc", "offset":null, length -5, a length tha
   assert.match(r.stderr, /^error: .*abc\.dgm: corrupt model file \(header: tensors\[0\]: "length" must be an integer, got "abc"\)\n$/);
 });
 
-test('a SQLite KB whose bytes changed: refused at open, naming the file', { skip: sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}` }, () => {
+test('a SQLite KB whose bytes changed: refused at open, naming the file', { skip: skipUnless(babiDir) || (sqliteDriver() === undefined && `no SQLite driver: ${sqliteMissingMessage()}`) }, () => {
   const f = join(dir, 'kb.sqlite');
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), f);
   SqliteKbStore.open(f).close();
