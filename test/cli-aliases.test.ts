@@ -86,6 +86,11 @@ test('the other spellings of an alias: help <alias>, <alias> help <sub-verb>, af
   assert.match(bin(['help', 'eval']).stdout, /^Usage: dialogym babi eval /);
 });
 
+test('a mistyped alias gets its suggestion, as a mistyped verb does', () => {
+  assert.deepEqual(bin(['evl']), { code: 2, stdout: '', stderr: "error: unknown command 'evl'\n(Did you mean eval?)\n" });
+  assert.deepEqual(bin(['evalute']), { code: 2, stdout: '', stderr: "error: unknown command 'evalute'\n(Did you mean evaluate?)\n" });
+});
+
 test('an alias expands to its verb only where a verb is read', () => {
   assert.deepEqual(expandAlias(['eval', '--model', 'rules']), ['babi', 'eval', '--model', 'rules']);
   assert.deepEqual(expandAlias(['--debug', 'help', 'kb']), ['--debug', 'babi', 'help', 'kb']);

@@ -1,7 +1,7 @@
 /** The dialogym commander program, built from the light verb manifest (./commands/index.ts). */
-import { Command, type ParseOptions } from 'commander';
+import { Command, type Help, type ParseOptions } from 'commander';
 import { readFileSync } from 'node:fs';
-import { VERBS, expandAlias, registerCommands, verbIn } from './commands/index.js';
+import { BABI_VERBS, VERBS, expandAlias, registerCommands, verbIn, verbName } from './commands/index.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -24,6 +24,20 @@ class DialogymCommand extends Command {
       (this as unknown as { unknownOption(flag: string): never }).unknownOption(first);
     }
     return parsed;
+  }
+
+  /** Commander's unknown-command error, the aliases among the names it suggests (`evl` → eval). */
+  unknownCommand(): never {
+    const unknownCommand = (Command.prototype as unknown as { unknownCommand(this: Command): never }).unknownCommand;
+    if (this.parent !== null) return unknownCommand.call(this);
+    const createHelp = this.createHelp.bind(this);
+    this.createHelp = (): Help => {
+      const help = createHelp();
+      const visible = help.visibleCommands.bind(help);
+      help.visibleCommands = (cmd) => [...visible(cmd), ...BABI_VERBS.map((v) => new Command(verbName(v)))];
+      return help;
+    };
+    return unknownCommand.call(this);
   }
 
   /** The program reads an alias's command line as the one it stands for (`eval …` as `babi eval …`). */
