@@ -7,7 +7,8 @@
  * fully loaded program, so a term cannot drift.
  *
  * Adding a verb: its summary in summaries.ts, one line here (`term` as commander prints it in
- * `dialogym --help`), and keep the verb module's top-level imports light (heavy work behind
+ * `dialogym --help`; a bAbI-only verb in BABI_VERBS, which also makes its name a top-level alias),
+ * and keep the verb module's top-level imports light (heavy work behind
  * `await import()` in the action).
  *
  * A verb may also run a plain command line without commander (`plain`): `dialogym dstc6 score
