@@ -74,7 +74,7 @@ test('one spelling per concept: no visible option uses an old spelling; concept 
   }
   // The counts: generated dialogs are --dialogs, simulated episodes --episodes.
   const verbsWith = (flag: string): string[] => visible.filter((o) => o.opt.long === flag).map((o) => o.verb);
-  assert.deepEqual(verbsWith('--dialogs').sort(), ['airdialogue generate', 'demo', 'generate dstc6', 'generate restaurant']);
+  assert.deepEqual(verbsWith('--dialogs').sort(), ['airdialogue generate', 'babi demo', 'generate dstc6', 'generate restaurant']);
   assert.deepEqual(verbsWith('--episodes').sort(), ['airdialogue rl', 'airdialogue selfplay', 'airdialogue tables', 'evaluate', 'infobot eval', 'infobot table', 'infobot train']);
   assert.deepEqual(verbsWith('--answers').sort(), ['dstc6 score', 'dstc6 walk']);
 });
@@ -84,7 +84,7 @@ test('every --seed defaults to 1 and says so in --help', () => {
   assert.ok(seeds.length >= 15, `${seeds.length} --seed options`);
   for (const { verb, cmd, opt } of seeds) {
     const shown = cmd.createHelp().optionDescription(opt);
-    if (verb === 'train') assert.match(shown, /\(default: 1\)$/, verb); // per-model defaults, all 1
+    if (verb === 'babi train') assert.match(shown, /\(default: 1\)$/, verb); // per-model defaults, all 1
     else assert.equal(opt.defaultValue, 1, `${verb}: --seed defaults to ${String(opt.defaultValue)}`);
     assert.match(shown, /\(default: 1\)/, verb);
   }
@@ -118,10 +118,10 @@ test('an alias parses like the option it stands for (same value, same checks)', 
   assert.equal(parse('airdialogue generate', ['--n', '7']).dialogs, 7);
   assert.equal(parse('airdialogue selfplay', ['--n', '9']).episodes, 9);
   assert.equal(parse('generate dstc6', ['--examples', '300']).dialogs, 300);
-  assert.equal(parse('kb query', ['--max', '2']).maxResults, 2);
-  assert.equal(parse('train', ['--batch-size', '16']).batch, 16);
+  assert.equal(parse('babi kb query', ['--max', '2']).maxResults, 2);
+  assert.equal(parse('babi train', ['--batch-size', '16']).batch, 16);
   assert.equal(parse('infobot train', ['--embed', '12']).dim, 12);
-  assert.equal(parse('chat', ['--seed', '5']).kbSeed, 5);
+  assert.equal(parse('babi chat', ['--seed', '5']).kbSeed, 5);
   assert.equal(parse('airdialogue splits', ['--train', '30']).trainDialogs, 30);
   assert.equal(parse('airdialogue tables', ['--splits', 'data/syn']).data, 'data/syn');
   assert.equal(parse('dstc6 score', ['--truth', 'a.answers.json']).answers, 'a.answers.json');
@@ -140,7 +140,7 @@ test('every option that takes a value shows its default, or says it is required'
   }
   assert.deepEqual(silent, []);
   // Hyper-parameters whose default depends on the model show each model's.
-  const train = visible.filter((o) => o.verb === 'train');
+  const train = visible.filter((o) => o.verb === 'babi train');
   const desc = (flag: string): string => {
     const o = train.find((x) => x.opt.long === flag) as VerbOption;
     return o.cmd.createHelp().optionDescription(o.opt);

@@ -76,15 +76,19 @@ export function formatHelpPage(page: HelpPage, helpWidth: number): string {
 /**
  * The page a command line asks for, when it only asks for help in one of the plain ways
  * commander reads alike: `--help` or `-h` after the words of a command (none for the program),
- * `help`, `help <verb>`, `<verb> help <sub-verb>`; undefined for anything else.
+ * `help`, `help <verb>`, `<verb> help <sub-verb>`, an alias's (`eval --help`); undefined for anything else.
  */
 export function helpPageOf(args: readonly string[], pages: Readonly<Record<string, HelpPage>>): HelpPage | undefined {
   const last = args[args.length - 1];
+  // A bAbI verb's old top-level name is an alias of `babi <verb>` (commands/index.ts): `eval --help`
+  // is `babi eval --help`, `help eval` is `babi help eval`.
   const page = (words: readonly string[]): HelpPage | undefined => {
     const key = words.join(' ');
-    return Object.hasOwn(pages, key) ? pages[key] : undefined;
+    if (Object.hasOwn(pages, key)) return pages[key];
+    const alias = `babi ${key}`;
+    return words.length > 0 && Object.hasOwn(pages, alias) ? pages[alias] : undefined;
   };
-  if ((last === '--help' || last === '-h') && args.length <= 3) return page(args.slice(0, -1));
+  if ((last === '--help' || last === '-h') && args.length <= 4) return page(args.slice(0, -1));
   if (args[0] === 'help' && args.length <= 2) return page(args.slice(1));
   if (args.length === 3 && args[1] === 'help') return page([args[0] as string, args[2] as string]);
   return undefined;

@@ -1,7 +1,7 @@
 /** The dialogym commander program, built from the light verb manifest (./commands/index.ts). */
-import { Command } from 'commander';
+import { Command, type Help, type ParseOptions } from 'commander';
 import { readFileSync } from 'node:fs';
-import { VERBS, registerCommands, verbName } from './commands/index.js';
+import { BABI_VERBS, VERBS, expandAlias, registerCommands, verbIn, verbName } from './commands/index.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -25,23 +25,49 @@ class DialogymCommand extends Command {
     }
     return parsed;
   }
+
+  /** Commander's unknown-command error, the aliases among the names it suggests (`evl` → eval). */
+  unknownCommand(): never {
+    const unknownCommand = (Command.prototype as unknown as { unknownCommand(this: Command): never }).unknownCommand;
+    if (this.parent !== null) return unknownCommand.call(this);
+    const createHelp = this.createHelp.bind(this);
+    this.createHelp = (): Help => {
+      const help = createHelp();
+      const visible = help.visibleCommands.bind(help);
+      help.visibleCommands = (cmd) => [...visible(cmd), ...BABI_VERBS.map((v) => new Command(verbName(v)))];
+      return help;
+    };
+    return unknownCommand.call(this);
+  }
+
+  /** The program reads an alias's command line as the one it stands for (`eval …` as `babi eval …`). */
+  override parse(argv?: readonly string[], parseOptions?: ParseOptions): this {
+    return this.parent === null ? super.parse(...userArgs(argv, parseOptions)) : super.parse(argv, parseOptions);
+  }
+
+  override parseAsync(argv?: readonly string[], parseOptions?: ParseOptions): Promise<this> {
+    return this.parent === null ? super.parseAsync(...userArgs(argv, parseOptions)) : super.parseAsync(argv, parseOptions);
+  }
 }
 
-/** Global options that take no value (every other global option ends the search for the verb). */
-const GLOBAL_FLAGS = new Set(['--debug']);
+/**
+ * The arguments of `parse`/`parseAsync` with an alias expanded (`expandAlias`) in the user's words
+ * of a given `argv` (from 'node', the default, or 'user'); any other call as it is.
+ */
+function userArgs(argv: readonly string[] | undefined, parseOptions: ParseOptions | undefined): [readonly string[] | undefined, ParseOptions | undefined] {
+  const from = parseOptions?.from;
+  if (argv === undefined || (from !== undefined && from !== 'node' && from !== 'user')) return [argv, parseOptions];
+  const skip = from === 'user' ? 0 : 2;
+  return [[...argv.slice(0, skip), ...expandAlias(argv.slice(skip))], parseOptions];
+}
 
 /**
- * The verb a command line runs and the words after it (`args` = process.argv.slice(2)), or
- * undefined when it names none of the manifest's verbs (`--help`, `--version`, an unknown word).
- * `help <verb>` counts as that verb, so its help can be shown.
+ * The verb a command line runs and the words after it (`args` = process.argv.slice(2), an alias
+ * read as the name it stands for), or undefined when it names none of the manifest's verbs
+ * (`--help`, `--version`, an unknown word). `help <verb>` counts as that verb, so its help can be shown.
  */
 export function verbOf(args: readonly string[]): { verb: string; args: readonly string[] } | undefined {
-  let i = 0;
-  while (i < args.length && GLOBAL_FLAGS.has(args[i] as string)) i++;
-  if (args[i] === 'help') i++;
-  const word = args[i];
-  if (word === undefined || !VERBS.some((v) => verbName(v) === word)) return undefined;
-  return { verb: word, args: args.slice(i + 1) };
+  return verbIn(VERBS, expandAlias(args));
 }
 
 /**
@@ -55,6 +81,6 @@ export async function buildProgram(args?: readonly string[]): Promise<Command> {
     .option('--debug', 'print stack traces on errors')
     .exitOverride();
   if (args === undefined) await registerCommands(program);
-  else await registerCommands(program, verbOf(args) ?? { verb: '', args: [] });
+  else await registerCommands(program, VERBS, verbOf(args) ?? { verb: '', args: [] });
   return program;
 }

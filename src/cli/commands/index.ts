@@ -7,7 +7,8 @@
  * fully loaded program, so a term cannot drift.
  *
  * Adding a verb: its summary in summaries.ts, one line here (`term` as commander prints it in
- * `dialogym --help`), and keep the verb module's top-level imports light (heavy work behind
+ * `dialogym --help`; a bAbI-only verb in BABI_VERBS, which also makes its name a top-level alias),
+ * and keep the verb module's top-level imports light (heavy work behind
  * `await import()` in the action).
  *
  * A verb may also run a plain command line without commander (`plain`): `dialogym dstc6 score
@@ -15,7 +16,7 @@
  * program (../index.ts). This module imports commander only inside `registerCommands`, so that
  * path can read the manifest.
  */
-import type { Command } from 'commander';
+import type { Command, Help } from 'commander';
 import { SUMMARY } from './summaries.js';
 
 /** Registers a verb on the program; `args` are the command-line words after the verb, when known. */
@@ -34,9 +35,15 @@ export interface VerbEntry {
   readonly plain?: (args: readonly string[]) => Promise<boolean>;
 }
 
-export const VERBS: readonly VerbEntry[] = [
-  { term: 'data', summary: SUMMARY.data, load: async () => (await import('./data.js')).registerData },
-  { term: 'generate', summary: SUMMARY.generate, load: async () => (await import('./generate.js')).registerGenerate },
+/**
+ * The bAbI dialog tasks' verbs (the restaurant of tasks 1-6), run as `dialogym babi <verb>`. Each
+ * is also a top-level alias, its name before the testbeds had their own verb (`dialogym eval` runs
+ * `dialogym babi eval`, same output and exit code; program.ts rewrites the command line), listed
+ * under "Aliases:" in `dialogym --help`. `generate` and `compare` stay at the top: each has a
+ * restaurant and a DSTC6 sub-verb. `serve` stays too: it already serves AirDialogue's chat beside
+ * the restaurant's, and `serve --env` (issue 38) makes it serve any testbed.
+ */
+export const BABI_VERBS: readonly VerbEntry[] = [
   {
     term: 'stats [options] <file...>',
     summary: SUMMARY.stats,
@@ -57,11 +64,40 @@ export const VERBS: readonly VerbEntry[] = [
     summary: SUMMARY.eval,
     load: async () => (await import('./eval.js')).registerEval,
   },
-  { term: 'compare', summary: SUMMARY.compare, load: async () => (await import('./compare.js')).registerCompare },
   {
     term: 'benchmark [options]',
     summary: SUMMARY.benchmark,
     load: async () => (await import('./benchmark.js')).registerBenchmark,
+  },
+  {
+    term: 'kb',
+    summary: SUMMARY.kb,
+    load: async () => (await import('./kb.js')).registerKb,
+  },
+  {
+    term: 'chat [options]',
+    summary: SUMMARY.chat,
+    load: async () => (await import('./chat.js')).registerChat,
+  },
+  {
+    term: 'demo [options]',
+    summary: SUMMARY.demo,
+    load: async () => (await import('./demo.js')).registerDemo,
+  },
+];
+
+export const VERBS: readonly VerbEntry[] = [
+  { term: 'data', summary: SUMMARY.data, load: async () => (await import('./data.js')).registerData },
+  { term: 'generate', summary: SUMMARY.generate, load: async () => (await import('./generate.js')).registerGenerate },
+  { term: 'compare', summary: SUMMARY.compare, load: async () => (await import('./compare.js')).registerCompare },
+  {
+    term: 'babi',
+    summary: SUMMARY.babi,
+    load: async () => async (program, args) => {
+      const babi = program.command('babi').description(SUMMARY.babi);
+      if (args === undefined) await registerCommands(babi, BABI_VERBS);
+      else await registerCommands(babi, BABI_VERBS, verbIn(BABI_VERBS, args) ?? { verb: '', args: [] });
+    },
   },
   {
     term: 'dstc6',
@@ -82,24 +118,9 @@ export const VERBS: readonly VerbEntry[] = [
   },
   { term: 'infobot', summary: SUMMARY.infobot, load: async () => (await import('./infobot.js')).registerInfobot },
   {
-    term: 'kb',
-    summary: SUMMARY.kb,
-    load: async () => (await import('./kb.js')).registerKb,
-  },
-  {
-    term: 'chat [options]',
-    summary: SUMMARY.chat,
-    load: async () => (await import('./chat.js')).registerChat,
-  },
-  {
     term: 'serve [options]',
     summary: SUMMARY.serve,
     load: async () => (await import('./serve.js')).registerServe,
-  },
-  {
-    term: 'demo [options]',
-    summary: SUMMARY.demo,
-    load: async () => (await import('./demo.js')).registerDemo,
   },
   {
     term: 'evaluate [options]',
@@ -135,24 +156,70 @@ export function verbName(v: VerbEntry): string {
   return v.term.split(' ', 1)[0] as string;
 }
 
+/** Global options that take no value (every other global option ends the search for the verb). */
+const GLOBAL_FLAGS = new Set(['--debug']);
+
 /**
- * Registers the verbs on `program`, in manifest order. With `only`, just that verb's module is
- * loaded and registered (given `args`, the words after it); every other verb is a stub that carries
- * its term and summary for the help list. Without `only`, every module is loaded.
+ * The verb of `entries` that a command line runs and the words after it (`args`: the words after
+ * the parent command), or undefined when it names none of them (`--help`, `--version`, an unknown
+ * word). `help <verb>` counts as that verb, so its help can be shown.
  */
-export async function registerCommands(program: Command, only?: { verb: string; args: readonly string[] }): Promise<void> {
+export function verbIn(entries: readonly VerbEntry[], args: readonly string[]): { verb: string; args: readonly string[] } | undefined {
+  let i = 0;
+  while (i < args.length && GLOBAL_FLAGS.has(args[i] as string)) i++;
+  if (args[i] === 'help') i++;
+  const word = args[i];
+  if (word === undefined || !entries.some((v) => verbName(v) === word)) return undefined;
+  return { verb: word, args: args.slice(i + 1) };
+}
+
+/**
+ * The command line an alias stands for: `eval …` → `babi eval …`, `help eval` → `babi help eval`
+ * (what `babi eval --help` prints), global flags kept in front; any other line as it is.
+ */
+export function expandAlias(args: readonly string[]): readonly string[] {
+  let i = 0;
+  while (i < args.length && GLOBAL_FLAGS.has(args[i] as string)) i++;
+  const isAlias = (w: string | undefined): boolean => w !== undefined && BABI_VERBS.some((v) => verbName(v) === w);
+  if (args[i] === 'help' && isAlias(args[i + 1])) return [...args.slice(0, i), 'babi', 'help', ...args.slice(i + 1)];
+  if (isAlias(args[i])) return [...args.slice(0, i), 'babi', ...args.slice(i)];
+  return args;
+}
+
+/**
+ * Registers `entries` (default: the program's verbs) on `parent`, in manifest order. With `only`,
+ * just that verb's module is loaded and registered (given `args`, the words after it); every other
+ * verb is a stub that carries its term and summary for the help list. Without `only`, every module
+ * is loaded. The program's help ends with the aliases.
+ */
+export async function registerCommands(parent: Command, entries: readonly VerbEntry[] = VERBS, only?: { verb: string; args: readonly string[] }): Promise<void> {
   const stubs = new Map<Command, string>();
-  for (const v of VERBS) {
+  for (const v of entries) {
     const name = verbName(v);
     if (only === undefined || only.verb === name) {
       const register = await v.load();
-      await register(program, only?.args);
+      await register(parent, only?.args);
     } else {
-      stubs.set(program.command(name).description(v.summary), v.term);
+      stubs.set(parent.command(name).description(v.summary), v.term);
     }
   }
-  if (stubs.size === 0) return;
+  const isProgram = parent.parent === null;
+  if (stubs.size === 0 && !isProgram) return;
   const { Help } = await import('commander');
   const help = new Help();
-  program.configureHelp({ subcommandTerm: (cmd) => stubs.get(cmd) ?? help.subcommandTerm(cmd) });
+  parent.configureHelp({
+    subcommandTerm: (cmd) => stubs.get(cmd) ?? help.subcommandTerm(cmd),
+    ...(isProgram ? { formatHelp: formatHelpWithAliases } : {}),
+  });
+}
+
+/**
+ * Commander's help of the program followed by its "Aliases:" list (each bAbI verb's old top-level
+ * name), laid out as commander lays out a list, so that ../help-pages.json records it as one.
+ */
+function formatHelpWithAliases(this: Help, cmd: Command, helper: Help): string {
+  const text = Object.getPrototypeOf(this).formatHelp.call(this, cmd, helper) as string;
+  const termWidth = helper.padWidth(cmd, helper);
+  const items = BABI_VERBS.map((v) => helper.formatItem(verbName(v), termWidth, `dialogym babi ${verbName(v)}`, helper));
+  return `${text}\n${helper.formatItemList('Aliases:', items, helper).join('\n')}`;
 }
