@@ -6,7 +6,9 @@
  */
 import type { Rng } from '../../../core/rng.js';
 import { Gru, type GruCache } from '../../../nn/gru.js';
+import { gruBackwardPacked, gruForwardPacked } from '../../../nn/gru-batch.js';
 import { softmax } from '../../../nn/kernels.js';
+import { matMul } from '../../../nn/matmul.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 
 /** Indices of the non-zero entries of x, in increasing order. */
@@ -99,8 +101,52 @@ export class HcnNet {
   /**
    * Cross-entropy of a whole dialog (teacher forcing): accumulates gradients by backpropagation
    * through time and returns the summed loss. Each target must be allowed by its step's mask.
+   *
+   * The dialog's steps go through matrix products (`src/nn/matmul.ts`, the packed GRU of
+   * `src/nn/gru-batch.ts` with one sequence): the input side of every step, the logits
+   * (H·Woᵀ + X·Voᵀ) and their gradients are one product each. Same loss and gradients as
+   * {@link lossAndGradSteps} up to float summation order (float32 sums in the products).
    */
   lossAndGrad(xs: readonly Float32Array[], targets: readonly number[], masks: readonly Uint8Array[]): number {
+    const T = this.templates;
+    const H = this.hiddenSize;
+    const F = this.inputSize;
+    const S = xs.length;
+    const X = new Float32Array(S * F);
+    xs.forEach((x, k) => X.set(x.subarray(0, F), k * F));
+    const run = gruForwardPacked(this.gru, X, new Array<number>(S).fill(1));
+    const hs = run.rows.h;
+    // logits of every step: Z = Hs·Woᵀ + X·Voᵀ + bo, −∞ where masked
+    const Z = new Float32Array(S * T);
+    matMul(hs, this.Wo.data, Z, S, H, T, { transB: true });
+    matMul(X, this.Vo.data, Z, S, F, T, { transB: true, accumulate: true });
+    const b = this.bo.data;
+    const G = new Float32Array(S * T);
+    const gb = this.bo.grad;
+    let loss = 0;
+    for (let k = 0; k < S; k++) {
+      const mask = masks[k] as Uint8Array;
+      const z = Z.subarray(k * T, (k + 1) * T);
+      for (let t = 0; t < T; t++) z[t] = mask[t] ? (z[t] as number) + (b[t] as number) : -Infinity;
+      const p = G.subarray(k * T, (k + 1) * T);
+      const target = targets[k] as number;
+      loss += softmax(z, p) - (z[target] as number);
+      p[target] = (p[target] as number) - 1;
+      for (let t = 0; t < T; t++) gb[t] = (gb[t] as number) + (p[t] as number);
+    }
+    matMul(G, hs, this.Wo.grad, T, S, H, { transA: true, accumulate: true });
+    matMul(G, X, this.Vo.grad, T, S, F, { transA: true, accumulate: true });
+    const dh = new Float32Array(S * H);
+    matMul(G, this.Wo.data, dh, S, T, H);
+    gruBackwardPacked(this.gru, run, dh);
+    return loss;
+  }
+
+  /**
+   * {@link lossAndGrad} one step at a time (`Gru.step`, float64 sums, the sparse inputs' non-zero
+   * entries only): the reference of the batched path, kept for its test and `bench/hcn-kernels`.
+   */
+  lossAndGradSteps(xs: readonly Float32Array[], targets: readonly number[], masks: readonly Uint8Array[]): number {
     const T = this.templates;
     const H = this.hiddenSize;
     const F = this.inputSize;
