@@ -1,43 +1,51 @@
 /**
  * HCN training before/after the batched kernels (issue 39): the same `trainHcn` run on bAbI task 6
- * (DSTC2, the task HCN does not solve: accuracy is sensitive to any change; first 500 training dialogs)
- * with the dialog's loss computed one step at a time (`HcnNet.lossAndGradSteps`, `Gru.step`: the
- * path before the kernels) and through matrix products (`HcnNet.lossAndGrad`: the packed GRU and
- * `matMul`), in paired, interleaved rounds; CPU seconds of each run (median over the rounds), the
+ * (DSTC2, first 500 training dialogs; HCN_KERNELS_TASK=task5: task 5's 1,000, which stop after one
+ * epoch at 100% on dev)
+ * with each dialog's loss computed one step at a time (`HcnNet.lossAndGradSteps`, `Gru.step`: the
+ * path before the kernels) and the batch's dialogs through matrix products together
+ * (`HcnNet.lossAndGradBatch`: the packed GRU and `matMul`), in paired, interleaved rounds; CPU seconds of each run (median over the rounds), the
  * ratio, and each path's last epoch loss and tst per-response accuracy (same seed: equal up to
  * float summation order).
  *
- *   node dist/bench/hcn-kernels.bench.js   # HCN_KERNELS_ROUNDS=3, HCN_KERNELS_EPOCHS=2; run it in the foreground
+ *   node dist/bench/hcn-kernels.bench.js   # HCN_KERNELS_ROUNDS=5, HCN_KERNELS_EPOCHS=2, HCN_KERNELS_TASK=task6; run it in the foreground
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
 import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
-import { HcnNet } from '../src/testbeds/restaurant/hcn/net.js';
+import { HcnNet, type HcnDialog } from '../src/testbeds/restaurant/hcn/net.js';
 import { evaluateDialogs } from '../src/rankers/evaluate-responses.js';
 import { accuracy } from '../src/metrics/ranking.js';
 import { babiDir } from '../test/shared-data.js';
 
-const rounds = Number(process.env.HCN_KERNELS_ROUNDS ?? 3);
+const rounds = Number(process.env.HCN_KERNELS_ROUNDS ?? 5);
 const epochs = Number(process.env.HCN_KERNELS_EPOCHS ?? 2);
 if (!existsSync(babiDir)) {
   process.stdout.write(`hcn-kernels bench: skipped, ${babiDir} not found (set DIALOGYM_DATA)\n`);
   process.exit(0);
 }
-const file = (s: string): string => join(babiDir, `dialog-babi-task6-dstc2-${s}.txt`);
-const facts = readBabiKb(file('kb')).facts;
-const candidates = readBabiCandidates(file('candidates')).candidates;
-const train = readBabiDialogs(file('trn')).dialogs.slice(0, 500);
+// task 6 (DSTC2): the task HCN does not solve, accuracy moves with any change; task 5: hcn.bench's
+const task6 = (process.env.HCN_KERNELS_TASK ?? 'task6') === 'task6';
+const file = (s: string): string => join(babiDir, `dialog-babi-${task6 ? 'task6-dstc2' : 'task5-full-dialogs'}-${s}.txt`);
+const facts = readBabiKb(task6 ? file('kb') : join(babiDir, 'dialog-babi-kb-all.txt')).facts;
+const candidates = readBabiCandidates(task6 ? file('candidates') : join(babiDir, 'dialog-babi-candidates.txt')).candidates;
+const train = readBabiDialogs(file('trn')).dialogs.slice(0, task6 ? 500 : undefined);
 const dev = readBabiDialogs(file('dev')).dialogs.slice(0, 20);
 const tst = readBabiDialogs(file('tst')).dialogs.slice(0, 200);
 
-const batched = HcnNet.prototype.lossAndGrad;
-const paths = { steps: HcnNet.prototype.lossAndGradSteps, batched } as const;
+const batched = HcnNet.prototype.lossAndGradBatch;
+const paths = {
+  steps(this: HcnNet, dialogs: readonly HcnDialog[]): number[] {
+    return dialogs.map((d) => (d.xs.length > 0 ? this.lossAndGradSteps(d.xs, d.targets, d.masks) : 0));
+  },
+  batched,
+} as const;
 type Path = keyof typeof paths;
 
 function run(path: Path): { cpu: number; loss: number; acc: number } {
-  HcnNet.prototype.lossAndGrad = paths[path];
+  HcnNet.prototype.lossAndGradBatch = paths[path];
   try {
     const c0 = process.cpuUsage();
     const r = trainHcn({ train, dev, facts }, { epochs, patience: 0 });
@@ -45,11 +53,11 @@ function run(path: Path): { cpu: number; loss: number; acc: number } {
     const acc = accuracy.perResponse(evaluateDialogs(r.model, tst, { candidates }));
     return { cpu: (c.user + c.system) / 1e6, loss: r.fit.history.at(-1)?.loss ?? NaN, acc };
   } finally {
-    HcnNet.prototype.lossAndGrad = batched;
+    HcnNet.prototype.lossAndGradBatch = batched;
   }
 }
 
-process.stdout.write(`hcn training on task 6 (${train.length} dialogs, ${epochs} epochs, dev ${dev.length}, GRU 64, batch 4), ${rounds} interleaved rounds, CPU s of trainHcn\n`);
+process.stdout.write(`hcn training on ${task6 ? 'task 6' : 'task 5'} (${train.length} dialogs, ${epochs} epochs, dev ${dev.length}, GRU 64, batch 4), ${rounds} interleaved rounds, CPU s of trainHcn\n`);
 const cpu: Record<Path, number[]> = { steps: [], batched: [] };
 const last: Partial<Record<Path, { loss: number; acc: number }>> = {};
 for (let i = 0; i < rounds; i++) {

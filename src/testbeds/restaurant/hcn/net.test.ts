@@ -59,3 +59,25 @@ for (const scalar of [false, true]) {
     }
   });
 }
+
+test('HcnNet.lossAndGradBatch: each dialog its own loss, the gradients summed, as one dialog at a time within 1e-5', () => {
+  const net = new HcnNet(29, 16, 9);
+  net.init(createRng(3));
+  for (let t = 0; t < 9; t++) net.bo.data[t] = t / 30;
+  // lengths 5, 0 (no steps), 9, 5: packing sorts them, ties kept in order
+  const ds = [dialog(1, 29, 9, 5), dialog(2, 29, 9, 0), dialog(3, 29, 9, 9), dialog(4, 29, 9, 5)];
+  zeroGrads(net.params);
+  const losses = net.lossAndGradBatch(ds);
+  const batched = net.params.map((p) => Float32Array.from(p.grad));
+  zeroGrads(net.params);
+  const single = ds.map((d) => (d.xs.length > 0 ? net.lossAndGradSteps(d.xs, d.targets, d.masks) : 0));
+  assert.equal(losses.length, 4);
+  assert.equal(losses[1], 0);
+  losses.forEach((l, i) => assert.ok(Math.abs(l - (single[i] as number)) <= 1e-5 * Math.max(1, single[i] as number), `dialog ${i}: ${l} vs ${single[i]}`));
+  net.params.forEach((p, i) => {
+    const ga = batched[i] as Float32Array;
+    let scale = 0;
+    for (const v of p.grad) scale = Math.max(scale, Math.abs(v));
+    for (let j = 0; j < ga.length; j++) assert.ok(Math.abs((ga[j] as number) - (p.grad[j] as number)) <= 1e-5 * scale, `${p.name}[${j}]: ${ga[j]} vs ${p.grad[j]}`);
+  });
+});
