@@ -6,7 +6,9 @@
  */
 import type { Rng } from '../../../core/rng.js';
 import { Gru, type GruCache } from '../../../nn/gru.js';
+import { gruBackwardPacked, gruForwardPacked } from '../../../nn/gru-batch.js';
 import { softmax } from '../../../nn/kernels.js';
+import { matMul } from '../../../nn/matmul.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 
 /** Indices of the non-zero entries of x, in increasing order. */
@@ -20,6 +22,13 @@ export interface HcnStepOut {
   readonly h: Float32Array;
   /** Probabilities over templates (0 where masked). */
   readonly probs: Float32Array;
+}
+
+/** A training dialog as the network sees it: per step, the features, the target template and the action mask. */
+export interface HcnDialog {
+  readonly xs: readonly Float32Array[];
+  readonly targets: readonly number[];
+  readonly masks: readonly Uint8Array[];
 }
 
 export class HcnNet {
@@ -99,8 +108,80 @@ export class HcnNet {
   /**
    * Cross-entropy of a whole dialog (teacher forcing): accumulates gradients by backpropagation
    * through time and returns the summed loss. Each target must be allowed by its step's mask.
+   * A batch of one for {@link lossAndGradBatch}.
    */
   lossAndGrad(xs: readonly Float32Array[], targets: readonly number[], masks: readonly Uint8Array[]): number {
+    return this.lossAndGradBatch([{ xs, targets, masks }])[0] as number;
+  }
+
+  /**
+   * {@link lossAndGrad} of several dialogs at once (their gradients summed), returning each
+   * dialog's loss. The dialogs go through matrix products (`src/nn/matmul.ts`): packed, longest
+   * first, through the GRU of `src/nn/gru-batch.ts` (one product per step for the whole batch's
+   * recurrent side), then the logits of every step of every dialog (Hs·Woᵀ + X·Voᵀ) and their
+   * gradients one product each. Same losses and gradients as {@link lossAndGradSteps} per dialog
+   * up to float summation order (float32 sums in the products).
+   */
+  lossAndGradBatch(dialogs: readonly HcnDialog[]): number[] {
+    const T = this.templates;
+    const H = this.hiddenSize;
+    const F = this.inputSize;
+    const losses = dialogs.map(() => 0);
+    const order = dialogs.map((_, i) => i).filter((i) => (dialogs[i] as HcnDialog).xs.length > 0);
+    order.sort((i, j) => (dialogs[j] as HcnDialog).xs.length - (dialogs[i] as HcnDialog).xs.length || i - j);
+    if (order.length === 0) return losses;
+    const longest = (dialogs[order[0] as number] as HcnDialog).xs.length;
+    // packed, time-major: step t holds the dialogs longer than t (a prefix of `order`)
+    const sizes: number[] = [];
+    for (let t = 0; t < longest; t++) sizes.push(order.filter((i) => (dialogs[i] as HcnDialog).xs.length > t).length);
+    const P = sizes.reduce((x, y) => x + y, 0);
+    const X = new Float32Array(P * F);
+    const rowDialog = new Int32Array(P);
+    const rowStep = new Int32Array(P);
+    let row = 0;
+    sizes.forEach((n, t) => {
+      for (let q = 0; q < n; q++, row++) {
+        const d = order[q] as number;
+        X.set(((dialogs[d] as HcnDialog).xs[t] as Float32Array).subarray(0, F), row * F);
+        rowDialog[row] = d;
+        rowStep[row] = t;
+      }
+    });
+    const run = gruForwardPacked(this.gru, X, sizes);
+    const hs = run.rows.h;
+    // logits of every row: Z = Hs·Woᵀ + X·Voᵀ + bo, −∞ where masked
+    const Z = new Float32Array(P * T);
+    matMul(hs, this.Wo.data, Z, P, H, T, { transB: true });
+    matMul(X, this.Vo.data, Z, P, F, T, { transB: true, accumulate: true });
+    const b = this.bo.data;
+    const G = new Float32Array(P * T);
+    const gb = this.bo.grad;
+    for (let k = 0; k < P; k++) {
+      const d = dialogs[rowDialog[k] as number] as HcnDialog;
+      const step = rowStep[k] as number;
+      const mask = d.masks[step] as Uint8Array;
+      const z = Z.subarray(k * T, (k + 1) * T);
+      for (let t = 0; t < T; t++) z[t] = mask[t] ? (z[t] as number) + (b[t] as number) : -Infinity;
+      const p = G.subarray(k * T, (k + 1) * T);
+      const target = d.targets[step] as number;
+      const di = rowDialog[k] as number;
+      losses[di] = (losses[di] as number) + softmax(z, p) - (z[target] as number);
+      p[target] = (p[target] as number) - 1;
+      for (let t = 0; t < T; t++) gb[t] = (gb[t] as number) + (p[t] as number);
+    }
+    matMul(G, hs, this.Wo.grad, T, P, H, { transA: true, accumulate: true });
+    matMul(G, X, this.Vo.grad, T, P, F, { transA: true, accumulate: true });
+    const dh = new Float32Array(P * H);
+    matMul(G, this.Wo.data, dh, P, T, H);
+    gruBackwardPacked(this.gru, run, dh);
+    return losses;
+  }
+
+  /**
+   * {@link lossAndGrad} one step at a time (`Gru.step`, float64 sums, the sparse inputs' non-zero
+   * entries only): the reference of the batched path, kept for its test and `bench/hcn-kernels`.
+   */
+  lossAndGradSteps(xs: readonly Float32Array[], targets: readonly number[], masks: readonly Uint8Array[]): number {
     const T = this.templates;
     const H = this.hiddenSize;
     const F = this.inputSize;

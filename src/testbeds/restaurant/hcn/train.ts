@@ -393,6 +393,7 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   const devScorer = encodedScorer(model, dev);
   const opt = adam(o.lr);
   const order = seqs.map((_, i) => i);
+  const batchLoss = new Map<number, number>();
   const result = fitMiniBatches(
     {
       rng,
@@ -401,10 +402,12 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
       params: model.params,
       optimizer: opt,
       maxGradNorm: o.maxGradNorm,
-      example(k) {
-        const s = seqs[k] as Sequence;
-        return s.xs.length > 0 ? model.net.lossAndGrad(s.xs, s.targets, s.masks) : 0;
+      // the batch's dialogs go through the network together (packed); each example returns its loss
+      beforeBatch(batch) {
+        const losses = model.net.lossAndGradBatch(batch.map((k) => seqs[k] as Sequence));
+        batch.forEach((k, i) => batchLoss.set(k, losses[i] as number));
       },
+      example: (k) => batchLoss.get(k) ?? 0,
       afterExamples: () => {
         for (const i of frozen) model.net.Vo.grad[i] = 0;
       },
