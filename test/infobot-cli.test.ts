@@ -159,3 +159,40 @@ test('infobot train --agent e2e-soft writes the agent; eval uses it; --init cont
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-soft', '--hard-count', 'log']), /^error: --hard-count: only for --agent rl-hard/);
   oneLineError(cli(['infobot', 'train', '--agent', 'rl-hard', '--hard-count', 'cubic']), /^error: --hard-count: 'cubic' is not bins or log/);
 });
+
+test('infobot table --seeds: each cell is mean ± sd over the evaluation seeds, the per-seed figures are infobot eval --seed k', () => {
+  const base = ['infobot', 'table', '--episodes', '50', '--splits', 'small', '--agents', 'rule-soft,max', '--temperatures', 'none'];
+  const r = cli([...base, '--seeds', '1,7', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  type Figures = { agent: string; split: string; episodes: number; turns: number; success: number; reward: number; rewardStdErr: number };
+  const rows = (JSON.parse(r.stdout) as { rows: (Figures & { sd: { turns: number; success: number; reward: number }; seeds: (Figures & { seed: number })[] })[] }).rows;
+  assert.deepEqual(rows.map((x) => x.agent), ['rule-soft', 'max']);
+  for (const row of rows) {
+    assert.deepEqual(row.seeds.map((s) => s.seed), [1, 7]);
+    for (const { seed, ...figures } of row.seeds) {
+      const e = cli(['infobot', 'eval', '--agent', row.agent, '--split', 'small', '--episodes', '50', '--seed', String(seed), '--json']);
+      assert.equal(e.code, 0, e.stderr);
+      assert.deepEqual(figures, JSON.parse(e.stdout));
+    }
+    const a = row.seeds[0] as Figures;
+    const b = row.seeds[1] as Figures;
+    for (const k of ['turns', 'success', 'reward'] as const) {
+      assert.ok(Math.abs(row[k] - (a[k] + b[k]) / 2) < 1e-12, `${row.agent} ${k}`);
+      assert.ok(Math.abs(row.sd[k] - Math.abs(a[k] - b[k]) / Math.SQRT2) < 1e-12, `${row.agent} sd ${k}`);
+    }
+  }
+  const soft = rows[0] as (typeof rows)[number];
+  assert.notEqual(soft.seeds[0]?.reward, soft.seeds[1]?.reward);
+  // The Markdown shows mean ± sd of T, S and R, and judges the mean against the paper.
+  const md = cli([...base, '--seeds', '1,7']).stdout;
+  assert.match(md, /per cell and evaluation seed \(seeds 1, 7\)/);
+  const f2 = (x: number): string => x.toFixed(2);
+  assert.ok(md.includes(`| rule-soft | ${f2(soft.turns)} ± ${f2(soft.sd.turns)} | ${f2(soft.success)} ± ${f2(soft.sd.success)} | ${f2(soft.reward)} ± ${f2(soft.sd.reward)} |`), md);
+  assert.match(md, new RegExp(`^\\| rule-soft \\| ${f2(soft.reward)} / 0\\.32 `, 'm'));
+  // One seed is today's table, byte for byte.
+  const one = cli([...base, '--seeds', '7']);
+  assert.equal(one.code, 0, one.stderr);
+  assert.equal(one.stdout, cli([...base, '--seed', '7']).stdout);
+  assert.equal(cli([...base, '--seeds', '1', '--json']).stdout, cli([...base, '--json']).stdout);
+  oneLineError(cli([...base, '--seeds', '1,x']), /^error: --seeds: expected an integer, got 'x'$/);
+});

@@ -51,6 +51,7 @@ import {
   summarize,
   type EpisodeResult,
   type EvalReport,
+  type TableRow,
 } from '../../testbeds/infobot/index.js';
 import { shardItems, type ShardItem } from '../../core/shard.js';
 import { shardOf, shardOptions, writeShard, type MergedRun, type ShardFlags } from '../shard.js';
@@ -120,6 +121,12 @@ function kbOptions(cmd: Command): Command {
 /** The figures of an evaluation, as `--json` prints them. */
 function reportFigures(r: EvalReport): EvalReport {
   return { agent: r.agent, split: r.split, episodes: r.episodes, turns: r.turns, success: r.success, reward: r.reward, rewardStdErr: r.rewardStdErr };
+}
+
+/** A cell of `infobot table --json`: the figures, plus the sd and each seed's figures over several evaluation seeds. */
+function rowFigures(r: TableRow): object {
+  if (r.seeds === undefined) return reportFigures(r);
+  return { ...reportFigures(r), sd: r.sd, seeds: r.seeds.map((s) => ({ seed: s.seed, ...reportFigures(s) })) };
 }
 
 interface InfobotEvalFlags extends KbFlags {
@@ -226,6 +233,7 @@ export function registerInfobot(program: Command): void {
     .description("reproduce the paper's Table 2 (rule, RL, E2E agents and Max; the paper's cell beside ours with the difference) and the reward against NLG temperature, as Markdown")
     .option('--episodes <n>', 'simulated dialogs per cell', intFlag('--episodes', 1, 10_000_000), 5000)
     .option('--seed <n>', 'seed of the episodes', intFlag('--seed', 0), 1)
+    .option('--seeds <list>', 'comma-separated evaluation seeds, e.g. 1,7,13: every cell is run once per seed and shows mean ± sd over them, judged on the mean (default: --seed alone)', listFlag('--seeds', intFlag('--seeds', 0)))
     .option('--kb-seed <n>', 'seed of the generated KBs', intFlag('--kb-seed', 0), 1)
     .addOption(new Option('--splits <list>', 'comma-separated KB splits').argParser(listFlag('--splits', splitFlag)).default([...SPLITS], SPLITS.join(',')))
     .option('--agents <list>', `comma-separated agents (default ${TABLE_AGENTS.join(',')}, plus the rl-* agents whose default policies exist for every split)`, listFlag('--agents', (a) => (infobotAgents.get(a), a)))
@@ -238,9 +246,9 @@ export function registerInfobot(program: Command): void {
     .option('--sweep-agents <list>', 'comma-separated agents of the temperature sweep (default: the table agents but max)', listFlag('--sweep-agents', (a) => (infobotAgents.get(a), a)))
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
     .option('--out <file>', 'Markdown file to write; the LaTeX table (.tex) and the chart (.svg) are written beside it (default: none, the table is only printed)', outFileFlag('--out'))
-    .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown')
+    .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown (several --seeds: the means, rewardStdErr the sd of R, plus "sd" and "seeds":[{"seed",…}])')
     .action(
-      action((o: { episodes: number; seed: number; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean }) => {
+      action((o: { episodes: number; seed: number; seeds?: number[]; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean }) => {
         const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => locateDefaultPolicy(o.policies, a, s) !== undefined));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
@@ -249,6 +257,7 @@ export function registerInfobot(program: Command): void {
           splits: o.splits,
           episodes: o.episodes,
           seed: o.seed,
+          ...(o.seeds !== undefined ? { evalSeeds: o.seeds } : {}),
           kbSeed: o.kbSeed,
           temperatures: o.temperatures,
           sweepSplit: o.sweepSplit,
@@ -267,7 +276,7 @@ export function registerInfobot(program: Command): void {
           writeFileAtomic(`${stem}.svg`, infobotSvg(r.rows));
         }
         if (o.json) {
-          out(JSON.stringify({ rows: r.rows.map(reportFigures), sweep: r.sweep.map((s) => ({ ...reportFigures(s), temperature: s.temperature })), ...(o.out !== undefined ? { out: o.out } : {}) }));
+          out(JSON.stringify({ rows: r.rows.map(rowFigures), sweep: r.sweep.map((s) => ({ ...rowFigures(s), temperature: s.temperature })), ...(o.out !== undefined ? { out: o.out } : {}) }));
           return;
         }
         process.stdout.write(r.markdown);

@@ -2,6 +2,8 @@
  * The Table 2 reproduction: T, S, R ± standard error for agents × KB splits, plus the reward of the
  * rule agents against the NLG temperature (Figure 5), as a Markdown report.
  */
+import { ConfigError } from '../../core/errors.js';
+import { meanSd } from '../../metrics/stats.js';
 import { booktabsTable, latexEscape } from '../../report/latex.js';
 import { dotPlotSvg } from '../../report/dotplot.js';
 import type { EvalReport } from './evaluate.js';
@@ -23,6 +25,12 @@ export interface TableOptions {
   splits: readonly SplitName[];
   episodes: number;
   seed: number;
+  /**
+   * Evaluation seeds (default: `[seed]`). With two or more, every cell is run once per seed and
+   * shows mean ± sd over the seeds (T, S and R), judged against the paper on the mean; the
+   * per-seed figures are in `TableRow.seeds`.
+   */
+  evalSeeds?: readonly number[];
   kbSeed: number;
   /** NLG temperatures for the temperature sweep (empty: no sweep). */
   temperatures: readonly number[];
@@ -49,9 +57,37 @@ export interface TableOptions {
  * ```
  */
 export interface TableResult {
-  readonly rows: readonly EvalReport[];
-  readonly sweep: readonly (EvalReport & { temperature: number })[];
+  readonly rows: readonly TableRow[];
+  readonly sweep: readonly (TableRow & { temperature: number })[];
   readonly markdown: string;
+}
+
+/**
+ * One cell of `infobotTable`: with one evaluation seed, that run's report; with several, T, S and R
+ * are the means over the seeds, `rewardStdErr` is the sd of R over the seeds, `sd` holds the sd of
+ * T, S and R, and `seeds` each seed's own report.
+ *
+ * @example
+ * ```ts
+ * import { infobotTable } from 'dialogym/infobot';
+ * const t = infobotTable({ agents: ['rule-soft'], splits: ['small'], episodes: 50, seed: 1, evalSeeds: [1, 7], kbSeed: 1, temperatures: [], sweepSplit: 'small', sweepAgents: [] });
+ * t.rows[0]?.seeds?.map((s) => s.reward); // R on seed 1 and on seed 7; t.rows[0]?.reward is their mean
+ * ```
+ */
+export type TableRow = EvalReport & {
+  readonly sd?: { readonly turns: number; readonly success: number; readonly reward: number };
+  readonly seeds?: readonly (EvalReport & { readonly seed: number })[];
+};
+
+/** The cell of one agent over the evaluation seeds (one seed: its report unchanged). */
+function overSeeds(seeds: readonly number[], run: (seed: number) => EvalReport): TableRow {
+  if (seeds.length === 1) return run(seeds[0] as number);
+  const runs = seeds.map((seed) => ({ ...run(seed), seed }));
+  const first = runs[0] as EvalReport & { seed: number };
+  const t = meanSd(runs.map((r) => r.turns));
+  const s = meanSd(runs.map((r) => r.success));
+  const r = meanSd(runs.map((x) => x.reward));
+  return { agent: first.agent, split: first.split, episodes: first.episodes, turns: t.mean, success: s.mean, reward: r.mean, rewardStdErr: r.sd, sd: { turns: t.sd, success: s.sd, reward: r.sd }, seeds: runs };
 }
 
 const f2 = (x: number): string => x.toFixed(2);
@@ -138,28 +174,39 @@ function isLearnedAgent(agent: string): boolean {
  * ```
  */
 export function infobotTable(o: TableOptions): TableResult {
-  const total = o.episodes * (o.agents.length * o.splits.length + o.temperatures.length * o.sweepAgents.length);
+  const seeds = o.evalSeeds ?? [o.seed];
+  if (seeds.length === 0) throw new ConfigError('evalSeeds: expected at least one seed');
+  const several = seeds.length > 1;
+  const total = seeds.length * o.episodes * (o.agents.length * o.splits.length + o.temperatures.length * o.sweepAgents.length);
   let done = 0;
   const tick = (): void => o.onProgress?.(++done, total);
-  const rows: EvalReport[] = [];
+  const policy = o.policyDir !== undefined ? { policyDir: o.policyDir } : {};
+  const rows: TableRow[] = [];
   for (const split of o.splits) {
     const env = new InfoBotEnv({ split, kbSeed: o.kbSeed });
-    for (const agent of o.agents) rows.push(evaluateAgent({ agent, split, episodes: o.episodes, seed: o.seed, env, onEpisode: tick, ...(o.policyDir !== undefined ? { policyDir: o.policyDir } : {}) }));
+    for (const agent of o.agents) rows.push(overSeeds(seeds, (seed) => evaluateAgent({ agent, split, episodes: o.episodes, seed, env, onEpisode: tick, ...policy })));
   }
-  const sweep: (EvalReport & { temperature: number })[] = [];
+  const sweep: (TableRow & { temperature: number })[] = [];
   for (const temperature of o.temperatures) {
     const env = new InfoBotEnv({ split: o.sweepSplit, kbSeed: o.kbSeed, temperature });
-    for (const agent of o.sweepAgents) sweep.push({ ...evaluateAgent({ agent, episodes: o.episodes, seed: o.seed, env, onEpisode: tick, ...(o.policyDir !== undefined ? { policyDir: o.policyDir } : {}) }), temperature });
+    for (const agent of o.sweepAgents) sweep.push({ ...overSeeds(seeds, (seed) => evaluateAgent({ agent, episodes: o.episodes, seed, env, onEpisode: tick, ...policy })), temperature });
   }
+  /** A figure of a cell: the value, or mean ± sd over the seeds. */
+  const fig = (r: TableRow, k: 'turns' | 'success'): string => (several ? `${f2(r[k])} ± ${f2(r.sd?.[k] ?? 0)}` : f2(r[k]));
   const lines: string[] = [];
   lines.push('# KB-InfoBot: Table 2', '');
-  lines.push(`Generated KBs (seed ${o.kbSeed}), ${o.episodes} simulated dialogs per cell (episode seed ${o.seed}); T = average turns, S = success rate, R = average reward ± standard error.`, '');
+  lines.push(
+    several
+      ? `Generated KBs (seed ${o.kbSeed}), ${o.episodes} simulated dialogs per cell and evaluation seed (seeds ${seeds.join(', ')}); T = average turns, S = success rate, R = average reward, each mean ± sd over the seeds.`
+      : `Generated KBs (seed ${o.kbSeed}), ${o.episodes} simulated dialogs per cell (episode seed ${seeds[0] as number}); T = average turns, S = success rate, R = average reward ± standard error.`,
+    '',
+  );
   lines.push('| agent | ' + o.splits.map((s) => `${s} (N=${splitSpec(s).movies}) T | S | R`).join(' | ') + ' |');
   lines.push('|---|' + o.splits.map(() => '---:|---:|---:').join('|') + '|');
   for (const agent of o.agents) {
     const cells = o.splits.map((s) => {
-      const r = rows.find((x) => x.agent === agent && x.split === s) as EvalReport;
-      return `${f2(r.turns)} | ${f2(r.success)} | ${f2(r.reward)} ± ${f2(r.rewardStdErr)}`;
+      const r = rows.find((x) => x.agent === agent && x.split === s) as TableRow;
+      return `${fig(r, 'turns')} | ${fig(r, 'success')} | ${f2(r.reward)} ± ${f2(r.rewardStdErr)}`;
     });
     lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
@@ -167,7 +214,7 @@ export function infobotTable(o: TableOptions): TableResult {
   if (compared.length > 0) {
     lines.push('', '## Against the paper', '');
     lines.push(
-      'Ours / paper (difference) per cell; ✓: R within ± 0.15 of the paper or, for a learned agent, higher; for Max also T within ± 0.7. S per split below.',
+      `Ours${several ? ' (mean over the seeds)' : ''} / paper (difference) per cell; ✓: R within ± ${REWARD_TOLERANCE} of the paper or, for a learned agent, higher; for Max also T within ± 0.7. S per split below.`,
       '',
     );
     lines.push('| agent | ' + o.splits.map((s) => `${s} R | T`).join(' | ') + ' |');
@@ -199,8 +246,8 @@ export function infobotTable(o: TableOptions): TableResult {
     lines.push('|---:|' + o.sweepAgents.map(() => '---:|---:').join('|') + '|');
     for (const t of o.temperatures) {
       const cells = o.sweepAgents.map((a) => {
-        const r = sweep.find((x) => x.agent === a && x.temperature === t) as EvalReport;
-        return `${f2(r.success)} | ${f2(r.reward)} ± ${f2(r.rewardStdErr)}`;
+        const r = sweep.find((x) => x.agent === a && x.temperature === t) as TableRow;
+        return `${fig(r, 'success')} | ${f2(r.reward)} ± ${f2(r.rewardStdErr)}`;
       });
       lines.push(`| ${t} | ${cells.join(' | ')} |`);
     }
