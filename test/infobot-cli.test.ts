@@ -184,7 +184,10 @@ test('infobot table --seeds: each cell is mean ± sd over the evaluation seeds, 
   const soft = rows[0] as (typeof rows)[number];
   assert.notEqual(soft.seeds[0]?.reward, soft.seeds[1]?.reward);
   // The Markdown shows mean ± sd of T, S and R, and judges the mean against the paper.
-  const md = cli([...base, '--seeds', '1,7']).stdout;
+  const outMd = join(tmp, 'seeds', 'infobot.md');
+  const md = cli([...base, '--seeds', '1,7', '--out', outMd]).stdout;
+  assert.match(readFileSync(join(tmp, 'seeds', 'infobot.tex'), 'utf8'), /R\\,\$\\pm\$\\,sd over the 2 evaluation seeds/);
+  assert.match(readFileSync(join(tmp, 'seeds', 'infobot.svg'), 'utf8'), /mean ± sd over 2 evaluation seeds of 50 simulated dialogs/);
   assert.match(md, /per cell and evaluation seed \(seeds 1, 7\)/);
   const f2 = (x: number): string => x.toFixed(2);
   assert.ok(md.includes(`| rule-soft | ${f2(soft.turns)} ± ${f2(soft.sd.turns)} | ${f2(soft.success)} ± ${f2(soft.sd.success)} | ${f2(soft.reward)} ± ${f2(soft.sd.reward)} |`), md);

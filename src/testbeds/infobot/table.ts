@@ -284,8 +284,9 @@ const SPLIT_LABEL: Readonly<Record<SplitName, string>> = { small: 'Small', mediu
  * console.log(infobotLatex(t.rows));
  * ```
  */
-export function infobotLatex(rows: readonly EvalReport[]): string {
+export function infobotLatex(rows: readonly TableRow[]): string {
   const { agents, splits } = axes(rows);
+  const seeds = rows[0]?.seeds?.length ?? 1;
   const body = agents.map((agent) => [
     latexEscape(agent),
     ...splits.flatMap((split) => {
@@ -304,7 +305,9 @@ export function infobotLatex(rows: readonly EvalReport[]): string {
     headerRules: splits.map((_, i) => `\\cmidrule(lr){${2 + 3 * i}-${4 + 3 * i}}`).join(' '),
     body,
     caption:
-      'KB-InfoBot, Table 2 of Dhingra et al.\\ (2017) reproduced on generated KBs (the paper\'s are not public): average turns T, success rate S, average reward R\\,$\\pm$\\,standard error over simulated dialogs; the paper\'s R in parentheses. ' +
+      'KB-InfoBot, Table 2 of Dhingra et al.\\ (2017) reproduced on generated KBs (the paper\'s are not public): average turns T, success rate S, average reward R\\,$\\pm$\\,' +
+      (seeds > 1 ? `sd over the ${seeds} evaluation seeds (T, S and R: means over the seeds)` : 'standard error over simulated dialogs') +
+      '; the paper\'s R in parentheses. ' +
       '$^\\dagger$: R more than 0.15 from the paper\'s (a learned agent: more than 0.15 below it).',
     label: 'tab:infobot-table2',
     size: 'footnotesize',
@@ -327,7 +330,8 @@ const REWARD_AXIS = [-0.5, 2] as const;
  * const svg: string = infobotSvg(t.rows);
  * ```
  */
-export function infobotSvg(rows: readonly EvalReport[]): string {
+export function infobotSvg(rows: readonly TableRow[]): string {
+  const seeds = rows[0]?.seeds?.length ?? 1;
   const { agents, splits } = axes(rows);
   const episodes = Math.max(...rows.map((r) => r.episodes));
   const panels = agents.map((agent) => ({
@@ -346,7 +350,7 @@ export function infobotSvg(rows: readonly EvalReport[]): string {
   }));
   return dotPlotSvg(panels, {
     title: 'KB-InfoBot: average reward per dialog',
-    subtitle: `Generated KBs; dialogym: mean ± s.e. over ${episodes} simulated dialogs`,
+    subtitle: seeds > 1 ? `Generated KBs; dialogym: mean ± sd over ${seeds} evaluation seeds of ${episodes} simulated dialogs` : `Generated KBs; dialogym: mean ± s.e. over ${episodes} simulated dialogs`,
     xLabel: 'average reward',
     domain: REWARD_AXIS,
     ticks: [-0.5, 0, 0.5, 1, 1.5, 2],
