@@ -11,7 +11,7 @@
  * The products differ from the float64-accumulated `matVec` family in the last bits only.
  */
 import { ConfigError } from '../core/errors.js';
-import { F32X4_ADD, F32X4_MUL, F32_LOAD, I32, V128, get, wasmApi, i32const, leb, memarg, section, set, simd, str, v128load, v128store, vec } from './wasm.js';
+import { F32X4_ADD, F32X4_MUL, F32_LOAD, I32, V128, compiledOnce, get, wasmApi, i32const, leb, memarg, section, set, simd, str, v128load, v128store, vec } from './wasm.js';
 
 /**
  * Which operands are transposed and whether C is added to.
@@ -122,17 +122,7 @@ function mmModule(): Uint8Array {
   ]);
 }
 
-let compiled: InstanceType<typeof wasmApi.Module> | null | undefined;
-function simdModule(): InstanceType<typeof wasmApi.Module> | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new wasmApi.Module(mmModule());
-    } catch {
-      compiled = null; // no WebAssembly SIMD here
-    }
-  }
-  return compiled;
-}
+const simdModule = compiledOnce(mmModule);
 
 /**
  * Whether `matMul` runs on the WebAssembly SIMD kernel here (else on `matMulScalar`).

@@ -293,17 +293,25 @@ function kernelsModule(): Uint8Array {
   ]);
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-function module(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(kernelsModule());
-    } catch {
-      compiled = null; // no WebAssembly SIMD here
+/**
+ * A module compiled once, on first use, from the bytes `build` makes: null where it cannot be
+ * compiled (no WebAssembly SIMD here), and the callers take their scalar path. Internal.
+ */
+export function compiledOnce(build: () => Uint8Array): () => WebAssembly.Module | null {
+  let compiled: WebAssembly.Module | null | undefined;
+  return () => {
+    if (compiled === undefined) {
+      try {
+        compiled = new wasmApi.Module(build());
+      } catch {
+        compiled = null; // no WebAssembly SIMD here
+      }
     }
-  }
-  return compiled;
+    return compiled;
+  };
 }
+
+const module = compiledOnce(kernelsModule);
 
 /** Each matrix row as a bag of word ids into a word matrix of `vocabRows`×32. */
 export interface Bags {
