@@ -39,9 +39,10 @@ export { writeFileAtomic, writeFolder, StagedFolder, removeLeftovers, checkCompl
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset } from './env/env.js';
+export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView } from './env/env.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
+export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/person.js';
 
 // File formats.
 export {

@@ -11,6 +11,7 @@ import { Registry } from '../core/registry.js';
 import { ConfigError, DialogymError, StateError } from '../core/errors.js';
 import { createRng, type Rng } from '../core/rng.js';
 import { checkSchema, type SchemaName } from '../formats/schema.js';
+import type { PersonView } from './person.js';
 
 /**
  * Diagnostic data an environment returns with `reset` and `step` (Gymnasium's `info` dict): not
@@ -249,6 +250,8 @@ export interface EnvFamily {
   readonly schema: EnvSchemaName;
   /** How played episodes of the family become its testbed's dataset (`exportDataset`); absent: none. */
   readonly dataset?: DatasetExport;
+  /** What a person sees of its episodes (`person.ts`: goal card, hint, agent view, outcome); absent: none. */
+  readonly person?: PersonView;
 }
 
 /** Whether `v` holds only JSON data (no function, class instance or typed array at any depth). */
@@ -277,6 +280,7 @@ export function checkEnvOptions(envId: string, options: EnvOptions | undefined, 
 
 const familySchemas = new Map<string, EnvSchemaName>();
 const familyDatasets = new Map<string, DatasetExport>();
+const familyPersonViews = new Map<string, PersonView>();
 
 /**
  * Registers a built-in environment of a family (internal): `make(id, options)` checks the options
@@ -297,6 +301,21 @@ export function registerEnv<O extends object>(id: string, description: string, f
   });
   familySchemas.set(id, family.schema);
   if (family.dataset) familyDatasets.set(id, family.dataset);
+  if (family.person) familyPersonViews.set(id, family.person);
+}
+
+/**
+ * The person view of a registered environment's family (`person.ts`), or undefined when its
+ * testbed declares none.
+ *
+ * @example
+ * ```ts
+ * import { envPersonView } from 'dialogym';
+ * envPersonView('my-env-v0'); // undefined: an environment registered without one
+ * ```
+ */
+export function envPersonView(envId: string): PersonView | undefined {
+  return familyPersonViews.get(envId);
 }
 
 /**
