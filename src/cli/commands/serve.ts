@@ -10,6 +10,10 @@ import { action, alias, inputFlag, intFlag } from '../run.js';
 import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { ConfigError, DialogymError } from '../../core/errors.js';
 import { SUMMARY } from './summaries.js';
+import { loadModels } from '../../testbeds/index.js';
+
+// The testbeds' models (rules, hcn): the chat's --model names them.
+await loadModels();
 
 interface ServeFlags extends ServingFlags {
   model?: string;
