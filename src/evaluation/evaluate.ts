@@ -22,7 +22,7 @@ import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../age
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
 import { requestKey } from '../llm/canonical.js';
-import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from './user-voice.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
@@ -200,8 +200,25 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
   };
   // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
   const said: string[] = [];
+  /** The voice's words for one user turn, their tokens counted. */
+  const ask = async (turn: UserTurn): Promise<string> => {
+    const r = await (voice as UserVoiceSession).say(turn).catch((e: unknown) => {
+      if (e instanceof LlmError && e.usage) userUsage = addUsage(userUsage ?? NO_USAGE, e.usage); // a reply it could not use still cost its tokens
+      throw e;
+    });
+    if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+    return r.text;
+  };
   const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
     if (!voice) return o;
+    const shown = o as { history?: unknown; utterance?: unknown } | null;
+    if (shown !== null && typeof shown === 'object' && !Array.isArray(shown.history) && typeof shown.utterance === 'string') {
+      // An environment that shows only the user's latest words (KB-InfoBot): each observation's utterance is a user turn.
+      const template = shown.utterance;
+      if (template === '' || SILENCE.test(template)) return o;
+      said.push(await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: [] }));
+      return { ...shown, utterance: said[said.length - 1] };
+    }
     const history = ((o as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
     const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
     for (let k = said.length; k < users.length; k++) {
@@ -212,12 +229,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       }
       const before = (withUserWords(o, said) as { history: Array<{ speaker: string; text: string }> }).history;
       const at = history.indexOf(users[k] as { speaker: string; text: string });
-      const r = await voice.say({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never }).catch((e: unknown) => {
-        if (e instanceof LlmError && e.usage) userUsage = addUsage(userUsage ?? NO_USAGE, e.usage); // a reply it could not use still cost its tokens
-        throw e;
-      });
-      said.push(r.text);
-      if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+      said.push(await ask({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never }));
     }
     return withUserWords(o, said);
   };
