@@ -23,6 +23,7 @@ import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
 import { requestKey } from '../llm/canonical.js';
 import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import type { Turn } from '../core/dialog.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
@@ -194,14 +195,30 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
       ...(usage ? { usage } : {}),
       ...(userUsage ? { userUsage } : {}),
+      ...(voice && spoken.length > 0 ? { userWords: said.slice() } : {}),
       ...(options !== undefined ? { options } : {}),
     };
     return { record: { ...record, ...more }, agentFailed };
   };
   // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
   const said: string[] = [];
+  // An observation without a dialog history but with the user's `utterance` (KB-InfoBot): each observation brings one user turn.
+  const utteranceOnly = (o: unknown): o is { utterance: string } => o !== null && typeof o === 'object' && !Array.isArray((o as { history?: unknown }).history) && typeof (o as { utterance?: unknown }).utterance === 'string';
+  const spoken: Turn[] = [];
   const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
     if (!voice) return o;
+    if (utteranceOnly(o)) {
+      if (agentAction !== undefined) spoken.push({ speaker: 'bot', text: typeof agentAction === 'string' ? agentAction : JSON.stringify(agentAction) });
+      const template = o.utterance;
+      const r = await voice.say({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice() }).catch((e: unknown) => {
+        if (e instanceof LlmError && e.usage) userUsage = addUsage(userUsage ?? NO_USAGE, e.usage);
+        throw e;
+      });
+      said.push(r.text);
+      spoken.push({ speaker: 'user', text: r.text });
+      if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+      return { ...o, utterance: r.text };
+    }
     const history = ((o as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
     const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
     for (let k = said.length; k < users.length; k++) {
