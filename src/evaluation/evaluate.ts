@@ -23,6 +23,7 @@ import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
 import { requestKey } from '../llm/canonical.js';
 import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import type { Turn } from '../core/dialog.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
@@ -194,6 +195,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
       ...(usage ? { usage } : {}),
       ...(userUsage ? { userUsage } : {}),
+      ...(voice && spoken.length > 0 ? { userWords: said.slice() } : {}),
       ...(options !== undefined ? { options } : {}),
     };
     return { record: { ...record, ...more }, agentFailed };
@@ -209,15 +211,19 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
     return r.text;
   };
+  // An observation without a dialog history but with the user's `utterance` (KB-InfoBot): each observation brings one user turn.
+  const utteranceOnly = (o: unknown): o is { utterance: string } => o !== null && typeof o === 'object' && !Array.isArray((o as { history?: unknown }).history) && typeof (o as { utterance?: unknown }).utterance === 'string';
+  const spoken: Turn[] = [];
   const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
     if (!voice) return o;
-    const shown = o as { history?: unknown; utterance?: unknown } | null;
-    if (shown !== null && typeof shown === 'object' && !Array.isArray(shown.history) && typeof shown.utterance === 'string') {
-      // An environment that shows only the user's latest words (KB-InfoBot): each observation's utterance is a user turn.
-      const template = shown.utterance;
-      if (template === '' || SILENCE.test(template)) return o;
-      said.push(await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: [] }));
-      return { ...shown, utterance: said[said.length - 1] };
+    if (utteranceOnly(o)) {
+      if (agentAction !== undefined) spoken.push({ speaker: 'bot', text: typeof agentAction === 'string' ? agentAction : JSON.stringify(agentAction) });
+      const template = o.utterance;
+      // An empty or silent turn is kept as it is (one entry per user turn, so that an exporter's replay lines up).
+      const words = template === '' || SILENCE.test(template) ? template : await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice() });
+      said.push(words);
+      spoken.push({ speaker: 'user', text: words });
+      return { ...o, utterance: words };
     }
     const history = ((o as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
     const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
