@@ -29,6 +29,7 @@ test('goal cards: restaurant task 5 (ask, change, ask once booked), task 3 optio
       'in your first request you mention: number of people',
       "after the assistant's first search you change: number of people to eight, price range to cheap",
       'once booked you ask for: the phone number',
+      'the assistant proposes restaurants one at a time: accept or decline each one as the hint says',
       'Say it in your own words; the hint under the dialog says what to do at each turn.',
     ],
   });
@@ -97,6 +98,8 @@ async function bothUsers(envId: string, agent: string, person: (rng: Rng) => Use
 for (const [envId, agent, person] of [
   ['restaurant-task5-v2', 'rules', restaurantUserParticipant],
   ['dstc6-task5-tst1-v2', 'rules', restaurantUserParticipant],
+  ['restaurant-task4-v2', 'rules', restaurantUserParticipant],
+  ['dstc6-task4-tst2-v2', 'rules', restaurantUserParticipant],
   ['infobot-medium-v1', 'rl-soft', infoBotUserParticipant],
   ['airdialogue-v2', 'rules', airUserParticipant],
 ] as const) {
