@@ -25,9 +25,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'dialogym-study-serve-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const noSqlite = skipUnlessSqlite();
 const PAPER_AGENTS = ['rl-hard', 'rule-soft', 'rl-soft', 'e2e-soft'];
-/** Participants × sessions of the HTTP study here (bench/study-serve.ts plays the full 8 × 25). */
+/** Participants × sessions of the HTTP study: 200, the acceptance line of issue 38. */
 const PARTICIPANTS = 8;
-const SESSIONS = Number(process.env['STUDY_SERVE_SESSIONS'] ?? 25);
+const SESSIONS = 25;
 
 /** A server over the study of `dir` on a free port; its error log collected. */
 async function serve(dir: string, o: Parameters<typeof createStudyServer>[1] = {}): Promise<{ server: StudyServer; store: StudyStore; base: string; log: string[]; stop: () => Promise<void> }> {

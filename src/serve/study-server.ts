@@ -39,6 +39,7 @@ import { join } from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import type { ToolCall } from '../env/env.js';
+import type { GoalCard } from '../env/person.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { AgentError, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
 import type { EpisodeRecord } from '../evaluation/evaluate.js';
@@ -144,6 +145,11 @@ function shownOutcome(o: { readonly success: boolean; readonly failure: string |
   return { success: o.success, lines: o.lines.map((l) => cut(String(l), MAX_SHOWN_TEXT)) };
 }
 
+/** A goal card as shown: its lines cut. */
+function shownCard(c: GoalCard): GoalCard {
+  return { title: cut(String(c.title), 200), lines: c.lines.slice(0, 100).map((l) => cut(String(l), 500)) };
+}
+
 /**
  * The state a participant's page renders, rebuilt field by field (module description): nothing
  * the environment session may carry besides these reaches the page.
@@ -153,7 +159,7 @@ function shownState(s: SessionState): Record<string, unknown> {
     role: s.role,
     waiting: s.waiting,
     turns: s.turns.map(shownTurn),
-    ...(s.goalCard ? { goalCard: { title: cut(s.goalCard.title, 200), lines: s.goalCard.lines.map((l) => cut(l, 500)) } } : {}),
+    ...(s.goalCard ? { goalCard: shownCard(s.goalCard) } : {}),
     ...(s.hint !== undefined ? { hint: cut(s.hint, 500) } : {}),
     ...(s.agentView ? { agentView: s.agentView } : {}),
     ...(s.tools ? { tools: s.tools } : {}),
@@ -211,8 +217,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
 
   const abandonedAtStart = store.abandonOpen();
   const live = new Map<number, Live>();
-  /** The outcome lines of sessions finished by this run (a finished session read later without them gets the generic line). */
-  const endedLines = new Map<number, { success: boolean; lines: string[] }>();
+  /** The outcome in words and the goal card of sessions finished by this run (a finished session read after a restart has the generic line, no card). */
+  const ended = new Map<number, { outcome?: { success: boolean; lines: string[] }; goalCard?: GoalCard }>();
   const transports = new Map<string, Promise<AgentTransport>>();
   /** Per participant, the start of a session in progress (a second start waits for it: one open session each). */
   const starting = new Map<number, Promise<unknown>>();
@@ -323,8 +329,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     const spec = store.agentOf(l.id);
     const participant = store.participant(l.participant).label;
     store.finishSession(l.id, { success: rec.success, reward: rec.reward, turns: rec.turns, failure: rec.failure }, { ...(rec as EpisodeRecord), episode: l.id - 1, agent: spec.label, participant, session: l.number });
-    if (state.outcome) endedLines.set(l.id, shownOutcome(state.outcome));
-    if (endedLines.size > 10_000) endedLines.delete(endedLines.keys().next().value as number);
+    ended.set(l.id, { ...(state.outcome ? { outcome: shownOutcome(state.outcome) } : {}), ...(state.goalCard ? { goalCard: shownCard(state.goalCard) } : {}) });
+    if (ended.size > 10_000) ended.delete(ended.keys().next().value as number);
     await drop(l, false);
   };
 
@@ -341,8 +347,9 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       return { speaker: t.speaker, text: typeof c.text === 'string' ? c.text : '', ...(c.tool ? { tool: c.tool } : {}) };
     });
     if (v.status === 'finished') {
-      const outcome = (state?.outcome ? shownOutcome(state.outcome) : undefined) ?? endedLines.get(id) ?? { success: v.outcome?.success ?? false, lines: [v.outcome?.success ? 'The task was completed.' : 'The task was not completed.'] };
-      return { ...base, turns, outcome };
+      const known = ended.get(id);
+      const outcome = known?.outcome ?? { success: v.outcome?.success ?? false, lines: [v.outcome?.success ? 'The task was completed.' : 'The task was not completed.'] };
+      return { ...base, turns, outcome, ...(known?.goalCard ? { goalCard: known.goalCard } : {}) };
     }
     return { ...base, turns };
   };

@@ -69,7 +69,8 @@ function renderTurns(turns, role) {
   const items = turns.map((t) => {
     const mine = t.speaker === role;
     const cls = t.speaker === 'kb' ? 'kb' : `${mine ? 'me' : 'other'}${t.tool ? ' tool' : ''}`;
-    const text = t.text !== '' ? t.text : t.tool ? toolText(t.tool) : '';
+    // A tool call in words when the turn's text is only its JSON.
+    const text = t.tool && (t.text === '' || /^[[{]/.test(t.text.trim())) ? toolText(t.tool) : t.text;
     return el('li', { class: cls, 'data-speaker': t.speaker, 'aria-label': t.speaker === 'kb' ? 'results' : mine ? 'you' : role === 'user' ? 'assistant' : 'user', text });
   });
   $('log').replaceChildren(...items);
@@ -158,7 +159,7 @@ function showSession(s) {
   const st = s.state;
   const role = st?.role ?? me?.role ?? 'user';
   $('progress').textContent = `Conversation ${s.number} of ${me?.total ?? '?'}`;
-  const card = st?.goalCard;
+  const card = st?.goalCard ?? s.goalCard;
   $('goal').hidden = !card;
   if (card) {
     $('goal-title').textContent = card.title;
