@@ -5,7 +5,8 @@
  * e.g. `infoBotUserParticipant`), until the environment ends the dialog; then it answers the
  * questions. Used by test/study-serve*.test.ts.
  */
-import type { GoalCard } from '../src/env/person.js';
+import type { GoalCard, ViewSection } from '../src/env/person.js';
+import type { ToolSpec } from '../src/env/env.js';
 import { createRng } from '../src/core/rng.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 
@@ -80,6 +81,24 @@ export async function playSession(base: string, code: string, o: { answer?: (suc
     if (r.status !== 200) throw new Error(`session ${id} answers: ${r.status} ${r.text}`);
   }
   return seen;
+}
+
+/** An agent-side person: the agent view, the dialog and the tools on the page → what they send (text or a tool call). */
+export type AgentPerson = (view: readonly ViewSection[], dialog: ReadonlyArray<{ speaker: 'user' | 'agent'; text: string }>, tools: readonly ToolSpec[]) => string | { tool: string; arguments: Record<string, unknown> };
+
+/** Plays one session of a study where people play the agent, to its end: the finished session's answer. */
+export async function playAgentSession(base: string, code: string, person: AgentPerson): Promise<Answer> {
+  let a = await call(base, 'POST', '/api/sessions', { code, body: {} });
+  if (a.status !== 201) throw new Error(`start: ${a.status} ${a.text}`);
+  const id = a.body['id'] as number;
+  while (a.body['status'] === 'open') {
+    const state = a.body['state'] as PageState & { agentView: ViewSection[]; tools: ToolSpec[] };
+    const dialog = state.turns.filter((t) => t.speaker === 'user' || t.speaker === 'agent') as Array<{ speaker: 'user' | 'agent'; text: string }>;
+    const act = person(state.agentView, dialog, state.tools);
+    a = await call(base, 'POST', `/api/sessions/${id}/messages`, { code, body: typeof act === 'string' ? { text: act } : act });
+    if (a.status !== 200) throw new Error(`session ${id}: ${a.status} ${a.text}`);
+  }
+  return a;
 }
 
 /** Plays every remaining session of participant `code`; returns how many it finished. */

@@ -18,7 +18,8 @@ import { studyConfig } from '../src/study/config.js';
 import { createStudy, StudyStore, type CreatedStudy } from '../src/study/store.js';
 import { studyReport } from '../src/study/report.js';
 import { createStudyServer, NEUTRAL_FAILURE, type StudyServer } from '../src/serve/study-server.js';
-import { call, playAll, playSession, type Answer, type PageState } from './study-serve-client.js';
+import { restaurantAgentParticipant } from '../src/testbeds/restaurant/testing/person-agent.js';
+import { call, playAgentSession, playAll, playSession, type Answer, type PageState } from './study-serve-client.js';
 import { repoRoot, skipUnlessSqlite } from './shared-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-study-serve-'));
@@ -75,6 +76,25 @@ test(`infobot-medium-v1 through the HTTP API, ${PARTICIPANTS} scripted participa
     process.stdout.write(`# study serve figures: ${n} sessions through HTTP in ${seconds.toFixed(1)} s; ${report.agents.map((a) => `${a.agent} ${a.dialogues} dialogues, success ${a.success.toFixed(2)} [${a.interval.map((x) => x.toFixed(3)).join(', ')}]`).join('; ')}\n`);
   } finally {
     store.close();
+  }
+});
+
+test('people play the agent: restaurant-task5-v2, a scripted person reads the KB tables and fills the api_call form on each turn, 2 participants × 3 sessions all succeed, grouped as "people"', { skip: noSqlite }, async () => {
+  const made = createStudy(join(tmp, 'as-agent'), studyConfig({ env: 'restaurant-task5-v2', role: 'agent', participants: 2, sessionsPerParticipant: 3, seed: 4 }));
+  const s = await serve(made.dir);
+  try {
+    for (const p of made.participants) {
+      for (let i = 0; i < 3; i++) {
+        const end = await playAgentSession(s.base, p.code, restaurantAgentParticipant());
+        assert.equal(end.body['status'], 'finished');
+        assert.equal((end.body['outcome'] as { success: boolean }).success, true, JSON.stringify(end.body['outcome']));
+      }
+    }
+    const r = studyReport(s.store);
+    assert.deepEqual(r.agents.map((a) => [a.agent, a.dialogues, a.success]), [['people', 6, 1]]);
+    assert.deepEqual(s.log, []);
+  } finally {
+    await s.stop();
   }
 });
 

@@ -105,7 +105,11 @@ function renderTools(tools, enabled) {
         let input;
         if (Array.isArray(p.enum)) {
           input = el('select', { id, name });
-          if (!required.has(name)) input.append(el('option', { value: '', text: '(none)' }));
+          // Nothing chosen until the person chooses (a required one blocks the call until then).
+          const none = el('option', { value: '', text: required.has(name) ? 'choose…' : '(none)' });
+          if (required.has(name)) none.disabled = true;
+          none.selected = true;
+          input.append(none);
           for (const v of p.enum) input.append(el('option', { value: JSON.stringify(v), text: String(v) }));
         } else input = el('input', { id, name, type: p.type === 'integer' || p.type === 'number' ? 'number' : 'text', maxlength: '200' });
         input.dataset.type = p.type ?? 'string';
@@ -166,6 +170,7 @@ function showSession(s) {
     $('goal-lines').replaceChildren(...card.lines.map((l) => el('li', { text: l })));
   }
   renderView(st?.agentView);
+  $('side').hidden = $('goal').hidden && $('view').hidden;
   renderTurns(st ? st.turns : (s.turns ?? []), role);
   const yours = s.status === 'open' && st?.waiting === 'person';
   $('hint').hidden = !(yours && st?.hint);
