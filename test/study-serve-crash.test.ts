@@ -112,10 +112,16 @@ test('kill -9 of `dialogym study serve` with a session mid-dialog, then restart:
     assert.deepEqual([late.status, late.body['error']], [409, 'this conversation was interrupted and set aside (it does not count): start the next one']);
     assert.equal(((await call(second.base, 'GET', '/api/me', { code })).body['sessions'] as unknown[]).length, 2, 'the abandoned session is not listed');
     await completeAndCheck(made, second.base, before);
+    // The admin's token and the codes never reach the server's output, wrong tokens included.
+    assert.equal((await call(second.base, 'GET', '/api/admin', { token: made.adminToken })).status, 200);
+    assert.equal((await call(second.base, 'GET', '/api/admin', { token: `${made.adminToken}x` })).status, 403);
+    assert.equal((await call(second.base, 'GET', '/api/me', { code: `${code}x` })).status, 403);
   } finally {
     second.child.kill('SIGTERM');
     assert.deepEqual(await second.exited, { code: 0, signal: null });
   }
+  for (const out of [first.stderr(), second.stderr()]) for (const secret of [made.adminToken, ...codes]) assert.ok(!out.includes(secret), 'a secret in the server output');
+  assert.match(second.stderr(), /^SIGTERM: shutting down/m);
 });
 
 test('kill -9 of `dialogym study serve` at any moment, four participants playing concurrently, then restart: nothing a participant saw finished is lost, nothing doubled', { skip: noSqlite }, async () => {
