@@ -17,6 +17,11 @@ import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-u
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
 import { airAgentParticipant } from '../src/testbeds/airdialogue/testing/person-agent.js';
 import { participantAgent, participantVoice, viewOf, type AgentParticipant, type ShownToUser, type UserParticipant } from './person-play.js';
+import { withLlmServer } from './llm-server.js';
+import { LlmClient } from '../src/llm/client.js';
+import { llmTransport } from '../src/agents/llm.js';
+import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import type { AgentTransport } from '../src/agents/agent.js';
 
 const EPISODES = 20;
 
@@ -29,6 +34,7 @@ test('goal cards: restaurant task 5 (ask, change, ask once booked), task 3 optio
       'in your first request you mention: number of people',
       "after the assistant's first search you change: number of people to eight, price range to cheap",
       'once booked you ask for: the phone number',
+      'the assistant proposes restaurants one at a time: accept or decline each one as the hint says',
       'Say it in your own words; the hint under the dialog says what to do at each turn.',
     ],
   });
@@ -84,19 +90,22 @@ test('agent views: the KB lines as tables (latest search first), the flights and
 });
 
 /** Success of `agent` on `envId` with the simulated user and with the scripted person as the user (same seeds), and what the person was shown. */
-async function bothUsers(envId: string, agent: string, person: (rng: Rng) => UserParticipant): Promise<{ sim: number; person: number; shown: ShownToUser[]; template: string[] }> {
-  const sim = await evaluate(envId, createAgent(agent), { episodes: EPISODES });
+async function bothUsers(envId: string, agent: string | (() => AgentTransport), person: (rng: Rng) => UserParticipant): Promise<{ sim: number; person: number; shown: ShownToUser[]; template: string[] }> {
+  const play = () => (typeof agent === 'string' ? createAgent(agent) : agent());
+  const sim = await evaluate(envId, play(), { episodes: EPISODES });
   const shown: ShownToUser[] = [];
   const template: string[] = [];
   const voice = participantVoice(envId, person, shown);
   const spy = { name: voice.name, connect: (lane: number) => { const s = voice.connect(lane); return { say: async (t: Parameters<typeof s.say>[0]) => { template.push(t.template); return s.say(t); } }; } };
-  const voiced = await evaluate(envId, createAgent(agent), { episodes: EPISODES, userVoice: spy });
+  const voiced = await evaluate(envId, play(), { episodes: EPISODES, userVoice: spy });
   return { sim: sim.summary.success, person: voiced.summary.success, shown, template };
 }
 
 for (const [envId, agent, person] of [
   ['restaurant-task5-v2', 'rules', restaurantUserParticipant],
   ['dstc6-task5-tst1-v2', 'rules', restaurantUserParticipant],
+  ['restaurant-task4-v2', 'rules', restaurantUserParticipant],
+  ['dstc6-task4-tst2-v2', 'rules', restaurantUserParticipant],
   ['infobot-medium-v1', 'rl-soft', infoBotUserParticipant],
   ['airdialogue-v2', 'rules', airUserParticipant],
 ] as const) {
@@ -110,6 +119,21 @@ for (const [envId, agent, person] of [
     assert.ok(same <= r.shown.length / 20, `${same} of ${r.shown.length} turns in the environment's own words`);
   });
 }
+
+test(`a scripted person as the user against an LLM agent (the local OpenAI-compatible test server playing the rule agents, ${EPISODES} episodes each): success as the simulated user's`, async () => {
+  await withLlmServer({}, async (server) => {
+    const llm = () => llmTransport({ client: new LlmClient({ model: 'test', baseUrl: server.url, maxRetries: 0 }), system: (req) => llmSystemMessage(req) });
+    for (const [envId, person] of [
+      ['restaurant-task5-v2', restaurantUserParticipant],
+      ['airdialogue-v2', airUserParticipant],
+    ] as const) {
+      const r = await bothUsers(envId, llm, person);
+      assert.equal(r.sim, 1, `${envId}: the LLM agent with the simulated user`);
+      assert.ok(r.person >= 0.95, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+    }
+    assert.deepEqual(server.stats.rejected, []);
+  });
+});
 
 for (const [envId, person] of [
   ['restaurant-task5-v2', restaurantAgentParticipant],

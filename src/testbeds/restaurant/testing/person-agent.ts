@@ -81,7 +81,8 @@ export function restaurantAgentParticipant(): (view: readonly ViewSection[], dia
     const proposed = afterAgent.map((t) => /^How about (\S+)\?$/.exec(t)?.[1]).filter((x): x is string => x !== undefined);
     const booked = afterAgent.some((t) => t.startsWith('Great, I am booking'));
     if (!booked) {
-      const rejected = proposed.length > 0 && /\b(something else|does not work|don't like|do not like|no|other|another|not)\b/.test(lastUser);
+      const accepted = /\b(yes|yeah|yep|love|perfect|great|let's do it|lets do it|works|sounds good|take it|book it|looks good|fine|ok|okay|sure|excellent|wonderful|deal|nice|like it|go for it|go with)\b/.test(lastUser) && !/\b(not|no|don't|rather|else|different|another|other)\b/.test(lastUser);
+      const rejected = proposed.length > 0 && !accepted;
       if (proposed.length === 0 || rejected) {
         const next = options.find((o) => !proposed.includes(o['name'] ?? ''));
         return next === undefined ? 'Sorry, there is nothing else left.' : `How about ${next['name']}?`;
