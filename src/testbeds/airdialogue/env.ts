@@ -23,6 +23,7 @@ import { AIR_TOOLS, airMoveOf } from './tools.js';
 import { isReadingCustomer, type ReadingCustomerSession } from './customer.js';
 import { readAgentTurn } from './reader.js';
 import { violations } from './logic.js';
+import { airPersonView } from './person.js';
 
 /**
  * The registry id of the AirDialogue self-play environment.
@@ -196,8 +197,8 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
 
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
-/** The family of the AirDialogue environments: their options, schema and dataset export. */
-const AIR_FAMILY: EnvFamily = { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset };
+/** The family of the AirDialogue environments: their options, schema, dataset export and person view. */
+const AIR_FAMILY: EnvFamily = { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset, person: airPersonView };
 
 // ---------------------------------------------------------------------------------------------
 // airdialogue-v2
