@@ -19,8 +19,9 @@ import { learnedSetOf, toLearned, type LearnedSet } from './data.js';
 import { DialogueModel, countOwn, prepare, type ModelSizes } from './model.js';
 import { Vocab } from './tokens.js';
 
-/** The registry/model-file name of the learned AirDialogue models. */
-export const LEARNED_MODEL_NAME = 'airdialogue-seq2seq';
+import { LEARNED_MODEL_NAME } from './model-name.js';
+
+export { LEARNED_MODEL_NAME };
 
 /**
  * Customer model, agent model (with its state model) and their shared vocabulary, as
