@@ -3,16 +3,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import '../../index.js'; // every testbed, loaded
-import { createAgent } from '../../agents/registry.js';
-import { evaluate } from '../../evaluation/evaluate.js';
-import { writeModelFile } from '../../formats/model-file.js';
-import { agentPolicies } from './policies.js';
-import { airdialogueAgents } from './agents.js';
-import { synthesizeSplits, toLearned } from './learned/data.js';
-import { Vocab } from './learned/tokens.js';
-import { createAirModels, saveAirModels } from './learned/train.js';
-import { learnedAgent } from './learned/policy.js';
+import '../src/index.js'; // every testbed, loaded
+import { createAgent } from '../src/agents/registry.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { writeModelFile } from '../src/formats/model-file.js';
+import { agentPolicies } from '../src/testbeds/airdialogue/policies.js';
+import { airdialogueAgents } from '../src/testbeds/airdialogue/agents.js';
+import { synthesizeSplits, toLearned } from '../src/testbeds/airdialogue/learned/data.js';
+import { Vocab } from '../src/testbeds/airdialogue/learned/tokens.js';
+import { createAirModels, saveAirModels } from '../src/testbeds/airdialogue/learned/train.js';
+import { learnedAgent } from '../src/testbeds/airdialogue/learned/policy.js';
 
 test('an `airdialogue train` model file is an agent of the AirDialogue family, as `airdialogue selfplay --agent` reads it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dialogym-air-agent-'));
