@@ -27,7 +27,7 @@ import { DialogymError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
 import { SILENCE, type UserTurn, type UserVoice } from '../evaluation/user-voice.js';
-import { detailInWords } from '../evaluation/show.js';
+import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { InputError } from './session.js';

@@ -156,6 +156,12 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   // Checked (unknown id, schema, unknown keys) before an agent starts.
   const { make } = await import('../../env/env.js');
   make(env, envOptions);
+  if (o.agent !== undefined) {
+    await import('../../builtin-agents/index.js');
+    const { builtinAgentProblem } = await import('../../agents/open.js');
+    const problem = await builtinAgentProblem(o.agent, env);
+    if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);
+  }
   const agent = role === 'user' ? await openFlaggedAgent(o, o.kbSeed) : undefined;
   const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.kbSeed) : undefined;
   const { bareServer } = await import('../../serve/server.js');
