@@ -75,8 +75,12 @@ function renderGoal(card) {
 
 function renderView(sections) {
   const view = $('view');
-  view.hidden = !sections || sections.length === 0;
+  view.hidden = info.role !== 'agent';
   if (view.hidden) return;
+  if (!sections || sections.length === 0) {
+    view.replaceChildren(el('p', { class: 'empty', 'data-testid': 'view-empty' }, 'What the environment shows the agent (search results, tables) appears here.'));
+    return;
+  }
   view.replaceChildren(
     ...sections.map((s) => {
       const box = el('div', { 'data-testid': 'view-section' }, el('h3', {}, s.title));
