@@ -17,12 +17,14 @@ import { join } from 'node:path';
 import '../src/index.js';
 import { createRng, type Rng } from '../src/core/rng.js';
 import type { AgentTransport } from '../src/agents/agent.js';
+import type { GoalCard } from '../src/env/person.js';
 import { openAgent } from '../src/agents/open.js';
 import { llmSystemMessage } from '../src/builtin-agents/llm.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes, type EnvRoutesOptions } from '../src/serve/env-routes.js';
 import type { SessionState } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
+import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 import { airAgentPerson, restaurantAgentPerson, type Person } from './serve-env-people.js';
 import { startLlmTestServer } from './llm-server.js';
 import { oneLineError, type CliRun } from './cli.js';
@@ -97,6 +99,57 @@ test('as the user against the built-in rules agent on restaurant-task5-v2: the g
     process.stdout.write(`# person as user, rules agent, restaurant-task5-v2: success ${success}/${n}\n`);
   } finally {
     await server.close();
+  }
+});
+
+test('as the user on infobot-medium-v1 against rl-soft: the target movie with candidate values, the agent\'s requests, the movie found', async () => {
+  const agent = await openAgent({ kind: 'builtin', name: 'rl-soft' });
+  const server = envServer({ envId: 'infobot-medium-v1', role: 'user', agent, idleMs: 60_000 });
+  try {
+    let success = 0;
+    let requests = 0;
+    const n = 5;
+    for (let i = 0; i < n; i++) {
+      const say = infoBotUserParticipant(createRng(300 + i));
+      const { state } = await playDialog(server, (s) => {
+        assert.ok(s.goalCard?.lines.some((l) => l.startsWith('The movie you look for: ')), JSON.stringify(s.goalCard));
+        return say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
+      });
+      requests += state.turns.filter((t) => t.tool?.tool === 'request').length;
+      assert.equal(state.turns.filter((t) => t.speaker === 'agent').at(-1)?.tool?.tool, 'inform', JSON.stringify(state.turns));
+      if (state.outcome?.success) success++;
+    }
+    assert.equal(success, n);
+    assert.ok(requests > 0, 'the agent\'s requests shown with their tool calls');
+    process.stdout.write(`# person as user, rl-soft, infobot-medium-v1: success ${success}/${n}\n`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('as the user on a DSTC6 -v2 env; free chat: no goal, no hint, nothing judged, the person ends it', async () => {
+  await import('../src/testbeds/dstc6/index.js');
+  const agent = await openAgent({ kind: 'builtin', name: 'rules' });
+  const server = envServer({ envId: 'dstc6-task5-tst1-v2', role: 'user', agent, idleMs: 60_000 });
+  try {
+    let success = 0;
+    for (let i = 0; i < 3; i++) if ((await playDialog(server, restaurantUser(createRng(400 + i)))).state.outcome?.success) success++;
+    assert.equal(success, 3);
+    process.stdout.write(`# person as user, rules, dstc6-task5-tst1-v2: success ${success}/3\n`);
+  } finally {
+    await server.close();
+  }
+  const free = envServer({ envId: 'restaurant-task5-v2', role: 'user', agent, idleMs: 60_000, free: true });
+  try {
+    const created = await call(free, 'POST', '/api/env/sessions', {});
+    const id = created.json['id'] as string;
+    assert.deepEqual(created.json['state'], { env: 'restaurant-task5-v2', role: 'user', turns: [], waiting: 'person' });
+    const said = (await call(free, 'POST', `/api/env/sessions/${id}/send`, { text: 'hi, what can you do?' })).json['state'] as SessionState;
+    assert.deepEqual([said.waiting, said.goalCard, said.hint, said.turns.map((t) => t.speaker)], ['person', undefined, undefined, ['user', 'agent']]);
+    const ended = (await call(free, 'POST', `/api/env/sessions/${id}/end`)).json['state'] as SessionState;
+    assert.deepEqual([ended.waiting, ended.outcome], ['ended', undefined]);
+  } finally {
+    await free.close();
   }
 });
 
