@@ -38,7 +38,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
-import type { ToolCall } from '../env/env.js';
+import { make, type ToolCall } from '../env/env.js';
 import type { GoalCard } from '../env/person.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { AgentError, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
@@ -46,7 +46,7 @@ import type { EpisodeRecord } from '../evaluation/evaluate.js';
 import type { AgentSpec } from '../study/config.js';
 import { openStudyAgent } from '../study/agents.js';
 import { MAX_TURN_CHARS, type StudyStore } from '../study/store.js';
-import { EnvSession, type SessionState, type SessionTurn } from './env-session.js';
+import { EnvSession, personViewOf, type SessionState, type SessionTurn } from './env-session.js';
 import { InputError } from './session.js';
 import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
 import { defaultWebDir } from './server.js';
@@ -112,6 +112,12 @@ interface Live {
   readonly env: EnvSession;
   lastUsed: number;
   busy: boolean;
+}
+
+/** What a finished session shows besides its turns: the outcome in words, the goal card. */
+interface Ended {
+  readonly outcome?: { success: boolean; lines: string[] };
+  readonly goalCard?: GoalCard;
 }
 
 class HttpError extends Error {
@@ -217,8 +223,14 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
 
   const abandonedAtStart = store.abandonOpen();
   const live = new Map<number, Live>();
-  /** The outcome in words and the goal card of sessions finished by this run (a finished session read after a restart has the generic line, no card). */
-  const ended = new Map<number, { outcome?: { success: boolean; lines: string[] }; goalCard?: GoalCard }>();
+  /** The outcome in words and the goal card of finished sessions (of this run, or rebuilt for one of an earlier run). */
+  const ended = new Map<number, Ended>();
+  /** Keeps what a finished session shows (the 10,000 most recent). */
+  const remember = (id: number, e: Ended): Ended => {
+    ended.set(id, e);
+    if (ended.size > 10_000) ended.delete(ended.keys().next().value as number);
+    return e;
+  };
   const transports = new Map<string, Promise<AgentTransport>>();
   /** Per participant, the start of a session in progress (a second start waits for it: one open session each). */
   const starting = new Map<number, Promise<unknown>>();
@@ -329,9 +341,25 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     const spec = store.agentOf(l.id);
     const participant = store.participant(l.participant).label;
     store.finishSession(l.id, { success: rec.success, reward: rec.reward, turns: rec.turns, failure: rec.failure }, { ...(rec as EpisodeRecord), episode: l.id - 1, agent: spec.label, participant, session: l.number });
-    ended.set(l.id, { ...(state.outcome ? { outcome: shownOutcome(state.outcome) } : {}), ...(state.goalCard ? { goalCard: shownCard(state.goalCard) } : {}) });
-    if (ended.size > 10_000) ended.delete(ended.keys().next().value as number);
+    remember(l.id, { ...(state.outcome ? { outcome: shownOutcome(state.outcome) } : {}), ...(state.goalCard ? { goalCard: shownCard(state.goalCard) } : {}) });
     await drop(l, false);
+  };
+
+  /**
+   * The outcome in words and the goal card of a session finished by an earlier run: from the
+   * environment's person view, the stored record's detail and the episode's reset (its seed).
+   */
+  const rebuilt = (id: number, seed: number, success: boolean, failure: string | null): Ended => {
+    try {
+      const view = personViewOf(config.env);
+      const detail = store.recordOf(id)?.['detail'];
+      const lines = view.outcome({ success, failure, ...(detail !== undefined ? { detail } : {}), info: {} });
+      const card = config.role === 'user' ? view.goalCard(make(config.env, config.envOptions).reset({ seed, variant: 0 }).info) : undefined;
+      const known = { outcome: shownOutcome({ success, failure, lines }), ...(card ? { goalCard: shownCard(card) } : {}) };
+      return remember(id, known);
+    } catch {
+      return {};
+    }
   };
 
   /** A session as its participant sees it. */
@@ -347,9 +375,9 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       return { speaker: t.speaker, text: typeof c.text === 'string' ? c.text : '', ...(c.tool ? { tool: c.tool } : {}) };
     });
     if (v.status === 'finished') {
-      const known = ended.get(id);
-      const outcome = known?.outcome ?? { success: v.outcome?.success ?? false, lines: [v.outcome?.success ? 'The task was completed.' : 'The task was not completed.'] };
-      return { ...base, turns, outcome, ...(known?.goalCard ? { goalCard: known.goalCard } : {}) };
+      const known = ended.get(id) ?? rebuilt(id, v.seed, v.outcome?.success ?? false, v.outcome?.failure ?? null);
+      const outcome = known.outcome ?? { success: v.outcome?.success ?? false, lines: [v.outcome?.success ? 'The task was completed.' : 'The task was not completed.'] };
+      return { ...base, turns, outcome, ...(known.goalCard ? { goalCard: known.goalCard } : {}) };
     }
     return { ...base, turns };
   };
