@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
 import { parseShard, shardLabel, writeShardFile, type Shard, type ShardItem } from '../core/shard.js';
+import type { RunDefinition, RunPart } from '../runs/run.js';
 import { out, outFileFlag } from './run.js';
 
 /** The two flags, as commander gives them. */
@@ -40,12 +41,27 @@ export function recordedOptions(o: object): Record<string, unknown> {
   return r;
 }
 
-/** Writes the shard file of a sharded run and says so on stdout. */
+/** Writes the shard file of a sharded verb that is not a library run yet (its flags are its options) and says so on stdout. */
 export function writeShard(o: ShardFlags & object, verb: string, total: number, items: readonly ShardItem[], meta?: Record<string, unknown>, info?: Record<string, unknown>): void {
   const shard = o.shard as Shard;
   const file = o.shardOut as string;
-  writeShardFile(file, { verb, options: recordedOptions(o), shard, total, ...(meta ? { meta } : {}), ...(info ? { info } : {}) }, items);
-  out(`wrote shard ${shardLabel(shard)} of \`${verb}\` (${items.length} of ${total} items) to ${file}`);
+  writeShardFile(file, { run: verb, options: recordedOptions(o), shard, total, ...(meta ? { meta } : {}), ...(info ? { info } : {}) }, items);
+  said(shard, verb, items.length, total, file);
+}
+
+function said(shard: Shard, run: string, items: number, total: number, file: string): void {
+  out(`wrote shard ${shardLabel(shard)} of \`${run}\` (${items} of ${total} items) to ${file}`);
+}
+
+/**
+ * Writes the shard file of a library run's part (`{ run, options }`: the options the run records)
+ * and says so on stdout; `print` is how the verb prints the result (e.g. `{ json: true }`), for `merge`.
+ */
+export function writeRunShard<O>(o: ShardFlags, run: RunDefinition<O, unknown, never>, part: RunPart<O>, print?: Record<string, unknown>): void {
+  const shard = o.shard as Shard;
+  const file = o.shardOut as string;
+  writeShardFile(file, { run: run.id, options: run.recorded(part.options), ...(print ? { print } : {}), shard, total: part.total, meta: part.meta, info: part.info }, part.items);
+  said(shard, run.id, part.items.length, part.total, file);
 }
 
 /** A run put together from its shards, for the verb's finisher. */
@@ -61,6 +77,16 @@ export interface MergedRun {
 
 /** Finishes a run from all its items: writes its files and prints its report. */
 export type Finisher = (run: MergedRun) => void | Promise<void>;
+
+/**
+ * How a verb prints a library run's result, for `merge`: the verb's own printer, and for a shard
+ * file of dialogym-shard/1 (which recorded the verb's flags) the flags read as the run's options and
+ * print settings, as the verb reads them.
+ */
+export interface RunPrinter {
+  fromFlags(flags: Record<string, unknown>): { options: unknown; print?: Record<string, unknown> };
+  print(result: unknown, print: Record<string, unknown>): void;
+}
 
 /** The whole run of an unsharded verb, for its finisher. */
 export function wholeRun(options: object, items: readonly ShardItem[], meta: Record<string, unknown> = {}): MergedRun {

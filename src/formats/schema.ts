@@ -31,7 +31,9 @@ export type SchemaName =
   | 'env-infobot'
   | 'env-airdialogue'
   | 'infobot-dialogs'
-  | 'study-config';
+  | 'study-config'
+  | 'run-eval'
+  | 'run-benchmark';
 
 interface AjvError {
   instancePath: string;
