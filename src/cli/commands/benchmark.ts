@@ -67,10 +67,11 @@ function fromFlags(r: Record<string, unknown>): { options: BenchmarkRunOptions }
 }
 
 /** Progress on stderr: the plan, a line (or the bar's note, on a terminal) per cell and epoch, with an ETA weighed by each cell's cost. */
-function progressHooks(seeds: number): BenchmarkRunHooks & { stop(): void } {
+function progressHooks(): { hooks: BenchmarkRunHooks; stop(): void } {
   const tty = process.stderr.isTTY === true;
   let bar: Progress | undefined;
   let finished = 0;
+  let seeds = 1;
   const label = (c: BenchmarkCell): string => `[${c.index + 1}/${c.total}] task ${c.task} ${c.model}${seeds > 1 && isLearnedModel(c.model) ? ` (seed ${c.seed})` : ''}`;
   // The ETA weighs each cell by its estimated cost (cellCost): a task-3 embeddings cell of the paper
   // profile takes a thousand times a TF-IDF cell, so a count of cells says little.
@@ -81,10 +82,10 @@ function progressHooks(seeds: number): BenchmarkRunHooks & { stop(): void } {
   let doneCost = 0;
   const t0 = performance.now();
   const fraction = (): number => (totalCost > 0 ? doneCost / totalCost : 0);
-  return {
-    stop: () => bar?.stop(),
+  const hooks: BenchmarkRunHooks = {
     onStart(p) {
       profile = p.profile.name;
+      seeds = p.seeds;
       process.stderr.write(`benchmark (${p.profile.name}${p.seeds > 1 ? `, ${p.seeds} seeds per learned model` : ''}): ${p.models.join(', ')} on task${p.tasks.length > 1 ? 's' : ''} ${p.tasks.join(', ')}; data: ${p.info.data}; ${p.workers} worker${p.workers > 1 ? 's' : ''}\n`);
     },
     onNote: (n) => process.stderr.write(`note: ${n}\n`),
@@ -116,17 +117,18 @@ function progressHooks(seeds: number): BenchmarkRunHooks & { stop(): void } {
       else process.stderr.write(`${msg} — ${finished} of ${planned} cells done in ${formatDuration(elapsed)}${left}\n`);
     },
   };
+  return { hooks, stop: () => bar?.stop() };
 }
 
 async function run(f: Flags & ShardFlags): Promise<void> {
   const shard = shardOf(f);
   const options = benchmarkRun.checkOptions(fromFlags(f as unknown as Record<string, unknown>).options);
-  const hooks = progressHooks(f.seeds);
+  const { hooks, stop } = progressHooks();
   let part;
   try {
     part = await benchmarkRun.part(options, shard, hooks);
   } finally {
-    hooks.stop();
+    stop();
   }
   const t = part.info as { seconds: number; cpuSeconds: number; workers: number };
   process.stderr.write(`benchmark: ${t.seconds.toFixed(1)} s wall, ${t.cpuSeconds.toFixed(1)} s CPU, ${t.workers} worker${t.workers > 1 ? 's' : ''}\n`);
