@@ -82,6 +82,7 @@ export { evaluateDialogs, type Prediction, type EvaluateOptions } from './ranker
 export { checkRunOptions, defineRun, wholeParts, type RunDefinition, type RunPart, type RunParts } from './runs/run.js';
 export { loadRun, runIds } from './runs/index.js';
 export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
+export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
 export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
 
 // Metrics.

@@ -33,7 +33,8 @@ export type SchemaName =
   | 'infobot-dialogs'
   | 'study-config'
   | 'run-eval'
-  | 'run-benchmark';
+  | 'run-benchmark'
+  | 'run-infobot-eval';
 
 interface AjvError {
   instancePath: string;

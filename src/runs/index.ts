@@ -12,6 +12,7 @@ type AnyRun = RunDefinition<any, unknown, any>;
 const RUNS: Readonly<Record<string, () => Promise<AnyRun>>> = {
   eval: async () => (await import('./eval.js')).evalRun,
   benchmark: async () => (await import('./benchmark.js')).benchmarkRun,
+  'infobot eval': async () => (await import('./infobot-eval.js')).infobotEvalRun,
 };
 
 /**
@@ -20,7 +21,7 @@ const RUNS: Readonly<Record<string, () => Promise<AnyRun>>> = {
  * @example
  * ```ts
  * import { runIds } from 'dialogym';
- * runIds(); // ['eval', 'benchmark']
+ * runIds(); // ['eval', 'benchmark', 'infobot eval']
  * ```
  */
 export function runIds(): string[] {

@@ -17,6 +17,8 @@ import { evaluateDialogs } from '../rankers/evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
 import { evalRun } from './eval.js';
 import { benchmarkRun } from './benchmark.js';
+import { infobotEvalRun } from './infobot-eval.js';
+import { evaluateAgent } from '../testbeds/infobot/index.js';
 import { loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
 
@@ -98,9 +100,19 @@ test('benchmarkRun: the rows of Table 2 without the CLI; the cells of 2 shards p
   assert.equal(readFileSync(join(out, 'benchmark.md'), 'utf8'), written.markdown);
 });
 
+test('infobotEvalRun: the figures of evaluateAgent; 3 shards (one on 2 worker threads) put together give the same report', async () => {
+  const options = { agent: 'rule-soft', split: 'small', episodes: 90, seed: 2, workers: 1 };
+  const whole = await infobotEvalRun.run(options);
+  assert.deepEqual(whole, evaluateAgent({ agent: 'rule-soft', split: 'small', episodes: 90, seed: 2 }));
+  assert.equal(whole.episodes, 90);
+  const parts = [await infobotEvalRun.part(options, { index: 0, count: 3 }), await infobotEvalRun.part({ ...options, workers: 2 }, { index: 1, count: 3 }), await infobotEvalRun.part(options, { index: 2, count: 3 })];
+  assert.deepEqual(await infobotEvalRun.finish(combined(parts)), whole);
+  assert.throws(() => infobotEvalRun.checkOptions({ agent: 'rule-soft', episodes: 0 }), (e: unknown) => e instanceof ConfigError && e.message === 'infobot eval: options.episodes: must be >= 1, got 0');
+});
+
 test('loadRun finds a run by the id its shard files store; an unknown id is refused listing the runs', async () => {
-  assert.deepEqual(runIds(), ['eval', 'benchmark']);
+  assert.deepEqual(runIds(), ['eval', 'benchmark', 'infobot eval']);
   assert.equal((await loadRun('eval')).id, 'eval');
   assert.equal(await loadRun('benchmark'), benchmarkRun);
-  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, benchmark)");
+  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, benchmark, infobot eval)");
 });

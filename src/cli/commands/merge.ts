@@ -2,7 +2,7 @@
  * `dialogym merge <shard files or folders…> [--out dir]`: combines the shard files of a run made
  * with `--shard i/n --shard-out FILE` into exactly what the unsharded run writes (its files, byte
  * for byte, and its report on stdout). Shards of different runs, a shard given twice or a missing
- * shard are refused in one line. A library run (src/runs/: `eval`, `benchmark`) is looked up by
+ * shard are refused in one line. A library run (src/runs/: `eval`, `benchmark`, `infobot eval`) is looked up by
  * the id its shards name and finished by its own `finish`; the verb only prints the result.
  */
 import type { Command } from 'commander';
@@ -17,13 +17,13 @@ import { SUMMARY } from './summaries.js';
 const PRINTERS: Readonly<Record<string, () => Promise<RunPrinter>>> = {
   eval: async () => (await import('./eval.js')).evalPrinter,
   benchmark: async () => (await import('./benchmark.js')).benchmarkPrinter,
+  'infobot eval': async () => (await import('./infobot.js')).infobotEvalPrinter,
 };
 
 /** The shardable verbs that are not library runs yet: each one's finisher, loaded only for the verb being merged. */
 const FINISHERS: Readonly<Record<string, () => Promise<Finisher>>> = {
   'generate restaurant': async () => (await import('./generate-restaurant.js')).finishGenerateRestaurant,
   'generate dstc6': async () => (await import('./generate-dstc6.js')).finishGenerateDstc6,
-  'infobot eval': async () => (await import('./infobot.js')).finishInfobotEval,
   'airdialogue generate': async () => (await import('./airdialogue.js')).finishAirGenerate,
   'airdialogue selfplay': async () => (await import('./airdialogue.js')).finishAirSelfplay,
   evaluate: async () => (await import('./evaluate.js')).finishEvaluate,
