@@ -1,6 +1,6 @@
 /**
  * How often the flow of a CLI verb crosses back into the CLI (issue 37, item 4): from the verb's
- * `run` function (what its commander action calls), a static walk of the call graph in source order,
+ * commander action (the function `.action(action(…))` is given), a static walk of the call graph in source order,
  * with the TypeScript compiler API:
  *
  * - a call whose callee is declared in `src/cli/` is a CLI event (`C`); its body is walked in place
@@ -10,7 +10,9 @@
  *   a function-valued property or method of an object argument, a CLI function passed by name, or the
  *   object a CLI variable or CLI function returns — is a callback: a `C` event right after the `L`
  *   (the library calls back into the CLI), its body walked;
- * - calls into node_modules or Node itself are not events, nor what a `throw` builds.
+ * - calls into node_modules or Node itself are not events, nor what a `throw` builds;
+ * - a CLI object literal handed to a CLI function (`runVerb(f, evalVerb)`) binds its parameter, so
+ *   that calls through it (`v.print(…)`) resolve to the literal's functions.
  *
  * "Returns into the CLI" are the `L` → `C` transitions of the event sequence: each time the flow,
  * having left the CLI for the library, comes back into CLI code (a helper that works on the options,
@@ -48,9 +50,34 @@ interface Event {
 
 const isFn = (n: ts.Node): n is Fn => ts.isFunctionDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isMethodDeclaration(n);
 
+/** Parameters of CLI functions bound, at the call the walk expanded, to a CLI object literal (e.g. `runVerb(f, evalVerb)`: v → evalVerb's literal). */
+const bindings = new Map<ts.Symbol, ts.ObjectLiteralExpression>();
+
+/** The object literal an expression stands for through a bound parameter (`v`, `v.hooks`). */
+function boundObject(e: ts.Expression): ts.ObjectLiteralExpression | undefined {
+  if (ts.isIdentifier(e)) {
+    const sym = checker.getSymbolAtLocation(e);
+    return sym ? bindings.get(sym) : undefined;
+  }
+  if (ts.isPropertyAccessExpression(e)) {
+    const o = boundObject(e.expression);
+    const p = o?.properties.find((q) => q.name?.getText() === e.name.text);
+    if (p && ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(p.initializer)) return p.initializer;
+  }
+  return undefined;
+}
+
 function declOf(e: ts.Expression): ts.Declaration | undefined {
+  if (ts.isPropertyAccessExpression(e)) {
+    // A member of a bound object literal: the property itself (its function, or what it names).
+    const o = boundObject(e.expression);
+    const p = o?.properties.find((q) => q.name?.getText() === e.name.text);
+    if (p && ts.isPropertyAssignment(p) && ts.isIdentifier(p.initializer)) return declOf(p.initializer);
+    if (p && ts.isShorthandPropertyAssignment(p)) return checker.getShorthandAssignmentValueSymbol(p)?.declarations?.[0];
+    if (p) return p;
+  }
   const at = ts.isPropertyAccessExpression(e) ? e.name : e;
-  let s = checker.getSymbolAtLocation(at);
+  let s = ts.isShorthandPropertyAssignment(at.parent) && at.parent.name === at ? checker.getShorthandAssignmentValueSymbol(at.parent) : checker.getSymbolAtLocation(at);
   if (s && s.flags & ts.SymbolFlags.Alias) s = checker.getAliasedSymbol(s);
   return s?.declarations?.[0];
 }
@@ -59,6 +86,7 @@ function declOf(e: ts.Expression): ts.Declaration | undefined {
 function fnOf(d: ts.Declaration | undefined): Fn | undefined {
   if (!d) return undefined;
   if (isFn(d)) return d;
+  if (ts.isPropertyAssignment(d) && isFn(d.initializer)) return d.initializer;
   if (ts.isVariableDeclaration(d) && d.initializer && isFn(d.initializer)) return d.initializer;
   if ((ts.isPropertyAssignment(d) || ts.isPropertyDeclaration(d)) && d.initializer && isFn(d.initializer)) return d.initializer;
   return undefined;
@@ -110,8 +138,18 @@ function valueOf(d: ts.Declaration, depth: number): ts.ObjectLiteralExpression |
 function walkVerb(file: string): Event[] {
   const sf = program.getSourceFile(join(root, file));
   if (!sf) throw new Error(`${file} not found`);
-  const start = sf.statements.find((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === 'run');
-  if (!start) throw new Error(`${file}: no function run`);
+  // The function the verb's commander action runs: `.action(action((o) => …))`.
+  let start: Fn | undefined;
+  sf.forEachChild(function find(n): void {
+    if (start) return;
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'action') {
+      const a = n.arguments[0];
+      const inner = a && ts.isCallExpression(a) ? a.arguments[0] : a;
+      if (inner && isFn(inner)) start = inner;
+    }
+    n.forEachChild(find);
+  });
+  if (!start) throw new Error(`${file}: no .action(…) callback`);
   const events: Event[] = [];
   const expanded = new Set<ts.Node>();
   // The options and what is made from them: the parameters of run, then every variable initialised
@@ -152,7 +190,11 @@ function walkVerb(file: string): Event[] {
       for (const p of a.properties) {
         const v = ts.isPropertyAssignment(p) ? p.initializer : ts.isMethodDeclaration(p) ? p : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
         if (v) callbacks(v as ts.Expression, `${label}.${p.name?.getText() ?? '?'}`);
-        else if (ts.isSpreadAssignment(p)) visit(p.expression);
+        else if (ts.isSpreadAssignment(p)) {
+          const o = boundObject(p.expression);
+          if (o) callbacks(o, `${label}.${p.expression.getText()}`);
+          else visit(p.expression);
+        }
       }
     } else if (ts.isIdentifier(a) || ts.isPropertyAccessExpression(a)) {
       const d = declOf(a);
@@ -186,6 +228,13 @@ function walkVerb(file: string): Event[] {
         given.forEach((x, i) => {
           const param = f?.parameters[Math.min(i, (f?.parameters.length ?? 1) - 1)];
           if (x && param) taintNames(param.name);
+        });
+        args.forEach((a, i) => {
+          const param = f?.parameters[i];
+          const x = ts.isIdentifier(a) ? declOf(a) : undefined;
+          const lit = x && inCli(x) && ts.isVariableDeclaration(x) && x.initializer && ts.isObjectLiteralExpression(x.initializer) ? x.initializer : undefined;
+          const sym = param && ts.isIdentifier(param.name) ? checker.getSymbolAtLocation(param.name) : undefined;
+          if (lit && sym) bindings.set(sym, lit);
         });
         if (f) expand(f);
         return;

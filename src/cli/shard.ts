@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
 import { parseShard, shardLabel, writeShardFile, type Shard, type ShardItem } from '../core/shard.js';
-import type { RunDefinition, RunPart } from '../runs/run.js';
+import { wholeParts, type RunDefinition, type RunPart } from '../runs/run.js';
+import type { Progress } from './progress.js';
 import { out, outFileFlag } from './run.js';
 
 /** The two flags, as commander gives them. */
@@ -60,7 +61,7 @@ function said(shard: Shard, run: string, items: number, total: number, file: str
 export function writeRunShard<O>(o: ShardFlags, run: RunDefinition<O, unknown, never>, part: RunPart<O>, print?: Record<string, unknown>): void {
   const shard = o.shard as Shard;
   const file = o.shardOut as string;
-  writeShardFile(file, { run: run.id, options: run.recorded(part.options), ...(print ? { print } : {}), shard, total: part.total, meta: part.meta, info: part.info }, part.items);
+  writeShardFile(file, { run: run.id, options: run.recorded(part.options), ...(print && Object.keys(print).length > 0 ? { print } : {}), shard, total: part.total, meta: part.meta, info: part.info }, part.items);
   said(shard, run.id, part.items.length, part.total, file);
 }
 
@@ -79,13 +80,42 @@ export interface MergedRun {
 export type Finisher = (run: MergedRun) => void | Promise<void>;
 
 /**
- * How a verb prints a library run's result, for `merge`: the verb's own printer, and for a shard
- * file of dialogym-shard/1 (which recorded the verb's flags) the flags read as the run's options and
- * print settings, as the verb reads them.
+ * A verb that is a library run (src/runs/): its flags read as the run's options and print settings
+ * (also for a shard file of dialogym-shard/1, which recorded the flags), its progress bar and its
+ * printer. `runVerb` runs it; `merge` prints a merged run with it.
  */
-export interface RunPrinter {
-  fromFlags(flags: Record<string, unknown>): { options: unknown; print?: Record<string, unknown> };
-  print(result: unknown, print: Record<string, unknown>): void;
+export interface VerbRun<O = unknown, R = unknown> {
+  readonly run: RunDefinition<O, R, never>;
+  fromFlags(flags: Record<string, unknown>): { options: O; print?: Record<string, unknown> };
+  print(result: R, print: Record<string, unknown>): void;
+  /** The progress bar of a part of `total` items (default: none). */
+  progress?(total: number, options: O, print: Record<string, unknown>): Progress;
+  /** Hooks of the run besides its progress (e.g. warnings). */
+  readonly hooks?: object;
+}
+
+/**
+ * A verb's action: its flags as the run's options, the run's part (the shard's, or the whole run's)
+ * with a progress bar, then the shard file, or the run's finish and the verb's printer.
+ */
+export async function runVerb<O, R>(flags: ShardFlags & object, v: VerbRun<O, R>): Promise<void> {
+  const shard = shardOf(flags);
+  const { options, print = {} } = v.fromFlags(flags as Record<string, unknown>);
+  const run = v.run as unknown as RunDefinition<O, R, { onProgress?(done: number, total: number): void }>;
+  const checked = run.checkOptions(options);
+  let bar: Progress | undefined;
+  const onProgress = (done: number, total: number): void => {
+    bar ??= v.progress?.(total, checked, print);
+    bar?.update(done);
+  };
+  let part;
+  try {
+    part = await run.part(checked, shard, { ...v.hooks, onProgress });
+  } finally {
+    bar?.stop();
+  }
+  if (shard) writeRunShard(flags, run, part, print);
+  else v.print(await run.finish(wholeParts(part)), print);
 }
 
 /** The whole run of an unsharded verb, for its finisher. */

@@ -34,7 +34,9 @@ export type SchemaName =
   | 'study-config'
   | 'run-eval'
   | 'run-benchmark'
-  | 'run-infobot-eval';
+  | 'run-infobot-eval'
+  | 'run-airdialogue-generate'
+  | 'run-airdialogue-selfplay';
 
 interface AjvError {
   instancePath: string;

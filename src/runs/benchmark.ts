@@ -14,7 +14,7 @@ import { assembleBenchmark, parseModels, profileNamed, runBenchmark, type Benchm
 import type { BenchmarkSource } from '../testbeds/restaurant/benchmark/data.js';
 import type { BenchmarkModel } from '../testbeds/restaurant/benchmark/paper.js';
 import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../testbeds/restaurant/benchmark/report.js';
-import { checkRunOptions, defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
+import { defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
 
 /**
  * Options of the `benchmark` run (schemas/run-benchmark.schema.json).
@@ -131,11 +131,10 @@ function benchmarkPlan(o: BenchmarkRunOptions): BenchmarkPlan & { readonly sourc
   return { profile, models, tasks, seeds: o.seeds ?? 1, workers: o.workers ?? 1, info: { profile: profile.name, data, seed }, source, trainFrom, seed };
 }
 
-function checkOptions(v: unknown): BenchmarkRunOptions {
-  // What the CLI passes unparsed is checked first, in the words of each option's own check.
+/** What the CLI passes unparsed is checked before the schema, in the words of the option's own check. */
+function precheck(v: unknown): void {
   const t = (v as { trainFrom?: unknown } | null)?.trainFrom;
   if (t !== undefined && t !== 'files' && t !== 'generate') throw new ConfigError(`expected files or generate, got '${String(t)}'`, { option: 'trainFrom' });
-  return checkRunOptions<BenchmarkRunOptions>('benchmark', 'run-benchmark', v);
 }
 
 async function part(o: BenchmarkRunOptions, shard: Shard | undefined, hooks: BenchmarkRunHooks = {}): Promise<RunPart<BenchmarkRunOptions>> {
@@ -199,11 +198,6 @@ async function finish(p: RunParts<BenchmarkRunOptions>): Promise<BenchmarkRunRes
   return { result, info, markdown, files: files.map((f) => join(dir, f.name)) };
 }
 
-/** The options a shard records: all but `workers` (the rows do not depend on it). */
-function recorded(o: BenchmarkRunOptions): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k !== 'workers'));
-}
-
 /**
  * The `benchmark` run: `benchmarkRun.run(options, hooks)` trains and tests the models of Table 2
  * (and Table 10, and dialogym's variants) and returns the rows with the report (written to `out`
@@ -219,8 +213,9 @@ function recorded(o: BenchmarkRunOptions): Record<string, unknown> {
  */
 export const benchmarkRun: RunDefinition<BenchmarkRunOptions, BenchmarkRunResult, BenchmarkRunHooks> = defineRun<BenchmarkRunOptions, BenchmarkRunResult, BenchmarkRunHooks>({
   id: 'benchmark',
-  checkOptions,
-  recorded,
+  schema: 'run-benchmark',
+  unrecorded: ['workers'], // the rows do not depend on it
+  precheck,
   part,
   finish,
 });

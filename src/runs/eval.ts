@@ -15,7 +15,7 @@ import { checkModelName, createModel, isModelFile, resolveModelContent } from '.
 import { agreementIssueText, candidateCoverage, checkAgreements, kbCoverage, storedRestaurants, CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE } from '../testbeds/restaurant/agreement.js';
 import { checkAllowCheckpoint, checkContextOptions, modelArg } from '../testbeds/restaurant/model-context.js';
 import '../testbeds/restaurant/models.js';
-import { checkRunOptions, defineRun, type RunDefinition, type RunParts, type RunPart } from './run.js';
+import { defineRun, type RunDefinition, type RunParts, type RunPart } from './run.js';
 
 /**
  * Options of the `eval` run (schemas/run-eval.schema.json).
@@ -159,11 +159,6 @@ async function finish(p: RunParts<EvalOptions>): Promise<EvalResult> {
   return { data: o.data, perResponse: accuracy.perResponse(s), perDialog: accuracy.perDialog(s), turns: s.turns, correctTurns: s.correctTurns, dialogs: s.dialogs, correctDialogs: s.correctDialogs };
 }
 
-/** The options a shard records: every option given (each decides the result or the files written). */
-function recorded(o: EvalOptions): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
 /**
  * The `eval` run: `evalRun.run(options, hooks)` scores a model on a bAbI dialog file (per-response
  * and per-dialog accuracy); `part` / `finish` split it into shards and put them together. Errors:
@@ -177,10 +172,4 @@ function recorded(o: EvalOptions): Record<string, unknown> {
  * console.log(`${(100 * r.perResponse).toFixed(2)}% of ${r.turns} turns`);
  * ```
  */
-export const evalRun: RunDefinition<EvalOptions, EvalResult, EvalHooks> = defineRun<EvalOptions, EvalResult, EvalHooks>({
-  id: 'eval',
-  checkOptions: (v) => checkRunOptions<EvalOptions>('eval', 'run-eval', v),
-  recorded,
-  part,
-  finish,
-});
+export const evalRun: RunDefinition<EvalOptions, EvalResult, EvalHooks> = defineRun<EvalOptions, EvalResult, EvalHooks>({ id: 'eval', schema: 'run-eval', part, finish });

@@ -13,6 +13,8 @@ const RUNS: Readonly<Record<string, () => Promise<AnyRun>>> = {
   eval: async () => (await import('./eval.js')).evalRun,
   benchmark: async () => (await import('./benchmark.js')).benchmarkRun,
   'infobot eval': async () => (await import('./infobot-eval.js')).infobotEvalRun,
+  'airdialogue generate': async () => (await import('./airdialogue.js')).airGenerateRun,
+  'airdialogue selfplay': async () => (await import('./airdialogue.js')).airSelfplayRun,
 };
 
 /**
@@ -21,7 +23,7 @@ const RUNS: Readonly<Record<string, () => Promise<AnyRun>>> = {
  * @example
  * ```ts
  * import { runIds } from 'dialogym';
- * runIds(); // ['eval', 'benchmark', 'infobot eval']
+ * runIds(); // ['eval', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']
  * ```
  */
 export function runIds(): string[] {

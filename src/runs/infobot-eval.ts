@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { shardItems, type Shard, type ShardItem } from '../core/shard.js';
 import { InfoBotEnv, createInfoBotAgent, infobotAgents, isPolicyFile, playOnWorkers, runEpisodes, splitSpec, summarize, DEFAULT_MISSING, type EpisodeResult, type EvalReport } from '../testbeds/infobot/index.js';
 import { chosenKbs, kbSourceOf } from '../testbeds/infobot/kb-choice.js';
-import { checkRunOptions, defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
+import { defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
 
 /**
  * Options of the `infobot eval` run (schemas/run-infobot-eval.schema.json).
@@ -85,11 +85,6 @@ async function finish(p: RunParts<InfobotEvalOptions>): Promise<EvalReport> {
   return summarize(p.meta['agent'] as string, p.meta['split'] as string, p.items as readonly (ShardItem & EpisodeResult)[]);
 }
 
-/** The options a shard records: all but `workers` (the figures do not depend on it). */
-function recorded(o: InfobotEvalOptions): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k !== 'workers'));
-}
-
 /**
  * The `infobot eval` run: `infobotEvalRun.run(options, hooks)` plays an agent against the simulated
  * user and returns turns, success and reward ± standard error (the same figures for any number of
@@ -105,8 +100,8 @@ function recorded(o: InfobotEvalOptions): Record<string, unknown> {
  */
 export const infobotEvalRun: RunDefinition<InfobotEvalOptions, EvalReport, InfobotEvalHooks> = defineRun<InfobotEvalOptions, EvalReport, InfobotEvalHooks>({
   id: 'infobot eval',
-  checkOptions: (v) => checkRunOptions<InfobotEvalOptions>('infobot eval', 'run-infobot-eval', v),
-  recorded,
+  schema: 'run-infobot-eval',
+  unrecorded: ['workers'], // the figures do not depend on it
   part,
   finish,
 });

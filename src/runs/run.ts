@@ -94,26 +94,59 @@ export function checkRunOptions<O>(run: string, schema: SchemaName, value: unkno
 }
 
 /**
- * A run from its check, recorded options, part and finish (`run` = part of the whole, then finish).
+ * What `defineRun` builds a run from: its id, its options' schema (`schemas/<schema>.schema.json`),
+ * the options a shard does not record (they leave the result unchanged, e.g. `workers`), a check of
+ * its own before the schema's (for values a front end passes unparsed, said in that option's words),
+ * its part and its finish.
  *
  * @example
  * ```ts
- * import { defineRun } from 'dialogym';
- * const count = defineRun<{ n: number }, number>({
- *   id: 'count',
- *   checkOptions: (v) => v as { n: number },
- *   recorded: (o) => ({ ...o }),
- *   part: async (o) => ({ run: 'count', options: o, total: o.n, items: Array.from({ length: o.n }, (_, k) => ({ k })), meta: {}, info: {} }),
+ * import type { RunSpec } from 'dialogym';
+ * const spec: RunSpec<{ n: number }, number> = {
+ *   id: 'count', schema: 'run-eval',
+ *   part: async (o) => ({ run: 'count', options: o, total: o.n, items: [], meta: {}, info: {} }),
  *   finish: async (p) => p.items.length,
- * });
- * await count.run({ n: 3 }); // 3
+ * };
  * ```
  */
-export function defineRun<O, R, H = Record<string, never>>(d: Omit<RunDefinition<O, R, H>, 'run'>): RunDefinition<O, R, H> {
+export interface RunSpec<O, R, H = Record<string, never>> {
+  readonly id: string;
+  readonly schema: SchemaName;
+  readonly unrecorded?: readonly string[];
+  readonly precheck?: (value: unknown) => void;
+  part(options: O, shard: Shard | undefined, hooks?: H): Promise<RunPart<O>>;
+  finish(parts: RunParts<O>): Promise<R>;
+}
+
+/**
+ * A run from its spec: `checkOptions` is the precheck then the schema, `recorded` every option given
+ * but the unrecorded ones, `run` the part of the whole run then its finish.
+ *
+ * @example
+ * ```ts
+ * import { defineRun, evalRun } from 'dialogym';
+ * const scores = defineRun<{ model: string; data: string }, number>({
+ *   id: 'per-response',
+ *   schema: 'run-eval',
+ *   part: (o, shard) => evalRun.part(o, shard),
+ *   finish: async (p) => (await evalRun.finish(p)).perResponse,
+ * });
+ * await scores.run({ model: 'rules', data: 'tst.txt' });
+ * ```
+ */
+export function defineRun<O, R, H = Record<string, never>>(spec: RunSpec<O, R, H>): RunDefinition<O, R, H> {
+  const skip = new Set(spec.unrecorded ?? []);
   return {
-    ...d,
+    id: spec.id,
+    checkOptions(value: unknown): O {
+      spec.precheck?.(value);
+      return checkRunOptions<O>(spec.id, spec.schema, value);
+    },
+    recorded: (o: O) => Object.fromEntries(Object.entries(o as object).filter(([k, v]) => v !== undefined && !skip.has(k))),
+    part: (o, shard, hooks) => spec.part(o, shard, hooks),
+    finish: (p) => spec.finish(p),
     async run(options: O, hooks?: H): Promise<R> {
-      return d.finish(wholeParts(await d.part(options, undefined, hooks)));
+      return spec.finish(wholeParts(await spec.part(options, undefined, hooks)));
     },
   };
 }

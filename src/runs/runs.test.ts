@@ -19,6 +19,8 @@ import { evalRun } from './eval.js';
 import { benchmarkRun } from './benchmark.js';
 import { infobotEvalRun } from './infobot-eval.js';
 import { evaluateAgent } from '../testbeds/infobot/index.js';
+import { airGenerateRun, airSelfplayRun } from './airdialogue.js';
+import { selfPlay } from '../testbeds/airdialogue/index.js';
 import { loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
 
@@ -110,9 +112,25 @@ test('infobotEvalRun: the figures of evaluateAgent; 3 shards (one on 2 worker th
   assert.throws(() => infobotEvalRun.checkOptions({ agent: 'rule-soft', episodes: 0 }), (e: unknown) => e instanceof ConfigError && e.message === 'infobot eval: options.episodes: must be >= 1, got 0');
 });
 
+test('airSelfplayRun: the scores of selfPlay; shards with transcripts put together give the same scores and file; airGenerateRun writes the data and KB files', async () => {
+  const whole = await airSelfplayRun.run({ episodes: 30, seed: 3, ood: 2 });
+  assert.deepEqual(whole, selfPlay({ n: 30, seed: 3, ood: true }));
+  const options = { episodes: 20, seed: 1, ood: 1 as const, transcripts: join(dir, 'air-whole.jsonl') };
+  const r = await airSelfplayRun.run(options);
+  const sharded = { ...options, transcripts: join(dir, 'air-merged.jsonl') };
+  const parts = [await airSelfplayRun.part(sharded, { index: 0, count: 2 }), await airSelfplayRun.part(sharded, { index: 1, count: 2 })];
+  assert.deepEqual(await airSelfplayRun.finish(combined(parts)), r);
+  assert.equal(readFileSync(sharded.transcripts, 'utf8'), readFileSync(options.transcripts, 'utf8'));
+  assert.equal(readFileSync(options.transcripts, 'utf8').trim().split('\n').length, 20);
+  const g = await airGenerateRun.run({ dialogs: 12, seed: 5, out: join(dir, 'air') });
+  assert.equal(g.dialogs, 12);
+  assert.equal(readFileSync(g.data, 'utf8').trim().split('\n').length, 12);
+  assert.equal(Object.values(g.statuses).reduce((a, b) => a + b, 0), 12);
+});
+
 test('loadRun finds a run by the id its shard files store; an unknown id is refused listing the runs', async () => {
-  assert.deepEqual(runIds(), ['eval', 'benchmark', 'infobot eval']);
+  assert.deepEqual(runIds(), ['eval', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']);
   assert.equal((await loadRun('eval')).id, 'eval');
   assert.equal(await loadRun('benchmark'), benchmarkRun);
-  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, benchmark, infobot eval)");
+  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, benchmark, infobot eval, airdialogue generate, airdialogue selfplay)");
 });

@@ -6,7 +6,7 @@ import { cellCost, parseTasks, profileNamed, type BenchmarkCell } from '../../te
 import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
 import { benchmarkRun, type BenchmarkRunHooks, type BenchmarkRunOptions, type BenchmarkRunResult } from '../../runs/benchmark.js';
 import { wholeParts } from '../../runs/run.js';
-import { shardOf, shardOptions, writeRunShard, type RunPrinter, type ShardFlags } from '../shard.js';
+import { shardOf, shardOptions, writeRunShard, type ShardFlags, type VerbRun } from '../shard.js';
 import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
 import { formatDuration, progress, secondsLeft, type Progress } from '../progress.js';
 import { SUMMARY } from './summaries.js';
@@ -143,5 +143,5 @@ function printBenchmark(r: BenchmarkRunResult): void {
   out(`wrote ${r.files.join(', ')}`);
 }
 
-/** How `merge` prints a merged `benchmark`. */
-export const benchmarkPrinter: RunPrinter = { fromFlags, print: (r) => printBenchmark(r as BenchmarkRunResult) };
+/** The verb's flags and printer, for `merge` (its own action prints the plan and the timings besides). */
+export const benchmarkVerb: VerbRun<BenchmarkRunOptions, BenchmarkRunResult> = { run: benchmarkRun, fromFlags, print: printBenchmark };

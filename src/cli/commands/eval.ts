@@ -1,11 +1,10 @@
 /** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy (the library's `evalRun`, src/runs/eval.ts). */
 import type { Command } from 'commander';
 import { evalRun, type EvalOptions, type EvalResult } from '../../runs/eval.js';
-import { wholeParts } from '../../runs/run.js';
 import { modelHelp } from '../model-flags.js';
 import { action, inputFlag, inputListFlag, out, outFileFlag } from '../run.js';
-import { progress, type Progress } from '../progress.js';
-import { shardOf, shardOptions, writeRunShard, type RunPrinter, type ShardFlags } from '../shard.js';
+import { progress } from '../progress.js';
+import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
 import { warnForCli } from '../agreement.js';
 import { SUMMARY } from './summaries.js';
 
@@ -35,7 +34,7 @@ export function registerEval(program: Command): void {
     .option('--predictions <out.jsonl>', 'write one {"dialog","turn","prediction"} line per bot turn (default: none)', outFileFlag('--predictions'))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--force', 'evaluate even when the inputs disagree (the KB — --kb, or the one a model file stores — naming fewer than half of the restaurants in the --data dialogs, candidates holding fewer than half of their answers): a warning instead of the refusal');
-  shardOptions(cmd).action(action((f: Flags & ShardFlags) => run(f)));
+  shardOptions(cmd).action(action((f: Flags & ShardFlags) => runVerb(f, evalVerb)));
 }
 
 /** The flags as the run's options (a shard file of dialogym-shard/1 recorded these flags). */
@@ -54,30 +53,9 @@ function fromFlags(f: Record<string, unknown>): { options: EvalOptions; print: {
   return { options, print: g.json ? { json: true } : {} };
 }
 
-async function run(f: Flags & ShardFlags): Promise<void> {
-  const shard = shardOf(f);
-  const { options, print } = fromFlags(f as unknown as Record<string, unknown>);
-  let bar: Progress | undefined;
-  const hooks = {
-    onWarning: warnForCli,
-    onProgress: (done: number, total: number) => {
-      bar ??= progress(`eval ${f.model}`, total, { quiet: f.json === true && !process.stderr.isTTY });
-      bar.update(done);
-    },
-  };
-  let part;
-  try {
-    part = await evalRun.part(evalRun.checkOptions(options), shard, hooks);
-  } finally {
-    bar?.stop();
-  }
-  if (shard) writeRunShard(f, evalRun, part, print);
-  else printEval(await evalRun.finish(wholeParts(part)), print);
-}
-
 /** Prints the accuracies (`--json`: one JSON line). */
-function printEval(r: EvalResult, print: { json?: boolean }): void {
-  if (print.json) out(JSON.stringify({ perResponse: r.perResponse, perDialog: r.perDialog, turns: r.turns, dialogs: r.dialogs }));
+function printEval(r: EvalResult, print: Record<string, unknown>): void {
+  if (print['json']) out(JSON.stringify({ perResponse: r.perResponse, perDialog: r.perDialog, turns: r.turns, dialogs: r.dialogs }));
   else {
     out(`${r.data}`);
     out(`  per-response accuracy ${(100 * r.perResponse).toFixed(2)}% (${r.correctTurns}/${r.turns})`);
@@ -85,5 +63,11 @@ function printEval(r: EvalResult, print: { json?: boolean }): void {
   }
 }
 
-/** How `merge` prints a merged `eval`. */
-export const evalPrinter: RunPrinter = { fromFlags, print: (r, p) => printEval(r as EvalResult, p) };
+/** The verb: the library's `evalRun`, its progress (quiet for `--json` off a terminal), its warnings on stderr, its printer (also `merge`'s). */
+export const evalVerb: VerbRun<EvalOptions, EvalResult> = {
+  run: evalRun,
+  fromFlags,
+  print: printEval,
+  progress: (total, o, p) => progress(`eval ${o.model}`, total, { quiet: p['json'] === true && !process.stderr.isTTY }),
+  hooks: { onWarning: warnForCli },
+};

@@ -43,12 +43,11 @@ import {
   type EvalReport,
   type TableRow,
 } from '../../testbeds/infobot/index.js';
-import { shardOf, shardOptions, writeRunShard, type RunPrinter, type ShardFlags } from '../shard.js';
+import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
 import { infobotEvalRun, MIN_PARALLEL_EPISODES, type InfobotEvalOptions } from '../../runs/infobot-eval.js';
 import { chosenKbs } from '../../testbeds/infobot/kb-choice.js';
-import { wholeParts } from '../../runs/run.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
-import { progress, type Progress } from '../progress.js';
+import { progress } from '../progress.js';
 import { action, alias, floatFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 import { SUMMARY } from './summaries.js';
 
@@ -145,27 +144,13 @@ function evalFromFlags(r: Record<string, unknown>): { options: InfobotEvalOption
   return { options, print: o.json ? { json: true } : {} };
 }
 
-/** `infobot eval`: the library's `infobotEvalRun` (src/runs/infobot-eval.ts), its progress and its figures. */
-async function runInfobotEval(o: InfobotEvalFlags & ShardFlags): Promise<void> {
-  const shard = shardOf(o);
-  const { options, print } = evalFromFlags(o as unknown as Record<string, unknown>);
-  let bar: Progress | undefined;
-  const onProgress = (done: number, total: number): void => {
-    bar ??= progress('eval', total, { quiet: o.json === true || total < 2000 });
-    bar.update(done);
-  };
-  let part;
-  try {
-    part = await infobotEvalRun.part(infobotEvalRun.checkOptions(options), shard, { onProgress });
-  } finally {
-    bar?.stop();
-  }
-  if (shard) writeRunShard(o, infobotEvalRun, part, print);
-  else printInfobotEval(await infobotEvalRun.finish(wholeParts(part)), print.json === true);
-}
-
-/** How `merge` prints a merged `infobot eval`. */
-export const infobotEvalPrinter: RunPrinter = { fromFlags: evalFromFlags, print: (r, p) => printInfobotEval(r as EvalReport, p['json'] === true) };
+/** `infobot eval`: the library's `infobotEvalRun` (src/runs/infobot-eval.ts), its progress (above 2,000 episodes, not with `--json`) and its figures (also `merge`'s). */
+export const infobotEvalVerb: VerbRun<InfobotEvalOptions, EvalReport> = {
+  run: infobotEvalRun,
+  fromFlags: evalFromFlags,
+  print: (r, p) => printInfobotEval(r, p['json'] === true),
+  progress: (total, _o, p) => progress('eval', total, { quiet: p['json'] === true || total < 2000 }),
+};
 
 export function registerInfobot(program: Command): void {
   const cmd = program.command('infobot').description(SUMMARY.infobot);
@@ -208,7 +193,7 @@ export function registerInfobot(program: Command): void {
       .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
       .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
       .option('--workers <n>', `episodes played on n worker threads, same result for any n (default: 2, or 1 on a 1-core machine or under ${MIN_PARALLEL_EPISODES} episodes; 1 = no worker)`, intFlag('--workers', 1, 64)),
-  )).action(action((o: InfobotEvalFlags & ShardFlags) => runInfobotEval(o)));
+  )).action(action((o: InfobotEvalFlags & ShardFlags) => runVerb(o, infobotEvalVerb)));
 
   cmd
     .command('table')
