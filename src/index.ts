@@ -78,6 +78,14 @@ export type { FitHooks, EpochReport } from './train/loop.js';
 export { KbTypes } from './rankers/match-type.js';
 export { evaluateDialogs, type Prediction, type EvaluateOptions } from './rankers/evaluate-responses.js';
 
+// Runs: what the CLI's verbs compute, as library functions (src/runs/; docs/library.md).
+export { checkRunOptions, defineRun, wholeParts, type RunDefinition, type RunPart, type RunParts, type RunSpec } from './runs/run.js';
+export { loadRun, runIds } from './runs/index.js';
+export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
+export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
+export { airGenerateRun, airSelfplayRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from './runs/airdialogue.js';
+export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
+
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';
 export { episodeStats, passHatK, summarizeOutcomes, type EpisodeState, type EpisodeOutcome, type EpisodeSummary } from './metrics/episodes.js';
