@@ -56,6 +56,8 @@ import { withTextLimit } from './web-page.js';
 export interface StudyServerOptions {
   /** Per-turn reply timeout of the agents, ms (default 20,000). */
   readonly timeoutMs?: number;
+  /** Extra time for the first reply of an agent's connection, ms (an agent process starting; default 30,000). */
+  readonly startupMs?: number;
   /** Longest message a participant sends, in characters; a longer one is cut to it (default 500). */
   readonly maxText?: number;
   /** An open session idle this long is marked abandoned (ms, default 30 min). */
@@ -79,7 +81,7 @@ export interface StudyServerOptions {
 }
 
 /** Defaults of {@link StudyServerOptions}. */
-export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, maxText: 500, idleMs: 30 * 60_000, sweepMs: 60_000, bodyLimit: 16 * 1024 } as const;
+export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, startupMs: 30_000, maxText: 500, idleMs: 30 * 60_000, sweepMs: 60_000, bodyLimit: 16 * 1024 } as const;
 
 /** Longest text of a turn shown to a participant or stored (an agent's reply is cut to it). */
 export const MAX_SHOWN_TEXT = 4000;
@@ -214,12 +216,13 @@ const inputLine = (e: Error): string => cut(e.message.split('\n')[0] ?? 'not acc
 export function createStudyServer(store: StudyStore, opts: StudyServerOptions = {}): StudyServer {
   const config = store.config;
   const timeoutMs = opts.timeoutMs ?? STUDY_SERVER_DEFAULTS.timeoutMs;
+  const startupMs = opts.startupMs ?? STUDY_SERVER_DEFAULTS.startupMs;
   const maxText = opts.maxText ?? STUDY_SERVER_DEFAULTS.maxText;
   const idleMs = opts.idleMs ?? STUDY_SERVER_DEFAULTS.idleMs;
   const bodyLimit = opts.bodyLimit ?? STUDY_SERVER_DEFAULTS.bodyLimit;
   const now = opts.now ?? Date.now;
   const logError = opts.logError ?? ((text: string) => process.stderr.write(text + '\n'));
-  const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
+  const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, startupMs, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
 
   const abandonedAtStart = store.abandonOpen();
   const live = new Map<number, Live>();
@@ -291,16 +294,20 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     let t = transports.get(spec.label);
     if (!t) {
       // The transport's name (a command line, a URL) never reaches the episode: a neutral one
-      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`).
+      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`),
+      // the first of a connection `startupMs` more (an agent process starting).
       t = openAgent(spec).then((inner) => ({
         name: 'agent',
         connect: (lane: number): AgentConnection => {
           const c = inner.connect(lane);
+          let first = true;
           return {
             send: (req, _ms) => {
+              const limit = timeoutMs + (first ? startupMs : 0);
+              first = false;
               let timer: NodeJS.Timeout | undefined;
               const late = new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${timeoutMs} ms`)), timeoutMs);
+                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${limit} ms`)), limit);
               });
               return Promise.race([c.send(req, timeoutMs), late]).finally(() => clearTimeout(timer));
             },
