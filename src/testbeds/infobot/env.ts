@@ -144,10 +144,11 @@ function candidateValues(full: MovieKb, goal: UserGoal, rng: Rng): Record<string
   for (const [j, v] of [...goal.known].sort((a, b) => a[0] - b[0])) {
     if (!rng.chance(0.5)) continue;
     const vocab = full.vocab[j] as readonly string[];
-    const others = vocab.filter((_, k) => k !== v);
-    if (others.length === 0) continue;
-    const picked = rng.sample(others, Math.min(others.length, rng.range(1, 2)));
-    out[SLOTS[j] as string] = rng.shuffle([vocab[v] as string, ...picked]);
+    if (vocab.length < 2) continue;
+    const want = Math.min(vocab.length - 1, rng.range(1, 2));
+    const picked = new Set<number>([v]);
+    while (picked.size < want + 1) picked.add(rng.int(vocab.length)); // O(1) draws, not a shuffle of the vocabulary
+    out[SLOTS[j] as string] = rng.shuffle([...picked].map((k) => vocab[k] as string));
   }
   return out;
 }
