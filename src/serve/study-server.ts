@@ -371,12 +371,13 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
 
   /** A session as its participant sees it. */
   const sessionPayload = (participant: number, id: number, state?: SessionState): Record<string, unknown> => {
+    // A live conversation of this participant: its state, no read of the store.
+    const l = live.get(id);
+    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state()) };
     const v = store.sessionView(participant, id);
     if (!v) throw new HttpError(404, 'no such session');
     const answers = v.status === 'finished' ? store.answersOf(id) : {};
     const base = { id: v.id, number: v.number, status: v.status, answers };
-    const l = live.get(id);
-    if (v.status === 'open' && l) return { ...base, state: shownState(state ?? l.env.state()) };
     const turns = v.turns.map((t) => {
       const c = (t.content ?? {}) as { text?: unknown; tool?: ToolCall };
       return { speaker: t.speaker, text: typeof c.text === 'string' ? c.text : '', ...(c.tool ? { tool: c.tool } : {}) };
@@ -481,10 +482,12 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req) => {
     const participant = participantOf(req);
     const id = idOf(req.params.id);
-    const v = store.sessionView(participant, id);
-    if (!v) throw new HttpError(404, 'no such session');
     const l = live.get(id);
-    if (v.status !== 'open' || !l) throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+    if (!l || l.participant !== participant) {
+      const v = store.sessionView(participant, id);
+      if (!v) throw new HttpError(404, 'no such session');
+      throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+    }
     const body = req.body as Record<string, unknown> | null | undefined;
     let input: string | ToolCall;
     if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text'].slice(0, maxText);
