@@ -126,6 +126,22 @@ test('agents of other kinds through the HTTP API: dialogym\'s rule bot and an LL
   });
 });
 
+test('an agent that does not answer within --timeout fails the session (counted, as in evaluate), and the participant reads the neutral line', { skip: noSqlite }, async () => {
+  const silent = `${JSON.stringify(process.execPath)} -e "setInterval(() => {}, 1000)"`;
+  const made = smallStudy('silent', [{ label: 'quiet', cmd: silent }], { participants: 1, sessionsPerParticipant: 1 });
+  const s = await serve(made.dir, { timeoutMs: 300, startupMs: 0 });
+  try {
+    const seen = await playSession(s.base, made.participants[0]?.code as string);
+    const end = seen.at(-1) as Answer;
+    assert.equal(end.body['status'], 'finished');
+    assert.deepEqual(end.body['outcome'], { success: false, lines: ['The task was not completed.', NEUTRAL_FAILURE] });
+    assert.deepEqual(s.store.sessions('finished').map((r) => [r.agent, r.outcome?.failure]), [['quiet', 'timeout']]);
+    assert.ok(!seen.some((a) => a.text.includes('300 ms')), 'the timeout reaches the participant');
+  } finally {
+    await s.stop();
+  }
+});
+
 test('an open conversation is resumed (a reload, a second start) until it has been idle --idle-minutes, then set aside: never counted, its slot played next', { skip: noSqlite }, async () => {
   const made = smallStudy('idle', ['rl-soft', 'rule-soft']);
   let clock = 1_000_000;

@@ -56,6 +56,8 @@ import { withTextLimit } from './web-page.js';
 export interface StudyServerOptions {
   /** Per-turn reply timeout of the agents, ms (default 20,000). */
   readonly timeoutMs?: number;
+  /** Extra time for the first reply of an agent's connection, ms (an agent process starting; default 30,000). */
+  readonly startupMs?: number;
   /** Longest message a participant sends, in characters; a longer one is cut to it (default 500). */
   readonly maxText?: number;
   /** An open session idle this long is marked abandoned (ms, default 30 min). */
@@ -79,7 +81,7 @@ export interface StudyServerOptions {
 }
 
 /** Defaults of {@link StudyServerOptions}. */
-export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, maxText: 500, idleMs: 30 * 60_000, sweepMs: 60_000, bodyLimit: 16 * 1024 } as const;
+export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, startupMs: 30_000, maxText: 500, idleMs: 30 * 60_000, sweepMs: 60_000, bodyLimit: 16 * 1024 } as const;
 
 /** Longest text of a turn shown to a participant or stored (an agent's reply is cut to it). */
 export const MAX_SHOWN_TEXT = 4000;
@@ -214,12 +216,13 @@ const inputLine = (e: Error): string => cut(e.message.split('\n')[0] ?? 'not acc
 export function createStudyServer(store: StudyStore, opts: StudyServerOptions = {}): StudyServer {
   const config = store.config;
   const timeoutMs = opts.timeoutMs ?? STUDY_SERVER_DEFAULTS.timeoutMs;
+  const startupMs = opts.startupMs ?? STUDY_SERVER_DEFAULTS.startupMs;
   const maxText = opts.maxText ?? STUDY_SERVER_DEFAULTS.maxText;
   const idleMs = opts.idleMs ?? STUDY_SERVER_DEFAULTS.idleMs;
   const bodyLimit = opts.bodyLimit ?? STUDY_SERVER_DEFAULTS.bodyLimit;
   const now = opts.now ?? Date.now;
   const logError = opts.logError ?? ((text: string) => process.stderr.write(text + '\n'));
-  const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
+  const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, startupMs, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
 
   const abandonedAtStart = store.abandonOpen();
   const live = new Map<number, Live>();
@@ -291,16 +294,20 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     let t = transports.get(spec.label);
     if (!t) {
       // The transport's name (a command line, a URL) never reaches the episode: a neutral one
-      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`).
+      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`),
+      // the first of a connection `startupMs` more (an agent process starting).
       t = openAgent(spec).then((inner) => ({
         name: 'agent',
         connect: (lane: number): AgentConnection => {
           const c = inner.connect(lane);
+          let first = true;
           return {
             send: (req, _ms) => {
+              const limit = timeoutMs + (first ? startupMs : 0);
+              first = false;
               let timer: NodeJS.Timeout | undefined;
               const late = new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${timeoutMs} ms`)), timeoutMs);
+                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${limit} ms`)), limit);
               });
               return Promise.race([c.send(req, timeoutMs), late]).finally(() => clearTimeout(timer));
             },
@@ -364,12 +371,13 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
 
   /** A session as its participant sees it. */
   const sessionPayload = (participant: number, id: number, state?: SessionState): Record<string, unknown> => {
+    // A live conversation of this participant: its state, no read of the store.
+    const l = live.get(id);
+    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state()) };
     const v = store.sessionView(participant, id);
     if (!v) throw new HttpError(404, 'no such session');
     const answers = v.status === 'finished' ? store.answersOf(id) : {};
     const base = { id: v.id, number: v.number, status: v.status, answers };
-    const l = live.get(id);
-    if (v.status === 'open' && l) return { ...base, state: shownState(state ?? l.env.state()) };
     const turns = v.turns.map((t) => {
       const c = (t.content ?? {}) as { text?: unknown; tool?: ToolCall };
       return { speaker: t.speaker, text: typeof c.text === 'string' ? c.text : '', ...(c.tool ? { tool: c.tool } : {}) };
@@ -474,10 +482,12 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req) => {
     const participant = participantOf(req);
     const id = idOf(req.params.id);
-    const v = store.sessionView(participant, id);
-    if (!v) throw new HttpError(404, 'no such session');
     const l = live.get(id);
-    if (v.status !== 'open' || !l) throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+    if (!l || l.participant !== participant) {
+      const v = store.sessionView(participant, id);
+      if (!v) throw new HttpError(404, 'no such session');
+      throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+    }
     const body = req.body as Record<string, unknown> | null | undefined;
     let input: string | ToolCall;
     if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text'].slice(0, maxText);
