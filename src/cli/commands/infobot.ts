@@ -23,6 +23,8 @@ import {
   formatKbTsv,
   infobotAgents,
   infobotTable,
+  infobotTableOnWorkers,
+  type TableOptions,
   infobotLatex,
   infobotSvg,
   isPolicyFile,
@@ -247,12 +249,14 @@ export function registerInfobot(program: Command): void {
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
     .option('--out <file>', 'Markdown file to write; the LaTeX table (.tex) and the chart (.svg) are written beside it (default: none, the table is only printed)', outFileFlag('--out'))
     .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown (several --seeds: the means, rewardStdErr the sd of R, plus "sd" and "seeds":[{"seed",…}])')
+    .option('--workers <n>', 'runs (agent × split × seed) played on n worker threads, same table for any n (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
     .action(
-      action((o: { episodes: number; seed: number; seeds?: number[]; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean }) => {
+      action(async (o: { episodes: number; seed: number; seeds?: number[]; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean; workers?: number }) => {
         const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => locateDefaultPolicy(o.policies, a, s) !== undefined));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
-        const r = infobotTable({
+        const workers = o.workers ?? Math.min(2, availableParallelism());
+        const opts: TableOptions = {
           agents,
           splits: o.splits,
           episodes: o.episodes,
@@ -267,7 +271,8 @@ export function registerInfobot(program: Command): void {
             bar ??= progress('table', total, { quiet: total < 2000 });
             bar.update(done);
           },
-        });
+        };
+        const r = workers > 1 ? await infobotTableOnWorkers(opts, workers) : infobotTable(opts);
         (bar as ReturnType<typeof progress> | null)?.stop();
         const stem = o.out?.replace(/\.md$/, '');
         if (o.out !== undefined) {
