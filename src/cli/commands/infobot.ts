@@ -302,7 +302,7 @@ export function registerInfobot(program: Command): void {
     .option('--episodes <n>', `REINFORCE training dialogs (default: ${RL_DEFAULTS.episodes} for rl-*, ${E2E_DEFAULTS.episodes} for e2e-soft)`, intFlag('--episodes', 0, 100_000_000))
     .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the learner follows its actions; e2e-soft: its tracker learns from the user acts)', intFlag('--imitation', 0, 100_000_000), 10_000)
     .option('--batch <n>', `dialogs per REINFORCE update (default: ${RL_DEFAULTS.batch} for rl-*, ${E2E_DEFAULTS.batch} for e2e-soft)`, intFlag('--batch', 1, 100_000))
-    .option('--lr <x>', 'RMSProp learning rate of REINFORCE (policy)', floatFlag('--lr', 1e-7, 10), 0.001)
+    .option('--lr <x>', `RMSProp learning rate of REINFORCE (policy) (default: ${RL_DEFAULTS.lr} for rl-*, ${E2E_DEFAULTS.lr} for e2e-soft)`, floatFlag('--lr', 1e-7, 10))
     .option('--hidden <n>', 'policy GRU state size', intFlag('--hidden', 1, 4096), 50)
     .option('--hard-count <input>', "rl-hard: the query's match count as the policy sees it: bins (official, one-hot 0..4, ≥5) or log (log-scaled) (default: bins)", (v: string) => {
       if (v !== 'bins' && v !== 'log') throw new ConfigError(`--hard-count: '${v}' is not bins or log`);
@@ -322,7 +322,7 @@ export function registerInfobot(program: Command): void {
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
     .option('--json', 'print {"agent","split","out","curve","dialogs","seconds","bestValidReward","bestEpisodes"} as JSON')
     .action(
-      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; dim: number; json?: boolean; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr?: number; hidden: number; trackerHidden: number; dim: number; json?: boolean; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
         const e2e = o.agent === 'e2e-soft';
         const episodes = o.episodes ?? (e2e ? E2E_DEFAULTS.episodes : RL_DEFAULTS.episodes);
         if (!e2e) {
@@ -340,7 +340,7 @@ export function registerInfobot(program: Command): void {
         const cpu0 = process.cpuUsage();
         let offset = 0;
         const onBatch = (p: CurvePoint): void => bar.update(p.episodes - offset, `${p.phase} R ${p.reward.toFixed(2)}${p.validReward !== undefined ? ` valid ${p.validReward.toFixed(2)}` : ''}`);
-        const common = { split: o.split, kbSeed: o.kbSeed, seed: o.seed, episodes, imitation: o.imitation, lr: o.lr, hidden: o.hidden, onBatch, ...(o.batch !== undefined ? { batch: o.batch } : {}) };
+        const common = { split: o.split, kbSeed: o.kbSeed, seed: o.seed, episodes, imitation: o.imitation, hidden: o.hidden, onBatch, ...(o.lr !== undefined ? { lr: o.lr } : {}), ...(o.batch !== undefined ? { batch: o.batch } : {}) };
         let figures: { curve: CurvePoint[]; bestValidReward: number; bestEpisodes: number };
         if (e2e) {
           const init = o.init === undefined ? undefined : loadE2e(o.init);
