@@ -22,3 +22,4 @@ export * from './rmsprop.js';
 export * from './gradcheck.js';
 export * from './layers.js';
 export * from './attention.js';
+export * from './param-buffers.js';
