@@ -57,22 +57,22 @@ export const i32const = (n: number): number[] => [0x41, ...sleb(n)];
 export const simd = (op: number): number[] => [0xfd, ...leb(op)];
 export const memarg = (align: number, offset: number): number[] => [...leb(align), ...leb(offset)];
 export const v128load = (offset: number): number[] => [...simd(0x00), ...memarg(2, offset)];
-const PROMOTE_LOW = simd(0x5f); // f64x2.promote_low_f32x4
-const F64X2_MUL = simd(0xf2);
-const F64X2_ADD = simd(0xf0);
+export const PROMOTE_LOW = simd(0x5f); // f64x2.promote_low_f32x4
+export const F64X2_MUL = simd(0xf2);
+export const F64X2_ADD = simd(0xf0);
 const lane = (l: number): number[] => [...simd(0x21), l]; // f64x2.extract_lane
 const V128_ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
 const F64_ADD = 0xa0;
-const DEMOTE_ZERO = simd(0x5e); // f32x4.demote_f64x2_zero
-const F64X2_SPLAT = simd(0x14);
-const v128store64lane0 = (offset: number): number[] => [...simd(0x5b), ...memarg(3, offset), 0];
+export const DEMOTE_ZERO = simd(0x5e); // f32x4.demote_f64x2_zero
+export const F64X2_SPLAT = simd(0x14);
+export const v128store64lane0 = (offset: number): number[] => [...simd(0x5b), ...memarg(3, offset), 0];
 export const F32_LOAD = 0x2a;
 const F64_PROMOTE = 0xbb;
 const F64_ABS = 0x99;
 const F64_LT = 0x63;
 const F64_EQ = 0x61;
 const I32_OR = 0x72;
-const F64 = 0x7c;
+export const F64 = 0x7c;
 export const F32X4_ADD = simd(0xe4);
 export const v128store = (offset: number): number[] => [...simd(0x0b), ...memarg(2, offset)];
 const I32_LOAD = 0x28;
