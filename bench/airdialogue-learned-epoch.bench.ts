@@ -22,7 +22,7 @@
  * Run: `npx tsc -p . && node dist/bench/airdialogue-learned-epoch.bench.js`
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAirDialogue } from '../src/formats/airdialogue.js';
@@ -53,6 +53,24 @@ const exportFile = join(mkdtempSync(join(tmpdir(), 'air-torch-')), 'prepared.jso
 if (found) writeFileSync(exportFile, JSON.stringify(exportPrepared(train, opts)));
 const script = new URL('../../bench/airdialogue-learned-torch.py', import.meta.url).pathname;
 
+/**
+ * CPU seconds of each thread of this process (/proc/self/task/<tid>/stat, utime + stime at 100
+ * ticks a second), by thread id; empty where /proc is missing.
+ */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) / 100);
+    }
+  } catch {
+    // no /proc: no per-thread figures
+  }
+  return out;
+}
+
 // interleaved rounds: dialogym (each thread count), then PyTorch
 const ours = new Map<number, { cpu: number[]; wall: number[] }>(THREADS.map((t) => [t, { cpu: [], wall: [] }]));
 const theirs: number[] = [];
@@ -61,16 +79,19 @@ for (let r = 0; r < ROUNDS; r++) {
   const losses = new Set<number>();
   for (const threads of THREADS) {
     const l0 = load();
+    const t0 = threadCpu();
     const c0 = process.cpuUsage();
     const w0 = Date.now();
     const res = trainAirModels(train, [], { ...opts, threads });
     const c = process.cpuUsage(c0);
+    // the workers are still there (their pool closes on the next turn of the event loop)
+    const busy = [...threadCpu()].map(([tid, s]) => s - (t0.get(tid) ?? 0)).filter((s) => s >= 0.5).sort((a, b) => b - a);
     const s = (c.user + c.system) / 1e6;
     const w = (Date.now() - w0) / 1000;
     ours.get(threads)!.cpu.push(s);
     ours.get(threads)!.wall.push(w);
     losses.add(res.curve[0]!.trainLm);
-    process.stdout.write(`dialogym, ${threads} thread${threads === 1 ? '' : 's'}: one epoch over ${train.length} dialogues: ${s.toFixed(1)} s CPU, ${w.toFixed(1)} s wall, train loss ${res.curve[0]!.trainLm.toFixed(4)} (load ${l0} → ${load()})\n`);
+    process.stdout.write(`dialogym, ${threads} thread${threads === 1 ? '' : 's'}: one epoch over ${train.length} dialogues: ${s.toFixed(1)} s CPU, ${w.toFixed(1)} s wall, train loss ${res.curve[0]!.trainLm.toFixed(4)} (load ${l0} → ${load()})${busy.length > 0 ? `; threads busy ≥ 0.5 s: ${busy.map((x) => x.toFixed(1)).join(', ')} s CPU` : ''}\n`);
   }
   if (losses.size !== 1) throw new Error(`the thread counts ${THREADS.join(', ')} gave different losses: ${[...losses].join(', ')}`);
   if (!found) continue;
