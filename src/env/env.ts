@@ -201,6 +201,13 @@ export interface RecordedEpisode {
   /** The user's goal (`info.goal` of reset, else of the last step). */
   readonly goal?: unknown;
   /**
+   * The user's turns in the voice's words (a person, an LLM user), in order, for an environment
+   * whose observation holds only the user's last utterance (KB-InfoBot): its dataset exporter
+   * replays the episode and takes the words from here. Absent without a voice, and for environments
+   * whose observation holds the whole dialog (the words are in its `history`).
+   */
+  readonly userWords?: readonly string[];
+  /**
    * The environment options the episode was played with, as a fingerprint (`optionsKey`: 16 hex
    * digits of the sha256 of their canonical JSON); absent when none were given. A resumed run
    * (`done`) refuses the records of other options.

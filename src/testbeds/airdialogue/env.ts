@@ -23,6 +23,7 @@ import { AIR_TOOLS, airMoveOf } from './tools.js';
 import { isReadingCustomer, type ReadingCustomerSession } from './customer.js';
 import { readAgentTurn } from './reader.js';
 import { violations } from './logic.js';
+import { airPersonView } from './person.js';
 
 /**
  * The registry id of the AirDialogue self-play environment.
@@ -202,7 +203,7 @@ declare module '../../env/env.js' {
 
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
-registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset }, (options) => new AirDialogueEnv(options));
+registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset, person: airPersonView }, (options) => new AirDialogueEnv(options));
 
 // ---------------------------------------------------------------------------------------------
 // airdialogue-v2
@@ -380,7 +381,7 @@ declare module '../../env/env.js' {
   }
 }
 
-registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset }, (options) => new AirDialogueV2Env(options));
+registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset, person: airPersonView }, (options) => new AirDialogueV2Env(options));
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs
