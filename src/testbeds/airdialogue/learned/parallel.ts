@@ -101,7 +101,8 @@ export class BatchRunner {
     viewParams(params, 'data', values, true);
     const setup: WorkerSetup = { words: m.vocab.words, sizes: m.sizes, values, grads: this.partGrads.map((g) => g.buffer as SharedArrayBuffer) };
     // Many tasks per thread: the trainer never runs its event loop, so the pool never hears that one ended.
-    this.pool = new Pool({ file: new URL('./train-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue training worker', tasksPerThread: 1 << 30, syncBytes: 1 << 20 });
+    // The answer (three numbers a dialogue, v8-serialized: under 60 bytes each) comes through shared memory of this size.
+    this.pool = new Pool({ file: new URL('./train-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue training worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 128 * PART_DIALOGUES * maxParts });
   }
 
   /**
