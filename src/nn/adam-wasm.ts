@@ -6,7 +6,7 @@
  * a step copies a parameter's values and gradient in and its values out. Where WebAssembly SIMD is
  * missing, `AdamKernel.create` returns undefined and `adam` keeps the JS loop.
  */
-import { DEMOTE_ZERO, F64, F64X2_ADD, F64X2_MUL, F64X2_SPLAT, I32, PROMOTE_LOW, V128, compiledOnce, get, i32const, leb, memarg, section, set, simd, str, v128store64lane0, vec, wasmApi } from './wasm.js';
+import { DEMOTE_ZERO, F64, F64X2_ADD, F64X2_MUL, F64X2_SPLAT, I32, PROMOTE_LOW, V128, compiledOnce, oneFunctionModule, get, i32const, leb, memarg, set, simd, v128store64lane0, vec, wasmApi } from './wasm.js';
 
 const F64X2_SUB = simd(0xf1);
 const F64X2_DIV = simd(0xf3);
@@ -56,15 +56,7 @@ function adamBody(): number[] {
 }
 
 function adamModule(): Uint8Array {
-  const body = adamBody();
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
-    ...section(1, vec([[0x60, ...vec([I32, I32, I32, I32, I32, F64, F64, F64, F64, F64, F64, F64].map((t) => [t])), ...vec([])]])),
-    ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
-    ...section(3, vec([leb(0)])),
-    ...section(7, vec([[...str('adam'), 0x00, ...leb(0)]])),
-    ...section(10, vec([[...leb(body.length), ...body]])),
-  ]);
+  return oneFunctionModule('adam', [I32, I32, I32, I32, I32, F64, F64, F64, F64, F64, F64, F64], adamBody());
 }
 
 const adamWasm = compiledOnce(adamModule);

@@ -23,3 +23,4 @@ export * from './gradcheck.js';
 export * from './layers.js';
 export * from './attention.js';
 export * from './param-buffers.js';
+export * from './row-sums.js';

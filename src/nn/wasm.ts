@@ -294,6 +294,21 @@ function kernelsModule(): Uint8Array {
 }
 
 /**
+ * The bytes of a module of one exported function `name` (parameter types `params`, no result;
+ * `body`: its locals and code) over an imported memory `e.m`. Internal.
+ */
+export function oneFunctionModule(name: string, params: readonly number[], body: readonly number[]): Uint8Array {
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    ...section(1, vec([[0x60, ...vec(params.map((t) => [t])), ...vec([])]])),
+    ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
+    ...section(3, vec([leb(0)])),
+    ...section(7, vec([[...str(name), 0x00, ...leb(0)]])),
+    ...section(10, vec([[...leb(body.length), ...body]])),
+  ]);
+}
+
+/**
  * A module compiled once, on first use, from the bytes `build` makes: null where it cannot be
  * compiled (no WebAssembly SIMD here), and the callers take their scalar path. Internal.
  */
