@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
