@@ -52,7 +52,7 @@ export interface EnvRoutesOptions {
   readonly idleMs?: number;
   /** Longest text of the person in characters (default 500). */
   readonly maxText?: number;
-  /** Longest a request waits for the other side's answer before it returns `waiting: "other"` (ms, default 20 s). */
+  /** Longest a request waits for the other side's answer before it returns `waiting: "other"` (ms, default 20 s; keep it under the server's request timeout, which also closes a silent connection). */
   readonly waitMs?: number;
   /** Clock and ids (tests). */
   readonly now?: () => number;

@@ -108,6 +108,12 @@ export function personText(s: string, max: number): string {
   return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd();
 }
 
+/** A wait in words: `40 seconds`, `30 minutes`. */
+function duration(ms: number): string {
+  const [n, unit] = ms < 120_000 ? [Math.max(1, Math.round(ms / 1000)), 'second'] : [Math.round(ms / 60_000), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 /** `key: value` lines of an object (values as JSON unless strings), for the generic goal card. */
 function keyValueLines(x: unknown): string[] {
   if (x === undefined || x === null) return [];
@@ -414,8 +420,7 @@ export class EnvSession {
     this.waiting = 'ended';
     const reason = this.abandonReason?.reason ?? 'closed';
     if (!this.o.free || reason === 'timeout') {
-      const minutes = Math.max(1, Math.round(this.o.timeoutMs / 60_000));
-      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered for ${this.o.timeoutMs < 60_000 ? `${Math.round(this.o.timeoutMs / 1000)} seconds` : `${minutes} minute${minutes === 1 ? '' : 's'}`}.` : 'Abandoned: the dialog was ended before it was over.'] };
+      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered within ${duration(this.o.timeoutMs)}.` : 'Abandoned: the dialog was ended before it was over.'] };
     }
     this.pending = undefined;
     this.wake();
