@@ -26,7 +26,7 @@ import { kbHint, type KbHint } from './kb-hint.js';
 import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
 import { withTextLimit } from './web-page.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, pathOf, RequestError, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
 
 export interface ServerOptions extends SessionOptions, SessionStoreOptions {
   /** Largest request body in bytes (default 16 KiB). */
@@ -153,12 +153,7 @@ function chatServer(app: FastifyInstance, backend: SessionBackend | undefined): 
   return {
     app,
     ...(backend ? { backend } : {}),
-    async listen(port, host) {
-      await app.listen({ port, host });
-      const addr = app.server.address();
-      const p = typeof addr === 'object' && addr ? addr.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
-    },
+    listen: (port, host) => listenUrl(app, port, host),
     close: (graceMs = HTTP_DEFAULTS.graceMs, signal?: AbortSignal) => gracefulClose(app, graceMs, signal),
   };
 }

@@ -5,7 +5,7 @@ import { checkModelName, createModel, isModelFile, modelFromContent } from '../.
 import { KbTypes } from '../../rankers/match-type.js';
 import { ConfigError } from '../../core/errors.js';
 import { checkAllowCheckpoint, checkContextFlags, modelArg, modelHelp } from '../model-flags.js';
-import '../../testbeds/restaurant/models.js';
+import { loadModels } from '../../testbeds/index.js';
 import { evaluateDialogs } from '../../rankers/evaluate-responses.js';
 import { accuracy } from '../../metrics/ranking.js';
 import { action, inputFlag, inputListFlag, out, outFileFlag } from '../run.js';
@@ -17,6 +17,9 @@ import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type Shard
 import { SUMMARY } from './summaries.js';
 import { agreementIssue, candidateCoverage, kbCoverage, storedRestaurants } from '../../testbeds/restaurant/agreement.js';
 import { CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE, checkAgreement } from '../agreement.js';
+
+// The testbeds' models (rules, hcn) are named in the help and run by the verb.
+await loadModels();
 
 interface EvalOptions {
   model: string;

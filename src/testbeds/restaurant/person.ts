@@ -121,6 +121,7 @@ function goalCard(info: Readonly<Record<string, unknown>>): GoalCard {
   const title = `${TASK_TITLES[task ?? 0] ?? 'Restaurant booking'}${task !== undefined ? ` (task ${task})` : ''}`;
   if (info['goal'] === undefined) return { title, lines: ['This environment (a -v1 one) does not tell the user’s goal: its -v2 twin does (same tasks, same seeds).'] };
   const lines = restaurantGoalLines(info['goal']).slice(1); // the task is in the title
+  if (task === 3 || task === 5) lines.push('the assistant proposes restaurants one at a time: accept or decline each one as the hint says');
   return { title, lines: [...lines, 'Say it in your own words; the hint under the dialog says what to do at each turn.'] };
 }
 

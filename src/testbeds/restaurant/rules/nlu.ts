@@ -290,6 +290,9 @@ export function understandFree(utterance: string, vocab?: Vocabulary, guess = fa
   const request = has(/\b(?:book|booking|reserve|reservation|table|restaurant|restaurants|somewhere|place|eat|dinner|lunch|looking for|find|search|recommend)\b/, c);
   const greeting = /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))(?: there| bot| again)?$/.test(c);
   if (greeting) return { kind: 'greet' };
+  // A booking at a named restaurant in other words (`please reserve a table at resto_rome_cheap_thai_2stars`): KB names hold underscores.
+  const at = request ? /\bat (\S+_\S+)$|\bat (\S+_\S+) /.exec(c) : null;
+  if (at) return { kind: 'request-at', restaurant: (at[1] ?? at[2]) as string };
   const info = /\b(?:phone|telephone|call them|phone number|their number|contact)\b/.test(c) ? 'phone' : /\b(?:address|where is it|where is that|where are they|located)\b/.test(c) ? 'address' : undefined;
   if (info && !any) return { kind: 'ask-info', info };
   if (!any) {
