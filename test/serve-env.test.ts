@@ -19,7 +19,9 @@ import { createRng, type Rng } from '../src/core/rng.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import type { GoalCard } from '../src/env/person.js';
 import { openAgent } from '../src/agents/open.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmUserVoice } from '../src/evaluation/llm-user.js';
+import { LlmClient } from '../src/llm/client.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes, type EnvRoutesOptions } from '../src/serve/env-routes.js';
 import { EnvSession, type SessionState, type SessionTurn } from '../src/serve/env-session.js';
@@ -217,6 +219,24 @@ test('as the agent on airdialogue-v2: the flight table and reservation read, the
     process.stdout.write(`# person as agent, airdialogue-v2: success ${success}/${n} (acts ${[...acts].join(', ')})\n`);
   } finally {
     await server.close();
+  }
+});
+
+test('as the agent against an LLM user (--user-llm, the local test server) on airdialogue-v2: the customer in the model\'s words, the environment judges', async () => {
+  const llm = await startLlmTestServer();
+  const client = new LlmClient({ model: 'test-model', baseUrl: llm.url });
+  const userVoice = llmUserVoice({ client, system: (t) => llmUserSystemMessage(t), prompt: (t) => llmUserPrompt(t) });
+  const server = envServer({ envId: 'airdialogue-v2', role: 'agent', userVoice, idleMs: 60_000 });
+  try {
+    let success = 0;
+    for (let i = 0; i < 3; i++) if ((await playDialog(server, airAgentPerson(createRng(50 + i)))).state.outcome?.success) success++;
+    assert.equal(success, 3);
+    assert.ok(llm.stats.answered > 0, 'the customer spoke through the model');
+    assert.deepEqual(llm.stats.rejected, []);
+    process.stdout.write(`# person as agent, LLM user, airdialogue-v2: success ${success}/3\n`);
+  } finally {
+    await server.close();
+    await llm.close();
   }
 });
 
