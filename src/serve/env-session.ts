@@ -284,14 +284,23 @@ export class EnvSession {
    * (role `user`) or bad limits.
    */
   static async start(o: EnvSessionOptions): Promise<EnvSession> {
+    const s = EnvSession.begin(o);
+    await s.settled();
+    return s;
+  }
+
+  /**
+   * Starts the episode and returns at once, the other side's first turn still to come (`settled`
+   * resolves when the person is first asked): for a server that answers before a slow agent or LLM
+   * user has spoken. Throws as `start` does.
+   */
+  static begin(o: EnvSessionOptions): EnvSession {
     if (o.role !== 'user' && o.role !== 'agent') throw new InputError(`role must be "user" or "agent", got ${JSON.stringify(o.role)}`);
     if (o.role === 'user' && !o.agent) throw new InputError('a person playing the user needs an agent to talk to (the agent option)');
     if (!Number.isSafeInteger(o.maxText) || o.maxText < 1) throw new InputError(`maxText must be a positive integer, got ${String(o.maxText)}`);
     if (!Number.isSafeInteger(o.timeoutMs) || o.timeoutMs < 1) throw new InputError(`timeoutMs must be a positive integer, got ${String(o.timeoutMs)}`);
     const s = new EnvSession(o);
-    const next = s.changed.promise;
     s.running = s.run();
-    await next;
     return s;
   }
 
