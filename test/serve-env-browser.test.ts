@@ -56,10 +56,11 @@ async function settled(page: Page): Promise<void> {
 function dialogOf(page: Page, role: 'user' | 'agent'): Promise<SessionTurn[]> {
   return page.evaluate((me) => {
     const d = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ className: string; childNodes: ArrayLike<{ textContent: string | null }> }> } }).document;
-    return [...d.querySelectorAll('#log li')].map((li) => {
-      const kb = li.className.includes('kb');
-      const speaker = kb ? 'kb' : li.className.includes('me') ? me : me === 'user' ? 'agent' : 'user';
-      return { speaker, text: (kb ? li.childNodes[0] : li.childNodes[1])?.textContent ?? '' } as SessionTurn;
+    return [...d.querySelectorAll('#log li')].flatMap((li) => {
+      // A block of KB lines (one search's results) is a line each.
+      if (li.className.includes('kb')) return (li.childNodes[0]?.textContent ?? '').split('\n').map((text) => ({ speaker: 'kb', text }) as SessionTurn);
+      const speaker = li.className.includes('me') ? me : me === 'user' ? 'agent' : 'user';
+      return [{ speaker, text: li.childNodes[1]?.textContent ?? '' } as SessionTurn];
     });
   }, role);
 }

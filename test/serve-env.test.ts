@@ -19,10 +19,12 @@ import { createRng, type Rng } from '../src/core/rng.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import type { GoalCard } from '../src/env/person.js';
 import { openAgent } from '../src/agents/open.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmUserVoice } from '../src/evaluation/llm-user.js';
+import { LlmClient } from '../src/llm/client.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes, type EnvRoutesOptions } from '../src/serve/env-routes.js';
-import type { SessionState } from '../src/serve/env-session.js';
+import { EnvSession, type SessionState, type SessionTurn } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 import { airAgentPerson, restaurantAgentPerson, type Person } from './serve-env-people.js';
@@ -220,6 +222,24 @@ test('as the agent on airdialogue-v2: the flight table and reservation read, the
   }
 });
 
+test('as the agent against an LLM user (--user-llm, the local test server) on airdialogue-v2: the customer in the model\'s words, the environment judges', async () => {
+  const llm = await startLlmTestServer();
+  const client = new LlmClient({ model: 'test-model', baseUrl: llm.url });
+  const userVoice = llmUserVoice({ client, system: (t) => llmUserSystemMessage(t), prompt: (t) => llmUserPrompt(t) });
+  const server = envServer({ envId: 'airdialogue-v2', role: 'agent', userVoice, idleMs: 60_000 });
+  try {
+    let success = 0;
+    for (let i = 0; i < 3; i++) if ((await playDialog(server, airAgentPerson(createRng(50 + i)))).state.outcome?.success) success++;
+    assert.equal(success, 3);
+    assert.ok(llm.stats.answered > 0, 'the customer spoke through the model');
+    assert.deepEqual(llm.stats.rejected, []);
+    process.stdout.write(`# person as agent, LLM user, airdialogue-v2: success ${success}/3\n`);
+  } finally {
+    await server.close();
+    await llm.close();
+  }
+});
+
 test('as the user against an agent process (--agent-cmd) and an LLM (--agent-llm, the local test server)', async () => {
   const llm = await startLlmTestServer();
   const transports: Array<[string, AgentTransport]> = [
@@ -370,4 +390,33 @@ test('serve --env end to end: the CLI serves the page and the API, and stops on 
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.equal(code, 0, err);
   }
+});
+
+test('a person who does not answer in time abandons the episode: the end screen says so, there is no record, a late send is refused', async () => {
+  const told: SessionTurn[] = [];
+  const s = await EnvSession.start({ envId: 'airdialogue-v2', seed: 2, role: 'agent', timeoutMs: 300, maxText: 100, onTurn: (t) => told.push(t) });
+  assert.deepEqual(told, s.state().turns, 'each turn told as it happens');
+  assert.equal(told[0]?.speaker, 'user');
+  // A generous guard: the session ends by itself, the figure is not asserted.
+  for (let i = 0; i < 600 && !s.ended; i++) await new Promise((r) => setTimeout(r, 25));
+  assert.deepEqual(s.state().outcome, { success: false, failure: 'timeout', lines: ['Abandoned: nobody answered within 1 second.'] });
+  assert.equal(s.record(), undefined);
+  await assert.rejects(s.send('hello'), /^StateError: the dialog has ended: start a new one$/);
+  await s.close(); // idempotent
+});
+
+test('a finished episode gives its evaluate record: the person\'s words in the observation, judged as evaluate judges', async () => {
+  const agent = await openAgent({ kind: 'builtin', name: 'rules' });
+  const told: SessionTurn[] = [];
+  const s = await EnvSession.start({ envId: 'restaurant-task5-v2', seed: 9, role: 'user', agent, timeoutMs: 60_000, maxText: 500, onTurn: (t) => told.push(t) });
+  const say = restaurantUser(createRng(9));
+  let state = s.state();
+  await assert.rejects(Promise.resolve().then(() => s.send({ tool: 'api_call', arguments: {} })), /^InputError: a person playing the user writes text/);
+  while (state.waiting === 'person') state = await s.send(say(state) as string);
+  const r = s.record();
+  assert.ok(r);
+  assert.deepEqual([r.env, r.seed, r.episode, r.trial, r.success, r.failure], ['restaurant-task5-v2', 9, 0, 0, true, null]);
+  const users = (r.observation as { history: Array<{ speaker: string; text: string }> }).history.filter((t) => t.speaker === 'user' && t.text !== '<SILENCE>').map((t) => t.text);
+  assert.deepEqual(users, state.turns.filter((t) => t.speaker === 'user').map((t) => t.text), 'the record holds what the person wrote');
+  assert.deepEqual(told, state.turns, 'onTurn told every turn once, in order');
 });

@@ -3,7 +3,7 @@
  * {@link EnvSession}s and the page at `/env`.
  *
  *   GET    /api/env                        {env, role, free, sessions, maxText}
- *   POST   /api/env/sessions               {} → 201 {id, state}   (a new dialog: the next episode seed)
+ *   POST   /api/env/sessions               {} → 201 {id, state}   (a new dialog: the next episode seed; once the person is asked, at most `waitMs`)
  *   GET    /api/env/sessions/:id           {id, state}            (?wait=1: once the other side has answered, at most `waitMs`)
  *   POST   /api/env/sessions/:id/send      {text} | {tool, arguments} → {id, state}
  *   POST   /api/env/sessions/:id/end       → {id, state}          (the person ends the dialog: abandoned, or a free chat over)
@@ -52,7 +52,7 @@ export interface EnvRoutesOptions {
   readonly idleMs?: number;
   /** Longest text of the person in characters (default 500). */
   readonly maxText?: number;
-  /** Longest a request waits for the other side's answer before it returns `waiting: "other"` (ms, default 20 s). */
+  /** Longest a request waits for the other side's answer before it returns `waiting: "other"` (ms, default 20 s; keep it under the server's request timeout, which also closes a silent connection). */
   readonly waitMs?: number;
   /** Clock and ids (tests). */
   readonly now?: () => number;
@@ -139,7 +139,7 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
     if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b) || Object.keys(b).length > 0)) throw new InputError('POST /api/env/sessions takes no body (or {})');
     sweep();
     if (sessions.size >= maxSessions) throw new CapacityError(`too many sessions (${maxSessions}); try again later`);
-    const session = await EnvSession.start({
+    const session = EnvSession.begin({
       envId: o.envId,
       seed: nextSeed++,
       role: o.role,
@@ -152,7 +152,7 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
     });
     const id = newId();
     sessions.set(id, { session, last: now() });
-    return reply.code(201).send({ id, state: session.state() });
+    return reply.code(201).send({ id, state: await within(session.settled(), session) });
   });
   app.get<{ Params: { id: string }; Querystring: { wait?: string } }>('/api/env/sessions/:id', async (req) => {
     const s = get(req.params.id);

@@ -108,6 +108,12 @@ export function personText(s: string, max: number): string {
   return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd();
 }
 
+/** A wait in words: `40 seconds`, `30 minutes`. */
+function duration(ms: number): string {
+  const [n, unit] = ms < 120_000 ? [Math.max(1, Math.round(ms / 1000)), 'second'] : [Math.round(ms / 60_000), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 /** `key: value` lines of an object (values as JSON unless strings), for the generic goal card. */
 function keyValueLines(x: unknown): string[] {
   if (x === undefined || x === null) return [];
@@ -278,14 +284,23 @@ export class EnvSession {
    * (role `user`) or bad limits.
    */
   static async start(o: EnvSessionOptions): Promise<EnvSession> {
+    const s = EnvSession.begin(o);
+    await s.settled();
+    return s;
+  }
+
+  /**
+   * Starts the episode and returns at once, the other side's first turn still to come (`settled`
+   * resolves when the person is first asked): for a server that answers before a slow agent or LLM
+   * user has spoken. Throws as `start` does.
+   */
+  static begin(o: EnvSessionOptions): EnvSession {
     if (o.role !== 'user' && o.role !== 'agent') throw new InputError(`role must be "user" or "agent", got ${JSON.stringify(o.role)}`);
     if (o.role === 'user' && !o.agent) throw new InputError('a person playing the user needs an agent to talk to (the agent option)');
     if (!Number.isSafeInteger(o.maxText) || o.maxText < 1) throw new InputError(`maxText must be a positive integer, got ${String(o.maxText)}`);
     if (!Number.isSafeInteger(o.timeoutMs) || o.timeoutMs < 1) throw new InputError(`timeoutMs must be a positive integer, got ${String(o.timeoutMs)}`);
     const s = new EnvSession(o);
-    const next = s.changed.promise;
     s.running = s.run();
-    await next;
     return s;
   }
 
@@ -414,8 +429,7 @@ export class EnvSession {
     this.waiting = 'ended';
     const reason = this.abandonReason?.reason ?? 'closed';
     if (!this.o.free || reason === 'timeout') {
-      const minutes = Math.max(1, Math.round(this.o.timeoutMs / 60_000));
-      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered for ${this.o.timeoutMs < 60_000 ? `${Math.round(this.o.timeoutMs / 1000)} seconds` : `${minutes} minute${minutes === 1 ? '' : 's'}`}.` : 'Abandoned: the dialog was ended before it was over.'] };
+      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered within ${duration(this.o.timeoutMs)}.` : 'Abandoned: the dialog was ended before it was over.'] };
     }
     this.pending = undefined;
     this.wake();

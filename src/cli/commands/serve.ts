@@ -181,6 +181,8 @@ async function serveEnv(o: ServeFlags): Promise<void> {
     maxSessions: o.maxSessions,
     idleMs: o.idleMinutes * 60_000,
     maxText: o.maxText,
+    // A connection without traffic is closed after the request timeout: a waiting request answers well before.
+    waitMs: Math.min(20_000, Math.floor(o.requestTimeout / 2)),
     ...(Object.keys(envOptions).length > 0 ? { envOptions } : {}),
     ...(o.free ? { free: true } : {}),
     ...(agent ? { agent } : {}),

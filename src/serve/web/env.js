@@ -59,7 +59,7 @@ const callText = (c) => `${c.tool}(${Object.entries(c.arguments).map(([k, v]) =>
 
 function renderTurn(t, pending) {
   const mine = t.speaker === info.role;
-  if (t.speaker === 'kb') return el('li', { class: 'kb', 'data-testid': 'kb-turn' }, t.text);
+  if (t.speaker === 'kb') return el('li', { class: 'kb', 'data-testid': 'kb-lines' }, t.text);
   const who = mine ? 'you' : t.speaker === 'agent' ? 'agent' : 'user';
   const li = el('li', { class: `${mine ? 'me' : 'other'}${pending ? ' pending' : ''}`, 'data-testid': mine ? 'my-turn' : 'other-turn' }, el('span', { class: 'who' }, pending ? `${who} (sending…)` : who), t.text);
   if (t.tool && !t.text.includes(t.tool.tool)) li.append(el('span', { class: 'call', 'data-testid': 'tool-call' }, callText(t.tool)));
@@ -157,7 +157,14 @@ function toolArguments() {
 
 function render() {
   const s = state;
-  log.replaceChildren(...s.turns.map((t, i) => renderTurn(t, s.waiting === 'other' && i === s.turns.length - 1 && t.speaker === info.role)));
+  // Consecutive KB lines (the results of one search) as one block.
+  const items = [];
+  s.turns.forEach((t, i) => {
+    const prev = items[items.length - 1];
+    if (t.speaker === 'kb' && prev && prev.classList.contains('kb')) prev.textContent += `\n${t.text}`;
+    else items.push(renderTurn(t, s.waiting === 'other' && i === s.turns.length - 1 && t.speaker === info.role));
+  });
+  log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
   renderGoal(s.goalCard);
   renderView(s.agentView);
