@@ -94,6 +94,20 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'runs-sit-below-serve-and-cli',
+      severity: 'error',
+      comment: "runs/ (the runs the CLI offers as library functions: options, part, finish) imports testbeds and the generic layers; never serve or cli.",
+      from: { path: '^src/runs/' },
+      to: { path: '^src/(serve|cli)/' },
+    },
+    {
+      name: 'only-the-top-imports-runs',
+      severity: 'error',
+      comment: 'The runs are on top of the library: only the CLI, the root API (src/index.ts) and the runs themselves import them.',
+      from: { path: '^src/', pathNot: '^src/(cli|runs)/|^src/index\\.ts$' },
+      to: { path: '^src/runs/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: "Every import resolves (examples import the package by its own name, resolved through package.json exports).",

@@ -78,6 +78,14 @@ export type { FitHooks, EpochReport } from './train/loop.js';
 export { KbTypes } from './rankers/match-type.js';
 export { evaluateDialogs, type Prediction, type EvaluateOptions } from './rankers/evaluate-responses.js';
 
+// Runs: what the CLI's verbs compute, as library functions (src/runs/; docs/library.md).
+export { checkRunOptions, defineRun, wholeParts, type RunDefinition, type RunPart, type RunParts, type RunSpec } from './runs/run.js';
+export { loadRun, runIds } from './runs/index.js';
+export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
+export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
+export { airGenerateRun, airSelfplayRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from './runs/airdialogue.js';
+export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
+
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';
 export { episodeStats, passHatK, summarizeOutcomes, type EpisodeState, type EpisodeOutcome, type EpisodeSummary } from './metrics/episodes.js';
@@ -88,7 +96,7 @@ export { localTransport, type Agent, type AgentAction, type AgentConnection, typ
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
-export { openAgent, loadBuiltinAgent, type AgentWay, type OpenAgentOptions } from './agents/open.js';
+export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './agents/open.js';
 export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
 export { studyConfig, studyConfigJson, readStudyConfig, type AgentSpec, type StudyConfig, type StudyQuestion } from './study/config.js';

@@ -2,13 +2,13 @@
  * docs/extending.md is true: its toy testbed, taken from the page's code blocks, is added to a
  * temporary copy of the repository by writing its folder and one line of the list
  * (src/testbeds/index.ts) — `git diff` there shows nothing else — type-checks against the real
- * sources, and then works: `checkEnv`, `evaluate` (library and CLI, with the toy's built-in agent)
- * and `env-server` (HTTP). The copy runs the repository's build (dist/src) with the toy's files and
+ * sources, and then works: `checkEnv`, `evaluate` (library and CLI, with the toy's built-in agent),
+ * `env-server` (HTTP) and `serve --env` (a person plays the agent through the page's API). The copy runs the repository's build (dist/src) with the toy's files and
  * the list transpiled into it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,13 +37,26 @@ function fromGuide(md: string): { files: Map<string, string>; listLine: string; 
   return { files, listLine, commands };
 }
 
+/** The URL a server process prints on stderr (`re`'s first group), once it listens. */
+function listening(p: ChildProcess, re: RegExp): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let err = '';
+    p.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = re.exec(err);
+      if (m) resolve(m[1] as string);
+    });
+    p.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+}
+
 function git(cwd: string, ...args: string[]): string {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
   assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
 
-test('the toy testbed of docs/extending.md: its folder and one list line, then checkEnv, evaluate and env-server play it', { timeout: 600_000 }, async () => {
+test('the toy testbed of docs/extending.md: its folder and one list line, then checkEnv, evaluate, env-server and serve --env play it', { timeout: 600_000 }, async () => {
   const { files, listLine, commands } = fromGuide(guide);
   assert.deepEqual([...files.keys()].sort(), ['src/testbeds/toy/agents.ts', 'src/testbeds/toy/env.ts', 'src/testbeds/toy/testbed.ts']);
   const tmp = mkdtempSync(join(tmpdir(), 'dialogym-extending-'));
@@ -104,7 +117,7 @@ test('the toy testbed of docs/extending.md: its folder and one list line, then c
     assert.equal(lines.stdout, '1\ntoy-echo-v0\n');
 
     // The CLI: the guide's evaluate command, and the agent's failure when it cannot answer in one turn.
-    const [evaluateCmd, serverCmd] = commands;
+    const [evaluateCmd, serverCmd, serveCmd] = commands;
     assert.equal(evaluateCmd, 'evaluate --env toy-echo-v0 --agent parrot --episodes 10');
     const ev = spawnSync(process.execPath, [cli, ...(evaluateCmd as string).split(' '), '--json'], { encoding: 'utf8' });
     assert.equal(ev.status, 0, ev.stderr);
@@ -119,15 +132,7 @@ test('the toy testbed of docs/extending.md: its folder and one list line, then c
     assert.equal(serverCmd, 'env-server --port 8090');
     const server = spawn(process.execPath, [cli, ...(serverCmd as string).replace('8090', '0').split(' ')], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        server.stderr.on('data', (d: Buffer) => {
-          err += d.toString();
-          const m = /env-server on (\S+)/.exec(err);
-          if (m) resolve(m[1] as string);
-        });
-        server.on('exit', (code) => reject(new Error(`env-server exited ${code}: ${err}`)));
-      });
+      const url = await listening(server, /env-server on (\S+)/);
       const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
         const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
         return (await r.json()) as Record<string, unknown>;
@@ -145,6 +150,34 @@ test('the toy testbed of docs/extending.md: its folder and one list line, then c
       assert.deepEqual(await post('/envs/toy-echo-v0', { options: { maxturns: 2 } }), { error: 'toy-echo-v0: unknown option "maxturns" (its options: maxTurns, seed)' });
     } finally {
       server.kill('SIGTERM');
+    }
+
+    // serve --env: the guide's command (on a free port); a person plays the agent through the page's API.
+    assert.equal(serveCmd, 'serve --env toy-echo-v0 --as agent --port 8080');
+    const serve = spawn(process.execPath, [cli, ...(serveCmd as string).replace('8080', '0').split(' ')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const base = await listening(serve, /serving toy-echo-v0 on (\S+)\/env/);
+      const call = async (path: string, body?: unknown): Promise<Record<string, unknown>> => {
+        const r = await fetch(base + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return (await r.json()) as Record<string, unknown>;
+      };
+      interface State {
+        waiting: string;
+        turns: { speaker: string; text: string }[];
+        outcome?: { success: boolean };
+      }
+      const created = await call('/api/env/sessions', {});
+      const id = created['id'] as string;
+      let state = created['state'] as State;
+      for (let k = 0; state.waiting !== 'ended'; k++) {
+        assert.ok(k < 20, 'the dialog ends');
+        if (state.waiting === 'other') state = (await call(`/api/env/sessions/${id}?wait=1`))['state'] as State;
+        else state = (await call(`/api/env/sessions/${id}/send`, { text: String(state.turns.at(-1)?.text.split(' ').pop()) }))['state'] as State;
+      }
+      assert.equal(state.outcome?.success, true, JSON.stringify(state));
+      assert.match(state.turns[0]?.text ?? '', /^please say (apple|river|violet|orbit|lantern)$/);
+    } finally {
+      serve.kill('SIGTERM');
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -27,7 +27,7 @@ import { DialogymError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
 import { SILENCE, type UserTurn, type UserVoice } from '../evaluation/user-voice.js';
-import { detailInWords } from '../evaluation/show.js';
+import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { InputError } from './session.js';
@@ -106,6 +106,12 @@ export function personText(s: string, max: number): string {
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd();
+}
+
+/** A wait in words: `40 seconds`, `30 minutes`. */
+function duration(ms: number): string {
+  const [n, unit] = ms < 120_000 ? [Math.max(1, Math.round(ms / 1000)), 'second'] : [Math.round(ms / 60_000), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** `key: value` lines of an object (values as JSON unless strings), for the generic goal card. */
@@ -237,6 +243,8 @@ export class EnvSession {
   private readonly view: PersonView;
   private readonly resetInfo: Info;
   private readonly tools: readonly ToolSpec[];
+  /** Whether the environment's observations carry the dialog (`history`), else each brings one user utterance. */
+  private readonly hasHistory: boolean;
   private readonly goalCard: GoalCard | undefined;
   private turns: SessionTurn[] = [];
   private emitted = 0;
@@ -262,7 +270,9 @@ export class EnvSession {
   private constructor(private readonly o: EnvSessionOptions) {
     this.view = personViewOf(o.envId);
     // The reset of the episode, from an environment of its own (the same seed and variant give the same episode): the goal card and the agent's view need it before the episode's first turn.
-    this.resetInfo = make(o.envId, o.envOptions ?? {}).reset({ seed: o.seed, variant: 0 }).info;
+    const r0 = make(o.envId, o.envOptions ?? {}).reset({ seed: o.seed, variant: 0 });
+    this.resetInfo = r0.info;
+    this.hasHistory = historyOf(r0.obs) !== undefined;
     this.tools = (Array.isArray(this.resetInfo['tools']) ? this.resetInfo['tools'] : []) as ToolSpec[];
     this.goalCard = o.role === 'user' && !o.free ? this.view.goalCard(this.resetInfo) : undefined;
     this.abandoned.promise.catch(() => {});
@@ -274,14 +284,23 @@ export class EnvSession {
    * (role `user`) or bad limits.
    */
   static async start(o: EnvSessionOptions): Promise<EnvSession> {
+    const s = EnvSession.begin(o);
+    await s.settled();
+    return s;
+  }
+
+  /**
+   * Starts the episode and returns at once, the other side's first turn still to come (`settled`
+   * resolves when the person is first asked): for a server that answers before a slow agent or LLM
+   * user has spoken. Throws as `start` does.
+   */
+  static begin(o: EnvSessionOptions): EnvSession {
     if (o.role !== 'user' && o.role !== 'agent') throw new InputError(`role must be "user" or "agent", got ${JSON.stringify(o.role)}`);
     if (o.role === 'user' && !o.agent) throw new InputError('a person playing the user needs an agent to talk to (the agent option)');
     if (!Number.isSafeInteger(o.maxText) || o.maxText < 1) throw new InputError(`maxText must be a positive integer, got ${String(o.maxText)}`);
     if (!Number.isSafeInteger(o.timeoutMs) || o.timeoutMs < 1) throw new InputError(`timeoutMs must be a positive integer, got ${String(o.timeoutMs)}`);
     const s = new EnvSession(o);
-    const next = s.changed.promise;
     s.running = s.run();
-    await next;
     return s;
   }
 
@@ -340,6 +359,11 @@ export class EnvSession {
   /** The episode's record (as `evaluate --transcripts` writes it) once it ended; undefined before, and for an abandoned episode. */
   record(): EpisodeRecord | undefined {
     return this.episode;
+  }
+
+  /** Resolves when the person is asked or the episode ends (at once when it is not the other side's turn). */
+  settled(): Promise<void> {
+    return this.waiting === 'other' ? this.changed.promise : Promise.resolve();
   }
 
   /** Whether the episode has ended (played out or abandoned). */
@@ -405,8 +429,7 @@ export class EnvSession {
     this.waiting = 'ended';
     const reason = this.abandonReason?.reason ?? 'closed';
     if (!this.o.free || reason === 'timeout') {
-      const minutes = Math.max(1, Math.round(this.o.timeoutMs / 60_000));
-      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered for ${this.o.timeoutMs < 60_000 ? `${Math.round(this.o.timeoutMs / 1000)} seconds` : `${minutes} minute${minutes === 1 ? '' : 's'}`}.` : 'Abandoned: the dialog was ended before it was over.'] };
+      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered within ${duration(this.o.timeoutMs)}.` : 'Abandoned: the dialog was ended before it was over.'] };
     }
     this.pending = undefined;
     this.wake();
@@ -455,7 +478,7 @@ export class EnvSession {
       connect: () => ({
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
-          this.update(turnsOf(turn.history.length > 0 ? turn.history : undefined, this.sent, this.actions));
+          this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions));
           this.hint = this.o.free ? undefined : this.view.userHint?.(turn.info);
           return { text: (await this.asked()) as string };
         },

@@ -30,5 +30,6 @@ export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMA
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
 export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';
-export { AGREEMENT_MIN_SHARE, agreementIssue, candidateCoverage, checkKbAgreement, kbCoverage, storedRestaurants, type Coverage } from './agreement.js';
+export { chatReads, checkAllowCheckpoint, checkContextOptions, modelArg, type ContextOption, type ModelArg } from './model-context.js';
+export { AGREEMENT_MIN_SHARE, agreementIssue, agreementIssueText, candidateCoverage, checkAgreements, checkKbAgreement, kbCoverage, storedRestaurants, type AgreementCheck, type Coverage } from './agreement.js';
 export { babiDataset, playedTurns, collectedDialogFile, COLLECTED_CANDIDATES_FILE } from './export.js';
