@@ -22,6 +22,8 @@ import { LlmClient } from '../src/llm/client.js';
 import { llmTransport } from '../src/agents/llm.js';
 import { llmSystemMessage } from '../src/builtin-agents/llm.js';
 import type { AgentTransport } from '../src/agents/agent.js';
+import { stdioTransport } from '../src/agents/stdio.js';
+import { cliPath } from './shared-data.js';
 
 const EPISODES = 20;
 
@@ -133,6 +135,13 @@ test(`a scripted person as the user against an LLM agent (the local OpenAI-compa
     }
     assert.deepEqual(server.stats.rejected, []);
   });
+});
+
+test(`a scripted person as the user against an agent process (\`dialogym agent --model rules --stdio\`, as --agent-cmd runs it; ${EPISODES} episodes): success as the simulated user's`, async () => {
+  const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --model rules --stdio`;
+  const r = await bothUsers('restaurant-task5-v2', () => stdioTransport(cmd), restaurantUserParticipant);
+  assert.equal(r.sim, 1);
+  assert.ok(r.person >= 0.95, `person ${r.person}, simulated user ${r.sim}`);
 });
 
 for (const [envId, person] of [
