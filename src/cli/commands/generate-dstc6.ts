@@ -5,7 +5,7 @@ import { generateDstc6Run, type GenerateDstc6Options, type GenerateResult } from
 import { DSTC6_SETS, SET_SPECS, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
 import { action, alias, inputFlag, intFlag, outFolderFlag } from '../run.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
-import { generateProgress, printGenerated, requiredTaskAndOut } from './generate.js';
+import { generateProgress, printGenerated, requiredTaskAndOut } from './generate-common.js';
 
 interface Flags {
   task?: string;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { generateRestaurantRun, type GenerateRestaurantOptions, type GenerateResult } from '../../runs/generate.js';
 import { action, inputFlag, intFlag, outFolderFlag } from '../run.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
-import { generateProgress, printGenerated, requiredTaskAndOut } from './generate.js';
+import { generateProgress, printGenerated, requiredTaskAndOut } from './generate-common.js';
 
 interface Flags {
   task?: string;
