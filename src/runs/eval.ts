@@ -14,7 +14,6 @@ import { evaluateDialogs } from '../rankers/evaluate-responses.js';
 import { checkModelName, createModel, isModelFile, resolveModelContent } from '../rankers/registry.js';
 import { agreementIssueText, candidateCoverage, checkAgreements, kbCoverage, storedRestaurants, CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE } from '../testbeds/restaurant/agreement.js';
 import { checkAllowCheckpoint, checkContextOptions, modelArg } from '../testbeds/restaurant/model-context.js';
-import '../testbeds/restaurant/models.js';
 import { defineRun, type RunDefinition, type RunParts, type RunPart } from './run.js';
 
 /**

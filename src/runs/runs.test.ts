@@ -24,6 +24,10 @@ import { selfPlay } from '../testbeds/airdialogue/index.js';
 import { generateDstc6Run, generateRestaurantRun } from './generate.js';
 import { loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
+import { loadModels } from '../testbeds/index.js';
+
+// The testbeds' models (the rule bot) are registered as `import 'dialogym'` registers them.
+await loadModels();
 
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-runs-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { StagedFolder, writeFileAtomic } from '../../core/files.js';
 import { airExamples, airPredictedExamples, writeAirLines, type AirExample, type AirReadOptions } from '../../formats/airdialogue.js';
@@ -263,8 +264,10 @@ function registerLearned(cmd: Command): void {
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 1e-7, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
+    .option('--workers <n>', 'threads computing each batch, in parts of 2 dialogues; the same model for any n (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
+    .addOption(alias('--threads <n>', 'workers', intFlag('--threads', 1, 64)))
     .action(
-      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; maxDialogues?: number; maxDevDialogues?: number; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; point?: boolean; orderedMatch?: boolean; batch: number; lr: number; minCount: number; seed: number }) => {
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; maxDialogues?: number; maxDevDialogues?: number; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; point?: boolean; orderedMatch?: boolean; batch: number; lr: number; minCount: number; seed: number; workers?: number }) => {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         const { LearnedStore } = await import('../../testbeds/airdialogue/learned/data.js');
@@ -299,6 +302,7 @@ function registerLearned(cmd: Command): void {
           lr: o.lr,
           minCount: o.minCount,
           seed: o.seed,
+          threads: o.workers ?? Math.min(2, availableParallelism()),
           onProgress: (d, _t, note) => bar.update(d, note),
           // best-dev checkpoint: the model file always holds the best epoch so far
           onBest: (m) => saveAirModels(o.out, m),

@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
@@ -19,6 +20,8 @@ import {
   formatKbTsv,
   infobotAgents,
   infobotTable,
+  infobotTableOnWorkers,
+  type TableOptions,
   infobotLatex,
   infobotSvg,
   isPolicyFile,
@@ -214,12 +217,14 @@ export function registerInfobot(program: Command): void {
     .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
     .option('--out <file>', 'Markdown file to write; the LaTeX table (.tex) and the chart (.svg) are written beside it (default: none, the table is only printed)', outFileFlag('--out'))
     .option('--json', 'print {"rows":[{"agent","split","episodes","turns","success","reward","rewardStdErr"}],"sweep":[… ,"temperature"]} instead of the Markdown (several --seeds: the means, rewardStdErr the sd of R, plus "sd" and "seeds":[{"seed",…}])')
+    .option('--workers <n>', 'runs (agent × split × seed) played on n worker threads, same table for any n (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
     .action(
-      action((o: { episodes: number; seed: number; seeds?: number[]; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean }) => {
+      action(async (o: { episodes: number; seed: number; seeds?: number[]; kbSeed: number; splits: SplitName[]; agents?: string[]; temperatures: number[]; sweepSplit: SplitName; sweepAgents?: string[]; out?: string; policies?: string; json?: boolean; workers?: number }) => {
         const trained = TRAINABLE.filter((a) => [...o.splits, o.sweepSplit].every((s) => locateDefaultPolicy(o.policies, a, s) !== undefined));
         const agents = o.agents ?? [...TABLE_AGENTS.slice(0, 3), ...trained, ...TABLE_AGENTS.slice(3)];
         let bar: ReturnType<typeof progress> | null = null;
-        const r = infobotTable({
+        const workers = o.workers ?? Math.min(2, availableParallelism());
+        const opts: TableOptions = {
           agents,
           splits: o.splits,
           episodes: o.episodes,
@@ -234,7 +239,8 @@ export function registerInfobot(program: Command): void {
             bar ??= progress('table', total, { quiet: total < 2000 });
             bar.update(done);
           },
-        });
+        };
+        const r = workers > 1 ? await infobotTableOnWorkers(opts, workers) : infobotTable(opts);
         (bar as ReturnType<typeof progress> | null)?.stop();
         const stem = o.out?.replace(/\.md$/, '');
         if (o.out !== undefined) {
@@ -264,7 +270,7 @@ export function registerInfobot(program: Command): void {
     .option('--episodes <n>', `REINFORCE training dialogs (default: ${RL_DEFAULTS.episodes} for rl-*, ${E2E_DEFAULTS.episodes} for e2e-soft)`, intFlag('--episodes', 0, 100_000_000))
     .option('--imitation <n>', 'imitation dialogs first (the rule agent plays, the learner follows its actions; e2e-soft: its tracker learns from the user acts)', intFlag('--imitation', 0, 100_000_000), 10_000)
     .option('--batch <n>', `dialogs per REINFORCE update (default: ${RL_DEFAULTS.batch} for rl-*, ${E2E_DEFAULTS.batch} for e2e-soft)`, intFlag('--batch', 1, 100_000))
-    .option('--lr <x>', 'RMSProp learning rate of REINFORCE (policy)', floatFlag('--lr', 1e-7, 10), 0.001)
+    .option('--lr <x>', `RMSProp learning rate of REINFORCE (policy) (default: ${RL_DEFAULTS.lr} for rl-*, ${E2E_DEFAULTS.lr} for e2e-soft)`, floatFlag('--lr', 1e-7, 10))
     .option('--hidden <n>', 'policy GRU state size', intFlag('--hidden', 1, 4096), 50)
     .option('--hard-count <input>', "rl-hard: the query's match count as the policy sees it: bins (official, one-hot 0..4, ≥5) or log (log-scaled) (default: bins)", (v: string) => {
       if (v !== 'bins' && v !== 'log') throw new ConfigError(`--hard-count: '${v}' is not bins or log`);
@@ -284,7 +290,7 @@ export function registerInfobot(program: Command): void {
     .option('--policies <dir>', 'folder of the default policies (default: policies/infobot in the user folder, ~/.cache/dialogym or $DIALOGYM_HOME; never the package)')
     .option('--json', 'print {"agent","split","out","curve","dialogs","seconds","bestValidReward","bestEpisodes"} as JSON')
     .action(
-      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr: number; hidden: number; trackerHidden: number; dim: number; json?: boolean; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
+      action((o: { agent: Trainable; split: SplitName; kbSeed: number; seed: number; episodes?: number; imitation: number; batch?: number; lr?: number; hidden: number; trackerHidden: number; dim: number; json?: boolean; residual?: boolean; temperatures?: number[]; validationTemperature?: number; validationEpisodes?: number; reaskLost?: boolean; init?: string; out?: string; curve?: string; policies?: string; hardCount?: HardCountInput }) => {
         const e2e = o.agent === 'e2e-soft';
         const episodes = o.episodes ?? (e2e ? E2E_DEFAULTS.episodes : RL_DEFAULTS.episodes);
         if (!e2e) {
@@ -302,7 +308,7 @@ export function registerInfobot(program: Command): void {
         const cpu0 = process.cpuUsage();
         let offset = 0;
         const onBatch = (p: CurvePoint): void => bar.update(p.episodes - offset, `${p.phase} R ${p.reward.toFixed(2)}${p.validReward !== undefined ? ` valid ${p.validReward.toFixed(2)}` : ''}`);
-        const common = { split: o.split, kbSeed: o.kbSeed, seed: o.seed, episodes, imitation: o.imitation, lr: o.lr, hidden: o.hidden, onBatch, ...(o.batch !== undefined ? { batch: o.batch } : {}) };
+        const common = { split: o.split, kbSeed: o.kbSeed, seed: o.seed, episodes, imitation: o.imitation, hidden: o.hidden, onBatch, ...(o.lr !== undefined ? { lr: o.lr } : {}), ...(o.batch !== undefined ? { batch: o.batch } : {}) };
         let figures: { curve: CurvePoint[]; bestValidReward: number; bestEpisodes: number };
         if (e2e) {
           const init = o.init === undefined ? undefined : loadE2e(o.init);
