@@ -119,6 +119,11 @@ test('[node-sqlite3-wasm] kill -9 inside a transaction: the lock folder it leave
   assert.deepEqual(readdirSync(dir).sort(), ['k.sqlite', `k.sqlite.wasm-${process.pid}-0`]);
   db.close();
   assert.deepEqual(readdirSync(dir), ['k.sqlite']);
+  // A dead process's mark with no lock left (killed between transactions) goes at the next open too.
+  const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+  writeFileSync(join(dir, `k.sqlite.wasm-${dead}-0`), '');
+  openSqlite(file, { driver: 'node-sqlite3-wasm', readonly: true }).close();
+  assert.deepEqual(readdirSync(dir), ['k.sqlite']);
 });
 
 test('[node-sqlite3-wasm] a WAL-journal database (a study written by node:sqlite or better-sqlite3) opens read-write, back on the rollback journal, its rows kept; read-only is a one-line error', () => {

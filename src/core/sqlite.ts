@@ -520,6 +520,15 @@ function wasmMark(file: string): string {
   return `${file}.wasm-${process.pid}-${threadId}`;
 }
 
+/** Runs a file-system step whose failure (a read-only folder, a race) changes nothing for the caller. */
+function ignoreFsError(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // see the caller
+  }
+}
+
 /** Is process `pid` alive (a process of another user counts as alive)? */
 function alive(pid: number): boolean {
   try {
@@ -531,8 +540,9 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Before this thread opens `file` with node-sqlite3-wasm: a lock folder `<file>.lock` left by a
- * process that died holding it (no live process has a mark beside the file) is removed, so the
+ * Before this thread opens `file` with node-sqlite3-wasm: the marks of dead processes are removed,
+ * and a lock folder `<file>.lock` left by a process that died holding it (no live process has a
+ * mark beside the file) too, so the
  * database opens and SQLite rolls back the unfinished transaction from its journal; then this
  * thread marks the file as open (where it can write beside it: a read-only folder holds no mark and
  * no writer). Returns what to do when the handle closes.
@@ -543,27 +553,22 @@ function wasmOpening(file: string): () => void {
   if (count === 0) {
     const dir = dirname(full);
     const prefix = `${basename(full)}.wasm-`;
-    if (existsSync(`${full}.lock`)) {
-      let live = false;
-      for (const name of readdirSync(dir)) {
-        if (!name.startsWith(prefix)) continue;
-        const pid = Number(name.slice(prefix.length).split('-')[0]);
-        if (Number.isInteger(pid) && pid > 0 && alive(pid)) live = true;
-        else rmSync(join(dir, name), { force: true });
-      }
-      if (!live) {
-        try {
-          rmdirSync(`${full}.lock`);
-        } catch {
-          // gone already, or not ours to remove: SQLite says "database is locked" after its busy timeout
-        }
-      }
-    }
+    let live = false;
+    let names: string[] = [];
     try {
-      writeFileSync(wasmMark(full), '');
+      names = readdirSync(dir);
     } catch {
-      // a folder we cannot write: read-only use, nothing to mark
+      // no such folder: SQLite says it cannot open the file
     }
+    for (const name of names) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number(name.slice(prefix.length).split('-')[0]);
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) live = true;
+      else ignoreFsError(() => rmSync(join(dir, name), { force: true })); // a killed process's mark
+    }
+    // gone already, or not ours to remove: then SQLite says "database is locked" after its busy timeout
+    if (!live && existsSync(`${full}.lock`)) ignoreFsError(() => rmdirSync(`${full}.lock`));
+    ignoreFsError(() => writeFileSync(wasmMark(full), '')); // a folder we cannot write: read-only use, nothing to mark
   }
   wasmOpen.set(full, count + 1);
   return () => {
@@ -571,14 +576,14 @@ function wasmOpening(file: string): () => void {
     if (left > 0) wasmOpen.set(full, left);
     else {
       wasmOpen.delete(full);
-      rmSync(wasmMark(full), { force: true });
+      ignoreFsError(() => rmSync(wasmMark(full), { force: true }));
     }
   };
 }
 
 // A thread that ends with databases open (process.exit, an uncaught error) takes its marks away.
 process.on('exit', () => {
-  for (const full of wasmOpen.keys()) rmSync(wasmMark(full), { force: true });
+  for (const full of wasmOpen.keys()) ignoreFsError(() => rmSync(wasmMark(full), { force: true }));
 });
 
 /**
