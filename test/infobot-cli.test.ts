@@ -197,5 +197,12 @@ test('infobot table --seeds: each cell is mean ± sd over the evaluation seeds, 
   assert.equal(one.code, 0, one.stderr);
   assert.equal(one.stdout, cli([...base, '--seed', '7']).stdout);
   assert.equal(cli([...base, '--seeds', '1', '--json']).stdout, cli([...base, '--json']).stdout);
+  // On worker threads (one pool task per agent × split × seed, and the sweep's): the same bytes as on one thread.
+  const sweep = ['infobot', 'table', '--episodes', '40', '--splits', 'small', '--agents', 'rule-soft,max', '--seeds', '1,7', '--temperatures', '0,2', '--sweep-agents', 'rule-soft'];
+  const oneThread = cli([...sweep, '--workers', '1']);
+  assert.equal(oneThread.code, 0, oneThread.stderr);
+  assert.match(oneThread.stdout, /Holding, of 2 cells: R mean \d, R every seed \d, S \d, T \d\./);
+  assert.equal(cli([...sweep, '--workers', '2']).stdout, oneThread.stdout);
+  oneLineError(cli([...sweep, '--workers', '0']), /^error: --workers: /);
   oneLineError(cli([...base, '--seeds', '1,x']), /^error: --seeds: expected an integer, got 'x'$/);
 });

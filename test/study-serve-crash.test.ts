@@ -111,6 +111,12 @@ test('kill -9 of `dialogym study serve` with a session mid-dialog, then restart:
     const late = await call(second.base, 'POST', `/api/sessions/${heldId}/messages`, { code, body: { text: 'hello' } });
     assert.deepEqual([late.status, late.body['error']], [409, 'this conversation was interrupted and set aside (it does not count): start the next one']);
     assert.equal(((await call(second.base, 'GET', '/api/me', { code })).body['sessions'] as unknown[]).length, 2, 'the abandoned session is not listed');
+    // A session finished before the kill shows its outcome in words and its goal card again.
+    const old = before.find((r) => r.participant === 'p2') as AdminSession;
+    const shown = await call(second.base, 'GET', `/api/sessions/${old.id}`, { code });
+    assert.equal(shown.body['status'], 'finished');
+    assert.match((shown.body['outcome'] as { lines: string[] }).lines[0] as string, old.outcome?.success ? /^Success: the agent found your movie\.$/ : /^Failure: /);
+    assert.equal((shown.body['goalCard'] as { title: string }).title, 'Find a movie');
     await completeAndCheck(made, second.base, before);
     // The admin's token and the codes never reach the server's output, wrong tokens included.
     assert.equal((await call(second.base, 'GET', '/api/admin', { token: made.adminToken })).status, 200);

@@ -19,6 +19,10 @@ import { createStudy, StudyStore, type CreatedStudy } from '../src/study/store.j
 import { studyReport } from '../src/study/report.js';
 import { createStudyServer, NEUTRAL_FAILURE, type StudyServer } from '../src/serve/study-server.js';
 import { restaurantAgentParticipant } from '../src/testbeds/restaurant/testing/person-agent.js';
+import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
+import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { createRng } from '../src/core/rng.js';
+import { withLlmServer } from './llm-server.js';
 import { call, playAgentSession, playAll, playSession, type Answer, type PageState } from './study-serve-client.js';
 import { repoRoot, skipUnlessSqlite } from './shared-data.js';
 
@@ -98,10 +102,79 @@ test('people play the agent: restaurant-task5-v2, a scripted person reads the KB
   }
 });
 
-/** A small study for the safety tests: two participants, one question; the agent an in-process one of dialogym's. */
+/** A small study for the tests below: two participants, one question; the agent an in-process one of dialogym's. */
 function smallStudy(name: string, agents: unknown[] = ['rl-soft'], extra: Record<string, unknown> = {}): CreatedStudy {
   return createStudy(join(tmp, name), studyConfig({ env: 'infobot-medium-v1', agents, participants: 2, sessionsPerParticipant: 2, seed: 3, questions: [{ id: 'satisfied', text: 'How satisfied are you?', min: 1, max: 5 }], ...extra }));
 }
+
+test('agents of other kinds through the HTTP API: dialogym\'s rule bot and an LLM (the local OpenAI-compatible test server) on restaurant-task5-v2, a scripted person reading the card and the hint: every session succeeds, the model\'s name reaches no participant', { skip: noSqlite }, async () => {
+  await withLlmServer({}, async (llm) => {
+    const made = createStudy(join(tmp, 'kinds'), studyConfig({ env: 'restaurant-task5-v2', agents: ['rules', { label: 'llm', llm: 'Secret-Model-9', llmUrl: llm.url }], participants: 2, sessionsPerParticipant: 2, seed: 6 }));
+    const s = await serve(made.dir, { llmSystem: (req) => llmSystemMessage(req) });
+    try {
+      const seen: Answer[] = [];
+      for (const p of made.participants) for (let i = 0; i < 2; i++) seen.push(...(await playSession(s.base, p.code, { person: (n) => restaurantUserParticipant(createRng(n).fork(p.code)) })));
+      const r = studyReport(s.store);
+      assert.deepEqual(r.agents.map((a) => [a.agent, a.dialogues, a.success]), [['rules', 2, 1], ['llm', 2, 1]]);
+      assert.ok(llm.stats.answered > 0);
+      const everything = seen.map((a) => a.text + JSON.stringify([...a.headers])).join('\n').toLowerCase();
+      for (const secret of ['secret-model-9', 'llm', llm.url.toLowerCase()]) assert.ok(!everything.includes(secret), `"${secret}" reaches the participant`);
+      assert.deepEqual(s.log, []);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+test('an agent that does not answer within --timeout fails the session (counted, as in evaluate), and the participant reads the neutral line', { skip: noSqlite }, async () => {
+  const silent = `${JSON.stringify(process.execPath)} -e "setInterval(() => {}, 1000)"`;
+  const made = smallStudy('silent', [{ label: 'quiet', cmd: silent }], { participants: 1, sessionsPerParticipant: 1 });
+  const s = await serve(made.dir, { timeoutMs: 300, startupMs: 0 });
+  try {
+    const seen = await playSession(s.base, made.participants[0]?.code as string);
+    const end = seen.at(-1) as Answer;
+    assert.equal(end.body['status'], 'finished');
+    assert.deepEqual(end.body['outcome'], { success: false, lines: ['The task was not completed.', NEUTRAL_FAILURE] });
+    assert.deepEqual(s.store.sessions('finished').map((r) => [r.agent, r.outcome?.failure]), [['quiet', 'timeout']]);
+    assert.ok(!seen.some((a) => a.text.includes('300 ms')), 'the timeout reaches the participant');
+  } finally {
+    await s.stop();
+  }
+});
+
+test('an open conversation is resumed (a reload, a second start) until it has been idle --idle-minutes, then set aside: never counted, its slot played next', { skip: noSqlite }, async () => {
+  const made = smallStudy('idle', ['rl-soft', 'rule-soft']);
+  let clock = 1_000_000;
+  const s = await serve(made.dir, { idleMs: 60_000, sweepMs: 10, now: () => clock });
+  try {
+    const code = made.participants[0]?.code as string;
+    const first = await playSession(s.base, code, { stopAfterMessages: 1 });
+    const id = first[0]?.body['id'] as number;
+    const slot = s.store.sessions('open')[0]?.slot;
+    // A reload: the same conversation, where it was.
+    const again = await call(s.base, 'POST', '/api/sessions', { code, body: {} });
+    assert.deepEqual([again.status, again.body['id'], again.body['number']], [201, id, 1]);
+    assert.deepEqual((again.body['state'] as PageState).turns, (first.at(-1)?.body['state'] as PageState).turns);
+    assert.equal((await call(s.base, 'GET', '/api/me', { code })).body['open'], id);
+    // Idle past the limit: set aside at the next sweep.
+    clock += 60_001;
+    for (let i = 0; s.store.sessions('abandoned').length === 0; i++) {
+      assert.ok(i < 1000, 'not swept within 10 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(s.server.live, 0);
+    const late = await call(s.base, 'POST', `/api/sessions/${id}/messages`, { code, body: { text: 'hello' } });
+    assert.deepEqual([late.status, late.body['error']], [409, 'this conversation was interrupted and set aside (it does not count): start the next one']);
+    // The next conversation takes its number and its slot (the same agent and goal).
+    const next = await playSession(s.base, code);
+    assert.equal(next[0]?.body['number'], 1);
+    assert.notEqual(next[0]?.body['id'], id);
+    assert.deepEqual(s.store.sessions('finished').map((r) => [r.number, r.slot]), [[1, slot]]);
+    assert.deepEqual(s.store.sessions('abandoned').map((r) => r.id), [id]);
+  } finally {
+    await s.stop();
+  }
+});
 
 test('security: a participant reaches only their own sessions — guessing another session id, reading another participant\'s transcript: 404, as an id of no one', { skip: noSqlite }, async () => {
   const made = smallStudy('guess');

@@ -1,8 +1,7 @@
 /** A voice for the simulated user through the runner: the agent reads its words, the environment judges as before. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../src/testbeds/restaurant/online/babi.js';
-import '../src/builtin-agents/index.js';
+import '../src/index.js'; // every testbed, loaded
 import { createAgent } from '../src/agents/registry.js';
 import type { Agent } from '../src/agents/agent.js';
 import { evaluate } from '../src/evaluation/evaluate.js';

@@ -5,6 +5,7 @@
  * language model behind an OpenAI-compatible endpoint. `evaluate`'s and `serve`'s agent flags and
  * a study's agents all open theirs here.
  */
+import { existsSync } from 'node:fs';
 import { ConfigError, errorText, optionName } from '../core/errors.js';
 import type { LlmClientOptions } from '../llm/client.js';
 import { localTransport, type Agent, type AgentTransport } from './agent.js';
@@ -78,6 +79,28 @@ export async function loadBuiltinAgent(name: string, options: AgentOptions = {})
   const problem = agentNameProblem(name);
   if (problem !== undefined) throw new ConfigError(problem, { option: 'agent' });
   return loadAgent(name, options);
+}
+
+/**
+ * Why one of dialogym's agents cannot play `envId` — an unknown name, a missing file, or an agent of
+ * other environments — or undefined when it can. Needs the agent families registered (`import 'dialogym'`).
+ *
+ * @example
+ * ```ts
+ * import 'dialogym';
+ * import { builtinAgentProblem } from 'dialogym';
+ * builtinAgentProblem('rl-soft', 'restaurant-task5-v2'); // 'rl-soft: not an agent of restaurant-task5-v2 (its agents: …)'
+ * ```
+ */
+export async function builtinAgentProblem(name: string, envId: string): Promise<string | undefined> {
+  const { agentNameProblem, agents } = await import('./registry.js');
+  const problem = agentNameProblem(name);
+  if (problem !== undefined) return problem;
+  if (existsSync(name)) return undefined;
+  const families = agents.list().filter((e) => e.factory.plays(envId));
+  if (families.some((e) => e.factory.names().includes(name))) return undefined;
+  const names = families.flatMap((e) => e.factory.names());
+  return `${name}: not an agent of ${envId}${names.length > 0 ? ` (its agents: ${names.join(', ')}, or a model file)` : ''}`;
 }
 
 /** The API key of an LLM: from `llmKeyEnv`'s variable (which must be set), else OPENAI_API_KEY, else none (the OpenAI API itself needs one). */

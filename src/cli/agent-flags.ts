@@ -80,7 +80,7 @@ export async function openLlmTransport(model: string, o: LlmFlags, seed: number)
 
 /** The agent maker `--agent` names (one agent per lane): an unknown name or a bad file is a ConfigError at start, naming the flag. */
 export async function loadFlaggedAgent(name: string, opts: { kb?: string | undefined; candidates?: string | undefined }): Promise<() => Agent> {
-  await import('../builtin-agents/index.js');
+  await (await import('../testbeds/index.js')).loadTestbeds();
   const { loadBuiltinAgent } = await import('../agents/open.js');
   return loadBuiltinAgent(name, { ...(opts.kb !== undefined ? { kb: opts.kb } : {}), ...(opts.candidates !== undefined ? { candidates: opts.candidates } : {}) });
 }

@@ -31,7 +31,12 @@ export type SchemaName =
   | 'env-infobot'
   | 'env-airdialogue'
   | 'infobot-dialogs'
-  | 'study-config';
+  | 'study-config'
+  | 'run-eval'
+  | 'run-benchmark'
+  | 'run-infobot-eval'
+  | 'run-airdialogue-generate'
+  | 'run-airdialogue-selfplay';
 
 interface AjvError {
   instancePath: string;

@@ -27,7 +27,7 @@ import { DialogymError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
 import { SILENCE, type UserTurn, type UserVoice } from '../evaluation/user-voice.js';
-import { detailInWords } from '../evaluation/show.js';
+import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { InputError } from './session.js';
@@ -237,6 +237,8 @@ export class EnvSession {
   private readonly view: PersonView;
   private readonly resetInfo: Info;
   private readonly tools: readonly ToolSpec[];
+  /** Whether the environment's observations carry the dialog (`history`), else each brings one user utterance. */
+  private readonly hasHistory: boolean;
   private readonly goalCard: GoalCard | undefined;
   private turns: SessionTurn[] = [];
   private emitted = 0;
@@ -262,7 +264,9 @@ export class EnvSession {
   private constructor(private readonly o: EnvSessionOptions) {
     this.view = personViewOf(o.envId);
     // The reset of the episode, from an environment of its own (the same seed and variant give the same episode): the goal card and the agent's view need it before the episode's first turn.
-    this.resetInfo = make(o.envId, o.envOptions ?? {}).reset({ seed: o.seed, variant: 0 }).info;
+    const r0 = make(o.envId, o.envOptions ?? {}).reset({ seed: o.seed, variant: 0 });
+    this.resetInfo = r0.info;
+    this.hasHistory = historyOf(r0.obs) !== undefined;
     this.tools = (Array.isArray(this.resetInfo['tools']) ? this.resetInfo['tools'] : []) as ToolSpec[];
     this.goalCard = o.role === 'user' && !o.free ? this.view.goalCard(this.resetInfo) : undefined;
     this.abandoned.promise.catch(() => {});
@@ -340,6 +344,11 @@ export class EnvSession {
   /** The episode's record (as `evaluate --transcripts` writes it) once it ended; undefined before, and for an abandoned episode. */
   record(): EpisodeRecord | undefined {
     return this.episode;
+  }
+
+  /** Resolves when the person is asked or the episode ends (at once when it is not the other side's turn). */
+  settled(): Promise<void> {
+    return this.waiting === 'other' ? this.changed.promise : Promise.resolve();
   }
 
   /** Whether the episode has ended (played out or abandoned). */
@@ -455,7 +464,7 @@ export class EnvSession {
       connect: () => ({
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
-          this.update(turnsOf(turn.history.length > 0 ? turn.history : undefined, this.sent, this.actions));
+          this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions));
           this.hint = this.o.free ? undefined : this.view.userHint?.(turn.info);
           return { text: (await this.asked()) as string };
         },

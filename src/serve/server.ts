@@ -178,6 +178,11 @@ export function serveWithoutRestaurant(opts: ServerOptions = {}): ChatServer {
   return chatServer(app, undefined);
 }
 
+/** A server hosting neither chat, with the same HTTP layer and JSON errors: the caller adds its routes before it listens (`serve --env`: env-routes.ts). */
+export function bareServer(opts: ServerOptions = {}): ChatServer {
+  return chatServer(baseApp(opts), undefined);
+}
+
 /** A server over any session backend (`localBackend`, or worker threads from `startWorkerPool`). */
 export function serveBackend(backend: SessionBackend, info: ServerInfo, opts: ServerOptions = {}): ChatServer {
   const webDir = opts.webDir ?? defaultWebDir();

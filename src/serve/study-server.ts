@@ -38,7 +38,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
-import type { ToolCall } from '../env/env.js';
+import { make, type ToolCall } from '../env/env.js';
 import type { GoalCard } from '../env/person.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { AgentError, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
@@ -46,7 +46,7 @@ import type { EpisodeRecord } from '../evaluation/evaluate.js';
 import type { AgentSpec } from '../study/config.js';
 import { openStudyAgent } from '../study/agents.js';
 import { MAX_TURN_CHARS, type StudyStore } from '../study/store.js';
-import { EnvSession, type SessionState, type SessionTurn } from './env-session.js';
+import { EnvSession, personViewOf, type SessionState, type SessionTurn } from './env-session.js';
 import { InputError } from './session.js';
 import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
 import { defaultWebDir } from './server.js';
@@ -56,6 +56,8 @@ import { withTextLimit } from './web-page.js';
 export interface StudyServerOptions {
   /** Per-turn reply timeout of the agents, ms (default 20,000). */
   readonly timeoutMs?: number;
+  /** Extra time for the first reply of an agent's connection, ms (an agent process starting; default 30,000). */
+  readonly startupMs?: number;
   /** Longest message a participant sends, in characters; a longer one is cut to it (default 500). */
   readonly maxText?: number;
   /** An open session idle this long is marked abandoned (ms, default 30 min). */
@@ -79,7 +81,7 @@ export interface StudyServerOptions {
 }
 
 /** Defaults of {@link StudyServerOptions}. */
-export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, maxText: 500, idleMs: 30 * 60_000, sweepMs: 60_000, bodyLimit: 16 * 1024 } as const;
+export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, startupMs: 30_000, maxText: 500, idleMs: 30 * 60_000, sweepMs: 60_000, bodyLimit: 16 * 1024 } as const;
 
 /** Longest text of a turn shown to a participant or stored (an agent's reply is cut to it). */
 export const MAX_SHOWN_TEXT = 4000;
@@ -112,6 +114,12 @@ interface Live {
   readonly env: EnvSession;
   lastUsed: number;
   busy: boolean;
+}
+
+/** What a finished session shows besides its turns: the outcome in words, the goal card. */
+interface Ended {
+  readonly outcome?: { success: boolean; lines: string[] };
+  readonly goalCard?: GoalCard;
 }
 
 class HttpError extends Error {
@@ -208,17 +216,24 @@ const inputLine = (e: Error): string => cut(e.message.split('\n')[0] ?? 'not acc
 export function createStudyServer(store: StudyStore, opts: StudyServerOptions = {}): StudyServer {
   const config = store.config;
   const timeoutMs = opts.timeoutMs ?? STUDY_SERVER_DEFAULTS.timeoutMs;
+  const startupMs = opts.startupMs ?? STUDY_SERVER_DEFAULTS.startupMs;
   const maxText = opts.maxText ?? STUDY_SERVER_DEFAULTS.maxText;
   const idleMs = opts.idleMs ?? STUDY_SERVER_DEFAULTS.idleMs;
   const bodyLimit = opts.bodyLimit ?? STUDY_SERVER_DEFAULTS.bodyLimit;
   const now = opts.now ?? Date.now;
   const logError = opts.logError ?? ((text: string) => process.stderr.write(text + '\n'));
-  const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
+  const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, startupMs, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
 
   const abandonedAtStart = store.abandonOpen();
   const live = new Map<number, Live>();
-  /** The outcome in words and the goal card of sessions finished by this run (a finished session read after a restart has the generic line, no card). */
-  const ended = new Map<number, { outcome?: { success: boolean; lines: string[] }; goalCard?: GoalCard }>();
+  /** The outcome in words and the goal card of finished sessions (of this run, or rebuilt for one of an earlier run). */
+  const ended = new Map<number, Ended>();
+  /** Keeps what a finished session shows (the 10,000 most recent). */
+  const remember = (id: number, e: Ended): Ended => {
+    ended.set(id, e);
+    if (ended.size > 10_000) ended.delete(ended.keys().next().value as number);
+    return e;
+  };
   const transports = new Map<string, Promise<AgentTransport>>();
   /** Per participant, the start of a session in progress (a second start waits for it: one open session each). */
   const starting = new Map<number, Promise<unknown>>();
@@ -279,16 +294,20 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     let t = transports.get(spec.label);
     if (!t) {
       // The transport's name (a command line, a URL) never reaches the episode: a neutral one
-      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`).
+      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`),
+      // the first of a connection `startupMs` more (an agent process starting).
       t = openAgent(spec).then((inner) => ({
         name: 'agent',
         connect: (lane: number): AgentConnection => {
           const c = inner.connect(lane);
+          let first = true;
           return {
             send: (req, _ms) => {
+              const limit = timeoutMs + (first ? startupMs : 0);
+              first = false;
               let timer: NodeJS.Timeout | undefined;
               const late = new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${timeoutMs} ms`)), timeoutMs);
+                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${limit} ms`)), limit);
               });
               return Promise.race([c.send(req, timeoutMs), late]).finally(() => clearTimeout(timer));
             },
@@ -329,27 +348,44 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     const spec = store.agentOf(l.id);
     const participant = store.participant(l.participant).label;
     store.finishSession(l.id, { success: rec.success, reward: rec.reward, turns: rec.turns, failure: rec.failure }, { ...(rec as EpisodeRecord), episode: l.id - 1, agent: spec.label, participant, session: l.number });
-    ended.set(l.id, { ...(state.outcome ? { outcome: shownOutcome(state.outcome) } : {}), ...(state.goalCard ? { goalCard: shownCard(state.goalCard) } : {}) });
-    if (ended.size > 10_000) ended.delete(ended.keys().next().value as number);
+    remember(l.id, { ...(state.outcome ? { outcome: shownOutcome(state.outcome) } : {}), ...(state.goalCard ? { goalCard: shownCard(state.goalCard) } : {}) });
     await drop(l, false);
+  };
+
+  /**
+   * The outcome in words and the goal card of a session finished by an earlier run: from the
+   * environment's person view, the stored record's detail and the episode's reset (its seed).
+   */
+  const rebuilt = (id: number, seed: number, success: boolean, failure: string | null): Ended => {
+    try {
+      const view = personViewOf(config.env);
+      const detail = store.recordOf(id)?.['detail'];
+      const lines = view.outcome({ success, failure, ...(detail !== undefined ? { detail } : {}), info: {} });
+      const card = config.role === 'user' ? view.goalCard(make(config.env, config.envOptions).reset({ seed, variant: 0 }).info) : undefined;
+      const known = { outcome: shownOutcome({ success, failure, lines }), ...(card ? { goalCard: shownCard(card) } : {}) };
+      return remember(id, known);
+    } catch {
+      return {};
+    }
   };
 
   /** A session as its participant sees it. */
   const sessionPayload = (participant: number, id: number, state?: SessionState): Record<string, unknown> => {
+    // A live conversation of this participant: its state, no read of the store.
+    const l = live.get(id);
+    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state()) };
     const v = store.sessionView(participant, id);
     if (!v) throw new HttpError(404, 'no such session');
     const answers = v.status === 'finished' ? store.answersOf(id) : {};
     const base = { id: v.id, number: v.number, status: v.status, answers };
-    const l = live.get(id);
-    if (v.status === 'open' && l) return { ...base, state: shownState(state ?? l.env.state()) };
     const turns = v.turns.map((t) => {
       const c = (t.content ?? {}) as { text?: unknown; tool?: ToolCall };
       return { speaker: t.speaker, text: typeof c.text === 'string' ? c.text : '', ...(c.tool ? { tool: c.tool } : {}) };
     });
     if (v.status === 'finished') {
-      const known = ended.get(id);
-      const outcome = known?.outcome ?? { success: v.outcome?.success ?? false, lines: [v.outcome?.success ? 'The task was completed.' : 'The task was not completed.'] };
-      return { ...base, turns, outcome, ...(known?.goalCard ? { goalCard: known.goalCard } : {}) };
+      const known = ended.get(id) ?? rebuilt(id, v.seed, v.outcome?.success ?? false, v.outcome?.failure ?? null);
+      const outcome = known.outcome ?? { success: v.outcome?.success ?? false, lines: [v.outcome?.success ? 'The task was completed.' : 'The task was not completed.'] };
+      return { ...base, turns, outcome, ...(known.goalCard ? { goalCard: known.goalCard } : {}) };
     }
     return { ...base, turns };
   };
@@ -446,10 +482,12 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   app.post<{ Params: { id: string }; Body: unknown }>('/api/sessions/:id/messages', async (req) => {
     const participant = participantOf(req);
     const id = idOf(req.params.id);
-    const v = store.sessionView(participant, id);
-    if (!v) throw new HttpError(404, 'no such session');
     const l = live.get(id);
-    if (v.status !== 'open' || !l) throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+    if (!l || l.participant !== participant) {
+      const v = store.sessionView(participant, id);
+      if (!v) throw new HttpError(404, 'no such session');
+      throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+    }
     const body = req.body as Record<string, unknown> | null | undefined;
     let input: string | ToolCall;
     if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text'].slice(0, maxText);

@@ -4,7 +4,6 @@
  * `dialogym`, which registers them), an agent process (stdio), an HTTP endpoint, or a language model
  * (its system message: the testbed's shipped prompt and the episode's context).
  */
-import { existsSync } from 'node:fs';
 import type { AgentTransport } from '../agents/agent.js';
 import type { AgentSpec } from './config.js';
 import type { AgentRequest } from '../agents/protocol.js';
@@ -54,12 +53,6 @@ export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {})
  */
 export async function studyAgentProblem(spec: AgentSpec, envId: string): Promise<string | undefined> {
   if (spec.kind !== 'builtin') return undefined;
-  const { agentNameProblem, agents } = await import('../agents/registry.js');
-  const problem = agentNameProblem(spec.name);
-  if (problem !== undefined) return problem;
-  if (existsSync(spec.name)) return undefined;
-  const families = agents.list().filter((e) => e.factory.plays(envId));
-  if (families.some((e) => e.factory.names().includes(spec.name))) return undefined;
-  const names = families.flatMap((e) => e.factory.names());
-  return `${spec.name}: not an agent of ${envId}${names.length > 0 ? ` (its agents: ${names.join(', ')}, or a model file)` : ''}`;
+  const { builtinAgentProblem } = await import('../agents/open.js');
+  return builtinAgentProblem(spec.name, envId);
 }

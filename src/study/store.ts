@@ -453,6 +453,12 @@ export class StudyStore {
     });
   }
 
+  /** The episode's record of a finished session (server side: it names the agent), undefined before. */
+  recordOf(sessionId: number): Readonly<Record<string, unknown>> | undefined {
+    const r = this.db.prepare('SELECT record FROM sessions WHERE id = ?').get([sessionId])?.['record'];
+    return typeof r === 'string' ? (JSON.parse(r) as Record<string, unknown>) : undefined;
+  }
+
   /** The answers given after session `sessionId` (question → value). */
   answersOf(sessionId: number): Record<string, string | number> {
     const out: Record<string, string | number> = {};

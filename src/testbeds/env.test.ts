@@ -4,7 +4,7 @@ import { createRng } from '../core/rng.js';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import { envs } from '../env/env.js';
 import { playEpisode } from '../env/episode.js';
-import './airdialogue/index.js';
+import '../index.js'; // every testbed, loaded
 
 test('every registered environment resets reproducibly and finishes episodes under random actions', () => {
   assert.ok(envs.names().length >= 1);

@@ -70,8 +70,9 @@ export function registerEvaluate(program: Command): void {
       const way = agentWayOf(o);
       if (o.resume !== undefined && shard) throw new ConfigError('--resume continues a whole run; a shard is re-run with its own --shard (merge reads the shards)');
       if (o.resume !== undefined && o.transcripts !== undefined && o.transcripts !== o.resume) throw new ConfigError(`--resume appends to the file it reads (${o.resume}); drop --transcripts or give the same file`);
-      await import('../../index.js');
-      await import('../../testbeds/dstc6/index.js');
+      const { TESTBEDS, loadTestbeds, testbedOf } = await import('../../testbeds/index.js');
+      await loadTestbeds();
+      const testbed = testbedOf(o.env);
       const { evaluate } = await import('../../evaluation/evaluate.js');
       const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
       const { progress: startProgress } = await import('../progress.js');
@@ -82,11 +83,10 @@ export function registerEvaluate(program: Command): void {
         envOptions[key] = value;
       };
       // The environments refuse options they do not read; say it with the flag's name.
-      if (o.kb !== undefined && !/^(restaurant|dstc6)-/.test(o.env)) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the restaurant-* and dstc6-* environments do)`);
-      if (o.kb !== undefined) setOption('restaurants', '--kb', readKb(o.kb).restaurants);
-      // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
-      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) setOption('user', '--max-turns', { maxTurns: o.maxTurns });
-      else if (o.maxTurns !== undefined) setOption('maxTurns', '--max-turns', o.maxTurns);
+      if (o.kb !== undefined && testbed?.kbOption === undefined) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the ${TESTBEDS.filter((t) => t.kbOption !== undefined).map((t) => `${t.name}-*`).join(' and ')} environments do)`);
+      if (o.kb !== undefined) setOption(testbed?.kbOption as string, '--kb', readKb(o.kb).restaurants);
+      // The turn limit as the testbed takes it (KB-InfoBot's: its user simulator's, UserOptions.maxTurns).
+      if (o.maxTurns !== undefined) for (const [key, value] of Object.entries(testbed?.turnLimit?.(o.maxTurns) ?? { maxTurns: o.maxTurns })) setOption(key, '--max-turns', value);
       // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
       const { make } = await import('../../env/env.js');
       make(o.env, envOptions);

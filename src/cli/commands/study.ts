@@ -81,8 +81,7 @@ export function registerStudy(program: Command): void {
           );
         }
         // The environment, its options and dialogym's own agents are checked before anything is written.
-        await import('../../index.js');
-        await import('../../testbeds/dstc6/index.js');
+        await (await import('../../testbeds/index.js')).loadTestbeds();
         const { make } = await import('../../env/env.js');
         make(config.env, config.envOptions);
         if (config.role === 'user') {
@@ -143,8 +142,7 @@ export function registerStudy(program: Command): void {
       action(async (dir: string, o: { participants?: string; timeout: number }) => {
         const store = await openStore(dir);
         try {
-          await import('../../index.js');
-          await import('../../testbeds/dstc6/index.js');
+          await (await import('../../testbeds/index.js')).loadTestbeds();
           const { simulateStudy } = await import('../../study/simulate.js');
           const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
           const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout, llmSystem: (req) => llmSystemMessage(req) });

@@ -5,11 +5,11 @@
  * terminate on inform and are truncated at the turn limit (10 agent actions).
  */
 import { createRng, hashString, type Rng } from '../../core/rng.js';
-import { episodeRng, isToolCall, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
+import { episodeRng, isToolCall, stepOutsideEpisode, type Env, type EnvDefinition, type EnvFamily, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { splitKbs, type SplitKbs } from './generate.js';
 import { MovieKb } from './movie-kb.js';
-import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
+import { M, SLOTS, envId, splitSpec, type SplitName } from './slots.js';
 import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession, type UserTurn } from './user.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
@@ -64,18 +64,7 @@ export interface InfoBotEnvOptions {
   seed?: number;
 }
 
-/**
- * The environment id of a split: `infobot-<split>-v1`.
- *
- * @example
- * ```ts
- * import { envId } from 'dialogym/infobot';
- * envId('xlarge'); // 'infobot-xlarge-v1'
- * ```
- */
-export function envId(split: SplitName): string {
-  return `infobot-${split}-v1`;
-}
+export { envId } from './slots.js';
 
 /** The n-th discrete action: 0..M−1 request slot n, M inform (`results` from the caller); an
  * InvalidActionError for n outside [0, M].
@@ -263,26 +252,27 @@ export function episodeSeed(seed: number, i: number): number {
 /** The options `make('infobot-<split>-v1', options)` reads: `InfoBotEnvOptions` but `split`, which comes from the id (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ kbSeed: true, kbs: true, missing: true, user: true, temperature: true, seed: true } satisfies Record<Exclude<keyof InfoBotEnvOptions, 'split'>, true>);
 
-for (const split of SPLITS) {
-  registerEnv<InfoBotEnvOptions>(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, { options: MAKE_OPTIONS, schema: 'env-infobot', dataset: infoBotDataset, person: infoBotPersonView(split) }, (options) => {
-    // `kbs` holds the library's MovieKb objects (the schema refuses it as JSON).
-    if (options.kbs !== undefined && !(options.kbs.full instanceof MovieKb && options.kbs.incomplete instanceof MovieKb)) throw new ConfigError(`${envId(split)}: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)`);
-    return new InfoBotEnv({ ...options, split });
-  });
+/** The family of the `infobot-<split>-v1` environments: their options, schema and dataset export. */
+const INFOBOT_FAMILY: EnvFamily = { options: MAKE_OPTIONS, schema: 'env-infobot', dataset: infoBotDataset };
+
+/**
+ * The definition of `infobot-<split>-v1` (what the testbed's entry point, testbed.ts, gives each
+ * declared id): its family and its builder, which `make` calls with checked options.
+ *
+ * @example
+ * ```ts
+ * import { infoBotEnv } from 'dialogym/infobot';
+ * const env = infoBotEnv('small').build({ kbSeed: 3 }); // as make('infobot-small-v1', { kbSeed: 3 }), unchecked
+ * ```
+ */
+export function infoBotEnv(split: SplitName): EnvDefinition<Omit<InfoBotEnvOptions, 'split'>> {
+  return {
+    family: { ...INFOBOT_FAMILY, person: infoBotPersonView(split) },
+    build: (options) => {
+      // `kbs` holds the library's MovieKb objects (the schema refuses it as JSON).
+      if (options.kbs !== undefined && !(options.kbs.full instanceof MovieKb && options.kbs.incomplete instanceof MovieKb)) throw new ConfigError(`${envId(split)}: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)`);
+      return new InfoBotEnv({ ...options, split });
+    },
+  };
 }
 
-/** The InfoBot ids in `make`'s types: options, observations and actions of `InfoBotEnv`. */
-interface InfoBotEnvTypes {
-  readonly options: Omit<InfoBotEnvOptions, 'split'>;
-  readonly obs: InfoBotObservation;
-  readonly action: InfoBotAction;
-}
-
-declare module '../../env/env.js' {
-  interface EnvTypes {
-    'infobot-small-v1': InfoBotEnvTypes;
-    'infobot-medium-v1': InfoBotEnvTypes;
-    'infobot-large-v1': InfoBotEnvTypes;
-    'infobot-xlarge-v1': InfoBotEnvTypes;
-  }
-}

@@ -90,3 +90,23 @@ test('the shipped rl-hard policies use the official bins', () => {
     assert.equal(p.net.inputSize, HARD_BINS_FEATURE_SIZE, split);
   }
 });
+
+test('the shipped policies are the one recipe of docs/reproducing.md, training seed 1 on KB seed 1, for every split', async () => {
+  const { rlTrainOptions } = await import('./reinforce.js');
+  const { loadE2e } = await import('./e2e-file.js');
+  for (const split of ['small', 'medium', 'large', 'xlarge'] as const) {
+    for (const agent of ['rl-nokb', 'rl-hard', 'rl-soft'] as const) {
+      const { meta } = loadPolicy(`policies/infobot/${agent}-${split}.dgm`);
+      const recipe = rlTrainOptions({ agent, split });
+      assert.deepEqual([meta.seed, meta.kbSeed, meta.imitation, meta.episodes, meta.hidden], [1, 1, recipe.imitation, recipe.episodes, recipe.hidden], `${agent} ${split}`);
+      assert.equal(meta.curve.at(-1)?.episodes, recipe.imitation + recipe.episodes, `${agent} ${split}`);
+    }
+    const { meta } = loadE2e(`policies/infobot/e2e-soft-${split}.dgm`);
+    const o = meta.options;
+    assert.deepEqual(
+      [meta.seed, meta.kbSeed, o.imitation, o.episodes, o.residual, o.reaskLost, o.temperatures, o.validationTemperature, o.validationEpisodes],
+      [1, 1, 10_000, 10_000, true, true, [1, 3], 3, 1000],
+      `e2e-soft ${split}`,
+    );
+  }
+});

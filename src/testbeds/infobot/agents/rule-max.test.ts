@@ -85,18 +85,24 @@ test('max (default misheard): re-asks corrupted values at most maxAsks times, ne
   assert.throws(() => new MaxAgent(agentContext(env), { maxAsks: 0 }), /maxAsks must be a positive integer/);
 });
 
-test("matchesPaper: ± 0.15, or higher for a learned agent only; PAPER_TABLE2 has the paper's eight rows", async () => {
-  const { PAPER_TABLE2, matchesPaper } = await import('../table.js');
+test("matchesPaper: ± 0.10, or higher for a learned agent only; judgeCell: every seed ± 0.15, S ± 0.10, T ± 1.0; PAPER_TABLE2 has the paper's eight rows", async () => {
+  const { PAPER_TABLE2, matchesPaper, judgeCell } = await import('../table.js');
   assert.equal(Object.keys(PAPER_TABLE2).length, 8);
   assert.equal(PAPER_TABLE2['rl-hard']?.xlarge.turns, 2.88);
   assert.equal(PAPER_TABLE2['e2e-soft']?.medium.success, 0.83);
   // the paper prints S for every split, not only Medium
   assert.deepEqual((['small', 'medium', 'large', 'xlarge'] as const).map((s) => PAPER_TABLE2['rule-hard']?.[s].success), [0.64, 0.73, 0.75, 0.65]);
   assert.equal(PAPER_TABLE2['rl-nokb']?.small.success, 0.56);
-  assert.equal(matchesPaper('rule-hard', 0.61, 0.75), true);
-  assert.equal(matchesPaper('rule-hard', 0.59, 0.75), false);
+  assert.equal(matchesPaper('rule-hard', 0.66, 0.75), true);
+  assert.equal(matchesPaper('rule-hard', 0.64, 0.75), false);
+  assert.equal(matchesPaper('rule-hard', 0.61, 0.75, 0.15), true);
   assert.equal(matchesPaper('rule-hard', 0.95, 0.75), false);
   assert.equal(matchesPaper('rl-hard', 1.4, 0.86), true);
   assert.equal(matchesPaper('e2e-soft', 0.9, 1.1), false);
   assert.equal(matchesPaper('max', 1.95, 1.78), false);
+  const paper = PAPER_TABLE2['rule-soft']?.medium as { reward: number; turns: number; success: number }; // T 3.94, S 0.76, R 0.83
+  assert.deepEqual(judgeCell('rule-soft', { turns: 3.84, success: 0.8, reward: 0.97, seeds: [{ reward: 0.96 }, { reward: 0.96 }, { reward: 0.98 }] }, paper), { reward: false, seeds: true, success: true, turns: true });
+  assert.deepEqual(judgeCell('rule-soft', { turns: 5, success: 0.87, reward: 0.9, seeds: [{ reward: 0.9 }, { reward: 0.65 }, { reward: 1.15 }] }, paper), { reward: true, seeds: false, success: false, turns: false });
+  // a learned agent: better than the paper counts on every seed too
+  assert.deepEqual(judgeCell('rl-hard', { turns: 3.6, success: 0.8, reward: 1.3, seeds: [{ reward: 1.2 }, { reward: 1.4 }] }, PAPER_TABLE2['rl-hard']?.medium as typeof paper), { reward: true, seeds: true, success: true, turns: true });
 });

@@ -1,13 +1,12 @@
 /** dialogym's agents for `airdialogue-*`: the AirDialogue agent policies by name (`rules`, …) on `observation.context`. */
-import { ConfigError } from '../core/errors.js';
-import { createRng } from '../core/rng.js';
-import { agentPolicies, type AgentSession } from '../testbeds/airdialogue/policies.js';
-import type { KbLine } from '../formats/airdialogue.js';
-import type { AgentFamily } from '../agents/registry.js';
+import { ConfigError } from '../../core/errors.js';
+import { createRng } from '../../core/rng.js';
+import { agentPolicies, type AgentSession } from './policies.js';
+import type { KbLine } from '../../formats/airdialogue.js';
+import type { TestbedAgentFamily } from '../testbed.js';
 
-/** The AirDialogue family of the `agents` registry. */
-export const airdialogueAgents: AgentFamily = {
-  plays: (envId) => envId.startsWith('airdialogue-'),
+/** The AirDialogue family of the `agents` registry (its entry point in testbed.ts). */
+export const airdialogueAgents: TestbedAgentFamily = {
   names: () => agentPolicies.names(),
   load(model) {
     if (!agentPolicies.has(model)) return undefined;
