@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import '../src/index.js'; // every testbed, loaded
 import { createAgent } from '../src/agents/registry.js';
 import type { Agent } from '../src/agents/agent.js';
-import { evaluate } from '../src/evaluation/evaluate.js';
+import { evaluate, type EpisodeRecord } from '../src/evaluation/evaluate.js';
 import type { UserTurn, UserVoice } from '../src/evaluation/user-voice.js';
 
 test('a user voice: the agent reads the voice\'s words (silences kept), the env judges as before, the voice\'s tokens are in the records', async () => {
@@ -43,6 +43,8 @@ test('a user voice: the agent reads the voice\'s words (silences kept), the env 
   assert.equal(plain.records[0]?.userUsage, undefined);
 });
 
+const r0Of = (r: { records: EpisodeRecord[] }): EpisodeRecord => r.records[0]!;
+
 test('a user voice on KB-InfoBot (an observation with the last utterance only): every user turn is voiced, the record keeps the words (userWords), and the export replays the acts with those words', async () => {
   await import('../src/testbeds/infobot/index.js');
   const { infoBotDataset, readInfoBotDialogs } = await import('../src/testbeds/infobot/export.js');
@@ -57,7 +59,8 @@ test('a user voice on KB-InfoBot (an observation with the last utterance only): 
   const plain = await evaluate('infobot-medium-v1', createAgent('rule-soft'), { episodes: 4 });
   const voiced = await evaluate('infobot-medium-v1', agent, { episodes: 4, userVoice: voice });
   assert.deepEqual(voiced.records.map((r) => [r.success, r.turns]), plain.records.map((r) => [r.success, r.turns]), 'the environment decides and judges as before');
-  assert.equal(asked.length, voiced.records.reduce((n, r) => n + r.turns + 1, 0), 'the opening and one user turn per agent action');
+  assert.equal(asked.length, voiced.records.reduce((n, r) => n + r.turns, 0), 'the opening and one user turn per agent action but the last (the line after the end is not asked for)');
+  assert.equal(r0Of(voiced).userWords?.at(-1), (r0Of(plain).observation as { utterance: string }).utterance, 'the closing line keeps the environment\'s words');
   assert.ok(seen.length > 0 && seen.every((u) => u.endsWith('!')), 'the agent reads the voice\'s words');
   const r0 = voiced.records[0]!;
   assert.equal(r0.userWords?.length, r0.turns + 1);

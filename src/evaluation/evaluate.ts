@@ -214,8 +214,20 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
   // An observation without a dialog history but with the user's `utterance` (KB-InfoBot): each observation brings one user turn.
   const utteranceOnly = (o: unknown): o is { utterance: string } => o !== null && typeof o === 'object' && !Array.isArray((o as { history?: unknown }).history) && typeof (o as { utterance?: unknown }).utterance === 'string';
   const spoken: Turn[] = [];
-  const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
+  // `ended`: the observation after the episode's end, which no agent reads: its new user turns keep the environment's words (a person is not asked to type a closing line after the outcome is decided).
+  const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown, ended = false): Promise<unknown> => {
     if (!voice) return o;
+    if (ended) {
+      if (utteranceOnly(o)) {
+        said.push(o.utterance);
+        spoken.push({ speaker: 'user', text: o.utterance });
+        return o;
+      }
+      const history = (o as { history?: unknown } | null)?.history;
+      const users = Array.isArray(history) ? (history as Array<{ speaker: string; text: string }>).filter((t) => t.speaker === 'user') : [];
+      for (let k = said.length; k < users.length; k++) said.push((users[k] as { text: string }).text);
+      return withUserWords(o, said);
+    }
     if (utteranceOnly(o)) {
       if (agentAction !== undefined) spoken.push({ speaker: 'bot', text: typeof agentAction === 'string' ? agentAction : JSON.stringify(agentAction) });
       const template = o.utterance;
@@ -268,7 +280,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     const { obs: next, info } = it.value;
     reads.push(info['read'] ?? null);
     try {
-      obs = await voiced(next, info, action);
+      obs = await voiced(next, info, action, it.done === true);
     } catch (e) {
       if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward: it.value.reward, turns: turn + 1, failure: 'user llm error', message: oneLine(e.message), actions, observation: withUserWords(next, said) }, false, info);
       throw e;

@@ -19,7 +19,15 @@
 import { InternalError } from '../core/errors.js';
 import type { Param } from './params.js';
 
-/** Entries of all of `ps` (the length of their flat buffer). */
+/**
+ * Entries of all of `ps` (the length of their flat buffer).
+ *
+ * @example
+ * ```ts
+ * import { param, paramSize } from 'dialogym/nn';
+ * paramSize([param('W', [2, 3]), param('b', [2])]); // 8
+ * ```
+ */
 export function paramSize(ps: readonly Param[]): number {
   return ps.reduce((a, p) => a + p.data.length, 0);
 }
@@ -29,6 +37,14 @@ export function paramSize(ps: readonly Param[]): number {
  * the other in order (`copy`: the current contents are copied in first); returns the whole
  * buffer as one Float32Array. The parameters' objects stay the same, so every layer holding them
  * reads the new storage from then on.
+ *
+ * @example
+ * ```ts
+ * import { param, paramSize, viewParams } from 'dialogym/nn';
+ * const ps = [param('W', [2, 2]), param('b', [2])];
+ * const shared = viewParams(ps, 'data', new SharedArrayBuffer(4 * paramSize(ps)), true);
+ * shared[4] = 1; // ps[1].data[0] is 1: a worker given `shared.buffer` sees the same values
+ * ```
  */
 export function viewParams(ps: readonly Param[], field: 'data' | 'grad', buffer: ArrayBufferLike, copy = false): Float32Array {
   const n = paramSize(ps);
@@ -47,6 +63,13 @@ export function viewParams(ps: readonly Param[], field: 'data' | 'grad', buffer:
 /**
  * `out` = parts[0] + parts[1] + … + parts[n − 1], added in that order in float32 (the first
  * `n` parts; `out` may be parts[0] itself, then the others are added to it).
+ *
+ * @example
+ * ```ts
+ * import { sumParts } from 'dialogym/nn';
+ * const out = new Float32Array(2);
+ * sumParts(out, [new Float32Array([1, 2]), new Float32Array([3, 4])], 2); // out = [4, 6]
+ * ```
  */
 export function sumParts(out: Float32Array, parts: readonly Float32Array[], n: number): void {
   const first = parts[0];
