@@ -1,7 +1,11 @@
 /**
  * Layering rules (ARCHITECTURE.md), checked by `npm test` (`npm run lint:deps`):
  * generic layers import no testbed, server or CLI; testbeds import each other only where one
- * extends another (dstc6 → restaurant); nothing imports the CLI; no import cycles.
+ * extends another (dstc6 → restaurant); the list of testbeds (src/testbeds/index.ts) is imported
+ * only by the root API and the CLI; nothing imports the CLI; no import cycles.
+ *
+ * A testbed is a folder `src/testbeds/<name>/` (its descriptor: `<name>/testbed.ts`); the rules
+ * name no testbed but the one extension, so adding a testbed needs no line here.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -56,6 +60,13 @@ module.exports = {
       to: { path: '^src/(testbeds|serve|cli|builtin-agents)/' },
     },
     {
+      name: 'only-the-root-and-the-cli-import-the-testbed-list',
+      severity: 'error',
+      comment: 'The list of testbeds (src/testbeds/index.ts) fills the registries; the root API and the CLI load it, everything else sees the registries.',
+      from: { pathNot: ['^src/index\\.ts$', '^src/cli/', '^src/testbeds/index\\.ts$', '^test/', '^bench/', '\\.test\\.ts$'] },
+      to: { path: '^src/testbeds/index\\.ts$' },
+    },
+    {
       name: 'testbeds-are-independent',
       severity: 'error',
       comment: 'A testbed imports another only where it extends it (dstc6 → restaurant).',
@@ -66,7 +77,7 @@ module.exports = {
       name: 'only-dstc6-extends-restaurant',
       severity: 'error',
       comment: 'Of the testbeds only dstc6 builds on restaurant.',
-      from: { path: '^src/testbeds/(infobot|airdialogue)/' },
+      from: { path: '^src/testbeds/[^/]+/', pathNot: '^src/testbeds/(dstc6|restaurant)/' },
       to: { path: '^src/testbeds/restaurant/' },
     },
     {
@@ -81,6 +92,20 @@ module.exports = {
       comment: 'The CLI is a thin layer on top; only its own files (and tests) import it.',
       from: { path: '^(src|bench|examples)/', pathNot: '^src/cli/' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'runs-sit-below-serve-and-cli',
+      severity: 'error',
+      comment: "runs/ (the runs the CLI offers as library functions: options, part, finish) imports testbeds and the generic layers; never serve or cli.",
+      from: { path: '^src/runs/' },
+      to: { path: '^src/(serve|cli)/' },
+    },
+    {
+      name: 'only-the-top-imports-runs',
+      severity: 'error',
+      comment: 'The runs are on top of the library: only the CLI, the root API (src/index.ts) and the runs themselves import them.',
+      from: { path: '^src/', pathNot: '^src/(cli|runs)/|^src/index\\.ts$' },
+      to: { path: '^src/runs/' },
     },
     {
       name: 'not-to-unresolvable',

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import '../src/testbeds/restaurant/online/babi.js';
+import '../src/index.js'; // every testbed, loaded
 import { make } from '../src/env/env.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { localTransport, type AgentTransport } from '../src/agents/agent.js';

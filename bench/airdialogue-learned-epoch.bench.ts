@@ -9,6 +9,11 @@
  * python3 or /usr/bin/python3 imports torch; skipped with a note otherwise. Prints dialogym's
  * CPU, PyTorch's CPU (its training loop, process time) and the ratio dialogym ÷ PyTorch.
  *
+ * Threads: each round trains once per entry of AIR_EPOCH_THREADS (default "1,2": `threads` of
+ * trainAirModels, the same weights for any count), printing wall and CPU (all threads of the
+ * process) of each, and with both cores the ratio of dialogym's wall to PyTorch's (1 thread).
+ * The machine is shared: the load average is printed beside every figure.
+ *
  * The sample: $AIR_DATA (a folder with train_data.json / train_kb.json), default
  * /work/shared/data/airdialogue (the released sample, docs/airdialogue.md). With
  * AIR_EPOCH_DIALOGUES=n the epoch runs over n dialogues (the sample's lines repeated; PyTorch not
@@ -17,7 +22,7 @@
  * Run: `npx tsc -p . && node dist/bench/airdialogue-learned-epoch.bench.js`
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAirDialogue } from '../src/formats/airdialogue.js';
@@ -26,6 +31,7 @@ import { exportPrepared } from './airdialogue-learned-export.js';
 
 const DIR = process.env.AIR_DATA ?? '/work/shared/data/airdialogue';
 const ROUNDS = Number(process.env.AIR_EPOCH_ROUNDS ?? 1);
+const THREADS = (process.env.AIR_EPOCH_THREADS ?? '1,2').split(',').map(Number);
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -47,23 +53,57 @@ const exportFile = join(mkdtempSync(join(tmpdir(), 'air-torch-')), 'prepared.jso
 if (found) writeFileSync(exportFile, JSON.stringify(exportPrepared(train, opts)));
 const script = new URL('../../bench/airdialogue-learned-torch.py', import.meta.url).pathname;
 
-// interleaved rounds: dialogym, then PyTorch
-const ours: number[] = [];
+/**
+ * CPU seconds of each thread of this process (/proc/self/task/<tid>/stat, utime + stime at 100
+ * ticks a second), by thread id; empty where /proc is missing.
+ */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) / 100);
+    }
+  } catch {
+    // no /proc: no per-thread figures
+  }
+  return out;
+}
+
+// interleaved rounds: dialogym (each thread count), then PyTorch
+const ours = new Map<number, { cpu: number[]; wall: number[] }>(THREADS.map((t) => [t, { cpu: [], wall: [] }]));
 const theirs: number[] = [];
+const theirWall: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const l0 = load();
-  const c0 = process.cpuUsage();
-  const w0 = Date.now();
-  const res = trainAirModels(train, [], opts);
-  const c = process.cpuUsage(c0);
-  const s = (c.user + c.system) / 1e6;
-  ours.push(s);
-  process.stdout.write(`dialogym: one epoch over ${train.length} dialogues: ${s.toFixed(1)} s CPU, ${((Date.now() - w0) / 1000).toFixed(1)} s wall, train loss ${res.curve[0]!.trainLm.toFixed(4)} (load ${l0} → ${load()})\n`);
+  const losses = new Set<number>();
+  for (const threads of THREADS) {
+    const l0 = load();
+    const t0 = threadCpu();
+    const c0 = process.cpuUsage();
+    const w0 = Date.now();
+    const res = trainAirModels(train, [], { ...opts, threads });
+    const c = process.cpuUsage(c0);
+    // the workers are still there (their pool closes on the next turn of the event loop)
+    const busy = [...threadCpu()].map(([tid, s]) => s - (t0.get(tid) ?? 0)).filter((s) => s >= 0.5).sort((a, b) => b - a);
+    const s = (c.user + c.system) / 1e6;
+    const w = (Date.now() - w0) / 1000;
+    ours.get(threads)!.cpu.push(s);
+    ours.get(threads)!.wall.push(w);
+    losses.add(res.curve[0]!.trainLm);
+    process.stdout.write(`dialogym, ${threads} thread${threads === 1 ? '' : 's'}: one epoch over ${train.length} dialogues: ${s.toFixed(1)} s CPU, ${w.toFixed(1)} s wall, train loss ${res.curve[0]!.trainLm.toFixed(4)} (load ${l0} → ${load()})${busy.length > 0 ? `; threads busy ≥ 0.5 s: ${busy.map((x) => x.toFixed(1)).join(', ')} s CPU` : ''}\n`);
+  }
+  if (losses.size !== 1) throw new Error(`the thread counts ${THREADS.join(', ')} gave different losses: ${[...losses].join(', ')}`);
   if (!found) continue;
+  const l0 = load();
   const run = spawnSync(found.py, [script, exportFile], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } });
   if (run.status !== 0) throw new Error(`airdialogue-learned-torch.py failed: ${run.stderr.trim().split('\n').pop()}`);
   theirs.push(Number(/cpu ([\d.]+) s/.exec(run.stdout)?.[1]));
-  process.stdout.write(`pytorch ${found.probe.stdout.trim()} (1 thread): ${run.stdout.trim()} (load ${load()})\n`);
+  theirWall.push(Number(/wall ([\d.]+) s/.exec(run.stdout)?.[1]));
+  process.stdout.write(`pytorch ${found.probe.stdout.trim()} (1 thread): ${run.stdout.trim()} (load ${l0} → ${load()})\n`);
 }
-process.stdout.write(`dialogym median: ${median(ours).toFixed(1)} s CPU (${ROUNDS} round${ROUNDS === 1 ? '' : 's'}); the full release's 321,459 dialogues extrapolated: ${((median(ours) / N) * 321459 / 3600).toFixed(2)} h CPU an epoch\n`);
-if (found) process.stdout.write(`PyTorch median: ${median(theirs).toFixed(1)} s CPU; ratio dialogym ÷ PyTorch (1 thread, CPU): ${(median(ours) / median(theirs)).toFixed(2)}\n`);
+for (const [threads, m] of ours) {
+  process.stdout.write(`dialogym, ${threads} thread${threads === 1 ? '' : 's'}, median: ${median(m.cpu).toFixed(1)} s CPU, ${median(m.wall).toFixed(1)} s wall (${ROUNDS} round${ROUNDS === 1 ? '' : 's'}); the full release's 321,459 dialogues extrapolated: ${((median(m.cpu) / N) * 321459 / 3600).toFixed(2)} h CPU, ${((median(m.wall) / N) * 321459 / 3600).toFixed(2)} h wall an epoch\n`);
+  if (found) process.stdout.write(`  ratio dialogym ÷ PyTorch (1 thread): CPU ${(median(m.cpu) / median(theirs)).toFixed(2)}, wall ${(median(m.wall) / median(theirWall)).toFixed(2)}\n`);
+}
+if (found) process.stdout.write(`PyTorch median: ${median(theirs).toFixed(1)} s CPU, ${median(theirWall).toFixed(1)} s wall\n`);

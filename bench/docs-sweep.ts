@@ -3,7 +3,7 @@
  * checks statically), in page order, in one scratch folder, so files written by one command are
  * there for the next (a trained `t5.dgm`, a generated `data/syn`). Shell variables the pages set
  * (`D=…`, `T=…`, `F=$T/…`, `A=…`) are set the same way; `[…]` optional parts are left out;
- * `npx dialogym` and `dialogym` run the built CLI. Servers (`serve`, `env-server`, `view`) pass when
+ * `npx dialogym` and `dialogym` run the built CLI. Servers (`serve`, `env-server`, `view`, `study serve`) pass when
  * they print their address, then get SIGTERM. Lines of other programs (curl, python, parallel,
  * sbatch) and `dialogym data fetch` (network) are counted as skipped; dataset references resolve in
  * ../shared/data (DIALOGYM_DATA).
@@ -68,7 +68,7 @@ function runnable(text: string): string {
   return t.replace(/(^|[;&|(]\s*|\bdo\s+|\n\s*)(?:npx\s+)?dialogym\s/g, `$1node ${cliPath} `);
 }
 
-const SERVER = /\bnode \S+ (serve|env-server|view)\b/;
+const SERVER = /\bnode \S+ (serve|env-server|view|study serve)\b/;
 
 function run(cmd: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; seconds: number; tail: string }> {
   const t0 = Date.now();

@@ -19,7 +19,7 @@ import { distinctCandidates, rankDstc6 } from '../src/testbeds/dstc6/rank.js';
 import { scoreDstc6 } from '../src/testbeds/dstc6/score.js';
 import { precisionAtK } from '../src/metrics/ranking.js';
 import { createModel } from '../src/rankers/registry.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 import { isResponder, responderAsRanker } from '../src/rankers/ranker.js';
 
 const dataDir = join(process.env.DIALOGYM_DATA ?? join(process.cwd(), '..', 'shared', 'data'), 'dstc6-track1', 'dataset-E2E-goal-oriented-test-v1.0');

@@ -13,7 +13,6 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import '../src/index.js';
-import '../src/testbeds/dstc6/index.js';
 import { envs } from '../src/env/env.js';
 import { createAgent } from '../src/agents/registry.js';
 import { llmTransport } from '../src/agents/llm.js';

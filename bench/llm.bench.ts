@@ -11,7 +11,6 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import '../src/index.js';
-import '../src/testbeds/dstc6/index.js';
 import { createAgent } from '../src/agents/registry.js';
 import { llmTransport } from '../src/agents/llm.js';
 import { llmSystemMessage } from '../src/builtin-agents/llm.js';

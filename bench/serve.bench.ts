@@ -34,7 +34,7 @@ import { readBabiCandidates } from '../src/formats/babi.js';
 import { MemN2N } from '../src/rankers/memn2n.js';
 import { argmax, isResponder, type ResponseModel } from '../src/rankers/ranker.js';
 import { resolveModel } from '../src/rankers/registry.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 import { Session } from '../src/serve/session.js';
 import { chatModelOf, explainRulesState, type ChatModel } from '../src/testbeds/restaurant/chat/chat-model.js';
 import type { ScoredCandidate } from '../src/testbeds/restaurant/chat/explanation.js';

@@ -29,7 +29,7 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../src/formats/
 import { createModel } from '../src/rankers/registry.js';
 import type { Ranker, Responder, ResponseModel } from '../src/rankers/ranker.js';
 import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 import { Dstc2PlusBot, createDstc2PlusBot } from './task6/dstc2-plus.js';
 import { createDstc2AdaptBot } from './task6/dstc2-adapt.js';
 import { delexicalise, fill } from '../src/testbeds/restaurant/rules/dstc2-patterns.js';

@@ -15,8 +15,7 @@
  *   node dist/bench/v2-envs.bench.js     # V2_BENCH_EPISODES=1000 per env, agent and round, V2_BENCH_ROUNDS=5
  */
 import { loadavg } from 'node:os';
-import '../src/testbeds/restaurant/online/babi.js';
-import '../src/testbeds/dstc6/online.js';
+import '../src/index.js'; // every testbed, loaded
 import { createRng } from '../src/core/rng.js';
 import { make, type Env, type ToolSpec } from '../src/env/env.js';
 import type { RestaurantAction, RestaurantObservation } from '../src/testbeds/restaurant/online/env.js';

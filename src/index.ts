@@ -8,7 +8,8 @@
  * harness: `evaluate(envId, agent, options)` plays episodes with an agent — an object with `act`,
  * dialogym's own (`createAgent`), or one reached over stdio or HTTP (`stdioTransport`,
  * `httpTransport`) — and gives the summary (success, pass^k) and every episode's record.
- * Importing it registers every environment, model and agent. Each testbed has its own subpath with the rest:
+ * Importing it loads every testbed of the list (`src/testbeds/index.ts`): their environments, models
+ * and agents are registered before your code runs. Each testbed has its own subpath with the rest:
  * `dialogym/restaurant`, `dialogym/dstc6`, `dialogym/infobot`, `dialogym/airdialogue`, plus
  * `dialogym/rankers` and `dialogym/nn`.
  *
@@ -21,12 +22,11 @@
  * ```
  * @module
  */
-import './testbeds/restaurant/models.js';
-import './testbeds/infobot/index.js';
-import './testbeds/airdialogue/index.js';
-import './testbeds/restaurant/online/babi.js';
-import './testbeds/dstc6/online.js';
-import './builtin-agents/index.js';
+import './testbeds/index.js'; // (kept in the declarations: the testbeds' typed env ids)
+import { loadTestbeds } from './testbeds/index.js';
+
+// Every testbed of the list, loaded before a user's first `make` (make is synchronous).
+await loadTestbeds();
 
 // Core: dialogs, randomness, errors, registries.
 export type { Speaker, Turn, Dialog } from './core/dialog.js';
@@ -39,7 +39,7 @@ export { writeFileAtomic, writeFolder, StagedFolder, removeLeftovers, checkCompl
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView } from './env/env.js';
+export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
 export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/person.js';
@@ -78,6 +78,15 @@ export type { FitHooks, EpochReport } from './train/loop.js';
 export { KbTypes } from './rankers/match-type.js';
 export { evaluateDialogs, type Prediction, type EvaluateOptions } from './rankers/evaluate-responses.js';
 
+// Runs: what the CLI's verbs compute, as library functions (src/runs/; docs/library.md).
+export { checkRunOptions, defineRun, wholeParts, type RunDefinition, type RunPart, type RunParts, type RunSpec } from './runs/run.js';
+export { loadRun, runIds } from './runs/index.js';
+export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
+export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
+export { airGenerateRun, airSelfplayRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from './runs/airdialogue.js';
+export { generateRestaurantRun, generateDstc6Run, type GenerateHooks, type GenerateResult, type GenerateRestaurantOptions, type GenerateDstc6Options } from './runs/generate.js';
+export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
+
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';
 export { episodeStats, passHatK, summarizeOutcomes, type EpisodeState, type EpisodeOutcome, type EpisodeSummary } from './metrics/episodes.js';
@@ -88,6 +97,7 @@ export { localTransport, type Agent, type AgentAction, type AgentConnection, typ
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
+export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './agents/open.js';
 export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
 export { studyConfig, studyConfigJson, readStudyConfig, type AgentSpec, type StudyConfig, type StudyQuestion } from './study/config.js';

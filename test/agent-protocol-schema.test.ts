@@ -6,10 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkSchema } from '../src/formats/schema.js';
-import '../src/testbeds/restaurant/online/babi.js';
-import '../src/testbeds/dstc6/online.js';
-import '../src/testbeds/airdialogue/index.js';
-import '../src/builtin-agents/index.js';
+import '../src/index.js'; // every testbed, loaded
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { localTransport, type AgentTransport } from '../src/agents/agent.js';
 import { createAgent } from '../src/agents/registry.js';

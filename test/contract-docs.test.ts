@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { MONTHS } from '../src/formats/airdialogue.js';
 import { AIR_ACTS, AIR_FAILURES, readAgentTurn } from '../src/testbeds/airdialogue/index.js';
 import { make } from '../src/env/env.js';
-import '../src/testbeds/restaurant/online/babi.js';
+import '../src/index.js'; // every testbed, loaded
 import { RESTAURANT_ENV_OPTIONS } from '../src/testbeds/restaurant/online/env.js';
 import { CONTRACT_DOCS, documentedPart, writeParts } from './contract-docs.js';
 import { repoRoot } from './shared-data.js';

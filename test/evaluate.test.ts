@@ -5,10 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import '../src/testbeds/restaurant/online/babi.js';
-import '../src/testbeds/dstc6/online.js';
-import '../src/testbeds/airdialogue/index.js';
-import '../src/builtin-agents/index.js';
+import '../src/index.js'; // every testbed, loaded
 import { createAgent, loadAgent } from '../src/agents/registry.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { stdioTransport } from '../src/agents/stdio.js';
@@ -17,7 +14,7 @@ import { AgentError, readAgentReply } from '../src/agents/protocol.js';
 import { envs, make, type ToolSpec } from '../src/env/env.js';
 
 const agentsModule = fileURLToPath(new URL('../src/agents/registry.js', import.meta.url));
-const builtinModule = fileURLToPath(new URL('../src/builtin-agents/index.js', import.meta.url));
+const builtinModule = fileURLToPath(new URL('../src/index.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-agents-'));
 
 /** A stdio agent: the rule bot, except at turn 1 of episode 1 where it misbehaves as `mode` says. */

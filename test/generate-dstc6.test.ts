@@ -22,7 +22,7 @@ import { distinctCandidates, rankDstc6 } from '../src/testbeds/dstc6/rank.js';
 import { scoreDstc6 } from '../src/testbeds/dstc6/score.js';
 import { precisionAtK } from '../src/metrics/ranking.js';
 import { createModel } from '../src/rankers/registry.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 import { isResponder, responderAsRanker } from '../src/rankers/ranker.js';
 import { readDstc6Results } from '../src/formats/dstc6.js';
 

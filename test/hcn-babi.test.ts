@@ -14,7 +14,7 @@ import { trainHcn, hcnAccuracy, encodedScorer } from '../src/testbeds/restaurant
 import { evaluateDialogs } from '../src/rankers/evaluate-responses.js';
 import { accuracy } from '../src/metrics/ranking.js';
 import { loadModel, saveModel } from '../src/rankers/registry.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 import { KbTypes } from '../src/rankers/match-type.js';
 import { Hcn } from '../src/testbeds/restaurant/hcn/hcn.js';
 import { babiDir, cliPath, skipUnless } from './shared-data.js';

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import '../src/index.js';
-import '../src/testbeds/dstc6/index.js';
 import { createAgent } from '../src/agents/registry.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { checkSchema } from '../src/formats/schema.js';

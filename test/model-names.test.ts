@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { cli, oneLineError } from './cli.js';
 import { BENCHMARK_MODELS } from '../src/testbeds/restaurant/benchmark/paper.js';
 import { creatableModels, trainableModels } from '../src/rankers/registry.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 import { generateRestaurantDataset } from '../src/testbeds/restaurant/dataset.js';
 
 test('every benchmark model is a registered model: train trains it, the verbs that use a model name it', () => {

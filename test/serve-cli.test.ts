@@ -9,7 +9,7 @@ import { babiDir, cliPath, skipUnless, skipUnlessSqlite } from './shared-data.js
 import { trainTinyHcn } from './tiny-hcn.js';
 import { readBabiKb } from '../src/formats/babi.js';
 import { saveModel } from '../src/rankers/registry.js';
-import '../src/testbeds/restaurant/models.js';
+import '../src/index.js'; // every testbed, loaded
 
 const skip = skipUnless(babiDir) || skipUnlessSqlite();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-cli-'));

@@ -204,3 +204,38 @@ test('merge --out writes a folder verb elsewhere than the shards said', () => {
   assert.deepEqual(readFileSync(join(dir, 'moved', 'data.json')), readFileSync(join(dir, 'whole', 'data.json')));
   assert.throws(() => statSync(join(dir, 'planned')), 'nothing written where the shards were told');
 });
+
+/** A shard file as the previous dialogym wrote it (dialogym-shard/1: the verb and its flags, as commander gave them), from one of this dialogym. */
+function asFormat1(file: string, flags: Record<string, unknown>): void {
+  const [head, ...items] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const h = JSON.parse(head as string) as Record<string, unknown>;
+  const old = { format: 'dialogym-shard/1', verb: h['run'], options: flags, meta: h['meta'], shard: h['shard'], total: h['total'], items: h['items'], info: h['info'] };
+  writeFileSync(file, [JSON.stringify(old), ...items].join('\n') + '\n');
+}
+
+test('merge still reads the shard files of the previous dialogym (dialogym-shard/1, the flags recorded): eval and benchmark', () => {
+  const dir = join(root, 'format1');
+  const evalArgs = (d: string): string[] => ['eval', '--model', 'tfidf', '--data', D5, '--candidates', CANDS, '--json', '--predictions', join(d, 'preds.jsonl')];
+  const whole = ok(cli(...evalArgs(join(dir, 'whole'))), 'eval unsharded');
+  for (let i = 0; i < 2; i++) {
+    const f = join(dir, 'eval', `${i}.shard`);
+    ok(cli(...evalArgs(join(dir, 'merged')), '--shard', `${i}/2`, '--shard-out', f), 'eval shard');
+    assert.match(readFileSync(f, 'utf8'), /^\{"format":"dialogym-shard\/2","run":"eval","options":\{"model":"tfidf","data":"[^"]+","candidates":"[^"]+","predictions":"[^"]+"\},"print":\{"json":true\}/);
+    asFormat1(f, { model: 'tfidf', data: D5, candidates: CANDS, json: true, predictions: join(dir, 'merged', 'preds.jsonl') });
+  }
+  assert.equal(ok(cli('merge', join(dir, 'eval')), 'merge of format 1').stdout, whole.stdout);
+  assert.deepEqual(readFileSync(join(dir, 'merged', 'preds.jsonl')), readFileSync(join(dir, 'whole', 'preds.jsonl')));
+  // benchmark: the flags with commander's defaults, --quick among them; merge --out as before.
+  const benchArgs = ['benchmark', '--quick', '--models', 'tfidf', '--tasks', '1', '--dialogs', '10', '--out', join(dir, 'planned')];
+  ok(cli(...benchArgs, '--shard', '0/1', '--shard-out', join(dir, 'bench', '0.shard')), 'benchmark shard');
+  asFormat1(join(dir, 'bench', '0.shard'), { profile: 'full', seeds: 1, models: 'tfidf', tasks: '1', seed: 1, out: join(dir, 'planned'), trainFrom: 'files', quick: true, dialogs: 10 });
+  const merged = ok(cli('merge', join(dir, 'bench'), '--out', join(dir, 'b1')), 'merge of a format-1 benchmark');
+  assert.match(merged.stdout, /\| T1 \|[\s\S]*wrote .*b1\/benchmark\.json, .*b1\/benchmark\.md/);
+  const unsharded = ok(cli(...benchArgs.slice(0, -1), join(dir, 'b2')), 'benchmark unsharded');
+  assert.equal(benchmarkTimings(readFileSync(join(dir, 'b1', 'benchmark.md'), 'utf8')), benchmarkTimings(readFileSync(join(dir, 'b2', 'benchmark.md'), 'utf8')));
+  assert.ok(unsharded.stdout.length > 0);
+  // A format-1 shard beside a format-2 shard of the same run: one line saying to make them with one dialogym.
+  const f2 = join(dir, 'mixed', '1.shard');
+  ok(cli(...evalArgs(join(dir, 'merged')), '--shard', '1/2', '--shard-out', f2), 'eval shard');
+  oneLine(cli('merge', join(dir, 'eval', '0.shard'), f2), /^error: .*1\.shard: a dialogym-shard\/2 file, but .*0\.shard is a dialogym-shard\/1 one: make every shard of a run with the same dialogym$/m, 2);
+});

@@ -1,8 +1,7 @@
 /** -v2 info.userAct across the restaurant and DSTC6 envs (a cross-testbed test: it lives in test/). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../src/testbeds/restaurant/online/babi.js';
-import '../src/testbeds/dstc6/online.js';
+import '../src/index.js'; // every testbed, loaded
 import { make } from '../src/env/env.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import type { UserAct } from '../src/testbeds/restaurant/online/user-act.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../testbeds/restaurant/online/babi.js';
+import '../index.js'; // every testbed, loaded
 import '../testbeds/airdialogue/env.js';
 import { make } from '../env/env.js';
 import { episodeContext, flightContext, llmUserPrompt, llmUserSystemMessage, movieContext, promptFamily, shippedPrompt } from './llm.js';

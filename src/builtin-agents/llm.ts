@@ -13,10 +13,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, errorText, optionName } from '../core/errors.js';
-import type { Intent, KbLine } from '../formats/airdialogue.js';
-import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from '../testbeds/airdialogue/facts.js';
+import type { KbLine } from '../formats/airdialogue.js';
+import { airGoalText, flightCells, FLIGHT_COLUMNS, reservationText } from '../testbeds/airdialogue/person.js';
+import { restaurantActText, restaurantGoalText } from '../testbeds/restaurant/person.js';
 import { InfoBotEnv } from '../testbeds/infobot/env.js';
-import { SLOTS } from '../testbeds/infobot/slots.js';
+import { movieTable } from '../testbeds/infobot/person.js';
 import { systemMessage } from '../llm/conversation.js';
 
 /** The folder of the shipped prompts (`prompts/` at the package root, beside `dist/`). */
@@ -45,10 +46,6 @@ export function shippedPrompt(envId: string): string {
   return p;
 }
 
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-
 /**
  * The AirDialogue context: the reservation line, then the flight table (markdown; times as `h:00`).
  *
@@ -59,11 +56,9 @@ function pad2(n: number): string {
  * ```
  */
 export function flightContext(kb: KbLine): string {
-  const lines = [kb.reservation === 0 ? 'The customer has no reservation.' : `The customer's reservation: flight ${kb.reservation}.`, ''];
-  lines.push('| flight | airline | from | to | departure | return | class | connections | price |', '|---|---|---|---|---|---|---|---|---|');
-  for (const f of kb.kb) {
-    lines.push(`| ${f.flight_number} | ${f.airline} | ${f.departure_airport} | ${f.return_airport} | ${f.departure_month} ${f.departure_day}, ${pad2(f.departure_time_num)}:00 | ${f.return_month} ${f.return_day}, ${pad2(f.return_time_num)}:00 | ${f.class} | ${f.num_connections} | ${f.price} |`);
-  }
+  const lines = [reservationText(kb), ''];
+  lines.push(`| ${FLIGHT_COLUMNS.join(' | ')} |`, `|${FLIGHT_COLUMNS.map(() => '---|').join('')}`);
+  for (const f of kb.kb) lines.push(`| ${flightCells(f).join(' | ')} |`);
   return lines.join('\n');
 }
 
@@ -75,12 +70,9 @@ export function movieContext(envId: string): string {
   if (t !== undefined) return t;
   const split = /^infobot-([a-z]+)-v\d+$/.exec(envId)?.[1];
   if (split === undefined) throw new ConfigError(`${envId}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
-  const kb = new InfoBotEnv({ split }).kb;
-  const lines = [`| row | title | ${SLOTS.join(' | ')} |`, `|---|---|${SLOTS.map(() => '---|').join('')}`];
-  for (let i = 0; i < kb.n; i++) {
-    const r = kb.row(i);
-    lines.push(`| ${i} | ${kb.titles[i]} | ${SLOTS.map((s) => r[s] ?? '').join(' | ')} |`);
-  }
+  const table = movieTable(new InfoBotEnv({ split }).kb);
+  const lines = [`| ${table.columns.join(' | ')} |`, `|${table.columns.map(() => '---|').join('')}`];
+  for (const row of table.rows) lines.push(`| ${row.join(' | ')} |`);
   t = lines.join('\n');
   movieTables.set(envId, t);
   return t;
@@ -132,103 +124,6 @@ export function shippedUserPrompt(envId: string): string {
     prompts.set(file, p);
   }
   return p;
-}
-
-const SLOT_WORDS: Readonly<Record<string, string>> = {
-  cuisine: 'cuisine',
-  location: 'location',
-  number: 'number of people',
-  price: 'price range',
-  atmosphere: 'atmosphere',
-  restrictions: 'dietary restrictions',
-};
-
-type Call = Readonly<Record<string, string>>;
-
-function callWords(call: Call, slots: readonly string[]): string {
-  return slots.map((s) => `${SLOT_WORDS[s] ?? s} ${call[s]}`).join(', ');
-}
-
-/** The restaurant user's goal (`info.goal` of the -v2 envs) as the lines of the prompt's goal section. */
-export function restaurantGoalText(goal: unknown): string {
-  const g = (goal ?? {}) as { task?: number; first?: Call; final?: Call; request?: string[]; updates?: string[]; shown?: string[]; restaurant?: string | null; info?: string[] };
-  const first = g.first ?? {};
-  const slots = Object.keys(first).filter((s) => first[s] !== undefined && first[s] !== '');
-  const lines = [`- task: ${g.task ?? '?'}`];
-  if (g.task === 4 && g.restaurant) lines.push(`- you want a table at ${g.restaurant}`);
-  else {
-    lines.push(`- you want a restaurant with: ${callWords(first, slots)}`);
-    if ((g.request ?? []).length > 0) lines.push(`- in your first request you mention: ${(g.request ?? []).map((s) => SLOT_WORDS[s] ?? s).join(', ')}`);
-    if ((g.updates ?? []).length > 0) lines.push(`- after the assistant's first search you change: ${(g.updates ?? []).map((s) => `${SLOT_WORDS[s] ?? s} to ${g.final?.[s]}`).join(', ')}`);
-  }
-  if ((g.shown ?? []).length > 0) lines.push(`- the assistant already found: ${(g.shown ?? []).join(', ')}`);
-  if ((g.info ?? []).length > 0) lines.push(`- once booked you ask for: ${(g.info ?? []).map((k) => (k === 'phone' ? 'the phone number' : 'the address')).join(' and ')}`);
-  return lines.join('\n');
-}
-
-/**
- * What the restaurant user does this turn (`info.userAct` of the -v2 envs) as an instruction, or
- * undefined when the environment tells none.
- */
-export function restaurantActText(act: unknown): string | undefined {
-  const a = act as { act?: string; slot?: string; value?: string; slots?: Call; name?: string; kind?: string } | undefined;
-  switch (a?.act) {
-    case 'greet':
-      return 'greet the assistant (nothing more yet).';
-    case 'request':
-      return `ask for a table: say you want ${callWords(a.slots ?? {}, Object.keys(a.slots ?? {})) || 'a restaurant'}, and nothing else yet.`;
-    case 'book at':
-      return `ask to book a table at ${a.name}.`;
-    case 'answer':
-      return `answer that the ${SLOT_WORDS[a.slot ?? ''] ?? a.slot} you want is ${a.value}.`;
-    case 'update':
-      return `change your request: you now want ${SLOT_WORDS[a.slot ?? ''] ?? a.slot} ${a.value} instead.`;
-    case 'no more updates':
-      return 'say there is nothing else to change.';
-    case 'accept':
-      return 'accept this option.';
-    case 'reject':
-      return 'decline this option (you need not say why).';
-    case 'ask info':
-      return `ask for the ${a.kind === 'phone' ? 'phone number' : 'address'} of the restaurant.`;
-    case 'thanks':
-      return 'thank the assistant.';
-    case 'no thanks':
-      return 'say you need nothing else.';
-    case 'not understood':
-      return 'say you did not understand what the assistant meant.';
-    case 'hesitate':
-      return 'hesitate or think aloud for a moment, without answering yet.';
-    case 'repeat':
-      return 'say again what you said last.';
-    default:
-      return undefined;
-  }
-}
-
-function cityOf(code: string): string {
-  const city = AIRPORTS[code] ?? OOD_EXTRA_AIRPORTS[code];
-  return city === undefined ? code : `${code} (${city})`;
-}
-
-/** The AirDialogue customer's goal (the intent, `info.goal` of `airdialogue-v2`) as the lines of the prompt's goal section. */
-export function airGoalText(goal: unknown): string {
-  const i = goal as Intent;
-  const want = i.goal === 'book' ? 'book a new flight' : i.goal === 'change' ? 'change your reservation to a new flight' : 'cancel your reservation';
-  return [
-    `- your name: ${i.name}`,
-    `- you want to: ${want}`,
-    `- from: ${cityOf(i.departure_airport)}`,
-    `- to: ${cityOf(i.return_airport)}`,
-    `- departure date: ${i.departure_month} ${i.departure_day}`,
-    `- return date: ${i.return_month} ${i.return_day}`,
-    `- budget: ${i.max_price >= PRICE_ANY ? 'any' : `at most ${i.max_price} dollars`}`,
-    `- connections: ${i.max_connections === undefined ? 'any' : i.max_connections === 0 ? 'none (a direct flight)' : `at most ${i.max_connections}`}`,
-    `- class: ${i.class ?? 'any'}`,
-    `- departure time: ${i.departure_time ?? 'any'}`,
-    `- return time: ${i.return_time ?? 'any'}`,
-    `- airline: ${i.airline_preference === 'normal-cost' ? 'a normal-cost airline (UA, AA, Delta, Hawaiian)' : 'any'}`,
-  ].join('\n');
 }
 
 /**

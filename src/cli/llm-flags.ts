@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { DEFAULT_MAX_LLM_REPLY_BYTES } from '../llm/limits.js';
 import { floatFlag, intFlag, keyValueFlag, keyValues } from './run.js';
+import type { LlmClient, LlmClientOptions } from '../llm/client.js';
 
 /** The flags as commander gives them. */
 export interface LlmFlags {
@@ -50,16 +51,10 @@ export function llmConnectionOptions(cmd: Command, o: { prices?: boolean } = {})
     .option('--price-out <x>', 'price per million output tokens (default: no cost)', floatFlag('--price-out', 0));
 }
 
-/** The API key: from `--llm-key-env`'s variable (which must be set), else OPENAI_API_KEY, else none. */
-export function llmApiKey(o: Pick<LlmFlags, 'llmKeyEnv' | 'llmUrl'>): string | undefined {
-  if (o.llmKeyEnv !== undefined) {
-    const v = process.env[o.llmKeyEnv];
-    if (v === undefined || v === '') throw new ConfigError(`--llm-key-env: the environment variable ${o.llmKeyEnv} is not set`);
-    return v;
-  }
-  const v = process.env['OPENAI_API_KEY'];
-  if ((v === undefined || v === '') && o.llmUrl.replace(/\/+$/, '') === DEFAULT_URL) throw new ConfigError('--agent-llm: the OpenAI API needs a key: set OPENAI_API_KEY (or name another variable with --llm-key-env), or give a local server with --llm-url');
-  return v === '' ? undefined : v;
+/** The API key: from `--llm-key-env`'s variable (which must be set), else OPENAI_API_KEY, else none (`agents/open.ts`'s `llmKey`). */
+export async function llmApiKey(o: Pick<LlmFlags, 'llmKeyEnv' | 'llmUrl'>): Promise<string | undefined> {
+  const { llmKey } = await import('../agents/open.js');
+  return llmKey({ llmUrl: o.llmUrl, ...(o.llmKeyEnv !== undefined ? { llmKeyEnv: o.llmKeyEnv } : {}) });
 }
 
 /** The text of a prompt file flag (`--system-prompt`, `--user-prompt`), or undefined (the shipped prompts). */
@@ -78,20 +73,6 @@ export function llmPrices(o: Pick<LlmFlags, 'priceIn' | 'priceOut'>): { in: numb
 }
 
 /**
- * The LLM agent the flags describe, as a transport of `evaluate` (and a lane of `agent`): the
- * client (endpoint, key, options, timeout, retries, failure budget, cache; jitter seeded by `seed`)
- * and the system message of each episode (the testbed's prompt or `--system-prompt`, and the
- * episode's context).
- */
-export async function openLlmTransport(model: string, o: LlmFlags, seed: number) {
-  const { llmTransport } = await import('../agents/llm.js');
-  const { llmSystemMessage } = await import('../builtin-agents/llm.js');
-  const prompt = systemPromptText('--system-prompt', o.systemPrompt);
-  const client = await llmClient(model, o, seed);
-  return llmTransport({ client, system: (req) => llmSystemMessage(req, prompt) });
-}
-
-/**
  * The LLM user the flags describe (`--user-llm`, `--user-prompt`, the same connection flags): the
  * voice of the simulated user of `evaluate` (the user's prompt and goal, what it does each turn).
  */
@@ -103,21 +84,22 @@ export async function openLlmUser(model: string, o: LlmFlags & { userPrompt?: st
   return Object.assign(llmUserVoice({ client, system: (turn) => llmUserSystemMessage(turn, prompt), prompt: (turn) => llmUserPrompt(turn) }), { client });
 }
 
-/** The client of a model with the connection flags (a cache folder is shared: its keys hold the model). */
-async function llmClient(model: string, o: LlmFlags, seed: number) {
-  const { LlmClient } = await import('../llm/client.js');
+/** The client options the connection flags give, besides the model, endpoint, key and seed. */
+export async function llmClientOptions(o: LlmFlags): Promise<Omit<LlmClientOptions, 'model' | 'baseUrl' | 'apiKey' | 'seed'>> {
   const { ResponseCache } = await import('../llm/cache.js');
-  const apiKey = llmApiKey(o);
-  return new LlmClient({
-    model,
-    baseUrl: o.llmUrl,
-    ...(apiKey !== undefined ? { apiKey } : {}),
+  return {
     options: keyValues(o.llmOption), // the request members (later ones override earlier ones)
     timeoutMs: o.llmTimeout,
     maxRetries: o.llmRetries,
     maxFailures: o.llmMaxFailures,
     maxReplyBytes: o.llmMaxReplyBytes,
-    seed,
     ...(o.cache !== undefined ? { cache: new ResponseCache(o.cache) } : {}),
-  });
+  };
+}
+
+/** The client of a model with the connection flags (a cache folder is shared: its keys hold the model). */
+async function llmClient(model: string, o: LlmFlags, seed: number): Promise<LlmClient> {
+  const { LlmClient } = await import('../llm/client.js');
+  const apiKey = await llmApiKey(o);
+  return new LlmClient({ ...(await llmClientOptions(o)), model, baseUrl: o.llmUrl, ...(apiKey !== undefined ? { apiKey } : {}), seed });
 }

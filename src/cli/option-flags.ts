@@ -3,7 +3,7 @@
  * see `DialogymError.text`) as its flag (`--models`, `--system-prompt`), and each run it advises as
  * the command line to type (`dialogym infobot train --agent rl-hard --split small`).
  */
-import { DialogymError, describeError, renderErrorText, type RunAdvice } from '../core/errors.js';
+import { DialogymError, describeError, renderErrorText, type ErrorText, type RunAdvice } from '../core/errors.js';
 
 /** The options whose flag is not their name in kebab case. */
 const FLAG_OF: Readonly<Record<string, string>> = {
@@ -25,4 +25,9 @@ function commandOf(r: RunAdvice): string {
 export function describeForCli(e: unknown): string {
   if (!(e instanceof DialogymError)) return describeError(e);
   return renderErrorText(e.text, flagOf, commandOf).split('\n')[0] ?? '';
+}
+
+/** A library text (a warning's, an advice's) as the CLI says it: option names as flags. */
+export function textForCli(text: ErrorText): string {
+  return renderErrorText(text, flagOf, commandOf);
 }

@@ -7,6 +7,8 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
 import { parseShard, shardLabel, writeShardFile, type Shard, type ShardItem } from '../core/shard.js';
+import { wholeParts, type RunDefinition, type RunPart } from '../runs/run.js';
+import type { Progress } from './progress.js';
 import { out, outFileFlag } from './run.js';
 
 /** The two flags, as commander gives them. */
@@ -40,12 +42,27 @@ export function recordedOptions(o: object): Record<string, unknown> {
   return r;
 }
 
-/** Writes the shard file of a sharded run and says so on stdout. */
+/** Writes the shard file of a sharded verb that is not a library run yet (its flags are its options) and says so on stdout. */
 export function writeShard(o: ShardFlags & object, verb: string, total: number, items: readonly ShardItem[], meta?: Record<string, unknown>, info?: Record<string, unknown>): void {
   const shard = o.shard as Shard;
   const file = o.shardOut as string;
-  writeShardFile(file, { verb, options: recordedOptions(o), shard, total, ...(meta ? { meta } : {}), ...(info ? { info } : {}) }, items);
-  out(`wrote shard ${shardLabel(shard)} of \`${verb}\` (${items.length} of ${total} items) to ${file}`);
+  writeShardFile(file, { run: verb, options: recordedOptions(o), shard, total, ...(meta ? { meta } : {}), ...(info ? { info } : {}) }, items);
+  said(shard, verb, items.length, total, file);
+}
+
+function said(shard: Shard, run: string, items: number, total: number, file: string): void {
+  out(`wrote shard ${shardLabel(shard)} of \`${run}\` (${items} of ${total} items) to ${file}`);
+}
+
+/**
+ * Writes the shard file of a library run's part (`{ run, options }`: the options the run records)
+ * and says so on stdout; `print` is how the verb prints the result (e.g. `{ json: true }`), for `merge`.
+ */
+export function writeRunShard<O>(o: ShardFlags, run: RunDefinition<O, unknown, never>, part: RunPart<O>, print?: Record<string, unknown>): void {
+  const shard = o.shard as Shard;
+  const file = o.shardOut as string;
+  writeShardFile(file, { run: run.id, options: run.recorded(part.options), ...(print && Object.keys(print).length > 0 ? { print } : {}), shard, total: part.total, meta: part.meta, info: part.info }, part.items);
+  said(shard, run.id, part.items.length, part.total, file);
 }
 
 /** A run put together from its shards, for the verb's finisher. */
@@ -61,6 +78,49 @@ export interface MergedRun {
 
 /** Finishes a run from all its items: writes its files and prints its report. */
 export type Finisher = (run: MergedRun) => void | Promise<void>;
+
+/**
+ * A verb that is a library run (src/runs/): its flags read as the run's options and print settings
+ * (also for a shard file of dialogym-shard/1, which recorded the flags), its progress bar and its
+ * printer. `runVerb` runs it; `merge` prints a merged run with it.
+ */
+export interface VerbRun<O = unknown, R = unknown> {
+  readonly run: RunDefinition<O, R, never>;
+  fromFlags(flags: Record<string, unknown>): { options: O; print?: Record<string, unknown> };
+  print(result: R, print: Record<string, unknown>): void;
+  /** The progress bar of a part of `total` items (default: none). */
+  progress?(total: number, options: O, print: Record<string, unknown>): Progress;
+  /** Hooks of the run besides its progress (e.g. warnings). */
+  readonly hooks?: object;
+  /** Progress of its own (hooks made for this run, stopped before the result is printed), instead of `progress`. */
+  live?(): { hooks: object; stop(): void };
+}
+
+/**
+ * A verb's action: its flags as the run's options, the run's part (the shard's, or the whole run's)
+ * with a progress bar, then the shard file, or the run's finish and the verb's printer.
+ */
+export async function runVerb<O, R>(flags: ShardFlags & object, v: VerbRun<O, R>): Promise<void> {
+  const shard = shardOf(flags);
+  const { options, print = {} } = v.fromFlags(flags as Record<string, unknown>);
+  const run = v.run as unknown as RunDefinition<O, R, { onProgress?(done: number, total: number): void }>;
+  const checked = run.checkOptions(options);
+  let bar: Progress | undefined;
+  const onProgress = (done: number, total: number): void => {
+    bar ??= v.progress?.(total, checked, print);
+    bar?.update(done);
+  };
+  const live = v.live?.();
+  let part;
+  try {
+    part = await run.part(checked, shard, { ...v.hooks, ...live?.hooks, onProgress });
+  } finally {
+    bar?.stop();
+    live?.stop();
+  }
+  if (shard) writeRunShard(flags, run, part, print);
+  else v.print(await run.finish(wholeParts(part)), print);
+}
 
 /** The whole run of an unsharded verb, for its finisher. */
 export function wholeRun(options: object, items: readonly ShardItem[], meta: Record<string, unknown> = {}): MergedRun {

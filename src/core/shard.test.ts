@@ -45,22 +45,24 @@ test('shard files round-trip and combine into the whole run; a stray or missing 
     const files = [0, 1, 2].map((i) => {
       const f = join(dir, `${i}.shard`);
       const shard = { index: i, count: 3 };
-      writeShardFile(f, { verb: 'v', options: { b: 1, a: [2] }, shard, total: 8, info: { seconds: i } }, shardItems(shard, 8).map((k) => ({ k, x: k * k })));
+      writeShardFile(f, { run: 'v', options: { b: 1, a: [2] }, shard, total: 8, info: { seconds: i } }, shardItems(shard, 8).map((k) => ({ k, x: k * k })));
       return f;
     });
     const { items, infos, header } = combineShards(files.reverse().map(readShardFile));
     assert.deepEqual(items.map((it) => it['x']), [0, 1, 4, 9, 16, 25, 36, 49]);
     assert.deepEqual(infos, [{ seconds: 0 }, { seconds: 1 }, { seconds: 2 }]);
-    assert.equal(header.verb, 'v');
+    assert.equal(header.run, 'v');
     // Options recorded in another key order are the same run.
     const f = join(dir, 'other.shard');
-    writeShardFile(f, { verb: 'v', options: { a: [2], b: 1 }, shard: { index: 1, count: 3 }, total: 8 }, shardItems({ index: 1, count: 3 }, 8).map((k) => ({ k, x: k * k })));
+    writeShardFile(f, { run: 'v', options: { a: [2], b: 1 }, shard: { index: 1, count: 3 }, total: 8 }, shardItems({ index: 1, count: 3 }, 8).map((k) => ({ k, x: k * k })));
     assert.equal(combineShards([files[2], f, files[0]].map((x) => readShardFile(x as string))).items.length, 8);
     // An item of another shard in the file.
     writeFileSync(f, `${JSON.stringify({ format: 'dialogym-shard/1', verb: 'v', options: {}, meta: {}, shard: '1/3', total: 8, items: 3, info: {} })}\n{"k":1}\n{"k":5}\n{"k":7}\n`);
     assert.throws(() => readShardFile(f), (e: unknown) => e instanceof FormatError && e.line === 3 && /expected item k = 4 of shard 1\/3/.test(e.message));
-    writeFileSync(f, '{"format":"dialogym-shard/1","verb":"v"}\n');
+    writeFileSync(f, `{"format":"dialogym-shard/1","verb":"v"}\n`);
     assert.throws(() => readShardFile(f), (e: unknown) => e instanceof FormatError && e.line === 1 && /lacks verb, options/.test(e.message));
+    writeFileSync(f, `{"format":"dialogym-shard/2","run":"v"}\n`);
+    assert.throws(() => readShardFile(f), (e: unknown) => e instanceof FormatError && e.line === 1 && /lacks run, options/.test(e.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

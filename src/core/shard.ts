@@ -7,11 +7,13 @@
  *   array `--array=0-(n-1)` give i directly).
  * - Item k (0-based, in the order the unsharded run produces them) belongs to shard k mod n.
  *   Items are seeded per item (or per file), so which shard computes an item never changes it.
- * - A shard file is JSON Lines: a header line `{"format":"dialogym-shard/1","verb","options",
- *   "meta","shard":"i/n","total","items","info"}`, then one line per item of the shard
- *   `{"k":…, …payload}` in increasing k. `options` are the verb's flags that decide the output
- *   (merge refuses shards whose options, meta, n or total differ); `info` is per shard (timings)
- *   and not compared.
+ * - A shard file is JSON Lines: a header line `{"format":"dialogym-shard/2","run","options",
+ *   "print","meta","shard":"i/n","total","items","info"}`, then one line per item of the shard
+ *   `{"k":…, …payload}` in increasing k. `run` is the run's id (`eval`, `benchmark`, `infobot
+ *   eval`, …: src/runs/), `options` its options that decide the output (merge refuses shards whose
+ *   run, options, meta, n or total differ); `print` how the CLI prints the result (e.g. `json`) and
+ *   `info` (timings) are per shard and not compared. The files of dialogym-shard/1 (`verb` and the
+ *   verb's flags where `run` and `options` are now) are still read: `version` says which it is.
  *
  * Generic: no testbed, serve or CLI import.
  */
@@ -25,7 +27,10 @@ export interface Shard {
 }
 
 /** Format tag of the first line of a shard file. */
-export const SHARD_FORMAT = 'dialogym-shard/1';
+export const SHARD_FORMAT = 'dialogym-shard/2';
+
+/** The format of the first shard files (`verb` and the CLI's flags where /2 has `run` and its options), still read. */
+export const SHARD_FORMAT_1 = 'dialogym-shard/1';
 
 /** At most this many shards. */
 export const MAX_SHARDS = 100_000;
@@ -64,10 +69,12 @@ export type ShardItem = { readonly k: number } & Record<string, unknown>;
 /** The header line of a shard file. */
 export interface ShardHeader {
   readonly format: typeof SHARD_FORMAT;
-  /** The verb as typed, e.g. `eval`, `generate restaurant`, `airdialogue selfplay`. */
-  readonly verb: string;
-  /** The flags that decide the output (compared across shards). */
+  /** The run's id, e.g. `eval`, `generate restaurant`, `airdialogue selfplay` (the verb as typed). */
+  readonly run: string;
+  /** The run's options that decide the output (compared across shards); in a dialogym-shard/1 file, the verb's flags. */
   readonly options: Record<string, unknown>;
+  /** How the CLI prints the result (e.g. `{ json: true }`): not compared. */
+  readonly print?: Record<string, unknown>;
   /** What the shard derived from them and the data (compared across shards). */
   readonly meta: Record<string, unknown>;
   readonly shard: string;
@@ -81,8 +88,9 @@ export interface ShardHeader {
 
 /** What a shard writes, besides its items. */
 export interface ShardWrite {
-  readonly verb: string;
+  readonly run: string;
   readonly options: Record<string, unknown>;
+  readonly print?: Record<string, unknown>;
   readonly meta?: Record<string, unknown>;
   readonly shard: Shard;
   readonly total: number;
@@ -91,7 +99,7 @@ export interface ShardWrite {
 
 /** Writes a shard file atomically; `items` must be the shard's items in increasing `k`. */
 export function writeShardFile(file: string, w: ShardWrite, items: readonly ShardItem[]): void {
-  const header: ShardHeader = { format: SHARD_FORMAT, verb: w.verb, options: w.options, meta: w.meta ?? {}, shard: shardLabel(w.shard), total: w.total, items: items.length, info: w.info ?? {} };
+  const header: ShardHeader = { format: SHARD_FORMAT, run: w.run, options: w.options, ...(w.print ? { print: w.print } : {}), meta: w.meta ?? {}, shard: shardLabel(w.shard), total: w.total, items: items.length, info: w.info ?? {} };
   const lines = [JSON.stringify(header)];
   for (const it of items) lines.push(JSON.stringify(it));
   writeFileAtomic(file, lines.join('\n') + '\n');
@@ -101,6 +109,8 @@ export function writeShardFile(file: string, w: ShardWrite, items: readonly Shar
 export interface ShardFile {
   readonly file: string;
   readonly header: ShardHeader;
+  /** 2, or 1 for a dialogym-shard/1 file (its `options` are the verb's flags; `header.run` is its verb). */
+  readonly version: 1 | 2;
   readonly shard: Shard;
   readonly items: ShardItem[];
 }
@@ -120,11 +130,13 @@ export function readShardFile(file: string): ShardFile {
   };
   if (lines.length === 0) throw new FormatError(file, undefined, 'empty file, not a dialogym shard file');
   const h = parse(0);
-  if (!isObject(h) || h['format'] !== SHARD_FORMAT) throw new FormatError(file, 1, `not a dialogym shard file (expected "format":"${SHARD_FORMAT}")`);
-  if (typeof h['verb'] !== 'string' || !isObject(h['options']) || !isObject(h['meta']) || !isObject(h['info']) || typeof h['shard'] !== 'string' || !Number.isSafeInteger(h['total']) || !Number.isSafeInteger(h['items'])) {
-    throw new FormatError(file, 1, 'shard header lacks verb, options, meta, info, shard, total or items');
+  if (!isObject(h) || (h['format'] !== SHARD_FORMAT && h['format'] !== SHARD_FORMAT_1)) throw new FormatError(file, 1, `not a dialogym shard file (expected "format":"${SHARD_FORMAT}")`);
+  const version = h['format'] === SHARD_FORMAT ? 2 : 1;
+  const id = version === 2 ? 'run' : 'verb';
+  if (typeof h[id] !== 'string' || !isObject(h['options']) || !isObject(h['meta']) || !isObject(h['info']) || typeof h['shard'] !== 'string' || !Number.isSafeInteger(h['total']) || !Number.isSafeInteger(h['items']) || (h['print'] !== undefined && !isObject(h['print']))) {
+    throw new FormatError(file, 1, `shard header lacks ${id}, options, meta, info, shard, total or items`);
   }
-  const header = h as unknown as ShardHeader;
+  const header = (version === 2 ? h : { ...h, run: h['verb'] }) as unknown as ShardHeader;
   let shard: Shard;
   try {
     shard = parseShard(header.shard, 'shard');
@@ -144,7 +156,7 @@ export function readShardFile(file: string): ShardFile {
   if (items.length !== header.items || items.length !== want) {
     throw new FormatError(file, lines.length, `shard ${header.shard} of ${header.total} items should hold ${want} items, the file has ${items.length} (truncated?)`);
   }
-  return { file, header, shard, items };
+  return { file, header, version, shard, items };
 }
 
 /** Canonical JSON (object keys sorted), to compare options whatever order they were recorded in. */
@@ -172,14 +184,15 @@ function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>)
  * index 0 … n − 1 exactly once) and returns the items of the whole run, in order, with the first
  * shard's header. A mismatch or a missing shard is a one-line ConfigError naming the files.
  */
-export function combineShards(files: readonly ShardFile[]): { header: ShardHeader; items: ShardItem[]; infos: Record<string, unknown>[] } {
+export function combineShards(files: readonly ShardFile[]): { header: ShardHeader; version: 1 | 2; items: ShardItem[]; infos: Record<string, unknown>[] } {
   const first = files[0];
   if (first === undefined) throw new ConfigError('no shard file given');
   const n = first.shard.count;
   const byIndex = new Map<number, ShardFile>();
   for (const f of files) {
     const h = f.header;
-    if (h.verb !== first.header.verb) throw new ConfigError(`${f.file}: shard of \`${h.verb}\`, but ${first.file} is a shard of \`${first.header.verb}\``);
+    if (h.run !== first.header.run) throw new ConfigError(`${f.file}: shard of \`${h.run}\`, but ${first.file} is a shard of \`${first.header.run}\``);
+    if (f.version !== first.version) throw new ConfigError(`${f.file}: a ${f.version === 1 ? SHARD_FORMAT_1 : SHARD_FORMAT} file, but ${first.file} is a ${first.version === 1 ? SHARD_FORMAT_1 : SHARD_FORMAT} one: make every shard of a run with the same dialogym`);
     if (canonical(h.options) !== canonical(first.header.options)) throw new ConfigError(`${f.file}: not the same run as ${first.file} (option ${firstDifference(first.header.options, h.options)})`);
     if (f.shard.count !== n) throw new ConfigError(`${f.file}: shard ${h.shard}, but ${first.file} is shard ${first.header.shard} (different n)`);
     if (h.total !== first.header.total) throw new ConfigError(`${f.file}: a run of ${h.total} items, but ${first.file} is one of ${first.header.total}`);
@@ -190,9 +203,9 @@ export function combineShards(files: readonly ShardFile[]): { header: ShardHeade
   }
   const missing: string[] = [];
   for (let i = 0; i < n; i++) if (!byIndex.has(i)) missing.push(`${i}/${n}`);
-  if (missing.length > 0) throw new ConfigError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} of \`${first.header.verb}\` (have ${[...byIndex.keys()].sort((a, b) => a - b).map((i) => `${i}/${n}`).join(', ')})`);
+  if (missing.length > 0) throw new ConfigError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} of \`${first.header.run}\` (have ${[...byIndex.keys()].sort((a, b) => a - b).map((i) => `${i}/${n}`).join(', ')})`);
   const items: ShardItem[] = new Array<ShardItem>(first.header.total);
   for (const f of byIndex.values()) for (const it of f.items) items[it.k] = it;
   const infos = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, f]) => f.header.info);
-  return { header: first.header, items, infos };
+  return { header: first.header, version: first.version, items, infos };
 }

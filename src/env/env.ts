@@ -201,6 +201,13 @@ export interface RecordedEpisode {
   /** The user's goal (`info.goal` of reset, else of the last step). */
   readonly goal?: unknown;
   /**
+   * The user's turns in the voice's words (a person, an LLM user), in order, for an environment
+   * whose observation holds only the user's last utterance (KB-InfoBot): its dataset exporter
+   * replays the episode and takes the words from here. Absent without a voice, and for environments
+   * whose observation holds the whole dialog (the words are in its `history`).
+   */
+  readonly userWords?: readonly string[];
+  /**
    * The environment options the episode was played with, as a fingerprint (`optionsKey`: 16 hex
    * digits of the sha256 of their canonical JSON); absent when none were given. A resumed run
    * (`done`) refuses the records of other options.
@@ -246,8 +253,8 @@ export interface DatasetWritten {
 export interface EnvFamily {
   /** Every option the factory reads (make refuses any other key). */
   readonly options: readonly string[];
-  /** The family's published schema. */
-  readonly schema: EnvSchemaName;
+  /** The family's published schema (`schemas/<name>.schema.json`: types and bounds of the options, the shape of an action); absent: `make` checks the option names only. */
+  readonly schema?: EnvSchemaName;
   /** How played episodes of the family become its testbed's dataset (`exportDataset`); absent: none. */
   readonly dataset?: DatasetExport;
   /** What a person sees of its episodes (`person.ts`: goal card, hint, agent view, outcome); absent: none. */
@@ -273,7 +280,7 @@ export function checkEnvOptions(envId: string, options: EnvOptions | undefined, 
   checkOptionKeys(envId, options, family.options);
   if (options === undefined || options === null) return;
   const data = Object.entries(options).filter(([, v]) => isJsonData(v));
-  if (data.length === 0) return; // nothing to check: ajv is not even loaded
+  if (data.length === 0 || family.schema === undefined) return; // nothing to check: ajv is not even loaded
   const issue = checkSchema(family.schema, Object.fromEntries(data), '#/$defs/options', 'options');
   if (issue) throw new ConfigError(`${envId}: ${issue.reason}`);
 }
@@ -281,27 +288,124 @@ export function checkEnvOptions(envId: string, options: EnvOptions | undefined, 
 const familySchemas = new Map<string, EnvSchemaName>();
 const familyDatasets = new Map<string, DatasetExport>();
 const familyPersonViews = new Map<string, PersonView>();
+const familyOptions = new Map<string, readonly string[]>();
 
 /**
- * Registers a built-in environment of a family (internal): `make(id, options)` checks the options
- * (`checkEnvOptions`) before `build` runs, and `envSchema(id)` names the family's schema (the env
- * server checks actions against it).
+ * One environment as its testbed's entry point defines it (internal): its family (options, schema,
+ * dataset export, person view) and the builder `make` calls once the options are checked.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function registerEnv<O extends object>(id: string, description: string, family: EnvFamily, build: (options: O) => Env<any, any>): void {
-  envs.register(id, description, (options) => {
-    checkEnvOptions(id, options, family);
+export interface EnvDefinition<O extends object = object> {
+  readonly family: EnvFamily;
+  /** Builds the environment from checked options (a method: a definition of any options type is an `EnvDefinition`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  build(options: O): Env<any, any>;
+}
+
+/**
+ * An environment id a testbed declares (its descriptor, `testbeds/<t>/testbed.ts`): listed in
+ * `envs` at once, its code imported only when it is loaded (`loadEnv`). `args` are what the
+ * testbed's entry point needs to define it (a task number, a KB split).
+ */
+export interface EnvDeclaration<A = unknown> {
+  readonly id: string;
+  readonly description: string;
+  readonly args: A;
+}
+
+/** The factories of loaded environments, by id (declared ones are in `envs` before they are here). */
+const built = new Map<string, EnvFactory>();
+/** Declared ids → the loader of their testbed's entry point. */
+const loaders = new Map<string, () => Promise<void>>();
+
+/** The factory of an environment definition: options checked (`checkEnvOptions`), then built; a refusal from deeper down names the environment. */
+function factoryOf(id: string, def: EnvDefinition): EnvFactory {
+  return (options) => {
+    checkEnvOptions(id, options, def.family);
     try {
-      return build((options ?? {}) as O);
+      return def.build((options ?? {}) as object);
     } catch (e) {
       // A refusal from deeper down (`candidateAirports must be in [2, 24]`) names the environment too.
       if (e instanceof ConfigError && !e.message.startsWith(`${id}: `)) throw new ConfigError([`${id}: `, ...e.text], { cause: e }); // its option names stay marked (the CLI says their flags)
       throw e;
     }
-  });
-  familySchemas.set(id, family.schema);
-  if (family.dataset) familyDatasets.set(id, family.dataset);
-  if (family.person) familyPersonViews.set(id, family.person);
+  };
+}
+
+function define(id: string, def: EnvDefinition): void {
+  built.set(id, factoryOf(id, def));
+  if (def.family.schema !== undefined) familySchemas.set(id, def.family.schema);
+  familyOptions.set(id, def.family.options);
+  if (def.family.dataset) familyDatasets.set(id, def.family.dataset);
+  if (def.family.person) familyPersonViews.set(id, def.family.person);
+}
+
+/**
+ * Registers a loaded environment (internal): `make(id, options)` checks the options
+ * (`checkEnvOptions`) before `build` runs, and `envSchema(id)` names the family's schema (the env
+ * server checks actions against it).
+ */
+export function registerEnv<O extends object>(id: string, description: string, def: EnvDefinition<O>): void {
+  envs.register(id, description, (options) => (built.get(id) as EnvFactory)(options));
+  define(id, def as EnvDefinition);
+}
+
+/**
+ * Declares a testbed's environments (internal: `testbeds/index.ts` does it for each testbed of its
+ * list): each id is in `envs` at once; `load` (the testbed's lazy entry point) is imported by the
+ * first `loadEnv` of any of them and gives each declaration its definition. `make` of an id whose
+ * testbed is not loaded yet is a ConfigError saying to load it. Declaring an id twice is a ConfigError.
+ */
+export function declareEnvs<A>(decls: readonly EnvDeclaration<A>[], load: () => Promise<(decl: EnvDeclaration<A>) => EnvDefinition>): void {
+  let loading: Promise<void> | undefined;
+  const loadAll = (): Promise<void> =>
+    (loading ??= load().then(
+      (definition) => {
+        for (const d of decls) define(d.id, definition(d));
+      },
+      (e: unknown) => {
+        loading = undefined; // a failed import may be retried
+        throw e;
+      },
+    ));
+  for (const d of decls) {
+    envs.register(d.id, d.description, (options) => {
+      const f = built.get(d.id);
+      if (!f) throw new ConfigError(`${d.id}: its testbed is not loaded: \`await loadEnv('${d.id}')\` first (\`import 'dialogym'\` loads every testbed)`);
+      return f(options);
+    });
+    loaders.set(d.id, loadAll);
+  }
+}
+
+/**
+ * Loads the code of a registered environment (its testbed's entry point), so that `make(id)`
+ * builds it; nothing to do for an environment already loaded (all of them after `import
+ * 'dialogym'`) or registered with its factory. An unknown id is a ConfigError listing the known ones.
+ *
+ * @example
+ * ```ts
+ * import { loadEnv, make } from 'dialogym';
+ * await loadEnv('restaurant-task5-v2');
+ * make('restaurant-task5-v2').reset({ seed: 1 });
+ * ```
+ */
+export async function loadEnv(envId: string): Promise<void> {
+  envs.get(envId); // unknown ids: the registry's error
+  await loaders.get(envId)?.();
+}
+
+/**
+ * The names of the options a registered environment reads (its family's; `make` refuses any
+ * other key), or undefined for one registered without a family (your own) or not loaded yet.
+ *
+ * @example
+ * ```ts
+ * import { envOptionNames } from 'dialogym';
+ * envOptionNames('airdialogue-v1'); // ['customer', 'ood', 'context', 'maxTurns', 'seed']
+ * ```
+ */
+export function envOptionNames(envId: string): readonly string[] | undefined {
+  return familyOptions.get(envId);
 }
 
 /**

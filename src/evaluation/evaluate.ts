@@ -22,7 +22,8 @@ import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../age
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
 import { requestKey } from '../llm/canonical.js';
-import { SILENCE, withUserWords, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import type { Turn } from '../core/dialog.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
@@ -194,14 +195,48 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       ...(typeof turn === 'number' ? { failureTurn: turn } : {}),
       ...(usage ? { usage } : {}),
       ...(userUsage ? { userUsage } : {}),
+      ...(voice && spoken.length > 0 ? { userWords: said.slice() } : {}),
       ...(options !== undefined ? { options } : {}),
     };
     return { record: { ...record, ...more }, agentFailed };
   };
   // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
   const said: string[] = [];
-  const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown): Promise<unknown> => {
+  /** The voice's words for one user turn, their tokens counted. */
+  const ask = async (turn: UserTurn): Promise<string> => {
+    const r = await (voice as UserVoiceSession).say(turn).catch((e: unknown) => {
+      if (e instanceof LlmError && e.usage) userUsage = addUsage(userUsage ?? NO_USAGE, e.usage); // a reply it could not use still cost its tokens
+      throw e;
+    });
+    if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+    return r.text;
+  };
+  // An observation without a dialog history but with the user's `utterance` (KB-InfoBot): each observation brings one user turn.
+  const utteranceOnly = (o: unknown): o is { utterance: string } => o !== null && typeof o === 'object' && !Array.isArray((o as { history?: unknown }).history) && typeof (o as { utterance?: unknown }).utterance === 'string';
+  const spoken: Turn[] = [];
+  // `ended`: the observation after the episode's end, which no agent reads: its new user turns keep the environment's words (a person is not asked to type a closing line after the outcome is decided).
+  const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown, ended = false): Promise<unknown> => {
     if (!voice) return o;
+    if (ended) {
+      if (utteranceOnly(o)) {
+        said.push(o.utterance);
+        spoken.push({ speaker: 'user', text: o.utterance });
+        return o;
+      }
+      const history = (o as { history?: unknown } | null)?.history;
+      const users = Array.isArray(history) ? (history as Array<{ speaker: string; text: string }>).filter((t) => t.speaker === 'user') : [];
+      for (let k = said.length; k < users.length; k++) said.push((users[k] as { text: string }).text);
+      return withUserWords(o, said);
+    }
+    if (utteranceOnly(o)) {
+      if (agentAction !== undefined) spoken.push({ speaker: 'bot', text: typeof agentAction === 'string' ? agentAction : JSON.stringify(agentAction) });
+      const template = o.utterance;
+      // An empty or silent turn is kept as it is (one entry per user turn, so that an exporter's replay lines up).
+      const words = template === '' || SILENCE.test(template) ? template : await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice() });
+      said.push(words);
+      spoken.push({ speaker: 'user', text: words });
+      return { ...o, utterance: words };
+    }
     const history = ((o as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
     const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
     for (let k = said.length; k < users.length; k++) {
@@ -212,12 +247,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       }
       const before = (withUserWords(o, said) as { history: Array<{ speaker: string; text: string }> }).history;
       const at = history.indexOf(users[k] as { speaker: string; text: string });
-      const r = await voice.say({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never }).catch((e: unknown) => {
-        if (e instanceof LlmError && e.usage) userUsage = addUsage(userUsage ?? NO_USAGE, e.usage); // a reply it could not use still cost its tokens
-        throw e;
-      });
-      said.push(r.text);
-      if (r.usage) userUsage = addUsage(userUsage ?? NO_USAGE, r.usage);
+      said.push(await ask({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never }));
     }
     return withUserWords(o, said);
   };
@@ -250,7 +280,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     const { obs: next, info } = it.value;
     reads.push(info['read'] ?? null);
     try {
-      obs = await voiced(next, info, action);
+      obs = await voiced(next, info, action, it.done === true);
     } catch (e) {
       if (e instanceof LlmError && !e.fatal) return out({ ...base, success: false, reward: it.value.reward, turns: turn + 1, failure: 'user llm error', message: oneLine(e.message), actions, observation: withUserWords(next, said) }, false, info);
       throw e;

@@ -7,6 +7,9 @@
  * failure, else the last agent turn.
  */
 import type { EpisodeRecord } from './evaluate.js';
+import { detailInWords, shortJson } from '../env/detail-words.js';
+
+export { detailInWords };
 
 const AGENT_SIDE = new Set(['invalid json', 'no action', 'unknown tool', 'bad arguments', 'turn mismatch', 'reply too long', 'timeout', 'agent exited', 'http error']);
 
@@ -24,29 +27,7 @@ function actionName(a: unknown): string | undefined {
   return typeof o.action?.status === 'string' ? o.action.status : undefined;
 }
 
-/**
- * What a failure's detail says in words, when it has the shapes the environments use: `why` (the
- * AirDialogue customer), `expected` / `got` values (restaurant: `information`, `option order`) or
- * slot maps (restaurant: `api_call`, only the slots that differ).
- */
-export function detailInWords(detail: unknown): string | undefined {
-  if (typeof detail !== 'object' || detail === null) return undefined;
-  const d = detail as { why?: unknown; expected?: unknown; got?: unknown };
-  if (typeof d.why === 'string') return d.why;
-  if (!('expected' in d) || !('got' in d)) return undefined;
-  const { expected, got } = d;
-  const isMap = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-  if (isMap(expected) && isMap(got)) {
-    const keys = [...new Set([...Object.keys(expected), ...Object.keys(got)])].filter((k) => JSON.stringify(expected[k]) !== JSON.stringify(got[k]));
-    return keys.length === 0 ? undefined : keys.map((k) => `${k}: got ${short(got[k] ?? null)}, expected ${short(expected[k] ?? null)}`).join('; ');
-  }
-  return `got ${short(got)}, expected ${short(expected)}`;
-}
-
-function short(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 400 ? `${s.slice(0, 399)}…` : s;
-}
+const short = shortJson;
 
 /** The agent turn where `r` went wrong (see the module description). */
 export function wrongTurn(r: EpisodeRecord): number {

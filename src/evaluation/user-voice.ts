@@ -6,7 +6,8 @@
  * environment alone judges the episode from its end state; the voice only replaces the words the
  * agent reads. The runner asks the voice for each new user turn of an observation (not for the
  * datasets' `<SILENCE>`) and shows the agent the observation with every user turn so replaced
- * (`utterance` and the `user` turns of `history`).
+ * (`utterance` and the `user` turns of `history`); of an environment whose observation shows only
+ * the user's latest `utterance` (KB-InfoBot), each observation's utterance is a user turn.
  */
 import type { Turn } from '../core/dialog.js';
 import type { TokenUsage } from '../llm/usage.js';

@@ -31,7 +31,14 @@ export type SchemaName =
   | 'env-infobot'
   | 'env-airdialogue'
   | 'infobot-dialogs'
-  | 'study-config';
+  | 'study-config'
+  | 'run-eval'
+  | 'run-benchmark'
+  | 'run-infobot-eval'
+  | 'run-airdialogue-generate'
+  | 'run-airdialogue-selfplay'
+  | 'run-generate-restaurant'
+  | 'run-generate-dstc6';
 
 interface AjvError {
   instancePath: string;

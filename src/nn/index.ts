@@ -22,3 +22,5 @@ export * from './rmsprop.js';
 export * from './gradcheck.js';
 export * from './layers.js';
 export * from './attention.js';
+export * from './param-buffers.js';
+export * from './row-sums.js';

@@ -11,7 +11,7 @@
  * The products differ from the float64-accumulated `matVec` family in the last bits only.
  */
 import { ConfigError } from '../core/errors.js';
-import { F32X4_ADD, F32X4_MUL, F32_LOAD, I32, V128, compiledOnce, get, wasmApi, i32const, leb, memarg, section, set, simd, str, v128load, v128store, vec } from './wasm.js';
+import { F32X4_ADD, F32X4_MUL, F32_LOAD, I32, V128, compiledOnce, oneFunctionModule, get, wasmApi, i32const, leb, memarg, set, simd, v128load, v128store, vec } from './wasm.js';
 
 /**
  * Which operands are transposed and whether C is added to.
@@ -111,15 +111,7 @@ function mmBody(): number[] {
 }
 
 function mmModule(): Uint8Array {
-  const mm = mmBody();
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
-    ...section(1, vec([[0x60, ...vec(new Array<number[]>(8).fill([I32])), ...vec([])]])),
-    ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
-    ...section(3, vec([leb(0)])),
-    ...section(7, vec([[...str('mm'), 0x00, ...leb(0)]])),
-    ...section(10, vec([[...leb(mm.length), ...mm]])),
-  ]);
+  return oneFunctionModule('mm', new Array<number>(8).fill(I32), mmBody());
 }
 
 const simdModule = compiledOnce(mmModule);

@@ -4,6 +4,7 @@
  */
 import type { Rng } from '../core/rng.js';
 import { adamUpdate } from './adam-update.js';
+import { AdamKernel } from './adam-wasm.js';
 
 /**
  * A named parameter tensor: its values and a gradient buffer of the same size (row-major,
@@ -86,11 +87,20 @@ export function zeroGrads(ps: readonly Param[]): void {
  */
 export function clipGradNorm(ps: readonly Param[], maxNorm: number): number {
   let s = 0;
-  for (const p of ps) for (let i = 0; i < p.grad.length; i++) s += (p.grad[i] as number) ** 2;
+  for (const p of ps) {
+    const g = p.grad;
+    for (let i = 0; i < g.length; i++) {
+      const x = g[i] as number;
+      s += x * x; // exact in float64 (a float32 squared), as x ** 2
+    }
+  }
   const norm = Math.sqrt(s);
   if (norm > maxNorm && norm > 0) {
     const k = maxNorm / norm;
-    for (const p of ps) for (let i = 0; i < p.grad.length; i++) p.grad[i] = (p.grad[i] as number) * k;
+    for (const p of ps) {
+      const g = p.grad;
+      for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) * k;
+    }
   }
   return norm;
 }
@@ -169,6 +179,25 @@ export function sgd(lr: number): Optimizer {
   };
 }
 
+let forceJsAdam = false;
+/**
+ * New `adam` optimizers take the JS loop instead of the WebAssembly kernel while set (for tests
+ * and measurements; the two give the same bits); returns the previous setting.
+ *
+ * @example
+ * ```ts
+ * import { setAdamJs } from 'dialogym/nn';
+ * const was = setAdamJs(true);
+ * // … train with the JS loop …
+ * setAdamJs(was);
+ * ```
+ */
+export function setAdamJs(on: boolean): boolean {
+  const was = forceJsAdam;
+  forceJsAdam = on;
+  return was;
+}
+
 /**
  * Adam (Kingma & Ba) with bias correction. Rows whose gradient is entirely zero still decay their
  * moments, as in the dense algorithm. Gradients are not zeroed.
@@ -186,6 +215,8 @@ export function sgd(lr: number): Optimizer {
 export function adam(lr: number, beta1 = 0.9, beta2 = 0.999, eps = 1e-8): Optimizer {
   const m = new Map<Param, Float32Array>();
   const v = new Map<Param, Float32Array>();
+  // the update on WebAssembly SIMD where there is one (adam-wasm.ts: the same bits as adamUpdate)
+  const kernel = forceJsAdam ? undefined : AdamKernel.create();
   let t = 0;
   const opt: Optimizer = {
     lr,
@@ -195,6 +226,10 @@ export function adam(lr: number, beta1 = 0.9, beta2 = 0.999, eps = 1e-8): Optimi
       const c2 = 1 - beta2 ** t;
       const a = ((opt.lr ?? lr) * Math.sqrt(c2)) / c1;
       for (const p of ps) {
+        if (kernel) {
+          kernel.update(p, a, beta1, beta2, eps);
+          continue;
+        }
         let mp = m.get(p);
         let vp = v.get(p);
         if (!mp || !vp) {

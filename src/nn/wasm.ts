@@ -57,22 +57,22 @@ export const i32const = (n: number): number[] => [0x41, ...sleb(n)];
 export const simd = (op: number): number[] => [0xfd, ...leb(op)];
 export const memarg = (align: number, offset: number): number[] => [...leb(align), ...leb(offset)];
 export const v128load = (offset: number): number[] => [...simd(0x00), ...memarg(2, offset)];
-const PROMOTE_LOW = simd(0x5f); // f64x2.promote_low_f32x4
-const F64X2_MUL = simd(0xf2);
-const F64X2_ADD = simd(0xf0);
+export const PROMOTE_LOW = simd(0x5f); // f64x2.promote_low_f32x4
+export const F64X2_MUL = simd(0xf2);
+export const F64X2_ADD = simd(0xf0);
 const lane = (l: number): number[] => [...simd(0x21), l]; // f64x2.extract_lane
 const V128_ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
 const F64_ADD = 0xa0;
-const DEMOTE_ZERO = simd(0x5e); // f32x4.demote_f64x2_zero
-const F64X2_SPLAT = simd(0x14);
-const v128store64lane0 = (offset: number): number[] => [...simd(0x5b), ...memarg(3, offset), 0];
+export const DEMOTE_ZERO = simd(0x5e); // f32x4.demote_f64x2_zero
+export const F64X2_SPLAT = simd(0x14);
+export const v128store64lane0 = (offset: number): number[] => [...simd(0x5b), ...memarg(3, offset), 0];
 export const F32_LOAD = 0x2a;
 const F64_PROMOTE = 0xbb;
 const F64_ABS = 0x99;
 const F64_LT = 0x63;
 const F64_EQ = 0x61;
 const I32_OR = 0x72;
-const F64 = 0x7c;
+export const F64 = 0x7c;
 export const F32X4_ADD = simd(0xe4);
 export const v128store = (offset: number): number[] => [...simd(0x0b), ...memarg(2, offset)];
 const I32_LOAD = 0x28;
@@ -290,6 +290,21 @@ function kernelsModule(): Uint8Array {
     ...section(3, vec([leb(0), leb(1), leb(2), leb(2), leb(0), leb(0), leb(0), leb(3), leb(1), leb(1)])),
     ...section(7, vec([[...str('mv'), 0x00, ...leb(0)], [...str('bw'), 0x00, ...leb(1)], [...str('bs'), 0x00, ...leb(2)], [...str('bb'), 0x00, ...leb(3)], [...str('mv64'), 0x00, ...leb(4)], [...str('mvf'), 0x00, ...leb(5)], [...str('mvf64'), 0x00, ...leb(6)], [...str('mvfk'), 0x00, ...leb(7)], [...str('bwt'), 0x00, ...leb(8)], [...str('bwo'), 0x00, ...leb(9)]])),
     ...section(10, vec([[...leb(mv.length), ...mv], [...leb(bw.length), ...bw], [...leb(bs.length), ...bs], [...leb(bb.length), ...bb], [...leb(mv64.length), ...mv64], [...leb(mvf.length), ...mvf], [...leb(mvf64.length), ...mvf64], [...leb(mvfk.length), ...mvfk], [...leb(bwt.length), ...bwt], [...leb(bwo.length), ...bwo]])),
+  ]);
+}
+
+/**
+ * The bytes of a module of one exported function `name` (parameter types `params`, no result;
+ * `body`: its locals and code) over an imported memory `e.m`. Internal.
+ */
+export function oneFunctionModule(name: string, params: readonly number[], body: readonly number[]): Uint8Array {
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    ...section(1, vec([[0x60, ...vec(params.map((t) => [t])), ...vec([])]])),
+    ...section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...leb(1)]])),
+    ...section(3, vec([leb(0)])),
+    ...section(7, vec([[...str(name), 0x00, ...leb(0)]])),
+    ...section(10, vec([[...leb(body.length), ...body]])),
   ]);
 }
 

@@ -172,6 +172,37 @@ export function registerModel(name: string, description: string, entry: ModelEnt
 }
 
 /**
+ * A model as a testbed declares it (its descriptor's `models`): name, one-line description, entry.
+ *
+ * @example
+ * ```ts
+ * import type { ModelDefinition } from 'dialogym/rankers';
+ * const echo: ModelDefinition = { name: 'echo', description: 'repeats the last turn', entry: { create: () => ({ name: 'echo', respond: (h) => h[h.length - 1]?.text ?? '' }) } };
+ * ```
+ */
+export interface ModelDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly entry: ModelEntry;
+}
+
+/**
+ * Registers each model of `defs` not registered yet (a testbed's models, once loaded): unlike
+ * `registerModel`, a name already taken is left as it is.
+ *
+ * @example
+ * ```ts
+ * import { registerModels } from 'dialogym/rankers';
+ * import { createModel } from 'dialogym';
+ * registerModels([{ name: 'hello', description: 'says hello', entry: { create: () => ({ name: 'hello', respond: () => 'hello' }) } }]);
+ * createModel('hello');
+ * ```
+ */
+export function registerModels(defs: readonly ModelDefinition[]): void {
+  for (const d of defs) if (!models.has(d.name)) models.register(d.name, d.description, d.entry);
+}
+
+/**
  * Names of the models that `createModel` can build without a model file, sorted.
  *
  * @example

@@ -7,10 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import '../testbeds/restaurant/online/babi.js';
-import '../testbeds/dstc6/online.js';
-import '../testbeds/infobot/index.js';
-import '../testbeds/airdialogue/index.js';
+import '../index.js'; // every testbed, loaded
 import { IN_DOMAIN_PRIORS } from '../testbeds/airdialogue/facts.js';
 import { STATUSES } from '../formats/airdialogue.js';
 import { SLOTS } from '../testbeds/infobot/slots.js';

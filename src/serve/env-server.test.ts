@@ -1,11 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../testbeds/restaurant/online/babi.js';
-import '../testbeds/infobot/index.js';
+import '../index.js'; // every testbed, loaded
 import { createEnvServer } from './env-server.js';
-import { rulesBotForTools } from '../builtin-agents/restaurant.js';
+import { rulesBotForTools } from '../testbeds/restaurant/agents.js';
 import { envs, type ToolSpec } from '../env/env.js';
-import '../testbeds/airdialogue/index.js';
 
 test('env-server: list envs with tools, create a session, play an episode with the rule bot', async () => {
   const server = createEnvServer();

@@ -110,6 +110,14 @@ export function createApp(limits: HttpLimits, notFound: (req: FastifyRequest) =>
   return app;
 }
 
+/** Starts `app` listening on `host:port` (0: any free port); resolves to its base URL (`http://127.0.0.1:8080`, an IPv6 host in brackets). */
+export async function listenUrl(app: FastifyInstance, port: number, host: string): Promise<string> {
+  await app.listen({ port, host });
+  const addr = app.server.address();
+  const p = typeof addr === 'object' && addr ? addr.port : port;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+}
+
 /** What `gracefulClose` did. */
 export interface CloseReport {
   /** Connections still open when the grace ran out, cut (a request in flight or half sent). */

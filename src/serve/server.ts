@@ -26,7 +26,7 @@ import { kbHint, type KbHint } from './kb-hint.js';
 import { InputError, SESSION_DEFAULTS, type SessionKb, type SessionOptions } from './session.js';
 import { withTextLimit } from './web-page.js';
 import { CapacityError, SESSION_STORE_DEFAULTS, SessionStore, type SessionStoreOptions } from './sessions.js';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, pathOf, RequestError, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
 
 export interface ServerOptions extends SessionOptions, SessionStoreOptions {
   /** Largest request body in bytes (default 16 KiB). */
@@ -153,12 +153,7 @@ function chatServer(app: FastifyInstance, backend: SessionBackend | undefined): 
   return {
     app,
     ...(backend ? { backend } : {}),
-    async listen(port, host) {
-      await app.listen({ port, host });
-      const addr = app.server.address();
-      const p = typeof addr === 'object' && addr ? addr.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
-    },
+    listen: (port, host) => listenUrl(app, port, host),
     close: (graceMs = HTTP_DEFAULTS.graceMs, signal?: AbortSignal) => gracefulClose(app, graceMs, signal),
   };
 }
@@ -181,6 +176,11 @@ export function serveWithoutRestaurant(opts: ServerOptions = {}): ChatServer {
   for (const path of ['/api/kb', '/api/sessions', '/api/sessions/*']) app.all(path, none);
   for (const path of ['/', '/index.html']) app.get(path, async (_req, reply) => reply.redirect(AIRDIALOGUE_PAGE, 302));
   return chatServer(app, undefined);
+}
+
+/** A server hosting neither chat, with the same HTTP layer and JSON errors: the caller adds its routes before it listens (`serve --env`: env-routes.ts). */
+export function bareServer(opts: ServerOptions = {}): ChatServer {
+  return chatServer(baseApp(opts), undefined);
 }
 
 /** A server over any session backend (`localBackend`, or worker threads from `startWorkerPool`). */

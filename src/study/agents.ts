@@ -1,12 +1,10 @@
 /**
- * A study's agent specs as transports of the episode runner: dialogym's own agents in this
- * process (the `agents` registry: the caller imports `dialogym`, which registers them), an agent
- * process (stdio), an HTTP endpoint, or a language model (its system message: the testbed's
- * shipped prompt and the episode's context).
+ * A study's agent specs as transports of the episode runner (`agents/open.ts`, the one way for
+ * every command): dialogym's own agents in this process (the `agents` registry: the caller imports
+ * `dialogym`, which registers them), an agent process (stdio), an HTTP endpoint, or a language model
+ * (its system message: the testbed's shipped prompt and the episode's context).
  */
-import { existsSync } from 'node:fs';
-import { ConfigError } from '../core/errors.js';
-import { localTransport, type AgentTransport } from '../agents/agent.js';
+import type { AgentTransport } from '../agents/agent.js';
 import type { AgentSpec } from './config.js';
 import type { AgentRequest } from '../agents/protocol.js';
 
@@ -36,29 +34,8 @@ export interface StudyAgentOptions {
  * ```
  */
 export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {}): Promise<AgentTransport> {
-  switch (spec.kind) {
-    case 'builtin': {
-      const { loadAgent } = await import('../agents/registry.js');
-      return localTransport(loadAgent(spec.name));
-    }
-    case 'cmd':
-      return (await import('../agents/stdio.js')).stdioTransport(spec.command, { startupMs: o.startupMs ?? 30_000 });
-    case 'url':
-      return (await import('../agents/http.js')).httpTransport(spec.url);
-    case 'llm': {
-      const { LlmClient } = await import('../llm/client.js');
-      const { llmTransport } = await import('../agents/llm.js');
-      const system = o.llmSystem;
-      if (!system) throw new ConfigError(`agent ${spec.label}: an LLM agent needs its system message (the llmSystem option; dialogym's is llmSystemMessage)`);
-      let apiKey: string | undefined;
-      if (spec.llmKeyEnv !== undefined) {
-        apiKey = process.env[spec.llmKeyEnv];
-        if (apiKey === undefined || apiKey === '') throw new ConfigError(`agent ${spec.label}: the environment variable ${spec.llmKeyEnv} (llmKeyEnv) is not set`);
-      } else apiKey = process.env['OPENAI_API_KEY'] || undefined;
-      const client = new LlmClient({ model: spec.model, ...(spec.llmUrl !== undefined ? { baseUrl: spec.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed: o.seed ?? 0 });
-      return llmTransport({ client, system });
-    }
-  }
+  const { openAgent } = await import('../agents/open.js');
+  return openAgent(spec, { seed: o.seed ?? 0, startupMs: o.startupMs ?? 30_000, ...(o.llmSystem ? { llmSystem: o.llmSystem } : {}) });
 }
 
 /**
@@ -76,12 +53,6 @@ export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {})
  */
 export async function studyAgentProblem(spec: AgentSpec, envId: string): Promise<string | undefined> {
   if (spec.kind !== 'builtin') return undefined;
-  const { agentNameProblem, agents } = await import('../agents/registry.js');
-  const problem = agentNameProblem(spec.name);
-  if (problem !== undefined) return problem;
-  if (existsSync(spec.name)) return undefined;
-  const families = agents.list().filter((e) => e.factory.plays(envId));
-  if (families.some((e) => e.factory.names().includes(spec.name))) return undefined;
-  const names = families.flatMap((e) => e.factory.names());
-  return `${spec.name}: not an agent of ${envId}${names.length > 0 ? ` (its agents: ${names.join(', ')}, or a model file)` : ''}`;
+  const { builtinAgentProblem } = await import('../agents/open.js');
+  return builtinAgentProblem(spec.name, envId);
 }

@@ -326,7 +326,8 @@ export class StudyStore {
     return this.db.prepare('SELECT label FROM participants ORDER BY id').all().map((r) => String(r['label']));
   }
 
-  private participant(id: number): ParticipantView {
+  /** The participant of id `id` (the server, once it has checked the code), as they may see themselves. */
+  participant(id: number): ParticipantView {
     const p = this.db.prepare('SELECT label FROM participants WHERE id = ?').get([id]);
     if (!p) throw new ConfigError(`no participant ${id}`);
     const finished = Number(this.db.prepare("SELECT count(*) AS n FROM sessions WHERE participant = ? AND status = 'finished'").get([id])?.['n'] ?? 0);
@@ -450,6 +451,19 @@ export class StudyStore {
       if (r.status !== 'finished') throw new ConfigError(`session ${sessionId} is ${r.status}: questions come after a finished dialog`);
       this.db.prepare('INSERT INTO answers (session, question, value, at) VALUES (?, ?, ?, ?) ON CONFLICT (session, question) DO UPDATE SET value = excluded.value, at = excluded.at').run([sessionId, questionId, JSON.stringify(value), now()]);
     });
+  }
+
+  /** The episode's record of a finished session (server side: it names the agent), undefined before. */
+  recordOf(sessionId: number): Readonly<Record<string, unknown>> | undefined {
+    const r = this.db.prepare('SELECT record FROM sessions WHERE id = ?').get([sessionId])?.['record'];
+    return typeof r === 'string' ? (JSON.parse(r) as Record<string, unknown>) : undefined;
+  }
+
+  /** The answers given after session `sessionId` (question → value). */
+  answersOf(sessionId: number): Record<string, string | number> {
+    const out: Record<string, string | number> = {};
+    for (const a of this.db.prepare('SELECT question, value FROM answers WHERE session = ? ORDER BY question').all([sessionId])) out[String(a['question'])] = JSON.parse(String(a['value'])) as string | number;
+    return out;
   }
 
   /** Every session (admin, report), in id order; `status` keeps only those. */

@@ -4,10 +4,7 @@ import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { checkEnv, envSchema, envs, type Env } from '../env/env.js';
 import { checkSchema } from '../formats/schema.js';
-import './airdialogue/index.js';
-import './infobot/index.js';
-import './restaurant/online/babi.js';
-import './dstc6/online.js';
+import '../index.js'; // every testbed, loaded
 import { REWARDS } from './infobot/slots.js';
 
 /** Hard cap on steps per episode for each domain (the episode must end by itself before it). */

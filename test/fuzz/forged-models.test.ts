@@ -19,7 +19,7 @@ import { fillTensor, forgeModelFile, modelFileParts, type ModelFileParts } from 
 import { loadModel, saveModel, trainModel } from '../../src/rankers/registry.js';
 import { Tfidf } from '../../src/rankers/tfidf.js';
 import { syntheticCandidates, syntheticDialogs } from '../../src/rankers/testing/synthetic.js';
-import '../../src/testbeds/restaurant/models.js';
+import '../../src/index.js'; // every testbed, loaded
 import { loadPolicy } from '../../src/testbeds/infobot/agents/policy-file.js';
 import { loadE2e } from '../../src/testbeds/infobot/agents/e2e-file.js';
 import { synthesizeSplits } from '../../src/testbeds/airdialogue/learned/data.js';

@@ -30,7 +30,7 @@ import { e2eFromContent } from '../../src/testbeds/infobot/agents/e2e-file.js';
 import { modelFromContent, trainModel, saveModel } from '../../src/rankers/registry.js';
 import { Tfidf } from '../../src/rankers/tfidf.js';
 import { syntheticCandidates, syntheticDialogs } from '../../src/rankers/testing/synthetic.js';
-import '../../src/testbeds/restaurant/models.js';
+import '../../src/index.js'; // every testbed, loaded
 import { airDir, babiDir, dstc6Dir, repoRoot } from '../shared-data.js';
 import { trainTinyHcn } from '../tiny-hcn.js';
 import { applyByteOps, byteOp, mutatedText, NASTY_JSON, NASTY_TOKENS } from './mutate.js';

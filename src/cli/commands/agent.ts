@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { action, alias, inputFlag, intFlag } from '../run.js';
-import { loadFlaggedAgent } from '../agent-flags.js';
-import { llmConnectionOptions, openLlmTransport, type LlmFlags } from '../llm-flags.js';
+import { loadFlaggedAgent, openLlmTransport } from '../agent-flags.js';
+import { llmConnectionOptions, type LlmFlags } from '../llm-flags.js';
 import { SUMMARY } from './summaries.js';
 
 interface AgentFlags extends LlmFlags {

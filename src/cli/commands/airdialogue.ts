@@ -6,16 +6,16 @@
  */
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { AtomicFileWriter, StagedFolder, writeFileAtomic } from '../../core/files.js';
-import { airExamples, airPredictedExamples, writeAirLines, type AirExample, type AirReadOptions, type DataLine, type KbLine } from '../../formats/airdialogue.js';
-import { addScore, agentPolicies, checkLogic, customerPolicies, emptyScoreSum, scoreHuman, scorePredicted, scoreReport, selfPlay, simulateDialogs, type Score, type ScoreReport } from '../../testbeds/airdialogue/index.js';
+import { StagedFolder, writeFileAtomic } from '../../core/files.js';
+import { airExamples, airPredictedExamples, writeAirLines, type AirExample, type AirReadOptions } from '../../formats/airdialogue.js';
+import { agentPolicies, checkLogic, customerPolicies, scoreHuman, scorePredicted, type ScoreReport } from '../../testbeds/airdialogue/index.js';
 import { progress } from '../progress.js';
 import { action, alias, checkHeldOut, floatFlag, inputFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
-import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
-import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
-import type { EpisodeWords } from '../../testbeds/airdialogue/learned/policy.js';
+import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
+import { airGenerateRun, airSelfplayRun, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from '../../runs/airdialogue.js';
 import { SUMMARY } from './summaries.js';
 
 function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number; both: number } }, json: boolean): void {
@@ -118,21 +118,7 @@ export function registerAirdialogue(program: Command): void {
     .requiredOption('--out <dir>', 'output folder', outFolderFlag('--out'))
     .option('--ood [k]', 'context setting: 0 in-domain, 2 (or no value) out-of-domain (uniform goals, reservation 70%, larger name/airport sets; level 1 is for the learned agents: splits, selfplay, rl) (default: in-domain)')
     .option('--json', 'print {"dialogs","data","kb","statuses","score"} as JSON');
-  shardOptions(generate).action(
-    action((o: { dialogs: number; seed: number; out: string; ood?: string | boolean; json?: boolean } & ShardFlags) => {
-      const ood = oodLevel(o.ood);
-      if (ood === 1) throw new ConfigError('--ood 1: airdialogue generate writes in-domain (0) or out-of-domain (2) contexts; level 1 is for airdialogue splits, selfplay and rl');
-      const shard = shardOf(o);
-      const ks = shardItems(shard, o.dialogs);
-      const bar = progress('generate', ks.length, { quiet: ks.length < 2000 });
-      let done = 0;
-      const r = simulateDialogs({ n: o.dialogs, seed: o.seed, ood: ood === 2, include: (k) => inShard(shard, k), onEpisode: () => bar.update(++done) });
-      bar.stop();
-      const items = ks.map((k, j) => ({ k, data: r.data[j], kb: r.kb[j], score: r.scores[j] }));
-      if (shard) writeShard(o, 'airdialogue generate', o.dialogs, items);
-      else finishAirGenerate(wholeRun(o, items));
-    }),
-  );
+  shardOptions(generate).action(action((o: GenerateFlags & ShardFlags) => runVerb(o, airGenerateVerb)));
 
   const selfplay = cmd
     .command('selfplay')
@@ -146,85 +132,70 @@ export function registerAirdialogue(program: Command): void {
     .option('--max-turns <n>', 'utterances before an episode is truncated', intFlag('--max-turns', 2, 10_000), 40)
     .option('--transcripts <file>', 'write every episode (dialogue, action, expected action, score) as JSON Lines (default: none)', outFileFlag('--transcripts'))
     .option('--json', 'print the scores as JSON');
-  shardOptions(selfplay).action(
-    action(async (o: { agent: string; customer: string; episodes: number; seed: number; ood?: string | boolean; maxTurns: number; transcripts?: string; json?: boolean } & ShardFlags) => {
-      const shard = shardOf(o);
-      const ood = oodLevel(o.ood);
-      const isFile = (x: string) => x.endsWith('.dgm') || x.includes('/');
-      const ks = shardItems(shard, o.episodes);
-      const bar = progress('selfplay', ks.length, { quiet: ks.length < 2000 });
-      // One item per episode: its score, and its transcript line when asked.
-      const items: ShardItem[] = [];
-      let done = 0;
-      const common = { n: o.episodes, seed: o.seed, maxTurns: o.maxTurns, include: (k: number) => inShard(shard, k), onEpisode: () => bar.update(++done) };
-      if (isFile(o.agent) || isFile(o.customer) || ood === 1 || o.transcripts) {
-        const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
-        const { learnedAgent, learnedCustomer, learnedSelfPlay } = await import('../../testbeds/airdialogue/learned/policy.js');
-        const agent = isFile(o.agent) ? learnedAgent(loadAirModels(o.agent)) : agentPolicies.get(o.agent);
-        const customer = isFile(o.customer) ? learnedCustomer(o.customer === o.agent ? loadAirModels(o.agent) : loadAirModels(o.customer)) : customerPolicies.get(o.customer);
-        learnedSelfPlay({
-          ...common,
-          agent,
-          customer,
-          ood,
-          // BLEU of the generated turns against the simulator's whenever a model plays (each episode's words kept, so that shards merge).
-          bleu: isFile(o.agent) || isFile(o.customer),
-          onResult: (e, i, words) => {
-            const transcript = o.transcripts ? JSON.stringify({ episode: i, dialogue: e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`), action: e.action, expected: e.context.expected, score: e.score, truncated: e.truncated }) : undefined;
-            items.push({ k: i, score: e.score, ...(transcript !== undefined ? { transcript } : {}), ...(words ? { words } : {}) });
-          },
-        });
-      } else {
-        agentPolicies.get(o.agent);
-        customerPolicies.get(o.customer);
-        selfPlay({ ...common, agent: o.agent, customer: o.customer, ood: ood === 2, onResult: (e, i) => items.push({ k: i, score: e.score }) });
-      }
-      bar.stop();
-      if (shard) writeShard(o, 'airdialogue selfplay', o.episodes, items);
-      else await finishAirSelfplay(wholeRun(o, items));
-    }),
-  );
+  shardOptions(selfplay).action(action((o: SelfplayFlags & ShardFlags) => runVerb(o, airSelfplayVerb)));
 
   registerLearned(cmd);
 }
 
-/** The mean of the episodes' scores, added in episode order (as `selfPlay` does). */
-function meanScores(items: readonly ShardItem[]): ScoreReport {
-  return scoreReport(items.reduce((sum, it) => addScore(sum, it['score'] as Score), emptyScoreSum()));
+interface GenerateFlags {
+  dialogs: number;
+  seed: number;
+  out: string;
+  ood?: string | boolean;
+  json?: boolean;
 }
 
-/** Writes data.json and kb.json of a whole `airdialogue generate` (unsharded, or merged from its shards). */
-export function finishAirGenerate(run: MergedRun): void {
-  const o = run.options as { out: string; json?: boolean };
-  const items = run.items as readonly (ShardItem & { data: DataLine; kb: KbLine })[];
-  const dataFile = join(o.out, 'data.json');
-  const kbFile = join(o.out, 'kb.json');
-  writeAirLines(kbFile, items.map((it) => it.kb));
-  writeAirLines(dataFile, items.map((it) => it.data));
-  const statuses = new Map<string, number>();
-  for (const { data: d } of items) statuses.set(d.expected_action.status, (statuses.get(d.expected_action.status) ?? 0) + 1);
-  const score = meanScores(items).total;
-  if (o.json) {
-    out(JSON.stringify({ dialogs: items.length, data: dataFile, kb: kbFile, statuses: Object.fromEntries([...statuses].sort()), score }));
+interface SelfplayFlags {
+  agent: string;
+  customer: string;
+  episodes: number;
+  seed: number;
+  ood?: string | boolean;
+  maxTurns: number;
+  transcripts?: string;
+  json?: boolean;
+}
+
+/** generate's flags as the run's options (a shard file of dialogym-shard/1 recorded these flags); `--ood 1` is refused. */
+function generateFromFlags(r: Record<string, unknown>): { options: AirGenerateOptions; print: { json?: true } } {
+  const o = r as unknown as GenerateFlags;
+  const ood = oodLevel(o.ood);
+  if (ood === 1) throw new ConfigError('--ood 1: airdialogue generate writes in-domain (0) or out-of-domain (2) contexts; level 1 is for airdialogue splits, selfplay and rl');
+  return { options: { dialogs: o.dialogs, seed: o.seed, out: o.out, ...(ood === 2 ? { ood: true } : {}) }, print: o.json ? { json: true } : {} };
+}
+
+/** selfplay's flags as the run's options (a shard file of dialogym-shard/1 recorded these flags). */
+function selfplayFromFlags(r: Record<string, unknown>): { options: AirSelfplayOptions; print: { json?: true } } {
+  const o = r as unknown as SelfplayFlags;
+  const ood = oodLevel(o.ood);
+  const options: AirSelfplayOptions = { agent: o.agent, customer: o.customer, episodes: o.episodes, seed: o.seed, ...(ood !== 0 ? { ood } : {}), maxTurns: o.maxTurns, ...(o.transcripts ? { transcripts: o.transcripts } : {}) };
+  return { options, print: o.json ? { json: true } : {} };
+}
+
+function printGenerate(r: AirGenerateResult, p: Record<string, unknown>): void {
+  if (p['json']) {
+    out(JSON.stringify({ dialogs: r.dialogs, data: r.data, kb: r.kb, statuses: r.statuses, score: r.score }));
     return;
   }
-  out(`wrote ${items.length} dialogs to ${dataFile} and ${kbFile}`);
-  out(`expected status: ${[...statuses].sort().map(([k, v]) => `${k} ${v}`).join(', ')}; rule agent score ${score.toFixed(5)}`);
+  out(`wrote ${r.dialogs} dialogs to ${r.data} and ${r.kb}`);
+  out(`expected status: ${Object.entries(r.statuses).map(([k, v]) => `${k} ${v}`).join(', ')}; rule agent score ${r.score.toFixed(5)}`);
 }
 
-/** Writes the transcripts and prints the scores of a whole `airdialogue selfplay` (unsharded, or merged from its shards). */
-export async function finishAirSelfplay(run: MergedRun): Promise<void> {
-  const o = run.options as { transcripts?: string; json?: boolean };
-  if (o.transcripts) {
-    // a line at a time: the transcripts of a long run do not fit in one string
-    const w = new AtomicFileWriter(o.transcripts);
-    for (const it of run.items) w.write(`${it['transcript'] as string}\n`);
-    w.commit();
-  }
-  const words = run.items.map((it) => it['words'] as EpisodeWords | undefined).filter((w) => w !== undefined);
-  const bleu = words.length > 0 ? (await import('../../testbeds/airdialogue/learned/policy.js')).selfPlayBleu(words) : undefined;
-  printScores({ ...meanScores(run.items), ...(bleu ? { bleu } : {}) }, o.json === true);
-}
+/** `airdialogue generate`: the library's `airGenerateRun`, its progress (above 2,000 dialogs), its printer (also `merge`'s). */
+export const airGenerateVerb: VerbRun<AirGenerateOptions, AirGenerateResult> = {
+  run: airGenerateRun,
+  fromFlags: generateFromFlags,
+  print: printGenerate,
+  progress: (total) => progress('generate', total, { quiet: total < 2000 }),
+};
+
+/** `airdialogue selfplay`: the library's `airSelfplayRun`, its progress (above 2,000 episodes), its printer (also `merge`'s). */
+export const airSelfplayVerb: VerbRun<AirSelfplayOptions, AirSelfplayResult> = {
+  run: airSelfplayRun,
+  fromFlags: selfplayFromFlags,
+  print: (r, p) => printScores(r, p['json'] === true),
+  progress: (total) => progress('selfplay', total, { quiet: total < 2000 }),
+};
 
 /** `--ood [k]` of generate and selfplay: absent 0, given without a value 2, else the level. */
 function oodLevel(v: string | boolean | undefined): 0 | 1 | 2 {
@@ -293,8 +264,10 @@ function registerLearned(cmd: Command): void {
     .option('--lr <x>', 'Adam learning rate', floatFlag('--lr', 1e-7, 10), 0.01)
     .option('--min-count <n>', 'dialogue words seen fewer times map to <unk>', intFlag('--min-count', 1, 1_000_000), 1)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
+    .option('--workers <n>', 'threads computing each batch, in parts of 2 dialogues; the same model for any n (default: 2, or 1 on a 1-core machine; 1 = no worker)', intFlag('--workers', 1, 64))
+    .addOption(alias('--threads <n>', 'workers', intFlag('--threads', 1, 64)))
     .action(
-      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; maxDialogues?: number; maxDevDialogues?: number; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; point?: boolean; orderedMatch?: boolean; batch: number; lr: number; minCount: number; seed: number }) => {
+      action(async (o: { data: string; kb: string; devData?: string; devKb?: string; maxDialogues?: number; maxDevDialogues?: number; out: string; curve?: string; epochs: number; dim: number; hidden: number; match: boolean; point?: boolean; orderedMatch?: boolean; batch: number; lr: number; minCount: number; seed: number; workers?: number }) => {
         const { trainAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { trainingCurveSvg } = await import('../../testbeds/airdialogue/learned/curve.js');
         const { LearnedStore } = await import('../../testbeds/airdialogue/learned/data.js');
@@ -329,6 +302,7 @@ function registerLearned(cmd: Command): void {
           lr: o.lr,
           minCount: o.minCount,
           seed: o.seed,
+          threads: o.workers ?? Math.min(2, availableParallelism()),
           onProgress: (d, _t, note) => bar.update(d, note),
           // best-dev checkpoint: the model file always holds the best epoch so far
           onBest: (m) => saveAirModels(o.out, m),

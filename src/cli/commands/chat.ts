@@ -6,8 +6,12 @@ import { setupBot } from '../../serve/setup.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg, modelHelp } from '../model-flags.js';
 import { DSTC2_MODELS } from '../../testbeds/restaurant/models.js';
+import { loadModels } from '../../testbeds/index.js';
 import { action, alias, inputFlag, intFlag } from '../run.js';
 import { SUMMARY } from './summaries.js';
+
+// The testbeds' models (rules, hcn) are named in the help and run by the verb.
+await loadModels();
 
 export function registerChat(program: Command): void {
   program

@@ -179,5 +179,6 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
 /** The model registry with every restaurant model registered, and the task-6 models `rank` does not offer. */
 async function loadRegistry(): Promise<typeof import('../../rankers/registry.js') & { DSTC2_MODELS: readonly string[] }> {
   const { DSTC2_MODELS } = await import('../../testbeds/restaurant/models.js');
+  await (await import('../../testbeds/index.js')).loadModels();
   return { ...(await import('../../rankers/registry.js')), DSTC2_MODELS };
 }

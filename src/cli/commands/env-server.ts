@@ -25,8 +25,7 @@ export function registerEnvServer(program: Command): void {
   servingFlags(cmd)
     .action(
       action(async (o: EnvServerFlags) => {
-        await import('../../index.js');
-        await import('../../testbeds/dstc6/index.js');
+        await (await import('../../testbeds/index.js')).loadTestbeds();
         const { createEnvServer } = await import('../../serve/env-server.js');
         const server = createEnvServer({ maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, bodyLimit: o.bodyLimit, requestTimeoutMs: o.requestTimeout });
         let url: string;

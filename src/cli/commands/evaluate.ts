@@ -4,13 +4,12 @@ import { ConfigError } from '../../core/errors.js';
 import { action, inputFlag, intFlag, keyValueFlag, keyValues, out, outFileFlag } from '../run.js';
 import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
 import type { EpisodeRecord } from '../../evaluation/evaluate.js';
-import type { AgentTransport } from '../../agents/agent.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
 import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
 import { SUMMARY } from './summaries.js';
-import { loadFlaggedAgent } from '../agent-flags.js';
-import { llmConnectionOptions, llmPrices, openLlmTransport, openLlmUser, type LlmFlags } from '../llm-flags.js';
+import { agentWayOf, openWay } from '../agent-flags.js';
+import { llmConnectionOptions, llmPrices, openLlmUser, type LlmFlags } from '../llm-flags.js';
 import type { LlmStats } from '../../llm/client.js';
 
 interface EvaluateFlags extends LlmFlags {
@@ -37,33 +36,6 @@ interface EvaluateFlags extends LlmFlags {
   transcripts?: string;
   showFailures: number;
 }
-
-/**
- * The ways to reach the agent, one flag each: adding a transport is a row here (and its file in
- * src/agents/), not a branch in the runner.
- */
-const AGENT_WAYS: ReadonlyArray<{ readonly key: 'agentCmd' | 'agentUrl' | 'agent' | 'agentLlm'; readonly flag: string; open(value: string, o: EvaluateFlags): Promise<AgentTransport> }> = [
-  {
-    key: 'agentCmd',
-    flag: '--agent-cmd',
-    open: async (cmd, o) => (await import('../../agents/stdio.js')).stdioTransport(cmd, { maxReplyBytes: o.maxReplyBytes, startupMs: o.startupTimeout }),
-  },
-  {
-    key: 'agentUrl',
-    flag: '--agent-url',
-    open: async (url, o) => (await import('../../agents/http.js')).httpTransport(url, { maxReplyBytes: o.maxReplyBytes }),
-  },
-  {
-    key: 'agent',
-    flag: '--agent',
-    open: async (name, o) => (await import('../../agents/agent.js')).localTransport(await loadFlaggedAgent(name, o)),
-  },
-  {
-    key: 'agentLlm',
-    flag: '--agent-llm',
-    open: (model, o) => openLlmTransport(model, o, o.seed),
-  },
-];
 
 export function registerEvaluate(program: Command): void {
   const cmd = program
@@ -95,12 +67,12 @@ export function registerEvaluate(program: Command): void {
   shardOptions(cmd).action(
     action(async (o: EvaluateFlags & ShardFlags) => {
       const shard = shardOf(o);
-      const ways = AGENT_WAYS.filter((w) => o[w.key] !== undefined);
-      if (ways.length !== 1) throw new ConfigError(`give exactly one of ${AGENT_WAYS.map((w) => w.flag).join(', ')}`);
+      const way = agentWayOf(o);
       if (o.resume !== undefined && shard) throw new ConfigError('--resume continues a whole run; a shard is re-run with its own --shard (merge reads the shards)');
       if (o.resume !== undefined && o.transcripts !== undefined && o.transcripts !== o.resume) throw new ConfigError(`--resume appends to the file it reads (${o.resume}); drop --transcripts or give the same file`);
-      await import('../../index.js');
-      await import('../../testbeds/dstc6/index.js');
+      const { TESTBEDS, loadTestbeds, testbedOf } = await import('../../testbeds/index.js');
+      await loadTestbeds();
+      const testbed = testbedOf(o.env);
       const { evaluate } = await import('../../evaluation/evaluate.js');
       const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
       const { progress: startProgress } = await import('../progress.js');
@@ -111,16 +83,14 @@ export function registerEvaluate(program: Command): void {
         envOptions[key] = value;
       };
       // The environments refuse options they do not read; say it with the flag's name.
-      if (o.kb !== undefined && !/^(restaurant|dstc6)-/.test(o.env)) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the restaurant-* and dstc6-* environments do)`);
-      if (o.kb !== undefined) setOption('restaurants', '--kb', readKb(o.kb).restaurants);
-      // KB-InfoBot's turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
-      if (o.maxTurns !== undefined && o.env.startsWith('infobot-')) setOption('user', '--max-turns', { maxTurns: o.maxTurns });
-      else if (o.maxTurns !== undefined) setOption('maxTurns', '--max-turns', o.maxTurns);
+      if (o.kb !== undefined && testbed?.kbOption === undefined) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the ${TESTBEDS.filter((t) => t.kbOption !== undefined).map((t) => `${t.name}-*`).join(' and ')} environments do)`);
+      if (o.kb !== undefined) setOption(testbed?.kbOption as string, '--kb', readKb(o.kb).restaurants);
+      // The turn limit as the testbed takes it (KB-InfoBot's: its user simulator's, UserOptions.maxTurns).
+      if (o.maxTurns !== undefined) for (const [key, value] of Object.entries(testbed?.turnLimit?.(o.maxTurns) ?? { maxTurns: o.maxTurns })) setOption(key, '--max-turns', value);
       // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
       const { make } = await import('../../env/env.js');
       make(o.env, envOptions);
-      const way = ways[0] as (typeof AGENT_WAYS)[number];
-      const transport = await way.open(o[way.key] as string, o);
+      const transport = await openWay(way, o, o.seed);
       if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
       const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.seed) : undefined;
       // Transcripts (and --resume's file) get each record as its episode ends, so an interrupted run loses none.

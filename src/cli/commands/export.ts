@@ -22,8 +22,7 @@ export function registerExport(program: Command): void {
     .option('--json', 'print {"env","format","files","dialogs","skipped"} as JSON')
     .action(
       action(async (transcripts: string, o: ExportFlags) => {
-        await import('../../index.js');
-        await import('../../testbeds/dstc6/index.js');
+        await (await import('../../testbeds/index.js')).loadTestbeds();
         const { exportDataset, MixedEnvsError } = await import('../../evaluation/export-dataset.js');
         const { FormatError } = await import('../../core/errors.js');
         let r;

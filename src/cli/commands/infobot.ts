@@ -4,8 +4,8 @@
  * user), train (an RL policy: imitation then REINFORCE), agents (list the agent names).
  */
 import { Option, type Command } from 'commander';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
@@ -17,9 +17,6 @@ import {
   SPLITS,
   createInfoBotAgent,
   describeGoal,
-  evaluateAgent,
-  evaluateAgentOnWorkers,
-  type KbSource,
   formatKbTsv,
   infobotAgents,
   infobotTable,
@@ -42,21 +39,16 @@ import {
   type RlAgentName,
   type HardCountInput,
   type CurvePoint,
-  readKbPair,
-  splitOfKb,
   splitKbs,
   splitSpec,
   type SplitKbs,
   type SplitName,
-  playOnWorkers,
-  runEpisodes,
-  summarize,
-  type EpisodeResult,
   type EvalReport,
   type TableRow,
 } from '../../testbeds/infobot/index.js';
-import { shardItems, type ShardItem } from '../../core/shard.js';
-import { shardOf, shardOptions, writeShard, type MergedRun, type ShardFlags } from '../shard.js';
+import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
+import { infobotEvalRun, MIN_PARALLEL_EPISODES, type InfobotEvalOptions } from '../../runs/infobot-eval.js';
+import { chosenKbs } from '../../testbeds/infobot/kb-choice.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
 import { action, alias, floatFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
@@ -95,22 +87,10 @@ interface KbFlags {
 
 /** The KBs, generated or read from --kb (whose folder gives the split: o.split is set). */
 function loadKbs(o: KbFlags): SplitKbs {
-  if (!o.kb) return splitKbs((o.split ??= 'medium'), o.kbSeed, o.missing);
-  const names = kbFileNames(o.missing);
-  const kbs = readKbPair(join(o.kb, names.full), join(o.kb, names.incomplete));
-  o.split = splitOfKb(o.kb, kbs.full.n, o.split);
+  const { kbs, split } = chosenKbs(o);
+  o.split = split;
   return kbs;
 }
-
-/** Where eval workers get the KBs: the same files, or the same generation. */
-function kbSource(o: KbFlags): KbSource {
-  if (!o.kb) return { kind: 'generate', kbSeed: o.kbSeed, missing: o.missing };
-  const names = kbFileNames(o.missing);
-  return { kind: 'files', full: join(o.kb, names.full), incomplete: join(o.kb, names.incomplete) };
-}
-
-/** Below this many episodes `infobot eval` stays on the main thread (worker start-up would dominate). */
-const MIN_PARALLEL_EPISODES = 500;
 
 function kbOptions(cmd: Command): Command {
   return cmd
@@ -149,11 +129,31 @@ function printInfobotEval(r: EvalReport, json: boolean): void {
   out(`${r.agent} on ${r.split} (${r.episodes} episodes): T ${r.turns.toFixed(2)}  S ${r.success.toFixed(3)}  R ${r.reward.toFixed(3)} ± ${r.rewardStdErr.toFixed(3)}`);
 }
 
-/** Prints the report of a whole `infobot eval` from its shards' episodes (the same figures as the unsharded run: `summarize` over the episodes in order). */
-export function finishInfobotEval(run: MergedRun): void {
-  const results = run.items as readonly (ShardItem & EpisodeResult)[];
-  printInfobotEval(summarize(run.meta['agent'] as string, run.meta['split'] as string, results), run.options['json'] === true);
+/** The flags as the run's options (a shard file of dialogym-shard/1 recorded these flags). */
+function evalFromFlags(r: Record<string, unknown>): { options: InfobotEvalOptions; print: { json?: true } } {
+  const o = r as unknown as InfobotEvalFlags;
+  const options: InfobotEvalOptions = {
+    agent: o.agent,
+    episodes: o.episodes,
+    seed: o.seed,
+    temperature: o.temperature,
+    ...(o.split !== undefined ? { split: o.split } : {}),
+    kbSeed: o.kbSeed,
+    ...(o.kb !== undefined ? { kb: o.kb } : {}),
+    missing: o.missing,
+    ...(o.policies !== undefined ? { policies: o.policies } : {}),
+    ...(o.workers !== undefined ? { workers: o.workers } : {}),
+  };
+  return { options, print: o.json ? { json: true } : {} };
 }
+
+/** `infobot eval`: the library's `infobotEvalRun` (src/runs/infobot-eval.ts), its progress (above 2,000 episodes, not with `--json`) and its figures (also `merge`'s). */
+export const infobotEvalVerb: VerbRun<InfobotEvalOptions, EvalReport> = {
+  run: infobotEvalRun,
+  fromFlags: evalFromFlags,
+  print: (r, p) => printInfobotEval(r, p['json'] === true),
+  progress: (total, _o, p) => progress('eval', total, { quiet: p['json'] === true || total < 2000 }),
+};
 
 export function registerInfobot(program: Command): void {
   const cmd = program.command('infobot').description(SUMMARY.infobot);
@@ -196,39 +196,7 @@ export function registerInfobot(program: Command): void {
       .option('--json', 'print {"agent","split","episodes","turns","success","reward","rewardStdErr"}')
       .option('--policies <dir>', 'folder of the default trained policies of the rl-* agents (default: the user folder, then the shipped ones)')
       .option('--workers <n>', `episodes played on n worker threads, same result for any n (default: 2, or 1 on a 1-core machine or under ${MIN_PARALLEL_EPISODES} episodes; 1 = no worker)`, intFlag('--workers', 1, 64)),
-  )).action(
-    action(async (o: InfobotEvalFlags & ShardFlags) => {
-      const shard = shardOf(o);
-      if (!isPolicyFile(o.agent)) infobotAgents.get(o.agent);
-      const kbs = loadKbs(o);
-      const split = o.split as SplitName;
-      const env = new InfoBotEnv({ split, kbs, temperature: o.temperature });
-      const created = createInfoBotAgent(o.agent, env, o.policies); // fails early (e.g. agents that need a trained policy)
-      if (shard) {
-        // The items are the episodes (episode k reset with episodeSeed(seed, k)).
-        const ks = shardItems(shard, o.episodes);
-        const bar = progress('eval', ks.length, { quiet: o.json === true || ks.length < 2000 });
-        const workers = o.workers ?? (ks.length < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
-        const results =
-          workers > 1
-            ? (await playOnWorkers({ agent: o.agent, split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, shard, onEpisode: (d) => bar.update(d) })).results
-            : runEpisodes(env, created, o.seed, shard.index, o.episodes, (d) => bar.update(d), shard.count);
-        bar.stop();
-        const items = results.map((r, j) => ({ k: ks[j] as number, reward: r.reward, turns: r.turns, success: r.success, rank: r.rank }));
-        writeShard(o, 'infobot eval', o.episodes, items, { agent: created.name, split: env.split });
-        return;
-      }
-      const bar = progress('eval', o.episodes, { quiet: o.json === true || o.episodes < 2000 });
-      const workers = o.workers ?? (o.episodes < MIN_PARALLEL_EPISODES ? 1 : Math.min(2, availableParallelism()));
-      const onEpisode = (d: number): void => bar.update(d);
-      const r =
-        workers > 1
-          ? await evaluateAgentOnWorkers({ agent: o.agent, split, kb: kbSource(o), episodes: o.episodes, seed: o.seed, temperature: o.temperature, policyDir: o.policies, workers, onEpisode })
-          : evaluateAgent({ agent: o.agent, episodes: o.episodes, seed: o.seed, env, policyDir: o.policies, onEpisode });
-      bar.stop();
-      printInfobotEval(r, o.json === true);
-    }),
-  );
+  )).action(action((o: InfobotEvalFlags & ShardFlags) => runVerb(o, infobotEvalVerb)));
 
   cmd
     .command('table')

@@ -1,4 +1,7 @@
-/** `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--airdialogue m.dgm] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI (either model, or both). */
+/**
+ * `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--airdialogue m.dgm] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI (either model, or both).
+ * `dialogym serve --env <id> [--as user|agent] (--agent … | --agent-cmd … | --agent-url … | --agent-llm …)`: a person in any environment's episodes (serve/env-routes.ts).
+ */
 import type { Command } from 'commander';
 import { createServer, defaultWebDir, serveBackend, serveWithoutRestaurant, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
 import { kbHint } from '../../serve/kb-hint.js';
@@ -6,13 +9,26 @@ import { setupBot, type BotSetup, type BotSetupOptions } from '../../serve/setup
 import { startWorkerPool } from '../../serve/worker-pool.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
-import { action, alias, inputFlag, intFlag } from '../run.js';
+import { action, alias, inputFlag, intFlag, keyValueFlag, keyValues } from '../run.js';
 import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { ConfigError, DialogymError } from '../../core/errors.js';
 import { SUMMARY } from './summaries.js';
+import { agentFlagsGiven, openFlaggedAgent, type AgentFlags } from '../agent-flags.js';
+import { llmConnectionOptions, openLlmUser } from '../llm-flags.js';
+import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
+import { loadModels } from '../../testbeds/index.js';
 
-interface ServeFlags extends ServingFlags {
+// The testbeds' models (rules, hcn): the chat's --model names them.
+await loadModels();
+
+interface ServeFlags extends ServingFlags, AgentFlags {
   model?: string;
+  env?: string;
+  as?: string;
+  free?: boolean;
+  envOption: string[];
+  userLlm?: string;
+  userPrompt?: string;
   kb?: string;
   candidates?: string;
   kbSeed: number;
@@ -24,6 +40,7 @@ interface ServeFlags extends ServingFlags {
   maxText: number;
   maxResults?: number;
   workers: number;
+  maxReplyBytes: number;
   allowCheckpoint?: boolean;
   airdialogue?: string;
 }
@@ -35,7 +52,7 @@ export function registerServe(program: Command): void {
     .option('--model <model>', 'registry name (rules, …) or model file (*.dgm) of the restaurant chat (required unless --airdialogue is given)')
     .option('--kb <kb>', 'SQLite KB from `dialogym kb import`, or a bAbI/DSTC6 KB text file (default: a generated bAbI KB)', inputFlag('--kb'))
     .option('--candidates <file>', 'candidates file, for ranking models (memn2n, tfidf, …; an hcn model writes its answers; default for a model file: the candidates it stores)', inputFlag('--candidates'))
-    .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given', intFlag('--kb-seed', 0), 1)
+    .option('--kb-seed <n>', 'seed of the generated KB when --kb is not given; with --env, of the first dialog\'s episode (each new dialog takes the next)', intFlag('--kb-seed', 0), 1)
     .addOption(alias('--seed <n>', 'kbSeed', intFlag('--seed', 0)))
     .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -46,10 +63,25 @@ export function registerServe(program: Command): void {
     .option('--max-results <n>', 'show at most n restaurants per api_call (default: all)', intFlag('--max-results', 1))
     .option('--allow-checkpoint', 'accept the checkpoint of an unfinished `train` run as --model')
     .option('--workers <n>', 'worker threads holding the sessions and running the model (0 = in the HTTP thread)', intFlag('--workers', 0, 64), 0)
-    .option('--airdialogue <file>', 'serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…; without --model, / redirects to it (default: none)');
+    .option('--airdialogue <file>', 'serve the AirDialogue chat with these learned models (`airdialogue train`): page /airdialogue, API /api/airdialogue/…; without --model, / redirects to it (default: none)')
+    .option('--env <id>', 'a person plays one side of this environment\'s episodes (any testbed: restaurant-task5-v2, dstc6-task5-tst1-v2, infobot-medium-v1, airdialogue-v2, …) on the page /env, API /api/env/…; instead of --model and --airdialogue (default: none)')
+    .option('--as <side>', 'with --env, the side the person plays: user (the goal card; the agent of --agent* answers; the environment judges) or agent (the tools as forms; the simulated user talks) (default: user)')
+    .option('--agent <name|file>', 'with --env --as user: one of dialogym\'s agents in this process (rules, a model file, an AirDialogue policy, a KB-InfoBot agent) (default: none)')
+    .option('--agent-cmd <command>', 'with --env --as user: an agent process speaking the agent protocol on stdio; one per dialog, ended with it (default: none)')
+    .option('--agent-url <url>', 'with --env --as user: an agent endpoint; each request is POSTed as JSON (default: none)')
+    .option('--agent-llm <model>', 'with --env --as user: a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent (docs/llm.md) (default: none)')
+    .option('--max-reply-bytes <n>', 'with --agent-cmd or --agent-url: longest reply line or body', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
+    .option('--env-option <key=value>', 'with --env: an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON), checked against its schema; repeatable (default: none)', keyValueFlag('--env-option'), [])
+    .option('--free', 'with --env: free chat: no goal card and nothing judged; the environment still runs and the person ends the dialog')
+    .option('--user-llm <model>', 'with --env --as agent: a language model (the --llm-* flags) says the simulated user\'s turns in its own words (default: the environment\'s own words)')
+    .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)");
+  llmConnectionOptions(cmd, { prices: false });
   servingFlags(cmd)
     .action(
       action(async (o: ServeFlags) => {
+        if (o.env !== undefined) return serveEnv(o);
+        const envOnly = envOnlyFlag(o);
+        if (envOnly !== undefined) throw new ConfigError(`${envOnly} applies to --env (a person in an environment's episodes): give --env <id> too`);
         if (o.model === undefined) {
           if (o.airdialogue === undefined) throw new ConfigError('serve: give --model (the restaurant chat), --airdialogue (the AirDialogue chat) or both');
           const stray = (['kb', 'candidates', 'maxResults', 'allowCheckpoint'] as const).find((k) => o[k] !== undefined);
@@ -92,8 +124,7 @@ export function registerServe(program: Command): void {
           url = await server.listen(o.port, o.host);
         } catch (e) {
           bot?.close();
-          const code = (e as NodeJS.ErrnoException).code;
-          throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
+          throw listenError(e, o);
         }
         const restaurant = bot ? `model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}` : undefined;
         const airLine = air ? `AirDialogue models ${air.file} on ${url}/airdialogue` : undefined;
@@ -101,4 +132,74 @@ export function registerServe(program: Command): void {
         stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, () => bot?.close());
       }),
     );
+}
+
+/** The first flag given that only `--env` reads, if any. */
+function envOnlyFlag(o: ServeFlags): string | undefined {
+  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...(o.envOption.length > 0 ? ['--env-option'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : [])];
+  return given[0];
+}
+
+/** `serve --env <id>`: the page /env and its API (serve/env-routes.ts), a person as the user or the agent. */
+async function serveEnv(o: ServeFlags): Promise<void> {
+  const env = o.env as string;
+  const role = o.as ?? 'user';
+  if (role !== 'user' && role !== 'agent') throw new ConfigError(`--as: expected user or agent, got '${role}'`);
+  if (o.model !== undefined || o.airdialogue !== undefined) throw new ConfigError(`--env serves its own page: give --env alone, or ${o.model !== undefined ? '--model' : '--airdialogue'} without --env (two servers on two ports for both)`);
+  const stray = (['kb', 'candidates', 'maxResults', 'allowCheckpoint'] as const).find((k) => o[k] !== undefined);
+  if (stray) throw new ConfigError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to the restaurant chat (--model), not to --env`);
+  if (o.workers > 0) throw new ConfigError('--workers applies to the restaurant chat (--model); the --env dialogs live in the HTTP thread');
+  const agents = agentFlagsGiven(o);
+  if (role === 'user' && agents.length !== 1) throw new ConfigError(`serve --env: give exactly one agent the person talks to: --agent, --agent-cmd, --agent-url or --agent-llm${agents.length > 1 ? ` (got ${agents.join(' and ')})` : ''} (or --as agent: the person plays the agent)`);
+  if (role === 'agent' && agents.length > 0) throw new ConfigError(`${agents[0] as string}: with --as agent the person is the agent; drop ${agents.join(' and ')}`);
+  if (role === 'user' && o.userLlm !== undefined) throw new ConfigError("--user-llm says the simulated user's turns; with --as user the person says them: drop --user-llm, or give --as agent");
+  if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
+  await (await import('../../testbeds/index.js')).loadTestbeds();
+  const envOptions = keyValues(o.envOption);
+  // Checked (unknown id, schema, unknown keys) before an agent starts.
+  const { make } = await import('../../env/env.js');
+  make(env, envOptions);
+  if (o.agent !== undefined) {
+    const { builtinAgentProblem } = await import('../../agents/open.js');
+    const problem = await builtinAgentProblem(o.agent, env);
+    if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);
+  }
+  const agent = role === 'user' ? await openFlaggedAgent(o, o.kbSeed) : undefined;
+  const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.kbSeed) : undefined;
+  const { bareServer } = await import('../../serve/server.js');
+  const { registerEnvRoutes } = await import('../../serve/env-routes.js');
+  const server = bareServer({ bodyLimit: o.bodyLimit, requestTimeoutMs: o.requestTimeout, maxTextLength: o.maxText });
+  server.app.get('/api/health', async () => ({ status: 'ok', env, page: '/env' }));
+  server.app.get('/', async (_req, reply) => reply.redirect('/env', 302));
+  registerEnvRoutes(server.app, {
+    envId: env,
+    role,
+    firstSeed: o.kbSeed,
+    webDir: defaultWebDir(),
+    maxSessions: o.maxSessions,
+    idleMs: o.idleMinutes * 60_000,
+    maxText: o.maxText,
+    // A connection without traffic is closed after the request timeout: a waiting request answers well before.
+    waitMs: Math.min(20_000, Math.floor(o.requestTimeout / 2)),
+    ...(Object.keys(envOptions).length > 0 ? { envOptions } : {}),
+    ...(o.free ? { free: true } : {}),
+    ...(agent ? { agent } : {}),
+    ...(userVoice ? { userVoice } : {}),
+  });
+  let url: string;
+  try {
+    url = await server.listen(o.port, o.host);
+  } catch (e) {
+    await agent?.close?.();
+    throw listenError(e, o);
+  }
+  const other = role === 'user' ? `agent ${o.agent ?? o.agentCmd ?? o.agentUrl ?? o.agentLlm ?? ''}` : `simulated user${userVoice ? ` in ${o.userLlm as string}'s words` : ''}`;
+  process.stderr.write(`serving ${env} on ${url}/env: a person as the ${role}${o.free ? ' (free chat)' : ''}, against the ${other}\n`);
+  stopOnSignals((grace, signal) => server.close(grace, signal), o.grace);
+}
+
+/** A listen failure in words. */
+function listenError(e: unknown, o: { host: string; port: number }): DialogymError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use` : code === 'EACCES' ? `no permission to listen on ${o.host}:${o.port}` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
 }

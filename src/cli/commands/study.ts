@@ -1,6 +1,7 @@
 /**
  * `dialogym study …` — a study of people in the loop (docs/human-evaluation.md): create (the
- * folder, its participant codes and admin token), simulate (scripted participants played by the
+ * folder, its participant codes and admin token), serve (the participants' pages and the admin
+ * page), simulate (scripted participants played by the
  * environment's simulated user: a dry run), report (per agent success with its interval, turns,
  * reward, ratings; pairwise permutation tests; charts, LaTeX, Markdown, JSON, transcripts).
  */
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../core/errors.js';
 import { count } from '../../core/text.js';
+import { DialogymError } from '../../core/errors.js';
 import { action, inputFlag, intFlag, keyValueFlag, keyValues, out } from '../run.js';
+import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { SUMMARY } from './summaries.js';
 
 interface CreateFlags {
@@ -78,8 +81,7 @@ export function registerStudy(program: Command): void {
           );
         }
         // The environment, its options and dialogym's own agents are checked before anything is written.
-        await import('../../index.js');
-        await import('../../testbeds/dstc6/index.js');
+        await (await import('../../testbeds/index.js')).loadTestbeds();
         const { make } = await import('../../env/env.js');
         make(config.env, config.envOptions);
         if (config.role === 'user') {
@@ -98,6 +100,37 @@ export function registerStudy(program: Command): void {
       }),
     );
 
+  const serve = study
+    .command('serve')
+    .description("the study's web server: each participant opens /p/<code> and plays their sessions (agents assigned at random, balanced, blind), answers the questions after each; /admin (the token) shows live counts and closes the study")
+    .argument('<dir>', 'the study folder')
+    .option('--port <n>', 'TCP port (0 = any free port)', intFlag('--port', 0, 65535), 8095)
+    .option('--host <host>', 'address to listen on (0.0.0.0 to reach it from other machines)', '127.0.0.1')
+    .option('--timeout <ms>', "per-turn reply timeout of the agents (an agent that does not answer in time fails the session, as in evaluate)", intFlag('--timeout', 1), 20_000)
+    .option('--max-text <n>', "longest message a participant sends, in characters (longer ones are cut)", intFlag('--max-text', 1, 10_000), 500)
+    .option('--idle-minutes <n>', 'a session idle this long is marked abandoned (not counted; its slot goes to the next session)', intFlag('--idle-minutes', 1), 30);
+  servingFlags(serve).action(
+    action(async (dir: string, o: ServingFlags & { port: number; host: string; timeout: number; maxText: number; idleMinutes: number }) => {
+      const store = await openStore(dir);
+      await (await import('../../testbeds/index.js')).loadTestbeds();
+      const { createStudyServer } = await import('../../serve/study-server.js');
+      const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+      const server = createStudyServer(store, { timeoutMs: o.timeout, maxText: o.maxText, idleMs: o.idleMinutes * 60_000, requestTimeoutMs: o.requestTimeout, llmSystem: (req) => llmSystemMessage(req) });
+      let url: string;
+      try {
+        url = await server.listen(o.port, o.host);
+      } catch (e) {
+        store.close();
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use (another --port, or 0 for any free one)` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
+      }
+      const c = store.counts();
+      if (server.abandonedAtStart > 0) process.stderr.write(`${count(server.abandonedAtStart, 'session')} left open by an earlier run marked abandoned (not counted; their slots go to the next sessions)\n`);
+      process.stderr.write(`study serve on ${url}: participants open ${url}/p/<code>, the admin ${url}/admin; ${c.finished} of ${c.participants * store.config.sessionsPerParticipant} sessions finished${c.closed ? ' (the study is closed)' : ''}\n`);
+      stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, () => store.close());
+    }),
+  );
+
   study
     .command('simulate')
     .description("scripted participants: the environment's simulated user plays each participant's remaining sessions against the assigned agents (a dry run of the study, recorded in its store)")
@@ -108,8 +141,7 @@ export function registerStudy(program: Command): void {
       action(async (dir: string, o: { participants?: string; timeout: number }) => {
         const store = await openStore(dir);
         try {
-          await import('../../index.js');
-          await import('../../testbeds/dstc6/index.js');
+          await (await import('../../testbeds/index.js')).loadTestbeds();
           const { simulateStudy } = await import('../../study/simulate.js');
           const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
           const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout, llmSystem: (req) => llmSystemMessage(req) });

@@ -21,7 +21,7 @@ export const SUMMARY = {
   evaluate: 'play an online environment with an agent (child process over JSON Lines, HTTP endpoint, or a dialogym model in process): success, pass^k, turns, reward, failures by reason (online; `dialogym babi eval` scores a model offline on a bAbI dialog file)',
   agent: "serve one of dialogym's agents (rules, a model file, an AirDialogue policy) over the agent protocol: a JSON request per stdin line, a JSON reply per stdout line",
   'env-server': 'serve the environments over HTTP: GET /envs, POST /envs/:id → session, POST /sessions/:sid/reset|step, DELETE /sessions/:sid',
-  study: 'a study of people in the loop: create (participant codes, blind balanced assignment, SQLite store), simulate (scripted participants), report (success with intervals, permutation tests, charts)',
+  study: 'a study of people in the loop: create (participant codes, blind balanced assignment, SQLite store), serve (participant and admin pages), simulate (scripted participants), report (success with intervals, permutation tests, charts)',
   view: 'a local page to look at what runs wrote in a folder: evaluate transcripts (summary, episodes filtered and read turn by turn, two runs side by side), benchmark and table reports, charts',
   data: 'the original datasets (bAbI dialog tasks, DSTC6, AirDialogue): fetch them from their publishers, list what is here',
   export: "played episodes (evaluate --transcripts, a study's transcripts) as their testbed's dataset: bAbI dialog text, DSTC6 JSON, AirDialogue JSON lines, KB-InfoBot dialog records",

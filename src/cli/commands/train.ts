@@ -7,7 +7,7 @@ import { dstc6TrainingDialogs } from '../../testbeds/restaurant/hcn/train.js';
 import type { Dialog } from '../../core/dialog.js';
 import { KbTypes } from '../../rankers/match-type.js';
 import { saveModel, trainModel, trainableModels, type SavableRanker, type TrainOptions } from '../../rankers/registry.js';
-import '../../testbeds/restaurant/models.js';
+import { loadModels } from '../../testbeds/index.js';
 import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
@@ -22,6 +22,9 @@ import { modelHelp } from '../model-flags.js';
 import { SUMMARY } from './summaries.js';
 import { agreementIssue, candidateCoverage, kbCoverage } from '../../testbeds/restaurant/agreement.js';
 import { CANDIDATES_ADVICE, KB_ADVICE, checkAgreement } from '../agreement.js';
+
+// The testbeds' models (rules, hcn) are named in the help and run by the verb.
+await loadModels();
 
 interface TrainFlags {
   model: string;

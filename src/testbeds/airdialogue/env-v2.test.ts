@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import '../../index.js'; // every testbed, loaded
 import { createRng } from '../../core/rng.js';
 import { ConfigError } from '../../core/errors.js';
 import { envs } from '../../env/env.js';

@@ -12,7 +12,7 @@ import { createRng, type Rng } from '../../core/rng.js';
 import type { Action, DataLine, KbLine } from '../../formats/airdialogue.js';
 import { STATUSES } from '../../formats/airdialogue.js';
 import { airDataset, correctSample } from './export.js';
-import { episodeRng, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
+import { episodeRng, stepOutsideEpisode, type Env, type EnvDefinition, type EnvFamily, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
 import { ContextGenerator, type AirContext, type ContextOptions } from './context.js';
 import { AGENT_ASK_DATES, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE } from './language.js';
 import { agentPolicies, customerPolicies, type AgentMove, type AgentPolicyFactory, type AgentSession, type CustomerPolicyFactory, type CustomerSession } from './policies.js';
@@ -23,6 +23,7 @@ import { AIR_TOOLS, airMoveOf } from './tools.js';
 import { isReadingCustomer, type ReadingCustomerSession } from './customer.js';
 import { readAgentTurn } from './reader.js';
 import { violations } from './logic.js';
+import { airPersonView } from './person.js';
 
 /**
  * The registry id of the AirDialogue self-play environment.
@@ -194,15 +195,10 @@ export class AirDialogueEnv implements Env<AirObservation, AgentMove> {
   }
 }
 
-declare module '../../env/env.js' {
-  interface EnvTypes {
-    'airdialogue-v1': { readonly options: AirEnvOptions; readonly obs: AirObservation; readonly action: AgentMove };
-  }
-}
-
 /** The names of `AirEnvOptions`: `make` refuses any other key (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ customer: true, ood: true, context: true, maxTurns: true, seed: true } satisfies Record<keyof AirEnvOptions, true>);
-registerEnv<AirEnvOptions>(AIR_ENV_ID, 'AirDialogue self-play: play the agent against a customer policy; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset }, (options) => new AirDialogueEnv(options));
+/** The family of the AirDialogue environments: their options, schema, dataset export and person view. */
+const AIR_FAMILY: EnvFamily = { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset, person: airPersonView };
 
 // ---------------------------------------------------------------------------------------------
 // airdialogue-v2
@@ -374,13 +370,19 @@ export class AirDialogueV2Env extends AirDialogueEnv {
   }
 }
 
-declare module '../../env/env.js' {
-  interface EnvTypes {
-    'airdialogue-v2': { readonly options: AirEnvOptions; readonly obs: AirObservation; readonly action: AgentMove };
-  }
+/**
+ * The definition of `airdialogue-v<version>` (what the testbed's entry point, testbed.ts, gives each
+ * declared id): its family and its builder, which `make` calls with checked options.
+ *
+ * @example
+ * ```ts
+ * import { airEnv } from 'dialogym/airdialogue';
+ * const env = airEnv({ version: 2 }).build({ ood: true }); // as make('airdialogue-v2', { ood: true }), unchecked
+ * ```
+ */
+export function airEnv(a: { readonly version: 1 | 2 }): EnvDefinition<AirEnvOptions> {
+  return { family: AIR_FAMILY, build: (options) => (a.version === 1 ? new AirDialogueEnv(options) : new AirDialogueV2Env(options)) };
 }
-
-registerEnv<AirEnvOptions>(AIR_ENV_V2_ID, 'AirDialogue self-play, a customer that reads any wording (lexicon): play the agent; reward = scaled score', { options: MAKE_OPTIONS, schema: 'env-airdialogue', dataset: airDataset }, (options) => new AirDialogueV2Env(options));
 
 // ---------------------------------------------------------------------------------------------
 // self-play runs

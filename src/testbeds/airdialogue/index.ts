@@ -1,5 +1,6 @@
 /**
- * AirDialogue domain: importing this module registers `airdialogue-v1`, `airdialogue-v2` and the rule policies; the
+ * AirDialogue domain (`airdialogue-v1`, `airdialogue-v2` are registered through its descriptor, testbed.ts, when
+ * `dialogym` is imported); the
  * learned agents (supervised seq2seq models and pointer state model) live in `learned/`.
  */
 export * from './facts.js';

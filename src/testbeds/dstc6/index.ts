@@ -11,7 +11,6 @@
  * ```
  * @module
  */
-import './online.js';
 export * from './extended-kb.js';
 export * from './sim-dataset.js';
 export { generateDialog, makeSimContext, goalPools, DSTC6_TASKS, type Dstc6Task, type SimContext, type GoalPools } from './sim-dialog.js';

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { make } from '../../env/env.js';
-import './online.js';
+import '../../index.js'; // every testbed, loaded
 import { rulesAgent, transcriptHash } from '../restaurant/testing/online.js';
 
 const IDS = [1, 2, 3, 4].flatMap((s) => [1, 2, 3, 4, 5].map((t) => `dstc6-task${t}-tst${s}-v1`));

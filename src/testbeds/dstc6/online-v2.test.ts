@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { make } from '../../env/env.js';
-import './online.js';
+import '../../index.js'; // every testbed, loaded
 import { assertSameAsV1 } from '../restaurant/testing/online.js';
 import { assertOwnWords } from '../restaurant/testing/own-words.js';
 

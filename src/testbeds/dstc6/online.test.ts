@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envs, make, type ToolSpec } from '../../env/env.js';
-import './online.js';
+import '../../index.js'; // every testbed, loaded
 import { play, rulesFor } from '../restaurant/testing/online.js';
 
 const IDS = [1, 2, 3, 4].flatMap((s) => [1, 2, 3, 4, 5].map((t) => `dstc6-task${t}-tst${s}-v1`));

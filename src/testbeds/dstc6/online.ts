@@ -11,10 +11,10 @@
 import { createRng, type Rng } from '../../core/rng.js';
 import { memoLast } from '../../core/memo.js';
 import { ConfigError } from '../../core/errors.js';
-import { envs, registerEnv } from '../../env/env.js';
+import type { EnvDefinition } from '../../env/env.js';
 import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
-import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from '../restaurant/online/env.js';
+import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantEnvOptions } from '../restaurant/online/env.js';
 import { drawInfo } from '../restaurant/online/babi.js';
 import type { CallSlot, Goal, InfoKind } from '../restaurant/online/goal.js';
 import type { UserLanguage } from '../restaurant/online/user.js';
@@ -44,7 +44,7 @@ import {
   fillPattern,
   type AnswerPattern,
 } from './patterns-dstc6.js';
-import { SET_SPECS, type Dstc6Set } from './sim-dataset.js';
+import { SET_SPECS, dstc6EnvId, type TestSet } from './sets.js';
 import { dstc6Dataset } from './export.js';
 import { goalPools, makeSimContext, randomCall, SILENCE6, type Dstc6Task, type SimContext } from './sim-dialog.js';
 
@@ -102,23 +102,7 @@ function shown(rng: Rng, results: readonly Restaurant[]): Restaurant[] {
   return rng.sample(results, Math.min(results.length, DSTC6_DIST.maxResults));
 }
 
-/** The test sets that have online environments. */
-const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
-type TestSet = (typeof TEST_SETS)[number];
-
-/**
- * The id of a DSTC6 online environment: `dstc6-task<task>-<set>-v<version>` (version 1 by default).
- *
- * @example
- * ```ts
- * import { dstc6EnvId } from 'dialogym/dstc6';
- * dstc6EnvId(5, 'tst4'); // 'dstc6-task5-tst4-v1'
- * dstc6EnvId(5, 'tst4', 2); // 'dstc6-task5-tst4-v2'
- * ```
- */
-export function dstc6EnvId(task: Dstc6Task, set: Exclude<Dstc6Set, 'trn'>, version: 1 | 2 = 1): string {
-  return `dstc6-task${task}-${set}-v${version}`;
-}
+export { dstc6EnvId } from './sets.js';
 
 function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Restaurant[], version: 1 | 2): OnlineSetting {
   const id = dstc6EnvId(task, set, version);
@@ -181,24 +165,14 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
 /** The extended KBs `generate dstc6 --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
 const generatedKbs = memoLast(4, (seed: number): Record<KbId, Restaurant[]> => generateExtendedKbs(createRng(seed).fork('kb')));
 
-type Dstc6EnvId = `dstc6-task${Dstc6Task}-${TestSet}-v${1 | 2}`;
-type Dstc6EnvTypeMap = { readonly [K in Dstc6EnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
-
-declare module '../../env/env.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface EnvTypes extends Dstc6EnvTypeMap {}
-}
-
-for (const version of [1, 2] as const) {
-  for (const set of TEST_SETS) {
-    for (const task of [1, 2, 3, 4, 5] as const) {
-      const id = dstc6EnvId(task, set, version);
-      if (envs.has(id)) continue;
-      const spec = SET_SPECS[set];
-      const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
-      registerEnv<RestaurantEnvOptions>(id, `DSTC6 Track 1 task ${task} online on KB ${spec.kb}${spec.restrictions ? ' with restrictions' : ''} (as ${set}): play the bot against ${user}`, { ...RESTAURANT_FAMILY, dataset: dstc6Dataset(task, set, () => makeSimContext(generatedKbs(1)[spec.kb], spec.kb, spec.restrictions, 1)) }, (o) =>
-        new RestaurantEnv(dstc6Setting(task, set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb], version), o),
-      );
-    }
-  }
+/**
+ * The definition of `dstc6-task<task>-<set>-v<version>`: what the testbed's entry point (testbed.ts)
+ * gives each declared id — the restaurant family with the DSTC6 dataset export, and the builder.
+ */
+export function dstc6Env(a: { readonly task: Dstc6Task; readonly set: TestSet; readonly version: 1 | 2 }): EnvDefinition<RestaurantEnvOptions> {
+  const spec = SET_SPECS[a.set];
+  return {
+    family: { ...RESTAURANT_FAMILY, dataset: dstc6Dataset(a.task, a.set, () => makeSimContext(generatedKbs(1)[spec.kb], spec.kb, spec.restrictions, 1)) },
+    build: (o) => new RestaurantEnv(dstc6Setting(a.task, a.set, o.restaurants ?? generatedKbs(o.kbSeed ?? 1)[spec.kb], a.version), o),
+  };
 }

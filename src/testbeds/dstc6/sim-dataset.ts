@@ -15,68 +15,12 @@ import { ConfigError } from '../../core/errors.js';
 import { formatDstc6Data, formatDstc6Results, type Dstc6Entry, type Dstc6Result } from '../../formats/dstc6.js';
 import type { Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB, formatKb } from '../restaurant/kb-dialects.js';
-import { KB_FILE_NAMES, generateExtendedKbs, kbIdOf, type KbId } from './extended-kb.js';
+import { KB_FILE_NAMES, generateExtendedKbs, kbIdOf } from './extended-kb.js';
 import { drawDistractorMap, makeEntry } from './entries.js';
 import { generateDialog, goalPools, makeSimContext, type Dstc6Task } from './sim-dialog.js';
 
-/**
- * A DSTC6 set: the training set or one of the four test sets (KB and slots in `SET_SPECS`).
- *
- * @example
- * ```ts
- * import { SET_SPECS, type Dstc6Set } from 'dialogym/dstc6';
- * const set: Dstc6Set = 'tst2';
- * SET_SPECS[set].kb; // 2 (out-of-vocabulary)
- * ```
- */
-export type Dstc6Set = 'trn' | 'tst1' | 'tst2' | 'tst3' | 'tst4';
-/**
- * Every DSTC6 set, in order: trn, tst1, tst2, tst3, tst4.
- *
- * @example
- * ```ts
- * import { DSTC6_SETS, dstc6FileName } from 'dialogym/dstc6';
- * for (const set of DSTC6_SETS) console.log(dstc6FileName(1, set));
- * ```
- */
-export const DSTC6_SETS: readonly Dstc6Set[] = ['trn', 'tst1', 'tst2', 'tst3', 'tst4'];
-
-/**
- * What defines a set: its KB, whether api_calls carry the restrictions slot, and the default
- * number of entries.
- *
- * @example
- * ```ts
- * import type { SetSpec } from 'dialogym/dstc6';
- * const tst4: SetSpec = { kb: 2, restrictions: true, examples: 1000 };
- * ```
- */
-export interface SetSpec {
-  /** The extended KB the set's dialogs use. */
-  readonly kb: KbId;
-  /** Whether api_calls carry the restrictions slot. */
-  readonly restrictions: boolean;
-  /** Default number of entries. */
-  readonly examples: number;
-}
-
-/**
- * The spec of each set: trn and tst1 use KB 1, tst2 KB 2, tst3 KB 1 with restrictions, tst4
- * KB 2 with restrictions; 10,000 training entries, 1,000 per test set.
- *
- * @example
- * ```ts
- * import { SET_SPECS } from 'dialogym/dstc6';
- * SET_SPECS.tst3; // { kb: 1, restrictions: true, examples: 1000 }
- * ```
- */
-export const SET_SPECS: Readonly<Record<Dstc6Set, SetSpec>> = {
-  trn: { kb: 1, restrictions: false, examples: 10_000 },
-  tst1: { kb: 1, restrictions: false, examples: 1000 },
-  tst2: { kb: 2, restrictions: false, examples: 1000 },
-  tst3: { kb: 1, restrictions: true, examples: 1000 },
-  tst4: { kb: 2, restrictions: true, examples: 1000 },
-};
+export { SET_SPECS, DSTC6_SETS, type Dstc6Set, type SetSpec } from './sets.js';
+import { SET_SPECS, type Dstc6Set } from './sets.js';
 
 /**
  * The task part of DSTC6 file names: 1 `task1API`, 2 `task2REFINE`, 3 `task3OPTIONS`,

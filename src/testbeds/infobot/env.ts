@@ -5,16 +5,17 @@
  * terminate on inform and are truncated at the turn limit (10 agent actions).
  */
 import { createRng, hashString, type Rng } from '../../core/rng.js';
-import { episodeRng, isToolCall, registerEnv, stepOutsideEpisode, type Env, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
+import { episodeRng, isToolCall, stepOutsideEpisode, type Env, type EnvDefinition, type EnvFamily, type ToolCall, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../env/env.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { splitKbs, type SplitKbs } from './generate.js';
 import { MovieKb } from './movie-kb.js';
-import { M, SLOTS, SPLITS, splitSpec, type SplitName } from './slots.js';
+import { M, SLOTS, envId, splitSpec, type SplitName } from './slots.js';
 import { ValueIndex } from './tracker.js';
 import { UserSimulator, type UserGoal, type UserOptions, type UserSession, type UserTurn } from './user.js';
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { INFOBOT_TOOLS, infoBotActionOfTool } from './tools.js';
 import { infoBotDataset } from './export.js';
+import { infoBotPersonView } from './person.js';
 
 /**
  * What the agent observes in a KB-InfoBot environment: the user's utterance and the number of
@@ -63,18 +64,7 @@ export interface InfoBotEnvOptions {
   seed?: number;
 }
 
-/**
- * The environment id of a split: `infobot-<split>-v1`.
- *
- * @example
- * ```ts
- * import { envId } from 'dialogym/infobot';
- * envId('xlarge'); // 'infobot-xlarge-v1'
- * ```
- */
-export function envId(split: SplitName): string {
-  return `infobot-${split}-v1`;
-}
+export { envId } from './slots.js';
 
 /** The n-th discrete action: 0..M−1 request slot n, M inform (`results` from the caller); an
  * InvalidActionError for n outside [0, M].
@@ -131,6 +121,27 @@ function goalInfo(full: MovieKb, goal: UserGoal): Info {
   return { target: goal.target, title: full.titles[goal.target], known };
 }
 
+/**
+ * Candidate values of some of the slots the user knows (`info.candidates` at reset), for a person
+ * playing the user (the paper's human evaluation, §6.5: "several candidate values for some slots",
+ * to mimic users unsure of a value): each known slot with probability 1/2 gets one or two other
+ * values of its vocabulary besides the true one, in a random order. Drawn on its own stream, so
+ * the episode is the same with or without it.
+ */
+function candidateValues(full: MovieKb, goal: UserGoal, rng: Rng): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [j, v] of [...goal.known].sort((a, b) => a[0] - b[0])) {
+    if (!rng.chance(0.5)) continue;
+    const vocab = full.vocab[j] as readonly string[];
+    if (vocab.length < 2) continue;
+    const want = Math.min(vocab.length - 1, rng.range(1, 2));
+    const picked = new Set<number>([v]);
+    while (picked.size < want + 1) picked.add(rng.int(vocab.length)); // O(1) draws, not a shuffle of the vocabulary
+    out[SLOTS[j] as string] = rng.shuffle([...picked].map((k) => vocab[k] as string));
+  }
+  return out;
+}
+
 /** `failure`, `detail` (with `why`, in words) and `failureTurn` of a failed episode's last step. */
 function failureInfo(full: MovieKb, target: number, action: InfoBotAction, { truncated, rank }: UserTurn, maxRank: number, turn: number): Info {
   const title = full.titles[target];
@@ -144,7 +155,8 @@ function failureInfo(full: MovieKb, target: number, action: InfoBotAction, { tru
 /**
  * The KB-InfoBot environment (`infobot-{small,medium,large,xlarge}-v1`; module description above):
  * the agent requests slots or informs ranked rows of its incomplete KB `kb`; the user simulator
- * `sim` answers from the full KB `full`. `info` carries `target` and `goal` (reset), `userAct`, and at the end
+ * `sim` answers from the full KB `full`. `info` carries `target`, `goal` and `candidates` (reset), `userAct`,
+ * `userSaid` (the act with the values as said: reset and every step), and at the end
  * `success` and `rank`; a failed episode's last step `failure` (`INFOBOT_FAILURES`), `detail` and `failureTurn`. `step` outside an episode throws a StateError, a bad action an
  * InvalidActionError; `goal` and `userAct` are for privileged agents and logging.
  *
@@ -201,7 +213,9 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
     this.resets++;
     this.session = this.sim.session(rng.fork('user'));
     this.lastAct = this.session.opening.act;
-    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info: { target: this.session.goal.target, tools: INFOBOT_TOOLS, goal: goalInfo(this.full, this.session.goal) } };
+    const goal = this.session.goal;
+    const info: Info = { target: goal.target, tools: INFOBOT_TOOLS, goal: goalInfo(this.full, goal), candidates: candidateValues(this.full, goal, rng.fork('candidates')), userSaid: this.lastAct };
+    return { obs: { utterance: this.session.opening.utterance, turn: 0 }, info };
   }
 
   step(action: InfoBotAction | ToolCall): StepResult<InfoBotObservation> {
@@ -210,7 +224,7 @@ export class InfoBotEnv implements Env<InfoBotObservation, InfoBotAction> {
     if (!s || s.done) throw stepOutsideEpisode(s !== null);
     const r = s.respond(action);
     this.lastAct = r.act;
-    const info: Info = { userAct: r.act.act, turn: s.turn };
+    const info: Info = { userAct: r.act.act, userSaid: r.act, turn: s.turn };
     if (r.done) Object.assign(info, { success: r.success, rank: r.rank, target: s.goal.target });
     if (r.done && !r.success) Object.assign(info, failureInfo(this.full, s.goal.target, action, r, this.sim.opts.successMaxRank, s.turn));
     return { obs: { utterance: r.utterance, turn: s.turn }, reward: r.reward, terminated: r.done && !r.truncated, truncated: r.truncated, info };
@@ -238,26 +252,27 @@ export function episodeSeed(seed: number, i: number): number {
 /** The options `make('infobot-<split>-v1', options)` reads: `InfoBotEnvOptions` but `split`, which comes from the id (the record's type keeps the list complete). */
 const MAKE_OPTIONS = Object.keys({ kbSeed: true, kbs: true, missing: true, user: true, temperature: true, seed: true } satisfies Record<Exclude<keyof InfoBotEnvOptions, 'split'>, true>);
 
-for (const split of SPLITS) {
-  registerEnv<InfoBotEnvOptions>(envId(split), `KB-InfoBot movie search, ${split} KB (${splitSpec(split).movies} movies)`, { options: MAKE_OPTIONS, schema: 'env-infobot', dataset: infoBotDataset }, (options) => {
-    // `kbs` holds the library's MovieKb objects (the schema refuses it as JSON).
-    if (options.kbs !== undefined && !(options.kbs.full instanceof MovieKb && options.kbs.incomplete instanceof MovieKb)) throw new ConfigError(`${envId(split)}: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)`);
-    return new InfoBotEnv({ ...options, split });
-  });
+/** The family of the `infobot-<split>-v1` environments: their options, schema and dataset export. */
+const INFOBOT_FAMILY: EnvFamily = { options: MAKE_OPTIONS, schema: 'env-infobot', dataset: infoBotDataset };
+
+/**
+ * The definition of `infobot-<split>-v1` (what the testbed's entry point, testbed.ts, gives each
+ * declared id): its family and its builder, which `make` calls with checked options.
+ *
+ * @example
+ * ```ts
+ * import { infoBotEnv } from 'dialogym/infobot';
+ * const env = infoBotEnv('small').build({ kbSeed: 3 }); // as make('infobot-small-v1', { kbSeed: 3 }), unchecked
+ * ```
+ */
+export function infoBotEnv(split: SplitName): EnvDefinition<Omit<InfoBotEnvOptions, 'split'>> {
+  return {
+    family: { ...INFOBOT_FAMILY, person: infoBotPersonView(split) },
+    build: (options) => {
+      // `kbs` holds the library's MovieKb objects (the schema refuses it as JSON).
+      if (options.kbs !== undefined && !(options.kbs.full instanceof MovieKb && options.kbs.incomplete instanceof MovieKb)) throw new ConfigError(`${envId(split)}: options.kbs: must be {full, incomplete}, two MovieKb objects (splitKbs)`);
+      return new InfoBotEnv({ ...options, split });
+    },
+  };
 }
 
-/** The InfoBot ids in `make`'s types: options, observations and actions of `InfoBotEnv`. */
-interface InfoBotEnvTypes {
-  readonly options: Omit<InfoBotEnvOptions, 'split'>;
-  readonly obs: InfoBotObservation;
-  readonly action: InfoBotAction;
-}
-
-declare module '../../env/env.js' {
-  interface EnvTypes {
-    'infobot-small-v1': InfoBotEnvTypes;
-    'infobot-medium-v1': InfoBotEnvTypes;
-    'infobot-large-v1': InfoBotEnvTypes;
-    'infobot-xlarge-v1': InfoBotEnvTypes;
-  }
-}

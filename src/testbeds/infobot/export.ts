@@ -7,9 +7,11 @@
  *
  * An `infobot-*` record keeps only the last observation (the user's last utterance), so the
  * exporter replays the episode — the environment is seeded: the same seed and actions give the
- * same dialog — and checks the replay ends as the record says (last utterance, success, reward).
- * An episode played with other options or another user (a person, an LLM voice) does not replay
- * and is refused with the reason.
+ * same dialog acts — and checks the replay ends as the record says (last utterance, success,
+ * reward). When a person or an LLM voice said the user's turns, the record keeps their words
+ * (`userWords`, one per user turn): the dialog record has those words with the acts the replay
+ * gives. An episode played with other environment options does not replay and is refused with the
+ * reason.
  */
 import { join } from 'node:path';
 import { FormatError } from '../../core/errors.js';
@@ -80,7 +82,11 @@ function replay(where: string, e: RecordedEpisode): InfoBotDialog {
   const user = env as unknown as { readonly userAct: UserAct };
   const r0 = env.reset({ seed: e.seed, variant: e.trial });
   const goal = r0.info['goal'] as InfoBotDialog['goal'];
-  const turns: InfoBotTurn[] = [{ speaker: 'user', text: (r0.obs as { utterance: string }).utterance, act: user.userAct }];
+  const words = e.userWords;
+  if (words !== undefined && words.length !== e.actions.length + 1) throw new FormatError(where, undefined, `userWords has ${words.length} turns, the episode ${e.actions.length + 1} user turns (one per action and the opening)`);
+  /** The user's words of user turn `k`: the voice's when the record keeps them, else the simulated user's. */
+  const said = (k: number, utterance: string): string => words?.[k] ?? utterance;
+  const turns: InfoBotTurn[] = [{ speaker: 'user', text: said(0, (r0.obs as { utterance: string }).utterance), act: user.userAct }];
   let last: { utterance: string } = r0.obs as { utterance: string };
   let success = false;
   let reward = 0;
@@ -96,14 +102,16 @@ function replay(where: string, e: RecordedEpisode): InfoBotDialog {
     }
     turns.push({ speaker: 'agent', act });
     last = r.obs as { utterance: string };
-    turns.push({ speaker: 'user', text: last.utterance, act: user.userAct });
+    turns.push({ speaker: 'user', text: said(i + 1, last.utterance), act: user.userAct });
     reward += r.reward;
     ended = r.terminated || r.truncated;
     if (ended) success = r.info['success'] === true;
   });
   const recorded = (e.observation as { utterance?: unknown } | null)?.utterance;
-  if (!ended || last.utterance !== recorded || success !== e.success || Math.abs(reward - e.reward) > 1e-9) {
-    throw new FormatError(where, undefined, `the episode does not replay as recorded (last utterance ${JSON.stringify(last.utterance)} vs ${JSON.stringify(recorded)}): a person or an LLM voice played the user, whose words the record does not keep`);
+  const lastSaid = said(e.actions.length, last.utterance);
+  if (!ended || lastSaid !== recorded || success !== e.success || Math.abs(reward - e.reward) > 1e-9) {
+    const whose = words === undefined ? ': a person or an LLM voice played the user, whose words the record does not keep' : '';
+    throw new FormatError(where, undefined, `the episode does not replay as recorded (last utterance ${JSON.stringify(lastSaid)} vs ${JSON.stringify(recorded)})${whose}`);
   }
   return { env: e.env, kbSeed: 1, seed: e.seed, trial: e.trial, goal, turns, success, reward: e.reward };
 }

@@ -1,4 +1,4 @@
-/** KB-InfoBot movie domain: importing this module registers the `infobot-*-v1` environments and the agents. */
+/** KB-InfoBot movie domain (its environments `infobot-*-v1` and agents are registered through its descriptor, testbed.ts, when `dialogym` is imported). */
 export * from './slots.js';
 export * from './text.js';
 export * from './movie-kb.js';

@@ -146,3 +146,16 @@ export const REWARDS = {
  * ```
  */
 export const DEFAULT_MISSING = 0.2;
+
+/**
+ * The environment id of a split: `infobot-<split>-v1`.
+ *
+ * @example
+ * ```ts
+ * import { envId } from 'dialogym/infobot';
+ * envId('xlarge'); // 'infobot-xlarge-v1'
+ * ```
+ */
+export function envId(split: SplitName): string {
+  return `infobot-${split}-v1`;
+}

@@ -6,7 +6,7 @@
  * model); candidates that miss the answers cap the accuracy and leave training turns out.
  */
 import type { Dialog } from '../../core/dialog.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, errorText, optionName, renderErrorText, type ErrorText, type OptionName } from '../../core/errors.js';
 import type { KbFact } from '../../formats/babi.js';
 import type { ModelFileContent } from '../../formats/model-file.js';
 import { NAME_TYPE } from './hcn/entities.js';
@@ -132,11 +132,70 @@ const count = (n: number): string => n.toLocaleString('en-US');
  * ```
  */
 export function agreementIssue(c: Coverage, what: 'restaurants' | 'answers', where: string): string | undefined {
+  const t = agreementIssueText(c, what, [where]);
+  return t === undefined ? undefined : renderErrorText(t, (o) => o);
+}
+
+/**
+ * `agreementIssue` as an error text, for a `where` that names an option (`the ${optionName('data')} dialogs`:
+ * `the data dialogs` in the library, `the --data dialogs` from the CLI).
+ *
+ * @example
+ * ```ts
+ * import { agreementIssueText } from 'dialogym/restaurant';
+ * import { errorText, optionName } from 'dialogym';
+ * agreementIssueText({ found: 0, total: 2, missing: ['x', 'y'] }, 'restaurants', errorText`the ${optionName('data')} dialogs`);
+ * ```
+ */
+export function agreementIssueText(c: Coverage, what: 'restaurants' | 'answers', where: ErrorText): ErrorText | undefined {
   if (c.total === 0 || c.found >= AGREEMENT_MIN_SHARE * c.total) return undefined;
   const verb = what === 'restaurants' ? 'names' : 'holds';
   const of = c.found === 0 && c.total === 1 ? `the one ${what.slice(0, -1)}` : `the ${count(c.total)} ${what}`;
   const not = c.missing.map((m) => (m.length > 60 ? `${m.slice(0, 57)}...` : m)).join(', ');
-  return `${verb} ${count(c.found)} of ${of} in ${where} (not ${not}${c.total - c.found > c.missing.length ? ', …' : ''})`;
+  return [`${verb} ${count(c.found)} of ${of} in `, ...where, ` (not ${not}${c.total - c.found > c.missing.length ? ', …' : ''})`];
+}
+
+/**
+ * One agreement check: the input as its user named it (an option such as `kb`, or words such as
+ * `the KB stored in m.dgm`), its issue (undefined: it agrees) and the advice.
+ *
+ * @example
+ * ```ts
+ * import type { AgreementCheck } from 'dialogym/restaurant';
+ * import { optionName } from 'dialogym';
+ * const check: AgreementCheck = [optionName('kb'), undefined, 'give the KB the dialogs were made with'];
+ * ```
+ */
+export type AgreementCheck = readonly [subject: string | OptionName, issue: ErrorText | string | undefined, advice: ErrorText | string];
+
+/** The advice of a KB that disagrees. */
+export const KB_ADVICE = 'give the KB the dialogs were made with';
+/** The advice of a model file's stored KB that disagrees (e.g. a model trained with KB 1 on a test set of KB 2). */
+export const STORED_KB_ADVICE: ErrorText = errorText`give the KB of this data with ${optionName('kb')}`;
+/** The advice of candidates that disagree. */
+export const CANDIDATES_ADVICE = 'give the candidates of this data';
+
+const parts = (t: ErrorText | string | OptionName): ErrorText => (typeof t === 'string' ? [t] : 'option' in t ? [t] : (t as ErrorText));
+
+/**
+ * Refuses the first check that disagrees with a one-line ConfigError (`kb names 0 of … ; give the KB
+ * the dialogs were made with, or add force to go on anyway`); with `force`, tells `onWarning` of each
+ * one instead (`kb names 0 of … (going on: force)`) and returns.
+ *
+ * @example
+ * ```ts
+ * import { checkAgreements } from 'dialogym/restaurant';
+ * import { optionName } from 'dialogym';
+ * checkAgreements([[optionName('kb'), undefined, 'give the KB the dialogs were made with']], false); // agrees: nothing happens
+ * ```
+ */
+export function checkAgreements(checks: readonly AgreementCheck[], force: boolean | undefined, onWarning?: (text: ErrorText) => void): void {
+  for (const [subject, issue, advice] of checks) {
+    if (issue === undefined) continue;
+    const said = [...parts(subject), ' ', ...parts(issue)];
+    if (!force) throw new ConfigError([...said, '; ', ...parts(advice), ', or add ', optionName('force'), ' to go on anyway']);
+    onWarning?.([...said, ' (going on: ', optionName('force'), ')']);
+  }
 }
 
 /**

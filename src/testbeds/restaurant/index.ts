@@ -1,8 +1,8 @@
 /**
  * The restaurant-booking testbed (bAbI dialog tasks 1–6, Bordes, Boureau & Weston 2017): the KB
  * (memory and SQLite stores), the user/bot simulator that regenerates tasks 1–5, the rule-based
- * bots, the Hybrid Code Network and the Table 2 benchmark. Importing it registers the models
- * `rules`, `rules-dstc2` and `hcn` (and the generic rankers).
+ * bots, the Hybrid Code Network and the Table 2 benchmark. Its environments, agents and models
+ * are registered through its descriptor (testbed.ts) when `dialogym` is imported.
  *
  * @example
  * ```ts
@@ -11,8 +11,6 @@
  * ```
  * @module
  */
-import './models.js';
-import './online/babi.js';
 export * from './kb.js';
 export * from './kb-dialects.js';
 export * from './kb-sqlite.js';
@@ -32,5 +30,6 @@ export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMA
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
 export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
 export { babiEnvId } from './online/babi.js';
-export { AGREEMENT_MIN_SHARE, agreementIssue, candidateCoverage, checkKbAgreement, kbCoverage, storedRestaurants, type Coverage } from './agreement.js';
+export { chatReads, checkAllowCheckpoint, checkContextOptions, modelArg, type ContextOption, type ModelArg } from './model-context.js';
+export { AGREEMENT_MIN_SHARE, agreementIssue, agreementIssueText, candidateCoverage, checkAgreements, checkKbAgreement, kbCoverage, storedRestaurants, type AgreementCheck, type Coverage } from './agreement.js';
 export { babiDataset, playedTurns, collectedDialogFile, COLLECTED_CANDIDATES_FILE } from './export.js';

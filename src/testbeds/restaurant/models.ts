@@ -9,7 +9,7 @@
  */
 import '../../rankers/builtin.js';
 import { ConfigError, errorText, optionName } from '../../core/errors.js';
-import { models, pickTrainOptions, registerModel, type TrainOptions } from '../../rankers/registry.js';
+import { pickTrainOptions, type ModelDefinition, type TrainOptions } from '../../rankers/registry.js';
 import { Hcn } from './hcn/hcn.js';
 import { trainHcn } from './hcn/train.js';
 import { createDstc2RulesBot } from './rules/dstc2.js';
@@ -21,23 +21,30 @@ import { createRulesBot } from './rules/rules.js';
  */
 export const DSTC2_MODELS: readonly string[] = ['rules-dstc2'];
 
-if (!models.has('rules')) {
-  registerModel('rules', 'tasks 1-5, DSTC6: rule-based bot (state tracking, fixed policy); the 100% reference', {
-    create: (ctx) => createRulesBot(ctx.kb ? { kb: ctx.kb } : {}),
-  });
-
-  registerModel('rules-dstc2', "task 6: the paper's rule baseline (learns its wording from --train; + --kb); compare with the paper (tst 52.55%)", {
-    create: (ctx) => createDstc2RulesBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}),
-  });
-
-  registerModel('hcn', 'Hybrid Code Network (needs --kb); task 6: our best, with --rules-advice --advice-gate 0.98 (tst 53.1-53.5%)', {
-    train: (data, o: TrainOptions, hooks) => {
-      if (!data.kb?.facts) throw new ConfigError(errorText`hcn needs a KB file (${optionName('kb')}) to recognise entities`);
-      const opts = pickTrainOptions(o, ['hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize', 'rulesAdvice', 'adviceGate']);
-      if (opts.adviceGate !== undefined && !opts.rulesAdvice) throw new ConfigError(errorText`${optionName('adviceGate')} needs ${optionName('rulesAdvice')}`);
-      const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, opts, hooks);
-      return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: 0 };
+/** The restaurant testbed's models, in the order the registry lists them (its descriptor, testbed.ts, adds them to `models`). */
+export const RESTAURANT_MODELS: readonly ModelDefinition[] = [
+  {
+    name: 'rules',
+    description: 'tasks 1-5, DSTC6: rule-based bot (state tracking, fixed policy); the 100% reference',
+    entry: { create: (ctx) => createRulesBot(ctx.kb ? { kb: ctx.kb } : {}) },
+  },
+  {
+    name: 'rules-dstc2',
+    description: "task 6: the paper's rule baseline (learns its wording from --train; + --kb); compare with the paper (tst 52.55%)",
+    entry: { create: (ctx) => createDstc2RulesBot(ctx.train, ctx.kb ? { kb: ctx.kb } : {}) },
+  },
+  {
+    name: 'hcn',
+    description: 'Hybrid Code Network (needs --kb); task 6: our best, with --rules-advice --advice-gate 0.98 (tst 53.1-53.5%)',
+    entry: {
+      train: (data, o: TrainOptions, hooks) => {
+        if (!data.kb?.facts) throw new ConfigError(errorText`hcn needs a KB file (${optionName('kb')}) to recognise entities`);
+        const opts = pickTrainOptions(o, ['hidden', 'lr', 'epochs', 'patience', 'seed', 'batchSize', 'rulesAdvice', 'adviceGate']);
+        if (opts.adviceGate !== undefined && !opts.rulesAdvice) throw new ConfigError(errorText`${optionName('adviceGate')} needs ${optionName('rulesAdvice')}`);
+        const r = trainHcn({ train: data.train, dev: data.dev, facts: data.kb.facts, candidates: data.candidates }, opts, hooks);
+        return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: 0 };
+      },
+      load: (c, f, kb) => Hcn.fromModelFile(c, f, kb),
     },
-    load: (c, f, kb) => Hcn.fromModelFile(c, f, kb),
-  });
-}
+  },
+];

@@ -32,7 +32,7 @@
  */
 import type { Rng } from '../../../core/rng.js';
 import { STATUSES, type Action } from '../../../formats/airdialogue.js';
-import { Embedding, Gru, Linear, attend, attendRows, attendRowsBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, gruBackwardPacked, gruForwardPacked, type GruPacked, type Param } from '../../../nn/index.js';
+import { Embedding, Gru, GruStepper, Linear, RowSums, attend, attendRows, attendRowsBackward, pointerLoss, softmax, softmaxCrossEntropy, tanhBackward, tanhInPlace, gruBackwardPacked, gruForwardPacked, type GruPacked, type Param } from '../../../nn/index.js';
 import { EOD, FIELDS, FLIGHT_FIELDS, T1, T2, Vocab } from './tokens.js';
 import { CONSTRAINT_FEATURES, GLOBAL_FEATURES, constraintFeatures } from './constraints.js';
 import type { LearnedExample } from './data.js';
@@ -437,13 +437,13 @@ export class DialogueModel {
   }
 
   /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
-  private readout(h: Float32Array, e: Encoded, slots: Int32Array): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
+  private readout(h: Float32Array, e: Encoded, slots: Int32Array, k?: DecodeKernels): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
     const H = this.H;
-    const q = this.query.forward(h);
+    const q = forwardOn(this.query, h, k?.query);
     const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
     const u = concat(h, context);
-    const o = tanhInPlace(this.mix.forward(u));
-    const logits = this.out.forward(o);
+    const o = tanhInPlace(forwardOn(this.mix, u, k?.mix));
+    const logits = forwardOn(this.out, o, k?.out);
     // with match flags the agent names flights by pointing only (ModelSizes.match)
     if (this.pointOnly) for (let i = 0; i < slots.length; i++) logits[slots[i]!] = -Infinity;
     const a = this.copyGate.forward(o)[0]!;
@@ -848,7 +848,7 @@ export class DialogueModel {
   predictState(p: Prepared, rng?: Rng): Action {
     if (this.role !== 'agent') throw new Error('predictState: only the agent model has a state model');
     const e = this.encode(p);
-    const caches = this.gru.forward(Array.from(p.ids, (id) => this.emb.row(id)), e.h0);
+    const caches = this.states(p, e.h0, this.decodeKernels());
     const hT = caches[p.endPos]!.h;
     const sf = this.stateFeatures(p);
     const status = choose(probs(this.statusLogits(hT, sf)), rng);
@@ -865,14 +865,42 @@ export class DialogueModel {
   }
 
   /**
+   * The kernels of decoding with the weights as they are now (nn/row-sums.ts: the output layer
+   * and the dialogue GRU on WebAssembly SIMD, the numbers of `Linear.forward` and `Gru.step` bit
+   * for bit); parts are absent without WebAssembly SIMD (or for an odd hidden size). Make new
+   * ones after the weights change.
+   */
+  decodeKernels(): DecodeKernels {
+    const held = (l: Linear): RowSums | undefined => RowSums.create(l.W.data, l.outputSize, l.inputSize);
+    const [out, query, mix, gru] = [held(this.out), held(this.query), held(this.mix), GruStepper.create(this.gru)];
+    return { ...(out ? { out } : {}), ...(query ? { query } : {}), ...(mix ? { mix } : {}), ...(gru ? { gru } : {}) };
+  }
+
+  /** The dialogue GRU's next state (`Gru.step`'s, through `k.gru` when there is one). */
+  gruStep(x: Float32Array, h: Float32Array, k?: DecodeKernels): Float32Array {
+    return k?.gru ? k.gru.step(x, h) : this.gru.step(x, h).h;
+  }
+
+  /** The dialogue GRU's state after each token of `p`, from h0. */
+  private states(p: Prepared, h0: Float32Array, k: DecodeKernels): GruState[] {
+    const out: GruState[] = [];
+    let h = h0;
+    for (let t = 0; t < p.ids.length; t++) {
+      h = this.gruStep(this.emb.row(p.ids[t]!), h, k);
+      out.push({ h });
+    }
+    return out;
+  }
+
+  /**
    * The most probable next word from state h under the copy mixture (module description), or one
    * drawn from the mixture when `rng` is given (self-play for REINFORCE); never
    * `<pad>`, and `<unk>` only by copying a slot whose word is outside the vocabulary (that word is
    * returned).
    */
-  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords' | 'flightSlots' | 'flightSlotWords'>, rng?: Rng): NextWord {
+  nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords' | 'flightSlots' | 'flightSlotWords'>, rng?: Rng, k?: DecodeKernels): NextWord {
     const [slots, slotWords] = this.role === 'agent' ? [p.flightSlots, p.flightSlotWords] : [p.slots, p.slotWords];
-    const r = this.readout(h, e, slots);
+    const r = this.readout(h, e, slots, k);
     const prob = new Float32Array(r.logits.length);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
@@ -898,7 +926,8 @@ export class DialogueModel {
    */
   decodeTurns(p: Prepared, maxLen = 40): { generated: string[][]; reference: string[][] } {
     const e = this.encode(p);
-    const caches = this.gru.forward(Array.from(p.ids, (id) => this.emb.row(id)), e.h0);
+    const k = this.decodeKernels();
+    const caches = this.states(p, e.h0, k);
     const marker = this.vocab.id(this.role === 'agent' ? T2 : T1);
     const stops = new Set([this.vocab.id(T1), this.vocab.id(T2), this.vocab.id(EOD)]);
     const generated: string[][] = [];
@@ -912,11 +941,11 @@ export class DialogueModel {
       const gen: string[] = [];
       const before = this.saidBefore(p, t);
       const et = this.withSaid(e, p, before.said, before.words);
-      for (let k = 0; k < maxLen; k++) {
-        const w = this.nextWord(h, et, p);
+      for (let n = 0; n < maxLen; n++) {
+        const w = this.nextWord(h, et, p, undefined, k);
         if (stops.has(w.id)) break;
         gen.push(w.word);
-        h = this.gru.step(this.emb.row(w.id), h).h;
+        h = this.gruStep(this.emb.row(w.id), h, k);
       }
       generated.push(gen);
     }
@@ -945,6 +974,22 @@ interface StateFeatures {
   /** The global constraint features and the global layer's output (`sizes.constraints`), else null. */
   global: Float32Array | null;
   globalOut: Float32Array | null;
+}
+
+/** Decoding kernels of a model's current weights (`DialogueModel.decodeKernels`). */
+export interface DecodeKernels {
+  readonly out?: RowSums;
+  readonly query?: RowSums;
+  readonly mix?: RowSums;
+  readonly gru?: GruStepper;
+}
+
+/** `layer.forward(x)`, on `held` (the layer's weights in `RowSums`) when given: the same numbers, bit for bit. */
+function forwardOn(layer: Linear, x: Float32Array, held: RowSums | undefined): Float32Array {
+  if (!held) return layer.forward(x);
+  held.start(layer.b?.data ?? null);
+  held.add(x);
+  return Float32Array.from(held.sums);
 }
 
 export interface NextWord {

@@ -14,7 +14,7 @@ import { agentPolicies, customerPolicies } from '../policies.js';
 import type { ScoreReport } from '../scorer.js';
 import { corpusBleu } from './bleu.js';
 import { oodContext, type LearnedExample, type OodSetting } from './data.js';
-import { prepare, type DialogueModel, type Prepared } from './model.js';
+import { prepare, type DecodeKernels, type DialogueModel, type Prepared } from './model.js';
 import { EOD, T1, T2, flightTokens, intentTokens, reservationToken, tokenizeText } from './tokens.js';
 import type { AirModels } from './train.js';
 
@@ -45,6 +45,7 @@ class Stream {
   private h: Float32Array;
   private readonly enc: ReturnType<DialogueModel['encode']>;
   private readonly p: Prepared;
+  private readonly kernels: DecodeKernels;
 
   constructor(
     private readonly model: DialogueModel,
@@ -52,6 +53,8 @@ class Stream {
     private readonly maxLen: number,
   ) {
     this.p = prepare(ctx, model.vocab);
+    // the weights do not change during a session: decode on kernels made from them now
+    this.kernels = model.decodeKernels();
     this.enc = model.encode(this.p);
     this.h = this.enc.h0;
   }
@@ -62,7 +65,7 @@ class Stream {
     const id = this.model.vocab.id(word);
     if (speaker === 0 && !this.said.has(id)) this.said.set(id, this.words.length - 1);
     if (speaker === 0 && word !== T1 && word !== T2 && word !== EOD) this.saidWords.push(word);
-    this.h = this.model.gru.step(this.model.emb.row(id), this.h).h;
+    this.h = this.model.gruStep(this.model.emb.row(id), this.h, this.kernels);
   }
 
   /** Opens a turn with `marker` and decodes it; returns its words and whether `<eod>` ended it. */
@@ -71,7 +74,7 @@ class Stream {
     const out: string[] = [];
     const enc = this.model.withSaid(this.enc, this.p, this.said, this.saidWords);
     for (let k = 0; k < this.maxLen; k++) {
-      const w = this.model.nextWord(this.h, enc, this.p, rng);
+      const w = this.model.nextWord(this.h, enc, this.p, rng, this.kernels);
       if (w.word === T1 || w.word === T2) break;
       if (w.word === EOD) {
         this.feed(EOD, speaker);

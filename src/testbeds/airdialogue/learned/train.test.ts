@@ -111,3 +111,15 @@ test('batched kernels: the scalar path of the matrix products trains the same mo
     setMatMulScalar(was);
   }
 });
+
+test('threads: 1, 2 and 3 threads train the same weights and losses, bit for bit (the batch in parts of 2 dialogues, their gradients summed in part order)', () => {
+  const o = { ...opts, batch: 6, epochs: 1 };
+  const runs = [1, 2, 3].map((threads) => trainAirModels(s.train, s.dev, { ...o, threads }));
+  for (const r of runs.slice(1)) {
+    assert.deepEqual(r.curve.map((p) => [p.trainLm, p.devLm, p.devState]), runs[0]!.curve.map((p) => [p.trainLm, p.devLm, p.devState]));
+    assert.deepEqual(encodeModelFile(airModelsContent(r.models)), encodeModelFile(airModelsContent(runs[0]!.models)));
+  }
+  // the values are back in ordinary memory after training
+  assert.ok(!(runs[1]!.models.agent.params[0]!.data.buffer instanceof SharedArrayBuffer));
+  assert.throws(() => trainAirModels(s.train, s.dev, { ...o, threads: 0 }), /threads must be a positive integer, got 0/);
+});

@@ -11,16 +11,19 @@
 import { createRng } from '../../../core/rng.js';
 import { ModelFileError } from '../../../core/errors.js';
 import type { AirExample } from '../../../formats/airdialogue.js';
+import { ConfigError } from '../../../core/errors.js';
 import { readModelFile, tensorOf, writeModelFile, type ModelFileContent } from '../../../formats/model-file.js';
-import { adam, clipGradNorm, restore, snapshot, zeroGrads, type Param } from '../../../nn/index.js';
+import { adam, clipGradNorm, restore, snapshot, type Param } from '../../../nn/index.js';
 import { nameExact, scoreAction } from '../scorer.js';
 import { addBleuSegment, bleuOf, emptyBleuStats, mergeBleuStats, type BleuStats } from './bleu.js';
-import { learnedSetOf, toLearned, type LearnedSet } from './data.js';
-import { DialogueModel, countOwn, prepare, type ModelSizes } from './model.js';
+import { learnedSetOf, toLearned, type LearnedExample, type LearnedSet } from './data.js';
+import { DialogueModel, prepare, type ModelSizes } from './model.js';
+import { BatchRunner, PART_DIALOGUES } from './parallel.js';
 import { Vocab } from './tokens.js';
 
-/** The registry/model-file name of the learned AirDialogue models. */
-export const LEARNED_MODEL_NAME = 'airdialogue-seq2seq';
+import { LEARNED_MODEL_NAME } from './model-name.js';
+
+export { LEARNED_MODEL_NAME };
 
 /**
  * Customer model, agent model (with its state model) and their shared vocabulary, as
@@ -77,6 +80,12 @@ export interface AirTrainOptions {
   /** Gradient clipping norm (default 5). */
   clip?: number;
   seed?: number;
+  /**
+   * Threads computing each batch (default 1): the main one and `threads − 1` workers, each on
+   * parts of 2 dialogues (parallel.ts). The results do not depend on it (same weights, same
+   * losses, bit for bit); more threads than parts of a batch (batch / 2) are not used.
+   */
+  threads?: number;
   /** Called after each training dialogue. */
   onProgress?: (done: number, total: number, note: string) => void;
   /** Called after each epoch with its figures. */
@@ -142,20 +151,25 @@ export function airModelParams(m: AirModels): Param[] {
   return [...m.customer.params, ...m.agent.params];
 }
 
-function devLoss(m: AirModels, dev: LearnedSet, batch: number): { lm: number; state: number } {
+/** The examples of `set` from … to − 1 cut into parts of `PART_DIALOGUES` (parallel.ts). */
+function partsOf(set: LearnedSet, ids: readonly number[]): LearnedExample[][] {
+  const parts: LearnedExample[][] = [];
+  for (let k = 0; k < ids.length; k += PART_DIALOGUES) parts.push(ids.slice(k, k + PART_DIALOGUES).map((i) => set.get(i)));
+  return parts;
+}
+
+function devLoss(runner: BatchRunner, dev: LearnedSet, batch: number): { lm: number; state: number } {
   let lm = 0;
   let tokens = 0;
   let state = 0;
-  // in batches (`lossBatch`: the same losses as one by one, bit for bit)
+  // in batches (`lossBatch`: the same losses as one by one, bit for bit, however the batch is cut)
   for (let b = 0; b < dev.length; b += batch) {
-    const ps = Array.from({ length: Math.min(batch, dev.length - b) }, (_, k) => prepare(dev.get(b + k), m.vocab));
-    const c = m.customer.lossBatch(ps);
-    const a = m.agent.lossBatch(ps);
-    ps.forEach((_, k) => {
-      lm += c[k]!.lm + a[k]!.lm;
-      tokens += c[k]!.tokens + a[k]!.tokens;
-      state += a[k]!.state;
-    });
+    const ids = Array.from({ length: Math.min(batch, dev.length - b) }, (_, k) => b + k);
+    for (const l of runner.run(partsOf(dev, ids), false, batch)) {
+      lm += l.lm;
+      tokens += l.tokens;
+      state += l.state;
+    }
   }
   return { lm: lm / Math.max(1, tokens), state: state / Math.max(1, dev.length) };
 }
@@ -194,40 +208,43 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
   let bestEpoch = 0;
   let bestWeights = snapshot(params);
   const total = epochs * train.length;
+  const threads = o.threads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`threads must be a positive integer, got ${threads}`);
+  const runner = new BatchRunner(models, params, threads, Math.ceil(batch / PART_DIALOGUES));
   let done = 0;
-  for (let epoch = 1; epoch <= epochs; epoch++) {
-    const t0 = Date.now();
-    opt.lr = (o.lr ?? 0.01) * (o.lrDecay ?? 1) ** (epoch - 1);
-    const order = rng.shuffle(Array.from({ length: train.length }, (_, i) => i));
-    let lmSum = 0;
-    let tokSum = 0;
-    for (let b = 0; b < order.length; b += batch) {
-      zeroGrads(params);
-      const ids = order.slice(b, b + batch);
-      const ps = ids.map((i) => prepare(train.get(i), vocab));
-      // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch);
-      // the batch's dialogues go through each model together (`lossBatch`: one packed GRU run)
-      const c = models.customer.lossBatch(ps, true, ps.map((p) => 1 / ids.length / Math.max(1, countOwn(p, 0))));
-      const a = models.agent.lossBatch(ps, true, ps.map((p) => 1 / ids.length / Math.max(1, countOwn(p, 1))));
-      ps.forEach((_, k) => {
-        lmSum += c[k]!.lm + a[k]!.lm;
-        tokSum += c[k]!.tokens + a[k]!.tokens;
-        done++;
-      });
-      clipGradNorm(params, o.clip ?? 5);
-      opt.step(params);
-      o.onProgress?.(done, total, `epoch ${epoch}/${epochs} loss ${(lmSum / Math.max(1, tokSum)).toFixed(3)}`);
+  try {
+    for (let epoch = 1; epoch <= epochs; epoch++) {
+      const t0 = Date.now();
+      opt.lr = (o.lr ?? 0.01) * (o.lrDecay ?? 1) ** (epoch - 1);
+      const order = rng.shuffle(Array.from({ length: train.length }, (_, i) => i));
+      let lmSum = 0;
+      let tokSum = 0;
+      for (let b = 0; b < order.length; b += batch) {
+        const ids = order.slice(b, b + batch);
+        // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch);
+        // the batch in parts of 2 dialogues, each part's dialogues through each model together (`lossBatch`: one packed GRU run)
+        for (const l of runner.run(partsOf(train, ids), true, ids.length)) {
+          lmSum += l.lm;
+          tokSum += l.tokens;
+          done++;
+        }
+        clipGradNorm(params, o.clip ?? 5);
+        opt.step(params);
+        o.onProgress?.(done, total, `epoch ${epoch}/${epochs} loss ${(lmSum / Math.max(1, tokSum)).toFixed(3)}`);
+      }
+      const d = devLoss(runner, dev, batch);
+      const point: EpochPoint = { epoch, trainLm: lmSum / Math.max(1, tokSum), devLm: d.lm, devState: d.state, devLoss: d.lm + d.state, seconds: (Date.now() - t0) / 1000 };
+      curve.push(point);
+      o.onEpoch?.(point);
+      if (point.devLoss < best) {
+        best = point.devLoss;
+        bestEpoch = epoch;
+        bestWeights = snapshot(params);
+        o.onBest?.({ ...models, meta: { ...models.meta, bestEpoch: epoch } }, epoch);
+      }
     }
-    const d = devLoss(models, dev, batch);
-    const point: EpochPoint = { epoch, trainLm: lmSum / Math.max(1, tokSum), devLm: d.lm, devState: d.state, devLoss: d.lm + d.state, seconds: (Date.now() - t0) / 1000 };
-    curve.push(point);
-    o.onEpoch?.(point);
-    if (point.devLoss < best) {
-      best = point.devLoss;
-      bestEpoch = epoch;
-      bestWeights = snapshot(params);
-      o.onBest?.({ ...models, meta: { ...models.meta, bestEpoch: epoch } }, epoch);
-    }
+  } finally {
+    runner.close();
   }
   restore(params, bestWeights);
   return { models: { ...models, meta: { ...models.meta, bestEpoch } }, curve, bestEpoch };

@@ -8,7 +8,8 @@
 import { createRng, type Rng } from '../../../core/rng.js';
 import { memoLast } from '../../../core/memo.js';
 import { ConfigError } from '../../../core/errors.js';
-import { envs, registerEnv } from '../../../env/env.js';
+import type { EnvDefinition } from '../../../env/env.js';
+import { babiEnvId } from './ids.js';
 import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
 import { BABI_KB } from '../kb-dialects.js';
 import {
@@ -31,7 +32,7 @@ import {
 } from '../patterns.js';
 import { orderResults, validCalls, type TaskId } from '../simulator.js';
 import { babiDataset } from '../export.js';
-import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantAction, type RestaurantEnvOptions, type RestaurantObservation } from './env.js';
+import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantEnvOptions } from './env.js';
 import type { CallSlot, Goal, InfoKind } from './goal.js';
 import type { UserLanguage } from './user.js';
 
@@ -132,40 +133,15 @@ export function babiSetting(task: TaskId, vocab: VocabHalf, restaurants: readonl
   };
 }
 
+export { babiEnvId } from './ids.js';
+
 /**
- * The id of a bAbI online environment: `restaurant-task<task>-v<version>`, or `-oov-v<version>`
- * for the OOV half (version 1 by default).
- *
- * @example
- * ```ts
- * import { babiEnvId } from 'dialogym/restaurant';
- * babiEnvId(5, 'oov'); // 'restaurant-task5-oov-v1'
- * babiEnvId(5, 'iv', 2); // 'restaurant-task5-v2'
- * ```
+ * The definition of `restaurant-task<task>[-oov]-v<version>`: what the testbed's entry point
+ * (testbed.ts) gives each declared id — the restaurant family with the bAbI dataset export, and the builder.
  */
-export function babiEnvId(task: TaskId, vocab: VocabHalf, version: 1 | 2 = 1): string {
-  return `restaurant-task${task}${vocab === 'oov' ? '-oov' : ''}-v${version}`;
-}
-
-type BabiEnvId = `restaurant-task${TaskId}-v${1 | 2}` | `restaurant-task${TaskId}-oov-v${1 | 2}`;
-type RestaurantEnvTypeMap = { readonly [K in BabiEnvId]: { readonly options: RestaurantEnvOptions; readonly obs: RestaurantObservation; readonly action: RestaurantAction } };
-
-declare module '../../../env/env.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface EnvTypes extends RestaurantEnvTypeMap {}
-}
-
-const TASK_TITLES: Readonly<Record<TaskId, string>> = { 1: 'issuing API calls', 2: 'updating API calls', 3: 'displaying options', 4: 'providing extra information', 5: 'full dialogs' };
-
-for (const version of [1, 2] as const) {
-  for (const vocab of ['iv', 'oov'] as const) {
-    for (const task of [1, 2, 3, 4, 5] as const) {
-      const id = babiEnvId(task, vocab, version);
-      if (envs.has(id)) continue;
-      const user = version === 1 ? 'the simulated user' : 'a simulated user that reads meaning (any wording)';
-      registerEnv<RestaurantEnvOptions>(id, `bAbI dialog task ${task} (${TASK_TITLES[task]}) online, ${vocab === 'oov' ? 'out-of-vocabulary' : 'in-vocabulary'} KB half: play the bot against ${user}`, { ...RESTAURANT_FAMILY, dataset: babiDataset(task) }, (o) =>
-        new RestaurantEnv(babiSetting(task, vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1), version), o),
-      );
-    }
-  }
+export function babiEnv(a: { readonly task: TaskId; readonly vocab: VocabHalf; readonly version: 1 | 2 }): EnvDefinition<RestaurantEnvOptions> {
+  return {
+    family: { ...RESTAURANT_FAMILY, dataset: babiDataset(a.task) },
+    build: (o) => new RestaurantEnv(babiSetting(a.task, a.vocab, o.restaurants ?? generatedKb(o.kbSeed ?? 1), a.version), o),
+  };
 }

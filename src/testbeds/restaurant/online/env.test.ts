@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { envs, make } from '../../../env/env.js';
 import { InvalidActionError, StateError } from '../../../core/errors.js';
 import { createRulesBot } from '../rules/rules.js';
-import './babi.js';
+import '../../../index.js'; // every testbed, loaded
 import type { ToolSpec } from '../../../env/env.js';
 import { play, rulesFor } from '../testing/online.js';
 

@@ -29,6 +29,7 @@ import { hearReading, hearV1, INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type H
 import { UtteranceReader } from './reader.js';
 import { variedLanguage } from './varied.js';
 import { UserActRecorder } from './user-act.js';
+import { restaurantPersonView } from '../person.js';
 
 /**
  * What the agent of an online restaurant environment sees: the user's latest utterance, the KB
@@ -111,8 +112,8 @@ export const USER_STYLES: readonly UserStyle[] = ['dataset', 'varied'];
 /** The names of `RestaurantEnvOptions` (internal): `make` refuses any other key. The record's type makes the compiler check the list is complete. */
 export const RESTAURANT_ENV_OPTIONS: readonly string[] = Object.keys({ maxTurns: true, seed: true, restaurants: true, kbSeed: true, userStyle: true } satisfies Record<keyof RestaurantEnvOptions, true>);
 
-/** The restaurant environments' family (internal): their options and the schema bounding them (`schemas/env-restaurant.schema.json`). */
-export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, schema: 'env-restaurant' };
+/** The restaurant environments' family (internal): their options, the schema bounding them (`schemas/env-restaurant.schema.json`) and what a person sees of them (`person.ts`). */
+export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, schema: 'env-restaurant', person: restaurantPersonView };
 
 /** Everything that differs between the online environments (internal). */
 export interface OnlineSetting {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { make } from '../../../env/env.js';
-import './babi.js';
+import '../../../index.js'; // every testbed, loaded
 import { rulesAgent, transcriptHash } from '../testing/online.js';
 
 const IDS = [1, 2, 3, 4, 5].flatMap((t) => [`restaurant-task${t}-v1`, `restaurant-task${t}-oov-v1`]);

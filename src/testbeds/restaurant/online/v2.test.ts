@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../../core/errors.js';
 import { make } from '../../../env/env.js';
-import './babi.js';
+import '../../../index.js'; // every testbed, loaded
 import { NOT_UNDERSTOOD } from './lexicon.js';
 import { VARIED } from './varied.js';
 import { GREETINGS } from '../patterns.js';

@@ -6,7 +6,7 @@ import { ConfigError } from '../../../core/errors.js';
 import { readBabiDialogs, readBabiKb } from '../../../formats/babi.js';
 import { accuracy } from '../../../metrics/ranking.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
-import '../models.js';
+import '../../../index.js'; // every testbed, loaded
 import { b, GREET, resto, u } from '../testing/dstc2.js';
 import { cli, oneLineError } from '../../../../test/cli.js';
 import { babiDir, skipUnless } from '../../../../test/shared-data.js';

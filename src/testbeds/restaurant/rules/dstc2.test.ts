@@ -8,7 +8,7 @@ import { readBabiDialogs, readBabiKb } from '../../../formats/babi.js';
 import { accuracy } from '../../../metrics/ranking.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { createModel } from '../../../rankers/registry.js';
-import '../models.js';
+import '../../../index.js'; // every testbed, loaded
 import { b, GREET, resto, u } from '../testing/dstc2.js';
 import { babiDir, cliPath, skipUnless } from '../../../../test/shared-data.js';
 import { apiCall, constraintKey, createDstc2RulesBot } from './dstc2.js';

@@ -202,18 +202,20 @@ export type Vocabulary = (word: string) => Slot | undefined;
 
 /**
  * Understands one user utterance (bAbI or DSTC6 wording; case and outer spaces ignored), then any
- * wording (`understandFree`) when the templates do not account for it.
+ * wording (`understandFree`) when the templates do not account for it. `guess`: open values the
+ * vocabulary does not know are also read by their cue words (`in <word>`, `<word> food`), as
+ * without a vocabulary (a bot without a KB, whose vocabulary is only what it heard).
  */
-export function understand(utterance: string, vocab?: Vocabulary): UserAct {
+export function understand(utterance: string, vocab?: Vocabulary, guess = false): UserAct {
   const s = utterance.trim().toLowerCase().replace(/\s+/g, ' ');
   const act = understandTemplates(s);
   if (s === '<silence>' || s === '') return act;
-  if (act.kind === 'unknown') return understandFree(s, vocab);
+  if (act.kind === 'unknown') return understandFree(s, vocab, guess);
   if (act.kind === 'request' || act.kind === 'inform') {
     // Slots the templates missed (`for 4 people`, a cuisine without `food`), and KB types first.
-    const slots = retype({ ...freeSlots(canonicalRestaurantText(s), vocab), ...act.slots }, vocab);
+    const slots = retype({ ...freeSlots(canonicalRestaurantText(s), vocab, guess), ...act.slots }, vocab);
     // Slot phrases in a booking request of other wording (`book a table for 4 in rome`): a request.
-    if (act.kind === 'inform' && !act.update && understandFree(s, vocab).kind === 'request') return { kind: 'request', slots };
+    if (act.kind === 'inform' && !act.update && understandFree(s, vocab, guess).kind === 'request') return { kind: 'request', slots };
     return { ...act, slots };
   }
   return act;
@@ -242,9 +244,10 @@ const PARTY_WORDS = new Set(['two', 'three', 'four', 'five', 'six', 'seven', 'ei
  * (`canonicalRestaurantText`): closed values anywhere (not negated), party sizes
  * that are KB sizes and not times or ratings, and cuisines/locations the vocabulary knows; the last
  * value of a slot wins (`italian, no wait, french`). Without a
- * vocabulary, `in <word>` is a location and `<word> food|cuisine` a cuisine (stop words excluded).
+ * vocabulary (or with `guess`, for the words it does not know), `in <word>` is a location and
+ * `<word> food|cuisine` a cuisine (stop words excluded).
  */
-export function freeSlots(c: string, vocab?: Vocabulary): SlotValues {
+export function freeSlots(c: string, vocab?: Vocabulary, guess = false): SlotValues {
   const toks = c.split(' ').filter((t) => t.length > 0);
   const out: SlotValues = {};
   toks.forEach((t, i) => {
@@ -266,7 +269,7 @@ export function freeSlots(c: string, vocab?: Vocabulary): SlotValues {
       out[open] = t; // the last value wins: `italian, no wait, french`
       return;
     }
-    if (vocab || NOT_A_VALUE.has(t) || closedSlotOf(t) !== undefined) return;
+    if ((vocab && !guess) || NOT_A_VALUE.has(t) || closedSlotOf(t) !== undefined) return;
     if (prev === 'in') out.location = t;
     else if (toks[i + 1] === 'food' || toks[i + 1] === 'cuisine') out.cuisine = t;
   });
@@ -279,14 +282,17 @@ const has = (re: RegExp, s: string): boolean => re.test(s);
  * Any wording, read from keywords on the utterance in the KB's words (see the module description).
  * Context-free: `yes`, `no` and `reject` are resolved against the bot's last turn by the state.
  */
-export function understandFree(utterance: string, vocab?: Vocabulary): UserAct {
+export function understandFree(utterance: string, vocab?: Vocabulary, guess = false): UserAct {
   const c = canonicalRestaurantText(utterance);
   if (c === '' || c === '<silence>') return { kind: 'silence' };
-  const slots = freeSlots(c, vocab);
+  const slots = freeSlots(c, vocab, guess);
   const any = nonEmpty(slots);
   const request = has(/\b(?:book|booking|reserve|reservation|table|restaurant|restaurants|somewhere|place|eat|dinner|lunch|looking for|find|search|recommend)\b/, c);
   const greeting = /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))(?: there| bot| again)?$/.test(c);
   if (greeting) return { kind: 'greet' };
+  // A booking at a named restaurant in other words (`please reserve a table at resto_rome_cheap_thai_2stars`): KB names hold underscores.
+  const at = request ? /\bat (\S+_\S+)$|\bat (\S+_\S+) /.exec(c) : null;
+  if (at) return { kind: 'request-at', restaurant: (at[1] ?? at[2]) as string };
   const info = /\b(?:phone|telephone|call them|phone number|their number|contact)\b/.test(c) ? 'phone' : /\b(?:address|where is it|where is that|where are they|located)\b/.test(c) ? 'address' : undefined;
   if (info && !any) return { kind: 'ask-info', info };
   if (!any) {

@@ -7,7 +7,7 @@ import { readBabiDialogs } from '../../../formats/babi.js';
 import { dstc6History } from '../../../formats/dstc6.js';
 import { accuracy } from '../../../metrics/ranking.js';
 import { createModel } from '../../../rankers/registry.js';
-import '../models.js';
+import '../../../index.js'; // every testbed, loaded
 import { argmax, isResponder, responderAsRanker } from '../../../rankers/ranker.js';
 import { babiDir, dstc6Dir, skipUnless, TASK_NAMES } from '../../../../test/shared-data.js';
 import { createRulesBot } from './rules.js';

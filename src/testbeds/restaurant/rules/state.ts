@@ -232,7 +232,8 @@ export function applyTurn(st: DialogState, t: Turn, i: number): void {
   else {
     if (t.text === '<silence>') st.dialect ??= 'dstc6';
     else if (t.text === '<SILENCE>') st.dialect ??= 'babi';
-    applyUser(st, understand(t.text, (w) => st.vocab.get(w) ?? st.lexicon.get(w)));
+    // Without a KB vocabulary the bot also guesses open values by their cue words (`in <word>`, `<word> food`).
+    applyUser(st, understand(t.text, (w) => st.vocab.get(w) ?? st.lexicon.get(w), st.vocab.size === 0));
   }
 }
 

@@ -4,18 +4,17 @@
  * parameters), or any response model of the registry / a model file (hcn, memn2n, …; rankers
  * need `candidates`), answering `observation.history`.
  */
-import { ConfigError } from '../core/errors.js';
-import type { Turn } from '../core/dialog.js';
-import { readBabiCandidates } from '../formats/babi.js';
-import { createModel, creatableModels, isModelFile, resolveModelContent } from '../rankers/registry.js';
-import { readModelFile } from '../formats/model-file.js';
-import type { ToolSpec } from '../env/env.js';
-import { restaurantsToKbFacts, readKb } from '../testbeds/restaurant/kb-dialects.js';
-import { createRulesBot, type RulesBot } from '../testbeds/restaurant/rules/rules.js';
-import '../testbeds/restaurant/models.js';
-import { chatModelOf, type Conversation } from '../testbeds/restaurant/chat/chat-model.js';
-import type { AgentFamily } from '../agents/registry.js';
-import type { AgentRequest } from '../agents/protocol.js';
+import { ConfigError } from '../../core/errors.js';
+import type { Turn } from '../../core/dialog.js';
+import { readBabiCandidates } from '../../formats/babi.js';
+import { createModel, creatableModels, isModelFile, resolveModelContent } from '../../rankers/registry.js';
+import { readModelFile } from '../../formats/model-file.js';
+import type { ToolSpec } from '../../env/env.js';
+import { restaurantsToKbFacts, readKb } from './kb-dialects.js';
+import { createRulesBot, type RulesBot } from './rules/rules.js';
+import { chatModelOf, type Conversation } from './chat/chat-model.js';
+import type { TestbedAgentFamily } from '../testbed.js';
+import type { AgentRequest } from '../../agents/protocol.js';
 
 function apiParams(tools: readonly ToolSpec[]): string[] {
   const t = tools.find((x) => x.function.name === 'api_call');
@@ -36,9 +35,8 @@ function historyOf(req: AgentRequest): Turn[] {
   return h as Turn[];
 }
 
-/** The restaurant family of the `agents` registry. */
-export const restaurantAgents: AgentFamily = {
-  plays: (envId) => /^(restaurant|dstc6)-/.test(envId),
+/** The restaurant family of the `agents` registry (its entry point in testbed.ts; it plays the restaurant and DSTC6 environments). */
+export const restaurantAgents: TestbedAgentFamily = {
   names: () => ['rules', ...creatableModels().filter((m) => m !== 'rules')],
   load(model, opts) {
     if (model === 'rules') {

@@ -5,23 +5,23 @@
  * (the split's generated KB), and answer with the `request` / `inform` tools. `max` reads the
  * user's goal and is refused.
  */
-import { ConfigError } from '../core/errors.js';
-import { createRng } from '../core/rng.js';
-import { InfoBotEnv } from '../testbeds/infobot/env.js';
-import { createInfoBotAgent } from '../testbeds/infobot/evaluate.js';
-import { infobotAgents, type InfoBotAgent } from '../testbeds/infobot/agents/agent.js';
-import type { InfoBotAction } from '../testbeds/infobot/acts.js';
-import { isPolicyFile } from '../testbeds/infobot/agents/trained-agents.js';
-import type { AgentFamily } from '../agents/registry.js';
+import { ConfigError } from '../../../core/errors.js';
+import { createRng } from '../../../core/rng.js';
+import { InfoBotEnv } from '../env.js';
+import { createInfoBotAgent } from '../evaluate.js';
+import { infobotAgents, type InfoBotAgent } from './agent.js';
+import './max-agent.js'; // listed (createAgent refuses it: it reads the user's goal)
+import type { InfoBotAction } from '../acts.js';
+import { isPolicyFile } from './trained-agents.js';
+import type { TestbedAgentFamily } from '../../testbed.js';
 
 /** An InfoBot action as the environment's tool call. */
 function infoBotToolCall(a: InfoBotAction): { tool: string; arguments: Record<string, unknown> } {
   return a.act === 'request' ? { tool: 'request', arguments: { slot: a.slot } } : { tool: 'inform', arguments: { results: [...a.results] } };
 }
 
-/** The KB-InfoBot family of the `agents` registry. */
-export const infobotFamily: AgentFamily = {
-  plays: (envId) => envId.startsWith('infobot-'),
+/** The KB-InfoBot family of the `agents` registry (its entry point in testbed.ts). */
+export const infobotFamily: TestbedAgentFamily = {
   names: () => infobotAgents.names(),
   load(model) {
     if (!infobotAgents.has(model) && !isPolicyFile(model)) return undefined;

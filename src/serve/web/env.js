@@ -1,0 +1,271 @@
+// dialogym: a person in an environment's dialog (`dialogym serve --env <id>`), over /api/env/….
+// As the user: the goal card and, each turn, what the simulated user does now (the hint); you
+// write the user's words, the agent answers. As the agent: what an agent sees (KB results, tables)
+// and the environment's tools as forms; the simulated user talks. At the end: the outcome in words.
+// No framework, no CDN; every string goes through textContent (never innerHTML).
+
+const $ = (id) => document.getElementById(id);
+const log = $('log');
+const form = $('form');
+const input = $('text');
+const sendButton = $('send');
+const status = $('status');
+const hint = $('hint');
+const tools = $('tools');
+const toolSelect = $('tool');
+const toolDescription = $('tool-description');
+const fields = $('fields');
+const callButton = $('call');
+const outcome = $('outcome');
+const endButton = $('end');
+
+let info = null; // {env, role, free, maxText}
+let id = null; // the session
+let state = null;
+let busy = false;
+// A start or a send that finishes after a newer "New dialog" is dropped.
+let generation = 0;
+let shownTools = '';
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('data-')) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = res.status === 204 ? null : await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);
+  return data;
+}
+
+function notice(text) {
+  log.append(el('li', { class: 'notice', 'data-testid': 'notice' }, text));
+  log.scrollTop = log.scrollHeight;
+}
+
+const argText = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+const callText = (c) => `${c.tool}(${Object.entries(c.arguments).map(([k, v]) => `${k}: ${argText(v)}`).join(', ')})`;
+
+function renderTurn(t, pending) {
+  const mine = t.speaker === info.role;
+  if (t.speaker === 'kb') return el('li', { class: 'kb', 'data-testid': 'kb-lines' }, t.text);
+  const who = mine ? 'you' : t.speaker === 'agent' ? 'agent' : 'user';
+  const li = el('li', { class: `${mine ? 'me' : 'other'}${pending ? ' pending' : ''}`, 'data-testid': mine ? 'my-turn' : 'other-turn' }, el('span', { class: 'who' }, pending ? `${who} (sending…)` : who), t.text);
+  if (t.tool && !t.text.includes(t.tool.tool)) li.append(el('span', { class: 'call', 'data-testid': 'tool-call' }, callText(t.tool)));
+  return li;
+}
+
+function renderGoal(card) {
+  $('goal').hidden = !card;
+  if (!card) return;
+  $('goal-title').textContent = card.title;
+  $('goal-lines').replaceChildren(...card.lines.map((l) => el('li', {}, l)));
+}
+
+function renderView(sections) {
+  const view = $('view');
+  view.hidden = info.role !== 'agent';
+  if (view.hidden) return;
+  if (!sections || sections.length === 0) {
+    view.replaceChildren(el('p', { class: 'empty', 'data-testid': 'view-empty' }, 'What the environment shows the agent (search results, tables) appears here.'));
+    return;
+  }
+  view.replaceChildren(
+    ...sections.map((s) => {
+      const box = el('div', { 'data-testid': 'view-section' }, el('h3', {}, s.title));
+      if (s.kind === 'table') {
+        const table = el('table', {}, el('thead', {}, el('tr', {}, ...s.columns.map((c) => el('th', {}, c)))), el('tbody', {}, ...s.rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))));
+        box.append(el('div', { class: 'table' }, table));
+      } else box.append(el('ul', {}, ...s.lines.map((l) => el('li', {}, l))));
+      return box;
+    }),
+  );
+}
+
+// One form control per argument of the tool's JSON schema: enum → select, integer/number → number,
+// boolean → checkbox, array → comma-separated text, anything else → text.
+function field(name, schema, required) {
+  const label = `${name}${required ? '' : ' (optional)'}`;
+  let control;
+  if (Array.isArray(schema.enum)) {
+    control = el('select', { name }, ...(required ? [] : [el('option', { value: '' }, '—')]), ...schema.enum.map((v) => el('option', { value: String(v) }, String(v))));
+  } else if (schema.type === 'integer' || schema.type === 'number') {
+    control = el('input', { name, type: 'number', step: schema.type === 'integer' ? '1' : 'any' });
+  } else if (schema.type === 'boolean') {
+    control = el('input', { name, type: 'checkbox' });
+  } else if (schema.type === 'array') {
+    control = el('input', { name, type: 'text', placeholder: 'values, separated by commas' });
+  } else control = el('input', { name, type: 'text', maxLength: info.maxText });
+  control.setAttribute('data-testid', `arg-${name}`);
+  if (schema.description) control.title = schema.description;
+  return el('label', {}, label, control);
+}
+
+function renderToolForm() {
+  const tool = (state.tools || []).find((t) => t.function.name === toolSelect.value);
+  if (!tool) return fields.replaceChildren();
+  toolDescription.textContent = tool.function.description;
+  const p = tool.function.parameters || {};
+  const required = new Set(p.required || []);
+  fields.replaceChildren(...Object.entries(p.properties || {}).map(([k, s]) => field(k, s, required.has(k))));
+}
+
+function renderTools(list) {
+  tools.hidden = !list || list.length === 0;
+  if (tools.hidden) return;
+  const names = list.map((t) => t.function.name).join(',');
+  if (names === shownTools) return; // keep what the person has filled in
+  shownTools = names;
+  toolSelect.replaceChildren(...list.map((t) => el('option', { value: t.function.name }, t.function.name)));
+  renderToolForm();
+}
+
+// The arguments of the form, typed by the schema; an empty optional field is left out.
+function toolArguments() {
+  const tool = state.tools.find((t) => t.function.name === toolSelect.value);
+  const props = (tool.function.parameters || {}).properties || {};
+  const args = {};
+  for (const [name, s] of Object.entries(props)) {
+    const c = fields.querySelector(`[name="${CSS.escape(name)}"]`);
+    if (!c) continue;
+    if (s.type === 'boolean') {
+      args[name] = c.checked;
+      continue;
+    }
+    const v = c.value.trim();
+    if (v === '') continue;
+    if (s.type === 'integer' || s.type === 'number') args[name] = Number(v);
+    else if (s.type === 'array') {
+      const items = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      const t = s.items && s.items.type;
+      args[name] = t === 'integer' || t === 'number' ? items.map(Number) : items;
+    } else args[name] = v;
+  }
+  return { tool: tool.function.name, arguments: args };
+}
+
+function render() {
+  const s = state;
+  // Consecutive KB lines (the results of one search) as one block.
+  const items = [];
+  s.turns.forEach((t, i) => {
+    const prev = items[items.length - 1];
+    if (t.speaker === 'kb' && prev && prev.classList.contains('kb')) prev.textContent += `\n${t.text}`;
+    else items.push(renderTurn(t, s.waiting === 'other' && i === s.turns.length - 1 && t.speaker === info.role));
+  });
+  log.replaceChildren(...items);
+  log.scrollTop = log.scrollHeight;
+  renderGoal(s.goalCard);
+  renderView(s.agentView);
+  const mine = s.waiting === 'person' && !busy;
+  hint.hidden = !(s.hint && s.waiting === 'person');
+  hint.textContent = s.hint || '';
+  renderTools(s.waiting === 'ended' ? [] : s.tools);
+  input.disabled = sendButton.disabled = callButton.disabled = !mine;
+  endButton.disabled = s.waiting === 'ended';
+  outcome.hidden = s.waiting !== 'ended';
+  if (s.waiting === 'ended') {
+    const lines = s.outcome ? s.outcome.lines : ['The dialog is over.'];
+    outcome.className = s.outcome ? (s.outcome.success ? 'success' : 'failure') : 'over';
+    outcome.replaceChildren(...lines.map((l) => el('p', {}, l)));
+    status.textContent = 'the dialog is over: start a new one when you like';
+  } else status.textContent = s.waiting === 'person' ? 'your turn' : `the ${info.role === 'user' ? 'agent' : 'user'} is answering…`;
+  if (mine) input.focus();
+}
+
+// After a send that came back while the other side was still answering: ask again until it has.
+async function follow(gen) {
+  while (gen === generation && state && state.waiting === 'other') {
+    const r = await api('GET', `/api/env/sessions/${encodeURIComponent(id)}?wait=1`);
+    if (gen !== generation) return;
+    state = r.state;
+    render();
+  }
+}
+
+async function start() {
+  const gen = ++generation;
+  busy = true;
+  shownTools = '';
+  log.replaceChildren();
+  status.textContent = 'starting a new dialog…';
+  try {
+    if (!info) {
+      info = await api('GET', '/api/env');
+      document.title = `dialogym · ${info.env}`;
+      $('title').textContent = `${info.env} · you are the ${info.role}${info.free ? ' (free chat)' : ''}`;
+    }
+    const r = await api('POST', '/api/env/sessions', {});
+    if (gen !== generation) return;
+    id = r.id;
+    state = r.state;
+  } catch (e) {
+    if (gen === generation) notice(`could not start: ${e.message}`);
+    return;
+  } finally {
+    if (gen === generation) busy = false;
+  }
+  render();
+  await follow(gen);
+}
+
+async function send(body) {
+  if (busy || !state || state.waiting !== 'person') return false;
+  const gen = generation;
+  busy = true;
+  render();
+  try {
+    const r = await api('POST', `/api/env/sessions/${encodeURIComponent(id)}/send`, body);
+    if (gen !== generation) return true;
+    state = r.state;
+  } catch (e) {
+    if (gen === generation) notice(`not sent: ${e.message}`);
+    return false;
+  } finally {
+    if (gen === generation) busy = false;
+  }
+  render();
+  await follow(gen);
+  return true;
+}
+
+form.addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const text = input.value;
+  if (text.trim() === '') return;
+  input.value = '';
+  if (!(await send({ text }))) input.value = text;
+});
+toolSelect.addEventListener('change', renderToolForm);
+callButton.addEventListener('click', async () => {
+  if (await send(toolArguments())) shownTools = '';
+});
+endButton.addEventListener('click', async () => {
+  if (!id) return;
+  const gen = generation;
+  try {
+    const r = await api('POST', `/api/env/sessions/${encodeURIComponent(id)}/end`);
+    if (gen === generation) {
+      state = r.state;
+      render();
+    }
+  } catch (e) {
+    notice(`could not end: ${e.message}`);
+  }
+});
+$('new').addEventListener('click', () => {
+  if (id && state && state.waiting !== 'ended') api('DELETE', `/api/env/sessions/${encodeURIComponent(id)}`).catch(() => {});
+  start();
+});
+start();

@@ -1,0 +1,111 @@
+/**
+ * The list of testbeds: one line per testbed folder (its descriptor, `<name>/testbed.ts`). The root
+ * API (`src/index.ts`: `import 'dialogym'` loads them all) and the CLI go through it; they fill the
+ * generic registries from it — `envs` (each testbed's ids, declared at once, their code imported when
+ * loaded), `agents` (the agent families, which play the environments of the testbeds that name
+ * them) and `models` — so the agents registry and the servers see every testbed without knowing
+ * any. Nothing registers itself when imported. Only this module, `src/index.ts` and `src/cli/`
+ * import the list (`.dependency-cruiser.cjs`).
+ */
+import { ConfigError } from '../core/errors.js';
+import { declareEnvs, envs, loadEnv } from '../env/env.js';
+import { agents } from '../agents/registry.js';
+import type { Testbed } from './testbed.js';
+
+/**
+ * Every testbed, in the order listings show them: one line each, its descriptor (light: names and
+ * lazy entry points). Its type names each descriptor's module, so the declarations of `dialogym`
+ * reach the descriptors' typed env ids (`EnvTypes`).
+ */
+export const TESTBEDS = [
+  (await import('./restaurant/testbed.js')).restaurant,
+  (await import('./dstc6/testbed.js')).dstc6,
+  (await import('./infobot/testbed.js')).infobot,
+  (await import('./airdialogue/testbed.js')).airdialogue,
+];
+
+let declared = false;
+const owner = new Map<string, Testbed>();
+
+/** Declares every testbed's environment ids in `envs` (once; their code is not imported). */
+export function declareTestbeds(): void {
+  if (declared) return;
+  declared = true;
+  for (const t of TESTBEDS as readonly Testbed[]) {
+    declareEnvs(t.envs, t.entry);
+    for (const e of t.envs) owner.set(e.id, t);
+  }
+}
+
+/** The testbed an environment id belongs to, or undefined for an id no testbed declares (your own). */
+export function testbedOf(envId: string): Testbed | undefined {
+  declareTestbeds();
+  return owner.get(envId);
+}
+
+/** The testbed named `name` (a ConfigError listing the names otherwise). */
+export function testbedNamed(name: string): Testbed {
+  const t = TESTBEDS.find((x) => x.name === name);
+  if (!t) throw new ConfigError(`unknown testbed '${name}' (testbeds: ${TESTBEDS.map((x) => x.name).join(', ')})`);
+  return t;
+}
+
+const loaded = new Map<string, Promise<void>>();
+
+/** Registers the models of testbed `t` (once). */
+async function loadModels1(t: Testbed): Promise<void> {
+  if (!t.models) return;
+  const [defs, { registerModels }] = await Promise.all([t.models(), import('../rankers/registry.js')]);
+  registerModels(defs);
+}
+
+/** Registers the response models of every testbed (the restaurant's `rules`, `rules-dstc2`, `hcn`) in `models`, without their environments or agents. */
+export async function loadModels(): Promise<void> {
+  await Promise.all(TESTBEDS.map(loadModels1));
+}
+
+/** Registers agent family `family` (once): defined by one testbed, playing the environments of every testbed that names it. */
+async function loadAgentFamily(family: string): Promise<void> {
+  const definer = TESTBEDS.find((x) => x.agentFamily === family && x.agents);
+  if (!definer?.agents) return;
+  // A family's agents may be models of its testbed (the restaurant agents: any response model).
+  await loadModels1(definer);
+  const f = await definer.agents.load();
+  if (agents.has(family)) return;
+  const played = new Set(TESTBEDS.filter((x) => x.agentFamily === family).flatMap((x) => x.envs.map((e) => e.id)));
+  agents.register(family, definer.agents.description, { plays: (envId) => played.has(envId), names: () => f.names(), load: (name, options) => f.load(name, options) });
+}
+
+/**
+ * Loads testbeds (every one by default): their environments' code (so `make` builds them), their
+ * models and the agent family that plays their environments. Idempotent; `import 'dialogym'`
+ * does it for all.
+ */
+export async function loadTestbeds(names: readonly string[] = TESTBEDS.map((t) => t.name)): Promise<void> {
+  declareTestbeds();
+  await Promise.all(
+    names.map((name) => {
+      const t = testbedNamed(name);
+      let p = loaded.get(name);
+      if (!p) {
+        p = (async () => {
+          const first = t.envs[0];
+          await Promise.all([first ? loadEnv(first.id) : undefined, loadModels1(t), t.agentFamily ? loadAgentFamily(t.agentFamily) : undefined]);
+        })();
+        loaded.set(name, p);
+      }
+      return p;
+    }),
+  );
+}
+
+/**
+ * Loads the testbed of environment `envId` (see `loadTestbeds`); an id no testbed declares is
+ * looked up in `envs` (a ConfigError listing the known ids when unknown there too).
+ */
+export async function loadTestbedOf(envId: string): Promise<Testbed | undefined> {
+  const t = testbedOf(envId);
+  if (t) await loadTestbeds([t.name]);
+  else envs.get(envId);
+  return t;
+}

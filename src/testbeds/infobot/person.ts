@@ -1,0 +1,127 @@
+/**
+ * What a person sees of the KB-InfoBot environments (the `person` hook of their family;
+ * `env/person.ts`), as in the paper's human evaluation (§6.5): the target movie with the values the
+ * user knows, several candidate values for some slots (`info.candidates`), what the simulated user
+ * says now (`info.userSaid`: the slot it gives and the value as it says it, or that it does not
+ * know), the agent's movie table (the split's KB as the environment builds it by default, missing
+ * values empty: what dialogym's InfoBot agents and the LLM agent see; `inform` takes its row
+ * numbers), and the end in words with the target's rank.
+ */
+import { detailInWords } from '../../env/detail-words.js';
+import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../../env/person.js';
+import type { SlotValue, UserAct } from './acts.js';
+import { splitKbs } from './generate.js';
+import type { MovieKb } from './movie-kb.js';
+import { REWARDS, SLOTS, type SplitName } from './slots.js';
+
+/** How a slot is named in words. */
+const SLOT_WORDS: Readonly<Record<string, string>> = {
+  actor: 'actor',
+  critic_rating: 'critic rating',
+  genre: 'genre',
+  mpaa_rating: 'MPAA rating',
+  director: 'director',
+  release_year: 'release year',
+};
+
+function slotWords(slot: string): string {
+  return SLOT_WORDS[slot] ?? slot;
+}
+
+/** "A, B and C". */
+function joinWords(ps: readonly string[]): string {
+  return ps.length <= 1 ? ps.join('') : `${ps.slice(0, -1).join(', ')} and ${ps[ps.length - 1]}`;
+}
+
+/** The goal card: the target movie, what the user knows of it, with candidates where it is unsure. */
+function goalCard(info: Readonly<Record<string, unknown>>): GoalCard {
+  const goal = (info['goal'] ?? {}) as { title?: string; known?: Record<string, string> };
+  const candidates = (info['candidates'] ?? {}) as Record<string, readonly string[]>;
+  const lines = [`The movie you look for: ${goal.title ?? '(unknown)'}`, 'What you remember of it:'];
+  for (const slot of SLOTS) {
+    const v = goal.known?.[slot];
+    if (v === undefined) continue;
+    const c = candidates[slot];
+    lines.push(c !== undefined && c.length > 1 ? `${slotWords(slot)}: one of ${c.join(' / ')} (you are not sure which)` : `${slotWords(slot)}: ${v}`);
+  }
+  lines.push('You know nothing else about it. Start by giving some of these; answer the agent’s questions in your own words, and say so when you do not know.');
+  return { title: 'Find a movie', lines };
+}
+
+/** What the simulated user says now, in words (`info.userSaid`), or undefined when the environment does not tell. */
+export function infoBotUserHint(info: Readonly<Record<string, unknown>>): string | undefined {
+  const a = info['userSaid'] as UserAct | undefined;
+  switch (a?.act) {
+    case 'open':
+      return `Ask for a movie, giving ${joinWords(a.informs.map((x: SlotValue) => `the ${slotWords(x.slot)} “${x.value}”`))}.`;
+    case 'inform':
+      return `Answer that the ${slotWords(a.slot)} is “${a.value}”.`;
+    case 'dont-know':
+      return `Say you do not know the ${slotWords(a.slot)}.`;
+    case 'thanks':
+      return 'Thank the agent: your movie is among its results.';
+    case 'deny':
+      return 'Say that your movie is not among its results.';
+    default:
+      return undefined;
+  }
+}
+
+const agentKbs = new Map<SplitName, MovieKb>();
+
+/** The agent's KB of a split as the environment builds it by default (built once per split). */
+function agentKb(split: SplitName): MovieKb {
+  let kb = agentKbs.get(split);
+  if (kb === undefined) agentKbs.set(split, (kb = splitKbs(split, 1).incomplete));
+  return kb;
+}
+
+/** The agent's movie table: the row number `inform` takes, the title, a column per slot (missing values empty). */
+export function movieTable(kb: MovieKb): { columns: string[]; rows: string[][] } {
+  const rows: string[][] = [];
+  for (let i = 0; i < kb.n; i++) {
+    const r = kb.row(i);
+    rows.push([String(i), kb.titles[i] as string, ...SLOTS.map((s) => r[s] ?? '')]);
+  }
+  return { columns: ['row', 'title', ...SLOTS], rows };
+}
+
+const FAILURE_WORDS: Readonly<Record<string, string>> = {
+  'max turns': 'the agent did not inform its results within the turn limit',
+  'target not in results': 'the movie is not among the agent’s results',
+  'target ranked too low': `the movie is not among the agent’s first ${REWARDS.successMaxRank} results`,
+};
+
+/** An ended KB-InfoBot episode in words: success or failure, why, and the target's rank. */
+function outcome(e: EndedEpisode): readonly string[] {
+  const rank = e.info['rank'];
+  const lines = [e.success ? 'Success: the agent found your movie.' : `Failure: ${FAILURE_WORDS[e.failure ?? ''] ?? e.failure ?? 'the agent did not find your movie'}.`];
+  if (!e.success) {
+    const why = detailInWords(e.detail);
+    if (why !== undefined) lines.push(`Why: ${why}.`);
+  }
+  if (typeof rank === 'number') lines.push(rank >= 0 ? `Your movie is result ${rank + 1} of the agent’s list (it must be among the first ${REWARDS.successMaxRank}).` : 'Your movie is not in the agent’s list.');
+  return lines;
+}
+
+/**
+ * The person view of `infobot-<split>-v1` (module description above).
+ *
+ * @example
+ * ```ts
+ * import { make, envPersonView } from 'dialogym';
+ * const { info } = make('infobot-medium-v1').reset({ seed: 1 });
+ * envPersonView('infobot-medium-v1')?.goalCard(info).lines; // ['The movie you look for: …', …]
+ * ```
+ */
+export function infoBotPersonView(split: SplitName): PersonView {
+  return {
+    goalCard,
+    userHint: infoBotUserHint,
+    agentView(): readonly ViewSection[] {
+      const t = movieTable(agentKb(split));
+      return [{ kind: 'table', title: 'Movies (inform takes row numbers, best first)', columns: t.columns, rows: t.rows }];
+    },
+    outcome,
+  };
+}

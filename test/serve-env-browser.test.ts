@@ -1,0 +1,170 @@
+/**
+ * The `serve --env` page in a real browser (playwright-core, Debian's chromium): a scripted person
+ * reads the goal card and the hint off the page and types the user's side of restaurant-task5-v2
+ * against the built-in rules agent until the end screen says success; HTML typed is shown as text;
+ * another person plays the agent, reading the dialog and the KB tables off the page and filling the
+ * api_call form. Screenshots at 390 and 1280 px go to $DIALOGYM_ARTIFACTS/browser or
+ * /tmp/shots (the layout: nothing wider than the screen).
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import '../src/index.js';
+import { launchChromium, noChromium, pageWithErrors } from './browser.js';
+import { createRng } from '../src/core/rng.js';
+import type { ToolSpec } from '../src/env/env.js';
+import { openAgent } from '../src/agents/open.js';
+import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
+import { registerEnvRoutes } from '../src/serve/env-routes.js';
+import type { SessionState, SessionTurn } from '../src/serve/env-session.js';
+import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
+import { restaurantAgentPerson } from './serve-env-people.js';
+
+const SHOTS = process.env.DIALOGYM_ARTIFACTS ? join(process.env.DIALOGYM_ARTIFACTS, 'browser') : '/tmp/shots';
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-env-browser-'));
+let context: BrowserContext;
+
+before(async () => {
+  if (noChromium) return;
+  mkdirSync(SHOTS, { recursive: true });
+  context = await launchChromium(tmp);
+});
+after(async () => {
+  await context?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A listening server with the `--env` routes. */
+async function serve(role: 'user' | 'agent'): Promise<{ server: ChatServer; url: string }> {
+  const server = bareServer({});
+  registerEnvRoutes(server.app, { envId: 'restaurant-task5-v2', role, firstSeed: 5, webDir: defaultWebDir(), idleMs: 60_000, ...(role === 'user' ? { agent: await openAgent({ kind: 'builtin', name: 'rules' }) } : {}) });
+  return { server, url: await server.listen(0, '127.0.0.1') };
+}
+
+/** The page after a turn: the person's turn again, or the end screen. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const d = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null; hidden: boolean } } }).document;
+    return d.getElementById('status').textContent === 'your turn' || !d.getElementById('outcome').hidden;
+  });
+}
+
+/** The dialog as the page shows it (each turn's words without the speaker label). */
+function dialogOf(page: Page, role: 'user' | 'agent'): Promise<SessionTurn[]> {
+  return page.evaluate((me) => {
+    const d = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ className: string; childNodes: ArrayLike<{ textContent: string | null }> }> } }).document;
+    return [...d.querySelectorAll('#log li')].flatMap((li) => {
+      // A block of KB lines (one search's results) is a line each.
+      if (li.className.includes('kb')) return (li.childNodes[0]?.textContent ?? '').split('\n').map((text) => ({ speaker: 'kb', text }) as SessionTurn);
+      const speaker = li.className.includes('me') ? me : me === 'user' ? 'agent' : 'user';
+      return [{ speaker, text: li.childNodes[1]?.textContent ?? '' } as SessionTurn];
+    });
+  }, role);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    const wide = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+      return d.documentElement.scrollWidth - d.documentElement.clientWidth;
+    });
+    assert.ok(wide <= 0, `${name} at ${width} px: nothing wider than the screen (${wide} px more)`);
+    await page.screenshot({ path: join(SHOTS, `env-${name}-${width}.png`), fullPage: true });
+  }
+}
+
+test('as the user in the browser: the goal card and hint read off the page, the outcome on the end screen', { skip: noChromium }, async () => {
+  const { server, url } = await serve('user');
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${url}/env`);
+    await settled(page);
+    assert.equal(await page.textContent('#title'), 'restaurant-task5-v2 · you are the user');
+    const say = restaurantUserParticipant(createRng(11));
+    let turns = 0;
+    while (await page.isHidden('#outcome')) {
+      assert.ok(turns++ < 60, 'the dialog ends');
+      const card = { title: (await page.textContent('#goal-title')) ?? '', lines: await page.$$eval('#goal-lines li', (ls) => ls.map((l) => l.textContent ?? '')) };
+      assert.ok(card.lines.length > 0, 'a goal card');
+      const hint = (await page.textContent('#hint')) ?? '';
+      const agentSaid = (await dialogOf(page, 'user')).filter((t) => t.speaker === 'agent').at(-1)?.text ?? '';
+      await page.fill('#text', say(card, hint, agentSaid));
+      await page.click('#send');
+      await settled(page);
+      if (turns === 3) await shoot(page, 'user-dialog');
+    }
+    const outcome = await page.$$eval('#outcome p', (ps) => ps.map((p) => p.textContent ?? ''));
+    assert.match(outcome[0] ?? '', /^Success: /, outcome.join(' | '));
+    assert.ok((await dialogOf(page, 'user')).some((t) => t.speaker === 'kb'), 'the KB lines of the search are shown');
+    await shoot(page, 'user-end');
+    // A new dialog; HTML typed is shown as the text it is.
+    await page.click('#new');
+    await settled(page);
+    assert.equal(await page.isHidden('#outcome'), true);
+    await page.fill('#text', '<img src=x onerror="document.title=1"><b>hello</b>');
+    await page.click('#send');
+    await settled(page);
+    assert.equal(await page.locator('#log li.me').first().evaluate((li) => li.childNodes[1]?.textContent), '<img src=x onerror="document.title=1"><b>hello</b>');
+    assert.equal(await page.locator('#log img, #log b').count(), 0, 'no element made of the text');
+    await page.click('#end');
+    await page.waitForSelector('#outcome:not([hidden])');
+    assert.equal(await page.textContent('#outcome p'), 'Abandoned: the dialog was ended before it was over.');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('as the agent in the browser: the KB results as tables, the api_call through its form', { skip: noChromium }, async () => {
+  const { server, url } = await serve('agent');
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${url}/env`);
+    await settled(page);
+    assert.equal(await page.isHidden('#goal'), true, 'the agent has no goal card');
+    const person = restaurantAgentPerson();
+    let turns = 0;
+    let calls = 0;
+    while (await page.isHidden('#outcome')) {
+      assert.ok(turns++ < 60, 'the dialog ends');
+      // The form's tool and its options, as the page offers them.
+      const tools: ToolSpec[] = [
+        {
+          type: 'function',
+          function: {
+            name: (await page.inputValue('#tool')) || 'api_call',
+            description: '',
+            parameters: { properties: Object.fromEntries(await page.$$eval('#fields select', (ss) => ss.map((s) => [s.getAttribute('name') ?? '', { enum: [...s.querySelectorAll('option')].map((o) => o.getAttribute('value') ?? '') }]))) },
+          },
+        },
+      ];
+      const input = person({ env: 'restaurant-task5-v2', role: 'agent', turns: await dialogOf(page, 'agent'), waiting: 'person', tools } as SessionState);
+      if (typeof input === 'string') {
+        await page.fill('#text', input);
+        await page.click('#send');
+      } else {
+        await page.selectOption('#tool', input.tool);
+        for (const [k, v] of Object.entries(input.arguments)) await page.selectOption(`[data-testid="arg-${k}"]`, String(v));
+        if (calls++ === 1) await shoot(page, 'agent-form');
+        await page.click('#call');
+      }
+      await settled(page);
+    }
+    assert.ok(calls >= 1, 'the api_call form was used');
+    assert.ok((await page.locator('#view table').count()) > 0, 'the search results as a table');
+    const outcome = await page.$$eval('#outcome p', (ps) => ps.map((p) => p.textContent ?? ''));
+    assert.match(outcome[0] ?? '', /^Success: /, outcome.join(' | '));
+    await shoot(page, 'agent-end');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -1,0 +1,130 @@
+/**
+ * The study's pages in a real browser (Debian's chromium through playwright-core, test/browser.ts):
+ * a scripted participant opens their link, reads the goal card, the suggestion and the agent's
+ * words off the page and types its own sentences, to the end of two conversations of
+ * infobot-medium-v1, answering the rating after each; HTML typed as a message shows as text; the
+ * admin page opens with the token and counts the sessions; no horizontal scrolling at 390 px.
+ * Screenshots (participant at 390 and 1280 px, the end of a conversation, admin at 1280 and 390 px) go to $DIALOGYM_ARTIFACTS/study or
+ * the temp folder's dialogym-study-screenshots.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import '../src/index.js';
+import { studyConfig } from '../src/study/config.js';
+import { createStudy, StudyStore } from '../src/study/store.js';
+import { createStudyServer } from '../src/serve/study-server.js';
+import { infoBotPerson } from './study-serve-client.js';
+import { launchChromium, noChromium, pageWithErrors } from './browser.js';
+import { skipUnlessSqlite } from './shared-data.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-study-browser-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const shots = process.env['DIALOGYM_ARTIFACTS'] ? join(process.env['DIALOGYM_ARTIFACTS'], 'study') : join(tmpdir(), 'dialogym-study-screenshots');
+const skip = noChromium || skipUnlessSqlite();
+
+/** The page's text of a selector (every match, in order). */
+const texts = (page: Page, selector: string): Promise<string[]> => page.$$eval(selector, (els) => els.map((e) => e.textContent ?? ''));
+
+/** The bits of the DOM used here (this package compiles without DOM types). */
+interface Dom {
+  document: { getElementById(id: string): { hidden: boolean; disabled: boolean; textContent: string | null }; documentElement: { scrollWidth: number; clientWidth: number } };
+}
+
+/** Whether the page scrolls sideways. */
+const overflows = (page: Page): Promise<boolean> => page.evaluate(() => (globalThis as unknown as Dom).document.documentElement.scrollWidth > (globalThis as unknown as Dom).document.documentElement.clientWidth);
+
+/** Waits until the person may write (or the conversation ended). */
+const yourTurn = (page: Page): Promise<unknown> => page.waitForFunction(() => !(globalThis as unknown as Dom).document.getElementById('end').hidden || !(globalThis as unknown as Dom).document.getElementById('send').disabled);
+
+/** Plays the conversation on the page to its end, as a person reading the card, the suggestion and the agent's words. */
+async function playOnPage(page: Page, code: string, number: number, shot?: (page: Page) => Promise<void>): Promise<string> {
+  const person = infoBotPerson(code, number);
+  await page.getByTestId('start').click();
+  for (let turn = 0; ; turn++) {
+    await yourTurn(page);
+    if (await page.getByTestId('end').isVisible()) break;
+    const card = { title: (await texts(page, '#goal-title'))[0] ?? '', lines: await texts(page, '#goal-lines li') };
+    const hint = ((await texts(page, '#hint'))[0] ?? '').replace(/^Suggestion: /, '');
+    const agentSaid = (await texts(page, '#log li[data-speaker=agent]')).at(-1) ?? '';
+    await page.getByTestId('input').fill(person(card, hint === '' ? undefined : hint, agentSaid));
+    if (turn === 1 && shot) await shot(page);
+    await page.getByTestId('send').click();
+  }
+  return (await texts(page, '#end-title'))[0] ?? '';
+}
+
+test('a participant plays two conversations through the page, answers the rating; HTML shows as text; the admin page counts them; 390 px without sideways scrolling', { skip }, async () => {
+  const made = createStudy(join(tmp, 'study'), studyConfig({ env: 'infobot-medium-v1', agents: ['rl-soft', 'rule-soft'], participants: 2, sessionsPerParticipant: 3, seed: 2, questions: [{ id: 'satisfied', text: 'How satisfied are you with this conversation?', min: 1, max: 5 }] }));
+  const store = StudyStore.open(made.dir);
+  const server = createStudyServer(store);
+  const base = await server.listen(0, '127.0.0.1');
+  const context = await launchChromium(tmp);
+  mkdirSync(shots, { recursive: true });
+  try {
+    const { page, errors } = await pageWithErrors(context);
+    const code = made.participants[0]?.code as string;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/p/${code}`);
+    await page.getByTestId('start').waitFor();
+    assert.equal((await texts(page, '#progress'))[0], '0 of 3 conversations done');
+    const shot = async (p: Page): Promise<void> => {
+      await p.screenshot({ path: join(shots, 'participant-1280.png'), fullPage: true });
+      await p.setViewportSize({ width: 390, height: 844 });
+      assert.equal(await overflows(p), false, 'the participant page scrolls sideways at 390 px');
+      await p.screenshot({ path: join(shots, 'participant-390.png'), fullPage: true });
+      await p.setViewportSize({ width: 1280, height: 800 });
+    };
+    for (const number of [1, 2]) {
+      const title = await playOnPage(page, code, number, number === 1 ? shot : undefined);
+      assert.match(title, /^Task (not )?completed$/);
+      assert.ok((await texts(page, '#end-lines li')).length >= 1, 'the outcome in words');
+      await page.getByTestId('rate-satisfied-4').check();
+      if (number === 1) await page.screenshot({ path: join(shots, 'participant-end-1280.png'), fullPage: true });
+      await page.getByTestId('next').click();
+      await page.waitForFunction((want) => (globalThis as unknown as Dom).document.getElementById('progress').textContent === want, `${number} of 3 conversations done`);
+    }
+    const rows = store.sessions('finished');
+    assert.equal(rows.length, 2);
+    for (const r of rows) assert.deepEqual(r.answers, { satisfied: 4 });
+    // Nothing on the page names the agent.
+    const body = ((await texts(page, 'body'))[0] ?? '').toLowerCase();
+    assert.ok(!body.includes('rl-soft') && !body.includes('rule-soft'), 'the page names the agent');
+
+    // HTML typed by the other participant comes back as text, no element made of it.
+    const other = made.participants[1]?.code as string;
+    await page.goto(`${base}/p/${other}`);
+    await page.getByTestId('start').click();
+    await yourTurn(page);
+    const html = '<img src=x onerror="document.title=\'owned\'"><b>bold</b>';
+    await page.getByTestId('input').fill(html);
+    await page.getByTestId('send').click();
+    await yourTurn(page);
+    assert.equal((await texts(page, '#log li[data-speaker=user]'))[0], html);
+    assert.equal(await page.locator('#log img, #log b').count(), 0);
+    assert.notEqual(await page.title(), 'owned');
+
+    // The admin page: the token in a form, the counts per agent.
+    await page.goto(`${base}/admin`);
+    await page.getByTestId('token').fill(made.adminToken);
+    await page.getByTestId('open-admin').click();
+    await page.getByTestId('board').waitFor();
+    const agentRows = await page.$$eval('#agents tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+    assert.deepEqual(agentRows.map((r) => r[0]), ['rl-soft', 'rule-soft']);
+    assert.equal(agentRows.reduce((n, r) => n + Number(r[3]), 0), 2, 'finished sessions');
+    assert.deepEqual(await texts(page, '#participants td:first-child'), ['p1', 'p2']);
+    assert.ok(!page.url().includes(made.adminToken), 'the token in the URL');
+    await page.screenshot({ path: join(shots, 'admin-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await overflows(page), false, 'the admin page scrolls sideways at 390 px');
+    await page.screenshot({ path: join(shots, 'admin-390.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await server.close();
+    store.close();
+  }
+});
