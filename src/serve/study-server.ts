@@ -158,13 +158,13 @@ function shownCard(c: GoalCard): GoalCard {
  * The state a participant's page renders, rebuilt field by field (module description): nothing
  * the environment session may carry besides these reaches the page.
  */
-function shownState(s: SessionState): Record<string, unknown> {
+function shownState(s: SessionState, hints: boolean): Record<string, unknown> {
   return {
     role: s.role,
     waiting: s.waiting,
     turns: s.turns.map(shownTurn),
     ...(s.goalCard ? { goalCard: shownCard(s.goalCard) } : {}),
-    ...(s.hint !== undefined ? { hint: cut(s.hint, 500) } : {}),
+    ...(s.hint !== undefined && hints ? { hint: cut(s.hint, 500) } : {}),
     ...(s.agentView ? { agentView: s.agentView } : {}),
     ...(s.tools ? { tools: s.tools } : {}),
     ...(s.outcome ? { outcome: shownOutcome(s.outcome) } : {}),
@@ -354,7 +354,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   const sessionPayload = (participant: number, id: number, state?: SessionState): Record<string, unknown> => {
     // A live conversation of this participant: its state, no read of the store.
     const l = live.get(id);
-    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state()) };
+    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state(), config.hints) };
     const v = store.sessionView(participant, id);
     if (!v) throw new HttpError(404, 'no such session');
     const answers = v.status === 'finished' ? store.answersOf(id) : {};
