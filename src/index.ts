@@ -84,6 +84,7 @@ export { loadRun, runIds } from './runs/index.js';
 export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
 export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
 export { airGenerateRun, airSelfplayRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from './runs/airdialogue.js';
+export { generateRestaurantRun, generateDstc6Run, type GenerateHooks, type GenerateResult, type GenerateRestaurantOptions, type GenerateDstc6Options } from './runs/generate.js';
 export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
 
 // Metrics.

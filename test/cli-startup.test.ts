@@ -72,8 +72,8 @@ function loadedBy(entry: string, args: readonly string[]): { code: number; stdou
 /** Heavy modules: the HTTP server, SQLite, the worker pool, the WASM kernel and model code. */
 const HEAVY: readonly [string, RegExp][] = [
   ['fastify', /\/node_modules\/fastify\//],
-  // The SQLite KB code (its driver, node:sqlite or better-sqlite3, is required only when a KB is opened).
-  ['SQLite', /\/dist\/src\/(core\/sqlite|testbeds\/restaurant\/kb-sqlite)\.js$|\/node_modules\/better-sqlite3\//],
+  // The SQLite KB code (its driver, node:sqlite, better-sqlite3 or node-sqlite3-wasm, is required only when a KB is opened).
+  ['SQLite', /\/dist\/src\/(core\/sqlite|testbeds\/restaurant\/kb-sqlite)\.js$|\/node_modules\/(better-sqlite3|node-sqlite3-wasm)\//],
   ['piscina', /\/node_modules\/piscina\//],
   ['WASM kernel', /\/dist\/src\/nn\/wasm\.js$/],
   ['model code', /\/dist\/src\/(rankers\/(registry|memn2n|embeddings|builtin)|testbeds\/restaurant\/(models|hcn\/)|nn\/)/],

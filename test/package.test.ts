@@ -213,9 +213,9 @@ export { steps, medium, reply, readDstc6Data, utterance };
     // The schemas ship, and the package's readers find them.
     assert.ok(files.includes('schemas/dstc6-data.schema.json'), 'schemas missing from the tarball');
 
-    // SQLite KBs in the installed package. With a driver here (node:sqlite, or better-sqlite3 on
-    // NODE_PATH as .ci/run installs it on Node 20), `kb import` and `serve --kb` work; without one,
-    // the verbs that need SQLite say in one line how to get it, and `serve --kb` on a KB text file needs none.
+    // SQLite KBs in the installed package: `kb import` and `serve --kb` work on every Node (node:sqlite,
+    // or node-sqlite3-wasm, a dependency); with that dependency removed on a Node without node:sqlite,
+    // the verbs that need SQLite say in one line how to get it back, and `serve --kb` on a KB text file needs none.
     assert.match(cliRun('--help'), /^Usage: dialogym /);
     const linked = spawnSync(join(app, 'node_modules', '.bin', 'dialogym'), ['--help'], { cwd: app, encoding: 'utf8', env });
     assert.equal(linked.status, 0, `node_modules/.bin/dialogym --help: ${linked.stderr}`);
@@ -230,11 +230,24 @@ export { steps, medium, reply, readDstc6Data, utterance };
         assert.equal(served.reply, 'hello what can i help you with today');
         assert.match(served.stderr, /SQLite, 1200 restaurants/);
       }
-      const bare = spawnSync(process.execPath, [bin, 'kb', 'import', kbText, '--out', join(app, 'bare.sqlite')], { cwd: app, encoding: 'utf8', env: noDriverEnv });
+      // Without NODE_PATH: node:sqlite, or the node-sqlite3-wasm dependency the install brought.
+      const bareImport = (): ReturnType<typeof spawnSync> => spawnSync(process.execPath, [bin, 'kb', 'import', kbText, '--out', join(app, 'bare.sqlite')], { cwd: app, encoding: 'utf8', env: noDriverEnv });
+      assert.ok(existsSync(join(app, 'node_modules', 'node-sqlite3-wasm', 'package.json')), 'node-sqlite3-wasm (a dependency) was not installed');
+      const bare = bareImport();
+      assert.equal(bare.status, 0, String(bare.stderr));
       const builtIn = spawnSync(process.execPath, ['-e', "require('node:sqlite')"], { encoding: 'utf8' }).status === 0;
-      if (builtIn) assert.equal(bare.status, 0, bare.stderr);
-      // Without a driver the advice is the command for a project that installed dialogym, typed in it.
-      else assert.deepEqual([bare.status, bare.stderr], [1, `error: ${sqliteMissingMessage({ packageRoot: join(app, 'node_modules', 'dialogym'), cwd: app })}\n`]);
+      if (!builtIn) {
+        // node-sqlite3-wasm gone (a damaged install): one line whose command, typed in the project, brings it back.
+        rmSync(join(app, 'node_modules', 'node-sqlite3-wasm'), { recursive: true, force: true });
+        const broken = bareImport();
+        const message = sqliteMissingMessage({ packageRoot: join(app, 'node_modules', 'dialogym'), cwd: app });
+        assert.deepEqual([broken.status, broken.stderr], [1, `error: ${message}\n`]);
+        const advice = /\(`(npm install)`\)/.exec(message)?.[1];
+        assert.equal(advice, 'npm install');
+        const fixed = spawnSync(npm, ['install', '--prefer-offline', '--no-package-lock'], { cwd: app, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+        assert.equal(fixed.status, 0, fixed.stderr);
+        assert.equal(bareImport().status, 0);
+      }
       const servedText = await serveOnce(bin, ['--model', 'rules', '--kb', kbText], app, noDriverEnv);
       assert.equal(servedText.reply, 'hello what can i help you with today');
     } else t.diagnostic('kb import / serve --kb in the installed package skipped: no bAbI data');

@@ -18,11 +18,13 @@ export function skipUnless(dir: string): string | false {
 }
 
 /**
- * A `skip` option for node:test: a reason string when this Node has no SQLite driver (node:sqlite
- * comes with Node 22.13+; on Node 20 better-sqlite3 must be installed, see .ci/run), false otherwise.
+ * The `skip` option of the SQLite tests: false, for every Node has a driver (node:sqlite on Node
+ * 22.13+, else better-sqlite3 when installed, else the node-sqlite3-wasm dependency). Without one
+ * (a broken install) it throws, failing the test file instead of skipping it.
  */
-export function skipUnlessSqlite(): string | false {
-  return sqliteDriver() === undefined ? `no SQLite driver: ${sqliteMissingMessage()}` : false;
+export function skipUnlessSqlite(): false {
+  if (sqliteDriver() === undefined) throw new Error(`no SQLite driver: ${sqliteMissingMessage()}`);
+  return false;
 }
 
 /** The CLI entry point (compiled). */

@@ -57,7 +57,7 @@ export async function openFlaggedAgent(o: AgentFlags, seed: number): Promise<Age
 /** The transport of `way` with the flags' options. */
 export async function openWay(way: AgentWay, o: AgentFlags, seed: number): Promise<AgentTransport> {
   const { openAgent } = await import('../agents/open.js');
-  if (way.kind === 'builtin') await import('../builtin-agents/index.js');
+  if (way.kind === 'builtin') await (await import('../testbeds/index.js')).loadTestbeds();
   let llmSystem;
   if (way.kind === 'llm') {
     const { llmSystemMessage } = await import('../builtin-agents/llm.js');

@@ -92,6 +92,8 @@ export interface VerbRun<O = unknown, R = unknown> {
   progress?(total: number, options: O, print: Record<string, unknown>): Progress;
   /** Hooks of the run besides its progress (e.g. warnings). */
   readonly hooks?: object;
+  /** Progress of its own (hooks made for this run, stopped before the result is printed), instead of `progress`. */
+  live?(): { hooks: object; stop(): void };
 }
 
 /**
@@ -108,11 +110,13 @@ export async function runVerb<O, R>(flags: ShardFlags & object, v: VerbRun<O, R>
     bar ??= v.progress?.(total, checked, print);
     bar?.update(done);
   };
+  const live = v.live?.();
   let part;
   try {
-    part = await run.part(checked, shard, { ...v.hooks, onProgress });
+    part = await run.part(checked, shard, { ...v.hooks, ...live?.hooks, onProgress });
   } finally {
     bar?.stop();
+    live?.stop();
   }
   if (shard) writeRunShard(flags, run, part, print);
   else v.print(await run.finish(wholeParts(part)), print);

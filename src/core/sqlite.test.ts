@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,11 +11,10 @@ import { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMis
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-sqlite-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const drivers = sqliteDrivers();
+const order: SqliteDriverName[] = ['node:sqlite', 'better-sqlite3', 'node-sqlite3-wasm'];
 const self = pathToFileURL(join(import.meta.dirname, 'sqlite.js')).href;
 /** Does this node have node:sqlite (built in and not behind its flag)? */
 const builtIn = spawnSync(process.execPath, ['-e', "require('node:sqlite')"], { encoding: 'utf8' }).status === 0;
-
-if (drivers.length === 0) test('SQLite drivers', { skip: `no SQLite driver: ${sqliteMissingMessage()}` }, () => {});
 
 for (const driver of drivers) {
   test(`[${driver}] write, read, transactions, read-only: the same rows whichever driver`, () => {
@@ -56,30 +55,168 @@ for (const driver of drivers) {
   });
 }
 
-test('the default driver is node:sqlite where Node has it', { skip: drivers.length === 0 && 'no SQLite driver' }, () => {
+for (const driver of drivers) {
+  test(`[${driver}] parameters and values alike: named (@, :, $) from bare keys, positional, bigint in, numbers out, get of no row undefined, bad SQL throws at prepare`, () => {
+    const db = openSqlite(':memory:', { driver });
+    db.exec('CREATE TABLE v (k TEXT, n INTEGER, r REAL, b BLOB)');
+    db.prepare('INSERT INTO v VALUES (@k, :n, $r, @b)').run({ k: 'x', n: 7, r: 0.5, b: new Uint8Array([1, 2]) });
+    db.prepare('INSERT INTO v VALUES (?, ?, ?, ?)').run(['y', 2n ** 40n, -1.25, null]);
+    db.prepare('INSERT INTO v (k, n) VALUES (?, ?)').run(['z', Number.MAX_SAFE_INTEGER]);
+    const rows = db.prepare('SELECT k, n, r, b FROM v ORDER BY k').all().map((r) => ({ ...r, b: r['b'] === null ? null : [...(r['b'] as Uint8Array)] }));
+    assert.deepEqual(rows, [
+      { k: 'x', n: 7, r: 0.5, b: [1, 2] },
+      { k: 'y', n: 2 ** 40, r: -1.25, b: null },
+      { k: 'z', n: Number.MAX_SAFE_INTEGER, r: null, b: null },
+    ]);
+    assert.equal(typeof db.prepare('SELECT count(*) AS n FROM v').get()?.['n'], 'number');
+    assert.equal(db.prepare('SELECT k FROM v WHERE k = @k').get({ k: 'none' }), undefined);
+    assert.deepEqual(db.prepare('SELECT k FROM v WHERE n = @n AND k = @k').all({ k: 'x', n: 7 }).map((r) => r['k']), ['x']);
+    assert.throws(() => db.prepare('SELEC nonsense'), /syntax error/);
+    db.close();
+  });
+}
+
+test('the default driver is node:sqlite where Node has it, else better-sqlite3, else node-sqlite3-wasm (always there: a dependency)', () => {
   assert.equal(sqliteDriver(), drivers[0]);
   assert.equal(sqliteDriver() === 'node:sqlite', builtIn);
+  assert.ok(drivers.includes('node-sqlite3-wasm'));
+  assert.deepEqual([...drivers].sort((a, b) => order.indexOf(a) - order.indexOf(b)), drivers);
+});
+
+test('[node-sqlite3-wasm] a statement whose prepared form fell out of the cache (256 SQL texts) is prepared again; close finalizes them all', () => {
+  const db = openSqlite(':memory:', { driver: 'node-sqlite3-wasm' });
+  db.exec('CREATE TABLE t (a INTEGER)');
+  const first = db.prepare('INSERT INTO t (a) VALUES (?)');
+  first.run([1]);
+  for (let i = 0; i < 600; i++) assert.equal(db.prepare(`SELECT ${i} AS x`).get()?.['x'], i);
+  first.run([2]);
+  assert.deepEqual(db.prepare('SELECT a FROM t ORDER BY a').all().map((r) => r['a']), [1, 2]);
+  db.close();
+  assert.equal(db.open, false);
+  assert.throws(() => first.run([3]));
+});
+
+test('[node-sqlite3-wasm] kill -9 inside a transaction: the lock folder it leaves is cleared at the next open, the transaction rolled back, the committed rows kept', () => {
+  const dir = join(tmp, 'killed');
+  mkdirSync(dir);
+  const file = join(dir, 'k.sqlite');
+  const script = `import(${JSON.stringify(self)}).then((m) => {
+    const db = m.openSqlite(${JSON.stringify(file)}, { driver: 'node-sqlite3-wasm' });
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (a INTEGER)');
+    db.transaction(() => db.prepare('INSERT INTO t (a) VALUES (?)').run([1]));
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare('INSERT INTO t (a) VALUES (?)').run([2]);
+    process.kill(process.pid, 'SIGKILL');
+  })`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.signal, 'SIGKILL', r.stderr);
+  const left = readdirSync(dir).sort();
+  assert.deepEqual(left.filter((f) => !f.startsWith('k.sqlite.wasm-')), ['k.sqlite', 'k.sqlite-journal', 'k.sqlite.lock']);
+  assert.equal(left.filter((f) => f.startsWith('k.sqlite.wasm-')).length, 1); // the dead process's mark
+  const db = openSqlite(file, { driver: 'node-sqlite3-wasm' });
+  assert.deepEqual(db.prepare('SELECT a FROM t').all().map((row) => row['a']), [1]);
+  db.transaction(() => db.prepare('INSERT INTO t (a) VALUES (?)').run([3]));
+  assert.deepEqual(readdirSync(dir).sort(), ['k.sqlite', `k.sqlite.wasm-${process.pid}-0`]);
+  db.close();
+  assert.deepEqual(readdirSync(dir), ['k.sqlite']);
+  // A dead process's mark with no lock left (killed between transactions) goes at the next open too.
+  const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+  writeFileSync(join(dir, `k.sqlite.wasm-${dead}-0`), '');
+  openSqlite(file, { driver: 'node-sqlite3-wasm', readonly: true }).close();
+  assert.deepEqual(readdirSync(dir), ['k.sqlite']);
+});
+
+test('[node-sqlite3-wasm] a WAL-journal database (a study written by node:sqlite or better-sqlite3) opens read-write, back on the rollback journal, its rows kept; read-only is a one-line error', () => {
+  const makers: Array<[string, (file: string) => void]> = [
+    // Any driver can write WAL under an exclusive lock (node-sqlite3-wasm only so, having no shared memory).
+    ['node-sqlite3-wasm', (file) => {
+      const db = openSqlite(file, { driver: 'node-sqlite3-wasm' });
+      db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)');
+      db.close();
+    }],
+    ...drivers.filter((d) => d !== 'node-sqlite3-wasm').map((d): [string, (file: string) => void] => [d, (file) => {
+      const db = openSqlite(file, { driver: d });
+      db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)');
+      db.close();
+    }]),
+  ];
+  for (const [maker, make] of makers) {
+    const file = join(tmp, `wal-${maker.replace(':', '-')}.sqlite`);
+    make(file);
+    assert.deepEqual([...readFileSync(file).subarray(18, 20)], [2, 2], maker);
+    assert.throws(() => openSqlite(file, { driver: 'node-sqlite3-wasm', readonly: true }), (e: unknown) => e instanceof DialogymError && e.message.startsWith(`${file}: a WAL-journal database (written by node:sqlite or better-sqlite3), which node-sqlite3-wasm opens only read-write;`));
+    const db = openSqlite(file, { driver: 'node-sqlite3-wasm' });
+    db.exec('PRAGMA journal_mode = WAL'); // what the study store asks: stays on the rollback journal
+    assert.equal(db.prepare('PRAGMA journal_mode').get()?.['journal_mode'], 'delete');
+    assert.equal(existsSync(`${file}.lock`), false); // a get() that stopped on its row holds no lock
+    db.transaction(() => db.prepare('INSERT INTO t VALUES (?)').run([2]));
+    assert.deepEqual(db.prepare('SELECT a FROM t ORDER BY a').all().map((r) => r['a']), [1, 2], maker);
+    db.close();
+    for (const other of drivers) {
+      const o = openSqlite(file, { driver: other, readonly: true });
+      assert.equal(o.prepare('SELECT count(*) AS n FROM t').get()?.['n'], 2, `${maker} → ${other}`);
+      o.close();
+    }
+  }
+});
+
+test('[node-sqlite3-wasm] a lock held by a live process is left alone: the other waits, then sees its commit', () => {
+  const dir = join(tmp, 'live');
+  mkdirSync(dir);
+  const file = join(dir, 'l.sqlite');
+  const setup = openSqlite(file, { driver: 'node-sqlite3-wasm' });
+  setup.exec('CREATE TABLE t (a INTEGER)');
+  setup.close();
+  // The other process takes the write lock, says so, holds it 300 ms, commits.
+  const script = `import(${JSON.stringify(self)}).then((m) => {
+    const db = m.openSqlite(${JSON.stringify(file)}, { driver: 'node-sqlite3-wasm' });
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare('INSERT INTO t (a) VALUES (?)').run([1]);
+    console.log('locked');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);
+  })`;
+  const out = execFileSync(process.execPath, ['-e', `
+    const { spawn } = require('node:child_process');
+    const c = spawn(process.execPath, ['-e', ${JSON.stringify(script)}], { stdio: ['ignore', 'pipe', 'inherit'] });
+    c.stdout.once('data', () => import(${JSON.stringify(self)}).then((m) => {
+      const lockSeen = require('node:fs').existsSync(${JSON.stringify(file + '.lock')});
+      const db = m.openSqlite(${JSON.stringify(file)}, { driver: 'node-sqlite3-wasm' });
+      const n = db.prepare('SELECT count(*) AS n FROM t').get().n;
+      db.close();
+      console.log(JSON.stringify({ lockSeen, n }));
+    }));
+  `], { encoding: 'utf8', timeout: 60_000 });
+  assert.deepEqual(JSON.parse(out), { lockSeen: true, n: 1 });
+  assert.deepEqual(readdirSync(dir), ['l.sqlite']);
 });
 
 test('a driver asked for by name and absent is a one-line DialogymError', () => {
-  const absent = (['node:sqlite', 'better-sqlite3'] as SqliteDriverName[]).find((d) => !drivers.includes(d));
+  const absent = order.find((d) => !drivers.includes(d));
   if (absent === undefined) return; // both present: nothing absent to ask for
   assert.throws(() => openSqlite(':memory:', { driver: absent }), (e: unknown) => e instanceof DialogymError && e.message === `the SQLite driver ${absent} is not available on Node ${process.versions.node}`);
 });
 
-test('without any driver: one line saying how to get one (upgrade Node, or the npm command that installs better-sqlite3 where this dialogym finds it)', () => {
+test('without any driver (node-sqlite3-wasm gone, no node:sqlite): one line whose command puts it back', () => {
   const checkout = join(import.meta.dirname, '..', '..', '..');
   const msg = sqliteMissingMessage({ packageRoot: checkout, cwd: tmp });
-  assert.match(msg, new RegExp(`^SQLite needs Node\\.js 22\\.13 or later \\(node:sqlite is built in.*\\) or the optional better-sqlite3 package: this is Node ${process.versions.node.replace(/\./g, '\\.')}; upgrade Node \\(the current LTS\\) or run \`npm install --prefix \\S+ --no-save --save-dev better-sqlite3@12\`$`));
-  // A node without node:sqlite (switched off where it is built in) and without better-sqlite3 on NODE_PATH.
+  assert.match(msg, new RegExp(`^SQLite: dialogym's dependency node-sqlite3-wasm is missing and this Node ${process.versions.node.replace(/\./g, '\\.')} has no node:sqlite; reinstall the dependencies \\(\`npm install --prefix \\S+\`\\) or use Node\\.js 22\\.13 or later \\(node:sqlite is built in.*\\)$`));
+  // A copy of dialogym without node_modules, on a node without node:sqlite (switched off where it is built in) and NODE_PATH unset.
+  const pkg = join(tmp, 'bare');
+  mkdirSync(join(pkg, 'dist', 'src', 'core'), { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), '{"name":"dialogym","type":"module"}');
+  for (const f of ['sqlite.js', 'errors.js', 'text.js', 'shell.js']) copyFileSync(join(import.meta.dirname, f), join(pkg, 'dist', 'src', 'core', f));
   const env = { ...process.env };
   delete env.NODE_PATH;
   const flags = builtIn ? ['--no-experimental-sqlite'] : [];
-  const script = `import(${JSON.stringify(self)}).then((m) => { try { m.openSqlite(':memory:'); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); } })`;
-  const r = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env, cwd: tmp });
-  const local = spawnSync(process.execPath, ['-e', "require.resolve('better-sqlite3')"], { encoding: 'utf8', env, cwd: checkout }).status === 0;
-  if (local) return; // better-sqlite3 in the project's own node_modules (a developer's install): it would serve
-  assert.equal(r.stdout, `DialogymError: ${msg}\n`);
+  const module = pathToFileURL(join(pkg, 'dist', 'src', 'core', 'sqlite.js')).href;
+  const script = `import(${JSON.stringify(module)}).then((m) => { try { console.log('opened', m.openSqlite(':memory:').driver); } catch (e) { console.log(e.name + ': ' + e.message); } })`;
+  const before = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env, cwd: pkg });
+  assert.equal(before.stdout, `DialogymError: ${sqliteMissingMessage({ packageRoot: pkg, cwd: pkg })}\n`, before.stderr);
+  assert.match(before.stdout, /\(`npm install`\)/);
+  // What `npm install` there restores (copied here: no network): the WASM driver serves.
+  cpSync(join(checkout, 'node_modules', 'node-sqlite3-wasm'), join(pkg, 'node_modules', 'node-sqlite3-wasm'), { recursive: true });
+  const after = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env, cwd: pkg });
+  assert.equal(after.stdout, 'opened node-sqlite3-wasm\n', after.stderr);
 });
 
 test('the install advice names the command for where dialogym is: a project that installed it, a global install, a checkout (whose peer dependency swallows a plain install)', () => {
@@ -89,11 +226,14 @@ test('the install advice names the command for where dialogym is: a project that
   writeFileSync(join(project, 'package.json'), '{"name":"app"}');
   const installed = join(project, 'node_modules', 'dialogym');
   assert.equal(at(installed, project), 'npm install better-sqlite3@12');
+  assert.equal(sqliteInstallAdvice({ packageRoot: installed, cwd: project }).reinstall, 'npm install');
+  assert.equal(sqliteInstallAdvice({ packageRoot: installed, cwd: tmp }).reinstall, `npm install --prefix ${project}`);
   assert.equal(at(installed, tmp), `npm install --prefix ${project} better-sqlite3@12`);
   assert.equal(sqliteInstallAdvice({ packageRoot: installed, cwd: tmp }).rebuild, `npm rebuild --prefix ${project} better-sqlite3`);
   const global = join(tmp, 'advice', 'lib', 'node_modules', 'dialogym');
   mkdirSync(global, { recursive: true });
   assert.equal(at(global, tmp), 'npm install --global better-sqlite3@12');
+  assert.equal(sqliteInstallAdvice({ packageRoot: global, cwd: tmp }).reinstall, 'npm install --global dialogym');
   const checkout = join(tmp, 'advice', 'my checkout');
   assert.equal(at(checkout, checkout), 'npm install --no-save --save-dev better-sqlite3@12');
   assert.equal(at(checkout, tmp), `npm install --prefix '${checkout}' --no-save --save-dev better-sqlite3@12`);

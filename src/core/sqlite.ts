@@ -7,25 +7,33 @@
  *   that one warning is kept off the user's terminal (every other warning passes). Node 24 loads it
  *   silently; Node 26 renames `DatabaseSync` to `Database` (the old name stays as an alias).
  * - `better-sqlite3@12`, an optional peer dependency (a native addon: npm never installs it for
- *   dialogym), used when `node:sqlite` is missing — Node 20, or 22.5–22.12 without the flag — and
- *   the user installed it (13 needs Node 22). The command that installs it where dialogym finds it
- *   depends on where dialogym is (`sqliteInstallAdvice`): in a project that depends on dialogym,
- *   `npm install better-sqlite3@12` there; in a checkout of dialogym itself, where that command
- *   rewrites the optional peer dependency of package.json and installs nothing (npm 11; npm 10
- *   installs it but rewrites the range too), `npm install --no-save --save-dev better-sqlite3@12`,
- *   which installs it into the checkout's node_modules with either and leaves package.json and the
- *   lock file as they are.
+ *   dialogym), used when `node:sqlite` is missing and the user installed it (13 needs Node 22). The
+ *   command that installs it where dialogym finds it depends on where dialogym is
+ *   (`sqliteInstallAdvice`).
+ * - `node-sqlite3-wasm`, a dependency (SQLite compiled to WebAssembly, 1.3 MB, no install script):
+ *   what Node 20 uses out of the box. Its file system layer writes the real file with `fs` and
+ *   fsyncs on commit; it has no shared memory, so `PRAGMA journal_mode = WAL` leaves the rollback
+ *   journal (`<file>-journal`), which is as durable with `synchronous = FULL`. It locks a file with a
+ *   folder `<file>.lock` made for the length of each transaction (readers too): processes using one
+ *   database take turns, waiting up to the busy timeout. A process killed while it held that lock
+ *   leaves the folder behind; opening the file read-write clears it when no live process has the
+ *   file open with this driver (each such process keeps a `<file>.wasm-<pid>` mark beside it), and
+ *   SQLite then rolls the interrupted transaction back from its journal.
  *
  * Neither driver is loaded until a database is opened: commands that never touch SQLite never pay
  * for it. Without a driver, `openSqlite` throws a one-line DialogymError saying how to get one.
- * Both drivers read and write the same files, and rows come back alike (objects keyed by column,
- * integers as numbers: keep integers outside ±2^53 out of a SELECT's columns, the drivers differ
- * there — node:sqlite throws, better-sqlite3 rounds).
+ * The drivers read and write the same files, and rows come back alike (objects keyed by column,
+ * integers as numbers, `get` of no row undefined, named parameters bound from keys without their
+ * `@`, a busy timeout of 5 s: keep integers outside ±2^53 out of a SELECT's columns, the drivers
+ * differ there — node:sqlite throws, better-sqlite3 rounds, node-sqlite3-wasm gives a bigint). Two
+ * processes should use one driver on one file at a time: node-sqlite3-wasm's lock folder and the
+ * others' POSIX locks do not see each other.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, readSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { DialogymError } from './errors.js';
 import { shellWord } from './shell.js';
 
@@ -83,8 +91,8 @@ export interface SqliteDb {
 }
 
 /**
- * The SQLite drivers dialogym can use: Node's built-in `node:sqlite`, or the optional
- * `better-sqlite3` package.
+ * The SQLite drivers dialogym can use: Node's built-in `node:sqlite`, the optional
+ * `better-sqlite3` package, or the `node-sqlite3-wasm` dependency (SQLite in WebAssembly).
  *
  * @example
  * ```ts
@@ -93,7 +101,7 @@ export interface SqliteDb {
  * openSqlite(':memory:', { driver }).close();
  * ```
  */
-export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
+export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3' | 'node-sqlite3-wasm';
 
 /**
  * Options of `openSqlite`.
@@ -107,7 +115,7 @@ export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
 export interface SqliteOpenOptions {
   /** Open read-only (the file must exist); default false: read-write, created when missing. */
   readonly readonly?: boolean;
-  /** Use this driver only (tests); default: node:sqlite when present, else better-sqlite3. */
+  /** Use this driver only (tests); default: node:sqlite when present, else better-sqlite3 when installed, else node-sqlite3-wasm. */
   readonly driver?: SqliteDriverName;
 }
 
@@ -130,6 +138,20 @@ interface BetterDatabase extends NodeDatabase {
   readonly open: boolean;
 }
 type BetterSqlite3 = new (file: string, opts?: { readonly?: boolean; fileMustExist?: boolean }) => BetterDatabase;
+interface WasmStatement extends NodeStatement {
+  readonly isFinalized: boolean;
+  finalize(): void;
+}
+interface WasmDatabase {
+  readonly isOpen: boolean;
+  readonly inTransaction: boolean;
+  exec(sql: string): void;
+  prepare(sql: string): WasmStatement;
+  close(): void;
+}
+interface WasmSqlite {
+  Database: new (file: string, opts?: { readOnly?: boolean; fileMustExist?: boolean }) => WasmDatabase;
+}
 
 const require = createRequire(import.meta.url);
 
@@ -160,6 +182,7 @@ function tryRequire(id: string, quietWarning?: RegExp): unknown {
 
 let nodeSqlite: NodeSqlite | null | undefined;
 let betterSqlite: BetterSqlite3 | null | undefined;
+let wasmSqlite: WasmSqlite | null | undefined;
 
 function loadNodeSqlite(): NodeSqlite | undefined {
   if (nodeSqlite === undefined) nodeSqlite = (tryRequire('node:sqlite', /SQLite/) as NodeSqlite | undefined) ?? null;
@@ -178,6 +201,19 @@ function loadBetterSqlite(): BetterSqlite3 | undefined {
     }
   }
   return betterSqlite ?? undefined;
+}
+
+function loadWasmSqlite(): WasmSqlite | undefined {
+  if (wasmSqlite === undefined) {
+    try {
+      const Wasm = tryRequire('node-sqlite3-wasm') as WasmSqlite | undefined;
+      if (Wasm) new Wasm.Database(':memory:').close();
+      wasmSqlite = Wasm ?? null;
+    } catch (e) {
+      throw new DialogymError(`node-sqlite3-wasm is installed but does not load on Node ${process.versions.node} (${oneLine(e)}); reinstall it (\`${sqliteInstallAdvice().reinstall}\`) or use ${nodeSqliteHint()}`, { cause: e });
+    }
+  }
+  return wasmSqlite ?? undefined;
 }
 
 /** An error's message on one short line. */
@@ -229,7 +265,8 @@ function ownPackageRoot(): string {
 }
 
 /**
- * The npm commands that install (and rebuild) better-sqlite3 where dialogym resolves it from: in a
+ * The npm commands that install (and rebuild) better-sqlite3 where dialogym resolves it from, and
+ * the one that reinstalls dialogym's own dependencies (node-sqlite3-wasm among them): in a
  * project that installed dialogym (`<project>/node_modules/dialogym`), a dependency of that project;
  * in a global install, a global package; in a checkout of dialogym, a package of the checkout's
  * node_modules that changes neither package.json nor the lock file (plain `npm install
@@ -242,31 +279,32 @@ function ownPackageRoot(): string {
  * sqliteInstallAdvice({ packageRoot: '/app/node_modules/dialogym', cwd: '/app' }).install; // 'npm install better-sqlite3@12' where /app/package.json exists
  * ```
  */
-export function sqliteInstallAdvice(place: SqliteInstallPlace = { packageRoot: ownPackageRoot(), cwd: process.cwd() }): { readonly install: string; readonly rebuild: string } {
+export function sqliteInstallAdvice(place: SqliteInstallPlace = { packageRoot: ownPackageRoot(), cwd: process.cwd() }): { readonly install: string; readonly rebuild: string; readonly reinstall: string } {
   const root = resolve(place.packageRoot);
   const modules = dirname(root);
   const at = (dir: string): string => (resolve(place.cwd) === dir ? '' : ` --prefix ${shellWord(dir)}`);
   if (basename(modules) === 'node_modules') {
     const project = dirname(modules);
-    if (!existsSync(join(project, 'package.json'))) return { install: 'npm install --global better-sqlite3@12', rebuild: 'npm rebuild --global better-sqlite3' };
-    return { install: `npm install${at(project)} better-sqlite3@12`, rebuild: `npm rebuild${at(project)} better-sqlite3` };
+    if (!existsSync(join(project, 'package.json'))) return { install: 'npm install --global better-sqlite3@12', rebuild: 'npm rebuild --global better-sqlite3', reinstall: 'npm install --global dialogym' };
+    return { install: `npm install${at(project)} better-sqlite3@12`, rebuild: `npm rebuild${at(project)} better-sqlite3`, reinstall: `npm install${at(project)}` };
   }
-  return { install: `npm install${at(root)} --no-save --save-dev better-sqlite3@12`, rebuild: `npm rebuild${at(root)} better-sqlite3` };
+  return { install: `npm install${at(root)} --no-save --save-dev better-sqlite3@12`, rebuild: `npm rebuild${at(root)} better-sqlite3`, reinstall: `npm install${at(root)}` };
 }
 
 /**
- * The one line that says how to get SQLite on this Node (what `openSqlite` throws without a
- * driver): upgrade Node, or install the optional better-sqlite3 with the command that puts it where
- * this dialogym finds it (`sqliteInstallAdvice`; `place` says where dialogym is, default this one).
+ * The one line that says how to get SQLite back when no driver loads — only when dialogym's
+ * dependency node-sqlite3-wasm is missing on a Node without node:sqlite: reinstall dialogym's
+ * dependencies with the command for where this dialogym is (`sqliteInstallAdvice`; `place` says
+ * where, default this one), or upgrade Node.
  *
  * @example
  * ```ts
  * import { sqliteMissingMessage } from 'dialogym';
- * console.error(sqliteMissingMessage()); // SQLite KBs need Node.js 22.13 or later …
+ * console.error(sqliteMissingMessage()); // SQLite: dialogym's dependency node-sqlite3-wasm is missing …
  * ```
  */
 export function sqliteMissingMessage(place?: SqliteInstallPlace): string {
-  return `SQLite needs ${nodeSqliteHint()} or the optional better-sqlite3 package: this is Node ${process.versions.node}; upgrade Node (the current LTS) or run \`${sqliteInstallAdvice(place).install}\``;
+  return `SQLite: dialogym's dependency node-sqlite3-wasm is missing and this Node ${process.versions.node} has no node:sqlite; reinstall the dependencies (\`${sqliteInstallAdvice(place).reinstall}\`) or use ${nodeSqliteHint()}`;
 }
 
 /**
@@ -276,18 +314,19 @@ export function sqliteMissingMessage(place?: SqliteInstallPlace): string {
  * @example
  * ```ts
  * import { sqliteDriver } from 'dialogym';
- * sqliteDriver(); // 'node:sqlite' on Node ≥ 22.13, 'better-sqlite3' on Node 20 when installed
+ * sqliteDriver(); // 'node:sqlite' on Node ≥ 22.13; on Node 20 'better-sqlite3' when installed, else 'node-sqlite3-wasm'
  * ```
  */
 export function sqliteDriver(): SqliteDriverName | undefined {
   if (loadNodeSqlite()) return 'node:sqlite';
   if (loadBetterSqlite()) return 'better-sqlite3';
+  if (loadWasmSqlite()) return 'node-sqlite3-wasm';
   return undefined;
 }
 
 /**
- * The drivers that load on this Node (for tests that run against each); a better-sqlite3 built
- * for another Node is left out.
+ * The drivers that load on this Node, in the order `openSqlite` prefers them (for tests that run
+ * against each); a better-sqlite3 built for another Node is left out.
  *
  * @example
  * ```ts
@@ -303,13 +342,30 @@ export function sqliteDrivers(): SqliteDriverName[] {
   } catch {
     // installed but built for another Node: not a driver here
   }
+  try {
+    if (loadWasmSqlite()) out.push('node-sqlite3-wasm');
+  } catch {
+    // installed but broken: not a driver here
+  }
   return out;
 }
 
-/** Binds `params` the way both drivers take them: an object of named values, or positional values. */
+/** Binds `params` the way node:sqlite and better-sqlite3 take them: an object of named values, or positional values. */
 function args(params: SqlParams | undefined): unknown[] {
   if (params === undefined) return [];
   return Array.isArray(params) ? [...(params as SqlValue[])] : [params];
+}
+
+/** Runs `fn` inside BEGIN IMMEDIATE … COMMIT on `db`; ROLLBACK and rethrow when it throws. */
+function inTransaction(db: { exec(sql: string): void }, fn: () => void): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    fn();
+  } catch (e) {
+    db.exec('ROLLBACK');
+    throw e;
+  }
+  db.exec('COMMIT');
 }
 
 class Handle implements SqliteDb {
@@ -337,14 +393,7 @@ class Handle implements SqliteDb {
   }
 
   transaction(fn: () => void): void {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      fn();
-    } catch (e) {
-      this.db.exec('ROLLBACK');
-      throw e;
-    }
-    this.db.exec('COMMIT');
+    inTransaction(this.db, fn);
   }
 
   close(): void {
@@ -354,9 +403,192 @@ class Handle implements SqliteDb {
   }
 }
 
+/** Prepared statements a node-sqlite3-wasm handle keeps (the least recently used is finalized past this). */
+const WASM_STATEMENTS = 256;
+
+/**
+ * A node-sqlite3-wasm database. Its statements live in WebAssembly memory until finalized, so
+ * `prepare` hands out a statement that looks its SQL up in a cache of the last `WASM_STATEMENTS`
+ * texts (prepared again when it fell out): callers that prepare the same SQL per call, as the
+ * study store does, use one statement, and `close` finalizes them all. Named parameters are bound
+ * by the prefix the SQL gives them (`@name`, `:name` or `$name`); the caller's keys go without it.
+ */
+class WasmHandle implements SqliteDb {
+  readonly driver = 'node-sqlite3-wasm';
+  private readonly statements = new Map<string, { stmt: WasmStatement; names: Map<string, string> }>();
+  constructor(
+    private readonly db: WasmDatabase,
+    private readonly onClose: () => void,
+  ) {}
+
+  get open(): boolean {
+    return this.db.isOpen;
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  private statement(sql: string): { stmt: WasmStatement; names: Map<string, string> } {
+    let s = this.statements.get(sql);
+    if (s) {
+      this.statements.delete(sql); // most recently used last
+    } else {
+      const names = new Map<string, string>();
+      for (const m of sql.matchAll(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g)) if (!names.has(m[1]!)) names.set(m[1]!, m[0]);
+      s = { stmt: this.db.prepare(sql), names };
+      if (this.statements.size >= WASM_STATEMENTS) {
+        const [oldest, entry] = this.statements.entries().next().value!;
+        this.statements.delete(oldest);
+        entry.stmt.finalize();
+      }
+    }
+    this.statements.set(sql, s);
+    return s;
+  }
+
+  prepare(sql: string): SqliteStatement {
+    this.statement(sql); // SQL errors show here, as with the other drivers
+    const bound = (p: SqlParams | undefined): { stmt: WasmStatement; values: unknown[] } => {
+      const { stmt, names } = this.statement(sql);
+      if (p === undefined) return { stmt, values: [] };
+      if (Array.isArray(p)) return { stmt, values: [p] };
+      return { stmt, values: [Object.fromEntries(Object.entries(p).map(([k, v]) => [names.get(k) ?? `@${k}`, v]))] };
+    };
+    return {
+      run: (p) => {
+        const { stmt, values } = bound(p);
+        stmt.run(...values);
+      },
+      all: (p) => {
+        const { stmt, values } = bound(p);
+        return stmt.all(...values);
+      },
+      get: (p) => {
+        const { stmt, values } = bound(p);
+        const row = stmt.get(...values);
+        if (row === null) return undefined; // stepped to its end: done, holds nothing
+        // Stopped on its first row, the statement stays active (a read lock, "SQL statements in
+        // progress" at COMMIT) until reset, which node-sqlite3-wasm does only at its next binding:
+        // finalize it now (prepared again at its next use).
+        this.forget(sql);
+        return row;
+      },
+    };
+  }
+
+  /** Finalizes the prepared form of `sql`, if cached. */
+  private forget(sql: string): void {
+    const s = this.statements.get(sql);
+    if (!s) return;
+    this.statements.delete(sql);
+    s.stmt.finalize();
+  }
+
+  transaction(fn: () => void): void {
+    inTransaction(this.db, fn);
+  }
+
+  close(): void {
+    if (!this.db.isOpen) return;
+    for (const { stmt } of this.statements.values()) stmt.finalize();
+    this.statements.clear();
+    this.db.close();
+    this.onClose();
+  }
+}
+
+/** Is `file` a database in WAL journal mode (its header's read and write versions are 2)? */
+function walFile(file: string): boolean {
+  const head = Buffer.alloc(20);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    return readSync(fd, head, 0, 20, 0) === 20 && head.toString('latin1', 0, 16) === 'SQLite format 3\0' && head[18] === 2 && head[19] === 2;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Files this thread has open with node-sqlite3-wasm (absolute path → handles), for their marks. */
+const wasmOpen = new Map<string, number>();
+
+/** The mark of this thread beside `file`: `<file>.wasm-<pid>-<thread>`, present while it has `file` open. */
+function wasmMark(file: string): string {
+  return `${file}.wasm-${process.pid}-${threadId}`;
+}
+
+/** Runs a file-system step whose failure (a read-only folder, a race) changes nothing for the caller. */
+function ignoreFsError(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // see the caller
+  }
+}
+
+/** Is process `pid` alive (a process of another user counts as alive)? */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Before this thread opens `file` with node-sqlite3-wasm: the marks of dead processes are removed,
+ * and a lock folder `<file>.lock` left by a process that died holding it (no live process has a
+ * mark beside the file) too, so the
+ * database opens and SQLite rolls back the unfinished transaction from its journal; then this
+ * thread marks the file as open (where it can write beside it: a read-only folder holds no mark and
+ * no writer). Returns what to do when the handle closes.
+ */
+function wasmOpening(file: string): () => void {
+  const full = resolve(file);
+  const count = wasmOpen.get(full) ?? 0;
+  if (count === 0) {
+    const dir = dirname(full);
+    const prefix = `${basename(full)}.wasm-`;
+    let live = false;
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // no such folder: SQLite says it cannot open the file
+    }
+    for (const name of names) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number(name.slice(prefix.length).split('-')[0]);
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) live = true;
+      else ignoreFsError(() => rmSync(join(dir, name), { force: true })); // a killed process's mark
+    }
+    // gone already, or not ours to remove: then SQLite says "database is locked" after its busy timeout
+    if (!live && existsSync(`${full}.lock`)) ignoreFsError(() => rmdirSync(`${full}.lock`));
+    ignoreFsError(() => writeFileSync(wasmMark(full), '')); // a folder we cannot write: read-only use, nothing to mark
+  }
+  wasmOpen.set(full, count + 1);
+  return () => {
+    const left = (wasmOpen.get(full) ?? 1) - 1;
+    if (left > 0) wasmOpen.set(full, left);
+    else {
+      wasmOpen.delete(full);
+      ignoreFsError(() => rmSync(wasmMark(full), { force: true }));
+    }
+  };
+}
+
+// A thread that ends with databases open (process.exit, an uncaught error) takes its marks away.
+process.on('exit', () => {
+  for (const full of wasmOpen.keys()) ignoreFsError(() => rmSync(wasmMark(full), { force: true }));
+});
+
 /**
  * Opens (or creates) a SQLite database file with node:sqlite when this Node has it, else with
- * better-sqlite3 when installed; `:memory:` for a database in memory. Without a driver, throws a
+ * better-sqlite3 when installed, else with node-sqlite3-wasm; `:memory:` for a database in memory. Without a driver, throws a
  * one-line DialogymError (`sqliteMissingMessage`). SQLite's own errors (not a database, cannot
  * open) pass through as the driver throws them.
  *
@@ -372,18 +604,40 @@ class Handle implements SqliteDb {
 export function openSqlite(file: string, opts: SqliteOpenOptions = {}): SqliteDb {
   const want = opts.driver;
   const node = want === undefined || want === 'node:sqlite' ? loadNodeSqlite() : undefined;
+  let db: SqliteDb | undefined;
   if (node) {
     const Database = node.Database ?? node.DatabaseSync;
-    const db = new Database(file, opts.readonly ? { readOnly: true } : {});
+    db = new Handle('node:sqlite', new Database(file, opts.readonly ? { readOnly: true } : {}));
+  }
+  const Better = !db && (want === undefined || want === 'better-sqlite3') ? loadBetterSqlite() : undefined;
+  if (Better) db = new Handle('better-sqlite3', new Better(file, opts.readonly ? { readonly: true, fileMustExist: true } : {}));
+  const Wasm = !db && (want === undefined || want === 'node-sqlite3-wasm') ? loadWasmSqlite() : undefined;
+  if (Wasm) {
+    const memory = file === ':memory:' || file === '';
+    if (opts.readonly && !memory && !existsSync(file)) throw new DialogymError(`${file}: unable to open database file (no such file)`);
+    const closed = memory ? () => {} : wasmOpening(file);
+    try {
+      db = new WasmHandle(new Wasm.Database(file, opts.readonly ? { readOnly: true } : {}), closed);
+      if (!memory && walFile(file)) {
+        if (opts.readonly) throw new DialogymError(`${file}: a WAL-journal database (written by node:sqlite or better-sqlite3), which node-sqlite3-wasm opens only read-write; open it without readonly once, or use ${nodeSqliteHint()}`);
+        // No shared memory here: WAL only under an exclusive lock, just long enough to go back to the rollback journal.
+        db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = DELETE; PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_master');
+      }
+    } catch (e) {
+      if (db) db.close();
+      else closed();
+      throw e;
+    }
+  }
+  if (!db) throw new DialogymError(want === undefined ? sqliteMissingMessage() : `the SQLite driver ${want} is not available on Node ${process.versions.node}`);
+  try {
     // node:sqlite before 22.12 ignores readOnly: query_only refuses writes on every version.
     if (opts.readonly) db.exec('PRAGMA query_only = ON');
-    return new Handle('node:sqlite', db);
+    // Wait for another process's lock up to 5 s, as better-sqlite3 does by default (node:sqlite and node-sqlite3-wasm wait 0).
+    db.exec('PRAGMA busy_timeout = 5000');
+  } catch (e) {
+    db.close();
+    throw e;
   }
-  const Better = want === undefined || want === 'better-sqlite3' ? loadBetterSqlite() : undefined;
-  if (Better) {
-    const db = new Better(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
-    if (opts.readonly) db.exec('PRAGMA query_only = ON');
-    return new Handle('better-sqlite3', db);
-  }
-  throw new DialogymError(want === undefined ? sqliteMissingMessage() : `the SQLite driver ${want} is not available on Node ${process.versions.node}`);
+  return db;
 }

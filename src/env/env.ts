@@ -253,8 +253,8 @@ export interface DatasetWritten {
 export interface EnvFamily {
   /** Every option the factory reads (make refuses any other key). */
   readonly options: readonly string[];
-  /** The family's published schema. */
-  readonly schema: EnvSchemaName;
+  /** The family's published schema (`schemas/<name>.schema.json`: types and bounds of the options, the shape of an action); absent: `make` checks the option names only. */
+  readonly schema?: EnvSchemaName;
   /** How played episodes of the family become its testbed's dataset (`exportDataset`); absent: none. */
   readonly dataset?: DatasetExport;
   /** What a person sees of its episodes (`person.ts`: goal card, hint, agent view, outcome); absent: none. */
@@ -280,7 +280,7 @@ export function checkEnvOptions(envId: string, options: EnvOptions | undefined, 
   checkOptionKeys(envId, options, family.options);
   if (options === undefined || options === null) return;
   const data = Object.entries(options).filter(([, v]) => isJsonData(v));
-  if (data.length === 0) return; // nothing to check: ajv is not even loaded
+  if (data.length === 0 || family.schema === undefined) return; // nothing to check: ajv is not even loaded
   const issue = checkSchema(family.schema, Object.fromEntries(data), '#/$defs/options', 'options');
   if (issue) throw new ConfigError(`${envId}: ${issue.reason}`);
 }
@@ -333,7 +333,7 @@ function factoryOf(id: string, def: EnvDefinition): EnvFactory {
 
 function define(id: string, def: EnvDefinition): void {
   built.set(id, factoryOf(id, def));
-  familySchemas.set(id, def.family.schema);
+  if (def.family.schema !== undefined) familySchemas.set(id, def.family.schema);
   familyOptions.set(id, def.family.options);
   if (def.family.dataset) familyDatasets.set(id, def.family.dataset);
   if (def.family.person) familyPersonViews.set(id, def.family.person);

@@ -36,7 +36,9 @@ export type SchemaName =
   | 'run-benchmark'
   | 'run-infobot-eval'
   | 'run-airdialogue-generate'
-  | 'run-airdialogue-selfplay';
+  | 'run-airdialogue-selfplay'
+  | 'run-generate-restaurant'
+  | 'run-generate-dstc6';
 
 interface AjvError {
   instancePath: string;

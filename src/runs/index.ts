@@ -11,6 +11,8 @@ type AnyRun = RunDefinition<any, unknown, any>;
 
 const RUNS: Readonly<Record<string, () => Promise<AnyRun>>> = {
   eval: async () => (await import('./eval.js')).evalRun,
+  'generate restaurant': async () => (await import('./generate.js')).generateRestaurantRun,
+  'generate dstc6': async () => (await import('./generate.js')).generateDstc6Run,
   benchmark: async () => (await import('./benchmark.js')).benchmarkRun,
   'infobot eval': async () => (await import('./infobot-eval.js')).infobotEvalRun,
   'airdialogue generate': async () => (await import('./airdialogue.js')).airGenerateRun,
@@ -23,7 +25,7 @@ const RUNS: Readonly<Record<string, () => Promise<AnyRun>>> = {
  * @example
  * ```ts
  * import { runIds } from 'dialogym';
- * runIds(); // ['eval', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']
+ * runIds(); // ['eval', 'generate restaurant', 'generate dstc6', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']
  * ```
  */
 export function runIds(): string[] {

@@ -21,6 +21,7 @@ import { infobotEvalRun } from './infobot-eval.js';
 import { evaluateAgent } from '../testbeds/infobot/index.js';
 import { airGenerateRun, airSelfplayRun } from './airdialogue.js';
 import { selfPlay } from '../testbeds/airdialogue/index.js';
+import { generateDstc6Run, generateRestaurantRun } from './generate.js';
 import { loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
 import { loadModels } from '../testbeds/index.js';
@@ -132,9 +133,26 @@ test('airSelfplayRun: the scores of selfPlay; shards with transcripts put togeth
   assert.equal(Object.values(g.statuses).reduce((a, b) => a + b, 0), 12);
 });
 
+test('generateRestaurantRun and generateDstc6Run: the files of generateRestaurantDataset; shards put together write the same bytes', async () => {
+  const whole = await generateRestaurantRun.run({ tasks: [1, 3], seed: 2, dialogs: 8, out: join(dir, 'gen-whole') });
+  assert.equal(whole.files.length, 10);
+  assert.equal(whole.dialogs, 64);
+  for (const f of generateRestaurantDataset({ seed: 2, tasks: [1, 3], dialogs: 8 })) assert.equal(readFileSync(join(dir, 'gen-whole', f.name), 'utf8'), f.text, f.name);
+  const options = { tasks: [1, 3], seed: 2, dialogs: 8, out: join(dir, 'gen-merged') };
+  const parts = [await generateRestaurantRun.part(options, { index: 0, count: 3 }), await generateRestaurantRun.part(options, { index: 1, count: 3 }), await generateRestaurantRun.part(options, { index: 2, count: 3 })];
+  assert.deepEqual(await generateRestaurantRun.finish(combined(parts)), { ...whole, out: options.out });
+  for (const f of whole.files) assert.equal(readFileSync(join(options.out, f), 'utf8'), readFileSync(join(dir, 'gen-whole', f), 'utf8'), f);
+  const d = await generateDstc6Run.run({ tasks: [2], set: 'tst1', seed: 1, dialogs: 6, out: join(dir, 'd6') });
+  assert.equal(d.dialogs, 6);
+  const dparts = [await generateDstc6Run.part({ tasks: [2], set: 'tst1', seed: 1, dialogs: 6, out: join(dir, 'd6m') }, { index: 0, count: 2 }), await generateDstc6Run.part({ tasks: [2], set: 'tst1', seed: 1, dialogs: 6, out: join(dir, 'd6m') }, { index: 1, count: 2 })];
+  const dm = await generateDstc6Run.finish(combined(dparts));
+  for (const f of d.files) assert.equal(readFileSync(join(dir, 'd6m', f), 'utf8'), readFileSync(join(dir, 'd6', f), 'utf8'), f);
+  assert.deepEqual(dm.files, d.files);
+});
+
 test('loadRun finds a run by the id its shard files store; an unknown id is refused listing the runs', async () => {
-  assert.deepEqual(runIds(), ['eval', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']);
+  assert.deepEqual(runIds(), ['eval', 'generate restaurant', 'generate dstc6', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']);
   assert.equal((await loadRun('eval')).id, 'eval');
   assert.equal(await loadRun('benchmark'), benchmarkRun);
-  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, benchmark, infobot eval, airdialogue generate, airdialogue selfplay)");
+  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, generate restaurant, generate dstc6, benchmark, infobot eval, airdialogue generate, airdialogue selfplay)");
 });

@@ -61,8 +61,6 @@ test('make refuses an option the environment does not read (a typo is named, not
 });
 
 test('make applies the bounds of the family schema: a ConfigError naming the environment and the field', async () => {
-  await import('./restaurant/online/babi.js');
-  await import('./infobot/index.js');
   const refused = (id: string, options: object, message: string): void => {
     assert.throws(() => envs.get(id)(options), (e: Error) => e instanceof ConfigError && e.message === message, `${id} ${JSON.stringify(options)}`);
   };

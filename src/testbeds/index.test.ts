@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TESTBEDS, loadTestbeds, testbedOf } from './index.js';
@@ -88,4 +88,12 @@ test('the list is light: a testbed\'s code is imported when it is loaded, not be
     'testbeds/restaurant/testbed.js',
     'testbeds/testbed.js',
   ]);
+});
+
+test('the LLM prompt files a descriptor names are shipped (prompts/)', () => {
+  const promptDir = fileURLToPath(new URL('../../../prompts/', import.meta.url));
+  for (const t of TESTBEDS) {
+    for (const file of [t.llm?.prompt, t.llm?.userPrompt].filter((f) => f !== undefined)) assert.ok(existsSync(join(promptDir, file)), `${t.name}: prompts/${file}`);
+  }
+  assert.deepEqual(TESTBEDS.map((t) => t.llm?.prompt), ['restaurant.md', 'dstc6.md', 'infobot.md', 'airdialogue.md']);
 });

@@ -11,16 +11,18 @@ import { ConfigError } from '../core/errors.js';
 import { declareEnvs, envs, loadEnv } from '../env/env.js';
 import { agents } from '../agents/registry.js';
 import type { Testbed } from './testbed.js';
-import { restaurant } from './restaurant/testbed.js';
-import { dstc6 } from './dstc6/testbed.js';
-import { infobot } from './infobot/testbed.js';
-import { airdialogue } from './airdialogue/testbed.js';
 
 /**
- * Every testbed, in the order listings show them. (Its type names each descriptor's module, so the
- * declarations of `dialogym` reach the descriptors' typed env ids, `EnvTypes`.)
+ * Every testbed, in the order listings show them: one line each, its descriptor (light: names and
+ * lazy entry points). Its type names each descriptor's module, so the declarations of `dialogym`
+ * reach the descriptors' typed env ids (`EnvTypes`).
  */
-export const TESTBEDS = [restaurant, dstc6, infobot, airdialogue];
+export const TESTBEDS = [
+  (await import('./restaurant/testbed.js')).restaurant,
+  (await import('./dstc6/testbed.js')).dstc6,
+  (await import('./infobot/testbed.js')).infobot,
+  (await import('./airdialogue/testbed.js')).airdialogue,
+];
 
 let declared = false;
 const owner = new Map<string, Testbed>();

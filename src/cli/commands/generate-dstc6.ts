@@ -1,15 +1,11 @@
-/** `dialogym generate dstc6`: DSTC6 Track 1 dataset files (training or test sets) from the simulator. */
+/** `dialogym generate dstc6`: DSTC6 Track 1 dataset files (training or test sets) from the simulator (the library's `generateDstc6Run`). */
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { ConfigError } from '../../core/errors.js';
-import { writeFolder } from '../../core/files.js';
-import { DSTC6_KB, readKb } from '../../testbeds/restaurant/kb-dialects.js';
-import { DSTC6_SETS, SET_SPECS, dstc6SetFiles, generateDstc6Sets, type DatasetOptions, type Dstc6Set, type GeneratedSet } from '../../testbeds/dstc6/sim-dataset.js';
-import type { Dstc6Entry, Dstc6Result } from '../../formats/dstc6.js';
-import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
-import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
-import { DSTC6_TASKS, type Dstc6Task } from '../../testbeds/dstc6/sim-dialog.js';
-import { action, alias, inputFlag, intFlag, out, outFolderFlag } from '../run.js';
+import { generateDstc6Run, type GenerateDstc6Options, type GenerateResult } from '../../runs/generate.js';
+import { DSTC6_SETS, SET_SPECS, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
+import { action, alias, inputFlag, intFlag, outFolderFlag } from '../run.js';
+import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
+import { generateProgress, printGenerated, requiredTaskAndOut } from './generate-common.js';
 
 interface Flags {
   task?: string;
@@ -18,12 +14,6 @@ interface Flags {
   out?: string;
   dialogs?: number;
   kb?: string;
-}
-
-function parseTask(v: string): Dstc6Task[] {
-  if (v === 'all') return DSTC6_TASKS.slice();
-  if (/^[1-5]$/.test(v)) return [Number(v) as Dstc6Task];
-  throw new ConfigError(`--task: expected 1, 2, 3, 4, 5 or all, got '${v}'`);
 }
 
 function parseSet(v: string): Dstc6Set {
@@ -42,62 +32,24 @@ export function registerGenerateDstc6(gen: Command): void {
     .option('--dialogs <n>', `dialogs (entries) per file (default: ${SET_SPECS.trn.examples} for trn, ${SET_SPECS.tst1.examples} for tst sets)`, intFlag('--dialogs', 1, 10_000_000))
     .addOption(alias('--examples <n>', 'dialogs', intFlag('--examples', 1, 10_000_000)))
     .option('--kb <file>', 'use this extended KB (e.g. the real extendedkb1.txt / extendedkb2.txt) instead of generating one (default: a KB generated from --seed)', inputFlag('--kb'));
-  shardOptions(cmd).action(
-    action((flags: Flags & ShardFlags) => {
-      const shard = shardOf(flags);
-      const opts = datasetOptions(flags);
-      const perFile = flags.dialogs ?? SET_SPECS[opts.set].examples;
-      // The items of a sharded run are the entries (task position × entries per file + entry): each entry has its own stream.
-      const total = opts.tasks.length * perFile;
-      const mine = shardItems(shard, total);
-      const tty = process.stderr.isTTY === true;
-      const bar = tty ? new cliProgress.SingleBar({ format: 'generate {bar} {value}/{total} entries | {label}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
-      bar?.start(mine.length, 0, { label: '' });
-      let done = 0;
-      const start = Date.now();
-      const sets = generateDstc6Sets({
-        ...opts,
-        include: (k) => inShard(shard, k),
-        onProgress: ({ task, done: d, total: t }) => {
-          done++;
-          if (bar) {
-            if (d === t || done % 200 === 0) bar.update(done, { label: `task ${task} ${opts.set}` });
-          } else if (d === t) {
-            process.stderr.write(`task ${task} ${opts.set}: ${t} entries\n`);
-          }
-        },
-      });
-      bar?.stop();
-      const flat = sets.flatMap((s) => s.entries.map((entry, j) => ({ entry, answer: s.answers[j] })));
-      const items = flat.map((x, j) => ({ k: mine[j] as number, entry: x.entry, answer: x.answer }));
-      if (shard) writeShard(flags, 'generate dstc6', total, items, { perFile });
-      else finishGenerateDstc6(wholeRun(flags, items, { perFile }), start);
-    }),
-  );
+  shardOptions(cmd).action(action((flags: Flags & ShardFlags) => runVerb(flags, generateDstc6Verb)));
 }
 
-function datasetOptions(flags: Flags): DatasetOptions {
-  if (flags.task === undefined) throw new ConfigError('--task is required (1, 2, 3, 4, 5 or all)');
-  const tasks = parseTask(flags.task);
-  if (flags.set === undefined) throw new ConfigError(`--set is required (${DSTC6_SETS.join(', ')})`);
-  const set = parseSet(flags.set);
-  if (flags.out === undefined || flags.out.trim() === '') throw new ConfigError('--out is required');
-  const restaurants = flags.kb !== undefined ? readKb(flags.kb, DSTC6_KB).restaurants : undefined;
-  return { seed: flags.seed, tasks, set, ...(flags.dialogs !== undefined ? { examples: flags.dialogs } : {}), ...(restaurants ? { restaurants } : {}) };
+/** The flags as the run's options (a shard file of dialogym-shard/1 recorded these flags). */
+function fromFlags(r: Record<string, unknown>): { options: GenerateDstc6Options } {
+  const f = r as unknown as Flags;
+  let set: Dstc6Set | undefined;
+  const { tasks, out } = requiredTaskAndOut(f, () => {
+    if (f.set === undefined) throw new ConfigError(`--set is required (${DSTC6_SETS.join(', ')})`);
+    set = parseSet(f.set);
+  });
+  return { options: { tasks, set: set as Dstc6Set, seed: f.seed, out, ...(f.dialogs !== undefined ? { dialogs: f.dialogs } : {}), ...(f.kb !== undefined ? { kb: f.kb } : {}) } };
 }
 
-/** Writes the files of a whole run (unsharded, or merged from its shards). */
-export function finishGenerateDstc6(run: MergedRun, start = Date.now()): void {
-  const flags = run.options as unknown as Flags;
-  const opts = datasetOptions(flags);
-  const perFile = run.meta['perFile'] as number;
-  const sets: GeneratedSet[] = opts.tasks.map(() => ({ entries: [], answers: [] }));
-  for (const it of run.items as readonly (ShardItem & { entry: Dstc6Entry; answer: Dstc6Result })[]) {
-    const s = sets[Math.floor(it.k / perFile)] as GeneratedSet;
-    s.entries.push(it.entry);
-    s.answers.push(it.answer);
-  }
-  const files = dstc6SetFiles(opts, sets);
-  writeFolder(flags.out as string, 'dialogym generate dstc6', files.map((f) => ({ name: f.name, data: f.text }))); // all files or none (core/files.ts StagedFolder)
-  out(`wrote ${files.length} files (${run.items.length} entries) to ${flags.out} in ${((Date.now() - start) / 1000).toFixed(1)} s`);
-}
+/** The verb (also `merge`'s printer). */
+export const generateDstc6Verb: VerbRun<GenerateDstc6Options, GenerateResult> = {
+  run: generateDstc6Run,
+  fromFlags,
+  print: (r) => printGenerated(r, 'entries'),
+  live: () => generateProgress('entries'),
+};

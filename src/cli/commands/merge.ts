@@ -2,7 +2,7 @@
  * `dialogym merge <shard files or folders…> [--out dir]`: combines the shard files of a run made
  * with `--shard i/n --shard-out FILE` into exactly what the unsharded run writes (its files, byte
  * for byte, and its report on stdout). Shards of different runs, a shard given twice or a missing
- * shard are refused in one line. A library run (src/runs/: `eval`, `benchmark`, `infobot eval`, `airdialogue generate|selfplay`) is looked up by
+ * shard are refused in one line. A library run (src/runs/: every verb above but `evaluate`) is looked up by
  * the id its shards name and finished by its own `finish`; the verb only prints the result.
  */
 import type { Command } from 'commander';
@@ -16,6 +16,8 @@ import { SUMMARY } from './summaries.js';
 /** Each library run's verb (how it reads flags and prints), loaded only for the run being merged. */
 const PRINTERS: Readonly<Record<string, () => Promise<VerbRun>>> = {
   eval: async () => (await import('./eval.js')).evalVerb as VerbRun,
+  'generate restaurant': async () => (await import('./generate-restaurant.js')).generateRestaurantVerb as VerbRun,
+  'generate dstc6': async () => (await import('./generate-dstc6.js')).generateDstc6Verb as VerbRun,
   benchmark: async () => (await import('./benchmark.js')).benchmarkVerb as VerbRun,
   'infobot eval': async () => (await import('./infobot.js')).infobotEvalVerb as VerbRun,
   'airdialogue generate': async () => (await import('./airdialogue.js')).airGenerateVerb as VerbRun,
@@ -24,8 +26,6 @@ const PRINTERS: Readonly<Record<string, () => Promise<VerbRun>>> = {
 
 /** The shardable verbs that are not library runs yet: each one's finisher, loaded only for the verb being merged. */
 const FINISHERS: Readonly<Record<string, () => Promise<Finisher>>> = {
-  'generate restaurant': async () => (await import('./generate-restaurant.js')).finishGenerateRestaurant,
-  'generate dstc6': async () => (await import('./generate-dstc6.js')).finishGenerateDstc6,
   evaluate: async () => (await import('./evaluate.js')).finishEvaluate,
 };
 

@@ -156,14 +156,12 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   if (role === 'agent' && agents.length > 0) throw new ConfigError(`${agents[0] as string}: with --as agent the person is the agent; drop ${agents.join(' and ')}`);
   if (role === 'user' && o.userLlm !== undefined) throw new ConfigError("--user-llm says the simulated user's turns; with --as user the person says them: drop --user-llm, or give --as agent");
   if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
-  await import('../../index.js');
-  await import('../../testbeds/dstc6/index.js');
+  await (await import('../../testbeds/index.js')).loadTestbeds();
   const envOptions = keyValues(o.envOption);
   // Checked (unknown id, schema, unknown keys) before an agent starts.
   const { make } = await import('../../env/env.js');
   make(env, envOptions);
   if (o.agent !== undefined) {
-    await import('../../builtin-agents/index.js');
     const { builtinAgentProblem } = await import('../../agents/open.js');
     const problem = await builtinAgentProblem(o.agent, env);
     if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);

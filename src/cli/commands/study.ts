@@ -112,8 +112,7 @@ export function registerStudy(program: Command): void {
   servingFlags(serve).action(
     action(async (dir: string, o: ServingFlags & { port: number; host: string; timeout: number; maxText: number; idleMinutes: number }) => {
       const store = await openStore(dir);
-      await import('../../index.js');
-      await import('../../testbeds/dstc6/index.js');
+      await (await import('../../testbeds/index.js')).loadTestbeds();
       const { createStudyServer } = await import('../../serve/study-server.js');
       const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
       const server = createStudyServer(store, { timeoutMs: o.timeout, maxText: o.maxText, idleMs: o.idleMinutes * 60_000, requestTimeoutMs: o.requestTimeout, llmSystem: (req) => llmSystemMessage(req) });

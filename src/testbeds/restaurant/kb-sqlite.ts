@@ -1,8 +1,8 @@
 /**
  * The restaurant KB in SQLite, for serving: `importKbFile` turns a bAbI or DSTC6 KB file into a
  * database; `SqliteKbStore` answers api_calls from it through the same `KbStore` interface as the
- * in-memory store. SQLite comes through `core/sqlite.ts` (node:sqlite, or better-sqlite3 on older
- * Node). Every query is a prepared statement with bound parameters (no user text ever reaches
+ * in-memory store. SQLite comes through `core/sqlite.ts` (node:sqlite, or on Node 20
+ * node-sqlite3-wasm, or better-sqlite3 when installed). Every query is a prepared statement with bound parameters (no user text ever reaches
  * SQL), and a store opens its database read-only with `query_only` set.
  *
  * A KB cannot lie: every restaurant is checked when it is written and again when a store opens
@@ -127,8 +127,8 @@ export function sqliteKbChecksum(db: SqliteDb): string {
 }
 
 /**
- * Every restaurant row, id order. The rating is read as text and made a number here, so that both
- * drivers see the same number even for an integer beyond ±2^53 (node:sqlite would throw on it,
+ * Every restaurant row, id order. The rating is read as text and made a number here, so that every
+ * driver sees the same number even for an integer beyond ±2^53 (node:sqlite would throw on it,
  * better-sqlite3 round it: this rounds it as better-sqlite3 does, which older checksums used).
  */
 function allRows(db: SqliteDb): SqlRow[] {
@@ -187,7 +187,7 @@ export interface ImportSummary {
 
 /**
  * Options of the SQLite KB functions: which SQLite driver to use (default: node:sqlite when this
- * Node has it, else better-sqlite3; see `openSqlite`).
+ * Node has it, else better-sqlite3 when installed, else node-sqlite3-wasm; see `openSqlite`).
  *
  * @example
  * ```ts

@@ -21,8 +21,9 @@ import { DialogueModel, prepare, type ModelSizes } from './model.js';
 import { BatchRunner, PART_DIALOGUES } from './parallel.js';
 import { Vocab } from './tokens.js';
 
-/** The registry/model-file name of the learned AirDialogue models. */
-export const LEARNED_MODEL_NAME = 'airdialogue-seq2seq';
+import { LEARNED_MODEL_NAME } from './model-name.js';
+
+export { LEARNED_MODEL_NAME };
 
 /**
  * Customer model, agent model (with its state model) and their shared vocabulary, as
