@@ -1,0 +1,161 @@
+/**
+ * People in the loop, scripted, through the browser (issue 38's acceptance figures for
+ * `serve --env`): per testbed and agent kind, `dialogym serve --env` is started as a CLI process,
+ * its page /env opened in headless chromium (playwright-core, Debian's chromium), and N dialogs
+ * (default 20) played one after the other ("New dialog" between them, so the episodes' seeds are
+ * 1…N) by a scripted person that reads only the page's DOM — the goal card, the hint, the agent's
+ * last words; as the agent the view's tables and the tool forms — types in the page's input or
+ * fills the forms, and reads the outcome off the end screen. Beside it, the simulated user's
+ * success with the same agent on the same seeds (`evaluate`, as bench/serve-env.bench.ts).
+ *
+ *   npm run bench -- serve-env-browser
+ *   npx tsc -p . && node dist/bench/serve-env-browser.bench.js [dialogs]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import '../src/index.js';
+import { createRng, type Rng } from '../src/core/rng.js';
+import type { GoalCard } from '../src/env/person.js';
+import type { AgentTransport } from '../src/agents/agent.js';
+import { openAgent } from '../src/agents/open.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
+import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
+import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
+import { launchChromium, noChromium, pageWithErrors } from '../test/browser.js';
+import { pageState, pageSettled, pageOutcome, pageSend, pageNewDialog } from '../test/env-page.js';
+import { airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { startLlmTestServer } from '../test/llm-server.js';
+import { cliPath } from '../test/shared-data.js';
+
+await import('../src/testbeds/dstc6/index.js');
+const n = Number(process.argv[2] ?? 20);
+if (!Number.isInteger(n) || n < 1) throw new Error(`dialogs: expected a positive integer, got '${process.argv[2]}'`);
+if (noChromium) {
+  process.stdout.write(`skipped: ${noChromium}\n`);
+  process.exit(0);
+}
+type UserSide = (rng: Rng) => (card: GoalCard, hint: string | undefined, agentSaid: string) => string;
+
+/** `dialogym serve --env …` as a process; its URL once it listens. */
+function startServe(args: readonly string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`serve did not start: ${stderr}`))), 120_000);
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /on (http:\/\/[\d.:]+)\/env/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1] as string, stop: () => (child.kill('SIGTERM'), exited) });
+      }
+    });
+    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`serve exited (${code}): ${stderr}`))));
+  });
+}
+
+/** N dialogs on the page at `url`, the person playing from what the page shows; how many succeeded. */
+async function playAll(context: BrowserContext, url: string, person: (i: number) => Person): Promise<{ won: number; errors: string[] }> {
+  const { page, errors } = await pageWithErrors(context);
+  page.setDefaultTimeout(180_000);
+  let won = 0;
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${url}/env`);
+    await pageSettled(page);
+    for (let i = 0; i < n; i++) {
+      if (i > 0) await pageNewDialog(page);
+      if (await playOne(page, person(i))) won++;
+    }
+  } finally {
+    await page.close();
+  }
+  return { won, errors };
+}
+
+async function playOne(page: Page, person: Person): Promise<boolean> {
+  for (let turns = 0; turns < 200; turns++) {
+    const s = await pageState(page);
+    if (s.waiting === 'ended') break;
+    await pageSend(page, person(s));
+  }
+  const o = await pageOutcome(page);
+  return o.success;
+}
+
+const asUser = (side: UserSide, rng: Rng): Person => {
+  const say = side(rng);
+  return (s) => say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
+};
+
+const cmd = (agent: string): string => `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --agent ${agent} --stdio`;
+const llm = await startLlmTestServer();
+const rows: string[] = [];
+const line = (s: string): void => {
+  rows.push(s);
+  process.stdout.write(`${s}\n`);
+};
+const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-env-browser-bench-'));
+const context = await launchChromium(tmp);
+try {
+  line(`serve --env through headless chromium, ${n} dialogs each (seeds 1…${n})`);
+  line('');
+  line('| configuration | dialogs | success through the browser | simulated user, same agent and seeds | seconds |');
+  line('|---|---|---|---|---|');
+  const userSides: Array<[string, string, UserSide]> = [
+    ['restaurant-task5-v2', 'rules', restaurantUserParticipant],
+    ['dstc6-task5-tst1-v2', 'rules', restaurantUserParticipant],
+    ['infobot-medium-v1', 'rl-soft', infoBotUserParticipant],
+    ['airdialogue-v2', 'rules', airUserParticipant],
+  ];
+  const skipped: string[] = [];
+  for (const [envId, builtin, side] of userSides) {
+    const kinds: Array<[string, string[], () => Promise<AgentTransport>]> = [
+      [`--agent ${builtin}`, ['--agent', builtin], () => openAgent({ kind: 'builtin', name: builtin })],
+      [`--agent-cmd '… agent --agent ${builtin} --stdio'`, ['--agent-cmd', cmd(builtin)], () => openAgent({ kind: 'cmd', command: cmd(builtin) })],
+    ];
+    if (envId.startsWith('infobot-')) skipped.push(`${envId} --agent-llm: the LLM test server (test/llm-server.ts) plays only the restaurant/DSTC6 (api_call) and AirDialogue (book) agents, no KB-InfoBot`);
+    else kinds.push(['--agent-llm test-model (test server)', ['--agent-llm', 'test-model', '--llm-url', llm.url], () => openAgent({ kind: 'llm', model: 'test-model', llmUrl: llm.url }, { llmSystem: (req) => llmSystemMessage(req) })]);
+    for (const [kind, flags, open] of kinds) {
+      const t0 = Date.now();
+      const serve = await startServe(['--env', envId, '--seed', '1', '--timeout', '120000', ...flags]);
+      let r: { won: number; errors: string[] };
+      try {
+        r = await playAll(context, serve.url, (i) => asUser(side, createRng(1000 + i)));
+      } finally {
+        await serve.stop();
+      }
+      const s = (Date.now() - t0) / 1000;
+      const agent = await open();
+      const sim = (await evaluate(envId, agent, { episodes: n, seed: 1, timeoutMs: 120_000 })).summary.success;
+      await agent.close?.();
+      line(`| ${envId} user, ${kind} | ${n} | ${(r.won / n).toFixed(2)} (${r.won}/${n}) | ${sim.toFixed(2)} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
+    }
+  }
+  const agentSides: Array<[string, (i: number) => Person]> = [
+    ['restaurant-task5-v2', () => restaurantAgentPerson()],
+    ['airdialogue-v2', () => airAgentPerson(createRng(7))],
+  ];
+  for (const [envId, make] of agentSides) {
+    const t0 = Date.now();
+    const serve = await startServe(['--env', envId, '--as', 'agent', '--seed', '1']);
+    let r: { won: number; errors: string[] };
+    try {
+      r = await playAll(context, serve.url, make);
+    } finally {
+      await serve.stop();
+    }
+    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${(r.won / n).toFixed(2)} (${r.won}/${n}) | — | ${((Date.now() - t0) / 1000).toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
+  }
+  for (const s of skipped) line(`\nskipped: ${s}`);
+} finally {
+  await context.close();
+  await llm.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
