@@ -61,10 +61,11 @@ function startServe(args: readonly string[]): Promise<{ url: string; stop: () =>
 }
 
 /** N dialogs on the page at `url`, the person playing from what the page shows; how many succeeded. */
-async function playAll(context: BrowserContext, url: string, person: (i: number) => Person): Promise<{ won: number; errors: string[] }> {
+async function playAll(context: BrowserContext, url: string, person: (i: number) => Person): Promise<{ won: number; failed: number[]; errors: string[] }> {
   const { page, errors } = await pageWithErrors(context);
   page.setDefaultTimeout(180_000);
   let won = 0;
+  const failed: number[] = [];
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${url}/env`);
@@ -72,11 +73,12 @@ async function playAll(context: BrowserContext, url: string, person: (i: number)
     for (let i = 0; i < n; i++) {
       if (i > 0) await pageNewDialog(page);
       if (await playOne(page, person(i))) won++;
+      else failed.push(1 + i);
     }
   } finally {
     await page.close();
   }
-  return { won, errors };
+  return { won, failed, errors };
 }
 
 async function playOne(page: Page, person: Person): Promise<boolean> {
@@ -96,6 +98,8 @@ const asUser = (side: UserSide, rng: Rng): Person => {
 
 const cmd = (agent: string): string => `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --agent ${agent} --stdio`;
 const llm = await startLlmTestServer();
+/** A success rate, with the seeds that failed. */
+const rate = (won: number, failed: readonly number[]): string => `${(won / n).toFixed(2)} (${won}/${n}${failed.length > 0 ? `; failed seed${failed.length > 1 ? 's' : ''} ${failed.join(', ')}` : ''})`;
 const rows: string[] = [];
 const line = (s: string): void => {
   rows.push(s);
@@ -106,7 +110,7 @@ const context = await launchChromium(tmp);
 try {
   line(`serve --env through headless chromium, ${n} dialogs each (seeds 1…${n})`);
   line('');
-  line('| configuration | dialogs | success through the browser | simulated user, same agent and seeds | seconds |');
+  line('| configuration | dialogs | success through the browser | simulated user, same agent and seeds | seconds (serve + the dialogs in the page) |');
   line('|---|---|---|---|---|');
   const userSides: Array<[string, string, UserSide]> = [
     ['restaurant-task5-v2', 'rules', restaurantUserParticipant],
@@ -125,7 +129,7 @@ try {
     for (const [kind, flags, open] of kinds) {
       const t0 = Date.now();
       const serve = await startServe(['--env', envId, '--seed', '1', '--timeout', '120000', ...flags]);
-      let r: { won: number; errors: string[] };
+      let r: { won: number; failed: number[]; errors: string[] };
       try {
         r = await playAll(context, serve.url, (i) => asUser(side, createRng(1000 + i)));
       } finally {
@@ -133,9 +137,10 @@ try {
       }
       const s = (Date.now() - t0) / 1000;
       const agent = await open();
-      const sim = (await evaluate(envId, agent, { episodes: n, seed: 1, timeoutMs: 120_000 })).summary.success;
+      const sim = await evaluate(envId, agent, { episodes: n, seed: 1, timeoutMs: 120_000 });
       await agent.close?.();
-      line(`| ${envId} user, ${kind} | ${n} | ${(r.won / n).toFixed(2)} (${r.won}/${n}) | ${sim.toFixed(2)} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
+      const simFailed = sim.records.filter((e) => !e.success).map((e) => e.seed);
+      line(`| ${envId} user, ${kind} | ${n} | ${rate(r.won, r.failed)} | ${rate(n - simFailed.length, simFailed)} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
     }
   }
   const agentSides: Array<[string, (i: number) => Person]> = [
@@ -145,13 +150,13 @@ try {
   for (const [envId, make] of agentSides) {
     const t0 = Date.now();
     const serve = await startServe(['--env', envId, '--as', 'agent', '--seed', '1']);
-    let r: { won: number; errors: string[] };
+    let r: { won: number; failed: number[]; errors: string[] };
     try {
       r = await playAll(context, serve.url, make);
     } finally {
       await serve.stop();
     }
-    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${(r.won / n).toFixed(2)} (${r.won}/${n}) | — | ${((Date.now() - t0) / 1000).toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
+    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${rate(r.won, r.failed)} | — | ${((Date.now() - t0) / 1000).toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
   }
   for (const s of skipped) line(`\nskipped: ${s}`);
 } finally {
