@@ -66,6 +66,69 @@ export interface AgentFamily {
 export const agents = new Registry<AgentFamily>('agent family');
 
 /**
+ * Every built-in player by family and name: the one table each family's player modules fill (the
+ * KB-InfoBot agents, table `infobot`; AirDialogue's agent and customer policies, tables
+ * `airdialogue` and `airdialogue` / `customer`). A testbed's public tables (`infobotAgents`,
+ * `agentPolicies`, `customerPolicies`) are these tables under their old names, and its entry of
+ * {@link agents} lists the same table, so a name has one home. A role other than `agent` names the
+ * other side of a dialog (AirDialogue's customers).
+ *
+ * @example
+ * ```ts
+ * import { players } from 'dialogym';
+ * import 'dialogym/airdialogue';
+ * players.names('airdialogue'); // ['rules']
+ * players.names('airdialogue', 'customer'); // ['lexicon', 'rules']
+ * ```
+ */
+export class Players {
+  private readonly tables = new Map<string, Registry<unknown>>();
+
+  private static key(family: string, role: string): string {
+    return role === 'agent' ? family : `${family}/${role}`;
+  }
+
+  /**
+   * The table of family `family`'s players in role `role` (made the first time, its errors naming
+   * `kind`: `unknown <kind> '<name>'`); every later call returns the same table.
+   */
+  table<F>(family: string, kind: string, role = 'agent'): Registry<F> {
+    const key = Players.key(family, role);
+    let t = this.tables.get(key);
+    if (!t) {
+      t = new Registry<unknown>(kind);
+      this.tables.set(key, t);
+    }
+    return t as Registry<F>;
+  }
+
+  /** Whether family `family` has a player `name` in role `role`. */
+  has(family: string, name: string, role = 'agent'): boolean {
+    return this.tables.get(Players.key(family, role))?.has(name) ?? false;
+  }
+
+  /** Player `name` of family `family` in role `role` (a ConfigError naming the known ones otherwise). */
+  get<F>(family: string, name: string, role = 'agent'): F {
+    const t = this.tables.get(Players.key(family, role));
+    if (!t) throw new ConfigError(`unknown player family '${family}'${role === 'agent' ? '' : ` (role ${role})`} (families: ${this.families().join(', ') || 'none'})`);
+    return t.get(name) as F;
+  }
+
+  /** The names of family `family`'s players in role `role`, sorted (none for a family with no table). */
+  names(family: string, role = 'agent'): string[] {
+    return this.tables.get(Players.key(family, role))?.names() ?? [];
+  }
+
+  /** The tables, as `family` or `family/role`, sorted. */
+  families(): string[] {
+    return [...this.tables.keys()].sort();
+  }
+}
+
+/** dialogym's players by family and name (see {@link Players}). */
+export const players = new Players();
+
+/**
  * Every agent name of every family of {@link agents}, sorted, once each.
  *
  * @example
