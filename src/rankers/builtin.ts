@@ -70,26 +70,30 @@ ranker('nn+prev', "dialogym's nearest neighbour: word overlap with the last turn
   },
 });
 
+type Train = NonNullable<ModelEntry['train']>;
+/** A learned ranker's entry maker: its trainer reads `keys` of the options, plus what a variant fixes; only the family itself (nothing fixed) loads model files. */
+function learned<K extends keyof TrainOptions, R extends { readonly model: ReturnType<Train>['model']; readonly fit: { readonly bestDev: number; readonly bestEpoch: number }; readonly missing: number }>(
+  keys: readonly K[],
+  trainer: (data: Parameters<Train>[0], o: Pick<TrainOptions, K> & TrainOptions, hooks: Parameters<Train>[2]) => R,
+  load: NonNullable<ModelEntry['load']>,
+): (fixed: TrainOptions) => ModelEntry {
+  return (fixed) => ({
+    train: (data, o, hooks) => {
+      const r = trainer(data, { ...pickTrainOptions(o, keys), ...fixed }, hooks);
+      return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
+    },
+    ...(Object.keys(fixed).length === 0 ? { load } : {}),
+  });
+}
+
 const EMBEDDINGS_KEYS = ['matchType', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'margin', 'negatives', 'sharedNegatives', 'shareAB', 'input', 'bigrams'] as const;
-const embeddings = (fixed: TrainOptions): ModelEntry => ({
-  train: (data, o, hooks) => {
-    const r = trainEmbeddings(data, { ...pickTrainOptions(o, EMBEDDINGS_KEYS), ...fixed }, hooks);
-    return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
-  },
-  ...(Object.keys(fixed).length === 0 ? { load: (c, f, kb) => Embeddings.fromModelFile(c, f, kb) } : {}),
-});
+const embeddings = learned(EMBEDDINGS_KEYS, trainEmbeddings, (c, f, kb) => Embeddings.fromModelFile(c, f, kb));
 ranker('embeddings', "supervised embeddings (§4.3): the paper's learned baseline; --match-type: embeddings+match", embeddings({}));
 ranker('embeddings+match', 'supervised embeddings with KB match types (appendix Table 10; needs --kb)', embeddings({ matchType: true }));
 ranker('embeddings+bigrams', 'supervised embeddings over words and bigrams (appendix Table 10)', embeddings({ bigrams: true }));
 
 const MEMN2N_KEYS = ['matchType', 'hops', 'dim', 'lr', 'epochs', 'patience', 'seed', 'optimizer', 'batchSize', 'memorySize', 'negatives', 'hardNegatives'] as const;
-const memn2n = (fixed: TrainOptions): ModelEntry => ({
-  train: (data, o, hooks) => {
-    const r = trainMemN2N(data, { ...pickTrainOptions(o, MEMN2N_KEYS), ...fixed }, hooks);
-    return { model: r.model, dev: r.fit.bestDev, selected: `epoch=${r.fit.bestEpoch}`, missing: r.missing };
-  },
-  ...(Object.keys(fixed).length === 0 ? { load: (c, f, kb) => MemN2N.fromModelFile(c, f, kb) } : {}),
-});
+const memn2n = learned(MEMN2N_KEYS, trainMemN2N, (c, f, kb) => MemN2N.fromModelFile(c, f, kb));
 ranker('memn2n', 'end-to-end memory network (§4.4): learns tasks 1-5 in vocabulary; --match-type: memn2n+match', memn2n({}));
 ranker('memn2n+match', 'memory network with KB match types (§4.5; needs --kb): the best on unseen entities (OOV)', memn2n({ matchType: true }));
 
