@@ -96,7 +96,7 @@ export { AGENT_PROTOCOL, AgentError, DEFAULT_MAX_REPLY_BYTES, type AgentRequest,
 export { localTransport, type Agent, type AgentAction, type AgentConnection, type AgentTransport } from './agents/agent.js';
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
-export { agents, agentNames, createAgent, loadAgent, players, Players, type AgentFamily, type AgentOptions } from './agents/registry.js';
+export { agents, agentNames, createAgent, loadAgent, players, Players, declareLlmSection, llmSectionOf, type LlmSection, type AgentFamily, type AgentOptions } from './agents/registry.js';
 export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './agents/open.js';
 export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';

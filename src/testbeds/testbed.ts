@@ -6,7 +6,7 @@
  * agents or models is loaded. docs/extending.md walks through writing one.
  */
 import type { EnvDeclaration, EnvDefinition } from '../env/env.js';
-import type { AgentFamily } from '../agents/registry.js';
+import type { AgentFamily, LlmSection } from '../agents/registry.js';
 import type { ModelDefinition } from '../rankers/registry.js';
 
 /**
@@ -52,8 +52,11 @@ export interface Testbed<A = any> {
   readonly kbOption?: string;
   /** Its CLI subcommands: `dialogym <verb> …` (the verb's module, src/cli/commands/<verb>.ts, is imported only when run). */
   readonly cli?: { readonly verb: string };
-  /** The LLM agent's system prompt (`prompts/<file>`) and the LLM user's (`prompts/<userPrompt>`), where it has them. */
-  readonly llm?: { readonly prompt: string; readonly userPrompt?: string };
+  /**
+   * Its LLM section: the LLM agent's system prompt (`prompts/<prompt>`), the LLM user's
+   * (`prompts/<userPrompt>`) where it has one, and what context an episode shows (`LlmSection`).
+   */
+  readonly llm?: Omit<LlmSection, 'testbed'>;
 }
 
 /**

@@ -26,7 +26,7 @@ export const airdialogue = testbed<AirEnvArgs>({
   agentFamily: 'airdialogue',
   agents: { description: 'airdialogue-*: the AirDialogue agent policies', load: async () => (await import('./agents.js')).airdialogueAgents },
   cli: { verb: 'airdialogue' },
-  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md' },
+  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', context: 'flights' },
 });
 
 /** The AirDialogue ids in `make`'s types: options, observations and actions. */
