@@ -40,6 +40,7 @@ export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMis
 
 // Environments (Gymnasium-style).
 export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';
+export { TurnLimit, withTurnLimit } from './env/turn-limit.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
 export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/person.js';

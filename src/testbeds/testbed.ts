@@ -44,8 +44,11 @@ export interface Testbed<A = any> {
   /** Response models it adds to the `models` registry (lazy). */
   readonly models?: () => Promise<readonly ModelDefinition[]>;
   /**
-   * How the generic turn limit (`evaluate --max-turns`) reaches its environments, when not as
-   * their `maxTurns` option (KB-InfoBot: its user simulator's limit).
+   * How the turn limit (`evaluate --max-turns`, `maxTurns` agent turns) reaches its environments
+   * when they have one of their own: the options that set it (the restaurant's and DSTC6's
+   * `maxTurns`, which report the failure detail; AirDialogue's counts utterances of both sides;
+   * KB-InfoBot's is its user simulator's). Without it, the generic wrapper (`TurnLimit`,
+   * src/env/turn-limit.ts) truncates the episodes.
    */
   readonly turnLimit?: (maxTurns: number) => Readonly<Record<string, unknown>>;
   /** Its option that takes a restaurant KB (`evaluate --kb`), if any. */

@@ -42,6 +42,8 @@ export const restaurant = testbed<BabiEnvArgs>({
   agents: { description: 'restaurant-* and dstc6-*: rules, or a response model / model file', load: async () => (await import('./agents.js')).restaurantAgents },
   // The generic rankers first (the benchmark's Table 2), then the restaurant's own models.
   models: async () => [...(await import('../../rankers/builtin.js')).RANKER_MODELS, ...(await import('./models.js')).RESTAURANT_MODELS],
+  // Its own turn limit (agent turns; a truncated episode's detail says so).
+  turnLimit: (maxTurns) => ({ maxTurns }),
   kbOption: 'restaurants',
   cli: { verb: 'babi' },
   llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' },
