@@ -44,6 +44,10 @@ test('evaluate with maxTurns plays through the wrapper: records of n turns, fail
   const { records, summary } = await evaluate('talker-v0', { name: 'chatty', act: () => ({ text: 'more' }) }, { episodes: 3, maxTurns: 4 });
   assert.deepEqual(records.map((r) => [r.turns, r.failure]), [[4, 'max turns'], [4, 'max turns'], [4, 'max turns']]);
   assert.equal(summary.success, 0);
+  // The limit is part of the run's options: a resumed run with another limit is refused.
+  await assert.rejects(evaluate('talker-v0', { name: 'chatty', act: () => ({ text: 'more' }) }, { episodes: 3, maxTurns: 5, done: records.slice(0, 1) }), /was played with environment options [0-9a-f]{16}, this run has environment options [0-9a-f]{16}/);
+  const again = await evaluate('talker-v0', { name: 'chatty', act: () => ({ text: 'more' }) }, { episodes: 3, maxTurns: 4, done: records.slice(0, 1) });
+  assert.deepEqual(again.records, records);
 });
 
 test('the testbeds with their own limit declare it: restaurant, DSTC6, AirDialogue (utterances) as maxTurns, KB-InfoBot as its user\'s', () => {

@@ -390,7 +390,8 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   const build = (): Env<unknown, unknown> => withTurnLimit(make(envId, opts.envOptions ?? {}), opts.maxTurns);
   const first = build();
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);
-  const options = optionsKey(opts.envOptions);
+  // The wrapper's turn limit is part of the run's options, as an environment's own `maxTurns` is (a resumed run must have the same).
+  const options = optionsKey(opts.maxTurns === undefined ? opts.envOptions : { ...opts.envOptions, maxTurns: opts.maxTurns });
   const resumed = doneRecords(opts.done ?? [], envId, episodes, trials, seed, options);
   const jobs: Array<{ task: number; trial: number }> = [];
   for (let i = 0; i < episodes; i++) {
