@@ -24,9 +24,12 @@ test('every built-in player is reached through players by family and name', asyn
   assert.deepEqual(agents.get('infobot').names(), players.names('infobot'));
   assert.deepEqual(agents.get('airdialogue').names(), players.names('airdialogue'));
   assert.equal(players.get('airdialogue', 'rules'), agentPolicies.get('rules'));
-  assert.deepEqual(players.families(), ['airdialogue', 'airdialogue/customer', 'infobot']);
+  assert.deepEqual(players.families(), ['airdialogue', 'airdialogue/customer', 'infobot', 'restaurant']);
+  assert.equal(players.table('restaurant', 'model'), models);
+  assert.equal(players.get('restaurant', 'hcn'), models.get('hcn'));
+  assert.throws(() => players.adopt('infobot', models), /^ConfigError: player family 'infobot' has a table already$/);
   assert.throws(() => players.get('infobot', 'nobody'), /^ConfigError: unknown infobot agent 'nobody' \(known: e2e-soft, max, /);
-  assert.throws(() => players.get('chess', 'rules'), /unknown player family 'chess' \(families: airdialogue, airdialogue\/customer, infobot\)/);
+  assert.throws(() => players.get('chess', 'rules'), /unknown player family 'chess' \(families: airdialogue, airdialogue\/customer, infobot, restaurant\)/);
 });
 
 test('the generic rankers are declared and added to models by the restaurant testbed', async () => {

@@ -68,7 +68,8 @@ export const agents = new Registry<AgentFamily>('agent family');
 /**
  * Every built-in player by family and name: the one table each family's player modules fill (the
  * KB-InfoBot agents, table `infobot`; AirDialogue's agent and customer policies, tables
- * `airdialogue` and `airdialogue` / `customer`). A testbed's public tables (`infobotAgents`,
+ * `airdialogue` and `airdialogue` / `customer`; the restaurant's are the response models, `models`,
+ * adopted as table `restaurant`). A testbed's public tables (`infobotAgents`,
  * `agentPolicies`, `customerPolicies`) are these tables under their old names, and its entry of
  * {@link agents} lists the same table, so a name has one home. A role other than `agent` names the
  * other side of a dialog (AirDialogue's customers).
@@ -100,6 +101,18 @@ export class Players {
       this.tables.set(key, t);
     }
     return t as Registry<F>;
+  }
+
+  /**
+   * Makes `registry` the table of family `family`'s players in role `role` (a family whose players
+   * live in a registry of a generic layer: the restaurant's are the response models, `models`).
+   * A ConfigError when the family already has another table there.
+   */
+  adopt<F>(family: string, registry: Registry<F>, role = 'agent'): void {
+    const key = Players.key(family, role);
+    const t = this.tables.get(key);
+    if (t === undefined) this.tables.set(key, registry as Registry<unknown>);
+    else if (t !== (registry as Registry<unknown>)) throw new ConfigError(`player family '${key}' has a table already`);
   }
 
   /** Whether family `family` has a player `name` in role `role`. */
