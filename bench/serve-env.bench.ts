@@ -30,7 +30,7 @@ type UserSide = (rng: Rng) => (card: GoalCard, hint: string | undefined, agentSa
 
 /** One dialog through EnvSession with `person` on its side; whether it succeeded. */
 async function play(o: { envId: string; seed: number; role: 'user' | 'agent'; agent?: AgentTransport }, person: Person): Promise<boolean> {
-  const s = await EnvSession.start({ ...o, timeoutMs: 120_000, maxText: 500 });
+  const s = await EnvSession.start({ ...o, agentTimeoutMs: 120_000, idleMs: 120_000, maxText: 500 });
   let state: SessionState = s.state();
   for (let turns = 0; state.waiting === 'person' && turns < 200; turns++) state = await s.send(person(state));
   await s.close();

@@ -83,11 +83,14 @@ test('infobot table writes the Markdown report, the LaTeX table and the chart be
   assert.match(md, /^\| 2 \| /m);
   // the paper's cell beside ours and the difference: rule-soft Small R 0.32, T 2.12; Medium R 0.83, T 3.94
   const row = md.split('\n').find((l) => l.startsWith('| rule-soft | ') && l.includes(' / ')) as string;
-  assert.match(row, /^\| rule-soft \| -?\d\.\d\d \/ 0\.32 \([+−]\d\.\d\d\) [✓✗] \| \d\.\d\d \/ 2\.12 \([+−]\d\.\d\d\) \| -?\d\.\d\d \/ 0\.83 \([+−]\d\.\d\d\) [✓✗] \| \d\.\d\d \/ 3\.94 /);
+  assert.match(row, /^\| rule-soft \| -?\d\.\d\d \/ 0\.32 \([+−]\d\.\d\d\) [✓✗] \| \d\.\d\d \/ 2\.12 \([+−]\d\.\d\d\) [✓✗] \| -?\d\.\d\d \/ 0\.83 \([+−]\d\.\d\d\) [✓✗] \| \d\.\d\d \/ 3\.94 /);
+  // T's mark is ± 1.0 from the paper's
+  const [t, pt] = (row.match(/(\d\.\d\d) \/ 2\.12 \([+−]\d\.\d\d\) ([✓✗])/) as RegExpMatchArray).slice(1);
+  assert.equal(pt, Math.abs(Number(t) - 2.12) <= 1 ? '✓' : '✗');
   const [ours, paper, diff] = (row.match(/(-?\d\.\d\d) \/ (0\.32) \(([+−]\d\.\d\d)\)/) as RegExpMatchArray).slice(1).map((x) => Number(x.replace('−', '-')));
   assert.ok(Math.abs((ours as number) - (paper as number) - (diff as number)) < 0.011);
-  assert.match(md, /^Medium S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.77, /m);
-  assert.match(md, /^Small S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.64, .*max 1\.00 \/ 1\.00[,.]/m);
+  assert.match(md, /^Medium S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.77 [✓✗], /m);
+  assert.match(md, /^Small S, ours \/ paper: rule-nokb \d\.\d\d \/ 0\.64 [✓✗], .*max 1\.00 \/ 1\.00 ✓[,.]/m);
   const tex = readFileSync(join(tmp, 'res', 'infobot.tex'), 'utf8');
   const check = checkLatex(tex);
   assert.deepEqual(check.problems, []);

@@ -19,12 +19,15 @@ import { createRng, type Rng } from '../src/core/rng.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import type { GoalCard } from '../src/env/person.js';
 import { openAgent } from '../src/agents/open.js';
+import type { ToolCall } from '../src/env/env.js';
+import { renderAction, splitKbs } from '../src/testbeds/infobot/index.js';
+import { infoBotActionOfTool } from '../src/testbeds/infobot/tools.js';
 import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';
 import { llmUserVoice } from '../src/evaluation/llm-user.js';
 import { LlmClient } from '../src/llm/client.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes, type EnvRoutesOptions } from '../src/serve/env-routes.js';
-import { EnvSession, type SessionState, type SessionTurn } from '../src/serve/env-session.js';
+import { EnvSession, NEUTRAL_FAILURE, type SessionState, type SessionTurn } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 import { airAgentPerson, restaurantAgentPerson, type Person } from './serve-env-people.js';
@@ -118,7 +121,13 @@ test('as the user on infobot-medium-v1 against rl-soft: the target movie with ca
         return say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
       });
       requests += state.turns.filter((t) => t.tool?.tool === 'request').length;
-      assert.equal(state.turns.filter((t) => t.speaker === 'agent').at(-1)?.tool?.tool, 'inform', JSON.stringify(state.turns));
+      const last = state.turns.filter((t) => t.speaker === 'agent').at(-1);
+      assert.equal(last?.tool?.tool, 'inform', JSON.stringify(state.turns));
+      // The agent's turns read as words (its question, the movie titles); the tool call stays in `tool`.
+      const kb = splitKbs('medium', 1).incomplete;
+      for (const t of state.turns.filter((x) => x.speaker === 'agent')) assert.equal(t.text, renderAction(infoBotActionOfTool(t.tool as ToolCall), kb));
+      assert.match(last?.text ?? '', /^Here is what I found: 1\. [^0-9]/);
+      if (state.outcome?.success) assert.equal(state.outcome.lines[0], 'Success: the agent found your movie.');
       if (state.outcome?.success) success++;
     }
     assert.equal(success, n);
@@ -212,6 +221,9 @@ test('as the agent on airdialogue-v2: the flight table and reservation read, the
       const last = state.turns.filter((t) => t.speaker === 'agent').at(-1);
       assert.ok(last?.tool, 'ends with a tool call');
       acts.add(last.tool.tool);
+      // The final act in words beside the utterance; the outcome speaks to the agent.
+      assert.match(last.text, /\((Booked|Changed the reservation|Cancelled the reservation|No flight fits|No reservation found)[^)]*\.\)$|^(Booked|Changed|Cancelled|No flight|No reservation)/, last.text);
+      if (state.outcome?.success) assert.equal(state.outcome.lines[0], 'Success: you took the right action.');
       if (state.outcome?.success) success++;
       else assert.fail(`dialog ${i}: ${state.outcome?.lines.join(' ')}`);
     }
@@ -394,7 +406,7 @@ test('serve --env end to end: the CLI serves the page and the API, and stops on 
 
 test('a person who does not answer in time abandons the episode: the end screen says so, there is no record, a late send is refused', async () => {
   const told: SessionTurn[] = [];
-  const s = await EnvSession.start({ envId: 'airdialogue-v2', seed: 2, role: 'agent', timeoutMs: 300, maxText: 100, onTurn: (t) => told.push(t) });
+  const s = await EnvSession.start({ envId: 'airdialogue-v2', seed: 2, role: 'agent', idleMs: 300, maxText: 100, onTurn: (t) => told.push(t) });
   assert.deepEqual(told, s.state().turns, 'each turn told as it happens');
   assert.equal(told[0]?.speaker, 'user');
   // A generous guard: the session ends by itself, the figure is not asserted.
@@ -405,10 +417,25 @@ test('a person who does not answer in time abandons the episode: the end screen 
   await s.close(); // idempotent
 });
 
+test('the agent has agentTimeoutMs for a reply, the person idleMs: a silent agent fails the episode (timeout, as evaluate); blind, the outcome never shows the transport\'s words', async () => {
+  const silent = await openAgent({ kind: 'cmd', command: `${JSON.stringify(process.execPath)} -e "setInterval(() => {}, 1000)"` }, { startupMs: 0 });
+  const outcomes: string[][] = [];
+  for (const blind of [false, true]) {
+    const s = await EnvSession.start({ envId: 'restaurant-task5-v2', seed: 3, role: 'user', agent: silent, idleMs: 600_000, agentTimeoutMs: 300, maxText: 100, ...(blind ? { blind } : {}) });
+    let state = s.state();
+    if (state.waiting === 'person') state = await s.send('hello');
+    assert.equal(state.waiting, 'ended');
+    assert.deepEqual([state.outcome?.success, state.outcome?.failure, s.record()?.failure], [false, 'timeout', 'timeout']);
+    outcomes.push([...(state.outcome?.lines ?? [])]);
+  }
+  assert.ok(outcomes[0]?.some((l) => l.includes('300 ms')), JSON.stringify(outcomes[0]));
+  assert.deepEqual(outcomes[1], ['The task was not completed.', NEUTRAL_FAILURE]);
+});
+
 test('a finished episode gives its evaluate record: the person\'s words in the observation, judged as evaluate judges', async () => {
   const agent = await openAgent({ kind: 'builtin', name: 'rules' });
   const told: SessionTurn[] = [];
-  const s = await EnvSession.start({ envId: 'restaurant-task5-v2', seed: 9, role: 'user', agent, timeoutMs: 60_000, maxText: 500, onTurn: (t) => told.push(t) });
+  const s = await EnvSession.start({ envId: 'restaurant-task5-v2', seed: 9, role: 'user', agent, idleMs: 60_000, agentTimeoutMs: 60_000, maxText: 500, onTurn: (t) => told.push(t) });
   const say = restaurantUser(createRng(9));
   let state = s.state();
   await assert.rejects(Promise.resolve().then(() => s.send({ tool: 'api_call', arguments: {} })), /^InputError: a person playing the user writes text/);

@@ -126,6 +126,22 @@ test('agents of other kinds through the HTTP API: dialogym\'s rule bot and an LL
   });
 });
 
+test('"hints": false in the study config: no state a participant receives carries the hint; by default the page gets it', { skip: noSqlite }, async () => {
+  for (const hints of [true, false]) {
+    const made = smallStudy(`hints-${hints}`, ['rl-soft'], { participants: 1, sessionsPerParticipant: 1, ...(hints ? {} : { hints }) });
+    const s = await serve(made.dir);
+    try {
+      const seen = await playSession(s.base, made.participants[0]?.code as string);
+      const withHint = seen.filter((a) => typeof (a.body['state'] as { hint?: unknown } | undefined)?.hint === 'string').length;
+      if (hints) assert.ok(withHint > 0, 'the hint reaches the page by default');
+      else assert.equal(withHint, 0);
+      assert.equal(s.store.sessions('finished').length, 1);
+    } finally {
+      await s.stop();
+    }
+  }
+});
+
 test('an agent that does not answer within --timeout fails the session (counted, as in evaluate), and the participant reads the neutral line', { skip: noSqlite }, async () => {
   const silent = `${JSON.stringify(process.execPath)} -e "setInterval(() => {}, 1000)"`;
   const made = smallStudy('silent', [{ label: 'quiet', cmd: silent }], { participants: 1, sessionsPerParticipant: 1 });
@@ -148,7 +164,8 @@ test('an open conversation is resumed (a reload, a second start) until it has be
   const s = await serve(made.dir, { idleMs: 60_000, sweepMs: 10, now: () => clock });
   try {
     const code = made.participants[0]?.code as string;
-    const first = await playSession(s.base, code, { stopAfterMessages: 1 });
+    // Open, the person asked to start (a first message may already end a KB-InfoBot dialog: rl-soft can inform at once).
+    const first = await playSession(s.base, code, { stopAfterMessages: 0 });
     const id = first[0]?.body['id'] as number;
     const slot = s.store.sessions('open')[0]?.slot;
     // A reload: the same conversation, where it was.

@@ -52,6 +52,8 @@ export interface EndedEpisode {
   readonly failure: string | null;
   readonly detail?: unknown;
   readonly info: Info;
+  /** The side the person played (the outcome's wording fits it: "the agent found your movie" to a user, "you found the user's movie" to an agent); a user when absent. */
+  readonly role?: 'user' | 'agent';
 }
 
 /**
@@ -70,6 +72,12 @@ export interface PersonView {
   userHint?(info: Info): string | undefined;
   /** What a person playing the agent sees of an observation (besides the dialog itself, which the page shows), with the reset's `info`. */
   agentView(observation: unknown, resetInfo: Info): readonly ViewSection[];
-  /** An ended episode in words: the first line says success or failure, the next ones why. */
+  /**
+   * What a person reads for an agent's action (a tool call, or the environment's action object),
+   * with the reset's `info`: KB-InfoBot's question or its movie titles, AirDialogue's action in
+   * words; undefined where the dialog's own words serve (the page then shows the action as a call).
+   */
+  agentSaid?(action: unknown, resetInfo: Info): string | undefined;
+  /** An ended episode in words (worded for `ended.role`): the first line says success or failure, the next ones why. */
   outcome(ended: EndedEpisode): readonly string[];
 }

@@ -48,8 +48,10 @@ export interface EnvRoutesOptions {
   readonly webDir: string;
   /** Most live sessions (default 1,000). */
   readonly maxSessions?: number;
-  /** A session unused this long is dropped (ms, default 30 min); also how long each side may wait for the other. */
+  /** A session unused this long is dropped (ms, default 30 min); also how long the person may take for a turn. */
   readonly idleMs?: number;
+  /** How long the agent may take for one reply (ms, default 20 s; as `evaluate`'s `timeoutMs`). */
+  readonly agentTimeoutMs?: number;
   /** Longest text of the person in characters (default 500). */
   readonly maxText?: number;
   /** Longest a request waits for the other side's answer before it returns `waiting: "other"` (ms, default 20 s; keep it under the server's request timeout, which also closes a silent connection). */
@@ -143,7 +145,8 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
       envId: o.envId,
       seed: nextSeed++,
       role: o.role,
-      timeoutMs: idleMs,
+      idleMs,
+      agentTimeoutMs: o.agentTimeoutMs ?? 20_000,
       maxText,
       ...(o.envOptions ? { envOptions: o.envOptions } : {}),
       ...(o.agent ? { agent: o.agent } : {}),

@@ -17,9 +17,10 @@
  * environment without. The state never names the agent (blind studies).
  *
  * A person's text is normalised (control characters dropped, white space collapsed) and cut to
- * `maxText` characters, never refused for its length. Each side waits for the other at most
- * `timeoutMs`: a person who does not answer in time abandons the episode; `close` abandons it at
- * once (the agent's connection is closed: an agent process is ended).
+ * `maxText` characters, never refused for its length. The agent has `agentTimeoutMs` for each reply
+ * (as `evaluate`: a late agent fails the episode); the person has `idleMs` for each turn (a person
+ * who does not answer in time abandons the episode); `close` abandons it at once (the agent's
+ * connection is closed: an agent process is ended).
  */
 import { make, isToolCall, envPersonView, type EnvOptions, type Info, type ToolCall, type ToolSpec } from '../env/env.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../env/person.js';
@@ -28,9 +29,21 @@ import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
 import { SILENCE, type UserTurn, type UserVoice } from '../evaluation/user-voice.js';
 import { detailInWords } from '../env/detail-words.js';
-import { AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
+import { AgentError, readReply, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { InputError } from './session.js';
+
+/** The agent's per-reply limit when `agentTimeoutMs` is not given (ms; `evaluate --timeout`'s default). */
+export const DEFAULT_AGENT_TIMEOUT_MS = 5000;
+
+/** What a blind session says of an agent-side failure (a timeout, a crash, a malformed reply), instead of the transport's words. */
+export const NEUTRAL_FAILURE = 'The other side stopped answering, so the conversation ended here.';
+
+/** The agent-side failures (agents/protocol.ts): a blind session words them as {@link NEUTRAL_FAILURE}, never by name. */
+const AGENT_FAILURES: ReadonlySet<string> = new Set<AgentFailure>(['invalid json', 'no action', 'unknown tool', 'bad arguments', 'invalid action', 'turn mismatch', 'reply too long', 'timeout', 'agent exited', 'http error', 'llm error', 'llm truncated']);
+
+/** The outcome lines of a blind session's agent-side failure. */
+const BLIND_FAILURE_LINES: readonly string[] = ['The task was not completed.', NEUTRAL_FAILURE];
 
 /** Options of {@link EnvSession.start}. */
 export interface EnvSessionOptions {
@@ -44,10 +57,17 @@ export interface EnvSessionOptions {
   readonly agent?: AgentTransport;
   /** Role `agent`: the simulated user's voice (default: the environment's own words). */
   readonly userVoice?: UserVoice;
-  /** How long one side may wait for the other (ms): the person's idle limit, and the agent's per-turn timeout. */
-  readonly timeoutMs: number;
+  /** How long the agent may take for one reply (ms, as `evaluate`'s `timeoutMs`; default 5,000): an agent that does not answer in time fails the episode. */
+  readonly agentTimeoutMs?: number;
+  /** How long the person may take for one turn (ms): a person who does not answer in time abandons the episode. */
+  readonly idleMs: number;
   /** Longest text of the person in characters (longer text is cut to it). */
   readonly maxText: number;
+  /**
+   * Blind (studies): an agent-side failure (timeout, crash, malformed reply, a fault starting it)
+   * reads {@link NEUTRAL_FAILURE}, never the transport's error text (which may name the agent).
+   */
+  readonly blind?: boolean;
   /** Free chat: no goal card, no hint, nothing judged (the environment still runs; `close` ends it). */
   readonly free?: boolean;
   /** Each turn as it happens (user, agent and KB turns, in order; the `<SILENCE>` turns of the datasets left out). */
@@ -177,19 +197,25 @@ function toolOf(a: unknown): ToolCall | undefined {
   return typeof status === 'string' ? { tool: status, arguments: rest } : undefined;
 }
 
+/** The person view's words for an agent's action (`agentSaid`), undefined where it has none. */
+interface Said {
+  view(a: unknown): string | undefined;
+}
+
 /**
  * The dialog of an episode as session turns: from the observation's `history` when it has one
  * (its `bot` turns matched in order with the actions, for their tool calls), else interleaved from
  * the user's words of each observation the agent was sent and the actions, then `last`'s words.
  */
-function turnsOf(history: readonly Turn[] | undefined, sent: readonly unknown[], actions: readonly unknown[], last?: unknown): SessionTurn[] {
+function turnsOf(history: readonly Turn[] | undefined, sent: readonly unknown[], actions: readonly unknown[], said: Said, last?: unknown): SessionTurn[] {
   const out: SessionTurn[] = [];
   if (history) {
     let k = 0;
     for (const t of history) {
       if (t.speaker === 'bot') {
-        const tool = toolOf(actions[k++]);
-        out.push({ speaker: 'agent', text: t.text, ...(tool ? { tool } : {}) });
+        const a = actions[k++];
+        const tool = toolOf(a);
+        out.push({ speaker: 'agent', text: (a === undefined ? undefined : said.view(a)) ?? t.text, ...(tool ? { tool } : {}) });
       } else if (t.speaker === 'user') {
         if (!SILENCE.test(t.text)) out.push({ speaker: 'user', text: t.text });
       } else out.push({ speaker: 'kb', text: t.text });
@@ -205,7 +231,7 @@ function turnsOf(history: readonly Turn[] | undefined, sent: readonly unknown[],
     if (u !== undefined) out.push({ speaker: 'user', text: u });
     if (i < actions.length) {
       const tool = toolOf(actions[i]);
-      out.push({ speaker: 'agent', text: actionText(actions[i]), ...(tool ? { tool } : {}) });
+      out.push({ speaker: 'agent', text: said.view(actions[i]) ?? actionText(actions[i]), ...(tool ? { tool } : {}) });
     }
   }
   if (last !== undefined && sent.length <= actions.length) {
@@ -266,6 +292,8 @@ export class EnvSession {
   private abandonReason: SessionAbandoned | undefined;
   private readonly open = new Set<AgentConnection>();
   private running: Promise<void> = Promise.resolve();
+  /** An agent's action in the words a person reads: the person view's (`agentSaid`), else the dialog's words or the action as text or a call. */
+  private readonly said: Said = { view: (a) => this.view.agentSaid?.(a, this.resetInfo) };
 
   private constructor(private readonly o: EnvSessionOptions) {
     this.view = personViewOf(o.envId);
@@ -298,7 +326,8 @@ export class EnvSession {
     if (o.role !== 'user' && o.role !== 'agent') throw new InputError(`role must be "user" or "agent", got ${JSON.stringify(o.role)}`);
     if (o.role === 'user' && !o.agent) throw new InputError('a person playing the user needs an agent to talk to (the agent option)');
     if (!Number.isSafeInteger(o.maxText) || o.maxText < 1) throw new InputError(`maxText must be a positive integer, got ${String(o.maxText)}`);
-    if (!Number.isSafeInteger(o.timeoutMs) || o.timeoutMs < 1) throw new InputError(`timeoutMs must be a positive integer, got ${String(o.timeoutMs)}`);
+    if (!Number.isSafeInteger(o.idleMs) || o.idleMs < 1) throw new InputError(`idleMs must be a positive integer, got ${String(o.idleMs)}`);
+    if (o.agentTimeoutMs !== undefined && (!Number.isSafeInteger(o.agentTimeoutMs) || o.agentTimeoutMs < 1)) throw new InputError(`agentTimeoutMs must be a positive integer, got ${String(o.agentTimeoutMs)}`);
     const s = new EnvSession(o);
     s.running = s.run();
     return s;
@@ -347,7 +376,7 @@ export class EnvSession {
     }
     this.ask = undefined;
     clearTimeout(ask.timer);
-    this.pending = this.o.role === 'user' ? { speaker: 'user', text: value as string } : { speaker: 'agent', text: actionText(value), ...(typeof value === 'string' ? {} : { tool: value }) };
+    this.pending = this.o.role === 'user' ? { speaker: 'user', text: value as string } : { speaker: 'agent', text: this.said.view(value) ?? actionText(value), ...(typeof value === 'string' ? {} : { tool: value }) };
     this.waiting = 'other';
     this.hint = undefined;
     const next = this.changed.promise;
@@ -394,7 +423,7 @@ export class EnvSession {
     try {
       const transport = this.recording(o.role === 'user' ? (o.agent as AgentTransport) : this.personAgent());
       const voice = o.role === 'user' ? this.personVoice() : o.userVoice;
-      const { records } = await evaluate(o.envId, transport, { episodes: 1, seed: o.seed, timeoutMs: o.timeoutMs, ...(o.envOptions ? { envOptions: o.envOptions } : {}), ...(voice ? { userVoice: voice } : {}) });
+      const { records } = await evaluate(o.envId, transport, { episodes: 1, seed: o.seed, timeoutMs: o.role === 'user' ? (o.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS) : o.idleMs, ...(o.envOptions ? { envOptions: o.envOptions } : {}), ...(voice ? { userVoice: voice } : {}) });
       const r = records[0] as EpisodeRecord;
       if (this.abandonReason) this.finishAbandoned();
       else this.finish(r);
@@ -403,7 +432,7 @@ export class EnvSession {
       else {
         // A fault outside the episode (an agent that cannot start, a bug): the session ends with it in words.
         this.waiting = 'ended';
-        this.outcome = { success: false, failure: 'error', lines: [`The dialog stopped: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`] };
+        this.outcome = { success: false, failure: 'error', lines: o.blind ? BLIND_FAILURE_LINES : [`The dialog stopped: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`] };
         this.wake();
       }
     } finally {
@@ -413,13 +442,14 @@ export class EnvSession {
 
   private finish(r: EpisodeRecord): void {
     this.episode = r;
-    this.update(turnsOf(historyOf(r.observation), this.sent, r.actions, r.observation));
+    this.update(turnsOf(historyOf(r.observation), this.sent, r.actions, this.said, r.observation));
     this.pending = undefined;
     this.waiting = 'ended';
     if (!this.o.free) {
-      const ended: EndedEpisode = { success: r.success, failure: r.failure, ...(r.detail !== undefined ? { detail: r.detail } : {}), info: this.lastInfo(r) };
-      const lines = [...this.view.outcome(ended)];
-      if (r.message !== undefined && !r.success) lines.push(r.message);
+      const ended: EndedEpisode = { success: r.success, failure: r.failure, ...(r.detail !== undefined ? { detail: r.detail } : {}), info: this.lastInfo(r), role: this.o.role };
+      const blindFailure = this.o.blind === true && !r.success && r.failure !== null && AGENT_FAILURES.has(r.failure);
+      const lines = blindFailure ? [...BLIND_FAILURE_LINES] : [...this.view.outcome(ended)];
+      if (r.message !== undefined && !r.success && !blindFailure) lines.push(r.message);
       this.outcome = { success: r.success, failure: r.failure, lines };
     }
     this.wake();
@@ -429,7 +459,7 @@ export class EnvSession {
     this.waiting = 'ended';
     const reason = this.abandonReason?.reason ?? 'closed';
     if (!this.o.free || reason === 'timeout') {
-      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered within ${duration(this.o.timeoutMs)}.` : 'Abandoned: the dialog was ended before it was over.'] };
+      this.outcome = { success: false, failure: reason === 'timeout' ? 'timeout' : 'abandoned', lines: [reason === 'timeout' ? `Abandoned: nobody answered within ${duration(this.o.idleMs)}.` : 'Abandoned: the dialog was ended before it was over.'] };
     }
     this.pending = undefined;
     this.wake();
@@ -450,7 +480,7 @@ export class EnvSession {
   /** The person's turn came: publish it and wait for the person's input (or the end). */
   private asked(): Promise<string | ToolCall> {
     const d = deferred<string | ToolCall>();
-    const timer = setTimeout(() => this.abandon('timeout'), this.o.timeoutMs);
+    const timer = setTimeout(() => this.abandon('timeout'), this.o.idleMs);
     timer.unref();
     this.ask = { resolve: d.resolve, reject: d.reject, timer };
     this.pending = undefined;
@@ -478,7 +508,7 @@ export class EnvSession {
       connect: () => ({
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
-          this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions));
+          this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions, this.said));
           this.hint = this.o.free ? undefined : this.view.userHint?.(turn.info);
           return { text: (await this.asked()) as string };
         },
@@ -511,7 +541,7 @@ export class EnvSession {
         const conn: AgentConnection = {
           send: async (req, timeoutMs) => {
             this.sent.push(req.observation);
-            if (this.o.role === 'agent') this.update(turnsOf(historyOf(req.observation), this.sent, this.actions));
+            if (this.o.role === 'agent') this.update(turnsOf(historyOf(req.observation), this.sent, this.actions, this.said));
             const raw = await Promise.race([c.send(req, timeoutMs), this.abandoned.promise]);
             try {
               this.actions.push(readReply(raw, req.tools, req.turn).action);

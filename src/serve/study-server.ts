@@ -40,8 +40,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import { make, type ToolCall } from '../env/env.js';
 import type { GoalCard } from '../env/person.js';
-import type { AgentConnection, AgentTransport } from '../agents/agent.js';
-import { AgentError, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
+import type { AgentTransport } from '../agents/agent.js';
+import type { AgentRequest } from '../agents/protocol.js';
 import type { EpisodeRecord } from '../evaluation/evaluate.js';
 import type { AgentSpec } from '../study/config.js';
 import { openStudyAgent } from '../study/agents.js';
@@ -86,13 +86,10 @@ export const STUDY_SERVER_DEFAULTS = { timeoutMs: 20_000, startupMs: 30_000, max
 /** Longest text of a turn shown to a participant or stored (an agent's reply is cut to it). */
 export const MAX_SHOWN_TEXT = 4000;
 
-/** What a participant is told when the other side failed (whatever the transport said). */
-export const NEUTRAL_FAILURE = 'The other side stopped answering, so the conversation ended here.';
+/** What a participant reads of an agent-side failure (the episode is blind: `EnvSession`'s `blind`). */
+export { NEUTRAL_FAILURE } from './env-session.js';
 /** What a participant is told when their session could not go on (the details are in the server's log). */
 export const NEUTRAL_ERROR = 'Something went wrong on our side: this conversation was set aside and does not count. Start the next one.';
-
-/** The agent-side failures (agents/protocol.ts): shown to a participant as {@link NEUTRAL_FAILURE}, never by name. */
-const AGENT_FAILURES: ReadonlySet<string> = new Set<AgentFailure>(['invalid json', 'no action', 'unknown tool', 'bad arguments', 'invalid action', 'turn mismatch', 'reply too long', 'timeout', 'agent exited', 'http error', 'llm error', 'llm truncated']);
 
 /** A running study server. */
 export interface StudyServer {
@@ -147,9 +144,8 @@ function shownTurn(t: SessionTurn): SessionTurn {
   return { speaker: t.speaker, text: cut(String(t.text ?? ''), MAX_SHOWN_TEXT), ...(t.tool ? { tool: boundedTool(t.tool) } : {}) };
 }
 
-/** An outcome as a participant sees it: an agent-side failure is one neutral line. */
+/** An outcome as a participant sees it: its lines cut (the episode is blind: an agent-side failure already reads neutrally). */
 function shownOutcome(o: { readonly success: boolean; readonly failure: string | null; readonly lines: readonly string[] }): { success: boolean; lines: string[] } {
-  if (!o.success && o.failure !== null && AGENT_FAILURES.has(o.failure)) return { success: false, lines: ['The task was not completed.', NEUTRAL_FAILURE] };
   return { success: o.success, lines: o.lines.map((l) => cut(String(l), MAX_SHOWN_TEXT)) };
 }
 
@@ -162,13 +158,13 @@ function shownCard(c: GoalCard): GoalCard {
  * The state a participant's page renders, rebuilt field by field (module description): nothing
  * the environment session may carry besides these reaches the page.
  */
-function shownState(s: SessionState): Record<string, unknown> {
+function shownState(s: SessionState, hints: boolean): Record<string, unknown> {
   return {
     role: s.role,
     waiting: s.waiting,
     turns: s.turns.map(shownTurn),
     ...(s.goalCard ? { goalCard: shownCard(s.goalCard) } : {}),
-    ...(s.hint !== undefined ? { hint: cut(s.hint, 500) } : {}),
+    ...(s.hint !== undefined && hints ? { hint: cut(s.hint, 500) } : {}),
     ...(s.agentView ? { agentView: s.agentView } : {}),
     ...(s.tools ? { tools: s.tools } : {}),
     ...(s.outcome ? { outcome: shownOutcome(s.outcome) } : {}),
@@ -294,26 +290,11 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     let t = transports.get(spec.label);
     if (!t) {
       // The transport's name (a command line, a URL) never reaches the episode: a neutral one
-      // instead. Each reply within `timeoutMs` (the episode's own limit is the person's: `idleMs`),
-      // the first of a connection `startupMs` more (an agent process starting).
+      // instead. The reply limits are the episode's (`agentTimeoutMs`; the first reply of an agent
+      // process `startupMs` more, as the transport opens it).
       t = openAgent(spec).then((inner) => ({
         name: 'agent',
-        connect: (lane: number): AgentConnection => {
-          const c = inner.connect(lane);
-          let first = true;
-          return {
-            send: (req, _ms) => {
-              const limit = timeoutMs + (first ? startupMs : 0);
-              first = false;
-              let timer: NodeJS.Timeout | undefined;
-              const late = new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new AgentError('timeout', `no reply within ${limit} ms`)), limit);
-              });
-              return Promise.race([c.send(req, timeoutMs), late]).finally(() => clearTimeout(timer));
-            },
-            close: () => c.close(),
-          };
-        },
+        connect: (lane: number) => inner.connect(lane),
         ...(inner.close ? { close: () => (inner.close as () => Promise<void>)() } : {}),
       }));
       t.catch(() => transports.delete(spec.label));
@@ -373,7 +354,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   const sessionPayload = (participant: number, id: number, state?: SessionState): Record<string, unknown> => {
     // A live conversation of this participant: its state, no read of the store.
     const l = live.get(id);
-    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state()) };
+    if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state(), config.hints) };
     const v = store.sessionView(participant, id);
     if (!v) throw new HttpError(404, 'no such session');
     const answers = v.status === 'finished' ? store.answersOf(id) : {};
@@ -419,7 +400,9 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
         seed: s.seed,
         role: config.role,
         ...(agent ? { agent } : {}),
-        timeoutMs: idleMs,
+        idleMs,
+        agentTimeoutMs: timeoutMs,
+        blind: true,
         maxText,
         onTurn: (t) => {
           try {

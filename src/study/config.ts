@@ -71,6 +71,8 @@ export interface StudyConfig {
   readonly sessionsPerParticipant: number;
   readonly seed: number;
   readonly questions: readonly StudyQuestion[];
+  /** Whether a participant playing the user sees the hint (what the simulated user would say now); false: unguided people. */
+  readonly hints: boolean;
 }
 
 /** The label of the group a study's sessions fall in when people play the agent. */
@@ -90,6 +92,7 @@ interface RawConfig {
   sessionsPerParticipant?: number;
   seed?: number;
   questions?: Array<{ id: string; text: string; type?: 'rating' | 'text'; min?: number; max?: number }>;
+  hints?: boolean;
 }
 
 /** The label of a built-in agent named by a name or a model file: its base name without extension. */
@@ -151,6 +154,7 @@ export function studyConfigJson(c: StudyConfig): Record<string, unknown> {
     sessionsPerParticipant: c.sessionsPerParticipant,
     seed: c.seed,
     questions: c.questions.map((q) => ({ ...q })),
+    ...(c.hints ? {} : { hints: false }),
   };
 }
 
@@ -199,6 +203,7 @@ export function studyConfig(value: unknown, where = 'study config'): StudyConfig
     sessionsPerParticipant: raw.sessionsPerParticipant ?? 20,
     seed: raw.seed ?? 1,
     questions,
+    hints: raw.hints ?? true,
   };
 }
 

@@ -36,6 +36,7 @@ interface ServeFlags extends ServingFlags, AgentFlags {
   host: string;
   maxSessions: number;
   idleMinutes: number;
+  timeout: number;
   bodyLimit: number;
   maxText: number;
   maxResults?: number;
@@ -70,6 +71,7 @@ export function registerServe(program: Command): void {
     .option('--agent-cmd <command>', 'with --env --as user: an agent process speaking the agent protocol on stdio; one per dialog, ended with it (default: none)')
     .option('--agent-url <url>', 'with --env --as user: an agent endpoint; each request is POSTed as JSON (default: none)')
     .option('--agent-llm <model>', 'with --env --as user: a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent (docs/llm.md) (default: none)')
+    .option('--timeout <ms>', 'with --env --as user: per-turn reply timeout of the agent (an agent that does not answer in time fails the dialog, as in evaluate); the person\'s limit is --idle-minutes', intFlag('--timeout', 1), 20_000)
     .option('--max-reply-bytes <n>', 'with --agent-cmd or --agent-url: longest reply line or body', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--env-option <key=value>', 'with --env: an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON), checked against its schema; repeatable (default: none)', keyValueFlag('--env-option'), [])
     .option('--free', 'with --env: free chat: no goal card and nothing judged; the environment still runs and the person ends the dialog')
@@ -178,6 +180,7 @@ async function serveEnv(o: ServeFlags): Promise<void> {
     webDir: defaultWebDir(),
     maxSessions: o.maxSessions,
     idleMs: o.idleMinutes * 60_000,
+    agentTimeoutMs: o.timeout,
     maxText: o.maxText,
     // A connection without traffic is closed after the request timeout: a waiting request answers well before.
     waitMs: Math.min(20_000, Math.floor(o.requestTimeout / 2)),

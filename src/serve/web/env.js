@@ -62,7 +62,8 @@ function renderTurn(t, pending) {
   if (t.speaker === 'kb') return el('li', { class: 'kb', 'data-testid': 'kb-lines' }, t.text);
   const who = mine ? 'you' : t.speaker === 'agent' ? 'agent' : 'user';
   const li = el('li', { class: `${mine ? 'me' : 'other'}${pending ? ' pending' : ''}`, 'data-testid': mine ? 'my-turn' : 'other-turn' }, el('span', { class: 'who' }, pending ? `${who} (sending…)` : who), t.text);
-  if (t.tool && !t.text.includes(t.tool.tool)) li.append(el('span', { class: 'call', 'data-testid': 'tool-call' }, callText(t.tool)));
+  // The call under the agent's words on the agent-side page; a person playing the user reads the words.
+  if (t.tool && info.role === 'agent' && !t.text.includes(t.tool.tool)) li.append(el('span', { class: 'call', 'data-testid': 'tool-call' }, callText(t.tool)));
   return li;
 }
 

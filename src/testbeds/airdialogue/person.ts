@@ -159,10 +159,46 @@ function num(x: unknown): string {
   return typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : '?';
 }
 
-/** An ended AirDialogue episode in words, with the score's parts. */
+/** What the agent's final action does, in words (`book flight 1003 for Mary Smith`); undefined for no action. */
+function actionWords(a: { status?: unknown; name?: unknown; flight?: unknown }): string | undefined {
+  if (typeof a.status !== 'string') return undefined;
+  const name = typeof a.name === 'string' && a.name !== '' ? ` for ${a.name}` : '';
+  const flights = Array.isArray(a.flight) ? a.flight.filter((f) => typeof f === 'number') : [];
+  const flight = flights.length > 0 ? ` flight ${flights.join(', ')}` : '';
+  const words: Readonly<Record<string, string>> = {
+    book: `Booked${flight}${name}.`,
+    change: `Changed the reservation${name} to${flight || ' a new flight'}.`,
+    cancel: `Cancelled the reservation${name}.`,
+    no_flight: `No flight fits${name}.`,
+    no_reservation: `No reservation found${name}.`,
+  };
+  return words[a.status] ?? `${a.status}${flight}${name}.`;
+}
+
+/** An agent's action in words: its utterance, then its final action (`{utterance, action}` or a tool call); undefined for plain text. */
+function agentSaid(action: unknown): string | undefined {
+  if (typeof action !== 'object' || action === null) return undefined;
+  const o = action as { tool?: unknown; arguments?: Record<string, unknown>; utterance?: unknown; action?: unknown };
+  let said: unknown;
+  let act: { status?: unknown; name?: unknown; flight?: unknown } | undefined;
+  if (typeof o.tool === 'string') {
+    const { utterance, ...rest } = o.arguments ?? {};
+    said = utterance;
+    act = { status: o.tool, ...rest };
+  } else {
+    said = o.utterance;
+    act = typeof o.action === 'object' && o.action !== null ? (o.action as typeof act) : undefined;
+  }
+  const words = act === undefined ? undefined : actionWords(act);
+  const text = typeof said === 'string' && said !== '' ? said : undefined;
+  if (words === undefined) return text;
+  return text === undefined ? words : `${text} (${words})`;
+}
+
+/** An ended AirDialogue episode in words (to the customer or to the agent), with the score's parts. */
 function outcome(e: EndedEpisode): readonly string[] {
   const lines: string[] = [];
-  if (e.success) lines.push('Success: the agent took the right action.');
+  if (e.success) lines.push(e.role === 'agent' ? 'Success: you took the right action.' : 'Success: the agent took the right action.');
   else {
     const reason = e.failure ?? 'failed';
     lines.push(`Failure: ${FAILURE_WORDS[reason] ?? reason}.`);
@@ -186,4 +222,4 @@ function outcome(e: EndedEpisode): readonly string[] {
  * envPersonView('airdialogue-v2')?.goalCard(info).lines; // ['your name: …', 'you want to: …', …]
  * ```
  */
-export const airPersonView: PersonView = { goalCard, userHint: airUserHint, agentView, outcome };
+export const airPersonView: PersonView = { goalCard, userHint: airUserHint, agentView, agentSaid, outcome };

@@ -12,7 +12,9 @@ import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../../env/
 import type { SlotValue, UserAct } from './acts.js';
 import { splitKbs } from './generate.js';
 import type { MovieKb } from './movie-kb.js';
-import { REWARDS, SLOTS, type SplitName } from './slots.js';
+import { REWARDS, SLOTS, type Slot, type SplitName } from './slots.js';
+import { renderAction } from './chat.js';
+import type { InfoBotAction } from './acts.js';
 
 /** How a slot is named in words. */
 const SLOT_WORDS: Readonly<Record<string, string>> = {
@@ -86,21 +88,46 @@ export function movieTable(kb: MovieKb): { columns: string[]; rows: string[][] }
   return { columns: ['row', 'title', ...SLOTS], rows };
 }
 
-const FAILURE_WORDS: Readonly<Record<string, string>> = {
-  'max turns': 'the agent did not inform its results within the turn limit',
-  'target not in results': 'the movie is not among the agent’s results',
-  'target ranked too low': `the movie is not among the agent’s first ${REWARDS.successMaxRank} results`,
+/** The failure reasons in words, to a person who played the user and to one who played the agent. */
+const FAILURE_WORDS: Readonly<Record<'user' | 'agent', Readonly<Record<string, string>>>> = {
+  user: {
+    'max turns': 'the agent did not inform its results within the turn limit',
+    'target not in results': 'the movie is not among the agent’s results',
+    'target ranked too low': `the movie is not among the agent’s first ${REWARDS.successMaxRank} results`,
+  },
+  agent: {
+    'max turns': 'you did not inform your results within the turn limit',
+    'target not in results': 'the user’s movie is not among your results',
+    'target ranked too low': `the user’s movie is not among your first ${REWARDS.successMaxRank} results`,
+  },
 };
 
-/** An ended KB-InfoBot episode in words: success or failure, why, and the target's rank. */
+/** The InfoBot action of an agent's action (a tool call or the environment's action object); undefined for another shape. */
+function infoBotActionOf(a: unknown): InfoBotAction | undefined {
+  const o = a as { tool?: unknown; arguments?: Record<string, unknown>; act?: unknown; slot?: unknown; results?: unknown } | null;
+  if (typeof o !== 'object' || o === null) return undefined;
+  const isSlot = (x: unknown): x is Slot => (SLOTS as readonly unknown[]).includes(x);
+  if (o.tool === 'request' && isSlot(o.arguments?.['slot'])) return { act: 'request', slot: o.arguments['slot'] };
+  if (o.tool === 'inform' && Array.isArray(o.arguments?.['results'])) return { act: 'inform', results: o.arguments['results'] as number[] };
+  if (o.act === 'request' && isSlot(o.slot)) return a as InfoBotAction;
+  if (o.act === 'inform' && Array.isArray(o.results)) return a as InfoBotAction;
+  return undefined;
+}
+
+/** An ended KB-InfoBot episode in words (to the user or to the agent): success or failure, why, and the target's rank. */
 function outcome(e: EndedEpisode): readonly string[] {
   const rank = e.info['rank'];
-  const lines = [e.success ? 'Success: the agent found your movie.' : `Failure: ${FAILURE_WORDS[e.failure ?? ''] ?? e.failure ?? 'the agent did not find your movie'}.`];
+  const agent = e.role === 'agent';
+  const failed = FAILURE_WORDS[agent ? 'agent' : 'user'][e.failure ?? ''] ?? e.failure ?? (agent ? 'you did not find the user’s movie' : 'the agent did not find your movie');
+  const lines = [e.success ? (agent ? 'Success: you found the user’s movie.' : 'Success: the agent found your movie.') : `Failure: ${failed}.`];
   if (!e.success) {
     const why = detailInWords(e.detail);
     if (why !== undefined) lines.push(`Why: ${why}.`);
   }
-  if (typeof rank === 'number') lines.push(rank >= 0 ? `Your movie is result ${rank + 1} of the agent’s list (it must be among the first ${REWARDS.successMaxRank}).` : 'Your movie is not in the agent’s list.');
+  if (typeof rank === 'number') {
+    const [movie, list] = agent ? ['The user’s movie', 'your list'] : ['Your movie', 'the agent’s list'];
+    lines.push(rank >= 0 ? `${movie} is result ${rank + 1} of ${list} (it must be among the first ${REWARDS.successMaxRank}).` : `${movie} is not in ${list}.`);
+  }
   return lines;
 }
 
@@ -121,6 +148,14 @@ export function infoBotPersonView(split: SplitName): PersonView {
     agentView(): readonly ViewSection[] {
       const t = movieTable(agentKb(split));
       return [{ kind: 'table', title: 'Movies (inform takes row numbers, best first)', columns: t.columns, rows: t.rows }];
+    },
+    agentSaid(action): string | undefined {
+      const a = infoBotActionOf(action);
+      if (a === undefined) return undefined;
+      const kb = agentKb(split);
+      // Row numbers outside the agent's KB stay numbers (the environment refuses them in its own words).
+      if (a.act === 'inform' && a.results.some((i) => !Number.isSafeInteger(i) || i < 0 || i >= kb.n)) return undefined;
+      return renderAction(a, kb);
     },
     outcome,
   };

@@ -315,8 +315,8 @@ function assembleTable(o: TableOptions, jobs: readonly TableJob[], reports: read
   if (compared.length > 0) {
     lines.push('', '## Against the paper', '');
     lines.push(
-      `Ours${several ? ' (mean over the seeds)' : ''} / paper (difference) per cell. R ✓: the mean within ± ${REWARD_TOLERANCE} of the paper (a learned agent: at most ${REWARD_TOLERANCE} below, or higher)` +
-        `${several ? ` and every seed within ± ${TABLE2_TOLERANCES.seedReward}` : ''}; T ✓: within ± ${TABLE2_TOLERANCES.turns}; S ✓ (per split below): within ± ${TABLE2_TOLERANCES.success}.`,
+      `Ours${several ? ' (mean over the seeds)' : ''} / paper (difference) per cell. R ✓: the mean within ± ${f2(REWARD_TOLERANCE)} of the paper (a learned agent: at most ${f2(REWARD_TOLERANCE)} below, or higher)` +
+        `${several ? ` and every seed within ± ${f2(TABLE2_TOLERANCES.seedReward)}` : ''}; T ✓: within ± ${TABLE2_TOLERANCES.turns.toFixed(1)}; S ✓ (per split below): within ± ${f2(TABLE2_TOLERANCES.success)}.`,
       '',
     );
     lines.push('| agent | ' + o.splits.map((s) => `${s} R | T`).join(' | ') + ' |');
@@ -424,7 +424,7 @@ export function infobotLatex(rows: readonly TableRow[]): string {
       'KB-InfoBot, Table 2 of Dhingra et al.\\ (2017) reproduced on generated KBs (the paper\'s are not public): average turns T, success rate S, average reward R\\,$\\pm$\\,' +
       (seeds > 1 ? `sd over the ${seeds} evaluation seeds (T, S and R: means over the seeds)` : 'standard error over simulated dialogs') +
       '; the paper\'s R in parentheses. ' +
-      `$^\\dagger$: R more than ${REWARD_TOLERANCE} from the paper's (a learned agent: more than ${REWARD_TOLERANCE} below it).`,
+      `$^\\dagger$: R more than ${f2(REWARD_TOLERANCE)} from the paper's (a learned agent: more than ${f2(REWARD_TOLERANCE)} below it).`,
     label: 'tab:infobot-table2',
     size: 'footnotesize',
     wide: true,
