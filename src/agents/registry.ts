@@ -138,7 +138,16 @@ export class Players {
   }
 }
 
-/** dialogym's players by family and name (see {@link Players}). */
+/**
+ * dialogym's players by family and name (see {@link Players}).
+ *
+ * @example
+ * ```ts
+ * import { players } from 'dialogym';
+ * players.families(); // ['airdialogue', 'airdialogue/customer', 'infobot', 'restaurant']
+ * players.has('infobot', 'rule-soft'); // true
+ * ```
+ */
 export const players = new Players();
 
 /**
@@ -246,12 +255,29 @@ export interface LlmSection {
 
 const llmSections = new Map<string, LlmSection>();
 
-/** Declares the LLM section of environments `envIds` (the list of testbeds does, from each descriptor). */
+/**
+ * Declares the LLM section of environments `envIds` (the list of testbeds does, from each
+ * descriptor; an environment of your own may, to get the shipped prompt of a testbed).
+ *
+ * @example
+ * ```ts
+ * import { declareLlmSection } from 'dialogym';
+ * declareLlmSection(['my-restaurant-v0'], { testbed: 'restaurant', prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' });
+ * ```
+ */
 export function declareLlmSection(envIds: readonly string[], section: LlmSection): void {
   for (const id of envIds) llmSections.set(id, section);
 }
 
-/** The LLM section of environment `envId`, or undefined for an environment no testbed gives one. */
+/**
+ * The LLM section of environment `envId`, or undefined for an environment no testbed gives one.
+ *
+ * @example
+ * ```ts
+ * import { llmSectionOf } from 'dialogym';
+ * llmSectionOf('infobot-small-v1'); // { testbed: 'infobot', prompt: 'infobot.md', context: 'movies' }
+ * ```
+ */
 export function llmSectionOf(envId: string): LlmSection | undefined {
   return llmSections.get(envId);
 }

@@ -97,5 +97,13 @@ const memn2n = learned(MEMN2N_KEYS, trainMemN2N, (c, f, kb) => MemN2N.fromModelF
 ranker('memn2n', 'end-to-end memory network (§4.4): learns tasks 1-5 in vocabulary; --match-type: memn2n+match', memn2n({}));
 ranker('memn2n+match', 'memory network with KB match types (§4.5; needs --kb): the best on unseen entities (OOV)', memn2n({ matchType: true }));
 
-/** The generic rankers (see the module description), for `registerModels`. */
+/**
+ * The generic rankers (see the module description), for `registerModels`.
+ *
+ * @example
+ * ```ts
+ * import { RANKER_MODELS } from 'dialogym/rankers';
+ * RANKER_MODELS.map((m) => m.name); // ['tfidf', 'tfidf+type', 'tfidf+type-word', 'nn', 'nn+prev', 'embeddings', …]
+ * ```
+ */
 export const RANKER_MODELS: readonly ModelDefinition[] = defs;
