@@ -185,6 +185,26 @@ test('airdialogue-v2, a person as the agent: exported as AirDialogue JSON lines 
   process.stdout.write(`# collected airdialogue-v2, person as agent: 3 dialogs, official score ${total}\n`);
 });
 
+test('a file whose last line a kill cut: the cut line is dropped before the next record, the whole ones kept and numbered after', async () => {
+  const file = join(tmp, 'cut.jsonl');
+  const whole = JSON.stringify({ env: 'restaurant-task5-v2', seed: 1, episode: 0, trial: 0, success: true }) + '\n';
+  writeFileSync(file, whole + '{"env": "restaurant-task5-v2", "epis');
+  const server = await serve('--env', 'restaurant-task5-v2', '--agent', 'rules', '--seed', '20', '--transcripts', file);
+  try {
+    const say = restaurantUserParticipant(createRng(20));
+    await playDialog(server.url, (s) => say(s.goalCard as GoalCard, s.hint, lastAgent(s)));
+  } finally {
+    const { code, stderr } = await server.stop();
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /\(1 there already\)\n/);
+  }
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.equal(lines.length, 3);
+  assert.equal(lines[0] + '\n', whole);
+  const rec = JSON.parse(lines[1] as string) as EpisodeRecord;
+  assert.deepEqual([rec.seed, rec.episode, lines[2]], [20, 1, '']);
+});
+
 test('serve --env --transcripts: a bad file is one line at start', () => {
   const dir = join(tmp, 'a-folder');
   mkdirSync(dir, { recursive: true });

@@ -1,6 +1,6 @@
 /**
  * `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--airdialogue m.dgm] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI (either model, or both).
- * `dialogym serve --env <id> [--as user|agent] (--agent … | --agent-cmd … | --agent-url … | --agent-llm …)`: a person in any environment's episodes (serve/env-routes.ts).
+ * `dialogym serve --env <id> [--as user|agent] (--agent … | --agent-cmd … | --agent-url … | --agent-llm …) [--transcripts <file>]`: a person in any environment's episodes (serve/env-routes.ts), the finished ones appended as transcripts.
  */
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
