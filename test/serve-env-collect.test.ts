@@ -1,7 +1,8 @@
 /**
  * `dialogym serve --env … --transcripts <file>`: what people say becomes data. The CLI serves the
  * API, scripted people play a few dialogs through it (as the user of restaurant-task5-v2 against
- * rules and of infobot-medium-v1 against rl-soft, as the agent of airdialogue-v2); each finished
+ * rules, of dstc6-task5-tst1-v2 against rules and of infobot-medium-v1 against rl-soft, as the agent
+ * of airdialogue-v2); each finished
  * dialog is one transcript line (an abandoned one none), `dialogym export` makes the testbed's
  * dataset of them, and the existing readers and trainers take it with the person's words in it.
  */
@@ -18,6 +19,7 @@ import type { GoalCard } from '../src/env/person.js';
 import type { SessionState } from '../src/serve/env-session.js';
 import { readBabiDialogs } from '../src/formats/babi.js';
 import { readAirDialogue } from '../src/formats/airdialogue.js';
+import { dstc6History, readDstc6Data } from '../src/formats/dstc6.js';
 import { readInfoBotDialogs } from '../src/testbeds/infobot/export.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
@@ -183,6 +185,31 @@ test('airdialogue-v2, a person as the agent: exported as AirDialogue JSON lines 
   const mean = recs.reduce((s, x) => s + x.reward, 0) / recs.length;
   assert.ok(Math.abs(total - mean) < 1e-12, `scorer ${total} vs reward ${mean}`);
   process.stdout.write(`# collected airdialogue-v2, person as agent: 3 dialogs, official score ${total}\n`);
+});
+
+test('dstc6-task5-tst1-v2, a person as the user against rules: exported as DSTC6 JSON whose contexts hold the person\'s words; dstc6 check takes it', async () => {
+  const file = join(tmp, 'dstc6.jsonl');
+  const server = await serve('--env', 'dstc6-task5-tst1-v2', '--agent', 'rules', '--transcripts', file);
+  const played: string[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      const say = restaurantUserParticipant(createRng(40 + i));
+      const state = await playDialog(server.url, (s) => say(s.goalCard as GoalCard, s.hint, lastAgent(s)));
+      assert.equal(state.outcome?.success, true, state.outcome?.lines.join(' '));
+      played.push(...userWords(state));
+    }
+  } finally {
+    const { code, stderr } = await server.stop();
+    assert.equal(code, 0, stderr);
+  }
+  const r = cli('export', file, '--out', join(tmp, 'd6'), '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const [dataFile, answersFile] = (JSON.parse(r.stdout) as { files: string[] }).files as [string, string];
+  const said = new Set(readDstc6Data(dataFile).flatMap((e) => dstc6History(e.utterances).filter((t) => t.speaker === 'user').map((t) => t.text)));
+  for (const w of played) assert.ok(said.has(w), `the person's "${w}" in the contexts`);
+  const check = cli('dstc6', 'check', answersFile, '--data', dataFile, '--json');
+  assert.equal(check.code, 0, check.stderr);
+  assert.equal((JSON.parse(check.stdout) as { valid: boolean }).valid, true);
 });
 
 test('a file whose last line a kill cut: the cut line is dropped before the next record, the whole ones kept and numbered after', async () => {
