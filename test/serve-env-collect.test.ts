@@ -23,7 +23,9 @@ import { dstc6History, readDstc6Data } from '../src/formats/dstc6.js';
 import { readInfoBotDialogs } from '../src/testbeds/infobot/export.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
-import { airAgentPerson, playEnvDialog, type Person } from './serve-env-people.js';
+import { airAgentPerson, playEnvDialog, restaurantAgentPerson, type Person } from './serve-env-people.js';
+import { bareServer, defaultWebDir } from '../src/serve/server.js';
+import { registerEnvRoutes } from '../src/serve/env-routes.js';
 import { cli, oneLineError } from './cli.js';
 import { cliPath } from './shared-data.js';
 
@@ -242,4 +244,39 @@ test('serve --env --transcripts: a bad file is one line at start', () => {
   assert.equal(readFileSync(junk, 'utf8'), 'hello\n', 'left as it was');
   oneLineError(cli('serve', '--model', 'rules', '--transcripts', join(tmp, 'x.jsonl')), /^error: --transcripts applies to --env \(a person in an environment's episodes\): give --env <id> too$/, 2);
   assert.equal(existsSync(join(tmp, 'x.jsonl')), false);
+});
+
+test('the routes hand each finished dialog to onRecord once; a failing onRecord is one logged line and the dialog ends as played', async () => {
+  const kept: EpisodeRecord[] = [];
+  const logged: string[] = [];
+  let calls = 0;
+  const server = bareServer({ bodyLimit: 16_384 });
+  registerEnvRoutes(server.app, {
+    envId: 'restaurant-task5-v2',
+    role: 'agent',
+    firstSeed: 1,
+    webDir: defaultWebDir(),
+    idleMs: 60_000,
+    onRecord: (r) => {
+      if (calls++ === 0) throw new Error('ENOSPC: no space left on device, write\nsecond line');
+      kept.push(r);
+    },
+    logError: (t) => logged.push(t),
+  });
+  const call = async (method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+    const r = await server.app.inject({ method, url, ...(body !== undefined ? { payload: body as object } : {}) });
+    return { status: r.statusCode, json: JSON.parse(r.body) as Record<string, unknown> };
+  };
+  try {
+    for (let i = 0; i < 3; i++) assert.equal((await playEnvDialog(call, restaurantAgentPerson())).state.outcome?.success, true);
+    // One left before its end: not handed over, on /end nor when the server closes.
+    const id = (await call('POST', '/api/env/sessions', {})).json['id'] as string;
+    await call('POST', `/api/env/sessions/${id}/end`);
+    await call('POST', '/api/env/sessions', {});
+  } finally {
+    await server.close();
+  }
+  assert.equal(calls, 3);
+  assert.deepEqual(kept.map((r) => r.seed), [2, 3]);
+  assert.deepEqual(logged, ["serve --env: a finished dialog's record not kept: ENOSPC: no space left on device, write"]);
 });
