@@ -7,6 +7,7 @@
  * `bench/task6/` with their figures (docs/notes/hcn-dstc6-task6.md); `dstc2-heard`, the rules
  * that advise `hcn`, is no model of its own.
  */
+import { RANKER_MODELS } from '../../rankers/builtin.js';
 import { ConfigError, errorText, optionName } from '../../core/errors.js';
 import { pickTrainOptions, type ModelDefinition, type TrainOptions } from '../../rankers/registry.js';
 import { Hcn } from './hcn/hcn.js';
@@ -47,3 +48,10 @@ export const RESTAURANT_MODELS: readonly ModelDefinition[] = [
     },
   },
 ];
+
+/**
+ * Every response model of the restaurant testbed, as its descriptor adds them to `models`: the
+ * generic rankers first (the benchmark's Table 2), then the restaurant's own. What a worker thread
+ * registers before it trains or serves one (`registerModels(RESPONSE_MODELS)`).
+ */
+export const RESPONSE_MODELS: readonly ModelDefinition[] = [...RANKER_MODELS, ...RESTAURANT_MODELS];
