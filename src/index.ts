@@ -40,6 +40,7 @@ export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMis
 
 // Environments (Gymnasium-style).
 export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';
+export { TurnLimit, withTurnLimit } from './env/turn-limit.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
 export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/person.js';
@@ -96,7 +97,7 @@ export { AGENT_PROTOCOL, AgentError, DEFAULT_MAX_REPLY_BYTES, type AgentRequest,
 export { localTransport, type Agent, type AgentAction, type AgentConnection, type AgentTransport } from './agents/agent.js';
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
-export { agents, agentNames, createAgent, loadAgent, type AgentFamily, type AgentOptions } from './agents/registry.js';
+export { agents, agentNames, createAgent, loadAgent, players, Players, declareLlmSection, llmSectionOf, type LlmSection, type AgentFamily, type AgentOptions } from './agents/registry.js';
 export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './agents/open.js';
 export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';

@@ -16,6 +16,30 @@ import type { Flight, KbLine, Month } from '../src/formats/airdialogue.js';
 /** What the person sends, from the state the page shows. */
 export type Person = (s: SessionState) => string | ToolCall;
 
+/** One request of the `serve --env` API (fastify's inject or a real HTTP call): the status and the JSON body. */
+export type EnvApiCall = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;
+
+/** One dialog through the API: a new session, then the person's turns until it ends; the session id, the final state and the person's turn count. */
+export async function playEnvDialog(call: EnvApiCall, person: Person): Promise<{ id: string; state: SessionState; turns: number }> {
+  const created = await call('POST', '/api/env/sessions', {});
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const id = created.json['id'] as string;
+  let state = created.json['state'] as SessionState;
+  let turns = 0;
+  while (state.waiting !== 'ended') {
+    if (state.waiting === 'other') {
+      state = (await call('GET', `/api/env/sessions/${id}?wait=1`)).json['state'] as SessionState;
+      continue;
+    }
+    assert.ok(turns++ < 200, 'the dialog ends');
+    const input = person(state);
+    const r = await call('POST', `/api/env/sessions/${id}/send`, typeof input === 'string' ? { text: input } : input);
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    state = r.json['state'] as SessionState;
+  }
+  return { id, state, turns };
+}
+
 /**
  * A person playing the restaurant agent with the rule bot's reasoning over what the page shows: the
  * dialog (the datasets' `<SILENCE>` put back where the agent spoke twice), the api_call made

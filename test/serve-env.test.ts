@@ -30,7 +30,7 @@ import { registerEnvRoutes, type EnvRoutesOptions } from '../src/serve/env-route
 import { EnvSession, NEUTRAL_FAILURE, type SessionState, type SessionTurn } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
-import { airAgentPerson, restaurantAgentPerson, type Person } from './serve-env-people.js';
+import { airAgentPerson, playEnvDialog, restaurantAgentPerson, type Person } from './serve-env-people.js';
 import { startLlmTestServer } from './llm-server.js';
 import { oneLineError, type CliRun } from './cli.js';
 import { cliPath } from './shared-data.js';
@@ -51,24 +51,8 @@ async function call(server: ChatServer, method: 'GET' | 'POST' | 'DELETE', url: 
 }
 
 /** One dialog through the API: new session, then the person's turns until it ends; the final state and the session id. */
-async function playDialog(server: ChatServer, person: Person): Promise<{ id: string; state: SessionState; turns: number }> {
-  const created = await call(server, 'POST', '/api/env/sessions', {});
-  assert.equal(created.status, 201, JSON.stringify(created.json));
-  const id = created.json['id'] as string;
-  let state = created.json['state'] as SessionState;
-  let turns = 0;
-  while (state.waiting !== 'ended') {
-    if (state.waiting === 'other') {
-      state = (await call(server, 'GET', `/api/env/sessions/${id}?wait=1`)).json['state'] as SessionState;
-      continue;
-    }
-    assert.ok(turns++ < 200, 'the dialog ends');
-    const input = person(state);
-    const r = await call(server, 'POST', `/api/env/sessions/${id}/send`, typeof input === 'string' ? { text: input } : input);
-    assert.equal(r.status, 200, JSON.stringify(r.json));
-    state = r.json['state'] as SessionState;
-  }
-  return { id, state, turns };
+function playDialog(server: ChatServer, person: Person): Promise<{ id: string; state: SessionState; turns: number }> {
+  return playEnvDialog((method, url, body) => call(server, method, url, body), person);
 }
 
 /** The restaurant user participant (test helper of the testbed) reading the page's card, hint and the agent's last words. */

@@ -66,6 +66,91 @@ export interface AgentFamily {
 export const agents = new Registry<AgentFamily>('agent family');
 
 /**
+ * Every built-in player by family and name: the one table each family's player modules fill (the
+ * KB-InfoBot agents, table `infobot`; AirDialogue's agent and customer policies, tables
+ * `airdialogue` and `airdialogue` / `customer`; the restaurant's are the response models, `models`,
+ * adopted as table `restaurant`). A testbed's public tables (`infobotAgents`,
+ * `agentPolicies`, `customerPolicies`) are these tables under their old names, and its entry of
+ * {@link agents} lists the same table, so a name has one home. A role other than `agent` names the
+ * other side of a dialog (AirDialogue's customers).
+ *
+ * @example
+ * ```ts
+ * import { players } from 'dialogym';
+ * import 'dialogym/airdialogue';
+ * players.names('airdialogue'); // ['rules']
+ * players.names('airdialogue', 'customer'); // ['lexicon', 'rules']
+ * ```
+ */
+export class Players {
+  private readonly tables = new Map<string, Registry<unknown>>();
+
+  private static key(family: string, role: string): string {
+    return role === 'agent' ? family : `${family}/${role}`;
+  }
+
+  /**
+   * The table of family `family`'s players in role `role` (made the first time, its errors naming
+   * `kind`: `unknown <kind> '<name>'`); every later call returns the same table.
+   */
+  table<F>(family: string, kind: string, role = 'agent'): Registry<F> {
+    const key = Players.key(family, role);
+    let t = this.tables.get(key);
+    if (!t) {
+      t = new Registry<unknown>(kind);
+      this.tables.set(key, t);
+    }
+    return t as Registry<F>;
+  }
+
+  /**
+   * Makes `registry` the table of family `family`'s players in role `role` (a family whose players
+   * live in a registry of a generic layer: the restaurant's are the response models, `models`).
+   * A ConfigError when the family already has another table there.
+   */
+  adopt<F>(family: string, registry: Registry<F>, role = 'agent'): void {
+    const key = Players.key(family, role);
+    const t = this.tables.get(key);
+    if (t === undefined) this.tables.set(key, registry as Registry<unknown>);
+    else if (t !== (registry as Registry<unknown>)) throw new ConfigError(`player family '${key}' has a table already`);
+  }
+
+  /** Whether family `family` has a player `name` in role `role`. */
+  has(family: string, name: string, role = 'agent'): boolean {
+    return this.tables.get(Players.key(family, role))?.has(name) ?? false;
+  }
+
+  /** Player `name` of family `family` in role `role` (a ConfigError naming the known ones otherwise). */
+  get<F>(family: string, name: string, role = 'agent'): F {
+    const t = this.tables.get(Players.key(family, role));
+    if (!t) throw new ConfigError(`unknown player family '${family}'${role === 'agent' ? '' : ` (role ${role})`} (families: ${this.families().join(', ') || 'none'})`);
+    return t.get(name) as F;
+  }
+
+  /** The names of family `family`'s players in role `role`, sorted (none for a family with no table). */
+  names(family: string, role = 'agent'): string[] {
+    return this.tables.get(Players.key(family, role))?.names() ?? [];
+  }
+
+  /** The tables, as `family` or `family/role`, sorted. */
+  families(): string[] {
+    return [...this.tables.keys()].sort();
+  }
+}
+
+/**
+ * dialogym's players by family and name (see {@link Players}).
+ *
+ * @example
+ * ```ts
+ * import { players } from 'dialogym';
+ * players.families(); // ['airdialogue', 'airdialogue/customer', 'infobot', 'restaurant']
+ * players.has('infobot', 'rule-soft'); // true
+ * ```
+ */
+export const players = new Players();
+
+/**
  * Every agent name of every family of {@link agents}, sorted, once each.
  *
  * @example
@@ -141,4 +226,58 @@ export function loadAgent(name: string, options: AgentOptions = {}): () => Agent
  */
 export function createAgent(name: string, options: AgentOptions = {}): Agent {
   return loadAgent(name, options)();
+}
+
+/**
+ * What an LLM agent and the LLM user are told about the environments of a testbed: its
+ * descriptor's `llm` section, declared by the list of testbeds for each of its env ids.
+ *
+ * @example
+ * ```ts
+ * import type { LlmSection } from 'dialogym';
+ * const s: LlmSection = { testbed: 'airdialogue', prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', context: 'flights' };
+ * ```
+ */
+export interface LlmSection {
+  /** The testbed (its folder name). */
+  readonly testbed: string;
+  /** The LLM agent's system prompt, `prompts/<prompt>`. */
+  readonly prompt: string;
+  /** The LLM user's system prompt, `prompts/<userPrompt>`, where the testbed has an LLM user. */
+  readonly userPrompt?: string;
+  /**
+   * The episode's context under `## Context`: the first observation's `kb` lines (the default),
+   * its AirDialogue `context` as a flight table (`flights`; the user's goal is then a flight goal),
+   * or the environment's movie table (`movies`).
+   */
+  readonly context?: 'kb' | 'flights' | 'movies';
+}
+
+const llmSections = new Map<string, LlmSection>();
+
+/**
+ * Declares the LLM section of environments `envIds` (the list of testbeds does, from each
+ * descriptor; an environment of your own may, to get the shipped prompt of a testbed).
+ *
+ * @example
+ * ```ts
+ * import { declareLlmSection } from 'dialogym';
+ * declareLlmSection(['my-restaurant-v0'], { testbed: 'restaurant', prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' });
+ * ```
+ */
+export function declareLlmSection(envIds: readonly string[], section: LlmSection): void {
+  for (const id of envIds) llmSections.set(id, section);
+}
+
+/**
+ * The LLM section of environment `envId`, or undefined for an environment no testbed gives one.
+ *
+ * @example
+ * ```ts
+ * import { llmSectionOf } from 'dialogym';
+ * llmSectionOf('infobot-small-v1'); // { testbed: 'infobot', prompt: 'infobot.md', context: 'movies' }
+ * ```
+ */
+export function llmSectionOf(envId: string): LlmSection | undefined {
+  return llmSections.get(envId);
 }

@@ -1,7 +1,8 @@
 /**
  * What an LLM agent is told about dialogym's testbeds (docs/llm.md): the shipped system prompt of
- * each family (`prompts/<family>.md` at the package root, replaced by `--system-prompt <file>`) and
- * the context the environment gives the agent, appended to it under `## Context`:
+ * each testbed (its descriptor's `llm` section, `prompts/<file>` at the package root, replaced by
+ * `--system-prompt <file>`; the list of testbeds declares the sections, `llmSectionOf`) and the
+ * context the environment gives the agent (the section's `context`), appended under `## Context`:
  *
  * - `restaurant-*` / `dstc6-*` (and any environment whose first observation has `kb` lines): the
  *   KB lines in the history before the dialog starts (task 3's shown options, task 4's booked
@@ -17,33 +18,36 @@ import type { KbLine } from '../formats/airdialogue.js';
 import { airGoalText, flightCells, FLIGHT_COLUMNS, reservationText } from '../testbeds/airdialogue/person.js';
 import { restaurantActText, restaurantGoalText } from '../testbeds/restaurant/person.js';
 import { InfoBotEnv } from '../testbeds/infobot/env.js';
+import { splitOfEnvId } from '../testbeds/infobot/slots.js';
+import { llmSectionOf } from '../agents/registry.js';
 import { movieTable } from '../testbeds/infobot/person.js';
 import { systemMessage } from '../llm/conversation.js';
 
 /** The folder of the shipped prompts (`prompts/` at the package root, beside `dist/`). */
 export const PROMPT_DIR: string = fileURLToPath(new URL('../../../prompts/', import.meta.url));
 
-/** The testbed families with a shipped prompt. */
-export const PROMPT_FAMILIES = ['restaurant', 'dstc6', 'airdialogue', 'infobot'] as const;
-export type PromptFamily = (typeof PROMPT_FAMILIES)[number];
-
-/** The family of an environment id, or undefined for another environment. */
-export function promptFamily(envId: string): PromptFamily | undefined {
-  return PROMPT_FAMILIES.find((f) => envId.startsWith(`${f}-`));
+/** The testbed whose LLM section (its descriptor's `llm`) covers an environment id, or undefined for another environment. */
+export function promptFamily(envId: string): string | undefined {
+  return llmSectionOf(envId)?.testbed;
 }
 
 const prompts = new Map<string, string>();
 
-/** The shipped prompt of an environment's family; a ConfigError for an environment without one. */
-export function shippedPrompt(envId: string): string {
-  const family = promptFamily(envId);
-  if (family === undefined) throw new ConfigError(errorText`${envId}: no shipped LLM prompt for this environment (give one with ${optionName('systemPrompt')} <file>)`);
-  let p = prompts.get(family);
+/** A shipped prompt file (`prompts/<file>`), read once. */
+function promptFile(file: string): string {
+  let p = prompts.get(file);
   if (p === undefined) {
-    p = readFileSync(`${PROMPT_DIR}${family}.md`, 'utf8');
-    prompts.set(family, p);
+    p = readFileSync(`${PROMPT_DIR}${file}`, 'utf8');
+    prompts.set(file, p);
   }
   return p;
+}
+
+/** The shipped prompt of an environment's testbed (its descriptor's `llm.prompt`); a ConfigError for an environment without one. */
+export function shippedPrompt(envId: string): string {
+  const section = llmSectionOf(envId);
+  if (section === undefined) throw new ConfigError(errorText`${envId}: no shipped LLM prompt for this environment (give one with ${optionName('systemPrompt')} <file>)`);
+  return promptFile(section.prompt);
 }
 
 /**
@@ -68,9 +72,7 @@ const movieTables = new Map<string, string>();
 export function movieContext(envId: string): string {
   let t = movieTables.get(envId);
   if (t !== undefined) return t;
-  const split = /^infobot-([a-z]+)-v\d+$/.exec(envId)?.[1];
-  if (split === undefined) throw new ConfigError(`${envId}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
-  const table = movieTable(new InfoBotEnv({ split }).kb);
+  const table = movieTable(new InfoBotEnv({ split: splitOfEnvId(envId) }).kb);
   const lines = [`| ${table.columns.join(' | ')} |`, `|${table.columns.map(() => '---|').join('')}`];
   for (const row of table.rows) lines.push(`| ${row.join(' | ')} |`);
   t = lines.join('\n');
@@ -84,12 +86,12 @@ export function movieContext(envId: string): string {
  */
 export function episodeContext(envId: string, obs0: unknown): string | undefined {
   const o = (obs0 ?? {}) as { kb?: unknown; context?: unknown };
-  const family = promptFamily(envId);
-  if (family === 'airdialogue') {
+  const context = llmSectionOf(envId)?.context ?? 'kb';
+  if (context === 'flights') {
     const c = o.context as KbLine | undefined;
     return c && Array.isArray(c.kb) ? flightContext(c) : undefined;
   }
-  if (family === 'infobot') return movieContext(envId);
+  if (context === 'movies') return movieContext(envId);
   const lines = Array.isArray(o.kb) ? o.kb.filter((l): l is string => typeof l === 'string') : [];
   return lines.length > 0 ? lines.join('\n') : undefined;
 }
@@ -113,17 +115,11 @@ export function llmSystemMessage(request: { readonly env: string; readonly obser
 // ---------------------------------------------------------------------------------------------
 // The LLM user (`evaluate --user-llm`): its prompt, its goal, and what it is told each turn.
 
-/** The shipped prompt of the LLM user of an environment's family (`prompts/user-<family>.md`; DSTC6 shares the restaurant one). */
+/** The shipped prompt of the LLM user of an environment's testbed (its descriptor's `llm.userPrompt`, `prompts/user-<testbed>.md`; DSTC6 shares the restaurant one). */
 export function shippedUserPrompt(envId: string): string {
-  const family = promptFamily(envId);
-  const file = family === 'restaurant' || family === 'dstc6' ? 'user-restaurant' : family === 'airdialogue' ? 'user-airdialogue' : undefined;
+  const file = llmSectionOf(envId)?.userPrompt;
   if (file === undefined) throw new ConfigError(`${envId}: no LLM user for this environment (the LLM user plays the restaurant, DSTC6 and AirDialogue envs)`);
-  let p = prompts.get(file);
-  if (p === undefined) {
-    p = readFileSync(`${PROMPT_DIR}${file}.md`, 'utf8');
-    prompts.set(file, p);
-  }
-  return p;
+  return promptFile(file);
 }
 
 /**
@@ -140,7 +136,7 @@ export function shippedUserPrompt(envId: string): string {
  */
 export function llmUserSystemMessage(turn: { readonly env: string; readonly goal: unknown }, prompt?: string): string {
   if (turn.goal === undefined || turn.goal === null) throw new ConfigError(`${turn.env}: the environment tells no user goal (info.goal): the LLM user plays the -v2 restaurant, DSTC6 and AirDialogue envs`);
-  const goal = promptFamily(turn.env) === 'airdialogue' ? airGoalText(turn.goal) : restaurantGoalText(turn.goal);
+  const goal = llmSectionOf(turn.env)?.context === 'flights' ? airGoalText(turn.goal) : restaurantGoalText(turn.goal);
   return `${(prompt ?? shippedUserPrompt(turn.env)).trimEnd()}\n\n## Your goal\n\n${goal}`;
 }
 

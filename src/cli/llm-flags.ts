@@ -78,7 +78,8 @@ export function llmPrices(o: Pick<LlmFlags, 'priceIn' | 'priceOut'>): { in: numb
  */
 export async function openLlmUser(model: string, o: LlmFlags & { userPrompt?: string }, seed: number) {
   const { llmUserVoice } = await import('../evaluation/llm-user.js');
-  const { llmUserPrompt, llmUserSystemMessage } = await import('../builtin-agents/llm.js');
+  const [{ llmUserPrompt, llmUserSystemMessage }, { declareTestbeds }] = await Promise.all([import('../builtin-agents/llm.js'), import('../testbeds/index.js')]);
+  declareTestbeds(); // the testbeds' LLM sections (the user's prompt file and goal)
   const prompt = systemPromptText('--user-prompt', o.userPrompt);
   const client = await llmClient(model, o, seed);
   return Object.assign(llmUserVoice({ client, system: (turn) => llmUserSystemMessage(turn, prompt), prompt: (turn) => llmUserPrompt(turn) }), { client });

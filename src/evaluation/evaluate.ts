@@ -18,6 +18,7 @@
 import { ConfigError, DialogymError, errorText, optionName } from '../core/errors.js';
 import { make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } from '../env/env.js';
 import { episodeSteps } from '../env/episode.js';
+import { withTurnLimit } from '../env/turn-limit.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 import { LlmError } from '../llm/client.js';
@@ -48,6 +49,8 @@ export interface EvaluateAgentOptions {
   readonly concurrency?: number;
   /** Options of the environment (`make(envId, envOptions)`). */
   readonly envOptions?: EnvOptions;
+  /** Agent turns after which an episode is truncated, by the generic wrapper (`TurnLimit`, env/turn-limit.ts); default: the environment's own limit. */
+  readonly maxTurns?: number;
   /** Per-turn reply timeout in ms; default 5000. */
   readonly timeoutMs?: number;
   /** Called as soon as an episode ends, in the order episodes end (with `concurrency` above 1 not episode order): where a run appends its records so that an interruption loses none (`--resume`). */
@@ -384,9 +387,11 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   const seed = checkCount('seed', opts.seed, 0, 0);
   const concurrency = checkCount('concurrency', opts.concurrency, 1, 1);
   const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
-  const first = make(envId, opts.envOptions ?? {});
+  const build = (): Env<unknown, unknown> => withTurnLimit(make(envId, opts.envOptions ?? {}), opts.maxTurns);
+  const first = build();
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);
-  const options = optionsKey(opts.envOptions);
+  // The wrapper's turn limit is part of the run's options, as an environment's own `maxTurns` is (a resumed run must have the same).
+  const options = optionsKey(opts.maxTurns === undefined ? opts.envOptions : { ...opts.envOptions, maxTurns: opts.maxTurns });
   const resumed = doneRecords(opts.done ?? [], envId, episodes, trials, seed, options);
   const jobs: Array<{ task: number; trial: number }> = [];
   for (let i = 0; i < episodes; i++) {
@@ -404,7 +409,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
   let reported = 0;
   let failed: { error: unknown } | undefined;
   const lane = async (index: number): Promise<void> => {
-    const env = index === 0 ? first : make(envId, opts.envOptions ?? {});
+    const env = index === 0 ? first : build();
     const voice = opts.userVoice?.connect(index);
     let conn: AgentConnection | undefined;
     while (next < toPlay.length && !failed) {

@@ -14,6 +14,10 @@
  * `?wait=1`). Errors are one line of JSON `{error}` (the server's error handler): a bad body 400,
  * an unknown or expired session 404, a send out of turn 409, too many sessions 503. A session idle
  * longer than `idleMs` is dropped and its episode abandoned (its agent process ended).
+ *
+ * Each episode played to its end is handed to `onRecord` once, as soon as it ends (`serve --env
+ * --transcripts` appends it to the transcripts); an abandoned one (the person left it, a free chat)
+ * has no record and is not handed.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -23,6 +27,7 @@ import { StateError } from '../core/errors.js';
 import type { EnvOptions, ToolCall } from '../env/env.js';
 import type { AgentTransport } from '../agents/agent.js';
 import type { UserVoice } from '../evaluation/user-voice.js';
+import type { EpisodeRecord } from '../evaluation/evaluate.js';
 import { SessionNotFoundError } from './backend.js';
 import { EnvSession, type SessionState } from './env-session.js';
 import { RequestError } from './http.js';
@@ -56,6 +61,10 @@ export interface EnvRoutesOptions {
   readonly maxText?: number;
   /** Longest a request waits for the other side's answer before it returns `waiting: "other"` (ms, default 20 s; keep it under the server's request timeout, which also closes a silent connection). */
   readonly waitMs?: number;
+  /** Each ended episode's record (as `evaluate --transcripts` writes it), once, as soon as it ends; never an abandoned one. A throw is logged, the dialog goes on. */
+  readonly onRecord?: (record: EpisodeRecord) => void;
+  /** Where a failed `onRecord` is told (default: a line on stderr). */
+  readonly logError?: (text: string) => void;
   /** Clock and ids (tests). */
   readonly now?: () => number;
   readonly newId?: () => string;
@@ -96,6 +105,7 @@ function asHttp(e: unknown): unknown {
 /** Adds the `serve --env` API and page to a server's fastify app (before it listens). */
 export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): void {
   const sessions = new Map<string, { session: EnvSession; last: number }>();
+  const recorded = new WeakSet<EnvSession>();
   const maxSessions = o.maxSessions ?? 1000;
   const idleMs = o.idleMs ?? 30 * 60_000;
   const maxText = o.maxText ?? 500;
@@ -103,9 +113,23 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
   const now = o.now ?? Date.now;
   const newId = o.newId ?? randomUUID;
   let nextSeed = o.firstSeed;
+  const logError = o.logError ?? ((text: string) => process.stderr.write(text + '\n'));
+  /** Hands a session's record to `onRecord` once it has one (the episode ended, not abandoned). */
+  const collect = (s: EnvSession | undefined): void => {
+    if (!s || recorded.has(s) || !o.onRecord) return;
+    const rec = s.record();
+    if (!rec) return;
+    recorded.add(s);
+    try {
+      o.onRecord(rec);
+    } catch (e) {
+      logError(`serve --env: a finished dialog's record not kept: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`);
+    }
+  };
   const drop = (id: string): void => {
     const s = sessions.get(id);
     if (!s) return;
+    collect(s.session);
     sessions.delete(id);
     void s.session.close();
   };
@@ -122,8 +146,15 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
     s.last = now();
     return s.session;
   };
-  /** The state once `p` settles or `waitMs` passed, whichever first. */
+  /** The state once `p` settles or `waitMs` passed, whichever first (an ended episode's record collected). */
   const within = async (p: Promise<unknown>, s: EnvSession): Promise<SessionState> => {
+    try {
+      return await settledState(p, s);
+    } finally {
+      collect(s);
+    }
+  };
+  const settledState = async (p: Promise<unknown>, s: EnvSession): Promise<SessionState> => {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
@@ -141,6 +172,8 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
     if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b) || Object.keys(b).length > 0)) throw new InputError('POST /api/env/sessions takes no body (or {})');
     sweep();
     if (sessions.size >= maxSessions) throw new CapacityError(`too many sessions (${maxSessions}); try again later`);
+    const id = newId();
+    let begun: EnvSession | undefined;
     const session = EnvSession.begin({
       envId: o.envId,
       seed: nextSeed++,
@@ -152,8 +185,10 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
       ...(o.agent ? { agent: o.agent } : {}),
       ...(o.userVoice ? { userVoice: o.userVoice } : {}),
       ...(o.free ? { free: true } : {}),
+      // The last turns are told once the episode's record is kept: collected then, whoever waits for the page.
+      ...(o.onRecord ? { onTurn: () => collect(begun) } : {}),
     });
-    const id = newId();
+    begun = session;
     sessions.set(id, { session, last: now() });
     return reply.code(201).send({ id, state: await within(session.settled(), session) });
   });
@@ -172,6 +207,7 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
   app.post<{ Params: { id: string } }>('/api/env/sessions/:id/end', async (req) => {
     const s = get(req.params.id);
     await s.close();
+    collect(s);
     return { id: req.params.id, state: s.state() };
   });
   app.delete<{ Params: { id: string } }>('/api/env/sessions/:id', async (req, reply) => {
@@ -189,6 +225,7 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
   timer.unref();
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    for (const s of sessions.values()) collect(s.session);
     const all = [...sessions.values()].map((s) => s.session.close());
     sessions.clear();
     await Promise.all(all);

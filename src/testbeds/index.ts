@@ -1,7 +1,7 @@
 /**
  * The list of testbeds: one line per testbed folder (its descriptor, `<name>/testbed.ts`). The root
  * API (`src/index.ts`: `import 'dialogym'` loads them all) and the CLI go through it; they fill the
- * generic registries from it — `envs` (each testbed's ids, declared at once, their code imported when
+ * generic registries from it — the LLM sections (`declareLlmSection`), `envs` (each testbed's ids, declared at once, their code imported when
  * loaded), `agents` (the agent families, which play the environments of the testbeds that name
  * them) and `models` — so the agents registry and the servers see every testbed without knowing
  * any. Nothing registers itself when imported. Only this module, `src/index.ts` and `src/cli/`
@@ -9,7 +9,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import { declareEnvs, envs, loadEnv } from '../env/env.js';
-import { agents } from '../agents/registry.js';
+import { agents, declareLlmSection } from '../agents/registry.js';
 import type { Testbed } from './testbed.js';
 
 /**
@@ -33,6 +33,7 @@ export function declareTestbeds(): void {
   declared = true;
   for (const t of TESTBEDS as readonly Testbed[]) {
     declareEnvs(t.envs, t.entry);
+    if (t.llm) declareLlmSection(t.envs.map((e) => e.id), { testbed: t.name, ...t.llm });
     for (const e of t.envs) owner.set(e.id, t);
   }
 }

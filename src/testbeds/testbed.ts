@@ -6,7 +6,7 @@
  * agents or models is loaded. docs/extending.md walks through writing one.
  */
 import type { EnvDeclaration, EnvDefinition } from '../env/env.js';
-import type { AgentFamily } from '../agents/registry.js';
+import type { AgentFamily, LlmSection } from '../agents/registry.js';
 import type { ModelDefinition } from '../rankers/registry.js';
 
 /**
@@ -44,16 +44,22 @@ export interface Testbed<A = any> {
   /** Response models it adds to the `models` registry (lazy). */
   readonly models?: () => Promise<readonly ModelDefinition[]>;
   /**
-   * How the generic turn limit (`evaluate --max-turns`) reaches its environments, when not as
-   * their `maxTurns` option (KB-InfoBot: its user simulator's limit).
+   * How the turn limit (`evaluate --max-turns`, `maxTurns` agent turns) reaches its environments
+   * when they have one of their own: the options that set it (the restaurant's and DSTC6's
+   * `maxTurns`, which report the failure detail; AirDialogue's counts utterances of both sides;
+   * KB-InfoBot's is its user simulator's). Without it, the generic wrapper (`TurnLimit`,
+   * src/env/turn-limit.ts) truncates the episodes.
    */
   readonly turnLimit?: (maxTurns: number) => Readonly<Record<string, unknown>>;
   /** Its option that takes a restaurant KB (`evaluate --kb`), if any. */
   readonly kbOption?: string;
   /** Its CLI subcommands: `dialogym <verb> …` (the verb's module, src/cli/commands/<verb>.ts, is imported only when run). */
   readonly cli?: { readonly verb: string };
-  /** The LLM agent's system prompt (`prompts/<file>`) and the LLM user's (`prompts/<userPrompt>`), where it has them. */
-  readonly llm?: { readonly prompt: string; readonly userPrompt?: string };
+  /**
+   * Its LLM section: the LLM agent's system prompt (`prompts/<prompt>`), the LLM user's
+   * (`prompts/<userPrompt>`) where it has one, and what context an episode shows (`LlmSection`).
+   */
+  readonly llm?: Omit<LlmSection, 'testbed'>;
 }
 
 /**

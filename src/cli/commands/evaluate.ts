@@ -56,7 +56,7 @@ export function registerEvaluate(program: Command): void {
     .option('--startup-timeout <ms>', 'extra time for the first reply of a started agent process (it loads its model)', intFlag('--startup-timeout', 0), 30000)
     .option('--concurrency <n>', 'episodes in flight: agent processes (--agent-cmd), HTTP requests (--agent-url) or in-process agents; the records are the same whatever n', intFlag('--concurrency', 1, 1024), 1)
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
-    .option('--max-turns <n>', `agent turns after which an episode ends (restaurant, DSTC6 and KB-InfoBot envs; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
+    .option('--max-turns <n>', `agent turns after which an episode ends (any env: its own limit where its testbed has one, else a generic wrapper; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
     .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0)
@@ -85,8 +85,10 @@ export function registerEvaluate(program: Command): void {
       // The environments refuse options they do not read; say it with the flag's name.
       if (o.kb !== undefined && testbed?.kbOption === undefined) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the ${TESTBEDS.filter((t) => t.kbOption !== undefined).map((t) => `${t.name}-*`).join(' and ')} environments do)`);
       if (o.kb !== undefined) setOption(testbed?.kbOption as string, '--kb', readKb(o.kb).restaurants);
-      // The turn limit as the testbed takes it (KB-InfoBot's: its user simulator's, UserOptions.maxTurns).
-      if (o.maxTurns !== undefined) for (const [key, value] of Object.entries(testbed?.turnLimit?.(o.maxTurns) ?? { maxTurns: o.maxTurns })) setOption(key, '--max-turns', value);
+      // The turn limit as the testbed declares it (its own options; KB-InfoBot's: its user simulator's), else the generic wrapper (TurnLimit).
+      const ownLimit = o.maxTurns !== undefined ? testbed?.turnLimit?.(o.maxTurns) : undefined;
+      for (const [key, value] of Object.entries(ownLimit ?? {})) setOption(key, '--max-turns', value);
+      const wrapperLimit = o.maxTurns !== undefined && ownLimit === undefined ? o.maxTurns : undefined;
       // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
       const { make } = await import('../../env/env.js');
       make(o.env, envOptions);
@@ -104,6 +106,7 @@ export function registerEvaluate(program: Command): void {
       try {
         const { records } = await evaluate(o.env, transport, {
           envOptions,
+          ...(wrapperLimit !== undefined ? { maxTurns: wrapperLimit } : {}),
           episodes: o.episodes,
           seed: o.seed,
           trials: o.trials,

@@ -1,15 +1,17 @@
 /**
  * `dialogym serve --model <name|model.dgm> [--kb <kb.sqlite>] [--airdialogue m.dgm] [--port 8080] [--host 127.0.0.1]`: JSON API + web UI (either model, or both).
- * `dialogym serve --env <id> [--as user|agent] (--agent … | --agent-cmd … | --agent-url … | --agent-llm …)`: a person in any environment's episodes (serve/env-routes.ts).
+ * `dialogym serve --env <id> [--as user|agent] (--agent … | --agent-cmd … | --agent-url … | --agent-llm …) [--transcripts <file>]`: a person in any environment's episodes (serve/env-routes.ts), the finished ones appended as transcripts.
  */
 import type { Command } from 'commander';
+import { existsSync, statSync } from 'node:fs';
+import type { EpisodeRecord } from '../../evaluation/evaluate.js';
 import { createServer, defaultWebDir, serveBackend, serveWithoutRestaurant, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
 import { kbHint } from '../../serve/kb-hint.js';
 import { setupBot, type BotSetup, type BotSetupOptions } from '../../serve/setup.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
-import { action, alias, inputFlag, intFlag, keyValueFlag, keyValues } from '../run.js';
+import { action, alias, inputFlag, intFlag, keyValueFlag, keyValues, outFileFlag } from '../run.js';
 import { servingFlags, stopOnSignals, type ServingFlags } from '../serving.js';
 import { ConfigError, DialogymError } from '../../core/errors.js';
 import { SUMMARY } from './summaries.js';
@@ -29,6 +31,7 @@ interface ServeFlags extends ServingFlags, AgentFlags {
   envOption: string[];
   userLlm?: string;
   userPrompt?: string;
+  transcripts?: string;
   kb?: string;
   candidates?: string;
   kbSeed: number;
@@ -76,7 +79,8 @@ export function registerServe(program: Command): void {
     .option('--env-option <key=value>', 'with --env: an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON), checked against its schema; repeatable (default: none)', keyValueFlag('--env-option'), [])
     .option('--free', 'with --env: free chat: no goal card and nothing judged; the environment still runs and the person ends the dialog')
     .option('--user-llm <model>', 'with --env --as agent: a language model (the --llm-* flags) says the simulated user\'s turns in its own words (default: the environment\'s own words)')
-    .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)");
+    .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)")
+    .option('--transcripts <file>', 'with --env: append each dialog played to its end as one JSON line, as `evaluate --transcripts` writes them (`dialogym export` makes the testbed\'s dataset of them); abandoned dialogs are not written (default: none)', outFileFlag('--transcripts'));
   llmConnectionOptions(cmd, { prices: false });
   servingFlags(cmd)
     .action(
@@ -138,7 +142,7 @@ export function registerServe(program: Command): void {
 
 /** The first flag given that only `--env` reads, if any. */
 function envOnlyFlag(o: ServeFlags): string | undefined {
-  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...(o.envOption.length > 0 ? ['--env-option'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : [])];
+  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...(o.envOption.length > 0 ? ['--env-option'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : []), ...(o.transcripts !== undefined ? ['--transcripts'] : [])];
   return given[0];
 }
 
@@ -166,6 +170,8 @@ async function serveEnv(o: ServeFlags): Promise<void> {
     const problem = await builtinAgentProblem(o.agent, env);
     if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);
   }
+  // Opened before the agent starts: a file that is not a transcript file costs nothing.
+  const log = o.transcripts !== undefined ? await openCollectedLog(o.transcripts) : undefined;
   const agent = role === 'user' ? await openFlaggedAgent(o, o.kbSeed) : undefined;
   const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.kbSeed) : undefined;
   const { bareServer } = await import('../../serve/server.js');
@@ -188,17 +194,36 @@ async function serveEnv(o: ServeFlags): Promise<void> {
     ...(o.free ? { free: true } : {}),
     ...(agent ? { agent } : {}),
     ...(userVoice ? { userVoice } : {}),
+    ...(log ? { onRecord: log.append } : {}),
   });
   let url: string;
   try {
     url = await server.listen(o.port, o.host);
   } catch (e) {
     await agent?.close?.();
+    log?.close();
     throw listenError(e, o);
   }
   const other = role === 'user' ? `agent ${o.agent ?? o.agentCmd ?? o.agentUrl ?? o.agentLlm ?? ''}` : `simulated user${userVoice ? ` in ${o.userLlm as string}'s words` : ''}`;
-  process.stderr.write(`serving ${env} on ${url}/env: a person as the ${role}${o.free ? ' (free chat)' : ''}, against the ${other}\n`);
-  stopOnSignals((grace, signal) => server.close(grace, signal), o.grace);
+  const kept = log ? `; finished dialogs appended to ${o.transcripts as string}${log.episodes > 0 ? ` (${log.episodes} there already)` : ''}` : '';
+  process.stderr.write(`serving ${env} on ${url}/env: a person as the ${role}${o.free ? ' (free chat)' : ''}, against the ${other}${kept}\n`);
+  stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, () => log?.close());
+}
+
+/**
+ * `serve --env --transcripts <file>`: the collected dialogs' transcript file, appended to (a file
+ * of an earlier run keeps its records, its unfinished last line cut), each record numbered after
+ * those already there. One write per record: a kill never leaves half a line behind a finished one.
+ */
+async function openCollectedLog(file: string): Promise<{ episodes: number; append: (rec: EpisodeRecord) => void; close: () => void }> {
+  const { TranscriptLog } = await import('../transcript-log.js');
+  const log = new TranscriptLog(file, existsSync(file) && statSync(file).size > 0, undefined);
+  let next = log.records.length;
+  return {
+    episodes: next,
+    append: (rec) => log.append({ ...rec, episode: next++ }),
+    close: () => log.close(),
+  };
 }
 
 /** A listen failure in words. */

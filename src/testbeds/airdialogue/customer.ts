@@ -7,7 +7,7 @@
 import { CUSTOMER_NOT_UNDERSTOOD, CUSTOMER_THANKS, CUSTOMER_WAIT } from './language.js';
 import type { AirAct } from './lexicon.js';
 import { RuleCustomer, customerPolicies, type CustomerSession } from './policies.js';
-import { readAgentTurn, type AirRead } from './reader.js';
+import { readAgentTurn, type AirRead } from './utterance-reader.js';
 
 /**
  * A customer that says how it read each agent turn: `read` gives the reading, `answer` the reply

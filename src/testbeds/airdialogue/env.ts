@@ -21,7 +21,7 @@ import { addScore, emptyScoreSum, scoreAction, scoreReport, type Score, type Sco
 import { ConfigError, InvalidActionError, StateError } from '../../core/errors.js';
 import { AIR_TOOLS, airMoveOf } from './tools.js';
 import { isReadingCustomer, type ReadingCustomerSession } from './customer.js';
-import { readAgentTurn } from './reader.js';
+import { readAgentTurn } from './utterance-reader.js';
 import { violations } from './logic.js';
 import { airPersonView } from './person.js';
 

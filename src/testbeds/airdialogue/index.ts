@@ -11,7 +11,7 @@ export * from './language.js';
 export * from './policies.js';
 export * from './answers.js';
 export * from './lexicon.js';
-export * from './reader.js';
+export * from './utterance-reader.js';
 export * from './customer.js';
 export * from './env.js';
 export * from './prior-stats.js';

@@ -4,7 +4,7 @@
  * agent ends the dialog with an action (status, name, flight).
  */
 import type { Action, Intent, KbLine } from '../../formats/airdialogue.js';
-import { Registry } from '../../core/registry.js';
+import { players } from '../../agents/registry.js';
 import type { Rng } from '../../core/rng.js';
 import { customerAnswers, type CustomerAnswers } from './answers.js';
 import {
@@ -104,7 +104,7 @@ export type CustomerPolicyFactory = (intent: Intent, rng: Rng) => CustomerSessio
 export type AgentPolicyFactory = (context: KbLine, rng: Rng) => AgentSession;
 
 /**
- * The customer-policy registry (`rules`: {@link RuleCustomer}; `lexicon`: {@link LexiconCustomer}, registered by `customer.ts`); `get` throws a ConfigError for an
+ * The customer-policy registry, the `airdialogue` / `customer` table of `players` (`rules`: {@link RuleCustomer}; `lexicon`: {@link LexiconCustomer}, registered by `customer.ts`); `get` throws a ConfigError for an
  * unknown name. `AirEnvOptions.customer` and `selfPlay` look names up here.
  *
  * @example
@@ -113,9 +113,9 @@ export type AgentPolicyFactory = (context: KbLine, rng: Rng) => AgentSession;
  * [...customerPolicies]; // ['lexicon', 'rules']
  * ```
  */
-export const customerPolicies = new Registry<CustomerPolicyFactory>('customer policy');
+export const customerPolicies = players.table<CustomerPolicyFactory>('airdialogue', 'customer policy', 'customer');
 /**
- * The agent-policy registry (`rules`: {@link RuleAgent}); `get` throws a ConfigError for an
+ * The agent-policy registry, the `airdialogue` table of `players` (`rules`: {@link RuleAgent}); `get` throws a ConfigError for an
  * unknown name. `selfPlay` looks names up here.
  *
  * @example
@@ -124,7 +124,7 @@ export const customerPolicies = new Registry<CustomerPolicyFactory>('customer po
  * const factory = agentPolicies.get('rules');
  * ```
  */
-export const agentPolicies = new Registry<AgentPolicyFactory>('agent policy');
+export const agentPolicies = players.table<AgentPolicyFactory>('airdialogue', 'agent policy');
 
 /**
  * Rule-based customer (`rules`): opens with its goal (sometimes its name), answers each request

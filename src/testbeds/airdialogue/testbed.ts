@@ -25,8 +25,10 @@ export const airdialogue = testbed<AirEnvArgs>({
   },
   agentFamily: 'airdialogue',
   agents: { description: 'airdialogue-*: the AirDialogue agent policies', load: async () => (await import('./agents.js')).airdialogueAgents },
+  // Its own turn limit, in utterances of both sides (AirEnvOptions.maxTurns).
+  turnLimit: (maxTurns) => ({ maxTurns }),
   cli: { verb: 'airdialogue' },
-  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md' },
+  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', context: 'flights' },
 });
 
 /** The AirDialogue ids in `make`'s types: options, observations and actions. */

@@ -36,6 +36,8 @@ export const dstc6 = testbed<Dstc6EnvArgs>({
     return (d) => dstc6Env(d.args);
   },
   agentFamily: 'restaurant',
+  // The restaurant env's own turn limit (agent turns).
+  turnLimit: (maxTurns) => ({ maxTurns }),
   kbOption: 'restaurants',
   cli: { verb: 'dstc6' },
   llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md' },

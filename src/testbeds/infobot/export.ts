@@ -18,7 +18,8 @@ import { FormatError } from '../../core/errors.js';
 import { readLines, writeFileAtomic } from '../../core/files.js';
 import { parseJsonText } from '../../formats/json-text.js';
 import { checkSchema } from '../../formats/schema.js';
-import { isToolCall, make, type DatasetExport, type DatasetWritten, type RecordedEpisode } from '../../env/env.js';
+import { isToolCall, make, type DatasetExport, type DatasetWritten, type Env, type RecordedEpisode } from '../../env/env.js';
+import { episodeSteps } from '../../env/episode.js';
 import type { InfoBotAction, UserAct } from './acts.js';
 import { infoBotActionOfTool } from './tools.js';
 
@@ -78,35 +79,34 @@ function agentAct(where: string, i: number, a: unknown): InfoBotAction {
 /** Replays a recorded `infobot-*` episode into its dialog record; a FormatError at `where` when it does not replay as recorded. */
 function replay(where: string, e: RecordedEpisode): InfoBotDialog {
   if (e.options !== undefined) throw new FormatError(where, undefined, `played with environment options (fingerprint ${e.options}): the dialog is replayed from the seed, which needs the default options`);
-  const env = make(e.env);
+  const env = make(e.env) as Env<{ utterance: string }, unknown>;
   const user = env as unknown as { readonly userAct: UserAct };
-  const r0 = env.reset({ seed: e.seed, variant: e.trial });
-  const goal = r0.info['goal'] as InfoBotDialog['goal'];
   const words = e.userWords;
   if (words !== undefined && words.length !== e.actions.length + 1) throw new FormatError(where, undefined, `userWords has ${words.length} turns, the episode ${e.actions.length + 1} user turns (one per action and the opening)`);
   /** The user's words of user turn `k`: the voice's when the record keeps them, else the simulated user's. */
   const said = (k: number, utterance: string): string => words?.[k] ?? utterance;
-  const turns: InfoBotTurn[] = [{ speaker: 'user', text: said(0, (r0.obs as { utterance: string }).utterance), act: user.userAct }];
-  let last: { utterance: string } = r0.obs as { utterance: string };
-  let success = false;
-  let reward = 0;
-  let ended = false;
-  e.actions.forEach((a, i) => {
-    if (ended) throw new FormatError(where, undefined, `actions[${i}]: the replayed episode ended before it (not a simulated-user episode of ${e.env}?)`);
+  // The episode loop, driven by the recorded actions (at most as many steps as there are actions).
+  const steps = episodeSteps(env, { reset: { seed: e.seed, variant: e.trial }, maxSteps: e.actions.length });
+  let it = steps.next();
+  const goal = (it.done ? it.value.resetInfo : it.value.info)['goal'] as InfoBotDialog['goal'];
+  let last = it.value.obs;
+  const turns: InfoBotTurn[] = [{ speaker: 'user', text: said(0, last.utterance), act: user.userAct }];
+  let i = 0;
+  for (; !it.done; i++) {
+    const a = e.actions[i];
     const act = agentAct(where, i, a);
-    let r;
     try {
-      r = env.step(a);
+      it = steps.next(a);
     } catch (err) {
       throw new FormatError(where, undefined, `actions[${i}]: ${(err as Error).message}`);
     }
     turns.push({ speaker: 'agent', act });
-    last = r.obs as { utterance: string };
+    last = it.value.obs;
     turns.push({ speaker: 'user', text: said(i + 1, last.utterance), act: user.userAct });
-    reward += r.reward;
-    ended = r.terminated || r.truncated;
-    if (ended) success = r.info['success'] === true;
-  });
+  }
+  if (i < e.actions.length) throw new FormatError(where, undefined, `actions[${i}]: the replayed episode ended before it (not a simulated-user episode of ${e.env}?)`);
+  const { ended, reward } = it.value;
+  const success = ended && it.value.info['success'] === true;
   const recorded = (e.observation as { utterance?: unknown } | null)?.utterance;
   const lastSaid = said(e.actions.length, last.utterance);
   if (!ended || lastSaid !== recorded || success !== e.success || Math.abs(reward - e.reward) > 1e-9) {

@@ -159,3 +159,18 @@ export const DEFAULT_MISSING = 0.2;
 export function envId(split: SplitName): string {
   return `infobot-${split}-v1`;
 }
+
+/**
+ * The split of a KB-InfoBot environment id (`infobot-<split>-v<n>`); a ConfigError for another id.
+ *
+ * @example
+ * ```ts
+ * import { splitOfEnvId } from 'dialogym/infobot';
+ * splitOfEnvId('infobot-medium-v1'); // 'medium'
+ * ```
+ */
+export function splitOfEnvId(id: string): SplitName {
+  const split = /^infobot-([a-z]+)-v\d+$/.exec(id)?.[1];
+  if (split === undefined || !(SPLITS as readonly string[]).includes(split)) throw new ConfigError(`${id}: not a KB-InfoBot environment id (infobot-<split>-v1, split: ${SPLITS.join(', ')})`);
+  return split as SplitName;
+}

@@ -7,7 +7,8 @@
 import { ConfigError } from '../../core/errors.js';
 import type { Turn } from '../../core/dialog.js';
 import { readBabiCandidates } from '../../formats/babi.js';
-import { createModel, creatableModels, isModelFile, resolveModelContent } from '../../rankers/registry.js';
+import { createModel, creatableModels, isModelFile, models, resolveModelContent } from '../../rankers/registry.js';
+import { players } from '../../agents/registry.js';
 import { readModelFile } from '../../formats/model-file.js';
 import type { ToolSpec } from '../../env/env.js';
 import { restaurantsToKbFacts, readKb } from './kb-dialects.js';
@@ -34,6 +35,9 @@ function historyOf(req: AgentRequest): Turn[] {
   if (!Array.isArray(h)) throw new ConfigError(`${req.env}: the observation has no history (this agent plays the restaurant environments)`);
   return h as Turn[];
 }
+
+// The restaurant family's players are the response models (`players.get('restaurant', 'tfidf')`).
+players.adopt('restaurant', models);
 
 /** The restaurant family of the `agents` registry (its entry point in testbed.ts; it plays the restaurant and DSTC6 environments). */
 export const restaurantAgents: TestbedAgentFamily = {

@@ -28,7 +28,7 @@ export { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, paperVe
 export type { BenchmarkSource, SplitLimits } from './benchmark/data.js';
 export { PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, BENCHMARK_MODELS, BENCHMARK_TESTS, paperCell, table10Cell, type PaperModel, type BenchmarkModel, type BenchmarkTest } from './benchmark/paper.js';
 export { RestaurantEnv, apiCallTool, type RestaurantObservation, type RestaurantAction, type RestaurantEnvOptions, type UserStyle } from './online/env.js';
-export { UtteranceReader, readLabel, type Reading } from './online/reader.js';
+export { UtteranceReader, readLabel, type Reading } from './online/utterance-reader.js';
 export { babiEnvId } from './online/babi.js';
 export { chatReads, checkAllowCheckpoint, checkContextOptions, modelArg, type ContextOption, type ModelArg } from './model-context.js';
 export { AGREEMENT_MIN_SHARE, agreementIssue, agreementIssueText, candidateCoverage, checkAgreements, checkKbAgreement, kbCoverage, storedRestaurants, type AgreementCheck, type Coverage } from './agreement.js';

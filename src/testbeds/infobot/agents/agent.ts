@@ -3,7 +3,7 @@
  * utterances and answers with an action; privileged agents (the Max upper bound) also see the user's
  * goal and dialog acts. Agents with trained parts (rl-*, e2e-soft) plug in here later.
  */
-import { Registry } from '../../../core/registry.js';
+import { players } from '../../../agents/registry.js';
 import type { Rng } from '../../../core/rng.js';
 import type { InfoBotAction, UserAct } from '../acts.js';
 import type { MovieKb } from '../movie-kb.js';
@@ -88,7 +88,7 @@ export interface AgentEntry {
   create(ctx: AgentContext): InfoBotAgent;
 }
 
-/** Named agents (`rule-soft`, `max`, …); `get` throws a ConfigError for an unknown name. The
+/** Named agents (`rule-soft`, `max`, …): the `infobot` table of `players`; `get` throws a ConfigError for an unknown name. The
  * rl-* and e2e-soft agents need trained policy files (see `AgentContext.policyDir`).
  *
  * @example
@@ -97,4 +97,4 @@ export interface AgentEntry {
  * [...infobotAgents]; // ['e2e-soft', 'max', 'rl-hard', 'rl-nokb', 'rl-soft', 'rule-hard', 'rule-nokb', 'rule-soft']
  * ```
  */
-export const infobotAgents = new Registry<AgentEntry>('infobot agent');
+export const infobotAgents = players.table<AgentEntry>('infobot', 'infobot agent');

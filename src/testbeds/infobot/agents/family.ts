@@ -13,6 +13,7 @@ import { infobotAgents, type InfoBotAgent } from './agent.js';
 import './max-agent.js'; // listed (createAgent refuses it: it reads the user's goal)
 import type { InfoBotAction } from '../acts.js';
 import { isPolicyFile } from './trained-agents.js';
+import { splitOfEnvId } from '../slots.js';
 import type { TestbedAgentFamily } from '../../testbed.js';
 
 /** An InfoBot action as the environment's tool call. */
@@ -35,9 +36,7 @@ export const infobotFamily: TestbedAgentFamily = {
           if (req.turn === 0 || !info) {
             info = bySplit.get(req.env);
             if (!info) {
-              const split = /^infobot-([a-z]+)-v\d+$/.exec(req.env)?.[1];
-              if (split === undefined) throw new ConfigError(`${req.env}: not a KB-InfoBot environment id (infobot-<split>-v1)`);
-              const created = createInfoBotAgent(model, new InfoBotEnv({ split }));
+              const created = createInfoBotAgent(model, new InfoBotEnv({ split: splitOfEnvId(req.env) }));
               if (created.privileged) throw new ConfigError(`${model}: this InfoBot agent reads the user's goal (an upper bound), so it cannot play through the agent protocol`);
               info = created.agent;
               bySplit.set(req.env, info);

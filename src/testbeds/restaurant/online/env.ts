@@ -26,7 +26,7 @@ import { NO_RESULT, parseApiCall, resultLines, type KbDialect } from '../kb-dial
 import type { TaskId } from '../simulator.js';
 import { goalJson, type CallSlot, type Goal } from './goal.js';
 import { hearReading, hearV1, INFO_PREFIX, PROPOSE_PREFIX, SimulatedUser, type Heard, type UserLanguage } from './user.js';
-import { UtteranceReader } from './reader.js';
+import { UtteranceReader } from './utterance-reader.js';
 import { variedLanguage } from './varied.js';
 import { UserActRecorder } from './user-act.js';
 import { restaurantPersonView } from '../person.js';

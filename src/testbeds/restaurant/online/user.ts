@@ -19,7 +19,7 @@ import type { Rng } from '../../../core/rng.js';
 import type { ApiCall, Restaurant } from '../kb.js';
 import type { CallSlot, Goal, InfoKind } from './goal.js';
 import { NOT_UNDERSTOOD } from './lexicon.js';
-import { readLabel, type Reading } from './reader.js';
+import { readLabel, type Reading } from './utterance-reader.js';
 
 /**
  * How the user speaks (the dataset's patterns) and how KB results are shown. A distractor is an

@@ -5,7 +5,7 @@ import type { Restaurant } from '../kb.js';
 import { BOT, DSTC6_ASK } from '../patterns.js';
 import { BABI, DSTC6 } from '../rules/phrases.js';
 import { ACTS, FILLERS, NOT_UNDERSTOOD } from './lexicon.js';
-import { contentWords, readLabel, UtteranceReader } from './reader.js';
+import { contentWords, readLabel, UtteranceReader } from './utterance-reader.js';
 import type { CallSlot } from './goal.js';
 import { hearReading, hearV1 } from './user.js';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { airDir, skipUnless } from '../../../test/shared-data.js';
 import { parseAirData } from '../../formats/airdialogue.js';
 import { AIR_ACTS, AIR_CUES, AIR_FILLERS, NOT_UNDERSTOOD } from './lexicon.js';
-import { normalizeAgentTurn, readAgentTurn } from './reader.js';
+import { normalizeAgentTurn, readAgentTurn } from './utterance-reader.js';
 import { OWN_WORDS, OWN_WORDS_READ } from './testing/own-words.js';
 import { AGENT_ASK_DATES, AGENT_ASK_GOAL, AGENT_ASK_NAME, AGENT_ASK_PREFS, AGENT_ASK_ROUTE, AGENT_PROPOSE, AGENT_REPEAT_GOAL, connectionsText, fill, readAgentUtterance } from './language.js';
 
