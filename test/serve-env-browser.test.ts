@@ -6,6 +6,7 @@
  * api_call form. Screenshots at 390 and 1280 px go to $DIALOGYM_ARTIFACTS/browser or
  * /tmp/shots (the layout: nothing wider than the screen).
  */
+import { pageNewDialog, pageSettled } from './env-page.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -44,13 +45,8 @@ async function serve(role: 'user' | 'agent'): Promise<{ server: ChatServer; url:
   return { server, url: await server.listen(0, '127.0.0.1') };
 }
 
-/** The page after a turn: the person's turn again, or the end screen. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const d = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null; hidden: boolean } } }).document;
-    return d.getElementById('status').textContent === 'your turn' || !d.getElementById('outcome').hidden;
-  });
-}
+/** The page after a turn: the person's turn again (input enabled: the reply has come), or the end screen. */
+const settled = pageSettled;
 
 /** The dialog as the page shows it (each turn's words without the speaker label). */
 function dialogOf(page: Page, role: 'user' | 'agent'): Promise<SessionTurn[]> {
@@ -103,8 +99,7 @@ test('as the user in the browser: the goal card and hint read off the page, the 
     assert.ok((await dialogOf(page, 'user')).some((t) => t.speaker === 'kb'), 'the KB lines of the search are shown');
     await shoot(page, 'user-end');
     // A new dialog; HTML typed is shown as the text it is.
-    await page.click('#new');
-    await settled(page);
+    await pageNewDialog(page); // waits for the old end screen to go, then the new dialog's first turn
     assert.equal(await page.isHidden('#outcome'), true);
     await page.fill('#text', '<img src=x onerror="document.title=1"><b>hello</b>');
     await page.click('#send');
