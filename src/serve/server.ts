@@ -145,6 +145,12 @@ function baseApp(opts: ServerOptions): FastifyInstance {
     reply.header('cache-control', 'no-store');
     return payload;
   });
+  // The pages' shared module (web/dom.js: $, el, api), which every page of these servers imports.
+  const dom = join(opts.webDir ?? defaultWebDir(), 'dom.js');
+  if (existsSync(dom)) {
+    const body = readFileSync(dom);
+    app.get('/dom.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(body));
+  }
   return app;
 }
 

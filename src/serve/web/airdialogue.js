@@ -4,7 +4,8 @@
 // talks; you end the dialogue with an action button). The score is the official scorer's.
 // No framework, no CDN; all text goes through textContent (never innerHTML).
 
-const $ = (id) => document.getElementById(id);
+import { $, api, el } from './dom.js';
+
 const log = $('log');
 const form = $('form');
 const input = $('text');
@@ -21,28 +22,6 @@ let busy = false;
 // Each start() takes a new generation; a start or a step that finishes after a newer start (the role
 // changed, then "New dialogue" at once) drops its result, so no line of a discarded dialogue shows.
 let generation = 0;
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('data-')) e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = res.status === 204 ? null : await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);
-  return data;
-}
 
 function notice(text) {
   log.append(el('li', { class: 'notice', 'data-testid': 'notice' }, text));

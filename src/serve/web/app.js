@@ -6,7 +6,8 @@
 // nothing is sent twice). A message the server refuses stays in the transcript marked "not sent"
 // with a Restore button that puts its text back in the box.
 
-const $ = (id) => document.getElementById(id);
+import { $, api, el } from './dom.js';
+
 const log = $('log');
 const form = $('form');
 const input = $('text');
@@ -23,35 +24,8 @@ let busy = false;
 let shownTables = new Map();
 let tableCount = 0;
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
-
 function scrollDown() {
   log.scrollTop = log.scrollHeight;
-}
-
-async function api(method, path, body) {
-  let res;
-  try {
-    res = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw Object.assign(new Error('network error: the server did not answer'), { status: 0 });
-  }
-  const data = res.status === 204 ? null : await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw Object.assign(new Error(data && typeof data.error === 'string' ? data.error : `HTTP ${res.status}`), { status: res.status });
-  return data;
 }
 
 // ---------------------------------------------------------------------------------------------
