@@ -17,7 +17,7 @@ process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const kbFile = join(tmp, 'kb.sqlite');
 
 function cli(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { input, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [cliPath, ...args], { input, encoding: 'utf8', timeout: 120_000 }); // a guard against a hang, generous: a loaded CI machine's fsyncs can take long
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
