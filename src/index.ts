@@ -37,6 +37,7 @@ export type { ErrorText, OptionName, RunAdvice } from './core/errors.js';
 export { Registry, type RegistryEntry } from './core/registry.js';
 export { writeFileAtomic, writeFolder, StagedFolder, removeLeftovers, checkComplete, readTextFile, readLines, countLines, lineOffset, userDataDir, type TextLine, type LineReadOptions } from './core/files.js';
 export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMissingMessage, type SqliteInstallPlace, type SqliteDb, type SqliteStatement, type SqliteOpenOptions, type SqliteDriverName } from './core/sqlite.js';
+export { beforeProcessExit, processDone } from './core/exit.js';
 
 // Environments (Gymnasium-style).
 export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';

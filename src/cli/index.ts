@@ -7,21 +7,24 @@
  * nor the program; every other command line (help, errors included) goes through commander.
  */
 import { VERBS, verbName } from './commands/index.js';
+import { processDone } from '../core/exit.js';
 import { exitOnEpipe, fail } from './plain.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const plain = VERBS.find((v) => verbName(v) === args[0])?.plain;
   try {
-    if (plain !== undefined && (await plain(args.slice(1)))) return;
+    if (plain !== undefined && (await plain(args.slice(1)))) return processDone();
     exitOnEpipe(process.stdout);
     const { buildProgram } = await import('./program.js');
     const program = await buildProgram(args);
     await program.parseAsync(process.argv);
+    processDone();
   } catch (e) {
     const { CommanderError } = await import('commander');
     if (e instanceof CommanderError) {
       // commander already printed its one-line message (or help/version).
+      processDone();
       process.exit(e.exitCode === 0 ? 0 : 2);
     }
     fail(e);

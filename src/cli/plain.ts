@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError, FormatError, InternalError, describeError } from '../core/errors.js';
+import { processDone } from '../core/exit.js';
 import { CATALOGUE } from '../datasets/catalogue.js';
 import { resolveRef } from '../datasets/refs.js';
 import { dataRoot } from '../datasets/store.js';
@@ -36,6 +37,7 @@ export function fail(e: unknown): never {
   if (debugEnabled() && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
   const bug = e instanceof InternalError ? ' (a bug in dialogym: rerun with --debug and report it)' : '';
   process.stderr.write(`error: ${describeMisread(e) ?? describeSystemError(e) ?? describeForCli(e)}${bug}\n`);
+  processDone();
   process.exit(e instanceof DialogymError ? e.exitCode : 1);
 }
 

@@ -1,5 +1,6 @@
 /** What the two server verbs (`serve`, `env-server`) share: the flags of their HTTP layer, and how they stop on SIGTERM / SIGINT. */
 import type { Command } from 'commander';
+import { processDone } from '../core/exit.js';
 import { HTTP_DEFAULTS, type CloseReport } from '../serve/http.js';
 import { intFlag } from './plain.js';
 
@@ -35,10 +36,12 @@ export function stopOnSignals(close: (graceMs: number, signal: AbortSignal) => P
       (r) => {
         after();
         process.stderr.write(r.cut > 0 ? `stopped (${r.cut} connection${r.cut === 1 ? '' : 's'} still open at the end of the grace period cut)\n` : 'stopped\n');
+        processDone();
         process.exit(0);
       },
       (e: unknown) => {
         process.stderr.write(`error: shutdown: ${e instanceof Error ? e.message : String(e)}\n`);
+        processDone();
         process.exit(1);
       },
     );

@@ -35,6 +35,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { DialogymError } from './errors.js';
+import { beforeProcessExit } from './exit.js';
 import { shellWord } from './shell.js';
 
 /** A value bound to a statement parameter or read from a column. */
@@ -207,13 +208,35 @@ function loadWasmSqlite(): WasmSqlite | undefined {
   if (wasmSqlite === undefined) {
     try {
       const Wasm = tryRequire('node-sqlite3-wasm') as WasmSqlite | undefined;
-      if (Wasm) new Wasm.Database(':memory:').close();
+      if (Wasm) {
+        beforeProcessExit(settleV8);
+        new Wasm.Database(':memory:').close();
+      }
       wasmSqlite = Wasm ?? null;
     } catch (e) {
       throw new DialogymError(`node-sqlite3-wasm is installed but does not load on Node ${process.versions.node} (${oneLine(e)}); reinstall it (\`${sqliteInstallAdvice().reinstall}\`) or use ${nodeSqliteHint()}`, { cause: e });
     }
   }
   return wasmSqlite ?? undefined;
+}
+
+/**
+ * Run at `processDone` (./exit.ts) once node-sqlite3-wasm is loaded: keeps Node from hanging at exit. Node's exit waits for the
+ * optimizing compiler's background jobs (NodePlatform::DrainTasks, or joining the platform's
+ * threads on `process.exit`); a job that needs a garbage collection to allocate asks the main
+ * thread for one and waits, and the main thread, already waiting, never runs it — a deadlock
+ * (nodejs/node#54918, fixed in Node by nodejs/node#61963; seen with this driver on Node 20 in about
+ * one `dialogym kb query` in seven, never with the native drivers, whose processes stay below V8's
+ * first heap limit). Here no new optimizing job starts (`--max-opt=1`, read at each tier-up) and a
+ * full collection on the main thread serves any job waiting for one and leaves the heap room for
+ * the jobs still running (a collection of the heap of a short command: a few milliseconds).
+ */
+function settleV8(): void {
+  const v8 = require('node:v8') as typeof import('node:v8');
+  v8.setFlagsFromString('--max-opt=1');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = (require('node:vm') as typeof import('node:vm')).runInNewContext('gc') as () => void;
+  gc();
 }
 
 /** An error's message on one short line. */
