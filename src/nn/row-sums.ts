@@ -7,6 +7,7 @@
  * the matrix; a changed matrix needs a new one. Returns undefined without WebAssembly SIMD.
  */
 import { InternalError } from '../core/errors.js';
+import type { GruCache } from './gru.js';
 import { F64X2_ADD, F64X2_MUL, F64X2_SPLAT, I32, PROMOTE_LOW, V128, compiledOnce, oneFunctionModule, get, i32const, leb, memarg, set, simd, vec, wasmApi } from './wasm.js';
 
 const ADD = 0x6a;
@@ -97,7 +98,7 @@ export class RowSums {
     this.i32 = new Int32Array(memory.buffer);
     this.at = { acc, x, cols: colsAt, all: allAt };
     this.sums = new Float64Array(memory.buffer, acc * 4, rows);
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) this.f32[c * this.ld + r] = m[r * cols + c] as number;
+    this.load(m);
     this.all = Int32Array.from({ length: cols }, (_, c) => c);
     this.i32.set(this.all, allAt);
   }
@@ -107,6 +108,13 @@ export class RowSums {
     if (m.length < rows * cols) throw new InternalError(`RowSums: ${m.length} entries for ${rows}×${cols}`);
     const mod = rowSumsWasm();
     return mod ? new RowSums(mod, m, rows, cols) : undefined;
+  }
+
+  /** Holds `m` (rows×cols, row-major; copied) in place of the matrix held so far: after the weights change (a training step). */
+  load(m: Float32Array): void {
+    const { rows, cols, ld, f32 } = this;
+    if (m.length < rows * cols) throw new InternalError(`RowSums.load: ${m.length} entries for ${rows}×${cols}`);
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) f32[c * ld + r] = m[r * cols + c] as number;
   }
 
   /** sums[r] = bias[r] (float64), or 0 without a bias. */
@@ -135,6 +143,17 @@ export class RowSums {
 }
 
 const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
+
+/** [W | U] row by row (3H × (I + H)) into `out`. */
+function joinWU(gru: GruWeights, out: Float32Array): Float32Array {
+  const I = gru.inputSize;
+  const H = gru.hiddenSize;
+  for (let row = 0; row < 3 * H; row++) {
+    out.set(gru.W.data.subarray(row * I, (row + 1) * I), row * (I + H));
+    out.set(gru.U.data.subarray(row * H, (row + 1) * H), row * (I + H) + I);
+  }
+  return out;
+}
 
 /** What `GruStepper` reads of a GRU (gru.ts's `Gru`). */
 interface GruWeights {
@@ -168,12 +187,15 @@ export class GruStepper {
   private readonly z: Float32Array;
   private readonly r: Float32Array;
   private readonly n: Float32Array;
+  /** The non-zero inputs of the last step (`nz`'s first entries). */
+  private nzCount = 0;
 
   private constructor(
     private readonly rs: RowSums,
     private readonly bias: Float32Array,
     private readonly I: number,
     private readonly H: number,
+    private readonly wu: Float32Array,
   ) {
     this.xh = new Float32Array(I + H);
     this.nz = new Int32Array(I);
@@ -187,13 +209,27 @@ export class GruStepper {
     const I = gru.inputSize;
     const H = gru.hiddenSize;
     if (H % 2 !== 0) return undefined;
-    const wu = new Float32Array(3 * H * (I + H));
-    for (let row = 0; row < 3 * H; row++) {
-      wu.set(gru.W.data.subarray(row * I, (row + 1) * I), row * (I + H));
-      wu.set(gru.U.data.subarray(row * H, (row + 1) * H), row * (I + H) + I);
-    }
+    const wu = joinWU(gru, new Float32Array(3 * H * (I + H)));
     const rs = RowSums.create(wu, 3 * H, I + H);
-    return rs ? new GruStepper(rs, gru.b.data.slice(), I, H) : undefined;
+    return rs ? new GruStepper(rs, gru.b.data.slice(), I, H, wu) : undefined;
+  }
+
+  /** Holds `gru`'s weights as they are now (the same sizes as at `create`): after a training step. */
+  reload(gru: GruWeights): void {
+    if (gru.inputSize !== this.I || gru.hiddenSize !== this.H) throw new InternalError(`GruStepper.reload: a ${gru.inputSize}→${gru.hiddenSize} GRU into a ${this.I}→${this.H} stepper`);
+    this.rs.load(joinWU(gru, this.wu));
+    this.bias.set(gru.b.data);
+  }
+
+  /**
+   * `Gru.step(x, hPrev)` bit for bit, its cache included (new arrays, `x` and `hPrev` kept by
+   * reference as `Gru.step` keeps them): for training on the held weights.
+   */
+  stepCache(x: Float32Array, hPrev: Float32Array): GruCache {
+    const H = this.H;
+    const h = this.step(x, hPrev);
+    const rh = this.xh.slice(this.I, this.I + H); // r ⊙ hPrev, as step left it
+    return { x, hPrev, z: this.z.slice(), r: this.r.slice(), n: this.n.slice(), rh, h, nz: this.nz.slice(0, this.nzCount) };
   }
 
   /** The state after reading x from hPrev (a new array). */
@@ -202,6 +238,7 @@ export class GruStepper {
     if (x.length !== I || hPrev.length !== H) throw new InternalError(`gru: input ${x.length}/${I}, state ${hPrev.length}/${H}`);
     let k = 0;
     for (let i = 0; i < I; i++) if (x[i] !== 0) this.nz[k++] = i;
+    this.nzCount = k;
     const nz = this.nz.subarray(0, k);
     xh.set(x);
     xh.set(hPrev, I);

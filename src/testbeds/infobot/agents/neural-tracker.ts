@@ -18,6 +18,8 @@
 import type { Rng } from '../../../core/rng.js';
 import { Gru, type GruCache } from '../../../nn/gru.js';
 import { GruRunner } from '../../../nn/gru-infer.js';
+import { GruBackprop } from '../../../nn/gru-backprop.js';
+import { GruStepper, RowSums } from '../../../nn/row-sums.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 import { M } from '../slots.js';
 import { InternalError, ModelFileError } from '../../../core/errors.js';
@@ -158,6 +160,10 @@ export class NeuralTracker {
   readonly params: Param[];
   private readonly valueNgrams: readonly (readonly Int32Array[])[] | null;
   private infer: { runners: GruRunner[]; logits: Float32Array[]; probs: Float32Array[]; x: Float32Array } | null = null;
+  /** The weights held by `hold` (WebAssembly kernels, bit for bit the JS loops), or null. */
+  private held: { grus: GruStepper[]; values: RowSums[] } | null = null;
+  /** Each slot GRU's backpropagation on WebAssembly (bit for bit `Gru.backward`); null without it. */
+  private backprops: (GruBackprop | undefined)[] | null = null;
 
   constructor(readonly sizes: NeuralTrackerSizes) {
     if (sizes.values.length !== M) throw new ModelFileError(`neural tracker: ${M} slot sizes expected`);
@@ -176,6 +182,55 @@ export class NeuralTracker {
     this.A = this.valueNgrams ? sizes.values.map((_, j) => param(`tracker.a${j}`, [this.embed, H])) : [];
     this.mix = sizes.residual ? param('tracker.mix', [2 * M]) : null;
     this.params = [this.E, ...this.grus.flatMap((g) => g.params), ...this.Wp, ...this.bp, this.Wq, this.bq, ...this.A, ...(this.mix ? [this.mix] : [])];
+  }
+
+  /**
+   * Holds the weights as they are now in WebAssembly kernels (`GruStepper`, `RowSums`: the same
+   * numbers, bit for bit), which `step` and `stepInPlace` then use until `release`: for a trainer
+   * that plays many turns between two updates. Call it again after every change of the weights
+   * (an optimizer step, a restore). Without WebAssembly SIMD it does nothing.
+   */
+  hold(): void {
+    if (this.held) {
+      this.grus.forEach((g, j) => this.held?.grus[j]?.reload(g));
+      this.Wp.forEach((w, j) => this.held?.values[j]?.load(w.data));
+      return;
+    }
+    const grus = this.grus.map((g) => GruStepper.create(g));
+    const values = this.Wp.map((w, j) => RowSums.create(w.data, (this.sizes.values[j] as number), this.hidden));
+    if (grus.every((g) => g) && values.every((v) => v)) this.held = { grus: grus as GruStepper[], values: values as RowSums[] };
+  }
+
+  /** Back to the weights as they are (`hold`'s kernels dropped). */
+  release(): void {
+    this.held = null;
+  }
+
+  /** Slot j's value logits b_j + W_j h (+ tied term, + residual term) into `logits` (float32). */
+  private valueLogits(j: number, h: Float32Array, logits: Float32Array, hand: HandInput | undefined): void {
+    const W = (this.Wp[j] as Param).data;
+    const b = (this.bp[j] as Param).data;
+    const H = this.hidden;
+    const mix = this.mix?.data;
+    const u = this.tiedProjection(j, h);
+    const rs = this.held?.values[j];
+    if (rs) {
+      rs.start(b);
+      rs.add(h);
+    }
+    const sums = rs?.sums;
+    for (let v = 0; v < b.length; v++) {
+      let s: number;
+      if (sums) s = sums[v] as number;
+      else {
+        s = b[v] as number;
+        const o = v * H;
+        for (let k = 0; k < H; k++) s += (W[o + k] as number) * (h[k] as number);
+      }
+      if (u) s += this.tiedDot(j, v, u);
+      if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
+      logits[v] = s;
+    }
   }
 
   get residual(): boolean {
@@ -258,21 +313,12 @@ export class NeuralTracker {
     const p: Float32Array[] = [];
     const q = new Float32Array(M);
     for (let j = 0; j < M; j++) {
-      const c = (this.grus[j] as Gru).step(x, prev[j] as Float32Array);
+      const held = this.held?.grus[j];
+      const c = held ? held.stepCache(x, prev[j] as Float32Array) : (this.grus[j] as Gru).step(x, prev[j] as Float32Array);
       caches.push(c);
-      const W = (this.Wp[j] as Param).data;
-      const b = (this.bp[j] as Param).data;
-      const V = b.length;
+      const V = (this.bp[j] as Param).data.length;
       const logits = new Float32Array(V);
-      const u = this.tiedProjection(j, c.h);
-      for (let v = 0; v < V; v++) {
-        let s = b[v] as number;
-        const o = v * H;
-        for (let k = 0; k < H; k++) s += (W[o + k] as number) * (c.h[k] as number);
-        if (u) s += this.tiedDot(j, v, u);
-        if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
-        logits[v] = s;
-      }
+      this.valueLogits(j, c.h, logits, hand);
       const pj = new Float32Array(V);
       softmaxInto(logits, pj);
       p.push(pj);
@@ -342,19 +388,11 @@ export class NeuralTracker {
     const H = this.hidden;
     for (let j = 0; j < M; j++) {
       const h = state[j] as Float32Array;
-      (f.runners[j] as GruRunner).step(x, h);
-      const W = (this.Wp[j] as Param).data;
-      const b = (this.bp[j] as Param).data;
+      const held = this.held?.grus[j];
+      if (held) h.set(held.step(x, h));
+      else (f.runners[j] as GruRunner).step(x, h);
       const logits = f.logits[j] as Float32Array;
-      const u = this.tiedProjection(j, h);
-      for (let v = 0; v < b.length; v++) {
-        let s = b[v] as number;
-        const o = v * H;
-        for (let k = 0; k < H; k++) s += (W[o + k] as number) * (h[k] as number);
-        if (u) s += this.tiedDot(j, v, u);
-        if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
-        logits[v] = s;
-      }
+      this.valueLogits(j, h, logits, hand);
       const pj = f.probs[j] as Float32Array;
       softmaxInto(logits, pj);
       (p[j] as Float64Array).set(pj);
@@ -426,7 +464,8 @@ export class NeuralTracker {
         dhs.push(dh);
       }
       if (!any) continue;
-      (this.grus[j] as Gru).backward(
+      this.backprops ??= this.grus.map((g) => GruBackprop.create(g));
+      (this.backprops[j] ?? (this.grus[j] as Gru)).backward(
         steps.map((s) => s.caches[j] as GruCache),
         dhs,
         dxs,
