@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../core/rng.js';
 import { Gru, type GruCache } from './gru.js';
-import { AxpyRows, GruBackprop } from './gru-backprop.js';
+import { AxpyRows, GruBackprop, RowsBackprop } from './gru-backprop.js';
+import { Linear } from './layers.js';
 import { GruStepper } from './row-sums.js';
 import { zeroGrads } from './params.js';
 
@@ -73,4 +74,29 @@ test('GruBackprop and GruStepper.stepCache: Gru.backward and Gru.step bit for bi
     const noDx = run(js, () => bp.backward(js, dhs));
     assert.deepEqual(noDx.grads, want.grads, 'without dx the same gradients');
   }
+});
+
+test('RowsBackprop: Linear.backward bit for bit over several calls (zero rows skipped, with and without dx)', (t) => {
+  const rng = createRng(4);
+  const lin = new Linear(32, 77, 'p');
+  lin.init(rng.fork('lin'));
+  const k = RowsBackprop.create(77, 32);
+  if (!k) return t.skip('no WebAssembly SIMD here');
+  const xs = Array.from({ length: 5 }, () => Float32Array.from({ length: 32 }, () => rng.normal(0, 1)));
+  const dys = xs.map((_, s) => Float32Array.from({ length: 77 }, (_, r) => (r % 4 === s % 4 ? 0 : rng.normal(0, 1))));
+  const run = (f: (x: Float32Array, dy: Float32Array, dx: Float32Array | undefined) => void) => {
+    zeroGrads(lin.params);
+    lin.W.grad.fill(0.125);
+    const dxs = xs.map((_, s) => (s === 2 ? undefined : Float32Array.from({ length: 32 }, (_, i) => i / 7)));
+    xs.forEach((x, s) => f(x, dys[s]!, dxs[s]));
+    return { W: lin.W.grad.slice(), b: lin.b!.grad.slice(), dxs };
+  };
+  const want = run((x, dy, dx) => lin.backward(x, dy, dx));
+  const got = run((x, dy, dx) => {
+    k.begin(lin.W.data, lin.W.grad);
+    k.backward(x, dy, dx, lin.b!.grad);
+    k.end();
+  });
+  assert.deepEqual(got, want);
+  assert.throws(() => k.backward(xs[0]!, dys[0]!), /before begin/);
 });

@@ -225,3 +225,85 @@ export class GruBackprop {
     return dhPrev.slice();
   }
 }
+
+/**
+ * `Linear.backward` of a rows×cols weight matrix on `AxpyRows`, bit for bit: between `begin(W, gW)`
+ * (the weights and their gradient copied into the kernel's memory) and `end()` (the gradient
+ * copied back), each `backward(x, dy, dx?, gb?)` adds dy_r·x to row r of ∂W and dy_r to ∂b_r and
+ * Σ_r dy_r·W_r to `dx`, rows with dy_r = 0 skipped, in row order. Undefined without WebAssembly SIMD.
+ *
+ * @example
+ * ```ts
+ * import { Linear, RowsBackprop, zeroGrads } from 'dialogym/nn';
+ * import { createRng } from 'dialogym';
+ * const lin = new Linear(4, 3);
+ * lin.init(createRng(1));
+ * zeroGrads(lin.params);
+ * const k = RowsBackprop.create(3, 4);
+ * const dx = new Float32Array(4);
+ * k?.begin(lin.W.data, lin.W.grad);
+ * k?.backward(new Float32Array([1, 2, 3, 4]), new Float32Array([1, 0, -1]), dx, lin.b!.grad);
+ * k?.end(); // = lin.backward(x, dy, dx)
+ * ```
+ */
+export class RowsBackprop {
+  private readonly at: { W: number; gW: number; dy: number; x: number; dx: number };
+  private readonly v: { W: Float32Array; gW: Float32Array; dy: Float32Array; x: Float32Array; dx: Float32Array };
+  private gW: Float32Array | null = null;
+
+  private constructor(
+    readonly rows: number,
+    readonly cols: number,
+    private readonly k: AxpyRows,
+  ) {
+    const a4 = (n: number): number => n + ((4 - (n % 4)) % 4);
+    const W = 0;
+    const gW = W + a4(rows * cols);
+    const dy = gW + a4(rows * cols);
+    const x = dy + a4(rows);
+    const dx = x + a4(cols);
+    this.at = { W, gW, dy, x, dx };
+    this.v = { W: k.view(W, rows * cols), gW: k.view(gW, rows * cols), dy: k.view(dy, rows), x: k.view(x, cols), dx: k.view(dx, cols) };
+  }
+
+  static create(rows: number, cols: number): RowsBackprop | undefined {
+    const a4 = (n: number): number => n + ((4 - (n % 4)) % 4);
+    const k = AxpyRows.create(2 * a4(rows * cols) + a4(rows) + 2 * a4(cols));
+    return k ? new RowsBackprop(rows, cols, k) : undefined;
+  }
+
+  /** Copies the weights `W` and their gradient `gW` (rows×cols, row-major) in; `end` writes the gradient back to `gW`. */
+  begin(W: Float32Array, gW: Float32Array): void {
+    if (W.length !== this.rows * this.cols || gW.length !== W.length) throw new InternalError(`RowsBackprop.begin: ${W.length}/${gW.length} entries for ${this.rows}×${this.cols}`);
+    this.v.W.set(W);
+    this.v.gW.set(gW);
+    this.gW = gW;
+  }
+
+  /** `Linear.backward(x, dy, dx)` on the held copies (∂b into `gb` when given). */
+  backward(x: Float32Array, dy: Float32Array, dx?: Float32Array, gb?: Float32Array): void {
+    const { k, at, v, rows, cols } = this;
+    if (!this.gW) throw new InternalError('RowsBackprop.backward before begin');
+    if (gb) {
+      for (let r = 0; r < rows; r++) {
+        const a = dy[r] as number;
+        if (a !== 0) gb[r] = (gb[r] as number) + a;
+      }
+    }
+    v.dy.set(dy.subarray(0, rows));
+    v.x.set(x.subarray(0, cols));
+    k.axpy(at.dy, rows, at.gW, cols, at.x, 0, cols);
+    if (dx) {
+      v.dx.set(dx.subarray(0, cols));
+      k.axpy(at.dy, rows, at.dx, 0, at.W, cols, cols);
+      dx.set(v.dx);
+    }
+  }
+
+  /** Writes the gradient back to the `gW` of `begin`. */
+  end(): void {
+    if (!this.gW) throw new InternalError('RowsBackprop.end before begin');
+    this.gW.set(this.v.gW);
+    this.gW = null;
+  }
+}

@@ -124,6 +124,21 @@ export class RowSums {
     else s.fill(0);
   }
 
+  /** The input vector in the kernel's memory (cols entries) that `addHeld` reads: write x here once for several sums. */
+  get input(): Float32Array {
+    return this.f32.subarray(this.at.x, this.at.x + this.cols);
+  }
+
+  /**
+   * `add` of the x already in `input` over the consecutive columns [c0, c1) (none copied), for
+   * the rows [from, to) (`from` even).
+   */
+  addHeld(c0: number, c1: number, from = 0, to = this.rows): void {
+    if (c0 < 0 || c1 > this.cols || from % 2 !== 0 || from < 0 || to > this.rows) throw new InternalError(`RowSums.addHeld: columns ${c0}..${c1} of ${this.cols}, rows ${from}..${to} of ${this.rows} (from even)`);
+    if (c1 <= c0) return;
+    this.fn(4 * this.at.acc + 8 * from, 4 * from, this.ld, 4 * (this.at.all + c0), c1 - c0, 4 * this.at.x, (to - from + 1) >> 1);
+  }
+
   /**
    * sums[r] += Σ m[r][c]·x[c] over the columns `cols` (ascending; all when omitted), for the rows
    * [from, to) (`from` even; all rows when omitted; an odd count also updates the spare row above).
@@ -183,7 +198,6 @@ interface GruWeights {
 export class GruStepper {
   private readonly xh: Float32Array;
   private readonly nz: Int32Array;
-  private readonly uCols: Int32Array;
   private readonly z: Float32Array;
   private readonly r: Float32Array;
   private readonly n: Float32Array;
@@ -197,9 +211,8 @@ export class GruStepper {
     private readonly H: number,
     private readonly wu: Float32Array,
   ) {
-    this.xh = new Float32Array(I + H);
+    this.xh = rs.input; // [x | hPrev], then [x | r ⊙ hPrev]: written in the kernel's memory
     this.nz = new Int32Array(I);
-    this.uCols = Int32Array.from({ length: H }, (_, c) => I + c);
     this.z = new Float32Array(H);
     this.r = new Float32Array(H);
     this.n = new Float32Array(H);
@@ -239,19 +252,24 @@ export class GruStepper {
     let k = 0;
     for (let i = 0; i < I; i++) if (x[i] !== 0) this.nz[k++] = i;
     this.nzCount = k;
-    const nz = this.nz.subarray(0, k);
     xh.set(x);
     xh.set(hPrev, I);
     const s = rs.sums;
     rs.start(this.bias);
-    rs.add(xh, nz);
-    rs.add(xh, this.uCols, 0, 2 * H);
+    // the input's non-zero columns in runs of consecutive ones, then the state's: the order of Gru.step
+    for (let a = 0; a < k; ) {
+      let e = a + 1;
+      while (e < k && this.nz[e] === (this.nz[e - 1] as number) + 1) e++;
+      rs.addHeld(this.nz[a] as number, (this.nz[e - 1] as number) + 1);
+      a = e;
+    }
+    rs.addHeld(I, I + H, 0, 2 * H);
     for (let i = 0; i < H; i++) {
       z[i] = sigmoid(s[i] as number);
       r[i] = sigmoid(s[H + i] as number);
     }
     for (let i = 0; i < H; i++) xh[I + i] = (r[i] as number) * (hPrev[i] as number);
-    rs.add(xh, this.uCols, 2 * H, 3 * H);
+    rs.addHeld(I, I + H, 2 * H, 3 * H);
     for (let i = 0; i < H; i++) n[i] = Math.tanh(s[2 * H + i] as number);
     const h = new Float32Array(H);
     for (let i = 0; i < H; i++) {

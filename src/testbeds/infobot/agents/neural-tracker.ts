@@ -18,7 +18,7 @@
 import type { Rng } from '../../../core/rng.js';
 import { Gru, type GruCache } from '../../../nn/gru.js';
 import { GruRunner } from '../../../nn/gru-infer.js';
-import { GruBackprop } from '../../../nn/gru-backprop.js';
+import { GruBackprop, RowsBackprop } from '../../../nn/gru-backprop.js';
 import { GruStepper, RowSums } from '../../../nn/row-sums.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 import { M } from '../slots.js';
@@ -164,6 +164,8 @@ export class NeuralTracker {
   private held: { grus: GruStepper[]; values: RowSums[] } | null = null;
   /** Each slot GRU's backpropagation on WebAssembly (bit for bit `Gru.backward`); null without it. */
   private backprops: (GruBackprop | undefined)[] | null = null;
+  /** Each slot's W_j^p backward on WebAssembly (bit for bit); null until first used. */
+  private valueBackprops: (RowsBackprop | undefined)[] | null = null;
 
   constructor(readonly sizes: NeuralTrackerSizes) {
     if (sizes.values.length !== M) throw new ModelFileError(`neural tracker: ${M} slot sizes expected`);
@@ -420,6 +422,10 @@ export class NeuralTracker {
       const V = gb.length;
       const dhs: (Float32Array | undefined)[] = [];
       let any = false;
+      // W_j^p's backward on WebAssembly (bit for bit the loop below), its gradient copied in once per episode
+      this.valueBackprops ??= this.Wp.map((_, j) => RowsBackprop.create(this.sizes.values[j] as number, H));
+      const rows = this.valueBackprops[j];
+      let begun = false;
       for (let t = 0; t < T; t++) {
         const h = ((steps[t] as TrackerStep).caches[j] as GruCache).h;
         const dz = dp[t]?.[j];
@@ -442,7 +448,11 @@ export class NeuralTracker {
           g[M + j] = (g[M + j] as number) + dy * (hand.lq[j] as number);
         }
         if (dz && this.valueNgrams) this.tiedBackward(j, h, dz, dh);
-        if (dz) {
+        if (dz && rows) {
+          if (!begun) rows.begin(W, gW);
+          begun = true;
+          rows.backward(h, dz, dh, gb);
+        } else if (dz) {
           for (let v = 0; v < V; v++) {
             const g = dz[v] as number;
             if (g === 0) continue;
@@ -463,6 +473,7 @@ export class NeuralTracker {
         }
         dhs.push(dh);
       }
+      if (begun) rows?.end();
       if (!any) continue;
       this.backprops ??= this.grus.map((g) => GruBackprop.create(g));
       (this.backprops[j] ?? (this.grus[j] as Gru)).backward(
