@@ -240,13 +240,30 @@ export class GruStepper {
    */
   stepCache(x: Float32Array, hPrev: Float32Array): GruCache {
     const H = this.H;
-    const h = this.step(x, hPrev);
-    const rh = this.xh.slice(this.I, this.I + H); // r ⊙ hPrev, as step left it
-    return { x, hPrev, z: this.z.slice(), r: this.r.slice(), n: this.n.slice(), rh, h, nz: this.nz.slice(0, this.nzCount) };
+    // one backing store for the cache's arrays (each small typed array is an allocation of its own)
+    const buf = new ArrayBuffer(4 * (5 * H + this.I));
+    const part = (k: number): Float32Array => new Float32Array(buf, 4 * k * H, H);
+    const h = part(4);
+    this.stepInto(x, hPrev, h);
+    const [z, r, n, rh] = [part(0), part(1), part(2), part(3)];
+    z.set(this.z);
+    r.set(this.r);
+    n.set(this.n);
+    rh.set(this.xh.subarray(this.I, this.I + H)); // r ⊙ hPrev, as the step left it
+    const nz = new Int32Array(buf, 4 * 5 * H, this.nzCount);
+    nz.set(this.nz.subarray(0, this.nzCount));
+    return { x, hPrev, z, r, n, rh, h, nz };
   }
 
   /** The state after reading x from hPrev (a new array). */
   step(x: Float32Array, hPrev: Float32Array): Float32Array {
+    const h = new Float32Array(this.H);
+    this.stepInto(x, hPrev, h);
+    return h;
+  }
+
+  /** `step` into `h` (not `hPrev`). */
+  private stepInto(x: Float32Array, hPrev: Float32Array, h: Float32Array): void {
     const { I, H, rs, xh, z, r, n } = this;
     if (x.length !== I || hPrev.length !== H) throw new InternalError(`gru: input ${x.length}/${I}, state ${hPrev.length}/${H}`);
     let k = 0;
@@ -271,11 +288,9 @@ export class GruStepper {
     for (let i = 0; i < H; i++) xh[I + i] = (r[i] as number) * (hPrev[i] as number);
     rs.addHeld(I, I + H, 2 * H, 3 * H);
     for (let i = 0; i < H; i++) n[i] = Math.tanh(s[2 * H + i] as number);
-    const h = new Float32Array(H);
     for (let i = 0; i < H; i++) {
       const zi = z[i] as number;
       h[i] = (1 - zi) * (n[i] as number) + zi * (hPrev[i] as number);
     }
-    return h;
   }
 }

@@ -111,6 +111,22 @@ export interface TrackerStep {
   readonly hand?: HandInput;
 }
 
+/** A copy of `hand` in one backing store. */
+function copyHand(hand: HandInput): HandInput {
+  let n = hand.lq.length;
+  for (const x of hand.lp) n += x.length;
+  const buf = new Float32Array(n);
+  let at = 0;
+  const take = (x: Float32Array): Float32Array => {
+    const v = buf.subarray(at, at + x.length);
+    v.set(x);
+    at += x.length;
+    return v;
+  };
+  const lp = hand.lp.map(take);
+  return { lp, lq: take(hand.lq) };
+}
+
 function softmaxInto(logits: Float32Array, out: Float32Array): void {
   let max = -Infinity;
   for (let i = 0; i < logits.length; i++) if ((logits[i] as number) > max) max = logits[i] as number;
@@ -159,6 +175,8 @@ export class NeuralTracker {
   readonly mix: Param | null;
   readonly params: Param[];
   private readonly valueNgrams: readonly (readonly Int32Array[])[] | null;
+  /** `step`'s value logits per slot (reused). */
+  private stepLogits: Float32Array[] | null = null;
   private infer: { runners: GruRunner[]; logits: Float32Array[]; probs: Float32Array[]; x: Float32Array } | null = null;
   /** The weights held by `hold` (WebAssembly kernels, bit for bit the JS loops), or null. */
   private held: { grus: GruStepper[]; values: RowSums[] } | null = null;
@@ -319,7 +337,7 @@ export class NeuralTracker {
       const c = held ? held.stepCache(x, prev[j] as Float32Array) : (this.grus[j] as Gru).step(x, prev[j] as Float32Array);
       caches.push(c);
       const V = (this.bp[j] as Param).data.length;
-      const logits = new Float32Array(V);
+      const logits = ((this.stepLogits ??= this.bp.map((b) => new Float32Array(b.data.length)))[j] as Float32Array);
       this.valueLogits(j, c.h, logits, hand);
       const pj = new Float32Array(V);
       softmaxInto(logits, pj);
@@ -329,7 +347,7 @@ export class NeuralTracker {
       if (mix) s += (mix[M + j] as number) * ((hand as HandInput).lq[j] as number);
       q[j] = s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s));
     }
-    return hand ? { ids, caches, p, q, hand: { lp: hand.lp.map((x) => x.slice()), lq: hand.lq.slice() } } : { ids, caches, p, q };
+    return hand ? { ids, caches, p, q, hand: copyHand(hand) } : { ids, caches, p, q };
   }
 
   /** Backward of the tied term of slot j at one turn: grads of A_j and E, and ∂/∂h into `dh`. */
