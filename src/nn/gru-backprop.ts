@@ -19,7 +19,7 @@ const F64_ADD = 0xa0;
 const F64_MUL = 0xa2;
 const F64_PROMOTE = 0xbb;
 const F32_DEMOTE = 0xb6;
-const load64zero = (): number[] => [...simd(0x5d), ...memarg(3, 0)];
+const load64zero = (offset = 0): number[] => [...simd(0x5d), ...memarg(3, offset)];
 
 /**
  * `axpy(da, rows, dst, dstStride, src, srcStride, n)` (byte offsets and strides): for each row
@@ -41,12 +41,16 @@ function axpyBody(): number[] {
   b.push(...get(SRC), ...get(I), ...get(SS), I32_MUL, I32_ADD, ...set(S));
   b.push(...get(A), ...F64X2_SPLAT, ...set(AV));
   b.push(...i32const(0), ...set(J));
+  // d[0..1] = f32(d + a·s), two entries as a float64 pair (byte offset `o` from d and s)
+  const pair = (o: number): number[] => [...get(D), ...get(D), ...load64zero(o), ...PROMOTE_LOW, ...get(AV), ...get(S), ...load64zero(o), ...PROMOTE_LOW, ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO, ...v128store64lane0(o)];
+  const advance = (k: number): number[] => [...get(D), ...i32const(4 * k), I32_ADD, ...set(D), ...get(S), ...i32const(4 * k), I32_ADD, ...set(S), ...get(J), ...i32const(k), I32_ADD, ...set(J)];
+  b.push(0x02, 0x40, 0x03, 0x40); // block loop (eight entries at a time)
+  b.push(...get(J), ...i32const(8), I32_ADD, ...get(N), I32_GT_U, 0x0d, 1);
+  b.push(...pair(0), ...pair(8), ...pair(16), ...pair(24), ...advance(8));
+  b.push(0x0c, 0, 0x0b, 0x0b); // br loop; end; end
   b.push(0x02, 0x40, 0x03, 0x40); // block loop (pairs)
   b.push(...get(J), ...i32const(2), I32_ADD, ...get(N), I32_GT_U, 0x0d, 1);
-  b.push(...get(D), ...get(D), ...load64zero(), ...PROMOTE_LOW, ...get(AV), ...get(S), ...load64zero(), ...PROMOTE_LOW, ...F64X2_MUL, ...F64X2_ADD, ...DEMOTE_ZERO, ...v128store64lane0(0));
-  b.push(...get(D), ...i32const(8), I32_ADD, ...set(D));
-  b.push(...get(S), ...i32const(8), I32_ADD, ...set(S));
-  b.push(...get(J), ...i32const(2), I32_ADD, ...set(J));
+  b.push(...pair(0), ...advance(2));
   b.push(0x0c, 0, 0x0b, 0x0b); // br loop; end; end
   b.push(...get(J), ...get(N), I32_LT_U, 0x04, 0x40); // if j < n: the odd last entry
   b.push(...get(D), ...get(D), F32_LOAD, ...memarg(2, 0), F64_PROMOTE, ...get(A), ...get(S), F32_LOAD, ...memarg(2, 0), F64_PROMOTE, F64_MUL, F64_ADD, F32_DEMOTE, F32_STORE, ...memarg(2, 0));
