@@ -7,6 +7,7 @@
  */
 import { InternalError } from '../core/errors.js';
 import { throughTime, type Gru, type GruCache } from './gru.js';
+import { rowKernelsOff } from './row-sums.js';
 import { DEMOTE_ZERO, F32_LOAD, F32_STORE, F64, F64X2_ADD, F64X2_MUL, F64X2_SPLAT, I32, PROMOTE_LOW, V128, compiledOnce, get, i32const, leb, memarg, oneFunctionModule, set, simd, v128store64lane0, vec, wasmApi } from './wasm.js';
 
 const I32_ADD = 0x6a;
@@ -90,7 +91,7 @@ export class AxpyRows {
   ) {}
 
   static create(floats: number): AxpyRows | undefined {
-    const mod = axpyWasm();
+    const mod = rowKernelsOff() ? null : axpyWasm();
     if (!mod) return undefined;
     const memory = new wasmApi.Memory({ initial: Math.max(1, Math.ceil((floats * 4) / 65536)) });
     const fn = new wasmApi.Instance(mod, { e: { m: memory } }).exports.axpy as AxpyFn;

@@ -53,6 +53,32 @@ function rowSumsModule(): Uint8Array {
 
 const rowSumsWasm = compiledOnce(rowSumsModule);
 
+let forceScalar = false;
+
+/**
+ * Makes the float64 row kernels (`RowSums`, `GruStepper`, `AxpyRows`, `GruBackprop`,
+ * `RowsBackprop`) unavailable as if WebAssembly SIMD were missing (`on`), so their users take their
+ * JS loops: for tests that compare the two. Returns the previous setting.
+ *
+ * @example
+ * ```ts
+ * import { setRowKernelsScalar } from 'dialogym/nn';
+ * const was = setRowKernelsScalar(true);
+ * // … the JS loops …
+ * setRowKernelsScalar(was);
+ * ```
+ */
+export function setRowKernelsScalar(on: boolean): boolean {
+  const was = forceScalar;
+  forceScalar = on;
+  return was;
+}
+
+/** Whether `setRowKernelsScalar` turned the row kernels off. */
+export function rowKernelsOff(): boolean {
+  return forceScalar;
+}
+
 /**
  * A rows×cols float32 matrix (row-major when given) held for float64 row sums (module
  * description). `start` sets the sums to a bias (or zero); `add` adds the products of listed
@@ -106,7 +132,7 @@ export class RowSums {
   /** Holds `m` (rows×cols, row-major; copied); undefined without WebAssembly SIMD. */
   static create(m: Float32Array, rows: number, cols: number): RowSums | undefined {
     if (m.length < rows * cols) throw new InternalError(`RowSums: ${m.length} entries for ${rows}×${cols}`);
-    const mod = rowSumsWasm();
+    const mod = forceScalar ? null : rowSumsWasm();
     return mod ? new RowSums(mod, m, rows, cols) : undefined;
   }
 
