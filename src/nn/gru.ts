@@ -247,6 +247,14 @@ export class Gru {
 /**
  * The loop of backpropagation through time over `stepBackward` (`Gru.backward`, `GruBackprop`):
  * from the last step to the first, ∂L/∂h_t = the carry from step t + 1 plus `dhs[t]`; returns ∂L/∂h0.
+ *
+ * @example
+ * ```ts
+ * import { Gru, throughTime } from 'dialogym/nn';
+ * const gru = new Gru(2, 4);
+ * const caches = gru.forward([new Float32Array([1, 0])]);
+ * const dh0 = throughTime(4, caches, [new Float32Array(4).fill(1)], undefined, (c, dh, dx) => gru.stepBackward(c, dh, dx));
+ * ```
  */
 export function throughTime(H: number, caches: readonly GruCache[], dhs: readonly (Float32Array | undefined)[], dxs: readonly Float32Array[] | undefined, stepBackward: (c: GruCache, dh: Float32Array, dx: Float32Array | undefined) => Float32Array): Float32Array {
   let carry: Float32Array = new Float32Array(H);

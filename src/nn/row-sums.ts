@@ -74,7 +74,15 @@ export function setRowKernelsScalar(on: boolean): boolean {
   return was;
 }
 
-/** Whether `setRowKernelsScalar` turned the row kernels off. */
+/**
+ * Whether `setRowKernelsScalar` turned the row kernels off.
+ *
+ * @example
+ * ```ts
+ * import { rowKernelsOff } from 'dialogym/nn';
+ * rowKernelsOff(); // false unless a test turned them off
+ * ```
+ */
 export function rowKernelsOff(): boolean {
   return forceScalar;
 }
