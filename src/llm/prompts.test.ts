@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../index.js'; // every testbed, loaded
-import '../testbeds/airdialogue/env.js';
-import { make } from '../env/env.js';
-import { episodeContext, flightContext, llmUserPrompt, llmUserSystemMessage, movieContext, promptFamily, shippedPrompt } from './llm.js';
+import { make } from '../index.js'; // every testbed, loaded (their LLM sections' views too)
+import { declareLlmSection, episodeContext, llmSectionOf, llmSystemMessage, llmUserPrompt, llmUserSystemMessage, loadLlmSections, promptFamily, shippedPrompt } from './prompts.js';
 
 test('each family has its shipped prompt; another environment needs systemPrompt', () => {
   assert.equal(promptFamily('dstc6-task1-tst2-v1'), 'dstc6');
@@ -25,8 +23,9 @@ test('contexts: task 3 KB lines before the dialog, none for task 1; the AirDialo
   assert.equal(table.split('\n').length, 4 + air.context.kb.length);
   const f = air.context.kb[0]!;
   assert.ok(table.includes(`| ${f.flight_number} | ${f.airline} | ${f.departure_airport} | ${f.return_airport} | ${f.departure_month} ${f.departure_day}, `));
-  assert.equal(flightContext({ reservation: 1003, kb: [] }).split('\n')[0], "The customer's reservation: flight 1003.");
-  const movies = movieContext('infobot-small-v1').split('\n');
+  assert.equal(episodeContext('airdialogue-v1', { context: { reservation: 1003, kb: [] } })?.split('\n')[0], "The customer's reservation: flight 1003.");
+  assert.equal(episodeContext('airdialogue-v1', { context: {} }), undefined);
+  const movies = (episodeContext('infobot-small-v1', {}) as string).split('\n');
   assert.equal(movies[0], '| row | title | actor | critic_rating | genre | mpaa_rating | director | release_year |');
   assert.equal(movies.length, 2 + 277);
   assert.match(movies[2] as string, /^\| 0 \| the hidden promise \| ryan ortiz \| 6\.5 \| {2}\| pg \| laura turner \| {2}\|$/);
@@ -40,9 +39,36 @@ test('the LLM user: its goal, what it is told each turn (the agent since its las
   assert.throws(() => llmUserSystemMessage({ env: 'restaurant-task5-v1', goal: undefined }), /tells no user goal \(info\.goal\): the LLM user plays the -v2/);
   assert.throws(() => llmUserSystemMessage({ env: 'infobot-small-v1', goal: {} }), /no LLM user for this environment/);
   const history = [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'ok let me look into some options for you' }, { speaker: 'user', text: '<SILENCE>' }, { speaker: 'bot', text: 'api_call thai rome two cheap' }];
-  assert.equal(llmUserPrompt({ turn: 2, history, info: { userAct: { act: 'update', slot: 'location', value: 'paris' } } }), '(The assistant searches its database.)\n\n[Now: change your request: you now want location paris instead.]');
-  assert.equal(llmUserPrompt({ turn: 0, history: [], info: {} }), '(The conversation starts: you speak first.)');
-  assert.equal(llmUserPrompt({ turn: 1, history: [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'Your name?' }], info: {} }), 'Assistant: Your name?');
+  const env = 'restaurant-task5-v2';
+  assert.equal(llmUserPrompt({ env, turn: 2, history, info: { userAct: { act: 'update', slot: 'location', value: 'paris' } } }), '(The assistant searches its database.)\n\n[Now: change your request: you now want location paris instead.]');
+  assert.equal(llmUserPrompt({ env, turn: 0, history: [], info: {} }), '(The conversation starts: you speak first.)');
+  assert.equal(llmUserPrompt({ env: 'airdialogue-v2', turn: 1, history: [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'Your name?' }], info: {} }), 'Assistant: Your name?');
   const air = llmUserSystemMessage({ env: 'airdialogue-v2', goal: { name: 'Ann Lee', goal: 'book', departure_airport: 'DEN', return_airport: 'IAD', departure_month: 'Jan', departure_day: '3', return_month: 'Jan', return_day: '5', max_price: 5000, max_connections: 0, class: 'economy' } });
   assert.match(air, /- your name: Ann Lee\n- you want to: book a new flight\n- from: DEN \(Denver\)\n- to: IAD \(Washington\)\n- departure date: Jan 3\n- return date: Jan 5\n- budget: any\n- connections: none \(a direct flight\)\n- class: economy\n- departure time: any\n- return time: any\n- airline: any$/);
+});
+
+test("the LLM layer knows no testbed: an environment of one's own words its episodes through its section", async () => {
+  // Without a section: the default context (the first observation's KB lines), the goal as JSON, no act, `Assistant:` turns.
+  assert.equal(episodeContext('mine-v0', { kb: ['a R_x 1', 7, 'b R_x 2'] }), 'a R_x 1\nb R_x 2');
+  assert.equal(llmUserSystemMessage({ env: 'mine-v0', goal: { word: 'apple' } }, 'Be a user.'), 'Be a user.\n\n## Your goal\n\n{\n  "word": "apple"\n}');
+  assert.equal(llmUserPrompt({ env: 'mine-v0', turn: 1, history: [{ speaker: 'bot', text: 'api_call x' }], info: { userAct: { act: 'thanks' } } }), 'Assistant: api_call x');
+  // A section with a lazy view: refused until loaded, then its words; its prompt kept in code.
+  let loads = 0;
+  declareLlmSection(['mine-v1'], {
+    testbed: 'mine',
+    view: async () => {
+      loads++;
+      return { prompt: 'Say the word.', context: (id, obs) => `${id}: ${String((obs as { n: number }).n)} words`, goal: (g) => `- say ${String(g)}`, act: (a) => (a === undefined ? undefined : `say ${String(a)}.`), agentTurn: (t) => `Agent: ${t}` };
+    },
+  });
+  assert.equal(promptFamily('mine-v1'), 'mine');
+  assert.throws(() => llmSystemMessage({ env: 'mine-v1', observation: { n: 3 } }), /^ConfigError: mine-v1: the LLM section of testbed mine is not loaded yet \(await loadLlmSections\(\) first; import 'dialogym' does\)$/);
+  await Promise.all([loadLlmSections(['mine-v1']), loadLlmSections(['mine-v1', 'unknown-v0'])]);
+  assert.equal(loads, 1);
+  assert.equal(llmSystemMessage({ env: 'mine-v1', observation: { n: 3 } }), 'Say the word.\n\n## Context\n\nmine-v1: 3 words');
+  assert.equal(llmUserSystemMessage({ env: 'mine-v1', goal: 'apple' }, 'Be a user.'), 'Be a user.\n\n## Your goal\n\n- say apple');
+  assert.equal(llmUserPrompt({ env: 'mine-v1', turn: 1, history: [{ speaker: 'user', text: 'hi' }, { speaker: 'bot', text: 'yes?' }], info: { userAct: 'apple' } }), 'Agent: yes?\n\n[Now: say apple.]');
+  // The shipped testbeds' sections are declared from their descriptors (the restaurant's file wins over any view prompt).
+  assert.equal(llmSectionOf('dstc6-task1-tst1-v2')?.prompt, 'dstc6.md');
+  assert.equal(llmSectionOf('infobot-small-v1')?.userPrompt, undefined);
 });
