@@ -71,4 +71,7 @@ test("the LLM layer knows no testbed: an environment of one's own words its epis
   // The shipped testbeds' sections are declared from their descriptors (the restaurant's file wins over any view prompt).
   assert.equal(llmSectionOf('dstc6-task1-tst1-v2')?.prompt, 'dstc6.md');
   assert.equal(llmSectionOf('infobot-small-v1')?.userPrompt, undefined);
+  // A copy of a loaded section for an id of one's own words its episodes at once (the view is loaded by its entry point).
+  declareLlmSection(['my-restaurant-v0'], { ...llmSectionOf('restaurant-task5-v2')! });
+  assert.equal(llmUserPrompt({ env: 'my-restaurant-v0', turn: 1, history: [{ speaker: 'bot', text: 'api_call x' }], info: { userAct: { act: 'thanks' } } }), '(The assistant searches its database.)\n\n[Now: thank the assistant.]');
 });

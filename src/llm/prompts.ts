@@ -68,8 +68,8 @@ export interface LlmSection {
 }
 
 const sections = new Map<string, LlmSection>();
-/** The views loaded (or being loaded) of the sections with a lazy one. */
-const views = new Map<LlmSection, LlmView | Promise<LlmView>>();
+/** The lazy views loaded (or being loaded), by their entry point (a section copied for other ids shares its loaded view). */
+const views = new Map<() => Promise<LlmView>, LlmView | Promise<LlmView>>();
 
 /**
  * Declares the LLM section of environments `envIds` (the list of testbeds does, from each
@@ -102,13 +102,13 @@ export function llmSectionOf(envId: string): LlmSection | undefined {
 async function loadView(section: LlmSection): Promise<void> {
   const v = section.view;
   if (typeof v !== 'function') return;
-  let p = views.get(section);
+  let p = views.get(v);
   if (p === undefined) {
     p = v();
-    views.set(section, p);
+    views.set(v, p);
     p.then(
-      (view) => views.set(section, view),
-      () => views.delete(section),
+      (view) => views.set(v, view),
+      () => views.delete(v),
     );
   }
   await p;
@@ -137,7 +137,7 @@ function viewOf(envId: string): LlmView {
   const v = section?.view;
   if (section === undefined || v === undefined) return {};
   if (typeof v !== 'function') return v;
-  const loaded = views.get(section);
+  const loaded = views.get(v);
   if (loaded === undefined || loaded instanceof Promise) throw new ConfigError(`${envId}: the LLM section of testbed ${section.testbed} is not loaded yet (await loadLlmSections() first; import 'dialogym' does)`);
   return loaded;
 }
