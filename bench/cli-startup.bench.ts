@@ -175,6 +175,9 @@ const theirs = (exe: string) => (i: number) => [exe, mirror, '--input-result-fil
   ];
   const m = paired(jobs, SUITE_RUNS);
   table(`DSTC6 scoring, one process per file (20 processes, summed), median of ${SUITE_RUNS}`, m, `score.py mirror (${pythons[pythons.length - 1]}), 20 calls`);
+  // what each scorer adds to a process that does nothing (less sensitive to the machine's load than the totals)
+  const floor = (m.get('node -e 0, 20 calls (the floor of a node process per file)') as { cpu: number }).cpu;
+  out(`  CPU a process above node -e 0: ${[...m].filter(([n]) => !n.startsWith('node -e 0')).map(([n, t]) => `${n.replace(/, 20 calls.*$/, '')} ${ms((t.cpu - floor) / files.length)}`).join('; ')}`);
 }
 {
   const pairsFile = join(tmp, 'pairs.json');
