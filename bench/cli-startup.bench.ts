@@ -13,6 +13,8 @@
  *    does what score.py does (optparse, json.load, rank slots, P@1/2/5). Both must print the same
  *    P@1/2/5 for every file, which the benchmark checks. Each python found is measured (the one
  *    on PATH, its real executable, /usr/bin/python3): interpreters differ by 2× in start-up here.
+ *    Also printed: each scorer's CPU a process above a bare `node -e 0` (the floor), which the
+ *    machine's load moves less than the totals.
  * 3. DSTC6 scoring, 20 files in one process: one `dialogym dstc6 score --result <folder>` call
  *    against one python process scoring the 20 files with the mirror's functions.
  * The result files are the official TF-IDF baseline's rankings (tfidfBaseline), written to a
