@@ -15,16 +15,18 @@ import { readBabiCandidates, readBabiDialogs } from '../formats/babi.js';
 import { createModel } from '../rankers/registry.js';
 import { evaluateDialogs } from '../rankers/evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
-import { evalRun } from './eval.js';
-import { benchmarkRun } from './benchmark.js';
-import { infobotEvalRun } from './infobot-eval.js';
+import { evalRun } from '../testbeds/restaurant/runs/eval.js';
+import { benchmarkRun } from '../testbeds/restaurant/runs/benchmark.js';
+import { infobotEvalRun } from '../testbeds/infobot/runs/eval.js';
 import { evaluateAgent } from '../testbeds/infobot/index.js';
-import { airGenerateRun, airSelfplayRun } from './airdialogue.js';
+import { airGenerateRun } from '../testbeds/airdialogue/runs/generate.js';
+import { airSelfplayRun } from '../testbeds/airdialogue/runs/selfplay.js';
 import { selfPlay } from '../testbeds/airdialogue/index.js';
-import { generateDstc6Run, generateRestaurantRun } from './generate.js';
-import { loadRun, runIds } from './index.js';
+import { generateRestaurantRun } from '../testbeds/restaurant/runs/generate.js';
+import { generateDstc6Run } from '../testbeds/dstc6/runs/generate.js';
+import { declareRuns, loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
-import { loadModels } from '../testbeds/index.js';
+import { declareTestbeds, loadModels } from '../testbeds/index.js';
 
 // The testbeds' models (the rule bot) are registered as `import 'dialogym'` registers them.
 await loadModels();
@@ -150,9 +152,15 @@ test('generateRestaurantRun and generateDstc6Run: the files of generateRestauran
   assert.deepEqual(dm.files, d.files);
 });
 
-test('loadRun finds a run by the id its shard files store; an unknown id is refused listing the runs', async () => {
-  assert.deepEqual(runIds(), ['eval', 'generate restaurant', 'generate dstc6', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']);
+test('loadRun finds a run by the id its shard files store (the generic evaluate, then the runs each testbed declares); an unknown id is refused listing the runs', async () => {
+  const ids = ['evaluate', 'eval', 'benchmark', 'generate restaurant', 'generate dstc6', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay'];
+  declareTestbeds(); // the list declares the testbeds' runs (import 'dialogym' and the CLI do it)
+  assert.deepEqual(runIds(), ids);
   assert.equal((await loadRun('eval')).id, 'eval');
   assert.equal(await loadRun('benchmark'), benchmarkRun);
-  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, generate restaurant, generate dstc6, benchmark, infobot eval, airdialogue generate, airdialogue selfplay)");
+  assert.equal(await loadRun('infobot eval'), infobotEvalRun);
+  assert.equal(await loadRun('airdialogue selfplay'), airSelfplayRun);
+  assert.equal((await loadRun('evaluate')).id, 'evaluate');
+  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === `no run 'evl' (the runs: ${ids.join(', ')})`);
+  assert.throws(() => declareRuns({ eval: async () => benchmarkRun }), (e: unknown) => e instanceof ConfigError && e.message === "run 'eval' is declared twice");
 });

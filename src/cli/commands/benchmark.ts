@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { ConfigError } from '../../core/errors.js';
 import { cellCost, parseTasks, profileNamed, type BenchmarkCell } from '../../testbeds/restaurant/benchmark/benchmark.js';
 import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
-import { benchmarkRun, type BenchmarkRunHooks, type BenchmarkRunOptions, type BenchmarkRunResult } from '../../runs/benchmark.js';
+import { benchmarkRun, type BenchmarkRunHooks, type BenchmarkRunOptions, type BenchmarkRunResult } from '../../testbeds/restaurant/runs/benchmark.js';
 import { wholeParts } from '../../runs/run.js';
 import { shardOf, shardOptions, writeRunShard, type ShardFlags, type VerbRun } from '../shard.js';
 import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';

@@ -47,7 +47,7 @@ import {
   type TableRow,
 } from '../../testbeds/infobot/index.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
-import { infobotEvalRun, MIN_PARALLEL_EPISODES, type InfobotEvalOptions } from '../../runs/infobot-eval.js';
+import { infobotEvalRun, MIN_PARALLEL_EPISODES, type InfobotEvalOptions } from '../../testbeds/infobot/runs/eval.js';
 import { chosenKbs } from '../../testbeds/infobot/kb-choice.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
