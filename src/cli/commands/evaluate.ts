@@ -82,12 +82,6 @@ export function registerEvaluate(program: Command): void {
 function fromFlags(f: Record<string, unknown>): { options: EvaluateRunOptions; print: { json?: true; showFailures?: number } } {
   const o = f as unknown as EvaluateFlags;
   const envOptions: Record<string, unknown> = keyValues(o.envOption ?? []);
-  const setBy = (keys: readonly string[], flag: string): void => {
-    for (const key of keys) if (key in envOptions) throw new ConfigError(`--env-option ${key}: given by ${flag} too; give it once`);
-  };
-  const kb = o.kb !== undefined ? kbOf(o.env) : undefined;
-  if (kb) setBy([kb.option], '--kb');
-  setBy(Object.keys(turnLimitOf(o.env, o.maxTurns).options ?? {}), '--max-turns');
   const given = <K extends keyof EvaluateFlags>(...keys: K[]): Partial<Pick<EvaluateFlags, K>> => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<EvaluateFlags, K>>;
   const options: EvaluateRunOptions = {
     env: o.env,
@@ -97,6 +91,9 @@ function fromFlags(f: Record<string, unknown>): { options: EvaluateRunOptions; p
     ...given('llmUrl', 'llmKeyEnv', 'llmTimeout', 'llmRetries', 'llmMaxFailures', 'llmMaxReplyBytes', 'systemPrompt', 'cache', 'priceIn', 'priceOut'),
     ...(o.llmOption !== undefined ? { llmOption: keyValues(o.llmOption) } : {}),
   };
+  // The keys --kb and --max-turns set in the environment's options (the run would refuse them too, in its options' words).
+  const setBy: Array<[string | undefined, string]> = [[o.kb !== undefined ? kbOf(o.env)?.option : undefined, '--kb'], ...Object.keys(turnLimitOf(o.env, o.maxTurns).options ?? {}).map((k): [string, string] => [k, '--max-turns'])];
+  for (const [key, flag] of setBy) if (key !== undefined && key in envOptions) throw new ConfigError(`--env-option ${key}: given by ${flag} too; give it once`);
   return { options, print: { ...(o.json ? { json: true as const } : {}), ...(o.showFailures ? { showFailures: o.showFailures } : {}) } };
 }
 
