@@ -48,7 +48,7 @@ export function writeRunShard<O>(o: ShardFlags, run: RunDefinition<O, unknown, n
 }
 
 /**
- * A verb that is a library run (src/runs/): its flags read as the run's options and print settings
+ * A verb that is a library run (`defineRun`, src/runs/run.ts; `evaluate` in src/runs/, the testbeds' in src/testbeds/<t>/runs/): its flags read as the run's options and print settings
  * (also for a shard file of dialogym-shard/1, which recorded the flags), its progress bar and its
  * printer. `runVerb` runs it; `merge` prints a merged run with it.
  */

@@ -1,4 +1,4 @@
-/** `dialogym benchmark [--profile quick|full|paper] [--seeds k] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Tables 2 and 10 of Bordes et al. (2017) (the library's `benchmarkRun`, src/runs/benchmark.ts). */
+/** `dialogym benchmark [--profile quick|full|paper] [--seeds k] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Tables 2 and 10 of Bordes et al. (2017) (the library's `benchmarkRun`, src/testbeds/restaurant/runs/benchmark.ts). */
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../../core/errors.js';

@@ -1,4 +1,4 @@
-/** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy (the library's `evalRun`, src/runs/eval.ts). */
+/** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy (the library's `evalRun`, src/testbeds/restaurant/runs/eval.ts). */
 import type { Command } from 'commander';
 import { evalRun, type EvalOptions, type EvalResult } from '../../testbeds/restaurant/runs/eval.js';
 import { modelHelp } from '../model-flags.js';

@@ -147,7 +147,7 @@ function evalFromFlags(r: Record<string, unknown>): { options: InfobotEvalOption
   return { options, print: o.json ? { json: true } : {} };
 }
 
-/** `infobot eval`: the library's `infobotEvalRun` (src/runs/infobot-eval.ts), its progress (above 2,000 episodes, not with `--json`) and its figures (also `merge`'s). */
+/** `infobot eval`: the library's `infobotEvalRun` (src/testbeds/infobot/runs/eval.ts), its progress (above 2,000 episodes, not with `--json`) and its figures (also `merge`'s). */
 export const infobotEvalVerb: VerbRun<InfobotEvalOptions, EvalReport> = {
   run: infobotEvalRun,
   fromFlags: evalFromFlags,
