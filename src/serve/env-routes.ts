@@ -43,6 +43,8 @@ export interface EnvRoutesOptions {
   readonly role: 'user' | 'agent';
   /** Free chat: no goal, nothing judged. */
   readonly free?: boolean;
+  /** Agent turns after which a dialog ends (`EnvSession`'s `maxTurns`: the testbed's own limit, else the generic wrapper); default: the environment's own. */
+  readonly maxTurns?: number;
   /** Role `user`: the agent (each session opens its own connection: an agent process per dialog). */
   readonly agent?: AgentTransport;
   /** Role `agent`: the simulated user's voice (default: the environment's words). */
@@ -182,6 +184,7 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
       agentTimeoutMs: o.agentTimeoutMs ?? 20_000,
       maxText,
       ...(o.envOptions ? { envOptions: o.envOptions } : {}),
+      ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
       ...(o.agent ? { agent: o.agent } : {}),
       ...(o.userVoice ? { userVoice: o.userVoice } : {}),
       ...(o.free ? { free: true } : {}),
