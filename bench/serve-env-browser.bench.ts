@@ -9,7 +9,9 @@
  * success with the same agent on the same seeds (`evaluate`, as bench/serve-env.bench.ts).
  *
  *   npm run bench -- serve-env-browser
- *   npx tsc -p . && node dist/bench/serve-env-browser.bench.js [dialogs]
+ *   npx tsc -p . && node dist/bench/serve-env-browser.bench.js [dialogs] [only]
+ *
+ * `only`: run just the rows whose configuration (first column) holds this text, e.g. `infobot`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +37,7 @@ import { cliPath } from '../test/shared-data.js';
 await import('../src/testbeds/dstc6/index.js');
 const n = Number(process.argv[2] ?? 20);
 if (!Number.isInteger(n) || n < 1) throw new Error(`dialogs: expected a positive integer, got '${process.argv[2]}'`);
+const only = process.argv[3] ?? '';
 if (noChromium) {
   process.stdout.write(`skipped: ${noChromium}\n`);
   process.exit(0);
@@ -118,15 +121,15 @@ try {
     ['infobot-medium-v1', 'rl-soft', infoBotUserParticipant],
     ['airdialogue-v2', 'rules', airUserParticipant],
   ];
-  const skipped: string[] = [];
   for (const [envId, builtin, side] of userSides) {
     const kinds: Array<[string, string[], () => Promise<AgentTransport>]> = [
       [`--agent ${builtin}`, ['--agent', builtin], () => openAgent({ kind: 'builtin', name: builtin })],
       [`--agent-cmd '… agent --agent ${builtin} --stdio'`, ['--agent-cmd', cmd(builtin)], () => openAgent({ kind: 'cmd', command: cmd(builtin) })],
     ];
-    if (envId.startsWith('infobot-')) skipped.push(`${envId} --agent-llm: the LLM test server (test/llm-server.ts) plays only the restaurant/DSTC6 (api_call) and AirDialogue (book) agents, no KB-InfoBot`);
-    else kinds.push(['--agent-llm test-model (test server)', ['--agent-llm', 'test-model', '--llm-url', llm.url], () => openAgent({ kind: 'llm', model: 'test-model', llmUrl: llm.url }, { llmSystem: (req) => llmSystemMessage(req) })]);
+    // The test server plays the rule bot (restaurant, DSTC6), the AirDialogue rule agent, KB-InfoBot's Rule-Soft.
+    kinds.push(['--agent-llm test-model (test server)', ['--agent-llm', 'test-model', '--llm-url', llm.url], () => openAgent({ kind: 'llm', model: 'test-model', llmUrl: llm.url }, { llmSystem: (req) => llmSystemMessage(req) })]);
     for (const [kind, flags, open] of kinds) {
+      if (!`${envId} user, ${kind}`.includes(only)) continue;
       const t0 = Date.now();
       const serve = await startServe(['--env', envId, '--seed', '1', '--timeout', '120000', ...flags]);
       let r: { won: number; failed: number[]; errors: string[] };
@@ -148,6 +151,7 @@ try {
     ['airdialogue-v2', () => airAgentPerson(createRng(7))],
   ];
   for (const [envId, make] of agentSides) {
+    if (!`${envId} agent (tool forms)`.includes(only)) continue;
     const t0 = Date.now();
     const serve = await startServe(['--env', envId, '--as', 'agent', '--seed', '1']);
     let r: { won: number; failed: number[]; errors: string[] };
@@ -158,7 +162,6 @@ try {
     }
     line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${rate(r.won, r.failed)} | — | ${((Date.now() - t0) / 1000).toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
   }
-  for (const s of skipped) line(`\nskipped: ${s}`);
 } finally {
   await context.close();
   await llm.close();
