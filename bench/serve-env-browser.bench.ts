@@ -30,7 +30,8 @@ import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-u
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
 import { launchChromium, noChromium, pageWithErrors } from '../test/browser.js';
 import { pageState, pageSettled, pageOutcome, pageSend, pageNewDialog } from '../test/env-page.js';
-import { airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { agentSidePerson, airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-agent.js';
 import { startLlmTestServer } from '../test/llm-server.js';
 import { cliPath } from '../test/shared-data.js';
 
@@ -146,11 +147,12 @@ try {
       line(`| ${envId} user, ${kind} | ${n} | ${rate(r.won, r.failed)} | ${rate(n - simFailed.length, simFailed)} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
     }
   }
-  const agentSides: Array<[string, (i: number) => Person]> = [
+  const agentSides: Array<[string, (i: number) => Person, string?]> = [
     ['restaurant-task5-v2', () => restaurantAgentPerson()],
     ['airdialogue-v2', () => airAgentPerson(createRng(7))],
+    ['infobot-medium-v1', () => agentSidePerson(infoBotAgentParticipant()), 'rule-soft'],
   ];
-  for (const [envId, make] of agentSides) {
+  for (const [envId, make, beside] of agentSides) {
     if (!`${envId} agent (tool forms)`.includes(only)) continue;
     const t0 = Date.now();
     const serve = await startServe(['--env', envId, '--as', 'agent', '--seed', '1']);
@@ -160,7 +162,15 @@ try {
     } finally {
       await serve.stop();
     }
-    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${rate(r.won, r.failed)} | — | ${((Date.now() - t0) / 1000).toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
+    const s = (Date.now() - t0) / 1000;
+    // Beside a person playing the agent: the built-in agent `beside` with the simulated user on the same seeds.
+    let sim = '—';
+    if (beside !== undefined) {
+      const e = await evaluate(envId, await openAgent({ kind: 'builtin', name: beside }), { episodes: n, seed: 1 });
+      const simFailed = e.records.filter((x) => !x.success).map((x) => x.seed);
+      sim = `${beside}: ${rate(n - simFailed.length, simFailed)}`;
+    }
+    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${rate(r.won, r.failed)} | ${sim} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
   }
 } finally {
   await context.close();
