@@ -32,6 +32,7 @@ import { launchChromium, noChromium, pageWithErrors } from '../test/browser.js';
 import { pageState, pageSettled, pageOutcome, pageSend, pageNewDialog } from '../test/env-page.js';
 import { agentSidePerson, airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
 import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-agent.js';
+import { dstc6AgentParticipant } from '../src/testbeds/dstc6/testing/person-agent.js';
 import { startLlmTestServer } from '../test/llm-server.js';
 import { cliPath } from '../test/shared-data.js';
 
@@ -149,6 +150,7 @@ try {
   }
   const agentSides: Array<[string, (i: number) => Person, string?]> = [
     ['restaurant-task5-v2', () => restaurantAgentPerson()],
+    ['dstc6-task5-tst1-v2', () => agentSidePerson(dstc6AgentParticipant()), 'rules'],
     ['airdialogue-v2', () => airAgentPerson(createRng(7))],
     ['infobot-medium-v1', () => agentSidePerson(infoBotAgentParticipant()), 'rule-soft'],
   ];

@@ -17,6 +17,7 @@ import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-u
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
 import { airAgentParticipant } from '../src/testbeds/airdialogue/testing/person-agent.js';
 import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-agent.js';
+import { dstc6AgentParticipant } from '../src/testbeds/dstc6/testing/person-agent.js';
 import { participantAgent, participantVoice, viewOf, type AgentParticipant, type ShownToUser, type UserParticipant } from './person-play.js';
 import { withLlmServer } from './llm-server.js';
 import { LlmClient } from '../src/llm/client.js';
@@ -129,11 +130,16 @@ test(`a scripted person as the user against an LLM agent (the local OpenAI-compa
     for (const [envId, person] of [
       ['restaurant-task5-v2', restaurantUserParticipant],
       ['airdialogue-v2', airUserParticipant],
+      ['infobot-medium-v1', infoBotUserParticipant],
     ] as const) {
       const r = await bothUsers(envId, llm, person);
-      assert.equal(r.sim, 1, `${envId}: the LLM agent with the simulated user`);
-      assert.ok(r.person >= 0.95, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+      // KB-InfoBot: the server plays Rule-Soft, which fails some episodes with the simulated user too.
+      if (envId.startsWith('infobot-')) assert.ok(r.sim >= 0.8 && Math.abs(r.person - r.sim) <= 0.1, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+      else assert.equal(r.sim, 1, `${envId}: the LLM agent with the simulated user`);
+      if (!envId.startsWith('infobot-')) assert.ok(r.person >= 0.95, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+      process.stdout.write(`# person as user vs the LLM agent, ${envId}: person ${r.person}, simulated user ${r.sim}\n`);
     }
+    assert.deepEqual(server.stats.mismatches, []);
     assert.deepEqual(server.stats.rejected, []);
   });
 });
@@ -147,6 +153,7 @@ test(`a scripted person as the user against an agent process (\`dialogym agent -
 
 for (const [envId, person] of [
   ['restaurant-task5-v2', restaurantAgentParticipant],
+  ['dstc6-task5-tst1-v2', dstc6AgentParticipant],
   ['airdialogue-v2', airAgentParticipant],
 ] as const) {
   test(`a scripted person as the agent of ${envId} (${EPISODES} episodes): reads the agent view and the dialog, fills the tool forms, success 1.0`, async () => {
