@@ -60,8 +60,9 @@ export async function openWay(way: AgentWay, o: AgentFlags, seed: number): Promi
   if (way.kind === 'builtin') await (await import('../testbeds/index.js')).loadTestbeds();
   let llmSystem;
   if (way.kind === 'llm') {
-    const [{ llmSystemMessage }, { declareTestbeds }] = await Promise.all([import('../builtin-agents/llm.js'), import('../testbeds/index.js')]);
+    const [{ llmSystemMessage, loadLlmSections }, { declareTestbeds }] = await Promise.all([import('../llm/prompts.js'), import('../testbeds/index.js')]);
     declareTestbeds(); // the testbeds' LLM sections (prompt files, context), also for a remote environment
+    await loadLlmSections();
     const prompt = systemPromptText('--system-prompt', o.systemPrompt);
     llmSystem = (req: { env: string; observation: unknown }): string => llmSystemMessage(req, prompt);
   }

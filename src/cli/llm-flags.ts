@@ -77,9 +77,10 @@ export function llmPrices(o: Pick<LlmFlags, 'priceIn' | 'priceOut'>): { in: numb
  * voice of the simulated user of `evaluate` (the user's prompt and goal, what it does each turn).
  */
 export async function openLlmUser(model: string, o: LlmFlags & { userPrompt?: string }, seed: number) {
-  const { llmUserVoice } = await import('../evaluation/llm-user.js');
-  const [{ llmUserPrompt, llmUserSystemMessage }, { declareTestbeds }] = await Promise.all([import('../builtin-agents/llm.js'), import('../testbeds/index.js')]);
+  const { llmUserVoice } = await import('../llm/user.js');
+  const [{ llmUserPrompt, llmUserSystemMessage, loadLlmSections }, { declareTestbeds }] = await Promise.all([import('../llm/prompts.js'), import('../testbeds/index.js')]);
   declareTestbeds(); // the testbeds' LLM sections (the user's prompt file and goal)
+  await loadLlmSections();
   const prompt = systemPromptText('--user-prompt', o.userPrompt);
   const client = await llmClient(model, o, seed);
   return Object.assign(llmUserVoice({ client, system: (turn) => llmUserSystemMessage(turn, prompt), prompt: (turn) => llmUserPrompt(turn) }), { client });

@@ -40,7 +40,7 @@ export const dstc6 = testbed<Dstc6EnvArgs>({
   turnLimit: (maxTurns) => ({ maxTurns }),
   kbOption: 'restaurants',
   cli: { verb: 'dstc6' },
-  llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md' },
+  llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md', view: async () => (await import('../restaurant/person.js')).restaurantLlmView },
 });
 
 /** The DSTC6 ids in `make`'s types: options, observations and actions. */

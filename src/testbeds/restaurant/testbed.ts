@@ -46,7 +46,7 @@ export const restaurant = testbed<BabiEnvArgs>({
   turnLimit: (maxTurns) => ({ maxTurns }),
   kbOption: 'restaurants',
   cli: { verb: 'babi' },
-  llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' },
+  llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md', view: async () => (await import('./person.js')).restaurantLlmView },
 });
 
 /** The bAbI ids in `make`'s types: options, observations and actions. */
