@@ -296,7 +296,7 @@ function answerAirDialogue(messages: readonly Json[], mismatches: string[]): Ans
 const movieKbs = new Map<string, MovieKb>();
 
 /**
- * The agent's movie KB of a KB-InfoBot context (the markdown table of builtin-agents/llm.ts: `row`,
+ * The agent's movie KB of a KB-InfoBot context (the markdown table of the testbed's LLM view, infobot/person.ts: `row`,
  * `title`, then a column per slot, missing values empty): what the model sees, so the vocabulary of
  * a slot is the values its column shows, sorted (as the generated KBs' are). Built once per context.
  */
@@ -412,7 +412,7 @@ type CallSlot = keyof typeof DSTC6_ANSWERS;
 
 const SLOT_OF: Readonly<Record<string, CallSlot>> = { cuisine: 'cuisine', location: 'location', 'number of people': 'number', 'price range': 'price', atmosphere: 'atmosphere', 'dietary restrictions': 'restrictions' };
 
-/** `cuisine thai, number of people two` → the slots and values (the goal's and the instructions' wording, builtin-agents/llm.ts). */
+/** `cuisine thai, number of people two` → the slots and values (the goal's and the instructions' wording, llm/prompts.ts and the testbed's LLM view). */
 function slotValues(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of text.split(', ')) {
@@ -431,7 +431,7 @@ function dstc6Phrase(rng: Rng, patterns: readonly string[], value: string): stri
 /**
  * The LLM user of the restaurant and DSTC6 envs: the template user's words (the bAbI user's
  * language, the DSTC6 patterns when its goal has an atmosphere) for the act its last message tells
- * (`[Now: …]`, as builtin-agents/llm.ts words the environment's `info.userAct`).
+ * (`[Now: …]`, as llm/prompts.ts words the environment's `info.userAct`).
  */
 function answerRestaurantUser(messages: readonly Json[], goal: Map<string, string>): Answer {
   const last = textOf(messages.at(-1)?.['content']);
