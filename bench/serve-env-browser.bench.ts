@@ -6,7 +6,9 @@
  * 1…N) by a scripted person that reads only the page's DOM — the goal card, the hint, the agent's
  * last words; as the agent the view's tables and the tool forms — types in the page's input or
  * fills the forms, and reads the outcome off the end screen. Beside it, the simulated user's
- * success with the same agent on the same seeds (`evaluate`, as bench/serve-env.bench.ts).
+ * success with the same agent on the same seeds (`evaluate`, as bench/serve-env.bench.ts); beside
+ * a person playing the agent (restaurant task 5, DSTC6 task 5, AirDialogue, KB-InfoBot), the
+ * built-in agent's where one is named (DSTC6: rules, KB-InfoBot: rule-soft).
  *
  *   npm run bench -- serve-env-browser
  *   npx tsc -p . && node dist/bench/serve-env-browser.bench.js [dialogs] [only]
