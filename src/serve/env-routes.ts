@@ -76,6 +76,7 @@ const WEB: ReadonlyArray<[string, string, string]> = [
   ['/env', 'env.html', 'text/html; charset=utf-8'],
   ['/env.html', 'env.html', 'text/html; charset=utf-8'],
   ['/env.js', 'env.js', 'text/javascript; charset=utf-8'],
+  ['/session-view.js', 'session-view.js', 'text/javascript; charset=utf-8'],
   ['/env.css', 'env.css', 'text/css; charset=utf-8'],
 ];
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
