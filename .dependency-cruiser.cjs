@@ -20,23 +20,30 @@ module.exports = {
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm are generic: they never import env, testbeds, serve, cli, or the agent harness.',
-      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm)/' },
-      to: { path: '^src/(env|testbeds|serve|cli|agents|evaluation|builtin-agents|study)/' },
+      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm (the client, the conversation, the prompts: all but the two players below) are generic: they never import env, testbeds, serve, cli, or the agent harness.',
+      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm)/', pathNot: '^src/llm/(agent|user)\\.ts$' },
+      to: { path: '^src/(env|testbeds|serve|cli|agents|evaluation|study)/' },
+    },
+    {
+      name: 'llm-players-see-only-the-interfaces',
+      severity: 'error',
+      comment: "llm/agent.ts (a model as an agent transport) and llm/user.ts (a model as the user's voice) sit on the interfaces they implement — agents/agent.ts and agents/protocol.ts, evaluation/user-voice.ts — and on the rest of llm/; never a testbed, the runner, serve or cli (a testbed's wording reaches them through its LLM section, llm/prompts.ts).",
+      from: { path: '^src/llm/(agent|user)\\.ts$' },
+      to: { path: '^src/(env|testbeds|serve|cli|study|runs|agents|evaluation)/', pathNot: '^src/agents/(agent|protocol)\\.ts$|^src/evaluation/user-voice\\.ts$' },
     },
     {
       name: 'env-layer-sees-only-the-env-interface',
       severity: 'error',
       comment: 'env/ (the Env contract, registry, make, checker, tools and the one episode loop) is generic: it never imports a testbed, the agent harness, a study, serve or cli.',
       from: { path: '^src/env/' },
-      to: { path: '^src/(testbeds|agents|evaluation|builtin-agents|study|serve|cli)/' },
+      to: { path: '^src/(testbeds|agents|evaluation|study|serve|cli)/' },
     },
     {
       name: 'harness-layers-see-only-the-env-interface',
       severity: 'error',
-      comment: 'agents (the agent interface, protocol, transports, the agents registry) and evaluation (the episode runner) are generic: they import env/ (Env, make, tools, the loop), never a testbed, serve, cli or the built-in agents.',
+      comment: 'agents (the agent interface, protocol, transports, the agents registry) and evaluation (the episode runner) are generic: they import env/ (Env, make, tools, the loop), never a testbed, serve or cli.',
       from: { path: '^src/(agents|evaluation)/' },
-      to: { path: '^src/(testbeds|serve|cli|builtin-agents)/' },
+      to: { path: '^src/(testbeds|serve|cli)/' },
     },
     {
       name: 'agents-do-not-run-episodes',
@@ -46,18 +53,11 @@ module.exports = {
       to: { path: '^src/evaluation/' },
     },
     {
-      name: 'builtin-agents-sit-below-serve-and-cli',
-      severity: 'error',
-      comment: "dialogym's own agents (builtin-agents/) import testbeds and the generic layers; never serve, cli or the runner.",
-      from: { path: '^src/builtin-agents/' },
-      to: { path: '^src/(cli|evaluation|serve)/' },
-    },
-    {
       name: 'study-is-generic',
-      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: it imports env/, never a testbed, serve, cli or the built-in agents (which import testbeds; the caller registers them and gives an LLM agent\'s system message).',
+      comment: 'study/ (a study of people in the loop: configuration, store, scripted participants, report) works for any environment and agent: it imports env/, never a testbed, serve or cli (the caller registers the agents and gives an LLM agent\'s system message).',
       severity: 'error',
       from: { path: '^src/study/' },
-      to: { path: '^src/(testbeds|serve|cli|builtin-agents)/' },
+      to: { path: '^src/(testbeds|serve|cli)/' },
     },
     {
       name: 'only-the-root-and-the-cli-import-the-testbed-list',
@@ -83,8 +83,9 @@ module.exports = {
     {
       name: 'testbeds-import-no-serve-or-cli',
       severity: 'error',
+      comment: 'A testbed words its episodes for a model through its LLM section (llm/prompts.ts), never through the LLM players.',
       from: { path: '^src/testbeds/' },
-      to: { path: '^src/(serve|cli|evaluation|builtin-agents)/' },
+      to: { path: '^src/(serve|cli|evaluation)/|^src/llm/(agent|user)\\.ts$' },
     },
     {
       name: 'nothing-imports-cli',

@@ -19,8 +19,8 @@ import { airAgentParticipant } from '../src/testbeds/airdialogue/testing/person-
 import { participantAgent, participantVoice, viewOf, type AgentParticipant, type ShownToUser, type UserParticipant } from './person-play.js';
 import { withLlmServer } from './llm-server.js';
 import { LlmClient } from '../src/llm/client.js';
-import { llmTransport } from '../src/agents/llm.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmTransport } from '../src/llm/agent.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { stdioTransport } from '../src/agents/stdio.js';
 import { cliPath } from './shared-data.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../src/index.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { loadAgent } from '../src/agents/registry.js';
 import { wilsonInterval } from '../src/metrics/permutation.js';
 import { checkLatex } from '../src/report/testing/latex-check.js';

@@ -114,7 +114,8 @@ export interface RunAgentOptions extends LlmConnection {
 export async function openRunAgent(way: AgentWay, o: RunAgentOptions, seed: number): Promise<AgentTransport> {
   let llmSystem;
   if (way.kind === 'llm') {
-    const { llmSystemMessage } = await import('../builtin-agents/llm.js');
+    const { llmSystemMessage, loadLlmSections } = await import('../llm/prompts.js');
+    await loadLlmSections(); // the views of the sections the list declared (import 'dialogym' has loaded them)
     const prompt = promptFileText('systemPrompt', o.systemPrompt);
     llmSystem = (req: { env: string; observation: unknown }): string => llmSystemMessage(req, prompt);
   }
@@ -140,7 +141,8 @@ export async function openRunAgent(way: AgentWay, o: RunAgentOptions, seed: numb
  * ```
  */
 export async function openLlmUserVoice(model: string, o: LlmConnection & { readonly userPrompt?: string }, seed: number) {
-  const [{ llmUserVoice }, { llmUserPrompt, llmUserSystemMessage }, { LlmClient }] = await Promise.all([import('../evaluation/llm-user.js'), import('../builtin-agents/llm.js'), import('../llm/client.js')]);
+  const [{ llmUserVoice }, { llmUserPrompt, llmUserSystemMessage, loadLlmSections }, { LlmClient }] = await Promise.all([import('../llm/user.js'), import('../llm/prompts.js'), import('../llm/client.js')]);
+  await loadLlmSections();
   const prompt = promptFileText('userPrompt', o.userPrompt);
   const apiKey = llmKey({ ...(o.llmUrl !== undefined ? { llmUrl: o.llmUrl } : {}), ...(o.llmKeyEnv !== undefined ? { llmKeyEnv: o.llmKeyEnv } : {}) });
   const client = new LlmClient({ ...(await llmClientOptionsOf(o)), model, ...(o.llmUrl !== undefined ? { baseUrl: o.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed });

@@ -6,7 +6,8 @@
  * agents or models is loaded. docs/extending.md walks through writing one.
  */
 import type { EnvDeclaration, EnvDefinition } from '../env/env.js';
-import type { AgentFamily, LlmSection } from '../agents/registry.js';
+import type { AgentFamily } from '../agents/registry.js';
+import type { LlmSection } from '../llm/prompts.js';
 import type { ModelDefinition } from '../rankers/registry.js';
 import type { RunEntries } from '../runs/index.js';
 import type { KbFile } from '../runs/kb.js';
@@ -67,8 +68,10 @@ export interface Testbed<A = any> {
   /** Its CLI subcommands: `dialogym <verb> …` (the verb's module, src/cli/commands/<verb>.ts, is imported only when run). */
   readonly cli?: { readonly verb: string };
   /**
-   * Its LLM section: the LLM agent's system prompt (`prompts/<prompt>`), the LLM user's
-   * (`prompts/<userPrompt>`) where it has one, and what context an episode shows (`LlmSection`).
+   * Its LLM section (`LlmSection`, src/llm/prompts.ts): the LLM agent's system prompt
+   * (`prompts/<prompt>`), the LLM user's (`prompts/<userPrompt>`) where it has one, and its `view`,
+   * lazy (`() => import(…)`): how it words an episode for a model — the agent's context, the user's
+   * goal, what the user does now (`LlmView`).
    */
   readonly llm?: Omit<LlmSection, 'testbed'>;
 }

@@ -114,7 +114,7 @@ export function registerStudy(program: Command): void {
       const store = await openStore(dir);
       await (await import('../../testbeds/index.js')).loadTestbeds();
       const { createStudyServer } = await import('../../serve/study-server.js');
-      const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+      const { llmSystemMessage } = await import('../../llm/prompts.js');
       const server = createStudyServer(store, { timeoutMs: o.timeout, maxText: o.maxText, idleMs: o.idleMinutes * 60_000, requestTimeoutMs: o.requestTimeout, llmSystem: (req) => llmSystemMessage(req) });
       let url: string;
       try {
@@ -143,7 +143,7 @@ export function registerStudy(program: Command): void {
         try {
           await (await import('../../testbeds/index.js')).loadTestbeds();
           const { simulateStudy } = await import('../../study/simulate.js');
-          const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+          const { llmSystemMessage } = await import('../../llm/prompts.js');
           const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout, llmSystem: (req) => llmSystemMessage(req) });
           const c = store.counts();
           out(`simulated ${r.finished} sessions${r.abandoned > 0 ? ` (${r.abandoned} left open by an interrupted run marked abandoned)` : ''}; finished per agent: ${Object.entries(c.perAgent).map(([a, n]) => `${a} ${n}`).join(', ')}`);

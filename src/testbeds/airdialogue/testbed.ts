@@ -32,7 +32,7 @@ export const airdialogue = testbed<AirEnvArgs>({
     'airdialogue generate': async () => (await import('./runs/generate.js')).airGenerateRun,
     'airdialogue selfplay': async () => (await import('./runs/selfplay.js')).airSelfplayRun,
   },
-  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', context: 'flights' },
+  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', view: async () => (await import('./person.js')).airLlmView },
 });
 
 /** The AirDialogue ids in `make`'s types: options, observations and actions. */

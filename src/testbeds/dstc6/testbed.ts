@@ -41,7 +41,7 @@ export const dstc6 = testbed<Dstc6EnvArgs>({
   kb: RESTAURANT_KB,
   cli: { verb: 'dstc6' },
   runs: { 'generate dstc6': async () => (await import('./runs/generate.js')).generateDstc6Run },
-  llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md' },
+  llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md', view: async () => (await import('../restaurant/person.js')).restaurantLlmView },
 });
 
 /** The DSTC6 ids in `make`'s types: options, observations and actions. */

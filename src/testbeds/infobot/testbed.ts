@@ -27,7 +27,7 @@ export const infobot = testbed<InfoBotEnvArgs>({
   turnLimit: (maxTurns) => ({ user: { maxTurns } }),
   cli: { verb: 'infobot' },
   runs: { 'infobot eval': async () => (await import('./runs/eval.js')).infobotEvalRun },
-  llm: { prompt: 'infobot.md', context: 'movies' },
+  llm: { prompt: 'infobot.md', view: async () => (await import('./person.js')).infoBotLlmView },
 });
 
 /** The InfoBot ids in `make`'s types: options, observations and actions of `InfoBotEnv`. */

@@ -55,7 +55,7 @@ export const restaurant = testbed<BabiEnvArgs>({
     benchmark: async () => (await import('./runs/benchmark.js')).benchmarkRun,
     'generate restaurant': async () => (await import('./runs/generate.js')).generateRestaurantRun,
   },
-  llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' },
+  llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md', view: async () => (await import('./person.js')).restaurantLlmView },
 });
 
 /** The bAbI ids in `make`'s types: options, observations and actions. */
