@@ -115,7 +115,7 @@ export async function openRunAgent(way: AgentWay, o: RunAgentOptions, seed: numb
   let llmSystem;
   if (way.kind === 'llm') {
     const { llmSystemMessage, loadLlmSections } = await import('../llm/prompts.js');
-    await loadLlmSections();
+    await loadLlmSections(); // the views of the sections the list declared (import 'dialogym' has loaded them)
     const prompt = promptFileText('systemPrompt', o.systemPrompt);
     llmSystem = (req: { env: string; observation: unknown }): string => llmSystemMessage(req, prompt);
   }

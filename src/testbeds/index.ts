@@ -1,11 +1,8 @@
 /**
  * The list of testbeds: one line per testbed folder (its descriptor, `<name>/testbed.ts`). The root
  * API (`src/index.ts`: `import 'dialogym'` loads them all) and the CLI go through it; they fill the
-import { agents } from '../agents/registry.js';
-import { declareLlmSection, loadLlmSections } from '../llm/prompts.js';
-import { declareRuns } from '../runs/index.js';
-import { declareKb } from '../runs/kb.js';
-import { declareTurnLimit } from '../env/turn-limit.js';
+ * generic registries from it — the LLM sections (`declareLlmSection`, src/llm/prompts.ts), `envs` (each testbed's ids, declared at once, their code imported when
+ * loaded), the runs (`declareRuns`: what `loadRun` and `dialogym merge` find), `agents` (the agent families, which play the environments of the testbeds that name
  * them) and `models` — so the agents registry and the servers see every testbed without knowing
  * any. Nothing registers itself when imported. Only this module, `src/index.ts` and `src/cli/`
  * import the list (`.dependency-cruiser.cjs`).
