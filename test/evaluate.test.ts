@@ -96,6 +96,19 @@ test('a misbehaving stdio agent fails only that episode, with the reason counted
   }
 });
 
+test('an agent command that cannot start ends the run after 3 silent starts, in one line; one that replied once keeps playing', async () => {
+  const starts = join(dir, 'dead.starts');
+  const dead = stdioTransport(`echo x >> ${JSON.stringify(starts)}; exit 3`);
+  await assert.rejects(evaluate('restaurant-task1-v1', dead, { episodes: 50, seed: 1 }), (e: Error) => {
+    assert.match(e.message, /^the agent command exited before its first reply 3 times in a row \((the last: exit code 3|the last closed its output)\), so it cannot start: its error output is above; run it alone to see it: echo x >> /);
+    return true;
+  });
+  assert.equal(readFileSync(starts, 'utf8'), 'x\nx\nx\n', 'three processes started, not fifty');
+  // The misbehaving agent of the test above exits at turn 1 of episode 1, after replying: not a command that cannot start.
+  const { records } = await evaluate('restaurant-task1-v1', stdioTransport(misbehavingAgent('exit')), { episodes: 6, seed: 10 });
+  assert.equal(records.length, 6);
+});
+
 test('the rule bot through stdio and in process: identical episodes; HTTP agents too, with HTTP errors, timeouts and endless bodies counted', async () => {
   const opts = { episodes: 15, seed: 3, trials: 2 };
   const local = await evaluate('dstc6-task5-tst3-v1', createAgent('rules'), opts);

@@ -9,7 +9,13 @@
  * requests) are kept up to the same bound, then the process is ended and the next request fails
  * the same way. The first reply of a started process may take `startupMs` more than the turn
  * timeout (the process loads its model).
+ *
+ * A command that cannot start (a typo, a missing file or module) would fail every episode the
+ * same way, one process each: once the transport's processes have exited before their first reply
+ * `SILENT_STARTS` times in a row and none of them ever replied, the next request rejects with a
+ * ConfigError, which ends the run (its error output, inherited, is on the terminal already).
  */
+import { ConfigError } from '../core/errors.js';
 import { AgentError, DEFAULT_MAX_REPLY_BYTES, type AgentRequest } from './protocol.js';
 import type { AgentConnection, AgentTransport } from './agent.js';
 import { LineSplitter } from './lines.js';
@@ -34,9 +40,29 @@ export interface StdioTransportOptions {
   readonly graceMs?: number;
 }
 
+/** Processes of a lane that exited before their first reply, in a row and with no reply ever, that end the run. */
+const SILENT_STARTS = 3;
+
+/** What the lanes of one transport know of how its processes start (a lane reconnects after a failed episode). */
+interface Starts {
+  /** Has any process replied? */
+  replied: boolean;
+  /** Processes in a row that exited before their first reply, and the last of them. */
+  silentExits: number;
+  last: AgentProcess | undefined;
+}
+
 interface Pending {
   readonly resolve: (line: string) => void;
   readonly reject: (e: AgentError) => void;
+}
+
+/** How a process ended, in words: its exit code or signal (by now it has exited). */
+function exitOf(p: AgentProcess | undefined): string {
+  const c = p?.child;
+  if (c?.exitCode !== null && c?.exitCode !== undefined) return `the last: exit code ${c.exitCode}`;
+  if (c?.signalCode) return `the last: killed by ${c.signalCode}`;
+  return 'the last closed its output';
 }
 
 class StdioConnection implements AgentConnection {
@@ -56,6 +82,7 @@ class StdioConnection implements AgentConnection {
     private readonly maxBytes: number,
     private readonly startupMs: number,
     private readonly graceMs: number,
+    private readonly starts: Starts,
   ) {}
 
   private start(): void {
@@ -65,9 +92,11 @@ class StdioConnection implements AgentConnection {
     const split = new LineSplitter(this.maxBytes);
     const out = p.child.stdout;
     if (!out) throw new Error('no stdout pipe');
+    let spoke = false;
     out.on('data', (chunk: Buffer) => {
       if (this.proc !== p) return;
       const r = split.push(chunk);
+      if (r.lines.length > 0) spoke = this.starts.replied = true;
       for (const line of r.lines) this.deliver(line);
       if (r.tooLong) this.fail(new AgentError('reply too long', `the agent wrote a reply line longer than ${this.maxBytes} bytes`));
     });
@@ -75,6 +104,11 @@ class StdioConnection implements AgentConnection {
     out.on('end', () => {
       if (this.proc !== p) return;
       const code = p.child.exitCode ?? p.child.signalCode;
+      if (spoke) this.starts.silentExits = 0;
+      else {
+        this.starts.silentExits++;
+        this.starts.last = p;
+      }
       this.fail(new AgentError('agent exited', code === null ? 'the agent process closed its stdout' : `the agent process exited (code ${String(code)})`));
     });
   }
@@ -126,6 +160,10 @@ class StdioConnection implements AgentConnection {
     }
     const failed = this.broken ?? this.ended;
     if (failed) return Promise.reject(failed);
+    const starts = this.starts;
+    if (!this.proc && !starts.replied && starts.silentExits >= SILENT_STARTS) {
+      return Promise.reject(new ConfigError(`the agent command exited before its first reply ${starts.silentExits} times in a row (${exitOf(starts.last)}), so it cannot start: its error output is above; run it alone to see it: ${this.command}`));
+    }
     if (!this.proc) this.start();
     const limit = this.fresh ? timeoutMs + this.startupMs : timeoutMs;
     this.fresh = false;
@@ -193,8 +231,9 @@ export function stdioTransport(command: string, opts: StdioTransportOptions = {}
   const maxBytes = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const startupMs = opts.startupMs ?? 30_000;
   const graceMs = opts.graceMs ?? 500;
+  const starts: Starts = { replied: false, silentExits: 0, last: undefined };
   return {
     name: command,
-    connect: () => new StdioConnection(command, maxBytes, startupMs, graceMs),
+    connect: () => new StdioConnection(command, maxBytes, startupMs, graceMs, starts),
   };
 }
