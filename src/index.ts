@@ -41,7 +41,7 @@ export { beforeProcessExit, processDone } from './core/exit.js';
 
 // Environments (Gymnasium-style).
 export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';
-export { TurnLimit, withTurnLimit } from './env/turn-limit.js';
+export { TurnLimit, withTurnLimit, declareTurnLimit, turnLimitOf, sessionTurnLimit } from './env/turn-limit.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
 export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/person.js';
@@ -82,12 +82,18 @@ export { evaluateDialogs, type Prediction, type EvaluateOptions } from './ranker
 
 // Runs: what the CLI's verbs compute, as library functions (src/runs/; docs/library.md).
 export { checkRunOptions, defineRun, wholeParts, type RunDefinition, type RunPart, type RunParts, type RunSpec } from './runs/run.js';
-export { loadRun, runIds } from './runs/index.js';
-export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
-export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
-export { airGenerateRun, airSelfplayRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from './runs/airdialogue.js';
-export { generateRestaurantRun, generateDstc6Run, type GenerateHooks, type GenerateResult, type GenerateRestaurantOptions, type GenerateDstc6Options } from './runs/generate.js';
-export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
+export { loadRun, runIds, declareRuns, type AnyRun, type RunEntries } from './runs/index.js';
+export { declareKb, kbOf, kbTestbeds, type KbFile } from './runs/kb.js';
+export { evaluateRun, type EvaluateRunOptions, type EvaluateRunHooks, type EvaluateRunResult, type EvaluateRunSummary } from './runs/evaluate.js';
+export { openRunAgent, openLlmUserVoice, llmClientOptionsOf, promptFileText, type LlmConnection, type RunAgentOptions } from './runs/agent-options.js';
+// The testbeds' runs (each in its folder: src/testbeds/<t>/runs/, declared in its descriptor).
+export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './testbeds/restaurant/runs/eval.js';
+export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './testbeds/infobot/runs/eval.js';
+export { airGenerateRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult } from './testbeds/airdialogue/runs/generate.js';
+export { airSelfplayRun, type AirSelfplayOptions, type AirSelfplayResult } from './testbeds/airdialogue/runs/selfplay.js';
+export { generateRestaurantRun, type GenerateHooks, type GenerateResult, type GenerateRestaurantOptions } from './testbeds/restaurant/runs/generate.js';
+export { generateDstc6Run, type GenerateDstc6Options } from './testbeds/dstc6/runs/generate.js';
+export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './testbeds/restaurant/runs/benchmark.js';
 
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';

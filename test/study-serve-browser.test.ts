@@ -49,7 +49,7 @@ async function playOnPage(page: Page, code: string, number: number, shot?: (page
     if (await page.getByTestId('end').isVisible()) break;
     const card = { title: (await texts(page, '#goal-title'))[0] ?? '', lines: await texts(page, '#goal-lines li') };
     const hint = ((await texts(page, '#hint'))[0] ?? '').replace(/^Suggestion: /, '');
-    const agentSaid = (await texts(page, '#log li[data-speaker=agent]')).at(-1) ?? '';
+    const agentSaid = (await texts(page, '#log li[data-speaker=agent] .text')).at(-1) ?? '';
     await page.getByTestId('input').fill(person(card, hint === '' ? undefined : hint, agentSaid));
     if (turn === 1 && shot) await shot(page);
     await page.getByTestId('send').click();
@@ -119,7 +119,7 @@ test('a participant plays two conversations through the page, answers the rating
     await page.getByTestId('input').fill(html);
     await page.getByTestId('send').click();
     await yourTurn(page);
-    assert.equal((await texts(page, '#log li[data-speaker=user]'))[0], html);
+    assert.equal((await texts(page, '#log li[data-speaker=user] .text'))[0], html);
     assert.equal(await page.locator('#log img, #log b').count(), 0);
     assert.notEqual(await page.title(), 'owned');
 

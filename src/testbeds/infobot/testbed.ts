@@ -26,6 +26,7 @@ export const infobot = testbed<InfoBotEnvArgs>({
   // The turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
   turnLimit: (maxTurns) => ({ user: { maxTurns } }),
   cli: { verb: 'infobot' },
+  runs: { 'infobot eval': async () => (await import('./runs/eval.js')).infobotEvalRun },
   llm: { prompt: 'infobot.md', view: async () => (await import('./person.js')).infoBotLlmView },
 });
 
