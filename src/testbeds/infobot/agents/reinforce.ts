@@ -1,7 +1,7 @@
 /**
  * Training of the RL agents (rl-nokb, rl-hard, rl-soft) against the user simulator with REINFORCE
  * (Williams 1992) as in the paper §4.3: batches of B episodes played with actions sampled from the
- * policy; every decision of an episode is reinforced by the episode's return minus the batch-mean
+ * policy; every decision of an episode is reinforced by the episode's return (discounted by γ, `discount`) minus the batch-mean
  * baseline; RMSProp updates with a clipped gradient norm. Every `validateEvery` batches the greedy
  * policy plays a fixed set of validation dialogs (seeds disjoint from training and evaluation) and the
  * best parameters so far are kept. The loop is the generic one of `train/policy-gradient.ts`; this
@@ -377,8 +377,9 @@ interface RlEpisode {
 }
 
 /**
- * Trains an RL agent's policy (module description above): imitation of the rule agent with the
- * same KB access, then REINFORCE with RMSProp, keeping the best validated parameters.
+ * Trains an RL agent's policy (module description above): imitation of a rule agent (`expertAccess`,
+ * `expertInformAfterHeard`), then REINFORCE with RMSProp on the `discount`ed return, keeping the best
+ * validated parameters.
  * Deterministic for given options. Invalid options throw a ConfigError (see `rlTrainOptions`).
  *
  * @example
