@@ -32,6 +32,7 @@ const srcDir = join(root, 'src') + sep;
 const VERBS: readonly [string, string][] = [
   ['eval', 'src/cli/commands/eval.ts'],
   ['benchmark', 'src/cli/commands/benchmark.ts'],
+  ['evaluate', 'src/cli/commands/evaluate.ts'],
 ];
 
 const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });

@@ -13,6 +13,8 @@
  *    does what score.py does (optparse, json.load, rank slots, P@1/2/5). Both must print the same
  *    P@1/2/5 for every file, which the benchmark checks. Each python found is measured (the one
  *    on PATH, its real executable, /usr/bin/python3): interpreters differ by 2× in start-up here.
+ *    Also printed: each scorer's CPU a process above a bare `node -e 0` (the floor), which the
+ *    machine's load moves less than the totals.
  * 3. DSTC6 scoring, 20 files in one process: one `dialogym dstc6 score --result <folder>` call
  *    against one python process scoring the 20 files with the mirror's functions.
  * The result files are the official TF-IDF baseline's rankings (tfidfBaseline), written to a
@@ -175,6 +177,9 @@ const theirs = (exe: string) => (i: number) => [exe, mirror, '--input-result-fil
   ];
   const m = paired(jobs, SUITE_RUNS);
   table(`DSTC6 scoring, one process per file (20 processes, summed), median of ${SUITE_RUNS}`, m, `score.py mirror (${pythons[pythons.length - 1]}), 20 calls`);
+  // what each scorer adds to a process that does nothing (less sensitive to the machine's load than the totals)
+  const floor = (m.get('node -e 0, 20 calls (the floor of a node process per file)') as { cpu: number }).cpu;
+  out(`  CPU a process above node -e 0: ${[...m].filter(([n]) => !n.startsWith('node -e 0')).map(([n, t]) => `${n.replace(/, 20 calls.*$/, '')} ${ms((t.cpu - floor) / files.length)}`).join('; ')}`);
 }
 {
   const pairsFile = join(tmp, 'pairs.json');

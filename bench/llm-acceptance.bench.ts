@@ -15,10 +15,10 @@ import { fileURLToPath } from 'node:url';
 import '../src/index.js';
 import { envs } from '../src/env/env.js';
 import { createAgent } from '../src/agents/registry.js';
-import { llmTransport } from '../src/agents/llm.js';
-import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmTransport } from '../src/llm/agent.js';
+import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/llm/prompts.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { llmUserVoice } from '../src/evaluation/llm-user.js';
+import { llmUserVoice } from '../src/llm/user.js';
 import { LlmClient } from '../src/llm/client.js';
 
 const EPISODES = Number(process.env.LLM_ACCEPT_EPISODES ?? 1000);

@@ -12,8 +12,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import '../src/index.js';
 import { createAgent } from '../src/agents/registry.js';
-import { llmTransport } from '../src/agents/llm.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmTransport } from '../src/llm/agent.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { LlmClient } from '../src/llm/client.js';
 

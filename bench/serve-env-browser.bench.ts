@@ -6,10 +6,14 @@
  * 1…N) by a scripted person that reads only the page's DOM — the goal card, the hint, the agent's
  * last words; as the agent the view's tables and the tool forms — types in the page's input or
  * fills the forms, and reads the outcome off the end screen. Beside it, the simulated user's
- * success with the same agent on the same seeds (`evaluate`, as bench/serve-env.bench.ts).
+ * success with the same agent on the same seeds (`evaluate`, as bench/serve-env.bench.ts); beside
+ * a person playing the agent (restaurant task 5, DSTC6 task 5, AirDialogue, KB-InfoBot), the
+ * built-in agent's where one is named (DSTC6: rules, KB-InfoBot: rule-soft).
  *
  *   npm run bench -- serve-env-browser
- *   npx tsc -p . && node dist/bench/serve-env-browser.bench.js [dialogs]
+ *   npx tsc -p . && node dist/bench/serve-env-browser.bench.js [dialogs] [only]
+ *
+ * `only`: run just the rows whose configuration (first column) holds this text, e.g. `infobot`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,19 +26,22 @@ import type { GoalCard } from '../src/env/person.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { openAgent } from '../src/agents/open.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
 import { launchChromium, noChromium, pageWithErrors } from '../test/browser.js';
 import { pageState, pageSettled, pageOutcome, pageSend, pageNewDialog } from '../test/env-page.js';
-import { airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { agentSidePerson, airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-agent.js';
+import { dstc6AgentParticipant } from '../src/testbeds/dstc6/testing/person-agent.js';
 import { startLlmTestServer } from '../test/llm-server.js';
 import { cliPath } from '../test/shared-data.js';
 
 await import('../src/testbeds/dstc6/index.js');
 const n = Number(process.argv[2] ?? 20);
 if (!Number.isInteger(n) || n < 1) throw new Error(`dialogs: expected a positive integer, got '${process.argv[2]}'`);
+const only = process.argv[3] ?? '';
 if (noChromium) {
   process.stdout.write(`skipped: ${noChromium}\n`);
   process.exit(0);
@@ -118,15 +125,15 @@ try {
     ['infobot-medium-v1', 'rl-soft', infoBotUserParticipant],
     ['airdialogue-v2', 'rules', airUserParticipant],
   ];
-  const skipped: string[] = [];
   for (const [envId, builtin, side] of userSides) {
     const kinds: Array<[string, string[], () => Promise<AgentTransport>]> = [
       [`--agent ${builtin}`, ['--agent', builtin], () => openAgent({ kind: 'builtin', name: builtin })],
       [`--agent-cmd '… agent --agent ${builtin} --stdio'`, ['--agent-cmd', cmd(builtin)], () => openAgent({ kind: 'cmd', command: cmd(builtin) })],
     ];
-    if (envId.startsWith('infobot-')) skipped.push(`${envId} --agent-llm: the LLM test server (test/llm-server.ts) plays only the restaurant/DSTC6 (api_call) and AirDialogue (book) agents, no KB-InfoBot`);
-    else kinds.push(['--agent-llm test-model (test server)', ['--agent-llm', 'test-model', '--llm-url', llm.url], () => openAgent({ kind: 'llm', model: 'test-model', llmUrl: llm.url }, { llmSystem: (req) => llmSystemMessage(req) })]);
+    // The test server plays the rule bot (restaurant, DSTC6), the AirDialogue rule agent, KB-InfoBot's Rule-Soft.
+    kinds.push(['--agent-llm test-model (test server)', ['--agent-llm', 'test-model', '--llm-url', llm.url], () => openAgent({ kind: 'llm', model: 'test-model', llmUrl: llm.url }, { llmSystem: (req) => llmSystemMessage(req) })]);
     for (const [kind, flags, open] of kinds) {
+      if (!`${envId} user, ${kind}`.includes(only)) continue;
       const t0 = Date.now();
       const serve = await startServe(['--env', envId, '--seed', '1', '--timeout', '120000', ...flags]);
       let r: { won: number; failed: number[]; errors: string[] };
@@ -143,11 +150,14 @@ try {
       line(`| ${envId} user, ${kind} | ${n} | ${rate(r.won, r.failed)} | ${rate(n - simFailed.length, simFailed)} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
     }
   }
-  const agentSides: Array<[string, (i: number) => Person]> = [
+  const agentSides: Array<[string, (i: number) => Person, string?]> = [
     ['restaurant-task5-v2', () => restaurantAgentPerson()],
+    ['dstc6-task5-tst1-v2', () => agentSidePerson(dstc6AgentParticipant()), 'rules'],
     ['airdialogue-v2', () => airAgentPerson(createRng(7))],
+    ['infobot-medium-v1', () => agentSidePerson(infoBotAgentParticipant()), 'rule-soft'],
   ];
-  for (const [envId, make] of agentSides) {
+  for (const [envId, make, beside] of agentSides) {
+    if (!`${envId} agent (tool forms)`.includes(only)) continue;
     const t0 = Date.now();
     const serve = await startServe(['--env', envId, '--as', 'agent', '--seed', '1']);
     let r: { won: number; failed: number[]; errors: string[] };
@@ -156,9 +166,16 @@ try {
     } finally {
       await serve.stop();
     }
-    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${rate(r.won, r.failed)} | — | ${((Date.now() - t0) / 1000).toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
+    const s = (Date.now() - t0) / 1000;
+    // Beside a person playing the agent: the built-in agent `beside` with the simulated user on the same seeds.
+    let sim = '—';
+    if (beside !== undefined) {
+      const e = await evaluate(envId, await openAgent({ kind: 'builtin', name: beside }), { episodes: n, seed: 1 });
+      const simFailed = e.records.filter((x) => !x.success).map((x) => x.seed);
+      sim = `${beside}: ${rate(n - simFailed.length, simFailed)}`;
+    }
+    line(`| ${envId} agent (tool forms) vs the simulated user | ${n} | ${rate(r.won, r.failed)} | ${sim} | ${s.toFixed(0)} |${r.errors.length > 0 ? ` console errors: ${r.errors.join('; ').slice(0, 200)}` : ''}`);
   }
-  for (const s of skipped) line(`\nskipped: ${s}`);
 } finally {
   await context.close();
   await llm.close();

@@ -14,7 +14,7 @@ import type { GoalCard } from '../src/env/person.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { openAgent } from '../src/agents/open.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { EnvSession, type SessionState } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';

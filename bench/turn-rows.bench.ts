@@ -9,12 +9,14 @@
  *
  * TURN_SET=learned: the learned models' rows instead — AirDialogue self-play of the learned agent
  * and customer, `airdialogue eval` with BLEU (greedy decoding of every turn), RL self-play
- * fine-tuning, one supervised epoch (`--workers 1`: the CPU of one thread), HCN on bAbI task 6 —
+ * fine-tuning, one supervised epoch (`--workers 1`: the CPU of one thread), KB-InfoBot's e2e-soft
+ * training by the recipe of docs/infobot.md (medium, seed 1), HCN on bAbI task 6 —
  * on a model file trained first by this build (one epoch on the sample); where both builds must
- * write the same bytes (self-play's --json, the RL model file) that is checked.
+ * write the same bytes (self-play's --json, the RL model file, the e2e-soft policy) that is checked.
  *
  *   BEFORE=/tmp/base TURN_ROUNDS=3 node dist/bench/turn-rows.bench.js
  *   BEFORE=/tmp/base TURN_SET=learned node dist/bench/turn-rows.bench.js
+ *   BEFORE=/tmp/base TURN_SET=learned TURN_ONLY='e2e|RL' node dist/bench/turn-rows.bench.js   (rows whose name matches)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -44,6 +46,7 @@ const learned: { name: string; args: (out: string) => string[]; same?: string }[
   { name: 'AirDialogue self-play, learned agent and customer, 100 episodes', args: (out) => ['airdialogue', 'selfplay', '--agent', model, '--customer', model, '--episodes', '100', '--seed', '1', '--transcripts', join(out, 'selfplay.jsonl')], same: 'selfplay.jsonl' },
   { name: 'AirDialogue eval with BLEU, 60 dev dialogues', args: () => ['airdialogue', 'eval', '--model', model, '--data', join(air, 'dev_data.json'), '--kb', join(air, 'dev_kb.json'), '--max-dialogues', '60'] },
   { name: 'AirDialogue RL self-play fine-tuning, 48 episodes', args: (out) => ['airdialogue', 'rl', '--init', model, '--out', join(out, 'rl.dgm'), '--episodes', '48', '--data', join(air, 'train_data.json'), '--kb', join(air, 'train_kb.json')], same: 'rl.dgm' },
+  { name: 'KB-InfoBot e2e-soft training, the recipe (medium, seed 1)', args: (out) => ['infobot', 'train', '--agent', 'e2e-soft', '--split', 'medium', '--residual', '--reask-lost', '--temperatures', '1,3', '--validation-temperature', '3', '--validation-episodes', '1000', '--seed', '1', '--out', join(out, 'e2e.dgm')], same: 'e2e.dgm' },
   { name: 'HCN train, bAbI task 6, 2 epochs', args: (out) => ['babi', 'train', '--model', 'hcn', '--train', 'babi:task6-trn', '--dev', 'babi:task6-dev', '--candidates', 'babi:task6-candidates', '--kb', 'babi:task6-kb', '--out', join(out, 'hcn.dgm'), '--epochs', '2', '--patience', '0'], same: 'hcn.dgm' },
 ];
 /** Each row: its name and its arguments (`out(root)`: a file or folder of that build's own). */
@@ -55,7 +58,8 @@ const table: { name: string; args: (out: string) => string[]; same?: string }[] 
   { name: 'AirDialogue score, those 5,000', args: (out) => ['airdialogue', 'score', '--data', join(out, 'air', 'data.json'), '--kb', join(out, 'air', 'kb.json')] },
   { name: 'env steps: evaluate restaurant-task5-v1, rules, 2,000 episodes', args: () => ['evaluate', '--env', 'restaurant-task5-v1', '--agent', 'rules', '--episodes', '2000'] },
 ];
-const rows = process.env.TURN_SET === 'learned' ? learned : table;
+const only = process.env.TURN_ONLY ? new RegExp(process.env.TURN_ONLY, 'i') : null;
+const rows = (process.env.TURN_SET === 'learned' ? learned : table).filter((r) => !only || only.test(r.name));
 
 function run(root: string, out: string, args: string[]): number {
   const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'node', cli(root), ...args], { encoding: 'utf8', env: { ...process.env, DIALOGYM_DATA: data } });
@@ -68,7 +72,7 @@ const outs = { before: join(dir, 'before'), after: join(dir, 'after') };
 const cpu = { before: rows.map((): number[] => []), after: rows.map((): number[] => []) };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 for (const o of Object.values(outs)) mkdirSync(o, { recursive: true });
-if (rows === learned) {
+if (process.env.TURN_SET === 'learned' && rows.some((r) => r.name.startsWith('AirDialogue'))) {
   process.stdout.write(`training ${model} with this build (one epoch on the sample)…\n`);
   run(after, dir, ['airdialogue', 'train', '--data', join(air, 'train_data.json'), '--kb', join(air, 'train_kb.json'), '--dev-data', join(air, 'dev_data.json'), '--dev-kb', join(air, 'dev_kb.json'), '--max-dev-dialogues', '50', '--min-count', '3', '--epochs', '1', '--out', model]);
 }

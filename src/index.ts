@@ -41,7 +41,7 @@ export { beforeProcessExit, processDone } from './core/exit.js';
 
 // Environments (Gymnasium-style).
 export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';
-export { TurnLimit, withTurnLimit } from './env/turn-limit.js';
+export { TurnLimit, withTurnLimit, declareTurnLimit, turnLimitOf, sessionTurnLimit } from './env/turn-limit.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
 export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/person.js';
@@ -82,12 +82,18 @@ export { evaluateDialogs, type Prediction, type EvaluateOptions } from './ranker
 
 // Runs: what the CLI's verbs compute, as library functions (src/runs/; docs/library.md).
 export { checkRunOptions, defineRun, wholeParts, type RunDefinition, type RunPart, type RunParts, type RunSpec } from './runs/run.js';
-export { loadRun, runIds } from './runs/index.js';
-export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './runs/eval.js';
-export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './runs/infobot-eval.js';
-export { airGenerateRun, airSelfplayRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from './runs/airdialogue.js';
-export { generateRestaurantRun, generateDstc6Run, type GenerateHooks, type GenerateResult, type GenerateRestaurantOptions, type GenerateDstc6Options } from './runs/generate.js';
-export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './runs/benchmark.js';
+export { loadRun, runIds, declareRuns, type AnyRun, type RunEntries } from './runs/index.js';
+export { declareKb, kbOf, kbTestbeds, type KbFile } from './runs/kb.js';
+export { evaluateRun, type EvaluateRunOptions, type EvaluateRunHooks, type EvaluateRunResult, type EvaluateRunSummary } from './runs/evaluate.js';
+export { openRunAgent, openLlmUserVoice, llmClientOptionsOf, promptFileText, type LlmConnection, type RunAgentOptions } from './runs/agent-options.js';
+// The testbeds' runs (each in its folder: src/testbeds/<t>/runs/, declared in its descriptor).
+export { evalRun, type EvalOptions, type EvalHooks, type EvalResult } from './testbeds/restaurant/runs/eval.js';
+export { infobotEvalRun, type InfobotEvalOptions, type InfobotEvalHooks } from './testbeds/infobot/runs/eval.js';
+export { airGenerateRun, type AirRunHooks, type AirGenerateOptions, type AirGenerateResult } from './testbeds/airdialogue/runs/generate.js';
+export { airSelfplayRun, type AirSelfplayOptions, type AirSelfplayResult } from './testbeds/airdialogue/runs/selfplay.js';
+export { generateRestaurantRun, type GenerateHooks, type GenerateResult, type GenerateRestaurantOptions } from './testbeds/restaurant/runs/generate.js';
+export { generateDstc6Run, type GenerateDstc6Options } from './testbeds/dstc6/runs/generate.js';
+export { benchmarkRun, type BenchmarkRunOptions, type BenchmarkRunHooks, type BenchmarkPlan, type BenchmarkRunResult } from './testbeds/restaurant/runs/benchmark.js';
 
 // Metrics.
 export { accuracy, precisionAtK, meanReciprocalRank, orderByScore, rankOfIndex, type AccuracyState, type PrecisionAtKState, type MrrState } from './metrics/ranking.js';
@@ -98,7 +104,7 @@ export { AGENT_PROTOCOL, AgentError, DEFAULT_MAX_REPLY_BYTES, type AgentRequest,
 export { localTransport, type Agent, type AgentAction, type AgentConnection, type AgentTransport } from './agents/agent.js';
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
-export { agents, agentNames, createAgent, loadAgent, players, Players, declareLlmSection, llmSectionOf, type LlmSection, type AgentFamily, type AgentOptions } from './agents/registry.js';
+export { agents, agentNames, createAgent, loadAgent, players, Players, type AgentFamily, type AgentOptions } from './agents/registry.js';
 export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './agents/open.js';
 export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
@@ -113,8 +119,8 @@ export { turnsChartSvg } from './study/chart.js';
 export { LlmClient, LlmError, type LlmClientOptions, type LlmStats, type ChatRequest, type ChatReply } from './llm/client.js';
 export { ResponseCache } from './llm/cache.js';
 export type { TokenUsage } from './llm/usage.js';
-export { llmTransport, type LlmTransportOptions } from './agents/llm.js';
-export { llmSystemMessage, llmUserSystemMessage, llmUserPrompt } from './builtin-agents/llm.js';
+export { llmTransport, type LlmTransportOptions } from './llm/agent.js';
+export { llmSystemMessage, llmUserSystemMessage, llmUserPrompt, declareLlmSection, llmSectionOf, loadLlmSections, type LlmSection, type LlmView } from './llm/prompts.js';
 export { exportDataset, readPlayedEpisodes, MixedEnvsError, type ExportDatasetOptions, type ExportDatasetResult, type PlacedEpisode } from './evaluation/export-dataset.js';
-export { llmUserVoice, type LlmUserOptions } from './evaluation/llm-user.js';
+export { llmUserVoice, type LlmUserOptions } from './llm/user.js';
 export type { UserVoice, UserVoiceSession, UserTurn } from './evaluation/user-voice.js';

@@ -181,6 +181,18 @@ test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJ
   }
 });
 
+test("a plain dstc6 score sets V8's flags without loading node:v8, and Node's deprecation of process.binding prints nothing", () => {
+  const probe = join(tmp, 'probe.cjs');
+  // at exit, on stderr: whether node:v8 was loaded (stderr is then exactly that: a warning would break the JSON)
+  writeFileSync(probe, `process.on('exit', () => process.stderr.write(JSON.stringify({ v8: process.moduleLoadList.includes('NativeModule v8') })));\n`);
+  for (const flags of [[], ['--pending-deprecation'], ['--throw-deprecation']]) {
+    const r = spawnSync(process.execPath, [...flags, '--require', probe, binPath, 'dstc6', 'score', '--result', tiny, '--truth', tiny], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^Precision @1: 1\.0\n/);
+    assert.deepEqual(JSON.parse(r.stderr), { v8: false }, `${flags.join(' ')}: ${r.stderr}`);
+  }
+});
+
 test('the CommonJS entry prints what the ES module CLI prints (stdout, stderr, exit code)', () => {
   const bin = (args: readonly string[]): unknown => {
     const r = spawnSync(process.execPath, [binPath, ...args], { encoding: 'utf8' });

@@ -6,12 +6,13 @@
  *   entry = '{' '"dialog_id"' ':' id ',' '"lst_candidate_id"' ':' '[' (cand (',' cand)*)? ']' '}'
  *   cand  = '{' '"candidate_id"' ':' id ',' '"rank"' ':' rank '}'
  *   id    = '"' 1–200 bytes of printable ASCII but '"' and '\\' '"';  rank = [1-9][0-9]* ≤ 1,000,000, not followed by '.', 'e' or 'E'
- * at most 100,000 candidates an entry. Functions: str(p), scan(n, out); whitespace skips and key
+ * at most 100,000 candidates an entry. Functions: str(p), scan(b, n, out), and for scoring a
+ * result against a truth file both tabled in memory eq, find (a hash table of the truth's dialog
+ * ids), truth and match (exported: scan, truth, match); whitespace skips and key
  * matches are written inline in scan (Liftoff, the baseline compiler the CLI's fast path keeps
  * WebAssembly on, does not inline calls: a call per token cost a third of the scan).
  */
 import { get, leb, section, set, sleb, vec } from '../src/nn/wasm.js';
-import { INPUT } from '../src/testbeds/dstc6/score-scan.cjs';
 
 const k = (n: number): number[] => [0x41, ...sleb(n)];
 const call = (f: number): number[] => [0x10, f];
@@ -21,8 +22,8 @@ const [EQ, NE, LT_U, GT_U, ADD, SUB, MUL, OR] = [0x46, 0x47, 0x49, 0x4b, 0x6a, 0
 const [BLOCK, LOOP, IF, END, BR, BR_IF, RETURN, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x0f, 0x40];
 /** `if (cond) return -1`. */
 const failIf = (cond: number[]): number[] => [...cond, IF, VOID, ...k(-1), RETURN, END];
-const [STR, SCAN] = [0, 1];
-/** The keys, quotes included, at the start of memory (the file follows at INPUT). */
+const [STR, SCAN, EQ_SPAN, FIND, TRUTH, MATCH] = [0, 1, 2, 3, 4, 5];
+/** The keys, quotes included, at the start of memory (the files follow them: score-scan.cts INPUT). */
 const KEY_TEXT = '"dialog_id""lst_candidate_id""candidate_id""rank"';
 const [DIALOG_ID, LST, CANDIDATE_ID, RANK] = [0, 11, 29, 43];
 
@@ -66,12 +67,12 @@ function strBody(): number[] {
 }
 
 /**
- * scan(n, out): the entries of the n bytes at INPUT, or -1 when they are not a result file in the
+ * scan(b, n, out): the entries of the n bytes at b, or -1 when they are not a result file in the
  * plain spelling; the table at out: per entry dialog_id start and end, its candidates' count,
  * then per candidate candidate_id start and end and rank (i32 each; offsets in memory).
  */
 function scanBody(): number[] {
-  const [N, OUT, P, W, ENTRIES, CNT, CPTR, R, C, S, T] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const [B, N, OUT, P, W, ENTRIES, CNT, CPTR, R, C, S, T] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
   const ws = (extra: number): number[] => [...(extra === 0 ? [] : [...get(P), ...k(extra), ADD, ...set(P)]), ...wsInline(P, T)];
   const expect = (ch: string): number[] => failIf([...get(P), ...LOAD8, ...k(ch.charCodeAt(0)), NE]);
   const at = (ch: string): number[] => [...get(P), ...LOAD8, ...k(ch.charCodeAt(0)), EQ];
@@ -123,24 +124,177 @@ function scanBody(): number[] {
   ];
   return [
     ...vec([[9, 0x7f]]),
-    ...k(INPUT), ...set(P), ...ws(0),
+    ...get(B), ...set(P), ...ws(0),
     ...expect('['), ...ws(1),
     ...get(OUT), ...set(W),
     BLOCK, VOID, ...at(']'), BR_IF, 0, LOOP, VOID, ...entry, END, END,
     ...ws(1),
-    ...failIf([...get(P), ...get(N), ...k(INPUT), ADD, NE]),
+    ...failIf([...get(P), ...get(N), ...get(B), ADD, NE]),
     ...get(ENTRIES), END,
+  ];
+}
+
+const [AND, XOR, SHL, EQZ, GE_U, TEE] = [0x71, 0x73, 0x74, 0x45, 0x4f, 0x22];
+const load = (offset: number): number[] => [0x28, 2, ...leb(offset)];
+/** `local = local + n`. */
+const inc = (local: number, n: number): number[] => [...get(local), ...k(n), ADD, ...set(local)];
+/**
+ * `while (cond) { body; step }`: in `body`, `br depth+1` leaves the loop and `br depth` goes on
+ * to the step (depth: the blocks `body` opened around the branch).
+ */
+const loopWhile = (cond: number[], body: number[], step: number[]): number[] => [
+  BLOCK, VOID, LOOP, VOID,
+  ...cond, EQZ, BR_IF, 1,
+  BLOCK, VOID, ...body, END,
+  ...step, BR, 0,
+  END, END,
+];
+
+/** eq(a, ae, b, be): 1 when the bytes [a, ae) are those of [b, be), else 0. */
+function eqBody(): number[] {
+  const [A, AE, BB, BE] = [0, 1, 2, 3];
+  return [
+    ...vec([]),
+    ...get(AE), ...get(A), SUB, ...get(BE), ...get(BB), SUB, NE, IF, VOID, ...k(0), RETURN, END,
+    ...loopWhile(
+      [...get(A), ...get(AE), LT_U],
+      [...get(A), ...LOAD8, ...get(BB), ...LOAD8, NE, IF, VOID, ...k(0), RETURN, END],
+      [...inc(A, 1), ...inc(BB, 1)],
+    ),
+    ...k(1), END,
+  ];
+}
+
+/**
+ * find(s, e, h, mask, ans): the address of the slot of the id [s, e) in the hash table at h
+ * (mask + 1 slots of an i32: 0 empty, else 1 + the truth entry whose id it is, that entry's
+ * id span at ans + 16 × entry), or of the empty slot where it goes. FNV-1a over the bytes,
+ * linear probing.
+ */
+function findBody(): number[] {
+  const [S_, E, H, MASK, ANS, X, P, V] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const slot = [...get(H), ...get(X), ...get(MASK), AND, ...k(2), SHL, ADD];
+  return [
+    ...vec([[3, 0x7f]]),
+    ...k(0x811c9dc5 | 0), ...set(X),
+    ...get(S_), ...set(P),
+    ...loopWhile(
+      [...get(P), ...get(E), LT_U],
+      [...get(X), ...get(P), ...LOAD8, XOR, ...k(16777619), MUL, ...set(X)],
+      inc(P, 1),
+    ),
+    LOOP, VOID,
+    ...slot, ...load(0), TEE, ...leb(V), EQZ, IF, VOID, ...slot, RETURN, END,
+    ...get(S_), ...get(E),
+    ...get(ANS), ...get(V), ...k(1), SUB, ...k(4), SHL, ADD, ...load(0),
+    ...get(ANS), ...get(V), ...k(1), SUB, ...k(4), SHL, ADD, ...load(4),
+    ...call(EQ_SPAN), IF, VOID, ...slot, RETURN, END,
+    ...inc(X, 1), BR, 0,
+    END,
+    ...k(0), END,
+  ];
+}
+
+/**
+ * truth(t, te, h, mask, ans): reads the te entries of a truth file's table at t: per entry, at
+ * ans + 16 × entry, its dialog_id span and the candidate_id span of its answer (its last
+ * candidate of rank 1), and its id in the hash table at h (zeroed by the caller); 0, or -1 when
+ * an entry has no rank-1 candidate or a dialog_id is there twice.
+ */
+function truthBody(): number[] {
+  const [T_, TE, H, MASK, ANS, Q, E, END_, ONE, A, ADDR] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  return [
+    ...vec([[6, 0x7f]]),
+    ...get(T_), ...set(Q),
+    ...k(0), ...set(E),
+    ...loopWhile(
+      [...get(E), ...get(TE), LT_U],
+      [
+        ...get(Q), ...k(12), ADD, ...get(Q), ...load(8), ...k(12), MUL, ADD, ...set(END_),
+        ...get(ANS), ...get(E), ...k(4), SHL, ADD, ...set(A),
+        ...get(A), ...get(Q), ...load(0), ...store(0),
+        ...get(A), ...get(Q), ...load(4), ...store(4),
+        ...k(0), ...set(ONE),
+        ...inc(Q, 12),
+        ...loopWhile(
+          [...get(Q), ...get(END_), LT_U],
+          [...get(Q), ...load(8), ...k(1), EQ, IF, VOID, ...get(Q), ...set(ONE), END],
+          inc(Q, 12),
+        ),
+        ...failIf([...get(ONE), EQZ]),
+        ...get(A), ...get(ONE), ...load(0), ...store(8),
+        ...get(A), ...get(ONE), ...load(4), ...store(12),
+        ...get(A), ...load(0), ...get(A), ...load(4), ...get(H), ...get(MASK), ...get(ANS), ...call(FIND), TEE, ...leb(ADDR),
+        ...load(0), IF, VOID, ...k(-1), RETURN, END,
+        ...get(ADDR), ...get(E), ...k(1), ADD, ...store(0),
+      ],
+      inc(E, 1),
+    ),
+    ...k(0), END,
+  ];
+}
+
+/**
+ * match(r, re, nb, h, mask, ans, ranks): scores the re entries of a result file's table at r
+ * against the truth read by `truth` (h, mask, ans): for each entry, the rank of its dialog's
+ * answer as score-scan.cts `rankOfAnswer` reads it (0: none) plus 1 is written at ranks + 4 ×
+ * the truth entry (the last listing of a dialog wins; the caller zeroes ranks: 0 is a dialog not
+ * listed). Returns how many listings repeat a dialog, or -2 when a dialog_id is not in the
+ * truth (the caller's Map walk counts those).
+ */
+function matchBody(): number[] {
+  const [R_, RE, NB, H, MASK, ANS, RANKS, Q, E, END_, V, AS, AE, BEST, I, J, RI, OV, DUP, SLOT] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+  const isAnswer = (at: number): number[] => [...get(at), ...load(0), ...get(at), ...load(4), ...get(AS), ...get(AE), ...call(EQ_SPAN)];
+  // one candidate i: skipped (br 0 to the step) unless it can be the best slot holding the answer
+  const candidate = [
+    ...get(I), ...load(8), TEE, ...leb(RI), ...get(NB), GT_U, BR_IF, 0,
+    ...get(BEST), ...k(0), NE, ...get(RI), ...get(BEST), GE_U, AND, BR_IF, 0,
+    ...isAnswer(I), EQZ, BR_IF, 0,
+    ...k(0), ...set(OV),
+    ...get(I), ...k(12), ADD, ...set(J),
+    ...loopWhile(
+      [...get(J), ...get(END_), LT_U, ...get(OV), EQZ, AND],
+      [...get(J), ...load(8), ...get(RI), EQ, IF, VOID, ...isAnswer(J), EQZ, ...set(OV), END],
+      inc(J, 12),
+    ),
+    ...get(OV), EQZ, IF, VOID, ...get(RI), ...set(BEST), END,
+  ];
+  return [
+    ...vec([[13, 0x7f]]),
+    ...get(R_), ...set(Q),
+    ...k(0), ...set(E),
+    ...k(0), ...set(DUP),
+    ...loopWhile(
+      [...get(E), ...get(RE), LT_U],
+      [
+        ...get(Q), ...k(12), ADD, ...get(Q), ...load(8), ...k(12), MUL, ADD, ...set(END_),
+        ...get(Q), ...load(0), ...get(Q), ...load(4), ...get(H), ...get(MASK), ...get(ANS), ...call(FIND), ...load(0), TEE, ...leb(V),
+        EQZ, IF, VOID, ...k(-2), RETURN, END,
+        ...get(ANS), ...get(V), ...k(1), SUB, ...k(4), SHL, ADD, TEE, ...leb(AS), ...load(12), ...set(AE),
+        ...get(AS), ...load(8), ...set(AS),
+        ...k(0), ...set(BEST),
+        ...get(Q), ...k(12), ADD, ...set(I),
+        ...loopWhile([...get(I), ...get(END_), LT_U], candidate, inc(I, 12)),
+        ...get(RANKS), ...get(V), ...k(1), SUB, ...k(2), SHL, ADD, TEE, ...leb(SLOT), ...load(0),
+        IF, VOID, ...inc(DUP, 1), END,
+        ...get(SLOT), ...get(BEST), ...k(1), ADD, ...store(0),
+        ...get(END_), ...set(Q),
+      ],
+      inc(E, 1),
+    ),
+    ...get(DUP), END,
   ];
 }
 
 export function scannerBytes(): Uint8Array {
   const I32 = 0x7f;
   const fn = (params: number): number[] => [0x60, ...vec(new Array<number[]>(params).fill([I32])), 1, I32];
-  const types = section(1, vec([fn(1), fn(2)]));
+  const types = section(1, vec([fn(1), fn(3), fn(4), fn(5), fn(7)]));
   const imports = section(2, vec([[1, 0x65, 1, 0x6d, 0x02, 0x00, 0x01]])); // memory e.m, at least 1 page
-  const funcs = section(3, vec([[0], [1]]));
-  const exports = section(7, vec([[4, ...Buffer.from('scan'), 0x00, SCAN]]));
-  const code = section(10, vec([strBody(), scanBody()].map((b) => [...leb(b.length), ...b])));
+  const funcs = section(3, vec([[0], [1], [2], [3], [3], [4]]));
+  const name = (s: string, f: number): number[] => [s.length, ...Buffer.from(s), 0x00, f];
+  const exports = section(7, vec([name('scan', SCAN), name('truth', TRUTH), name('match', MATCH)]));
+  const code = section(10, vec([strBody(), scanBody(), eqBody(), findBody(), truthBody(), matchBody()].map((b) => [...leb(b.length), ...b])));
   const data = section(11, vec([[0x00, ...k(0), END, ...leb(KEY_TEXT.length), ...Buffer.from(KEY_TEXT)]]));
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code, ...data]);
 }

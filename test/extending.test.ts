@@ -2,13 +2,15 @@
  * docs/extending.md is true: its toy testbed, taken from the page's code blocks, is added to a
  * temporary copy of the repository by writing its folder and one line of the list
  * (src/testbeds/index.ts) — `git diff` there shows nothing else — type-checks against the real
- * sources, and then works: `checkEnv`, `evaluate` (library and CLI, with the toy's built-in agent),
+ * sources, and then works: `checkEnv`, `evaluate` (library and CLI, with the toy's built-in agent,
+ * and `--agent-llm` with the prompt and context of the toy's LLM section, no `--system-prompt`),
  * `env-server` (HTTP) and `serve --env` (a person plays the agent through the page's API). The copy runs the repository's build (dist/src) with the toy's files and
  * the list transpiled into it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,6 +50,40 @@ function listening(p: ChildProcess, re: RegExp): Promise<string> {
     });
     p.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });
+}
+
+/** Runs a command to its end without blocking the event loop (a server of this process answers it). */
+function run(args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * A local Chat Completions endpoint that plays the toy: it records each request's messages and
+ * answers with the last word of the user's last message (the word asked for).
+ */
+async function toyModelServer(): Promise<{ url: string; requests: { role: string; content: string }[][]; close: () => Promise<void> }> {
+  const requests: { role: string; content: string }[][] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const messages = (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages;
+      requests.push(messages);
+      const word = [...messages].reverse().find((m) => m.role === 'user')?.content.split(' ').pop() ?? '';
+      const completion = { id: `c${requests.length}`, object: 'chat.completion', created: 0, model: 'toy', choices: [{ index: 0, message: { role: 'assistant', content: word }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -127,6 +163,20 @@ test('the toy testbed of docs/extending.md: its folder and one list line, then c
     const rules = spawnSync(process.execPath, [cli, 'evaluate', '--env', 'toy-echo-v0', '--agent', 'rules', '--episodes', '2'], { encoding: 'utf8' });
     assert.equal(rules.status, 2);
     assert.equal(rules.stderr, "error: rules: not an agent of toy-echo-v0 (its agents: parrot)\n");
+
+    // --agent-llm: the toy's LLM section gives the prompt and the context (no --system-prompt).
+    const model = await toyModelServer();
+    try {
+      const llm = await run([cli, 'evaluate', '--env', 'toy-echo-v0', '--agent-llm', 'toy', '--llm-url', model.url, '--episodes', '3', '--json']);
+      assert.equal(llm.status, 0, llm.stderr);
+      assert.equal((JSON.parse(llm.stdout) as { success: number }).success, 1);
+      assert.equal(model.requests.length, 3);
+      const [system, user] = model.requests[0] ?? [];
+      assert.deepEqual(system, { role: 'system', content: 'You play a word game. The user asks for a word: answer with that word alone.\n\n## Context\n\nThe user asks for one of these words: apple, river, violet, orbit, lantern.' });
+      assert.match(user?.content ?? '', /^please say (apple|river|violet|orbit|lantern)$/);
+    } finally {
+      await model.close();
+    }
 
     // env-server: the guide's command (on a free port); a session plays an episode over HTTP.
     assert.equal(serverCmd, 'env-server --port 8090');

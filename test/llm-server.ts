@@ -9,7 +9,9 @@
  * it rebuilds from the messages, as docs/llm.md's mapping describes it: the rule bot when the tools
  * hold `api_call` (restaurant and DSTC6 envs; the system message's `## Context` holds KB lines shown
  * before the dialog), the AirDialogue rule agent when they hold `book` (the context holds the
- * reservation and the flight table). It replays the agent over the whole conversation and counts
+ * reservation and the flight table), KB-InfoBot's Rule-Soft agent when they hold `request` and
+ * `inform` (the context holds the movie table; the agent's KB is rebuilt from it, its vocabulary the
+ * values the table shows, its split from the number of rows). It replays the agent over the whole conversation and counts
  * every earlier assistant message that is not what the agent said (`mismatches`): a faithful
  * mapping gives none, and the success of the agent in process.
  *
@@ -36,6 +38,11 @@ import { fill, NO_MORE_UPDATES, REQUEST_OPENERS, SLOT_PHRASES, UPDATE_OPENERS } 
 import type { CliRun } from './cli.js';
 import { cliPath } from './shared-data.js';
 import { ANSWERS as DSTC6_ANSWERS, FRIEND_PREFIXES, SLOT_PHRASES as DSTC6_SLOT_PHRASES, fillPattern } from '../src/testbeds/dstc6/patterns-dstc6.js';
+import { MISSING, MovieKb } from '../src/testbeds/infobot/movie-kb.js';
+import { M, REWARDS, SLOTS, SPLITS, SPLIT_SPECS } from '../src/testbeds/infobot/slots.js';
+import { ValueIndex } from '../src/testbeds/infobot/tracker.js';
+import { RuleAgent } from '../src/testbeds/infobot/agents/rule-agents.js';
+import type { InfoBotAction } from '../src/testbeds/infobot/acts.js';
 
 /** The AirDialogue customer policy the test LLM user plays (airdialogue-v2's). */
 const AIR_CUSTOMER = 'lexicon';
@@ -286,6 +293,68 @@ function answerAirDialogue(messages: readonly Json[], mismatches: string[]): Ans
   return moveAnswer(move, messages);
 }
 
+const movieKbs = new Map<string, MovieKb>();
+
+/**
+ * The agent's movie KB of a KB-InfoBot context (the markdown table of the testbed's LLM view, infobot/person.ts: `row`,
+ * `title`, then a column per slot, missing values empty): what the model sees, so the vocabulary of
+ * a slot is the values its column shows, sorted (as the generated KBs' are). Built once per context.
+ */
+function movieKbOf(context: string): MovieKb {
+  let kb = movieKbs.get(context);
+  if (kb !== undefined) return kb;
+  const lines = context.split('\n').filter((l) => l.startsWith('|'));
+  const cellsOf = (l: string): string[] => l.slice(1, l.endsWith('|') ? -1 : undefined).split('|').map((c) => c.trim());
+  const header = cellsOf(lines[0] ?? '');
+  const at = SLOTS.map((slot) => header.indexOf(slot));
+  if (header[0] !== 'row' || header[1] !== 'title' || at.some((i) => i < 0)) throw new Error(`the context has no movie table (header ${JSON.stringify(lines[0] ?? '')})`);
+  const rows = lines.slice(2).map(cellsOf);
+  rows.forEach((r, i) => {
+    if (r[0] !== String(i) || r.length !== header.length) throw new Error(`movie table row ${i}: ${JSON.stringify(r.join(' | ').slice(0, 80))}`);
+  });
+  const vocab = at.map((c) => [...new Set(rows.map((r) => r[c] as string).filter((v) => v !== ''))].sort());
+  const index = vocab.map((v) => new Map(v.map((x, k) => [x, k])));
+  const cells = new Int32Array(rows.length * M);
+  rows.forEach((r, i) => at.forEach((c, j) => (cells[i * M + j] = r[c] === '' ? MISSING : (index[j]?.get(r[c] as string) as number))));
+  kb = new MovieKb(rows.map((r) => r[1] as string), vocab, cells);
+  movieKbs.set(context, kb);
+  return kb;
+}
+
+/** An InfoBot action as the assistant message's tool call (name, arguments as JSON). */
+function infoBotCall(a: InfoBotAction): { name: string; arguments: string } {
+  return a.act === 'request' ? { name: 'request', arguments: JSON.stringify({ slot: a.slot }) } : { name: 'inform', arguments: JSON.stringify({ results: a.results }) };
+}
+
+/**
+ * KB-InfoBot: the Rule-Soft agent (its split's thresholds) on the user's utterances, its KB the
+ * context's movie table; its ties broken by a stream seeded from the context and the first user
+ * message, so that every request of a conversation replays the same agent.
+ */
+function answerInfoBot(messages: readonly Json[], mismatches: string[]): Answer {
+  const context = contextOf(messages);
+  const kb = movieKbOf(context);
+  const split = SPLITS.find((s) => SPLIT_SPECS[s].movies === kb.n) ?? 'medium';
+  const agent = new RuleAgent({ kb, full: kb, index: new ValueIndex(kb.vocab), split, successMaxRank: REWARDS.successMaxRank }, 'soft');
+  const first = messages.find((m) => m['role'] === 'user');
+  agent.begin(createRng(hashString(`${context}#${textOf(first?.['content'])}`)).fork('agent'));
+  let action: InfoBotAction | undefined;
+  let turn = 0;
+  for (const m of messages.slice(1)) {
+    if (m['role'] === 'user') action = agent.act(textOf(m['content']));
+    else if (m['role'] === 'assistant' && action) {
+      const want = infoBotCall(action);
+      const call = (m['tool_calls'] as unknown[] | undefined)?.[0];
+      const got = call === undefined ? { name: '', arguments: JSON.stringify(textOf(m['content'])) } : { name: String(((call as Json)['function'] as Json)['name']), arguments: JSON.stringify(argsOf(call)) };
+      if (want.name !== got.name || want.arguments !== got.arguments) mismatches.push(`turn ${turn}: the agent calls ${want.name}${want.arguments}, the conversation has ${got.name}${got.arguments.slice(0, 200)}`);
+      turn++;
+      action = undefined;
+    }
+  }
+  if (!action) throw new Error('the conversation does not end with a user message');
+  return { content: null, tool_calls: [{ id: callId(messages), type: 'function', function: infoBotCall(action) }] };
+}
+
 /** The goal section of an LLM user's system message (`## Your goal`), as `label → value`. */
 function userGoal(messages: readonly Json[]): Map<string, string> | undefined {
   const sys = messages[0]?.['role'] === 'system' ? textOf(messages[0]['content']) : '';
@@ -343,7 +412,7 @@ type CallSlot = keyof typeof DSTC6_ANSWERS;
 
 const SLOT_OF: Readonly<Record<string, CallSlot>> = { cuisine: 'cuisine', location: 'location', 'number of people': 'number', 'price range': 'price', atmosphere: 'atmosphere', 'dietary restrictions': 'restrictions' };
 
-/** `cuisine thai, number of people two` → the slots and values (the goal's and the instructions' wording, builtin-agents/llm.ts). */
+/** `cuisine thai, number of people two` → the slots and values (the goal's and the instructions' wording, llm/prompts.ts and the testbed's LLM view). */
 function slotValues(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of text.split(', ')) {
@@ -362,7 +431,7 @@ function dstc6Phrase(rng: Rng, patterns: readonly string[], value: string): stri
 /**
  * The LLM user of the restaurant and DSTC6 envs: the template user's words (the bAbI user's
  * language, the DSTC6 patterns when its goal has an atmosphere) for the act its last message tells
- * (`[Now: …]`, as builtin-agents/llm.ts words the environment's `info.userAct`).
+ * (`[Now: …]`, as llm/prompts.ts words the environment's `info.userAct`).
  */
 function answerRestaurantUser(messages: readonly Json[], goal: Map<string, string>): Answer {
   const last = textOf(messages.at(-1)?.['content']);
@@ -404,7 +473,8 @@ function answer(b: Json, mismatches: string[]): Answer {
   const names = tools.map((t) => t.function.name);
   if (names.includes('api_call')) return answerRestaurant(messages, tools, mismatches);
   if (names.includes('book')) return answerAirDialogue(messages, mismatches);
-  return { content: `I can play the restaurant and AirDialogue agents only (tools: ${names.join(', ') || 'none'})` };
+  if (names.includes('request') && names.includes('inform')) return answerInfoBot(messages, mismatches);
+  return { content: `I can play the restaurant, AirDialogue and KB-InfoBot agents only (tools: ${names.join(', ') || 'none'})` };
 }
 
 /** A token count for the accounting: one per 4 characters, at least 1. */

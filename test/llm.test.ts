@@ -14,8 +14,8 @@ import '../src/index.js';
 import { createAgent } from '../src/agents/registry.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { checkSchema } from '../src/formats/schema.js';
-import { llmTransport } from '../src/agents/llm.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmTransport } from '../src/llm/agent.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { LlmClient } from '../src/llm/client.js';
 import { oneLineError, type CliRun } from './cli.js';
@@ -26,7 +26,8 @@ const dir = mkdtempSync(join(tmpdir(), 'dialogym-llm-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 
-const CASES: ReadonlyArray<[string, number]> = [
+/** Environment, episodes, and the in-process agent the server plays there (default: `rules`). */
+const CASES: ReadonlyArray<[string, number, string?]> = [
   ['restaurant-task1-v1', 6],
   ['restaurant-task2-v1', 6],
   ['restaurant-task3-v1', 6],
@@ -36,11 +37,12 @@ const CASES: ReadonlyArray<[string, number]> = [
   ['dstc6-task5-tst4-v1', 4],
   ['dstc6-task3-tst1-v1', 4],
   ['airdialogue-v1', 16],
+  ['infobot-medium-v1', 12, 'rule-soft'],
 ];
 
 test('through --agent-llm the rule agents played by the server reach the in-process outcome of every episode; every request valid, tokens summed', async () => {
   await withLlmServer({}, async (server) => {
-    for (const [env, episodes] of CASES) {
+    for (const [env, episodes, agent = 'rules'] of CASES) {
       const client = new LlmClient({ model: 'test', baseUrl: server.url, maxRetries: 0 });
       const transport = llmTransport({ client, system: (req) => llmSystemMessage(req) });
       // Every reply the LLM agent gives is a reply of the published protocol schema.
@@ -59,7 +61,7 @@ test('through --agent-llm the rule agents played by the server reach the in-proc
         },
       };
       const viaLlm = await evaluate(env, checked, { episodes, concurrency: 3 });
-      const inProcess = await evaluate(env, createAgent('rules'), { episodes });
+      const inProcess = await evaluate(env, createAgent(agent), { episodes });
       assert.deepEqual(viaLlm.records.map((r) => [r.success, r.reward, r.turns, r.failure]), inProcess.records.map((r) => [r.success, r.reward, r.turns, r.failure]), env);
       const usage = viaLlm.summary.usage;
       assert.ok(usage && usage.requests === viaLlm.records.reduce((a, r) => a + r.turns, 0), `${env}: one request per agent turn`);

@@ -75,17 +75,30 @@ export interface DialogLine {
 /** An agent-side participant: the agent view, the dialog and the tools → what the person sends. */
 export type AgentParticipant = (view: readonly ViewSection[], dialog: readonly DialogLine[], tools: readonly ToolSpec[]) => string | { tool: string; arguments: Record<string, unknown> };
 
-/** An agent-side participant as an `Agent`: each request's observation through the person view (its history as the dialog). */
+/**
+ * An agent-side participant as an `Agent`: each request's observation through the person view; the
+ * dialog is the observation's history, or — for an environment whose observation holds only the
+ * user's last utterance (KB-InfoBot) — the utterances and the agent's actions as the page words them
+ * (`agentSaid`), gathered turn by turn.
+ */
 export function participantAgent(envId: string, person: () => AgentParticipant): Agent {
   const view = viewOf(envId);
   let current: AgentParticipant | undefined;
+  let lines: DialogLine[] = [];
   return {
     name: 'scripted person (agent)',
     act(req) {
-      if (req.turn === 0 || current === undefined) current = person();
-      const history = ((req.observation as { history?: unknown } | null)?.history ?? []) as Array<{ speaker: string; text: string }>;
-      const dialog: DialogLine[] = history.filter((t) => t.speaker === 'user' || t.speaker === 'bot').map((t) => ({ speaker: t.speaker === 'user' ? 'user' : 'agent', text: t.text }));
-      return current(view.agentView(req.observation, {}), dialog, req.tools) as Readonly<Record<string, unknown>>;
+      if (req.turn === 0 || current === undefined) {
+        current = person();
+        lines = [];
+      }
+      const obs = req.observation as { history?: unknown; utterance?: unknown } | null;
+      const history = obs?.history as Array<{ speaker: string; text: string }> | undefined;
+      if (history === undefined && typeof obs?.utterance === 'string') lines.push({ speaker: 'user', text: obs.utterance });
+      const dialog: DialogLine[] = history ? history.filter((t) => t.speaker === 'user' || t.speaker === 'bot').map((t) => ({ speaker: t.speaker === 'user' ? 'user' : 'agent', text: t.text })) : lines;
+      const action = current(view.agentView(req.observation, {}), dialog, req.tools);
+      if (history === undefined) lines.push({ speaker: 'agent', text: view.agentSaid?.(action, {}) ?? actionText(action) });
+      return action as Readonly<Record<string, unknown>>;
     },
   };
 }

@@ -16,11 +16,13 @@ import { restaurantAgentParticipant } from '../src/testbeds/restaurant/testing/p
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
 import { airAgentParticipant } from '../src/testbeds/airdialogue/testing/person-agent.js';
+import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-agent.js';
+import { dstc6AgentParticipant } from '../src/testbeds/dstc6/testing/person-agent.js';
 import { participantAgent, participantVoice, viewOf, type AgentParticipant, type ShownToUser, type UserParticipant } from './person-play.js';
 import { withLlmServer } from './llm-server.js';
 import { LlmClient } from '../src/llm/client.js';
-import { llmTransport } from '../src/agents/llm.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmTransport } from '../src/llm/agent.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { stdioTransport } from '../src/agents/stdio.js';
 import { cliPath } from './shared-data.js';
@@ -128,11 +130,16 @@ test(`a scripted person as the user against an LLM agent (the local OpenAI-compa
     for (const [envId, person] of [
       ['restaurant-task5-v2', restaurantUserParticipant],
       ['airdialogue-v2', airUserParticipant],
+      ['infobot-medium-v1', infoBotUserParticipant],
     ] as const) {
       const r = await bothUsers(envId, llm, person);
-      assert.equal(r.sim, 1, `${envId}: the LLM agent with the simulated user`);
-      assert.ok(r.person >= 0.95, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+      // KB-InfoBot: the server plays Rule-Soft, which fails some episodes with the simulated user too.
+      if (envId.startsWith('infobot-')) assert.ok(r.sim >= 0.8 && Math.abs(r.person - r.sim) <= 0.1, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+      else assert.equal(r.sim, 1, `${envId}: the LLM agent with the simulated user`);
+      if (!envId.startsWith('infobot-')) assert.ok(r.person >= 0.95, `${envId}: person ${r.person}, simulated user ${r.sim}`);
+      process.stdout.write(`# person as user vs the LLM agent, ${envId}: person ${r.person}, simulated user ${r.sim}\n`);
     }
+    assert.deepEqual(server.stats.mismatches, []);
     assert.deepEqual(server.stats.rejected, []);
   });
 });
@@ -146,6 +153,7 @@ test(`a scripted person as the user against an agent process (\`dialogym agent -
 
 for (const [envId, person] of [
   ['restaurant-task5-v2', restaurantAgentParticipant],
+  ['dstc6-task5-tst1-v2', dstc6AgentParticipant],
   ['airdialogue-v2', airAgentParticipant],
 ] as const) {
   test(`a scripted person as the agent of ${envId} (${EPISODES} episodes): reads the agent view and the dialog, fills the tool forms, success 1.0`, async () => {
@@ -154,3 +162,20 @@ for (const [envId, person] of [
     assert.ok(r.records.every((x) => x.actions.some((a) => typeof a === 'object' && a !== null && 'tool' in a)), 'every episode used a tool form');
   });
 }
+
+test(`a scripted person as the agent of infobot-medium-v1 (${EPISODES} episodes): looks up what the user says in the movie table, asks through the request form, informs rows; at least Rule-Soft's success on the same seeds`, async () => {
+  const r = await evaluate('infobot-medium-v1', participantAgent('infobot-medium-v1', infoBotAgentParticipant as () => AgentParticipant), { episodes: EPISODES });
+  const ruleSoft = await evaluate('infobot-medium-v1', createAgent('rule-soft'), { episodes: EPISODES });
+  assert.ok(r.summary.success >= ruleSoft.summary.success && r.summary.success >= 0.9, `person ${r.summary.success}, rule-soft ${ruleSoft.summary.success}`);
+  const [table] = viewOf('infobot-medium-v1').agentView(undefined, {});
+  const rows = table?.kind === 'table' ? table.rows.length : 0;
+  assert.equal(rows, 428, 'the movie table of the medium split');
+  for (const e of r.records) {
+    const calls = e.actions as Array<{ tool: string; arguments: Record<string, unknown> }>;
+    // Every action a form's call: requests of distinct slots, then one inform of five rows of the table.
+    assert.ok(calls.slice(0, -1).every((c) => c.tool === 'request') && new Set(calls.slice(0, -1).map((c) => c.arguments['slot'])).size === calls.length - 1, JSON.stringify(calls));
+    const results = calls.at(-1)?.arguments['results'] as number[];
+    assert.ok(calls.at(-1)?.tool === 'inform' && results.length === 5 && results.every((i) => Number.isInteger(i) && i >= 0 && i < rows), JSON.stringify(calls.at(-1)));
+  }
+  process.stdout.write(`# person as the agent, infobot-medium-v1: success ${r.summary.success} (rule-soft ${ruleSoft.summary.success}), turns ${(r.records.reduce((a, e) => a + e.turns, 0) / EPISODES).toFixed(2)}\n`);
+});

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Rng } from '../src/core/rng.js';
 import type { Turn } from '../src/core/dialog.js';
-import type { ToolCall } from '../src/env/env.js';
+import type { ToolCall, ToolSpec } from '../src/env/env.js';
 import type { ViewSection } from '../src/env/person.js';
 import type { SessionState } from '../src/serve/env-session.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
@@ -15,6 +15,14 @@ import type { Flight, KbLine, Month } from '../src/formats/airdialogue.js';
 
 /** What the person sends, from the state the page shows. */
 export type Person = (s: SessionState) => string | ToolCall;
+
+/** An agent-side participant of a testbed (`src/testbeds/<t>/testing/person-agent.ts`): the agent view, the dialog and the tools → text or a tool call. */
+export type AgentSide = (view: readonly ViewSection[], dialog: ReadonlyArray<{ speaker: 'user' | 'agent'; text: string }>, tools: readonly ToolSpec[]) => string | ToolCall;
+
+/** An agent-side participant playing on the session state (the page's view, its dialog without the KB lines, its forms). */
+export function agentSidePerson(side: AgentSide): Person {
+  return (s) => side(s.agentView ?? [], s.turns.filter((t): t is typeof t & { speaker: 'user' | 'agent' } => t.speaker !== 'kb'), s.tools ?? []);
+}
 
 /** One request of the `serve --env` API (fastify's inject or a real HTTP call): the status and the JSON body. */
 export type EnvApiCall = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;

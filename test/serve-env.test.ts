@@ -19,11 +19,12 @@ import { createRng, type Rng } from '../src/core/rng.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import type { GoalCard } from '../src/env/person.js';
 import { openAgent } from '../src/agents/open.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
 import type { ToolCall } from '../src/env/env.js';
 import { renderAction, splitKbs } from '../src/testbeds/infobot/index.js';
 import { infoBotActionOfTool } from '../src/testbeds/infobot/tools.js';
-import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/builtin-agents/llm.js';
-import { llmUserVoice } from '../src/evaluation/llm-user.js';
+import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/llm/prompts.js';
+import { llmUserVoice } from '../src/llm/user.js';
 import { LlmClient } from '../src/llm/client.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes, type EnvRoutesOptions } from '../src/serve/env-routes.js';
@@ -258,6 +259,50 @@ test('as the user against an agent process (--agent-cmd) and an LLM (--agent-llm
     assert.deepEqual(llm.stats.rejected, []);
   } finally {
     await llm.close();
+  }
+});
+
+test('serve --env infobot-medium-v1 --agent-llm (the CLI, the local test server playing Rule-Soft): a person finds the movie; judged as the simulated episode', async () => {
+  const llm = await startLlmTestServer();
+  const child = spawn(process.execPath, [cliPath, 'serve', '--env', 'infobot-medium-v1', '--agent-llm', 'test-model', '--llm-url', llm.url, '--port', '0', '--seed', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no serving line: ${err}`)), 120_000);
+      child.stderr.on('data', () => {
+        const m = /^serving infobot-medium-v1 on (http:\/\/\S+)\/env: a person as the user, against /m.exec(err);
+        if (m) {
+          clearTimeout(t);
+          resolve(m[1] as string);
+        }
+      });
+    });
+    const say = infoBotUserParticipant(createRng(1000));
+    const http: Parameters<typeof playEnvDialog>[0] = async (method, path, body) => {
+      const r = await fetch(`${url}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+    };
+    const { state } = await playEnvDialog(http, (s) => say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? ''));
+    const calls = state.turns.filter((t) => t.speaker === 'agent').map((t) => t.tool?.tool);
+    // Rule-Soft asks for the slots it is unsure of, then informs: every agent turn a tool call of the model.
+    assert.ok(calls.length >= 2 && calls.slice(0, -1).every((c) => c === 'request') && calls.at(-1) === 'inform', JSON.stringify(calls));
+    assert.equal(state.outcome?.success, true, JSON.stringify(state.outcome));
+    assert.equal(state.outcome?.lines[0], 'Success: the agent found your movie.');
+    assert.match(state.outcome?.lines.at(-1) ?? '', /^Your movie is result [1-5] of the agent’s list \(it must be among the first 5\)\.$/);
+    // One request per agent turn, none refused, and the server's replay of the conversation agrees with every earlier reply.
+    assert.deepEqual([llm.stats.answered, llm.stats.rejected, llm.stats.mismatches], [calls.length, [], []]);
+    // The simulated user with the same agent on the same seed: the same judgement.
+    const agent = await openAgent({ kind: 'llm', model: 'test-model', llmUrl: llm.url }, { llmSystem: (req) => llmSystemMessage(req) });
+    const sim = await evaluate('infobot-medium-v1', agent, { episodes: 1, seed: 1 });
+    await agent.close?.();
+    assert.deepEqual([sim.records[0]?.seed, sim.records[0]?.success, llm.stats.mismatches], [1, state.outcome?.success, []]);
+    process.stdout.write(`# person as user, --agent-llm (Rule-Soft), infobot-medium-v1 seed 1: ${state.outcome?.lines.join(' ')}\n`);
+  } finally {
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await llm.close();
+    assert.equal(code, 0, err);
   }
 });
 

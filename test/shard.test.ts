@@ -239,3 +239,23 @@ test('merge still reads the shard files of the previous dialogym (dialogym-shard
   ok(cli(...evalArgs(join(dir, 'merged')), '--shard', '1/2', '--shard-out', f2), 'eval shard');
   oneLine(cli('merge', join(dir, 'eval', '0.shard'), f2), /^error: .*1\.shard: a dialogym-shard\/2 file, but .*0\.shard is a dialogym-shard\/1 one: make every shard of a run with the same dialogym$/m, 2);
 });
+
+test('merge still reads the evaluate shards of before evaluate was a library run (dialogym-shard/2 holding its flags)', () => {
+  const dir = join(root, 'evaluate-flags');
+  const args = (t: string): string[] => ['evaluate', '--env', 'restaurant-task5-v1', '--agent', 'rules', '--episodes', '6', '--max-turns', '9', '--json', '--transcripts', t];
+  const whole = ok(cli(...args(join(dir, 'whole.jsonl'))), 'evaluate unsharded');
+  const merged = join(dir, 'merged.jsonl');
+  // The flags as commander gave them, as that dialogym recorded them.
+  const flags = { envOption: [], episodes: 6, seed: 1, trials: 1, timeout: 5000, startupTimeout: 30000, concurrency: 1, maxReplyBytes: 4194304, showFailures: 0, llmUrl: 'https://api.openai.com/v1', llmOption: [], llmTimeout: 60000, llmRetries: 10, llmMaxFailures: 10, llmMaxReplyBytes: 4194304, env: 'restaurant-task5-v1', agent: 'rules', maxTurns: 9, json: true, transcripts: merged };
+  for (let i = 0; i < 2; i++) {
+    const f = join(dir, 'shards', `${i}.shard`);
+    ok(cli(...args(merged), '--shard', `${i}/2`, '--shard-out', f), 'evaluate shard');
+    const [head, ...items] = readFileSync(f, 'utf8').trimEnd().split('\n');
+    const h = JSON.parse(head as string) as Record<string, unknown>;
+    assert.deepEqual(h['options'], { env: 'restaurant-task5-v1', agent: { kind: 'builtin', name: 'rules' }, episodes: 6, seed: 1, trials: 1, timeout: 5000, startupTimeout: 30000, maxReplyBytes: 4194304, maxTurns: 9, transcripts: merged, llmUrl: 'https://api.openai.com/v1', llmTimeout: 60000, llmRetries: 10, llmMaxFailures: 10, llmMaxReplyBytes: 4194304, llmOption: {} });
+    const { print: _print, ...rest } = h;
+    writeFileSync(f, [JSON.stringify({ ...rest, options: flags }), ...items].join('\n') + '\n');
+  }
+  assert.equal(ok(cli('merge', join(dir, 'shards')), 'merge of flag shards').stdout, whole.stdout);
+  assert.deepEqual(readFileSync(merged), readFileSync(join(dir, 'whole.jsonl')));
+});

@@ -49,7 +49,7 @@ async function playOnPage(page: Page, code: string, number: number, shot?: (page
     if (await page.getByTestId('end').isVisible()) break;
     const card = { title: (await texts(page, '#goal-title'))[0] ?? '', lines: await texts(page, '#goal-lines li') };
     const hint = ((await texts(page, '#hint'))[0] ?? '').replace(/^Suggestion: /, '');
-    const agentSaid = (await texts(page, '#log li[data-speaker=agent]')).at(-1) ?? '';
+    const agentSaid = (await texts(page, '#log li[data-speaker=agent] .text')).at(-1) ?? '';
     await page.getByTestId('input').fill(person(card, hint === '' ? undefined : hint, agentSaid));
     if (turn === 1 && shot) await shot(page);
     await page.getByTestId('send').click();
@@ -84,6 +84,22 @@ test('a participant plays two conversations through the page, answers the rating
       assert.ok((await texts(page, '#end-lines li')).length >= 1, 'the outcome in words');
       await page.getByTestId('rate-satisfied-4').check();
       if (number === 1) await page.screenshot({ path: join(shots, 'participant-end-1280.png'), fullPage: true });
+      if (number === 1) {
+        // The agent's tool calls reach the person in words: body type, not code type; a call of the
+        // person's own (playing the agent) is code type, dark on its tint (it was white on pale yellow).
+        const styles = await page.$$eval('#log li[data-speaker=agent]', (els) => els.map((e) => (globalThis as unknown as { getComputedStyle(x: unknown): { fontFamily: string } }).getComputedStyle(e).fontFamily));
+        assert.ok(styles.length > 0 && styles.every((f) => !f.includes('monospace')), `the agent's words in code type: ${styles.join(' | ')}`);
+        const own = await page.$eval('#log', (log) => {
+          const li = (log as unknown as { ownerDocument: { createElement(t: string): { className: string; textContent: string } } }).ownerDocument.createElement('li');
+          li.className = 'me tool';
+          li.textContent = 'no_flight(name=Kim)';
+          (log as unknown as { append(x: unknown): void }).append(li);
+          const st = (globalThis as unknown as { getComputedStyle(x: unknown): { color: string; backgroundColor: string; fontFamily: string } }).getComputedStyle(li);
+          return { color: st.color, background: st.backgroundColor, font: st.fontFamily };
+        });
+        assert.deepEqual(own, { color: 'rgb(29, 29, 31)', background: 'rgb(255, 248, 225)', font: own.font });
+        assert.ok(own.font.includes('monospace'), own.font);
+      }
       await page.getByTestId('next').click();
       await page.waitForFunction((want) => (globalThis as unknown as Dom).document.getElementById('progress').textContent === want, `${number} of 3 conversations done`);
     }
@@ -103,7 +119,7 @@ test('a participant plays two conversations through the page, answers the rating
     await page.getByTestId('input').fill(html);
     await page.getByTestId('send').click();
     await yourTurn(page);
-    assert.equal((await texts(page, '#log li[data-speaker=user]'))[0], html);
+    assert.equal((await texts(page, '#log li[data-speaker=user] .text'))[0], html);
     assert.equal(await page.locator('#log img, #log b').count(), 0);
     assert.notEqual(await page.title(), 'owned');
 

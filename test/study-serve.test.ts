@@ -20,7 +20,7 @@ import { studyReport } from '../src/study/report.js';
 import { createStudyServer, NEUTRAL_FAILURE, type StudyServer } from '../src/serve/study-server.js';
 import { restaurantAgentParticipant } from '../src/testbeds/restaurant/testing/person-agent.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { createRng } from '../src/core/rng.js';
 import { withLlmServer } from './llm-server.js';
 import { call, playAgentSession, playAll, playSession, type Answer, type PageState } from './study-serve-client.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../src/index.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { llmSystemMessage } from '../src/builtin-agents/llm.js';
+import { llmSystemMessage } from '../src/llm/prompts.js';
 import { loadAgent } from '../src/agents/registry.js';
 import { wilsonInterval } from '../src/metrics/permutation.js';
 import { checkLatex } from '../src/report/testing/latex-check.js';
@@ -285,4 +285,13 @@ test('dialogym study create / simulate / report, and their one-line errors', { s
   writeFileSync(join(tmp, 'x8', 'study.sqlite'), 'not a database\n'.repeat(100));
   oneLineError(cli('study', 'report', join(tmp, 'x8')), new RegExp(`^error: ${join(tmp, 'x8', 'study.sqlite')}: not a readable study database \\(`), 1);
   for (const x of ['x1', 'x2', 'x3', 'x4', 'x6', 'x7']) assert.throws(() => readdirSync(join(tmp, x)), /ENOENT/, `${x} left behind`);
+});
+
+test('the turns chart counts an agent of one dialogue in the singular', async () => {
+  const { turnsChartSvg } = await import('../src/study/chart.js');
+  const svg = turnsChartSvg([{ label: 'a', counts: new Map([[4, 1]]), mean: 4 }, { label: 'b', counts: new Map([[2, 1], [3, 2]]), mean: 2.7 }], { title: 'Turns per dialogue' });
+  assert.ok(svg.includes('(1 dialogue)'), 'a: (1 dialogue)');
+  assert.ok(svg.includes('(3 dialogues)'), 'b: (3 dialogues)');
+  assert.ok(svg.includes('a: 1 of 1 dialogue took 4 turns') && svg.includes('b: 2 of 3 dialogues took 3 turns'));
+  assert.ok(!svg.includes('1 dialogues'));
 });

@@ -7,19 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TurnLimit, withTurnLimit } from '../src/env/turn-limit.js';
-import { envs, type Env } from '../src/env/env.js';
+import { envs } from '../src/env/env.js';
+import { talker } from '../src/env/testing/talker.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { TESTBEDS } from '../src/testbeds/index.js';
-
-/** An environment that ends when the agent says `bye`, never by itself. */
-function talker(): Env<string, string> {
-  return {
-    id: 'talker-v0',
-    reset: () => ({ obs: 'hi', info: {} }),
-    step: (a) => ({ obs: 'go on', reward: a === 'bye' ? 1 : 0, terminated: a === 'bye', truncated: false, info: { heard: a } }),
-    sampleAction: () => 'hm',
-  };
-}
 
 test('TurnLimit truncates after n agent turns and says so; an episode that ends first is left alone', () => {
   const env = new TurnLimit(talker(), 3);

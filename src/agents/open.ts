@@ -144,7 +144,7 @@ export async function openAgent(way: AgentWay, o: OpenAgentOptions = {}): Promis
       if (!system) throw new ConfigError(`${way.label !== undefined ? `agent ${way.label}: ` : ''}an LLM agent needs its system message (the llmSystem option; dialogym's is llmSystemMessage)`);
       const apiKey = llmKey(way);
       const { LlmClient } = await import('../llm/client.js');
-      const { llmTransport } = await import('./llm.js');
+      const { llmTransport } = await import('../llm/agent.js');
       const client = new LlmClient({ ...o.llm, model: way.model, ...(way.llmUrl !== undefined ? { baseUrl: way.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed: o.seed ?? 0 });
       return llmTransport({ client, system });
     }

@@ -2,7 +2,7 @@
  * The `agents` registry: dialogym's own agents by name, as `envs` holds the environments and
  * `models` the response models. An entry is a family of agents that plays a family of
  * environments (the restaurant and DSTC6 envs, AirDialogue, KB-InfoBot); the families are
- * registered by `builtin-agents/` (the agents import their testbeds, so they live above them).
+ * defined by the testbeds (`testbeds/<t>/agents.ts`) and registered from the list of testbeds.
  * `createAgent(name)` gives one agent that answers each request with the agent of that name of the
  * family playing the request's environment (`rules` is the rule bot on the restaurant envs and the
  * rule policy on AirDialogue).
@@ -226,58 +226,4 @@ export function loadAgent(name: string, options: AgentOptions = {}): () => Agent
  */
 export function createAgent(name: string, options: AgentOptions = {}): Agent {
   return loadAgent(name, options)();
-}
-
-/**
- * What an LLM agent and the LLM user are told about the environments of a testbed: its
- * descriptor's `llm` section, declared by the list of testbeds for each of its env ids.
- *
- * @example
- * ```ts
- * import type { LlmSection } from 'dialogym';
- * const s: LlmSection = { testbed: 'airdialogue', prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', context: 'flights' };
- * ```
- */
-export interface LlmSection {
-  /** The testbed (its folder name). */
-  readonly testbed: string;
-  /** The LLM agent's system prompt, `prompts/<prompt>`. */
-  readonly prompt: string;
-  /** The LLM user's system prompt, `prompts/<userPrompt>`, where the testbed has an LLM user. */
-  readonly userPrompt?: string;
-  /**
-   * The episode's context under `## Context`: the first observation's `kb` lines (the default),
-   * its AirDialogue `context` as a flight table (`flights`; the user's goal is then a flight goal),
-   * or the environment's movie table (`movies`).
-   */
-  readonly context?: 'kb' | 'flights' | 'movies';
-}
-
-const llmSections = new Map<string, LlmSection>();
-
-/**
- * Declares the LLM section of environments `envIds` (the list of testbeds does, from each
- * descriptor; an environment of your own may, to get the shipped prompt of a testbed).
- *
- * @example
- * ```ts
- * import { declareLlmSection } from 'dialogym';
- * declareLlmSection(['my-restaurant-v0'], { testbed: 'restaurant', prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' });
- * ```
- */
-export function declareLlmSection(envIds: readonly string[], section: LlmSection): void {
-  for (const id of envIds) llmSections.set(id, section);
-}
-
-/**
- * The LLM section of environment `envId`, or undefined for an environment no testbed gives one.
- *
- * @example
- * ```ts
- * import { llmSectionOf } from 'dialogym';
- * llmSectionOf('infobot-small-v1'); // { testbed: 'infobot', prompt: 'infobot.md', context: 'movies' }
- * ```
- */
-export function llmSectionOf(envId: string): LlmSection | undefined {
-  return llmSections.get(envId);
 }

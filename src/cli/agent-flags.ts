@@ -7,7 +7,7 @@ import { ConfigError } from '../core/errors.js';
 import type { Agent, AgentTransport } from '../agents/agent.js';
 import type { AgentWay } from '../agents/open.js';
 import type { LlmClient } from '../llm/client.js';
-import { llmClientOptions, systemPromptText, type LlmFlags } from './llm-flags.js';
+import { llmConnectionOf, type LlmFlags } from './llm-flags.js';
 
 /** The flags as commander gives them. */
 export interface AgentFlags extends LlmFlags {
@@ -54,24 +54,13 @@ export async function openFlaggedAgent(o: AgentFlags, seed: number): Promise<Age
   return openWay(agentWayOf(o), o, seed);
 }
 
-/** The transport of `way` with the flags' options. */
+/** The transport of `way` with the flags' options (the library's `openRunAgent`; the testbeds it needs loaded first). */
 export async function openWay(way: AgentWay, o: AgentFlags, seed: number): Promise<AgentTransport> {
-  const { openAgent } = await import('../agents/open.js');
-  if (way.kind === 'builtin') await (await import('../testbeds/index.js')).loadTestbeds();
-  let llmSystem;
-  if (way.kind === 'llm') {
-    const [{ llmSystemMessage }, { declareTestbeds }] = await Promise.all([import('../builtin-agents/llm.js'), import('../testbeds/index.js')]);
-    declareTestbeds(); // the testbeds' LLM sections (prompt files, context), also for a remote environment
-    const prompt = systemPromptText('--system-prompt', o.systemPrompt);
-    llmSystem = (req: { env: string; observation: unknown }): string => llmSystemMessage(req, prompt);
-  }
-  return openAgent(way, {
-    seed,
-    ...(o.startupTimeout !== undefined ? { startupMs: o.startupTimeout } : {}),
-    ...(o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {}),
-    agentOptions: { ...(o.kb !== undefined ? { kb: o.kb } : {}), ...(o.candidates !== undefined ? { candidates: o.candidates } : {}) },
-    ...(llmSystem ? { llmSystem, llm: await llmClientOptions(o) } : {}),
-  });
+  const [{ openRunAgent }, { declareTestbeds, loadTestbeds }] = await Promise.all([import('../runs/agent-options.js'), import('../testbeds/index.js')]);
+  if (way.kind === 'builtin') await loadTestbeds();
+  if (way.kind === 'llm') declareTestbeds(); // the testbeds' LLM sections (prompt files, context), also for a remote environment
+  const given = { ...(o.kb !== undefined ? { kb: o.kb } : {}), ...(o.candidates !== undefined ? { candidates: o.candidates } : {}), ...(o.startupTimeout !== undefined ? { startupTimeout: o.startupTimeout } : {}), ...(o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {}) };
+  return openRunAgent(way, { ...(way.kind === 'llm' ? llmConnectionOf(o) : {}), ...given }, seed);
 }
 
 /** The LLM agent `--agent-llm <model>` and the `--llm-*` flags give (its transport holds the client: its figures for the summary). */

@@ -4,11 +4,10 @@
  * `--cache`, `--price-in`, `--price-out`), and the client options they make; docs/llm.md lists them.
  */
 import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { DEFAULT_MAX_LLM_REPLY_BYTES } from '../llm/limits.js';
 import { floatFlag, intFlag, keyValueFlag, keyValues } from './run.js';
-import type { LlmClient, LlmClientOptions } from '../llm/client.js';
+import type { LlmConnection } from '../runs/agent-options.js';
 
 /** The flags as commander gives them. */
 export interface LlmFlags {
@@ -51,56 +50,27 @@ export function llmConnectionOptions(cmd: Command, o: { prices?: boolean } = {})
     .option('--price-out <x>', 'price per million output tokens (default: no cost)', floatFlag('--price-out', 0));
 }
 
-/** The API key: from `--llm-key-env`'s variable (which must be set), else OPENAI_API_KEY, else none (`agents/open.ts`'s `llmKey`). */
-export async function llmApiKey(o: Pick<LlmFlags, 'llmKeyEnv' | 'llmUrl'>): Promise<string | undefined> {
-  const { llmKey } = await import('../agents/open.js');
-  return llmKey({ llmUrl: o.llmUrl, ...(o.llmKeyEnv !== undefined ? { llmKeyEnv: o.llmKeyEnv } : {}) });
-}
-
-/** The text of a prompt file flag (`--system-prompt`, `--user-prompt`), or undefined (the shipped prompts). */
-export function systemPromptText(flag: string, file: string | undefined): string | undefined {
-  if (file === undefined) return undefined;
-  if (!existsSync(file)) throw new ConfigError(`${flag}: ${file}: no such file`);
-  const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') throw new ConfigError(`${flag}: ${file}: the file is empty`);
-  return text;
-}
-
-/** The prices, or undefined without `--price-in` / `--price-out` (one alone counts the other as 0). */
-export function llmPrices(o: Pick<LlmFlags, 'priceIn' | 'priceOut'>): { in: number; out: number } | undefined {
-  if (o.priceIn === undefined && o.priceOut === undefined) return undefined;
-  return { in: o.priceIn ?? 0, out: o.priceOut ?? 0 };
+/** The connection flags as the library's options (`LlmConnection`: named as the flags, `--llm-option` pairs as an object). */
+export function llmConnectionOf(o: LlmFlags): LlmConnection {
+  return {
+    llmUrl: o.llmUrl,
+    ...(o.llmKeyEnv !== undefined ? { llmKeyEnv: o.llmKeyEnv } : {}),
+    llmOption: keyValues(o.llmOption), // the request members (later ones override earlier ones)
+    llmTimeout: o.llmTimeout,
+    llmRetries: o.llmRetries,
+    llmMaxFailures: o.llmMaxFailures,
+    llmMaxReplyBytes: o.llmMaxReplyBytes,
+    ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
+    ...(o.cache !== undefined ? { cache: o.cache } : {}),
+  };
 }
 
 /**
  * The LLM user the flags describe (`--user-llm`, `--user-prompt`, the same connection flags): the
- * voice of the simulated user of `evaluate` (the user's prompt and goal, what it does each turn).
+ * voice of the simulated user of `serve --env` (the library's `openLlmUserVoice`).
  */
 export async function openLlmUser(model: string, o: LlmFlags & { userPrompt?: string }, seed: number) {
-  const { llmUserVoice } = await import('../evaluation/llm-user.js');
-  const [{ llmUserPrompt, llmUserSystemMessage }, { declareTestbeds }] = await Promise.all([import('../builtin-agents/llm.js'), import('../testbeds/index.js')]);
+  const [{ openLlmUserVoice }, { declareTestbeds }] = await Promise.all([import('../runs/agent-options.js'), import('../testbeds/index.js')]);
   declareTestbeds(); // the testbeds' LLM sections (the user's prompt file and goal)
-  const prompt = systemPromptText('--user-prompt', o.userPrompt);
-  const client = await llmClient(model, o, seed);
-  return Object.assign(llmUserVoice({ client, system: (turn) => llmUserSystemMessage(turn, prompt), prompt: (turn) => llmUserPrompt(turn) }), { client });
-}
-
-/** The client options the connection flags give, besides the model, endpoint, key and seed. */
-export async function llmClientOptions(o: LlmFlags): Promise<Omit<LlmClientOptions, 'model' | 'baseUrl' | 'apiKey' | 'seed'>> {
-  const { ResponseCache } = await import('../llm/cache.js');
-  return {
-    options: keyValues(o.llmOption), // the request members (later ones override earlier ones)
-    timeoutMs: o.llmTimeout,
-    maxRetries: o.llmRetries,
-    maxFailures: o.llmMaxFailures,
-    maxReplyBytes: o.llmMaxReplyBytes,
-    ...(o.cache !== undefined ? { cache: new ResponseCache(o.cache) } : {}),
-  };
-}
-
-/** The client of a model with the connection flags (a cache folder is shared: its keys hold the model). */
-async function llmClient(model: string, o: LlmFlags, seed: number): Promise<LlmClient> {
-  const { LlmClient } = await import('../llm/client.js');
-  const apiKey = await llmApiKey(o);
-  return new LlmClient({ ...(await llmClientOptions(o)), model, baseUrl: o.llmUrl, ...(apiKey !== undefined ? { apiKey } : {}), seed });
+  return openLlmUserVoice(model, { ...llmConnectionOf(o), ...(o.userPrompt !== undefined ? { userPrompt: o.userPrompt } : {}) }, seed);
 }

@@ -12,16 +12,39 @@
 /**
  * A plain `dstc6 score`, scored here. The process lives some tens of milliseconds: V8's optimizing
  * compiler, which starts on the walk over the parsed files, costs more CPU on its background
- * thread than it saves (~3 ms of ~10 ms of scoring one test file), so code stays at the baseline
- * tier (`--max-opt=1`, which V8 reads at each tier-up decision; loading node:v8 costs ~1.5 ms).
+ * thread than it saves (~3 ms of ~10 ms of scoring one test file when JavaScript walked the
+ * files; now only on the JSON.parse path), so code stays at the baseline tier (`--max-opt=1`,
+ * which V8 reads at each tier-up decision).
  * The byte scanner's WebAssembly stays on Liftoff, its baseline compiler (`--liftoff-only`): its
  * tier-up to TurboFan compiled on a background thread for more CPU than it saved (20 calls on the
  * DSTC6 test files: 609 → 551 ms of CPU). The full CLI it may fall back to then runs on those
  * tiers too, which costs nothing measurable for the same command's errors.
  */
 function scoreFast(words: readonly string[]): boolean {
-  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--max-opt=1 --liftoff-only');
+  setV8Flags('--max-opt=1 --liftoff-only');
   return (require('./commands/dstc6-score-plain.cjs') as typeof import('./commands/dstc6-score-plain.cjs')).runScoreFast(words);
+}
+
+/**
+ * V8's flags set through `process.binding('v8')`, the binding whose `setFlagsFromString` node:v8
+ * calls: loading node:v8 loads Node's stream modules with it (~1.5 ms of CPU, a twentieth of the
+ * process). Node deprecates `process.binding` (DEP0111) and warns once on this name; the warning
+ * is silenced for the call (`process.noDeprecation`, restored after), so stderr stays what the ES
+ * module CLI prints. Where the binding is refused or lacks the function (a later Node line, the
+ * permission model), node:v8 sets them.
+ */
+function setV8Flags(flags: string): void {
+  const quiet = process.noDeprecation;
+  try {
+    process.noDeprecation = true;
+    const binding = (process as unknown as { binding(name: string): { setFlagsFromString?: unknown } }).binding('v8');
+    if (typeof binding.setFlagsFromString !== 'function') throw new TypeError('no setFlagsFromString');
+    (binding.setFlagsFromString as (flags: string) => void)(flags);
+  } catch {
+    (require('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+  } finally {
+    process.noDeprecation = quiet;
+  }
 }
 
 const args = process.argv.slice(2);

@@ -1,12 +1,12 @@
 /**
- * `--shard i/n --shard-out FILE` of the shardable verbs, and what `dialogym merge` hands back to a
- * verb to finish a run. A verb computes the items of its shard (or all of them), then either writes
- * them to a shard file or finishes: the unsharded run and `merge` call the same finisher with the
- * same items, so they write the same bytes (see core/shard.ts for the split and the file).
+ * `--shard i/n --shard-out FILE` of the shardable verbs, each a library run (`VerbRun`). A verb
+ * computes the items of its shard (or all of them), then either writes them to a shard file or
+ * finishes: the unsharded run and `merge` call the run's same finish with the same items, so they
+ * write the same bytes (see core/shard.ts for the split and the file).
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
-import { parseShard, shardLabel, writeShardFile, type Shard, type ShardItem } from '../core/shard.js';
+import { parseShard, shardLabel, writeShardFile, type Shard } from '../core/shard.js';
 import { wholeParts, type RunDefinition, type RunPart } from '../runs/run.js';
 import type { Progress } from './progress.js';
 import { out, outFileFlag } from './run.js';
@@ -32,24 +32,6 @@ export function shardOf(o: ShardFlags): Shard | undefined {
   return o.shard;
 }
 
-/** Flags that do not change what a run writes (so shards may differ in them). */
-const NOT_RECORDED = new Set(['shard', 'shardOut', 'workers', 'debug']);
-
-/** The flags a shard records: every flag but the shard's own and those that leave the output unchanged. */
-export function recordedOptions(o: object): Record<string, unknown> {
-  const r: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (!NOT_RECORDED.has(k) && v !== undefined) r[k] = v;
-  return r;
-}
-
-/** Writes the shard file of a sharded verb that is not a library run yet (its flags are its options) and says so on stdout. */
-export function writeShard(o: ShardFlags & object, verb: string, total: number, items: readonly ShardItem[], meta?: Record<string, unknown>, info?: Record<string, unknown>): void {
-  const shard = o.shard as Shard;
-  const file = o.shardOut as string;
-  writeShardFile(file, { run: verb, options: recordedOptions(o), shard, total, ...(meta ? { meta } : {}), ...(info ? { info } : {}) }, items);
-  said(shard, verb, items.length, total, file);
-}
-
 function said(shard: Shard, run: string, items: number, total: number, file: string): void {
   out(`wrote shard ${shardLabel(shard)} of \`${run}\` (${items} of ${total} items) to ${file}`);
 }
@@ -65,22 +47,8 @@ export function writeRunShard<O>(o: ShardFlags, run: RunDefinition<O, unknown, n
   said(shard, run.id, part.items.length, part.total, file);
 }
 
-/** A run put together from its shards, for the verb's finisher. */
-export interface MergedRun {
-  /** The recorded options (as the verb's flags object). */
-  readonly options: Record<string, unknown>;
-  readonly meta: Record<string, unknown>;
-  /** Every item of the run, in order (`items[k].k === k`). */
-  readonly items: readonly ShardItem[];
-  /** Each shard's `info`, in shard order. */
-  readonly infos: readonly Record<string, unknown>[];
-}
-
-/** Finishes a run from all its items: writes its files and prints its report. */
-export type Finisher = (run: MergedRun) => void | Promise<void>;
-
 /**
- * A verb that is a library run (src/runs/): its flags read as the run's options and print settings
+ * A verb that is a library run (`defineRun`, src/runs/run.ts; `evaluate` in src/runs/, the testbeds' in src/testbeds/<t>/runs/): its flags read as the run's options and print settings
  * (also for a shard file of dialogym-shard/1, which recorded the flags), its progress bar and its
  * printer. `runVerb` runs it; `merge` prints a merged run with it.
  */
@@ -94,6 +62,8 @@ export interface VerbRun<O = unknown, R = unknown> {
   readonly hooks?: object;
   /** Progress of its own (hooks made for this run, stopped before the result is printed), instead of `progress`. */
   live?(): { hooks: object; stop(): void };
+  /** Whether a shard file's options are the verb's flags (a shard of the verb from before it was a library run), read with `fromFlags`; dialogym-shard/1 files always are. */
+  recordsFlags?(options: Record<string, unknown>): boolean;
 }
 
 /**
@@ -120,9 +90,4 @@ export async function runVerb<O, R>(flags: ShardFlags & object, v: VerbRun<O, R>
   }
   if (shard) writeRunShard(flags, run, part, print);
   else v.print(await run.finish(wholeParts(part)), print);
-}
-
-/** The whole run of an unsharded verb, for its finisher. */
-export function wholeRun(options: object, items: readonly ShardItem[], meta: Record<string, unknown> = {}): MergedRun {
-  return { options: options as Record<string, unknown>, meta, items, infos: [] };
 }

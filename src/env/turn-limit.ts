@@ -66,3 +66,57 @@ export class TurnLimit<Obs, Act> implements Env<Obs, Act> {
 export function withTurnLimit<Obs, Act>(env: Env<Obs, Act>, maxTurns: number | undefined): Env<Obs, Act> {
   return maxTurns === undefined ? env : new TurnLimit(env, maxTurns);
 }
+
+/** The environments whose testbed declares how a turn limit reaches them (its descriptor's `turnLimit`): id → the options that set it. */
+const ownLimits = new Map<string, (maxTurns: number) => Readonly<Record<string, unknown>>>();
+
+/**
+ * Declares how a turn limit reaches environments `envIds`: the options that set their own limit
+ * (the list of testbeds declares each testbed's `turnLimit`; an environment not declared gets the
+ * wrapper).
+ *
+ * @example
+ * ```ts
+ * import { declareTurnLimit } from 'dialogym';
+ * declareTurnLimit(['my-env-v0'], (maxTurns) => ({ maxTurns }));
+ * ```
+ */
+export function declareTurnLimit(envIds: readonly string[], options: (maxTurns: number) => Readonly<Record<string, unknown>>): void {
+  for (const id of envIds) ownLimits.set(id, options);
+}
+
+/**
+ * How the turn limit `maxTurns` reaches environment `envId`, as `evaluate`, `env-server` and
+ * `serve --env` apply it: the options its testbed declares for its own limit (`options`, to merge
+ * into the environment's), else the wrapper (`wrapper`: `withTurnLimit(env, wrapper)`). Undefined
+ * `maxTurns`: neither (the environment's own default).
+ *
+ * @example
+ * ```ts
+ * import { turnLimitOf } from 'dialogym';
+ * turnLimitOf('restaurant-task5-v2', 10); // { options: { maxTurns: 10 } }
+ * turnLimitOf('my-env-v0', 10); // { wrapper: 10 } (no declared limit)
+ * ```
+ */
+export function turnLimitOf(envId: string, maxTurns: number | undefined): { readonly options?: Readonly<Record<string, unknown>>; readonly wrapper?: number } {
+  if (maxTurns === undefined) return {};
+  const own = ownLimits.get(envId);
+  return own ? { options: own(maxTurns) } : { wrapper: maxTurns };
+}
+
+/**
+ * A server's turn limit on a session of environment `envId` (`env-server`'s and `serve --env`'s
+ * `maxTurns`): the options its testbed declares for its own limit, under the session's options
+ * (an option the session sets itself wins), else the wrapper's limit (`withTurnLimit(env, wrapper)`).
+ *
+ * @example
+ * ```ts
+ * import { sessionTurnLimit } from 'dialogym';
+ * sessionTurnLimit('restaurant-task5-v2', { maxTurns: 40 }, 20); // { envOptions: { maxTurns: 40 } }: the session's own
+ * sessionTurnLimit('my-env-v0', {}, 20); // { envOptions: {}, wrapper: 20 }
+ * ```
+ */
+export function sessionTurnLimit(envId: string, envOptions: Readonly<Record<string, unknown>>, maxTurns: number | undefined): { readonly envOptions: Readonly<Record<string, unknown>>; readonly wrapper?: number } {
+  const limit = turnLimitOf(envId, maxTurns);
+  return { envOptions: limit.options ? { ...limit.options, ...envOptions } : envOptions, ...(limit.wrapper !== undefined ? { wrapper: limit.wrapper } : {}) };
+}

@@ -38,7 +38,8 @@ export type SchemaName =
   | 'run-airdialogue-generate'
   | 'run-airdialogue-selfplay'
   | 'run-generate-restaurant'
-  | 'run-generate-dstc6';
+  | 'run-generate-dstc6'
+  | 'run-evaluate';
 
 interface AjvError {
   instancePath: string;

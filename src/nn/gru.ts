@@ -240,14 +240,29 @@ export class Gru {
    * Accumulates parameter gradients; returns ∂L/∂h0. `dxs[t]`, when given, receives ∂L/∂x_t.
    */
   backward(caches: readonly GruCache[], dhs: readonly (Float32Array | undefined)[], dxs?: readonly Float32Array[]): Float32Array {
-    const H = this.hiddenSize;
-    let carry: Float32Array = new Float32Array(H);
-    for (let t = caches.length - 1; t >= 0; t--) {
-      const d = new Float32Array(carry);
-      const local = dhs[t];
-      if (local) for (let i = 0; i < H; i++) d[i] = (d[i] as number) + (local[i] as number);
-      carry = this.stepBackward(caches[t] as GruCache, d, dxs?.[t]);
-    }
-    return carry;
+    return throughTime(this.hiddenSize, caches, dhs, dxs, (c, d, dx) => this.stepBackward(c, d, dx));
   }
+}
+
+/**
+ * The loop of backpropagation through time over `stepBackward` (`Gru.backward`, `GruBackprop`):
+ * from the last step to the first, ∂L/∂h_t = the carry from step t + 1 plus `dhs[t]`; returns ∂L/∂h0.
+ *
+ * @example
+ * ```ts
+ * import { Gru, throughTime } from 'dialogym/nn';
+ * const gru = new Gru(2, 4);
+ * const caches = gru.forward([new Float32Array([1, 0])]);
+ * const dh0 = throughTime(4, caches, [new Float32Array(4).fill(1)], undefined, (c, dh, dx) => gru.stepBackward(c, dh, dx));
+ * ```
+ */
+export function throughTime(H: number, caches: readonly GruCache[], dhs: readonly (Float32Array | undefined)[], dxs: readonly Float32Array[] | undefined, stepBackward: (c: GruCache, dh: Float32Array, dx: Float32Array | undefined) => Float32Array): Float32Array {
+  let carry: Float32Array = new Float32Array(H);
+  for (let t = caches.length - 1; t >= 0; t--) {
+    const d = new Float32Array(carry);
+    const local = dhs[t];
+    if (local) for (let i = 0; i < H; i++) d[i] = (d[i] as number) + (local[i] as number);
+    carry = stepBackward(caches[t] as GruCache, d, dxs?.[t]);
+  }
+  return carry;
 }

@@ -24,3 +24,4 @@ export * from './layers.js';
 export * from './attention.js';
 export * from './param-buffers.js';
 export * from './row-sums.js';
+export * from './gru-backprop.js';

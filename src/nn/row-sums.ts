@@ -7,6 +7,7 @@
  * the matrix; a changed matrix needs a new one. Returns undefined without WebAssembly SIMD.
  */
 import { InternalError } from '../core/errors.js';
+import type { GruCache } from './gru.js';
 import { F64X2_ADD, F64X2_MUL, F64X2_SPLAT, I32, PROMOTE_LOW, V128, compiledOnce, oneFunctionModule, get, i32const, leb, memarg, set, simd, vec, wasmApi } from './wasm.js';
 
 const ADD = 0x6a;
@@ -51,6 +52,40 @@ function rowSumsModule(): Uint8Array {
 }
 
 const rowSumsWasm = compiledOnce(rowSumsModule);
+
+let forceScalar = false;
+
+/**
+ * Makes the float64 row kernels (`RowSums`, `GruStepper`, `AxpyRows`, `GruBackprop`,
+ * `RowsBackprop`) unavailable as if WebAssembly SIMD were missing (`on`), so their users take their
+ * JS loops: for tests that compare the two. Returns the previous setting.
+ *
+ * @example
+ * ```ts
+ * import { setRowKernelsScalar } from 'dialogym/nn';
+ * const was = setRowKernelsScalar(true);
+ * // … the JS loops …
+ * setRowKernelsScalar(was);
+ * ```
+ */
+export function setRowKernelsScalar(on: boolean): boolean {
+  const was = forceScalar;
+  forceScalar = on;
+  return was;
+}
+
+/**
+ * Whether `setRowKernelsScalar` turned the row kernels off.
+ *
+ * @example
+ * ```ts
+ * import { rowKernelsOff } from 'dialogym/nn';
+ * rowKernelsOff(); // false unless a test turned them off
+ * ```
+ */
+export function rowKernelsOff(): boolean {
+  return forceScalar;
+}
 
 /**
  * A rows×cols float32 matrix (row-major when given) held for float64 row sums (module
@@ -97,7 +132,7 @@ export class RowSums {
     this.i32 = new Int32Array(memory.buffer);
     this.at = { acc, x, cols: colsAt, all: allAt };
     this.sums = new Float64Array(memory.buffer, acc * 4, rows);
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) this.f32[c * this.ld + r] = m[r * cols + c] as number;
+    this.load(m);
     this.all = Int32Array.from({ length: cols }, (_, c) => c);
     this.i32.set(this.all, allAt);
   }
@@ -105,8 +140,15 @@ export class RowSums {
   /** Holds `m` (rows×cols, row-major; copied); undefined without WebAssembly SIMD. */
   static create(m: Float32Array, rows: number, cols: number): RowSums | undefined {
     if (m.length < rows * cols) throw new InternalError(`RowSums: ${m.length} entries for ${rows}×${cols}`);
-    const mod = rowSumsWasm();
+    const mod = forceScalar ? null : rowSumsWasm();
     return mod ? new RowSums(mod, m, rows, cols) : undefined;
+  }
+
+  /** Holds `m` (rows×cols, row-major; copied) in place of the matrix held so far: after the weights change (a training step). */
+  load(m: Float32Array): void {
+    const { rows, cols, ld, f32 } = this;
+    if (m.length < rows * cols) throw new InternalError(`RowSums.load: ${m.length} entries for ${rows}×${cols}`);
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) f32[c * ld + r] = m[r * cols + c] as number;
   }
 
   /** sums[r] = bias[r] (float64), or 0 without a bias. */
@@ -114,6 +156,21 @@ export class RowSums {
     const s = this.sums;
     if (bias) for (let r = 0; r < this.rows; r++) s[r] = bias[r] as number;
     else s.fill(0);
+  }
+
+  /** The input vector in the kernel's memory (cols entries) that `addHeld` reads: write x here once for several sums. */
+  get input(): Float32Array {
+    return this.f32.subarray(this.at.x, this.at.x + this.cols);
+  }
+
+  /**
+   * `add` of the x already in `input` over the consecutive columns [c0, c1) (none copied), for
+   * the rows [from, to) (`from` even).
+   */
+  addHeld(c0: number, c1: number, from = 0, to = this.rows): void {
+    if (c0 < 0 || c1 > this.cols || from % 2 !== 0 || from < 0 || to > this.rows) throw new InternalError(`RowSums.addHeld: columns ${c0}..${c1} of ${this.cols}, rows ${from}..${to} of ${this.rows} (from even)`);
+    if (c1 <= c0) return;
+    this.fn(4 * this.at.acc + 8 * from, 4 * from, this.ld, 4 * (this.at.all + c0), c1 - c0, 4 * this.at.x, (to - from + 1) >> 1);
   }
 
   /**
@@ -135,6 +192,17 @@ export class RowSums {
 }
 
 const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
+
+/** [W | U] row by row (3H × (I + H)) into `out`. */
+function joinWU(gru: GruWeights, out: Float32Array): Float32Array {
+  const I = gru.inputSize;
+  const H = gru.hiddenSize;
+  for (let row = 0; row < 3 * H; row++) {
+    out.set(gru.W.data.subarray(row * I, (row + 1) * I), row * (I + H));
+    out.set(gru.U.data.subarray(row * H, (row + 1) * H), row * (I + H) + I);
+  }
+  return out;
+}
 
 /** What `GruStepper` reads of a GRU (gru.ts's `Gru`). */
 interface GruWeights {
@@ -164,20 +232,21 @@ interface GruWeights {
 export class GruStepper {
   private readonly xh: Float32Array;
   private readonly nz: Int32Array;
-  private readonly uCols: Int32Array;
   private readonly z: Float32Array;
   private readonly r: Float32Array;
   private readonly n: Float32Array;
+  /** The non-zero inputs of the last step (`nz`'s first entries). */
+  private nzCount = 0;
 
   private constructor(
     private readonly rs: RowSums,
     private readonly bias: Float32Array,
     private readonly I: number,
     private readonly H: number,
+    private readonly wu: Float32Array,
   ) {
-    this.xh = new Float32Array(I + H);
+    this.xh = rs.input; // [x | hPrev], then [x | r ⊙ hPrev]: written in the kernel's memory
     this.nz = new Int32Array(I);
-    this.uCols = Int32Array.from({ length: H }, (_, c) => I + c);
     this.z = new Float32Array(H);
     this.r = new Float32Array(H);
     this.n = new Float32Array(H);
@@ -187,40 +256,75 @@ export class GruStepper {
     const I = gru.inputSize;
     const H = gru.hiddenSize;
     if (H % 2 !== 0) return undefined;
-    const wu = new Float32Array(3 * H * (I + H));
-    for (let row = 0; row < 3 * H; row++) {
-      wu.set(gru.W.data.subarray(row * I, (row + 1) * I), row * (I + H));
-      wu.set(gru.U.data.subarray(row * H, (row + 1) * H), row * (I + H) + I);
-    }
+    const wu = joinWU(gru, new Float32Array(3 * H * (I + H)));
     const rs = RowSums.create(wu, 3 * H, I + H);
-    return rs ? new GruStepper(rs, gru.b.data.slice(), I, H) : undefined;
+    return rs ? new GruStepper(rs, gru.b.data.slice(), I, H, wu) : undefined;
+  }
+
+  /** Holds `gru`'s weights as they are now (the same sizes as at `create`): after a training step. */
+  reload(gru: GruWeights): void {
+    if (gru.inputSize !== this.I || gru.hiddenSize !== this.H) throw new InternalError(`GruStepper.reload: a ${gru.inputSize}→${gru.hiddenSize} GRU into a ${this.I}→${this.H} stepper`);
+    this.rs.load(joinWU(gru, this.wu));
+    this.bias.set(gru.b.data);
+  }
+
+  /**
+   * `Gru.step(x, hPrev)` bit for bit, its cache included (new arrays, `x` and `hPrev` kept by
+   * reference as `Gru.step` keeps them): for training on the held weights.
+   */
+  stepCache(x: Float32Array, hPrev: Float32Array): GruCache {
+    const H = this.H;
+    // one backing store for the cache's arrays (each small typed array is an allocation of its own)
+    const buf = new ArrayBuffer(4 * (5 * H + this.I));
+    const part = (k: number): Float32Array => new Float32Array(buf, 4 * k * H, H);
+    const h = part(4);
+    this.stepInto(x, hPrev, h);
+    const [z, r, n, rh] = [part(0), part(1), part(2), part(3)];
+    z.set(this.z);
+    r.set(this.r);
+    n.set(this.n);
+    rh.set(this.xh.subarray(this.I, this.I + H)); // r ⊙ hPrev, as the step left it
+    const nz = new Int32Array(buf, 4 * 5 * H, this.nzCount);
+    nz.set(this.nz.subarray(0, this.nzCount));
+    return { x, hPrev, z, r, n, rh, h, nz };
   }
 
   /** The state after reading x from hPrev (a new array). */
   step(x: Float32Array, hPrev: Float32Array): Float32Array {
+    const h = new Float32Array(this.H);
+    this.stepInto(x, hPrev, h);
+    return h;
+  }
+
+  /** `step` into `h` (not `hPrev`). */
+  private stepInto(x: Float32Array, hPrev: Float32Array, h: Float32Array): void {
     const { I, H, rs, xh, z, r, n } = this;
     if (x.length !== I || hPrev.length !== H) throw new InternalError(`gru: input ${x.length}/${I}, state ${hPrev.length}/${H}`);
     let k = 0;
     for (let i = 0; i < I; i++) if (x[i] !== 0) this.nz[k++] = i;
-    const nz = this.nz.subarray(0, k);
+    this.nzCount = k;
     xh.set(x);
     xh.set(hPrev, I);
     const s = rs.sums;
     rs.start(this.bias);
-    rs.add(xh, nz);
-    rs.add(xh, this.uCols, 0, 2 * H);
+    // the input's non-zero columns in runs of consecutive ones, then the state's: the order of Gru.step
+    for (let a = 0; a < k; ) {
+      let e = a + 1;
+      while (e < k && this.nz[e] === (this.nz[e - 1] as number) + 1) e++;
+      rs.addHeld(this.nz[a] as number, (this.nz[e - 1] as number) + 1);
+      a = e;
+    }
+    rs.addHeld(I, I + H, 0, 2 * H);
     for (let i = 0; i < H; i++) {
       z[i] = sigmoid(s[i] as number);
       r[i] = sigmoid(s[H + i] as number);
     }
     for (let i = 0; i < H; i++) xh[I + i] = (r[i] as number) * (hPrev[i] as number);
-    rs.add(xh, this.uCols, 2 * H, 3 * H);
+    rs.addHeld(I, I + H, 2 * H, 3 * H);
     for (let i = 0; i < H; i++) n[i] = Math.tanh(s[2 * H + i] as number);
-    const h = new Float32Array(H);
     for (let i = 0; i < H; i++) {
       const zi = z[i] as number;
       h[i] = (1 - zi) * (n[i] as number) + zi * (hPrev[i] as number);
     }
-    return h;
   }
 }

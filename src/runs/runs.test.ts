@@ -15,16 +15,21 @@ import { readBabiCandidates, readBabiDialogs } from '../formats/babi.js';
 import { createModel } from '../rankers/registry.js';
 import { evaluateDialogs } from '../rankers/evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
-import { evalRun } from './eval.js';
-import { benchmarkRun } from './benchmark.js';
-import { infobotEvalRun } from './infobot-eval.js';
+import { evalRun } from '../testbeds/restaurant/runs/eval.js';
+import { benchmarkRun } from '../testbeds/restaurant/runs/benchmark.js';
+import { infobotEvalRun } from '../testbeds/infobot/runs/eval.js';
 import { evaluateAgent } from '../testbeds/infobot/index.js';
-import { airGenerateRun, airSelfplayRun } from './airdialogue.js';
+import { airGenerateRun } from '../testbeds/airdialogue/runs/generate.js';
+import { airSelfplayRun } from '../testbeds/airdialogue/runs/selfplay.js';
 import { selfPlay } from '../testbeds/airdialogue/index.js';
-import { generateDstc6Run, generateRestaurantRun } from './generate.js';
-import { loadRun, runIds } from './index.js';
+import { generateRestaurantRun } from '../testbeds/restaurant/runs/generate.js';
+import { generateDstc6Run } from '../testbeds/dstc6/runs/generate.js';
+import { declareRuns, loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
-import { loadModels } from '../testbeds/index.js';
+import { declareTestbeds, loadModels, loadTestbeds } from '../testbeds/index.js';
+import { evaluateRun } from './evaluate.js';
+import { evaluate } from '../evaluation/evaluate.js';
+import { loadBuiltinAgent } from '../agents/open.js';
 
 // The testbeds' models (the rule bot) are registered as `import 'dialogym'` registers them.
 await loadModels();
@@ -150,9 +155,50 @@ test('generateRestaurantRun and generateDstc6Run: the files of generateRestauran
   assert.deepEqual(dm.files, d.files);
 });
 
-test('loadRun finds a run by the id its shard files store; an unknown id is refused listing the runs', async () => {
-  assert.deepEqual(runIds(), ['eval', 'generate restaurant', 'generate dstc6', 'benchmark', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay']);
+test('evaluateRun: the summary and records of evaluate, the transcripts file; 2 shards put together give the same; resume, a KB and the turn limit in the options\' words', async () => {
+  await loadTestbeds(); // the environments and the agent families, as `import 'dialogym'` loads them
+  const agent = { kind: 'builtin', name: 'rules' } as const;
+  const options = { env: 'restaurant-task3-v1', agent, episodes: 6, trials: 2, maxTurns: 8, transcripts: join(dir, 'ev-whole.jsonl') };
+  const whole = await evaluateRun.run(options);
+  const direct = await evaluate('restaurant-task3-v1', await loadBuiltinAgent('rules'), { episodes: 6, trials: 2, seed: 1, envOptions: { maxTurns: 8 } });
+  assert.deepEqual(whole.summary, direct.summary);
+  assert.deepEqual(whole.records, direct.records);
+  assert.ok(whole.summary.success > 0 && whole.summary.success < 1, `some fail at 8 turns (${whole.summary.success})`);
+  assert.equal(readFileSync(options.transcripts, 'utf8'), direct.records.map((r) => JSON.stringify(r) + '\n').join(''));
+  const sharded = { ...options, transcripts: join(dir, 'ev-merged.jsonl') };
+  const parts = [await evaluateRun.part(sharded, { index: 0, count: 2 }), await evaluateRun.part(sharded, { index: 1, count: 2 })];
+  assert.deepEqual(parts.map((p) => p.items.map((it) => it.k)), [[0, 2, 4], [1, 3, 5]]);
+  assert.deepEqual(await evaluateRun.finish(combined(parts)), whole);
+  assert.equal(readFileSync(sharded.transcripts, 'utf8'), readFileSync(options.transcripts, 'utf8'));
+  // Resuming a cut file plays the rest and leaves the same bytes.
+  const cut = join(dir, 'ev-cut.jsonl');
+  writeFileSync(cut, readFileSync(options.transcripts, 'utf8').slice(0, 3000));
+  const resumed = await evaluateRun.run({ ...options, transcripts: undefined, resume: cut });
+  assert.deepEqual(resumed.summary, whole.summary);
+  assert.equal(readFileSync(cut, 'utf8'), readFileSync(options.transcripts, 'utf8'));
+  const said = (e: unknown): string => renderErrorText((e as ConfigError).text, (o) => `<${o}>`);
+  await assert.rejects(evaluateRun.part({ ...options, resume: cut }, { index: 0, count: 2 }), (e: unknown) => said(e) === '<resume> continues a whole run; a shard is re-run with its own <shard> (merge reads the shards)');
+  await assert.rejects(evaluateRun.run({ env: 'airdialogue-v1', agent, kb: KB }), (e: unknown) => said(e) === '<kb>: airdialogue-v1 reads no restaurant KB (only the restaurant-* and dstc6-* environments do)');
+  await assert.rejects(evaluateRun.run({ ...options, envOptions: { maxTurns: 5 } }), (e: unknown) => said(e) === '<envOptions>: maxTurns is set by <maxTurns> too; give it once');
+  assert.throws(() => evaluateRun.checkOptions({ env: 'restaurant-task1-v1', agent: 'rules' }), (e: unknown) => e instanceof ConfigError && /^evaluate: options\.agent: /.test(e.message));
+  // The KB file reaches the environment through its testbed's option: its restaurants (renamed here) are the ones the API calls find.
+  const renamed = join(dir, 'kb-renamed.txt');
+  writeFileSync(renamed, readFileSync(KB, 'utf8').replaceAll('resto_', 'place_'));
+  const withKb = await evaluateRun.run({ env: 'restaurant-task3-v1', agent, kb: renamed, episodes: 3 });
+  assert.equal(withKb.summary.success, 1);
+  assert.match(JSON.stringify(withKb.records[0]?.observation), /place_[a-z]+_[a-z]+_[a-z]+_[1-8]stars/);
+  assert.doesNotMatch(JSON.stringify(withKb.records.map((r) => r.observation)), /resto_/);
+});
+
+test('loadRun finds a run by the id its shard files store (the generic evaluate, then the runs each testbed declares); an unknown id is refused listing the runs', async () => {
+  const ids = ['evaluate', 'eval', 'benchmark', 'generate restaurant', 'generate dstc6', 'infobot eval', 'airdialogue generate', 'airdialogue selfplay'];
+  declareTestbeds(); // the list declares the testbeds' runs (import 'dialogym' and the CLI do it)
+  assert.deepEqual(runIds(), ids);
   assert.equal((await loadRun('eval')).id, 'eval');
   assert.equal(await loadRun('benchmark'), benchmarkRun);
-  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === "no run 'evl' (the runs: eval, generate restaurant, generate dstc6, benchmark, infobot eval, airdialogue generate, airdialogue selfplay)");
+  assert.equal(await loadRun('infobot eval'), infobotEvalRun);
+  assert.equal(await loadRun('airdialogue selfplay'), airSelfplayRun);
+  assert.equal((await loadRun('evaluate')).id, 'evaluate');
+  await assert.rejects(loadRun('evl'), (e: unknown) => e instanceof ConfigError && e.message === `no run 'evl' (the runs: ${ids.join(', ')})`);
+  assert.throws(() => declareRuns({ eval: async () => benchmarkRun }), (e: unknown) => e instanceof ConfigError && e.message === "run 'eval' is declared twice");
 });

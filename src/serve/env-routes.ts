@@ -43,6 +43,8 @@ export interface EnvRoutesOptions {
   readonly role: 'user' | 'agent';
   /** Free chat: no goal, nothing judged. */
   readonly free?: boolean;
+  /** Agent turns after which a dialog ends (`EnvSession`'s `maxTurns`: the testbed's own limit, else the generic wrapper); default: the environment's own. */
+  readonly maxTurns?: number;
   /** Role `user`: the agent (each session opens its own connection: an agent process per dialog). */
   readonly agent?: AgentTransport;
   /** Role `agent`: the simulated user's voice (default: the environment's words). */
@@ -74,6 +76,7 @@ const WEB: ReadonlyArray<[string, string, string]> = [
   ['/env', 'env.html', 'text/html; charset=utf-8'],
   ['/env.html', 'env.html', 'text/html; charset=utf-8'],
   ['/env.js', 'env.js', 'text/javascript; charset=utf-8'],
+  ['/session-view.js', 'session-view.js', 'text/javascript; charset=utf-8'],
   ['/env.css', 'env.css', 'text/css; charset=utf-8'],
 ];
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
@@ -182,6 +185,7 @@ export function registerEnvRoutes(app: FastifyInstance, o: EnvRoutesOptions): vo
       agentTimeoutMs: o.agentTimeoutMs ?? 20_000,
       maxText,
       ...(o.envOptions ? { envOptions: o.envOptions } : {}),
+      ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
       ...(o.agent ? { agent: o.agent } : {}),
       ...(o.userVoice ? { userVoice: o.userVoice } : {}),
       ...(o.free ? { free: true } : {}),

@@ -4,6 +4,8 @@ import '../index.js'; // every testbed, loaded
 import { createEnvServer } from './env-server.js';
 import { rulesBotForTools } from '../testbeds/restaurant/agents.js';
 import { envs, type ToolSpec } from '../env/env.js';
+import { talker } from '../env/testing/talker.js';
+import { EnvSession } from './env-session.js';
 
 test('env-server: list envs with tools, create a session, play an episode with the rule bot', async () => {
   const server = createEnvServer();
@@ -197,4 +199,47 @@ test('env-server: a real internal error is logged with its stack and answered 50
   } finally {
     await server.close();
   }
+});
+
+test('env-server and serve --env apply maxTurns as evaluate does: the wrapper for an environment without a declared limit, the testbed\'s own option otherwise (the session\'s own wins)', async () => {
+  if (!envs.has('test-talker-v0')) envs.register('test-talker-v0', 'ends when the agent says bye', () => talker('test-talker-v0'));
+  assert.throws(() => createEnvServer({ maxTurns: 0 }), /^ConfigError: maxTurns must be a positive integer, got 0$/);
+  const server = createEnvServer({ maxTurns: 3 });
+  try {
+    const play = async (id: string, options: object | undefined, actions: readonly unknown[]): Promise<Array<{ truncated: boolean; terminated: boolean; info: Record<string, unknown> }>> => {
+      const created = await server.app.inject({ method: 'POST', url: `/envs/${id}`, payload: options ? { options } : {} });
+      assert.equal(created.statusCode, 201, created.body);
+      const sid = (created.json() as { session: string }).session;
+      await server.app.inject({ method: 'POST', url: `/sessions/${sid}/reset`, payload: { seed: 1 } });
+      const out = [];
+      for (const action of actions) out.push((await server.app.inject({ method: 'POST', url: `/sessions/${sid}/step`, payload: { action } })).json() as { truncated: boolean; terminated: boolean; info: Record<string, unknown> });
+      return out;
+    };
+    // No declared limit: the generic wrapper truncates the 3rd agent turn, and says so.
+    const talk = await play('test-talker-v0', undefined, ['a', 'b', 'c']);
+    assert.deepEqual(talk.map((r) => r.truncated), [false, false, true]);
+    assert.deepEqual(talk[2]?.info, { heard: 'c', truncatedBy: 'turnLimit', maxTurns: 3 });
+    // The restaurant declares its own (maxTurns, with its failure detail): the episode ends at turn 3, by the environment.
+    const chatty = await play('restaurant-task1-v1', undefined, ['hello', 'hello', 'hello']);
+    assert.deepEqual(chatty.map((r) => r.truncated || r.terminated), [false, false, true]);
+    assert.equal(chatty[2]?.info['truncatedBy'], undefined);
+    assert.equal(chatty[2]?.info['failure'], 'max turns');
+    // A session that sets the limit itself keeps its own.
+    const own = await play('restaurant-task1-v1', { maxTurns: 5 }, ['hello', 'hello', 'hello']);
+    assert.deepEqual(own.map((r) => r.truncated || r.terminated), [false, false, false]);
+  } finally {
+    await server.close();
+  }
+  // serve --env: a person as the agent of an environment without a declared limit; the dialog ends after 2 turns as `max turns`.
+  const session = await EnvSession.start({ envId: 'test-talker-v0', seed: 1, role: 'agent', idleMs: 60_000, maxText: 100, maxTurns: 2 });
+  await session.send('more');
+  const ended = await session.send('more');
+  assert.equal(ended.waiting, 'ended');
+  assert.equal(ended.outcome?.failure, 'max turns');
+  assert.deepEqual([session.record()?.turns, session.record()?.failure], [2, 'max turns']);
+  // Without maxTurns the same dialog goes on.
+  const free = await EnvSession.start({ envId: 'test-talker-v0', seed: 1, role: 'agent', idleMs: 60_000, maxText: 100 });
+  await free.send('more');
+  assert.equal((await free.send('more')).waiting, 'person');
+  await free.close();
 });

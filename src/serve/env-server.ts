@@ -18,10 +18,14 @@
  * `maxSessions`: they are dropped before the limit is checked) 404, another method on a
  * known path 405 (with `Allow`), body over the limit 413, wrong content type 415, too many sessions
  * 503. Anything else is a bug: logged with its stack (stderr), answered 500 `internal error`.
+ *
+ * `maxTurns` is the turn limit of every session as `evaluate` applies it (env/turn-limit.ts:
+ * `sessionTurnLimit`): the testbed's own where it declares one, else the generic wrapper.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
 import { envSchema, envs, make, type Env, type EnvSchemaName, type ToolSpec } from '../env/env.js';
+import { sessionTurnLimit, withTurnLimit } from '../env/turn-limit.js';
 import { AGENT_PROTOCOL } from '../agents/protocol.js';
 import { checkSchema } from '../formats/schema.js';
 import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, RequestError, type CloseReport } from './http.js';
@@ -42,6 +46,13 @@ export interface EnvServerOptions {
   readonly logError?: (text: string) => void;
   /** Clock in ms (default `Date.now`; tests move it instead of waiting). */
   readonly now?: () => number;
+  /**
+   * Agent turns after which a session's episodes end, as `evaluate`'s `maxTurns`: an environment
+   * whose testbed declares its own limit gets it as its options (unless the session's options set
+   * it), any other is wrapped (`TurnLimit`: `truncated`, `info.truncatedBy`). Default: none (each
+   * environment's own).
+   */
+  readonly maxTurns?: number;
 }
 
 interface EnvSession {
@@ -69,6 +80,7 @@ function toolsOf(info: Record<string, unknown>): ToolSpec[] {
 /** Builds the environment server over the registered environments (see the module description). */
 export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
   const maxSessions = opts.maxSessions ?? 1000;
+  if (opts.maxTurns !== undefined && (!Number.isSafeInteger(opts.maxTurns) || opts.maxTurns < 1)) throw new ConfigError(`maxTurns must be a positive integer, got ${String(opts.maxTurns)}`);
   const idleMs = opts.idleMs ?? 30 * 60_000;
   const bodyLimit = opts.bodyLimit ?? 64 * 1024;
   const sessions = new Map<string, EnvSession>();
@@ -138,7 +150,8 @@ export function createEnvServer(opts: EnvServerOptions = {}): EnvServer {
     dropExpired(); // expired sessions never hold a place until the next sweep
     if (sessions.size >= maxSessions) throw new RequestError(503, `too many sessions (limit ${maxSessions})`);
     const options = bodyOf('createSession', req.body)['options'] ?? {};
-    const env = make(id, options); // checks the options: unknown keys, types and bounds (a ConfigError: 400)
+    const limited = sessionTurnLimit(id, options as Record<string, unknown>, opts.maxTurns);
+    const env = withTurnLimit(make(id, limited.envOptions), limited.wrapper); // make checks the options: unknown keys, types and bounds (a ConfigError: 400)
     const sid = `s${++counter}-${Date.now().toString(36)}`;
     sessions.set(sid, { env, schema: envSchema(id), lastUsed: now() });
     return reply.status(201).send({ session: sid, env: id, tools: toolsOfEnv(id) });

@@ -22,7 +22,8 @@
  * who does not answer in time abandons the episode); `close` abandons it at once (the agent's
  * connection is closed: an agent process is ended).
  */
-import { make, isToolCall, envPersonView, type EnvOptions, type Info, type ToolCall, type ToolSpec } from '../env/env.js';
+import { make, isToolCall, envPersonView, type Env, type EnvOptions, type Info, type ToolCall, type ToolSpec } from '../env/env.js';
+import { sessionTurnLimit, withTurnLimit } from '../env/turn-limit.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../env/person.js';
 import { DialogymError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
@@ -70,6 +71,12 @@ export interface EnvSessionOptions {
   readonly blind?: boolean;
   /** Free chat: no goal card, no hint, nothing judged (the environment still runs; `close` ends it). */
   readonly free?: boolean;
+  /**
+   * Agent turns after which the episode ends, as `evaluate`'s `maxTurns` (env/turn-limit.ts
+   * `sessionTurnLimit`): the testbed's own limit where it declares one (unless `envOptions` sets
+   * it), else the generic wrapper; default: the environment's own.
+   */
+  readonly maxTurns?: number;
   /** Each turn as it happens (user, agent and KB turns, in order; the `<SILENCE>` turns of the datasets left out). */
   readonly onTurn?: (t: SessionTurn) => void;
 }
@@ -295,10 +302,14 @@ export class EnvSession {
   /** An agent's action in the words a person reads: the person view's (`agentSaid`), else the dialog's words or the action as text or a call. */
   private readonly said: Said = { view: (a) => this.view.agentSaid?.(a, this.resetInfo) };
 
+  /** The environment's options with the turn limit's, and the wrapper's limit (`maxTurns`). */
+  private readonly limited: { readonly envOptions: EnvOptions; readonly wrapper?: number };
+
   private constructor(private readonly o: EnvSessionOptions) {
     this.view = personViewOf(o.envId);
+    this.limited = sessionTurnLimit(o.envId, (o.envOptions ?? {}) as Record<string, unknown>, o.maxTurns);
     // The reset of the episode, from an environment of its own (the same seed and variant give the same episode): the goal card and the agent's view need it before the episode's first turn.
-    const r0 = make(o.envId, o.envOptions ?? {}).reset({ seed: o.seed, variant: 0 });
+    const r0 = this.build().reset({ seed: o.seed, variant: 0 });
     this.resetInfo = r0.info;
     this.hasHistory = historyOf(r0.obs) !== undefined;
     this.tools = (Array.isArray(this.resetInfo['tools']) ? this.resetInfo['tools'] : []) as ToolSpec[];
@@ -423,7 +434,8 @@ export class EnvSession {
     try {
       const transport = this.recording(o.role === 'user' ? (o.agent as AgentTransport) : this.personAgent());
       const voice = o.role === 'user' ? this.personVoice() : o.userVoice;
-      const { records } = await evaluate(o.envId, transport, { episodes: 1, seed: o.seed, timeoutMs: o.role === 'user' ? (o.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS) : o.idleMs, ...(o.envOptions ? { envOptions: o.envOptions } : {}), ...(voice ? { userVoice: voice } : {}) });
+      const { envOptions, wrapper } = this.limited;
+      const { records } = await evaluate(o.envId, transport, { episodes: 1, seed: o.seed, timeoutMs: o.role === 'user' ? (o.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS) : o.idleMs, ...(o.envOptions || Object.keys(envOptions).length > 0 ? { envOptions } : {}), ...(wrapper !== undefined ? { maxTurns: wrapper } : {}), ...(voice ? { userVoice: voice } : {}) });
       const r = records[0] as EpisodeRecord;
       if (this.abandonReason) this.finishAbandoned();
       else this.finish(r);
@@ -468,13 +480,18 @@ export class EnvSession {
   /** The `info` of the episode's last step: the episode replayed on an environment of its own (its actions, its seed). */
   private lastInfo(r: EpisodeRecord): Info {
     try {
-      const env = make(this.o.envId, this.o.envOptions ?? {});
+      const env = this.build();
       let info = env.reset({ seed: r.seed, variant: r.trial }).info;
       for (const a of r.actions) info = env.step(a).info;
       return info;
     } catch {
       return {};
     }
+  }
+
+  /** An environment of the session's own: its options and turn limit. */
+  private build(): Env<unknown, unknown> {
+    return withTurnLimit(make(this.o.envId, this.limited.envOptions), this.limited.wrapper);
   }
 
   /** The person's turn came: publish it and wait for the person's input (or the end). */

@@ -185,6 +185,9 @@ const PAGE_HEADERS = {
 
 const PAGES: Readonly<Record<string, { file: string; type: string }>> = {
   '/study.js': { file: 'study.js', type: 'text/javascript; charset=utf-8' },
+  // The modules study.js imports, shared with `serve --env`'s page.
+  '/dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  '/session-view.js': { file: 'session-view.js', type: 'text/javascript; charset=utf-8' },
   '/study.css': { file: 'study.css', type: 'text/css; charset=utf-8' },
   '/study-admin.js': { file: 'study-admin.js', type: 'text/javascript; charset=utf-8' },
 };

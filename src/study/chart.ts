@@ -64,7 +64,7 @@ export function turnsChartSvg(panels: readonly TurnPanel[], o: { readonly title:
     const Y = (share: number): number => base - (plotH * share) / top;
     const n = [...p.counts.values()].reduce((s, c) => s + c, 0);
     out.push(`<g class="panel" data-agent="${escapeXml(p.label)}">`);
-    out.push(`<text x="${f(x0)}" y="${f(y0 + 13)}" font-weight="bold" font-size="12.5">${escapeXml(p.label)} <tspan font-weight="normal" fill="${CHART_COLOURS.muted}">(${n} dialogues)</tspan></text>`);
+    out.push(`<text x="${f(x0)}" y="${f(y0 + 13)}" font-weight="bold" font-size="12.5">${escapeXml(p.label)} <tspan font-weight="normal" fill="${CHART_COLOURS.muted}">(${n} dialogue${n === 1 ? '' : 's'})</tspan></text>`);
     for (const s of [0, top / 2, top]) {
       out.push(`<line x1="${f(px0)}" y1="${f(Y(s))}" x2="${f(px0 + pw)}" y2="${f(Y(s))}" stroke="${CHART_COLOURS.grid}" stroke-width="0.8"/>`);
       out.push(`<text x="${f(px0 - 4)}" y="${f(Y(s) + 4)}" text-anchor="end" font-size="10">${Math.round(s * 100)}%</text>`);
@@ -73,7 +73,7 @@ export function turnsChartSvg(panels: readonly TurnPanel[], o: { readonly title:
       const c = p.counts.get(t) ?? 0;
       const share = n > 0 ? c / n : 0;
       const x = px0 + (t - 1) * slot;
-      if (c > 0) out.push(`<rect class="bar" data-agent="${escapeXml(p.label)}" data-turns="${t}" data-count="${c}" x="${f(x + slot * 0.12)}" y="${f(Y(share))}" width="${f(slot * 0.76)}" height="${f(base - Y(share))}" fill="${CHART_COLOURS.ours}"><title>${escapeXml(`${p.label}: ${c} of ${n} dialogues took ${t} turn${t === 1 ? '' : 's'}`)}</title></rect>`);
+      if (c > 0) out.push(`<rect class="bar" data-agent="${escapeXml(p.label)}" data-turns="${t}" data-count="${c}" x="${f(x + slot * 0.12)}" y="${f(Y(share))}" width="${f(slot * 0.76)}" height="${f(base - Y(share))}" fill="${CHART_COLOURS.ours}"><title>${escapeXml(`${p.label}: ${c} of ${n} dialogue${n === 1 ? '' : 's'} took ${t} turn${t === 1 ? '' : 's'}`)}</title></rect>`);
       if (maxTurns <= 20 || t % 5 === 0 || t === 1) out.push(`<text x="${f(x + slot / 2)}" y="${f(base + 12)}" text-anchor="middle" font-size="10">${t}</text>`);
     }
     if (n > 0) {

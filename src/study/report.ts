@@ -231,7 +231,7 @@ export function reportLatex(r: StudyReport): string {
     align: 'lrrcrr',
     header: [['Agent', 'Dialogues', 'Success (\\%)', '95\\,\\% interval', 'Turns', 'Reward']],
     body: r.agents.map((a) => (a.dialogues === 0 ? [latexEscape(a.agent), '0', '--', '--', '--', '--'] : [latexEscape(a.agent), String(a.dialogues), pct(a.success), `${pct(a.interval[0])}--${pct(a.interval[1])}`, `${a.avgTurns.toFixed(2)}`, a.avgReward.toFixed(2)])),
-    caption: `${latexEscape(r.title)}: ${r.finished} dialogues on ${latexEscape(r.env)}. Success rate with its 95\\,\\% Wilson score interval, mean turns and reward per dialogue.`,
+    caption: `${latexEscape(r.title)}: ${r.finished} dialogue${r.finished === 1 ? '' : 's'} on ${latexEscape(r.env)}. Success rate with its 95\\,\\% Wilson score interval, mean turns and reward per dialogue.`,
     label: 'tab:study-agents',
   });
   if (r.pairs.length === 0) return agents;
@@ -270,7 +270,7 @@ export function writeStudyReport(store: StudyStore, outDir: string, o: ReportOpt
     join(outDir, 'report.svg'),
     dotPlotSvg([{ title: 'Success rate', rows: r.agents.map((a) => ({ label: `${a.agent} (n ${a.dialogues})`, ours: { mean: a.success }, band: a.interval, title: `${a.agent}: ${a.successes} of ${a.dialogues} (${pct(a.success)} %), 95 % interval ${pct(a.interval[0])}–${pct(a.interval[1])} %`, data: { agent: a.agent } })) }], {
       title: `${r.title}: success per agent`,
-      subtitle: `${r.finished} dialogues on ${r.env} (n: the agent's dialogues)`,
+      subtitle: `${r.finished} dialogue${r.finished === 1 ? '' : 's'} on ${r.env} (n: the agent's dialogues)`,
       xLabel: 'success rate',
       domain: [0, 1],
       ticks: [0, 0.25, 0.5, 0.75, 1],

@@ -1,15 +1,19 @@
 /**
  * The list of testbeds: one line per testbed folder (its descriptor, `<name>/testbed.ts`). The root
  * API (`src/index.ts`: `import 'dialogym'` loads them all) and the CLI go through it; they fill the
- * generic registries from it — the LLM sections (`declareLlmSection`), `envs` (each testbed's ids, declared at once, their code imported when
- * loaded), `agents` (the agent families, which play the environments of the testbeds that name
+ * generic registries from it — the LLM sections (`declareLlmSection`, src/llm/prompts.ts), `envs` (each testbed's ids, declared at once, their code imported when
+ * loaded), the runs (`declareRuns`: what `loadRun` and `dialogym merge` find), `agents` (the agent families, which play the environments of the testbeds that name
  * them) and `models` — so the agents registry and the servers see every testbed without knowing
  * any. Nothing registers itself when imported. Only this module, `src/index.ts` and `src/cli/`
  * import the list (`.dependency-cruiser.cjs`).
  */
 import { ConfigError } from '../core/errors.js';
 import { declareEnvs, envs, loadEnv } from '../env/env.js';
-import { agents, declareLlmSection } from '../agents/registry.js';
+import { agents } from '../agents/registry.js';
+import { declareLlmSection, loadLlmSections } from '../llm/prompts.js';
+import { declareRuns } from '../runs/index.js';
+import { declareKb } from '../runs/kb.js';
+import { declareTurnLimit } from '../env/turn-limit.js';
 import type { Testbed } from './testbed.js';
 
 /**
@@ -27,13 +31,16 @@ export const TESTBEDS = [
 let declared = false;
 const owner = new Map<string, Testbed>();
 
-/** Declares every testbed's environment ids in `envs` (once; their code is not imported). */
+/** Declares every testbed's environment ids in `envs`, its runs (`loadRun`) and how a turn limit reaches its environments (`turnLimitOf`), once; their code is not imported. */
 export function declareTestbeds(): void {
   if (declared) return;
   declared = true;
   for (const t of TESTBEDS as readonly Testbed[]) {
     declareEnvs(t.envs, t.entry);
     if (t.llm) declareLlmSection(t.envs.map((e) => e.id), { testbed: t.name, ...t.llm });
+    if (t.runs) declareRuns(t.runs);
+    if (t.turnLimit) declareTurnLimit(t.envs.map((e) => e.id), t.turnLimit);
+    if (t.kb) declareKb(t.name, t.envs.map((e) => e.id), t.kb);
     for (const e of t.envs) owner.set(e.id, t);
   }
 }
@@ -79,7 +86,7 @@ async function loadAgentFamily(family: string): Promise<void> {
 
 /**
  * Loads testbeds (every one by default): their environments' code (so `make` builds them), their
- * models and the agent family that plays their environments. Idempotent; `import 'dialogym'`
+ * models, the agent family that plays their environments and their LLM sections' views. Idempotent; `import 'dialogym'`
  * does it for all.
  */
 export async function loadTestbeds(names: readonly string[] = TESTBEDS.map((t) => t.name)): Promise<void> {
@@ -91,7 +98,7 @@ export async function loadTestbeds(names: readonly string[] = TESTBEDS.map((t) =
       if (!p) {
         p = (async () => {
           const first = t.envs[0];
-          await Promise.all([first ? loadEnv(first.id) : undefined, loadModels1(t), t.agentFamily ? loadAgentFamily(t.agentFamily) : undefined]);
+          await Promise.all([first ? loadEnv(first.id) : undefined, loadModels1(t), t.agentFamily ? loadAgentFamily(t.agentFamily) : undefined, loadLlmSections(t.envs.map((e) => e.id))]);
         })();
         loaded.set(name, p);
       }

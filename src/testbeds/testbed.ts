@@ -6,8 +6,11 @@
  * agents or models is loaded. docs/extending.md walks through writing one.
  */
 import type { EnvDeclaration, EnvDefinition } from '../env/env.js';
-import type { AgentFamily, LlmSection } from '../agents/registry.js';
+import type { AgentFamily } from '../agents/registry.js';
+import type { LlmSection } from '../llm/prompts.js';
 import type { ModelDefinition } from '../rankers/registry.js';
+import type { RunEntries } from '../runs/index.js';
+import type { KbFile } from '../runs/kb.js';
 
 /**
  * The agents of a testbed in the `agents` registry: the family's name and description, and its lazy
@@ -51,13 +54,24 @@ export interface Testbed<A = any> {
    * src/env/turn-limit.ts) truncates the episodes.
    */
   readonly turnLimit?: (maxTurns: number) => Readonly<Record<string, unknown>>;
-  /** Its option that takes a restaurant KB (`evaluate --kb`), if any. */
-  readonly kbOption?: string;
+  /**
+   * How a KB file reaches its environments (`evaluate`'s `kb`, `--kb`), if it reads one: the
+   * environment option that takes the KB, and the reader of the file (lazy: imports its code).
+   */
+  readonly kb?: KbFile;
+  /**
+   * Its runs (what its CLI verbs compute, as library functions: `defineRun`, src/runs/run.ts), by
+   * id, each a lazy entry point to its module (`<name>/runs/<run>.ts`): `loadRun(id)` finds them,
+   * `dialogym merge` finishes their shards.
+   */
+  readonly runs?: RunEntries;
   /** Its CLI subcommands: `dialogym <verb> …` (the verb's module, src/cli/commands/<verb>.ts, is imported only when run). */
   readonly cli?: { readonly verb: string };
   /**
-   * Its LLM section: the LLM agent's system prompt (`prompts/<prompt>`), the LLM user's
-   * (`prompts/<userPrompt>`) where it has one, and what context an episode shows (`LlmSection`).
+   * Its LLM section (`LlmSection`, src/llm/prompts.ts): the LLM agent's system prompt
+   * (`prompts/<prompt>`), the LLM user's (`prompts/<userPrompt>`) where it has one, and its `view`,
+   * lazy (`() => import(…)`): how it words an episode for a model — the agent's context, the user's
+   * goal, what the user does now (`LlmView`).
    */
   readonly llm?: Omit<LlmSection, 'testbed'>;
 }

@@ -15,10 +15,10 @@
 import fc from 'fast-check';
 import '../../src/index.js';
 import { createAgent } from '../../src/agents/registry.js';
-import { llmTransport } from '../../src/agents/llm.js';
-import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../../src/builtin-agents/llm.js';
+import { llmTransport } from '../../src/llm/agent.js';
+import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../../src/llm/prompts.js';
 import { evaluate } from '../../src/evaluation/evaluate.js';
-import { llmUserVoice } from '../../src/evaluation/llm-user.js';
+import { llmUserVoice } from '../../src/llm/user.js';
 import { LlmClient, LlmError, type LlmClientOptions } from '../../src/llm/client.js';
 import { startLlmTestServer, type Fault, type Json } from '../llm-server.js';
 

@@ -15,7 +15,8 @@ import { progress } from '../progress.js';
 import { action, alias, checkHeldOut, floatFlag, inputFlag, intFlag, out, outFileFlag, outFolderFlag } from '../run.js';
 import { ConfigError } from '../../core/errors.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
-import { airGenerateRun, airSelfplayRun, type AirGenerateOptions, type AirGenerateResult, type AirSelfplayOptions, type AirSelfplayResult } from '../../runs/airdialogue.js';
+import { airGenerateRun, type AirGenerateOptions, type AirGenerateResult } from '../../testbeds/airdialogue/runs/generate.js';
+import { airSelfplayRun, type AirSelfplayOptions, type AirSelfplayResult } from '../../testbeds/airdialogue/runs/selfplay.js';
 import { SUMMARY } from './summaries.js';
 
 function printScores(r: ScoreReport & { bleu?: { customer: number; agent: number; both: number } }, json: boolean): void {

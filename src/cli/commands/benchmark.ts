@@ -1,10 +1,10 @@
-/** `dialogym benchmark [--profile quick|full|paper] [--seeds k] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Tables 2 and 10 of Bordes et al. (2017) (the library's `benchmarkRun`, src/runs/benchmark.ts). */
+/** `dialogym benchmark [--profile quick|full|paper] [--seeds k] [--data dir] [--models a,b] [--tasks 1,5] [--out dir]`: Tables 2 and 10 of Bordes et al. (2017) (the library's `benchmarkRun`, src/testbeds/restaurant/runs/benchmark.ts). */
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../../core/errors.js';
 import { cellCost, parseTasks, profileNamed, type BenchmarkCell } from '../../testbeds/restaurant/benchmark/benchmark.js';
 import { isLearnedModel } from '../../testbeds/restaurant/benchmark/paper.js';
-import { benchmarkRun, type BenchmarkRunHooks, type BenchmarkRunOptions, type BenchmarkRunResult } from '../../runs/benchmark.js';
+import { benchmarkRun, type BenchmarkRunHooks, type BenchmarkRunOptions, type BenchmarkRunResult } from '../../testbeds/restaurant/runs/benchmark.js';
 import { wholeParts } from '../../runs/run.js';
 import { shardOf, shardOptions, writeRunShard, type ShardFlags, type VerbRun } from '../shard.js';
 import { action, inputFlag, intFlag, out, outFolderFlag } from '../run.js';

@@ -11,6 +11,7 @@ interface EnvServerFlags extends ServingFlags {
   maxSessions: number;
   idleMinutes: number;
   bodyLimit: number;
+  maxTurns?: number;
 }
 
 export function registerEnvServer(program: Command): void {
@@ -21,13 +22,14 @@ export function registerEnvServer(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-sessions <n>', 'most live sessions', intFlag('--max-sessions', 1), 1000)
     .option('--idle-minutes <n>', 'drop a session idle this long', intFlag('--idle-minutes', 1), 30)
-    .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 65536);
+    .option('--body-limit <bytes>', 'largest request body', intFlag('--body-limit', 64, 1 << 24), 65536)
+    .option('--max-turns <n>', "agent turns after which a session's episodes end, as evaluate's --max-turns (the environment's own limit where its testbed has one, unless the session's options set it; else a generic wrapper: truncated, info.truncatedBy) (default: the environment's)", intFlag('--max-turns', 1));
   servingFlags(cmd)
     .action(
       action(async (o: EnvServerFlags) => {
         await (await import('../../testbeds/index.js')).loadTestbeds();
         const { createEnvServer } = await import('../../serve/env-server.js');
-        const server = createEnvServer({ maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, bodyLimit: o.bodyLimit, requestTimeoutMs: o.requestTimeout });
+        const server = createEnvServer({ maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, bodyLimit: o.bodyLimit, requestTimeoutMs: o.requestTimeout, ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
         let url: string;
         try {
           url = await server.listen(o.port, o.host);

@@ -1,6 +1,6 @@
-/** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy (the library's `evalRun`, src/runs/eval.ts). */
+/** `dialogym eval --model <name> --data <file>`: per-response and per-dialog accuracy (the library's `evalRun`, src/testbeds/restaurant/runs/eval.ts). */
 import type { Command } from 'commander';
-import { evalRun, type EvalOptions, type EvalResult } from '../../runs/eval.js';
+import { evalRun, type EvalOptions, type EvalResult } from '../../testbeds/restaurant/runs/eval.js';
 import { modelHelp } from '../model-flags.js';
 import { loadModels } from '../../testbeds/index.js';
 import { action, inputFlag, inputListFlag, out, outFileFlag } from '../run.js';

@@ -1,16 +1,23 @@
-/** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol. */
+/** `dialogym evaluate --env <id> (--agent-cmd "<cmd>" | --agent-url URL | --agent <model>)`: score an agent online through the agent protocol (the library's `evaluateRun`, src/runs/evaluate.ts). */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { action, inputFlag, intFlag, keyValueFlag, keyValues, out, outFileFlag } from '../run.js';
-import { inShard, shardItems, type ShardItem } from '../../core/shard.js';
-import type { EpisodeRecord } from '../../evaluation/evaluate.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
 import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
-import { shardOf, shardOptions, writeShard, wholeRun, type MergedRun, type ShardFlags } from '../shard.js';
-import { SUMMARY } from './summaries.js';
-import { agentWayOf, openWay } from '../agent-flags.js';
-import { llmConnectionOptions, llmPrices, openLlmUser, type LlmFlags } from '../llm-flags.js';
+import { loadTestbeds } from '../../testbeds/index.js';
+import { turnLimitOf } from '../../env/turn-limit.js';
+import { kbOf } from '../../runs/kb.js';
+import { evaluateRun, type EvaluateRunOptions, type EvaluateRunResult } from '../../runs/evaluate.js';
 import type { LlmStats } from '../../llm/client.js';
+import { describeEpisode } from '../../evaluation/show.js';
+import { progress } from '../progress.js';
+import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
+import { SUMMARY } from './summaries.js';
+import { agentWayOf } from '../agent-flags.js';
+import { llmConnectionOptions, type LlmFlags } from '../llm-flags.js';
+
+// The testbeds: their environments, agents, turn limits and KB options (the run reads the registries).
+await loadTestbeds();
 
 interface EvaluateFlags extends LlmFlags {
   env: string;
@@ -64,110 +71,51 @@ export function registerEvaluate(program: Command): void {
     .option('--user-llm <model>', "a language model (same --llm-* flags) says the simulated user's turns in its own words, told its goal and, each turn, what the environment's user does; the environment still judges (restaurant, DSTC6, AirDialogue -v2 envs) (default: the environment's own words)")
     .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)");
   llmConnectionOptions(cmd);
-  shardOptions(cmd).action(
-    action(async (o: EvaluateFlags & ShardFlags) => {
-      const shard = shardOf(o);
-      const way = agentWayOf(o);
-      if (o.resume !== undefined && shard) throw new ConfigError('--resume continues a whole run; a shard is re-run with its own --shard (merge reads the shards)');
-      if (o.resume !== undefined && o.transcripts !== undefined && o.transcripts !== o.resume) throw new ConfigError(`--resume appends to the file it reads (${o.resume}); drop --transcripts or give the same file`);
-      const { TESTBEDS, loadTestbeds, testbedOf } = await import('../../testbeds/index.js');
-      await loadTestbeds();
-      const testbed = testbedOf(o.env);
-      const { evaluate } = await import('../../evaluation/evaluate.js');
-      const { readKb } = await import('../../testbeds/restaurant/kb-dialects.js');
-      const { progress: startProgress } = await import('../progress.js');
-      const envOptions: Record<string, unknown> = keyValues(o.envOption);
-      /** Sets an option a flag of its own gives, refusing the same key from --env-option. */
-      const setOption = (key: string, flag: string, value: unknown): void => {
-        if (key in envOptions) throw new ConfigError(`--env-option ${key}: given by ${flag} too; give it once`);
-        envOptions[key] = value;
-      };
-      // The environments refuse options they do not read; say it with the flag's name.
-      if (o.kb !== undefined && testbed?.kbOption === undefined) throw new ConfigError(`--kb: ${o.env} reads no restaurant KB (only the ${TESTBEDS.filter((t) => t.kbOption !== undefined).map((t) => `${t.name}-*`).join(' and ')} environments do)`);
-      if (o.kb !== undefined) setOption(testbed?.kbOption as string, '--kb', readKb(o.kb).restaurants);
-      // The turn limit as the testbed declares it (its own options; KB-InfoBot's: its user simulator's), else the generic wrapper (TurnLimit).
-      const ownLimit = o.maxTurns !== undefined ? testbed?.turnLimit?.(o.maxTurns) : undefined;
-      for (const [key, value] of Object.entries(ownLimit ?? {})) setOption(key, '--max-turns', value);
-      const wrapperLimit = o.maxTurns !== undefined && ownLimit === undefined ? o.maxTurns : undefined;
-      // Checked (schema, unknown keys) before the agent starts or --transcripts is opened: a bad option costs nothing.
-      const { make } = await import('../../env/env.js');
-      make(o.env, envOptions);
-      const transport = await openWay(way, o, o.seed);
-      if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
-      const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.seed) : undefined;
-      // Transcripts (and --resume's file) get each record as its episode ends, so an interrupted run loses none.
-      const file = o.resume ?? (shard ? undefined : o.transcripts);
-      const { TranscriptLog } = await import('../transcript-log.js');
-      const log = file !== undefined ? new TranscriptLog(file, o.resume !== undefined, llmPrices(o)) : undefined;
-      const done = log?.records ?? [];
-      const progress = startProgress('episodes', shardItems(shard, o.episodes).length * o.trials - done.length);
-      // One item per task (k = its index; seed + k): the records of its trials.
-      const items: ShardItem[] = [];
-      try {
-        const { records } = await evaluate(o.env, transport, {
-          envOptions,
-          ...(wrapperLimit !== undefined ? { maxTurns: wrapperLimit } : {}),
-          episodes: o.episodes,
-          seed: o.seed,
-          trials: o.trials,
-          concurrency: o.concurrency,
-          timeoutMs: o.timeout,
-          include: (k) => inShard(shard, k),
-          done,
-          ...(userVoice ? { userVoice } : {}),
-          ...(log ? { onFinish: (rec: EpisodeRecord) => log.append(rec) } : {}),
-          onEpisode: (_rec, n) => progress.update(n),
-        });
-        for (const rec of records) {
-          if (rec.trial === 0) items.push({ k: rec.episode, records: [] });
-          (items[items.length - 1]?.['records'] as EpisodeRecord[]).push(rec);
-        }
-      } finally {
-        progress.stop();
-        log?.close();
-        await transport.close?.();
-      }
-      const llm = 'client' in transport ? (transport.client as { stats(): LlmStats }).stats() : undefined;
-      if (shard) writeShard(o, 'evaluate', o.episodes, items);
-      else await finishEvaluate(wholeRun(o, items), llm, userVoice?.client.stats());
-    }),
-  );
+  shardOptions(cmd).action(action((o: EvaluateFlags & ShardFlags) => runVerb(o, evaluateVerb)));
 }
 
 /**
- * Writes the transcripts (in episode order) and prints the summary of a whole `evaluate`
- * (unsharded, or merged from its shards); `llm`: what the LLM client did (requests sent, cache
- * hits, retries, latencies), when the agent was one.
+ * The flags as the run's options (the agent's way from the four agent flags, the environment's
+ * options from --env-option) and print settings; --env-option may not give a key --kb or
+ * --max-turns sets.
  */
-export async function finishEvaluate(run: MergedRun, llm?: LlmStats, userLlm?: LlmStats): Promise<void> {
-  const o = run.options as unknown as EvaluateFlags;
-  const { summarizeEpisodes } = await import('../../evaluation/evaluate.js');
-  const { writeTranscripts } = await import('../transcript-log.js');
-  const { costOf } = await import('../../llm/usage.js');
-  const records = run.items.flatMap((it) => it['records'] as EpisodeRecord[]);
-  const prices = llmPrices(o);
-  const file = o.resume ?? o.transcripts;
-  if (file !== undefined) writeTranscripts(file, records, prices);
-  const s = summarizeEpisodes({ env: o.env, episodes: o.episodes, trials: o.trials, seed: o.seed }, records);
-  const cost = s.usage ? costOf(s.usage, prices) : undefined;
-  const userCost = s.userUsage ? costOf(s.userUsage, prices) : undefined;
-  if (o.json) out(JSON.stringify({ ...s, ...(cost !== undefined ? { cost } : {}), ...(userCost !== undefined ? { userCost } : {}), ...(llm ? { llm } : {}), ...(userLlm ? { userLlm } : {}) }));
+function fromFlags(f: Record<string, unknown>): { options: EvaluateRunOptions; print: { json?: true; showFailures?: number } } {
+  const o = f as unknown as EvaluateFlags;
+  const envOptions: Record<string, unknown> = keyValues(o.envOption ?? []);
+  const given = <K extends keyof EvaluateFlags>(...keys: K[]): Partial<Pick<EvaluateFlags, K>> => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<EvaluateFlags, K>>;
+  const options: EvaluateRunOptions = {
+    env: o.env,
+    agent: agentWayOf(o),
+    ...(Object.keys(envOptions).length > 0 ? { envOptions } : {}),
+    ...given('kb', 'candidates', 'episodes', 'seed', 'trials', 'timeout', 'startupTimeout', 'concurrency', 'maxReplyBytes', 'maxTurns', 'transcripts', 'resume', 'userLlm', 'userPrompt'),
+    ...given('llmUrl', 'llmKeyEnv', 'llmTimeout', 'llmRetries', 'llmMaxFailures', 'llmMaxReplyBytes', 'systemPrompt', 'cache', 'priceIn', 'priceOut'),
+    ...(o.llmOption !== undefined ? { llmOption: keyValues(o.llmOption) } : {}),
+  };
+  // The keys --kb and --max-turns set in the environment's options (the run would refuse them too, in its options' words).
+  const setBy: Array<[string | undefined, string]> = [[o.kb !== undefined ? kbOf(o.env)?.option : undefined, '--kb'], ...Object.keys(turnLimitOf(o.env, o.maxTurns).options ?? {}).map((k): [string, string] => [k, '--max-turns'])];
+  for (const [key, flag] of setBy) if (key !== undefined && key in envOptions) throw new ConfigError(`--env-option ${key}: given by ${flag} too; give it once`);
+  return { options, print: { ...(o.json ? { json: true as const } : {}), ...(o.showFailures ? { showFailures: o.showFailures } : {}) } };
+}
+
+/** Prints the summary (`--json`: one JSON line) and the first `--show-failures` failed episodes turn by turn (on stderr with `--json`). */
+function printEvaluate(r: EvaluateRunResult, print: Record<string, unknown>): void {
+  const s = r.summary;
+  if (print['json']) out(JSON.stringify(s));
   else {
     out(`${s.env}: ${s.episodes} tasks × ${s.trials} trials (seed ${s.seed})`);
     out(`success ${s.success.toFixed(4)}  ${s.passK.map((p, i) => `pass^${i + 1} ${p.toFixed(4)}`).join('  ')}`);
     out(`avg turns ${s.avgTurns.toFixed(2)}  avg reward ${s.avgReward.toFixed(4)}`);
     const f = Object.entries(s.failures).sort((a, b) => b[1] - a[1]);
     out(`failures ${f.length === 0 ? 'none' : f.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
-    if (s.usage) out(`tokens in ${s.usage.tokensIn}  out ${s.usage.tokensOut}  (${s.usage.requests} replies)${cost !== undefined ? `  cost ${cost.toFixed(4)}` : ''}`);
-    if (llm) out(`requests sent ${requestLine(llm)}`);
-    if (s.userUsage) out(`user tokens in ${s.userUsage.tokensIn}  out ${s.userUsage.tokensOut}  (${s.userUsage.requests} turns)${userCost !== undefined ? `  cost ${userCost.toFixed(4)}` : ''}`);
-    if (userLlm) out(`user requests sent ${requestLine(userLlm)}`);
+    if (s.usage) out(`tokens in ${s.usage.tokensIn}  out ${s.usage.tokensOut}  (${s.usage.requests} replies)${s.cost !== undefined ? `  cost ${s.cost.toFixed(4)}` : ''}`);
+    if (s.llm) out(`requests sent ${requestLine(s.llm)}`);
+    if (s.userUsage) out(`user tokens in ${s.userUsage.tokensIn}  out ${s.userUsage.tokensOut}  (${s.userUsage.requests} turns)${s.userCost !== undefined ? `  cost ${s.userCost.toFixed(4)}` : ''}`);
+    if (s.userLlm) out(`user requests sent ${requestLine(s.userLlm)}`);
   }
-  const shown = records.filter((r) => !r.success).slice(0, o.showFailures ?? 0);
+  const shown = r.records.filter((x) => !x.success).slice(0, (print['showFailures'] as number | undefined) ?? 0);
   if (shown.length > 0) {
-    const { describeEpisode } = await import('../../evaluation/show.js');
-    const text = shown.map((r) => describeEpisode(r).join('\n')).join('\n\n');
-    if (o.json) process.stderr.write(`${text}\n`);
+    const text = shown.map((x) => describeEpisode(x).join('\n')).join('\n\n');
+    if (print['json']) process.stderr.write(`${text}\n`);
     else out(`\n${text}`);
   }
 }
@@ -177,3 +125,15 @@ function requestLine(s: LlmStats): string {
   const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
   return `${s.sent}  cache hits ${s.cacheHits}  retries ${s.retries}  failed ${s.failed}  latency p50 ${ms(s.latencyP50)}  p95 ${ms(s.latencyP95)}`;
 }
+
+/**
+ * The verb: the library's `evaluateRun`, its progress (episodes played) and its printer (also
+ * `merge`'s). Its shard files before it was a library run recorded its flags (no `agent` way).
+ */
+export const evaluateVerb: VerbRun<EvaluateRunOptions, EvaluateRunResult> = {
+  run: evaluateRun,
+  fromFlags,
+  print: printEvaluate,
+  progress: (total) => progress('episodes', total),
+  recordsFlags: (options) => typeof options['agent'] !== 'object',
+};

@@ -1,7 +1,7 @@
 /** What the generate verbs share: their progress, their report line, their required flags. */
 import cliProgress from 'cli-progress';
 import { ConfigError } from '../../core/errors.js';
-import type { GenerateHooks, GenerateResult } from '../../runs/generate.js';
+import type { GenerateHooks, GenerateResult } from '../../testbeds/restaurant/runs/generate.js';
 import { out } from '../run.js';
 
 /** When the run began (the verb's progress starts it; `merge` times its own finish). */

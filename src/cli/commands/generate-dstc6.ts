@@ -1,7 +1,8 @@
 /** `dialogym generate dstc6`: DSTC6 Track 1 dataset files (training or test sets) from the simulator (the library's `generateDstc6Run`). */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { generateDstc6Run, type GenerateDstc6Options, type GenerateResult } from '../../runs/generate.js';
+import { generateDstc6Run, type GenerateDstc6Options } from '../../testbeds/dstc6/runs/generate.js';
+import type { GenerateResult } from '../../testbeds/restaurant/runs/generate.js';
 import { DSTC6_SETS, SET_SPECS, type Dstc6Set } from '../../testbeds/dstc6/sim-dataset.js';
 import { action, alias, inputFlag, intFlag, outFolderFlag } from '../run.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';

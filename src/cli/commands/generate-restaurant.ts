@@ -1,6 +1,6 @@
 /** `dialogym generate restaurant`: regenerate the bAbI dialog tasks 1-5 with the simulator (the library's `generateRestaurantRun`). */
 import type { Command } from 'commander';
-import { generateRestaurantRun, type GenerateRestaurantOptions, type GenerateResult } from '../../runs/generate.js';
+import { generateRestaurantRun, type GenerateRestaurantOptions, type GenerateResult } from '../../testbeds/restaurant/runs/generate.js';
 import { action, inputFlag, intFlag, outFolderFlag } from '../run.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
 import { generateProgress, printGenerated, requiredTaskAndOut } from './generate-common.js';

@@ -1,4 +1,4 @@
-/** `dialogym generate <testbed>`: one subcommand per simulator (the library's generate runs, src/runs/generate.ts). */
+/** `dialogym generate <testbed>`: one subcommand per simulator (the library's generate runs, src/testbeds/<t>/runs/generate.ts). */
 import type { Command } from 'commander';
 import { registerGenerateRestaurant } from './generate-restaurant.js';
 import { registerGenerateDstc6 } from './generate-dstc6.js';

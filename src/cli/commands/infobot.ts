@@ -47,7 +47,7 @@ import {
   type TableRow,
 } from '../../testbeds/infobot/index.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
-import { infobotEvalRun, MIN_PARALLEL_EPISODES, type InfobotEvalOptions } from '../../runs/infobot-eval.js';
+import { infobotEvalRun, MIN_PARALLEL_EPISODES, type InfobotEvalOptions } from '../../testbeds/infobot/runs/eval.js';
 import { chosenKbs } from '../../testbeds/infobot/kb-choice.js';
 import { locateDefaultPolicy, userPolicyDir } from '../../testbeds/infobot/agents/policy-file.js';
 import { progress } from '../progress.js';
@@ -147,7 +147,7 @@ function evalFromFlags(r: Record<string, unknown>): { options: InfobotEvalOption
   return { options, print: o.json ? { json: true } : {} };
 }
 
-/** `infobot eval`: the library's `infobotEvalRun` (src/runs/infobot-eval.ts), its progress (above 2,000 episodes, not with `--json`) and its figures (also `merge`'s). */
+/** `infobot eval`: the library's `infobotEvalRun` (src/testbeds/infobot/runs/eval.ts), its progress (above 2,000 episodes, not with `--json`) and its figures (also `merge`'s). */
 export const infobotEvalVerb: VerbRun<InfobotEvalOptions, EvalReport> = {
   run: infobotEvalRun,
   fromFlags: evalFromFlags,

@@ -29,6 +29,7 @@ interface ServeFlags extends ServingFlags, AgentFlags {
   as?: string;
   free?: boolean;
   envOption: string[];
+  maxTurns?: number;
   userLlm?: string;
   userPrompt?: string;
   transcripts?: string;
@@ -77,6 +78,7 @@ export function registerServe(program: Command): void {
     .option('--timeout <ms>', 'with --env --as user: per-turn reply timeout of the agent (an agent that does not answer in time fails the dialog, as in evaluate); the person\'s limit is --idle-minutes', intFlag('--timeout', 1), 20_000)
     .option('--max-reply-bytes <n>', 'with --agent-cmd or --agent-url: longest reply line or body', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
     .option('--env-option <key=value>', 'with --env: an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON), checked against its schema; repeatable (default: none)', keyValueFlag('--env-option'), [])
+    .option('--max-turns <n>', "with --env: agent turns after which a dialog ends, as evaluate's --max-turns (the environment's own limit where its testbed has one, unless --env-option sets it; else a generic wrapper) (default: the environment's)", intFlag('--max-turns', 1))
     .option('--free', 'with --env: free chat: no goal card and nothing judged; the environment still runs and the person ends the dialog')
     .option('--user-llm <model>', 'with --env --as agent: a language model (the --llm-* flags) says the simulated user\'s turns in its own words (default: the environment\'s own words)')
     .option('--user-prompt <file>', "the LLM user's system prompt (default: prompts/user-<testbed>.md of the package)")
@@ -142,7 +144,7 @@ export function registerServe(program: Command): void {
 
 /** The first flag given that only `--env` reads, if any. */
 function envOnlyFlag(o: ServeFlags): string | undefined {
-  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...(o.envOption.length > 0 ? ['--env-option'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : []), ...(o.transcripts !== undefined ? ['--transcripts'] : [])];
+  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...(o.envOption.length > 0 ? ['--env-option'] : []), ...(o.maxTurns !== undefined ? ['--max-turns'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : []), ...(o.transcripts !== undefined ? ['--transcripts'] : [])];
   return given[0];
 }
 
@@ -162,9 +164,9 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
   await (await import('../../testbeds/index.js')).loadTestbeds();
   const envOptions = keyValues(o.envOption);
-  // Checked (unknown id, schema, unknown keys) before an agent starts.
-  const { make } = await import('../../env/env.js');
-  make(env, envOptions);
+  // Checked (unknown id, schema, unknown keys; the turn limit's options too) before an agent starts.
+  const [{ make }, { sessionTurnLimit }] = await Promise.all([import('../../env/env.js'), import('../../env/turn-limit.js')]);
+  make(env, sessionTurnLimit(env, envOptions, o.maxTurns).envOptions);
   if (o.agent !== undefined) {
     const { builtinAgentProblem } = await import('../../agents/open.js');
     const problem = await builtinAgentProblem(o.agent, env);
@@ -191,6 +193,7 @@ async function serveEnv(o: ServeFlags): Promise<void> {
     // A connection without traffic is closed after the request timeout: a waiting request answers well before.
     waitMs: Math.min(20_000, Math.floor(o.requestTimeout / 2)),
     ...(Object.keys(envOptions).length > 0 ? { envOptions } : {}),
+    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
     ...(o.free ? { free: true } : {}),
     ...(agent ? { agent } : {}),
     ...(userVoice ? { userVoice } : {}),
@@ -216,7 +219,7 @@ async function serveEnv(o: ServeFlags): Promise<void> {
  * those already there. One write per record: a kill never leaves half a line behind a finished one.
  */
 async function openCollectedLog(file: string): Promise<{ episodes: number; append: (rec: EpisodeRecord) => void; close: () => void }> {
-  const { TranscriptLog } = await import('../transcript-log.js');
+  const { TranscriptLog } = await import('../../runs/transcript-log.js');
   const log = new TranscriptLog(file, existsSync(file) && statSync(file).size > 0, undefined);
   let next = log.records.length;
   return {

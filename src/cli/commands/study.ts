@@ -114,7 +114,7 @@ export function registerStudy(program: Command): void {
       const store = await openStore(dir);
       await (await import('../../testbeds/index.js')).loadTestbeds();
       const { createStudyServer } = await import('../../serve/study-server.js');
-      const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+      const { llmSystemMessage } = await import('../../llm/prompts.js');
       const server = createStudyServer(store, { timeoutMs: o.timeout, maxText: o.maxText, idleMs: o.idleMinutes * 60_000, requestTimeoutMs: o.requestTimeout, llmSystem: (req) => llmSystemMessage(req) });
       let url: string;
       try {
@@ -143,7 +143,7 @@ export function registerStudy(program: Command): void {
         try {
           await (await import('../../testbeds/index.js')).loadTestbeds();
           const { simulateStudy } = await import('../../study/simulate.js');
-          const { llmSystemMessage } = await import('../../builtin-agents/llm.js');
+          const { llmSystemMessage } = await import('../../llm/prompts.js');
           const r = await simulateStudy(store, { ...(o.participants !== undefined ? { participants: o.participants.split(',').map((p) => p.trim()) } : {}), timeoutMs: o.timeout, llmSystem: (req) => llmSystemMessage(req) });
           const c = store.counts();
           out(`simulated ${r.finished} sessions${r.abandoned > 0 ? ` (${r.abandoned} left open by an interrupted run marked abandoned)` : ''}; finished per agent: ${Object.entries(c.perAgent).map(([a, n]) => `${a} ${n}`).join(', ')}`);
@@ -171,9 +171,9 @@ export function registerStudy(program: Command): void {
             out(JSON.stringify(r));
             return;
           }
-          out(`${r.title}: ${r.finished} finished dialogues (${r.open} open, ${r.abandoned} abandoned: not counted) → ${outDir}/`);
+          out(`${r.title}: ${r.finished} finished dialogue${r.finished === 1 ? '' : 's'} (${r.open} open, ${r.abandoned} abandoned: not counted) → ${outDir}/`);
           for (const a of r.agents.filter((x) => x.dialogues === 0)) out(`${a.agent.padEnd(12)}    0 dialogues`);
-          for (const a of r.agents.filter((x) => x.dialogues > 0)) out(`${a.agent.padEnd(12)} ${String(a.dialogues).padStart(4)} dialogues  success ${(100 * a.success).toFixed(1)} % (95 % Wilson ${(100 * a.interval[0]).toFixed(1)}–${(100 * a.interval[1]).toFixed(1)})  turns ${a.avgTurns.toFixed(2)}  reward ${a.avgReward.toFixed(3)}`);
+          for (const a of r.agents.filter((x) => x.dialogues > 0)) out(`${a.agent.padEnd(12)} ${String(a.dialogues).padStart(4)} ${a.dialogues === 1 ? 'dialogue ' : 'dialogues'}  success ${(100 * a.success).toFixed(1)} % (95 % Wilson ${(100 * a.interval[0]).toFixed(1)}–${(100 * a.interval[1]).toFixed(1)})  turns ${a.avgTurns.toFixed(2)}  reward ${a.avgReward.toFixed(3)}`);
           for (const p of r.pairs) out(`${p.a} – ${p.b}: p(success) ${formatP(p.success.p)}, p(turns) ${formatP(p.turns.p)}`);
         } finally {
           store.close();

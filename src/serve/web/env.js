@@ -5,6 +5,7 @@
 // No framework, no CDN; every string goes through textContent (never innerHTML).
 
 import { $, api, el } from './dom.js';
+import { outcomeClass, renderGoal, turnItems, typedValue, viewSections } from './session-view.js';
 
 const log = $('log');
 const form = $('form');
@@ -33,26 +34,6 @@ function notice(text) {
   log.scrollTop = log.scrollHeight;
 }
 
-const argText = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
-const callText = (c) => `${c.tool}(${Object.entries(c.arguments).map(([k, v]) => `${k}: ${argText(v)}`).join(', ')})`;
-
-function renderTurn(t, pending) {
-  const mine = t.speaker === info.role;
-  if (t.speaker === 'kb') return el('li', { class: 'kb', 'data-testid': 'kb-lines' }, t.text);
-  const who = mine ? 'you' : t.speaker === 'agent' ? 'agent' : 'user';
-  const li = el('li', { class: `${mine ? 'me' : 'other'}${pending ? ' pending' : ''}`, 'data-testid': mine ? 'my-turn' : 'other-turn' }, el('span', { class: 'who' }, pending ? `${who} (sending…)` : who), t.text);
-  // The call under the agent's words on the agent-side page; a person playing the user reads the words.
-  if (t.tool && info.role === 'agent' && !t.text.includes(t.tool.tool)) li.append(el('span', { class: 'call', 'data-testid': 'tool-call' }, callText(t.tool)));
-  return li;
-}
-
-function renderGoal(card) {
-  $('goal').hidden = !card;
-  if (!card) return;
-  $('goal-title').textContent = card.title;
-  $('goal-lines').replaceChildren(...card.lines.map((l) => el('li', {}, l)));
-}
-
 function renderView(sections) {
   const view = $('view');
   view.hidden = info.role !== 'agent';
@@ -61,16 +42,7 @@ function renderView(sections) {
     view.replaceChildren(el('p', { class: 'empty', 'data-testid': 'view-empty' }, 'What the environment shows the agent (search results, tables) appears here.'));
     return;
   }
-  view.replaceChildren(
-    ...sections.map((s) => {
-      const box = el('div', { 'data-testid': 'view-section' }, el('h3', {}, s.title));
-      if (s.kind === 'table') {
-        const table = el('table', {}, el('thead', {}, el('tr', {}, ...s.columns.map((c) => el('th', {}, c)))), el('tbody', {}, ...s.rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))));
-        box.append(el('div', { class: 'table' }, table));
-      } else box.append(el('ul', {}, ...s.lines.map((l) => el('li', {}, l))));
-      return box;
-    }),
-  );
+  view.replaceChildren(...viewSections(sections));
 }
 
 // One form control per argument of the tool's JSON schema: enum → select, integer/number → number,
@@ -119,32 +91,15 @@ function toolArguments() {
   for (const [name, s] of Object.entries(props)) {
     const c = fields.querySelector(`[name="${CSS.escape(name)}"]`);
     if (!c) continue;
-    if (s.type === 'boolean') {
-      args[name] = c.checked;
-      continue;
-    }
-    const v = c.value.trim();
-    if (v === '') continue;
-    if (s.type === 'integer' || s.type === 'number') args[name] = Number(v);
-    else if (s.type === 'array') {
-      const items = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
-      const t = s.items && s.items.type;
-      args[name] = t === 'integer' || t === 'number' ? items.map(Number) : items;
-    } else args[name] = v;
+    const v = typedValue(s, s.type === 'boolean' ? c.checked : c.value);
+    if (v !== undefined) args[name] = v;
   }
   return { tool: tool.function.name, arguments: args };
 }
 
 function render() {
   const s = state;
-  // Consecutive KB lines (the results of one search) as one block.
-  const items = [];
-  s.turns.forEach((t, i) => {
-    const prev = items[items.length - 1];
-    if (t.speaker === 'kb' && prev && prev.classList.contains('kb')) prev.textContent += `\n${t.text}`;
-    else items.push(renderTurn(t, s.waiting === 'other' && i === s.turns.length - 1 && t.speaker === info.role));
-  });
-  log.replaceChildren(...items);
+  log.replaceChildren(...turnItems(s.turns, info.role, { pending: s.waiting === 'other' }));
   log.scrollTop = log.scrollHeight;
   renderGoal(s.goalCard);
   renderView(s.agentView);
@@ -157,7 +112,7 @@ function render() {
   outcome.hidden = s.waiting !== 'ended';
   if (s.waiting === 'ended') {
     const lines = s.outcome ? s.outcome.lines : ['The dialog is over.'];
-    outcome.className = s.outcome ? (s.outcome.success ? 'success' : 'failure') : 'over';
+    outcome.className = outcomeClass(s.outcome);
     outcome.replaceChildren(...lines.map((l) => el('p', {}, l)));
     status.textContent = 'the dialog is over: start a new one when you like';
   } else status.textContent = s.waiting === 'person' ? 'your turn' : `the ${info.role === 'user' ? 'agent' : 'user'} is answering…`;

@@ -1,7 +1,11 @@
 // The participant's page of a study (src/serve/study-server.ts): their sessions, the dialog of the
 // one in progress (the goal card, or the agent's view and tools when people play the agent), the
-// outcome and the questions after it. Every text from the server is set with textContent.
-const $ = (id) => document.getElementById(id);
+// outcome and the questions after it. Every text from the server is set with textContent. The
+// session itself (goal card, turns, tool calls, the agent's view) is rendered by session-view.js,
+// as on `serve --env`'s page.
+import { $ } from './dom.js';
+import { outcomeClass, renderGoal, turnItems, typedValue, viewSections } from './session-view.js';
+
 const code = location.pathname.startsWith('/p/') ? decodeURIComponent(location.pathname.slice(3)) : null;
 let me = null;
 let current = null;
@@ -60,36 +64,14 @@ async function loadHome() {
   show('home');
 }
 
-function toolText(t) {
-  const args = Object.entries(t.arguments ?? {}).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  return `${t.tool}(${args.join(', ')})`;
-}
-
 function renderTurns(turns, role) {
-  const items = turns.map((t) => {
-    const mine = t.speaker === role;
-    const cls = t.speaker === 'kb' ? 'kb' : `${mine ? 'me' : 'other'}${t.tool ? ' tool' : ''}`;
-    // A tool call in words when the turn's text is only its JSON.
-    const text = t.tool && (t.text === '' || /^[[{]/.test(t.text.trim())) ? toolText(t.tool) : t.text;
-    return el('li', { class: cls, 'data-speaker': t.speaker, 'aria-label': t.speaker === 'kb' ? 'results' : mine ? 'you' : role === 'user' ? 'assistant' : 'user', text });
-  });
-  $('log').replaceChildren(...items);
+  $('log').replaceChildren(...turnItems(turns, role, { names: { user: 'user', agent: 'assistant' } }));
   $('log').scrollTop = $('log').scrollHeight;
 }
 
 function renderView(sections) {
-  const view = $('view');
-  view.replaceChildren(
-    ...(sections ?? []).map((s) => {
-      if (s.kind === 'table') {
-        const head = el('tr', {}, ...s.columns.map((c) => el('th', { scope: 'col', text: c })));
-        const rows = s.rows.map((r) => el('tr', {}, ...r.map((c) => el('td', { text: c }))));
-        return el('div', {}, el('h2', { text: s.title }), el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows))));
-      }
-      return el('div', {}, el('h2', { text: s.title }), el('ul', {}, ...s.lines.map((l) => el('li', { text: l }))));
-    }),
-  );
-  view.hidden = !sections || sections.length === 0;
+  $('view').replaceChildren(...viewSections(sections));
+  $('view').hidden = !sections || sections.length === 0;
 }
 
 function renderTools(tools, enabled) {
@@ -110,9 +92,8 @@ function renderTools(tools, enabled) {
           if (required.has(name)) none.disabled = true;
           none.selected = true;
           input.append(none);
-          for (const v of p.enum) input.append(el('option', { value: JSON.stringify(v), text: String(v) }));
+          for (const v of p.enum) input.append(el('option', { value: String(v), text: String(v) }));
         } else input = el('input', { id, name, type: p.type === 'integer' || p.type === 'number' ? 'number' : 'text', maxlength: '200' });
-        input.dataset.type = p.type ?? 'string';
         if (required.has(name)) input.required = true;
         form.append(el('div', { class: 'field' }, el('label', { for: id, text: name }), input));
       }
@@ -123,9 +104,8 @@ function renderTools(tools, enabled) {
         ev.preventDefault();
         const args = {};
         for (const input of form.querySelectorAll('select, input')) {
-          if (input.value === '') continue;
-          if (input.tagName === 'SELECT') args[input.name] = JSON.parse(input.value);
-          else args[input.name] = input.dataset.type === 'integer' || input.dataset.type === 'number' ? Number(input.value) : input.value;
+          const v = typedValue(props[input.name] ?? {}, input.value);
+          if (v !== undefined) args[input.name] = v;
         }
         void send({ tool: f.name, arguments: args });
       });
@@ -163,12 +143,7 @@ function showSession(s) {
   const st = s.state;
   const role = st?.role ?? me?.role ?? 'user';
   $('progress').textContent = `Conversation ${s.number} of ${me?.total ?? '?'}`;
-  const card = st?.goalCard ?? s.goalCard;
-  $('goal').hidden = !card;
-  if (card) {
-    $('goal-title').textContent = card.title;
-    $('goal-lines').replaceChildren(...card.lines.map((l) => el('li', { text: l })));
-  }
+  renderGoal(st?.goalCard ?? s.goalCard);
   renderView(st?.agentView);
   $('side').hidden = $('goal').hidden && $('view').hidden;
   renderTurns(st ? st.turns : (s.turns ?? []), role);
@@ -183,7 +158,7 @@ function showSession(s) {
   const ended = s.status !== 'open';
   $('end').hidden = !ended;
   if (ended) {
-    $('end').className = outcome?.success ? 'success' : 'failure';
+    $('end').className = outcomeClass(outcome ?? { success: false });
     $('end-title').textContent = s.status === 'abandoned' ? 'This conversation was set aside.' : outcome?.success ? 'Task completed' : 'Task not completed';
     $('end-lines').replaceChildren(...(outcome?.lines ?? []).map((l) => el('li', { text: l })));
     renderQuestions(s.status === 'finished' ? s.answers ?? {} : Object.fromEntries((me?.questions ?? []).map((q) => [q.id, 0])));

@@ -3,12 +3,13 @@
  * `env/person.ts`), as in the paper's web interface: the customer's travel context as a goal card
  * (from `airdialogue-v2`'s `info.goal`, the intent), what the simulated customer answers now (from
  * how it read the agent's turn, `info.read`), the agent's flight table and the reservation, and the
- * end in words with the score's parts. The goal text is also what the LLM user is told
- * (`builtin-agents/llm.ts`), and the flight table's cells what the LLM agent is shown.
+ * end in words with the score's parts. The goal text is also what the LLM user is told, and the
+ * flight table what the LLM agent is shown (`airLlmView`, the descriptor's LLM section).
  */
 import type { Flight, Intent, KbLine } from '../../formats/airdialogue.js';
 import { detailInWords } from '../../env/detail-words.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../../env/person.js';
+import type { LlmView } from '../../llm/prompts.js';
 import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from './facts.js';
 import { AIR_ACTS, type AirAct } from './lexicon.js';
 
@@ -72,6 +73,22 @@ export function flightCells(f: Flight): string[] {
 /** The reservation line of the agent's context. */
 export function reservationText(kb: KbLine): string {
   return kb.reservation === 0 ? 'The customer has no reservation.' : `The customer's reservation: flight ${kb.reservation}.`;
+}
+
+/**
+ * The AirDialogue context of the LLM agent: the reservation line, then the flight table (markdown;
+ * times as `h:00`).
+ *
+ * @example
+ * ```ts
+ * flightContext({ reservation: 0, kb: [] }); // "The customer has no reservation.\n\n| flight | airline | from | to | departure | return | class | connections | price |\n|---|…"
+ * ```
+ */
+export function flightContext(kb: KbLine): string {
+  const lines = [reservationText(kb), ''];
+  lines.push(`| ${FLIGHT_COLUMNS.join(' | ')} |`, `|${FLIGHT_COLUMNS.map(() => '---|').join('')}`);
+  for (const f of kb.kb) lines.push(`| ${flightCells(f).join(' | ')} |`);
+  return lines.join('\n');
 }
 
 /** The goal card: the customer's travel context. */
@@ -223,3 +240,23 @@ function outcome(e: EndedEpisode): readonly string[] {
  * ```
  */
 export const airPersonView: PersonView = { goalCard, userHint: airUserHint, agentView, agentSaid, outcome };
+
+/**
+ * How the AirDialogue environments are worded for a language model (the `view` of the descriptor's
+ * LLM section, src/llm/prompts.ts): the LLM agent's context is the reservation and the flight
+ * table of the first observation's `context` (`flightContext`); the LLM user's goal is the
+ * customer's intent (`airGoalText`).
+ *
+ * @example
+ * ```ts
+ * const { obs } = make('airdialogue-v1').reset({ seed: 1 });
+ * airLlmView.context?.('airdialogue-v1', obs); // "The customer has no reservation.\n\n| flight | …"
+ * ```
+ */
+export const airLlmView: LlmView = {
+  context(_envId, obs0) {
+    const c = ((obs0 ?? {}) as { context?: unknown }).context as KbLine | undefined;
+    return c && Array.isArray(c.kb) ? flightContext(c) : undefined;
+  },
+  goal: airGoalText,
+};

@@ -28,7 +28,11 @@ export const airdialogue = testbed<AirEnvArgs>({
   // Its own turn limit, in utterances of both sides (AirEnvOptions.maxTurns).
   turnLimit: (maxTurns) => ({ maxTurns }),
   cli: { verb: 'airdialogue' },
-  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', context: 'flights' },
+  runs: {
+    'airdialogue generate': async () => (await import('./runs/generate.js')).airGenerateRun,
+    'airdialogue selfplay': async () => (await import('./runs/selfplay.js')).airSelfplayRun,
+  },
+  llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', view: async () => (await import('./person.js')).airLlmView },
 });
 
 /** The AirDialogue ids in `make`'s types: options, observations and actions. */

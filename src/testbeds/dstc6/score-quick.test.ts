@@ -8,7 +8,7 @@ import { readDstc6Results } from '../../formats/dstc6.js';
 import { MAX_TEXT_FILE_BYTES } from '../../core/files.js';
 import { scoreDstc6FilesQuickly } from './score-quick.js';
 import { isAscii } from 'node:buffer';
-import { SCAN_MAX_BYTES, readForScoring, scanTruth, walkResultFile } from './score-scan.cjs';
+import { SCAN_MAX_BYTES, readForScoring, scanTruth, tableOf, walkResultFile } from './score-scan.cjs';
 import { scoreDstc6 } from './score.js';
 
 /** Whether the quick reader takes `text` as exactly a result file; when it does, it hands over what JSON.parse reads. */
@@ -97,8 +97,8 @@ function tabled(text: string): unknown[] | undefined {
   const file = join(mkdtempSync(join(tmpdir(), 'dialogym-scan-')), 'r.json');
   writeFileSync(file, text);
   const read = readForScoring(file);
-  if (read === undefined || !('table' in read)) return undefined;
-  const { text: memory, i32, start, entries } = read.table;
+  if (read === undefined || !('scanned' in read)) return undefined;
+  const { text: memory, i32, start, entries } = tableOf(read.scanned);
   const s = (q: number): string => memory.slice(i32[q] as number, i32[q + 1] as number);
   const out: unknown[] = [];
   let q = start;
@@ -170,4 +170,40 @@ test('scoreDstc6FilesQuickly scores as scoreDstc6 on the checked readers, or lea
   }
   // Most files are exact (scored quickly), some are not (left to the checking readers).
   assert.ok(quick > 100 && quick < 200, `${quick} of 200 scored quickly`);
+});
+
+test("the scanner's truth and match score as scoreDstc6: dialogs in any order, listed twice or not at all, ranks repeated or beyond nbCandidates; a truth with a problem is left to the checking reader", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-match-'));
+  const rng = createRng(29);
+  const ids = Array.from({ length: 40 }, (_, d) => `dialog-${d}-${'x'.repeat(rng.int(30))}`);
+  const cand = (): string => `c${rng.int(5)}${rng.chance(0.2) ? 'y' : ''}`;
+  const write = (name: string, entries: unknown): string => {
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify(entries, null, rng.chance(0.5) ? 1 : undefined));
+    return file;
+  };
+  const truths = [0, 1, 2].map((t) => write(`t${t}.answers.json`, ids.map((id) => ({ dialog_id: id, lst_candidate_id: [{ candidate_id: cand(), rank: 1 }, ...(rng.chance(0.2) ? [{ candidate_id: cand(), rank: 1 + rng.int(2) }] : [])] }))));
+  const cache = new Map<string, ReadonlyMap<string, string> | undefined>();
+  let quick = 0;
+  for (let i = 0; i < 120; i++) {
+    const listed = Array.from({ length: rng.int(50) }, () => ids[rng.int(ids.length)] as string); // any order, repeats, some dialogs missing
+    if (rng.chance(0.1)) listed.push('not-in-the-truth');
+    const result = write(`r${i}.json`, listed.map((id) => ({ dialog_id: id, lst_candidate_id: Array.from({ length: rng.int(14) }, (_, k) => ({ candidate_id: cand(), rank: rng.chance(0.2) ? 1 + rng.int(12) : k + 1 })) })));
+    const truth = truths[rng.int(2)] as string; // two truths in turn through one cache, and a fresh cache
+    const nbCandidates = 1 + rng.int(12);
+    const expected = scoreDstc6(readDstc6Results(result), readDstc6Results(truth), { nbCandidates });
+    const got = scoreDstc6FilesQuickly(result, truth, { nbCandidates }, rng.chance(0.5) ? cache : new Map());
+    assert.deepEqual(got, expected, `r${i}.json against ${truth}`);
+    quick += got === undefined ? 0 : 1;
+  }
+  assert.equal(quick, 120);
+  // a truth without a rank-1 candidate, or with a dialog twice: undefined (the checking reader names it)
+  const result = write('r.json', [{ dialog_id: 'a', lst_candidate_id: [{ candidate_id: 'c', rank: 1 }] }]);
+  const noAnswer = write('n.answers.json', [{ dialog_id: 'a', lst_candidate_id: [{ candidate_id: 'c', rank: 1 }] }, { dialog_id: 'b', lst_candidate_id: [{ candidate_id: 'c', rank: 2 }] }]);
+  const twice = write('d.answers.json', [{ dialog_id: 'a', lst_candidate_id: [{ candidate_id: 'c', rank: 1 }] }, { dialog_id: 'a', lst_candidate_id: [{ candidate_id: 'd', rank: 1 }] }]);
+  for (const truth of [noAnswer, twice]) {
+    assert.equal(scoreDstc6FilesQuickly(result, truth, {}, cache), undefined);
+    assert.equal(scoreDstc6FilesQuickly(result, truth, {}, cache), undefined); // cached
+  }
+  assert.equal(scoreDstc6FilesQuickly(result, truths[2] as string, {}, cache)?.dialogs, 40);
 });

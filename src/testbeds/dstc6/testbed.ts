@@ -4,7 +4,7 @@
  * the verbs under `dialogym dstc6`. Light: the code is behind `import()`.
  */
 import { testbed } from '../testbed.js';
-import { ONLINE_USERS } from '../restaurant/testbed.js';
+import { ONLINE_USERS, RESTAURANT_KB } from '../restaurant/testbed.js';
 import { SET_SPECS, TEST_SETS, dstc6EnvId, type TestSet } from './sets.js';
 import type { Dstc6Task } from './sim-dialog.js';
 import type { RestaurantAction, RestaurantEnvOptions, RestaurantObservation } from '../restaurant/online/env.js';
@@ -38,9 +38,10 @@ export const dstc6 = testbed<Dstc6EnvArgs>({
   agentFamily: 'restaurant',
   // The restaurant env's own turn limit (agent turns).
   turnLimit: (maxTurns) => ({ maxTurns }),
-  kbOption: 'restaurants',
+  kb: RESTAURANT_KB,
   cli: { verb: 'dstc6' },
-  llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md' },
+  runs: { 'generate dstc6': async () => (await import('./runs/generate.js')).generateDstc6Run },
+  llm: { prompt: 'dstc6.md', userPrompt: 'user-restaurant.md', view: async () => (await import('../restaurant/person.js')).restaurantLlmView },
 });
 
 /** The DSTC6 ids in `make`'s types: options, observations and actions. */

@@ -9,10 +9,11 @@
  */
 import { detailInWords } from '../../env/detail-words.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../../env/person.js';
+import type { LlmView } from '../../llm/prompts.js';
 import type { SlotValue, UserAct } from './acts.js';
 import { splitKbs } from './generate.js';
 import type { MovieKb } from './movie-kb.js';
-import { REWARDS, SLOTS, type Slot, type SplitName } from './slots.js';
+import { REWARDS, SLOTS, splitOfEnvId, type Slot, type SplitName } from './slots.js';
 import { renderAction } from './chat.js';
 import type { InfoBotAction } from './acts.js';
 
@@ -87,6 +88,41 @@ export function movieTable(kb: MovieKb): { columns: string[]; rows: string[][] }
   }
   return { columns: ['row', 'title', ...SLOTS], rows };
 }
+
+const movieTables = new Map<string, string>();
+
+/**
+ * The KB-InfoBot LLM agent's context of `infobot-<split>-*`: its movie table in markdown (the
+ * split's KB as the environment builds it by default, missing values as empty cells; row index
+ * first — `inform` takes row indices), built once per id.
+ *
+ * @example
+ * ```ts
+ * movieContext('infobot-small-v1').split('\n')[0]; // '| row | title | actor | critic_rating | genre | mpaa_rating | director | release_year |'
+ * ```
+ */
+export function movieContext(envId: string): string {
+  let t = movieTables.get(envId);
+  if (t !== undefined) return t;
+  const table = movieTable(agentKb(splitOfEnvId(envId)));
+  const lines = [`| ${table.columns.join(' | ')} |`, `|${table.columns.map(() => '---|').join('')}`];
+  for (const row of table.rows) lines.push(`| ${row.join(' | ')} |`);
+  t = lines.join('\n');
+  movieTables.set(envId, t);
+  return t;
+}
+
+/**
+ * How the KB-InfoBot environments are worded for a language model (the `view` of the descriptor's
+ * LLM section, src/llm/prompts.ts): the LLM agent's context is the movie table (`movieContext`);
+ * there is no LLM user.
+ *
+ * @example
+ * ```ts
+ * infoBotLlmView.context?.('infobot-small-v1', {})?.split('\n').length; // 279
+ * ```
+ */
+export const infoBotLlmView: LlmView = { context: (envId) => movieContext(envId) };
 
 /** The failure reasons in words, to a person who played the user and to one who played the agent. */
 const FAILURE_WORDS: Readonly<Record<'user' | 'agent', Readonly<Record<string, string>>>> = {

@@ -26,7 +26,8 @@ export const infobot = testbed<InfoBotEnvArgs>({
   // The turn limit is its user simulator's (UserOptions.maxTurns: agent actions).
   turnLimit: (maxTurns) => ({ user: { maxTurns } }),
   cli: { verb: 'infobot' },
-  llm: { prompt: 'infobot.md', context: 'movies' },
+  runs: { 'infobot eval': async () => (await import('./runs/eval.js')).infobotEvalRun },
+  llm: { prompt: 'infobot.md', view: async () => (await import('./person.js')).infoBotLlmView },
 });
 
 /** The InfoBot ids in `make`'s types: options, observations and actions of `InfoBotEnv`. */

@@ -4,11 +4,13 @@
  * to change after the first search, which options there are, what to ask once booked), what the
  * simulated user does now (from the -v2 envs' `info.userAct`), the KB lines the agent has seen as
  * tables, and the end in words. The goal and act texts are also what the LLM user is told
- * (`builtin-agents/llm.ts`: its goal section and its `[Now: …]` lines), so both say the same.
+ * (`restaurantLlmView`, the descriptors' LLM section: its goal section and its `[Now: …]` lines),
+ * so both say the same.
  */
 import type { Turn } from '../../core/dialog.js';
 import { detailInWords } from '../../env/detail-words.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../../env/person.js';
+import type { LlmView } from '../../llm/prompts.js';
 
 /** How a slot is named in words. */
 export const SLOT_WORDS: Readonly<Record<string, string>> = {
@@ -219,4 +221,22 @@ export const restaurantPersonView: PersonView = {
   },
   agentView,
   outcome,
+};
+
+/**
+ * How the restaurant and DSTC6 environments are worded for a language model (the `view` of their
+ * descriptors' LLM section, src/llm/prompts.ts): the LLM agent's context is the default, the KB
+ * lines shown before the dialog (task 3's options, task 4's restaurant); the LLM user's goal is
+ * `restaurantGoalText`, its `[Now: …]` line `restaurantActText`, and an `api_call` of the agent
+ * reads as a search.
+ *
+ * @example
+ * ```ts
+ * restaurantLlmView.agentTurn?.('api_call italian rome two cheap'); // '(The assistant searches its database.)'
+ * ```
+ */
+export const restaurantLlmView: LlmView = {
+  goal: restaurantGoalText,
+  act: restaurantActText,
+  agentTurn: (text) => (text.startsWith('api_call') ? '(The assistant searches its database.)' : `Assistant: ${text}`),
 };

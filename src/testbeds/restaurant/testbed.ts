@@ -5,6 +5,7 @@
  * `hcn`, the verbs under `dialogym babi`. Light: the code is behind `import()`.
  */
 import { testbed } from '../testbed.js';
+import type { KbFile } from '../../runs/kb.js';
 import type { VocabHalf } from './kb.js';
 import type { TaskId } from './simulator.js';
 import { babiEnvId } from './online/ids.js';
@@ -14,6 +15,9 @@ const TASK_TITLES: Readonly<Record<TaskId, string>> = { 1: 'issuing API calls', 
 
 /** The v1 user speaks with the bAbI patterns; the v2 user reads meaning (any wording). */
 export const ONLINE_USERS: Readonly<Record<1 | 2, string>> = { 1: 'the simulated user', 2: 'a simulated user that reads meaning (any wording)' };
+
+/** A bAbI KB text file (or DSTC6's extended one) as the online environments' `restaurants` (`evaluate --kb`). */
+export const RESTAURANT_KB: KbFile = { option: 'restaurants', read: async (file) => (await import('./kb-dialects.js')).readKb(file).restaurants };
 
 /** What the entry point defines a bAbI online environment from. */
 export interface BabiEnvArgs {
@@ -44,9 +48,14 @@ export const restaurant = testbed<BabiEnvArgs>({
   models: async () => (await import('./models.js')).RESPONSE_MODELS,
   // Its own turn limit (agent turns; a truncated episode's detail says so).
   turnLimit: (maxTurns) => ({ maxTurns }),
-  kbOption: 'restaurants',
+  kb: RESTAURANT_KB,
   cli: { verb: 'babi' },
-  llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md' },
+  runs: {
+    eval: async () => (await import('./runs/eval.js')).evalRun,
+    benchmark: async () => (await import('./runs/benchmark.js')).benchmarkRun,
+    'generate restaurant': async () => (await import('./runs/generate.js')).generateRestaurantRun,
+  },
+  llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md', view: async () => (await import('./person.js')).restaurantLlmView },
 });
 
 /** The bAbI ids in `make`'s types: options, observations and actions. */

@@ -408,6 +408,15 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
   const optTracker = rmsprop({ lr: o.imitationLr });
   const priors = env.kb.priors as readonly Float64Array[];
   const init = opts.init?.curve ?? [];
+  // The tracker's and the policy's weights are held in WebAssembly kernels (bit for bit the JS loops) while they do
+  // not change: from the first dialog after an update (accumulate precedes every update) and for
+  // each validation; released at the end (the kept weights are restored then).
+  let stale = true;
+  const hold = (): void => {
+    tracker.hold();
+    policy.hold();
+    stale = false;
+  };
   const r = trainPolicyGradient<E2eEpisode, CurveFigures, CurvePoint['phase']>(
     {
       groups: [
@@ -431,11 +440,13 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
       validation: { every: o.validateEvery, unit: 'episodes' },
       episodesBefore: init.length > 0 ? (init[init.length - 1] as CurvePoint).episodes : 0,
       play(i, phase) {
+        if (stale) hold();
         const imitating = phase.name === 'imitation';
         const result = runInfoBotEpisode(trainEnv(i), imitating ? imitator : agent, imitating, trainSeed(o.seed, i));
         return { reward: result.reward, result, traj: agent.trajectory, steps: agent.trackerSteps, inform: agent.inform, imitation: imitating ? { expert: imitator.expert, status: imitator.status, goal: imitator.goal as Oracle['goal'] } : null };
       },
       accumulate(e, { advantage, size }) {
+        stale = true;
         const im = e.imitation;
         if (im) {
           // The rule agent's actions (cross-entropy) and the tracker supervised from the user's acts.
@@ -457,10 +468,15 @@ export function trainE2e(opts: E2eTrainOptions): E2eTrainResult {
         if (e.inform) tracker.backward(e.steps, g.dp, g.dq);
       },
       summarize: (batch) => curveFigures('e2e-soft', o.split, batch),
-      validate: () => validateE2e(validEnv, agent, o.validationEpisodes),
+      validate: () => {
+        hold();
+        return validateE2e(validEnv, agent, o.validationEpisodes);
+      },
     },
     { onBatch: opts.onBatch },
   );
+  tracker.release();
+  policy.release();
   agent.mode = 'greedy';
   agent.record = false;
   return { parts, curve: [...init, ...r.curve], bestValidReward: r.bestValidReward, bestEpisodes: r.bestEpisodes, options: o };

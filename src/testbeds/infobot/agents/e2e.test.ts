@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createRng } from '../../../core/rng.js';
 import { gradCheck } from '../../../nn/gradcheck.js';
 import { zeroGrads } from '../../../nn/params.js';
+import { setRowKernelsScalar } from '../../../nn/row-sums.js';
 import { E2eAgent } from './e2e-agent.js';
 import { loadE2e, saveE2e } from './e2e-file.js';
 import { e2eTrainOptions, informTrackerGrads, trainE2e } from './e2e-train.js';
@@ -167,6 +168,23 @@ test('e2e-soft: a short training on Small is deterministic, saves and reloads, a
   assert.equal(c.curve.length, a.curve.length + 2);
   assert.equal(c.curve.at(-1)?.episodes, 384 + 64);
   assert.equal(c.parts.tracker, loaded.parts.tracker);
+});
+
+test('e2e-soft on the WebAssembly row kernels (held weights, GruBackprop, RowsBackprop): the same parameters and curve as the JS loops', () => {
+  const env = new InfoBotEnv({ split: 'small' });
+  const opts = { split: 'small' as const, env, imitation: 96, episodes: 96, imitationBatch: 32, batch: 32, vocabEpisodes: 50, embed: 8, trackerHidden: 8, hidden: 8, validateEvery: 64, validationEpisodes: 20, residual: true, temperatures: [1, 3] };
+  const wasm = trainE2e(opts);
+  const was = setRowKernelsScalar(true);
+  let js: ReturnType<typeof trainE2e>;
+  try {
+    js = trainE2e(opts);
+  } finally {
+    setRowKernelsScalar(was);
+  }
+  assert.deepEqual(wasm.curve, js.curve);
+  const params = (r: ReturnType<typeof trainE2e>) => [...r.parts.tracker.params, ...r.parts.policy.params].map((p) => [p.name, [...p.data]]);
+  assert.deepEqual(params(wasm), params(js));
+  assert.ok(wasm.curve.some((p) => p.phase === 'reinforce' && p.reward !== 0), 'REINFORCE ran');
 });
 
 test('e2e-soft residual: mixing weights start at 1, are trained, saved and reloads with its mixing weights, same play in training and inference mode', () => {

@@ -18,6 +18,8 @@
 import type { Rng } from '../../../core/rng.js';
 import { Gru, type GruCache } from '../../../nn/gru.js';
 import { GruRunner } from '../../../nn/gru-infer.js';
+import { GruBackprop, RowsBackprop } from '../../../nn/gru-backprop.js';
+import { GruStepper, RowSums } from '../../../nn/row-sums.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 import { M } from '../slots.js';
 import { InternalError, ModelFileError } from '../../../core/errors.js';
@@ -109,6 +111,22 @@ export interface TrackerStep {
   readonly hand?: HandInput;
 }
 
+/** A copy of `hand` in one backing store. */
+function copyHand(hand: HandInput): HandInput {
+  let n = hand.lq.length;
+  for (const x of hand.lp) n += x.length;
+  const buf = new Float32Array(n);
+  let at = 0;
+  const take = (x: Float32Array): Float32Array => {
+    const v = buf.subarray(at, at + x.length);
+    v.set(x);
+    at += x.length;
+    return v;
+  };
+  const lp = hand.lp.map(take);
+  return { lp, lq: take(hand.lq) };
+}
+
 function softmaxInto(logits: Float32Array, out: Float32Array): void {
   let max = -Infinity;
   for (let i = 0; i < logits.length; i++) if ((logits[i] as number) > max) max = logits[i] as number;
@@ -157,7 +175,15 @@ export class NeuralTracker {
   readonly mix: Param | null;
   readonly params: Param[];
   private readonly valueNgrams: readonly (readonly Int32Array[])[] | null;
+  /** `step`'s value logits per slot (reused). */
+  private stepLogits: Float32Array[] | null = null;
   private infer: { runners: GruRunner[]; logits: Float32Array[]; probs: Float32Array[]; x: Float32Array } | null = null;
+  /** The weights held by `hold` (WebAssembly kernels, bit for bit the JS loops), or null. */
+  private held: { grus: GruStepper[]; values: RowSums[] } | null = null;
+  /** Each slot GRU's backpropagation on WebAssembly (bit for bit `Gru.backward`); null without it. */
+  private backprops: (GruBackprop | undefined)[] | null = null;
+  /** Each slot's W_j^p backward on WebAssembly (bit for bit); null until first used. */
+  private valueBackprops: (RowsBackprop | undefined)[] | null = null;
 
   constructor(readonly sizes: NeuralTrackerSizes) {
     if (sizes.values.length !== M) throw new ModelFileError(`neural tracker: ${M} slot sizes expected`);
@@ -176,6 +202,55 @@ export class NeuralTracker {
     this.A = this.valueNgrams ? sizes.values.map((_, j) => param(`tracker.a${j}`, [this.embed, H])) : [];
     this.mix = sizes.residual ? param('tracker.mix', [2 * M]) : null;
     this.params = [this.E, ...this.grus.flatMap((g) => g.params), ...this.Wp, ...this.bp, this.Wq, this.bq, ...this.A, ...(this.mix ? [this.mix] : [])];
+  }
+
+  /**
+   * Holds the weights as they are now in WebAssembly kernels (`GruStepper`, `RowSums`: the same
+   * numbers, bit for bit), which `step` and `stepInPlace` then use until `release`: for a trainer
+   * that plays many turns between two updates. Call it again after every change of the weights
+   * (an optimizer step, a restore). Without WebAssembly SIMD it does nothing.
+   */
+  hold(): void {
+    if (this.held) {
+      this.grus.forEach((g, j) => this.held?.grus[j]?.reload(g));
+      this.Wp.forEach((w, j) => this.held?.values[j]?.load(w.data));
+      return;
+    }
+    const grus = this.grus.map((g) => GruStepper.create(g));
+    const values = this.Wp.map((w, j) => RowSums.create(w.data, (this.sizes.values[j] as number), this.hidden));
+    if (grus.every((g) => g) && values.every((v) => v)) this.held = { grus: grus as GruStepper[], values: values as RowSums[] };
+  }
+
+  /** Back to the weights as they are (`hold`'s kernels dropped). */
+  release(): void {
+    this.held = null;
+  }
+
+  /** Slot j's value logits b_j + W_j h (+ tied term, + residual term) into `logits` (float32). */
+  private valueLogits(j: number, h: Float32Array, logits: Float32Array, hand: HandInput | undefined): void {
+    const W = (this.Wp[j] as Param).data;
+    const b = (this.bp[j] as Param).data;
+    const H = this.hidden;
+    const mix = this.mix?.data;
+    const u = this.tiedProjection(j, h);
+    const rs = this.held?.values[j];
+    if (rs) {
+      rs.start(b);
+      rs.add(h);
+    }
+    const sums = rs?.sums;
+    for (let v = 0; v < b.length; v++) {
+      let s: number;
+      if (sums) s = sums[v] as number;
+      else {
+        s = b[v] as number;
+        const o = v * H;
+        for (let k = 0; k < H; k++) s += (W[o + k] as number) * (h[k] as number);
+      }
+      if (u) s += this.tiedDot(j, v, u);
+      if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
+      logits[v] = s;
+    }
   }
 
   get residual(): boolean {
@@ -258,21 +333,12 @@ export class NeuralTracker {
     const p: Float32Array[] = [];
     const q = new Float32Array(M);
     for (let j = 0; j < M; j++) {
-      const c = (this.grus[j] as Gru).step(x, prev[j] as Float32Array);
+      const held = this.held?.grus[j];
+      const c = held ? held.stepCache(x, prev[j] as Float32Array) : (this.grus[j] as Gru).step(x, prev[j] as Float32Array);
       caches.push(c);
-      const W = (this.Wp[j] as Param).data;
-      const b = (this.bp[j] as Param).data;
-      const V = b.length;
-      const logits = new Float32Array(V);
-      const u = this.tiedProjection(j, c.h);
-      for (let v = 0; v < V; v++) {
-        let s = b[v] as number;
-        const o = v * H;
-        for (let k = 0; k < H; k++) s += (W[o + k] as number) * (c.h[k] as number);
-        if (u) s += this.tiedDot(j, v, u);
-        if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
-        logits[v] = s;
-      }
+      const V = (this.bp[j] as Param).data.length;
+      const logits = ((this.stepLogits ??= this.bp.map((b) => new Float32Array(b.data.length)))[j] as Float32Array);
+      this.valueLogits(j, c.h, logits, hand);
       const pj = new Float32Array(V);
       softmaxInto(logits, pj);
       p.push(pj);
@@ -281,7 +347,7 @@ export class NeuralTracker {
       if (mix) s += (mix[M + j] as number) * ((hand as HandInput).lq[j] as number);
       q[j] = s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s));
     }
-    return hand ? { ids, caches, p, q, hand: { lp: hand.lp.map((x) => x.slice()), lq: hand.lq.slice() } } : { ids, caches, p, q };
+    return hand ? { ids, caches, p, q, hand: copyHand(hand) } : { ids, caches, p, q };
   }
 
   /** Backward of the tied term of slot j at one turn: grads of A_j and E, and ∂/∂h into `dh`. */
@@ -342,19 +408,11 @@ export class NeuralTracker {
     const H = this.hidden;
     for (let j = 0; j < M; j++) {
       const h = state[j] as Float32Array;
-      (f.runners[j] as GruRunner).step(x, h);
-      const W = (this.Wp[j] as Param).data;
-      const b = (this.bp[j] as Param).data;
+      const held = this.held?.grus[j];
+      if (held) h.set(held.step(x, h));
+      else (f.runners[j] as GruRunner).step(x, h);
       const logits = f.logits[j] as Float32Array;
-      const u = this.tiedProjection(j, h);
-      for (let v = 0; v < b.length; v++) {
-        let s = b[v] as number;
-        const o = v * H;
-        for (let k = 0; k < H; k++) s += (W[o + k] as number) * (h[k] as number);
-        if (u) s += this.tiedDot(j, v, u);
-        if (mix) s += (mix[j] as number) * ((hand as HandInput).lp[j] as Float32Array)[v]!;
-        logits[v] = s;
-      }
+      this.valueLogits(j, h, logits, hand);
       const pj = f.probs[j] as Float32Array;
       softmaxInto(logits, pj);
       (p[j] as Float64Array).set(pj);
@@ -382,6 +440,10 @@ export class NeuralTracker {
       const V = gb.length;
       const dhs: (Float32Array | undefined)[] = [];
       let any = false;
+      // W_j^p's backward on WebAssembly (bit for bit the loop below), its gradient copied in once per episode
+      this.valueBackprops ??= this.Wp.map((_, j) => RowsBackprop.create(this.sizes.values[j] as number, H));
+      const rows = this.valueBackprops[j];
+      let begun = false;
       for (let t = 0; t < T; t++) {
         const h = ((steps[t] as TrackerStep).caches[j] as GruCache).h;
         const dz = dp[t]?.[j];
@@ -404,7 +466,11 @@ export class NeuralTracker {
           g[M + j] = (g[M + j] as number) + dy * (hand.lq[j] as number);
         }
         if (dz && this.valueNgrams) this.tiedBackward(j, h, dz, dh);
-        if (dz) {
+        if (dz && rows) {
+          if (!begun) rows.begin(W, gW);
+          begun = true;
+          rows.backward(h, dz, dh, gb);
+        } else if (dz) {
           for (let v = 0; v < V; v++) {
             const g = dz[v] as number;
             if (g === 0) continue;
@@ -425,8 +491,10 @@ export class NeuralTracker {
         }
         dhs.push(dh);
       }
+      if (begun) rows?.end();
       if (!any) continue;
-      (this.grus[j] as Gru).backward(
+      this.backprops ??= this.grus.map((g) => GruBackprop.create(g));
+      (this.backprops[j] ?? (this.grus[j] as Gru)).backward(
         steps.map((s) => s.caches[j] as GruCache),
         dhs,
         dxs,

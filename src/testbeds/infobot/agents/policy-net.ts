@@ -7,6 +7,8 @@
 import type { Rng } from '../../../core/rng.js';
 import { Gru, type GruCache } from '../../../nn/gru.js';
 import { GruRunner } from '../../../nn/gru-infer.js';
+import { GruBackprop } from '../../../nn/gru-backprop.js';
+import { GruStepper } from '../../../nn/row-sums.js';
 import { softmax } from '../../../nn/kernels.js';
 import { initNormal, param, type Param } from '../../../nn/params.js';
 
@@ -51,6 +53,10 @@ export class PolicyNet {
   readonly params: Param[];
   private runner: GruRunner | null = null;
   private logitsBuf: Float32Array | null = null;
+  /** The GRU's weights held by `hold` (bit for bit `Gru.step`), or null. */
+  private held: GruStepper | null = null;
+  /** The GRU's backpropagation on WebAssembly (bit for bit `Gru.backward`); null: not made yet, undefined: none here. */
+  private backprop: GruBackprop | undefined | null = null;
 
   constructor(
     readonly inputSize: number,
@@ -75,9 +81,24 @@ export class PolicyNet {
     return new Float32Array(this.hiddenSize);
   }
 
+  /**
+   * Holds the GRU's weights as they are now in a WebAssembly kernel (`GruStepper`: the same
+   * numbers, bit for bit) that `step` and `act` use until `release`; call it again after every
+   * change of the weights. Without WebAssembly SIMD it does nothing.
+   */
+  hold(): void {
+    if (this.held) this.held.reload(this.gru);
+    else this.held = GruStepper.create(this.gru) ?? null;
+  }
+
+  /** Back to the weights as they are (`hold`'s kernel dropped). */
+  release(): void {
+    this.held = null;
+  }
+
   /** One turn: new state and action probabilities. */
   step(x: Float32Array, h: Float32Array): PolicyStep {
-    const cache = this.gru.step(x, h);
+    const cache = this.held ? this.held.stepCache(x, h) : this.gru.step(x, h);
     const A = this.actions;
     const H = this.hiddenSize;
     const logits = new Float32Array(A);
@@ -97,8 +118,8 @@ export class PolicyNet {
    * action probabilities to `probs` (the same numbers as `step`).
    */
   act(x: Float32Array, h: Float32Array, probs: Float32Array): void {
-    this.runner ??= new GruRunner(this.gru);
-    this.runner.step(x, h);
+    if (this.held) h.set(this.held.step(x, h));
+    else (this.runner ??= new GruRunner(this.gru)).step(x, h);
     const A = this.actions;
     const H = this.hiddenSize;
     const logits = (this.logitsBuf ??= new Float32Array(A));
@@ -137,7 +158,8 @@ export class PolicyNet {
       }
       dhs.push(dh);
     }
-    this.gru.backward(
+    if (this.backprop === null) this.backprop = GruBackprop.create(this.gru);
+    (this.backprop ?? this.gru).backward(
       steps.map((s) => s.cache),
       dhs,
     );

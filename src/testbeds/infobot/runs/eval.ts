@@ -5,10 +5,10 @@
  * calls `infobotEvalRun.run(options)`.
  */
 import { availableParallelism } from 'node:os';
-import { shardItems, type Shard, type ShardItem } from '../core/shard.js';
-import { InfoBotEnv, createInfoBotAgent, infobotAgents, isPolicyFile, playOnWorkers, runEpisodes, splitSpec, summarize, DEFAULT_MISSING, type EpisodeResult, type EvalReport } from '../testbeds/infobot/index.js';
-import { chosenKbs, kbSourceOf } from '../testbeds/infobot/kb-choice.js';
-import { defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
+import { shardItems, type Shard, type ShardItem } from '../../../core/shard.js';
+import { InfoBotEnv, createInfoBotAgent, infobotAgents, isPolicyFile, playOnWorkers, runEpisodes, splitSpec, summarize, DEFAULT_MISSING, type EpisodeResult, type EvalReport } from '../index.js';
+import { chosenKbs, kbSourceOf } from '../kb-choice.js';
+import { defineRun, type RunDefinition, type RunPart, type RunParts } from '../../../runs/run.js';
 
 /**
  * Options of the `infobot eval` run (schemas/run-infobot-eval.schema.json).

@@ -1,7 +1,8 @@
 /**
- * `evaluate --transcripts` / `--resume`: the transcript file, one JSON record per line. During a
+ * The transcript file of `evaluateRun` (`transcripts`, `resume`; the CLI's `evaluate --transcripts` /
+ * `--resume`) and of `serve --env`: one JSON record per line. During a
  * run each record is appended (one write per episode, as soon as it ends) so that a run killed
- * half-way (`kill -9`, a crash, a spent failure budget) keeps every finished episode; `--resume`
+ * half-way (`kill -9`, a crash, a spent failure budget) keeps every finished episode; `resume`
  * reads them back — a last line cut by the kill is dropped and its episode played again — and
  * appends the rest. Nothing in the file changes before the first new record is appended: a resume
  * that is refused (another environment, other options, a record out of the run) leaves the file as
@@ -28,7 +29,7 @@ export function writeTranscripts(file: string, records: readonly EpisodeRecord[]
 
 /** The finished records of a transcript file and the byte length of its finished lines (a last line the interruption left unfinished is not read). */
 function readFinished(file: string): { records: EpisodeRecord[]; bytes: number } {
-  if (!existsSync(file)) throw new ConfigError(`--resume: ${file}: no such file`);
+  if (!existsSync(file)) throw new ConfigError(`${file}: no such file`, { option: 'resume' });
   const text = readFileSync(file, 'utf8');
   const end = text.lastIndexOf('\n') + 1;
   const out: EpisodeRecord[] = [];

@@ -4,17 +4,17 @@
  * optionally every prediction written to a JSON Lines file. `dialogym eval` (`babi eval`) is this
  * run's CLI; a library user calls `evalRun.run(options)`.
  */
-import type { Dialog } from '../core/dialog.js';
-import { errorText, optionName, type ErrorText } from '../core/errors.js';
-import { AtomicFileWriter } from '../core/files.js';
-import { shardItems, type Shard, type ShardItem } from '../core/shard.js';
-import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../formats/babi.js';
-import { accuracy } from '../metrics/ranking.js';
-import { evaluateDialogs } from '../rankers/evaluate-responses.js';
-import { checkModelName, createModel, isModelFile, resolveModelContent } from '../rankers/registry.js';
-import { agreementIssueText, candidateCoverage, checkAgreements, kbCoverage, storedRestaurants, CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE } from '../testbeds/restaurant/agreement.js';
-import { checkAllowCheckpoint, checkContextOptions, modelArg } from '../testbeds/restaurant/model-context.js';
-import { defineRun, type RunDefinition, type RunParts, type RunPart } from './run.js';
+import type { Dialog } from '../../../core/dialog.js';
+import { errorText, optionName, type ErrorText } from '../../../core/errors.js';
+import { AtomicFileWriter } from '../../../core/files.js';
+import { shardItems, type Shard, type ShardItem } from '../../../core/shard.js';
+import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../../formats/babi.js';
+import { accuracy } from '../../../metrics/ranking.js';
+import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
+import { checkModelName, createModel, isModelFile, resolveModelContent } from '../../../rankers/registry.js';
+import { agreementIssueText, candidateCoverage, checkAgreements, kbCoverage, storedRestaurants, CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE } from '../agreement.js';
+import { checkAllowCheckpoint, checkContextOptions, modelArg } from '../model-context.js';
+import { defineRun, type RunDefinition, type RunParts, type RunPart } from '../../../runs/run.js';
 
 /**
  * Options of the `eval` run (schemas/run-eval.schema.json).

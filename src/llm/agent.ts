@@ -3,7 +3,7 @@
  * endpoint (`dialogym evaluate --agent-llm <model>`, `dialogym agent --agent-llm …`). Each lane of
  * a run holds one conversation (`llm/conversation.ts`: observations → messages, the reply → the
  * action, docs/llm.md); turn 0 starts it anew with the system message the caller builds for the
- * episode (`system(request)`: the testbed's prompt and context, builtin-agents/llm.ts).
+ * episode (`system(request)`: the testbed's prompt and context, `llmSystemMessage` of prompts.ts).
  *
  * The reply of a turn is `{action, turn, usage}`, `usage` being that turn's `{requests, tokensIn,
  * tokensOut}`, which `evaluate` adds up per episode. A turn the model fails — no action, arguments
@@ -12,11 +12,11 @@
  * client error (a wrong key, URL or model; the failure budget spent) ends the run. The per-turn
  * timeout of the runner does not apply: the client has its own per request, and retries.
  */
-import { LlmError, type LlmClient } from '../llm/client.js';
-import { LlmConversation, LlmTurnFailure, type ToolLike } from '../llm/conversation.js';
-import type { TokenUsage } from '../llm/usage.js';
-import type { AgentConnection, AgentTransport } from './agent.js';
-import { AgentError, type AgentRequest } from './protocol.js';
+import type { AgentConnection, AgentTransport } from '../agents/agent.js';
+import { AgentError, type AgentRequest } from '../agents/protocol.js';
+import { LlmError, type LlmClient } from './client.js';
+import { LlmConversation, LlmTurnFailure, type ToolLike } from './conversation.js';
+import type { TokenUsage } from './usage.js';
 
 /**
  * Options of {@link llmTransport}.

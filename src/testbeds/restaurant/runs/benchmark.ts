@@ -7,14 +7,14 @@
  * and report.
  */
 import { resolve, join } from 'node:path';
-import { ConfigError } from '../core/errors.js';
-import { writeFolder } from '../core/files.js';
-import type { Shard, ShardItem } from '../core/shard.js';
-import { assembleBenchmark, parseModels, profileNamed, runBenchmark, type BenchmarkCell, type BenchmarkHooks, type BenchmarkProfile, type BenchmarkResult, type CellResult, type TrainFrom } from '../testbeds/restaurant/benchmark/benchmark.js';
-import type { BenchmarkSource } from '../testbeds/restaurant/benchmark/data.js';
-import type { BenchmarkModel } from '../testbeds/restaurant/benchmark/paper.js';
-import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../testbeds/restaurant/benchmark/report.js';
-import { defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
+import { ConfigError } from '../../../core/errors.js';
+import { writeFolder } from '../../../core/files.js';
+import type { Shard, ShardItem } from '../../../core/shard.js';
+import { assembleBenchmark, parseModels, profileNamed, runBenchmark, type BenchmarkCell, type BenchmarkHooks, type BenchmarkProfile, type BenchmarkResult, type CellResult, type TrainFrom } from '../benchmark/benchmark.js';
+import type { BenchmarkSource } from '../benchmark/data.js';
+import type { BenchmarkModel } from '../benchmark/paper.js';
+import { benchmarkJson, benchmarkLatex, benchmarkMarkdown, benchmarkSvg, type ReportInfo } from '../benchmark/report.js';
+import { defineRun, type RunDefinition, type RunPart, type RunParts } from '../../../runs/run.js';
 
 /**
  * Options of the `benchmark` run (schemas/run-benchmark.schema.json).
