@@ -353,7 +353,7 @@ function assembleTable(o: TableOptions, jobs: readonly TableJob[], reports: read
     '',
     'Paper: Dhingra et al. (2017), Table 2 (its KBs are not public: ours are generated, their shape per split calibrated on the Rule and Max rows, see `SPLIT_GEN`). ' +
       'max: perfect understanding of the user (sees its goal and acts), asks each slot the user knows until it hears its true value (at most 3 times), then informs the matching movies. ' +
-      'rl-* agents: default policies of `dialogym infobot train` (imitation of the rule agent, then REINFORCE), greedy actions. ' +
+      'rl-* agents: default policies of `dialogym infobot train` (imitation of a rule agent: rl-soft the Soft-KB one, rl-nokb and rl-hard the No-KB one stopped once it has heard as many slots as the user usually knows; then REINFORCE), greedy actions. ' +
       'e2e-soft: neural belief tracker (GRU per slot over the bag of bigrams) and neural policy, imitation (tracker supervised from the user acts, policy from the rule agent) then REINFORCE through the Soft-KB lookup; greedy actions, top-R results.',
   );
   if (sweep.length > 0) {

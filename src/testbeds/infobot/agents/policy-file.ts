@@ -79,6 +79,12 @@ export interface PolicyMeta {
   bestValidReward: number;
   bestEpisodes: number;
   curve: CurvePoint[];
+  /**
+   * The tracker count update C the policy was trained with (`RL_UPDATE`, the official RL agents');
+   * absent in files written before it was kept, whose policies were trained with the rule agent's C
+   * (`RULE_DEFAULTS`), which `policyAgent` then uses.
+   */
+  update?: number;
 }
 
 /**
@@ -125,6 +131,7 @@ export function savePolicy(file: string, r: RlTrainResult): void {
     bestValidReward: r.bestValidReward,
     bestEpisodes: r.bestEpisodes,
     curve: r.curve,
+    ...(r.update !== undefined ? { update: r.update } : {}),
   };
   writeModelFile(file, { model: POLICY_MODEL, meta, tensors: r.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })) });
 }
@@ -151,6 +158,7 @@ export function loadPolicy(file: string): LoadedPolicy {
   if (!Number.isInteger(meta.hidden) || (meta.hidden as number) < 1 || (meta.hidden as number) > 4096) throw new ModelFileError(`${file}: corrupt policy file (meta.hidden ${JSON.stringify(meta.hidden)} is not an integer in [1, 4096])`);
   // A policy never validated (validateEvery 0) has bestValidReward NaN, written as null.
   if (meta.bestValidReward === null) meta.bestValidReward = NaN;
+  if (meta.update !== undefined && !(typeof meta.update === 'number' && meta.update > 0)) throw new ModelFileError(`${file}: corrupt policy file (meta.update ${JSON.stringify(meta.update)} is not a positive number)`);
   for (const k of ['kbSeed', 'seed', 'imitation', 'episodes', 'bestValidReward', 'bestEpisodes'] as const) {
     if (meta[k] !== undefined && typeof meta[k] !== 'number') throw new ModelFileError(`${file}: corrupt policy file (meta.${k} ${JSON.stringify(meta[k])} is not a number)`);
   }

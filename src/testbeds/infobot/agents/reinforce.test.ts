@@ -11,7 +11,7 @@ import { agentContext, evaluateAgent, runInfoBotEpisode, createInfoBotAgent } fr
 import { learningCurveSvg } from './learning-curve.js';
 import { loadPolicy, savePolicy, findDefaultPolicy } from './policy-file.js';
 import { PolicyNet } from './policy-net.js';
-import { trainRlPolicy } from './reinforce.js';
+import { discountedReturn, rlTrainOptions, trainRlPolicy, usualKnownSlots } from './reinforce.js';
 import { FEATURE_SIZE, POLICY_ACTIONS, RlAgent } from './rl-agent.js';
 
 test('policy network: BPTT gradients of the action logits match finite differences', () => {
@@ -130,4 +130,22 @@ test('imitation learns the rule agent: the greedy policy agrees with rule-soft f
   const after = agreement(r.net);
   assert.ok(after > 0.7 && after > before + 0.15, `agreement ${before.toFixed(3)} → ${after.toFixed(3)}`);
   assert.equal(FEATURE_SIZE, 20);
+});
+
+test('the official discounted return (agent_rl.py aggregate_rewards, γ = 0.99) and the recipe defaults', () => {
+  // Three actions: two requests (−0.1 each), an inform at rank 0 (+2): −0.1 − 0.1·0.99 + 2·0.99².
+  assert.ok(Math.abs(discountedReturn({ reward: 1.8, turns: 3, success: true, rank: 0 }, 0.99) - 1.7612) < 1e-9);
+  assert.equal(discountedReturn({ reward: 1.8, turns: 3, success: true, rank: 0 }, 1), 1.8);
+  // Out of turns: nine requests and the failed tenth action (−1).
+  const truncated = discountedReturn({ reward: -1.9, turns: 10, success: false, rank: -1 }, 0.99);
+  assert.ok(Math.abs(truncated - (-0.1 * (1 - 0.99 ** 9) / 0.01 - 0.99 ** 9)) < 1e-9, String(truncated));
+  const o = rlTrainOptions({ agent: 'rl-hard', split: 'large' });
+  assert.deepEqual([o.discount, o.expertInformAfterHeard, o.expertAccess], [0.99, 'usual', 'none']);
+  const soft = rlTrainOptions({ agent: 'rl-soft', split: 'large' });
+  assert.deepEqual([soft.discount, soft.expertInformAfterHeard, soft.expertAccess], [1, Infinity, 'soft']);
+  assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', discount: 0 }), /discount must be in \(0, 1\], got 0/);
+  assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', expertInformAfterHeard: 2.5 }), /expertInformAfterHeard must be 'usual', an integer ≥ 1 or Infinity, got 2.5/);
+  // The user knows ⌊0.5 · 6⌋ = 3 slots of a Medium movie (no missing cell in the full KB); Small's full KB misses cells.
+  assert.equal(usualKnownSlots(new InfoBotEnv({ split: 'medium' })), 3);
+  assert.equal(usualKnownSlots(new InfoBotEnv({ split: 'small' })), 2);
 });

@@ -1,7 +1,7 @@
 /**
  * Training of the RL agents (rl-nokb, rl-hard, rl-soft) against the user simulator with REINFORCE
  * (Williams 1992) as in the paper §4.3: batches of B episodes played with actions sampled from the
- * policy; every decision of an episode is reinforced by the episode's return minus the batch-mean
+ * policy; every decision of an episode is reinforced by the episode's return (discounted by γ, `discount`) minus the batch-mean
  * baseline; RMSProp updates with a clipped gradient norm. Every `validateEvery` batches the greedy
  * policy plays a fixed set of validation dialogs (seeds disjoint from training and evaluation) and the
  * best parameters so far are kept. The loop is the generic one of `train/policy-gradient.ts`; this
@@ -16,9 +16,10 @@ import { rmsprop } from '../../../nn/rmsprop.js';
 import { PolicyNet } from './policy-net.js';
 import type { InfoBotAction } from '../acts.js';
 import type { InfoBotAgent } from './agent.js';
-import { POLICY_ACTIONS, RL_AGENTS, RlAgent, rlAccess, rlFeatureSize, type HardCountInput, type RlAgentName } from './rl-agent.js';
+import { POLICY_ACTIONS, RL_AGENTS, RL_UPDATE, RlAgent, rlAccess, rlFeatureSize, type HardCountInput, type RlAgentName } from './rl-agent.js';
 import { RuleAgent, type KbAccess } from './rule-agents.js';
-import { M, slotIndex } from '../slots.js';
+import { M, REWARDS, slotIndex } from '../slots.js';
+import { MISSING } from '../movie-kb.js';
 import type { Rng } from '../../../core/rng.js';
 import type { SplitName } from '../slots.js';
 import { ConfigError } from '../../../core/errors.js';
@@ -63,6 +64,30 @@ export interface RlTrainOptions {
   clip?: number;
   /** Entropy bonus weight (default 0.01): keeps exploring early. */
   entropyBonus?: number;
+  /**
+   * Discount γ of the return that reinforces an episode's decisions (default 0.99 for rl-nokb and
+   * rl-hard, 1 for rl-soft; 0.99 is the official agents': they reinforce Σ_t γ^(t−1) r_t, r_t the reward of the t-th agent action, MiuLab/KB-InfoBot
+   * `deep_dialog/agents/agent_rl.py` `aggregate_rewards` lines 32–36, `self.discount = 0.99` in
+   * `agent_simpleRL_allact_noDB.py` line 56 and `agent_simpleRL_allact_hardDB.py` line 58); 1: the undiscounted reward of
+   * Table 2. A value in (0, 1], else a ConfigError.
+   */
+  discount?: number;
+  /**
+   * The imitation expert informs once it has heard this many slots (`RulePolicyOptions.informAfterHeard`):
+   * `usual` (default of rl-nokb and rl-hard; rl-soft: Infinity) the median over the full KB's rows of the number of slots a simulated user knows
+   * of it, ⌊knowProb · its known cells⌋ (`usersim_rule.py` `_sample_goal` lines 89–91): 3 on Medium,
+   * Large and X-Large, 2 on Small; Infinity: the rule agent as it is. `usual`, an integer ≥ 1 or
+   * Infinity, else a ConfigError.
+   */
+  expertInformAfterHeard?: number | 'usual';
+  /**
+   * The KB access of the imitation expert's rule agent (default: No-KB for rl-nokb and rl-hard, Soft-KB
+   * for rl-soft). The official RL-Hard informs every row ranked by the same soft posterior as No-KB
+   * (`hardDB.py` `_inform` → `_check_db_soft`, the code of `softDB.py` `_check_db`), and Rule-Hard's
+   * α_T = 5 bits (Medium, Large) keeps it off genre and MPAA: from the No-KB expert, rl-hard Large
+   * reached R 0.93 where the Rule-Hard expert left it at 0.86 (docs/reproducing.md).
+   */
+  expertAccess?: KbAccess;
   /** Validate the greedy policy every this many batches (default 25; 0: never, keep the last). */
   validateEvery?: number;
   /** Validation dialogs (default 500). */
@@ -149,6 +174,8 @@ export interface RlTrainResult {
   bestEpisodes: number;
   /** The options used, defaults filled in. */
   options: Required<Omit<RlTrainOptions, 'env' | 'onBatch'>>;
+  /** The tracker count update C the policy was trained with (`RL_UPDATE`; kept in the policy file). */
+  update?: number;
 }
 
 /**
@@ -187,6 +214,12 @@ export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions,
     hidden: o.hidden ?? 50,
     clip: o.clip ?? 5,
     entropyBonus: o.entropyBonus ?? 0.01,
+    // rl-nokb and rl-hard: the official γ and the expert that stops once the user has said what it
+    // knows; rl-soft keeps the recipe it is shipped with (with these two, rl-soft Small: R 0.31
+    // against 0.34, T 4.30 against 4.34; seed 1, docs/reproducing.md).
+    discount: o.discount ?? (o.agent === 'rl-soft' ? 1 : 0.99),
+    expertInformAfterHeard: o.expertInformAfterHeard ?? (o.agent === 'rl-soft' ? Infinity : 'usual'),
+    expertAccess: o.expertAccess ?? (o.agent === 'rl-soft' ? 'soft' : 'none'),
     validateEvery: o.validateEvery ?? 25,
     validationEpisodes: o.validationEpisodes ?? 500,
     hardCount: o.hardCount ?? 'bins',
@@ -196,7 +229,57 @@ export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions,
   if (!Number.isInteger(r.imitation) || r.imitation < 0 || !Number.isInteger(r.episodes) || r.episodes < 0) throw new ConfigError('episodes and imitation must be integers ≥ 0');
   if (r.hardCount !== 'bins' && r.hardCount !== 'log') throw new ConfigError(`hardCount must be 'bins' or 'log', got '${String(r.hardCount)}'`);
   if (!(r.lr > 0) || !(r.imitationLr > 0) || !(r.clip > 0) || !(r.entropyBonus >= 0)) throw new ConfigError('lr and clip must be > 0, entropyBonus ≥ 0');
+  const k = r.expertInformAfterHeard;
+  if (!(k === 'usual' || k === Infinity || (Number.isInteger(k) && k >= 1))) throw new ConfigError(`expertInformAfterHeard must be 'usual', an integer ≥ 1 or Infinity, got ${String(k)}`);
+  if (r.expertAccess !== 'none' && r.expertAccess !== 'hard' && r.expertAccess !== 'soft') throw new ConfigError(`expertAccess must be none, hard or soft, got '${String(r.expertAccess)}'`);
+  if (!(r.discount > 0 && r.discount <= 1)) throw new ConfigError(`discount must be in (0, 1], got ${r.discount}`);
   return r;
+}
+
+/**
+ * The discounted return Σ_t γ^(t−1) r_t of an episode (t = 1 … T over the agent's actions) from its
+ * result: every action but the last is a request, rewarded `REWARDS.perTurn` by the simulator, so
+ * the last action's reward is the total minus (T − 1)·perTurn. γ = 1 gives the total reward.
+ *
+ * @example
+ * ```ts
+ * import { discountedReturn } from 'dialogym/infobot';
+ * discountedReturn({ reward: 1.8, turns: 3, success: true, rank: 0 }, 0.99); // −0.1 − 0.099 + 2·0.9801 ≈ 1.761
+ * ```
+ */
+export function discountedReturn(result: EpisodeResult, discount: number): number {
+  if (discount === 1 || result.turns <= 0) return result.reward;
+  const T = result.turns;
+  const last = result.reward - REWARDS.perTurn * (T - 1);
+  let g = 0;
+  let w = 1;
+  for (let t = 1; t < T; t++) {
+    g += REWARDS.perTurn * w;
+    w *= discount;
+  }
+  return g + last * w;
+}
+
+/**
+ * The number of slots a simulated user usually knows in this environment: the median over the full
+ * KB's rows of max(1, ⌊knowProb · the row's known cells⌋) (the goal of `UserSimulator.sampleGoal`).
+ *
+ * @example
+ * ```ts
+ * import { InfoBotEnv, usualKnownSlots } from 'dialogym/infobot';
+ * usualKnownSlots(new InfoBotEnv({ split: 'medium' })); // 3
+ * ```
+ */
+export function usualKnownSlots(env: InfoBotEnv): number {
+  const kb = env.full;
+  const counts: number[] = [];
+  for (let i = 0; i < kb.n; i++) {
+    let known = 0;
+    for (let j = 0; j < M; j++) if (kb.cell(i, j) !== MISSING) known++;
+    counts.push(Math.max(1, Math.floor(env.sim.opts.knowProb * known)));
+  }
+  counts.sort((a, b) => a - b);
+  return counts[Math.floor(counts.length / 2)] ?? 1;
 }
 
 /** Seeds of the training / validation dialogs (disjoint from `episodeSeed` used by evaluation).
@@ -294,8 +377,9 @@ interface RlEpisode {
 }
 
 /**
- * Trains an RL agent's policy (module description above): imitation of the rule agent with the
- * same KB access, then REINFORCE with RMSProp, keeping the best validated parameters.
+ * Trains an RL agent's policy (module description above): imitation of a rule agent (`expertAccess`,
+ * `expertInformAfterHeard`), then REINFORCE with RMSProp on the `discount`ed return, keeping the best
+ * validated parameters.
  * Deterministic for given options. Invalid options throw a ConfigError (see `rlTrainOptions`).
  *
  * @example
@@ -312,8 +396,10 @@ export function trainRlPolicy(opts: RlTrainOptions): RlTrainResult {
   const rng = createRng(o.seed).fork(`train:${o.agent}`);
   const net = new PolicyNet(rlFeatureSize(access, o.hardCount), o.hidden, POLICY_ACTIONS).init(rng.fork('init'));
   const ctx = agentContext(env);
-  const agent = new RlAgent(ctx, access, net, { mode: 'sample', hardCount: o.hardCount });
-  const imitator = new Imitator(new RuleAgent(ctx, access), agent);
+  const update = RL_UPDATE[o.split][access];
+  const agent = new RlAgent(ctx, access, net, { mode: 'sample', hardCount: o.hardCount, update });
+  const heard = o.expertInformAfterHeard === 'usual' ? usualKnownSlots(env) : o.expertInformAfterHeard;
+  const imitator = new Imitator(new RuleAgent(ctx, o.expertAccess, { informAfterHeard: heard }), agent);
   const opt = rmsprop({ lr: o.imitation > 0 ? o.imitationLr : o.lr });
   const r = trainPolicyGradient<RlEpisode, CurveFigures, CurvePoint['phase']>(
     {
@@ -327,7 +413,7 @@ export function trainRlPolicy(opts: RlTrainOptions): RlTrainResult {
       play(i, phase) {
         const imitating = phase.name === 'imitation';
         const result = runInfoBotEpisode(env, imitating ? imitator : agent, false, trainSeed(o.seed, i));
-        return { reward: result.reward, result, traj: agent.trajectory, expert: imitating ? imitator.expert : null };
+        return { reward: discountedReturn(result, o.discount), result, traj: agent.trajectory, expert: imitating ? imitator.expert : null };
       },
       accumulate(e, { advantage, size }) {
         const expert = e.expert;
@@ -342,5 +428,5 @@ export function trainRlPolicy(opts: RlTrainOptions): RlTrainResult {
     },
     { onBatch: opts.onBatch },
   );
-  return { net, curve: r.curve, bestValidReward: r.bestValidReward, bestEpisodes: r.bestEpisodes, options: o };
+  return { net, curve: r.curve, bestValidReward: r.bestValidReward, bestEpisodes: r.bestEpisodes, options: { ...o, expertInformAfterHeard: heard }, update };
 }

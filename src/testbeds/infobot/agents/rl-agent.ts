@@ -25,9 +25,9 @@ import type { InfoBotAction } from '../acts.js';
 import type { AgentContext, InfoBotAgent } from './agent.js';
 import { hardLookup } from '../hard-kb.js';
 import type { PolicyNet, PolicyStep } from './policy-net.js';
-import { argmax, RULE_DEFAULTS, type KbAccess } from './rule-agents.js';
+import { argmax, type KbAccess } from './rule-agents.js';
 import { entropy, softPosterior, SoftLookup, topKRandomTies } from '../soft-kb.js';
-import { M, REWARDS, SLOTS } from '../slots.js';
+import { M, REWARDS, SLOTS, type SplitName } from '../slots.js';
 import { HandCraftedTracker } from '../tracker.js';
 import { ModelFileError, StateError } from '../../../core/errors.js';
 
@@ -141,6 +141,26 @@ export function rlAccess(name: string): KbAccess | null {
 }
 
 /**
+ * The tracker count update C of the RL agents per split and KB access: the official `upd` of the
+ * `simple-rl-*` agents (MiuLab/KB-InfoBot `settings/config_imdb-{S,M,L,XL}.py`, e.g.
+ * `config_imdb-M.py` `agent_params['simple-rl-soft']['upd'] = 5`, `['simple-rl-hard']['upd'] = 5`),
+ * which `sim.py` and `train.py` pass to the RL agents. They differ from the rule agents' C only on
+ * Medium, where `nl-rule-hard` and `nl-rule-soft` use 10.
+ *
+ * @example
+ * ```ts
+ * import { RL_UPDATE } from 'dialogym/infobot';
+ * RL_UPDATE.medium.soft; // 5 (rule-soft: 10)
+ * ```
+ */
+export const RL_UPDATE: Readonly<Record<SplitName, Readonly<Record<KbAccess, number>>>> = {
+  small: { none: 5, hard: 5, soft: 10 },
+  medium: { none: 5, hard: 5, soft: 5 },
+  large: { none: 5, hard: 5, soft: 10 },
+  xlarge: { none: 5, hard: 5, soft: 5 },
+};
+
+/**
  * Options of an `RlAgent`.
  *
  * @example
@@ -152,7 +172,7 @@ export function rlAccess(name: string): KbAccess | null {
 export interface RlAgentOptions {
   /** Sample actions (training; the decisions are kept in `trajectory`) or take the most likely one (evaluation; default). */
   mode?: ActMode;
-  /** Tracker count update C (default: the rule agent's for the split and access). */
+  /** Tracker count update C (default: the official RL agents' for the split and access, `RL_UPDATE`). */
   update?: number;
   /** Hard-KB results (default `soft`, official): as `RulePolicyOptions.hardRanking`, but no `random`. */
   hardRanking?: 'soft' | 'posterior';
@@ -216,7 +236,7 @@ export class RlAgent implements InfoBotAgent {
     this.name = `rl-${access === 'none' ? 'nokb' : access}`;
     this.mode = opts.mode ?? 'greedy';
     this.matchesFirst = opts.hardRanking === 'posterior';
-    this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: opts.update ?? RULE_DEFAULTS[ctx.split][access].update });
+    this.tracker = new HandCraftedTracker(ctx.kb, ctx.index, { update: opts.update ?? RL_UPDATE[ctx.split][access] });
     this.lookup = new SoftLookup(ctx.kb);
     this.post = new Float64Array(ctx.kb.n);
     this.vocabScale = Float64Array.from(ctx.kb.vocab, (v) => 1 / Math.max(1, Math.log2(Math.max(2, v.length))));

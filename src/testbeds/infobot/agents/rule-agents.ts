@@ -69,6 +69,14 @@ export interface RulePolicyOptions {
    * by that posterior, then the others; `random`: the retrieved rows in random order.
    */
   hardRanking: 'soft' | 'posterior' | 'random';
+  /**
+   * Inform once the tracker has heard values for this many slots (the slots the user said it does
+   * not know not counted). Not in the official rule agents (default Infinity: off); the RL trainer's
+   * warm-start expert uses ⌊knowProb · M⌋ = 3, the most slots a simulated user knows
+   * (`usersim_rule.py` `_sample_goal`), because the rule agents keep asking after the user has told
+   * all it knows (docs/reproducing.md, "The cells off").
+   */
+  informAfterHeard: number;
 }
 
 const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, fraction: number, update: number): RulePolicyOptions => ({
@@ -79,6 +87,7 @@ const rule = (informEntropy: number, slotEntropy: number, maxRequests: number, f
   update,
   order: 'max-entropy',
   hardRanking: 'soft',
+  informAfterHeard: Infinity,
 });
 
 /** The official thresholds per KB split (`settings/config_imdb-{S,M,L,XL}.py`): α_R, α_T, Q, β, C.
@@ -226,6 +235,11 @@ export class RuleAgent implements InfoBotAgent {
         if (matches.length === 1) return results();
         informNow = results;
       }
+    }
+    if (Number.isFinite(this.opts.informAfterHeard)) {
+      let heard = 0;
+      for (const j of this.tracker.heard) if (!this.tracker.unknown.has(j)) heard++;
+      if (heard >= this.opts.informAfterHeard) return informNow();
     }
     const order = SLOTS.map((_, j) => j).sort((a, c) => {
       const d = (h[a] as number) - (h[c] as number);

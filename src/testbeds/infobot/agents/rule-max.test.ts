@@ -106,3 +106,21 @@ test("matchesPaper: ± 0.10, or higher for a learned agent only; judgeCell: ever
   // a learned agent: better than the paper counts on every seed too
   assert.deepEqual(judgeCell('rl-hard', { turns: 3.6, success: 0.8, reward: 1.3, seeds: [{ reward: 1.2 }, { reward: 1.4 }] }, PAPER_TABLE2['rl-hard']?.medium as typeof paper), { reward: true, seeds: true, success: true, turns: true });
 });
+
+test('informAfterHeard: the rule agent informs once it has heard that many slots; off (Infinity) by default', () => {
+  const env = new InfoBotEnv({ split: 'medium' });
+  const ctx = agentContext(env);
+  assert.equal(new RuleAgent(ctx, 'none').opts.informAfterHeard, Infinity);
+  // The opening gives at least one slot: with 1 the agent informs at its first action.
+  const one = new RuleAgent(ctx, 'none', { informAfterHeard: 1 });
+  const plain = new RuleAgent(ctx, 'none');
+  let plainTurns = 0;
+  for (let i = 0; i < 40; i++) {
+    assert.equal(runInfoBotEpisode(env, one, false, 300 + i).turns, 1);
+    plainTurns += runInfoBotEpisode(env, plain, false, 300 + i).turns;
+  }
+  assert.ok(plainTurns / 40 > 3, `rule-nokb without the stop: T ${plainTurns / 40}`);
+  // With 3 (a Medium user knows 3 slots) the dialogs are shorter than the rule's, never longer.
+  const three = new RuleAgent(ctx, 'none', { informAfterHeard: 3 });
+  for (let i = 0; i < 40; i++) assert.ok(runInfoBotEpisode(env, three, false, 300 + i).turns <= runInfoBotEpisode(env, plain, false, 300 + i).turns);
+});

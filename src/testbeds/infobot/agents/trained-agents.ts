@@ -11,6 +11,7 @@ import { E2eAgent } from './e2e-agent.js';
 import { E2E_MODEL, e2eFromContent } from './e2e-file.js';
 import { findDefaultPolicy, loadPolicy } from './policy-file.js';
 import { RlAgent } from './rl-agent.js';
+import { RULE_DEFAULTS } from './rule-agents.js';
 
 const RL: readonly [string, string][] = [
   ['rl-nokb', 'hand-crafted tracker, neural RL policy, no KB during the dialog'],
@@ -31,7 +32,9 @@ export function policyAgent(file: string, ctx: AgentContext): InfoBotAgent {
   const c = readModelFile(file);
   if (c.model === E2E_MODEL) return new E2eAgent(ctx, e2eFromContent(c, file).parts);
   const p = loadPolicy(file);
-  return new RlAgent(ctx, p.meta.access, p.net, { hardCount: p.hardCount });
+  // The tracker the policy was trained with: its file's C, else (older files) the rule agent's.
+  const update = p.meta.update ?? RULE_DEFAULTS[ctx.split][p.meta.access].update;
+  return new RlAgent(ctx, p.meta.access, p.net, { hardCount: p.hardCount, update });
 }
 
 /** Whether an agent argument names a policy file rather than a registered agent.
