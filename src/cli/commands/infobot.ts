@@ -259,7 +259,7 @@ export function registerInfobot(program: Command): void {
 
   cmd
     .command('train')
-    .description('train an agent against the simulated user (imitation of the rule agent, then REINFORCE); writes the model (.dgm) and its learning curve (.svg)')
+    .description('train an agent against the simulated user (imitation of a rule agent — for rl-nokb and rl-hard the No-KB one, informing once it has heard as many slots as a user usually knows — then REINFORCE, discount 0.99); writes the model (.dgm) and its learning curve (.svg)')
     .requiredOption('--agent <name>', `agent to train (${TRAINABLE.join(', ')})`, (v: string) => {
       if (!(TRAINABLE as readonly string[]).includes(v)) throw new ConfigError(`--agent: cannot train '${v}' (trainable: ${TRAINABLE.join(', ')})`);
       return v as Trainable;
