@@ -23,7 +23,9 @@
  * (updates 3001-3250) then explodes in 3501-3750 (LM 2.22, state 21.5 a dialogue, gradient norm
  * 1.36e5), the same to the printed digits with 1 and 2 threads (212 / 224 s CPU); PyTorch on the
  * same examples and order (its own initialisation) has gradient spikes (3.8e3 at 1751-2000) but
- * recovers and ends at 0.168 (521 s CPU).
+ * recovers and ends at 0.168 (521 s CPU). dialogym with AIR_DIV_SEED=2 spikes the same way
+ * (gradient norm 6.5e3, state loss 0.47 at 2001-2500) and recovers (0.173 at the end); with
+ * AIR_DIV_LR=0.001 (the original's cap on Adam's rate) no spike, 0.157 at the end (222 s CPU each).
  *
  * Run: `npx tsc -p . && nice -n 5 node dist/bench/airdialogue-divergence.bench.js DIR`
  */
