@@ -19,8 +19,13 @@ Differences that do not change the work: PyTorch's GRU applies the reset gate af
 recurrent product (r ⊙ (U_n·h + b_n)) where dialogym's GRU multiplies U_n by r ⊙ h; the
 initialisation is PyTorch's. The features come precomputed (dialogym computes them in its epoch).
 
-Prints "one epoch over N dialogues: cpu S s, wall W s, train loss L".
+Prints "one epoch over N dialogues: cpu S s, wall W s, train loss L". Input with `examplesFile`
+and `offsets` (bench/airdialogue-learned-export.ts `exportPreparedLines`): the examples are read
+from that JSON-lines file a batch at a time. With AIR_TORCH_WINDOW=k, every k updates a line
+"window S1-S2 dialogues D lm L gradmax G clipped C" (LM nats per token of those updates, their
+largest gradient norm before clipping, how many were clipped).
 """
+import os
 import json
 import sys
 import time
@@ -161,25 +166,48 @@ def tensors(ex):
     return out
 
 
-examples = [tensors(ex) for ex in data['examples']]
+if 'examplesFile' in data:
+    lines = open(data['examplesFile'], 'rb')
+
+    def example(i):
+        lines.seek(data['offsets'][i])
+        return tensors(json.loads(lines.readline()))
+else:
+    examples = [tensors(ex) for ex in data['examples']]
+
+    def example(i):
+        return examples[i]
+WINDOW = int(os.environ.get('AIR_TORCH_WINDOW', '0'))
+win = {'lm': 0.0, 'tok': 0, 'n': 0, 'gmax': 0.0, 'clipped': 0, 'from': 1}
 customer, agent = Model(False), Model(True)
 params = list(customer.parameters()) + list(agent.parameters())
 opt = torch.optim.Adam(params, lr=data['lr'])
 order = data['order']
 B = data['batch']
 c0, w0 = time.process_time(), time.time()
+step = 0
 lm_sum, tok_sum = 0.0, 0
 for b in range(0, len(order), B):
     ids = order[b:b + B]
     opt.zero_grad()
-    exs = [examples[i] for i in ids]
+    exs = [example(i) for i in ids]
     lc, lmc, tc = customer.loss(exs, [1 / len(ids) / ex['countC'] for ex in exs])
     la, lma, ta = agent.loss(exs, [1 / len(ids) / ex['countA'] for ex in exs])
     total = lc + la
     lm_sum += lmc + lma
     tok_sum += tc + ta
     total.backward()
-    nn.utils.clip_grad_norm_(params, data['clip'])
+    norm = float(nn.utils.clip_grad_norm_(params, data['clip']))
     opt.step()
+    step += 1
+    if WINDOW > 0:
+        win['lm'] += lmc + lma
+        win['tok'] += tc + ta
+        win['n'] += len(ids)
+        win['gmax'] = max(win['gmax'], norm)
+        win['clipped'] += norm > data['clip']
+        if step % WINDOW == 0 or b + B >= len(order):
+            print(f"window {win['from']}-{step} dialogues {win['n']} lm {win['lm'] / max(1, win['tok']):.4f} gradmax {win['gmax']:.3g} clipped {win['clipped']}", flush=True)
+            win = {'lm': 0.0, 'tok': 0, 'n': 0, 'gmax': 0.0, 'clipped': 0, 'from': step + 1}
 cpu, wall = time.process_time() - c0, time.time() - w0
 print(f'one epoch over {len(order)} dialogues: cpu {cpu:.1f} s, wall {wall:.1f} s, train loss {lm_sum / max(1, tok_sum):.4f}')

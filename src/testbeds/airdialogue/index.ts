@@ -17,6 +17,6 @@ export * from './env.js';
 export * from './prior-stats.js';
 export { AIR_TOOLS } from './tools.js';
 export { synthesizeSplits, LearnedStore, learnedSetOf, type LearnedSet, type SplitOptions, type OodSetting } from './learned/data.js';
-export { trainAirModels, saveAirModels, loadAirModels, evaluateAirModels, type AirModels, type AirTrainOptions, type EpochPoint, type AirEvalReport, type AirEvalOptions } from './learned/train.js';
+export { trainAirModels, saveAirModels, loadAirModels, evaluateAirModels, type AirModels, type AirTrainOptions, type EpochPoint, type BatchPoint, type AirEvalReport, type AirEvalOptions } from './learned/train.js';
 export { corpusBleu, emptyBleuStats, addBleuSegment, mergeBleuStats, bleuOf, type BleuResult, type BleuStats } from './learned/bleu.js';
 export { airDataset, correctSample, COLLECTED_AIR_FILES } from './export.js';

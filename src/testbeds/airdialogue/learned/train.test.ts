@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { encodeModelFile } from '../../../formats/model-file.js';
 import { corpusBleu } from './bleu.js';
 import { LearnedStore, synthesizeSplits } from './data.js';
-import { airModelsContent, evaluateAirModels, loadAirModels, saveAirModels, trainAirModels } from './train.js';
+import { airModelsContent, evaluateAirModels, loadAirModels, saveAirModels, trainAirModels, type BatchPoint } from './train.js';
 import { trainingCurveSvg } from './curve.js';
 import { setMatMulScalar } from '../../../nn/index.js';
 
@@ -122,4 +122,20 @@ test('threads: 1, 2 and 3 threads train the same weights and losses, bit for bit
   // the values are back in ordinary memory after training
   assert.ok(!(runs[1]!.models.agent.params[0]!.data.buffer instanceof SharedArrayBuffer));
   assert.throws(() => trainAirModels(s.train, s.dev, { ...o, threads: 0 }), /threads must be a positive integer, got 0/);
+});
+
+test('onBatch: one point an update, whose losses add up to the epoch\'s train loss, with the gradient norm before clipping', () => {
+  const points: BatchPoint[] = [];
+  const r = trainAirModels(s.train, [], { ...opts, onBatch: (p) => points.push(p) });
+  const perEpoch = Math.ceil(s.train.length / opts.batch);
+  assert.deepEqual(points.map((p) => [p.epoch, p.step]), Array.from({ length: 2 * perEpoch }, (_, k) => [1 + Math.floor(k / perEpoch), k + 1]));
+  for (const e of [1, 2]) {
+    const ps = points.filter((p) => p.epoch === e);
+    assert.equal(ps.reduce((a, p) => a + p.dialogues, 0), s.train.length);
+    const lm = ps.reduce((a, p) => a + p.lm, 0) / ps.reduce((a, p) => a + p.tokens, 0);
+    assert.ok(Math.abs(lm - r.curve[e - 1]!.trainLm) < 1e-12 * lm, `epoch ${e}: ${lm} vs ${r.curve[e - 1]!.trainLm}`);
+  }
+  assert.ok(points.every((p) => Number.isFinite(p.gradNorm) && p.gradNorm > 0 && p.state > 0));
+  // the first updates of fresh models are clipped (norm above 5), so the norm is read before clipping
+  assert.ok(points[0]!.gradNorm > 5, `first gradient norm ${points[0]!.gradNorm}`);
 });

@@ -88,6 +88,8 @@ export interface AirTrainOptions {
   threads?: number;
   /** Called after each training dialogue. */
   onProgress?: (done: number, total: number, note: string) => void;
+  /** Called after each update with its figures (a loss curve finer than the epoch's). */
+  onBatch?: (p: BatchPoint) => void;
   /** Called after each epoch with its figures. */
   onEpoch?: (p: EpochPoint) => void;
   /** Called when an epoch is the best on dev so far, with the models at that epoch (to checkpoint them). */
@@ -115,6 +117,33 @@ export interface EpochPoint {
   /** Dev selection criterion: devLm + devState. */
   readonly devLoss: number;
   readonly seconds: number;
+}
+
+/**
+ * One update of training (`AirTrainOptions.onBatch`): its batch's LM loss and tokens (both
+ * sides), its state loss, and the global norm of its gradient before clipping.
+ *
+ * @example
+ * ```ts
+ * import { synthesizeSplits, trainAirModels, type BatchPoint } from 'dialogym/airdialogue';
+ * const s = synthesizeSplits({ train: 40, dev: 0, test: 0 });
+ * const steps: BatchPoint[] = [];
+ * trainAirModels(s.train, [], { epochs: 1, onBatch: (p) => steps.push(p) });
+ * console.log(steps.map((p) => (p.lm / p.tokens).toFixed(3)).join(' '));
+ * ```
+ */
+export interface BatchPoint {
+  readonly epoch: number;
+  /** Updates so far (1 for the first). */
+  readonly step: number;
+  /** LM loss of the batch summed over its tokens, and those tokens. */
+  readonly lm: number;
+  readonly tokens: number;
+  /** State loss of the batch, summed over its dialogues. */
+  readonly state: number;
+  readonly dialogues: number;
+  /** Global norm of the batch's gradient before clipping. */
+  readonly gradNorm: number;
 }
 
 function buildVocab(train: LearnedSet, minCount: number): Vocab {
@@ -212,6 +241,7 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
   if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`threads must be a positive integer, got ${threads}`);
   const runner = new BatchRunner(models, params, threads, Math.ceil(batch / PART_DIALOGUES));
   let done = 0;
+  let step = 0;
   try {
     for (let epoch = 1; epoch <= epochs; epoch++) {
       const t0 = Date.now();
@@ -221,15 +251,22 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
       let tokSum = 0;
       for (let b = 0; b < order.length; b += batch) {
         const ids = order.slice(b, b + batch);
+        let lm = 0;
+        let tokens = 0;
+        let state = 0;
         // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch);
         // the batch in parts of 2 dialogues, each part's dialogues through each model together (`lossBatch`: one packed GRU run)
         for (const l of runner.run(partsOf(train, ids), true, ids.length)) {
           lmSum += l.lm;
           tokSum += l.tokens;
+          lm += l.lm;
+          tokens += l.tokens;
+          state += l.state;
           done++;
         }
-        clipGradNorm(params, o.clip ?? 5);
+        const gradNorm = clipGradNorm(params, o.clip ?? 5);
         opt.step(params);
+        o.onBatch?.({ epoch, step: ++step, lm, tokens, state, dialogues: ids.length, gradNorm });
         o.onProgress?.(done, total, `epoch ${epoch}/${epochs} loss ${(lmSum / Math.max(1, tokSum)).toFixed(3)}`);
       }
       const d = devLoss(runner, dev, batch);
