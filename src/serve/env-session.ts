@@ -526,7 +526,8 @@ export class EnvSession {
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
           this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions, this.said));
-          this.hint = this.o.free ? undefined : this.view.userHint?.(turn.info);
+          // The step's info over the reset's: a hint may need the goal the card shows (KB-InfoBot's values).
+          this.hint = this.o.free ? undefined : this.view.userHint?.({ ...this.resetInfo, ...turn.info });
           return { text: (await this.asked()) as string };
         },
       }),
