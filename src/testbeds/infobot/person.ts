@@ -54,13 +54,14 @@ function goalCard(info: Readonly<Record<string, unknown>>): GoalCard {
 
 /**
  * The value of `slot` a person is told to give: the card's, never the simulated user's word for it
- * (`said`, which carries the simulator's noise: the person supplies their own). A slot the card
- * gives candidates for: `said` when it is one of them, else the first candidate as the card lists
- * them; without the goal in `info` (a step's info alone), `said`.
+ * (`said`, which carries the simulator's noise — a cut name, a near year: the person supplies their
+ * own). That is the value the user remembers (one of the candidates, for a slot the card gives
+ * several for), except that a slot with candidates keeps `said` when it is one of them (the unsure
+ * user naming another candidate); without the goal in `info` (a step's info alone), `said`.
  */
 function cardValue(info: Readonly<Record<string, unknown>>, slot: string, said: string): string {
   const candidates = ((info['candidates'] ?? {}) as Record<string, readonly string[]>)[slot];
-  if (candidates !== undefined && candidates.length > 1) return candidates.includes(said) ? said : (candidates[0] as string);
+  if (candidates !== undefined && candidates.includes(said)) return said;
   return ((info['goal'] ?? {}) as { known?: Record<string, string> }).known?.[slot] ?? said;
 }
 
