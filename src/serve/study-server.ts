@@ -9,7 +9,7 @@
  *   GET  /p/:code                a participant's page (the link handed out)
  *   GET  /admin                  the admin page (asks for the token)
  * The participant's API — the code in the `x-study-code` header; no code 401, a code of no one 403:
- *   GET  /api/me                 {title, role, questions, closed, done, total, sessions:[{id, number, status, success?}], open?}
+ *   GET  /api/me                 {title, role, questions, closed, done, total, sessions:[{id, number, status, success?}], open?, interrupted?}
  *   POST /api/sessions           201 the next session, or the participant's open one (resumed)
  *   GET  /api/sessions/:id       a session of theirs: {id, number, status, state?, turns?, outcome?, answers}
  *   POST /api/sessions/:id/messages  {text} or {tool, arguments} → the session
@@ -447,6 +447,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       total: p.sessionsPerParticipant,
       sessions,
       ...(p.open && live.has(p.open.id) ? { open: p.open.id } : {}),
+      // Their latest conversation was set aside (a restart, idle too long, a failure on our side): the page says so once, until the next starts.
+      ...(store.lastSession(id)?.status === 'abandoned' ? { interrupted: true } : {}),
     };
   });
 

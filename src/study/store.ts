@@ -419,6 +419,12 @@ export class StudyStore {
     return r ? { ...viewOf(r), turns: this.turns(sessionId) } : undefined;
   }
 
+  /** The latest session participant `participantId` started (abandoned ones too), as they may see it; undefined before their first. */
+  lastSession(participantId: number): SessionView | undefined {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE participant = ? ORDER BY id DESC LIMIT 1').get([participantId]) as SessionRow | undefined;
+    return r ? viewOf(r) : undefined;
+  }
+
   /** Every session of participant `participantId` (abandoned ones left out), as they may see them: no agent. */
   sessionsOf(participantId: number): SessionView[] {
     const rows = this.db.prepare("SELECT * FROM sessions WHERE participant = ? AND status != 'abandoned' ORDER BY number").all([participantId]) as unknown as SessionRow[];
