@@ -250,7 +250,7 @@ function processStart(pid: number): string | null {
  * Is process `pid` alive, and the same process as the one that started at `start` (a pid reused by
  * another process after a `kill -9` is not)? A process of another user counts as alive.
  */
-export function processAlive(pid: number, start: string | null): boolean {
+function processAlive(pid: number, start: string | null): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {
