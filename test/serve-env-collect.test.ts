@@ -149,7 +149,8 @@ test('infobot-medium-v1, a person as the user against rl-soft: a second server a
   const dialogs = readInfoBotDialogs(join(out, 'infobot-dialogs.jsonl'));
   assert.equal(dialogs.length, 4);
   dialogs.forEach((d, i) => {
-    assert.deepEqual(d.turns.filter((t) => t.speaker === 'user').map((t) => (t as { text: string }).text), played[i], `dialog ${i}: the person's words`);
+    // The person's words, then the closing user turn after the inform: its act is the simulated user's, its words none (the person typed none).
+    assert.deepEqual(d.turns.filter((t) => t.speaker === 'user').map((t) => (t as { text: string }).text), [...(played[i] ?? []), ''], `dialog ${i}: the person's words`);
     assert.equal(d.success, recs[i]?.success);
   });
   process.stdout.write(`# collected infobot-medium-v1 vs rl-soft: ${dialogs.filter((d) => d.success).length}/4 successes, read back\n`);

@@ -101,10 +101,15 @@ test('as the user on infobot-medium-v1 against rl-soft: the target movie with ca
     const n = 5;
     for (let i = 0; i < n; i++) {
       const say = infoBotUserParticipant(createRng(300 + i));
+      const typed = new Set<string>();
       const { state } = await playDialog(server, (s) => {
         assert.ok(s.goalCard?.lines.some((l) => l.startsWith('The movie you look for: ')), JSON.stringify(s.goalCard));
-        return say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
+        const text = say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
+        typed.add(text);
+        return text;
       });
+      // The person's side of the page holds only what they typed.
+      for (const t of state.turns) if (t.speaker === 'user') assert.ok(typed.has(t.text), `a "you" turn never typed: ${JSON.stringify(t.text)}`);
       requests += state.turns.filter((t) => t.tool?.tool === 'request').length;
       const last = state.turns.filter((t) => t.speaker === 'agent').at(-1);
       assert.equal(last?.tool?.tool, 'inform', JSON.stringify(state.turns));
@@ -120,6 +125,39 @@ test('as the user on infobot-medium-v1 against rl-soft: the target movie with ca
     process.stdout.write(`# person as user, rl-soft, infobot-medium-v1: success ${success}/${n}\n`);
   } finally {
     await server.close();
+  }
+});
+
+test('as the user on infobot-medium-v1: the page, the stored turns and the record carry only what the person typed (the simulated user\'s closing line after the inform is not theirs)', async () => {
+  const agent = await openAgent({ kind: 'builtin', name: 'rl-soft' });
+  try {
+    let ended = 0;
+    for (let i = 0; i < 6; i++) {
+      const typed = new Set<string>();
+      const told: SessionTurn[] = [];
+      const say = infoBotUserParticipant(createRng(500 + i));
+      const s = await EnvSession.start({ envId: 'infobot-medium-v1', seed: 40 + i, role: 'user', agent, idleMs: 60_000, agentTimeoutMs: 60_000, maxText: 500, onTurn: (t) => told.push(t) });
+      for (let state = s.state(); state.waiting === 'person'; ) {
+        const text = say(state.goalCard as GoalCard, state.hint, [...state.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
+        typed.add(text);
+        state = await s.send(text);
+      }
+      const state = s.state();
+      assert.equal(state.waiting, 'ended');
+      for (const t of [...state.turns, ...told]) if (t.speaker === 'user') assert.ok(typed.has(t.text), `a user turn the person never typed: ${JSON.stringify(t.text)}`);
+      assert.equal(state.turns.at(-1)?.tool?.tool, 'inform', 'the dialog ends on the agent\'s inform');
+      const r = s.record();
+      assert.ok(r?.userWords, 'the record keeps the person\'s words');
+      for (const w of r.userWords) assert.ok(w === '' || typed.has(w), `userWords holds ${JSON.stringify(w)}`);
+      assert.equal(r.userWords.length, r.actions.length + 1, 'one entry per user turn (the exporter replays them)');
+      assert.equal(r.userWords.at(-1), '');
+      assert.equal((r.observation as { utterance: string }).utterance, '');
+      ended++;
+      await s.close();
+    }
+    assert.equal(ended, 6);
+  } finally {
+    await agent.close?.();
   }
 });
 

@@ -144,3 +144,56 @@ test('a participant plays two conversations through the page, answers the rating
     store.close();
   }
 });
+
+test('the page tells a participant in one line when a restart set their conversation aside and lets them start the next; a closed study shows no start button; a wrong typed code is answered for a typed code', { skip }, async () => {
+  const made = createStudy(join(tmp, 'restart'), studyConfig({ env: 'infobot-medium-v1', agents: ['rl-soft'], participants: 2, sessionsPerParticipant: 3, seed: 4 }));
+  const store = StudyStore.open(made.dir);
+  let server = createStudyServer(store);
+  let base = await server.listen(0, '127.0.0.1');
+  const context = await launchChromium(tmp);
+  try {
+    const { page, errors } = await pageWithErrors(context);
+    const code = made.participants[0]?.code as string;
+    await page.goto(`${base}/p/${code}`);
+    await page.getByTestId('start').click();
+    await yourTurn(page);
+    assert.equal(await page.getByTestId('home-note').isVisible(), false);
+    // The server restarts under the conversation: the new one marks it abandoned.
+    await server.close();
+    server = createStudyServer(store);
+    assert.equal(server.abandonedAtStart, 1);
+    base = await server.listen(0, '127.0.0.1');
+    await page.goto(`${base}/p/${code}`);
+    await page.getByTestId('home-note').waitFor();
+    assert.deepEqual(await texts(page, '[data-testid=home-note]'), ['Your last conversation was interrupted and set aside (it does not count): start the next one when you are ready.']);
+    assert.equal(await page.getByTestId('start').isEnabled(), true);
+    assert.equal((await texts(page, '#start'))[0], 'Start the next conversation');
+    // It starts the next one; back home, the line is gone (it was about the one set aside).
+    await page.getByTestId('start').click();
+    await yourTurn(page);
+    await page.goto(`${base}/p/${code}`);
+    await page.getByTestId('start').waitFor();
+    assert.equal(await page.getByTestId('home-note').isVisible(), false);
+
+    // The study closed: no start button, the text says so.
+    store.closeStudy();
+    const other = made.participants[1]?.code as string;
+    await page.goto(`${base}/p/${other}`);
+    await page.getByTestId('home-text').waitFor();
+    assert.equal((await texts(page, '#home-text'))[0], 'The study is closed. Thank you for taking part!');
+    assert.equal(await page.getByTestId('start').isVisible(), false);
+
+    // A wrong code typed on the start page.
+    await page.goto(`${base}/`);
+    await page.getByTestId('code').fill('not-a-code');
+    await page.getByTestId('enter-code').click();
+    await page.getByTestId('notice').waitFor();
+    assert.deepEqual(await texts(page, '[data-testid=notice]'), ['This code is not one of this study: check the code (or the link) you were given and try again.']);
+    assert.equal(await page.getByTestId('enter').isVisible(), true);
+    assert.deepEqual(errors.filter((e) => !/status of 403/.test(e)), []);
+  } finally {
+    await context.close();
+    await server.close();
+    store.close();
+  }
+});

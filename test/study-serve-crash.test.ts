@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,14 @@ test('kill -9 of `dialogym study serve` with a session mid-dialog, then restart:
   assert.equal(held.at(-1)?.body['status'], 'open');
   const before = finishedRows(made.dir);
   assert.equal(before.length, 9);
+  // A second server (and scripted participants) on the same folder are refused in one line while the first holds the study; the conversation in progress stays open.
+  const port = new URL(first.base).port;
+  for (const args of [['serve', made.dir, '--port', '0'], ['simulate', made.dir]]) {
+    const r = spawnSync(process.execPath, [cliPath, 'study', ...args], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.stderr, `error: ${made.dir}: the study is being served by process ${first.child.pid} (port ${port}); stop it first\n`, `study ${args[0]}`);
+    assert.notEqual(r.status, 0);
+  }
+  assert.equal((await call(first.base, 'GET', `/api/sessions/${heldId}`, { code: codes[1] as string })).body['status'], 'open', 'the live conversation was abandoned');
   first.child.kill('SIGKILL');
   assert.deepEqual(await first.exited, { code: null, signal: 'SIGKILL' });
   // After the kill: the nine as they were, the tenth open with its first turns.

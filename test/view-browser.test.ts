@@ -103,6 +103,14 @@ for (const width of [1280, 390]) {
     await page.close();
   });
 
+  test(`the folder opened without a hash at ${width} px: the report first (not the first run)`, { skip, timeout: 60_000 }, async () => {
+    const page = await open('', width);
+    await page.locator('[data-testid=report-table]').waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash), '#report/0');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test(`the report at ${width} px: its table and its chart`, { skip, timeout: 60_000 }, async () => {
     const page = await open('#report/0', width);
     await page.locator('[data-testid=report-table]').waitFor();

@@ -292,6 +292,8 @@ export class EnvSession {
   /** The observations the agent was sent and its actions, in order (as the transport saw them). */
   private readonly sent: unknown[] = [];
   private readonly actions: unknown[] = [];
+  /** Role `user`: the user turns (their index in the episode) the person was asked for and typed. */
+  private readonly typed = new Set<number>();
   /** Resolved whenever the person is asked or the episode ends. */
   private changed = deferred<void>();
   /** Rejected when the episode is abandoned (timeout or close): every wait races it. */
@@ -452,7 +454,8 @@ export class EnvSession {
     }
   }
 
-  private finish(r: EpisodeRecord): void {
+  private finish(played: EpisodeRecord): void {
+    const r = this.o.role === 'user' ? this.personWordsOnly(played) : played;
     this.episode = r;
     this.update(turnsOf(historyOf(r.observation), this.sent, r.actions, this.said, r.observation));
     this.pending = undefined;
@@ -465,6 +468,24 @@ export class EnvSession {
       this.outcome = { success: r.success, failure: r.failure, lines };
     }
     this.wake();
+  }
+
+  /**
+   * Role `user`: the record with only the person's words on the user's side. The environment's
+   * closing user turn (KB-InfoBot's "thanks, that is the one" after an `inform`: the outcome was
+   * decided, the person was not asked) is generated, not typed: its words become '' in `userWords`
+   * and in the last observation (so neither the page, nor the stored turns, nor an export put them
+   * in the person's mouth); the simulated user's act stays the environment's, as its judgement.
+   * Environments whose observation holds the dialog ask the person for every user turn it has.
+   */
+  private personWordsOnly(r: EpisodeRecord): EpisodeRecord {
+    const words = r.userWords;
+    if (words === undefined) return r;
+    const kept = words.map((w, i) => (this.typed.has(i) || w === '' || SILENCE.test(w) ? w : ''));
+    const last = words.length - 1;
+    const obs = r.observation as { utterance?: unknown } | null;
+    const observation = !this.typed.has(last) && obs !== null && typeof obs === 'object' && obs.utterance === words[last] ? { ...obs, utterance: kept[last] } : r.observation;
+    return { ...r, userWords: kept, observation };
   }
 
   private finishAbandoned(): void {
@@ -526,7 +547,9 @@ export class EnvSession {
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
           this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions, this.said));
-          this.hint = this.o.free ? undefined : this.view.userHint?.(turn.info);
+          this.typed.add(turn.turn);
+          // The step's info over the reset's: a hint may need the goal the card shows (KB-InfoBot's values).
+          this.hint = this.o.free ? undefined : this.view.userHint?.({ ...this.resetInfo, ...turn.info });
           return { text: (await this.asked()) as string };
         },
       }),

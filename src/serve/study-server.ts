@@ -9,7 +9,7 @@
  *   GET  /p/:code                a participant's page (the link handed out)
  *   GET  /admin                  the admin page (asks for the token)
  * The participant's API — the code in the `x-study-code` header; no code 401, a code of no one 403:
- *   GET  /api/me                 {title, role, questions, closed, done, total, sessions:[{id, number, status, success?}], open?}
+ *   GET  /api/me                 {title, role, questions, closed, done, total, sessions:[{id, number, status, success?}], open?, interrupted?}
  *   POST /api/sessions           201 the next session, or the participant's open one (resumed)
  *   GET  /api/sessions/:id       a session of theirs: {id, number, status, state?, turns?, outcome?, answers}
  *   POST /api/sessions/:id/messages  {text} or {tool, arguments} → the session
@@ -26,6 +26,10 @@
  * state is rebuilt field by field from what the page renders, an agent-side failure (a timeout, an
  * exited process, an HTTP or LLM error) is one neutral line, the transport's name never reaches the
  * episode, and an unexpected error is a neutral 502 with the details only in the server's log.
+ *
+ * One server per study: at start the server claims the study in its store (`StudyStore.claim`: its
+ * pid, then its port), and a second server, or `study simulate`, on the same folder is refused while
+ * this process lives; a claim left by a process killed with `kill -9` is taken over.
  *
  * Interrupted sessions: while the server runs, an open session is resumed (a reload, another tab,
  * a later visit) until it has been idle `idleMs`, when it is marked abandoned; at start, the
@@ -209,8 +213,9 @@ const inputLine = (e: Error): string => cut(e.message.split('\n')[0] ?? 'not acc
 
 /**
  * The study server over an open study store (module description). The environments and
- * dialogym's agents must be registered (`import 'dialogym'`). Marks the sessions an earlier run left
- * open abandoned before it answers anything.
+ * dialogym's agents must be registered (`import 'dialogym'`). Claims the study (a ConfigError while
+ * another live process serves it) and marks the sessions an earlier run left open abandoned before
+ * it answers anything; closing the server releases the claim.
  */
 export function createStudyServer(store: StudyStore, opts: StudyServerOptions = {}): StudyServer {
   const config = store.config;
@@ -223,7 +228,9 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   const logError = opts.logError ?? ((text: string) => process.stderr.write(text + '\n'));
   const openAgent = opts.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, startupMs, ...(opts.llmSystem ? { llmSystem: opts.llmSystem } : {}) }));
 
-  const abandonedAtStart = store.abandonOpen();
+  // One server per study: refused while another live process holds it (module description).
+  const claim = store.claim('serve');
+  const abandonedAtStart = claim.abandoned;
   const live = new Map<number, Live>();
   /** The outcome in words and the goal card of finished sessions (of this run, or rebuilt for one of an earlier run). */
   const ended = new Map<number, Ended>();
@@ -440,6 +447,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       total: p.sessionsPerParticipant,
       sessions,
       ...(p.open && live.has(p.open.id) ? { open: p.open.id } : {}),
+      // Their latest conversation was set aside (a restart, idle too long, a failure on our side): the page says so once, until the next starts.
+      ...(store.lastSession(id)?.status === 'abandoned' ? { interrupted: true } : {}),
     };
   });
 
@@ -559,6 +568,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
 
   app.addHook('onClose', async () => {
     clearInterval(sweep);
+    claim.release();
     await Promise.all([...live.values()].map((l) => drop(l, false)));
     const ts = await Promise.allSettled([...transports.values()]);
     await Promise.all(ts.map((t) => (t.status === 'fulfilled' ? t.value.close?.() : undefined)));
@@ -570,7 +580,11 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     get live() {
       return live.size;
     },
-    listen: (port, host) => listenUrl(app, port, host),
+    listen: async (port, host) => {
+      const url = await listenUrl(app, port, host);
+      store.claimPort(Number(new URL(url).port));
+      return url;
+    },
     close: (graceMs = HTTP_DEFAULTS.graceMs, signal?: AbortSignal) => gracefulClose(app, graceMs, signal),
   };
 }

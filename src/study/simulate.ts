@@ -107,16 +107,14 @@ export async function simulateStudy(store: StudyStore, o: SimulateOptions = {}):
   if (config.role !== 'user') throw new ConfigError('scripted participants play the user: this study has people play the agent (role "agent")');
   const labels = o.participants ?? store.participantLabels();
   const ids: number[] = [];
-  let abandoned = 0;
   for (const label of labels) {
     const p = store.participantByLabel(label);
     if (!p) throw new ConfigError(`no participant ${label} in this study (participants: ${store.participantLabels().join(', ')})`);
-    if (p.open) {
-      store.abandon(p.open.id);
-      abandoned++;
-    }
     ids.push(p.id);
   }
+  // Refused while a server (or another simulation) holds the study; the sessions a dead run left open are abandoned.
+  const claim = store.claim('simulate');
+  const abandoned = claim.abandoned;
   const transports = new Map<string, AgentTransport>();
   const open = o.open ?? ((spec: AgentSpec) => openStudyAgent(spec, { seed: config.seed, ...(o.llmSystem ? { llmSystem: o.llmSystem } : {}) }));
   let finished = 0;
@@ -145,6 +143,7 @@ export async function simulateStudy(store: StudyStore, o: SimulateOptions = {}):
       }
     }
   } finally {
+    claim.release();
     await Promise.all([...transports.values()].map((t) => t.close?.()));
   }
   return { finished, abandoned };

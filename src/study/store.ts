@@ -19,7 +19,7 @@
  * {@link createStudy}; the store keeps only their SHA-256.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError } from '../core/errors.js';
 import { writeFileAtomic, makeFolders } from '../core/files.js';
@@ -226,6 +226,40 @@ interface SessionRow {
   record: string | null;
 }
 
+/** The `serving` row of a study's meta table: who holds the study (`StudyStore.claim`). */
+interface ClaimRow {
+  readonly pid: number;
+  /** The process's start time (Linux: field 22 of /proc/<pid>/stat), to tell a reused pid; null where unknown. */
+  readonly start: string | null;
+  readonly what: string;
+  readonly token: string;
+  readonly port?: number;
+}
+
+/** The start time of process `pid` (clock ticks since boot, Linux), null where /proc does not tell. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Is process `pid` alive, and the same process as the one that started at `start` (a pid reused by
+ * another process after a `kill -9` is not)? A process of another user counts as alive.
+ */
+function processAlive(pid: number, start: string | null): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const now = start === null ? null : processStart(pid);
+  return start === null || now === null || now === start;
+}
+
 function viewOf(r: SessionRow): SessionView {
   const outcome = r.status === 'finished' ? { outcome: { success: r.success === 1, reward: r.reward ?? 0, turns: r.turns ?? 0, failure: r.failure } } : {};
   return { id: r.id, number: r.number, status: r.status, seed: r.seed, ...outcome };
@@ -385,6 +419,12 @@ export class StudyStore {
     return r ? { ...viewOf(r), turns: this.turns(sessionId) } : undefined;
   }
 
+  /** The latest session participant `participantId` started (abandoned ones too), as they may see it; undefined before their first. */
+  lastSession(participantId: number): SessionView | undefined {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE participant = ? ORDER BY id DESC LIMIT 1').get([participantId]) as SessionRow | undefined;
+    return r ? viewOf(r) : undefined;
+  }
+
   /** Every session of participant `participantId` (abandoned ones left out), as they may see them: no agent. */
   sessionsOf(participantId: number): SessionView[] {
     const rows = this.db.prepare("SELECT * FROM sessions WHERE participant = ? AND status != 'abandoned' ORDER BY number").all([participantId]) as unknown as SessionRow[];
@@ -430,13 +470,76 @@ export class StudyStore {
     });
   }
 
+    /**
+   * Claims the study for this process (a server, scripted participants), in one transaction: refused
+   * (ConfigError, one line) while another live process holds it; a claim left by a process that
+   * died (`kill -9`) is taken over. Marks the sessions an earlier run left open abandoned and returns
+   * how many. The claim is the `serving` row of the store (the owner's pid, its start time, what it
+   * is and its port), checked alive as {@link processAlive} tells; {@link releaseClaim} drops it.
+   */
+  claim(what: 'serve' | 'simulate', port?: number): { abandoned: number; release: () => void } {
+    const token = secret(9);
+    let n = 0;
+    this.db.transaction(() => {
+      const held = this.claimHolder();
+      if (held) {
+        const doing = held.what === 'serve' ? `being served by process ${held.pid}${held.port !== undefined ? ` (port ${held.port})` : ' (starting)'}` : `being played by scripted participants (\`dialogym study simulate\`, process ${held.pid})`;
+        throw new ConfigError(`${this.dir}: the study is ${doing}; stop it first`);
+      }
+      const owner: ClaimRow = { pid: process.pid, start: processStart(process.pid), what, token, ...(port !== undefined ? { port } : {}) };
+      this.db.prepare("INSERT INTO meta (key, value) VALUES ('serving', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run([JSON.stringify(owner)]);
+      n = this.abandonOpenNow();
+    });
+    const release = (): void => {
+      try {
+        this.db.transaction(() => {
+          const row = this.claimRow();
+          if (row?.token === token) this.db.prepare("DELETE FROM meta WHERE key = 'serving'").run();
+        });
+      } catch {
+        /* the store is closed: the claim is stale once this process ends */
+      }
+    };
+    return { abandoned: n, release };
+  }
+
+  /** Sets the port of this process's claim (known once the server listens). */
+  claimPort(port: number): void {
+    this.db.transaction(() => {
+      const row = this.claimRow();
+      if (row && row.pid === process.pid) this.db.prepare("UPDATE meta SET value = ? WHERE key = 'serving'").run([JSON.stringify({ ...row, port })]);
+    });
+  }
+
+  private claimRow(): ClaimRow | undefined {
+    const v = this.db.prepare("SELECT value FROM meta WHERE key = 'serving'").get()?.['value'];
+    if (typeof v !== 'string') return undefined;
+    try {
+      return JSON.parse(v) as ClaimRow;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The live process holding the study, if any (a claim of a dead process is none). */
+  claimHolder(): { pid: number; what: string; port?: number } | undefined {
+    const row = this.claimRow();
+    if (!row || !Number.isInteger(row.pid) || !processAlive(row.pid, row.start)) return undefined;
+    return { pid: row.pid, what: row.what, ...(typeof row.port === 'number' ? { port: row.port } : {}) };
+  }
+
   /** Marks every open session abandoned (a restart that cannot resume them); returns how many. */
   abandonOpen(): number {
     let n = 0;
     this.db.transaction(() => {
-      n = Number(this.db.prepare("SELECT count(*) AS n FROM sessions WHERE status = 'open'").get()?.['n'] ?? 0);
-      this.db.prepare("UPDATE sessions SET status = 'abandoned', ended = ? WHERE status = 'open'").run([now()]);
+      n = this.abandonOpenNow();
     });
+    return n;
+  }
+
+  private abandonOpenNow(): number {
+    const n = Number(this.db.prepare("SELECT count(*) AS n FROM sessions WHERE status = 'open'").get()?.['n'] ?? 0);
+    this.db.prepare("UPDATE sessions SET status = 'abandoned', ended = ? WHERE status = 'open'").run([now()]);
     return n;
   }
 

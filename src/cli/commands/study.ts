@@ -115,7 +115,13 @@ export function registerStudy(program: Command): void {
       await (await import('../../testbeds/index.js')).loadTestbeds();
       const { createStudyServer } = await import('../../serve/study-server.js');
       const { llmSystemMessage } = await import('../../llm/prompts.js');
-      const server = createStudyServer(store, { timeoutMs: o.timeout, maxText: o.maxText, idleMs: o.idleMinutes * 60_000, requestTimeoutMs: o.requestTimeout, llmSystem: (req) => llmSystemMessage(req) });
+      let server;
+      try {
+        server = createStudyServer(store, { timeoutMs: o.timeout, maxText: o.maxText, idleMs: o.idleMinutes * 60_000, requestTimeoutMs: o.requestTimeout, llmSystem: (req) => llmSystemMessage(req) });
+      } catch (e) {
+        store.close();
+        throw e;
+      }
       let url: string;
       try {
         url = await server.listen(o.port, o.host);

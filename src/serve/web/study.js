@@ -58,7 +58,13 @@ async function loadHome() {
   const left = me.total - me.done;
   const start = $('start');
   start.textContent = me.open !== undefined ? 'Resume your conversation' : 'Start the next conversation';
-  start.disabled = (left <= 0 || me.closed) && me.open === undefined;
+  // Nothing left to start (all played, or the study closed): no button, the text says why.
+  start.hidden = (left <= 0 || me.closed) && me.open === undefined;
+  start.disabled = start.hidden;
+  // Their last conversation was set aside (the server restarted, it sat idle, or failed on our side).
+  const interrupted = me.interrupted === true && me.open === undefined && left > 0 && !me.closed;
+  $('home-note').textContent = interrupted ? 'Your last conversation was interrupted and set aside (it does not count): start the next one when you are ready.' : '';
+  $('home-note').hidden = !interrupted;
   $('home-text').textContent =
     left <= 0 ? 'You have played all your conversations. Thank you!' : me.closed && me.open === undefined ? 'The study is closed. Thank you for taking part!' : me.role === 'user' ? `Each conversation gives you a task: talk with the assistant to get it done. ${left} to go.` : `In each conversation you play the assistant: help the user with what they ask, using the tools. ${left} to go.`;
   show('home');
@@ -178,7 +184,11 @@ async function send(input) {
     if (typeof input === 'string' || input.text !== undefined) $('text').value = '';
   } catch (e) {
     notice(e.message);
-    if (e.status === 409 || e.status === 502) await loadHome().catch(() => {});
+    if (e.status === 409 || e.status === 502) {
+      await loadHome().catch(() => {});
+      // The home page says it in its own line (no second notice of the same).
+      if (!$('home-note').hidden) notice(null);
+    }
     else if (current) showSession(current);
   }
 }
@@ -235,6 +245,6 @@ $('next').addEventListener('click', async () => {
 if (code === null) show('enter');
 else
   loadHome().catch((e) => {
-    notice(e.status === 403 ? 'This code is not one of this study: check the link you were given.' : e.message);
+    notice(e.status === 403 ? 'This code is not one of this study: check the code (or the link) you were given and try again.' : e.message);
     show('enter');
   });

@@ -368,9 +368,10 @@ async function route() {
     else if (kind === 'image' && a !== undefined) showImage(a);
     else {
       runState.id = null;
+      // A folder with a report opens on it (a study's or a benchmark's report says what its runs are); else on its first run.
       const first = folder.runs.find((r) => !r.error);
-      if (first) location.replace(`#run/${first.id}`);
-      else if (folder.reports.length) location.replace(`#report/${folder.reports[0].id}`);
+      if (folder.reports.length) location.replace(`#report/${folder.reports[0].id}`);
+      else if (first) location.replace(`#run/${first.id}`);
       else show(el('p', { class: 'empty', 'data-testid': 'nothing' }, `Nothing to show in ${folder.folder} yet. Write a run there (dialogym evaluate … --transcripts ${folder.folder}/run.jsonl) or a report (dialogym benchmark --out ${folder.folder}).`));
     }
   } catch (e) {

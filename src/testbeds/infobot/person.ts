@@ -40,7 +40,8 @@ function joinWords(ps: readonly string[]): string {
 function goalCard(info: Readonly<Record<string, unknown>>): GoalCard {
   const goal = (info['goal'] ?? {}) as { title?: string; known?: Record<string, string> };
   const candidates = (info['candidates'] ?? {}) as Record<string, readonly string[]>;
-  const lines = [`The movie you look for: ${goal.title ?? '(unknown)'}`, 'What you remember of it:'];
+  // The list's heading ends the first line (a line of its own would read as one more remembered value).
+  const lines = [`The movie you look for: ${goal.title ?? '(unknown)'}. What you remember of it:`];
   for (const slot of SLOTS) {
     const v = goal.known?.[slot];
     if (v === undefined) continue;
@@ -51,14 +52,31 @@ function goalCard(info: Readonly<Record<string, unknown>>): GoalCard {
   return { title: 'Find a movie', lines };
 }
 
-/** What the simulated user says now, in words (`info.userSaid`), or undefined when the environment does not tell. */
+/**
+ * The value of `slot` a person is told to give: the card's, never the simulated user's word for it
+ * (`said`, which carries the simulator's noise — a cut name, a near year: the person supplies their
+ * own). That is the value the user remembers (one of the candidates, for a slot the card gives
+ * several for), except that a slot with candidates keeps `said` when it is one of them (the unsure
+ * user naming another candidate); without the goal in `info` (a step's info alone), `said`.
+ */
+function cardValue(info: Readonly<Record<string, unknown>>, slot: string, said: string): string {
+  const candidates = ((info['candidates'] ?? {}) as Record<string, readonly string[]>)[slot];
+  if (candidates !== undefined && candidates.includes(said)) return said;
+  return ((info['goal'] ?? {}) as { known?: Record<string, string> }).known?.[slot] ?? said;
+}
+
+/**
+ * What the simulated user does now, in words (`info.userSaid`: its act), or undefined when the
+ * environment does not tell; the values are the goal card's (`info.goal`, `info.candidates` of the
+ * reset, merged into the step's info by the caller).
+ */
 export function infoBotUserHint(info: Readonly<Record<string, unknown>>): string | undefined {
   const a = info['userSaid'] as UserAct | undefined;
   switch (a?.act) {
     case 'open':
-      return `Ask for a movie, giving ${joinWords(a.informs.map((x: SlotValue) => `the ${slotWords(x.slot)} “${x.value}”`))}.`;
+      return `Ask for a movie, giving ${joinWords(a.informs.map((x: SlotValue) => `the ${slotWords(x.slot)} “${cardValue(info, x.slot, x.value)}”`))}.`;
     case 'inform':
-      return `Answer that the ${slotWords(a.slot)} is “${a.value}”.`;
+      return `Answer that the ${slotWords(a.slot)} is “${cardValue(info, a.slot, a.value)}”.`;
     case 'dont-know':
       return `Say you do not know the ${slotWords(a.slot)}.`;
     case 'thanks':

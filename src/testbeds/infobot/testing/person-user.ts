@@ -2,10 +2,12 @@
  * A scripted person playing the user of the KB-InfoBot envs (tests, and browser tests that read the
  * same text off the page): it reads only the goal card, the hint (`infoBotUserHint`: the slots to
  * give and the values as the user remembers them) and the agent's words, and writes its own
- * sentences around the values (not the environment's templates), varied by its seeded rng. A value
+ * sentences around the values (not the environment's templates), varied by its seeded rng, and
+ * misremembers half the values it gives (its own errors: the hint names the card's values). A value
  * the hint does not quote is taken from the card (its first candidate).
  */
 import type { Rng } from '../../../core/rng.js';
+import { corruptValue } from '../user.js';
 import type { GoalCard } from '../../../env/person.js';
 
 /** A user-side participant (as `test/person-play.ts` names it): the page's card, hint and the agent's last words → what the person types. */
@@ -32,6 +34,18 @@ function valueWords(rng: Rng, slot: string, value: string): string {
   return say ? say(rng, value) : value;
 }
 
+/**
+ * How often the person misremembers a value they give (a name loses a word, a number moves): the
+ * simulated user's default `errProb`. The hint names the card's value; the person brings their own
+ * errors, as the simulated user does.
+ */
+const MISREMEMBER = 0.5;
+
+/** `value` as the person gives it: misremembered with probability {@link MISREMEMBER}. */
+function remembered(rng: Rng, value: string): string {
+  return rng.chance(MISREMEMBER) ? corruptValue(value, rng) : value;
+}
+
 /** The value of a slot on the card (its first candidate when it has several). */
 function fromCard(card: GoalCard, slot: string): string | undefined {
   const line = card.lines.find((l) => l.startsWith(`${slot}: `));
@@ -55,10 +69,10 @@ export function infoBotUserParticipant(rng: Rng): UserParticipant {
     const h = hint ?? '';
     let m: RegExpExecArray | null;
     if (h.startsWith('Ask for a movie, giving ')) {
-      const parts = quoted(h).map(([s, v]) => valueWords(rng, s, v));
+      const parts = quoted(h).map(([s, v]) => valueWords(rng, s, remembered(rng, v)));
       return `${rng.pick(["hey, i'm trying to find a film.", 'looking for a movie:', 'can you help me find a movie?'])} ${parts.join(', ')}`;
     }
-    if ((m = /^Answer that the (.+?) is “([^”]*)”\.$/.exec(h))) return `${rng.pick(['hmm, ', 'i think ', ''])}${valueWords(rng, m[1] as string, m[2] as string)}`;
+    if ((m = /^Answer that the (.+?) is “([^”]*)”\.$/.exec(h))) return `${rng.pick(['hmm, ', 'i think ', ''])}${valueWords(rng, m[1] as string, remembered(rng, m[2] as string))}`;
     if ((m = /^Say you do not know the (.+)\.$/.exec(h))) return rng.pick([`no clue about the ${m[1]}`, `sorry, can't remember the ${m[1]}`, `not sure what the ${m[1]} is`]);
     if (h.startsWith('Thank the agent')) return rng.pick(['yes! that one, thanks', 'great, that is it', 'found it, thank you']);
     if (h.startsWith('Say that your movie is not')) return rng.pick(['nope, not in there', "none of those, sorry", 'that is not the one']);
