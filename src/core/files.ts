@@ -8,6 +8,7 @@ import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rea
 import { dirname, basename, join, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { FormatError, InternalError } from './errors.js';
+import { pidAlive } from './pids.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -467,13 +468,7 @@ export function checkComplete(file: string): void {
 
 /** Whether process `pid` may still run (this process counts as running: its leftovers are its own to remove). */
 function running(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid === process.pid || pidAlive(pid);
 }
 
 function entries(dir: string): string[] {

@@ -204,7 +204,7 @@ test('without any driver (node-sqlite3-wasm gone, no node:sqlite): one line whos
   const pkg = join(tmp, 'bare');
   mkdirSync(join(pkg, 'dist', 'src', 'core'), { recursive: true });
   writeFileSync(join(pkg, 'package.json'), '{"name":"dialogym","type":"module"}');
-  for (const f of ['sqlite.js', 'errors.js', 'exit.js', 'text.js', 'shell.js']) copyFileSync(join(import.meta.dirname, f), join(pkg, 'dist', 'src', 'core', f));
+  for (const f of ['sqlite.js', 'errors.js', 'exit.js', 'pids.js', 'text.js', 'shell.js']) copyFileSync(join(import.meta.dirname, f), join(pkg, 'dist', 'src', 'core', f));
   const env = { ...process.env };
   delete env.NODE_PATH;
   const flags = builtIn ? ['--no-experimental-sqlite'] : [];
@@ -251,7 +251,7 @@ test('better-sqlite3 installed where the advice puts it is the driver found (a p
     mkdirSync(join(pkg, 'dist', 'src', 'core'), { recursive: true });
     writeFileSync(join(pkg, 'package.json'), '{"name":"dialogym","type":"module"}');
     if (layout === 'project') writeFileSync(join(project, 'package.json'), '{"name":"app"}');
-    for (const f of ['sqlite.js', 'errors.js', 'exit.js', 'text.js', 'shell.js']) copyFileSync(join(core, f), join(pkg, 'dist', 'src', 'core', f));
+    for (const f of ['sqlite.js', 'errors.js', 'exit.js', 'pids.js', 'text.js', 'shell.js']) copyFileSync(join(core, f), join(pkg, 'dist', 'src', 'core', f));
     const module = pathToFileURL(join(pkg, 'dist', 'src', 'core', 'sqlite.js')).href;
     const script = `import(${JSON.stringify(module)}).then((m) => { try { const db = m.openSqlite(':memory:', { driver: 'better-sqlite3' }); console.log(db.driver, JSON.stringify(db.prepare('SELECT 1').get())); } catch (e) { console.log(e.message); } console.log(m.sqliteInstallAdvice().install); })`;
     // Before: not found, and the advice is the command for this layout, typed in the project's folder.

@@ -36,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { DialogymError } from './errors.js';
 import { beforeProcessExit } from './exit.js';
+import { pidAlive } from './pids.js';
 import { shellWord } from './shell.js';
 
 /** A value bound to a statement parameter or read from a column. */
@@ -552,16 +553,6 @@ function ignoreFsError(step: () => void): void {
   }
 }
 
-/** Is process `pid` alive (a process of another user counts as alive)? */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Before this thread opens `file` with node-sqlite3-wasm: the marks of dead processes are removed,
  * and a lock folder `<file>.lock` left by a process that died holding it (no live process has a
@@ -586,7 +577,7 @@ function wasmOpening(file: string): () => void {
     for (const name of names) {
       if (!name.startsWith(prefix)) continue;
       const pid = Number(name.slice(prefix.length).split('-')[0]);
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) live = true;
+      if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) live = true;
       else ignoreFsError(() => rmSync(join(dir, name), { force: true })); // a killed process's mark
     }
     // gone already, or not ours to remove: then SQLite says "database is locked" after its busy timeout

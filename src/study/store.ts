@@ -19,13 +19,14 @@
  * {@link createStudy}; the store keeps only their SHA-256.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, DialogymError } from '../core/errors.js';
 import { writeFileAtomic, makeFolders } from '../core/files.js';
 import { createRng, hashString } from '../core/rng.js';
 import { openSqlite, type SqliteDb, type SqliteDriverName } from '../core/sqlite.js';
 import { MAX_ANSWER_CHARS, studyConfig, studyConfigJson, type AgentSpec, type StudyConfig } from './config.js';
+import { pidAlive, pidStart } from '../core/pids.js';
 
 /** The database file of a study folder. */
 export const STUDY_DB = 'study.sqlite';
@@ -236,27 +237,13 @@ interface ClaimRow {
   readonly port?: number;
 }
 
-/** The start time of process `pid` (clock ticks since boot, Linux), null where /proc does not tell. */
-function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Is process `pid` alive, and the same process as the one that started at `start` (a pid reused by
  * another process after a `kill -9` is not)? A process of another user counts as alive.
  */
 function processAlive(pid: number, start: string | null): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const now = start === null ? null : processStart(pid);
+  if (!pidAlive(pid)) return false;
+  const now = start === null ? null : pidStart(pid);
   return start === null || now === null || now === start;
 }
 
@@ -486,7 +473,7 @@ export class StudyStore {
         const doing = held.what === 'serve' ? `being served by process ${held.pid}${held.port !== undefined ? ` (port ${held.port})` : ' (starting)'}` : `being played by scripted participants (\`dialogym study simulate\`, process ${held.pid})`;
         throw new ConfigError(`${this.dir}: the study is ${doing}; stop it first`);
       }
-      const owner: ClaimRow = { pid: process.pid, start: processStart(process.pid), what, token, ...(port !== undefined ? { port } : {}) };
+      const owner: ClaimRow = { pid: process.pid, start: pidStart(process.pid), what, token, ...(port !== undefined ? { port } : {}) };
       this.db.prepare("INSERT INTO meta (key, value) VALUES ('serving', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run([JSON.stringify(owner)]);
       n = this.abandonOpenNow();
     });
