@@ -40,14 +40,14 @@ export interface StdioTransportOptions {
   readonly graceMs?: number;
 }
 
-/** Processes of a lane that exited before their first reply, in a row and with no reply ever, that end the run. */
+/** Processes of a transport that exited before their first reply, none of its processes having ever replied, that end the run. */
 const SILENT_STARTS = 3;
 
 /** What the lanes of one transport know of how its processes start (a lane reconnects after a failed episode). */
 interface Starts {
   /** Has any process replied? */
   replied: boolean;
-  /** Processes in a row that exited before their first reply, and the last of them. */
+  /** Processes that exited before their first reply (while none had replied), and the last of them. */
   silentExits: number;
   last: AgentProcess | undefined;
 }
@@ -104,8 +104,7 @@ class StdioConnection implements AgentConnection {
     out.on('end', () => {
       if (this.proc !== p) return;
       const code = p.child.exitCode ?? p.child.signalCode;
-      if (spoke) this.starts.silentExits = 0;
-      else {
+      if (!spoke) {
         this.starts.silentExits++;
         this.starts.last = p;
       }
