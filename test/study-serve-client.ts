@@ -61,7 +61,9 @@ export async function playSession(base: string, code: string, o: { answer?: (suc
   seen.push(a);
   if (a.status !== 201) throw new Error(`start: ${a.status} ${a.text}`);
   const id = a.body['id'] as number;
-  const person = (o.person ?? ((n) => infoBotPerson(code, n)))(a.body['number'] as number);
+  // The default person is seeded by the session's id, which fixes its assignment slot (agent and
+  // goal): the study's figures then do not depend on how concurrent participants interleave.
+  const person = o.person ? o.person(a.body['number'] as number) : infoBotPerson('session', id);
   let sent = 0;
   while (a.body['status'] === 'open') {
     const state = a.body['state'] as PageState;
