@@ -844,11 +844,12 @@ export class DialogueModel {
   /**
    * The state model's prediction for a whole (true or generated) dialogue: status, flight, name —
    * the most probable of each, or drawn from the model's distributions when `rng` is given.
+   * `k`: decoding kernels of the current weights to run the dialogue on (default: made now).
    */
-  predictState(p: Prepared, rng?: Rng): Action {
+  predictState(p: Prepared, rng?: Rng, k?: DecodeKernels): Action {
     if (this.role !== 'agent') throw new Error('predictState: only the agent model has a state model');
     const e = this.encode(p);
-    const caches = this.states(p, e.h0, this.decodeKernels());
+    const caches = this.states(p, e.h0, k ?? this.decodeKernels());
     const hT = caches[p.endPos]!.h;
     const sf = this.stateFeatures(p);
     const status = choose(probs(this.statusLogits(hT, sf)), rng);
@@ -867,10 +868,18 @@ export class DialogueModel {
   /**
    * The kernels of decoding with the weights as they are now (nn/row-sums.ts: the output layer
    * and the dialogue GRU on WebAssembly SIMD, the numbers of `Linear.forward` and `Gru.step` bit
-   * for bit); parts are absent without WebAssembly SIMD (or for an odd hidden size). Make new
-   * ones after the weights change.
+   * for bit); parts are absent without WebAssembly SIMD (or for an odd hidden size). After the
+   * weights change, make new ones or pass the old ones as `reuse`: they then hold the current
+   * weights (copied in, no new WebAssembly instances) and are returned.
    */
-  decodeKernels(): DecodeKernels {
+  decodeKernels(reuse?: DecodeKernels): DecodeKernels {
+    if (reuse) {
+      reuse.out?.load(this.out.W.data);
+      reuse.query?.load(this.query.W.data);
+      reuse.mix?.load(this.mix.W.data);
+      reuse.gru?.reload(this.gru);
+      return reuse;
+    }
     const held = (l: Linear): RowSums | undefined => RowSums.create(l.W.data, l.outputSize, l.inputSize);
     const [out, query, mix, gru] = [held(this.out), held(this.query), held(this.mix), GruStepper.create(this.gru)];
     return { ...(out ? { out } : {}), ...(query ? { query } : {}), ...(mix ? { mix } : {}), ...(gru ? { gru } : {}) };

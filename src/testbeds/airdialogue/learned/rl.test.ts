@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeModelFile } from '../../../formats/model-file.js';
 import { synthesizeSplits } from './data.js';
+import { setRowKernelsScalar } from '../../../nn/index.js';
 import { rlTrain } from './rl.js';
 import { airModelsContent, airModelsFrom, trainAirModels } from './train.js';
 
@@ -24,4 +25,24 @@ test('RL self-play: REINFORCE batches with a value baseline, 3:1 supervised mix,
   const changed = (role: 'agent' | 'customer') => a.m[role].params.some((p, i) => p.data.some((x, j) => x !== before[role].params[i]!.data[j]));
   assert.ok(changed('agent'), 'the agent is trained');
   assert.ok(!changed('customer'), 'the customer stays fixed');
+});
+
+test('RL self-play on the WebAssembly decoding kernels (made once, reloaded after each update) gives the weights of the JS loops bit for bit', () => {
+  const s = synthesizeSplits({ train: 12, dev: 2, test: 0, seed: 5 });
+  // hidden 6: even, so the GRU runs on GruStepper too
+  const init = airModelsContent(trainAirModels(s.train, s.dev, { epochs: 1, dim: 4, hidden: 6, seed: 2 }).models);
+  const run = (scalar: boolean) => {
+    const was = setRowKernelsScalar(scalar);
+    try {
+      const m = airModelsFrom(init);
+      const { curve } = rlTrain(m, { episodes: 9, batch: 3, supervised: s.train, supervisedBatch: 2, seed: 6, maxTurns: 10 });
+      return { bytes: encodeModelFile(airModelsContent(m)), curve };
+    } finally {
+      setRowKernelsScalar(was);
+    }
+  };
+  const simd = run(false);
+  const js = run(true);
+  assert.deepEqual(simd.curve, js.curve);
+  assert.ok(simd.bytes.equals(js.bytes), 'the same model file');
 });

@@ -70,8 +70,10 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
   value.init(rng.fork('value'));
   const params = [...m.agent.params, ...value.params];
   const opt = adam(o.lr ?? 0.0005);
-  const env = new AirDialogueEnv({ customer: learnedCustomer(m), context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
-  const agent = learnedAgent(m, { sample: true });
+  // decoding kernels made once: the customer's weights never change; the agent's are reloaded after each update
+  const env = new AirDialogueEnv({ customer: learnedCustomer(m, { kernels: m.customer.decodeKernels() }), context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
+  const agentKernels = m.agent.decodeKernels();
+  const agent = learnedAgent(m, { sample: true, kernels: agentKernels });
   // The supervised examples are prepared when drawn (a LearnedStore of the real data is too large to prepare all at once).
   const sup = learnedSetOf(o.supervised);
   const order = rng.fork('supervised');
@@ -81,6 +83,7 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
   let supOrder = order.shuffle(Array.from({ length: sup.length }, (_, i) => i));
   while (played < o.episodes) {
     const n = Math.min(batch, o.episodes - played);
+    if (played > 0) m.agent.decodeKernels(agentKernels);
     zeroGrads(params);
     let rSum = 0;
     let vSum = 0;
