@@ -303,10 +303,11 @@ export class DialogueModel {
     this.statusEmb?.init(rng.fork('statusEmb'), 0.1);
   }
 
-  private tokenInput(id: number, field: number): Float32Array {
-    const v = new Float32Array(this.emb.row(id));
-    addInto(v, this.fieldEmb.row(field));
-    return v;
+  /** A context token's input (its word's embedding plus its field's) into `out` at `at`. */
+  private tokenInput(id: number, field: number, out: Float32Array, at: number): void {
+    const e = this.emb.row(id);
+    const f = this.fieldEmb.row(field);
+    for (let i = 0; i < this.D; i++) out[at + i] = e[i]! + f[i]!;
   }
 
   /**
@@ -380,7 +381,7 @@ export class DialogueModel {
     if (this.role === 'customer') {
       const n = p.intentIds.length;
       const inputs = new Float32Array(n * D);
-      for (let i = 0; i < n; i++) inputs.set(this.tokenInput(p.intentIds[i]!, p.intentFields[i]!), i * D);
+      for (let i = 0; i < n; i++) this.tokenInput(p.intentIds[i]!, p.intentFields[i]!, inputs, i * D);
       const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
       const mean = new Float32Array(H);
       for (let i = 0; i < n; i++) for (let k = 0; k < H; k++) mean[k] = mean[k]! + mem[i * H + k]! / n;
@@ -390,12 +391,14 @@ export class DialogueModel {
     const n = p.nFlights;
     const inputs = new Float32Array(n * NF * D);
     for (let f = 0; f < n; f++) {
-      for (let k = 0; k < NF; k++) inputs.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), (f * NF + k) * D);
+      for (let k = 0; k < NF; k++) this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!, inputs, (f * NF + k) * D);
     }
     const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
     const flights = n > 0 ? gruForwardPacked(this.flightGru as Gru, new Float32Array(mem), new Array<number>(n).fill(1)) : null;
     const last = flights ? flights.rows.h.slice((n - 1) * H, n * H) : new Float32Array(H);
-    const initIn = concat(last, this.tokenInput(p.resId, p.resField));
+    const initIn = new Float32Array(H + D);
+    initIn.set(last);
+    this.tokenInput(p.resId, p.resField, initIn, H);
     const h0 = tanhInPlace(this.initLayer.forward(initIn));
     return { mem, n, h0, inputs, initIn, flights };
   }
@@ -844,11 +847,11 @@ export class DialogueModel {
   /**
    * The state model's prediction for a whole (true or generated) dialogue: status, flight, name —
    * the most probable of each, or drawn from the model's distributions when `rng` is given.
-   * `k`: decoding kernels of the current weights to run the dialogue on (default: made now).
+   * `k`: decoding kernels of the current weights to run the dialogue on (default: made now);
+   * `e`: `encode(p)` with the current weights when the caller has it (a decoding session's).
    */
-  predictState(p: Prepared, rng?: Rng, k?: DecodeKernels): Action {
+  predictState(p: Prepared, rng?: Rng, k?: DecodeKernels, e: Encoded = this.encode(p)): Action {
     if (this.role !== 'agent') throw new Error('predictState: only the agent model has a state model');
-    const e = this.encode(p);
     const caches = this.states(p, e.h0, k ?? this.decodeKernels());
     const hT = caches[p.endPos]!.h;
     const sf = this.stateFeatures(p);

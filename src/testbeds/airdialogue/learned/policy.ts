@@ -46,9 +46,12 @@ class Stream {
   private readonly enc: ReturnType<DialogueModel['encode']>;
   private readonly p: Prepared;
   private readonly kernels: DecodeKernels;
-  /** The kernels this session decodes on (the state model's prediction reads the dialogue on them too). */
+  /** The kernels this session decodes on and its context's encoding (the state model's prediction reads the dialogue with them too). */
   get decodeKernels(): DecodeKernels {
     return this.kernels;
+  }
+  get encoding(): ReturnType<DialogueModel['encode']> {
+    return this.enc;
   }
 
   constructor(
@@ -137,7 +140,7 @@ export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentP
           s.feed(EOD, 1);
           s.feed(T1, 1);
         }
-        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab), draw, s.decodeKernels) };
+        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab), draw, s.decodeKernels, s.encoding) };
       },
     };
   };
