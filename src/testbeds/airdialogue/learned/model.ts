@@ -196,7 +196,8 @@ export interface ExampleLoss {
   state: number;
 }
 
-interface Encoded {
+/** A model's encoding of an example's private context (`DialogueModel.encode`). */
+export interface Encoded {
   /** n × H memory: flight encodings (agent) or intent token encodings (customer). */
   mem: Float32Array;
   n: number;
@@ -510,23 +511,25 @@ export class DialogueModel {
   /**
    * Loss of one example (language model over the role's tokens, plus the state model for the
    * agent); with `backward`, accumulates the gradients of `lmScale·lm + stateScale·state`
-   * (REINFORCE passes the advantage as both scales).
+   * (REINFORCE passes the advantage as both scales). `e`: `encode(p)` with the current weights
+   * when the caller has it (the self-play session that played the dialogue).
    */
-  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
-    return this.lossBatch([p], backward, [lmScale], stateScale)[0]!;
+  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1, e?: Encoded): ExampleLoss {
+    return this.lossBatch([p], backward, [lmScale], stateScale, e ? [e] : undefined)[0]!;
   }
 
   /**
    * `loss` of several examples at once, the dialogue GRU running over them as one packed batch
    * (time-major, longest first: `gruForwardPacked`); the gradients are those of the sum of
    * `lmScales[i]·lm_i + stateScale·state_i`. The losses are `loss`'s, bit for bit (each row of a
-   * packed product is summed alone); the gradients differ in summation order only.
+   * packed product is summed alone); the gradients differ in summation order only. `encoded`:
+   * `encode(ps[i])` with the current weights where the caller has them.
    */
-  lossBatch(ps: readonly Prepared[], backward = false, lmScales: readonly number[] = ps.map(() => 1), stateScale = 1): ExampleLoss[] {
+  lossBatch(ps: readonly Prepared[], backward = false, lmScales: readonly number[] = ps.map(() => 1), stateScale = 1, encoded?: readonly (Encoded | undefined)[]): ExampleLoss[] {
     const H = this.H;
     const D = this.D;
     if (ps.length === 0) return [];
-    const es = ps.map((p) => this.encode(p));
+    const es = ps.map((p, i) => encoded?.[i] ?? this.encode(p));
     const byLen = ps.map((_, i) => i).sort((a, b) => ps[b]!.ids.length - ps[a]!.ids.length || a - b);
     const len = (rank: number): number => ps[byLen[rank]!]!.ids.length;
     const sizes: number[] = [];

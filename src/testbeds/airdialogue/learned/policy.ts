@@ -14,7 +14,7 @@ import { agentPolicies, customerPolicies } from '../policies.js';
 import type { ScoreReport } from '../scorer.js';
 import { corpusBleu } from './bleu.js';
 import { oodContext, type LearnedExample, type OodSetting } from './data.js';
-import { prepare, type DecodeKernels, type DialogueModel, type Prepared } from './model.js';
+import { prepare, type DecodeKernels, type DialogueModel, type Encoded, type Prepared } from './model.js';
 import { EOD, T1, T2, flightTokens, intentTokens, reservationToken, tokenizeText } from './tokens.js';
 import type { AirModels } from './train.js';
 
@@ -50,7 +50,10 @@ class Stream {
   get decodeKernels(): DecodeKernels {
     return this.kernels;
   }
-  get encoding(): ReturnType<DialogueModel['encode']> {
+  get prepared(): Prepared {
+    return this.p;
+  }
+  get encoding(): Encoded {
     return this.enc;
   }
 
@@ -123,13 +126,22 @@ export interface LearnedPolicyOptions {
   kernels?: DecodeKernels;
 }
 
+/** A session of `learnedAgent`: an agent session, and the encoding of its context (`DialogueModel.encode`, the weights of the session). */
+export interface LearnedAgentSession extends AgentSession {
+  readonly encoding: Encoded;
+  /** The prepared context the encoding is of. */
+  readonly context: Prepared;
+}
+
 /** The learned agent (agent model + state model) as an agent policy. */
-export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentPolicyFactory {
-  return (context: KbLine, rng: Rng): AgentSession => {
+export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): (context: KbLine, rng: Rng) => LearnedAgentSession {
+  return (context: KbLine, rng: Rng): LearnedAgentSession => {
     const s = new Stream(m.agent, contextExample(context, null), o.maxTurnWords ?? 40, o.kernels);
     const draw = o.sample ? rng : undefined;
     let turns = 0;
     return {
+      encoding: s.encoding,
+      context: s.prepared,
       respond(customerUtterance: string): AgentMove {
         s.hear(T1, 0, customerUtterance);
         const { words, end } = s.speak(T2, 1, draw);

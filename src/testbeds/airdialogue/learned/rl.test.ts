@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { encodeModelFile } from '../../../formats/model-file.js';
 import { synthesizeSplits } from './data.js';
 import { setRowKernelsScalar } from '../../../nn/index.js';
@@ -21,6 +22,8 @@ test('RL self-play: REINFORCE batches with a value baseline, 3:1 supervised mix,
   for (const p of a.r.curve) assert.ok(p.reward >= 0 && p.reward <= 1 && Number.isFinite(p.value));
   assert.match(a.notes[0]!, /^reward [\d.]+ baseline -?[\d.]+$/);
   assert.deepEqual(encodeModelFile(airModelsContent(a.m)), encodeModelFile(airModelsContent(b.m)));
+  // the weights of 122f983 (before the decoding kernels were shared and the session's encoding reused), bit for bit
+  assert.equal(createHash('sha256').update(encodeModelFile(airModelsContent(a.m))).digest('hex'), '2d4cfacfc5ccdd0283613cc5e321104cb85dbc6db94e90e10648eccb8f718cdf');
   const before = airModelsFrom(init);
   const changed = (role: 'agent' | 'customer') => a.m[role].params.some((p, i) => p.data.some((x, j) => x !== before[role].params[i]!.data[j]));
   assert.ok(changed('agent'), 'the agent is trained');

@@ -17,8 +17,8 @@ import type { AirExample } from '../../../formats/airdialogue.js';
 import { Linear, adam, clipGradNorm, zeroGrads } from '../../../nn/index.js';
 import { AirDialogueEnv, episodeSeed, selfPlayEpisode, type Episode } from '../env.js';
 import { learnedSetOf, oodContext, toLearned, type LearnedSet, type OodSetting } from './data.js';
-import { countOwn, prepare } from './model.js';
-import { learnedAgent, learnedCustomer } from './policy.js';
+import { countOwn, prepare, type Prepared } from './model.js';
+import { learnedAgent, learnedCustomer, type LearnedAgentSession } from './policy.js';
 import type { AirModels } from './train.js';
 
 /** Options of `rlTrain`. */
@@ -58,6 +58,13 @@ function episodeExample(e: Episode): AirExample {
   };
 }
 
+const sameInts = (a: Int32Array, b: Int32Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether two prepared examples have the same agent context (the flights and the reservation flag: what the agent's encoding reads). */
+function sameContext(a: Prepared, b: Prepared): boolean {
+  return a.resId === b.resId && a.resField === b.resField && sameInts(a.flightIds, b.flightIds) && sameInts(a.flightFields, b.flightFields);
+}
+
 /**
  * Trains the agent of `m` (in place) by self-play against its customer (module description).
  * Same models, options and seed → the same weights.
@@ -73,7 +80,10 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
   // decoding kernels made once: the customer's weights never change; the agent's are reloaded after each update
   const env = new AirDialogueEnv({ customer: learnedCustomer(m, { kernels: m.customer.decodeKernels() }), context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
   const agentKernels = m.agent.decodeKernels();
-  const agent = learnedAgent(m, { sample: true, kernels: agentKernels });
+  const play = learnedAgent(m, { sample: true, kernels: agentKernels });
+  // the loss reads the encoding the episode's session made (same weights, same context)
+  let session: LearnedAgentSession | null = null;
+  const agent = (context: Parameters<typeof play>[0], r: Parameters<typeof play>[1]): LearnedAgentSession => (session = play(context, r));
   // The supervised examples are prepared when drawn (a LearnedStore of the real data is too large to prepare all at once).
   const sup = learnedSetOf(o.supervised);
   const order = rng.fork('supervised');
@@ -88,13 +98,16 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
     let rSum = 0;
     let vSum = 0;
     for (let k = 0; k < n; k++) {
+      session = null;
       const e = selfPlayEpisode(env, agent, episodeSeed(seed, played + k));
       const p = prepare(toLearned(episodeExample(e)), m.vocab);
-      const h0 = m.agent.encode(p).h0;
+      const s = session as LearnedAgentSession | null;
+      const enc = s && sameContext(s.context, p) ? s.encoding : m.agent.encode(p);
+      const h0 = enc.h0;
       const v = value.forward(h0)[0]!;
       const r = e.score.total;
       const adv = r - v;
-      m.agent.loss(p, true, adv / n / Math.max(1, countOwn(p, 1)), e.action ? adv / n : 0);
+      m.agent.loss(p, true, adv / n / Math.max(1, countOwn(p, 1)), e.action ? adv / n : 0, enc);
       value.backward(h0, new Float32Array([(2 * (v - r)) / n]));
       rSum += r;
       vSum += v;
