@@ -256,7 +256,7 @@ export class DialogueModel {
   /** Match features per flight: 13 flags, plus the constraint features with `sizes.constraints`. */
   private readonly MF: number;
   /** Reused buffers of the readout's T × V arrays (the logits, the probabilities and their gradient): no garbage per batch. */
-  private readonly buffers: Float32Array[] = [];
+  private readonly buffers: Float32Array<ArrayBuffer>[] = [];
 
   constructor(
     readonly role: Role,
@@ -441,13 +441,13 @@ export class DialogueModel {
   }
 
   /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
-  private readout(h: Float32Array, e: Encoded, slots: Int32Array, k?: DecodeKernels): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
+  private readout(h: Float32Array, e: Encoded, slots: Int32Array, k?: DecodeKernels, logitsOut?: Float32Array<ArrayBuffer>): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
     const H = this.H;
     const q = forwardOn(this.query, h, k?.query);
     const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
     const u = concat(h, context);
     const o = tanhInPlace(forwardOn(this.mix, u, k?.mix));
-    const logits = forwardOn(this.out, o, k?.out);
+    const logits = forwardOn(this.out, o, k?.out, logitsOut);
     // with match flags the agent names flights by pointing only (ModelSizes.match)
     if (this.pointOnly) for (let i = 0; i < slots.length; i++) logits[slots[i]!] = -Infinity;
     const a = this.copyGate.forward(o)[0]!;
@@ -456,7 +456,7 @@ export class DialogueModel {
   }
 
   /** The first `n` entries of reused buffer `k` (grown as needed; contents left from earlier use). */
-  private scratch(k: number, n: number): Float32Array {
+  private scratch(k: number, n: number): Float32Array<ArrayBuffer> {
     let b = this.buffers[k];
     if (!b || b.length < n) this.buffers[k] = b = new Float32Array(Math.max(n, 2 * (b?.length ?? 0)));
     return b.subarray(0, n);
@@ -915,8 +915,10 @@ export class DialogueModel {
    */
   nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords' | 'flightSlots' | 'flightSlotWords'>, rng?: Rng, k?: DecodeKernels): NextWord {
     const [slots, slotWords] = this.role === 'agent' ? [p.flightSlots, p.flightSlotWords] : [p.slots, p.slotWords];
-    const r = this.readout(h, e, slots, k);
-    const prob = new Float32Array(r.logits.length);
+    // the V logits and probabilities of a decoded word in reused buffers (no garbage per word)
+    const V = this.vocab.size;
+    const r = this.readout(h, e, slots, k, this.scratch(2, V));
+    const prob = this.scratch(3, V);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
     for (let i = 0; i < e.n; i++) prob[slots[i]!] = prob[slots[i]!]! + (1 - r.g) * r.alpha[i]!;
@@ -999,12 +1001,14 @@ export interface DecodeKernels {
   readonly gru?: GruStepper;
 }
 
-/** `layer.forward(x)`, on `held` (the layer's weights in `RowSums`) when given: the same numbers, bit for bit. */
-function forwardOn(layer: Linear, x: Float32Array, held: RowSums | undefined): Float32Array {
-  if (!held) return layer.forward(x);
+/** `layer.forward(x)` (into `out` when given), on `held` (the layer's weights in `RowSums`) when given: the same numbers, bit for bit. */
+function forwardOn(layer: Linear, x: Float32Array, held: RowSums | undefined, out?: Float32Array<ArrayBuffer>): Float32Array {
+  if (!held) return layer.forward(x, out);
   held.start(layer.b?.data ?? null);
   held.add(x);
-  return Float32Array.from(held.sums);
+  if (!out) return Float32Array.from(held.sums);
+  out.set(held.sums);
+  return out;
 }
 
 export interface NextWord {
