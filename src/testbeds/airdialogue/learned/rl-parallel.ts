@@ -136,6 +136,9 @@ export interface RlWorkerSetup {
 /** A worker's task: some parts of an update — episodes (one a part) or supervised dialogues (without `source`). */
 export type RlTask = { readonly kind: 'rl'; readonly n: number; readonly parts: readonly { readonly index: number; readonly episode: number }[] } | { readonly kind: 'supervised'; readonly b: number; readonly parts: readonly { readonly index: number; readonly examples: readonly LearnedExample[] }[] };
 
+/** Parts whose gradients are held at once (an update of more parts runs in rounds of this many). */
+const MAX_PARTS_HELD = 16;
+
 /** How long a worker may take to pick up its first task before training gives up (a generous guard). */
 const START_TIMEOUT_MS = 120_000;
 
@@ -177,8 +180,7 @@ export class RlRunner {
     const shared = this.workers > 0;
     const buffer = (): ArrayBufferLike => (shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
     this.grad = viewParams(this.trained, 'grad', new ArrayBuffer(4 * n), true);
-    // part 0 is computed straight into the gradient; the others into their own buffers
-    this.partGrads = Array.from({ length: maxParts }, (_, k) => (k === 0 ? this.grad : new Float32Array(buffer(), 0, n)));
+    this.partGrads = Array.from({ length: Math.min(maxParts, MAX_PARTS_HELD) }, () => new Float32Array(buffer(), 0, n));
     this.thread = new RlThread(m, settings);
     if (!shared) {
       this.pool = null;
@@ -188,7 +190,7 @@ export class RlRunner {
     viewParams(this.all, 'data', values, true);
     const setup: RlWorkerSetup = { words: m.vocab.words, sizes: m.sizes, settings, values, grads: this.partGrads.map((g) => g.buffer as SharedArrayBuffer) };
     // Many tasks per thread: the trainer never runs its event loop, so the pool never hears that one ended.
-    this.pool = new Pool({ file: new URL('./rl-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue RL worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 64 * maxParts });
+    this.pool = new Pool({ file: new URL('./rl-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue RL worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 64 * this.partGrads.length });
   }
 
   /** The parameters trained by REINFORCE (the agent's, then the value layer's): their gradients are the runner's. */
@@ -221,28 +223,32 @@ export class RlRunner {
 
   /** Parts on the threads (contiguous runs, the main thread the first), each from zero into its buffer; their sum into the gradient. */
   private run<P, R>(parts: readonly P[], here: (part: P) => R, task: (parts: { index: number; part: P }[]) => RlTask): R[] {
-    if (parts.length > this.partGrads.length) throw new DialogymError(`RlRunner: ${parts.length} parts, at most ${this.partGrads.length}`);
-    const threads = Math.min(this.workers + 1, parts.length);
-    const cut = (j: number): number => Math.floor((j * parts.length) / threads);
-    const joins: { from: number; join: () => unknown[] | undefined }[] = [];
-    for (let j = 1; j < threads; j++) {
-      const mine = parts.slice(cut(j), cut(j + 1)).map((part, i) => ({ index: cut(j) + i, part }));
-      joins.push({ from: cut(j), join: (this.pool as Pool<RlTask, unknown[]>).runSync(task(mine), START_TIMEOUT_MS) });
-    }
     const out: R[] = new Array(parts.length);
-    for (let k = 0; k < cut(1); k++) {
-      const g = this.partGrads[k]!;
-      viewParams(this.trained, 'grad', g.buffer);
-      g.fill(0);
-      out[k] = here(parts[k]!);
+    // at most partGrads.length parts at once (the buffers held: bounded for any batch); the sum runs in part order across the rounds
+    for (let a = 0; a < parts.length; a += this.partGrads.length) {
+      const round = parts.slice(a, a + this.partGrads.length);
+      const threads = Math.min(this.workers + 1, round.length);
+      const cut = (j: number): number => Math.floor((j * round.length) / threads);
+      const joins: { from: number; join: () => unknown[] | undefined }[] = [];
+      for (let j = 1; j < threads; j++) {
+        const mine = round.slice(cut(j), cut(j + 1)).map((part, i) => ({ index: cut(j) + i, part }));
+        joins.push({ from: cut(j), join: (this.pool as Pool<RlTask, unknown[]>).runSync(task(mine), START_TIMEOUT_MS) });
+      }
+      for (let k = 0; k < cut(1); k++) {
+        const g = this.partGrads[k]!;
+        viewParams(this.trained, 'grad', g.buffer);
+        g.fill(0);
+        out[a + k] = here(round[k]!);
+      }
+      for (const { from, join } of joins) {
+        const got = join();
+        if (!got) throw new DialogymError(`AirDialogue RL: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
+        got.forEach((r, i) => (out[a + from + i] = r as R));
+      }
+      if (a === 0) sumParts(this.grad, this.partGrads, round.length);
+      else sumParts(this.grad, [this.grad, ...this.partGrads], round.length + 1);
     }
     viewParams(this.trained, 'grad', this.grad.buffer);
-    for (const { from, join } of joins) {
-      const got = join();
-      if (!got) throw new DialogymError(`AirDialogue RL: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
-      got.forEach((r, i) => (out[from + i] = r as R));
-    }
-    sumParts(this.grad, this.partGrads, parts.length);
     return out;
   }
 
