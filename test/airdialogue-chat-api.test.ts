@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { setupBot, type BotSetup } from '../src/serve/setup.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
-import { AirChat } from '../src/serve/airdialogue-chat.js';
+import { registerChat } from '../src/serve/chat-routes.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
+import { AirChat } from '../src/testbeds/airdialogue/chat/chat.js';
 import { scoreAction } from '../src/testbeds/airdialogue/scorer.js';
 import { saveAirModels } from '../src/testbeds/airdialogue/learned/train.js';
 import { cliPath } from './shared-data.js';
@@ -23,7 +24,7 @@ let ids = 0;
 before(async () => {
   bot = setupBot({ model: 'rules' });
   server = createServer(bot.model, bot.kb, { logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir(), maxSessions: 3, idleMs: 1000, maxTextLength: 100, now: () => clock, newId: () => `s${++ids}` });
+  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models, maxTextLength: 100 }), { webDir: defaultWebDir(), maxSessions: 3, idleMs: 1000, maxTextLength: 100, now: () => clock, newId: () => `s${++ids}` });
   await server.app.ready();
 });
 

@@ -13,8 +13,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, noChromium } from './browser.js';
 import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { setupBot, type BotSetup } from '../src/serve/setup.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
-import { AirChat, describeAction } from '../src/serve/airdialogue-chat.js';
+import { registerChat } from '../src/serve/chat-routes.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
+import { AirChat, describeAction } from '../src/testbeds/airdialogue/chat/chat.js';
 import { tinyAirModels } from './airdialogue-chat-fixture.js';
 
 /** The bit of the DOM the page function uses (this package compiles without DOM types). */
@@ -35,7 +36,7 @@ before(async () => {
   if (skip || !models) return;
   bot = setupBot({ model: 'rules' });
   server = createServer(bot.model, bot.kb, { logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir() });
+  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models }), { webDir: defaultWebDir() });
   base = await server.listen(0, '127.0.0.1');
   context = await launchChromium(tmp);
 });

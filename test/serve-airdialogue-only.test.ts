@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, defaultWebDir, serveWithoutRestaurant, type ChatServer } from '../src/serve/server.js';
 import { setupBot } from '../src/serve/setup.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
+import { registerChat } from '../src/serve/chat-routes.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
 import { tinyAirModelFile, tinyAirModels } from './airdialogue-chat-fixture.js';
 import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { cli, oneLineError } from './cli.js';
@@ -28,7 +29,7 @@ async function get(server: ChatServer, method: 'GET' | 'POST' | 'DELETE', url: s
 
 test('no restaurant model: / redirects to /airdialogue, the restaurant API is a one-line JSON 404, the AirDialogue chat works', async () => {
   const server = serveWithoutRestaurant({ logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir() });
+  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models }), { webDir: defaultWebDir() });
   try {
     for (const url of ['/', '/index.html']) {
       const r = await get(server, 'GET', url);
@@ -56,7 +57,7 @@ test('no restaurant model: / redirects to /airdialogue, the restaurant API is a 
 test('both hosted: /api/health gives the AirDialogue page, /api/airdialogue the restaurant page; each page has the link', async () => {
   const bot = setupBot({ model: 'rules' });
   const server = createServer(bot.model, bot.kb, { logError: () => {}, airdialogue: true });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir(), restaurant: true });
+  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models }), { webDir: defaultWebDir(), others: { restaurant: '/' } });
   try {
     assert.equal((await get(server, 'GET', '/api/health')).json.airdialogue, '/airdialogue');
     assert.equal((await get(server, 'GET', '/api/airdialogue')).json.restaurant, '/');
@@ -113,7 +114,7 @@ test('dialogym serve --airdialogue without --model serves the AirDialogue chat; 
 test('in a browser: the restaurant page links to /airdialogue and back when both are hosted', { skip: noChromium, timeout: 120_000 }, async () => {
   const bot = setupBot({ model: 'rules' });
   const server = createServer(bot.model, bot.kb, { logError: () => {}, airdialogue: true });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir(), restaurant: true });
+  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models }), { webDir: defaultWebDir(), others: { restaurant: '/' } });
   const base = await server.listen(0, '127.0.0.1');
   const context = await launchChromium(tmp);
   try {

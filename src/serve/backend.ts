@@ -4,12 +4,11 @@
  * core while the main thread does HTTP. Both answer the same calls; bodies may come back already
  * serialised as JSON (a worker serialises on its own core).
  */
-import { DialogymError } from '../core/errors.js';
+import { SessionNotFoundError } from '../core/errors.js';
 import type { Session } from './session.js';
 import type { SessionStore } from './sessions.js';
 
-/** Unknown or expired session (HTTP 404). */
-export class SessionNotFoundError extends DialogymError {}
+export { SessionNotFoundError };
 
 /** A JSON body: an object to serialise, or a JSON text already serialised. */
 export type JsonBody = { readonly json: string } | { readonly value: unknown };

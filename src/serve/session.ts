@@ -10,7 +10,7 @@
  * readable) and one over the length limit are errors.
  */
 import type { Turn } from '../core/dialog.js';
-import { DialogymError } from '../core/errors.js';
+import { InputError } from '../core/errors.js';
 import type { KbStore } from '../testbeds/restaurant/kb.js';
 import { answerApiCall, NO_RESULT, type KbDialect } from '../testbeds/restaurant/kb-dialects.js';
 import type { ChatModel, Conversation } from '../testbeds/restaurant/chat/chat-model.js';
@@ -18,8 +18,7 @@ import type { Explanation } from '../testbeds/restaurant/chat/explanation.js';
 import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
 import { botContinues } from './turn-taking.js';
 
-/** Bad user input (a message that is empty once normalised, or not a string): HTTP 400, a REPL notice. */
-export class InputError extends DialogymError {}
+export { InputError };
 
 export interface SessionKb {
   readonly store: KbStore;

@@ -4,12 +4,11 @@
  * any reproducible output, so they do not come from the seeded Rng).
  */
 import { randomUUID } from 'node:crypto';
-import { DialogymError } from '../core/errors.js';
+import { CapacityError } from '../core/errors.js';
 import type { ChatModel } from '../testbeds/restaurant/chat/chat-model.js';
 import { Session, type SessionKb, type SessionOptions } from './session.js';
 
-/** The server holds as many sessions as it may (HTTP 503). */
-export class CapacityError extends DialogymError {}
+export { CapacityError };
 
 export interface SessionStoreOptions {
   /** Most live sessions (default 1,000). */

@@ -96,7 +96,8 @@ export function registerServe(program: Command): void {
           if (stray) throw new ConfigError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to the restaurant chat: give --model too`);
           if (o.workers > 0) throw new ConfigError('--workers applies to the restaurant chat (the AirDialogue sessions live in the HTTP thread): give --model too');
         }
-        const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
+        const { openChat } = await import('../../serve/chat-routes.js');
+        const air = o.airdialogue === undefined ? undefined : await openChat('airdialogue', { model: o.airdialogue, maxTextLength: o.maxText });
         const serverOpts: ServerOptions = {
           maxSessions: o.maxSessions,
           idleMs: o.idleMinutes * 60_000,
@@ -124,8 +125,8 @@ export function registerServe(program: Command): void {
           } else server = createServer(b.model, b.kb, { ...serverOpts, ...(air ? { airdialogue: true } : {}) });
         }
         if (air) {
-          const { registerAirDialogueRoutes } = await import('../../serve/airdialogue-routes.js');
-          registerAirDialogueRoutes(server.app, air.models, { modelName: air.file, webDir: defaultWebDir(), maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, maxTextLength: o.maxText, restaurant: bot !== undefined });
+          const { registerChat } = await import('../../serve/chat-routes.js');
+          registerChat(server.app, air, { webDir: defaultWebDir(), maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, maxTextLength: o.maxText, ...(bot !== undefined ? { others: { restaurant: '/' } } : {}) });
         }
         let url: string;
         try {
@@ -135,7 +136,7 @@ export function registerServe(program: Command): void {
           throw listenError(e, o);
         }
         const restaurant = bot ? `model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}` : undefined;
-        const airLine = air ? `AirDialogue models ${air.file} on ${url}/airdialogue` : undefined;
+        const airLine = air ? `${air.banner} on ${url}/airdialogue` : undefined;
         process.stderr.write(`serving ${[restaurant, airLine].filter((x) => x !== undefined).join('; ')}\n`);
         stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, () => bot?.close());
       }),
