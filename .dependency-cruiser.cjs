@@ -2,7 +2,8 @@
  * Layering rules (ARCHITECTURE.md), checked by `npm test` (`npm run lint:deps`):
  * generic layers import no testbed, server or CLI; testbeds import each other only where one
  * extends another (dstc6 → restaurant); the list of testbeds (src/testbeds/index.ts) is imported
- * only by the root API and the CLI; nothing imports the CLI; no import cycles.
+ * only by the root API, the CLI and the servers, which reach a testbed only through it and the
+ * descriptors; nothing imports the CLI; no import cycles.
  *
  * A testbed is a folder `src/testbeds/<name>/` (its descriptor: `<name>/testbed.ts`); the rules
  * name no testbed but the one extension, so adding a testbed needs no line here.
@@ -86,6 +87,13 @@ module.exports = {
       comment: 'A testbed words its episodes for a model through its LLM section (llm/prompts.ts), never through the LLM players.',
       from: { path: '^src/testbeds/' },
       to: { path: '^src/(serve|cli|evaluation)/|^src/llm/(agent|user)\\.ts$' },
+    },
+    {
+      name: 'serve-reaches-testbeds-through-their-descriptors',
+      severity: 'error',
+      comment: "serve/ (the servers for people) is generic: it finds a testbed's chat, and anything else of a testbed, through the testbeds' list and the descriptor type (src/testbeds/index.ts, src/testbeds/testbed.ts: the descriptor's `chat` and its lazy entry point), never by importing a testbed's folder.",
+      from: { path: '^src/serve/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/testbeds/', pathNot: '^src/testbeds/(index|testbed)\\.ts$' },
     },
     {
       name: 'nothing-imports-cli',

@@ -5,9 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
-import { setupBot, type BotSetup } from '../src/serve/setup.js';
-import { registerChat } from '../src/serve/chat-routes.js';
+import { defaultWebDir, serveChats, type ChatServer } from '../src/serve/server.js';
 import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
 import { AirChat } from '../src/testbeds/airdialogue/chat/chat.js';
 import { scoreAction } from '../src/testbeds/airdialogue/scorer.js';
@@ -16,21 +14,17 @@ import { cliPath } from './shared-data.js';
 import { tinyAirModels } from './airdialogue-chat-fixture.js';
 
 const models = tinyAirModels();
-let bot: BotSetup;
 let server: ChatServer;
 let clock = 0;
 let ids = 0;
 
 before(async () => {
-  bot = setupBot({ model: 'rules' });
-  server = createServer(bot.model, bot.kb, { logError: () => {} });
-  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models, maxTextLength: 100 }), { webDir: defaultWebDir(), maxSessions: 3, idleMs: 1000, maxTextLength: 100, now: () => clock, newId: () => `s${++ids}` });
+  server = serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models, maxTextLength: 100 }) }], { logError: () => {}, webDir: defaultWebDir(), maxSessions: 3, idleMs: 1000, maxTextLength: 100, now: () => clock, newId: () => `s${++ids}` });
   await server.app.ready();
 });
 
 after(async () => {
   await server.close();
-  bot.close();
 });
 
 async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, raw?: string): Promise<{ status: number; json: any; type: string }> {

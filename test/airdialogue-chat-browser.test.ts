@@ -11,9 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, noChromium } from './browser.js';
-import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
-import { setupBot, type BotSetup } from '../src/serve/setup.js';
-import { registerChat } from '../src/serve/chat-routes.js';
+import { defaultWebDir, serveChats, type ChatServer } from '../src/serve/server.js';
 import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
 import { AirChat, describeAction } from '../src/testbeds/airdialogue/chat/chat.js';
 import { tinyAirModels } from './airdialogue-chat-fixture.js';
@@ -27,16 +25,13 @@ const skip = noChromium;
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-browser-'));
 const models = skip ? null : tinyAirModels();
-let bot: BotSetup;
 let server: ChatServer;
 let base = '';
 let context: BrowserContext;
 
 before(async () => {
   if (skip || !models) return;
-  bot = setupBot({ model: 'rules' });
-  server = createServer(bot.model, bot.kb, { logError: () => {} });
-  registerChat(server.app, airChatBackend({ model: 'tiny.dgm', models }), { webDir: defaultWebDir() });
+  server = serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models }) }], { logError: () => {}, webDir: defaultWebDir() });
   base = await server.listen(0, '127.0.0.1');
   context = await launchChromium(tmp);
 });
@@ -45,7 +40,6 @@ after(async () => {
   if (skip) return;
   await context?.close();
   await server?.close();
-  bot?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -55,7 +55,7 @@ export class ChatSessions {
    * A new conversation from a create request's `body` (checked first: an InputError), its id
    * `prefix` + a new id; a CapacityError when the store is full.
    */
-  create(body: unknown, prefix = ''): ChatConversation {
+  create(body: unknown, prefix = ''): { readonly id: string; readonly conversation: ChatConversation } {
     const options = this.chat.startOptions(body);
     this.sweep();
     if (this.live.size >= this.maxSessions) throw new CapacityError(`too many sessions (${this.maxSessions}); try again later`);
@@ -63,7 +63,7 @@ export class ChatSessions {
     const now = this.now();
     const conversation = this.chat.start(id, options, now);
     this.live.set(id, { conversation, last: now });
-    return conversation;
+    return { id, conversation };
   }
 
   /** The live conversation `id` (touching it); a SessionNotFoundError when unknown or expired. */
@@ -120,7 +120,7 @@ export interface SessionBackend {
 export function localSessions(sessions: ChatSessions): SessionBackend {
   return {
     size: async () => sessions.size,
-    create: async (body) => ({ value: sessions.create(body).opened() }),
+    create: async (body) => ({ value: sessions.create(body).conversation.opened() }),
     answer: async (id, op, body) => ({ value: sessions.get(id).answer(op, body) }),
     delete: async (id) => sessions.delete(id),
     sweep: () => void sessions.sweep(),

@@ -44,6 +44,15 @@ export interface ChatFile {
   readonly type: string;
 }
 
+/** The files of a chat's page: its HTML at each of `paths`, its script and its style sheet (each at `/<file>`). */
+export function chatPageFiles(paths: readonly string[], html: string, script: string, style: string): ChatFile[] {
+  return [
+    ...paths.map((path) => ({ path, file: html, type: 'text/html; charset=utf-8' })),
+    { path: `/${script}`, file: script, type: 'text/javascript; charset=utf-8' },
+    { path: `/${style}`, file: style, type: 'text/css; charset=utf-8' },
+  ];
+}
+
 /** One conversation of a chat (its id is the server's): the answers of its requests, as JSON values. */
 export interface ChatConversation {
   /** What the request that created it answers (its id, and what the person sees first). */
@@ -63,8 +72,9 @@ export interface ChatBackend {
   readonly routes: readonly ChatRoute[];
   /** Its page. */
   readonly files: readonly ChatFile[];
-  /** Its name (the model) in a server's banner line. */
+  /** Its name (the model) in a server's banner line, and details said after it in parentheses (the KB). */
   readonly banner: string;
+  readonly details?: readonly string[];
   /** What it says of itself with `sessions` live conversations (its `info` route; `GET /api/health` when its page is `/`). */
   info(sessions: number): Record<string, unknown>;
   /** The answer to request `op` of the chat itself (`ChatRoute` `ask`). */

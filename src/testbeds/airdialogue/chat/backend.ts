@@ -17,7 +17,7 @@
  */
 import { InputError, InternalError } from '../../../core/errors.js';
 import { checkSchema } from '../../../formats/schema.js';
-import type { ChatBackend, ChatEntry, ChatRoute } from '../../testbed.js';
+import { chatPageFiles, type ChatBackend, type ChatEntry, type ChatRoute } from '../../testbed.js';
 import { loadAirModels, type AirModels } from '../learned/train.js';
 import { AirChat, type AirChatRole } from './chat.js';
 
@@ -45,13 +45,7 @@ const ROUTES: readonly ChatRoute[] = [
   { method: 'DELETE', path: `${API}/sessions/:id`, does: 'delete' },
 ];
 
-const HTML = 'text/html; charset=utf-8';
-const FILES = [
-  { path: '/airdialogue', file: 'airdialogue.html', type: HTML },
-  { path: '/airdialogue.html', file: 'airdialogue.html', type: HTML },
-  { path: '/airdialogue.js', file: 'airdialogue.js', type: 'text/javascript; charset=utf-8' },
-  { path: '/airdialogue.css', file: 'airdialogue.css', type: 'text/css; charset=utf-8' },
-];
+const FILES = chatPageFiles(['/airdialogue', '/airdialogue.html'], 'airdialogue.html', 'airdialogue.js', 'airdialogue.css');
 
 function checked<T>(def: 'session' | 'message' | 'action', body: unknown): T {
   const issue = checkSchema('serve-airdialogue-request', body, `#/$defs/${def}`);
