@@ -96,6 +96,13 @@ module.exports = {
       to: { path: '^src/testbeds/', pathNot: '^src/testbeds/(index|testbed)\\.ts$' },
     },
     {
+      name: 'testbeds-know-no-http',
+      severity: 'error',
+      comment: "A testbed's chat declares its routes as data (`ChatRoute`, src/testbeds/testbed.ts) that serve/ mounts: no testbed imports the HTTP framework.",
+      from: { path: '^src/testbeds/' },
+      to: { path: '(^|/)node_modules/fastify/' },
+    },
+    {
       name: 'nothing-imports-cli',
       severity: 'error',
       comment: 'The CLI is a thin layer on top; only its own files (and tests) import it.',
