@@ -61,7 +61,7 @@ module.exports = {
       to: { path: '^src/(testbeds|serve|cli)/' },
     },
     {
-      name: 'only-the-root-and-the-cli-import-the-testbed-list',
+      name: 'only-the-root-the-cli-and-the-servers-import-the-testbed-list',
       severity: 'error',
       comment: 'The list of testbeds (src/testbeds/index.ts) fills the registries; the root API and the CLI load it, and the servers find a testbed\'s chat through it (its descriptor\'s `chat`); everything else sees the registries.',
       from: { pathNot: ['^src/index\\.ts$', '^src/cli/', '^src/serve/', '^src/testbeds/index\\.ts$', '^test/', '^bench/', '\\.test\\.ts$'] },
