@@ -35,7 +35,7 @@ export async function openChat(testbed: string, options: unknown): Promise<ChatB
 export interface ChatRoutesOptions extends SessionStoreOptions {
   /** Where the conversations live (default: this thread, `localSessions` with the store options). */
   readonly sessions?: SessionBackend;
-  /** Folder of the pages' files. */
+  /** Folder of the server's pages (its shared `dom.js`); a chat's own files are in its `webDir` when it has one. */
   readonly webDir: string;
   /** Longest message the pages' message box takes (default 500). */
   readonly maxTextLength?: number;
@@ -81,7 +81,7 @@ export function registerChat(app: FastifyInstance, chat: ChatBackend, o: ChatRou
     });
   }
   for (const f of chat.files) {
-    const file = join(o.webDir, f.file);
+    const file = join(chat.webDir ?? o.webDir, f.file);
     if (!existsSync(file)) continue;
     const body = f.type.startsWith('text/html') ? withTextLimit(readFileSync(file), o.maxTextLength ?? DEFAULT_MAX_TEXT) : readFileSync(file);
     app.get(f.path, async (_req, reply) => reply.type(f.type).header('content-security-policy', CHAT_PAGE_CSP).send(body));

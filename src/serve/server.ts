@@ -31,7 +31,7 @@ export interface ServerOptions extends SessionStoreOptions {
   readonly bodyLimit?: number;
   /** How often idle sessions are swept (default 60 s). */
   readonly sweepMs?: number;
-  /** Folder of the web UI (default: `src/serve/web` of the package). */
+  /** Folder of the servers' pages and their shared `dom.js` (default: `src/serve/web` of the package; a chat's page is in its own `webDir`). */
   readonly webDir?: string;
   /** Longest message the pages' message box takes (default 500: the chats' default). */
   readonly maxTextLength?: number;
@@ -51,11 +51,11 @@ export interface ChatServer {
   close(graceMs?: number, signal?: AbortSignal): Promise<CloseReport>;
 }
 
-/** The web UI folder: beside this module when installed there, else the package's `src/serve/web`. */
+/** The servers' web folder (their pages, the shared `dom.js`): beside this module when installed there, else the package's `src/serve/web`. */
 export function defaultWebDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [join(here, 'web'), resolve(here, '..', '..', '..', 'src', 'serve', 'web')];
-  return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? (candidates[1] as string);
+  return candidates.find((d) => existsSync(join(d, 'dom.js'))) ?? (candidates[1] as string);
 }
 
 class HttpError extends Error {

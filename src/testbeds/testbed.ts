@@ -5,6 +5,9 @@
  * points (`() => import(…)`); the code of a testbed is imported only when one of its environments,
  * agents or models is loaded. docs/extending.md walks through writing one.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { EnvDeclaration, EnvDefinition } from '../env/env.js';
 import type { AgentFamily } from '../agents/registry.js';
 import type { LlmSection } from '../llm/prompts.js';
@@ -37,11 +40,24 @@ export type ChatRoute =
   | { readonly method: 'GET' | 'POST' | 'DELETE'; readonly path: string; readonly does: 'info' | 'create' | 'delete' }
   | { readonly method: 'GET' | 'POST' | 'DELETE'; readonly path: string; readonly does: 'ask' | 'answer'; readonly op: string };
 
-/** A static file of a chat's page: its URL path, the file in the web folder (src/serve/web), its content type. */
+/** A static file of a chat's page: its URL path, the file in the chat's web folder (`ChatBackend.webDir`), its content type. */
 export interface ChatFile {
   readonly path: string;
   readonly file: string;
   readonly type: string;
+}
+
+/**
+ * The folder of a chat's page files: `web/` beside the chat module at `moduleUrl`
+ * (`import.meta.url`), in the package's `src/` when the module runs from `dist/src/` (tsc does not
+ * copy the pages).
+ */
+export function chatWebDir(moduleUrl: string): string {
+  const here = dirname(fileURLToPath(moduleUrl));
+  const built = `${sep}dist${sep}src${sep}`;
+  const at = here.lastIndexOf(built);
+  const candidates = [join(here, 'web'), ...(at < 0 ? [] : [join(here.slice(0, at) + `${sep}src${sep}` + here.slice(at + built.length), 'web')])];
+  return candidates.find((d) => existsSync(d)) ?? (candidates[candidates.length - 1] as string);
 }
 
 /** The files of a chat's page: its HTML at each of `paths`, its script and its style sheet (each at `/<file>`). */
@@ -70,8 +86,9 @@ export interface ChatConversation {
 export interface ChatBackend {
   /** Its HTTP API (`ChatRoute`). */
   readonly routes: readonly ChatRoute[];
-  /** Its page. */
+  /** Its page: the files and the folder they are in (default: the server's web folder). */
   readonly files: readonly ChatFile[];
+  readonly webDir?: string;
   /** Its name (the model) in a server's banner line, and details said after it in parentheses (the KB). */
   readonly banner: string;
   readonly details?: readonly string[];

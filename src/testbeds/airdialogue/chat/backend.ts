@@ -1,7 +1,7 @@
 /**
  * The AirDialogue chat of `dialogym serve --airdialogue model.dgm`, as the chat backend the server
  * mounts (`ChatBackend`, src/testbeds/testbed.ts): a JSON API over `AirChat` conversations with the
- * learned models, and the web page at `/airdialogue`.
+ * learned models, and the web page at `/airdialogue` (`web/`: airdialogue.html, .js, .css).
  *
  *   GET    /api/airdialogue                       {model, vocabulary, sessions, restaurant?}   (restaurant: '/' when the restaurant chat is hosted too)
  *   POST   /api/airdialogue/sessions              {role, seed?, ood?} → 201 {id, role, seed, context, turns, end}
@@ -17,7 +17,7 @@
  */
 import { InputError, InternalError } from '../../../core/errors.js';
 import { checkSchema } from '../../../formats/schema.js';
-import { chatPageFiles, type ChatBackend, type ChatEntry, type ChatRoute } from '../../testbed.js';
+import { chatPageFiles, chatWebDir, type ChatBackend, type ChatEntry, type ChatRoute } from '../../testbed.js';
 import { loadAirModels, type AirModels } from '../learned/train.js';
 import { AirChat, type AirChatRole } from './chat.js';
 
@@ -46,6 +46,7 @@ const ROUTES: readonly ChatRoute[] = [
 ];
 
 const FILES = chatPageFiles(['/airdialogue', '/airdialogue.html'], 'airdialogue.html', 'airdialogue.js', 'airdialogue.css');
+const WEB_DIR = chatWebDir(import.meta.url);
 
 function checked<T>(def: 'session' | 'message' | 'action', body: unknown): T {
   const issue = checkSchema('serve-airdialogue-request', body, `#/$defs/${def}`);
@@ -62,6 +63,7 @@ export function airChatBackend(o: AirChatServeOptions): ChatBackend {
   return {
     routes: ROUTES,
     files: FILES,
+    webDir: WEB_DIR,
     banner: `AirDialogue models ${o.model}`,
     info: (sessions) => ({ model: o.model, vocabulary: models.vocab.size, sessions }),
     startOptions: (body) => checked<Start>('session', body ?? {}),

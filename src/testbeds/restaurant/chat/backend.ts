@@ -1,7 +1,7 @@
 /**
  * The restaurant chat of `dialogym serve --model <name|model.dgm>`, as the chat backend the server
  * mounts (`ChatBackend`, src/testbeds/testbed.ts): a JSON API over `Session`s (any response model
- * answering a person, api_calls run on the KB) and the web page at `/`.
+ * answering a person, api_calls run on the KB) and the web page at `/` (`web/`: index.html, app.js, style.css).
  *
  *   GET    /api/health                   {status, model, kb, sessions, airdialogue?} (the server's: this chat's `info`, the other chats' pages)
  *   GET    /api/kb                       {restaurants, cities, cuisines, prices, partySizes, example} (kb-hint.ts)
@@ -18,7 +18,7 @@
 import { InputError, InternalError } from '../../../core/errors.js';
 import { checkSchema } from '../../../formats/schema.js';
 import type { ModelFileContent } from '../../../formats/model-file.js';
-import { chatPageFiles, type ChatBackend, type ChatEntry, type ChatRoute } from '../../testbed.js';
+import { chatPageFiles, chatWebDir, type ChatBackend, type ChatEntry, type ChatRoute } from '../../testbed.js';
 import type { ChatModel } from './chat-model.js';
 import { kbHint, type KbHint } from './kb-hint.js';
 import { Session, type SessionKb, type SessionOptions } from './session.js';
@@ -48,6 +48,7 @@ const ROUTES: readonly ChatRoute[] = [
 ];
 
 const FILES = chatPageFiles(['/', '/index.html'], 'index.html', 'app.js', 'style.css');
+const WEB_DIR = chatWebDir(import.meta.url);
 
 /** The text of a message request (`{"text": "..."}`), or an InputError saying what is wrong. */
 function messageText(body: unknown): string {
@@ -81,6 +82,7 @@ export function restaurantChatBackend(bot: RestaurantBot, o: SessionOptions & { 
   return {
     routes: ROUTES,
     files: FILES,
+    webDir: WEB_DIR,
     banner: `model ${bot.model.name}`,
     ...(bot.kbSource !== undefined ? { details: [`KB ${bot.kbSource}`] } : {}),
     info: (sessions) => ({ model: bot.model.name, kb: { dialect: bot.kb.dialect.name }, sessions }),
