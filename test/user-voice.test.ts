@@ -5,7 +5,7 @@ import '../src/index.js'; // every testbed, loaded
 import { createAgent } from '../src/agents/registry.js';
 import type { Agent } from '../src/agents/agent.js';
 import { evaluate, type EpisodeRecord } from '../src/evaluation/evaluate.js';
-import type { UserTurn, UserVoice } from '../src/evaluation/user-voice.js';
+import type { UserTurn, UserVoice } from '../src/agents/user-voice.js';
 
 test('a user voice: the agent reads the voice\'s words (silences kept), the env judges as before, the voice\'s tokens are in the records', async () => {
   const asked: UserTurn[] = [];

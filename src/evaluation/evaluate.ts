@@ -20,10 +20,10 @@ import { make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } 
 import { episodeSteps } from '../env/episode.js';
 import { withTurnLimit } from '../env/turn-limit.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
-import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
-import { LlmError } from '../llm/client.js';
-import { requestKey } from '../llm/canonical.js';
-import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import { addUsage, NO_USAGE, type TokenUsage } from '../llm/client/usage.js';
+import { LlmError } from '../llm/client/client.js';
+import { requestKey } from '../llm/client/canonical.js';
+import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from '../agents/user-voice.js';
 import type { Turn } from '../core/dialog.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';

@@ -1,6 +1,6 @@
 /**
  * The `evaluate` run: an agent — one of dialogym's, a process, an HTTP endpoint or a language model
- * (`agents/open.ts`) — plays an online environment through the agent protocol over seeded tasks
+ * (`evaluation/open.ts`) — plays an online environment through the agent protocol over seeded tasks
  * and trials (`evaluation/evaluate.ts`): success, pass^k, turns, reward, failures by reason, the
  * tokens and cost of an LLM, each episode's record (the transcripts file, appended as each episode
  * ends, resumable). Generic: the environment's testbed is reached through what the list of
@@ -9,12 +9,12 @@
  */
 import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { inShard, shardItems, type Shard, type ShardItem } from '../core/shard.js';
-import type { AgentWay } from '../agents/open.js';
+import type { AgentWay } from '../evaluation/open.js';
 import { make } from '../env/env.js';
 import { turnLimitOf } from '../env/turn-limit.js';
 import type { EpisodeRecord, EvaluationSummary } from '../evaluation/evaluate.js';
-import type { LlmStats } from '../llm/client.js';
-import { costOf, type Prices } from '../llm/usage.js';
+import type { LlmStats } from '../llm/client/client.js';
+import { costOf, type Prices } from '../llm/client/usage.js';
 import { openLlmUserVoice, openRunAgent, type RunAgentOptions } from './agent-options.js';
 import { kbOf, kbTestbeds } from './kb.js';
 import { defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';

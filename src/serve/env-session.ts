@@ -28,7 +28,7 @@ import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../env/per
 import { DialogymError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
-import { SILENCE, type UserTurn, type UserVoice } from '../evaluation/user-voice.js';
+import { SILENCE, type UserTurn, type UserVoice } from '../agents/user-voice.js';
 import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';

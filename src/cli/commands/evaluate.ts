@@ -8,7 +8,7 @@ import { loadTestbeds } from '../../testbeds/index.js';
 import { turnLimitOf } from '../../env/turn-limit.js';
 import { kbOf } from '../../runs/kb.js';
 import { evaluateRun, type EvaluateRunOptions, type EvaluateRunResult } from '../../runs/evaluate.js';
-import type { LlmStats } from '../../llm/client.js';
+import type { LlmStats } from '../../llm/client/client.js';
 import { describeEpisode } from '../../evaluation/show.js';
 import { progress } from '../progress.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
