@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { action, inputFlag, intFlag, keyValueFlag, keyValues, out, outFileFlag } from '../run.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
-import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { loadTestbeds } from '../../testbeds/index.js';
 import { turnLimitOf } from '../../env/turn-limit.js';
 import { kbOf } from '../../runs/kb.js';
@@ -63,7 +62,7 @@ export function registerEvaluate(program: Command): void {
     .option('--startup-timeout <ms>', 'extra time for the first reply of a started agent process (it loads its model)', intFlag('--startup-timeout', 0), 30000)
     .option('--concurrency <n>', 'episodes in flight: agent processes (--agent-cmd), HTTP requests (--agent-url) or in-process agents; the records are the same whatever n', intFlag('--concurrency', 1, 1024), 1)
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
-    .option('--max-turns <n>', `agent turns after which an episode ends (any env: its own limit where its testbed has one, else a generic wrapper; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
+    .option('--max-turns <n>', "turns after which an episode ends: the environment's own limit set to n where its testbed declares one (in that limit's unit: agent turns, or utterances of both sides), else a generic wrapper counting agent turns (default: the environment's own limit; none for an environment without one)", intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
     .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0)
