@@ -106,7 +106,7 @@ export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, players, Players, type AgentFamily, type AgentOptions } from './agents/registry.js';
 export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './evaluation/open.js';
-export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
+export { evaluate, EVALUATE_DEFAULTS, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
 export { studyConfig, studyConfigJson, readStudyConfig, type AgentSpec, type StudyConfig, type StudyQuestion } from './study/config.js';
 export { createStudy, StudyStore, type CreatedStudy } from './study/store.js';

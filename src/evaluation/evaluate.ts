@@ -38,12 +38,25 @@ import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
  * const { summary } = await evaluate('restaurant-task5-v1', () => createAgent('rules'), opts);
  * ```
  */
+/**
+ * The defaults of an evaluation, the one place that states them: `evaluate` here, the run
+ * `evaluateRun` (src/runs/evaluate.ts) and the CLI's `evaluate` all read these, so an option left
+ * out gives the same episodes everywhere (tasks seed, seed+1, …: the first task's seed is 1).
+ *
+ * @example
+ * ```ts
+ * import { EVALUATE_DEFAULTS } from 'dialogym';
+ * EVALUATE_DEFAULTS.seed; // 1
+ * ```
+ */
+export const EVALUATE_DEFAULTS = Object.freeze({ episodes: 100, trials: 1, seed: 1, concurrency: 1, timeoutMs: 5000 });
+
 export interface EvaluateAgentOptions {
-  /** Tasks (episode seeds seed, seed+1, …); default 100. */
+  /** Tasks (episode seeds seed, seed+1, …); default 100 (`EVALUATE_DEFAULTS`). */
   readonly episodes?: number;
   /** Trials per task (pass^1 … pass^trials); default 1. */
   readonly trials?: number;
-  /** Seed of the first task; default 0. */
+  /** Seed of the first task; default 1 (`EVALUATE_DEFAULTS`: as `evaluateRun` and the CLI). */
   readonly seed?: number;
   /** Episodes in flight (lanes: agent processes, HTTP requests, in-process agents); default 1. */
   readonly concurrency?: number;
@@ -382,11 +395,11 @@ function checkCount(name: string, v: number | undefined, min: number, fallback: 
  * ```
  */
 export async function evaluate(envId: string, agent: Agent | (() => Agent) | AgentTransport, opts: EvaluateAgentOptions = {}): Promise<EvaluationResult> {
-  const episodes = checkCount('episodes', opts.episodes, 1, 100);
-  const trials = checkCount('trials', opts.trials, 1, 1);
-  const seed = checkCount('seed', opts.seed, 0, 0);
-  const concurrency = checkCount('concurrency', opts.concurrency, 1, 1);
-  const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
+  const episodes = checkCount('episodes', opts.episodes, 1, EVALUATE_DEFAULTS.episodes);
+  const trials = checkCount('trials', opts.trials, 1, EVALUATE_DEFAULTS.trials);
+  const seed = checkCount('seed', opts.seed, 0, EVALUATE_DEFAULTS.seed);
+  const concurrency = checkCount('concurrency', opts.concurrency, 1, EVALUATE_DEFAULTS.concurrency);
+  const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, EVALUATE_DEFAULTS.timeoutMs);
   const build = (): Env<unknown, unknown> => withTurnLimit(make(envId, opts.envOptions ?? {}), opts.maxTurns);
   const first = build();
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);
