@@ -230,14 +230,17 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
   // An observation without a dialog history but with the user's `utterance` (KB-InfoBot): each observation brings one user turn.
   const utteranceOnly = (o: unknown): o is { utterance: string } => o !== null && typeof o === 'object' && !Array.isArray((o as { history?: unknown }).history) && typeof (o as { utterance?: unknown }).utterance === 'string';
   const spoken: Turn[] = [];
-  // `ended`: the observation after the episode's end, which no agent reads: its new user turns keep the environment's words (a person is not asked to type a closing line after the outcome is decided).
+  // `ended`: the observation after the episode's end, which no agent reads, is not voiced (a person is not asked to type a closing line after the outcome is decided).
+  // Of an utterance-only observation (KB-InfoBot's closing "thanks, that is the one"), the voice said nothing: its entry in `userWords` and the
+  // record's last utterance are '' — the environment's generated words are never put in the voice's mouth (as EnvSession does for a person);
+  // the environment's act and judgement stay. An observation holding the dialog keeps its closing user turns as the environment worded them.
   const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown, ended = false): Promise<unknown> => {
     if (!voice) return o;
     if (ended) {
       if (utteranceOnly(o)) {
-        said.push(o.utterance);
-        spoken.push({ speaker: 'user', text: o.utterance });
-        return o;
+        said.push('');
+        spoken.push({ speaker: 'user', text: '' });
+        return { ...o, utterance: '' };
       }
       const history = (o as { history?: unknown } | null)?.history;
       const users = Array.isArray(history) ? (history as Array<{ speaker: string; text: string }>).filter((t) => t.speaker === 'user') : [];
