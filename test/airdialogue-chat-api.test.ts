@@ -124,6 +124,12 @@ test('the page and its files are served with a content security policy', async (
   }
   const page = (await server.app.inject({ method: 'GET', url: '/airdialogue' })).body;
   assert.match(page, /<script type="module" src="\/airdialogue\.js"><\/script>/);
+  // The layout it shares with the env page (src/serve/web/chat.css) comes first, then its own sheet.
+  assert.match(page, /<link rel="stylesheet" href="\/chat\.css">\s*<link rel="stylesheet" href="\/airdialogue\.css">/);
+  const shared = await server.app.inject({ method: 'GET', url: '/chat.css' });
+  assert.equal(shared.statusCode, 200);
+  assert.match(String(shared.headers['content-type']), /^text\/css/);
+  assert.match(shared.body, /^#chat \{ flex: 3;/m);
   // The message box takes what the server keeps (maxTextLength 100 here, the file says 500).
   assert.match(page, /<input id="text"[^>]*maxlength="100"/);
 });

@@ -93,6 +93,11 @@ function errorReply(e: unknown, bodyLimit: number): { status: number; error: str
 }
 
 /** The fastify app of a server (http.ts: timeouts, JSON-only bodies of bounded nesting, 405), one-line JSON errors, no-sniff and no-store headers. */
+const SHARED_WEB: ReadonlyArray<[string, string]> = [
+  ['dom.js', 'text/javascript; charset=utf-8'],
+  ['chat.css', 'text/css; charset=utf-8'],
+];
+
 function baseApp(opts: ServerOptions): FastifyInstance {
   const bodyLimit = opts.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
   const logError = opts.logError ?? ((l: string) => process.stderr.write(l + '\n'));
@@ -108,11 +113,13 @@ function baseApp(opts: ServerOptions): FastifyInstance {
     reply.header('cache-control', 'no-store');
     return payload;
   });
-  // The pages' shared module (web/dom.js: $, el, api), which every page of these servers imports.
-  const dom = join(opts.webDir ?? defaultWebDir(), 'dom.js');
-  if (existsSync(dom)) {
-    const body = readFileSync(dom);
-    app.get('/dom.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(body));
+  // The pages' shared files: web/dom.js ($, el, api), which every page of these servers imports, and
+  // web/chat.css, the layout the conversation pages (env, AirDialogue chat) link before their own sheet.
+  for (const [file, type] of SHARED_WEB) {
+    const path = join(opts.webDir ?? defaultWebDir(), file);
+    if (!existsSync(path)) continue;
+    const body = readFileSync(path);
+    app.get(`/${file}`, async (_req, reply) => reply.type(type).send(body));
   }
   return app;
 }
