@@ -147,6 +147,9 @@ test('the official discounted return (agent_rl.py aggregate_rewards, γ = 0.99) 
   const soft = rlTrainOptions({ agent: 'rl-soft', split: 'large' });
   assert.deepEqual([soft.discount, soft.expertInformAfterHeard, soft.expertAccess], [1, Infinity, 'soft']);
   assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', discount: 0 }), /discount must be in \(0, 1\], got 0/);
+  assert.deepEqual([o.imitation, o.imitationBatch, o.episodes, o.batch, o.lr, o.rmspropEps, o.validationEpisodes], [10_000, 16, 100_000, 128, 0.001, 1e-4, 2000]);
+  assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', rmspropEps: -1 }), /rmspropEps must be a number ≥ 0, got -1/);
+  assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', imitationBatch: 0 }), /imitationBatch must be a positive integer/);
   assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', expertInformAfterHeard: 2.5 }), /expertInformAfterHeard must be 'usual', an integer ≥ 1 or Infinity, got 2.5/);
   // The user knows ⌊0.5 · 6⌋ = 3 slots of a Medium movie (no missing cell in the full KB); Small's full KB misses cells.
   assert.equal(usualKnownSlots(new InfoBotEnv({ split: 'medium' })), 3);

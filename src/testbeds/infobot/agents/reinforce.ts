@@ -62,7 +62,7 @@ export interface RlTrainOptions {
   lr?: number;
   /** GRU state size (default 50). */
   hidden?: number;
-  /** RMSProp's ε, added under the root as Lasagne does (default 1e-4, the official agents'; see `rmsprop`'s `epsUnderRoot`). */
+  /** RMSProp's ε, added under the root as Lasagne does (default 1e-4, the official agents'; see `rmsprop`'s `epsUnderRoot`); 0: dialogym's earlier RMSProp, ε 1e-6 outside the root. */
   rmspropEps?: number;
   /** Gradient-norm clip (default 5). */
   clip?: number;
@@ -226,8 +226,8 @@ export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions,
     rmspropEps: o.rmspropEps ?? 1e-4,
     entropyBonus: o.entropyBonus ?? 0.01,
     // rl-nokb and rl-hard: the official γ and the expert that stops once the user has said what it
-    // knows; rl-soft keeps the recipe it is shipped with (with these two, rl-soft Small: R 0.31
-    // against 0.34, T 4.30 against 4.34; seed 1, docs/reproducing.md).
+    // knows; rl-soft imitates the Soft-KB rule agent as it is, undiscounted (with these two, under
+    // the previous recipe, rl-soft Small had R 0.31 against 0.34).
     discount: o.discount ?? (o.agent === 'rl-soft' ? 1 : 0.99),
     expertInformAfterHeard: o.expertInformAfterHeard ?? (o.agent === 'rl-soft' ? Infinity : 'usual'),
     expertAccess: o.expertAccess ?? (o.agent === 'rl-soft' ? 'soft' : 'none'),
@@ -243,6 +243,7 @@ export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions,
   const k = r.expertInformAfterHeard;
   if (!(k === 'usual' || k === Infinity || (Number.isInteger(k) && k >= 1))) throw new ConfigError(`expertInformAfterHeard must be 'usual', an integer ≥ 1 or Infinity, got ${String(k)}`);
   if (r.expertAccess !== 'none' && r.expertAccess !== 'hard' && r.expertAccess !== 'soft') throw new ConfigError(`expertAccess must be none, hard or soft, got '${String(r.expertAccess)}'`);
+  if (!(r.rmspropEps >= 0 && Number.isFinite(r.rmspropEps))) throw new ConfigError(`rmspropEps must be a number ≥ 0, got ${r.rmspropEps}`);
   if (!(r.discount > 0 && r.discount <= 1)) throw new ConfigError(`discount must be in (0, 1], got ${r.discount}`);
   return r;
 }
