@@ -64,14 +64,19 @@ function streamExamples(label: string, data: string, kb: string, o: AirReadOptio
   return { examples: airExamples(data, kb, { ...o, onBytes: bar.onBytes }), stop: bar.stop };
 }
 
+/** The `--data` and `--kb` flags of the verbs that read a data file with its KB file. */
+function dataAndKbFlags(c: Command): Command {
+  return c.requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data')).requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'));
+}
+
 export function registerAirdialogue(program: Command): void {
   const cmd = program.command('airdialogue').description(SUMMARY.airdialogue);
 
-  cmd
-    .command('logic')
-    .description('recompute every expected action from the two contexts and report agreement (streams the files: any size, one line in memory)')
-    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
-    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
+  dataAndKbFlags(
+    cmd
+      .command('logic')
+      .description('recompute every expected action from the two contexts and report agreement (streams the files: any size, one line in memory)'),
+  )
     .option('--json', 'print {"lines","agree","agreement"} as JSON')
     .action(
       action((o: { data: string; kb: string; json?: boolean }) => {
@@ -87,11 +92,11 @@ export function registerAirdialogue(program: Command): void {
       }),
     );
 
-  cmd
-    .command('score')
-    .description("score actions against expected actions (without --pred: the humans' actions, official human mode); streams the files: any size, one line in memory")
-    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
-    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
+  dataAndKbFlags(
+    cmd
+      .command('score')
+      .description("score actions against expected actions (without --pred: the humans' actions, official human mode); streams the files: any size, one line in memory"),
+  )
     .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action") (default: the humans\' actions)')
     .option('--json', 'print the scores as JSON')
     .action(
@@ -317,12 +322,12 @@ function registerLearned(cmd: Command): void {
       }),
     );
 
-  cmd
-    .command('eval')
-    .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue (streams the files)')
-    .requiredOption('--model <file>', 'model file written by `airdialogue train`')
-    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
-    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
+  dataAndKbFlags(
+    cmd
+      .command('eval')
+      .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue (streams the files)')
+      .requiredOption('--model <file>', 'model file written by `airdialogue train`'),
+  )
     .option('--max-dialogues <n>', 'dialogues evaluated: the first n lines of --data (default: all)', intFlag('--max-dialogues', 1))
     .option('--no-bleu', 'skip BLEU (greedy decoding of every turn)')
     .option('--json', 'print the report as JSON')
