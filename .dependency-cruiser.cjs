@@ -3,7 +3,8 @@
  * the folders of src/ in one strict order (LEVELS below: a folder imports only folders of lower
  * levels); generic layers import no testbed, server or CLI; testbeds import each other only where one
  * extends another (dstc6 → restaurant); the list of testbeds (src/testbeds/index.ts) is imported
- * only by the root API and the CLI; nothing imports the CLI; no import cycles.
+ * only by the root API, the CLI and the servers, which reach a testbed only through it and the
+ * descriptors; nothing imports the CLI; no import cycles.
  *
  * A testbed is a folder `src/testbeds/<name>/` (its descriptor: `<name>/testbed.ts`); the rules
  * name no testbed but the one extension, so adding a testbed needs no line here.
@@ -120,10 +121,10 @@ module.exports = {
       to: { path: '^src/(testbeds|serve|cli)/' },
     },
     {
-      name: 'only-the-root-and-the-cli-import-the-testbed-list',
+      name: 'only-the-root-the-cli-and-the-servers-import-the-testbed-list',
       severity: 'error',
-      comment: 'The list of testbeds (src/testbeds/index.ts) fills the registries; the root API and the CLI load it, everything else sees the registries.',
-      from: { pathNot: ['^src/index\\.ts$', '^src/cli/', '^src/testbeds/index\\.ts$', '^test/', '^bench/', '\\.test\\.ts$'] },
+      comment: 'The list of testbeds (src/testbeds/index.ts) fills the registries; the root API and the CLI load it, and the servers find a testbed\'s chat through it (its descriptor\'s `chat`); everything else sees the registries.',
+      from: { pathNot: ['^src/index\\.ts$', '^src/cli/', '^src/serve/', '^src/testbeds/index\\.ts$', '^test/', '^bench/', '\\.test\\.ts$'] },
       to: { path: '^src/testbeds/index\\.ts$' },
     },
     {
@@ -146,6 +147,20 @@ module.exports = {
       comment: 'A testbed words its episodes for a model through its LLM section (llm/prompts.ts), never through the LLM players.',
       from: { path: '^src/testbeds/' },
       to: { path: '^src/(serve|cli|evaluation)/|^src/llm/(agent|user)\\.ts$' },
+    },
+    {
+      name: 'serve-reaches-testbeds-through-their-descriptors',
+      severity: 'error',
+      comment: "serve/ (the servers for people) is generic: it finds a testbed's chat, and anything else of a testbed, through the testbeds' list and the descriptor type (src/testbeds/index.ts, src/testbeds/testbed.ts: the descriptor's `chat` and its lazy entry point), never by importing a testbed's folder.",
+      from: { path: '^src/serve/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/testbeds/', pathNot: '^src/testbeds/(index|testbed)\\.ts$' },
+    },
+    {
+      name: 'testbeds-know-no-http',
+      severity: 'error',
+      comment: "A testbed's chat declares its routes as data (`ChatRoute`, src/testbeds/testbed.ts) that serve/ mounts: no testbed imports the HTTP framework.",
+      from: { path: '^src/testbeds/' },
+      to: { path: '(^|/)node_modules/fastify/' },
     },
     {
       name: 'nothing-imports-cli',
@@ -178,8 +193,8 @@ module.exports = {
     {
       name: 'not-to-unresolvable',
       severity: 'error',
-      comment: "Every import resolves (examples import the package by its own name, resolved through package.json exports).",
-      from: {},
+      comment: "Every import resolves (examples import the package by its own name, resolved through package.json exports; a testbed's chat page imports the servers' shared dom.js by its URL, /dom.js, served from src/serve/web).",
+      from: { pathNot: '^src/testbeds/[^/]+/chat/web/' },
       to: { couldNotResolve: true, pathNot: '^dialogym(/|$)' },
     },
   ],

@@ -26,14 +26,13 @@ import { make, isToolCall, envPersonView, type Env, type EnvOptions, type Info, 
 import { sessionTurnLimit, withTurnLimit } from '../env/turn-limit.js';
 import { playEpisode } from '../env/episode.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../env/person.js';
-import { DialogymError, StateError } from '../core/errors.js';
+import { DialogymError, InputError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
 import { SILENCE, type UserTurn, type UserVoice } from '../agents/user-voice.js';
 import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
-import { InputError } from './session.js';
 
 /** The agent's per-reply limit when `agentTimeoutMs` is not given (ms; `evaluate --timeout`'s default). */
 export const DEFAULT_AGENT_TIMEOUT_MS = 5000;
