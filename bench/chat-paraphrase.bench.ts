@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBabiDialogs, readBabiKb } from '../src/formats/babi.js';
 import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
-import { setupBot } from '../src/serve/setup.js';
+import { setupBot } from '../src/testbeds/restaurant/chat/setup.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { trainHcn } from '../src/testbeds/restaurant/hcn/train.js';
 import { babiDir } from '../test/shared-data.js';

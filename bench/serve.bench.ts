@@ -35,11 +35,11 @@ import { MemN2N } from '../src/rankers/memn2n.js';
 import { argmax, isResponder, type ResponseModel } from '../src/rankers/ranker.js';
 import { resolveModel } from '../src/rankers/registry.js';
 import '../src/index.js'; // every testbed, loaded
-import { Session } from '../src/serve/session.js';
+import { Session } from '../src/testbeds/restaurant/chat/session.js';
 import { chatModelOf, explainRulesState, type ChatModel } from '../src/testbeds/restaurant/chat/chat-model.js';
 import type { ScoredCandidate } from '../src/testbeds/restaurant/chat/explanation.js';
 import { memn2nAttention } from '../src/rankers/memn2n-attention.js';
-import { setupBot } from '../src/serve/setup.js';
+import { setupBot } from '../src/testbeds/restaurant/chat/setup.js';
 import { babiDir, cliPath } from '../test/shared-data.js';
 import { RawHttpConnection, type RawResponse } from './raw-http.js';
 

@@ -5,31 +5,26 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
-import { setupBot, type BotSetup } from '../src/serve/setup.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
-import { AirChat } from '../src/serve/airdialogue-chat.js';
+import { defaultWebDir, serveChats, type ChatServer } from '../src/serve/server.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
+import { AirChat } from '../src/testbeds/airdialogue/chat/chat.js';
 import { scoreAction } from '../src/testbeds/airdialogue/scorer.js';
 import { saveAirModels } from '../src/testbeds/airdialogue/learned/train.js';
 import { cliPath } from './shared-data.js';
 import { tinyAirModels } from './airdialogue-chat-fixture.js';
 
 const models = tinyAirModels();
-let bot: BotSetup;
 let server: ChatServer;
 let clock = 0;
 let ids = 0;
 
 before(async () => {
-  bot = setupBot({ model: 'rules' });
-  server = createServer(bot.model, bot.kb, { logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir(), maxSessions: 3, idleMs: 1000, maxTextLength: 100, now: () => clock, newId: () => `s${++ids}` });
+  server = serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models, maxTextLength: 100 }) }], { logError: () => {}, webDir: defaultWebDir(), maxSessions: 3, idleMs: 1000, maxTextLength: 100, now: () => clock, newId: () => `s${++ids}` });
   await server.app.ready();
 });
 
 after(async () => {
   await server.close();
-  bot.close();
 });
 
 async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, raw?: string): Promise<{ status: number; json: any; type: string }> {
@@ -129,6 +124,12 @@ test('the page and its files are served with a content security policy', async (
   }
   const page = (await server.app.inject({ method: 'GET', url: '/airdialogue' })).body;
   assert.match(page, /<script type="module" src="\/airdialogue\.js"><\/script>/);
+  // The layout it shares with the env page (src/serve/web/chat.css) comes first, then its own sheet.
+  assert.match(page, /<link rel="stylesheet" href="\/chat\.css">\s*<link rel="stylesheet" href="\/airdialogue\.css">/);
+  const shared = await server.app.inject({ method: 'GET', url: '/chat.css' });
+  assert.equal(shared.statusCode, 200);
+  assert.match(String(shared.headers['content-type']), /^text\/css/);
+  assert.match(shared.body, /^#chat \{ flex: 3;/m);
   // The message box takes what the server keeps (maxTextLength 100 here, the file says 500).
   assert.match(page, /<input id="text"[^>]*maxlength="100"/);
 });

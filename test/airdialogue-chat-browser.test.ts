@@ -4,17 +4,16 @@
  * the context panel, the learned model's turns (the same as `AirChat` gives in process), the
  * action buttons and the score.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchChromium, noChromium } from './browser.js';
-import { createServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
-import { setupBot, type BotSetup } from '../src/serve/setup.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
-import { AirChat, describeAction } from '../src/serve/airdialogue-chat.js';
+import type { Page } from 'playwright-core';
+import { noChromium, serverInBrowser } from './browser.js';
+import { defaultWebDir, serveChats } from '../src/serve/server.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
+import { AirChat, describeAction } from '../src/testbeds/airdialogue/chat/chat.js';
 import { tinyAirModels } from './airdialogue-chat-fixture.js';
 
 /** The bit of the DOM the page function uses (this package compiles without DOM types). */
@@ -26,37 +25,17 @@ const skip = noChromium;
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-browser-'));
 const models = skip ? null : tinyAirModels();
-let bot: BotSetup;
-let server: ChatServer;
-let base = '';
-let context: BrowserContext;
-
-before(async () => {
-  if (skip || !models) return;
-  bot = setupBot({ model: 'rules' });
-  server = createServer(bot.model, bot.kb, { logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir() });
-  base = await server.listen(0, '127.0.0.1');
-  context = await launchChromium(tmp);
-});
-
-after(async () => {
-  if (skip) return;
-  await context?.close();
-  await server?.close();
-  bot?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const rig = serverInBrowser(tmp, skip || !models, () => serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models: models! }) }], { logError: () => {}, webDir: defaultWebDir() }));
 
 async function open(role: 'customer' | 'agent', seed: number): Promise<Page & { errors: string[] }> {
-  const page = (await context.newPage()) as Page & { errors: string[] };
+  const page = (await rig.context.newPage()) as Page & { errors: string[] };
   page.setDefaultTimeout(15_000);
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') page.errors.push(m.text());
   });
-  await page.goto(base + '/airdialogue');
+  await page.goto(rig.base + '/airdialogue');
   await page.waitForSelector('[data-testid=status][data-ready=true]');
   await page.fill('[data-testid=seed]', String(seed));
   await page.selectOption('[data-testid=role]', role); // a new dialogue in that role (the customer is selected at first)

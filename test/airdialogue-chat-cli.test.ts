@@ -9,7 +9,7 @@ import { airDir, cliPath } from './shared-data.js';
 import { tinyAirModelFile } from './airdialogue-chat-fixture.js';
 import { loadAirModels } from '../src/testbeds/airdialogue/learned/train.js';
 import { readAirDialogue } from '../src/formats/airdialogue.js';
-import { AirChat, contextOfExample, describeAction, describeScore } from '../src/serve/airdialogue-chat.js';
+import { AirChat, contextOfExample, describeAction, describeScore } from '../src/testbeds/airdialogue/chat/chat.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-chat-cli-'));
 const modelFile = tinyAirModelFile(join(tmp, 'air.dgm'));

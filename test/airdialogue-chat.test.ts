@@ -12,8 +12,8 @@ import { scoreAction } from '../src/testbeds/airdialogue/scorer.js';
 import { learnedAgent, learnedCustomer, learnedSelfPlay } from '../src/testbeds/airdialogue/learned/policy.js';
 import { tokenizeText } from '../src/testbeds/airdialogue/learned/tokens.js';
 import { synthesizeSplits } from '../src/testbeds/airdialogue/learned/data.js';
-import { AirChat, contextOfExample, describeIntent, describeKb, detokenize, normalizeUtterance, parseEndCommand } from '../src/serve/airdialogue-chat.js';
-import { InputError } from '../src/serve/session.js';
+import { AirChat, contextOfExample, describeIntent, describeKb, detokenize, normalizeUtterance, parseEndCommand } from '../src/testbeds/airdialogue/chat/chat.js';
+import { InputError } from '../src/core/errors.js';
 import { randomAirModels, tinyAirModels } from './airdialogue-chat-fixture.js';
 import type { AirModels } from '../src/testbeds/airdialogue/learned/train.js';
 

@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AirChat, describeAction, describeScore } from '../src/serve/airdialogue-chat.js';
-import { InputError } from '../src/serve/session.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
-import { defaultWebDir, serveWithoutRestaurant } from '../src/serve/server.js';
+import { AirChat, describeAction, describeScore } from '../src/testbeds/airdialogue/chat/chat.js';
+import { InputError } from '../src/core/errors.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
+import { defaultWebDir, serveChats } from '../src/serve/server.js';
 import { learnedAgent } from '../src/testbeds/airdialogue/learned/policy.js';
 import { loadAirModels } from '../src/testbeds/airdialogue/learned/train.js';
 import { scoreAction } from '../src/testbeds/airdialogue/scorer.js';
@@ -74,8 +74,7 @@ test('the REPL: /done playing the customer prints the agent\'s action, the expec
 });
 
 test('the API: POST …/finish gives what AirChat gives; playing the agent it is a one-line 400', async () => {
-  const server = serveWithoutRestaurant({ logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'air.dgm', webDir: defaultWebDir() });
+  const server = serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'air.dgm', models }) }], { logError: () => {}, webDir: defaultWebDir() });
   try {
     const post = async (url: string, payload?: object) => {
       const r = await server.app.inject({ method: 'POST', url, ...(payload ? { payload } : {}) });
@@ -101,8 +100,7 @@ test('the API: POST …/finish gives what AirChat gives; playing the agent it is
 });
 
 test('in a browser: "Ask the agent to finish" ends the dialogue with the agent\'s action and the score', { skip: noChromium, timeout: 120_000 }, async () => {
-  const server = serveWithoutRestaurant({ logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'air.dgm', webDir: defaultWebDir() });
+  const server = serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'air.dgm', models }) }], { logError: () => {}, webDir: defaultWebDir() });
   const base = await server.listen(0, '127.0.0.1');
   const context = await launchChromium(tmp);
   try {

@@ -27,7 +27,8 @@ import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import type { Ranker } from '../src/rankers/ranker.js';
 import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
 import type { AttentionSource } from '../src/testbeds/restaurant/chat/explanation.js';
-import { createServer, type ChatServer } from '../src/serve/server.js';
+import type { ChatServer } from '../src/serve/server.js';
+import { restaurantServer } from './chat-server.js';
 import { checkSchema } from '../src/formats/schema.js';
 import type { Responder } from '../src/rankers/ranker.js';
 
@@ -141,13 +142,13 @@ before(async () => {
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), kbFile);
   store = SqliteKbStore.open(kbFile);
   const kb = { store, dialect: store.dialect };
-  rulesServer = createServer(chatModelOf(createRulesBot()), kb, { maxTextLength: MAX_TEXT });
-  scriptServer = createServer(chatModelOf(scriptedBot()), kb);
+  rulesServer = restaurantServer(chatModelOf(createRulesBot()), kb, { maxTextLength: MAX_TEXT });
+  scriptServer = restaurantServer(chatModelOf(scriptedBot()), kb);
   const candidates = ['hello what can i help you with today', "i'm on it", 'any preference on a type of cuisine', 'where should it be'];
-  attnServer = createServer(chatModelOf(overlapRanker(), { candidates }), kb);
+  attnServer = restaurantServer(chatModelOf(overlapRanker(), { candidates }), kb);
   const hcn = trainTinyHcn(readBabiKb(join(babiDir, 'dialog-babi-kb-all.txt')).facts);
   hcnDev = hcn.dev;
-  hcnServer = createServer(chatModelOf(hcn.model), kb);
+  hcnServer = restaurantServer(chatModelOf(hcn.model), kb);
   context = await launchChromium(tmp);
 });
 

@@ -3,7 +3,8 @@
  * browser; `.ci/run` installs chromium with apt when it is missing). The flags keep chromium off
  * the network this machine does not have (background networking, component updates, sync).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
@@ -30,4 +31,33 @@ export async function pageWithErrors(context: BrowserContext): Promise<{ page: P
   const errors: string[] = [];
   page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
   return { page, errors };
+}
+
+/** A server a browser test opens. */
+export interface ListeningServer {
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<unknown>;
+}
+
+/**
+ * A browser test of one server: before the tests, `start()` makes the server, it listens on
+ * 127.0.0.1 (its address in `rig.base`) and chromium starts under `tmp` (`rig.context`); after
+ * them, both close and `tmp` is removed. Nothing starts or stops when `skip` is set.
+ */
+export function serverInBrowser(tmp: string, skip: unknown, start: () => ListeningServer | Promise<ListeningServer>): { readonly base: string; readonly context: BrowserContext } {
+  const rig = { base: '', context: undefined as unknown as BrowserContext };
+  let server: ListeningServer | undefined;
+  before(async () => {
+    if (skip) return;
+    server = await start();
+    rig.base = await server.listen(0, '127.0.0.1');
+    rig.context = await launchChromium(tmp);
+  });
+  after(async () => {
+    if (skip) return;
+    await rig.context?.close();
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  return rig;
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createRng } from '../src/core/rng.js';
 import { chatModelOf, type ChatModel } from '../src/testbeds/restaurant/chat/chat-model.js';
-import { Session } from '../src/serve/session.js';
+import { Session } from '../src/testbeds/restaurant/chat/session.js';
 import { generateRestaurants, MemoryKbStore } from '../src/testbeds/restaurant/kb.js';
 import { BABI_KB, restaurantsToKbFacts } from '../src/testbeds/restaurant/kb-dialects.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';

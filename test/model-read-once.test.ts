@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { readModelFile } from '../src/formats/model-file.js';
 import { saveModel, trainModel } from '../src/rankers/index.js';
 import { syntheticCandidates, syntheticDialogs } from '../src/rankers/testing/synthetic.js';
-import { setupBot } from '../src/serve/setup.js';
+import { setupBot } from '../src/testbeds/restaurant/chat/setup.js';
 import { cliPath } from './shared-data.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-read-once-'));

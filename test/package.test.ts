@@ -97,7 +97,7 @@ test('npm pack → npm install <tarball> (no native build) → import { make, ch
     assert.ok(files.includes('LICENSE'), 'LICENSE missing from the tarball');
     assert.ok(files.some((f) => f.startsWith('policies/infobot/')), 'default policies missing from the tarball');
     for (const p of ['restaurant', 'dstc6', 'airdialogue', 'infobot', 'user-restaurant', 'user-airdialogue']) assert.ok(files.includes(`prompts/${p}.md`), `prompts/${p}.md missing from the tarball`);
-    assert.ok(files.includes('src/serve/web/index.html'), 'web UI missing from the tarball');
+    for (const f of ['src/serve/web/dom.js', 'src/testbeds/restaurant/chat/web/index.html', 'src/testbeds/airdialogue/chat/web/airdialogue.html']) assert.ok(files.includes(f), `web UI missing from the tarball: ${f}`);
     assert.ok(files.includes('dist/src/index.d.ts'), 'type declarations missing from the tarball');
     assert.ok(!files.some((f) => f.startsWith('dist/test/') || f.startsWith('dist/bench/')), 'the tarball ships tests or benchmarks');
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../src/testbeds/restaurant/chat/chat-model.js';
-import { Session, type SessionKb } from '../src/serve/session.js';
+import { Session, type SessionKb } from '../src/testbeds/restaurant/chat/session.js';
 import { FormatError } from '../src/core/errors.js';
 import { repoRoot } from './shared-data.js';
 

@@ -9,9 +9,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, defaultWebDir, serveWithoutRestaurant, type ChatServer } from '../src/serve/server.js';
-import { setupBot } from '../src/serve/setup.js';
-import { registerAirDialogueRoutes } from '../src/serve/airdialogue-routes.js';
+import { defaultWebDir, serveChats, type ChatServer } from '../src/serve/server.js';
+import { restaurantServer } from './chat-server.js';
+import { setupBot } from '../src/testbeds/restaurant/chat/setup.js';
+import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
 import { tinyAirModelFile, tinyAirModels } from './airdialogue-chat-fixture.js';
 import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { cli, oneLineError } from './cli.js';
@@ -27,8 +28,7 @@ async function get(server: ChatServer, method: 'GET' | 'POST' | 'DELETE', url: s
 }
 
 test('no restaurant model: / redirects to /airdialogue, the restaurant API is a one-line JSON 404, the AirDialogue chat works', async () => {
-  const server = serveWithoutRestaurant({ logError: () => {} });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir() });
+  const server = serveChats([{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models }) }], { logError: () => {}, webDir: defaultWebDir() });
   try {
     for (const url of ['/', '/index.html']) {
       const r = await get(server, 'GET', url);
@@ -55,15 +55,14 @@ test('no restaurant model: / redirects to /airdialogue, the restaurant API is a 
 
 test('both hosted: /api/health gives the AirDialogue page, /api/airdialogue the restaurant page; each page has the link', async () => {
   const bot = setupBot({ model: 'rules' });
-  const server = createServer(bot.model, bot.kb, { logError: () => {}, airdialogue: true });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir(), restaurant: true });
+  const server = restaurantServer(bot.model, bot.kb, { logError: () => {}, webDir: defaultWebDir() }, [{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models }) }]);
   try {
     assert.equal((await get(server, 'GET', '/api/health')).json.airdialogue, '/airdialogue');
     assert.equal((await get(server, 'GET', '/api/airdialogue')).json.restaurant, '/');
     assert.match((await get(server, 'GET', '/')).body, /<a id="air-link" href="\/airdialogue"[^>]*hidden>/);
     assert.match((await get(server, 'GET', '/airdialogue')).body, /<a id="restaurant-link" href="\/"[^>]*hidden>/);
     // A restaurant server alone does not announce the page.
-    const alone = createServer(bot.model, bot.kb, { logError: () => {} });
+    const alone = restaurantServer(bot.model, bot.kb, { logError: () => {} });
     assert.equal((await get(alone, 'GET', '/api/health')).json.airdialogue, undefined);
     await alone.close();
   } finally {
@@ -112,8 +111,7 @@ test('dialogym serve --airdialogue without --model serves the AirDialogue chat; 
 
 test('in a browser: the restaurant page links to /airdialogue and back when both are hosted', { skip: noChromium, timeout: 120_000 }, async () => {
   const bot = setupBot({ model: 'rules' });
-  const server = createServer(bot.model, bot.kb, { logError: () => {}, airdialogue: true });
-  registerAirDialogueRoutes(server.app, models, { modelName: 'tiny.dgm', webDir: defaultWebDir(), restaurant: true });
+  const server = restaurantServer(bot.model, bot.kb, { logError: () => {}, webDir: defaultWebDir() }, [{ testbed: 'airdialogue', chat: airChatBackend({ model: 'tiny.dgm', models }) }]);
   const base = await server.listen(0, '127.0.0.1');
   const context = await launchChromium(tmp);
   try {

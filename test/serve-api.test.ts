@@ -10,7 +10,8 @@ import { babiDir, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
-import { createServer, type ChatServer } from '../src/serve/server.js';
+import type { ChatServer } from '../src/serve/server.js';
+import { restaurantServer } from './chat-server.js';
 
 const skip = skipUnless(babiDir) || skipUnlessSqlite();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-api-'));
@@ -26,7 +27,7 @@ before(async () => {
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), kbFile);
   kbHash = sha(kbFile);
   store = SqliteKbStore.open(kbFile);
-  server = createServer(chatModelOf(createRulesBot()), { store, dialect: store.dialect }, { bodyLimit: 1024, maxTextLength: 200, maxSessions: 5, logError: () => {} });
+  server = restaurantServer(chatModelOf(createRulesBot()), { store, dialect: store.dialect }, { bodyLimit: 1024, maxTextLength: 200, maxSessions: 5, logError: () => {} });
   base = await server.listen(0, '127.0.0.1');
 });
 

@@ -11,7 +11,10 @@ import { babiDir, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { importKbFile, SqliteKbStore } from '../src/testbeds/restaurant/kb-sqlite.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { chatModelOf } from '../src/testbeds/restaurant/chat/chat-model.js';
-import { createServer, serveBackend, sessionOptionsOf, type ChatServer, type ServerOptions } from '../src/serve/server.js';
+import { serveChats, type ChatServer, type ServerOptions } from '../src/serve/server.js';
+import { restaurantChat } from '../src/testbeds/restaurant/chat/backend.js';
+import type { ChatBackend } from '../src/testbeds/testbed.js';
+import { restaurantServer } from './chat-server.js';
 import { startWorkerPool } from '../src/serve/worker-pool.js';
 
 const skip = skipUnless(babiDir) || skipUnlessSqlite();
@@ -20,6 +23,7 @@ const kbFile = join(tmp, 'kb.sqlite');
 let store: SqliteKbStore;
 let pooled: ChatServer;
 let local: ChatServer;
+let pooledChat: ChatBackend | undefined;
 let pooledBase = '';
 let localBase = '';
 const opts: ServerOptions = { maxSessions: 4, maxTextLength: 200, logError: () => {} };
@@ -28,18 +32,22 @@ before(async () => {
   if (skip) return;
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), kbFile);
   store = SqliteKbStore.open(kbFile);
-  local = createServer(chatModelOf(createRulesBot()), { store, dialect: store.dialect }, opts);
+  local = restaurantServer(chatModelOf(createRulesBot()), { store, dialect: store.dialect }, opts);
   localBase = await local.listen(0, '127.0.0.1');
-  const pool = await startWorkerPool({ workers: 2, setup: { model: 'rules', kb: kbFile }, session: sessionOptionsOf(opts), store: { maxSessions: 4 } });
-  assert.equal(pool.model, 'rules');
-  pooled = serveBackend(pool, { model: 'rules', dialect: 'babi' }, opts);
+  // As `serve --model rules --kb … --workers 2`: this thread opens the chat too (GET /api/kb, /api/health), each worker its own.
+  const options = { model: 'rules', kb: kbFile, maxTextLength: 200 };
+  const pool = await startWorkerPool({ workers: 2, testbed: 'restaurant', options, store: { maxSessions: 4 } });
+  pooledChat = restaurantChat.open(options);
+  pooled = serveChats([{ testbed: 'restaurant', chat: pooledChat, sessions: pool }], opts);
   pooledBase = await pooled.listen(0, '127.0.0.1');
+  assert.equal(((await call(pooledBase, 'GET', '/api/health')).json as { model: string }).model, 'rules');
 });
 
 after(async () => {
   if (skip) return;
   await pooled?.close();
   await local?.close();
+  pooledChat?.close();
   store?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -92,5 +100,5 @@ test('workers: bad requests keep their statuses; capacity is shared across worke
 });
 
 test('workers: a setup error (unknown model) is reported, no worker left running', { skip, timeout: 60_000 }, async () => {
-  await assert.rejects(startWorkerPool({ workers: 2, setup: { model: 'nosuchmodel', kb: kbFile }, session: {}, store: {} }), /nosuchmodel/);
+  await assert.rejects(startWorkerPool({ workers: 2, testbed: 'restaurant', options: { model: 'nosuchmodel', kb: kbFile }, store: {} }), /nosuchmodel/);
 });

@@ -5,38 +5,25 @@
  * horizontal scroll at 390 px, the two runs beside each other at 1280 and stacked at 390) and a
  * screenshot of each view is written (to $DIALOGYM_SCREENSHOTS when set).
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchChromium, noChromium } from './browser.js';
-import { createViewServer, readTranscripts, type ViewServer } from '../src/serve/view.js';
+import type { Page } from 'playwright-core';
+import { noChromium, serverInBrowser } from './browser.js';
+import { createViewServer, readTranscripts } from '../src/serve/view.js';
 import { writeViewFolder } from './view-fixture.js';
 
 const skip = noChromium;
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-view-browser-'));
 const shots = process.env.DIALOGYM_SCREENSHOTS ?? join(tmp, 'shots');
-let server: ViewServer;
-let base = '';
-let context: BrowserContext;
 let bad: string;
 
-before(async () => {
-  if (skip) return;
+const rig = serverInBrowser(tmp, skip, async () => {
   mkdirSync(shots, { recursive: true });
   bad = (await writeViewFolder(join(tmp, 'results'))).bad;
-  server = createViewServer(join(tmp, 'results'), { logError: () => {} });
-  base = await server.listen(0, '127.0.0.1');
-  context = await launchChromium(tmp);
-});
-
-after(async () => {
-  if (skip) return;
-  await context?.close();
-  await server?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  return createViewServer(join(tmp, 'results'), { logError: () => {} });
 });
 
 interface Dom {
@@ -44,14 +31,14 @@ interface Dom {
 }
 
 async function open(hash: string, width: number): Promise<Page & { errors: string[] }> {
-  const page = (await context.newPage()) as Page & { errors: string[] };
+  const page = (await rig.context.newPage()) as Page & { errors: string[] };
   await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
   page.setDefaultTimeout(15_000);
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('console', (m) => void (m.type() === 'error' && page.errors.push(m.text())));
-  page.on('request', (r) => void (!r.url().startsWith(base) && page.errors.push(`external request: ${r.url()}`)));
-  await page.goto(`${base}/${hash}`);
+  page.on('request', (r) => void (!r.url().startsWith(rig.base) && page.errors.push(`external request: ${r.url()}`)));
+  await page.goto(`${rig.base}/${hash}`);
   await page.waitForSelector('body[data-ready=true]');
   return page;
 }

@@ -231,6 +231,18 @@ export class StateError extends DialogymError {}
 export class InvalidActionError extends DialogymError {}
 
 /**
+ * Bad input from a person in a chat (a message that is empty once normalised, not a string, an
+ * action the dialogue does not allow): a server answers HTTP 400 with its message, a REPL prints it.
+ */
+export class InputError extends DialogymError {}
+
+/** A chat's session that is unknown or expired (a server answers HTTP 404). */
+export class SessionNotFoundError extends DialogymError {}
+
+/** A chat server holds as many sessions as it may (HTTP 503: try again later). */
+export class CapacityError extends DialogymError {}
+
+/**
  * A broken internal invariant (mismatched shapes, a simulator with nothing to propose): a bug in
  * dialogym or in code plugged into it, never the user's input. The CLI says so and exits with 70.
  *

@@ -4,7 +4,7 @@ import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type EncodedInput } from './embeddings.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
-import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
+import { fitMiniBatches, miniBatchBasics, type FitHooks, type FitResult } from '../train/loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 import { buildVocab } from './memn2n-train.js';
 import { SparseSgd, TouchedRows } from '../nn/sparse-rows.js';
@@ -74,20 +74,13 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
     return { x: bag.ids, counts: bag.counts, slots: enc.slots };
   });
   const k = Math.min(o.negatives, n - 1);
-  const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
-  const order = examples.map((_, i) => i);
   const tables = o.sparse && o.optimizer === 'sgd' ? model.params.map((p) => new TouchedRows(p)) : undefined;
   const [rowsA, rowsB] = tables ? [tables[0] as TouchedRows, (tables[1] ?? tables[0]) as TouchedRows] : [];
   const shared = o.sharedNegatives ? new SharedNegativesBatch(model, cand, k, o.margin, rowsA && rowsB ? { A: rowsA, B: rowsB } : undefined) : undefined;
   const target = (j: number): number => (examples[j] as { target: number }).target;
   const result = fitMiniBatches(
     {
-      rng,
-      order,
-      batchSize: o.batchSize,
-      params: model.params,
-      optimizer: opt,
-      maxGradNorm: o.maxGradNorm,
+      ...miniBatchBasics(model, rng, examples.length, o, o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr)),
       ...(shared
         ? {
             beforeBatch: (batch: readonly number[], r: Rng) => shared.begin(batch.map(target), r),
@@ -115,7 +108,6 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
       ...(tables ? { sparse: new SparseSgd(o.lr, tables, []) } : {}),
       afterStep: () => model.touch(),
       evaluate: () => devAccuracy(model, data.dev, data.candidates),
-      touch: () => model.touch(),
     },
     { epochs: o.epochs, patience: o.patience },
     hooks,

@@ -17,7 +17,7 @@ import { marginRanking } from '../nn/losses.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
-import { ConfigError } from '../core/errors.js';
+import { BowRanker } from './bow-ranker.js';
 
 /**
  * Configuration of an {@link Embeddings} ranker (defaults in `EMBEDDINGS_DEFAULTS`).
@@ -97,25 +97,20 @@ export interface EncodedInput {
  * const scores = model.rank([{ speaker: 'user', text: 'hi' }], candidates); // untrained: random scores
  * ```
  */
-export class Embeddings implements Ranker {
+export class Embeddings extends BowRanker<CandEntry> implements Ranker {
   readonly name: string;
   readonly A: Param;
   readonly B: Param;
   readonly params: Param[];
   private readonly enc: EncodeCache;
   private readonly typeIds = new Map<string, number>();
-  private version = 0;
-  /** KB types for match features (replace with `useKb`). */
-  kb: KbTypes | undefined;
-  private cands = new WeakMap<readonly string[], CandEntry>();
 
   constructor(
     readonly config: EmbeddingsConfig,
     readonly vocab: WordVocab,
     kb: KbTypes | undefined,
   ) {
-    this.kb = kb;
-    if (config.matchType && !kb) throw new ConfigError('embeddings: match-type features need KB types');
+    super('embeddings', config.matchType, kb);
     if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
     this.A = param('A', [vocab.size, config.dim]);
     this.B = config.shareAB ? this.A : param('B', [vocab.size, config.dim]);
@@ -127,17 +122,6 @@ export class Embeddings implements Ranker {
   init(rng: Rng, sd = 0.1): void {
     for (const p of this.params) initNormal(p, rng.fork(p.name), sd);
     this.touch();
-  }
-
-  /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
-  useKb(kb: KbTypes): void {
-    if (!this.config.matchType) return;
-    this.kb = kb;
-    this.cands = new WeakMap();
-  }
-
-  touch(): void {
-    this.version++;
   }
 
   /**
@@ -156,22 +140,18 @@ export class Embeddings implements Ranker {
     return this.config.input === 'history' ? cand.history.inputIds() : this.enc.encode(inputText(history, 'last'));
   }
 
-  candidates(list: readonly string[]): CandEntry {
-    let e = this.cands.get(list);
-    if (!e) {
-      const kernel = WasmMatVec.create(list.length, this.config.dim, true);
-      const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true);
-      const history = new HistoryState(this.vocab, index, { words: this.config.input === 'history', bigrams: this.config.bigrams === true, match: this.config.matchType });
-      const typeRow = Int32Array.from(index.typeNames, (t) => this.typeIds.get(t) ?? -1);
-      e = { index, matrix: kernel ? kernel.data : new Float32Array(list.length * this.config.dim), version: -1, kernel, history, typeRow, typesOut: new Int32Array(index.typeNames.length) };
-      this.cands.set(list, e);
-    }
-    if (e.version !== this.version) {
-      const d = this.config.dim;
-      e.index.ids.forEach((ids, c) => bagSum(this.B.data, d, ids, e!.matrix, c * d));
-      e.version = this.version;
-    }
-    return e;
+  protected prepare(list: readonly string[]): CandEntry {
+    const kernel = WasmMatVec.create(list.length, this.config.dim, true);
+    const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined, this.config.bigrams === true);
+    const history = new HistoryState(this.vocab, index, { words: this.config.input === 'history', bigrams: this.config.bigrams === true, match: this.config.matchType });
+    const typeRow = Int32Array.from(index.typeNames, (t) => this.typeIds.get(t) ?? -1);
+    return { index, matrix: kernel ? kernel.data : new Float32Array(list.length * this.config.dim), version: -1, kernel, history, typeRow, typesOut: new Int32Array(index.typeNames.length) };
+  }
+
+  /** B·Φ(y) for every candidate. */
+  protected refresh(e: CandEntry): void {
+    const d = this.config.dim;
+    e.index.ids.forEach((ids, c) => bagSum(this.B.data, d, ids, e.matrix, c * d));
   }
 
   /**

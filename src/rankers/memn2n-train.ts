@@ -10,7 +10,7 @@ import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from './memn
 import { WordVocab } from './word-vocab.js';
 import { responseExamples, historyOf } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
-import { fitMiniBatches, type FitHooks, type FitResult } from '../train/loop.js';
+import { fitMiniBatches, miniBatchBasics, type FitHooks, type FitResult } from '../train/loop.js';
 import { BackgroundEvaluator } from './evaluate-responses.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
 import { RareWordIndex, SampledBatch, historyWords, type SampledExample } from './memn2n-sampled.js';
@@ -97,19 +97,11 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   const sampled = o.negatives > 0;
   // The sampled path reads the history's words as ids (`historyWords`), not as the strings of `Encoded.context`.
   const encoded: Encoded[] = examples.map((e) => model.encode(historyOf(e), !sampled));
-  const opt = o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr);
-  const order = examples.map((_, i) => i);
   const background = o.evalWorker && data.dev.length > 0 ? new BackgroundEvaluator(data.dev, data.candidates) : undefined;
   const common = {
-    rng,
-    order,
-    batchSize: o.batchSize,
-    params: model.params,
-    optimizer: opt,
-    maxGradNorm: o.maxGradNorm,
+    ...miniBatchBasics(model, rng, examples.length, o, o.optimizer === 'adam' ? adam(o.lr) : sgd(o.lr)),
     afterStep: () => model.touch(),
     evaluate: () => devAccuracy(model, data.dev, data.candidates),
-    touch: () => model.touch(),
     ...(background ? { startEvaluate: () => background.start(model) } : {}),
   };
   try {

@@ -17,7 +17,8 @@ import { Wasm32Matrix, WasmBagTable } from '../nn/wasm.js';
 import { initNormal, param, type Param } from '../nn/params.js';
 import type { ModelFileContent } from '../formats/model-file.js';
 import { bowModelFromFile, bowModelToFile } from './bow-model-file.js';
-import { ConfigError, InternalError } from '../core/errors.js';
+import { BowRanker } from './bow-ranker.js';
+import { InternalError } from '../core/errors.js';
 
 /**
  * Configuration of a {@link MemN2N} ranker (defaults in `MEMN2N_DEFAULTS`).
@@ -118,7 +119,7 @@ export interface HopsWorkspace {
  * const scores = model.rank([{ speaker: 'user', text: 'italian food in rome' }], candidates);
  * ```
  */
-export class MemN2N implements Ranker {
+export class MemN2N extends BowRanker<CandEntry> implements Ranker {
   readonly name: string;
   readonly A: Param;
   readonly R: Param;
@@ -128,11 +129,6 @@ export class MemN2N implements Ranker {
   private readonly speakerIds: Record<'user' | 'bot' | 'kb', number>;
   private readonly timeIds: number[];
   private readonly typeIds = new Map<string, number>();
-  /** Bumped whenever parameters change (invalidates cached candidate matrices). */
-  private version = 0;
-  /** KB types for match features (replace with `useKb`). */
-  kb: KbTypes | undefined;
-  private cands = new WeakMap<readonly string[], CandEntry>();
   /** Candidates whose score gradient is below this are skipped in backward (0 = exact). */
   skipBelow = 1e-9;
   /**
@@ -152,8 +148,7 @@ export class MemN2N implements Ranker {
     readonly vocab: WordVocab,
     kb: KbTypes | undefined,
   ) {
-    this.kb = kb;
-    if (config.matchType && !kb) throw new ConfigError('memn2n: match-type features need KB types');
+    super('memn2n', config.matchType, kb);
     for (const w of Object.values(SPEAKER)) vocab.add(w);
     for (let k = 0; k < config.memorySize; k++) vocab.add(timeWord(k));
     if (config.matchType && kb) for (const t of kb.types) this.typeIds.set(t, vocab.add(KbTypes.featureWord(t)));
@@ -179,18 +174,6 @@ export class MemN2N implements Ranker {
     const d = this.config.dim;
     for (let i = 0; i < d; i++) this.R.data[i * d + i] = (this.R.data[i * d + i] as number) + 1;
     this.touch();
-  }
-
-  /** Uses other KB types for match features (e.g. a test set's KB); types unseen in training are ignored. */
-  useKb(kb: KbTypes): void {
-    if (!this.config.matchType) return;
-    this.kb = kb;
-    this.cands = new WeakMap();
-  }
-
-  /** Call after changing parameters in place. */
-  touch(): void {
-    this.version++;
   }
 
   /**
@@ -226,23 +209,19 @@ export class MemN2N implements Ranker {
     return { query, mems, memIds, context };
   }
 
-  /** The candidate list prepared, with W·Φ(y) for every candidate (cached until weights change). */
-  candidates(list: readonly string[]): CandEntry {
-    let e = this.cands.get(list);
-    if (!e) {
-      const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined);
-      const kernel = this.config.dim === 32 ? Wasm32Matrix.create(list.length, { ids: index.ids, vocabRows: this.W.data.length / 32 }) : undefined;
-      const matrix = kernel ? kernel.data : new Float32Array(list.length * this.config.dim);
-      e = { index, matrix, version: -1, kernel };
-      this.cands.set(list, e);
-    }
-    if (e.version !== this.version) {
-      const d = this.config.dim;
-      if (e.kernel && !this.referenceKernels) e.kernel.sumRows(this.W.data);
-      else e.index.ids.forEach((ids, c) => (this.referenceKernels ? bagSumGeneric : bagSum)(this.W.data, d, ids, e!.matrix, c * d));
-      e.version = this.version;
-    }
-    return e;
+  /** A candidate list prepared (`candidates` keeps it, with W·Φ(y) for every candidate, until weights change). */
+  protected prepare(list: readonly string[]): CandEntry {
+    const index = new CandidateIndex(list, this.vocab, this.config.matchType ? this.kb : undefined);
+    const kernel = this.config.dim === 32 ? Wasm32Matrix.create(list.length, { ids: index.ids, vocabRows: this.W.data.length / 32 }) : undefined;
+    const matrix = kernel ? kernel.data : new Float32Array(list.length * this.config.dim);
+    return { index, matrix, version: -1, kernel };
+  }
+
+  /** W·Φ(y) for every candidate. */
+  protected refresh(e: CandEntry): void {
+    const d = this.config.dim;
+    if (e.kernel && !this.referenceKernels) e.kernel.sumRows(this.W.data);
+    else e.index.ids.forEach((ids, c) => (this.referenceKernels ? bagSumGeneric : bagSum)(this.W.data, d, ids, e.matrix, c * d));
   }
 
   /**

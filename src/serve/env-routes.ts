@@ -23,16 +23,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { StateError } from '../core/errors.js';
+import { CapacityError, InputError, SessionNotFoundError, StateError } from '../core/errors.js';
 import type { EnvOptions, ToolCall } from '../env/env.js';
 import type { AgentTransport } from '../agents/agent.js';
-import type { UserVoice } from '../evaluation/user-voice.js';
+import type { UserVoice } from '../agents/user-voice.js';
 import type { EpisodeRecord } from '../evaluation/evaluate.js';
-import { SessionNotFoundError } from './backend.js';
 import { EnvSession, type SessionState } from './env-session.js';
 import { RequestError } from './http.js';
-import { InputError } from './session.js';
-import { CapacityError } from './sessions.js';
 import { withTextLimit } from './web-page.js';
 
 /** Options of {@link registerEnvRoutes}. */

@@ -1,43 +1,38 @@
 /**
- * A worker thread holding some of the server's sessions (see `worker-pool.ts`): on its first
- * request (`init`) it loads the model and opens the KB itself (`setupBot`), then answers the
- * pool's requests one at a time. Replies are JSON texts serialised here, so the main thread only
- * writes them out.
+ * A worker thread holding some of a chat's sessions (see `worker-pool.ts`): on its first request
+ * (`init`) it opens the chat itself (`openChat`: its testbed's descriptor's `chat` with the same
+ * plain options, e.g. the restaurant's model and KB), then answers the pool's requests one at a
+ * time. Answers are JSON texts serialised here, so the main thread only writes them out.
  */
 import { workerData } from 'node:worker_threads';
 import { poolTask } from '../core/pool-worker.js';
-import { SessionNotFoundError } from './backend.js';
-import { SessionStore } from './sessions.js';
-import { setupBot, type BotSetupOptions } from './setup.js';
-import type { SessionOptions } from './session.js';
-import type { SessionStoreOptions } from './sessions.js';
+import { openChat } from './chat-routes.js';
+import { ChatSessions, type SessionStoreOptions } from './chat-sessions.js';
 
 export interface WorkerInit {
-  readonly setup: BotSetupOptions;
-  readonly session: SessionOptions;
+  /** The testbed whose chat the workers open. */
+  readonly testbed: string;
+  /** The options of its chat (plain data: `ChatEntry.open`). */
+  readonly options: unknown;
   readonly store: Pick<SessionStoreOptions, 'maxSessions' | 'idleMs'>;
 }
 
 export type WorkerRequest =
-  | { readonly op: 'init' | 'create' | 'size' | 'sweep' | 'clear' }
-  | { readonly op: 'send'; readonly id: string; readonly text: string }
-  | { readonly op: 'transcript' | 'delete'; readonly id: string };
+  | { readonly op: 'init' | 'size' | 'sweep' | 'clear' }
+  | { readonly op: 'create'; readonly prefix: string; readonly body: unknown }
+  | { readonly op: 'answer'; readonly id: string; readonly name: string; readonly body: unknown }
+  | { readonly op: 'delete'; readonly id: string };
 
 const init = workerData as WorkerInit;
-let store: SessionStore | undefined;
-let model = '';
+let store: ChatSessions | undefined;
 
-export default poolTask<WorkerRequest, string | number | boolean>((m) => {
-  if (!store) {
-    const bot = setupBot(init.setup);
-    store = new SessionStore(bot.model, bot.kb, init.session, init.store);
-    model = bot.model.name;
-  }
+export default poolTask<WorkerRequest, string | number | boolean>(async (m) => {
+  store ??= new ChatSessions(await openChat(init.testbed, init.options), init.store);
   switch (m.op) {
     case 'init':
-      return model;
+      return true;
     case 'create':
-      return store.create().id;
+      return JSON.stringify(store.create(m.body, m.prefix).conversation.opened());
     case 'size':
       return store.size;
     case 'sweep':
@@ -47,11 +42,7 @@ export default poolTask<WorkerRequest, string | number | boolean>((m) => {
       return true;
     case 'delete':
       return store.delete(m.id);
-    case 'send':
-    case 'transcript': {
-      const s = store.get(m.id);
-      if (!s) throw new SessionNotFoundError(m.id);
-      return JSON.stringify(m.op === 'send' ? s.send(m.text) : s.transcript());
-    }
+    case 'answer':
+      return JSON.stringify(store.get(m.id).answer(m.name, m.body));
   }
 });

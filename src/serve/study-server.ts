@@ -41,7 +41,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ConfigError, InvalidActionError, StateError } from '../core/errors.js';
+import { ConfigError, InputError, InvalidActionError, StateError } from '../core/errors.js';
 import { make, type ToolCall } from '../env/env.js';
 import type { GoalCard } from '../env/person.js';
 import type { AgentTransport } from '../agents/agent.js';
@@ -51,7 +51,6 @@ import type { AgentSpec } from '../study/config.js';
 import { openStudyAgent } from '../study/agents.js';
 import { MAX_TURN_CHARS, type StudyStore } from '../study/store.js';
 import { EnvSession, personViewOf, type SessionState, type SessionTurn } from './env-session.js';
-import { InputError } from './session.js';
 import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
 import { defaultWebDir } from './server.js';
 import { withTextLimit } from './web-page.js';

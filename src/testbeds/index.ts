@@ -4,8 +4,8 @@
  * generic registries from it — the LLM sections (`declareLlmSection`, src/llm/prompts.ts), `envs` (each testbed's ids, declared at once, their code imported when
  * loaded), the runs (`declareRuns`: what `loadRun` and `dialogym merge` find), `agents` (the agent families, which play the environments of the testbeds that name
  * them) and `models` — so the agents registry and the servers see every testbed without knowing
- * any. Nothing registers itself when imported. Only this module, `src/index.ts` and `src/cli/`
- * import the list (`.dependency-cruiser.cjs`).
+ * any. Nothing registers itself when imported. Only this module, `src/index.ts`, `src/cli/` and
+ * `src/serve/` (a testbed's chat: its descriptor's `chat`) import the list (`.dependency-cruiser.cjs`).
  */
 import { ConfigError } from '../core/errors.js';
 import { declareEnvs, envs, loadEnv } from '../env/env.js';

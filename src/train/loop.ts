@@ -280,6 +280,29 @@ export interface MiniBatchTraining extends Omit<MiniBatchEpoch, 'rng' | 'onBatch
 }
 
 /**
+ * The part of a `MiniBatchTraining` every trainer of one model sets the same way: its `count`
+ * examples visited by index (shuffled each epoch from `rng`), the model's parameters, the batch
+ * size and gradient clip of its options, `optimizer`, and the model's `touch` after a restore.
+ */
+export function miniBatchBasics(
+  model: { readonly params: readonly Param[]; touch(): void },
+  rng: Rng,
+  count: number,
+  o: { readonly batchSize: number; readonly maxGradNorm: number },
+  optimizer: Optimizer,
+): Pick<MiniBatchTraining, 'rng' | 'order' | 'batchSize' | 'params' | 'optimizer' | 'maxGradNorm' | 'touch'> {
+  return {
+    rng,
+    order: Array.from({ length: count }, (_, i) => i),
+    batchSize: o.batchSize,
+    params: model.params,
+    optimizer,
+    maxGradNorm: o.maxGradNorm,
+    touch: () => model.touch(),
+  };
+}
+
+/**
  * Trains with mini-batch epochs and keeps the best epoch on dev: the loop every supervised model
  * (embeddings, MemN2N, HCN) shares; the trainer gives only its example loss and its hooks.
  */

@@ -1,6 +1,6 @@
 /**
  * `dialogym airdialogue chat --model m.dgm --role customer|agent [--seed n] [--ood k] [--data d --kb k --line n]`:
- * talk to the learned AirDialogue models in the terminal (`serve/airdialogue-repl.ts`). Registered
+ * talk to the learned AirDialogue models in the terminal (`testbeds/airdialogue/chat/repl.ts`). Registered
  * on the `airdialogue` verb from the CLI manifest beside `airdialogue.ts`.
  */
 import type { Command } from 'commander';
@@ -43,8 +43,8 @@ export function registerAirdialogueChat(program: Command): void {
         const { loadAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { airExamples } = await import('../../formats/airdialogue.js');
         const { lineOffset } = await import('../../core/files.js');
-        const { AirChat, contextOfExample } = await import('../../serve/airdialogue-chat.js');
-        const { runAirRepl } = await import('../../serve/airdialogue-repl.js');
+        const { AirChat, contextOfExample } = await import('../../testbeds/airdialogue/chat/chat.js');
+        const { runAirRepl } = await import('../../testbeds/airdialogue/chat/repl.js');
         const models = loadAirModels(o.model);
         // The contexts of a data file: line --line first, then the next ones, back to line 1 at the end. Only the lines
         // played are parsed; line n is found by scanning both files for newlines (the full KB file is 2.8 GB).

@@ -64,14 +64,19 @@ function streamExamples(label: string, data: string, kb: string, o: AirReadOptio
   return { examples: airExamples(data, kb, { ...o, onBytes: bar.onBytes }), stop: bar.stop };
 }
 
+/** The `--data` and `--kb` flags of the verbs that read a data file with its KB file. */
+function dataAndKbFlags(c: Command): Command {
+  return c.requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data')).requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'));
+}
+
 export function registerAirdialogue(program: Command): void {
   const cmd = program.command('airdialogue').description(SUMMARY.airdialogue);
 
-  cmd
-    .command('logic')
-    .description('recompute every expected action from the two contexts and report agreement (streams the files: any size, one line in memory)')
-    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
-    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
+  dataAndKbFlags(
+    cmd
+      .command('logic')
+      .description('recompute every expected action from the two contexts and report agreement (streams the files: any size, one line in memory)'),
+  )
     .option('--json', 'print {"lines","agree","agreement"} as JSON')
     .action(
       action((o: { data: string; kb: string; json?: boolean }) => {
@@ -87,11 +92,11 @@ export function registerAirdialogue(program: Command): void {
       }),
     );
 
-  cmd
-    .command('score')
-    .description("score actions against expected actions (without --pred: the humans' actions, official human mode); streams the files: any size, one line in memory")
-    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
-    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
+  dataAndKbFlags(
+    cmd
+      .command('score')
+      .description("score actions against expected actions (without --pred: the humans' actions, official human mode); streams the files: any size, one line in memory"),
+  )
     .option('--pred <file>', 'predicted actions, one per data line (an action object, or an object with "action") (default: the humans\' actions)')
     .option('--json', 'print the scores as JSON')
     .action(
@@ -317,12 +322,12 @@ function registerLearned(cmd: Command): void {
       }),
     );
 
-  cmd
-    .command('eval')
-    .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue (streams the files)')
-    .requiredOption('--model <file>', 'model file written by `airdialogue train`')
-    .requiredOption('--data <file>', 'data file (JSON Lines)', inputFlag('--data'))
-    .requiredOption('--kb <file>', 'KB file aligned with the data file', inputFlag('--kb'))
+  dataAndKbFlags(
+    cmd
+      .command('eval')
+      .description('Table 8 of the paper: perplexity, BLEU and state accuracy (name, flight, action) given the true dialogue (streams the files)')
+      .requiredOption('--model <file>', 'model file written by `airdialogue train`'),
+  )
     .option('--max-dialogues <n>', 'dialogues evaluated: the first n lines of --data (default: all)', intFlag('--max-dialogues', 1))
     .option('--no-bleu', 'skip BLEU (greedy decoding of every turn)')
     .option('--json', 'print the report as JSON')
@@ -363,8 +368,9 @@ function registerLearned(cmd: Command): void {
     .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood <k>', 'context setting of the self-play episodes (0, 1, 2)', oodFlag, 0)
+    .option('--workers <n>', 'threads playing each update\'s episodes and computing its gradients; the same model for any n (default: 2, or 1 on a 1-core machine or under 200 episodes; 1 = no worker)', intFlag('--workers', 1, 64))
     .action(
-      action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2 }) => {
+      action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2; workers?: number }) => {
         const { loadAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { rlTrain } = await import('../../testbeds/airdialogue/learned/rl.js');
         const { LearnedStore } = await import('../../testbeds/airdialogue/learned/data.js');
@@ -374,7 +380,7 @@ function registerLearned(cmd: Command): void {
         read.stop();
         const bar = progress('rl', o.episodes);
         const t0 = Date.now();
-        const { curve } = rlTrain(m, { episodes: o.episodes, batch: o.batch, lr: o.lr, supervisedPerRl: o.supervisedPerRl, supervised, seed: o.seed, ood: o.ood, onProgress: (d, _t, note) => bar.update(d, note) });
+        const { curve } = rlTrain(m, { episodes: o.episodes, batch: o.batch, lr: o.lr, supervisedPerRl: o.supervisedPerRl, supervised, seed: o.seed, ood: o.ood, threads: o.workers ?? (o.episodes < 200 ? 1 : Math.min(2, availableParallelism())), onProgress: (d, _t, note) => bar.update(d, note) });
         bar.stop();
         saveAirModels(o.out, m);
         const tenth = Math.max(1, Math.floor(curve.length / 10));

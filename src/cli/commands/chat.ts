@@ -1,8 +1,8 @@
 /** `dialogym chat --model <name|model.dgm> [--kb <kb.sqlite>]`: talk to a model in the terminal. */
 import type { Command } from 'commander';
-import { runRepl } from '../../serve/repl.js';
-import { Session } from '../../serve/session.js';
-import { setupBot } from '../../serve/setup.js';
+import { runRepl } from '../../testbeds/restaurant/chat/repl.js';
+import { Session } from '../../testbeds/restaurant/chat/session.js';
+import { setupBot } from '../../testbeds/restaurant/chat/setup.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg, modelHelp } from '../model-flags.js';
 import { DSTC2_MODELS } from '../../testbeds/restaurant/models.js';

@@ -5,10 +5,10 @@
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import type { EpisodeRecord } from '../../evaluation/evaluate.js';
-import { createServer, defaultWebDir, serveBackend, serveWithoutRestaurant, sessionOptionsOf, type ChatServer, type ServerOptions } from '../../serve/server.js';
-import { kbHint } from '../../serve/kb-hint.js';
-import { setupBot, type BotSetup, type BotSetupOptions } from '../../serve/setup.js';
+import { defaultWebDir, serveChats, type HostedChat, type ServerOptions } from '../../serve/server.js';
+import { chatOf, openChat } from '../../serve/chat-routes.js';
 import { startWorkerPool } from '../../serve/worker-pool.js';
+import type { ChatBackend } from '../../testbeds/testbed.js';
 import { checkModelName, isModelFile } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg } from '../model-flags.js';
 import { action, alias, inputFlag, intFlag, keyValueFlag, keyValues, outFileFlag } from '../run.js';
@@ -96,48 +96,46 @@ export function registerServe(program: Command): void {
           if (stray) throw new ConfigError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to the restaurant chat: give --model too`);
           if (o.workers > 0) throw new ConfigError('--workers applies to the restaurant chat (the AirDialogue sessions live in the HTTP thread): give --model too');
         }
-        const air = o.airdialogue === undefined ? undefined : { file: o.airdialogue, models: (await import('../../testbeds/airdialogue/learned/train.js')).loadAirModels(o.airdialogue) };
-        const serverOpts: ServerOptions = {
-          maxSessions: o.maxSessions,
-          idleMs: o.idleMinutes * 60_000,
-          bodyLimit: o.bodyLimit,
-          maxTextLength: o.maxText,
-          requestTimeoutMs: o.requestTimeout,
-          ...(o.maxResults !== undefined ? { maxResults: o.maxResults } : {}),
-        };
-        let bot: BotSetup | undefined;
-        let server: ChatServer;
-        if (o.model === undefined) server = serveWithoutRestaurant(serverOpts);
-        else {
+        // AirDialogue's models first: a bad file is reported before the restaurant model loads.
+        const air = o.airdialogue === undefined ? undefined : await openChat('airdialogue', { model: o.airdialogue, maxTextLength: o.maxText });
+        const serverOpts: ServerOptions = { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, bodyLimit: o.bodyLimit, maxTextLength: o.maxText, requestTimeoutMs: o.requestTimeout };
+        const chats: HostedChat[] = [];
+        let restaurant: ChatBackend | undefined;
+        if (o.model !== undefined) {
           checkModelName(o.model);
           const isFile = isModelFile(o.model);
           checkAllowCheckpoint(o.model, isFile, o.allowCheckpoint);
-          const m = modelArg(o.model, isFile); // the one read of a model file in this thread: setupBot gets its content
+          const m = modelArg(o.model, isFile); // the one read of a model file in this thread: the chat gets its content
           checkContextFlags(m, o, ['candidates'], chatReads(m));
-          const setup: BotSetupOptions = { model: o.model, seed: o.kbSeed, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}) };
-          const b = setupBot(setup, m.content);
-          bot = b;
-          if (o.workers > 0) {
-            // Each worker loads the model and opens the KB; this thread only checked that they load.
-            const pool = await startWorkerPool({ workers: o.workers, setup, session: sessionOptionsOf(serverOpts), store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } });
-            server = serveBackend(pool, { model: b.model.name, dialect: b.kb.dialect.name, hint: () => kbHint(b.kb.store), ...(air ? { airdialogue: true } : {}) }, serverOpts);
-          } else server = createServer(b.model, b.kb, { ...serverOpts, ...(air ? { airdialogue: true } : {}) });
+          const options = { model: o.model, seed: o.kbSeed, maxTextLength: o.maxText, ...(o.kb ? { kb: o.kb } : {}), ...(o.candidates ? { candidates: o.candidates } : {}), ...(o.allowCheckpoint ? { allowCheckpoint: true } : {}), ...(o.maxResults !== undefined ? { maxResults: o.maxResults } : {}) };
+          const r = await openChat('restaurant', { ...options, ...(m.content ? { content: m.content } : {}) });
+          restaurant = r;
+          try {
+            // Each worker opens the model and the KB itself; this thread only checked that they load (and answers GET /api/kb).
+            const sessions = o.workers > 0 ? await startWorkerPool({ workers: o.workers, testbed: 'restaurant', options, store: { maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000 } }) : undefined;
+            chats.push({ testbed: 'restaurant', chat: r, ...(sessions ? { sessions } : {}) });
+          } catch (e) {
+            r.close();
+            throw e;
+          }
         }
-        if (air) {
-          const { registerAirDialogueRoutes } = await import('../../serve/airdialogue-routes.js');
-          registerAirDialogueRoutes(server.app, air.models, { modelName: air.file, webDir: defaultWebDir(), maxSessions: o.maxSessions, idleMs: o.idleMinutes * 60_000, maxTextLength: o.maxText, restaurant: bot !== undefined });
-        }
+        if (air) chats.push({ testbed: 'airdialogue', chat: air });
+        const server = serveChats(chats, { ...serverOpts, webDir: defaultWebDir() });
+        const closeChats = (): void => chats.forEach((c) => c.chat.close());
         let url: string;
         try {
           url = await server.listen(o.port, o.host);
         } catch (e) {
-          bot?.close();
+          closeChats();
           throw listenError(e, o);
         }
-        const restaurant = bot ? `model ${bot.model.name} (KB ${bot.kbSource}${o.workers > 0 ? `, ${o.workers} worker threads` : ''}) on ${url}` : undefined;
-        const airLine = air ? `AirDialogue models ${air.file} on ${url}/airdialogue` : undefined;
-        process.stderr.write(`serving ${[restaurant, airLine].filter((x) => x !== undefined).join('; ')}\n`);
-        stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, () => bot?.close());
+        const lines = chats.map((c) => {
+          const details = [...(c.chat.details ?? []), ...(c.chat === restaurant && o.workers > 0 ? [`${o.workers} worker threads`] : [])];
+          const page = chatOf(c.testbed).page;
+          return `${c.chat.banner}${details.length > 0 ? ` (${details.join(', ')})` : ''} on ${url}${page === '/' ? '' : page}`;
+        });
+        process.stderr.write(`serving ${lines.join('; ')}\n`);
+        stopOnSignals((grace, signal) => server.close(grace, signal), o.grace, closeChats);
       }),
     );
 }
@@ -168,7 +166,7 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   const [{ make }, { sessionTurnLimit }] = await Promise.all([import('../../env/env.js'), import('../../env/turn-limit.js')]);
   make(env, sessionTurnLimit(env, envOptions, o.maxTurns).envOptions);
   if (o.agent !== undefined) {
-    const { builtinAgentProblem } = await import('../../agents/open.js');
+    const { builtinAgentProblem } = await import('../../evaluation/open.js');
     const problem = await builtinAgentProblem(o.agent, env);
     if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);
   }

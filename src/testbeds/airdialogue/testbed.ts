@@ -33,6 +33,8 @@ export const airdialogue = testbed<AirEnvArgs>({
     'airdialogue selfplay': async () => (await import('./runs/selfplay.js')).airSelfplayRun,
   },
   llm: { prompt: 'airdialogue.md', userPrompt: 'user-airdialogue.md', view: async () => (await import('./person.js')).airLlmView },
+  // A person and the learned models of `airdialogue train` (`serve --airdialogue`): chat/backend.ts.
+  chat: { page: '/airdialogue', label: 'AirDialogue', load: async () => (await import('./chat/backend.js')).airdialogueChat },
 });
 
 /** The AirDialogue ids in `make`'s types: options, observations and actions. */

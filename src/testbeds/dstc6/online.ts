@@ -15,91 +15,37 @@ import type { EnvDefinition } from '../../env/env.js';
 import type { ApiCall, Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB } from '../restaurant/kb-dialects.js';
 import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantEnvOptions } from '../restaurant/online/env.js';
-import { drawInfo } from '../restaurant/online/babi.js';
-import type { CallSlot, Goal, InfoKind } from '../restaurant/online/goal.js';
+import { drawInfo } from '../restaurant/patterns.js';
+import type { Goal, InfoKind } from '../restaurant/online/goal.js';
 import type { UserLanguage } from '../restaurant/online/user.js';
 import { generateExtendedKbs, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
-import {
-  ACCEPTS,
-  ANSWERS,
-  ASK_ADDRESS,
-  ASK_INFO_FRIEND,
-  ASK_PHONE,
-  BOT6,
-  CONFIRM_INFO,
-  CONSULT_INFO,
-  DSTC6_DIST,
-  FRIEND_PREFIXES,
-  GREETINGS,
-  HESITANT_SLOTS,
-  HESITATIONS,
-  NO_MORE_UPDATES,
-  NO_THANKS,
-  OUT_OF_SCOPE,
-  REJECTS,
-  REQUEST_OPENERS,
-  SLOT_PHRASES,
-  THANKS,
-  UPDATE_OPENERS,
-  fillPattern,
-  type AnswerPattern,
-} from './patterns-dstc6.js';
+import { ANSWERS, BOT6, DSTC6_DIST, FRIEND_PREFIXES, NO_MORE_UPDATES, OUT_OF_SCOPE, REJECTS, fillPattern } from './patterns-dstc6.js';
 import { SET_SPECS, dstc6EnvId, type TestSet } from './sets.js';
 import { dstc6Dataset } from './export.js';
-import { goalPools, makeSimContext, randomCall, SILENCE6, type Dstc6Task, type SimContext } from './sim-dialog.js';
+import { DSTC6_USER, goalPools, makeSimContext, randomCall, shownResults, SILENCE6, updatedCall, type Dstc6Task } from './sim-dialog.js';
 
-const pickWeighted = (rng: Rng, xs: readonly AnswerPattern[]): string => (xs[rng.weighted(xs.map((x) => x.weight ?? 1))] as AnswerPattern).text;
-const phrase = (rng: Rng, slot: CallSlot, value: string): string => fillPattern(rng.pick(SLOT_PHRASES[slot]), { X: value });
+const withDistractor = (distractor: string | undefined, text: string): { distractor?: string; text: string } => (distractor === undefined ? { text } : { distractor, text });
 
-/** The DSTC6 user's wording over KB `kb` (sim-dialog.ts: answer, hesitation, updatePhase, proposalPhase, infoPhase). */
+/** The DSTC6 user's wording over KB `kb` (sim-dialog.ts's user; her answer draws the other value first). */
 function dstc6Language(kb: KbId): UserLanguage {
-  const hesitation = (rng: Rng, slot: CallSlot): string | undefined => {
-    if (!HESITANT_SLOTS.includes(slot) || !rng.chance(DSTC6_DIST.hesitation)) return undefined;
-    const [a, b] = rng.sample(slotValues(slot, kb), 2) as [string, string];
-    return fillPattern(pickWeighted(rng, HESITATIONS[slot] ?? []), { A: a, B: b, F: rng.pick(FRIEND_PREFIXES) });
-  };
-  const withDistractor = (distractor: string | undefined, text: string): { distractor?: string; text: string } => (distractor === undefined ? { text } : { distractor, text });
   return {
     silence: SILENCE6,
-    greeting: (rng) => rng.pick(GREETINGS),
-    request: (rng, goal, slots) => [rng.pick(REQUEST_OPENERS), ...slots.map((s) => phrase(rng, s, goal[s] as string))].join(' '),
-    bookAt: (rng, name) => `${rng.pick(REQUEST_OPENERS)} at ${name}`,
+    greeting: DSTC6_USER.greeting,
+    request: (rng, goal, slots) => DSTC6_USER.request(rng, goal, slots),
+    bookAt: DSTC6_USER.bookAt,
     answer: (rng, slot, value) => {
-      const d = hesitation(rng, slot);
+      const d = DSTC6_USER.hesitation(rng, kb, slot);
       const other = rng.pick(slotValues(slot, kb).filter((v) => v !== value));
       return withDistractor(d, fillPattern(rng.pick(ANSWERS[slot]), { X: value, Y: other, F: rng.pick(FRIEND_PREFIXES) }));
     },
-    update: (rng, slot, value, index) => {
-      const d = index > 0 ? hesitation(rng, slot) : undefined;
-      const opener = fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) });
-      return withDistractor(d, `${opener} ${phrase(rng, slot, value)}`);
-    },
+    update: (rng, slot, value, index) => withDistractor(index > 0 ? DSTC6_USER.hesitation(rng, kb, slot) : undefined, DSTC6_USER.update(rng, slot, value)),
     noMoreUpdates: () => NO_MORE_UPDATES,
-    accept: (rng) => rng.pick(ACCEPTS),
+    accept: DSTC6_USER.accept,
     reject: (rng) => withDistractor(rng.chance(DSTC6_DIST.outOfScope) ? rng.pick(OUT_OF_SCOPE) : undefined, rng.pick(REJECTS)),
-    askInfo: (rng, kind: InfoKind) => {
-      const F = rng.pick(FRIEND_PREFIXES);
-      if (rng.chance(DSTC6_DIST.hesitation)) return { distractor: fillPattern(CONSULT_INFO[kind], { F }), text: CONFIRM_INFO };
-      const direct = kind === 'phone' ? ASK_PHONE : ASK_ADDRESS;
-      const k = rng.int(direct.length + 1);
-      return { text: k < direct.length ? (direct[k] as string) : fillPattern(ASK_INFO_FRIEND[kind], { F }) };
-    },
-    thanks: (rng) => rng.pick(THANKS),
-    noThanks: (rng) => rng.pick(NO_THANKS),
+    askInfo: DSTC6_USER.askInfo,
+    thanks: DSTC6_USER.thanks,
+    noThanks: DSTC6_USER.noThanks,
   };
-}
-
-/** k distinct slots of the context set to other values than in `first` (sim-dialog.ts updatedCall). */
-function updated(rng: Rng, ctx: SimContext, first: ApiCall, k: number): { fields: ExtSlot[]; next: ApiCall } {
-  const fields = rng.sample(ctx.slots, k);
-  const next: ApiCall = { ...first };
-  for (const f of fields) next[f] = rng.pick(slotValues(f, ctx.kb).filter((v) => v !== first[f]));
-  return { fields, next };
-}
-
-/** At most `maxResults` of the results, in random order (sim-dialog.ts shownResults). */
-function shown(rng: Rng, results: readonly Restaurant[]): Restaurant[] {
-  return rng.sample(results, Math.min(results.length, DSTC6_DIST.maxResults));
 }
 
 export { dstc6EnvId } from './sets.js';
@@ -121,12 +67,12 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
       }
       case 2: {
         const goal = randomCall(rng, ctx);
-        const { fields, next } = updated(rng, ctx, goal, rng.range(1, all.length));
+        const { fields, next } = updatedCall(rng, ctx, goal, rng.range(1, all.length));
         return { ...base, first: goal, final: next, request: all, updates: fields };
       }
       case 3: {
         const goal = rng.pick(pools.task3Calls);
-        return { ...base, first: goal, final: goal, request: all, shown: shown(rng, ctx.store.query(goal)) };
+        return { ...base, first: goal, final: goal, request: all, shown: shownResults(rng, ctx.store.query(goal)) };
       }
       case 4: {
         const r = rng.pick(pools.task4Restaurants);
@@ -136,10 +82,10 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
       case 5: {
         const first = randomCall(rng, ctx);
         const k = rng.range(1, all.length);
-        let upd = updated(rng, ctx, first, k);
+        let upd = updatedCall(rng, ctx, first, k);
         for (let attempt = 0; ctx.store.query(upd.next).length < DSTC6_DIST.minResults[5]; attempt++) {
           if (attempt > 10_000) throw new ConfigError(`${id}: no updated api_call with results (is the KB empty?)`);
-          upd = updated(rng, ctx, first, k);
+          upd = updatedCall(rng, ctx, first, k);
         }
         const request = rng.sample(all, rng.range(...DSTC6_DIST.requestSlots[5]));
         return { ...base, first, final: upd.next, request, updates: upd.fields, info: drawInfo(rng, DSTC6_DIST.infoWeights) };
@@ -157,7 +103,7 @@ function dstc6Setting(task: Dstc6Task, set: TestSet, restaurants: readonly Resta
     restaurants,
     values: (slot) => slotValues(slot, spec.kb),
     sampleGoal,
-    show: shown,
+    show: shownResults,
     botPhrases: [BOT6.greet, BOT6.onIt, ...all.map((s) => BOT6.ask[s]), BOT6.lookInto, BOT6.updated, BOT6.wait, BOT6.another, BOT6.sorry, BOT6.reserve, BOT6.anythingElse, BOT6.welcome],
   };
 }

@@ -65,9 +65,26 @@ export const SET_SPECS: Readonly<Record<Dstc6Set, SetSpec>> = {
 };
 
 
-/** The test sets that have online environments. */
+/**
+ * The four DSTC6 test sets, as folder names of the test release; each has online environments.
+ *
+ * @example
+ * ```ts
+ * import { TEST_SETS } from 'dialogym/dstc6';
+ * TEST_SETS.join(' '); // 'tst1 tst2 tst3 tst4'
+ * ```
+ */
 export const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
-/** A test set with online environments. */
+/**
+ * One of `TEST_SETS`.
+ *
+ * @example
+ * ```ts
+ * import { findTestFile, type TestSet } from 'dialogym/dstc6';
+ * const set: TestSet = 'tst2';
+ * findTestFile('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0', set, 1);
+ * ```
+ */
 export type TestSet = (typeof TEST_SETS)[number];
 
 /**

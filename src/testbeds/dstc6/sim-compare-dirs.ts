@@ -12,28 +12,9 @@ import { readDstc6Data, type Dstc6Entry } from '../../formats/dstc6.js';
 import { compareFigures, fileFigures, type FileComparison } from './sim-compare.js';
 import { DSTC6_TASK_NAMES } from './sim-dataset.js';
 import type { Dstc6Task } from './sim-dialog.js';
+import { TEST_SETS, type TestSet } from './sets.js';
 
-/**
- * The four DSTC6 test sets, as folder names of the test release.
- *
- * @example
- * ```ts
- * import { TEST_SETS } from 'dialogym/dstc6';
- * TEST_SETS.join(' '); // 'tst1 tst2 tst3 tst4'
- * ```
- */
-export const TEST_SETS = ['tst1', 'tst2', 'tst3', 'tst4'] as const;
-/**
- * One of `TEST_SETS`.
- *
- * @example
- * ```ts
- * import { findTestFile, type TestSet } from 'dialogym/dstc6';
- * const set: TestSet = 'tst2';
- * findTestFile('data/dstc6-track1/dataset-E2E-goal-oriented-test-v1.0', set, 1);
- * ```
- */
-export type TestSet = (typeof TEST_SETS)[number];
+export { TEST_SETS, type TestSet };
 
 /**
  * The numbers of one comparison of a generated file (or pool) with a real one: entry counts,

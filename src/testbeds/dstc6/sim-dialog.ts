@@ -23,6 +23,7 @@ import { ConfigError, InternalError } from '../../core/errors.js';
 import { MemoryKbStore, type ApiCall, type KbStore, type Restaurant } from '../restaurant/kb.js';
 import { DSTC6_KB, byRating, resultLines } from '../restaurant/kb-dialects.js';
 import { callKey, formatExtApiCall, slotValues, type ExtSlot, type KbId } from './extended-kb.js';
+import { drawInfo } from '../restaurant/patterns.js';
 import {
   ACCEPTS,
   ACCEPT_NEWEST,
@@ -152,12 +153,35 @@ function slotPhrase(rng: Rng, slot: ExtSlot, value: string): string {
   return fillPattern(rng.pick(SLOT_PHRASES[slot]), { X: value });
 }
 
-/** The user's hesitation about a slot, if she hesitates (only cuisine, location, price). */
-function hesitation(rng: Rng, ctx: SimContext, slot: ExtSlot): string {
-  const values = slotValues(slot, ctx.kb);
-  const [a, b] = rng.sample(values, 2) as [string, string];
-  return fillPattern(pickWeighted(rng, HESITATIONS[slot] ?? []), { A: a, B: b, F: rng.pick(FRIEND_PREFIXES) });
-}
+/**
+ * The DSTC6 user's turns from the patterns of patterns-dstc6.ts: what the generated dialogs say
+ * and what the online `-v1` user says (online.ts). Each draws from `rng` in the order the
+ * generated files were made with.
+ */
+export const DSTC6_USER = {
+  greeting: (rng: Rng): string => rng.pick(GREETINGS),
+  /** The opening request giving `slots` of `goal`. */
+  request: (rng: Rng, goal: ApiCall, slots: readonly ExtSlot[]): string => [rng.pick(REQUEST_OPENERS), ...slots.map((s) => slotPhrase(rng, s, goal[s] as string))].join(' '),
+  bookAt: (rng: Rng, name: string): string => `${rng.pick(REQUEST_OPENERS)} at ${name}`,
+  /** Her hesitation about `slot` over KB `kb`, if she hesitates (only cuisine, location, price; with probability `DSTC6_DIST.hesitation`). */
+  hesitation(rng: Rng, kb: KbId, slot: ExtSlot): string | undefined {
+    if (!HESITANT_SLOTS.includes(slot) || !rng.chance(DSTC6_DIST.hesitation)) return undefined;
+    const [a, b] = rng.sample(slotValues(slot, kb), 2) as [string, string];
+    return fillPattern(pickWeighted(rng, HESITATIONS[slot] ?? []), { A: a, B: b, F: rng.pick(FRIEND_PREFIXES) });
+  },
+  update: (rng: Rng, slot: ExtSlot, value: string): string => `${fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) })} ${slotPhrase(rng, slot, value)}`,
+  accept: (rng: Rng): string => rng.pick(ACCEPTS),
+  /** A question for the phone or the address: with probability `DSTC6_DIST.hesitation` a friend consultation (the distractor) and a confirmation, else a direct question or one through a friend. */
+  askInfo(rng: Rng, kind: 'phone' | 'address'): { distractor?: string; text: string } {
+    const F = rng.pick(FRIEND_PREFIXES);
+    if (rng.chance(DSTC6_DIST.hesitation)) return { distractor: fillPattern(CONSULT_INFO[kind], { F }), text: CONFIRM_INFO };
+    const direct = kind === 'phone' ? ASK_PHONE : ASK_ADDRESS;
+    const k = rng.int(direct.length + 1);
+    return { text: k < direct.length ? (direct[k] as string) : fillPattern(ASK_INFO_FRIEND[kind], { F }) };
+  },
+  thanks: (rng: Rng): string => rng.pick(THANKS),
+  noThanks: (rng: Rng): string => rng.pick(NO_THANKS),
+};
 
 /** The user's committing answer for `slot` = `value`. */
 function answer(rng: Rng, ctx: SimContext, slot: ExtSlot, value: string): string {
@@ -165,18 +189,19 @@ function answer(rng: Rng, ctx: SimContext, slot: ExtSlot, value: string): string
 }
 
 function maybeHesitate(rng: Rng, b: Builder, ctx: SimContext, slot: ExtSlot): void {
-  if (HESITANT_SLOTS.includes(slot) && rng.chance(DSTC6_DIST.hesitation)) {
-    b.user(hesitation(rng, ctx, slot));
+  const h = DSTC6_USER.hesitation(rng, ctx.kb, slot);
+  if (h !== undefined) {
+    b.user(h);
     b.bot(BOT6.wait);
   }
 }
 
 /** Greeting, request naming `nSlots` slots, questions for the others, ending with the bot's "ok let me look into some options for you". */
 function requestPhase(rng: Rng, b: Builder, ctx: SimContext, goal: ApiCall, nSlots: number): void {
-  b.user(rng.pick(GREETINGS));
+  b.user(DSTC6_USER.greeting(rng));
   b.bot(BOT6.greet);
   const given = rng.sample(ctx.slots, nSlots);
-  b.user([rng.pick(REQUEST_OPENERS), ...given.map((s) => slotPhrase(rng, s, goal[s] as string))].join(' '));
+  b.user(DSTC6_USER.request(rng, goal, given));
   b.bot(BOT6.onIt);
   b.user(SILENCE6);
   for (const s of ASK_ORDER) {
@@ -192,8 +217,7 @@ function requestPhase(rng: Rng, b: Builder, ctx: SimContext, goal: ApiCall, nSlo
 function updatePhase(rng: Rng, b: Builder, ctx: SimContext, fields: readonly ExtSlot[], next: ApiCall): void {
   fields.forEach((f, i) => {
     if (i > 0) maybeHesitate(rng, b, ctx, f);
-    const opener = fillPattern(pickWeighted(rng, UPDATE_OPENERS), { F: rng.pick(FRIEND_PREFIXES) });
-    b.user(`${opener} ${slotPhrase(rng, f, next[f] as string)}`);
+    b.user(DSTC6_USER.update(rng, f, next[f] as string));
     b.bot(BOT6.updated);
   });
   b.user(NO_MORE_UPDATES);
@@ -203,7 +227,7 @@ function updatePhase(rng: Rng, b: Builder, ctx: SimContext, fields: readonly Ext
 }
 
 /** At most `maxResults` of the call's restaurants, in random order (the KB lines shown). */
-function shownResults(rng: Rng, results: readonly Restaurant[]): Restaurant[] {
+export function shownResults(rng: Rng, results: readonly Restaurant[]): Restaurant[] {
   const n = Math.min(results.length, DSTC6_DIST.maxResults);
   return rng.sample(results, n);
 }
@@ -216,7 +240,7 @@ function proposalPhase(rng: Rng, b: Builder, results: readonly Restaurant[], acc
     const r = ranked[i] as Restaurant;
     b.bot(propose6(r.name));
     if (i === ranked.length - 1) {
-      b.user(rng.pick(ACCEPTS));
+      b.user(DSTC6_USER.accept(rng));
       b.bot(BOT6.reserve);
       return r;
     }
@@ -225,7 +249,7 @@ function proposalPhase(rng: Rng, b: Builder, results: readonly Restaurant[], acc
       b.bot(BOT6.sorry);
     }
     if (rng.chance(acceptP)) {
-      b.user(rng.pick(ACCEPTS));
+      b.user(DSTC6_USER.accept(rng));
       b.bot(BOT6.reserve);
       return r;
     }
@@ -252,20 +276,14 @@ function proposalPhase(rng: Rng, b: Builder, results: readonly Restaurant[], acc
 
 /** Phone only / address only / both; each question is a friend consultation (the distractor) with probability 0.5. */
 function infoPhase(rng: Rng, b: Builder, r: Restaurant): void {
-  const which = rng.weighted(DSTC6_DIST.infoWeights);
-  const asks: Array<'phone' | 'address'> = which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
-  for (const a of asks) {
-    const F = rng.pick(FRIEND_PREFIXES);
-    if (rng.chance(DSTC6_DIST.hesitation)) {
-      b.user(fillPattern(CONSULT_INFO[a], { F }));
+  for (const a of drawInfo(rng, DSTC6_DIST.infoWeights)) {
+    const q = DSTC6_USER.askInfo(rng, a);
+    if (q.distractor !== undefined) {
+      b.user(q.distractor);
       b.bot(BOT6.wait);
-      b.user(CONFIRM_INFO);
-    } else {
-      const direct = a === 'phone' ? ASK_PHONE : ASK_ADDRESS;
-      const k = rng.int(direct.length + 1);
-      b.user(k < direct.length ? (direct[k] as string) : fillPattern(ASK_INFO_FRIEND[a], { F }));
     }
-    b.bot(hereItIs6(a === 'phone' ? r.phone : r.address));
+    b.user(q.text);
+    b.bot(hereItIs6(r[a]));
   }
 }
 
@@ -334,7 +352,8 @@ export function task1Dialog(rng: Rng, ctx: SimContext): Turn[] {
   return b.turns;
 }
 
-function updatedCall(rng: Rng, ctx: SimContext, first: ApiCall, k: number): { fields: ExtSlot[]; next: ApiCall } {
+/** k distinct slots of the context set to other values than in `first`. */
+export function updatedCall(rng: Rng, ctx: SimContext, first: ApiCall, k: number): { fields: ExtSlot[]; next: ApiCall } {
   const fields = rng.sample(ctx.slots, k);
   const next: ApiCall = { ...first };
   for (const f of fields) next[f] = other(rng, slotValues(f, ctx.kb), first[f] as string);
@@ -368,9 +387,9 @@ export function task4Dialog(rng: Rng, pools: GoalPools): Turn[] {
   const r = rng.pick(pools.task4Restaurants);
   const b = new Builder();
   b.kb(resultLines(r, DSTC6_KB));
-  b.user(rng.pick(GREETINGS));
+  b.user(DSTC6_USER.greeting(rng));
   b.bot(BOT6.greet);
-  b.user(`${rng.pick(REQUEST_OPENERS)} at ${r.name}`);
+  b.user(DSTC6_USER.bookAt(rng, r.name));
   b.bot(BOT6.reserve);
   infoPhase(rng, b, r);
   return b.turns;
@@ -394,9 +413,9 @@ export function task5Dialog(rng: Rng, ctx: SimContext): Turn[] {
   b.kb(shown.flatMap((r) => resultLines(r, DSTC6_KB)));
   const accepted = proposalPhase(rng, b, shown, DSTC6_DIST.accept[5]);
   infoPhase(rng, b, accepted);
-  b.user(rng.pick(THANKS));
+  b.user(DSTC6_USER.thanks(rng));
   b.bot(BOT6.anythingElse);
-  b.user(rng.pick(NO_THANKS));
+  b.user(DSTC6_USER.noThanks(rng));
   b.bot(BOT6.welcome);
   return b.turns;
 }

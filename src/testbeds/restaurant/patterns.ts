@@ -11,7 +11,8 @@
  * Bot side: 15 fixed templates once entities are typed (12 entity-free utterances + option,
  * phone, address) plus the api_call.
  */
-import type { Field } from './kb.js';
+import type { Rng } from '../../core/rng.js';
+import type { ApiCall, Field } from './kb.js';
 
 /** Opening user turn (e.g. task 1: hello 1378, hi 1333, good morning 1289). */
 export const GREETINGS: readonly string[] = ['hello', 'hi', 'good morning'];
@@ -147,4 +148,31 @@ export function templateOf(text: string): BotTemplate {
   if (text.startsWith('the option was ')) return '<recall>';
   if (text.startsWith('here it is ')) return text.endsWith('_phone') ? '<phone>' : '<address>';
   return text;
+}
+
+const slotPhrase = (rng: Rng, field: Field, value: string): string => fill(rng.pick(SLOT_PHRASES[field]), value);
+
+/**
+ * The bAbI user's turns from the patterns above: what the simulator's dialogs say (simulator.ts)
+ * and what the online `-v1` user says (online/babi.ts). Each draws from `rng` in the order the
+ * generated files were made with.
+ */
+export const BABI_USER = {
+  greeting: (rng: Rng): string => rng.pick(GREETINGS),
+  /** The opening request giving `slots` of `goal`. */
+  request: (rng: Rng, goal: ApiCall, slots: readonly Field[]): string => [rng.pick(REQUEST_OPENERS), ...slots.map((f) => slotPhrase(rng, f, goal[f]))].join(' '),
+  bookAt: (rng: Rng, name: string): string => `${rng.pick(BOOK_AT_OPENERS)} at ${name}`,
+  answer: (rng: Rng, field: Field, value: string): string => fill(rng.pick(SLOT_ANSWERS[field]), value),
+  update: (rng: Rng, field: Field, value: string): string => `${rng.pick(UPDATE_OPENERS)} ${slotPhrase(rng, field, value)}`,
+  accept: (rng: Rng): string => rng.pick(ACCEPTS),
+  reject: (rng: Rng): string => rng.pick(REJECTS),
+  askInfo: (rng: Rng, kind: 'phone' | 'address'): string => rng.pick(kind === 'phone' ? ASK_PHONE : ASK_ADDRESS),
+  thanks: (rng: Rng): string => rng.pick(THANKS),
+  noThanks: (rng: Rng): string => rng.pick(NO_THANKS),
+};
+
+/** What the user asks after booking, drawn with `weights` (`DISTRIBUTIONS.infoWeights`): phone only, address only, or both in random order. */
+export function drawInfo(rng: Rng, weights: readonly number[]): Array<'phone' | 'address'> {
+  const which = rng.weighted(weights);
+  return which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
 }

@@ -22,26 +22,7 @@ import type { Rng } from '../../core/rng.js';
 import { ConfigError, DialogymError, InternalError } from '../../core/errors.js';
 import { FIELDS, allApiCalls, fieldValues, formatApiCall, type ApiCall, type Field, type KbStore, type Restaurant, type VocabHalf, vocabOf } from './kb.js';
 import { BABI_KB, resultLines as kbResultLines } from './kb-dialects.js';
-import {
-  ACCEPTS,
-  ASK_ADDRESS,
-  ASK_PHONE,
-  BOOK_AT_OPENERS,
-  BOT,
-  DISTRIBUTIONS,
-  GREETINGS,
-  NO_MORE_UPDATES,
-  NO_THANKS,
-  REJECTS,
-  REQUEST_OPENERS,
-  SLOT_ANSWERS,
-  SLOT_PHRASES,
-  THANKS,
-  UPDATE_OPENERS,
-  botHereItIs,
-  botPropose,
-  fill,
-} from './patterns.js';
+import { BABI_USER, BOT, DISTRIBUTIONS, NO_MORE_UPDATES, botHereItIs, botPropose, drawInfo } from './patterns.js';
 
 /**
  * A bAbI dialog task the simulator generates: 1 issuing API calls, 2 updating API calls,
@@ -153,28 +134,23 @@ class DialogBuilder {
   }
 }
 
-function slotPhrase(rng: Rng, field: Field, value: string): string {
-  return fill(rng.pick(SLOT_PHRASES[field]), value);
-}
-
 /** Greeting, request with `nSlots` of the goal's fields, the bot's questions, ending with the bot's "ok let me look into some options for you". */
 function requestPhase(rng: Rng, b: DialogBuilder, goal: ApiCall, nSlots: number): void {
-  b.turn(rng.pick(GREETINGS), BOT.greet);
+  b.turn(BABI_USER.greeting(rng), BOT.greet);
   const given = rng.sample(FIELDS, nSlots);
-  const request = [rng.pick(REQUEST_OPENERS), ...given.map((f) => slotPhrase(rng, f, goal[f]))].join(' ');
-  b.turn(request, BOT.onIt);
+  b.turn(BABI_USER.request(rng, goal, given), BOT.onIt);
   let user = SILENCE;
   for (const f of FIELDS) {
     if (given.includes(f)) continue;
     b.turn(user, BOT.ask[f]);
-    user = fill(rng.pick(SLOT_ANSWERS[f]), goal[f]);
+    user = BABI_USER.answer(rng, f, goal[f]);
   }
   b.turn(user, BOT.lookInto);
 }
 
 /** The user's updates after an api_call, "no", and the bot's new api_call. */
 function updatePhase(rng: Rng, b: DialogBuilder, fields: readonly Field[], goal: ApiCall): void {
-  for (const f of fields) b.turn(`${rng.pick(UPDATE_OPENERS)} ${slotPhrase(rng, f, goal[f])}`, BOT.anythingElseToUpdate);
+  for (const f of fields) b.turn(BABI_USER.update(rng, f, goal[f]), BOT.anythingElseToUpdate);
   b.turn(NO_MORE_UPDATES, BOT.lookInto);
   b.turn(SILENCE, formatApiCall(goal));
 }
@@ -186,22 +162,17 @@ function proposalPhase(rng: Rng, b: DialogBuilder, results: readonly Restaurant[
     const r = ranked[i] as Restaurant;
     b.turn(SILENCE, botPropose(r.name));
     if (i === ranked.length - 1 || rng.chance(DISTRIBUTIONS.acceptProbability)) {
-      b.turn(rng.pick(ACCEPTS), BOT.reserve);
+      b.turn(BABI_USER.accept(rng), BOT.reserve);
       return r;
     }
-    b.turn(rng.pick(REJECTS), BOT.findOther);
+    b.turn(BABI_USER.reject(rng), BOT.findOther);
   }
   throw new InternalError('proposalPhase: no result to propose');
 }
 
 /** Phone only (25%), address only (25%) or both in random order (50%). */
 function infoPhase(rng: Rng, b: DialogBuilder, r: Restaurant): void {
-  const which = rng.weighted(DISTRIBUTIONS.infoWeights);
-  const asks: Array<'phone' | 'address'> = which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
-  for (const a of asks) {
-    if (a === 'phone') b.turn(rng.pick(ASK_PHONE), botHereItIs(r.phone));
-    else b.turn(rng.pick(ASK_ADDRESS), botHereItIs(r.address));
-  }
+  for (const a of drawInfo(rng, DISTRIBUTIONS.infoWeights)) b.turn(BABI_USER.askInfo(rng, a), botHereItIs(r[a]));
 }
 
 function resultLines(rng: Rng, results: readonly Restaurant[]): string[] {
@@ -213,7 +184,8 @@ function otherValue(rng: Rng, field: Field, current: string, vocab: VocabHalf): 
   return rng.pick(fieldValues(field, vocab).filter((v) => v !== current));
 }
 
-function hamming(a: ApiCall, b: ApiCall): Field[] {
+/** The fields in which two calls differ. */
+export function hamming(a: ApiCall, b: ApiCall): Field[] {
   return FIELDS.filter((f) => a[f] !== b[f]);
 }
 
@@ -276,7 +248,7 @@ export function task2Dialog(rng: Rng, goal: ApiCall, vocab: VocabHalf): Turn[] {
   const next: ApiCall = { ...goal };
   for (const f of fields) next[f] = otherValue(rng, f, goal[f], vocab);
   updatePhase(rng, b, fields, next);
-  b.turn(rng.pick(THANKS), BOT.welcome);
+  b.turn(BABI_USER.thanks(rng), BOT.welcome);
   return b.turns;
 }
 
@@ -295,8 +267,8 @@ export function task3Dialog(rng: Rng, goal: ApiCall, kb: KbStore): Turn[] {
 export function task4Dialog(rng: Rng, r: Restaurant): Turn[] {
   const b = new DialogBuilder();
   b.kb(kbResultLines(r, BABI_KB));
-  b.turn(rng.pick(GREETINGS), BOT.greet);
-  b.turn(`${rng.pick(BOOK_AT_OPENERS)} at ${r.name}`, BOT.reserve);
+  b.turn(BABI_USER.greeting(rng), BOT.greet);
+  b.turn(BABI_USER.bookAt(rng, r.name), BOT.reserve);
   infoPhase(rng, b, r);
   return b.turns;
 }
@@ -314,8 +286,8 @@ export function task5Dialog(rng: Rng, first: ApiCall, final: ApiCall, kb: KbStor
   b.kb(resultLines(rng, results));
   const accepted = proposalPhase(rng, b, results);
   infoPhase(rng, b, accepted);
-  b.turn(rng.pick(THANKS), BOT.anythingElse);
-  b.turn(rng.pick(NO_THANKS), BOT.welcome);
+  b.turn(BABI_USER.thanks(rng), BOT.anythingElse);
+  b.turn(BABI_USER.noThanks(rng), BOT.welcome);
   return b.turns;
 }
 

@@ -56,6 +56,14 @@ export const restaurant = testbed<BabiEnvArgs>({
     'generate restaurant': async () => (await import('./runs/generate.js')).generateRestaurantRun,
   },
   llm: { prompt: 'restaurant.md', userPrompt: 'user-restaurant.md', view: async () => (await import('./person.js')).restaurantLlmView },
+  // A person and any response model (`serve --model`): chat/backend.ts. Its page is the server's root:
+  // a server hosting only other chats answers its API with a 404 saying so.
+  chat: {
+    page: '/',
+    label: 'restaurant',
+    absent: { what: 'restaurant model', paths: ['/api/kb', '/api/sessions', '/api/sessions/*'], health: { model: null } },
+    load: async () => (await import('./chat/backend.js')).restaurantChat,
+  },
 });
 
 /** The bAbI ids in `make`'s types: options, observations and actions. */

@@ -21,7 +21,7 @@ import { encodeHistory } from './encode.js';
 import { completeOnlyTemplates } from './unseen-slots.js';
 import { ADVICE_PRIOR, RulesAdvisor, type HcnAdvisor } from './advice.js';
 import { adam } from '../../../nn/params.js';
-import { fitMiniBatches, type FitHooks, type FitResult } from '../../../train/loop.js';
+import { fitMiniBatches, miniBatchBasics, type FitHooks, type FitResult } from '../../../train/loop.js';
 import type { TrainHooks } from '../../../rankers/train-data.js';
 
 /** Without dev dialogs, hcn selects its epoch on this many of the first training dialogs (which it also trains on). */
@@ -391,17 +391,10 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
   });
   const dev = data.dev.length > 0 ? data.dev : data.train.slice(0, HCN_DEV_FALLBACK);
   const devScorer = encodedScorer(model, dev);
-  const opt = adam(o.lr);
-  const order = seqs.map((_, i) => i);
   const batchLoss = new Map<number, number>();
   const result = fitMiniBatches(
     {
-      rng,
-      order,
-      batchSize: o.batchSize,
-      params: model.params,
-      optimizer: opt,
-      maxGradNorm: o.maxGradNorm,
+      ...miniBatchBasics(model, rng, seqs.length, o, adam(o.lr)),
       // the batch's dialogs go through the network together (packed); each example returns its loss
       beforeBatch(batch) {
         const losses = model.net.lossAndGradBatch(batch.map((k) => seqs[k] as Sequence));
@@ -414,7 +407,6 @@ export function trainHcn(data: HcnTrainData, options: Partial<HcnTrainOptions> =
       afterEpoch: () => model.touch(),
       epochLoss: (total) => total / Math.max(1, steps),
       evaluate: () => accuracy.perResponse(devScorer()),
-      touch: () => model.touch(),
     },
     { epochs: o.epochs, patience: o.patience },
     hooks,

@@ -12,57 +12,28 @@ import type { EnvDefinition } from '../../../env/env.js';
 import { babiEnvId } from './ids.js';
 import { FIELDS, MemoryKbStore, allApiCalls, fieldValues, generateRestaurants, vocabOf, type ApiCall, type Field, type Restaurant, type VocabHalf } from '../kb.js';
 import { BABI_KB } from '../kb-dialects.js';
-import {
-  ACCEPTS,
-  ASK_ADDRESS,
-  ASK_PHONE,
-  BOOK_AT_OPENERS,
-  BOT,
-  DISTRIBUTIONS,
-  GREETINGS,
-  NO_MORE_UPDATES,
-  NO_THANKS,
-  REJECTS,
-  REQUEST_OPENERS,
-  SLOT_ANSWERS,
-  SLOT_PHRASES,
-  THANKS,
-  UPDATE_OPENERS,
-  fill,
-} from '../patterns.js';
-import { orderResults, validCalls, type TaskId } from '../simulator.js';
+import { BABI_USER, BOT, DISTRIBUTIONS, NO_MORE_UPDATES, drawInfo } from '../patterns.js';
+import { hamming, orderResults, validCalls, type TaskId } from '../simulator.js';
 import { babiDataset } from '../export.js';
 import { RESTAURANT_FAMILY, RestaurantEnv, type OnlineSetting, type RestaurantEnvOptions } from './env.js';
-import type { CallSlot, Goal, InfoKind } from './goal.js';
+import type { Goal, InfoKind } from './goal.js';
 import type { UserLanguage } from './user.js';
 
-const phrase = (rng: Rng, f: CallSlot, v: string): string => fill(rng.pick(SLOT_PHRASES[f as Field]), v);
-
-/** The bAbI user's wording (patterns.ts). */
+/** The bAbI user's wording (patterns.ts: the simulator's user). */
 export const BABI_LANGUAGE: UserLanguage = {
   silence: BABI_KB.silence,
-  greeting: (rng) => rng.pick(GREETINGS),
-  request: (rng, goal, slots) => [rng.pick(REQUEST_OPENERS), ...slots.map((f) => phrase(rng, f, goal[f] as string))].join(' '),
-  bookAt: (rng, name) => `${rng.pick(BOOK_AT_OPENERS)} at ${name}`,
-  answer: (rng, f, v) => ({ text: fill(rng.pick(SLOT_ANSWERS[f as Field]), v) }),
-  update: (rng, f, v) => ({ text: `${rng.pick(UPDATE_OPENERS)} ${phrase(rng, f, v)}` }),
+  greeting: BABI_USER.greeting,
+  request: (rng, goal, slots) => BABI_USER.request(rng, goal, slots as readonly Field[]),
+  bookAt: BABI_USER.bookAt,
+  answer: (rng, f, v) => ({ text: BABI_USER.answer(rng, f as Field, v) }),
+  update: (rng, f, v) => ({ text: BABI_USER.update(rng, f as Field, v) }),
   noMoreUpdates: () => NO_MORE_UPDATES,
-  accept: (rng) => rng.pick(ACCEPTS),
-  reject: (rng) => ({ text: rng.pick(REJECTS) }),
-  askInfo: (rng, kind) => ({ text: rng.pick(kind === 'phone' ? ASK_PHONE : ASK_ADDRESS) }),
-  thanks: (rng) => rng.pick(THANKS),
-  noThanks: (rng) => rng.pick(NO_THANKS),
+  accept: BABI_USER.accept,
+  reject: (rng) => ({ text: BABI_USER.reject(rng) }),
+  askInfo: (rng, kind) => ({ text: BABI_USER.askInfo(rng, kind) }),
+  thanks: BABI_USER.thanks,
+  noThanks: BABI_USER.noThanks,
 };
-
-/** Phone only / address only / both in random order (simulator.ts infoPhase). */
-export function drawInfo(rng: Rng, weights: readonly number[]): InfoKind[] {
-  const which = rng.weighted(weights);
-  return which === 0 ? ['phone'] : which === 1 ? ['address'] : rng.shuffle(['phone', 'address'] as const);
-}
-
-function hamming(a: ApiCall, b: ApiCall): Field[] {
-  return FIELDS.filter((f) => a[f] !== b[f]);
-}
 
 /** The KB `generate restaurant --seed <seed>` writes (a pure function of the seed: the last few are cached, whatever seeds an env server's clients ask for). */
 const generatedKb = memoLast(4, (seed: number): readonly Restaurant[] => generateRestaurants(createRng(seed).fork('kb')));

@@ -4,16 +4,16 @@
  * by default a bAbI KB generated from a seed (same shape as the original one).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { createRng } from '../core/rng.js';
-import { ConfigError, FormatError, errorText } from '../core/errors.js';
-import { readBabiCandidates } from '../formats/babi.js';
-import { generateRestaurants, MemoryKbStore } from '../testbeds/restaurant/kb.js';
-import { BABI_KB, readKb, restaurantsToKbFacts } from '../testbeds/restaurant/kb-dialects.js';
-import { SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
-import { isModelFile, resolveModelContent, createModel, registerModels } from '../rankers/registry.js';
-import { readModelFile, type ModelFileContent } from '../formats/model-file.js';
-import { DSTC2_MODELS, RESPONSE_MODELS } from '../testbeds/restaurant/models.js';
-import { chatModelOf, type ChatModel } from '../testbeds/restaurant/chat/chat-model.js';
+import { createRng } from '../../../core/rng.js';
+import { ConfigError, FormatError, errorText } from '../../../core/errors.js';
+import { readBabiCandidates } from '../../../formats/babi.js';
+import { generateRestaurants, MemoryKbStore } from '../kb.js';
+import { BABI_KB, readKb, restaurantsToKbFacts } from '../kb-dialects.js';
+import { SqliteKbStore } from '../kb-sqlite.js';
+import { isModelFile, resolveModelContent, createModel, registerModels } from '../../../rankers/registry.js';
+import { readModelFile, type ModelFileContent } from '../../../formats/model-file.js';
+import { DSTC2_MODELS, RESPONSE_MODELS } from '../models.js';
+import { chatModelOf, type ChatModel } from './chat-model.js';
 import type { SessionKb } from './session.js';
 
 export interface BotSetupOptions {

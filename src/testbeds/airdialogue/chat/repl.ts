@@ -10,8 +10,8 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { AIR_END_STATES, describeAction, describeScore, type AirChat, type AirChatStep, type AirChatTurn } from './airdialogue-chat.js';
-import { InputError } from './session.js';
+import { InputError } from '../../../core/errors.js';
+import { AIR_END_STATES, describeAction, describeScore, type AirChat, type AirChatStep, type AirChatTurn } from './chat.js';
 
 /** Options of `runAirRepl`. */
 export interface AirReplOptions {

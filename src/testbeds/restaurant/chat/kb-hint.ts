@@ -3,7 +3,7 @@
  * `schemas/serve-kb-hint.schema.json`): the cities, cuisines, price ranges and party sizes it has,
  * and one request the bots understand that finds at least one restaurant of this KB.
  */
-import type { KbStore } from '../testbeds/restaurant/kb.js';
+import type { KbStore } from '../kb.js';
 
 /** The body of `GET /api/kb`. */
 export interface KbHint {

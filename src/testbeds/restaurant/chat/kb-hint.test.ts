@@ -2,15 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkSchema } from '../formats/schema.js';
-import { MemoryKbStore, type Restaurant } from '../testbeds/restaurant/kb.js';
-import { BABI_KB, readKb } from '../testbeds/restaurant/kb-dialects.js';
-import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
-import { localBackend } from './backend.js';
-import { chatModelOf } from '../testbeds/restaurant/chat/chat-model.js';
+import { InternalError } from '../../../core/errors.js';
+import { checkSchema } from '../../../formats/schema.js';
+import { MemoryKbStore, type Restaurant } from '../kb.js';
+import { BABI_KB, readKb } from '../kb-dialects.js';
+import { createRulesBot } from '../rules/rules.js';
+import { chatModelOf } from './chat-model.js';
 import { kbHint } from './kb-hint.js';
-import { serveBackend } from './server.js';
-import { SessionStore } from './sessions.js';
+import { restaurantChatBackend } from './backend.js';
 
 const resto = (name: string, location: string, cuisine: string, price: string, number: string): Restaurant => ({ name, location, cuisine, price, number, rating: 1, phone: `${name}_phone`, address: `${name}_address` });
 
@@ -49,29 +48,17 @@ test('kbHint of the DSTC6 extended KB validates against its schema', { skip: exi
   assert.ok(h.cities.length >= 5 && h.cuisines.length >= 5, `${h.cities.length} cities, ${h.cuisines.length} cuisines`);
 });
 
-test('GET /api/kb: the hint made once and checked against its schema; 404 without one, 500 (logged) when invalid', async () => {
+test('GET /api/kb (the chat\'s `kb` request): the hint made once and checked against its schema; an InternalError when invalid', () => {
   const kb = { store: new MemoryKbStore([resto('a', 'rome', 'italian', 'cheap', 'two')]), dialect: BABI_KB };
-  const backend = (): ReturnType<typeof localBackend> => localBackend(new SessionStore(chatModelOf(createRulesBot()), kb));
+  const model = chatModelOf(createRulesBot());
   let calls = 0;
-  const ok = serveBackend(backend(), { model: 'rules', dialect: 'babi', hint: () => (calls++, kbHint(kb.store)) });
+  const ok = restaurantChatBackend({ model, kb }, { hint: () => (calls++, kbHint(kb.store)) });
   for (let i = 0; i < 2; i++) {
-    const r = await ok.app.inject({ method: 'GET', url: '/api/kb' });
-    assert.equal(r.statusCode, 200);
-    assert.deepEqual(r.json(), { restaurants: 1, cities: ['rome'], cuisines: ['italian'], prices: ['cheap'], partySizes: ['two'], example: 'can you book a table in rome for two people with italian food in a cheap price range' });
+    assert.deepEqual(ok.ask?.('kb'), { restaurants: 1, cities: ['rome'], cuisines: ['italian'], prices: ['cheap'], partySizes: ['two'], example: 'can you book a table in rome for two people with italian food in a cheap price range' });
   }
   assert.equal(calls, 1);
-  await ok.close();
-  const none = serveBackend(backend(), { model: 'rules', dialect: 'babi' });
-  const r404 = await none.app.inject({ method: 'GET', url: '/api/kb' });
-  assert.equal(r404.statusCode, 404);
-  assert.deepEqual(r404.json(), { error: 'this server has no KB summary' });
-  await none.close();
-  const logged: string[] = [];
-  const bad = serveBackend(backend(), { model: 'rules', dialect: 'babi', hint: () => ({ ...kbHint(kb.store), cities: ['rome', 'rome'] }) }, { logError: (l) => logged.push(l) });
-  const r500 = await bad.app.inject({ method: 'GET', url: '/api/kb' });
-  assert.equal(r500.statusCode, 500);
-  assert.deepEqual(r500.json(), { error: 'internal error' });
-  assert.equal(logged.length, 1);
-  assert.match(logged[0] as string, /^serve: KB hint: "cities" must NOT have duplicate items/);
-  await bad.close();
+  // by default, the KB's own hint
+  assert.deepEqual(restaurantChatBackend({ model, kb }).ask?.('kb'), ok.ask?.('kb'));
+  const bad = restaurantChatBackend({ model, kb }, { hint: () => ({ ...kbHint(kb.store), cities: ['rome', 'rome'] }) });
+  assert.throws(() => bad.ask?.('kb'), (e: unknown) => e instanceof InternalError && /^KB hint: "cities" must NOT have duplicate items/.test(e.message));
 });

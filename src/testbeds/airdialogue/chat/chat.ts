@@ -12,19 +12,19 @@
  * normalised towards the corpus' wording (ordinals, currency, month names; module function
  * `normalizeUtterance`), never refused; words outside the vocabulary read as `<unk>`.
  *
- * The REPL (`airdialogue-repl.ts`) and the HTTP routes (`airdialogue-routes.ts`) share this class.
+ * The REPL (`repl.ts`) and the chat backend `serve` mounts (`backend.ts`) share this class.
  */
-import { createRng } from '../core/rng.js';
-import type { Action, AirExample, Flight, Intent, KbLine } from '../formats/airdialogue.js';
-import { MONTHS } from '../formats/airdialogue.js';
-import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from '../testbeds/airdialogue/facts.js';
-import { generateContext, type AirContext } from '../testbeds/airdialogue/context.js';
-import type { AgentSession, CustomerSession } from '../testbeds/airdialogue/policies.js';
-import { scoreAction, type Score } from '../testbeds/airdialogue/scorer.js';
-import { oodContext, type OodSetting } from '../testbeds/airdialogue/learned/data.js';
-import { learnedAgent, learnedCustomer } from '../testbeds/airdialogue/learned/policy.js';
-import type { AirModels } from '../testbeds/airdialogue/learned/train.js';
-import { InputError } from './session.js';
+import { createRng } from '../../../core/rng.js';
+import { InputError } from '../../../core/errors.js';
+import type { Action, AirExample, Flight, Intent, KbLine } from '../../../formats/airdialogue.js';
+import { MONTHS } from '../../../formats/airdialogue.js';
+import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from '../facts.js';
+import { generateContext, type AirContext } from '../context.js';
+import type { AgentSession, CustomerSession } from '../policies.js';
+import { scoreAction, type Score } from '../scorer.js';
+import { oodContext, type OodSetting } from '../learned/data.js';
+import { learnedAgent, learnedCustomer } from '../learned/policy.js';
+import type { AirModels } from '../learned/train.js';
 
 /** The side the person plays. */
 export type AirChatRole = 'customer' | 'agent';

@@ -9,17 +9,14 @@
  * `moderate`); the transcript keeps what the person wrote. Only an empty message (nothing
  * readable) and one over the length limit are errors.
  */
-import type { Turn } from '../core/dialog.js';
-import { DialogymError } from '../core/errors.js';
-import type { KbStore } from '../testbeds/restaurant/kb.js';
-import { answerApiCall, NO_RESULT, type KbDialect } from '../testbeds/restaurant/kb-dialects.js';
-import type { ChatModel, Conversation } from '../testbeds/restaurant/chat/chat-model.js';
-import type { Explanation } from '../testbeds/restaurant/chat/explanation.js';
-import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
+import type { Turn } from '../../../core/dialog.js';
+import { InputError } from '../../../core/errors.js';
+import type { KbStore } from '../kb.js';
+import { answerApiCall, NO_RESULT, type KbDialect } from '../kb-dialects.js';
+import type { ChatModel, Conversation } from './chat-model.js';
+import type { Explanation } from './explanation.js';
+import { canonicalRestaurantText } from '../synonyms.js';
 import { botContinues } from './turn-taking.js';
-
-/** Bad user input (a message that is empty once normalised, or not a string): HTTP 400, a REPL notice. */
-export class InputError extends DialogymError {}
 
 export interface SessionKb {
   readonly store: KbStore;

@@ -8,8 +8,9 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { explanationText } from '../testbeds/restaurant/chat/explanation.js';
-import { InputError, type Session, type TurnResult } from './session.js';
+import { InputError } from '../../../core/errors.js';
+import { explanationText } from './explanation.js';
+import type { Session, TurnResult } from './session.js';
 
 export interface ReplOptions {
   readonly input: Readable;

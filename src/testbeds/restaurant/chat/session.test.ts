@@ -3,17 +3,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, dstc6Dir, skipUnless, skipUnlessSqlite } from '../../test/shared-data.js';
-import type { Turn } from '../core/dialog.js';
-import { readBabiDialogs } from '../formats/babi.js';
-import { readDstc6Data } from '../formats/dstc6.js';
-import { createRulesBot } from '../testbeds/restaurant/rules/rules.js';
-import { canonicalRestaurantText } from '../testbeds/restaurant/synonyms.js';
-import { BABI_KB, DSTC6_KB, NO_RESULT } from '../testbeds/restaurant/kb-dialects.js';
-import { importKbFile, SqliteKbStore } from '../testbeds/restaurant/kb-sqlite.js';
-import { chatModelOf } from '../testbeds/restaurant/chat/chat-model.js';
-import { InputError, Session } from './session.js';
-import { SessionStore, CapacityError } from './sessions.js';
+import { babiDir, dstc6Dir, skipUnless, skipUnlessSqlite } from '../../../../test/shared-data.js';
+import type { Turn } from '../../../core/dialog.js';
+import { InputError } from '../../../core/errors.js';
+import { readBabiDialogs } from '../../../formats/babi.js';
+import { readDstc6Data } from '../../../formats/dstc6.js';
+import { createRulesBot } from '../rules/rules.js';
+import { canonicalRestaurantText } from '../synonyms.js';
+import { DSTC6_KB, NO_RESULT } from '../kb-dialects.js';
+import { importKbFile, SqliteKbStore } from '../kb-sqlite.js';
+import { chatModelOf } from './chat-model.js';
+import { Session } from './session.js';
 import { botContinues } from './turn-taking.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-session-'));
@@ -241,38 +241,4 @@ test('bad input: empty messages are InputErrors and leave the history unchanged;
   s.reset();
   assert.equal(s.history.length, 0);
   assert.equal(s.lastExplanation, null);
-});
-
-test('session store: expired sessions make room for new ones at once, without a sweep or a get (issue 41)', () => {
-  let now = 0;
-  let k = 0;
-  const store = new SessionStore(chatModelOf(createRulesBot()), { store: { query: () => [], all: () => [] }, dialect: BABI_KB }, {}, { maxSessions: 2, idleMs: 60_000, now: () => now, newId: () => `s${k++}` });
-  store.create();
-  store.create();
-  assert.throws(() => store.create(), CapacityError);
-  now = 60_001;
-  assert.equal(store.create().id, 's2');
-  assert.equal(store.create().id, 's3');
-  assert.equal(store.size, 2);
-});
-
-test('session store: capacity, idle expiry, delete', () => {
-  let now = 0;
-  let k = 0;
-  const store = new SessionStore(chatModelOf(createRulesBot()), { store: { query: () => [], all: () => [] }, dialect: BABI_KB }, {}, { maxSessions: 2, idleMs: 1000, now: () => now, newId: () => `s${k++}` });
-  const a = store.create();
-  const b = store.create();
-  assert.throws(() => store.create(), CapacityError);
-  now = 600;
-  assert.equal(store.get(a.id), a); // touched at 600
-  now = 1500; // b idle for 1500 ms, a for 900 ms
-  assert.equal(store.get(b.id), undefined);
-  assert.equal(store.get(a.id), a);
-  const c = store.create();
-  assert.equal(store.size, 2);
-  assert.equal(store.delete(c.id), true);
-  assert.equal(store.delete(c.id), false);
-  now = 10_000;
-  assert.equal(store.sweep(), 1);
-  assert.equal(store.size, 0);
 });
