@@ -31,3 +31,16 @@ test('defaults stated as text in --help are the constants the code uses', async 
   assert.ok((await described(['infobot', 'train'], '--temperatures')).endsWith(`(default: ${e2e.temperatures.join(',')})`));
   assert.ok((await described(['generate', 'dstc6'], '--dialogs')).endsWith(`(default: ${SET_SPECS.trn.examples} for trn, ${SET_SPECS.tst1.examples} for tst sets)`));
 });
+
+test('every option of every verb states its default once', async () => {
+  const twice: string[] = [];
+  const walk = (c: Command, path: string): void => {
+    for (const o of c.options) {
+      const text = c.createHelp().optionDescription(o);
+      if ((text.match(/\(default:/g) ?? []).length > 1) twice.push(`${path} ${o.long}: ${text}`);
+    }
+    for (const s of c.commands) walk(s, `${path} ${s.name()}`);
+  };
+  walk(await buildProgram(), 'dialogym');
+  assert.deepEqual(twice, []);
+});

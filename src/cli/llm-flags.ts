@@ -13,7 +13,7 @@ import type { LlmConnection } from '../runs/agent-options.js';
 export interface LlmFlags {
   llmUrl: string;
   llmKeyEnv?: string;
-  llmOption: string[];
+  llmOption?: string[];
   llmTimeout: number;
   llmRetries: number;
   llmMaxFailures: number;
@@ -37,7 +37,7 @@ export function llmConnectionOptions(cmd: Command, o: { prices?: boolean } = {})
   cmd
     .option('--llm-url <base-url>', 'OpenAI-compatible endpoint of --agent-llm / --user-llm, up to /v1 (Ollama http://localhost:11434/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1)', DEFAULT_URL)
     .option('--llm-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY; local servers need none)')
-    .option('--llm-option <key=value>', 'a request member the API takes (max_tokens=512, seed=1, tool_choice=required; JSON values as JSON); repeatable (default: temperature=0 only)', optionFlag, [])
+    .option('--llm-option <key=value>', 'a request member the API takes (max_tokens=512, seed=1, tool_choice=required; JSON values as JSON); repeatable (default: temperature=0 only)', optionFlag)
     .option('--llm-timeout <ms>', 'timeout of each LLM request, the headers and the whole body', intFlag('--llm-timeout', 1), 60_000)
     .option('--llm-retries <n>', 'retries of a failed LLM request (429, 5xx, timeouts), exponential backoff with seeded jitter, Retry-After honoured', intFlag('--llm-retries', 0, 100), 10)
     .option('--llm-max-failures <n>', 'LLM requests that may fail for good (each fails its episode) before the run stops', intFlag('--llm-max-failures', 0), 10)
@@ -55,7 +55,7 @@ export function llmConnectionOf(o: LlmFlags): LlmConnection {
   return {
     llmUrl: o.llmUrl,
     ...(o.llmKeyEnv !== undefined ? { llmKeyEnv: o.llmKeyEnv } : {}),
-    llmOption: keyValues(o.llmOption), // the request members (later ones override earlier ones)
+    llmOption: keyValues(o.llmOption ?? []), // the request members (later ones override earlier ones)
     llmTimeout: o.llmTimeout,
     llmRetries: o.llmRetries,
     llmMaxFailures: o.llmMaxFailures,

@@ -21,7 +21,7 @@ await loadTestbeds();
 
 interface EvaluateFlags extends LlmFlags {
   env: string;
-  envOption: string[];
+  envOption?: string[];
   agentCmd?: string;
   agentUrl?: string;
   agent?: string;
@@ -53,7 +53,7 @@ export function registerEvaluate(program: Command): void {
     .option('--agent-url <url>', 'agent endpoint: each request is POSTed as JSON, the body of the reply is the agent message (required: one of the four)')
     .option('--agent <name|file>', "one of dialogym's agents in this process (rules, a model file, an AirDialogue policy) (required: one of the four)")
     .option('--agent-llm <model>', 'a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent: the testbed\'s prompt, the dialog as messages, the tools (docs/llm.md) (required: one of the four)')
-    .option('--env-option <key=value>', 'an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON, others strings), checked against its schema (schemas/env-*.schema.json); repeatable (default: none)', keyValueFlag('--env-option'), [])
+    .option('--env-option <key=value>', 'an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON, others strings), checked against its schema (schemas/env-*.schema.json); repeatable (default: none)', keyValueFlag('--env-option'))
     .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)', inputFlag('--kb'))
     .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)', inputFlag('--candidates'))
     .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), EVALUATE_DEFAULTS.episodes)
@@ -89,7 +89,7 @@ function fromFlags(f: Record<string, unknown>): { options: EvaluateRunOptions; p
     ...(Object.keys(envOptions).length > 0 ? { envOptions } : {}),
     ...given('kb', 'candidates', 'episodes', 'seed', 'trials', 'timeout', 'startupTimeout', 'concurrency', 'maxReplyBytes', 'maxTurns', 'transcripts', 'resume', 'userLlm', 'userPrompt'),
     ...given('llmUrl', 'llmKeyEnv', 'llmTimeout', 'llmRetries', 'llmMaxFailures', 'llmMaxReplyBytes', 'systemPrompt', 'cache', 'priceIn', 'priceOut'),
-    ...(o.llmOption !== undefined ? { llmOption: keyValues(o.llmOption) } : {}),
+    llmOption: keyValues(o.llmOption ?? []),
   };
   // The keys --kb and --max-turns set in the environment's options (the run would refuse them too, in its options' words).
   const setBy: Array<[string | undefined, string]> = [[o.kb !== undefined ? kbOf(o.env)?.option : undefined, '--kb'], ...Object.keys(turnLimitOf(o.env, o.maxTurns).options ?? {}).map((k): [string, string] => [k, '--max-turns'])];

@@ -28,7 +28,7 @@ interface ServeFlags extends ServingFlags, AgentFlags {
   env?: string;
   as?: string;
   free?: boolean;
-  envOption: string[];
+  envOption?: string[];
   maxTurns?: number;
   userLlm?: string;
   userPrompt?: string;
@@ -77,7 +77,7 @@ export function registerServe(program: Command): void {
     .option('--agent-llm <model>', 'with --env --as user: a language model behind an OpenAI-compatible endpoint (--llm-url) plays the agent (docs/llm.md) (default: none)')
     .option('--timeout <ms>', 'with --env --as user: per-turn reply timeout of the agent (an agent that does not answer in time fails the dialog, as in evaluate); the person\'s limit is --idle-minutes', intFlag('--timeout', 1), 20_000)
     .option('--max-reply-bytes <n>', 'with --agent-cmd or --agent-url: longest reply line or body', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
-    .option('--env-option <key=value>', 'with --env: an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON), checked against its schema; repeatable (default: none)', keyValueFlag('--env-option'), [])
+    .option('--env-option <key=value>', 'with --env: an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON), checked against its schema; repeatable (default: none)', keyValueFlag('--env-option'))
     .option('--max-turns <n>', "with --env: agent turns after which a dialog ends, as evaluate's --max-turns (the environment's own limit where its testbed has one, unless --env-option sets it; else a generic wrapper) (default: the environment's)", intFlag('--max-turns', 1))
     .option('--free', 'with --env: free chat: no goal card and nothing judged; the environment still runs and the person ends the dialog')
     .option('--user-llm <model>', 'with --env --as agent: a language model (the --llm-* flags) says the simulated user\'s turns in its own words (default: the environment\'s own words)')
@@ -142,7 +142,7 @@ export function registerServe(program: Command): void {
 
 /** The first flag given that only `--env` reads, if any. */
 function envOnlyFlag(o: ServeFlags): string | undefined {
-  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...(o.envOption.length > 0 ? ['--env-option'] : []), ...(o.maxTurns !== undefined ? ['--max-turns'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : []), ...(o.transcripts !== undefined ? ['--transcripts'] : [])];
+  const given = [...agentFlagsGiven(o), ...(o.as !== undefined ? ['--as'] : []), ...(o.free ? ['--free'] : []), ...((o.envOption ?? []).length > 0 ? ['--env-option'] : []), ...(o.maxTurns !== undefined ? ['--max-turns'] : []), ...(o.userLlm !== undefined ? ['--user-llm'] : []), ...(o.userPrompt !== undefined ? ['--user-prompt'] : []), ...(o.transcripts !== undefined ? ['--transcripts'] : [])];
   return given[0];
 }
 
@@ -161,7 +161,7 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   if (role === 'user' && o.userLlm !== undefined) throw new ConfigError("--user-llm says the simulated user's turns; with --as user the person says them: drop --user-llm, or give --as agent");
   if (o.userPrompt !== undefined && o.userLlm === undefined) throw new ConfigError('--user-prompt is the prompt of --user-llm: give --user-llm too');
   await (await import('../../testbeds/index.js')).loadTestbeds();
-  const envOptions = keyValues(o.envOption);
+  const envOptions = keyValues(o.envOption ?? []);
   // Checked (unknown id, schema, unknown keys; the turn limit's options too) before an agent starts.
   const [{ make }, { sessionTurnLimit }] = await Promise.all([import('../../env/env.js'), import('../../env/turn-limit.js')]);
   make(env, sessionTurnLimit(env, envOptions, o.maxTurns).envOptions);

@@ -19,7 +19,7 @@ interface CreateFlags {
   config?: string;
   env?: string;
   agents?: string;
-  envOption: string[];
+  envOption?: string[];
   participants: number;
   sessions: number;
   role: string;
@@ -44,7 +44,7 @@ export function registerStudy(program: Command): void {
     .option('--config <file>', 'the study as JSON (schemas/study-config.schema.json: env, envOptions, agents of any kind, role, participants, sessionsPerParticipant, seed, questions); the other flags then may not be given (default: none)', inputFlag('--config'))
     .option('--env <id>', 'environment id (infobot-medium-v1, restaurant-task5-v2, …) (required without --config)')
     .option('--agents <list>', "comma-separated agents compared, dialogym's own by name or model file (rl-hard,rule-soft,rl-soft,e2e-soft); processes, URLs and LLMs through --config (required without --config)")
-    .option('--env-option <key=value>', 'an option of the environment (JSON values as JSON); repeatable (default: none)', keyValueFlag('--env-option'), [])
+    .option('--env-option <key=value>', 'an option of the environment (JSON values as JSON); repeatable (default: none)', keyValueFlag('--env-option'))
     .option('--participants <n>', 'participant codes to create', intFlag('--participants', 1, 10000), 8)
     .option('--sessions <n>', 'dialogs per participant', intFlag('--sessions', 1, 1000), 20)
     .option('--role <side>', 'the side people play: user or agent', 'user')
@@ -57,7 +57,7 @@ export function registerStudy(program: Command): void {
         const flags = (['env', 'agents', 'participants', 'sessions', 'role', 'seed', 'title'] as const).filter((k) => cmd.getOptionValueSource(k) === 'cli');
         let config;
         if (o.config !== undefined) {
-          if (flags.length > 0 || o.envOption.length > 0) throw new ConfigError(`--config: give the study in the file alone (drop --${flags[0] ?? 'env-option'})`);
+          if (flags.length > 0 || (o.envOption ?? []).length > 0) throw new ConfigError(`--config: give the study in the file alone (drop --${flags[0] ?? 'env-option'})`);
           config = readStudyConfig(o.config);
         } else {
           if (o.env === undefined) throw new ConfigError('give --env <id> (or the whole study with --config <file>)');
@@ -69,7 +69,7 @@ export function registerStudy(program: Command): void {
           config = studyConfig(
             {
               env: o.env,
-              envOptions: keyValues(o.envOption),
+              envOptions: keyValues(o.envOption ?? []),
               ...(agents ? { agents } : {}),
               role: o.role,
               participants: o.participants,
