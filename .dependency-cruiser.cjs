@@ -1,6 +1,7 @@
 /**
  * Layering rules (ARCHITECTURE.md), checked by `npm test` (`npm run lint:deps`):
- * generic layers import no testbed, server or CLI; testbeds import each other only where one
+ * the folders of src/ in one strict order (LEVELS below: a folder imports only folders of lower
+ * levels); generic layers import no testbed, server or CLI; testbeds import each other only where one
  * extends another (dstc6 → restaurant); the list of testbeds (src/testbeds/index.ts) is imported
  * only by the root API, the CLI and the servers, which reach a testbed only through it and the
  * descriptors; nothing imports the CLI; no import cycles.
@@ -8,6 +9,64 @@
  * A testbed is a folder `src/testbeds/<name>/` (its descriptor: `<name>/testbed.ts`); the rules
  * name no testbed but the one extension, so adding a testbed needs no line here.
  */
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+/**
+ * The folder order of src/, bottom → top. A folder (or the one file named) imports only what sits
+ * on a lower level: never its own level's other folders, never a higher level. Nested entries
+ * (`llm/client` in `llm`) are their own node; `testbeds/*` is every testbed folder (how testbeds
+ * import one another: the testbed rules below). `testbeds/testbed.ts` (the descriptor type every
+ * testbed implements) and `testbeds` (the rest of that folder: the list of testbeds, index.ts)
+ * are the folder's two files on either side of the testbeds (ARCHITECTURE.md, "Folder order").
+ * Every folder of src/ must be on a level: a new one fails here until it is placed.
+ */
+const LEVELS = [
+  ['core'],
+  ['report', 'nn', 'formats', 'metrics', 'datasets', 'llm/client'],
+  ['env', 'train'],
+  ['rankers'],
+  ['agents'],
+  ['llm'],
+  ['evaluation'],
+  ['study', 'runs'],
+  ['testbeds/testbed.ts'],
+  ['testbeds/*'],
+  ['testbeds'],
+  ['serve'],
+  ['cli', 'index.ts'],
+];
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const entries = LEVELS.flat();
+/** The paths of one entry, as a regular expression: its folder (or file) less the entries nested in it. */
+function pattern(entry) {
+  if (entry.endsWith('/*')) return `^src/${escape(entry.slice(0, -2))}/[^/]+/`;
+  if (/\.[a-z]+$/.test(entry)) return `^src/${escape(entry)}$`; // a file
+  const nested = entries
+    .filter((e) => e.startsWith(`${entry}/`))
+    .map((e) => (e.endsWith('/*') ? '[^/]+/' : /\.[a-z]+$/.test(e) ? `${escape(e.slice(entry.length + 1))}$` : `${escape(e.slice(entry.length + 1))}/`));
+  return `^src/${escape(entry)}/${nested.length > 0 ? `(?!${nested.join('|')})` : ''}`;
+}
+const unplaced = readdirSync(join(__dirname, 'src'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !entries.includes(d.name))
+  .map((d) => `src/${d.name}/`);
+if (unplaced.length > 0) throw new Error(`.dependency-cruiser.cjs: ${unplaced.join(', ')} on no level of LEVELS: add it to the level it belongs to`);
+/** One rule per entry: it imports nothing of its own level (but itself) or above. */
+const folderOrder = LEVELS.flatMap((level, i) =>
+  level.flatMap((entry) => {
+    const above = [...LEVELS.slice(i + 1).flat(), ...level.filter((e) => e !== entry && !entry.endsWith('/*'))];
+    if (above.length === 0) return [];
+    return {
+      name: `folder-order: ${entry}`,
+      severity: 'error',
+      comment: `${entry} (level ${i} of LEVELS) imports only lower levels, not ${above.join(', ')}.`,
+      from: { path: pattern(entry), pathNot: '\\.test\\.ts$' },
+      to: { path: above.map(pattern).join('|') },
+    };
+  }),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -18,19 +77,20 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...folderOrder,
     {
       name: 'generic-layers-import-no-testbed',
       severity: 'error',
-      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm (the client, the conversation, the prompts: all but the two players below) are generic: they never import env, testbeds, serve, cli, or the agent harness.',
-      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm)/', pathNot: '^src/llm/(agent|user)\\.ts$' },
-      to: { path: '^src/(env|testbeds|serve|cli|agents|evaluation|study)/' },
+      comment: 'core, nn, formats, metrics, rankers, train, report, datasets and llm/client are generic: they never import env, testbeds, serve, cli, the agent harness or the LLM players.',
+      from: { path: '^src/(core|nn|formats|metrics|rankers|train|report|datasets|llm/client)/' },
+      to: { path: '^src/(env|testbeds|serve|cli|agents|evaluation|study|llm/(?!client/))' },
     },
     {
-      name: 'llm-players-see-only-the-interfaces',
+      name: 'llm-players-see-only-the-harness-interfaces',
       severity: 'error',
-      comment: "llm/agent.ts (a model as an agent transport) and llm/user.ts (a model as the user's voice) sit on the interfaces they implement — agents/agent.ts and agents/protocol.ts, evaluation/user-voice.ts — and on the rest of llm/; never a testbed, the runner, serve or cli (a testbed's wording reaches them through its LLM section, llm/prompts.ts).",
-      from: { path: '^src/llm/(agent|user)\\.ts$' },
-      to: { path: '^src/(env|testbeds|serve|cli|study|runs|agents|evaluation)/', pathNot: '^src/agents/(agent|protocol)\\.ts$|^src/evaluation/user-voice\\.ts$' },
+      comment: "llm/ (the LLM players: agent.ts, a model as an agent transport; user.ts, a model as the user's voice; the conversation and prompts) sits on the client layer (llm/client/) and the interfaces it implements (agents/); never a testbed, the runner, serve or cli (a testbed's wording reaches it through its LLM section, llm/prompts.ts).",
+      from: { path: '^src/llm/(?!client/)', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(env|testbeds|serve|cli|study|runs|evaluation)/' },
     },
     {
       name: 'env-layer-sees-only-the-env-interface',

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { judgeCell, PAPER_TABLE2, TABLE2_TOLERANCES } from '../src/testbeds/infobot/table.js';
 import { SPLITS } from '../src/testbeds/infobot/index.js';
 import { meanSd } from '../src/metrics/stats.js';
+import { RECIPES } from './infobot-recipes.js';
 
 const seeds = Number(process.argv[2] ?? 3);
 const episodes = Number(process.argv[3] ?? 5000);
@@ -31,13 +32,6 @@ const outFile = process.argv[4];
 const evalSeeds = process.argv[5] ?? '1,7,13';
 const cliJs = fileURLToPath(new URL('../src/cli/index.js', import.meta.url));
 const root = process.env.INFOBOT_SEEDS_DIR ?? mkdtempSync(join(tmpdir(), 'infobot-seeds-'));
-/** One recipe per agent: the defaults of `infobot train` for rl-*, and for e2e-soft the noise-robust recipe of docs/infobot.md. */
-const RECIPES: Readonly<Record<string, readonly string[]>> = {
-  'rl-nokb': [],
-  'rl-hard': [],
-  'rl-soft': [],
-  'e2e-soft': ['--residual', '--reask-lost', '--temperatures', '1,3', '--validation-temperature', '3', '--validation-episodes', '1000'],
-};
 const agents = (process.env.INFOBOT_SEEDS_AGENTS?.split(',') ?? Object.keys(RECIPES)).filter((a) => RECIPES[a] !== undefined);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 /** CPU seconds of the waited-for children so far (Linux: cutime + cstime of /proc/self/stat; elsewhere NaN). */

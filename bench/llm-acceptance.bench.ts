@@ -19,7 +19,7 @@ import { llmTransport } from '../src/llm/agent.js';
 import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/llm/prompts.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { llmUserVoice } from '../src/llm/user.js';
-import { LlmClient } from '../src/llm/client.js';
+import { LlmClient } from '../src/llm/client/client.js';
 
 const EPISODES = Number(process.env.LLM_ACCEPT_EPISODES ?? 1000);
 const VERSION = process.env.LLM_ACCEPT_VERSION ?? 'v2';

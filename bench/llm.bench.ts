@@ -15,7 +15,7 @@ import { createAgent } from '../src/agents/registry.js';
 import { llmTransport } from '../src/llm/agent.js';
 import { llmSystemMessage } from '../src/llm/prompts.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { LlmClient } from '../src/llm/client.js';
+import { LlmClient } from '../src/llm/client/client.js';
 
 const EPISODES = Number(process.env.LLM_BENCH_EPISODES ?? 10_000);
 const ENV = process.env.LLM_BENCH_ENV ?? 'restaurant-task1-v1';

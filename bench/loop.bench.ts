@@ -93,7 +93,7 @@ const workloads: Array<{ name: string; unit: string; overhead?: true; run: (b: B
     overhead: true,
     async run(b) {
       const t = process.cpuUsage();
-      const r = await b.root.evaluate('loop-bench-trivial-v0', { act: () => 'x' }, { episodes: TRIVIAL_EPISODES / 4 });
+      const r = await b.root.evaluate('loop-bench-trivial-v0', { act: () => 'x' }, { episodes: TRIVIAL_EPISODES / 4, seed: 0 });
       return { perSecond: ((TRIVIAL_EPISODES / 4) * TRIVIAL_TURNS) / cpuSince(t), figures: JSON.stringify(r) };
     },
   },

@@ -12,7 +12,7 @@ import '../src/index.js';
 import { createRng } from '../src/core/rng.js';
 import type { GoalCard } from '../src/env/person.js';
 import type { AgentTransport } from '../src/agents/agent.js';
-import { openAgent } from '../src/agents/open.js';
+import { openAgent } from '../src/evaluation/open.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
 import { llmSystemMessage } from '../src/llm/prompts.js';
 import { EnvSession, type SessionState } from '../src/serve/env-session.js';

@@ -105,8 +105,8 @@ export { localTransport, type Agent, type AgentAction, type AgentConnection, typ
 export { stdioTransport, type StdioTransportOptions } from './agents/stdio.js';
 export { httpTransport, type HttpTransportOptions } from './agents/http.js';
 export { agents, agentNames, createAgent, loadAgent, players, Players, type AgentFamily, type AgentOptions } from './agents/registry.js';
-export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './agents/open.js';
-export { evaluate, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
+export { openAgent, loadBuiltinAgent, builtinAgentProblem, type AgentWay, type OpenAgentOptions } from './evaluation/open.js';
+export { evaluate, EVALUATE_DEFAULTS, optionsKey, summarizeEpisodes, type EvaluateAgentOptions, type EpisodeRecord, type EvaluationSummary, type EvaluationResult } from './evaluation/evaluate.js';
 export { permutationTest, wilsonInterval, type PermutationOptions, type PermutationResult } from './metrics/permutation.js';
 export { studyConfig, studyConfigJson, readStudyConfig, type AgentSpec, type StudyConfig, type StudyQuestion } from './study/config.js';
 export { createStudy, StudyStore, type CreatedStudy } from './study/store.js';
@@ -116,11 +116,11 @@ export { studyReport, writeStudyReport, type StudyReport, type AgentFigures, typ
 export { turnsChartSvg } from './study/chart.js';
 
 // LLMs as agents and as simulated users (docs/llm.md).
-export { LlmClient, LlmError, type LlmClientOptions, type LlmStats, type ChatRequest, type ChatReply } from './llm/client.js';
-export { ResponseCache } from './llm/cache.js';
-export type { TokenUsage } from './llm/usage.js';
+export { LlmClient, LlmError, type LlmClientOptions, type LlmStats, type ChatRequest, type ChatReply } from './llm/client/client.js';
+export { ResponseCache } from './llm/client/cache.js';
+export type { TokenUsage } from './llm/client/usage.js';
 export { llmTransport, type LlmTransportOptions } from './llm/agent.js';
 export { llmSystemMessage, llmUserSystemMessage, llmUserPrompt, declareLlmSection, llmSectionOf, loadLlmSections, type LlmSection, type LlmView } from './llm/prompts.js';
 export { exportDataset, readPlayedEpisodes, MixedEnvsError, type ExportDatasetOptions, type ExportDatasetResult, type PlacedEpisode } from './evaluation/export-dataset.js';
 export { llmUserVoice, type LlmUserOptions } from './llm/user.js';
-export type { UserVoice, UserVoiceSession, UserTurn } from './evaluation/user-voice.js';
+export type { UserVoice, UserVoiceSession, UserTurn } from './agents/user-voice.js';

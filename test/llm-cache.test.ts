@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { responseDigest } from '../src/llm/cache.js';
+import { responseDigest } from '../src/llm/client/cache.js';
 import { oneLineError, type CliRun } from './cli.js';
 import { cliAsync, startLlmTestServer, type LlmTestServer } from './llm-server.js';
 

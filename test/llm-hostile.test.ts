@@ -15,7 +15,7 @@ import { createAgent } from '../src/agents/registry.js';
 import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../src/llm/prompts.js';
 import { llmUserVoice } from '../src/llm/user.js';
 import { evaluate, type EpisodeRecord } from '../src/evaluation/evaluate.js';
-import { LlmClient, LlmError } from '../src/llm/client.js';
+import { LlmClient, LlmError } from '../src/llm/client/client.js';
 import { oneLineError } from './cli.js';
 import { cliAsync, withLlmServer, type Fault, type Json } from './llm-server.js';
 

@@ -17,7 +17,7 @@ import { checkSchema } from '../src/formats/schema.js';
 import { llmTransport } from '../src/llm/agent.js';
 import { llmSystemMessage } from '../src/llm/prompts.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
-import { LlmClient } from '../src/llm/client.js';
+import { LlmClient } from '../src/llm/client/client.js';
 import { oneLineError, type CliRun } from './cli.js';
 import { cliAsync, withLlmServer } from './llm-server.js';
 import { cliPath } from './shared-data.js';

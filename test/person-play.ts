@@ -8,7 +8,7 @@ import { createRng, type Rng } from '../src/core/rng.js';
 import { envPersonView, type ToolSpec } from '../src/env/env.js';
 import type { GoalCard, PersonView, ViewSection } from '../src/env/person.js';
 import type { Agent } from '../src/agents/agent.js';
-import type { UserVoice } from '../src/evaluation/user-voice.js';
+import type { UserVoice } from '../src/agents/user-voice.js';
 
 /** The person view of `envId`, or an error naming the environment. */
 export function viewOf(envId: string): PersonView {

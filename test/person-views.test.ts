@@ -20,7 +20,7 @@ import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-
 import { dstc6AgentParticipant } from '../src/testbeds/dstc6/testing/person-agent.js';
 import { participantAgent, participantVoice, viewOf, type AgentParticipant, type ShownToUser, type UserParticipant } from './person-play.js';
 import { withLlmServer } from './llm-server.js';
-import { LlmClient } from '../src/llm/client.js';
+import { LlmClient } from '../src/llm/client/client.js';
 import { llmTransport } from '../src/llm/agent.js';
 import { llmSystemMessage } from '../src/llm/prompts.js';
 import type { AgentTransport } from '../src/agents/agent.js';

@@ -17,7 +17,7 @@ import '../src/index.js';
 import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { createRng } from '../src/core/rng.js';
 import type { ToolSpec } from '../src/env/env.js';
-import { openAgent } from '../src/agents/open.js';
+import { openAgent } from '../src/evaluation/open.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes } from '../src/serve/env-routes.js';
 import type { SessionState, SessionTurn } from '../src/serve/env-session.js';

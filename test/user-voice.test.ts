@@ -5,7 +5,7 @@ import '../src/index.js'; // every testbed, loaded
 import { createAgent } from '../src/agents/registry.js';
 import type { Agent } from '../src/agents/agent.js';
 import { evaluate, type EpisodeRecord } from '../src/evaluation/evaluate.js';
-import type { UserTurn, UserVoice } from '../src/evaluation/user-voice.js';
+import type { UserTurn, UserVoice } from '../src/agents/user-voice.js';
 
 test('a user voice: the agent reads the voice\'s words (silences kept), the env judges as before, the voice\'s tokens are in the records', async () => {
   const asked: UserTurn[] = [];
@@ -60,7 +60,12 @@ test('a user voice on KB-InfoBot (an observation with the last utterance only): 
   const voiced = await evaluate('infobot-medium-v1', agent, { episodes: 4, userVoice: voice });
   assert.deepEqual(voiced.records.map((r) => [r.success, r.turns]), plain.records.map((r) => [r.success, r.turns]), 'the environment decides and judges as before');
   assert.equal(asked.length, voiced.records.reduce((n, r) => n + r.turns, 0), 'the opening and one user turn per agent action but the last (the line after the end is not asked for)');
-  assert.equal(r0Of(voiced).userWords?.at(-1), (r0Of(plain).observation as { utterance: string }).utterance, 'the closing line keeps the environment\'s words');
+  // The closing line after the end (KB-InfoBot's "thanks, that is the one") is the environment's, never the voice's: '' in userWords and in the record's last utterance.
+  assert.notEqual((r0Of(plain).observation as { utterance: string }).utterance, '', 'the environment has a closing line');
+  for (const r of voiced.records) {
+    assert.equal(r.userWords?.at(-1), '', `episode ${r.episode}: userWords ends with what the voice said after the end: nothing`);
+    assert.ok(r.userWords!.slice(0, -1).every((w) => w.endsWith('!')), `episode ${r.episode}: every other entry is the voice's`);
+  }
   assert.ok(seen.length > 0 && seen.every((u) => u.endsWith('!')), 'the agent reads the voice\'s words');
   const r0 = voiced.records[0]!;
   assert.equal(r0.userWords?.length, r0.turns + 1);
@@ -72,5 +77,6 @@ test('a user voice on KB-InfoBot (an observation with the last utterance only): 
   const dialogs = readInfoBotDialogs(w.files[0]!);
   assert.equal(dialogs.length, 4);
   assert.deepEqual(dialogs[0]!.turns.filter((t) => t.speaker === 'user').map((t) => (t.speaker === 'user' ? t.text : '')), r0.userWords);
+  assert.ok(dialogs.every((d) => (d.turns.at(-1) as { text?: string }).text === ''), 'the exported dialogs put no closing words in the voice\'s mouth');
   assert.throws(() => infoBotDataset.write([{ where: 'v.jsonl:1', episode: { ...r0, userWords: r0.userWords!.slice(1) } }], out), /v\.jsonl:1: userWords has \d+ turns, the episode \d+ user turns/);
 });

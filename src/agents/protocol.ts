@@ -6,7 +6,7 @@
  */
 import { depthOver } from '../core/json-depth.js';
 import { isToolCall, type ToolSpec } from '../env/env.js';
-import type { TokenUsage } from '../llm/usage.js';
+import type { TokenUsage } from '../llm/client/usage.js';
 
 /**
  * The protocol version carried by every request (`protocol` of {@link AgentRequest}).

@@ -5,7 +5,7 @@
  * `no action`).
  */
 import { createInterface } from 'node:readline';
-import { LlmError } from '../llm/client.js';
+import { LlmError } from '../llm/client/client.js';
 import type { Agent, AgentConnection } from './agent.js';
 import type { AgentRequest } from './protocol.js';
 

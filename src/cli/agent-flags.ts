@@ -1,12 +1,12 @@
 /**
  * The agent flags (`--agent <name|file>`, `--agent-cmd`, `--agent-url`, `--agent-llm` with the
- * `--llm-*` flags) as one of the ways of `agents/open.ts`, and the transport they open: `evaluate`
+ * `--llm-*` flags) as one of the ways of `evaluation/open.ts`, and the transport they open: `evaluate`
  * and `serve` take the four, `agent` the two that run in its process.
  */
 import { ConfigError } from '../core/errors.js';
 import type { Agent, AgentTransport } from '../agents/agent.js';
-import type { AgentWay } from '../agents/open.js';
-import type { LlmClient } from '../llm/client.js';
+import type { AgentWay } from '../evaluation/open.js';
+import type { LlmClient } from '../llm/client/client.js';
 import { llmConnectionOf, type LlmFlags } from './llm-flags.js';
 
 /** The flags as commander gives them. */
@@ -46,7 +46,7 @@ export function agentWayOf(o: AgentFlags): AgentWay {
 }
 
 /**
- * The transport of the agent the flags name (`agents/open.ts`'s `openAgent`): dialogym's agents
+ * The transport of the agent the flags name (`evaluation/open.ts`'s `openAgent`): dialogym's agents
  * registered first, an LLM with the testbed's prompt (or `--system-prompt`) and the client flags;
  * `seed` seeds an LLM client's retry jitter.
  */
@@ -71,6 +71,6 @@ export async function openLlmTransport(model: string, o: LlmFlags, seed: number)
 /** The agent maker `--agent` names (one agent per lane): an unknown name or a bad file is a ConfigError at start, naming the flag. */
 export async function loadFlaggedAgent(name: string, opts: { kb?: string | undefined; candidates?: string | undefined }): Promise<() => Agent> {
   await (await import('../testbeds/index.js')).loadTestbeds();
-  const { loadBuiltinAgent } = await import('../agents/open.js');
+  const { loadBuiltinAgent } = await import('../evaluation/open.js');
   return loadBuiltinAgent(name, { ...(opts.kb !== undefined ? { kb: opts.kb } : {}), ...(opts.candidates !== undefined ? { candidates: opts.candidates } : {}) });
 }

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
-import { DEFAULT_MAX_LLM_REPLY_BYTES } from '../llm/limits.js';
+import { DEFAULT_MAX_LLM_REPLY_BYTES } from '../llm/client/limits.js';
 import { floatFlag, intFlag, keyValueFlag, keyValues } from './run.js';
 import type { LlmConnection } from '../runs/agent-options.js';
 
@@ -24,7 +24,7 @@ export interface LlmFlags {
   priceOut?: number;
 }
 
-/** The default endpoint (as `OPENAI_BASE_URL` of llm/client.ts, kept here so `--help` loads no client). */
+/** The default endpoint (as `OPENAI_BASE_URL` of llm/client/client.ts, kept here so `--help` loads no client). */
 const DEFAULT_URL = 'https://api.openai.com/v1';
 
 /** Parses one `--llm-option key=value` into the list: model, messages and tools are dialogym's to set. */

@@ -20,10 +20,10 @@ import { make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } 
 import { episodeSteps } from '../env/episode.js';
 import { withTurnLimit } from '../env/turn-limit.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
-import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
-import { LlmError } from '../llm/client.js';
-import { requestKey } from '../llm/canonical.js';
-import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from './user-voice.js';
+import { addUsage, NO_USAGE, type TokenUsage } from '../llm/client/usage.js';
+import { LlmError } from '../llm/client/client.js';
+import { requestKey } from '../llm/client/canonical.js';
+import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from '../agents/user-voice.js';
 import type { Turn } from '../core/dialog.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
@@ -38,12 +38,25 @@ import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
  * const { summary } = await evaluate('restaurant-task5-v1', () => createAgent('rules'), opts);
  * ```
  */
+/**
+ * The defaults of an evaluation, the one place that states them: `evaluate` here, the run
+ * `evaluateRun` (src/runs/evaluate.ts) and the CLI's `evaluate` all read these, so an option left
+ * out gives the same episodes everywhere (tasks seed, seed+1, …: the first task's seed is 1).
+ *
+ * @example
+ * ```ts
+ * import { EVALUATE_DEFAULTS } from 'dialogym';
+ * EVALUATE_DEFAULTS.seed; // 1
+ * ```
+ */
+export const EVALUATE_DEFAULTS = Object.freeze({ episodes: 100, trials: 1, seed: 1, concurrency: 1, timeoutMs: 5000 });
+
 export interface EvaluateAgentOptions {
-  /** Tasks (episode seeds seed, seed+1, …); default 100. */
+  /** Tasks (episode seeds seed, seed+1, …); default 100 (`EVALUATE_DEFAULTS`). */
   readonly episodes?: number;
   /** Trials per task (pass^1 … pass^trials); default 1. */
   readonly trials?: number;
-  /** Seed of the first task; default 0. */
+  /** Seed of the first task; default 1 (`EVALUATE_DEFAULTS`: as `evaluateRun` and the CLI). */
   readonly seed?: number;
   /** Episodes in flight (lanes: agent processes, HTTP requests, in-process agents); default 1. */
   readonly concurrency?: number;
@@ -217,14 +230,17 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
   // An observation without a dialog history but with the user's `utterance` (KB-InfoBot): each observation brings one user turn.
   const utteranceOnly = (o: unknown): o is { utterance: string } => o !== null && typeof o === 'object' && !Array.isArray((o as { history?: unknown }).history) && typeof (o as { utterance?: unknown }).utterance === 'string';
   const spoken: Turn[] = [];
-  // `ended`: the observation after the episode's end, which no agent reads: its new user turns keep the environment's words (a person is not asked to type a closing line after the outcome is decided).
+  // `ended`: the observation after the episode's end, which no agent reads, is not voiced (a person is not asked to type a closing line after the outcome is decided).
+  // Of an utterance-only observation (KB-InfoBot's closing "thanks, that is the one"), the voice said nothing: its entry in `userWords` and the
+  // record's last utterance are '' — the environment's generated words are never put in the voice's mouth (as EnvSession does for a person);
+  // the environment's act and judgement stay. An observation holding the dialog keeps its closing user turns as the environment worded them.
   const voiced = async (o: unknown, info: Readonly<Record<string, unknown>>, agentAction: unknown, ended = false): Promise<unknown> => {
     if (!voice) return o;
     if (ended) {
       if (utteranceOnly(o)) {
-        said.push(o.utterance);
-        spoken.push({ speaker: 'user', text: o.utterance });
-        return o;
+        said.push('');
+        spoken.push({ speaker: 'user', text: '' });
+        return { ...o, utterance: '' };
       }
       const history = (o as { history?: unknown } | null)?.history;
       const users = Array.isArray(history) ? (history as Array<{ speaker: string; text: string }>).filter((t) => t.speaker === 'user') : [];
@@ -382,11 +398,11 @@ function checkCount(name: string, v: number | undefined, min: number, fallback: 
  * ```
  */
 export async function evaluate(envId: string, agent: Agent | (() => Agent) | AgentTransport, opts: EvaluateAgentOptions = {}): Promise<EvaluationResult> {
-  const episodes = checkCount('episodes', opts.episodes, 1, 100);
-  const trials = checkCount('trials', opts.trials, 1, 1);
-  const seed = checkCount('seed', opts.seed, 0, 0);
-  const concurrency = checkCount('concurrency', opts.concurrency, 1, 1);
-  const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, 5000);
+  const episodes = checkCount('episodes', opts.episodes, 1, EVALUATE_DEFAULTS.episodes);
+  const trials = checkCount('trials', opts.trials, 1, EVALUATE_DEFAULTS.trials);
+  const seed = checkCount('seed', opts.seed, 0, EVALUATE_DEFAULTS.seed);
+  const concurrency = checkCount('concurrency', opts.concurrency, 1, EVALUATE_DEFAULTS.concurrency);
+  const timeoutMs = checkCount('timeoutMs', opts.timeoutMs, 1, EVALUATE_DEFAULTS.timeoutMs);
   const build = (): Env<unknown, unknown> => withTurnLimit(make(envId, opts.envOptions ?? {}), opts.maxTurns);
   const first = build();
   const transport = isAgentTransport(agent) ? agent : localTransport(agent);

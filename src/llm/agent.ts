@@ -14,9 +14,9 @@
  */
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
 import { AgentError, type AgentRequest } from '../agents/protocol.js';
-import { LlmError, type LlmClient } from './client.js';
+import { LlmError, type LlmClient } from './client/client.js';
 import { LlmConversation, LlmTurnFailure, type ToolLike } from './conversation.js';
-import type { TokenUsage } from './usage.js';
+import type { TokenUsage } from './client/usage.js';
 
 /**
  * Options of {@link llmTransport}.

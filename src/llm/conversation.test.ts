@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LlmClient } from './client.js';
+import { LlmClient } from './client/client.js';
 import { CONTEXT_HEADING, LlmConversation, LlmTurnFailure, systemMessage, type ToolLike } from './conversation.js';
-import { startStub, type Step } from './testing/stub-server.js';
+import { startStub, type Step } from './client/testing/stub-server.js';
 
 const API_CALL: ToolLike = { type: 'function', function: { name: 'api_call', description: 'd', parameters: { type: 'object', properties: { cuisine: { type: 'string' } }, required: ['cuisine'] } } };
 const BOOK: ToolLike = { type: 'function', function: { name: 'book', description: 'd', parameters: { type: 'object', properties: { name: { type: 'string' }, flight: { type: 'integer' }, utterance: { type: 'string' } } } } };

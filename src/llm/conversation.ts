@@ -24,8 +24,8 @@
  * caller.
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { LlmClient } from './client.js';
-import { addUsage, NO_USAGE, type TokenUsage } from './usage.js';
+import type { LlmClient } from './client/client.js';
+import { addUsage, NO_USAGE, type TokenUsage } from './client/usage.js';
 
 /** The line that opens the context part of the system message. */
 export const CONTEXT_HEADING = '## Context';

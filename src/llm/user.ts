@@ -1,14 +1,14 @@
 /**
  * A language model as the voice of the simulated user (`evaluate --user-llm <model>`, see
- * `evaluation/user-voice.ts`): one conversation per episode, the roles turned around — the model is told who
+ * `agents/user-voice.ts`): one conversation per episode, the roles turned around — the model is told who
  * it is and its goal in the `system` message; each of its turns is prompted by a `user` message
  * holding what the agent said since the user last spoke and, where the environment decided it,
  * what the user does now; its reply (text) is the user's turn. What the messages say about a
  * testbed comes from the caller (`llmUserSystemMessage`, `llmUserPrompt` of prompts.ts).
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { UserTurn, UserVoice, UserVoiceSession } from '../evaluation/user-voice.js';
-import { LlmError, type LlmClient } from './client.js';
+import type { UserTurn, UserVoice, UserVoiceSession } from '../agents/user-voice.js';
+import { LlmError, type LlmClient } from './client/client.js';
 import { contentText } from './conversation.js';
 
 /**

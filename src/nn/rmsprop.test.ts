@@ -16,3 +16,12 @@ test('rmsprop: the first step moves each weight by about lr against its gradient
   assert.equal(p.data[2], 1);
   assert.throws(() => rmsprop({ lr: 0 }), (e: Error) => e instanceof ConfigError && /lr > 0/.test(e.message));
 });
+
+test('rmsprop with ε under the root (Lasagne, the official KB-InfoBot agents): a gradient far below √ε takes a step far below lr', () => {
+  const p = param('w', [2]);
+  p.grad.set([1e-3, 1]);
+  rmsprop({ lr: 0.1, eps: 1e-4, epsUnderRoot: true }).step([p]);
+  // r = 0.1·g²: step = lr·g/√(r + ε) = 0.1·1e-3/√(1e-7 + 1e-4) ≈ 0.0099 (ε outside the root: ≈ 0.316).
+  assert.ok(Math.abs((p.data[0] as number) + (0.1 * 1e-3) / Math.sqrt(1e-7 + 1e-4)) < 1e-6, String(p.data[0]));
+  assert.ok(Math.abs((p.data[1] as number) + 0.1 / Math.sqrt(0.1 + 1e-4)) < 1e-5, String(p.data[1]));
+});

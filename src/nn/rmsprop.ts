@@ -23,6 +23,12 @@ export interface RmsPropOptions {
   rho?: number;
   /** ε added to the root (default 1e-6). */
   eps?: number;
+  /**
+   * Add ε under the root instead, θ ← θ − lr·g / √(r + ε) (default false): Lasagne's `rmsprop`, which
+   * the official KB-InfoBot agents use with ε = 1e-4 (MiuLab/KB-InfoBot `deep_dialog/agents/agent_rl.py`
+   * `_init_model`), so that gradients far below √ε take steps far below lr.
+   */
+  epsUnderRoot?: boolean;
 }
 
 /**
@@ -60,6 +66,7 @@ export function rmsprop(opts: RmsPropOptions = {}): RmsProp {
   let lr = opts.lr ?? 0.001;
   const rho = opts.rho ?? 0.9;
   const eps = opts.eps ?? 1e-6;
+  const under = opts.epsUnderRoot === true;
   if (!(lr > 0) || !(rho >= 0 && rho < 1) || !(eps > 0)) throw new ConfigError('rmsprop: lr > 0, 0 ≤ rho < 1, eps > 0');
   const acc = new Map<Param, Float32Array>();
   return {
@@ -83,7 +90,7 @@ export function rmsprop(opts: RmsPropOptions = {}): RmsProp {
           const gi = g[i] as number;
           const ri = rho * (r[i] as number) + (1 - rho) * gi * gi;
           r[i] = ri;
-          d[i] = (d[i] as number) - (lr * gi) / (Math.sqrt(ri) + eps);
+          d[i] = (d[i] as number) - (lr * gi) / (under ? Math.sqrt(ri + eps) : Math.sqrt(ri) + eps);
         }
       }
     },

@@ -1,5 +1,5 @@
 /**
- * The agent and the LLM user of a run, from its options: the way to the agent (`agents/open.ts`)
+ * The agent and the LLM user of a run, from its options: the way to the agent (`evaluation/open.ts`)
  * with what dialogym adds — an LLM agent told the testbed's prompt (or `systemPrompt`'s file) and
  * context, an LLM user told its goal — and the LLM connection options (`llmUrl`, `llmKeyEnv`,
  * `llmOption`, `llmTimeout`, …, named as the CLI's `--llm-*` flags, which map onto them). The
@@ -8,8 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import type { AgentTransport } from '../agents/agent.js';
-import { openAgent, llmKey, type AgentWay } from '../agents/open.js';
-import type { LlmClientOptions } from '../llm/client.js';
+import { openAgent, llmKey, type AgentWay } from '../evaluation/open.js';
+import type { LlmClientOptions } from '../llm/client/client.js';
 
 /**
  * How a run reaches a language model (its agent's, its user's): the endpoint, the variable of its
@@ -70,7 +70,7 @@ export function promptFileText(option: string, file: string | undefined): string
  * ```
  */
 export async function llmClientOptionsOf(o: LlmConnection): Promise<Omit<LlmClientOptions, 'model' | 'baseUrl' | 'apiKey' | 'seed'>> {
-  const { ResponseCache } = await import('../llm/cache.js');
+  const { ResponseCache } = await import('../llm/client/cache.js');
   return {
     ...(o.llmOption !== undefined ? { options: o.llmOption } : {}),
     ...(o.llmTimeout !== undefined ? { timeoutMs: o.llmTimeout } : {}),
@@ -141,7 +141,7 @@ export async function openRunAgent(way: AgentWay, o: RunAgentOptions, seed: numb
  * ```
  */
 export async function openLlmUserVoice(model: string, o: LlmConnection & { readonly userPrompt?: string }, seed: number) {
-  const [{ llmUserVoice }, { llmUserPrompt, llmUserSystemMessage, loadLlmSections }, { LlmClient }] = await Promise.all([import('../llm/user.js'), import('../llm/prompts.js'), import('../llm/client.js')]);
+  const [{ llmUserVoice }, { llmUserPrompt, llmUserSystemMessage, loadLlmSections }, { LlmClient }] = await Promise.all([import('../llm/user.js'), import('../llm/prompts.js'), import('../llm/client/client.js')]);
   await loadLlmSections();
   const prompt = promptFileText('userPrompt', o.userPrompt);
   const apiKey = llmKey({ ...(o.llmUrl !== undefined ? { llmUrl: o.llmUrl } : {}), ...(o.llmKeyEnv !== undefined ? { llmKeyEnv: o.llmKeyEnv } : {}) });

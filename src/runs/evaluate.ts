@@ -1,6 +1,6 @@
 /**
  * The `evaluate` run: an agent — one of dialogym's, a process, an HTTP endpoint or a language model
- * (`agents/open.ts`) — plays an online environment through the agent protocol over seeded tasks
+ * (`evaluation/open.ts`) — plays an online environment through the agent protocol over seeded tasks
  * and trials (`evaluation/evaluate.ts`): success, pass^k, turns, reward, failures by reason, the
  * tokens and cost of an LLM, each episode's record (the transcripts file, appended as each episode
  * ends, resumable). Generic: the environment's testbed is reached through what the list of
@@ -9,12 +9,12 @@
  */
 import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { inShard, shardItems, type Shard, type ShardItem } from '../core/shard.js';
-import type { AgentWay } from '../agents/open.js';
+import type { AgentWay } from '../evaluation/open.js';
 import { make } from '../env/env.js';
 import { turnLimitOf } from '../env/turn-limit.js';
 import type { EpisodeRecord, EvaluationSummary } from '../evaluation/evaluate.js';
-import type { LlmStats } from '../llm/client.js';
-import { costOf, type Prices } from '../llm/usage.js';
+import type { LlmStats } from '../llm/client/client.js';
+import { costOf, type Prices } from '../llm/client/usage.js';
 import { openLlmUserVoice, openRunAgent, type RunAgentOptions } from './agent-options.js';
 import { kbOf, kbTestbeds } from './kb.js';
 import { defineRun, type RunDefinition, type RunPart, type RunParts } from './run.js';
@@ -36,9 +36,9 @@ export interface EvaluateRunOptions extends RunAgentOptions {
   readonly agent: AgentWay;
   /** Options of the environment, checked against its schema. */
   readonly envOptions?: Readonly<Record<string, unknown>>;
-  /** Tasks (episode seeds seed … seed + episodes − 1); default 100. */
+  /** Tasks (episode seeds seed … seed + episodes − 1); default 100 (`EVALUATE_DEFAULTS`, as the library's `evaluate`). */
   readonly episodes?: number;
-  /** Seed of the first task; default 1. */
+  /** Seed of the first task; default 1 (`EVALUATE_DEFAULTS`, as the library's `evaluate`). */
   readonly seed?: number;
   /** Trials per task (pass^1 … pass^k); default 1. */
   readonly trials?: number;
@@ -123,9 +123,10 @@ async function envOptionsOf(o: EvaluateRunOptions): Promise<{ envOptions: Record
 }
 
 async function part(o: EvaluateRunOptions, shard: Shard | undefined, hooks: EvaluateRunHooks = {}): Promise<RunPart<EvaluateRunOptions>> {
-  const episodes = o.episodes ?? 100;
-  const seed = o.seed ?? 1;
-  const trials = o.trials ?? 1;
+  const { evaluate, EVALUATE_DEFAULTS } = await import('../evaluation/evaluate.js');
+  const episodes = o.episodes ?? EVALUATE_DEFAULTS.episodes;
+  const seed = o.seed ?? EVALUATE_DEFAULTS.seed;
+  const trials = o.trials ?? EVALUATE_DEFAULTS.trials;
   if (o.resume !== undefined && shard) throw new ConfigError(errorText`${optionName('resume')} continues a whole run; a shard is re-run with its own ${optionName('shard')} (merge reads the shards)`);
   if (o.resume !== undefined && o.transcripts !== undefined && o.transcripts !== o.resume) throw new ConfigError(errorText`${optionName('resume')} appends to the file it reads (${o.resume}); drop ${optionName('transcripts')} or give the same file`);
   const { envOptions, wrapper } = await envOptionsOf(o);
@@ -142,7 +143,6 @@ async function part(o: EvaluateRunOptions, shard: Shard | undefined, hooks: Eval
     log = file !== undefined ? new TranscriptLog(file, o.resume !== undefined, pricesOf(o)) : undefined;
     const done = log?.records ?? [];
     const total = shardItems(shard, episodes).length * trials - done.length;
-    const { evaluate } = await import('../evaluation/evaluate.js');
     const appendTo = log;
     const { records } = await evaluate(o.env, transport, {
       envOptions,
@@ -150,8 +150,8 @@ async function part(o: EvaluateRunOptions, shard: Shard | undefined, hooks: Eval
       episodes,
       seed,
       trials,
-      concurrency: o.concurrency ?? 1,
-      timeoutMs: o.timeout ?? 5000,
+      ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+      ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
       include: (k) => inShard(shard, k),
       done,
       ...(userVoice ? { userVoice } : {}),
@@ -176,13 +176,13 @@ async function part(o: EvaluateRunOptions, shard: Shard | undefined, hooks: Eval
 /** The transcripts written whole, in episode order (atomically), and the summary of every episode. */
 async function finish(p: RunParts<EvaluateRunOptions>): Promise<EvaluateRunResult> {
   const o = p.options;
-  const { summarizeEpisodes } = await import('../evaluation/evaluate.js');
+  const { summarizeEpisodes, EVALUATE_DEFAULTS } = await import('../evaluation/evaluate.js');
   const { writeTranscripts } = await import('./transcript-log.js');
   const records = p.items.flatMap((it) => it['records'] as EpisodeRecord[]);
   const prices = pricesOf(o);
   const file = o.resume ?? o.transcripts;
   if (file !== undefined) writeTranscripts(file, records, prices);
-  const s = summarizeEpisodes({ env: o.env, episodes: o.episodes ?? 100, trials: o.trials ?? 1, seed: o.seed ?? 1 }, records);
+  const s = summarizeEpisodes({ env: o.env, episodes: o.episodes ?? EVALUATE_DEFAULTS.episodes, trials: o.trials ?? EVALUATE_DEFAULTS.trials, seed: o.seed ?? EVALUATE_DEFAULTS.seed }, records);
   const cost = s.usage ? costOf(s.usage, prices) : undefined;
   const userCost = s.userUsage ? costOf(s.userUsage, prices) : undefined;
   // The LLM clients' figures are a process's: told for a run played whole, not for merged shards.

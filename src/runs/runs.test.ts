@@ -29,7 +29,7 @@ import type { RunPart, RunParts } from './run.js';
 import { declareTestbeds, loadModels, loadTestbeds } from '../testbeds/index.js';
 import { evaluateRun } from './evaluate.js';
 import { evaluate } from '../evaluation/evaluate.js';
-import { loadBuiltinAgent } from '../agents/open.js';
+import { loadBuiltinAgent } from '../evaluation/open.js';
 
 // The testbeds' models (the rule bot) are registered as `import 'dialogym'` registers them.
 await loadModels();

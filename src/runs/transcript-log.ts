@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import { ConfigError, FormatError } from '../core/errors.js';
 import { makeFolders, writeFileAtomic } from '../core/files.js';
 import type { EpisodeRecord } from '../evaluation/evaluate.js';
-import { costOf, type Prices } from '../llm/usage.js';
+import { costOf, type Prices } from '../llm/client/usage.js';
 
 /** A record's transcript line: the record, and its `cost` when prices are given and it has `usage`. */
 export function transcriptLine(rec: EpisodeRecord, prices: Prices | undefined): string {

@@ -26,7 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import { CapacityError, InputError, SessionNotFoundError, StateError } from '../core/errors.js';
 import type { EnvOptions, ToolCall } from '../env/env.js';
 import type { AgentTransport } from '../agents/agent.js';
-import type { UserVoice } from '../evaluation/user-voice.js';
+import type { UserVoice } from '../agents/user-voice.js';
 import type { EpisodeRecord } from '../evaluation/evaluate.js';
 import { EnvSession, type SessionState } from './env-session.js';
 import { RequestError } from './http.js';

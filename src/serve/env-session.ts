@@ -24,11 +24,12 @@
  */
 import { make, isToolCall, envPersonView, type Env, type EnvOptions, type Info, type ToolCall, type ToolSpec } from '../env/env.js';
 import { sessionTurnLimit, withTurnLimit } from '../env/turn-limit.js';
+import { playEpisode } from '../env/episode.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../env/person.js';
 import { DialogymError, InputError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
-import { SILENCE, type UserTurn, type UserVoice } from '../evaluation/user-voice.js';
+import { SILENCE, type UserTurn, type UserVoice } from '../agents/user-voice.js';
 import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
@@ -497,13 +498,10 @@ export class EnvSession {
     this.wake();
   }
 
-  /** The `info` of the episode's last step: the episode replayed on an environment of its own (its actions, its seed). */
+  /** The `info` of the episode's last step: the episode replayed on an environment of its own (its actions, its seed) through the episode loop. */
   private lastInfo(r: EpisodeRecord): Info {
     try {
-      const env = this.build();
-      let info = env.reset({ seed: r.seed, variant: r.trial }).info;
-      for (const a of r.actions) info = env.step(a).info;
-      return info;
+      return playEpisode(this.build(), (t) => r.actions[t.turn], { reset: { seed: r.seed, variant: r.trial }, maxSteps: r.actions.length }).info;
     } catch {
       return {};
     }

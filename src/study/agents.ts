@@ -1,5 +1,5 @@
 /**
- * A study's agent specs as transports of the episode runner (`agents/open.ts`, the one way for
+ * A study's agent specs as transports of the episode runner (`evaluation/open.ts`, the one way for
  * every command): dialogym's own agents in this process (the `agents` registry: the caller imports
  * `dialogym`, which registers them), an agent process (stdio), an HTTP endpoint, or a language model
  * (its system message: the testbed's shipped prompt and the episode's context).
@@ -34,7 +34,7 @@ export interface StudyAgentOptions {
  * ```
  */
 export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {}): Promise<AgentTransport> {
-  const { openAgent } = await import('../agents/open.js');
+  const { openAgent } = await import('../evaluation/open.js');
   return openAgent(spec, { seed: o.seed ?? 0, startupMs: o.startupMs ?? 30_000, ...(o.llmSystem ? { llmSystem: o.llmSystem } : {}) });
 }
 
@@ -53,6 +53,6 @@ export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {})
  */
 export async function studyAgentProblem(spec: AgentSpec, envId: string): Promise<string | undefined> {
   if (spec.kind !== 'builtin') return undefined;
-  const { builtinAgentProblem } = await import('../agents/open.js');
+  const { builtinAgentProblem } = await import('../evaluation/open.js');
   return builtinAgentProblem(spec.name, envId);
 }

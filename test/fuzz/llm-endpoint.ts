@@ -19,7 +19,7 @@ import { llmTransport } from '../../src/llm/agent.js';
 import { llmSystemMessage, llmUserPrompt, llmUserSystemMessage } from '../../src/llm/prompts.js';
 import { evaluate } from '../../src/evaluation/evaluate.js';
 import { llmUserVoice } from '../../src/llm/user.js';
-import { LlmClient, LlmError, type LlmClientOptions } from '../../src/llm/client.js';
+import { LlmClient, LlmError, type LlmClientOptions } from '../../src/llm/client/client.js';
 import { startLlmTestServer, type Fault, type Json } from '../llm-server.js';
 
 /** A member of a completion a mutation replaces or removes. */

@@ -368,8 +368,9 @@ function registerLearned(cmd: Command): void {
     .option('--supervised-per-rl <n>', 'supervised updates after each RL update', intFlag('--supervised-per-rl', 0, 1000), 3)
     .option('--seed <n>', 'random seed', intFlag('--seed', 0), 1)
     .option('--ood <k>', 'context setting of the self-play episodes (0, 1, 2)', oodFlag, 0)
+    .option('--workers <n>', 'threads playing each update\'s episodes and computing its gradients; the same model for any n (default: 2, or 1 on a 1-core machine or under 200 episodes; 1 = no worker)', intFlag('--workers', 1, 64))
     .action(
-      action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2 }) => {
+      action(async (o: { init: string; out: string; episodes: number; data: string; kb: string; batch: number; lr: number; supervisedPerRl: number; seed: number; ood: 0 | 1 | 2; workers?: number }) => {
         const { loadAirModels, saveAirModels } = await import('../../testbeds/airdialogue/learned/train.js');
         const { rlTrain } = await import('../../testbeds/airdialogue/learned/rl.js');
         const { LearnedStore } = await import('../../testbeds/airdialogue/learned/data.js');
@@ -379,7 +380,7 @@ function registerLearned(cmd: Command): void {
         read.stop();
         const bar = progress('rl', o.episodes);
         const t0 = Date.now();
-        const { curve } = rlTrain(m, { episodes: o.episodes, batch: o.batch, lr: o.lr, supervisedPerRl: o.supervisedPerRl, supervised, seed: o.seed, ood: o.ood, onProgress: (d, _t, note) => bar.update(d, note) });
+        const { curve } = rlTrain(m, { episodes: o.episodes, batch: o.batch, lr: o.lr, supervisedPerRl: o.supervisedPerRl, supervised, seed: o.seed, ood: o.ood, threads: o.workers ?? (o.episodes < 200 ? 1 : Math.min(2, availableParallelism())), onProgress: (d, _t, note) => bar.update(d, note) });
         bar.stop();
         saveAirModels(o.out, m);
         const tenth = Math.max(1, Math.floor(curve.length / 10));

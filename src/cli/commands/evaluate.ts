@@ -3,13 +3,13 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { action, inputFlag, intFlag, keyValueFlag, keyValues, out, outFileFlag } from '../run.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
-import { RESTAURANT_MAX_TURNS } from '../../testbeds/restaurant/online/env.js';
 import { loadTestbeds } from '../../testbeds/index.js';
 import { turnLimitOf } from '../../env/turn-limit.js';
 import { kbOf } from '../../runs/kb.js';
 import { evaluateRun, type EvaluateRunOptions, type EvaluateRunResult } from '../../runs/evaluate.js';
-import type { LlmStats } from '../../llm/client.js';
+import type { LlmStats } from '../../llm/client/client.js';
 import { describeEpisode } from '../../evaluation/show.js';
+import { EVALUATE_DEFAULTS } from '../../evaluation/evaluate.js';
 import { progress } from '../progress.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
 import { SUMMARY } from './summaries.js';
@@ -56,14 +56,14 @@ export function registerEvaluate(program: Command): void {
     .option('--env-option <key=value>', 'an option of the environment (userStyle=varied on the -v2 envs, maxTurns=40; JSON values as JSON, others strings), checked against its schema (schemas/env-*.schema.json); repeatable (default: none)', keyValueFlag('--env-option'), [])
     .option('--kb <file>', 'KB text file the restaurant environment uses (and the in-process model recognises), e.g. the original dialog-babi-kb-all.txt (default: the environment\'s generated KB)', inputFlag('--kb'))
     .option('--candidates <file>', 'candidates file for an in-process ranking model (default for a model file: the candidates it stores)', inputFlag('--candidates'))
-    .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), 100)
-    .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), 1)
-    .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), 1)
-    .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), 5000)
+    .option('--episodes <n>', 'tasks (episode seeds seed … seed+n-1)', intFlag('--episodes', 1), EVALUATE_DEFAULTS.episodes)
+    .option('--seed <n>', 'seed of the first episode', intFlag('--seed', 0), EVALUATE_DEFAULTS.seed)
+    .option('--trials <k>', 'trials per task (pass^1 … pass^k)', intFlag('--trials', 1, 100), EVALUATE_DEFAULTS.trials)
+    .option('--timeout <ms>', 'per-turn reply timeout of the agent', intFlag('--timeout', 1), EVALUATE_DEFAULTS.timeoutMs)
     .option('--startup-timeout <ms>', 'extra time for the first reply of a started agent process (it loads its model)', intFlag('--startup-timeout', 0), 30000)
-    .option('--concurrency <n>', 'episodes in flight: agent processes (--agent-cmd), HTTP requests (--agent-url) or in-process agents; the records are the same whatever n', intFlag('--concurrency', 1, 1024), 1)
+    .option('--concurrency <n>', 'episodes in flight: agent processes (--agent-cmd), HTTP requests (--agent-url) or in-process agents; the records are the same whatever n', intFlag('--concurrency', 1, 1024), EVALUATE_DEFAULTS.concurrency)
     .option('--max-reply-bytes <n>', 'longest reply line (--agent-cmd) or body (--agent-url): a longer one fails the episode as `reply too long`', intFlag('--max-reply-bytes', 1), DEFAULT_MAX_REPLY_BYTES)
-    .option('--max-turns <n>', `agent turns after which an episode ends (any env: its own limit where its testbed has one, else a generic wrapper; AirDialogue: utterances of both sides) (default: the environment's, ${RESTAURANT_MAX_TURNS} for the restaurant envs)`, intFlag('--max-turns', 1))
+    .option('--max-turns <n>', "turns after which an episode ends: the environment's own limit set to n where its testbed declares one (in that limit's unit: agent turns, or utterances of both sides), else a generic wrapper counting agent turns (default: the environment's own limit; none for an environment without one)", intFlag('--max-turns', 1))
     .option('--json', 'print the summary as JSON')
     .option('--transcripts <file>', 'write one JSON line per episode (actions, last observation, outcome; goal, failure detail and how the user read each turn where the environment gives them), appended as each episode ends, in episode order once the run is done (default: none)', outFileFlag('--transcripts'))
     .option('--show-failures <n>', 'print the first n failed episodes turn by turn (the read of each agent turn, the reason and detail, a marker at the turn that went wrong; on stderr with --json)', intFlag('--show-failures', 0), 0)

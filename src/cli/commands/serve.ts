@@ -166,7 +166,7 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   const [{ make }, { sessionTurnLimit }] = await Promise.all([import('../../env/env.js'), import('../../env/turn-limit.js')]);
   make(env, sessionTurnLimit(env, envOptions, o.maxTurns).envOptions);
   if (o.agent !== undefined) {
-    const { builtinAgentProblem } = await import('../../agents/open.js');
+    const { builtinAgentProblem } = await import('../../evaluation/open.js');
     const problem = await builtinAgentProblem(o.agent, env);
     if (problem !== undefined) throw new ConfigError(`--agent: ${problem}`);
   }

@@ -196,7 +196,8 @@ export interface ExampleLoss {
   state: number;
 }
 
-interface Encoded {
+/** A model's encoding of an example's private context (`DialogueModel.encode`). */
+export interface Encoded {
   /** n × H memory: flight encodings (agent) or intent token encodings (customer). */
   mem: Float32Array;
   n: number;
@@ -255,7 +256,7 @@ export class DialogueModel {
   /** Match features per flight: 13 flags, plus the constraint features with `sizes.constraints`. */
   private readonly MF: number;
   /** Reused buffers of the readout's T × V arrays (the logits, the probabilities and their gradient): no garbage per batch. */
-  private readonly buffers: Float32Array[] = [];
+  private readonly buffers: Float32Array<ArrayBuffer>[] = [];
 
   constructor(
     readonly role: Role,
@@ -303,10 +304,11 @@ export class DialogueModel {
     this.statusEmb?.init(rng.fork('statusEmb'), 0.1);
   }
 
-  private tokenInput(id: number, field: number): Float32Array {
-    const v = new Float32Array(this.emb.row(id));
-    addInto(v, this.fieldEmb.row(field));
-    return v;
+  /** A context token's input (its word's embedding plus its field's) into `out` at `at`. */
+  private tokenInput(id: number, field: number, out: Float32Array, at: number): void {
+    const e = this.emb.row(id);
+    const f = this.fieldEmb.row(field);
+    for (let i = 0; i < this.D; i++) out[at + i] = e[i]! + f[i]!;
   }
 
   /**
@@ -380,7 +382,7 @@ export class DialogueModel {
     if (this.role === 'customer') {
       const n = p.intentIds.length;
       const inputs = new Float32Array(n * D);
-      for (let i = 0; i < n; i++) inputs.set(this.tokenInput(p.intentIds[i]!, p.intentFields[i]!), i * D);
+      for (let i = 0; i < n; i++) this.tokenInput(p.intentIds[i]!, p.intentFields[i]!, inputs, i * D);
       const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
       const mean = new Float32Array(H);
       for (let i = 0; i < n; i++) for (let k = 0; k < H; k++) mean[k] = mean[k]! + mem[i * H + k]! / n;
@@ -390,12 +392,14 @@ export class DialogueModel {
     const n = p.nFlights;
     const inputs = new Float32Array(n * NF * D);
     for (let f = 0; f < n; f++) {
-      for (let k = 0; k < NF; k++) inputs.set(this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!), (f * NF + k) * D);
+      for (let k = 0; k < NF; k++) this.tokenInput(p.flightIds[f * NF + k]!, p.flightFields[f * NF + k]!, inputs, (f * NF + k) * D);
     }
     const mem = tanhInPlace(this.ctx.forwardBatch(inputs, n));
     const flights = n > 0 ? gruForwardPacked(this.flightGru as Gru, new Float32Array(mem), new Array<number>(n).fill(1)) : null;
     const last = flights ? flights.rows.h.slice((n - 1) * H, n * H) : new Float32Array(H);
-    const initIn = concat(last, this.tokenInput(p.resId, p.resField));
+    const initIn = new Float32Array(H + D);
+    initIn.set(last);
+    this.tokenInput(p.resId, p.resField, initIn, H);
     const h0 = tanhInPlace(this.initLayer.forward(initIn));
     return { mem, n, h0, inputs, initIn, flights };
   }
@@ -437,13 +441,13 @@ export class DialogueModel {
   }
 
   /** Output distribution's logits from state h over memory (returns the intermediates for backward). */
-  private readout(h: Float32Array, e: Encoded, slots: Int32Array, k?: DecodeKernels): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
+  private readout(h: Float32Array, e: Encoded, slots: Int32Array, k?: DecodeKernels, logitsOut?: Float32Array<ArrayBuffer>): { q: Float32Array; alpha: Float32Array; u: Float32Array; o: Float32Array; logits: Float32Array; g: number } {
     const H = this.H;
     const q = forwardOn(this.query, h, k?.query);
     const { alpha, context } = attend(q, e.mem, e.mem, e.n, H, H);
     const u = concat(h, context);
     const o = tanhInPlace(forwardOn(this.mix, u, k?.mix));
-    const logits = forwardOn(this.out, o, k?.out);
+    const logits = forwardOn(this.out, o, k?.out, logitsOut);
     // with match flags the agent names flights by pointing only (ModelSizes.match)
     if (this.pointOnly) for (let i = 0; i < slots.length; i++) logits[slots[i]!] = -Infinity;
     const a = this.copyGate.forward(o)[0]!;
@@ -452,7 +456,7 @@ export class DialogueModel {
   }
 
   /** The first `n` entries of reused buffer `k` (grown as needed; contents left from earlier use). */
-  private scratch(k: number, n: number): Float32Array {
+  private scratch(k: number, n: number): Float32Array<ArrayBuffer> {
     let b = this.buffers[k];
     if (!b || b.length < n) this.buffers[k] = b = new Float32Array(Math.max(n, 2 * (b?.length ?? 0)));
     return b.subarray(0, n);
@@ -507,23 +511,25 @@ export class DialogueModel {
   /**
    * Loss of one example (language model over the role's tokens, plus the state model for the
    * agent); with `backward`, accumulates the gradients of `lmScale·lm + stateScale·state`
-   * (REINFORCE passes the advantage as both scales).
+   * (REINFORCE passes the advantage as both scales). `e`: `encode(p)` with the current weights
+   * when the caller has it (the self-play session that played the dialogue).
    */
-  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1): ExampleLoss {
-    return this.lossBatch([p], backward, [lmScale], stateScale)[0]!;
+  loss(p: Prepared, backward = false, lmScale = 1, stateScale = 1, e?: Encoded): ExampleLoss {
+    return this.lossBatch([p], backward, [lmScale], stateScale, e ? [e] : undefined)[0]!;
   }
 
   /**
    * `loss` of several examples at once, the dialogue GRU running over them as one packed batch
    * (time-major, longest first: `gruForwardPacked`); the gradients are those of the sum of
    * `lmScales[i]·lm_i + stateScale·state_i`. The losses are `loss`'s, bit for bit (each row of a
-   * packed product is summed alone); the gradients differ in summation order only.
+   * packed product is summed alone); the gradients differ in summation order only. `encoded`:
+   * `encode(ps[i])` with the current weights where the caller has them.
    */
-  lossBatch(ps: readonly Prepared[], backward = false, lmScales: readonly number[] = ps.map(() => 1), stateScale = 1): ExampleLoss[] {
+  lossBatch(ps: readonly Prepared[], backward = false, lmScales: readonly number[] = ps.map(() => 1), stateScale = 1, encoded?: readonly (Encoded | undefined)[]): ExampleLoss[] {
     const H = this.H;
     const D = this.D;
     if (ps.length === 0) return [];
-    const es = ps.map((p) => this.encode(p));
+    const es = ps.map((p, i) => encoded?.[i] ?? this.encode(p));
     const byLen = ps.map((_, i) => i).sort((a, b) => ps[b]!.ids.length - ps[a]!.ids.length || a - b);
     const len = (rank: number): number => ps[byLen[rank]!]!.ids.length;
     const sizes: number[] = [];
@@ -844,11 +850,12 @@ export class DialogueModel {
   /**
    * The state model's prediction for a whole (true or generated) dialogue: status, flight, name —
    * the most probable of each, or drawn from the model's distributions when `rng` is given.
+   * `k`: decoding kernels of the current weights to run the dialogue on (default: made now);
+   * `e`: `encode(p)` with the current weights when the caller has it (a decoding session's).
    */
-  predictState(p: Prepared, rng?: Rng): Action {
+  predictState(p: Prepared, rng?: Rng, k?: DecodeKernels, e: Encoded = this.encode(p)): Action {
     if (this.role !== 'agent') throw new Error('predictState: only the agent model has a state model');
-    const e = this.encode(p);
-    const caches = this.states(p, e.h0, this.decodeKernels());
+    const caches = this.states(p, e.h0, k ?? this.decodeKernels());
     const hT = caches[p.endPos]!.h;
     const sf = this.stateFeatures(p);
     const status = choose(probs(this.statusLogits(hT, sf)), rng);
@@ -867,10 +874,18 @@ export class DialogueModel {
   /**
    * The kernels of decoding with the weights as they are now (nn/row-sums.ts: the output layer
    * and the dialogue GRU on WebAssembly SIMD, the numbers of `Linear.forward` and `Gru.step` bit
-   * for bit); parts are absent without WebAssembly SIMD (or for an odd hidden size). Make new
-   * ones after the weights change.
+   * for bit); parts are absent without WebAssembly SIMD (or for an odd hidden size). After the
+   * weights change, make new ones or pass the old ones as `reuse`: they then hold the current
+   * weights (copied in, no new WebAssembly instances) and are returned.
    */
-  decodeKernels(): DecodeKernels {
+  decodeKernels(reuse?: DecodeKernels): DecodeKernels {
+    if (reuse) {
+      reuse.out?.load(this.out.W.data);
+      reuse.query?.load(this.query.W.data);
+      reuse.mix?.load(this.mix.W.data);
+      reuse.gru?.reload(this.gru);
+      return reuse;
+    }
     const held = (l: Linear): RowSums | undefined => RowSums.create(l.W.data, l.outputSize, l.inputSize);
     const [out, query, mix, gru] = [held(this.out), held(this.query), held(this.mix), GruStepper.create(this.gru)];
     return { ...(out ? { out } : {}), ...(query ? { query } : {}), ...(mix ? { mix } : {}), ...(gru ? { gru } : {}) };
@@ -900,8 +915,10 @@ export class DialogueModel {
    */
   nextWord(h: Float32Array, e: Encoded, p: Pick<Prepared, 'slots' | 'slotWords' | 'flightSlots' | 'flightSlotWords'>, rng?: Rng, k?: DecodeKernels): NextWord {
     const [slots, slotWords] = this.role === 'agent' ? [p.flightSlots, p.flightSlotWords] : [p.slots, p.slotWords];
-    const r = this.readout(h, e, slots, k);
-    const prob = new Float32Array(r.logits.length);
+    // the V logits and probabilities of a decoded word in reused buffers (no garbage per word)
+    const V = this.vocab.size;
+    const r = this.readout(h, e, slots, k, this.scratch(2, V));
+    const prob = this.scratch(3, V);
     softmax(r.logits, prob);
     for (let j = 0; j < prob.length; j++) prob[j] = prob[j]! * r.g;
     for (let i = 0; i < e.n; i++) prob[slots[i]!] = prob[slots[i]!]! + (1 - r.g) * r.alpha[i]!;
@@ -984,12 +1001,14 @@ export interface DecodeKernels {
   readonly gru?: GruStepper;
 }
 
-/** `layer.forward(x)`, on `held` (the layer's weights in `RowSums`) when given: the same numbers, bit for bit. */
-function forwardOn(layer: Linear, x: Float32Array, held: RowSums | undefined): Float32Array {
-  if (!held) return layer.forward(x);
+/** `layer.forward(x)` (into `out` when given), on `held` (the layer's weights in `RowSums`) when given: the same numbers, bit for bit. */
+function forwardOn(layer: Linear, x: Float32Array, held: RowSums | undefined, out?: Float32Array<ArrayBuffer>): Float32Array {
+  if (!held) return layer.forward(x, out);
   held.start(layer.b?.data ?? null);
   held.add(x);
-  return Float32Array.from(held.sums);
+  if (!out) return Float32Array.from(held.sums);
+  out.set(held.sums);
+  return out;
 }
 
 export interface NextWord {

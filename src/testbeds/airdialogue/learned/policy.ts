@@ -14,7 +14,7 @@ import { agentPolicies, customerPolicies } from '../policies.js';
 import type { ScoreReport } from '../scorer.js';
 import { corpusBleu } from './bleu.js';
 import { oodContext, type LearnedExample, type OodSetting } from './data.js';
-import { prepare, type DecodeKernels, type DialogueModel, type Prepared } from './model.js';
+import { prepare, type DecodeKernels, type DialogueModel, type Encoded, type Prepared } from './model.js';
 import { EOD, T1, T2, flightTokens, intentTokens, reservationToken, tokenizeText } from './tokens.js';
 import type { AirModels } from './train.js';
 
@@ -46,15 +46,26 @@ class Stream {
   private readonly enc: ReturnType<DialogueModel['encode']>;
   private readonly p: Prepared;
   private readonly kernels: DecodeKernels;
+  /** The kernels this session decodes on and its context's encoding (the state model's prediction reads the dialogue with them too). */
+  get decodeKernels(): DecodeKernels {
+    return this.kernels;
+  }
+  get prepared(): Prepared {
+    return this.p;
+  }
+  get encoding(): Encoded {
+    return this.enc;
+  }
 
   constructor(
     private readonly model: DialogueModel,
     readonly ctx: LearnedExample,
     private readonly maxLen: number,
+    kernels: DecodeKernels | undefined,
   ) {
     this.p = prepare(ctx, model.vocab);
-    // the weights do not change during a session: decode on kernels made from them now
-    this.kernels = model.decodeKernels();
+    // the weights do not change during a session: decode on kernels made from them now (or the caller's, LearnedPolicyOptions.kernels)
+    this.kernels = kernels ?? model.decodeKernels();
     this.enc = model.encode(this.p);
     this.h = this.enc.h0;
   }
@@ -106,15 +117,31 @@ export interface LearnedPolicyOptions {
   maxAgentTurns?: number;
   /** Draw words and the final state from the model's distributions with the session's stream (self-play for REINFORCE) instead of taking the most probable. */
   sample?: boolean;
+  /**
+   * Decoding kernels that every session of the policy runs on (`DialogueModel.decodeKernels` of
+   * the policy's model), kept current by the caller (`decodeKernels(kernels)` after the weights
+   * change; the same numbers as kernels made anew): a training loop that plays many short
+   * sessions between updates (`rlTrain`). Default: each session makes its own at its start.
+   */
+  kernels?: DecodeKernels;
+}
+
+/** A session of `learnedAgent`: an agent session, and the encoding of its context (`DialogueModel.encode`, the weights of the session). */
+export interface LearnedAgentSession extends AgentSession {
+  readonly encoding: Encoded;
+  /** The prepared context the encoding is of. */
+  readonly context: Prepared;
 }
 
 /** The learned agent (agent model + state model) as an agent policy. */
-export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentPolicyFactory {
-  return (context: KbLine, rng: Rng): AgentSession => {
-    const s = new Stream(m.agent, contextExample(context, null), o.maxTurnWords ?? 40);
+export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): (context: KbLine, rng: Rng) => LearnedAgentSession {
+  return (context: KbLine, rng: Rng): LearnedAgentSession => {
+    const s = new Stream(m.agent, contextExample(context, null), o.maxTurnWords ?? 40, o.kernels);
     const draw = o.sample ? rng : undefined;
     let turns = 0;
     return {
+      encoding: s.encoding,
+      context: s.prepared,
       respond(customerUtterance: string): AgentMove {
         s.hear(T1, 0, customerUtterance);
         const { words, end } = s.speak(T2, 1, draw);
@@ -125,7 +152,7 @@ export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentP
           s.feed(EOD, 1);
           s.feed(T1, 1);
         }
-        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab), draw) };
+        return { utterance, action: m.agent.predictState(prepare(s.example(), m.vocab), draw, s.decodeKernels, s.encoding) };
       },
     };
   };
@@ -134,7 +161,7 @@ export function learnedAgent(m: AirModels, o: LearnedPolicyOptions = {}): AgentP
 /** The learned customer model as a customer policy. */
 export function learnedCustomer(m: AirModels, o: LearnedPolicyOptions = {}): CustomerPolicyFactory {
   return (intent: Intent, rng: Rng): CustomerSession => {
-    const s = new Stream(m.customer, contextExample(null, intent), o.maxTurnWords ?? 40);
+    const s = new Stream(m.customer, contextExample(null, intent), o.maxTurnWords ?? 40, o.kernels);
     const draw = o.sample ? rng : undefined;
     return {
       open: () => s.speak(T1, 0, draw).words.join(' '),

@@ -12,13 +12,13 @@
  * of the supervised trainer with the sampled episode as its target and the advantage as its
  * weight — so the same hand-written gradients serve both.
  */
+import { ConfigError } from '../../../core/errors.js';
 import { createRng } from '../../../core/rng.js';
 import type { AirExample } from '../../../formats/airdialogue.js';
-import { Linear, adam, clipGradNorm, zeroGrads } from '../../../nn/index.js';
-import { AirDialogueEnv, episodeSeed, selfPlayEpisode, type Episode } from '../env.js';
-import { learnedSetOf, oodContext, toLearned, type LearnedSet, type OodSetting } from './data.js';
-import { countOwn, prepare } from './model.js';
-import { learnedAgent, learnedCustomer } from './policy.js';
+import { adam, clipGradNorm } from '../../../nn/index.js';
+import { learnedSetOf, type LearnedExample, type LearnedSet, type OodSetting } from './data.js';
+import { PART_DIALOGUES } from './parallel.js';
+import { RlRunner, valueLayer } from './rl-parallel.js';
 import type { AirModels } from './train.js';
 
 /** Options of `rlTrain`. */
@@ -39,6 +39,13 @@ export interface RlOptions {
   /** Utterances before an episode is truncated (default 40). */
   maxTurns?: number;
   onProgress?: (done: number, total: number, note: string) => void;
+  /**
+   * Threads playing each update's episodes and computing its gradients (default 1): the main one
+   * and `threads − 1` workers (rl-parallel.ts: one episode a part, supervised dialogues in parts
+   * of 2, each part's gradient alone, summed in part order). The results do not depend on it
+   * (the same weights bit for bit); more threads than an update's episodes are not used.
+   */
+  threads?: number;
 }
 
 /** One RL update: the episodes played so far, their mean reward and the baseline's mean. */
@@ -48,16 +55,6 @@ export interface RlPoint {
   readonly value: number;
 }
 
-function episodeExample(e: Episode): AirExample {
-  const dialogue = e.dialogue.map((t) => `${t.speaker === 'user' ? 'customer' : 'agent'}: ${t.text}`);
-  const none = { status: '', name: '', flight: [] as number[] };
-  return {
-    line: 0,
-    data: { intent: e.context.intent, action: e.action ?? none, expected_action: e.context.expected, dialogue, timestamps: [], correct_sample: false },
-    kb: e.context.kb,
-  };
-}
-
 /**
  * Trains the agent of `m` (in place) by self-play against its customer (module description).
  * Same models, options and seed → the same weights.
@@ -65,56 +62,52 @@ function episodeExample(e: Episode): AirExample {
 export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
   const batch = o.batch ?? 8;
   const seed = o.seed ?? 0;
+  const threads = o.threads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`threads must be a positive integer, got ${threads}`);
   const rng = createRng(seed);
-  const value = new Linear(m.sizes.hidden, 1, 'agent.value');
+  const value = valueLayer(m.sizes.hidden);
   value.init(rng.fork('value'));
-  const params = [...m.agent.params, ...value.params];
   const opt = adam(o.lr ?? 0.0005);
-  const env = new AirDialogueEnv({ customer: learnedCustomer(m), context: oodContext(o.ood ?? 0), ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) });
-  const agent = learnedAgent(m, { sample: true });
   // The supervised examples are prepared when drawn (a LearnedStore of the real data is too large to prepare all at once).
   const sup = learnedSetOf(o.supervised);
+  const supBatch = Math.min(o.supervisedBatch ?? 8, sup.length);
   const order = rng.fork('supervised');
   const curve: RlPoint[] = [];
   let played = 0;
   let supPos = 0;
   let supOrder = order.shuffle(Array.from({ length: sup.length }, (_, i) => i));
-  while (played < o.episodes) {
-    const n = Math.min(batch, o.episodes - played);
-    zeroGrads(params);
-    let rSum = 0;
-    let vSum = 0;
-    for (let k = 0; k < n; k++) {
-      const e = selfPlayEpisode(env, agent, episodeSeed(seed, played + k));
-      const p = prepare(toLearned(episodeExample(e)), m.vocab);
-      const h0 = m.agent.encode(p).h0;
-      const v = value.forward(h0)[0]!;
-      const r = e.score.total;
-      const adv = r - v;
-      m.agent.loss(p, true, adv / n / Math.max(1, countOwn(p, 1)), e.action ? adv / n : 0);
-      value.backward(h0, new Float32Array([(2 * (v - r)) / n]));
-      rSum += r;
-      vSum += v;
-    }
-    clipGradNorm(params, 5);
-    opt.step(params);
-    played += n;
-    curve.push({ episodes: played, reward: rSum / n, value: vSum / n });
-    for (let s = 0; s < (o.supervisedPerRl ?? 3) && sup.length > 0; s++) {
-      zeroGrads(m.agent.params);
-      const b = Math.min(o.supervisedBatch ?? 8, sup.length);
-      for (let k = 0; k < b; k++) {
-        if (supPos >= supOrder.length) {
-          supOrder = order.shuffle(supOrder);
-          supPos = 0;
-        }
-        const p = prepare(sup.get(supOrder[supPos++]!), m.vocab);
-        m.agent.loss(p, true, 1 / b / Math.max(1, countOwn(p, 1)), 1 / b);
+  const runner = new RlRunner({ ...m, value }, { seed, ood: o.ood ?? 0, ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}) }, threads, Math.max(batch, Math.ceil(supBatch / PART_DIALOGUES)));
+  try {
+    while (played < o.episodes) {
+      const n = Math.min(batch, o.episodes - played);
+      const results = runner.episodes(played, n);
+      let rSum = 0;
+      let vSum = 0;
+      for (const r of results) {
+        rSum += r.reward;
+        vSum += r.value;
       }
-      clipGradNorm(m.agent.params, 5);
-      opt.step(m.agent.params);
+      clipGradNorm(runner.params, 5);
+      opt.step(runner.params);
+      played += n;
+      curve.push({ episodes: played, reward: rSum / n, value: vSum / n });
+      for (let s = 0; s < (o.supervisedPerRl ?? 3) && sup.length > 0; s++) {
+        const examples: LearnedExample[] = [];
+        for (let k = 0; k < supBatch; k++) {
+          if (supPos >= supOrder.length) {
+            supOrder = order.shuffle(supOrder);
+            supPos = 0;
+          }
+          examples.push(sup.get(supOrder[supPos++]!));
+        }
+        runner.supervised(examples);
+        clipGradNorm(m.agent.params, 5);
+        opt.step(m.agent.params);
+      }
+      o.onProgress?.(played, o.episodes, `reward ${(rSum / n).toFixed(3)} baseline ${(vSum / n).toFixed(3)}`);
     }
-    o.onProgress?.(played, o.episodes, `reward ${(rSum / n).toFixed(3)} baseline ${(vSum / n).toFixed(3)}`);
+  } finally {
+    runner.close();
   }
   return { curve };
 }

@@ -100,10 +100,12 @@ test('the shipped policies are the one recipe of docs/reproducing.md, training s
       const recipe = rlTrainOptions({ agent, split });
       assert.deepEqual([meta.seed, meta.kbSeed, meta.imitation, meta.episodes, meta.hidden], [1, 1, recipe.imitation, recipe.episodes, recipe.hidden], `${agent} ${split}`);
       assert.equal(meta.curve.at(-1)?.episodes, recipe.imitation + recipe.episodes, `${agent} ${split}`);
-      // The tracker C it was trained with: the official RL agents' (RL_UPDATE) for the policies of the
-      // current recipe; rl-soft's files predate it and keep the rule agent's C.
+      // The tracker C it was trained with (the official RL agents', RL_UPDATE) and every other option of the recipe.
       const { RL_UPDATE } = await import('./rl-agent.js');
-      assert.equal(meta.update, agent === 'rl-soft' ? undefined : RL_UPDATE[split][meta.access], `${agent} ${split}`);
+      assert.equal(meta.update, RL_UPDATE[split][meta.access], `${agent} ${split}`);
+      const { imitationLr, imitationBatch, batch, lr, rmspropEps, clip, entropyBonus, discount, expertAccess, validateEvery, validationEpisodes } = recipe;
+      assert.deepEqual({ ...meta.recipe, expertInformAfterHeard: undefined }, { imitationLr, imitationBatch, batch, lr, rmspropEps, clip, entropyBonus, discount, expertAccess, validateEvery, validationEpisodes, expertInformAfterHeard: undefined }, `${agent} ${split}`);
+      assert.equal(meta.recipe?.expertInformAfterHeard, recipe.expertInformAfterHeard === 'usual' ? (split === 'small' ? 2 : 3) : recipe.expertInformAfterHeard, `${agent} ${split}`);
     }
     const { meta } = loadE2e(`policies/infobot/e2e-soft-${split}.dgm`);
     const o = meta.options;

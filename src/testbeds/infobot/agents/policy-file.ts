@@ -85,7 +85,20 @@ export interface PolicyMeta {
    * (`RULE_DEFAULTS`), which `policyAgent` then uses.
    */
   update?: number;
+  /** The training options that are not above (absent in files written before they were kept). */
+  recipe?: PolicyRecipe;
 }
+
+/**
+ * The training options of a policy file besides its sizes, seeds and dialog counts (`PolicyMeta.recipe`).
+ *
+ * @example
+ * ```ts
+ * import { loadPolicy, type PolicyRecipe } from 'dialogym/infobot';
+ * const r: PolicyRecipe | undefined = loadPolicy('policies/infobot/rl-nokb-large.dgm').meta.recipe;
+ * ```
+ */
+export type PolicyRecipe = Pick<RlTrainResult['options'], 'imitationLr' | 'imitationBatch' | 'batch' | 'lr' | 'rmspropEps' | 'clip' | 'entropyBonus' | 'discount' | 'expertInformAfterHeard' | 'expertAccess' | 'validateEvery' | 'validationEpisodes'>;
 
 /**
  * A policy read back by `loadPolicy`: its metadata and its network.
@@ -132,6 +145,21 @@ export function savePolicy(file: string, r: RlTrainResult): void {
     bestEpisodes: r.bestEpisodes,
     curve: r.curve,
     ...(r.update !== undefined ? { update: r.update } : {}),
+    recipe: {
+      imitationLr: o.imitationLr,
+      imitationBatch: o.imitationBatch,
+      batch: o.batch,
+      lr: o.lr,
+      rmspropEps: o.rmspropEps,
+      clip: o.clip,
+      entropyBonus: o.entropyBonus,
+      discount: o.discount,
+      // Infinity (rl-soft's expert) has no JSON: written as null, read back as Infinity.
+      expertInformAfterHeard: o.expertInformAfterHeard,
+      expertAccess: o.expertAccess,
+      validateEvery: o.validateEvery,
+      validationEpisodes: o.validationEpisodes,
+    },
   };
   writeModelFile(file, { model: POLICY_MODEL, meta, tensors: r.net.params.map((p) => ({ name: p.name, shape: p.shape, data: p.data })) });
 }
@@ -158,6 +186,8 @@ export function loadPolicy(file: string): LoadedPolicy {
   if (!Number.isInteger(meta.hidden) || (meta.hidden as number) < 1 || (meta.hidden as number) > 4096) throw new ModelFileError(`${file}: corrupt policy file (meta.hidden ${JSON.stringify(meta.hidden)} is not an integer in [1, 4096])`);
   // A policy never validated (validateEvery 0) has bestValidReward NaN, written as null.
   if (meta.bestValidReward === null) meta.bestValidReward = NaN;
+  if (meta.recipe !== undefined && (typeof meta.recipe !== 'object' || meta.recipe === null)) throw new ModelFileError(`${file}: corrupt policy file (meta.recipe is not an object)`);
+  if (meta.recipe && meta.recipe.expertInformAfterHeard === null) meta.recipe.expertInformAfterHeard = Infinity;
   if (meta.update !== undefined && !(typeof meta.update === 'number' && meta.update > 0)) throw new ModelFileError(`${file}: corrupt policy file (meta.update ${JSON.stringify(meta.update)} is not a positive number)`);
   for (const k of ['kbSeed', 'seed', 'imitation', 'episodes', 'bestValidReward', 'bestEpisodes'] as const) {
     if (meta[k] !== undefined && typeof meta[k] !== 'number') throw new ModelFileError(`${file}: corrupt policy file (meta.${k} ${JSON.stringify(meta[k])} is not a number)`);

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, FormatError } from '../core/errors.js';
-import { makeFolders, writeFileAtomic } from '../core/files.js';
+import { ConfigError, FormatError } from '../../core/errors.js';
+import { makeFolders, writeFileAtomic } from '../../core/files.js';
 import { canonicalJson } from './canonical.js';
 
 /** A cached answer: the response body as the server sent it and how long the request took then. */

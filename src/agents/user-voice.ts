@@ -10,7 +10,7 @@
  * the user's latest `utterance` (KB-InfoBot), each observation's utterance is a user turn.
  */
 import type { Turn } from '../core/dialog.js';
-import type { TokenUsage } from '../llm/usage.js';
+import type { TokenUsage } from '../llm/client/usage.js';
 
 /**
  * What the voice is asked for one user turn.

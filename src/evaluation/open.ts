@@ -7,10 +7,10 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError, errorText, optionName } from '../core/errors.js';
-import type { LlmClientOptions } from '../llm/client.js';
-import { localTransport, type Agent, type AgentTransport } from './agent.js';
-import type { AgentRequest } from './protocol.js';
-import type { AgentOptions } from './registry.js';
+import type { LlmClientOptions } from '../llm/client/client.js';
+import { localTransport, type Agent, type AgentTransport } from '../agents/agent.js';
+import type { AgentRequest } from '../agents/protocol.js';
+import type { AgentOptions } from '../agents/registry.js';
 
 /**
  * Which agent, and how to reach it: one of dialogym's (`builtin`: a name such as `rules` or
@@ -56,7 +56,7 @@ export interface OpenAgentOptions {
   readonly llm?: Omit<LlmClientOptions, 'model' | 'baseUrl' | 'apiKey' | 'seed'>;
 }
 
-/** The OpenAI API, the default endpoint of an LLM (as `llm/client.ts`'s, kept here so that no client is loaded to check a key). */
+/** The OpenAI API, the default endpoint of an LLM (as `llm/client/client.ts`'s, kept here so that no client is loaded to check a key). */
 const OPENAI_URL = 'https://api.openai.com/v1';
 
 /**
@@ -72,7 +72,7 @@ const OPENAI_URL = 'https://api.openai.com/v1';
  * ```
  */
 export async function loadBuiltinAgent(name: string, options: AgentOptions = {}): Promise<() => Agent> {
-  const { agentNameProblem, loadAgent } = await import('./registry.js');
+  const { agentNameProblem, loadAgent } = await import('../agents/registry.js');
   // One name per model: a model that has to be trained first says so ("dialogym train --model …").
   const { createModel, creatableModels, trainableModels } = await import('../rankers/registry.js');
   if (trainableModels().includes(name) && !creatableModels().includes(name)) createModel(name);
@@ -93,7 +93,7 @@ export async function loadBuiltinAgent(name: string, options: AgentOptions = {})
  * ```
  */
 export async function builtinAgentProblem(name: string, envId: string): Promise<string | undefined> {
-  const { agentNameProblem, agents } = await import('./registry.js');
+  const { agentNameProblem, agents } = await import('../agents/registry.js');
   const problem = agentNameProblem(name);
   if (problem !== undefined) return problem;
   if (existsSync(name)) return undefined;
@@ -136,14 +136,14 @@ export async function openAgent(way: AgentWay, o: OpenAgentOptions = {}): Promis
     case 'builtin':
       return localTransport(await loadBuiltinAgent(way.name, o.agentOptions));
     case 'cmd':
-      return (await import('./stdio.js')).stdioTransport(way.command, { startupMs: o.startupMs ?? 30_000, ...(o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {}) });
+      return (await import('../agents/stdio.js')).stdioTransport(way.command, { startupMs: o.startupMs ?? 30_000, ...(o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {}) });
     case 'url':
-      return (await import('./http.js')).httpTransport(way.url, o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {});
+      return (await import('../agents/http.js')).httpTransport(way.url, o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {});
     case 'llm': {
       const system = o.llmSystem;
       if (!system) throw new ConfigError(`${way.label !== undefined ? `agent ${way.label}: ` : ''}an LLM agent needs its system message (the llmSystem option; dialogym's is llmSystemMessage)`);
       const apiKey = llmKey(way);
-      const { LlmClient } = await import('../llm/client.js');
+      const { LlmClient } = await import('../llm/client/client.js');
       const { llmTransport } = await import('../llm/agent.js');
       const client = new LlmClient({ ...o.llm, model: way.model, ...(way.llmUrl !== undefined ? { baseUrl: way.llmUrl } : {}), ...(apiKey !== undefined ? { apiKey } : {}), seed: o.seed ?? 0 });
       return llmTransport({ client, system });
