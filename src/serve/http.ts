@@ -29,7 +29,7 @@ export interface HttpLimits {
 /** Defaults of the HTTP layer (`requestTimeoutMs`, `maxDepth`, the keep-alive timeout, and the grace of `gracefulClose`). */
 export const HTTP_DEFAULTS = { requestTimeoutMs: 30_000, maxDepth: 32, keepAliveTimeoutMs: 5_000, graceMs: 5_000 } as const;
 
-/** A request the server refuses before any route sees it (status 4xx, one-line message). */
+/** A request a server refuses, before or in a route: the status and a one-line message it answers with. */
 export class RequestError extends Error {
   constructor(
     readonly statusCode: number,

@@ -58,18 +58,9 @@ export function defaultWebDir(): string {
   return candidates.find((d) => existsSync(join(d, 'dom.js'))) ?? (candidates[1] as string);
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Maps any thrown error to a status and a one-line message (no stack, no internals). */
 function errorReply(e: unknown, bodyLimit: number): { status: number; error: string } {
-  if (e instanceof HttpError || e instanceof RequestError) return { status: e.statusCode, error: e.message };
+  if (e instanceof RequestError) return { status: e.statusCode, error: e.message };
   if (e instanceof InputError) return { status: 400, error: e.message };
   if (e instanceof SessionNotFoundError) return { status: 404, error: e.message };
   if (e instanceof CapacityError) return { status: 503, error: e.message };
@@ -168,7 +159,7 @@ export function serveChats(chats: readonly HostedChat[], opts: ServerOptions = {
     const absent = (TESTBEDS as readonly Testbed[]).flatMap((t) => (t.chat?.page === '/' && t.chat.absent ? [t.chat.absent] : []));
     for (const a of absent) {
       const none = async (): Promise<never> => {
-        throw new HttpError(404, `no ${a.what} is hosted here (the server was started without one); the ${lead.decl.label} chat is at ${lead.decl.page}`);
+        throw new RequestError(404, `no ${a.what} is hosted here (the server was started without one); the ${lead.decl.label} chat is at ${lead.decl.page}`);
       };
       for (const path of a.paths) app.all(path, none);
     }
