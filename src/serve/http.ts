@@ -39,6 +39,15 @@ export class RequestError extends Error {
   }
 }
 
+/** Every answer of `app` says `nosniff` and `no-store` (the servers of pages: a browser neither guesses a type nor keeps an answer). */
+export function noSniffNoStore(app: FastifyInstance): void {
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
 /** The path of a request URL (no query). */
 export function pathOf(req: FastifyRequest): string {
   return req.url.split('?')[0] as string;

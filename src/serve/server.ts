@@ -24,7 +24,7 @@ import { TESTBEDS } from '../testbeds/index.js';
 import type { ChatBackend, Testbed } from '../testbeds/testbed.js';
 import { chatOf, registerChat } from './chat-routes.js';
 import { ChatSessions, localSessions, type SessionBackend, type SessionStoreOptions } from './chat-sessions.js';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, noSniffNoStore, pathOf, RequestError, type CloseReport } from './http.js';
 
 export interface ServerOptions extends SessionStoreOptions {
   /** Largest request body in bytes (default 16 KiB). */
@@ -99,11 +99,7 @@ function baseApp(opts: ServerOptions): FastifyInstance {
     if (status >= 500 && !(err instanceof CapacityError)) logError(internalErrorText('serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  noSniffNoStore(app);
   // The pages' shared files: web/dom.js ($, el, api), which every page of these servers imports, and
   // web/chat.css, the layout the conversation pages (env, AirDialogue chat) link before their own sheet.
   for (const [file, type] of SHARED_WEB) {

@@ -51,7 +51,7 @@ import type { AgentSpec } from '../study/config.js';
 import { openStudyAgent } from '../study/agents.js';
 import { MAX_TURN_CHARS, type StudyStore } from '../study/store.js';
 import { EnvSession, personViewOf, type SessionState, type SessionTurn } from './env-session.js';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, noSniffNoStore, pathOf, RequestError, type CloseReport } from './http.js';
 import { defaultWebDir } from './server.js';
 import { withTextLimit } from './web-page.js';
 
@@ -250,11 +250,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     if (status >= 500) logError(internalErrorText('study serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  noSniffNoStore(app);
 
   const sendPage = (reply: FastifyReply, body: Buffer): FastifyReply => reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body);
   app.get('/', async (_req, reply) => sendPage(reply, participantPage));
