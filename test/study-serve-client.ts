@@ -9,12 +9,19 @@ import type { GoalCard, ViewSection } from '../src/env/person.js';
 import type { ToolSpec } from '../src/env/env.js';
 import { createRng } from '../src/core/rng.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
+import { splitKbs } from '../src/testbeds/infobot/generate.js';
+import type { MovieKb } from '../src/testbeds/infobot/movie-kb.js';
 
 /** What a user-side person types, from the page's goal card, hint and the agent's last words. */
 export type Person = (card: GoalCard, hint: string | undefined, agentSaid: string) => string;
 
-/** The KB-InfoBot scripted person of a participant's session: its wording seeded by both. */
-export const infoBotPerson = (code: string, session: number): Person => infoBotUserParticipant(createRng(session).fork(`person ${code}`));
+let mediumKb: MovieKb | undefined;
+/**
+ * The KB-InfoBot scripted person of a participant's session (the studies here run
+ * infobot-medium-v1): its wording and errors seeded by both; it mixes values up among the medium
+ * KB's, as the simulated user does.
+ */
+export const infoBotPerson = (code: string, session: number): Person => infoBotUserParticipant(createRng(session).fork(`person ${code}`), (mediumKb ??= splitKbs('medium', 1).full));
 
 /** One HTTP answer: status, JSON body and headers. */
 export interface Answer {

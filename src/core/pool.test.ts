@@ -114,3 +114,29 @@ test('workers load their module with import(), not require(esm); a pool destroye
   }
   for (let i = 0; i < 10; i++) await pool(3).destroy();
 });
+
+test("a process started with flags a thread refuses (Node 26's test runner gives every test file some) still starts its pools' threads", async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'dialogym-pool-flags-'));
+  const file = join(dir, 'run.mjs');
+  writeFileSync(file, `
+    import { Pool, PinnedThreads, threadableFlags } from ${JSON.stringify(new URL('./pool.js', import.meta.url).href)};
+    const p = new Pool({ file: new URL(${JSON.stringify(FIXTURE.href)}), threads: 1, label: 'w' });
+    const flags = await p.run({ kind: 'flags' });
+    await p.destroy();
+    const s = new PinnedThreads({ file: new URL(${JSON.stringify(FIXTURE.href)}), threads: 1, label: 's' });
+    const pinned = await s.run(0, { kind: 'echo', value: 7 });
+    await s.destroy();
+    console.log(JSON.stringify({ flags, pinned, none: threadableFlags([]) }));`);
+  const r = spawnSync(process.execPath, ['--stack-trace-limit=12', '--v8-pool-size=2', '--enable-source-maps', file], { encoding: 'utf8', timeout: 60_000 });
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop() as string) as { flags: string[]; pinned: number; none: string[] };
+  assert.ok(out.flags.includes('--enable-source-maps'), `the thread keeps the flags it accepts: ${out.flags.join(' ')}`);
+  assert.ok(!out.flags.some((f) => f.startsWith('--stack-trace-limit') || f.startsWith('--v8-pool-size')), `the refused flags are left out: ${out.flags.join(' ')}`);
+  assert.equal(out.pinned, 7);
+  assert.deepEqual(out.none, []);
+});

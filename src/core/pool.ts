@@ -102,10 +102,44 @@ const lost = (label: string, e: unknown): DialogymError => new DialogymError(`${
  * still loading). Without require(esm), piscina falls back to `import()`, which a termination
  * interrupts cleanly.
  */
-const WORKER_EXEC_ARGV: string[] = [
-  ...process.execArgv,
-  ...(process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') && !process.execArgv.includes('--no-experimental-require-module') ? ['--no-experimental-require-module'] : []),
-];
+let workerExecArgv: string[] | undefined;
+let parentFlags: string[] | undefined;
+/** The parent's flags a thread accepts (what a Worker inherits when given no `execArgv`), found once. */
+const inherited = (): string[] => (parentFlags ??= threadableFlags(process.execArgv));
+function workerFlags(): string[] {
+  workerExecArgv ??= [
+    ...inherited(),
+    ...(process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') && !process.execArgv.includes('--no-experimental-require-module') ? ['--no-experimental-require-module'] : []),
+  ];
+  return workerExecArgv;
+}
+
+const INVALID_FLAGS = /invalid execArgv flags: (.*)$/s;
+
+/**
+ * The parent's flags that a worker thread accepts. A flag of the whole process (`--stack-trace-limit`,
+ * `--v8-pool-size`, `--node-snapshot`, …) makes `new Worker` throw ERR_WORKER_INVALID_EXEC_ARGV,
+ * and Node 26's test runner starts each test file with such flags in `process.execArgv`, so a pool
+ * made under `node --test` could not start a thread. `new Worker` checks the flags before it starts
+ * the thread and names the ones it refuses; those are left out. A plain run has no flags: nothing
+ * is probed then.
+ */
+export function threadableFlags(flags: readonly string[]): string[] {
+  if (flags.length === 0) return [];
+  let kept = [...flags];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      void new Worker('', { eval: true, execArgv: kept, stdout: true, stderr: true }).terminate();
+      return kept;
+    } catch (e) {
+      const m = (e as { code?: string }).code === 'ERR_WORKER_INVALID_EXEC_ARGV' ? INVALID_FLAGS.exec((e as Error).message) : null;
+      if (!m) throw e;
+      const refused = new Set((m[1] as string).split(', '));
+      kept = kept.filter((f) => !refused.has(f));
+    }
+  }
+  return [];
+}
 
 export class Pool<T, R, P = never> {
   private readonly piscina: Piscina;
@@ -130,7 +164,7 @@ export class Pool<T, R, P = never> {
       concurrentTasksPerWorker: opts.tasksPerThread ?? 1,
       workerData: opts.workerData,
       recordTiming: false,
-      execArgv: WORKER_EXEC_ARGV,
+      execArgv: workerFlags(),
     });
     this.piscina.on('error', (e: Error) => {
       this.failure ??= e;
@@ -214,7 +248,7 @@ export class PinnedThreads<T, R> {
     if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new ConfigError(`threads must be a positive integer, got ${opts.threads}`);
     this.rebuild = rebuilder(opts.label, opts.errors);
     this.threads = Array.from({ length: opts.threads }, () => {
-      const t: Thread<R> = { worker: new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData }), pending: new Map() };
+      const t: Thread<R> = { worker: new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData, execArgv: inherited() }), pending: new Map() };
       t.worker.on('message', (m: { id: number; reply: Reply<R> }) => {
         t.pending.get(m.id)?.(m.reply);
         t.pending.delete(m.id);

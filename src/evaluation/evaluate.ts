@@ -29,16 +29,6 @@ import { isAgentTransport, localTransport, type Agent, type AgentConnection, typ
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
 
 /**
- * Options of {@link evaluate}.
- *
- * @example
- * ```ts
- * import { evaluate, createAgent, type EvaluateAgentOptions } from 'dialogym';
- * const opts: EvaluateAgentOptions = { episodes: 20, trials: 4, seed: 0, concurrency: 2, envOptions: { maxTurns: 40 }, timeoutMs: 2000 };
- * const { summary } = await evaluate('restaurant-task5-v1', () => createAgent('rules'), opts);
- * ```
- */
-/**
  * The defaults of an evaluation, the one place that states them: `evaluate` here, the run
  * `evaluateRun` (src/runs/evaluate.ts) and the CLI's `evaluate` all read these, so an option left
  * out gives the same episodes everywhere (tasks seed, seed+1, …: the first task's seed is 1).
@@ -51,6 +41,16 @@ import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
  */
 export const EVALUATE_DEFAULTS = Object.freeze({ episodes: 100, trials: 1, seed: 1, concurrency: 1, timeoutMs: 5000 });
 
+/**
+ * Options of {@link evaluate}.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, createAgent, type EvaluateAgentOptions } from 'dialogym';
+ * const opts: EvaluateAgentOptions = { episodes: 20, trials: 4, seed: 0, concurrency: 2, envOptions: { maxTurns: 40 }, timeoutMs: 2000 };
+ * const { summary } = await evaluate('restaurant-task5-v1', () => createAgent('rules'), opts);
+ * ```
+ */
 export interface EvaluateAgentOptions {
   /** Tasks (episode seeds seed, seed+1, …); default 100 (`EVALUATE_DEFAULTS`). */
   readonly episodes?: number;

@@ -27,7 +27,7 @@ const SLOT_WORDS: Readonly<Record<string, string>> = {
   release_year: 'release year',
 };
 
-function slotWords(slot: string): string {
+export function slotWords(slot: string): string {
   return SLOT_WORDS[slot] ?? slot;
 }
 

@@ -60,6 +60,9 @@ export interface PartsTask {
   readonly batch: number;
 }
 
+/** Parts whose gradients are held at once (a batch of more parts runs in rounds of this many). */
+const MAX_PARTS_HELD = 16;
+
 /** How long a worker may take to pick up its first task before training gives up (a generous guard). */
 const START_TIMEOUT_MS = 120_000;
 
@@ -91,8 +94,8 @@ export class BatchRunner {
     const shared = this.workers > 0;
     const buffer = (): ArrayBufferLike => (shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
     this.grad = viewParams(params, 'grad', new ArrayBuffer(4 * n), true);
-    // part 0 is computed straight into the gradient; the others into their own buffers
-    this.partGrads = Array.from({ length: maxParts }, (_, k) => (k === 0 ? this.grad : new Float32Array(buffer(), 0, n)));
+    // each part into its own buffer, at most MAX_PARTS_HELD held (a batch of more parts runs in rounds): memory bounded for any batch
+    this.partGrads = Array.from({ length: Math.min(maxParts, MAX_PARTS_HELD) }, () => new Float32Array(buffer(), 0, n));
     if (!shared) {
       this.pool = null;
       return;
@@ -102,7 +105,7 @@ export class BatchRunner {
     const setup: WorkerSetup = { words: m.vocab.words, sizes: m.sizes, values, grads: this.partGrads.map((g) => g.buffer as SharedArrayBuffer) };
     // Many tasks per thread: the trainer never runs its event loop, so the pool never hears that one ended.
     // The answer (three numbers a dialogue, v8-serialized: under 60 bytes each) comes through shared memory of this size.
-    this.pool = new Pool({ file: new URL('./train-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue training worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 128 * PART_DIALOGUES * maxParts });
+    this.pool = new Pool({ file: new URL('./train-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue training worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 128 * PART_DIALOGUES * this.partGrads.length });
   }
 
   /**
@@ -110,24 +113,30 @@ export class BatchRunner {
    * those of the parts summed in part order (the gradient buffers are overwritten, not added to).
    */
   run(parts: readonly (readonly LearnedExample[])[], backward: boolean, batch: number): DialogueLoss[] {
-    if (parts.length > this.partGrads.length) throw new DialogymError(`BatchRunner: ${parts.length} parts, at most ${this.partGrads.length}`);
-    const threads = Math.min(this.workers + 1, parts.length);
-    // thread j computes parts [cut(j), cut(j + 1)): contiguous, the main thread the first
-    const cut = (j: number): number => Math.floor((j * parts.length) / threads);
-    const joins: { from: number; join: () => DialogueLoss[][] | undefined }[] = [];
-    for (let j = 1; j < threads; j++) {
-      const task: PartsTask = { parts: parts.slice(cut(j), cut(j + 1)).map((ex, i) => ({ index: cut(j) + i, examples: ex.map(bare) })), backward, batch };
-      joins.push({ from: cut(j), join: (this.pool as Pool<PartsTask, DialogueLoss[][]>).runSync(task, START_TIMEOUT_MS) });
-    }
     const losses: DialogueLoss[][] = new Array(parts.length);
-    for (let k = 0; k < cut(1); k++) losses[k] = this.part(k, parts[k]!, backward, batch);
-    if (backward) viewParams(this.params, 'grad', this.grad.buffer);
-    for (const { from, join } of joins) {
-      const got = join();
-      if (!got) throw new DialogymError(`AirDialogue training: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
-      got.forEach((l, i) => (losses[from + i] = l));
+    // at most partGrads.length parts at once; the sum runs in part order across the rounds (the same bits as one round)
+    for (let a = 0; a < parts.length; a += this.partGrads.length) {
+      const round = parts.slice(a, a + this.partGrads.length);
+      const threads = Math.min(this.workers + 1, round.length);
+      // thread j computes parts [cut(j), cut(j + 1)) of the round: contiguous, the main thread the first
+      const cut = (j: number): number => Math.floor((j * round.length) / threads);
+      const joins: { from: number; join: () => DialogueLoss[][] | undefined }[] = [];
+      for (let j = 1; j < threads; j++) {
+        const task: PartsTask = { parts: round.slice(cut(j), cut(j + 1)).map((ex, i) => ({ index: cut(j) + i, examples: ex.map(bare) })), backward, batch };
+        joins.push({ from: cut(j), join: (this.pool as Pool<PartsTask, DialogueLoss[][]>).runSync(task, START_TIMEOUT_MS) });
+      }
+      for (let k = 0; k < cut(1); k++) losses[a + k] = this.part(k, round[k]!, backward, batch);
+      for (const { from, join } of joins) {
+        const got = join();
+        if (!got) throw new DialogymError(`AirDialogue training: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
+        got.forEach((l, i) => (losses[a + from + i] = l));
+      }
+      if (backward) {
+        if (a === 0) sumParts(this.grad, this.partGrads, round.length);
+        else sumParts(this.grad, [this.grad, ...this.partGrads], round.length + 1);
+      }
     }
-    if (backward) sumParts(this.grad, this.partGrads, parts.length);
+    if (backward) viewParams(this.params, 'grad', this.grad.buffer);
     return losses.flat();
   }
 

@@ -124,6 +124,17 @@ test('threads: 1, 2 and 3 threads train the same weights and losses, bit for bit
   assert.throws(() => trainAirModels(s.train, s.dev, { ...o, threads: 0 }), /threads must be a positive integer, got 0/);
 });
 
+test('a batch of more parts than the runner holds (16) runs in rounds: 1 and 2 threads alike, and a batch larger than the data holds no buffer per part', () => {
+  const o = { ...opts, batch: 40, epochs: 1 };
+  const [one, two] = [1, 2].map((threads) => trainAirModels(s.train, s.dev, { ...o, threads }));
+  assert.deepEqual(encodeModelFile(airModelsContent(two!.models)), encodeModelFile(airModelsContent(one!.models)));
+  // a batch of two billion dialogues asked for a billion gradient buffers before the rounds; it is one update of the whole set
+  const whole = trainAirModels(s.train, s.dev, { ...opts, epochs: 1, batch: s.train.length });
+  const huge = trainAirModels(s.train, s.dev, { ...opts, epochs: 1, batch: 2_000_000_000 });
+  assert.deepEqual(huge.curve.map((p) => [p.trainLm, p.devLm, p.devState]), whole.curve.map((p) => [p.trainLm, p.devLm, p.devState]));
+  assert.deepEqual(huge.models.agent.params.map((p) => [...p.data]), whole.models.agent.params.map((p) => [...p.data]));
+});
+
 test('onBatch: one point an update, whose losses add up to the epoch\'s train loss, with the gradient norm before clipping', () => {
   const points: BatchPoint[] = [];
   const r = trainAirModels(s.train, [], { ...opts, onBatch: (p) => points.push(p) });

@@ -212,7 +212,7 @@ export function rlTrainOptions(o: RlTrainOptions): Required<Omit<RlTrainOptions,
     // 0.80 against 0.94, and REINFORCE lengthened the dialogs from there (T 4.5); in batches of 16 (625
     // updates; the official E2E agent imitates for `pol_start` 500 updates, config_imdb-*.py) it has
     // the expert's T and R. At lr 0.003 the policy then walks along a ridge where R hardly changes
-    // (rl-nokb Large: T 3.3 … 5.9 between validations, R 0.90 … 0.98), and which T is kept is the
+    // (rl-nokb Large: T 3.3 … 5.7 between validations, R 0.89 … 0.98), and which T is kept is the
     // validation noise's choice; at lr 0.001 with 2,000 validation dialogs it stays near the best
     // (docs/notes/infobot-reinforce.md).
     episodes: o.episodes ?? 100_000,

@@ -3,12 +3,17 @@
  * same text off the page): it reads only the goal card, the hint (`infoBotUserHint`: the slots to
  * give and the values as the user remembers them) and the agent's words, and writes its own
  * sentences around the values (not the environment's templates), varied by its seeded rng, and
- * misremembers half the values it gives (its own errors: the hint names the card's values). A value
- * the hint does not quote is taken from the card (its first candidate).
+ * brings its own errors at the simulated user's rates (the hint names the card's values): given
+ * the KB, it mixes a value up with another of the slot's values one time in twenty (`subProb`),
+ * then misremembers half the values it gives (`errProb`). A value the hint does not quote is taken
+ * from the card (its first candidate).
  */
 import type { Rng } from '../../../core/rng.js';
 import { corruptValue } from '../user.js';
 import type { GoalCard } from '../../../env/person.js';
+import type { MovieKb } from '../movie-kb.js';
+import { SLOTS } from '../slots.js';
+import { slotWords } from '../person.js';
 
 /** A user-side participant (as `test/person-play.ts` names it): the page's card, hint and the agent's last words → what the person types. */
 type UserParticipant = (card: GoalCard, hint: string | undefined, agentSaid: string) => string;
@@ -41,9 +46,19 @@ function valueWords(rng: Rng, slot: string, value: string): string {
  */
 const MISREMEMBER = 0.5;
 
-/** `value` as the person gives it: misremembered with probability {@link MISREMEMBER}. */
-function remembered(rng: Rng, value: string): string {
-  return rng.chance(MISREMEMBER) ? corruptValue(value, rng) : value;
+/** How often the person mixes a value up with another of the slot (given the KB): the simulated user's default `subProb`. */
+const MIX_UP = 0.05;
+
+/** The values of each slot, by the words a person uses for it ('critic rating' → the KB's critic_rating values). */
+function slotValues(kb: MovieKb): ReadonlyMap<string, readonly string[]> {
+  return new Map(SLOTS.map((slot, j) => [slotWords(slot), kb.vocab[j] as readonly string[]]));
+}
+
+/** `value` of `slot` as the person gives it: mixed up with another of the slot's values (when `values` has them), then misremembered. */
+function remembered(rng: Rng, slot: string, value: string, values: ReadonlyMap<string, readonly string[]> | undefined): string {
+  const others = values?.get(slot);
+  const v = others !== undefined && others.length > 0 && rng.chance(MIX_UP) ? rng.pick(others) : value;
+  return rng.chance(MISREMEMBER) ? corruptValue(v, rng) : v;
 }
 
 /** The value of a slot on the card (its first candidate when it has several). */
@@ -60,19 +75,22 @@ function fromCard(card: GoalCard, slot: string): string | undefined {
  *
  * @example
  * ```ts
- * const say = infoBotUserParticipant(createRng(1));
+ * const say = infoBotUserParticipant(createRng(1), splitKbs('medium', 1).full);
  * say(card, 'Answer that the director is “jo lee”.', 'request(slot=director)'); // e.g. 'directed by jo lee'
  * ```
+ *
+ * @param kb the environment's full KB, whose values the person may mix up (without it: no mix-ups)
  */
-export function infoBotUserParticipant(rng: Rng): UserParticipant {
+export function infoBotUserParticipant(rng: Rng, kb?: MovieKb): UserParticipant {
+  const values = kb && slotValues(kb);
   return (card, hint) => {
     const h = hint ?? '';
     let m: RegExpExecArray | null;
     if (h.startsWith('Ask for a movie, giving ')) {
-      const parts = quoted(h).map(([s, v]) => valueWords(rng, s, remembered(rng, v)));
+      const parts = quoted(h).map(([s, v]) => valueWords(rng, s, remembered(rng, s, v, values)));
       return `${rng.pick(["hey, i'm trying to find a film.", 'looking for a movie:', 'can you help me find a movie?'])} ${parts.join(', ')}`;
     }
-    if ((m = /^Answer that the (.+?) is “([^”]*)”\.$/.exec(h))) return `${rng.pick(['hmm, ', 'i think ', ''])}${valueWords(rng, m[1] as string, remembered(rng, m[2] as string))}`;
+    if ((m = /^Answer that the (.+?) is “([^”]*)”\.$/.exec(h))) return `${rng.pick(['hmm, ', 'i think ', ''])}${valueWords(rng, m[1] as string, remembered(rng, m[1] as string, m[2] as string, values))}`;
     if ((m = /^Say you do not know the (.+)\.$/.exec(h))) return rng.pick([`no clue about the ${m[1]}`, `sorry, can't remember the ${m[1]}`, `not sure what the ${m[1]} is`]);
     if (h.startsWith('Thank the agent')) return rng.pick(['yes! that one, thanks', 'great, that is it', 'found it, thank you']);
     if (h.startsWith('Say that your movie is not')) return rng.pick(['nope, not in there', "none of those, sorry", 'that is not the one']);
