@@ -21,8 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import '../src/index.js';
-import { createRng, type Rng } from '../src/core/rng.js';
-import type { GoalCard } from '../src/env/person.js';
+import { createRng } from '../src/core/rng.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { openAgent } from '../src/evaluation/open.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
@@ -32,7 +31,7 @@ import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-u
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
 import { launchChromium, noChromium, pageWithErrors } from '../test/browser.js';
 import { pageState, pageSettled, pageOutcome, pageSend, pageNewDialog } from '../test/env-page.js';
-import { agentSidePerson, airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { agentSidePerson, airAgentPerson, restaurantAgentPerson, type Person, type UserSide, userSidePerson } from '../test/serve-env-people.js';
 import { infoBotAgentParticipant } from '../src/testbeds/infobot/testing/person-agent.js';
 import { dstc6AgentParticipant } from '../src/testbeds/dstc6/testing/person-agent.js';
 import { startLlmTestServer } from '../test/llm-server.js';
@@ -46,7 +45,6 @@ if (noChromium) {
   process.stdout.write(`skipped: ${noChromium}\n`);
   process.exit(0);
 }
-type UserSide = (rng: Rng) => (card: GoalCard, hint: string | undefined, agentSaid: string) => string;
 
 /** `dialogym serve --env …` as a process; its URL once it listens. */
 function startServe(args: readonly string[]): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -98,11 +96,6 @@ async function playOne(page: Page, person: Person): Promise<boolean> {
   return o.success;
 }
 
-const asUser = (side: UserSide, rng: Rng): Person => {
-  const say = side(rng);
-  return (s) => say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
-};
-
 const cmd = (agent: string): string => `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --agent ${agent} --stdio`;
 const llm = await startLlmTestServer();
 /** A success rate, with the seeds that failed. */
@@ -138,7 +131,7 @@ try {
       const serve = await startServe(['--env', envId, '--seed', '1', '--timeout', '120000', ...flags]);
       let r: { won: number; failed: number[]; errors: string[] };
       try {
-        r = await playAll(context, serve.url, (i) => asUser(side, createRng(1000 + i)));
+        r = await playAll(context, serve.url, (i) => userSidePerson(side, createRng(1000 + i)));
       } finally {
         await serve.stop();
       }

@@ -10,7 +10,6 @@
  */
 import '../src/index.js';
 import { createRng } from '../src/core/rng.js';
-import type { GoalCard } from '../src/env/person.js';
 import type { AgentTransport } from '../src/agents/agent.js';
 import { openAgent } from '../src/evaluation/open.js';
 import { evaluate } from '../src/evaluation/evaluate.js';
@@ -19,14 +18,12 @@ import { EnvSession, type SessionState } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { infoBotUserParticipant } from '../src/testbeds/infobot/testing/person-user.js';
 import { airUserParticipant } from '../src/testbeds/airdialogue/testing/person-user.js';
-import type { Rng } from '../src/core/rng.js';
-import { airAgentPerson, restaurantAgentPerson, type Person } from '../test/serve-env-people.js';
+import { airAgentPerson, restaurantAgentPerson, type Person, type UserSide, userSidePerson } from '../test/serve-env-people.js';
 import { startLlmTestServer } from '../test/llm-server.js';
 import { cliPath } from '../test/shared-data.js';
 
 await import('../src/testbeds/dstc6/index.js');
 const n = Number(process.argv[2] ?? 20);
-type UserSide = (rng: Rng) => (card: GoalCard, hint: string | undefined, agentSaid: string) => string;
 
 /** One dialog through EnvSession with `person` on its side; whether it succeeded. */
 async function play(o: { envId: string; seed: number; role: 'user' | 'agent'; agent?: AgentTransport }, person: Person): Promise<boolean> {
@@ -36,11 +33,6 @@ async function play(o: { envId: string; seed: number; role: 'user' | 'agent'; ag
   await s.close();
   return state.outcome?.success === true;
 }
-
-const asUser = (side: UserSide, rng: Rng): Person => {
-  const say = side(rng);
-  return (s) => say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
-};
 
 const cmd = (agent: string): string => `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} agent --agent ${agent} --stdio`;
 const llm = await startLlmTestServer();
@@ -68,7 +60,7 @@ try {
       const agent = await open();
       let won = 0;
       const t0 = Date.now();
-      for (let i = 0; i < n; i++) if (await play({ envId, seed: 1 + i, role: 'user', agent }, asUser(side, createRng(1000 + i)))) won++;
+      for (let i = 0; i < n; i++) if (await play({ envId, seed: 1 + i, role: 'user', agent }, userSidePerson(side, createRng(1000 + i)))) won++;
       const ms = Date.now() - t0;
       const sim = (await evaluate(envId, agent, { episodes: n, seed: 1, timeoutMs: 120_000 })).summary.success;
       await agent.close?.();

@@ -22,7 +22,6 @@
  * SERVE_BENCH_CANDIDATES (default: the bAbI candidates file) for rankers. SERVE_BENCH_NODE_ARGS
  * passes flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +40,7 @@ import type { ScoredCandidate } from '../src/testbeds/restaurant/chat/explanatio
 import { memn2nAttention } from '../src/rankers/memn2n-attention.js';
 import { setupBot } from '../src/testbeds/restaurant/chat/setup.js';
 import { babiDir, cliPath } from '../test/shared-data.js';
+import { startServer } from '../test/cli.js';
 import { RawHttpConnection, type RawResponse } from './raw-http.js';
 
 if (!existsSync(babiDir)) {
@@ -172,20 +172,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Ma
 async function httpRun(workers: number): Promise<HttpRun> {
   const args = [...NODE_ARGS, cliPath, 'serve', '--model', MODEL, '--kb', kbFile, '--port', '0', '--max-sessions', String(CONCURRENCY * 4), '--workers', String(workers)];
   if (needsCandidates) args.push('--candidates', CANDIDATES);
-  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let serverErr = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('server did not start: ' + serverErr)), 60_000);
-    server.stderr.on('data', (c: Buffer) => {
-      serverErr += c.toString();
-      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverErr);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1] as string);
-      }
-    });
-    server.on('exit', () => reject(new Error('server exited: ' + serverErr)));
-  });
+  const started = await startServer(args);
+  const server = started.child;
+  const base = started.url;
   const { hostname, port } = new URL(base);
 
   /** CPU seconds the server process (all its threads) has used so far, from /proc. */
@@ -245,7 +234,7 @@ async function httpRun(workers: number): Promise<HttpRun> {
   const saturated = await overHttp(undefined);
   const paced = await overHttp(RATE);
   server.kill('SIGTERM');
-  await new Promise((r) => server.on('exit', r));
+  await started.exited;
   return { workers, saturated, paced };
 }
 

@@ -130,6 +130,7 @@ test('the page and its files are served with a content security policy', async (
   assert.equal(shared.statusCode, 200);
   assert.match(String(shared.headers['content-type']), /^text\/css/);
   assert.match(shared.body, /^#chat \{ flex: 3;/m);
+  assert.deepEqual([shared.headers['x-content-type-options'], shared.headers['cache-control']], ['nosniff', 'no-store']);
   // The message box takes what the server keeps (maxTextLength 100 here, the file says 500).
   assert.match(page, /<input id="text"[^>]*maxlength="100"/);
 });

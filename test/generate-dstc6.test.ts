@@ -6,11 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath, dstc6Dir, skipUnless } from './shared-data.js';
+import { dstc6Dir, skipUnless } from './shared-data.js';
 import { createRng } from '../src/core/rng.js';
 import { readDstc6Data, type Dstc6Entry } from '../src/formats/dstc6.js';
 import { generateExtendedKbs } from '../src/testbeds/dstc6/extended-kb.js';
@@ -25,15 +24,11 @@ import { createModel } from '../src/rankers/registry.js';
 import '../src/index.js'; // every testbed, loaded
 import { isResponder, responderAsRanker } from '../src/rankers/ranker.js';
 import { readDstc6Results } from '../src/formats/dstc6.js';
+import { runCli as run } from './cli.js';
 
 const testDir = join(dstc6Dir, 'dataset-E2E-goal-oriented-test-v1.0');
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-dstc6gen-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
-
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 const realKb = (kb: 1 | 2) => readKb(join(testDir, `extendedkb${kb}.txt`), DSTC6_KB).restaurants;
 
@@ -80,9 +75,9 @@ test('generated test sets match the real ones: utterances, candidates, user utte
 function scoreWithRules(data: string): string {
   const result = join(tmp, 'rules-result.json');
   const r = run(['dstc6', 'rank', '--model', 'rules', '--data', data, '--out', result]);
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   const s = run(['dstc6', 'score', '--result', result, '--truth', data.replace(/\.json$/, '.answers.json')]);
-  assert.equal(s.status, 0, s.stderr);
+  assert.equal(s.code, 0, s.stderr);
   return s.stdout;
 }
 
@@ -100,11 +95,11 @@ function rulesP1(data: string): number {
 test('the rules bot scores P@1 = 1.0 on generated sets (real KB 2 with restrictions, generated KB 1)', { skip: skipUnless(dstc6Dir) }, () => {
   const dir4 = join(tmp, 'tst4');
   const g = run(['generate', 'dstc6', '--task', 'all', '--set', 'tst4', '--seed', '11', '--examples', '300', '--out', dir4, '--kb', join(testDir, 'extendedkb2.txt')]);
-  assert.equal(g.status, 0, g.stderr);
+  assert.equal(g.code, 0, g.stderr);
   assert.match(g.stdout, /^wrote 10 files \(1500 entries\)/);
   const dir1 = join(tmp, 'tst1-genkb');
   const g1 = run(['generate', 'dstc6', '--task', '5', '--set', 'tst1', '--seed', '11', '--examples', '300', '--out', dir1]);
-  assert.equal(g1.status, 0, g1.stderr);
+  assert.equal(g1.code, 0, g1.stderr);
   assert.deepEqual(readdirSync(dir1).sort(), ['dialog-task5FULL-kb1_atmosphere-distr0.5-tst300.answers.json', 'dialog-task5FULL-kb1_atmosphere-distr0.5-tst300.json', 'extendedkb1.txt']);
   // Through the CLI verbs for the full-dialog task, in-process for the others.
   for (const f of [join(dir4, dstc6FileName(5, 'tst4', 300)), join(dir1, dstc6FileName(5, 'tst1', 300))]) assert.match(scoreWithRules(f), /^Precision @1: 1\.0\n/, f);
@@ -135,7 +130,7 @@ test('training sets: 10,000 entries with answers, utterances within 10% of the o
 test('same seed → byte-identical files; another seed → different files', () => {
   const gen = (dir: string, seed: string): Map<string, string> => {
     const r = run(['generate', 'dstc6', '--task', '2', '--set', 'tst3', '--seed', seed, '--examples', '200', '--out', dir]);
-    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     return new Map(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
   };
   const a = gen(join(tmp, 'a'), '5');
@@ -161,7 +156,7 @@ test('bad flags and KBs: one-line errors, non-zero exit, nothing written', { ski
   ];
   for (const [args, re] of cases) {
     const r = run(['generate', 'dstc6', ...args]);
-    assert.notEqual(r.status, 0, args.join(' '));
+    assert.notEqual(r.code, 0, args.join(' '));
     assert.match(r.stderr, re);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.ok(!existsSync(dir), `${dir} was created by ${args.join(' ')}`);

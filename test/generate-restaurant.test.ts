@@ -1,25 +1,20 @@
 /** End to end: `dialogym generate restaurant` through the CLI, compared with the original files. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { babiDir, cliPath, skipUnless, SPLITS, TASK_NAMES } from './shared-data.js';
+import { babiDir, skipUnless, SPLITS, TASK_NAMES } from './shared-data.js';
 import { compareWithOriginal, formatComparison } from '../src/testbeds/restaurant/delex.js';
 import { formatBabiDialogs, parseBabiDialogs } from '../src/formats/babi.js';
+import { runCli as run } from './cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-gen-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
 function generate(dir: string, ...extra: string[]): void {
   const r = run(['generate', 'restaurant', '--out', dir, ...extra]);
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
 }
 
 const readDir = (dir: string): Map<string, string> => new Map(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
@@ -96,12 +91,12 @@ test('bad flags: one-line error, exit 2, nothing written', () => {
   ];
   for (const [args, re] of cases) {
     const r = run(['generate', 'restaurant', ...args]);
-    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re);
     assert.equal(r.stderr.trim().split('\n').length, 1);
   }
   const kb = run(['generate', 'restaurant', '--task', '1', '--seed', '1', '--out', out, '--kb', join(tmp, 'nope.txt')]);
-  assert.equal(kb.status, 1);
+  assert.equal(kb.code, 1);
   assert.equal(kb.stderr, `error: ${join(tmp, 'nope.txt')}: no such file\n`);
   assert.ok(!existsSync(out));
 });

@@ -6,12 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { babiDir, repoRoot } from './shared-data.js';
 import { sqliteDriver, sqliteMissingMessage } from '../src/core/sqlite.js';
+import { startServer } from './cli.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const probe = spawnSync(npm, ['--version'], { encoding: 'utf8' });
@@ -52,29 +53,15 @@ function buildingPackages(nodeModules: string): string[] {
 
 /** Starts `dialogym serve` (args after `serve`), sends one message, stops it with SIGTERM; the first reply and the exit code. */
 async function serveOnce(bin: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ reply: string; stderr: string }> {
-  const p = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
-    p.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1] as string);
-      }
-    });
-    void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));
-  });
+  const s = await startServer([bin, 'serve', ...args, '--port', '0'], { cwd, env });
   try {
-    const { id } = (await (await fetch(`${url}/api/sessions`, { method: 'POST' })).json()) as { id: string };
-    const res = await fetch(`${url}/api/sessions/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
+    const { id } = (await (await fetch(`${s.url}/api/sessions`, { method: 'POST' })).json()) as { id: string };
+    const res = await fetch(`${s.url}/api/sessions/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
     const body = (await res.json()) as { replies: { text: string }[] };
-    return { reply: body.replies[0]?.text ?? '', stderr };
+    return { reply: body.replies[0]?.text ?? '', stderr: s.stderr() };
   } finally {
-    p.kill('SIGTERM');
-    await exited;
+    s.child.kill('SIGTERM');
+    await s.exited;
   }
 }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { babiDir, cliPath, skipUnless, skipUnlessSqlite } from './shared-data.js';
 import { trainTinyHcn } from './tiny-hcn.js';
+import { startServer } from './cli.js';
 import { readBabiKb } from '../src/formats/babi.js';
 import { saveModel } from '../src/rankers/registry.js';
 import { sqliteDriver } from '../src/core/sqlite.js';
@@ -166,30 +167,17 @@ test('chat: bad flags and files are one-line errors', { skip }, () => {
 for (const workers of [0, 2])
 test(`serve${workers ? ` --workers ${workers}` : ''}: answers over HTTP, then SIGTERM drains and exits 0`, { skip, timeout: 60_000 }, async () => {
   importKb();
-  const p = spawn(process.execPath, [cliPath, 'serve', '--model', 'rules', '--kb', kbFile, '--port', '0', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('serve did not start: ' + stderr)), 45_000);
-    p.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1] as string);
-      }
-    });
-    p.on('exit', () => reject(new Error('serve exited: ' + stderr)));
-  });
-  const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
+  const s = await startServer([cliPath, 'serve', '--model', 'rules', '--kb', kbFile, '--port', '0', '--workers', String(workers)], { timeoutMs: 45_000 });
+  const url = s.url;
   const { id } = (await (await fetch(url + '/api/sessions', { method: 'POST' })).json()) as { id: string };
   const pending = fetch(`${url}/api/sessions/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
   const res = await pending;
-  p.kill('SIGTERM');
+  s.child.kill('SIGTERM');
   assert.equal(res.status, 200);
   assert.deepEqual(((await res.json()) as { replies: { text: string }[] }).replies.map((r) => r.text), ['hello what can i help you with today']);
-  if (workers) assert.match(stderr, new RegExp(`, ${workers} worker threads\\) on http`));
-  assert.equal(await exited, 0);
-  assert.match(stderr, /SIGTERM: shutting down \(the requests in flight get 5000 ms to finish\)\nstopped\n$/);
+  if (workers) assert.match(s.stderr(), new RegExp(`, ${workers} worker threads\\) on http`));
+  assert.equal(await s.exited, 0);
+  assert.match(s.stderr(), /SIGTERM: shutting down \(the requests in flight get 5000 ms to finish\)\nstopped\n$/);
 });
 
 test('serve: a taken port is a one-line error', { skip, timeout: 30_000 }, async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Rng } from '../src/core/rng.js';
 import type { Turn } from '../src/core/dialog.js';
 import type { ToolCall, ToolSpec } from '../src/env/env.js';
-import type { ViewSection } from '../src/env/person.js';
+import type { GoalCard, ViewSection } from '../src/env/person.js';
 import type { SessionState } from '../src/serve/env-session.js';
 import { createRulesBot } from '../src/testbeds/restaurant/rules/rules.js';
 import { agentPolicies, type AgentSession } from '../src/testbeds/airdialogue/policies.js';
@@ -22,6 +22,15 @@ export type AgentSide = (view: readonly ViewSection[], dialog: ReadonlyArray<{ s
 /** An agent-side participant playing on the session state (the page's view, its dialog without the KB lines, its forms). */
 export function agentSidePerson(side: AgentSide): Person {
   return (s) => side(s.agentView ?? [], s.turns.filter((t): t is typeof t & { speaker: 'user' | 'agent' } => t.speaker !== 'kb'), s.tools ?? []);
+}
+
+/** A user-side participant of a testbed (`src/testbeds/<t>/testing/person-user.ts`): from its seeded stream, the goal card, the hint and the agent's last words → what the person says. */
+export type UserSide = (rng: Rng) => (card: GoalCard, hint: string | undefined, agentSaid: string) => string;
+
+/** A user-side participant playing on the session state (its goal card, the hint, the agent's last turn). */
+export function userSidePerson(side: UserSide, rng: Rng): Person {
+  const say = side(rng);
+  return (s) => say(s.goalCard as GoalCard, s.hint, [...s.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '');
 }
 
 /** One request of the `serve --env` API (fastify's inject or a real HTTP call): the status and the JSON body. */

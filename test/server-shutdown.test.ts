@@ -6,36 +6,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { cliPath } from './shared-data.js';
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly exited: Promise<number | null>;
-  stderr(): string;
-}
+import { startServer, type RunningServer } from './cli.js';
 
 /** Starts the CLI and waits for the URL it prints. */
-function start(args: readonly string[]): Promise<Running> {
-  const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      const m = / on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) resolve({ child, url: m[1] as string, exited, stderr: () => stderr });
-    });
-    void exited.then((code) => reject(new Error(`${args[0]} exited (${code}): ${stderr}`)));
-  });
-}
+const start = (args: readonly string[]): Promise<RunningServer> => startServer([cliPath, ...args]);
 
 /** SIGTERM; resolves to the exit code and the seconds it took. */
-async function terminate(s: Running): Promise<{ code: number | null; seconds: number }> {
+async function terminate(s: RunningServer): Promise<{ code: number | null; seconds: number }> {
   const t0 = process.hrtime.bigint();
   s.child.kill('SIGTERM');
   const code = await s.exited;
@@ -103,7 +84,7 @@ function post(agent: Agent, url: string, body: unknown, signalled: () => boolean
  * answers the server gets SIGTERM, and each client stops at its first failure (the server no longer
  * listens).
  */
-async function underLoad(s: Running, setup: (agent: Agent) => Promise<string>, next: (ctx: string, last: Outcome | undefined) => { path: string; body?: unknown }, before = 500) {
+async function underLoad(s: RunningServer, setup: (agent: Agent) => Promise<string>, next: (ctx: string, last: Outcome | undefined) => { path: string; body?: unknown }, before = 500) {
   let signalled = false;
   let answered = 0;
   let stopped: Promise<{ code: number | null; seconds: number }> | undefined;

@@ -129,6 +129,7 @@ test('a report is its Markdown; a chart is served as an SVG that cannot run scri
   const page = await server.app.inject({ method: 'GET', url: '/' });
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /<script type="module" src="\/view\.js">/);
+  assert.deepEqual([page.headers['x-content-type-options'], page.headers['cache-control']], ['nosniff', 'no-store']);
 });
 
 test('a transcript file that goes bad after the scan is a one-line error naming file and line', async () => {

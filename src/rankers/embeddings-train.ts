@@ -2,7 +2,7 @@
 import { createRng, type Rng } from '../core/rng.js';
 import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { Embeddings, EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type EncodedInput } from './embeddings.js';
-import { responseExamples, historyOf } from './examples.js';
+import { historyOf, trainingExamples } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
 import { fitMiniBatches, miniBatchBasics, type FitHooks, type FitResult } from '../train/loop.js';
 import { devAccuracy, type TrainData, type TrainHooks } from './train-data.js';
@@ -64,8 +64,7 @@ export function trainEmbeddings(data: TrainData, options: Partial<EmbeddingsTrai
   model.init(rng.fork('init'), o.initSd);
   hooks.onModel?.(model);
   const cand = model.candidates(data.candidates);
-  const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
-  if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  const { examples, missing } = trainingExamples(data.train, (t) => cand.index.indexOf(t));
   // Batch-shared negatives read each input as its distinct ids with counts (fewer row reads).
   const encoded = examples.map((e): EncodedInput & { counts?: Float32Array } => {
     const enc = model.encode(historyOf(e), cand);

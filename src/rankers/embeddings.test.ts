@@ -8,6 +8,7 @@ import { zeroGrads } from '../nn/params.js';
 import { CITIES, CUISINES, OOV_CITIES, OOV_CUISINES, syntheticCandidates, syntheticDialogs, syntheticKb } from './testing/synthetic.js';
 import { CandidateIndex } from './candidates.js';
 import { trainEmbeddings } from './embeddings-train.js';
+import { trainMemN2N } from './memn2n-train.js';
 import { SharedNegativesBatch, bagCounts } from './embeddings-batch.js';
 import { evaluateDialogs } from './evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
@@ -174,4 +175,12 @@ test('CandidateIndex: the flat typed-word table gives the types of `matches`, wi
   assert.equal(matched, expected.size);
   assert.equal(index.matchedTypes(candidates.indexOf('api_call thai rome'), present, out), 2);
   assert.deepEqual([...index.candidatesOfSlot(index.slot('rome'))], candidates.flatMap((c, i) => (c.split(' ').includes('rome') ? [i] : [])));
+});
+
+test('embeddings and memn2n refuse a training file none of whose bot turns is a candidate (one ConfigError line)', () => {
+  const train = syntheticDialogs(5, 31);
+  const unrelated = ['nothing the bot says', 'nor this'];
+  const refusal = { name: 'ConfigError', message: 'no training example: no bot turn of the training file is among the candidates' };
+  assert.throws(() => trainEmbeddings({ train, dev: train, candidates: unrelated }, { epochs: 1 }), refusal);
+  assert.throws(() => trainMemN2N({ train, dev: train, candidates: unrelated }, { epochs: 1 }), refusal);
 });

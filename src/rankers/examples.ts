@@ -1,5 +1,6 @@
 /** Training examples for response ranking: every bot turn, with its history and candidate index. */
 import type { Dialog, Turn } from '../core/dialog.js';
+import { ConfigError } from '../core/errors.js';
 
 export interface Example {
   readonly dialog: Dialog;
@@ -29,4 +30,11 @@ export function responseExamples(dialogs: readonly Dialog[], indexOf: (text: str
     });
   }
   return { examples, missing };
+}
+
+/** `responseExamples` of a training file: a ConfigError when none of its bot turns is a candidate (nothing to learn). */
+export function trainingExamples(train: readonly Dialog[], indexOf: (text: string) => number): { examples: Example[]; missing: number } {
+  const r = responseExamples(train, indexOf);
+  if (r.examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  return r;
 }

@@ -8,7 +8,7 @@ import { createRng } from '../core/rng.js';
 import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig, type Encoded } from './memn2n.js';
 import { WordVocab } from './word-vocab.js';
-import { responseExamples, historyOf } from './examples.js';
+import { historyOf, trainingExamples } from './examples.js';
 import { adam, sgd } from '../nn/params.js';
 import { fitMiniBatches, miniBatchBasics, type FitHooks, type FitResult } from '../train/loop.js';
 import { BackgroundEvaluator } from './evaluate-responses.js';
@@ -91,8 +91,7 @@ export function trainMemN2N(data: TrainData, options: Partial<MemN2NTrainOptions
   model.referenceKernels = o.referenceKernels;
   hooks.onModel?.(model);
   const cand = model.candidates(data.candidates);
-  const { examples, missing } = responseExamples(data.train, (t) => cand.index.indexOf(t));
-  if (examples.length === 0) throw new ConfigError('no training example: no bot turn of the training file is among the candidates');
+  const { examples, missing } = trainingExamples(data.train, (t) => cand.index.indexOf(t));
   const n = data.candidates.length;
   const sampled = o.negatives > 0;
   // The sampled path reads the history's words as ids (`historyWords`), not as the strings of `Encoded.context`.

@@ -54,6 +54,15 @@ export function escapeXml(s: string): string {
 
 const f = (x: number): string => x.toFixed(1);
 
+/** The first lines of a chart's SVG (dialogym's charts: dot plots, the study's turn chart): the root element, a white background and the title. */
+export function chartOpening(width: number, height: number, margin: number, title: string): string[] {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${f(height)}" viewBox="0 0 ${width} ${f(height)}" font-family="Helvetica, Arial, sans-serif" font-size="12" fill="${CHART_COLOURS.text}">`,
+    `<rect width="${width}" height="${f(height)}" fill="#ffffff"/>`,
+    `<text x="${margin}" y="20" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+  ];
+}
+
 /** The dot plot (module description), ending in a newline. */
 export function dotPlotSvg(panels: readonly DotPanel[], o: DotPlotOptions): string {
   const columns = Math.max(1, Math.min(o.columns ?? 2, panels.length));
@@ -71,11 +80,7 @@ export function dotPlotSvg(panels: readonly DotPanel[], o: DotPlotOptions): stri
   const panelH = (rows: number): number => panelTitleH + rows * rowH + 6 + axisH;
   const height = headerH + gridRows.reduce((s, r) => s + panelH(r) + 10, 0) + 4;
   const [lo, hi] = o.domain;
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${f(height)}" viewBox="0 0 ${width} ${f(height)}" font-family="Helvetica, Arial, sans-serif" font-size="12" fill="${CHART_COLOURS.text}">`,
-    `<rect width="${width}" height="${f(height)}" fill="#ffffff"/>`,
-    `<text x="${margin}" y="20" font-size="15" font-weight="bold">${escapeXml(o.title)}</text>`,
-  ];
+  const out = chartOpening(width, height, margin, o.title);
   let y = 28;
   if (o.subtitle) {
     out.push(`<text x="${margin}" y="${y + 10}" font-size="12" fill="${CHART_COLOURS.muted}">${escapeXml(o.subtitle)}</text>`);

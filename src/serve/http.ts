@@ -29,7 +29,7 @@ export interface HttpLimits {
 /** Defaults of the HTTP layer (`requestTimeoutMs`, `maxDepth`, the keep-alive timeout, and the grace of `gracefulClose`). */
 export const HTTP_DEFAULTS = { requestTimeoutMs: 30_000, maxDepth: 32, keepAliveTimeoutMs: 5_000, graceMs: 5_000 } as const;
 
-/** A request the server refuses before any route sees it (status 4xx, one-line message). */
+/** A request a server refuses, before or in a route: the status and a one-line message it answers with. */
 export class RequestError extends Error {
   constructor(
     readonly statusCode: number,
@@ -37,6 +37,15 @@ export class RequestError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Every answer of `app` says `nosniff` and `no-store` (the servers of pages: a browser neither guesses a type nor keeps an answer). */
+export function noSniffNoStore(app: FastifyInstance): void {
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
 }
 
 /** The path of a request URL (no query). */

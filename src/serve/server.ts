@@ -24,7 +24,7 @@ import { TESTBEDS } from '../testbeds/index.js';
 import type { ChatBackend, Testbed } from '../testbeds/testbed.js';
 import { chatOf, registerChat } from './chat-routes.js';
 import { ChatSessions, localSessions, type SessionBackend, type SessionStoreOptions } from './chat-sessions.js';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, noSniffNoStore, pathOf, RequestError, type CloseReport } from './http.js';
 
 export interface ServerOptions extends SessionStoreOptions {
   /** Largest request body in bytes (default 16 KiB). */
@@ -58,18 +58,9 @@ export function defaultWebDir(): string {
   return candidates.find((d) => existsSync(join(d, 'dom.js'))) ?? (candidates[1] as string);
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Maps any thrown error to a status and a one-line message (no stack, no internals). */
 function errorReply(e: unknown, bodyLimit: number): { status: number; error: string } {
-  if (e instanceof HttpError || e instanceof RequestError) return { status: e.statusCode, error: e.message };
+  if (e instanceof RequestError) return { status: e.statusCode, error: e.message };
   if (e instanceof InputError) return { status: 400, error: e.message };
   if (e instanceof SessionNotFoundError) return { status: 404, error: e.message };
   if (e instanceof CapacityError) return { status: 503, error: e.message };
@@ -108,11 +99,7 @@ function baseApp(opts: ServerOptions): FastifyInstance {
     if (status >= 500 && !(err instanceof CapacityError)) logError(internalErrorText('serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  noSniffNoStore(app);
   // The pages' shared files: web/dom.js ($, el, api), which every page of these servers imports, and
   // web/chat.css, the layout the conversation pages (env, AirDialogue chat) link before their own sheet.
   for (const [file, type] of SHARED_WEB) {
@@ -168,7 +155,7 @@ export function serveChats(chats: readonly HostedChat[], opts: ServerOptions = {
     const absent = (TESTBEDS as readonly Testbed[]).flatMap((t) => (t.chat?.page === '/' && t.chat.absent ? [t.chat.absent] : []));
     for (const a of absent) {
       const none = async (): Promise<never> => {
-        throw new HttpError(404, `no ${a.what} is hosted here (the server was started without one); the ${lead.decl.label} chat is at ${lead.decl.page}`);
+        throw new RequestError(404, `no ${a.what} is hosted here (the server was started without one); the ${lead.decl.label} chat is at ${lead.decl.page}`);
       };
       for (const path of a.paths) app.all(path, none);
     }

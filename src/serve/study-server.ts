@@ -51,7 +51,7 @@ import type { AgentSpec } from '../study/config.js';
 import { openStudyAgent } from '../study/agents.js';
 import { MAX_TURN_CHARS, type StudyStore } from '../study/store.js';
 import { EnvSession, personViewOf, type SessionState, type SessionTurn } from './env-session.js';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, pathOf, RequestError, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, listenUrl, noSniffNoStore, pathOf, RequestError, type CloseReport } from './http.js';
 import { defaultWebDir } from './server.js';
 import { withTextLimit } from './web-page.js';
 
@@ -122,15 +122,6 @@ interface Ended {
   readonly goalCard?: GoalCard;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** `s` cut to `n` characters (an ellipsis marks the cut). */
 function cut(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
@@ -197,7 +188,7 @@ const PAGES: Readonly<Record<string, { file: string; type: string }>> = {
 
 /** Maps a thrown error to a status and a one-line message (no stack, nothing of an agent). */
 function errorReply(e: unknown, bodyLimit: number): { status: number; error: string } {
-  if (e instanceof HttpError || e instanceof RequestError) return { status: e.statusCode, error: e.message };
+  if (e instanceof RequestError) return { status: e.statusCode, error: e.message };
   const fe = e as Partial<FastifyError>;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, error: `request body too large (limit ${bodyLimit} bytes)` };
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, error: 'content type must be application/json' };
@@ -259,11 +250,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     if (status >= 500) logError(internalErrorText('study serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  noSniffNoStore(app);
 
   const sendPage = (reply: FastifyReply, body: Buffer): FastifyReply => reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body);
   app.get('/', async (_req, reply) => sendPage(reply, participantPage));
@@ -277,21 +264,21 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   /** The participant of the request's code (401 without one, 403 for a code of no one). */
   const participantOf = (req: FastifyRequest): number => {
     const code = req.headers['x-study-code'];
-    if (typeof code !== 'string' || code === '') throw new HttpError(401, 'no participant code (send it in the x-study-code header)');
+    if (typeof code !== 'string' || code === '') throw new RequestError(401, 'no participant code (send it in the x-study-code header)');
     const p = code.length <= 100 ? store.participantByCode(code) : undefined;
-    if (!p) throw new HttpError(403, 'unknown participant code');
+    if (!p) throw new RequestError(403, 'unknown participant code');
     return p.id;
   };
   /** Whether the request carries the admin token (401 without one, 403 for a wrong one). */
   const requireAdmin = (req: FastifyRequest): void => {
     const h = req.headers['authorization'];
     const token = typeof h === 'string' && /^Bearer\s+/i.test(h) ? h.replace(/^Bearer\s+/i, '').trim() : '';
-    if (token === '') throw new HttpError(401, 'the admin token is needed (authorization: Bearer <token>)');
-    if (token.length > 200 || !store.isAdmin(token)) throw new HttpError(403, 'wrong admin token');
+    if (token === '') throw new RequestError(401, 'the admin token is needed (authorization: Bearer <token>)');
+    if (token.length > 200 || !store.isAdmin(token)) throw new RequestError(403, 'wrong admin token');
   };
   /** The id in a path, or 404 (an id that is no number is one of no one). */
   const idOf = (raw: string): number => {
-    if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw new HttpError(404, 'no such session');
+    if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw new RequestError(404, 'no such session');
     return Number(raw);
   };
 
@@ -333,7 +320,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       // Ended unplayed (the agent could not start, or the person left it): set aside, never counted.
       logError(`study serve: session ${l.id} (agent ${store.agentOf(l.id).label}) ended unplayed: ${state.outcome?.lines.join(' ') ?? 'no outcome'}`);
       await drop(l, true);
-      throw new HttpError(502, NEUTRAL_ERROR);
+      throw new RequestError(502, NEUTRAL_ERROR);
     }
     const spec = store.agentOf(l.id);
     const participant = store.participant(l.participant).label;
@@ -365,7 +352,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     const l = live.get(id);
     if (l && l.participant === participant) return { id, number: l.number, status: 'open', answers: {}, state: shownState(state ?? l.env.state(), config.hints) };
     const v = store.sessionView(participant, id);
-    if (!v) throw new HttpError(404, 'no such session');
+    if (!v) throw new RequestError(404, 'no such session');
     const answers = v.status === 'finished' ? store.answersOf(id) : {};
     const base = { id: v.id, number: v.number, status: v.status, answers };
     const turns = v.turns.map((t) => {
@@ -396,7 +383,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     try {
       s = store.startSession(participant);
     } catch (e) {
-      if (e instanceof ConfigError) throw new HttpError(409, /closed/.test(e.message) ? 'the study is closed: thank you for taking part' : /all \d+ sessions/.test(e.message) ? 'you have played all your sessions: thank you' : e.message);
+      if (e instanceof ConfigError) throw new RequestError(409, /closed/.test(e.message) ? 'the study is closed: thank you for taking part' : /all \d+ sessions/.test(e.message) ? 'you have played all your sessions: thank you' : e.message);
       throw e;
     }
     const spec = store.agentOf(s.id);
@@ -424,7 +411,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     } catch (e) {
       store.abandon(s.id);
       logError(`study serve: session ${s.id} (agent ${spec.label}) could not start: ${(e as Error).message ?? String(e)}`);
-      throw new HttpError(502, NEUTRAL_ERROR);
+      throw new RequestError(502, NEUTRAL_ERROR);
     }
     const l: Live = { id: s.id, participant, number: s.number, env, lastUsed: now(), busy: false };
     live.set(s.id, l);
@@ -454,7 +441,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   app.post('/api/sessions', async (req, reply) => {
     const id = participantOf(req);
     const b = req.body;
-    if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b) || Object.keys(b).length > 0)) throw new HttpError(400, 'POST /api/sessions takes no body (or {})');
+    if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b) || Object.keys(b).length > 0)) throw new RequestError(400, 'POST /api/sessions takes no body (or {})');
     const before = starting.get(id);
     const run = (before ?? Promise.resolve()).catch(() => {}).then(() => startOrResume(id));
     starting.set(id, run);
@@ -479,16 +466,16 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     const l = live.get(id);
     if (!l || l.participant !== participant) {
       const v = store.sessionView(participant, id);
-      if (!v) throw new HttpError(404, 'no such session');
-      throw new HttpError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
+      if (!v) throw new RequestError(404, 'no such session');
+      throw new RequestError(409, v.status === 'finished' ? 'this conversation has ended' : 'this conversation was interrupted and set aside (it does not count): start the next one');
     }
     const body = req.body as Record<string, unknown> | null | undefined;
     let input: string | ToolCall;
     if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text'].slice(0, maxText);
     else if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['tool'] === 'string' && body['arguments'] !== null && typeof body['arguments'] === 'object' && !Array.isArray(body['arguments']) && Object.keys(body).length === 2) input = { tool: body['tool'], arguments: body['arguments'] as Record<string, unknown> };
-    else throw new HttpError(400, 'the body is {"text": "..."} or {"tool": "...", "arguments": {...}}');
-    if (l.busy) throw new HttpError(409, 'wait for the reply to your last message');
-    if (l.env.state().waiting !== 'person') throw new HttpError(409, 'it is not your turn');
+    else throw new RequestError(400, 'the body is {"text": "..."} or {"tool": "...", "arguments": {...}}');
+    if (l.busy) throw new RequestError(409, 'wait for the reply to your last message');
+    if (l.env.state().waiting !== 'person') throw new RequestError(409, 'it is not your turn');
     l.busy = true;
     l.lastUsed = now();
     let state: SessionState;
@@ -496,11 +483,11 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       state = await l.env.send(input);
     } catch (e) {
       // What the person sent was refused (their words or their form): say why; the episode goes on.
-      if (e instanceof InputError || e instanceof InvalidActionError || e instanceof ConfigError) throw new HttpError(400, inputLine(e));
-      if (e instanceof StateError) throw new HttpError(409, inputLine(e));
+      if (e instanceof InputError || e instanceof InvalidActionError || e instanceof ConfigError) throw new RequestError(400, inputLine(e));
+      if (e instanceof StateError) throw new RequestError(409, inputLine(e));
       logError(`study serve: session ${id} (agent ${store.agentOf(id).label}): ${(e as Error).message ?? String(e)}`);
       await drop(l, true);
-      throw new HttpError(502, NEUTRAL_ERROR);
+      throw new RequestError(502, NEUTRAL_ERROR);
     } finally {
       l.busy = false;
       l.lastUsed = now();
@@ -513,19 +500,19 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     const participant = participantOf(req);
     const id = idOf(req.params.id);
     const v = store.sessionView(participant, id);
-    if (!v) throw new HttpError(404, 'no such session');
+    if (!v) throw new RequestError(404, 'no such session');
     const body = req.body as { answers?: unknown } | null | undefined;
     const answers = body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? body.answers : undefined;
-    if (answers === null || typeof answers !== 'object' || Array.isArray(answers)) throw new HttpError(400, 'the body is {"answers": {"<question>": value}}');
+    if (answers === null || typeof answers !== 'object' || Array.isArray(answers)) throw new RequestError(400, 'the body is {"answers": {"<question>": value}}');
     const entries = Object.entries(answers as Record<string, unknown>);
-    if (entries.length > config.questions.length) throw new HttpError(400, `at most ${config.questions.length} answers`);
+    if (entries.length > config.questions.length) throw new RequestError(400, `at most ${config.questions.length} answers`);
     try {
       for (const [q, value] of entries) {
         if (typeof value !== 'string' && typeof value !== 'number') throw new ConfigError(`${cut(q, 60)}: must be a number or a text`);
         store.answer(id, q, value);
       }
     } catch (e) {
-      if (e instanceof ConfigError) throw new HttpError(v.status === 'finished' ? 400 : 409, inputLine(e));
+      if (e instanceof ConfigError) throw new RequestError(v.status === 'finished' ? 400 : 409, inputLine(e));
       throw e;
     }
     return sessionPayload(participant, id);

@@ -20,7 +20,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, type CloseReport } from './http.js';
+import { createApp, gracefulClose, HTTP_DEFAULTS, internalErrorText, noSniffNoStore, type CloseReport } from './http.js';
 import { summarizeEpisodes, type EpisodeRecord, type EvaluationSummary } from '../evaluation/evaluate.js';
 import { defaultWebDir } from './server.js';
 
@@ -434,11 +434,7 @@ export function createViewServer(folder: string, opts: ViewOptions & { readonly 
     if (status >= 500) logError(internalErrorText('view', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error: status >= 500 ? 'internal error' : String(e.message ?? 'bad request').split('\n')[0] });
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  noSniffNoStore(app);
   const webDir = opts.webDir ?? defaultWebDir();
   for (const [path, { file, type }] of Object.entries(VIEW_FILES)) {
     const f = join(webDir, file);

@@ -5,7 +5,7 @@
  * `<title>` (the exact count) and data attributes for tests.
  */
 import { CHART_COLOURS } from '../report/palette.js';
-import { escapeXml } from '../report/dotplot.js';
+import { chartOpening, escapeXml } from '../report/dotplot.js';
 
 /** One agent's turns: dialogues per number of turns, and the mean. */
 export interface TurnPanel {
@@ -47,11 +47,7 @@ export function turnsChartSvg(panels: readonly TurnPanel[], o: { readonly title:
     }
   }
   const top = Math.max(0.1, Math.ceil(maxShare * 10) / 10);
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${f(height)}" viewBox="0 0 ${width} ${f(height)}" font-family="Helvetica, Arial, sans-serif" font-size="12" fill="${CHART_COLOURS.text}">`,
-    `<rect width="${width}" height="${f(height)}" fill="#ffffff"/>`,
-    `<text x="${margin}" y="20" font-size="15" font-weight="bold">${escapeXml(o.title)}</text>`,
-  ];
+  const out = chartOpening(width, height, margin, o.title);
   if (o.subtitle) out.push(`<text x="${margin}" y="38" font-size="12" fill="${CHART_COLOURS.muted}">${escapeXml(o.subtitle)}</text>`);
   panels.forEach((p, i) => {
     const x0 = margin + (i % columns) * (panelW + gutter);

@@ -10,7 +10,7 @@
  * asking my friend if we need the phone number" → wait → "yes we need it, what is it please".
  * Candidate choices within a list are uniform unless a weight is given (the counts agree).
  */
-import { ASK_ADDRESS, ASK_PHONE, DSTC6_ASK, GREETINGS, NO_THANKS, REQUEST_OPENERS, THANKS } from '../restaurant/patterns.js';
+import { ASK_ADDRESS, ASK_PHONE, DSTC6_ASK, GREETINGS, NO_THANKS, REQUEST_OPENERS, SLOT_PHRASES as BABI_SLOT_PHRASES, THANKS } from '../restaurant/patterns.js';
 import type { ExtSlot } from './extended-kb.js';
 
 export { ASK_ADDRESS, ASK_PHONE, GREETINGS, NO_THANKS, REQUEST_OPENERS, THANKS };
@@ -18,12 +18,9 @@ export { ASK_ADDRESS, ASK_PHONE, GREETINGS, NO_THANKS, REQUEST_OPENERS, THANKS }
 /** The five ways the user starts a sentence about her friend (counts 1,024–1,105 each across files). */
 export const FRIEND_PREFIXES: readonly string[] = ['wait', 'hold on', 'one moment', 'one minute please', 'sorry one sec'];
 
-/** How a slot is phrased inside a request or an update (`X` = value). */
+/** How a slot is phrased inside a request or an update (`X` = value): bAbI's four, and the two new slots. */
 export const SLOT_PHRASES: Readonly<Record<ExtSlot, readonly string[]>> = {
-  cuisine: ['with X food', 'with X cuisine'],
-  location: ['in X'],
-  number: ['for X', 'for X people'],
-  price: ['in a X price range'],
+  ...BABI_SLOT_PHRASES,
   atmosphere: ['with a X atmosphere'],
   restrictions: ['with X menu options'],
 };

@@ -29,20 +29,13 @@ export { TEST_SETS, type TestSet };
  * console.log(`user coverage ${(100 * f.userCoverage).toFixed(1)}%, precision ${(100 * f.userPrecision).toFixed(1)}%`);
  * ```
  */
-export interface ComparisonFigures {
+export interface ComparisonFigures extends Pick<FileComparison, 'utteranceRelDiff' | 'candidateMaxDiff' | 'userCoverage' | 'userPrecision' | 'userPrecisionDistinct' | 'unitCoverage' | 'unitPrecision'> {
   readonly realEntries: number;
   readonly generatedEntries: number;
   readonly realMeanUtterances: number;
   readonly generatedMeanUtterances: number;
-  readonly utteranceRelDiff: number;
-  readonly candidateMaxDiff: number;
   readonly realDistinctUser: number;
   readonly generatedDistinctUser: number;
-  readonly userCoverage: number;
-  readonly userPrecision: number;
-  readonly userPrecisionDistinct: number;
-  readonly unitCoverage: number;
-  readonly unitPrecision: number;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Turn } from '../../../core/dialog.js';
 import type { KbFact } from '../../../formats/babi.js';
 import { attrType } from '../../../rankers/match-type.js';
 import { ModelFileError } from '../../../core/errors.js';
+import { bestRated } from '../rules/state.js';
 
 /** Entity type of a restaurant name. */
 export const NAME_TYPE = 'name';
@@ -353,15 +354,5 @@ export function ratingOf(st: TrackerState, name: string): number {
 
 /** The best-rated result not yet proposed (first seen on ties), or undefined. */
 export function nextProposal(st: TrackerState): string | undefined {
-  let best: string | undefined;
-  let bestRating = -Infinity;
-  for (const name of st.results) {
-    if (st.proposed.includes(name)) continue;
-    const r = ratingOf(st, name);
-    if (best === undefined || r > bestRating) {
-      best = name;
-      bestRating = r;
-    }
-  }
-  return best;
+  return bestRated(st.results, (name) => ratingOf(st, name), (name) => st.proposed.includes(name));
 }

@@ -22,7 +22,7 @@ import { attrType } from '../../../rankers/match-type.js';
 import type { Responder } from '../../../rankers/ranker.js';
 import { RESTRICTIONS, type InfoKind, type Slot } from './nlu.js';
 import { PHRASEBOOKS, type Dialect, type Phrasebook } from './phrases.js';
-import { emptyState, ratingOf, trackState, type DialogState } from './state.js';
+import { bestRated, emptyState, ratingOf, trackState, type DialogState } from './state.js';
 
 /**
  * Options of `createRulesBot` (the `rules` model).
@@ -155,26 +155,9 @@ function apiCall(st: DialogState, pb: Phrasebook, restrictions: boolean | undefi
 
 /** The best-rated restaurant of the current results not yet proposed (first seen on ties). */
 function propose(st: DialogState, pb: Phrasebook): string {
-  let best: string | undefined;
-  let bestRating = -Infinity;
-  for (const name of st.results) {
-    if (st.proposed.includes(name)) continue;
-    const r = ratingOf(st.kb.get(name));
-    if (best === undefined || r > bestRating) {
-      best = name;
-      bestRating = r;
-    }
-  }
+  const rating = (name: string): number => ratingOf(st.kb.get(name));
   // Every option rejected: start again from the best one.
-  if (best === undefined) {
-    for (const name of st.results) {
-      const r = ratingOf(st.kb.get(name));
-      if (best === undefined || r > bestRating) {
-        best = name;
-        bestRating = r;
-      }
-    }
-  }
+  const best = bestRated(st.results, rating, (name) => st.proposed.includes(name)) ?? bestRated(st.results, rating);
   return best === undefined ? pb.noResult : pb.proposePrefix + best;
 }
 

@@ -250,3 +250,22 @@ export function ratingOf(e: KbEntry | undefined): number {
   const n = r === undefined ? NaN : Number(r);
   return Number.isFinite(n) ? n : -Infinity;
 }
+
+/**
+ * The best-rated of `names` by `rating` (first seen on ties, so an unrated one, −∞, only when
+ * nothing better is left), passing over those `skip` names; undefined when none is left. How the
+ * rule bot and HCN's tracker pick the next restaurant to propose.
+ */
+export function bestRated(names: Iterable<string>, rating: (name: string) => number, skip: (name: string) => boolean = () => false): string | undefined {
+  let best: string | undefined;
+  let bestRating = -Infinity;
+  for (const name of names) {
+    if (skip(name)) continue;
+    const r = rating(name);
+    if (best === undefined || r > bestRating) {
+      best = name;
+      bestRating = r;
+    }
+  }
+  return best;
+}
