@@ -169,6 +169,12 @@ test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJ
     assert.deepEqual(r.esm, [], args.join(' '));
     assert.deepEqual(r.required, help, args.join(' '));
   }
+  for (const args of [['--version'], ['-V']]) {
+    const r = requiredByBin(args);
+    assert.equal(r.stdout, `${(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    assert.deepEqual(r.esm, [], args.join(' '));
+    assert.deepEqual(r.required, ['package.json', 'dist/src/cli/plain-io.cjs'], args.join(' '));
+  }
   const score = requiredByBin(['dstc6', 'score', '--result', tiny, '--truth', tiny]);
   assert.match(score.stdout, /^Precision @1: 1\.0\n/);
   assert.deepEqual(score.esm, []);
@@ -202,7 +208,7 @@ test('the CommonJS entry prints what the ES module CLI prints (stdout, stderr, e
     const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
-  for (const args of [['--help'], ['-h'], ['help'], ['help', 'dstc6'], ['help', 'dstc6', 'score'], ['evaluate', '--help'], ['dstc6', 'rank', '--help'], ['dstc6', 'help', 'score'], ['dstc6'], [], ['--version'], ['nosuchverb', '--help']]) {
+  for (const args of [['--help'], ['-h'], ['help'], ['help', 'dstc6'], ['help', 'dstc6', 'score'], ['evaluate', '--help'], ['dstc6', 'rank', '--help'], ['dstc6', 'help', 'score'], ['dstc6'], [], ['--version'], ['-V'], ['--version', '--debug'], ['nosuchverb', '--help']]) {
     assert.deepEqual(bin(args), esm(args), args.join(' '));
   }
 });

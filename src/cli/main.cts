@@ -47,7 +47,17 @@ function setV8Flags(flags: string): void {
   }
 }
 
+/** `dialogym --version` (or `-V`) alone: the package's version, as commander prints it (./program.ts `.version`). */
+function printVersion(): true {
+  const { version } = require('../../../package.json') as { version: string };
+  (require('./plain-io.cjs') as typeof import('./plain-io.cjs')).writeStdoutSync(`${version}\n`);
+  return true;
+}
+
 const args = process.argv.slice(2);
 const asksHelp = args.some((a) => a === '--help' || a === '-h' || a === 'help');
-const fast = (asksHelp && (require('./help.cjs') as typeof import('./help.cjs')).printHelpPage(args)) || (args[0] === 'dstc6' && args[1] === 'score' && scoreFast(args.slice(2)));
+const fast =
+  (asksHelp && (require('./help.cjs') as typeof import('./help.cjs')).printHelpPage(args)) ||
+  (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printVersion()) ||
+  (args[0] === 'dstc6' && args[1] === 'score' && scoreFast(args.slice(2)));
 if (!fast) void import('./index.js');
