@@ -14,7 +14,7 @@
  * sums in the products, float64 in `step`). One sequence is a batch of one (sizes all 1).
  */
 import { InternalError } from '../core/errors.js';
-import type { Gru } from './gru.js';
+import { sigmoid, type Gru } from './gru.js';
 import { MatMulWorkspace, matMul } from './matmul.js';
 
 /**
@@ -43,7 +43,6 @@ export interface GruPacked {
   readonly rows: Readonly<Record<'x' | 'hPrev' | 'z' | 'r' | 'n' | 'rh' | 'h', Float32Array>>;
 }
 
-const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
 
 interface Held {
   ws: MatMulWorkspace;

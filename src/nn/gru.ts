@@ -45,7 +45,17 @@ export interface GruCache {
   readonly nz: Int32Array;
 }
 
-const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
+/**
+ * The logistic function, computed without overflow on either side; every GRU path (training,
+ * batched, inference, the row kernels) uses this one, so their gates agree bit for bit.
+ *
+ * @example
+ * ```ts
+ * import { sigmoid } from 'dialogym/nn';
+ * sigmoid(0); // 0.5
+ * ```
+ */
+export const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
 
 function nonZeros(x: Float32Array): Int32Array {
   let k = 0;
@@ -113,25 +123,8 @@ export class Gru {
     const n = new Float32Array(H);
     const rh = new Float32Array(H);
     const h = new Float32Array(H);
-    // Pre-activations of z and r.
-    for (let g = 0; g < 2; g++) {
-      const out = g === 0 ? z : r;
-      for (let i = 0; i < H; i++) {
-        const row = g * H + i;
-        let s = b[row] as number;
-        const wo = row * I;
-        for (let k = 0; k < nz.length; k++) {
-          const c = nz[k] as number;
-          s += (W[wo + c] as number) * (x[c] as number);
-        }
-        const uo = row * H;
-        for (let c = 0; c < H; c++) s += (U[uo + c] as number) * (hPrev[c] as number);
-        out[i] = sigmoid(s);
-      }
-    }
-    for (let i = 0; i < H; i++) rh[i] = (r[i] as number) * (hPrev[i] as number);
-    for (let i = 0; i < H; i++) {
-      const row = 2 * H + i;
+    // Pre-activation of gate row `row`: its bias, W's row over x's non-zeros, U's row over `hh`.
+    const pre = (row: number, hh: Float32Array): number => {
       let s = b[row] as number;
       const wo = row * I;
       for (let k = 0; k < nz.length; k++) {
@@ -139,9 +132,13 @@ export class Gru {
         s += (W[wo + c] as number) * (x[c] as number);
       }
       const uo = row * H;
-      for (let c = 0; c < H; c++) s += (U[uo + c] as number) * (rh[c] as number);
-      n[i] = Math.tanh(s);
-    }
+      for (let c = 0; c < H; c++) s += (U[uo + c] as number) * (hh[c] as number);
+      return s;
+    };
+    for (let i = 0; i < H; i++) z[i] = sigmoid(pre(i, hPrev));
+    for (let i = 0; i < H; i++) r[i] = sigmoid(pre(H + i, hPrev));
+    for (let i = 0; i < H; i++) rh[i] = (r[i] as number) * (hPrev[i] as number);
+    for (let i = 0; i < H; i++) n[i] = Math.tanh(pre(2 * H + i, rh));
     for (let i = 0; i < H; i++) {
       const zi = z[i] as number;
       h[i] = (1 - zi) * (n[i] as number) + zi * (hPrev[i] as number);

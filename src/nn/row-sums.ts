@@ -7,7 +7,7 @@
  * the matrix; a changed matrix needs a new one. Returns undefined without WebAssembly SIMD.
  */
 import { InternalError } from '../core/errors.js';
-import type { GruCache } from './gru.js';
+import { sigmoid, type GruCache } from './gru.js';
 import { F64X2_ADD, F64X2_MUL, F64X2_SPLAT, I32, PROMOTE_LOW, V128, compiledOnce, oneFunctionModule, get, i32const, leb, memarg, set, simd, vec, wasmApi } from './wasm.js';
 
 const ADD = 0x6a;
@@ -191,7 +191,6 @@ export class RowSums {
   }
 }
 
-const sigmoid = (a: number): number => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a)));
 
 /** [W | U] row by row (3H × (I + H)) into `out`. */
 function joinWU(gru: GruWeights, out: Float32Array): Float32Array {
