@@ -69,9 +69,13 @@ const closed: Partial<Record<Slot, readonly string[]>> = {
 
 /** The slot of a closed-set value, if it is one. */
 export function closedSlotOf(value: string): Slot | undefined {
-  for (const [slot, values] of Object.entries(closed) as [Slot, readonly string[]][]) if (values.includes(value)) return slot;
-  return undefined;
+  return closedSlots.get(value);
 }
+
+/** Each closed-set value → its slot (the first slot that has it; the sets are disjoint). Built once: the rule bot asks for every word it reads. */
+const closedSlots: ReadonlyMap<string, Slot> = new Map(
+  (Object.entries(closed) as [Slot, readonly string[]][]).flatMap(([slot, values]) => values.map((v): [string, Slot] => [v, slot])).reverse(),
+);
 
 const W = '([^\\s,.]+)'; // one entity word
 
