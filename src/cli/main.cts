@@ -49,7 +49,8 @@ function setV8Flags(flags: string): void {
 
 /** `dialogym --version` (or `-V`) alone: the package's version, as commander prints it (./program.ts `.version`). */
 function printVersion(): true {
-  const { version } = require('../../../package.json') as { version: string };
+  // read, not required: the path holds from dist/src/cli/ (where this file runs), as ./program.ts reads it
+  const { version } = JSON.parse((require('node:fs') as typeof import('node:fs')).readFileSync(`${__dirname}/../../../package.json`, 'utf8')) as { version: string };
   (require('./plain-io.cjs') as typeof import('./plain-io.cjs')).writeStdoutSync(`${version}\n`);
   return true;
 }
