@@ -2,8 +2,8 @@
  * One registry of players (issue 37, item 2): the built-in players of every family are the tables
  * of `players`, keyed by family and name; the testbeds' public tables (`infobotAgents`,
  * `agentPolicies`, `customerPolicies`) are those tables, and the `agents` registry lists the same
- * names. The generic rankers are declared (`RANKER_MODELS`) and reach `models` through the
- * restaurant testbed's descriptor.
+ * names. The generic rankers are the registry's own (`RANKER_MODELS`); the restaurant testbed's
+ * descriptor declares its models beside them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,8 +32,9 @@ test('every built-in player is reached through players by family and name', asyn
   assert.throws(() => players.get('chess', 'rules'), /unknown player family 'chess' \(families: airdialogue, airdialogue\/customer, infobot, restaurant\)/);
 });
 
-test('the generic rankers are declared and added to models by the restaurant testbed', async () => {
+test("the generic rankers are the registry's own; the restaurant testbed declares its models beside them", async () => {
   await loadTestbeds(['restaurant']);
+  for (const n of ['rules', 'rules-dstc2', 'hcn']) assert.ok(models.has(n), n);
   const names = RANKER_MODELS.map((d) => d.name);
   assert.deepEqual(names.slice(0, 3), ['tfidf', 'tfidf+type', 'tfidf+type-word']);
   for (const n of names) assert.ok(models.has(n), n);

@@ -4,8 +4,8 @@
  * (`+match`, `+bigrams`), `memn2n` (`+match`), and dialogym's stronger variants of the
  * count-based baselines, `tfidf+type-word` and `nn+prev` — each with its trainer and its
  * model-file loader (a variant's file names its family, `tfidf`, `nn`, `embeddings`, `memn2n`,
- * and loads through that entry). Declared, not registered: `RANKER_MODELS` is added to `models` by
- * the restaurant testbed's descriptor (their testbed), `dialogym/rankers` and the evaluation worker.
+ * and loads through that entry). Declared, not registered: the registry (`registry.ts`) lists
+ * `RANKER_MODELS` in `models` from the start.
  */
 import { ConfigError, errorText, optionName } from '../core/errors.js';
 import { trainNn, trainTfidf } from './baselines-train.js';
@@ -15,7 +15,7 @@ import { KbTypes } from './match-type.js';
 import { MemN2N } from './memn2n.js';
 import { trainMemN2N } from './memn2n-train.js';
 import { NearestNeighbour } from './nearest-neighbour.js';
-import { pickTrainOptions, type ModelDefinition, type ModelEntry, type TrainOptions } from './registry.js';
+import { pickTrainOptions, type ModelDefinition, type ModelEntry, type TrainOptions } from './model-entry.js';
 import { Tfidf, type TypeAs } from './tfidf.js';
 import { devAccuracy } from './train-data.js';
 
@@ -98,7 +98,7 @@ ranker('memn2n', 'end-to-end memory network (§4.4): learns tasks 1-5 in vocabul
 ranker('memn2n+match', 'memory network with KB match types (§4.5; needs --kb): the best on unseen entities (OOV)', memn2n({ matchType: true }));
 
 /**
- * The generic rankers (see the module description), for `registerModels`.
+ * The generic rankers (see the module description), as `models` lists them.
  *
  * @example
  * ```ts

@@ -14,9 +14,6 @@ import { evaluateDialogs } from './evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
 import { decodeModelFile, encodeModelFile } from '../formats/model-file.js';
 import { modelFromContent } from './registry.js';
-import { RANKER_MODELS } from './builtin.js';
-import { registerModels } from './registry.js';
-registerModels(RANKER_MODELS);
 
 const candidates = syntheticCandidates();
 const kb = syntheticKb();

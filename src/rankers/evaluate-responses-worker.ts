@@ -7,12 +7,10 @@ import { workerData } from 'node:worker_threads';
 import type { Dialog } from '../core/dialog.js';
 import { poolTask } from '../core/pool-worker.js';
 import { decodeModelFile } from '../formats/model-file.js';
-import { modelFromContent, registerModels } from './registry.js';
-import { RANKER_MODELS } from './builtin.js';
+import { modelFromContent } from './registry.js';
 import { evaluateDialogs } from './evaluate-responses.js';
 import { accuracy } from '../metrics/ranking.js';
 
-registerModels(RANKER_MODELS);
 const { dev, candidates } = workerData as { readonly dev: readonly Dialog[]; readonly candidates: readonly string[] };
 
 export default poolTask<Uint8Array, number>((model) => {

@@ -1,6 +1,6 @@
 /**
  * Generic response rankers (TF-IDF, nearest neighbour, supervised embeddings, MemN2N ± match
- * type), their trainers and the model registry. Importing it adds the rankers (`RANKER_MODELS`) to `models`.
+ * type), their trainers and the model registry, which lists the rankers (`RANKER_MODELS`) from the start.
  *
  * @example
  * ```ts
@@ -10,8 +10,6 @@
  * ```
  * @module
  */
-import { RANKER_MODELS } from './builtin.js';
-import { registerModels } from './registry.js';
 export * from './ranker.js';
 export * from './registry.js';
 export * from './train-data.js';
@@ -23,6 +21,3 @@ export { MemN2N, MEMN2N_DEFAULTS, type MemN2NConfig } from './memn2n.js';
 export { RANKER_MODELS } from './builtin.js';
 export { KbTypes } from './match-type.js';
 export { WordVocab, bigramWord } from './word-vocab.js';
-
-// `dialogym/rankers` offers the generic rankers by name (the restaurant testbed adds them too; once).
-registerModels(RANKER_MODELS);

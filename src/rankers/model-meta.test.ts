@@ -3,9 +3,6 @@ import assert from 'node:assert/strict';
 import { ModelFileError } from '../core/errors.js';
 import { decodeModelFile, encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
 import { modelFromContent, trainModel } from './registry.js';
-import { RANKER_MODELS } from './builtin.js';
-import { registerModels } from './registry.js';
-registerModels(RANKER_MODELS);
 import { Tfidf } from './tfidf.js';
 import { syntheticCandidates, syntheticDialogs } from './testing/synthetic.js';
 

@@ -60,14 +60,14 @@ export function testbedNamed(name: string): Testbed {
 
 const loaded = new Map<string, Promise<void>>();
 
-/** Registers the models of testbed `t` (once). */
+/** Declares the model list of testbed `t` in `models` (a list is declared once). */
 async function loadModels1(t: Testbed): Promise<void> {
   if (!t.models) return;
-  const [defs, { registerModels }] = await Promise.all([t.models(), import('../rankers/registry.js')]);
-  registerModels(defs);
+  const [defs, { declareModels }] = await Promise.all([t.models(), import('../rankers/registry.js')]);
+  declareModels(defs);
 }
 
-/** Registers the response models of every testbed (the restaurant's `rules`, `rules-dstc2`, `hcn`) in `models`, without their environments or agents. */
+/** Declares the response models of every testbed (the restaurant's `rules`, `rules-dstc2`, `hcn`) in `models`, beside the generic rankers it lists, without their environments or agents. */
 export async function loadModels(): Promise<void> {
   await Promise.all(TESTBEDS.map(loadModels1));
 }

@@ -1,13 +1,12 @@
 /**
  * The restaurant testbed's models in the model registry: the rule-based bots (`rules`, and for
  * task 6 the paper's baseline `rules-dstc2`) and the Hybrid Code Network (`hcn`; task 6: our best
- * with `--rules-advice --advice-gate 0.98`). The descriptor adds them to `models` after the generic
- * rankers (`rankers/builtin.ts`), so every model of the bAbI and DSTC6 tasks can be looked up by name. The task-6
+ * with `--rules-advice --advice-gate 0.98`). Its descriptor declares them (`models`) beside the
+ * generic rankers the registry lists (`rankers/builtin.ts`), so every model of the bAbI and DSTC6 tasks can be looked up by name. The task-6
  * experiments that did not beat these on tst (`dstc2-plus`, `dstc2-adapt`) live in
  * `bench/task6/` with their figures (docs/notes/hcn-dstc6-task6.md); `dstc2-heard`, the rules
  * that advise `hcn`, is no model of its own.
  */
-import { RANKER_MODELS } from '../../rankers/builtin.js';
 import { ConfigError, errorText, optionName } from '../../core/errors.js';
 import { pickTrainOptions, type ModelDefinition, type TrainOptions } from '../../rankers/registry.js';
 import { Hcn } from './hcn/hcn.js';
@@ -21,7 +20,7 @@ import { createRulesBot } from './rules/rules.js';
  */
 export const DSTC2_MODELS: readonly string[] = ['rules-dstc2'];
 
-/** The restaurant testbed's models, in the order the registry lists them (its descriptor, testbed.ts, adds them to `models`). */
+/** The restaurant testbed's models, its descriptor's (testbed.ts) model list: what `declareModels` adds to `models`. */
 export const RESTAURANT_MODELS: readonly ModelDefinition[] = [
   {
     name: 'rules',
@@ -48,10 +47,3 @@ export const RESTAURANT_MODELS: readonly ModelDefinition[] = [
     },
   },
 ];
-
-/**
- * Every response model of the restaurant testbed, as its descriptor adds them to `models`: the
- * generic rankers first (the benchmark's Table 2), then the restaurant's own. What a worker thread
- * registers before it trains or serves one (`registerModels(RESPONSE_MODELS)`).
- */
-export const RESPONSE_MODELS: readonly ModelDefinition[] = [...RANKER_MODELS, ...RESTAURANT_MODELS];

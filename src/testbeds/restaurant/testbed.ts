@@ -44,8 +44,8 @@ export const restaurant = testbed<BabiEnvArgs>({
   },
   agentFamily: 'restaurant',
   agents: { description: 'restaurant-* and dstc6-*: rules, or a response model / model file', load: async () => (await import('./agents.js')).restaurantAgents },
-  // The generic rankers first (the benchmark's Table 2), then the restaurant's own models.
-  models: async () => (await import('./models.js')).RESPONSE_MODELS,
+  // Its own models (the generic rankers are the registry's).
+  models: async () => (await import('./models.js')).RESTAURANT_MODELS,
   // Its own turn limit (agent turns; a truncated episode's detail says so).
   turnLimit: (maxTurns) => ({ maxTurns }),
   kb: RESTAURANT_KB,
