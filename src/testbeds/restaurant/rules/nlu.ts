@@ -72,10 +72,8 @@ export function closedSlotOf(value: string): Slot | undefined {
   return closedSlots.get(value);
 }
 
-/** Each closed-set value → its slot (the first slot that has it; the sets are disjoint). Built once: the rule bot asks for every word it reads. */
-const closedSlots: ReadonlyMap<string, Slot> = new Map(
-  (Object.entries(closed) as [Slot, readonly string[]][]).flatMap(([slot, values]) => values.map((v): [string, Slot] => [v, slot])).reverse(),
-);
+/** Each closed-set value → its slot (the sets are disjoint). Built once: the rule bot asks for every word it reads. */
+const closedSlots: ReadonlyMap<string, Slot> = new Map((Object.entries(closed) as [Slot, readonly string[]][]).flatMap(([slot, values]) => values.map((v): [string, Slot] => [v, slot])));
 
 const W = '([^\\s,.]+)'; // one entity word
 
