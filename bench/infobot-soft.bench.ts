@@ -16,7 +16,7 @@
  *    heard values (the tracker's most likely value of every slot it heard a value for) were all the
  *    target's, or not, with the success rate of each.
  *
- *   node dist/bench/infobot-soft.bench.js [episodes] [eval seeds] [splits of part 2]      (defaults: 5000, 1, medium)
+ *   node dist/bench/infobot-soft.bench.js [episodes] [eval seeds] [splits of parts 1–2]      (defaults: 5000, 1, medium)
  *
  * Prints Markdown; T / S / R are means over the evaluation seeds. Runs on one thread (about 1 min
  * with the defaults).
@@ -196,8 +196,10 @@ class OfficialRuleSoft {
   }
 }
 
-const softDefaults = RULE_DEFAULTS[split].soft;
-const officialOptions = (slotNames: SlotNames) => ({ tr: softDefaults.informEntropy, ts: softDefaults.slotEntropy, frac: softDefaults.fraction, maxReq: softDefaults.maxRequests, upd: softDefaults.update, slotNames });
+const officialOptions = (on: SplitName, slotNames: SlotNames) => {
+  const d = RULE_DEFAULTS[on].soft; // config_imdb-{S,M,L,XL}.py nl-rule-soft
+  return { tr: d.informEntropy, ts: d.slotEntropy, frac: d.fraction, maxReq: d.maxRequests, upd: d.update, slotNames };
+};
 const baseEnv = new InfoBotEnv({ split });
 const ctx = agentContext(baseEnv);
 
@@ -213,48 +215,51 @@ const play = (env: InfoBotEnv, make: () => InfoBotAgent): EvalReport[] =>
     return summarize(agent.name, env.split, Array.from({ length: episodes }, (_, i) => runInfoBotEpisode(env, agent, false, episodeSeed(seed, i))));
   });
 
-process.stdout.write(`# KB-InfoBot soft path, Medium, ${episodes} dialogs × eval seeds ${evalSeeds.join(', ')}; load ${load()}\n\n## 1. dialogym's Rule-Soft against the official agent re-implemented\n\n`);
-for (const slotNames of ['phrases', 'official'] as const) {
-  let turns = 0;
-  let acts = 0;
-  let slots = 0;
-  let informs = 0;
-  let ranks = 0;
-  for (const seed of evalSeeds) {
-    const ours = new RuleAgent(ctx, 'soft');
-    const official = new OfficialRuleSoft(baseEnv.kb, officialOptions(slotNames));
-    const lockstep: InfoBotAgent = {
-      name: 'lockstep',
-      begin(rng: Rng) {
-        ours.begin(rng);
-        official.begin();
-      },
-      act(u: string) {
-        const a = ours.act(u);
-        const b = official.decide(u);
-        turns++;
-        if (a.act !== b.act) acts++;
-        else if (a.act === 'request' && b.act === 'request' && a.slot !== b.slot) slots++;
-        else if (a.act === 'inform' && b.act === 'inform') {
-          informs++;
-          const target = baseEnv.goal.target;
-          if (a.results.indexOf(target) !== b.results.indexOf(target)) ranks++;
-        }
-        official.commit(a);
-        return a;
-      },
-    };
-    for (let i = 0; i < episodes; i++) runInfoBotEpisode(baseEnv, lockstep, false, episodeSeed(seed, i));
+process.stdout.write(`# KB-InfoBot soft path, ${episodes} dialogs × eval seeds ${evalSeeds.join(', ')}; load ${load()}\n\n## 1. dialogym's Rule-Soft against the official agent re-implemented\n\n`);
+for (const on of seedSplits) {
+  const env = on === split ? baseEnv : new InfoBotEnv({ split: on });
+  const c = agentContext(env);
+  for (const slotNames of ['phrases', 'official'] as const) {
+    let turns = 0;
+    let acts = 0;
+    let slots = 0;
+    let informs = 0;
+    let ranks = 0;
+    for (const seed of evalSeeds) {
+      const ours = new RuleAgent(c, 'soft');
+      const official = new OfficialRuleSoft(env.kb, officialOptions(on, slotNames));
+      const lockstep: InfoBotAgent = {
+        name: 'lockstep',
+        begin(rng: Rng) {
+          ours.begin(rng);
+          official.begin();
+        },
+        act(u: string) {
+          const a = ours.act(u);
+          const b = official.decide(u);
+          turns++;
+          if (a.act !== b.act) acts++;
+          else if (a.act === 'request' && b.act === 'request' && a.slot !== b.slot) slots++;
+          else if (a.act === 'inform' && b.act === 'inform') {
+            informs++;
+            if (a.results.indexOf(env.goal.target) !== b.results.indexOf(env.goal.target)) ranks++;
+          }
+          official.commit(a);
+          return a;
+        },
+      };
+      for (let i = 0; i < episodes; i++) runInfoBotEpisode(env, lockstep, false, episodeSeed(seed, i));
+    }
+    const own = new OfficialRuleSoft(env.kb, officialOptions(on, slotNames));
+    const solo = mean(play(env, () => ({ name: 'official', begin: () => own.begin(), act: (u: string) => { const a = own.decide(u); own.commit(a); return a; } })));
+    process.stdout.write(
+      `- ${on}, slot names read as ${slotNames === 'phrases' ? "dialogym's phrases (`SLOT_PHRASES`)" : 'the official matcher (the literal slot names)'}: ${turns} decisions on dialogym's dialogs, ` +
+        `${acts} with another act, ${slots} another slot; of ${informs} informs, ${ranks} with the target at another rank (ties: official by row index, dialogym at random). ` +
+        `Its own dialogs T / S / R ${fig(solo)}; largest log-probability spread over the rows ${own.maxLogRange.toFixed(1)} (float32 exp overflows above 88.7).\n`,
+    );
   }
-  const own = new OfficialRuleSoft(baseEnv.kb, officialOptions(slotNames));
-  const solo = mean(play(baseEnv, () => ({ name: 'official', begin: () => own.begin(), act: (u: string) => { const a = own.decide(u); own.commit(a); return a; } })));
-  process.stdout.write(
-    `- slot names read as ${slotNames === 'phrases' ? "dialogym's phrases (`SLOT_PHRASES`)" : 'the official matcher (the literal slot names)'}: ${turns} decisions on dialogym's dialogs, ` +
-      `${acts} with another act, ${slots} another slot; of ${informs} informs, ${ranks} with the target at another rank (ties: official by row index, dialogym at random). ` +
-      `Its own dialogs T / S / R ${fig(solo)}; largest log-probability spread over the rows ${own.maxLogRange.toFixed(1)} (float32 exp overflows above 88.7).\n`,
-  );
+  process.stdout.write(`- ${on}, dialogym's RuleAgent('soft'): T / S / R ${fig(mean(play(env, () => new RuleAgent(c, 'soft'))))}\n`);
 }
-process.stdout.write(`- dialogym's RuleAgent('soft'): T / S / R ${fig(mean(play(baseEnv, () => new RuleAgent(ctx, 'soft'))))}\n`);
 
 // ---------------------------------------------------------------------------------------------
 // 2–3. The rule agents over KB seeds and under one change at a time.
