@@ -15,6 +15,8 @@
  * 4. What each rule agent had heard when it informed: heard slots per dialog, and the dialogs whose
  *    heard values (the tracker's most likely value of every slot it heard a value for) were all the
  *    target's, or not, with the success rate of each.
+ * 5. Rule-Soft asking the slot of lowest entropy first (`order: 'min-entropy'`) instead of the
+ *    official code's highest (`agent_nl_rule_soft.py` sorts with reverse=True), on every split given.
  *
  *   node dist/bench/infobot-soft.bench.js [episodes] [eval seeds] [splits of parts 1–2]      (defaults: 5000, 1, medium)
  *
@@ -304,7 +306,7 @@ const changes: readonly [string, InfoBotEnvOptions][] = [
 ];
 for (const [label, opts] of changes) row(label, opts);
 
-process.stdout.write('\n## 4. What the rule agents had heard when they informed (KB seed 1)\n\n| | heard slots per dialog | every heard value right: dialogs, S | one wrong: dialogs, S | two or more wrong: dialogs, S |\n|---|---|---|---|---|\n');
+process.stdout.write(`\n## 4. What the rule agents had heard when they informed (KB seed 1)\n\n| | heard slots per dialog | every heard value right: dialogs, S | one wrong: dialogs, S | two or more wrong: dialogs, S | of the slots the user knows: heard, and heard wrong, per slot (${SLOTS.join(', ')}) |\n|---|---|---|---|---|---|\n`);
 for (const [name, access] of RULES) {
   const agent = new RuleAgent(ctx, access);
   // A second tracker fed the same utterances and requests reads what the agent's own tracker read.
@@ -313,6 +315,9 @@ for (const [name, access] of RULES) {
   const won = [0, 0, 0];
   let heard = 0;
   let dialogs = 0;
+  const known = new Float64Array(M);
+  const knownHeard = new Float64Array(M);
+  const knownWrong = new Float64Array(M);
   for (const seed of evalSeeds)
     for (let i = 0; i < episodes; i++) {
       tracker.reset();
@@ -322,6 +327,12 @@ for (const [name, access] of RULES) {
         asked = a.act === 'request' ? SLOTS.indexOf(a.slot) : null;
       });
       let wrong = 0;
+      for (const [j, v] of baseEnv.goal.known) {
+        known[j] = (known[j] as number) + 1;
+        if (!tracker.heard.has(j) || tracker.unknown.has(j)) continue;
+        knownHeard[j] = (knownHeard[j] as number) + 1;
+        if (argmax(tracker.beliefs.p[j] as Float64Array) !== v) knownWrong[j] = (knownWrong[j] as number) + 1;
+      }
       for (const j of tracker.heard) {
         if (tracker.unknown.has(j)) continue;
         heard++;
@@ -333,7 +344,15 @@ for (const [name, access] of RULES) {
       dialogs++;
     }
   const cell = (k: number): string => `${((n[k] as number) / dialogs).toFixed(3)}, ${((won[k] as number) / Math.max(1, n[k] as number)).toFixed(3)}`;
-  process.stdout.write(`| ${name} | ${(heard / dialogs).toFixed(2)} | ${cell(0)} | ${cell(1)} | ${cell(2)} |\n`);
+  const perSlot = SLOTS.map((_, j) => `${((knownHeard[j] as number) / (known[j] as number)).toFixed(2)}, ${((knownWrong[j] as number) / (knownHeard[j] as number)).toFixed(2)}`).join(' · ');
+  process.stdout.write(`| ${name} | ${(heard / dialogs).toFixed(2)} | ${cell(0)} | ${cell(1)} | ${cell(2)} | ${perSlot} |\n`);
+}
+process.stdout.write('\n## 5. Rule-Soft, slot order: highest entropy first (official code) / lowest first\n\n| split | max-entropy T / S / R | min-entropy T / S / R |\n|---|---|---|\n');
+for (const on of seedSplits) {
+  const env = on === split ? baseEnv : new InfoBotEnv({ split: on });
+  const c = agentContext(env);
+  const [hi, lo] = (['max-entropy', 'min-entropy'] as const).map((order) => fig(mean(play(env, () => new RuleAgent(c, 'soft', { order })))));
+  process.stdout.write(`| ${on} | ${hi} | ${lo} |\n`);
 }
 const cpu = process.cpuUsage(cpu0);
 process.stdout.write(`\n${((performance.now() - wall0) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU; load ${load()}\n`);
