@@ -32,7 +32,7 @@ import { argmax, RULE_DEFAULTS, RuleAgent, type KbAccess } from '../src/testbeds
 import type { InfoBotAgent } from '../src/testbeds/infobot/agents/agent.js';
 import type { InfoBotAction } from '../src/testbeds/infobot/acts.js';
 import { generateMovieKb, SPLIT_GEN, type KbGenOptions, type SplitKbs } from '../src/testbeds/infobot/generate.js';
-import { MISSING, type MovieKb } from '../src/testbeds/infobot/movie-kb.js';
+import { MISSING, MovieKb } from '../src/testbeds/infobot/movie-kb.js';
 import { entropy, projectedSlot } from '../src/testbeds/infobot/soft-kb.js';
 import { contentTokens } from '../src/testbeds/infobot/text.js';
 import { HandCraftedTracker, slotNameMatches } from '../src/testbeds/infobot/tracker.js';
@@ -271,11 +271,20 @@ const RULES: readonly [string, KbAccess][] = [
   ['rule-nokb', 'none'],
   ['rule-hard', 'hard'],
 ];
-function kbsWith(kbSeed: number, gen: Partial<KbGenOptions>, missing = 0.2): SplitKbs {
+function kbsWith(kbSeed: number, gen: Partial<KbGenOptions>, missing = 0.2, reshape: (kb: MovieKb) => MovieKb = (kb) => kb): SplitKbs {
   const spec = splitSpec(split);
   const rng = createRng(kbSeed).fork(`kb:${spec.name}`); // as splitKbs
-  const full = generateMovieKb(rng.fork('full'), { movies: spec.movies, maxVocab: spec.maxVocab, ...SPLIT_GEN[spec.name], ...gen });
+  const full = reshape(generateMovieKb(rng.fork('full'), { movies: spec.movies, maxVocab: spec.maxVocab, ...SPLIT_GEN[spec.name], ...gen }));
   return { full, incomplete: full.withHidden(missing, rng.fork('hide')) };
+}
+/** The same KB with the critic ratings spread to a grid of `step` (0.1 in the generated KB), so that a corrupted rating (Gaussian, sd 0.5, one decimal) often names no rating at all. */
+function criticGrid(step: number): (kb: MovieKb) => MovieKb {
+  return (kb) => {
+    const j = SLOTS.indexOf('critic_rating');
+    const lo = Math.min(...(kb.vocab[j] ?? []).map(Number));
+    const vocab = kb.vocab.map((v, k) => (k === j ? v.map((x) => (lo + Math.round((Number(x) - lo) * 10) * step).toFixed(1)) : v));
+    return new MovieKb(kb.titles, vocab, kb.cells).canonical();
+  };
 }
 function row(label: string, opts: InfoBotEnvOptions, on: SplitName = split): void {
   const env = new InfoBotEnv({ split: on, ...opts });
@@ -303,6 +312,8 @@ const changes: readonly [string, InfoBotEnvOptions][] = [
   ['KB: 30% repeated movies', { kbs: kbsWith(1, { duplicates: 0.3 }) }],
   ['KB: 15% missing in the full KB (0)', { kbs: kbsWith(1, { fullMissing: 0.15 }) }],
   ["KB: 30% hidden in the agent's KB (20%)", { kbs: kbsWith(1, {}, 0.3) }],
+  ['KB: critic ratings 0.2 apart (0.1)', { kbs: kbsWith(1, {}, 0.2, criticGrid(0.2)) }],
+  ['KB: critic ratings 0.3 apart', { kbs: kbsWith(1, {}, 0.2, criticGrid(0.3)) }],
 ];
 for (const [label, opts] of changes) row(label, opts);
 
