@@ -145,7 +145,7 @@ test('the official discounted return (agent_rl.py aggregate_rewards, γ = 0.99) 
   const o = rlTrainOptions({ agent: 'rl-hard', split: 'large' });
   assert.deepEqual([o.discount, o.expertInformAfterHeard, o.expertAccess], [0.99, 'usual', 'none']);
   const soft = rlTrainOptions({ agent: 'rl-soft', split: 'large' });
-  assert.deepEqual([soft.discount, soft.expertInformAfterHeard, soft.expertAccess], [1, Infinity, 'soft']);
+  assert.deepEqual([soft.discount, soft.expertInformAfterHeard, soft.expertAccess], [0.99, Infinity, 'soft']);
   assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', discount: 0 }), /discount must be in \(0, 1\], got 0/);
   assert.deepEqual([o.imitation, o.imitationBatch, o.episodes, o.batch, o.lr, o.rmspropEps, o.validationEpisodes], [10_000, 16, 100_000, 128, 0.001, 1e-4, 2000]);
   assert.throws(() => rlTrainOptions({ agent: 'rl-soft', split: 'small', rmspropEps: -1 }), /rmspropEps must be a number ≥ 0, got -1/);
