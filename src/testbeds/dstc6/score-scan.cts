@@ -369,17 +369,26 @@ export interface QuickScore {
  * beyond the kept slots, is a miss and adds 0), missing dialogs.
  */
 export function scoreOfRanks({ ranks, duplicated }: AnswerRanks, answers: ReadonlyMap<string, string>, ks: readonly number[]): QuickScore {
-  const keys = [...answers.keys()];
-  return scoreInOrder(keys.length, (i) => (ranks.has(keys[i] as string) ? (ranks.get(keys[i] as string) ?? 0) : -1), duplicated, ks);
+  return scoreInOrder(
+    [...answers.keys()].map((id) => (ranks.has(id) ? (ranks.get(id) ?? 0) : -1)),
+    0,
+    duplicated,
+    ks,
+  );
 }
 
-/** The score of n truth dialogs, dialog i's rank of its answer being `rankAt(i)` (0: none kept, -1: not listed). */
-function scoreInOrder(n: number, rankAt: (i: number) => number, duplicated: number, ks: readonly number[]): QuickScore {
+/**
+ * The score of the truth dialogs, dialog i's rank of its answer being `ranks[i] + shift` (0: none
+ * kept, -1: not listed). One loop with no call a dialog: on the baseline tier, a function called
+ * per dialog cost ~0.15 ms of the ~5 ms of a test file's `dstc6 score` process.
+ */
+function scoreInOrder(ranks: ArrayLike<number>, shift: number, duplicated: number, ks: readonly number[]): QuickScore {
+  const n = ranks.length;
   const hits = ks.map(() => 0);
   let sum = 0;
   let missing = 0;
   for (let i = 0; i < n; i++) {
-    const rank = rankAt(i);
+    const rank = (ranks[i] as number) + shift;
     if (rank < 0) missing++;
     if (rank >= 1) {
       for (let k = 0; k < ks.length; k++) if (rank <= (ks[k] as number)) hits[k] = (hits[k] as number) + 1;
@@ -443,7 +452,7 @@ function scoreInMemory(resultFile: string, truthFile: string, nb: number, ks: re
   if ('scanned' in result) {
     const ranks = new Int32Array(wasm.memory.buffer, t.ranks, t.scanned.entries).fill(0);
     const duplicated = wasm.match(result.scanned.out, result.scanned.entries, Math.min(nb, MAX_RANK + 1), t.hash, t.mask, t.ans, t.ranks);
-    if (duplicated >= 0) return scoreInOrder(ranks.length, (i) => (ranks[i] as number) - 1, duplicated, ks);
+    if (duplicated >= 0) return scoreInOrder(ranks, -1, duplicated, ks);
   }
   const answers = tableTruth(tableOf(t.scanned));
   truths.set(truthFile, answers);
