@@ -210,6 +210,15 @@ test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJ
   }
 });
 
+test('the CommonJS entry, its help and the files of its plain dstc6 score are ASCII (one byte a character in V8)', () => {
+  const files = ['src/cli/main.cjs', 'src/cli/help.cjs', 'src/cli/commands/dstc6-score-plain.cjs', 'src/cli/plain-io.cjs', 'src/testbeds/dstc6/score-scan.cjs'];
+  for (const f of files) {
+    const text = readFileSync(join(repoRoot, 'dist', f), 'utf8');
+    const line = text.split('\n').findIndex((l) => /[^\x00-\x7f]/.test(l));
+    assert.equal(line, -1, `dist/${f}:${line + 1}: a character outside ASCII (write it in ASCII in the .cts source)`);
+  }
+});
+
 /** The bin and the files of its plain `dstc6 score`, copied to a folder of their own (a test may change them there). */
 function fastPathCopy(name: string): { main: string; cli: string; cache: string } {
   const root = join(tmp, name);

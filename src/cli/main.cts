@@ -6,7 +6,7 @@
  * help of the program and of every verb (./help.cts, from the help pages that
  * test/cli-startup.test.ts keeps equal to commander's), and a plain `dstc6 score` whose files
  * are exactly result files (./commands/dstc6-score-plain.cts), which scripts call once per file.
- * Everything else — and anything unusual on those paths — runs the ES module CLI (./index.ts),
+ * Everything else - and anything unusual on those paths - runs the ES module CLI (./index.ts),
  * which prints the same.
  */
 /**
@@ -17,7 +17,7 @@
  * which V8 reads at each tier-up decision).
  * The byte scanner's WebAssembly stays on Liftoff, its baseline compiler (`--liftoff-only`): its
  * tier-up to TurboFan compiled on a background thread for more CPU than it saved (20 calls on the
- * DSTC6 test files: 609 → 551 ms of CPU). The full CLI it may fall back to then runs on those
+ * DSTC6 test files: 609 -> 551 ms of CPU). The full CLI it may fall back to then runs on those
  * tiers too, which costs nothing measurable for the same command's errors.
  * The flags are set before the fast path's code is compiled: V8 accepts a code cache only under
  * the flags it was made with.
@@ -36,7 +36,10 @@ function scoreFast(words: readonly string[]): boolean {
 
 /**
  * The fast path's CommonJS files, relative to this folder: the first is its entry, and the
- * others are every file it requires (test/cli-startup.test.ts checks the list).
+ * others are every file it requires (test/cli-startup.test.ts checks the list). They, this file
+ * and ./help.cts are ASCII, comments too (a test checks): V8 holds an all-ASCII text in one byte a
+ * character, and one character outside Latin-1 makes it two; read, compared and compiled, the
+ * three files cost ~0.1 ms more so.
  */
 const FAST_PATH = ['commands/dstc6-score-plain.cjs', 'plain-io.cjs', '../testbeds/dstc6/score-scan.cjs'] as const;
 
@@ -57,7 +60,7 @@ interface FastPath {
  * The fast path's files loaded as CommonJS modules by this loader rather than Node's: each is
  * compiled by `vm.Script` with V8's code cache of its last run (the bytecode of the functions that
  * ran, so none is parsed or compiled again), and resolved by its known path. Per process, for one
- * `dstc6 score` of a DSTC6 test file: ~1.5 → ~0.6 ms of CPU to load the three files, and ~0.5 ms
+ * `dstc6 score` of a DSTC6 test file: ~1.5 -> ~0.6 ms of CPU to load the three files, and ~0.5 ms
  * less of lazy compiling in the run (Node 20 has no compile cache of its own before 22.1).
  * The cache is one file beside this one per V8 version (`fast-path.v8-<version>.cache`), written
  * after a run that had none or whose cache V8 rejected (another V8, other flags); it holds each
@@ -69,7 +72,7 @@ function loadFastPath(vm: typeof import('node:vm')): FastPath {
   const fs = require('node:fs') as typeof import('node:fs');
   const { dirname, join } = require('node:path') as typeof import('node:path');
   const files = FAST_PATH.map((f) => join(__dirname, f));
-  // as Node's loader reads this file: readFileSync to UTF-8, already compiled (a first call of another fs or Buffer function costs 0.05–0.3 ms)
+  // as Node's loader reads this file: readFileSync to UTF-8, already compiled (a first call of another fs or Buffer function costs 0.05-0.3 ms)
   const sources = files.map((f) => fs.readFileSync(f, 'utf8'));
   const cacheFile = join(__dirname, `fast-path.v8-${process.versions.v8}.cache`);
   const cached = readCodeCache(readBytes(fs, cacheFile), sources);

@@ -61,7 +61,7 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-/** Ends the process quietly (exit 0) when the reader of `stream` has gone (EPIPE: `dialogym … | head`). */
+/** Ends the process quietly (exit 0) when the reader of `stream` has gone (EPIPE: `dialogym ... | head`). */
 export function exitOnEpipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);

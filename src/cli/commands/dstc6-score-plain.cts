@@ -27,7 +27,7 @@ export const SCORE_KS: readonly number[] = [1, 2, 5];
 /** The long flags of `dstc6 score` the plain reader knows (`--truth`: the hidden alias of `--answers`); test/cli-plain.test.ts checks them against the commander command. */
 export const PLAIN_SCORE_FLAGS: readonly string[] = ['--result', '--answers', '--truth', '--nb-candidates', '--json'];
 
-/** A `--nb-candidates` value commander's parser takes (an integer ≥ 1), or undefined (commander then says why). */
+/** A `--nb-candidates` value commander's parser takes (an integer >= 1), or undefined (commander then says why). */
 function nbCandidates(v: string): number | undefined {
   if (!/^-?\d+$/.test(v.trim())) return undefined;
   const n = Number(v);
@@ -36,8 +36,8 @@ function nbCandidates(v: string): number | undefined {
 
 /**
  * The options of a plain `dstc6 score` command line (`args`: the words after `score`), read as
- * commander reads them, or undefined for anything else — help, an unknown or misspelt flag, a
- * missing or dash-led value, a bad `--nb-candidates`, a word that is no flag's value, `--` —, which
+ * commander reads them, or undefined for anything else - help, an unknown or misspelt flag, a
+ * missing or dash-led value, a bad `--nb-candidates`, a word that is no flag's value, `--` -, which
  * then goes through commander (same help, same errors). Plain means: `--result <file...>` (its
  * values up to the next word starting with `-`; repeatable), `--answers|--truth <file>`,
  * `--nb-candidates <n>`, each also as `--flag=value`, `--json`, and the global `--debug` anywhere.

@@ -1,10 +1,10 @@
 /**
  * DSTC6 result files read the quick way for scoring, in one pass that checks the shape as it
  * reads: a file that is exactly a result file (schemas/dstc6-results.schema.json: an array of
- * `{dialog_id, lst_candidate_id: [{candidate_id, rank}]}` with no other key, ids of 1–200
- * characters, at most 100,000 candidates, integer ranks 1–1,000,000) is
+ * `{dialog_id, lst_candidate_id: [{candidate_id, rank}]}` with no other key, ids of 1-200
+ * characters, at most 100,000 candidates, integer ranks 1-1,000,000) is
  * - in its plain spelling (keys in that order, ids of printable ASCII without escapes, ranks as
- *   plain digits — what the official tools and dialogym write), checked and tabled by a
+ *   plain digits - what the official tools and dialogym write), checked and tabled by a
  *   WebAssembly byte scanner at native speed from the first byte (offsets and ranks, no JSON value
  *   built), and scored from the table there too: the truth file stays in the scanner's memory
  *   with a hash table of its dialog ids, and the result's ranks of the answers are read by id,
@@ -18,7 +18,7 @@
  * unreadable) gives undefined, and the caller goes through the checking readers, which score what
  * they accept or report the one-line error. Measured on the 20 DSTC6 test files in one process:
  * 95 ms with JSON.parse and the walk, 67 ms with the scanner; a scanner in JavaScript beat
- * JSON.parse only once the JIT had compiled it and cost 2–3× more on a process's first file.
+ * JSON.parse only once the JIT had compiled it and cost 2-3x more on a process's first file.
  *
  * CommonJS with no import of the ES modules, so that the CLI's CommonJS entry (src/cli/main.cts)
  * can score a plain `dialogym dstc6 score` without starting the ES module loader; ./score-quick.ts
@@ -27,7 +27,7 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
-/** Largest file read here: larger ones go to the checking readers (keep ≤ core/files.ts MAX_TEXT_FILE_BYTES; a test checks it). */
+/** Largest file read here: larger ones go to the checking readers (keep <= core/files.ts MAX_TEXT_FILE_BYTES; a test checks it). */
 export const SCAN_MAX_BYTES = 256 * 1024 * 1024;
 /** Schema bounds (schemas/dstc6-results.schema.json). */
 const MAX_ID = 200;
@@ -245,7 +245,7 @@ function spells(text: string, start: number, end: number, s: string): boolean {
 }
 
 /**
- * Whether `items` are at most MAX_CANDIDATES objects with a candidate_id of 1–MAX_ID characters
+ * Whether `items` are at most MAX_CANDIDATES objects with a candidate_id of 1-MAX_ID characters
  * and an integer rank 1..MAX_RANK. A loop of its own, with no call: the hot loop of a file, which
  * V8's optimizing compiler compiles in a fraction of the time it takes for the whole walk.
  */
@@ -292,7 +292,7 @@ export function walkResultFile(text: string, onEntry: (dialogId: string, items: 
 }
 
 /**
- * The true answers of a truth file read exactly (dialog_id → the candidate_id of its rank-1
+ * The true answers of a truth file read exactly (dialog_id -> the candidate_id of its rank-1
  * candidate, the last listed with rank 1), or undefined when the file is not exactly a result
  * file, an entry has no rank-1 candidate or a dialog is listed twice (the checking reader names it).
  */
