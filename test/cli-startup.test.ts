@@ -187,7 +187,7 @@ test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJ
     assert.deepEqual(r.required, ['dist/src/cli/plain-io.cjs'], args.join(' '));
   }
   // A plain dstc6 score: its three files are loaded by the entry's own loader (with V8's code
-  // cache), not by Node's require; they and the cache are the only files of the package it opens.
+  // cache), not by Node's require; they and the cache are the only files of the package it reads.
   const score = requiredByBin(['dstc6', 'score', '--result', tiny, '--truth', tiny]);
   assert.match(score.stdout, /^Precision @1: 1\.0\n/);
   assert.deepEqual(score.esm, []);
@@ -247,10 +247,10 @@ test("a plain dstc6 score's code cache: written after a run without one, used as
     return { ino: st.ino, mtime: st.mtimeMs, bytes };
   };
   /** The cache was (re)written by the last run, and the next run uses it as it is (V8 took it). */
-  const rewritten = (before: { ino: number; mtime: number } | undefined, what: string): Buffer => {
+  const rewritten = (before: { ino: number; mtime: number } | undefined, what: string, output = expected): Buffer => {
     const now = written();
     if (before !== undefined) assert.notDeepEqual([now.ino, now.mtime], [before.ino, before.mtime], `${what}: the cache was written again`);
-    assert.deepEqual(run(), expected, `${what}, then with the new cache`);
+    assert.deepEqual(run(), output, `${what}, then with the new cache`);
     const next = written();
     assert.deepEqual([next.ino, next.mtime], [now.ino, now.mtime], `${what}: the next run took the cache as it is`);
     return now.bytes;
@@ -270,10 +270,12 @@ test("a plain dstc6 score's code cache: written after a run without one, used as
     assert.deepEqual(run(), expected, `with ${what}`);
     rewritten(before, what);
   }
+  // a file changed after the cache was made: its new text runs, and goes in the new cache
   const before = written();
-  appendFileSync(join(cli, 'plain-io.cjs'), '\n// a changed file\n');
-  assert.deepEqual(run(), expected, 'with a cache of another version of a file');
-  assert.ok(rewritten(before, 'a changed file').includes('// a changed file'), 'the new cache holds the new source');
+  appendFileSync(join(cli, 'plain-io.cjs'), "\n// a changed file\nconst written = exports.writeStdoutSync;\nexports.writeStdoutSync = (text) => written(`changed\\n${text}`);\n");
+  const changed = { ...expected, stdout: `changed\n${expected.stdout}` };
+  assert.deepEqual(run(), changed, 'with a cache of another version of a file');
+  assert.ok(rewritten(before, 'a changed file', changed).includes('// a changed file'), 'the new cache holds the new source');
   assert.deepEqual(readdirSync(cli).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 });
 
