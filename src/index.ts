@@ -71,7 +71,7 @@ export { kbValueIssue, kbFactIssue, quoteKbValue, type KbValueRules } from './fo
 
 // Models: one registry for the CLI, the server and the benchmark.
 export {
-  models, registerModel, createModel, trainModel, loadModel, saveModel, resolveModel, creatableModels, trainableModels,
+  models, registerModel, createModel, trainModel, loadModel, saveModel, resolveModel, creatableModels, trainableModels, loadModels,
   type ModelEntry, type TrainOptions, type TrainResult,
 } from './rankers/registry.js';
 export { isResponder, responderAsRanker, argmax, type Ranker, type Responder, type ResponseModel, type ModelContext, type SavableRanker } from './rankers/ranker.js';
