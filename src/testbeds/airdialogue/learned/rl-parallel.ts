@@ -19,14 +19,9 @@ import { countOwn, prepare, type DialogueModel, type ModelSizes, type Prepared }
 import { bare, PART_DIALOGUES } from './parallel.js';
 import { learnedAgent, learnedCustomer, type LearnedAgentSession } from './policy.js';
 import type { AirModels } from './train.js';
-import type { Vocab } from './tokens.js';
 
 /** What a thread of RL fine-tuning reads: both dialogue models, their vocabulary and the value layer (the baseline). */
-export interface RlModels {
-  readonly vocab: Vocab;
-  readonly sizes: ModelSizes;
-  readonly customer: DialogueModel;
-  readonly agent: DialogueModel;
+export interface RlModels extends Omit<AirModels, 'meta'> {
   readonly value: Linear;
 }
 
