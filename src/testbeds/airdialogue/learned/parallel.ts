@@ -8,8 +8,8 @@
 import type { Param } from '../../../nn/index.js';
 import { PartRunner, type PartWork } from '../../../train/parts.js';
 import type { LearnedExample } from './data.js';
-import { countOwn, prepare, type DialogueModel, type ModelSizes } from './model.js';
-import type { Vocab } from './tokens.js';
+import { countOwn, DialogueModel, prepare, type ModelSizes } from './model.js';
+import { Vocab } from './tokens.js';
 
 /** Dialogues per part of a batch: the unit of work of a thread (measured: parts of 2 cost the same CPU as one batch of 8). */
 export const PART_DIALOGUES = 2;
@@ -40,10 +40,16 @@ export function partLosses(m: PartModels, examples: readonly LearnedExample[], b
   return ps.map((_, k) => ({ lm: c[k]!.lm + a[k]!.lm, tokens: c[k]!.tokens + a[k]!.tokens, state: a[k]!.state }));
 }
 
-/** What a worker builds its replica from. */
-export interface BatchSetup {
+/** What a worker builds its replica of both models from. */
+export interface ModelsSetup {
   readonly words: readonly string[];
   readonly sizes: ModelSizes;
+}
+
+/** Both models of `setup`, their parameters left for the caller to fill (a worker's replica views the shared values). */
+export function replicaModels({ words, sizes }: ModelsSetup): PartModels & { readonly sizes: ModelSizes } {
+  const vocab = new Vocab(words);
+  return { vocab, sizes, customer: new DialogueModel('customer', vocab, sizes), agent: new DialogueModel('agent', vocab, sizes) };
 }
 
 /** A batch's settings: its dialogues (the LM loss of each is scaled by 1/`batch`). */
@@ -72,7 +78,7 @@ export function bare(e: LearnedExample): LearnedExample {
 }
 
 /** The runner of a batch's parts, a batch at most `maxParts` parts, on `threads` threads (the main one and threads − 1 workers). */
-export type BatchRunner = PartRunner<BatchSetup, BatchCommon, readonly LearnedExample[], DialogueLoss[]>;
+export type BatchRunner = PartRunner<ModelsSetup, BatchCommon, readonly LearnedExample[], DialogueLoss[]>;
 
 /**
  * Runs the batches of both models of `m` on `threads` threads (module description): the
@@ -85,7 +91,7 @@ export function batchRunner(m: PartModels & { readonly sizes: ModelSizes }, thre
     threads,
     maxParts,
     worker: new URL('./train-worker.js', import.meta.url),
-    setup: { words: m.vocab.words, sizes: m.sizes } satisfies BatchSetup,
+    setup: { words: m.vocab.words, sizes: m.sizes } satisfies ModelsSetup,
     label: 'AirDialogue training',
     answerBytes: LOSS_BYTES * PART_DIALOGUES,
     wire: (examples) => examples.map(bare),

@@ -15,8 +15,8 @@ import { Linear, type Param } from '../../../nn/index.js';
 import { PartRunner, type PartWork } from '../../../train/parts.js';
 import { AirDialogueEnv, episodeSeed, selfPlayEpisode, type Episode } from '../env.js';
 import { oodContext, toLearned, type LearnedExample, type OodSetting } from './data.js';
-import { countOwn, prepare, type DialogueModel, type ModelSizes, type Prepared } from './model.js';
-import { bare, PART_DIALOGUES } from './parallel.js';
+import { countOwn, prepare, type DialogueModel, type Prepared } from './model.js';
+import { bare, PART_DIALOGUES, type ModelsSetup } from './parallel.js';
 import { learnedAgent, learnedCustomer, type LearnedAgentSession } from './policy.js';
 import type { AirModels } from './train.js';
 
@@ -117,10 +117,8 @@ export class RlThread {
   }
 }
 
-/** What a worker builds its replica from. */
-export interface RlSetup {
-  readonly words: readonly string[];
-  readonly sizes: ModelSizes;
+/** What a worker builds its replica from: both models' and the episodes' settings. */
+export interface RlSetup extends ModelsSetup {
   readonly settings: RlEpisodeSettings;
 }
 

@@ -7,13 +7,7 @@
 import { workerData } from 'node:worker_threads';
 import { poolTask } from '../../../core/pool-worker.js';
 import { partsWorker, type PartsWorkerData } from '../../../train/parts.js';
-import { DialogueModel } from './model.js';
+import { replicaModels } from './parallel.js';
 import { rlWork, valueLayer, type RlSetup } from './rl-parallel.js';
-import { Vocab } from './tokens.js';
 
-const run = partsWorker(workerData as PartsWorkerData<RlSetup>, ({ words, sizes, settings }) => {
-  const vocab = new Vocab(words);
-  return rlWork({ vocab, sizes, customer: new DialogueModel('customer', vocab, sizes), agent: new DialogueModel('agent', vocab, sizes), value: valueLayer(sizes.hidden) }, settings);
-});
-
-export default poolTask(run);
+export default poolTask(partsWorker(workerData as PartsWorkerData<RlSetup>, (setup) => rlWork({ ...replicaModels(setup), value: valueLayer(setup.sizes.hidden) }, setup.settings)));

@@ -6,13 +6,6 @@
 import { workerData } from 'node:worker_threads';
 import { poolTask } from '../../../core/pool-worker.js';
 import { partsWorker, type PartsWorkerData } from '../../../train/parts.js';
-import { DialogueModel } from './model.js';
-import { batchWork, type BatchSetup } from './parallel.js';
-import { Vocab } from './tokens.js';
+import { batchWork, replicaModels, type ModelsSetup } from './parallel.js';
 
-const run = partsWorker(workerData as PartsWorkerData<BatchSetup>, ({ words, sizes }) => {
-  const vocab = new Vocab(words);
-  return batchWork({ vocab, customer: new DialogueModel('customer', vocab, sizes), agent: new DialogueModel('agent', vocab, sizes) });
-});
-
-export default poolTask(run);
+export default poolTask(partsWorker(workerData as PartsWorkerData<ModelsSetup>, (setup) => batchWork(replicaModels(setup))));
