@@ -14,6 +14,13 @@ import { Vocab } from './tokens.js';
 /** Dialogues per part of a batch: the unit of work of a thread (measured: parts of 2 cost the same CPU as one batch of 8). */
 export const PART_DIALOGUES = 2;
 
+/** `dialogues` cut into parts of `PART_DIALOGUES`, in order (the last may be shorter). */
+export function dialogueParts<T>(dialogues: readonly T[]): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < dialogues.length; i += PART_DIALOGUES) parts.push(dialogues.slice(i, i + PART_DIALOGUES));
+  return parts;
+}
+
 /** A dialogue's losses: the LM loss of both models (summed over their own tokens), their tokens, the state loss. */
 export interface DialogueLoss {
   readonly lm: number;

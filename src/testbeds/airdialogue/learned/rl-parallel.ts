@@ -16,7 +16,7 @@ import { PartRunner, type PartWork } from '../../../train/parts.js';
 import { AirDialogueEnv, episodeSeed, selfPlayEpisode, type Episode } from '../env.js';
 import { oodContext, toLearned, type LearnedExample, type OodSetting } from './data.js';
 import { countOwn, prepare, type DialogueModel, type Prepared } from './model.js';
-import { bare, PART_DIALOGUES, type ModelsSetup } from './parallel.js';
+import { bare, dialogueParts, type ModelsSetup } from './parallel.js';
 import { learnedAgent, learnedCustomer, type LearnedAgentSession } from './policy.js';
 import type { AirModels } from './train.js';
 
@@ -190,9 +190,7 @@ export class RlRunner {
 
   /** A supervised update's dialogues in parts of `PART_DIALOGUES`: the gradient becomes their sum (overwritten). */
   supervised(examples: readonly LearnedExample[]): void {
-    const parts: LearnedExample[][] = [];
-    for (let i = 0; i < examples.length; i += PART_DIALOGUES) parts.push(examples.slice(i, i + PART_DIALOGUES));
-    this.runner.run({ kind: 'supervised', b: examples.length }, parts);
+    this.runner.run({ kind: 'supervised', b: examples.length }, dialogueParts(examples));
   }
 
   /** Stops the workers; the parameters' values go back to ordinary memory. */

@@ -18,7 +18,7 @@ import { nameExact, scoreAction } from '../scorer.js';
 import { addBleuSegment, bleuOf, emptyBleuStats, mergeBleuStats, type BleuStats } from './bleu.js';
 import { learnedSetOf, toLearned, type LearnedExample, type LearnedSet } from './data.js';
 import { DialogueModel, prepare, type ModelSizes } from './model.js';
-import { batchRunner, PART_DIALOGUES, type BatchRunner } from './parallel.js';
+import { batchRunner, dialogueParts, PART_DIALOGUES, type BatchRunner } from './parallel.js';
 import { Vocab } from './tokens.js';
 
 import { LEARNED_MODEL_NAME } from './model-name.js';
@@ -180,11 +180,9 @@ export function airModelParams(m: AirModels): Param[] {
   return [...m.customer.params, ...m.agent.params];
 }
 
-/** The examples of `set` from … to − 1 cut into parts of `PART_DIALOGUES` (parallel.ts). */
+/** The examples `ids` of `set`, in parts of `PART_DIALOGUES` (parallel.ts). */
 function partsOf(set: LearnedSet, ids: readonly number[]): LearnedExample[][] {
-  const parts: LearnedExample[][] = [];
-  for (let k = 0; k < ids.length; k += PART_DIALOGUES) parts.push(ids.slice(k, k + PART_DIALOGUES).map((i) => set.get(i)));
-  return parts;
+  return dialogueParts(ids.map((i) => set.get(i)));
 }
 
 function devLoss(runner: BatchRunner, dev: LearnedSet, batch: number): { lm: number; state: number } {
