@@ -81,6 +81,18 @@ test('the workers read the values in place: a step\'s change is seen by the next
   }
 });
 
+test('no parts: no results and a zero gradient (the sum of none), not the last step\'s', () => {
+  const { work, runner } = toy(2, 4);
+  try {
+    runner.run({ scale: 1 }, xs(3));
+    assert.ok(work.w.grad.some((g) => g !== 0));
+    assert.deepEqual(runner.run({ scale: 1 }, []), []);
+    assert.deepEqual([...work.w.grad], new Array(SIZE).fill(0));
+  } finally {
+    runner.close();
+  }
+});
+
 test('more threads than parts: no more workers than parts − 1 (one part: none, the values stay in ordinary memory)', () => {
   const { work, runner } = toy(4, 1);
   try {

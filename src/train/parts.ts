@@ -174,7 +174,10 @@ export class PartRunner<S, C, P, R> {
         else sumParts(this.grad, [this.grad, ...this.partGrads], round.length + 1);
       }
     }
-    if (gradients) viewParams(this.work.trained, 'grad', this.grad.buffer);
+    if (gradients) {
+      if (parts.length === 0) this.grad.fill(0); // the sum of no parts
+      viewParams(this.work.trained, 'grad', this.grad.buffer);
+    }
     return out;
   }
 

@@ -236,7 +236,7 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
   let bestWeights = snapshot(params);
   const total = epochs * train.length;
   const threads = o.threads ?? 1;
-  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`threads must be a positive integer, got ${threads}`);
+  for (const [name, v] of [['threads', threads], ['batch', batch]] as const) if (!Number.isInteger(v) || v < 1) throw new ConfigError(`${name} must be a positive integer, got ${v}`);
   const runner = batchRunner(models, threads, Math.ceil(batch / PART_DIALOGUES));
   let done = 0;
   let step = 0;
