@@ -278,6 +278,11 @@ test('security: 1 MB text is refused (413), longer than --max-text is cut, HTML 
     assert.equal(turns[0]?.text, text.slice(0, 300), 'the HTML comes back as the text typed, cut at maxText');
     assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.deepEqual((s.store.turns(id)[0]?.content as { text: string }).text, text.slice(0, 300), 'stored as typed, cut');
+    // Pasted lines after a run of blank ones longer than maxText: normalised first, then cut — one line, never "empty".
+    const code2 = made.participants[1]?.code as string;
+    const id2 = (await call(s.base, 'POST', '/api/sessions', { code: code2, body: {} })).body['id'] as number;
+    const pasted = await call(s.base, 'POST', `/api/sessions/${id2}/messages`, { code: code2, body: { text: ' \n'.repeat(400) + 'an action movie\r\n\tfrom 1999 👍\u200B' } });
+    assert.deepEqual([pasted.status, (pasted.body['state'] as PageState | undefined)?.turns[0]?.text], [200, 'an action movie from 1999 👍'], pasted.text);
     // Bodies that are not a message: one line each.
     for (const body of [{}, { text: 5 }, { text: 'a', extra: 1 }, [], { tool: 'inform' }]) {
       const bad = await call(s.base, 'POST', `/api/sessions/${id}/messages`, { code, body });
