@@ -247,7 +247,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   const app = createApp({ bodyLimit, ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) }, (req) => `not found: ${req.method} ${pathOf(req).slice(0, 200)}`);
   app.setErrorHandler((err, req, reply) => {
     const { status, error } = errorReply(err, bodyLimit);
-    if (status >= 500) logError(internalErrorText('study serve', err, req));
+    // A 5xx of our own (a RequestError: an agent that could not play) was logged with its reason where it was thrown; anything else is a bug, logged with its stack.
+    if (status >= 500 && !(err instanceof RequestError)) logError(internalErrorText('study serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
   noSniffNoStore(app);
