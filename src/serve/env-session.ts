@@ -16,7 +16,7 @@
  * words at the end) from the family's person view (`envPersonView`), or a generic one for an
  * environment without. The state never names the agent (blind studies).
  *
- * A person's text is normalised (control characters dropped, white space collapsed) and cut to
+ * A person's text is normalised (control and format characters dropped, white space collapsed) and cut to
  * `maxText` characters, never refused for its length. The agent has `agentTimeoutMs` for each reply
  * (as `evaluate`: a late agent fails the episode); the person has `idleMs` for each turn (a person
  * who does not answer in time abandons the episode); `close` abandons it at once (the agent's
@@ -121,15 +121,23 @@ export class SessionAbandoned extends DialogymError {
   }
 }
 
-/** Characters a person's text loses: control and format characters other than white space, and lone surrogates. */
-const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\u2028\u2029]/gu;
+/**
+ * Characters a person's text loses: control, format and private-use characters and lone
+ * surrogates (a bidi override, a zero-width space, a soft hyphen, a BOM, the invisible tag
+ * characters that can smuggle text to a model) — except a joiner where it joins (first
+ * alternative, kept): U+200D inside an emoji sequence (👨‍👩‍👧), U+200C/U+200D between letters of a
+ * script that writes with them (Persian می‌خواهم, Indic conjuncts). Dropped, not made a space:
+ * none of them separates words.
+ */
+const DROPPED = /((?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})|(?<=[\p{L}\p{M}])(?<!\p{Script=Latin})[\u200C\u200D](?=\p{L})(?!\p{Script=Latin}))|[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 
 /**
- * A person's text as the session keeps it: NFC, control characters as spaces, white space runs as
- * one space, trimmed, and cut to `max` characters (never inside a surrogate pair).
+ * A person's text as the session keeps it: NFC, white space runs (line breaks, tabs) as one space,
+ * control and format characters dropped ({@link DROPPED}), trimmed, and cut to `max` characters
+ * (never inside a surrogate pair).
  */
 export function personText(s: string, max: number): string {
-  const t = s.normalize('NFC').replace(/\s+/g, ' ').replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+  const t = s.normalize('NFC').replace(/\s+/g, ' ').replace(DROPPED, (_c, joiner: string | undefined) => joiner ?? '').replace(/ {2,}/g, ' ').trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd();
