@@ -276,6 +276,9 @@ test('dialogym study create / simulate / report, and their one-line errors', { s
   oneLineError(cli('study', 'create', join(tmp, 'x7'), '--config', join(dir, 'study.json'), '--seed', '3'), /^error: --config: give the study in the file alone \(drop --seed\)$/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x2'), '--env', 'no-such-env-v1', '--agents', 'rl-soft'), /^error: .*no-such-env-v1/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x3'), '--env', 'infobot-medium-v1'), /^error: give --agents <a,b,…>/, 2);
+  // A fault of the flags names the flag (not "the flags: agents[1]…"), with advice that works with flags.
+  oneLineError(cli('study', 'create', join(tmp, 'x8'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft,rule-soft,rl-soft'), /^error: --agents: rl-soft is given twice \(to compare an agent with itself, give the study with --config and a "label" for each\)$/, 2);
+  oneLineError(cli('study', 'create', join(tmp, 'x9'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft', '--title', ''), /^error: --title: must not be empty or blank, got ""$/, 2);
   const cfg = join(tmp, 'bad-study.json');
   writeFileSync(cfg, JSON.stringify({ env: 'infobot-medium-v1', agents: ['rl-soft'], participants: 'many' }));
   oneLineError(cli('study', 'create', join(tmp, 'x4'), '--config', cfg), new RegExp(`^error: ${cfg}: "participants" must be an integer, got "many"$`));

@@ -247,7 +247,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   const app = createApp({ bodyLimit, ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) }, (req) => `not found: ${req.method} ${pathOf(req).slice(0, 200)}`);
   app.setErrorHandler((err, req, reply) => {
     const { status, error } = errorReply(err, bodyLimit);
-    if (status >= 500) logError(internalErrorText('study serve', err, req));
+    // A 5xx of our own (a RequestError: an agent that could not play) was logged with its reason where it was thrown; anything else is a bug, logged with its stack.
+    if (status >= 500 && !(err instanceof RequestError)) logError(internalErrorText('study serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
   noSniffNoStore(app);
@@ -471,7 +472,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     }
     const body = req.body as Record<string, unknown> | null | undefined;
     let input: string | ToolCall;
-    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text'].slice(0, maxText);
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text']; // normalised, then cut to maxText, by the session (a cut first could leave only the blank lines of a paste)
     else if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['tool'] === 'string' && body['arguments'] !== null && typeof body['arguments'] === 'object' && !Array.isArray(body['arguments']) && Object.keys(body).length === 2) input = { tool: body['tool'], arguments: body['arguments'] as Record<string, unknown> };
     else throw new RequestError(400, 'the body is {"text": "..."} or {"tool": "...", "arguments": {...}}');
     if (l.busy) throw new RequestError(409, 'wait for the reply to your last message');
