@@ -77,7 +77,9 @@ const START_FAILURE = 'WorkerStartError';
 export function startFailure(e: unknown): WireError {
   const w = toWireError(e);
   const place = e instanceof Error && !(e instanceof DialogymError) ? thrownAt(e) : undefined;
-  return { name: START_FAILURE, message: `${w.message}${place ? ` (${place})` : ''}` };
+  // a module not found is "imported from" the loader: a detail of the pool, not a place to look
+  const message = w.message.replace(/ imported from \S+\/core\/pool-worker\.js$/, '');
+  return { name: START_FAILURE, message: `${message}${place ? ` (${place})` : ''}` };
 }
 
 /** The loader files of the pool, never the place a start failure names. */

@@ -38,7 +38,11 @@ import type { Param } from '../nn/params.js';
 /** Parts whose gradients are held at once (a step of more parts runs in rounds of this many). */
 export const MAX_PARTS_HELD = 16;
 
-/** How long a worker may take to pick up its first task before training gives up (a generous guard). */
+/**
+ * How long a worker may take to pick up its first task before training gives up (a generous guard).
+ * A worker whose module fails to load says why at once (`WorkerStartError`); this bounds the wait for
+ * one that died without a word (out of memory, `process.exit` at import).
+ */
 const START_TIMEOUT_MS = 120_000;
 
 /**
