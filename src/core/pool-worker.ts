@@ -1,6 +1,6 @@
 /** The worker side of `Pool` (pool.ts): a worker module does `export default poolTask(fn)`. */
 import { serialize } from 'node:v8';
-import { startFailure, SYNC_DONE, SYNC_HEADER, SYNC_STARTED, toWireError, type Envelope, type Reply } from './pool.js';
+import { lostTask, startFailure, SYNC_DONE, SYNC_HEADER, SYNC_STARTED, toWireError, type Envelope, type Reply } from './pool.js';
 
 /** What a worker module's default export is: `poolTask(fn)`. */
 export type PoolTaskHandler = (envelope: Envelope<unknown>) => Promise<Reply<unknown> | null>;
@@ -40,19 +40,46 @@ export async function loadPoolTask(href: string): Promise<PoolTaskHandler> {
 /** A task function answering with what `reply` gives: to the caller's promise, or in shared memory for a synchronous caller. */
 function answering<T, R, P>(reply: (task: T, post: (message: P) => void) => Promise<Reply<R>>): (envelope: Envelope<T>) => Promise<Reply<R> | null> {
   return async ({ task, port, sync }) => {
-    const control = sync ? new Int32Array(sync, 0, 2) : undefined;
-    if (control) {
-      Atomics.store(control, 0, SYNC_STARTED);
-      Atomics.notify(control, 0);
-    }
-    const answer = await reply(task, (m) => port?.postMessage(m));
-    if (!control || !sync) return answer;
-    let bytes = serialize(answer);
-    if (bytes.length > sync.byteLength - SYNC_HEADER) bytes = serialize({ ok: false, error: { name: 'Error', message: `answer of ${bytes.length} bytes does not fit in ${sync.byteLength - SYNC_HEADER}` } } satisfies Reply<R>);
-    new Uint8Array(sync, SYNC_HEADER).set(bytes);
-    Atomics.store(control, 1, bytes.length);
-    Atomics.store(control, 0, SYNC_DONE);
+    if (!sync) return reply(task, (m) => port?.postMessage(m));
+    const control = new Int32Array(sync, 0, 2);
+    Atomics.store(control, 0, SYNC_STARTED);
     Atomics.notify(control, 0);
+    watchExit();
+    inFlight.add(sync);
+    let answer: Reply<R>;
+    try {
+      answer = await reply(task, (m) => port?.postMessage(m));
+    } finally {
+      inFlight.delete(sync);
+    }
+    answerIn(sync, answer);
     return null;
   };
+}
+
+/** Writes `answer` into a synchronous caller's shared memory and wakes the caller. */
+function answerIn(sync: SharedArrayBuffer, answer: Reply<unknown>): void {
+  const control = new Int32Array(sync, 0, 2);
+  let bytes = serialize(answer);
+  if (bytes.length > sync.byteLength - SYNC_HEADER) bytes = serialize({ ok: false, error: { name: 'Error', message: `answer of ${bytes.length} bytes does not fit in ${sync.byteLength - SYNC_HEADER}` } } satisfies Reply<never>);
+  new Uint8Array(sync, SYNC_HEADER).set(bytes);
+  Atomics.store(control, 1, bytes.length);
+  Atomics.store(control, 0, SYNC_DONE);
+  Atomics.notify(control, 0);
+}
+
+/**
+ * The synchronous callers' answers being computed on this thread. A caller blocked in
+ * `Atomics.wait` hears nothing of the thread's 'exit' (its event loop does not run): when the
+ * thread ends under a task (`process.exit`, an uncaught error), the task answers that it was lost.
+ * (A thread stopped for lack of memory runs no exit handler: its caller keeps waiting.)
+ */
+const inFlight = new Set<SharedArrayBuffer>();
+let watching = false;
+function watchExit(): void {
+  if (watching) return;
+  watching = true;
+  process.on('exit', (code) => {
+    for (const sync of inFlight) answerIn(sync, { ok: false, error: lostTask(`the thread ended with exit code ${code} during the task`) });
+  });
 }

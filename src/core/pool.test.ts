@@ -117,7 +117,7 @@ test('a workerData that cannot be cloned: the pool is not made, one line saying 
   assert.throws(() => new PinnedThreads({ file: FIXTURE, threads: 2, label: 'test worker', workerData: { build: () => 0 } }), (e: unknown) => e instanceof WorkerStartError && e.message === want);
 });
 
-test('runSync answers a caller that never yields to the event loop; errors rebuilt; a module not found says so; a thread that died at import gives undefined', async () => {
+test('runSync answers a caller that never yields to the event loop; errors rebuilt; a module not found says so; a thread ended under its task says so; a thread that died at import gives undefined', async () => {
   const p = pool(1, { tasksPerThread: 1000 });
   try {
     // Several rounds without returning to the event loop (piscina sees no answer meanwhile).
@@ -132,6 +132,13 @@ test('runSync answers a caller that never yields to the event loop; errors rebui
     assert.throws(dead.runSync({ kind: 'echo', value: 1 }, 600_000), (e: unknown) => e instanceof WorkerStartError && /^test worker: a worker thread did not start: Cannot find module '\/.*\/no-such-module\.js'$/.test(e.message));
   } finally {
     await dead.destroy();
+  }
+  // a thread that ends under a synchronous caller's task: the caller hears it (it waited for ever before)
+  const ending = pool(1, { tasksPerThread: 10 });
+  try {
+    assert.throws(ending.runSync({ kind: 'exit', code: 3 }, 600_000), (e: unknown) => e instanceof DialogymError && e.message === 'test worker failed: the thread ended with exit code 3 during the task');
+  } finally {
+    await ending.destroy();
   }
   // a thread that dies at import without a word (process.exit): join() gives undefined after the start timeout
   const silent = new Pool<FixtureTask, unknown>({ file: new URL('./testing/pool-exits.js', import.meta.url), threads: 1, label: 'test worker' });

@@ -67,6 +67,11 @@ export class WorkerStartError extends DialogymError {
 
 /** The name a start failure crosses threads under (`WireError.name`). */
 const START_FAILURE = 'WorkerStartError';
+/** The name a task lost with its thread crosses under (rebuilt as `<label> failed: <message>`, as when the pool sees the thread die). */
+const LOST = 'WorkerLost';
+
+/** A task whose thread ended under it, as it crosses threads (pool-worker.ts tells a synchronous caller so). */
+export const lostTask = (message: string): WireError => ({ name: LOST, message });
 
 /**
  * Why a worker's module did not load, as it crosses threads (rebuilt as `WorkerStartError`):
@@ -139,6 +144,7 @@ function rebuilder(label: string, extra: readonly ErrorClass[] = []): (w: WireEr
   const classes = new Map([...CORE_ERRORS, ...extra].map((c) => [c.name, c]));
   return (w) => {
     if (w.name === START_FAILURE) return new WorkerStartError(label, w.message);
+    if (w.name === LOST) return lost(label, new Error(w.message));
     if (w.name === 'FormatError' && w.file !== undefined && w.reason !== undefined) return new FormatError(w.file, w.line, w.reason);
     const C = classes.get(w.name === 'FormatError' ? 'DialogymError' : w.name);
     if (C && w.text !== undefined && (C === DialogymError || C.prototype instanceof DialogymError)) return new (C as unknown as typeof DialogymError)(w.text);
@@ -266,7 +272,8 @@ export class Pool<T, R, P = never> {
 
   /**
    * Posts `task` now (no event loop needed) and returns `join()`, which blocks until the answer
-   * (or throws the task's error; a `WorkerStartError` when the thread's module failed to load).
+   * (or throws the task's error; a `WorkerStartError` when the thread's module failed to load; a
+   * DialogymError `<label> failed: …` when the thread ended under the task).
    * `join()` gives `undefined` when no thread picked the task up within `startTimeoutMs` (a thread
    * that died without a word: out of memory, `process.exit` at import; `failure` may tell why once
    * the event loop has run).
