@@ -77,7 +77,7 @@ export const lostTask = (message: string): WireError => ({ name: LOST, message }
  * Why a worker's module did not load, as it crosses threads (rebuilt as `WorkerStartError`):
  * the error's first line; for an error that is not one of the project's (those say what and where
  * themselves), the file:line of the first frame in a file (relative to the working folder when it
- * is inside it), or of a module's SyntaxError.
+ * is inside it; a module's SyntaxError has none).
  */
 export function startFailure(e: unknown): WireError {
   const w = toWireError(e);
@@ -91,12 +91,9 @@ export function startFailure(e: unknown): WireError {
 const LOADERS = /\/core\/pool-(entry|thread|worker)\.js$/;
 
 function thrownAt(e: Error): string | undefined {
-  const stack = e.stack ?? '';
-  // a module's SyntaxError: the stack starts with "file:///…/x.js:3"
-  const syntax = /^(file:\/\/\S+?):(\d+)\n/.exec(stack);
-  const frames = syntax ? [syntax] : [...stack.matchAll(/^\s+at (?:.*?\()?(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):\d+\)?$/gm)];
-  for (const [, file, line] of frames) {
-    const path = (file as string).startsWith('file:') ? fileURLToPath(file as string) : (file as string);
+  // frames "    at f (file:///…/x.js:3:9)", "    at file:///…/x.js:3:9", a CommonJS file's "/…/x.js:3:9"
+  for (const [, file, line] of (e.stack ?? '').matchAll(/^\s+at (?:.*?\()?(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):\d+\)?$/gm)) {
+    const path = file!.startsWith('file:') ? fileURLToPath(file!) : file!;
     if (LOADERS.test(path)) continue;
     const rel = relative(process.cwd(), path);
     return `${rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path}:${line}`;
