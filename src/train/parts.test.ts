@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, DialogymError } from '../core/errors.js';
+import { WorkerStartError } from '../core/pool.js';
+import { placeOf } from '../core/testing/place.js';
 import { MAX_PARTS_HELD, PartRunner } from './parts.js';
 import { toyWork, type ToyCommon, type ToySetup } from './testing/parts-toy.js';
 
@@ -112,12 +114,36 @@ test('a part\'s error in a worker comes back as the project\'s error, its messag
   }
 });
 
-test('a worker that cannot start: one line naming the work, after the start timeout', () => {
-  const { runner } = toy(2, 2, new URL('./testing/no-such-worker.js', import.meta.url), { startTimeoutMs: 2000 });
+test('a worker whose module does not load: one line naming the work and why (the error, where it was thrown), at once: no start timeout waited', () => {
+  const throws = new URL('./testing/parts-throws.js', import.meta.url);
+  // 2 workers, both failing; a 10-minute start timeout (a generous guard: the answer comes at once)
+  const { runner } = toy(3, 3, throws, { startTimeoutMs: 600_000 });
+  try {
+    const want = `toy: a worker thread did not start: toy setup of size ${SIZE}: no replica (${placeOf(throws, 'throw new RangeError')})`;
+    assert.throws(
+      () => runner.run({ scale: 1 }, [1, 2, 3]),
+      (e: unknown) => e instanceof WorkerStartError && e.message === want,
+    );
+  } finally {
+    runner.close();
+  }
+  const missing = toy(2, 2, new URL('./testing/no-such-worker.js', import.meta.url), { startTimeoutMs: 600_000 }).runner;
+  try {
+    assert.throws(
+      () => missing.run({ scale: 1 }, [1, 2]),
+      (e: unknown) => e instanceof DialogymError && /^toy: a worker thread did not start: Cannot find module '\/.*\/no-such-worker\.js'$/.test(e.message),
+    );
+  } finally {
+    missing.close();
+  }
+});
+
+test('a worker thread that ends at import without a word: one line naming the work, after the start timeout', () => {
+  const { runner } = toy(2, 2, new URL('../core/testing/pool-exits.js', import.meta.url), { startTimeoutMs: 500 });
   try {
     assert.throws(
       () => runner.run({ scale: 1 }, [1, 2]),
-      (e: unknown) => e instanceof DialogymError && /^toy: a worker thread did not start within 2 s( \(.*no-such-worker.*\))?$/.test(e.message) && !e.message.includes('\n'),
+      (e: unknown) => e instanceof DialogymError && /^toy: a worker thread did not start within 0\.5 s( \(.*\))?$/.test(e.message),
     );
   } finally {
     runner.close();

@@ -31,14 +31,18 @@
  * ```
  */
 import { DialogymError, InternalError } from '../core/errors.js';
-import { Pool } from '../core/pool.js';
+import { Pool, WorkerStartError } from '../core/pool.js';
 import { paramSize, sumParts, viewParams } from '../nn/param-buffers.js';
 import type { Param } from '../nn/params.js';
 
 /** Parts whose gradients are held at once (a step of more parts runs in rounds of this many). */
 export const MAX_PARTS_HELD = 16;
 
-/** How long a worker may take to pick up its first task before training gives up (a generous guard). */
+/**
+ * How long a worker may take to pick up its first task before training gives up (a generous guard).
+ * A worker whose module fails to load says why at once (`WorkerStartError`); this bounds the wait for
+ * one that died without a word (out of memory, `process.exit` at import).
+ */
 const START_TIMEOUT_MS = 120_000;
 
 /**
@@ -165,7 +169,7 @@ export class PartRunner<S, C, P, R> {
         out[a + k] = here(round[k]!);
       }
       for (const { from, join } of joins) {
-        const got = join();
+        const got = this.joined(join);
         if (!got) throw new DialogymError(`${this.label}: a worker thread did not start within ${this.startTimeoutMs / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
         got.forEach((r, i) => (out[a + from + i] = r));
       }
@@ -179,6 +183,15 @@ export class PartRunner<S, C, P, R> {
       viewParams(this.work.trained, 'grad', this.grad.buffer);
     }
     return out;
+  }
+
+  /** A worker's answer; a worker whose module did not load says so under the runner's label (`<label>: a worker thread did not start: <why>`). */
+  private joined(join: () => R[] | undefined): R[] | undefined {
+    try {
+      return join();
+    } catch (e) {
+      throw e instanceof WorkerStartError ? new WorkerStartError(this.label, e.reason) : e;
+    }
   }
 
   /** Stops the workers; the parameters' values go back to ordinary memory. */
