@@ -7,7 +7,6 @@
  * errors) and ./dstc6.ts registers the flags with commander; test/cli-plain.test.ts checks that
  * all of them read and print alike.
  */
-import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { scoreFilesQuickly, type QuickScore } from '../../testbeds/dstc6/score-scan.cjs';
 import { isFolder, listFiles, writeStdoutSync, writeSyncOut } from '../plain-io.cjs';
@@ -197,8 +196,9 @@ export function runScoreFast(args: readonly string[]): boolean {
   let output: string;
   let warnings: string;
   try {
-    // An existing path is a path (a dataset reference never shadows one: datasets/refs.ts).
-    const path = (v: string): string => (existsSync(v) ? v : notFast());
+    // An existing path is a path (a dataset reference never shadows one: datasets/refs.ts); read
+    // by statSync, which the listing calls anyway (one fs function fewer to compile: ~0.1 ms).
+    const path = (v: string): string => (isFolder(v) !== undefined ? v : notFast());
     const results = listFiles(o.result, '.json', path, notFast);
     const truths = truthFiles(results, o.answers.split(',').map((p) => (p === '' ? p : path(p))).join(','), (v, ext) => listFiles(v, ext, path, notFast), notFast);
     const cache = new Map<string, ReadonlyMap<string, string> | undefined>();

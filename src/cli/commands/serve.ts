@@ -18,10 +18,6 @@ import { SUMMARY } from './summaries.js';
 import { agentFlagsGiven, openFlaggedAgent, type AgentFlags } from '../agent-flags.js';
 import { llmConnectionOptions, openLlmUser } from '../llm-flags.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
-import { loadModels } from '../../testbeds/index.js';
-
-// The testbeds' models (rules, hcn): the chat's --model names them.
-await loadModels();
 
 interface ServeFlags extends ServingFlags, AgentFlags {
   model?: string;
