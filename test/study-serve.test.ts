@@ -324,6 +324,18 @@ test('an agent that cannot play at all (its endpoint never answered): the sessio
   }
 });
 
+test('an agent that cannot be opened (an LLM key variable not set) stops the server at its start, in one line: it would have blocked every participant, each new session taking its slot', { skip: noSqlite }, async () => {
+  const made = smallStudy('keyless', ['rl-soft', { label: 'keyless', llm: 'm', llmUrl: 'http://127.0.0.1:9/v1', llmKeyEnv: 'DIALOGYM_TEST_NO_SUCH_KEY' }]);
+  const store = StudyStore.open(made.dir);
+  const server = createStudyServer(store, { logError: () => {}, llmSystem: (req) => llmSystemMessage(req) });
+  try {
+    await assert.rejects(server.listen(0, '127.0.0.1'), /^ConfigError: agent keyless: llmKeyEnv: the environment variable DIALOGYM_TEST_NO_SUCH_KEY is not set$/);
+  } finally {
+    await server.close();
+    store.close();
+  }
+});
+
 test('security: a participant cannot learn the agent — no label, transport name or transport error on the page, in the API or its headers; an agent that fails is one neutral line', { skip: noSqlite }, async () => {
   // Two agents with telling labels: one of dialogym's, one process that dies at once.
   const dying = `${JSON.stringify(process.execPath)} -e "process.exit(7)"`;

@@ -276,6 +276,11 @@ test('dialogym study create / simulate / report, and their one-line errors', { s
   oneLineError(cli('study', 'create', join(tmp, 'x7'), '--config', join(dir, 'study.json'), '--seed', '3'), /^error: --config: give the study in the file alone \(drop --seed\)$/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x2'), '--env', 'no-such-env-v1', '--agents', 'rl-soft'), /^error: .*no-such-env-v1/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x3'), '--env', 'infobot-medium-v1'), /^error: give --agents <a,b,…>/, 2);
+  // An agent that cannot be opened stops `study serve` at its start, in its own words (not "cannot listen on …").
+  const keyless = join(tmp, 'keyless.json');
+  writeFileSync(keyless, JSON.stringify({ env: 'infobot-medium-v1', agents: ['rl-soft', { label: 'keyless', llm: 'm', llmUrl: 'http://127.0.0.1:9/v1', llmKeyEnv: 'DIALOGYM_TEST_NO_SUCH_KEY' }], participants: 1, sessionsPerParticipant: 1 }));
+  assert.equal(cli('study', 'create', join(tmp, 'x10'), '--config', keyless).code, 0);
+  oneLineError(cli('study', 'serve', join(tmp, 'x10'), '--port', '0'), /^error: agent keyless: llmKeyEnv: the environment variable DIALOGYM_TEST_NO_SUCH_KEY is not set$/, 2);
   // A fault of the flags names the flag (not "the flags: agents[1]…"), with advice that works with flags.
   oneLineError(cli('study', 'create', join(tmp, 'x8'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft,rule-soft,rl-soft'), /^error: --agents: rl-soft is given twice \(to compare an agent with itself, give the study with --config and a "label" for each\)$/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x9'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft', '--title', ''), /^error: --title: must not be empty or blank, got ""$/, 2);
