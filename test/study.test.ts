@@ -190,6 +190,8 @@ test('infobot-medium-v1, 8 scripted participants × 25 sessions, the paper\'s fo
     const tex = readFileSync(join(out, 'report.tex'), 'utf8');
     assert.deepEqual(checkLatex(tex).problems, []);
     assert.equal(checkLatex(tex).tabulars.length, 2);
+    assert.match(tex, /\$-\d/, 'a negative difference among the pairs, in math mode');
+    assert.doesNotMatch(tex, /(^|& )-\d/m, 'a minus sign, never a text hyphen, before a number');
     const svg = readFileSync(join(out, 'turns.svg'), 'utf8');
     assert.equal((svg.match(/<g class="panel"/g) ?? []).length, 4);
     const bars = [...svg.matchAll(/data-count="(\d+)"/g)].reduce((s, m) => s + Number(m[1]), 0);
