@@ -51,6 +51,7 @@ test('study configuration: defaults, agents of every kind, and one-line errors n
     [{ env: 'infobot-medium-v1', agents: ['a'], role: 'agent' }, /^s\.json: agents: cannot be given when people play the agent/],
     [{ env: 'infobot-medium-v1', agents: ['a'], questions: [{ id: 'q', text: 'How?', min: 5, max: 5 }] }, /^s\.json: questions\[0\]: min must be below max, got 5 and 5$/],
     [{ env: 'infobot-medium-v1', agents: ['a'], colour: 'red' }, /^s\.json: unknown field "colour"$/],
+    [{ env: 'infobot-medium-v1', agents: ['a'], title: '   ' }, /^s\.json: "title" must not be empty or blank, got "   "$/],
   ];
   for (const [value, want] of bad) assert.throws(() => studyConfig(value, 's.json'), (e: Error) => want.test(e.message) && !e.message.includes('\n'), JSON.stringify(value));
   const file = join(tmp, 'broken.json');
