@@ -196,3 +196,35 @@ test('as the agent of infobot-medium-v1 on a 360 px phone: the movie table (428 
     await server.close();
   }
 });
+
+test('a reload resumes the tab\'s dialog (its turns, the person\'s turn); "New dialog" starts another; a dialog the server no longer has starts afresh', { skip: noChromium }, async () => {
+  const { server, url } = await serve('user');
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await page.goto(`${url}/env`);
+    await settled(page);
+    await page.fill('#text', 'hello there');
+    await page.click('#send');
+    await settled(page);
+    const before = await dialogOf(page, 'user');
+    assert.ok(before.length >= 2, 'the greeting and the answer');
+    await page.reload();
+    await settled(page);
+    assert.deepEqual(await dialogOf(page, 'user'), before, 'the same dialog after the reload');
+    assert.equal(await page.isDisabled('#text'), false, "the person's turn");
+    await pageNewDialog(page);
+    assert.deepEqual(await dialogOf(page, 'user'), [], 'a new dialog');
+    // The server forgets the dialog (a restart, an expiry): the reload starts a new one.
+    await page.fill('#text', 'hello again');
+    await page.click('#send');
+    await settled(page);
+    await page.evaluate(() => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('dialogym-env-session', 'gone-0000'));
+    await page.reload();
+    await settled(page);
+    assert.deepEqual(await dialogOf(page, 'user'), [], 'unknown to the server: a new dialog');
+    assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -324,6 +324,43 @@ test('an agent that cannot play at all (its endpoint never answered): the sessio
   }
 });
 
+test('an agent that cannot be opened (an LLM key variable not set) stops the server at its start, in one line: it would have blocked every participant, each new session taking its slot', { skip: noSqlite }, async () => {
+  const made = smallStudy('keyless', ['rl-soft', { label: 'keyless', llm: 'm', llmUrl: 'http://127.0.0.1:9/v1', llmKeyEnv: 'DIALOGYM_TEST_NO_SUCH_KEY' }]);
+  const store = StudyStore.open(made.dir);
+  const server = createStudyServer(store, { logError: () => {}, llmSystem: (req) => llmSystemMessage(req) });
+  try {
+    await assert.rejects(server.listen(0, '127.0.0.1'), /^ConfigError: agent keyless: llmKeyEnv: the environment variable DIALOGYM_TEST_NO_SUCH_KEY is not set$/);
+  } finally {
+    await server.close();
+    store.close();
+  }
+});
+
+test('an LLM agent whose requests fail, session after session, fails each of those sessions (counted) all afternoon: no failure budget stops it for good and blocks the participants', { skip: noSqlite }, async () => {
+  // The endpoint answers the first request, then refuses every other with a 400 (a failure for good, not retried).
+  await withLlmServer({ faults: (n) => (n > 1 ? { status: 400 } : undefined) }, async (llm) => {
+    const made = createStudy(join(tmp, 'flaky'), studyConfig({ env: 'restaurant-task5-v2', agents: [{ label: 'llm', llm: 'm', llmUrl: llm.url }], participants: 1, sessionsPerParticipant: 14, seed: 2 }));
+    const s = await serve(made.dir, { llmSystem: (req) => llmSystemMessage(req) });
+    try {
+      const code = made.participants[0]?.code as string;
+      for (let i = 0; i < 14; i++) {
+        const id = (await call(s.base, 'POST', '/api/sessions', { code, body: {} })).body['id'] as number;
+        let r: Answer;
+        let said = 0;
+        do r = await call(s.base, 'POST', `/api/sessions/${id}/messages`, { code, body: { text: said++ === 0 ? 'hello' : 'i want italian food' } });
+        while (r.status === 200 && r.body['status'] === 'open' && said < 5);
+        assert.deepEqual([r.status, r.body['status']], [200, 'finished'], `session ${i + 1}: ${r.text}`);
+      }
+      const rows = s.store.sessions('finished');
+      assert.equal(rows.length, 14);
+      assert.deepEqual([...new Set(rows.map((x) => x.outcome?.failure))], ['llm error'], 'every session a counted failure of the agent');
+      assert.deepEqual(s.log, []);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 test('security: a participant cannot learn the agent — no label, transport name or transport error on the page, in the API or its headers; an agent that fails is one neutral line', { skip: noSqlite }, async () => {
   // Two agents with telling labels: one of dialogym's, one process that dies at once.
   const dying = `${JSON.stringify(process.execPath)} -e "process.exit(7)"`;

@@ -41,7 +41,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ConfigError, InputError, InvalidActionError, StateError } from '../core/errors.js';
+import { ConfigError, DialogymError, InputError, InvalidActionError, StateError } from '../core/errors.js';
 import { make, type ToolCall } from '../env/env.js';
 import type { GoalCard } from '../env/person.js';
 import type { AgentTransport } from '../agents/agent.js';
@@ -568,6 +568,19 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       return live.size;
     },
     listen: async (port, host) => {
+      // Every agent opened before the first participant comes: one that cannot be (an LLM key not
+      // set, a bad model file) would end each session it is assigned, and each next session takes
+      // the set-aside slot — every participant blocked. Refused here in one line instead.
+      if (config.role === 'user') {
+        for (const spec of config.agents) {
+          try {
+            await transportOf(spec);
+          } catch (e) {
+            // In the library's words: the names are the study configuration's fields (`llmKeyEnv`), not a front end's flags.
+            throw new ConfigError(e instanceof DialogymError ? e.message : `agent ${spec.label}: ${(e as Error).message ?? String(e)}`);
+          }
+        }
+      }
       const url = await listenUrl(app, port, host);
       store.claimPort(Number(new URL(url).port));
       return url;

@@ -124,6 +124,7 @@ export function registerStudy(program: Command): void {
         url = await server.listen(o.port, o.host);
       } catch (e) {
         store.close();
+        if (e instanceof ConfigError) throw e; // an agent that cannot be opened: its own line
         const code = (e as NodeJS.ErrnoException).code;
         throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use (another --port, or 0 for any free one)` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
       }
