@@ -22,12 +22,13 @@
  *
  * `node dist/bench/cli-startup.bench.js`; CLI_BENCH_RUNS (default 7) rounds for start-up,
  * CLI_BENCH_SUITE_RUNS (default 5) for scoring; CLI_BENCH_BEFORE=<an older build's
- * dist/src/cli/index.js> adds its rows (before/after in one run).
+ * dist/src/cli/index.js> adds its rows (before/after in one run), run through its bin (the
+ * main.cjs beside it) where it has one, as this build's rows are.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readDstc6Data, writeDstc6Results } from '../src/formats/dstc6.js';
 import { tfidfBaseline } from '../src/testbeds/dstc6/tfidf-baseline.js';
@@ -36,7 +37,10 @@ import { dstc6TestFiles } from '../test/dstc6-files.js';
 
 const RUNS = Number(process.env.CLI_BENCH_RUNS ?? 7);
 const SUITE_RUNS = Number(process.env.CLI_BENCH_SUITE_RUNS ?? 5);
-const BEFORE = process.env.CLI_BENCH_BEFORE;
+const BEFORE_ENTRY = process.env.CLI_BENCH_BEFORE;
+/** The older build's entry for the before rows: its bin where it has one. */
+const BEFORE = BEFORE_ENTRY === undefined ? undefined : existsSync(join(dirname(BEFORE_ENTRY), 'main.cjs')) ? join(dirname(BEFORE_ENTRY), 'main.cjs') : BEFORE_ENTRY;
+const BEFORE_NAME = BEFORE === undefined ? '' : BEFORE.endsWith('main.cjs') ? ' (bin)' : ' (ES module entry)';
 const node = process.execPath;
 const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.cjs');
 /** The mirror script stays in bench/ (tsc does not copy it to dist/bench/). */
@@ -117,8 +121,8 @@ const pythons = [...new Set([...(py.status === 0 ? [py.stdout.trim()] : []), ...
     ...(BEFORE === undefined
       ? []
       : ([
-          ['before: dialogym --help', () => run([node, BEFORE, '--help'])],
-          ['before: dialogym evaluate --help', () => run([node, BEFORE, 'evaluate', '--help'])],
+          [`before: dialogym --help${BEFORE_NAME}`, () => run([node, BEFORE, '--help'])],
+          [`before: dialogym evaluate --help${BEFORE_NAME}`, () => run([node, BEFORE, 'evaluate', '--help'])],
         ] as [string, () => Run][])),
     ...pythons.map((exe): [string, () => Run] => [`${exe} -c pass`, () => run([exe, '-c', 'pass'])]),
   ];
@@ -172,7 +176,7 @@ const theirs = (exe: string) => (i: number) => [exe, mirror, '--input-result-fil
   const jobs: [string, () => Run][] = [
     ['dialogym dstc6 score, 20 calls (bin)', () => perFile(ours)],
     ['node -e 0, 20 calls (the floor of a node process per file)', () => perFile(() => [node, '-e', '0'])],
-    ...(BEFORE === undefined ? [] : ([['before: dialogym dstc6 score, 20 calls', () => perFile((i) => [node, BEFORE, ...ours(i).slice(2)])]] as [string, () => Run][])),
+    ...(BEFORE === undefined ? [] : ([[`before: dialogym dstc6 score, 20 calls${BEFORE_NAME}`, () => perFile((i) => [node, BEFORE, ...ours(i).slice(2)])]] as [string, () => Run][])),
     ...pythons.map((exe): [string, () => Run] => [`score.py mirror (${exe}), 20 calls`, () => perFile(theirs(exe))]),
   ];
   const m = paired(jobs, SUITE_RUNS);
@@ -189,7 +193,7 @@ for r, t in json.load(open(${JSON.stringify(pairsFile)})):
     test = m.load(r, 10); truth = m.load(t, 1); print([m.precision(truth, test, k) for k in (1, 2, 5)])`;
   const jobs: [string, () => Run][] = [
     ['dialogym dstc6 score --result <folder> (bin)', () => run([node, bin, 'dstc6', 'score', '--result', join(tmp, 'results'), '--truth', truthDir])],
-    ...(BEFORE === undefined ? [] : ([['before: dialogym dstc6 score --result <folder>', () => run([node, BEFORE, 'dstc6', 'score', '--result', join(tmp, 'results'), '--truth', truthDir])]] as [string, () => Run][])),
+    ...(BEFORE === undefined ? [] : ([[`before: dialogym dstc6 score --result <folder>${BEFORE_NAME}`, () => run([node, BEFORE, 'dstc6', 'score', '--result', join(tmp, 'results'), '--truth', truthDir])]] as [string, () => Run][])),
     ...pythons.map((exe): [string, () => Run] => [`score.py mirror's functions, 20 files (${exe})`, () => run([exe, '-c', loop])]),
   ];
   const m = paired(jobs, SUITE_RUNS);

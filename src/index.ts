@@ -30,7 +30,7 @@ await loadTestbeds();
 
 // Core: dialogs, randomness, errors, registries.
 export type { Speaker, Turn, Dialog } from './core/dialog.js';
-export { SILENCE, botTurnIndices } from './core/dialog.js';
+export { botTurnIndices } from './core/dialog.js';
 export { createRng, hashString, type Rng } from './core/rng.js';
 export { DialogymError, FormatError, ConfigError, ModelFileError, StateError, InvalidActionError, InternalError, describeError, errorText, optionName, renderErrorText } from './core/errors.js';
 export type { ErrorText, OptionName, RunAdvice } from './core/errors.js';
@@ -40,7 +40,7 @@ export { openSqlite, sqliteDriver, sqliteDrivers, sqliteInstallAdvice, sqliteMis
 export { beforeProcessExit, processDone } from './core/exit.js';
 
 // Environments (Gymnasium-style).
-export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames } from './env/env.js';
+export { make, envs, loadEnv, checkEnv, EnvCheckError, isToolCall, envSchema, envDataset, envPersonView, envOptionNames, isWordlessTurn } from './env/env.js';
 export { TurnLimit, withTurnLimit, declareTurnLimit, turnLimitOf, sessionTurnLimit } from './env/turn-limit.js';
 export { playEpisode, episodeSteps, runEpisode, type EpisodeTurn, type EpisodeHooks, type PlayedEpisode } from './env/episode.js';
 export type { Env, EnvOptions, EnvFactory, EnvTypes, Info, ResetOptions, ResetResult, StepResult, CheckEnvOptions, ToolSpec, ToolCall, EnvSchemaName, RecordedEpisode, DatasetExport, DatasetWritten } from './env/env.js';
@@ -48,7 +48,7 @@ export type { GoalCard, ViewSection, EndedEpisode, PersonView } from './env/pers
 
 // File formats.
 export {
-  parseBabiDialogs, formatBabiDialogs, readBabiDialogs,
+  parseBabiDialogs, formatBabiDialogs, readBabiDialogs, SILENCE,
   parseBabiCandidates, formatBabiCandidates, readBabiCandidates,
   parseBabiKb, formatBabiKb, readBabiKb,
   type BabiDialog, type BabiDialogFile, type BabiCandidates, type KbFact, type BabiKbFile,
@@ -71,7 +71,7 @@ export { kbValueIssue, kbFactIssue, quoteKbValue, type KbValueRules } from './fo
 
 // Models: one registry for the CLI, the server and the benchmark.
 export {
-  models, registerModel, createModel, trainModel, loadModel, saveModel, resolveModel, creatableModels, trainableModels,
+  models, registerModel, createModel, trainModel, loadModel, saveModel, resolveModel, creatableModels, trainableModels, loadModels,
   type ModelEntry, type TrainOptions, type TrainResult,
 } from './rankers/registry.js';
 export { isResponder, responderAsRanker, argmax, type Ranker, type Responder, type ResponseModel, type ModelContext, type SavableRanker } from './rankers/ranker.js';

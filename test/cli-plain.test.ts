@@ -7,13 +7,21 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.js';
 import { PLAIN_SCORE_FLAGS, plainScoreFlags } from '../src/cli/commands/dstc6-score.js';
-import { cli } from './cli.js';
+import { cli, type CliRun } from './cli.js';
+import { repoRoot } from './shared-data.js';
+
+/** `dialogym <args>` through the package's bin, the CommonJS entry (src/cli/main.cts), which scores a plain `dstc6 score` itself. */
+function bin(...args: string[]): CliRun {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'src', 'cli', 'main.cjs'), ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
 
 async function scoreCommand(args: readonly string[]): Promise<{ program: Command; score: Command }> {
   const program = await buildProgram(['dstc6', 'score', ...args]);
@@ -108,6 +116,7 @@ test('plain and commander paths print the same, on good and bad input', () => {
     const plain = cli('dstc6', 'score', ...args);
     const commander = cli('dstc6', 'score', ...args, '--');
     assert.deepEqual(plain, commander, args.join(' '));
+    assert.deepEqual(bin('dstc6', 'score', ...args), commander, `bin: ${args.join(' ')}`);
     outputs.add(JSON.stringify(plain));
   }
   assert.equal(outputs.size, cases.length, 'every case prints something of its own');
@@ -128,4 +137,5 @@ test('the plain path writes an output larger than a pipe buffer whole (blocking 
   const j = JSON.parse(plain.stdout) as { files: unknown[]; total: { p1: number; dialogs: number } };
   assert.deepEqual([j.files.length, j.total.p1, j.total.dialogs], [300, 0.5, 300]);
   assert.equal(plain.stdout, cli('dstc6', 'score', ...args, '--').stdout);
+  assert.deepEqual(bin('dstc6', 'score', ...args), plain);
 });

@@ -8,9 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { cliPath, repoRoot } from './shared-data.js';
@@ -38,19 +38,30 @@ export async function resolve(specifier, context, next) {
 const register = join(tmp, 'register.mjs');
 writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
 
-const requireLog = join(tmp, 'required.txt');
-const requireHook = join(tmp, 'require-hook.cjs');
-writeFileSync(
-  requireHook,
-  `const Module = require('node:module');
+/**
+ * A `--require` preload that logs a line to its log file at each call of each of `methods` of
+ * `owner` (an expression in the preload), `what` (an expression of the call's `args`), then makes the call.
+ */
+function loggingPreload(name: string, owner: string, methods: readonly string[], what: string): { hook: string; log: string } {
+  const log = join(tmp, `${name}.txt`);
+  const hook = join(tmp, `${name}.cjs`);
+  writeFileSync(
+    hook,
+    `const owner = ${owner};
 const { appendFileSync } = require('node:fs');
-const load = Module._load;
-Module._load = function (request, parent, isMain) {
-  appendFileSync(${JSON.stringify(requireLog)}, Module._resolveFilename(request, parent, isMain) + '\\n');
-  return load.apply(this, arguments);
-};
+for (const method of ${JSON.stringify(methods)}) {
+  const original = owner[method];
+  owner[method] = function (...args) {
+    appendFileSync(${JSON.stringify(log)}, ${what} + '\\n');
+    return original.apply(this, args);
+  };
+}
 `,
-);
+  );
+  return { hook, log };
+}
+const { hook: requireHook, log: requireLog } = loggingPreload('required', "require('node:module')", ['_load'], 'owner._resolveFilename(args[0], args[1], args[2])');
+const { hook: openHook, log: openLog } = loggingPreload('opened', "require('node:fs')", ['openSync', 'readFileSync'], 'String(args[0])');
 
 /** Runs the CLI and returns the URLs of every module it imported (ESM resolution, including packages' entry points). */
 function loaded(...args: string[]): { code: number; stdout: string; modules: string[] } {
@@ -157,7 +168,7 @@ function requiredByBin(args: readonly string[]): { code: number; stdout: string;
   };
   // the hooks' own modules are not the CLI's
   const esm = lines(log).filter((u) => !u.startsWith('node:') && u !== pathToFileURL(binPath).href);
-  const required = lines(requireLog).filter((f) => f.startsWith(repoRoot) && f !== binPath).map((f) => f.slice(repoRoot.length + 1));
+  const required = [...new Set(lines(requireLog).filter((f) => f.startsWith(repoRoot) && f !== binPath).map((f) => f.slice(repoRoot.length + 1)))];
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, required, esm };
 }
 
@@ -175,10 +186,22 @@ test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJ
     assert.deepEqual(r.esm, [], args.join(' '));
     assert.deepEqual(r.required, ['dist/src/cli/plain-io.cjs'], args.join(' '));
   }
+  // A plain dstc6 score: its three files are loaded by the entry's own loader (with V8's code
+  // cache), not by Node's require; they and the cache are the only files of the package it reads.
   const score = requiredByBin(['dstc6', 'score', '--result', tiny, '--truth', tiny]);
   assert.match(score.stdout, /^Precision @1: 1\.0\n/);
   assert.deepEqual(score.esm, []);
-  assert.deepEqual(score.required, ['dist/src/cli/commands/dstc6-score-plain.cjs', 'dist/src/testbeds/dstc6/score-scan.cjs', 'dist/src/cli/plain-io.cjs']);
+  assert.deepEqual(score.required, []);
+  rmSync(openLog, { force: true });
+  const opened = spawnSync(process.execPath, ['--require', openHook, binPath, 'dstc6', 'score', '--result', tiny, '--truth', tiny], { encoding: 'utf8' });
+  assert.match(opened.stdout, /^Precision @1: 1\.0\n/);
+  // (the entry itself is read by Node's loader)
+  const files = readFileSync(openLog, 'utf8').trim().split('\n').filter((f) => f.startsWith(repoRoot) && f !== binPath).map((f) => f.slice(repoRoot.length + 1));
+  const cache = `dist/src/cli/fast-path.v8-${process.versions.v8}.cache`;
+  assert.deepEqual(
+    files.filter((f) => !f.startsWith(`${cache}.`)), // the cache's temporary file, where a run writes it
+    ['dist/src/cli/commands/dstc6-score-plain.cjs', 'dist/src/cli/plain-io.cjs', 'dist/src/testbeds/dstc6/score-scan.cjs', cache],
+  );
   // Anything else goes to the ES module CLI: a verb run, an unusual help line, a score of a file that is not exactly a result file.
   const notExact = join(tmp, 'not-exact.json');
   writeFileSync(notExact, JSON.stringify([{ dialog_id: 'd1', lst_candidate_id: [{ candidate_id: 'a', rank: '1' }] }]));
@@ -187,7 +210,97 @@ test('the CommonJS entry answers help and a plain dstc6 score from a few CommonJ
   }
 });
 
-test("a plain dstc6 score sets V8's flags without loading node:v8, and Node's deprecation of process.binding prints nothing", () => {
+test('the CommonJS entry, its help and the files of its plain dstc6 score are ASCII (one byte a character in V8)', () => {
+  const files = ['src/cli/main.cjs', 'src/cli/help.cjs', 'src/cli/commands/dstc6-score-plain.cjs', 'src/cli/plain-io.cjs', 'src/testbeds/dstc6/score-scan.cjs'];
+  for (const f of files) {
+    const text = readFileSync(join(repoRoot, 'dist', f), 'utf8');
+    const line = text.split('\n').findIndex((l) => /[^\x00-\x7f]/.test(l));
+    assert.equal(line, -1, `dist/${f}:${line + 1}: a character outside ASCII (write it in ASCII in the .cts source)`);
+  }
+});
+
+/** The bin and the files of its plain `dstc6 score`, copied to a folder of their own (a test may change them there). */
+function fastPathCopy(name: string): { main: string; cli: string; cache: string } {
+  const root = join(tmp, name);
+  for (const f of ['src/cli/main.cjs', 'src/cli/commands/dstc6-score-plain.cjs', 'src/cli/plain-io.cjs', 'src/testbeds/dstc6/score-scan.cjs']) {
+    mkdirSync(dirname(join(root, f)), { recursive: true });
+    copyFileSync(join(repoRoot, 'dist', f), join(root, f));
+  }
+  const cli = join(root, 'src', 'cli');
+  return { main: join(cli, 'main.cjs'), cli, cache: join(cli, `fast-path.v8-${process.versions.v8}.cache`) };
+}
+
+test("a plain dstc6 score's code cache: written after a run without one, used as it is, rewritten when stale or damaged", () => {
+  const { main, cli, cache } = fastPathCopy('cached');
+  const args = ['dstc6', 'score', '--result', tiny, '--truth', tiny];
+  const esm = spawnSync(process.execPath, [cliPath, ...args, '--'], { encoding: 'utf8' });
+  assert.equal(esm.status, 0, esm.stderr);
+  const expected = { code: 0, stdout: esm.stdout, stderr: '' };
+  const run = (): unknown => {
+    const r = spawnSync(process.execPath, [main, ...args], { encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const written = (): { ino: number; mtime: number; bytes: Buffer } => {
+    const st = statSync(cache);
+    const bytes = readFileSync(cache);
+    assert.equal(bytes.toString('latin1', 0, 31), 'dialogym fast-path code cache 1', 'the cache starts with its magic');
+    return { ino: st.ino, mtime: st.mtimeMs, bytes };
+  };
+  /** The cache was (re)written by the last run, and the next run uses it as it is (V8 took it). */
+  const rewritten = (before: { ino: number; mtime: number } | undefined, what: string, output = expected): Buffer => {
+    const now = written();
+    if (before !== undefined) assert.notDeepEqual([now.ino, now.mtime], [before.ino, before.mtime], `${what}: the cache was written again`);
+    assert.deepEqual(run(), output, `${what}, then with the new cache`);
+    const next = written();
+    assert.deepEqual([next.ino, next.mtime], [now.ino, now.mtime], `${what}: the next run took the cache as it is`);
+    return now.bytes;
+  };
+  assert.equal(existsSync(cache), false);
+  assert.deepEqual(run(), expected, 'without a cache');
+  const first = rewritten(undefined, 'without a cache');
+  assert.ok(first.length > readFileSync(join(cli, '..', 'testbeds', 'dstc6', 'score-scan.cjs')).length, `${first.length} bytes: the sources and their code`);
+  for (const [what, bytes] of [
+    ['a damaged cache', Buffer.from('dialogym fast-path code cache 1\n\u0001')],
+    ['a truncated cache', first.subarray(0, first.length - 100)],
+    // V8 checks code it is given only by its checksum (--verify-snapshot-checksum, set by the entry): a damaged one crashed Node
+    ['a cache whose code is damaged', Buffer.from(first).map((b, i) => (i > first.length - 200 ? b ^ 0x55 : b))],
+  ] as const) {
+    const before = written();
+    writeFileSync(cache, bytes);
+    assert.deepEqual(run(), expected, `with ${what}`);
+    rewritten(before, what);
+  }
+  // a file changed after the cache was made: its new text runs, and goes in the new cache
+  const before = written();
+  appendFileSync(join(cli, 'plain-io.cjs'), "\n// a changed file\nconst written = exports.writeStdoutSync;\nexports.writeStdoutSync = (text) => written(`changed\\n${text}`);\n");
+  const changed = { ...expected, stdout: `changed\n${expected.stdout}` };
+  assert.deepEqual(run(), changed, 'with a cache of another version of a file');
+  assert.ok(rewritten(before, 'a changed file', changed).includes('// a changed file'), 'the new cache holds the new source');
+  assert.deepEqual(readdirSync(cli).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+});
+
+test("a plain dstc6 score where its folder is read-only: the same output, no cache and no error", () => {
+  const { main, cli, cache } = fastPathCopy('read-only');
+  // root writes anywhere: run as nobody there, with every folder on the way readable
+  const asRoot = process.getuid?.() === 0;
+  for (const d of [tmp, join(cli, '..', '..'), join(cli, '..'), join(cli, '..', 'testbeds'), join(cli, '..', 'testbeds', 'dstc6'), join(cli, 'commands'), cli]) chmodSync(d, 0o755);
+  chmodSync(tiny, 0o644);
+  chmodSync(cli, 0o555);
+  try {
+    const r = spawnSync(process.execPath, [main, 'dstc6', 'score', '--result', tiny, '--truth', tiny], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    assert.deepEqual({ code: r.status, stderr: r.stderr }, { code: 0, stderr: '' });
+    assert.match(r.stdout, /^Precision @1: 1\.0\n/);
+    assert.equal(existsSync(cache), false);
+    assert.deepEqual(readdirSync(cli).sort(), ['commands', 'main.cjs', 'plain-io.cjs']);
+  } finally {
+    chmodSync(cli, 0o755);
+    chmodSync(tmp, 0o700);
+  }
+});
+
+test("a plain dstc6 score sets V8's flags without loading node:v8 where Node has the binding, and Node's deprecation of process.binding prints nothing", () => {
+  // Node 20's process.binding('v8') has setFlagsFromString; later lines refuse the name (No such module: v8), and node:v8 sets them
+  const binding = spawnSync(process.execPath, ['-e', "process.noDeprecation = true; try { process.stdout.write(typeof process.binding('v8').setFlagsFromString) } catch { process.stdout.write('refused') }"], { encoding: 'utf8' }).stdout;
   const probe = join(tmp, 'probe.cjs');
   // at exit, on stderr: whether node:v8 was loaded (stderr is then exactly that: a warning would break the JSON)
   writeFileSync(probe, `process.on('exit', () => process.stderr.write(JSON.stringify({ v8: process.moduleLoadList.includes('NativeModule v8') })));\n`);
@@ -195,7 +308,7 @@ test("a plain dstc6 score sets V8's flags without loading node:v8, and Node's de
     const r = spawnSync(process.execPath, [...flags, '--require', probe, binPath, 'dstc6', 'score', '--result', tiny, '--truth', tiny], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^Precision @1: 1\.0\n/);
-    assert.deepEqual(JSON.parse(r.stderr), { v8: false }, `${flags.join(' ')}: ${r.stderr}`);
+    assert.deepEqual(JSON.parse(r.stderr), { v8: binding !== 'function' }, `${flags.join(' ')} (binding: ${binding}): ${r.stderr}`);
   }
 });
 

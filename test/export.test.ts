@@ -153,6 +153,24 @@ test('airdialogue-v2: played dialogs → data + kb JSON lines; the official scor
   assert.ok(existsSync(model));
 });
 
+test('airdialogue-v2: a final action naming a flight not in the table (a person\'s typo, judged a failure) is left out with the reason: the files export scores, the scorer refusing no line', async () => {
+  const dir = tmp();
+  const rules = createAgent('rules');
+  // Every other episode, a human-like agent books a flight number the table does not have.
+  const agent = { act: async (req: Parameters<typeof rules.act>[0]) => (req.episode % 2 === 1 ? { tool: 'book', arguments: { name: 'Someone Else', flight: 99999 } } : rules.act(req)) };
+  const { records: recs } = await evaluate('airdialogue-v2', agent, { episodes: 6, seed: 5 });
+  assert.deepEqual(recs.map((x) => x.success === false && x.episode % 2 === 1), [false, true, false, true, false, true], 'the environment judged the typos as failures');
+  const played = join(dir, 'air.jsonl');
+  writeFileSync(played, recs.map((x) => JSON.stringify(x) + '\n').join(''));
+  const r = cli('export', played, '--out', join(dir, 'air'), '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { dialogs: number; files: string[]; skipped: string[] };
+  assert.deepEqual(out.skipped, [2, 4, 6].map((line) => `${played}:${line}: the final action names flight 99999, which is not in the flight table (AirDialogue's data files name flights of their KB line only)`));
+  assert.equal(out.dialogs, 3);
+  const score = cli('airdialogue', 'score', '--data', out.files[0]!, '--kb', out.files[1]!, '--json');
+  assert.equal(score.code, 0, score.stderr);
+});
+
 test('bad transcripts: one line naming file:line — several environments (the advice works), no exporter, bad JSON, a missing field, an unknown environment', () => {
   const dir = tmp();
   const restaurant = play(dir, 'restaurant-task1-v2', 2, 1);

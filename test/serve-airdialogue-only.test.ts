@@ -12,11 +12,15 @@ import { join } from 'node:path';
 import { defaultWebDir, serveChats, type ChatServer } from '../src/serve/server.js';
 import { restaurantServer } from './chat-server.js';
 import { setupBot } from '../src/testbeds/restaurant/chat/setup.js';
+import { restaurantModelsReady } from '../src/testbeds/restaurant/model-list.js';
 import { airChatBackend } from '../src/testbeds/airdialogue/chat/backend.js';
 import { tinyAirModelFile, tinyAirModels } from './airdialogue-chat-fixture.js';
 import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { cli, oneLineError } from './cli.js';
 import { cliPath } from './shared-data.js';
+
+// `setupBot` below runs the registry's `rules`.
+await restaurantModelsReady();
 
 const models = tinyAirModels();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-air-only-'));

@@ -163,3 +163,68 @@ test('as the agent in the browser: the KB results as tables, the api_call throug
     await server.close();
   }
 });
+
+test('as the agent of infobot-medium-v1 on a 360 px phone: the movie table (428 rows) scrolls in its own frame, its header kept; the dialog and the forms are a screen or two away, not 10,000 px', { skip: noChromium }, async () => {
+  const server = bareServer({});
+  registerEnvRoutes(server.app, { envId: 'infobot-medium-v1', role: 'agent', firstSeed: 1, webDir: defaultWebDir(), idleMs: 60_000 });
+  const url = await server.listen(0, '127.0.0.1');
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${url}/env`);
+    await settled(page);
+    const m = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollHeight: number; scrollWidth: number; clientWidth: number }; querySelector(s: string): { scrollHeight: number; clientHeight: number; getBoundingClientRect(): { top: number } } | null } }).document;
+      const wrap = d.querySelector('#view .table-wrap');
+      return { page: d.documentElement.scrollHeight, wide: d.documentElement.scrollWidth - d.documentElement.clientWidth, rows: wrap?.scrollHeight ?? 0, frame: wrap?.clientHeight ?? 0 };
+    });
+    assert.ok(m.rows > 5000, `the whole table is there (${m.rows} px of rows)`);
+    assert.ok(m.frame <= 740 * 0.5, `its frame at most half the screen (${m.frame} px)`);
+    assert.ok(m.page < 3 * 740, `the page is under three screens (${m.page} px)`);
+    assert.ok(m.wide <= 0, 'nothing wider than the screen');
+    // Scrolled to its last rows, the header row is still in view at the frame's top.
+    const header = await page.locator('#view .table-wrap').evaluate((w) => {
+      const el = w as unknown as { scrollTop: number; scrollHeight: number; getBoundingClientRect(): { top: number }; querySelector(s: string): { getBoundingClientRect(): { top: number } } | null };
+      el.scrollTop = el.scrollHeight;
+      return Math.abs((el.querySelector('thead th')?.getBoundingClientRect().top ?? -999) - el.getBoundingClientRect().top);
+    });
+    assert.ok(header < 4, `the header row stays at the top of the frame (${header} px off)`);
+    await page.screenshot({ path: join(SHOTS, 'env-infobot-agent-360.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('a reload resumes the tab\'s dialog (its turns, the person\'s turn); "New dialog" starts another; a dialog the server no longer has starts afresh', { skip: noChromium }, async () => {
+  const { server, url } = await serve('user');
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await page.goto(`${url}/env`);
+    await settled(page);
+    await page.fill('#text', 'hello there');
+    await page.click('#send');
+    await settled(page);
+    const before = await dialogOf(page, 'user');
+    assert.ok(before.length >= 2, 'the greeting and the answer');
+    await page.reload();
+    await settled(page);
+    assert.deepEqual(await dialogOf(page, 'user'), before, 'the same dialog after the reload');
+    assert.equal(await page.isDisabled('#text'), false, "the person's turn");
+    await pageNewDialog(page);
+    assert.deepEqual(await dialogOf(page, 'user'), [], 'a new dialog');
+    // The server forgets the dialog (a restart, an expiry): the reload starts a new one.
+    await page.fill('#text', 'hello again');
+    await page.click('#send');
+    await settled(page);
+    await page.evaluate(() => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('dialogym-env-session', 'gone-0000'));
+    await page.reload();
+    await settled(page);
+    assert.deepEqual(await dialogOf(page, 'user'), [], 'unknown to the server: a new dialog');
+    assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -440,6 +440,9 @@ test('serve --env: a bad flag combination is one line whose advice works', () =>
   oneLineError(cli('serve', '--env', 'restaurant-task5-v2', '--agent', 'rl-soft'), /^error: --agent: rl-soft: not an agent of restaurant-task5-v2 \(its agents: rules, .*\)$/, 2);
   oneLineError(cli('serve', '--env', 'restaurant-task5-v2', '--agent', 'nobody'), /^error: --agent: nobody: unknown agent/, 2);
   oneLineError(cli('serve', '--env', 'restaurant-task5-v2', '--agent', 'rules', '--env-option', 'maxTurns=0'), /^error: restaurant-task5-v2: options\.maxTurns: /, 2);
+  // An LLM user where the environment has none: refused at start (as evaluate does), not a page whose every dialog ends at once. No request is sent (the URL is never reached).
+  oneLineError(cli('serve', '--env', 'infobot-medium-v1', '--as', 'agent', '--user-llm', 'm', '--llm-url', 'http://127.0.0.1:9/v1'), /^error: infobot-medium-v1: no LLM user for this environment \(the LLM user plays the restaurant, DSTC6 and AirDialogue envs\)$/, 2);
+  oneLineError(cli('serve', '--env', 'restaurant-task5-v1', '--as', 'agent', '--user-llm', 'm', '--llm-url', 'http://127.0.0.1:9/v1'), /^error: restaurant-task5-v1: the environment tells no user goal \(info\.goal\): the LLM user plays the -v2 restaurant, DSTC6 and AirDialogue envs$/, 2);
 });
 
 test('serve --env end to end: the CLI serves the page and the API, and stops on SIGTERM', async () => {

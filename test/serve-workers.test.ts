@@ -16,6 +16,7 @@ import { restaurantChat } from '../src/testbeds/restaurant/chat/backend.js';
 import type { ChatBackend } from '../src/testbeds/testbed.js';
 import { restaurantServer } from './chat-server.js';
 import { startWorkerPool } from '../src/serve/worker-pool.js';
+import { restaurantModelsReady } from '../src/testbeds/restaurant/model-list.js';
 
 const skip = skipUnless(babiDir) || skipUnlessSqlite();
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-workers-'));
@@ -30,6 +31,7 @@ const opts: ServerOptions = { maxSessions: 4, maxTextLength: 200, logError: () =
 
 before(async () => {
   if (skip) return;
+  await restaurantModelsReady(); // `restaurantChat.open` below runs the registry's `rules`
   importKbFile(join(babiDir, 'dialog-babi-kb-all.txt'), kbFile);
   store = SqliteKbStore.open(kbFile);
   local = restaurantServer(chatModelOf(createRulesBot()), { store, dialect: store.dialect }, opts);

@@ -22,6 +22,7 @@ import { restaurantAgentParticipant } from '../src/testbeds/restaurant/testing/p
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { llmSystemMessage } from '../src/llm/prompts.js';
 import { createRng } from '../src/core/rng.js';
+import type { AgentTransport } from '../src/agents/agent.js';
 import { withLlmServer } from './llm-server.js';
 import { call, playAgentSession, playAll, playSession, type Answer, type PageState } from './study-serve-client.js';
 import { repoRoot, skipUnlessSqlite } from './shared-data.js';
@@ -278,6 +279,11 @@ test('security: 1 MB text is refused (413), longer than --max-text is cut, HTML 
     assert.equal(turns[0]?.text, text.slice(0, 300), 'the HTML comes back as the text typed, cut at maxText');
     assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.deepEqual((s.store.turns(id)[0]?.content as { text: string }).text, text.slice(0, 300), 'stored as typed, cut');
+    // Pasted lines after a run of blank ones longer than maxText: normalised first, then cut — one line, never "empty".
+    const code2 = made.participants[1]?.code as string;
+    const id2 = (await call(s.base, 'POST', '/api/sessions', { code: code2, body: {} })).body['id'] as number;
+    const pasted = await call(s.base, 'POST', `/api/sessions/${id2}/messages`, { code: code2, body: { text: ' \n'.repeat(400) + 'an action movie\r\n\tfrom 1999 👍\u200B' } });
+    assert.deepEqual([pasted.status, (pasted.body['state'] as PageState | undefined)?.turns[0]?.text], [200, 'an action movie from 1999 👍'], pasted.text);
     // Bodies that are not a message: one line each.
     for (const body of [{}, { text: 5 }, { text: 'a', extra: 1 }, [], { tool: 'inform' }]) {
       const bad = await call(s.base, 'POST', `/api/sessions/${id}/messages`, { code, body });
@@ -298,6 +304,61 @@ test('security: 1 MB text is refused (413), longer than --max-text is cut, HTML 
   } finally {
     await s.stop();
   }
+});
+
+test('an agent that cannot play at all (its endpoint never answered): the session is set aside, the participant reads one neutral line, the log has the reason once, without a stack trace', { skip: noSqlite }, async () => {
+  const made = smallStudy('unplayable', ['rl-soft'], { participants: 1, sessionsPerParticipant: 1 });
+  const down = async (): Promise<AgentTransport> => ({ name: 'down', connect: () => ({ send: async () => Promise.reject(new Error('http://127.0.0.1:9/v1 (model m): the endpoint has not answered once')), close: async () => {} }) });
+  const s = await serve(made.dir, { open: down });
+  try {
+    const code = made.participants[0]?.code as string;
+    const id = (await call(s.base, 'POST', '/api/sessions', { code, body: {} })).body['id'] as number;
+    const r = await call(s.base, 'POST', `/api/sessions/${id}/messages`, { code, body: { text: 'an action movie' } });
+    assert.equal(r.status, 502, r.text);
+    assert.doesNotMatch(r.text, /endpoint|127\.0\.0\.1|rl-soft/);
+    assert.equal(s.log.length, 1, s.log.join('\n---\n'));
+    assert.match(s.log[0] ?? '', /^study serve: session 1 \(agent rl-soft\) ended unplayed: /);
+    assert.doesNotMatch(s.log.join('\n'), /\n\s+at /, 'no stack trace for an agent that failed');
+  } finally {
+    await s.stop();
+  }
+});
+
+test('an agent that cannot be opened (an LLM key variable not set) stops the server at its start, in one line: it would have blocked every participant, each new session taking its slot', { skip: noSqlite }, async () => {
+  const made = smallStudy('keyless', ['rl-soft', { label: 'keyless', llm: 'm', llmUrl: 'http://127.0.0.1:9/v1', llmKeyEnv: 'DIALOGYM_TEST_NO_SUCH_KEY' }]);
+  const store = StudyStore.open(made.dir);
+  const server = createStudyServer(store, { logError: () => {}, llmSystem: (req) => llmSystemMessage(req) });
+  try {
+    await assert.rejects(server.listen(0, '127.0.0.1'), /^ConfigError: agent keyless: llmKeyEnv: the environment variable DIALOGYM_TEST_NO_SUCH_KEY is not set$/);
+  } finally {
+    await server.close();
+    store.close();
+  }
+});
+
+test('an LLM agent whose requests fail, session after session, fails each of those sessions (counted) all afternoon: no failure budget stops it for good and blocks the participants', { skip: noSqlite }, async () => {
+  // The endpoint answers the first request, then refuses every other with a 400 (a failure for good, not retried).
+  await withLlmServer({ faults: (n) => (n > 1 ? { status: 400 } : undefined) }, async (llm) => {
+    const made = createStudy(join(tmp, 'flaky'), studyConfig({ env: 'restaurant-task5-v2', agents: [{ label: 'llm', llm: 'm', llmUrl: llm.url }], participants: 1, sessionsPerParticipant: 14, seed: 2 }));
+    const s = await serve(made.dir, { llmSystem: (req) => llmSystemMessage(req) });
+    try {
+      const code = made.participants[0]?.code as string;
+      for (let i = 0; i < 14; i++) {
+        const id = (await call(s.base, 'POST', '/api/sessions', { code, body: {} })).body['id'] as number;
+        let r: Answer;
+        let said = 0;
+        do r = await call(s.base, 'POST', `/api/sessions/${id}/messages`, { code, body: { text: said++ === 0 ? 'hello' : 'i want italian food' } });
+        while (r.status === 200 && r.body['status'] === 'open' && said < 5);
+        assert.deepEqual([r.status, r.body['status']], [200, 'finished'], `session ${i + 1}: ${r.text}`);
+      }
+      const rows = s.store.sessions('finished');
+      assert.equal(rows.length, 14);
+      assert.deepEqual([...new Set(rows.map((x) => x.outcome?.failure))], ['llm error'], 'every session a counted failure of the agent');
+      assert.deepEqual(s.log, []);
+    } finally {
+      await s.stop();
+    }
+  });
 });
 
 test('security: a participant cannot learn the agent — no label, transport name or transport error on the page, in the API or its headers; an agent that fails is one neutral line', { skip: noSqlite }, async () => {

@@ -51,6 +51,7 @@ test('study configuration: defaults, agents of every kind, and one-line errors n
     [{ env: 'infobot-medium-v1', agents: ['a'], role: 'agent' }, /^s\.json: agents: cannot be given when people play the agent/],
     [{ env: 'infobot-medium-v1', agents: ['a'], questions: [{ id: 'q', text: 'How?', min: 5, max: 5 }] }, /^s\.json: questions\[0\]: min must be below max, got 5 and 5$/],
     [{ env: 'infobot-medium-v1', agents: ['a'], colour: 'red' }, /^s\.json: unknown field "colour"$/],
+    [{ env: 'infobot-medium-v1', agents: ['a'], title: '   ' }, /^s\.json: "title" must not be empty or blank, got "   "$/],
   ];
   for (const [value, want] of bad) assert.throws(() => studyConfig(value, 's.json'), (e: Error) => want.test(e.message) && !e.message.includes('\n'), JSON.stringify(value));
   const file = join(tmp, 'broken.json');
@@ -190,6 +191,8 @@ test('infobot-medium-v1, 8 scripted participants × 25 sessions, the paper\'s fo
     const tex = readFileSync(join(out, 'report.tex'), 'utf8');
     assert.deepEqual(checkLatex(tex).problems, []);
     assert.equal(checkLatex(tex).tabulars.length, 2);
+    assert.match(tex, /\$-\d/, 'a negative difference among the pairs, in math mode');
+    assert.doesNotMatch(tex, /(^|& )-\d/m, 'a minus sign, never a text hyphen, before a number');
     const svg = readFileSync(join(out, 'turns.svg'), 'utf8');
     assert.equal((svg.match(/<g class="panel"/g) ?? []).length, 4);
     const bars = [...svg.matchAll(/data-count="(\d+)"/g)].reduce((s, m) => s + Number(m[1]), 0);
@@ -276,6 +279,14 @@ test('dialogym study create / simulate / report, and their one-line errors', { s
   oneLineError(cli('study', 'create', join(tmp, 'x7'), '--config', join(dir, 'study.json'), '--seed', '3'), /^error: --config: give the study in the file alone \(drop --seed\)$/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x2'), '--env', 'no-such-env-v1', '--agents', 'rl-soft'), /^error: .*no-such-env-v1/, 2);
   oneLineError(cli('study', 'create', join(tmp, 'x3'), '--env', 'infobot-medium-v1'), /^error: give --agents <a,b,…>/, 2);
+  // An agent that cannot be opened stops `study serve` at its start, in its own words (not "cannot listen on …").
+  const keyless = join(tmp, 'keyless.json');
+  writeFileSync(keyless, JSON.stringify({ env: 'infobot-medium-v1', agents: ['rl-soft', { label: 'keyless', llm: 'm', llmUrl: 'http://127.0.0.1:9/v1', llmKeyEnv: 'DIALOGYM_TEST_NO_SUCH_KEY' }], participants: 1, sessionsPerParticipant: 1 }));
+  assert.equal(cli('study', 'create', join(tmp, 'x10'), '--config', keyless).code, 0);
+  oneLineError(cli('study', 'serve', join(tmp, 'x10'), '--port', '0'), /^error: agent keyless: llmKeyEnv: the environment variable DIALOGYM_TEST_NO_SUCH_KEY is not set$/, 2);
+  // A fault of the flags names the flag (not "the flags: agents[1]…"), with advice that works with flags.
+  oneLineError(cli('study', 'create', join(tmp, 'x8'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft,rule-soft,rl-soft'), /^error: --agents: rl-soft is given twice \(to compare an agent with itself, give the study with --config and a "label" for each\)$/, 2);
+  oneLineError(cli('study', 'create', join(tmp, 'x9'), '--env', 'infobot-medium-v1', '--agents', 'rl-soft', '--title', ''), /^error: --title: must not be empty or blank, got ""$/, 2);
   const cfg = join(tmp, 'bad-study.json');
   writeFileSync(cfg, JSON.stringify({ env: 'infobot-medium-v1', agents: ['rl-soft'], participants: 'many' }));
   oneLineError(cli('study', 'create', join(tmp, 'x4'), '--config', cfg), new RegExp(`^error: ${cfg}: "participants" must be an integer, got "many"$`));

@@ -5,9 +5,10 @@
  * phone…; the environment tells that act in the step's `info.userAct` where it has one) and the
  * environment alone judges the episode from its end state; the voice only replaces the words the
  * agent reads. The runner asks the voice for each new user turn of an observation (not for the
- * datasets' `<SILENCE>`) and shows the agent the observation with every user turn so replaced
- * (`utterance` and the `user` turns of `history`); of an environment whose observation shows only
- * the user's latest `utterance` (KB-InfoBot), each observation's utterance is a user turn.
+ * user turns that carry no words: the environment's `isWordlessTurn`) and shows the agent the
+ * observation with every user turn so replaced (`utterance` and the `user` turns of `history`); of
+ * an environment whose observation shows only the user's latest `utterance` (KB-InfoBot), each
+ * observation's utterance is a user turn.
  */
 import type { Turn } from '../core/dialog.js';
 import type { TokenUsage } from '../llm/client/usage.js';
@@ -69,9 +70,6 @@ export interface UserVoice {
   readonly name: string;
   connect(lane: number): UserVoiceSession;
 }
-
-/** The datasets' "the user says nothing" turn, which is never voiced. */
-export const SILENCE = /^<silence>$/i;
 
 /** `obs` with its `user` turns (and its `utterance`, when it is the last of them) in the words of `said`, in order. */
 export function withUserWords(obs: unknown, said: readonly string[]): unknown {

@@ -3,7 +3,7 @@
  * of every verb and sub-verb, laid out as commander's `Help.formatHelp` lays it out (the usage
  * line, the description wrapped to the width, then each list of terms with their descriptions
  * padded and wrapped), from ./help-pages.json, the pages' parts as commander hands them to its
- * layout (a JSON file: `require` reads it with JSON.parse, ~3× cheaper than compiling the same
+ * layout (a JSON file: `require` reads it with JSON.parse, ~3x cheaper than compiling the same
  * object as code). test/cli-startup.test.ts checks, for every page and several widths, that this gives
  * exactly commander's help; after changing a verb's flags or descriptions, rewrite the pages with
  * `npx tsc -p . && node dist/test/help-pages.js --write`.

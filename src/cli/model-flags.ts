@@ -5,6 +5,11 @@
  * `serve`; docs/cli.md has the table.
  */
 import { creatableModels, describeModels, trainableModels } from '../rankers/registry.js';
+import { declareTestbeds } from '../testbeds/index.js';
+
+// Every testbed's models, declared (names and descriptions: the help lists them, the checks know them);
+// their code is loaded by `loadModels` where a verb runs one.
+declareTestbeds();
 
 /**
  * The checks themselves are the library's (testbeds/restaurant/model-context.ts: errors name

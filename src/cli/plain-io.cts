@@ -61,11 +61,25 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-/** Ends the process quietly (exit 0) when the reader of `stream` has gone (EPIPE: `dialogym … | head`). */
+/** Ends the process quietly (exit 0) when the reader of `stream` has gone (EPIPE: `dialogym ... | head`). */
 export function exitOnEpipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
   });
+}
+
+/** Whether some output went through a stream (`writeSyncOut` on a full non-blocking output), which the process must let drain. */
+let streamed = false;
+
+/**
+ * Ends the process now (`process.exit`, code 0 unless `process.exitCode` says otherwise) when all
+ * of its output went out by `writeSyncOut`'s blocking writes; otherwise returns, and the stream
+ * drains as the process ends by itself. For a process whose work is done (the CommonJS entry's
+ * help and plain `dstc6 score`): it skips Node's teardown of the environment and the heap, which
+ * the kernel's own release at exit makes redundant (~0.9 ms of CPU of a ~25 ms `dstc6 score`).
+ */
+export function exitIfWritten(): void {
+  if (!streamed) process.exit();
 }
 
 /**
@@ -85,6 +99,7 @@ export function writeSyncOut(text: string, fd: 1 | 2 = 1): void {
     if (code === 'EPIPE') process.exit(0);
     if (code !== 'EAGAIN') throw e;
     const stream = fd === 1 ? process.stdout : process.stderr;
+    streamed = true;
     exitOnEpipe(stream);
     stream.write(bytes.subarray(done));
   }

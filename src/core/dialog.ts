@@ -53,18 +53,6 @@ export interface Dialog {
 }
 
 /**
- * `'<SILENCE>'`: the user placeholder for a bot turn that follows another bot turn (bAbI
- * convention: a line `n <SILENCE>\t<bot text>`).
- *
- * @example
- * ```ts
- * import { SILENCE } from 'dialogym';
- * const userSaidNothing = (text: string) => text === SILENCE;
- * ```
- */
-export const SILENCE = '<SILENCE>';
-
-/**
  * Indices (into `d.turns`) of the bot turns of a dialog, in order: the turns a response model is
  * asked to predict.
  *

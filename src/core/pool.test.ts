@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PinnedThreads, Pool } from './pool.js';
+import { PinnedThreads, Pool, WorkerStartError } from './pool.js';
 import { ConfigError, DialogymError, FormatError, ModelFileError } from './errors.js';
 import type { FixtureTask } from './testing/pool-fixture.js';
+import { placeOf } from './testing/place.js';
 
 const FIXTURE = new URL('./testing/pool-fixture.js', import.meta.url);
 class CustomError extends Error {}
@@ -82,11 +83,41 @@ test('pinned threads: a task runs on the thread it names, errors rebuilt, a dead
     await p.destroy();
   }
   const dead = new PinnedThreads<FixtureTask, unknown>({ file: new URL('./testing/no-such-module.js', import.meta.url), threads: 1, label: 'test worker' });
-  await assert.rejects(dead.run(0, { kind: 'echo', value: 1 }), (e: unknown) => e instanceof DialogymError && /test worker failed/.test(e.message));
+  await assert.rejects(dead.run(0, { kind: 'echo', value: 1 }), (e: unknown) => e instanceof WorkerStartError && /^test worker: a worker thread did not start: Cannot find module '.*no-such-module\.js'/.test(e.message));
   await dead.destroy();
 });
 
-test('runSync answers a caller that never yields to the event loop; errors rebuilt; a dead module gives undefined', async () => {
+const THROWS = new URL('./testing/pool-throws.js', import.meta.url);
+/** The one line a thread whose module throws at import (testing/pool-throws.ts) answers with. */
+const thrown = (label: string): string => `${label}: a worker thread did not start: pool fixture: cannot build from {"hello":"there"} (${placeOf(THROWS, 'throw new TypeError')})`;
+
+test("a module that throws at import: every task, run or runSync on any thread, fails with one line naming the error and where it was thrown, without waiting for a start timeout", async () => {
+  const p = pool(2, { file: THROWS, tasksPerThread: 100 });
+  try {
+    const results = await Promise.allSettled([1, 2, 3].map((value) => p.run({ kind: 'echo', value })));
+    for (const r of results) assert.ok(r.status === 'rejected' && r.reason instanceof WorkerStartError && r.reason.message === thrown('test worker'), String(r.status === 'rejected' ? r.reason : r.value));
+    // a caller blocked in Atomics.wait hears it too (a 10-minute start timeout: a generous guard)
+    const joins = [1, 2].map((value) => p.runSync({ kind: 'echo', value }, 600_000));
+    for (const join of joins) assert.throws(join, (e: unknown) => e instanceof WorkerStartError && e.message === thrown('test worker') && e.reason === thrown('test worker').slice('test worker: a worker thread did not start: '.length));
+    assert.equal(p.failure, undefined, 'the threads stay up, answering');
+  } finally {
+    await p.destroy();
+  }
+  const pinned = new PinnedThreads<FixtureTask, unknown>({ file: THROWS, threads: 2, label: 'pinned', workerData: { hello: 'there' } });
+  try {
+    for (const k of [0, 1]) await assert.rejects(pinned.run(k, { kind: 'echo', value: 1 }), (e: unknown) => e instanceof WorkerStartError && e.message === thrown('pinned'));
+  } finally {
+    await pinned.destroy();
+  }
+});
+
+test('a workerData that cannot be cloned: the pool is not made, one line saying so', () => {
+  const want = 'test worker: a worker thread did not start: workerData: () => 0 could not be cloned.';
+  assert.throws(() => pool(2, { workerData: { build: () => 0 } }), (e: unknown) => e instanceof WorkerStartError && e.message === want);
+  assert.throws(() => new PinnedThreads({ file: FIXTURE, threads: 2, label: 'test worker', workerData: { build: () => 0 } }), (e: unknown) => e instanceof WorkerStartError && e.message === want);
+});
+
+test('runSync answers a caller that never yields to the event loop; errors rebuilt; a module not found says so; a thread ended under its task says so; a thread that died at import gives undefined', async () => {
   const p = pool(1, { tasksPerThread: 1000 });
   try {
     // Several rounds without returning to the event loop (piscina sees no answer meanwhile).
@@ -98,9 +129,23 @@ test('runSync answers a caller that never yields to the event loop; errors rebui
   }
   const dead = new Pool<FixtureTask, unknown>({ file: new URL('./testing/no-such-module.js', import.meta.url), threads: 1, label: 'test worker' });
   try {
-    assert.equal(dead.runSync({ kind: 'echo', value: 1 }, 200)(), undefined);
+    assert.throws(dead.runSync({ kind: 'echo', value: 1 }, 600_000), (e: unknown) => e instanceof WorkerStartError && /^test worker: a worker thread did not start: Cannot find module '\/.*\/no-such-module\.js'$/.test(e.message));
   } finally {
     await dead.destroy();
+  }
+  // a thread that ends under a synchronous caller's task: the caller hears it (it waited for ever before)
+  const ending = pool(1, { tasksPerThread: 10 });
+  try {
+    assert.throws(ending.runSync({ kind: 'exit', code: 3 }, 600_000), (e: unknown) => e instanceof DialogymError && e.message === 'test worker failed: the thread ended with exit code 3 during the task');
+  } finally {
+    await ending.destroy();
+  }
+  // a thread that dies at import without a word (process.exit): join() gives undefined after the start timeout
+  const silent = new Pool<FixtureTask, unknown>({ file: new URL('./testing/pool-exits.js', import.meta.url), threads: 1, label: 'test worker' });
+  try {
+    assert.equal(silent.runSync({ kind: 'echo', value: 1 }, 200)(), undefined);
+  } finally {
+    await silent.destroy();
   }
 });
 

@@ -8,9 +8,15 @@
  * - `run(task, { onMessage })` gives the task a MessagePort for progress messages, all of them
  *   delivered before the task's promise settles;
  * - `runSync(task)` posts at once and returns a `join()` that blocks in `Atomics.wait` (no event loop
- *   needed) for the answer, for synchronous callers such as a training loop.
+ *   needed) for the answer, for synchronous callers such as a training loop;
+ * - a thread whose module fails to load (it throws at import, or while building from its
+ *   `workerData`) stays up and answers every task with why (`WorkerStartError`, one line: the
+ *   error's first line and the file:line it was thrown at): the thread loads the module itself
+ *   (pool-entry.ts, `loadPoolTask`) and its answer reaches a caller blocked in `Atomics.wait` as
+ *   any other, where an 'error' event of the thread would wait for an event loop that never runs.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
 import type { Piscina } from 'piscina';
@@ -43,6 +49,57 @@ export const SYNC_IDLE = 0;
 export const SYNC_STARTED = 1;
 export const SYNC_DONE = 2;
 export const SYNC_HEADER = 8;
+
+/**
+ * A pool thread that could not start: its module failed to load (`reason`: the error's first line,
+ * and where it was thrown when that is code of ours, `file:line`).
+ */
+export class WorkerStartError extends DialogymError {
+  constructor(
+    /** Names the pool or the work, e.g. 'AirDialogue training'. */
+    readonly label: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${label}: a worker thread did not start: ${reason}`, options);
+  }
+}
+
+/** The name a start failure crosses threads under (`WireError.name`). */
+const START_FAILURE = 'WorkerStartError';
+/** The name a task lost with its thread crosses under (rebuilt as `<label> failed: <message>`, as when the pool sees the thread die). */
+const LOST = 'WorkerLost';
+
+/** A task whose thread ended under it, as it crosses threads (pool-worker.ts tells a synchronous caller so). */
+export const lostTask = (message: string): WireError => ({ name: LOST, message });
+
+/**
+ * Why a worker's module did not load, as it crosses threads (rebuilt as `WorkerStartError`):
+ * the error's first line; for an error that is not one of the project's (those say what and where
+ * themselves), the file:line of the first frame in a file (relative to the working folder when it
+ * is inside it; a module's SyntaxError has none).
+ */
+export function startFailure(e: unknown): WireError {
+  const w = toWireError(e);
+  const place = e instanceof Error && !(e instanceof DialogymError) ? thrownAt(e) : undefined;
+  // a module not found is "imported from" the loader: a detail of the pool, not a place to look
+  const message = w.message.replace(/ imported from \S+\/core\/pool-worker\.js$/, '');
+  return { name: START_FAILURE, message: `${message}${place ? ` (${place})` : ''}` };
+}
+
+/** The loader files of the pool, never the place a start failure names. */
+const LOADERS = /\/core\/pool-(entry|thread|worker)\.js$/;
+
+function thrownAt(e: Error): string | undefined {
+  // frames "    at f (file:///…/x.js:3:9)", "    at file:///…/x.js:3:9", a CommonJS file's "/…/x.js:3:9"
+  for (const [, file, line] of (e.stack ?? '').matchAll(/^\s+at (?:.*?\()?(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):\d+\)?$/gm)) {
+    const path = file!.startsWith('file:') ? fileURLToPath(file!) : file!;
+    if (LOADERS.test(path)) continue;
+    const rel = relative(process.cwd(), path);
+    return `${rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path}:${line}`;
+  }
+  return undefined;
+}
 
 /** An error class rebuilt from its message. */
 export type ErrorClass = new (message: string) => Error;
@@ -83,11 +140,27 @@ const CORE_ERRORS: readonly ErrorClass[] = [ConfigError, ModelFileError, Dialogy
 function rebuilder(label: string, extra: readonly ErrorClass[] = []): (w: WireError) => Error {
   const classes = new Map([...CORE_ERRORS, ...extra].map((c) => [c.name, c]));
   return (w) => {
+    if (w.name === START_FAILURE) return new WorkerStartError(label, w.message);
+    if (w.name === LOST) return lost(label, new Error(w.message));
     if (w.name === 'FormatError' && w.file !== undefined && w.reason !== undefined) return new FormatError(w.file, w.line, w.reason);
     const C = classes.get(w.name === 'FormatError' ? 'DialogymError' : w.name);
     if (C && w.text !== undefined && (C === DialogymError || C.prototype instanceof DialogymError)) return new (C as unknown as typeof DialogymError)(w.text);
     return C ? new C(w.message) : new Error(`${label}: ${w.message}`);
   };
+}
+
+/**
+ * `make()`, the threads made (`new Worker` checks its options and clones the `workerData` there):
+ * what it throws (a `workerData` that cannot be cloned, an ERR_WORKER_* error) as a `WorkerStartError`.
+ */
+function starting<X>(label: string, make: () => X): X {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof DialogymError || !(e instanceof Error)) throw e;
+    const message = e.message.split('\n')[0] ?? '';
+    throw new WorkerStartError(label, e.name === 'DataCloneError' ? `workerData: ${message}` : message, { cause: e });
+  }
 }
 
 /** A thread that died (or a pool that stopped) under a task. */
@@ -146,7 +219,7 @@ export class Pool<T, R, P = never> {
   private readonly rebuild: (w: WireError) => Error;
   private readonly label: string;
   private readonly syncBytes: number;
-  /** The first error piscina reported outside a task (e.g. a worker that failed to load). */
+  /** The first error piscina reported outside a task (e.g. a thread that died before any task). */
   failure: Error | undefined;
 
   constructor(opts: PoolOptions) {
@@ -156,8 +229,10 @@ export class Pool<T, R, P = never> {
     this.rebuild = rebuilder(opts.label, opts.errors);
     // piscina is loaded on first use, so verbs that never start a pool (and `--help`) don't load it.
     const { Piscina: PiscinaClass } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
-    this.piscina = new PiscinaClass({
-      filename: fileURLToPath(opts.file),
+    this.piscina = starting(opts.label, () => new PiscinaClass({
+      // the thread loads the module itself (pool-entry.ts), to answer with why if it fails
+      filename: fileURLToPath(new URL('./pool-entry.js', import.meta.url)),
+      argv: [opts.file.href],
       minThreads: opts.threads,
       maxThreads: opts.threads,
       idleTimeout: Infinity,
@@ -165,7 +240,7 @@ export class Pool<T, R, P = never> {
       workerData: opts.workerData,
       recordTiming: false,
       execArgv: workerFlags(),
-    });
+    }));
     this.piscina.on('error', (e: Error) => {
       this.failure ??= e;
     });
@@ -194,8 +269,11 @@ export class Pool<T, R, P = never> {
 
   /**
    * Posts `task` now (no event loop needed) and returns `join()`, which blocks until the answer
-   * (or throws the task's error). `join()` gives `undefined` when no thread picked the task up
-   * within `startTimeoutMs` (e.g. the worker failed to load).
+   * (or throws the task's error; a `WorkerStartError` when the thread's module failed to load; a
+   * DialogymError `<label> failed: …` when the thread ended under the task).
+   * `join()` gives `undefined` when no thread picked the task up within `startTimeoutMs` (a thread
+   * that died without a word: out of memory, `process.exit` at import; `failure` may tell why once
+   * the event loop has run).
    */
   runSync(task: T, startTimeoutMs: number): () => R | undefined {
     const sync = new SharedArrayBuffer(SYNC_HEADER + this.syncBytes);
@@ -248,7 +326,8 @@ export class PinnedThreads<T, R> {
     if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new ConfigError(`threads must be a positive integer, got ${opts.threads}`);
     this.rebuild = rebuilder(opts.label, opts.errors);
     this.threads = Array.from({ length: opts.threads }, () => {
-      const t: Thread<R> = { worker: new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData, execArgv: inherited() }), pending: new Map() };
+      const worker = starting(opts.label, () => new Worker(new URL('./pool-thread.js', import.meta.url), { argv: [opts.file.href], workerData: opts.workerData, execArgv: inherited() }));
+      const t: Thread<R> = { worker, pending: new Map() };
       t.worker.on('message', (m: { id: number; reply: Reply<R> }) => {
         t.pending.get(m.id)?.(m.reply);
         t.pending.delete(m.id);

@@ -259,6 +259,12 @@ export interface EnvFamily {
   readonly dataset?: DatasetExport;
   /** What a person sees of its episodes (`person.ts`: goal card, hint, agent view, outcome); absent: none. */
   readonly person?: PersonView;
+  /**
+   * Which user turns carry no words: a dataset's placeholder for "the user says nothing" (the
+   * agent speaks twice in a row). Such a turn is never voiced (`evaluate`'s `userVoice`), never
+   * asked of a person, never shown as said. Absent: every user turn carries words.
+   */
+  readonly wordless?: (userText: string) => boolean;
 }
 
 /** Whether `v` holds only JSON data (no function, class instance or typed array at any depth). */
@@ -289,6 +295,7 @@ const familySchemas = new Map<string, EnvSchemaName>();
 const familyDatasets = new Map<string, DatasetExport>();
 const familyPersonViews = new Map<string, PersonView>();
 const familyOptions = new Map<string, readonly string[]>();
+const familyWordless = new Map<string, (userText: string) => boolean>();
 
 /**
  * One environment as its testbed's entry point defines it (internal): its family (options, schema,
@@ -337,6 +344,7 @@ function define(id: string, def: EnvDefinition): void {
   familyOptions.set(id, def.family.options);
   if (def.family.dataset) familyDatasets.set(id, def.family.dataset);
   if (def.family.person) familyPersonViews.set(id, def.family.person);
+  if (def.family.wordless) familyWordless.set(id, def.family.wordless);
 }
 
 /**
@@ -420,6 +428,21 @@ export function envOptionNames(envId: string): readonly string[] | undefined {
  */
 export function envPersonView(envId: string): PersonView | undefined {
   return familyPersonViews.get(envId);
+}
+
+/**
+ * Whether `userText`, a user turn of environment `envId`, carries no words (its family's
+ * `wordless`: a dataset's placeholder for "the user says nothing"); false for every turn of an
+ * environment whose family declares none, or not loaded yet.
+ *
+ * @example
+ * ```ts
+ * import { isWordlessTurn } from 'dialogym';
+ * isWordlessTurn('infobot-small-v1', 'i want a movie'); // false
+ * ```
+ */
+export function isWordlessTurn(envId: string, userText: string): boolean {
+  return familyWordless.get(envId)?.(userText) ?? false;
 }
 
 /**

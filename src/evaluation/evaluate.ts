@@ -16,14 +16,14 @@
  * closed (an agent process is ended with its descendants) and a fresh one plays the next episode.
  */
 import { ConfigError, DialogymError, errorText, optionName } from '../core/errors.js';
-import { make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } from '../env/env.js';
+import { isWordlessTurn, make, type Env, type EnvOptions, type RecordedEpisode, type ToolSpec } from '../env/env.js';
 import { episodeSteps } from '../env/episode.js';
 import { withTurnLimit } from '../env/turn-limit.js';
 import { AGENT_PROTOCOL, AgentError, readReply, type AgentRequest } from '../agents/protocol.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/client/usage.js';
 import { LlmError } from '../llm/client/client.js';
 import { requestKey } from '../llm/client/canonical.js';
-import { SILENCE, withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from '../agents/user-voice.js';
+import { withUserWords, type UserTurn, type UserVoice, type UserVoiceSession } from '../agents/user-voice.js';
 import type { Turn } from '../core/dialog.js';
 import { isAgentTransport, localTransport, type Agent, type AgentConnection, type AgentTransport } from '../agents/agent.js';
 import { passHatK, summarizeOutcomes } from '../metrics/episodes.js';
@@ -216,7 +216,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     };
     return { record: { ...record, ...more }, agentFailed };
   };
-  // The user's turns in the voice's words (all of them, silences as they are), and the observation so worded.
+  // The user's turns in the voice's words (all of them; those that carry no words, `isWordlessTurn`, as they are), and the observation so worded.
   const said: string[] = [];
   /** The voice's words for one user turn, their tokens counted. */
   const ask = async (turn: UserTurn): Promise<string> => {
@@ -250,8 +250,8 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     if (utteranceOnly(o)) {
       if (agentAction !== undefined) spoken.push({ speaker: 'bot', text: typeof agentAction === 'string' ? agentAction : JSON.stringify(agentAction) });
       const template = o.utterance;
-      // An empty or silent turn is kept as it is (one entry per user turn, so that an exporter's replay lines up).
-      const words = template === '' || SILENCE.test(template) ? template : await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice() });
+      // An empty turn, or one that carries no words, is kept as it is (one entry per user turn, so that an exporter's replay lines up).
+      const words = template === '' || isWordlessTurn(envId, template) ? template : await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice() });
       said.push(words);
       spoken.push({ speaker: 'user', text: words });
       return { ...o, utterance: words };
@@ -260,7 +260,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
     for (let k = said.length; k < users.length; k++) {
       const template = (users[k] as { text: string }).text;
-      if (SILENCE.test(template)) {
+      if (isWordlessTurn(envId, template)) {
         said.push(template);
         continue;
       }

@@ -1,6 +1,6 @@
 /** The quantities of the bAbI dialog paper's Table 1, for one dialog file. */
 import type { Dialog } from '../core/dialog.js';
-import { SILENCE } from '../core/dialog.js';
+import { SILENCE } from './babi.js';
 import { tokenize } from '../core/text.js';
 
 /**

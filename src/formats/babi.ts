@@ -207,6 +207,18 @@ function dialogsOf(text: string, file: string): BabiDialogFile {
 }
 
 /**
+ * `'<SILENCE>'`: the user placeholder for a bot turn that follows another bot turn (bAbI
+ * convention: a line `n <SILENCE>\t<bot text>`).
+ *
+ * @example
+ * ```ts
+ * import { SILENCE } from 'dialogym';
+ * const userSaidNothing = (text: string) => text === SILENCE;
+ * ```
+ */
+export const SILENCE = '<SILENCE>';
+
+/**
  * Serialises dialogs in the bAbI dialog format: each user turn and the bot turn after it on one
  * `ID user<TAB>bot` line, `kb` turns on lines of their own, an empty line after each dialog.
  * Throws a DialogymError for a user turn not followed by a bot turn, or a bot turn without a user

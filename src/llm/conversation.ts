@@ -5,7 +5,7 @@
  * - `system`: the testbed's prompt, then — when the environment gives the agent a context — a
  *   line `## Context` and the context (the KB lines shown before a restaurant dialog, the
  *   AirDialogue flight table and reservation, the KB-InfoBot movie table).
- * - The user's utterance → a `user` message (the datasets' `<SILENCE>` as it is).
+ * - The user's utterance → a `user` message (a turn that carries no words as the environment writes it).
  * - A tool call of the model → the environment's tool call; what the environment returns before the
  *   user speaks again (a restaurant `api_call`'s KB lines, one per line) → the `tool` message
  *   answering that call's `tool_call_id`, or `ok` when it returns nothing; KB lines that answer an

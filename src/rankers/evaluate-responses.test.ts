@@ -25,11 +25,9 @@ test('background evaluation scores what evaluateDialogs scores, one job at a tim
   }
 });
 
-test('a worker that cannot start gives NaN after the start timeout, then NaN at once (no crash)', () => {
-  const bg = new BackgroundEvaluator([], candidates, 300, new URL('./no-such-worker.js', import.meta.url));
-  const t0 = performance.now();
+test('a worker whose module does not load gives NaN (its thread says so, no start timeout waited: a 10-minute one here), then NaN at once (no crash)', () => {
+  const bg = new BackgroundEvaluator([], candidates, 600_000, new URL('./no-such-worker.js', import.meta.url));
   assert.ok(Number.isNaN(bg.start({ toModelFile: () => ({ model: 'x', meta: {}, tensors: [] }) })()));
-  assert.ok(performance.now() - t0 >= 300, 'NaN only after the start timeout');
   assert.equal(bg.available, false);
   // Once dead, start() answers NaN without posting a job or waiting.
   assert.ok(Number.isNaN(bg.start({ toModelFile: () => { throw new Error('must not encode the model of a dead worker'); } })()));

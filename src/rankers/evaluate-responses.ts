@@ -5,7 +5,7 @@ import { argmax, isResponder, type Ranker, type ResponseModel } from './ranker.j
 import { MemN2N } from './memn2n.js';
 import { memn2nConversation } from './memn2n-attention.js';
 import { ConfigError, StateError, errorText, optionName } from '../core/errors.js';
-import { Pool } from '../core/pool.js';
+import { Pool, WorkerStartError } from '../core/pool.js';
 import { encodeModelFile, type ModelFileContent } from '../formats/model-file.js';
 
 /**
@@ -121,7 +121,8 @@ export class BackgroundEvaluator {
 
   /**
    * Starts evaluating `model` as it is now; call the returned function for its accuracy. That is
-   * NaN when the worker could not start within `startTimeoutMs`: evaluate in line then.
+   * NaN when the worker could not start (its module failed to load: at once; a thread that died
+   * without a word: after `startTimeoutMs`): evaluate in line then.
    */
   start(model: { toModelFile(): ModelFileContent }): () => number {
     if (!this.available) return () => NaN;
@@ -130,7 +131,12 @@ export class BackgroundEvaluator {
     const join = this.pool.runSync(encodeModelFile(model.toModelFile()), this.startTimeoutMs);
     return () => {
       try {
-        const v = join();
+        let v: number | undefined;
+        try {
+          v = join();
+        } catch (e) {
+          if (!(e instanceof WorkerStartError)) throw e;
+        }
         if (v === undefined) {
           this.dead = true;
           this.close();

@@ -163,3 +163,64 @@ export function pickTrainOptions<K extends keyof TrainOptions>(o: TrainOptions, 
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
   return out as Pick<TrainOptions, K>;
 }
+
+/**
+ * What a model's entry does (`ModelEntry`'s members): built untrained (`create`), trained
+ * (`train`), rebuilt from a model file (`load`).
+ *
+ * @example
+ * ```ts
+ * import type { ModelUse } from 'dialogym/rankers';
+ * const hcn: readonly ModelUse[] = ['train', 'load'];
+ * ```
+ */
+export type ModelUse = 'create' | 'train' | 'load';
+
+/**
+ * A model declared before its code is loaded: its name, its one-line description and what its
+ * entry does (so `creatableModels`, `trainableModels` and the help lists know it at once).
+ *
+ * @example
+ * ```ts
+ * import type { ModelDeclaration } from 'dialogym/rankers';
+ * const rules: ModelDeclaration = { name: 'rules', description: 'rule-based bot', can: ['create'] };
+ * ```
+ */
+export interface ModelDeclaration {
+  readonly name: string;
+  readonly description: string;
+  readonly can: readonly ModelUse[];
+}
+
+/**
+ * Models declared light, their code loaded later by one step (`loadModels`), as a testbed's
+ * descriptor declares its models: the declarations, and the module whose export `export` holds
+ * their entries by name (`Readonly<Record<string, ModelEntry>>`, one per declared name, each doing
+ * what its declaration says). Plain data, so a worker thread can be handed the lists of the thread
+ * that started it (`modelLists`, `declareModels`).
+ *
+ * @example
+ * ```ts
+ * import type { ModelList } from 'dialogym/rankers';
+ * const mine: ModelList = {
+ *   owner: 'my package',
+ *   module: new URL('./my-models.js', import.meta.url).href,
+ *   export: 'MY_MODELS',
+ *   models: [{ name: 'hello', description: 'says hello', can: ['create'] }],
+ * };
+ * ```
+ */
+export interface ModelList {
+  /** Whose models they are, as an error names it (`the restaurant testbed`). */
+  readonly owner: string;
+  /** The URL of the module of their code. */
+  readonly module: string;
+  /** The module's export that holds their entries by name. */
+  readonly export: string;
+  readonly models: readonly ModelDeclaration[];
+}
+
+/** What an entry does, in `ModelUse` order. */
+export function usesOf(entry: ModelEntry): ModelUse[] {
+  return (['create', 'train', 'load'] as const).filter((u) => entry[u] !== undefined);
+}

@@ -1,26 +1,65 @@
 /**
  * The model registry: one entry per response model (`{name, create, train, load}`) that the CLI,
  * the chat server and the benchmark all read. It lists the generic rankers (`builtin.ts`) from
- * the start; a testbed's models come from its descriptor's list (`declareModels`, called by the
- * list of testbeds, `testbeds/index.ts`, when it loads them); a user's own model, `registerModel`.
+ * the start; a testbed's models are declared light by its descriptor's list (`ModelList`: names,
+ * descriptions, what each does; `model-lists.ts`), which the list of testbeds (`testbeds/index.ts`)
+ * declares synchronously, so every listing sees them, and their code is loaded by one step,
+ * `loadModels` (`import 'dialogym'` does it); a user's own model, `registerModel`.
  *
  * A model file (`*.dgm`) names its kind in its header; `loadModel` finds the entry of that name.
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, ModelFileError, errorText, optionName } from '../core/errors.js';
-import { Registry } from '../core/registry.js';
+import { ConfigError, InternalError, ModelFileError, errorText, optionName } from '../core/errors.js';
+import { Registry, type RegistryEntry } from '../core/registry.js';
 import { didYouMean } from '../core/suggest.js';
 import { readModelFile, writeModelFile, type ModelFileContent } from '../formats/model-file.js';
 import type { FitHooks } from '../train/loop.js';
 import { RANKER_MODELS } from './builtin.js';
 import { KbTypes } from './match-type.js';
-import type { ModelDefinition, ModelEntry, TrainOptions, TrainResult } from './model-entry.js';
+import { usesOf, type ModelDeclaration, type ModelDefinition, type ModelEntry, type ModelList, type TrainOptions, type TrainResult } from './model-entry.js';
+import { declareModelList, modelLists, sameList } from './model-lists.js';
 import type { ModelContext, Ranker, ResponseModel, SavableRanker } from './ranker.js';
 import type { TrainData, TrainHooks } from './train-data.js';
 
 export type { SavableRanker };
-export type { ModelDefinition, ModelEntry, TrainOptions, Trained, TrainResult } from './model-entry.js';
+export type { ModelDeclaration, ModelDefinition, ModelEntry, ModelList, ModelUse, TrainOptions, Trained, TrainResult } from './model-entry.js';
 export { pickTrainOptions } from './model-entry.js';
+export { declareModelList, modelLists } from './model-lists.js';
+
+/** The declared lists the registry has taken in (`absorb`), in declaration order. */
+const absorbed: ModelList[] = [];
+/** The entries of the declared models whose code is loaded, by name. */
+const loadedEntries = new Map<string, ModelEntry>();
+/** The loading of each declared list's code, once (by `sameList`; a failed import may be retried). */
+const loading: { list: ModelList; done: Promise<void> }[] = [];
+
+/**
+ * The model registry (`models`): a `Registry` that takes in the lists declared light
+ * (`model-lists.ts`) before each lookup, so a declaration made by the list of testbeds, which
+ * does not import the registry, is seen by every listing and lookup.
+ */
+class ModelRegistry extends Registry<ModelEntry> {
+  override register(name: string, description: string, factory: ModelEntry): void {
+    absorb();
+    super.register(name, description, factory);
+  }
+  override has(name: string): boolean {
+    absorb();
+    return super.has(name);
+  }
+  override get(name: string): ModelEntry {
+    absorb();
+    return super.get(name);
+  }
+  override names(): string[] {
+    absorb();
+    return super.names();
+  }
+  override list(): RegistryEntry<ModelEntry>[] {
+    absorb();
+    return super.list();
+  }
+}
 
 /**
  * Named models: the generic rankers (`RANKER_MODELS`) from the start, the testbeds' models once
@@ -33,8 +72,95 @@ export { pickTrainOptions } from './model-entry.js';
  * const bot = createModel('rules');
  * ```
  */
-export const models = new Registry<ModelEntry>('model');
+export const models: Registry<ModelEntry> = new ModelRegistry('model');
 for (const d of RANKER_MODELS) models.register(d.name, d.description, d.entry);
+
+/** Registers the models of the lists declared since the last call: each name with its description and an entry that runs its loaded code. */
+function absorb(): void {
+  const fresh = modelLists().filter((l) => !absorbed.some((a) => sameList(a, l)));
+  if (fresh.length === 0) return;
+  absorbed.push(...fresh); // before registering: the registry's own lookups call back here
+  for (const list of fresh) {
+    const taken = list.models.find((d) => Registry.prototype.has.call(models, d.name));
+    if (taken) throw new ConfigError(`model '${taken.name}' registered twice`);
+    for (const d of list.models) Registry.prototype.register.call(models, d.name, d.description, declaredEntry(list, d));
+  }
+}
+
+/** The registry's entry of a declared model: what its declaration says it does, each call run by its loaded code (a ConfigError naming the step that loads it before). */
+function declaredEntry(list: ModelList, d: ModelDeclaration): ModelEntry {
+  const code = (): ModelEntry => {
+    const e = loadedEntries.get(d.name);
+    if (!e) throw notLoaded(list, d.name);
+    return e;
+  };
+  const can = new Set(d.can);
+  return {
+    ...(can.has('create') ? { create: (ctx: ModelContext) => (code().create as NonNullable<ModelEntry['create']>)(ctx) } : {}),
+    ...(can.has('train') ? { train: (data: TrainData, o: TrainOptions, hooks: FitHooks & TrainHooks) => (code().train as NonNullable<ModelEntry['train']>)(data, o, hooks) } : {}),
+    ...(can.has('load') ? { load: (c: ModelFileContent, file: string, kb?: KbTypes) => (code().load as NonNullable<ModelEntry['load']>)(c, file, kb) } : {}),
+  };
+}
+
+/** The ConfigError of a declared model used before its code is loaded. */
+function notLoaded(list: ModelList, name: string): ConfigError {
+  return new ConfigError(`model '${name}' is ${list.owner}'s and its code is not loaded: \`await loadModels()\` first (\`import 'dialogym'\` does it)`);
+}
+
+/** Throws the ConfigError of a declared model whose code is not loaded (nothing for any other name). */
+function checkLoaded(name: string): void {
+  absorb();
+  const list = absorbed.find((l) => l.models.some((d) => d.name === name));
+  if (list && !loadedEntries.has(name)) throw notLoaded(list, name);
+}
+
+/** Loads the code of `list` (once): its module's export, checked against the declarations (an InternalError when they differ). */
+function loadList(list: ModelList): Promise<void> {
+  const known = loading.find((l) => sameList(l.list, list));
+  if (known) return known.done;
+  const done = (async () => {
+    const mod = (await import(list.module)) as Record<string, unknown>;
+    const entries = mod[list.export] as Readonly<Record<string, ModelEntry>> | undefined;
+    const where = `${list.module} (${list.export})`;
+    if (entries === null || typeof entries !== 'object') throw new InternalError(`${where}: no model entries exported`);
+    const declared = list.models.map((d) => d.name);
+    const extra = Object.keys(entries).filter((n) => !declared.includes(n));
+    if (extra.length > 0) throw new InternalError(`${where}: model '${extra[0]}' is not declared in its list`);
+    for (const d of list.models) {
+      const e = entries[d.name];
+      if (!e) throw new InternalError(`${where}: declared model '${d.name}' has no entry`);
+      const uses = usesOf(e).join(', ');
+      const said = (['create', 'train', 'load'] as const).filter((u) => d.can.includes(u)).join(', ');
+      if (uses !== said) throw new InternalError(`${where}: model '${d.name}' does ${uses || 'nothing'}, declared ${said || 'nothing'}`);
+    }
+    for (const d of list.models) loadedEntries.set(d.name, entries[d.name] as ModelEntry);
+  })();
+  const entry = { list, done };
+  loading.push(entry);
+  done.catch(() => loading.splice(loading.indexOf(entry), 1));
+  return done;
+}
+
+/**
+ * Loads the code of the declared models (of those named, or of every declared list), so that
+ * `createModel`, `trainModel` and `loadModel` run them: the one asynchronous step before a
+ * declared model is used (`import 'dialogym'` takes it for every testbed). Models registered with
+ * their entry (the generic rankers, `registerModel`, a list of `ModelDefinition`s) need none. An
+ * unknown name is the registry's ConfigError.
+ *
+ * @example
+ * ```ts
+ * import { loadModels, createModel } from 'dialogym';
+ * await loadModels(['rules']);
+ * const bot = createModel('rules');
+ * ```
+ */
+export async function loadModels(names?: readonly string[]): Promise<void> {
+  absorb();
+  for (const n of names ?? []) models.get(n);
+  const lists = names === undefined ? absorbed : absorbed.filter((l) => l.models.some((d) => names.includes(d.name)));
+  await Promise.all(lists.map(loadList));
+}
 
 /**
  * Registers a model under `name` with a one-line description (shown by `dialogym models`). A
@@ -57,9 +183,11 @@ export function registerModel(name: string, description: string, entry: ModelEnt
 const declaredLists = new WeakSet<readonly ModelDefinition[]>();
 
 /**
- * Declares a model list (a testbed's, as its descriptor's `models` gives it) in `models`: each of
- * its models under its name. Declaring the same list again does nothing; a name another entry
- * already has is a ConfigError (`model 'x' registered twice`), as with `registerModel`.
+ * Declares a model list in `models`: each of its models under its name — a list of definitions
+ * (`ModelDefinition`: name, description, entry) at once, or a `ModelList` declared light, its code
+ * loaded by `loadModels` (a worker thread declares the lists `modelLists` gave it so). Declaring
+ * the same list again does nothing; a name another entry already has is a ConfigError
+ * (`model 'x' registered twice`), as with `registerModel`.
  *
  * @example
  * ```ts
@@ -70,12 +198,21 @@ const declaredLists = new WeakSet<readonly ModelDefinition[]>();
  * createModel('hello');
  * ```
  */
-export function declareModels(defs: readonly ModelDefinition[]): void {
+export function declareModels(defs: readonly ModelDefinition[] | ModelList): void {
+  if (!isDefinitions(defs)) {
+    declareModelList(defs);
+    absorb();
+    return;
+  }
   if (declaredLists.has(defs)) return;
   const taken = defs.find((d) => models.has(d.name));
   if (taken) throw new ConfigError(`model '${taken.name}' registered twice`);
   for (const d of defs) models.register(d.name, d.description, d.entry);
   declaredLists.add(defs);
+}
+
+function isDefinitions(defs: readonly ModelDefinition[] | ModelList): defs is readonly ModelDefinition[] {
+  return Array.isArray(defs);
 }
 
 /**
@@ -233,6 +370,7 @@ export function modelFromContent(c: ModelFileContent, file: string, kb?: KbTypes
     const known = models.list().filter((e) => e.factory.load).map((e) => e.name);
     throw new ModelFileError(`${file}: unknown model kind '${c.model}' (known: ${known.join(', ')})`);
   }
+  checkLoaded(c.model); // not a corrupt file: the step that loads its code is missing
   try {
     return load(c, file, kb);
   } catch (e) {

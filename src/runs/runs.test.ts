@@ -26,12 +26,14 @@ import { generateRestaurantRun } from '../testbeds/restaurant/runs/generate.js';
 import { generateDstc6Run } from '../testbeds/dstc6/runs/generate.js';
 import { declareRuns, loadRun, runIds } from './index.js';
 import type { RunPart, RunParts } from './run.js';
-import { declareTestbeds, loadModels, loadTestbeds } from '../testbeds/index.js';
+import { declareTestbeds, loadTestbeds } from '../testbeds/index.js';
+import { loadModels } from '../rankers/registry.js';
 import { evaluateRun } from './evaluate.js';
 import { evaluate } from '../evaluation/evaluate.js';
 import { loadBuiltinAgent } from '../evaluation/open.js';
 
-// The testbeds' models (the rule bot) are registered as `import 'dialogym'` registers them.
+// The testbeds' models (the rule bot) are declared and loaded as `import 'dialogym'` does.
+declareTestbeds();
 await loadModels();
 
 const dir = mkdtempSync(join(tmpdir(), 'dialogym-runs-'));

@@ -16,20 +16,20 @@
  * words at the end) from the family's person view (`envPersonView`), or a generic one for an
  * environment without. The state never names the agent (blind studies).
  *
- * A person's text is normalised (control characters dropped, white space collapsed) and cut to
+ * A person's text is normalised (control and format characters dropped, white space collapsed) and cut to
  * `maxText` characters, never refused for its length. The agent has `agentTimeoutMs` for each reply
  * (as `evaluate`: a late agent fails the episode); the person has `idleMs` for each turn (a person
  * who does not answer in time abandons the episode); `close` abandons it at once (the agent's
  * connection is closed: an agent process is ended).
  */
-import { make, isToolCall, envPersonView, type Env, type EnvOptions, type Info, type ToolCall, type ToolSpec } from '../env/env.js';
+import { make, isToolCall, envPersonView, isWordlessTurn, type Env, type EnvOptions, type Info, type ToolCall, type ToolSpec } from '../env/env.js';
 import { sessionTurnLimit, withTurnLimit } from '../env/turn-limit.js';
 import { playEpisode } from '../env/episode.js';
 import type { EndedEpisode, GoalCard, PersonView, ViewSection } from '../env/person.js';
 import { DialogymError, InputError, StateError } from '../core/errors.js';
 import type { Turn } from '../core/dialog.js';
 import { evaluate, type EpisodeRecord } from '../evaluation/evaluate.js';
-import { SILENCE, type UserTurn, type UserVoice } from '../agents/user-voice.js';
+import type { UserTurn, UserVoice } from '../agents/user-voice.js';
 import { detailInWords } from '../env/detail-words.js';
 import { AgentError, readReply, type AgentFailure, type AgentRequest } from '../agents/protocol.js';
 import type { AgentConnection, AgentTransport } from '../agents/agent.js';
@@ -77,7 +77,7 @@ export interface EnvSessionOptions {
    * it), else the generic wrapper; default: the environment's own.
    */
   readonly maxTurns?: number;
-  /** Each turn as it happens (user, agent and KB turns, in order; the `<SILENCE>` turns of the datasets left out). */
+  /** Each turn as it happens (user, agent and KB turns, in order; the user turns that carry no words, `isWordlessTurn`, left out). */
   readonly onTurn?: (t: SessionTurn) => void;
 }
 
@@ -121,15 +121,23 @@ export class SessionAbandoned extends DialogymError {
   }
 }
 
-/** Characters a person's text loses: control and format characters other than white space, and lone surrogates. */
-const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\u2028\u2029]/gu;
+/**
+ * Characters a person's text loses: control, format and private-use characters and lone
+ * surrogates (a bidi override, a zero-width space, a soft hyphen, a BOM, the invisible tag
+ * characters that can smuggle text to a model) — except a joiner where it joins (first
+ * alternative, kept): U+200D inside an emoji sequence (👨‍👩‍👧), U+200C/U+200D between letters of a
+ * script that writes with them (Persian می‌خواهم, Indic conjuncts). Dropped, not made a space:
+ * none of them separates words.
+ */
+const DROPPED = /((?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})|(?<=[\p{L}\p{M}])(?<!\p{Script=Latin})[\u200C\u200D](?=\p{L})(?!\p{Script=Latin}))|[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 
 /**
- * A person's text as the session keeps it: NFC, control characters as spaces, white space runs as
- * one space, trimmed, and cut to `max` characters (never inside a surrogate pair).
+ * A person's text as the session keeps it: NFC, white space runs (line breaks, tabs) as one space,
+ * control and format characters dropped ({@link DROPPED}), trimmed, and cut to `max` characters
+ * (never inside a surrogate pair).
  */
 export function personText(s: string, max: number): string {
-  const t = s.normalize('NFC').replace(/\s+/g, ' ').replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+  const t = s.normalize('NFC').replace(/\s+/g, ' ').replace(DROPPED, (_c, joiner: string | undefined) => joiner ?? '').replace(/ {2,}/g, ' ').trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd();
@@ -212,9 +220,10 @@ interface Said {
 /**
  * The dialog of an episode as session turns: from the observation's `history` when it has one
  * (its `bot` turns matched in order with the actions, for their tool calls), else interleaved from
- * the user's words of each observation the agent was sent and the actions, then `last`'s words.
+ * the user's words of each observation the agent was sent and the actions, then `last`'s words;
+ * the user turns that carry no words (`wordless`: the environment's) left out.
  */
-function turnsOf(history: readonly Turn[] | undefined, sent: readonly unknown[], actions: readonly unknown[], said: Said, last?: unknown): SessionTurn[] {
+function turnsOf(wordless: (userText: string) => boolean, history: readonly Turn[] | undefined, sent: readonly unknown[], actions: readonly unknown[], said: Said, last?: unknown): SessionTurn[] {
   const out: SessionTurn[] = [];
   if (history) {
     let k = 0;
@@ -224,14 +233,14 @@ function turnsOf(history: readonly Turn[] | undefined, sent: readonly unknown[],
         const tool = toolOf(a);
         out.push({ speaker: 'agent', text: (a === undefined ? undefined : said.view(a)) ?? t.text, ...(tool ? { tool } : {}) });
       } else if (t.speaker === 'user') {
-        if (!SILENCE.test(t.text)) out.push({ speaker: 'user', text: t.text });
+        if (!wordless(t.text)) out.push({ speaker: 'user', text: t.text });
       } else out.push({ speaker: 'kb', text: t.text });
     }
     return out;
   }
   const words = (o: unknown): string | undefined => {
     const u = (o as { utterance?: unknown } | null)?.utterance;
-    return typeof u === 'string' && u !== '' && !SILENCE.test(u) ? u : undefined;
+    return typeof u === 'string' && u !== '' && !wordless(u) ? u : undefined;
   };
   for (let i = 0; i < Math.max(sent.length, actions.length); i++) {
     const u = words(sent[i]);
@@ -303,6 +312,8 @@ export class EnvSession {
   private running: Promise<void> = Promise.resolve();
   /** An agent's action in the words a person reads: the person view's (`agentSaid`), else the dialog's words or the action as text or a call. */
   private readonly said: Said = { view: (a) => this.view.agentSaid?.(a, this.resetInfo) };
+  /** Whether a user turn carries no words (the environment's `isWordlessTurn`). */
+  private readonly wordless = (userText: string): boolean => isWordlessTurn(this.o.envId, userText);
 
   /** The environment's options with the turn limit's, and the wrapper's limit (`maxTurns`). */
   private readonly limited: { readonly envOptions: EnvOptions; readonly wrapper?: number };
@@ -457,7 +468,7 @@ export class EnvSession {
   private finish(played: EpisodeRecord): void {
     const r = this.o.role === 'user' ? this.personWordsOnly(played) : played;
     this.episode = r;
-    this.update(turnsOf(historyOf(r.observation), this.sent, r.actions, this.said, r.observation));
+    this.update(turnsOf(this.wordless, historyOf(r.observation), this.sent, r.actions, this.said, r.observation));
     this.pending = undefined;
     this.waiting = 'ended';
     if (!this.o.free) {
@@ -481,7 +492,7 @@ export class EnvSession {
   private personWordsOnly(r: EpisodeRecord): EpisodeRecord {
     const words = r.userWords;
     if (words === undefined) return r;
-    const kept = words.map((w, i) => (this.typed.has(i) || w === '' || SILENCE.test(w) ? w : ''));
+    const kept = words.map((w, i) => (this.typed.has(i) || w === '' || this.wordless(w) ? w : ''));
     const last = words.length - 1;
     const obs = r.observation as { utterance?: unknown } | null;
     const observation = !this.typed.has(last) && obs !== null && typeof obs === 'object' && obs.utterance === words[last] ? { ...obs, utterance: kept[last] } : r.observation;
@@ -543,7 +554,7 @@ export class EnvSession {
       connect: () => ({
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
-          this.update(turnsOf(this.hasHistory ? turn.history : undefined, this.sent, this.actions, this.said));
+          this.update(turnsOf(this.wordless, this.hasHistory ? turn.history : undefined, this.sent, this.actions, this.said));
           this.typed.add(turn.turn);
           // The step's info over the reset's: a hint may need the goal the card shows (KB-InfoBot's values).
           this.hint = this.o.free ? undefined : this.view.userHint?.({ ...this.resetInfo, ...turn.info });
@@ -578,7 +589,7 @@ export class EnvSession {
         const conn: AgentConnection = {
           send: async (req, timeoutMs) => {
             this.sent.push(req.observation);
-            if (this.o.role === 'agent') this.update(turnsOf(historyOf(req.observation), this.sent, this.actions, this.said));
+            if (this.o.role === 'agent') this.update(turnsOf(this.wordless, historyOf(req.observation), this.sent, this.actions, this.said));
             const raw = await Promise.race([c.send(req, timeoutMs), this.abandoned.promise]);
             try {
               this.actions.push(readReply(raw, req.tools, req.turn).action);

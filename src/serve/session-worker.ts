@@ -7,6 +7,7 @@
 import { workerData } from 'node:worker_threads';
 import { poolTask } from '../core/pool-worker.js';
 import { openChat } from './chat-routes.js';
+import { declareTestbeds } from '../testbeds/index.js';
 import { ChatSessions, type SessionStoreOptions } from './chat-sessions.js';
 
 export interface WorkerInit {
@@ -24,6 +25,8 @@ export type WorkerRequest =
   | { readonly op: 'delete'; readonly id: string };
 
 const init = workerData as WorkerInit;
+// A thread starts with nothing declared: the testbeds' declarations (their models: a chat's model names) as in the main thread.
+declareTestbeds();
 let store: ChatSessions | undefined;
 
 export default poolTask<WorkerRequest, string | number | boolean>(async (m) => {

@@ -41,7 +41,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ConfigError, InputError, InvalidActionError, StateError } from '../core/errors.js';
+import { ConfigError, DialogymError, InputError, InvalidActionError, StateError } from '../core/errors.js';
 import { make, type ToolCall } from '../env/env.js';
 import type { GoalCard } from '../env/person.js';
 import type { AgentTransport } from '../agents/agent.js';
@@ -247,7 +247,8 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
   const app = createApp({ bodyLimit, ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) }, (req) => `not found: ${req.method} ${pathOf(req).slice(0, 200)}`);
   app.setErrorHandler((err, req, reply) => {
     const { status, error } = errorReply(err, bodyLimit);
-    if (status >= 500) logError(internalErrorText('study serve', err, req));
+    // A 5xx of our own (a RequestError: an agent that could not play) was logged with its reason where it was thrown; anything else is a bug, logged with its stack.
+    if (status >= 500 && !(err instanceof RequestError)) logError(internalErrorText('study serve', err, req));
     void reply.code(status).type('application/json; charset=utf-8').send({ error });
   });
   noSniffNoStore(app);
@@ -471,7 +472,7 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
     }
     const body = req.body as Record<string, unknown> | null | undefined;
     let input: string | ToolCall;
-    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text'].slice(0, maxText);
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['text'] === 'string' && Object.keys(body).length === 1) input = body['text']; // normalised, then cut to maxText, by the session (a cut first could leave only the blank lines of a paste)
     else if (body && typeof body === 'object' && !Array.isArray(body) && typeof body['tool'] === 'string' && body['arguments'] !== null && typeof body['arguments'] === 'object' && !Array.isArray(body['arguments']) && Object.keys(body).length === 2) input = { tool: body['tool'], arguments: body['arguments'] as Record<string, unknown> };
     else throw new RequestError(400, 'the body is {"text": "..."} or {"tool": "...", "arguments": {...}}');
     if (l.busy) throw new RequestError(409, 'wait for the reply to your last message');
@@ -567,6 +568,19 @@ export function createStudyServer(store: StudyStore, opts: StudyServerOptions = 
       return live.size;
     },
     listen: async (port, host) => {
+      // Every agent opened before the first participant comes: one that cannot be (an LLM key not
+      // set, a bad model file) would end each session it is assigned, and each next session takes
+      // the set-aside slot — every participant blocked. Refused here in one line instead.
+      if (config.role === 'user') {
+        for (const spec of config.agents) {
+          try {
+            await transportOf(spec);
+          } catch (e) {
+            // In the library's words: the names are the study configuration's fields (`llmKeyEnv`), not a front end's flags.
+            throw new ConfigError(e instanceof DialogymError ? e.message : `agent ${spec.label}: ${(e as Error).message ?? String(e)}`);
+          }
+        }
+      }
       const url = await listenUrl(app, port, host);
       store.claimPort(Number(new URL(url).port));
       return url;

@@ -35,7 +35,10 @@ export interface StudyAgentOptions {
  */
 export async function openStudyAgent(spec: AgentSpec, o: StudyAgentOptions = {}): Promise<AgentTransport> {
   const { openAgent } = await import('../evaluation/open.js');
-  return openAgent(spec, { seed: o.seed ?? 0, startupMs: o.startupMs ?? 30_000, ...(o.llmSystem ? { llmSystem: o.llmSystem } : {}) });
+  // No failure budget for an LLM: a study's server runs all afternoon, and each request that fails for
+  // good fails its own session (counted against the agent); a budget spent would stop the agent for good,
+  // every session it is assigned then set aside and its slot retaken — every participant blocked.
+  return openAgent(spec, { seed: o.seed ?? 0, startupMs: o.startupMs ?? 30_000, llm: { maxFailures: Number.POSITIVE_INFINITY }, ...(o.llmSystem ? { llmSystem: o.llmSystem } : {}) });
 }
 
 /**

@@ -225,12 +225,15 @@ export function reportMarkdown(r: StudyReport, config: StudyConfig): string {
   return lines.join('\n') + '\n';
 }
 
+/** A number for LaTeX: a negative one in math mode (a minus sign, not the text hyphen `-0.63` would print). */
+const texNumber = (s: string): string => (s.startsWith('-') ? `$${s}$` : s);
+
 /** The report as LaTeX: the agents' table and the pairwise tests (booktabs). */
 export function reportLatex(r: StudyReport): string {
   const agents = booktabsTable({
     align: 'lrrcrr',
     header: [['Agent', 'Dialogues', 'Success (\\%)', '95\\,\\% interval', 'Turns', 'Reward']],
-    body: r.agents.map((a) => (a.dialogues === 0 ? [latexEscape(a.agent), '0', '--', '--', '--', '--'] : [latexEscape(a.agent), String(a.dialogues), pct(a.success), `${pct(a.interval[0])}--${pct(a.interval[1])}`, `${a.avgTurns.toFixed(2)}`, a.avgReward.toFixed(2)])),
+    body: r.agents.map((a) => (a.dialogues === 0 ? [latexEscape(a.agent), '0', '--', '--', '--', '--'] : [latexEscape(a.agent), String(a.dialogues), pct(a.success), `${pct(a.interval[0])}--${pct(a.interval[1])}`, `${a.avgTurns.toFixed(2)}`, texNumber(a.avgReward.toFixed(2))])),
     caption: `${latexEscape(r.title)}: ${r.finished} dialogue${r.finished === 1 ? '' : 's'} on ${latexEscape(r.env)}. Success rate with its 95\\,\\% Wilson score interval, mean turns and reward per dialogue.`,
     label: 'tab:study-agents',
   });
@@ -238,7 +241,7 @@ export function reportLatex(r: StudyReport): string {
   const pairs = booktabsTable({
     align: 'lrrrr',
     header: [['Agents', '$\\Delta$ success', '$p$', '$\\Delta$ turns', '$p$']],
-    body: r.pairs.map((p) => [`${latexEscape(p.a)} -- ${latexEscape(p.b)}`, (100 * p.success.difference).toFixed(1), formatP(p.success.p).replace('<', '$<$'), p.turns.difference.toFixed(2), formatP(p.turns.p).replace('<', '$<$')]),
+    body: r.pairs.map((p) => [`${latexEscape(p.a)} -- ${latexEscape(p.b)}`, texNumber((100 * p.success.difference).toFixed(1)), formatP(p.success.p).replace('<', '$<$'), texNumber(p.turns.difference.toFixed(2)), formatP(p.turns.p).replace('<', '$<$')]),
     caption: `Pairwise two-sided permutation tests on the difference of means (success in points, turns per dialogue).`,
     label: 'tab:study-pairs',
   });

@@ -73,7 +73,7 @@ test('the list is light: a testbed\'s code is imported when it is loaded, not be
   ]);
   // AirDialogue's code, none of the others'.
   assert.ok(r.loaded.includes('testbeds/airdialogue/env.js'));
-  const others = r.loaded.filter((m) => /^testbeds\/(restaurant|dstc6|infobot)\//.test(m) && !/\/(testbed|ids|sets|slots)\.js$/.test(m));
+  const others = r.loaded.filter((m) => /^testbeds\/(restaurant|dstc6|infobot)\//.test(m) && !/\/(testbed|ids|sets|slots|model-list)\.js$/.test(m));
   assert.deepEqual(others, []);
   // The descriptors alone load no environment, model or agent code.
   const listOnly = fresh(`await import(${JSON.stringify(listUrl)});`);
@@ -84,6 +84,7 @@ test('the list is light: a testbed\'s code is imported when it is loaded, not be
     'testbeds/index.js',
     'testbeds/infobot/slots.js',
     'testbeds/infobot/testbed.js',
+    'testbeds/restaurant/model-list.js',
     'testbeds/restaurant/online/ids.js',
     'testbeds/restaurant/testbed.js',
     'testbeds/testbed.js',
@@ -96,4 +97,42 @@ test('the LLM prompt files a descriptor names are shipped (prompts/)', () => {
     for (const file of [t.llm?.prompt, t.llm?.userPrompt].filter((f) => f !== undefined)) assert.ok(existsSync(join(promptDir, file)), `${t.name}: prompts/${file}`);
   }
   assert.deepEqual(TESTBEDS.map((t) => t.llm?.prompt), ['restaurant.md', 'dstc6.md', 'infobot.md', 'airdialogue.md']);
+});
+
+const registryUrl = new URL('../rankers/registry.js', import.meta.url).href;
+
+test("the testbeds' models are declared with the list, light; their code comes with loadModels, the one step (issue 37)", () => {
+  const declared = fresh(`
+    const { declareTestbeds } = await import(${JSON.stringify(listUrl)});
+    declareTestbeds();
+    const { models, creatableModels, trainableModels, createModel, describeModels } = await import(${JSON.stringify(registryUrl)});
+    console.log(models.names().join(' '));
+    console.log(creatableModels().join(' '));
+    console.log(trainableModels().includes('hcn'));
+    console.log(describeModels(['rules']));
+    try { createModel('rules'); } catch (e) { console.log(e.name + ': ' + e.message); }
+    try { createModel('hcn'); } catch (e) { console.log(e.message.split(':')[0]); }
+  `);
+  assert.deepEqual(declared.stdout.trim().split('\n'), [
+    'embeddings embeddings+bigrams embeddings+match hcn memn2n memn2n+match nn nn+prev rules rules-dstc2 tfidf tfidf+type tfidf+type-word',
+    'rules rules-dstc2 tfidf tfidf+type',
+    'true',
+    '  rules  tasks 1-5, DSTC6: rule-based bot (state tracking, fixed policy); the 100% reference',
+    "ConfigError: model 'rules' is the restaurant testbed's and its code is not loaded: `await loadModels()` first (`import 'dialogym'` does it)",
+    "model 'hcn' has to be trained first",
+  ]);
+  // Named, described and checked without their code.
+  assert.deepEqual(declared.loaded.filter((m) => /^testbeds\/restaurant\/(models|rules|hcn)/.test(m)), []);
+  const loaded = fresh(`
+    const { declareTestbeds } = await import(${JSON.stringify(listUrl)});
+    declareTestbeds();
+    const { createModel, loadModels } = await import(${JSON.stringify(registryUrl)});
+    await loadModels();
+    console.log(createModel('rules').respond([{ speaker: 'user', text: 'hello' }]));
+  `);
+  assert.equal(loaded.stdout, 'hello what can i help you with today\n');
+  assert.ok(loaded.loaded.includes('testbeds/restaurant/models.js'));
+  // The list itself imports the declarations' module, not the registry (the ranker code).
+  const listOnly = fresh(`await import(${JSON.stringify(listUrl)});`);
+  assert.deepEqual(listOnly.loaded.filter((m) => m.startsWith('rankers/')), ['rankers/model-lists.js']);
 });

@@ -14,6 +14,7 @@ import { declareLlmSection, loadLlmSections } from '../llm/prompts.js';
 import { declareRuns } from '../runs/index.js';
 import { declareKb } from '../runs/kb.js';
 import { declareTurnLimit } from '../env/turn-limit.js';
+import { declareModelList } from '../rankers/model-lists.js';
 import type { Testbed } from './testbed.js';
 
 /**
@@ -31,7 +32,11 @@ export const TESTBEDS = [
 let declared = false;
 const owner = new Map<string, Testbed>();
 
-/** Declares every testbed's environment ids in `envs`, its runs (`loadRun`) and how a turn limit reaches its environments (`turnLimitOf`), once; their code is not imported. */
+/**
+ * Declares every testbed's environment ids in `envs`, its models in `models` (names, descriptions:
+ * `loadModels` loads their code), its runs (`loadRun`) and how a turn limit reaches its
+ * environments (`turnLimitOf`), once; their code is not imported.
+ */
 export function declareTestbeds(): void {
   if (declared) return;
   declared = true;
@@ -41,6 +46,7 @@ export function declareTestbeds(): void {
     if (t.runs) declareRuns(t.runs);
     if (t.turnLimit) declareTurnLimit(t.envs.map((e) => e.id), t.turnLimit);
     if (t.kb) declareKb(t.name, t.envs.map((e) => e.id), t.kb);
+    if (t.models) declareModelList(t.models);
     for (const e of t.envs) owner.set(e.id, t);
   }
 }
@@ -60,16 +66,11 @@ export function testbedNamed(name: string): Testbed {
 
 const loaded = new Map<string, Promise<void>>();
 
-/** Declares the model list of testbed `t` in `models` (a list is declared once). */
+/** Loads the code of testbed `t`'s models (declared by `declareTestbeds`). */
 async function loadModels1(t: Testbed): Promise<void> {
   if (!t.models) return;
-  const [defs, { declareModels }] = await Promise.all([t.models(), import('../rankers/registry.js')]);
-  declareModels(defs);
-}
-
-/** Declares the response models of every testbed (the restaurant's `rules`, `rules-dstc2`, `hcn`) in `models`, beside the generic rankers it lists, without their environments or agents. */
-export async function loadModels(): Promise<void> {
-  await Promise.all(TESTBEDS.map(loadModels1));
+  declareTestbeds();
+  await (await import('../rankers/registry.js')).loadModels(t.models.models.map((m) => m.name));
 }
 
 /** Registers agent family `family` (once): defined by one testbed, playing the environments of every testbed that names it. */

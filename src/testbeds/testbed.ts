@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { EnvDeclaration, EnvDefinition } from '../env/env.js';
 import type { AgentFamily } from '../agents/registry.js';
 import type { LlmSection } from '../llm/prompts.js';
-import type { ModelDefinition } from '../rankers/registry.js';
+import type { ModelList } from '../rankers/model-entry.js';
 import type { RunEntries } from '../runs/index.js';
 import type { KbFile } from '../runs/kb.js';
 
@@ -144,8 +144,12 @@ export interface Testbed<A = any> {
   readonly agentFamily?: string;
   /** The agent family it defines, under `agentFamily`'s name. */
   readonly agents?: TestbedAgents;
-  /** Response models it adds to the `models` registry (lazy). */
-  readonly models?: () => Promise<readonly ModelDefinition[]>;
+  /**
+   * Response models it adds to the `models` registry, declared light (`ModelList`): their names,
+   * descriptions and what each does, seen by every listing once the list declares the testbeds;
+   * their code, the module's export, loaded by `loadModels`.
+   */
+  readonly models?: ModelList;
   /**
    * How the turn limit (`evaluate --max-turns`, `maxTurns` agent turns) reaches its environments
    * when they have one of their own: the options that set it (the restaurant's and DSTC6's

@@ -3,15 +3,11 @@ import type { Command } from 'commander';
 import { runRepl } from '../../testbeds/restaurant/chat/repl.js';
 import { Session } from '../../testbeds/restaurant/chat/session.js';
 import { setupBot } from '../../testbeds/restaurant/chat/setup.js';
-import { checkModelName, isModelFile } from '../../rankers/registry.js';
+import { checkModelName, isModelFile, loadModels } from '../../rankers/registry.js';
 import { chatReads, checkAllowCheckpoint, checkContextFlags, modelArg, modelHelp } from '../model-flags.js';
 import { DSTC2_MODELS } from '../../testbeds/restaurant/models.js';
-import { loadModels } from '../../testbeds/index.js';
 import { action, alias, inputFlag, intFlag } from '../run.js';
 import { SUMMARY } from './summaries.js';
-
-// The testbeds' models (rules, hcn) are named in the help and run by the verb.
-await loadModels();
 
 export function registerChat(program: Command): void {
   program
@@ -32,6 +28,7 @@ export function registerChat(program: Command): void {
         checkAllowCheckpoint(opts.model, isFile, opts.allowCheckpoint);
         const m = modelArg(opts.model, isFile); // the one read of a model file: setupBot gets its content
         checkContextFlags(m, opts, ['candidates'], chatReads(m));
+        await loadModels(); // the code of the declared models (rules, hcn)
         const bot = setupBot({ model: opts.model, seed: opts.kbSeed, ...(opts.kb ? { kb: opts.kb } : {}), ...(opts.candidates ? { candidates: opts.candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) }, m.content);
         try {
           const session = new Session('repl', bot.model, bot.kb, opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {});

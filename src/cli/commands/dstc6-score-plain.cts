@@ -7,7 +7,6 @@
  * errors) and ./dstc6.ts registers the flags with commander; test/cli-plain.test.ts checks that
  * all of them read and print alike.
  */
-import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { scoreFilesQuickly, type QuickScore } from '../../testbeds/dstc6/score-scan.cjs';
 import { isFolder, listFiles, writeStdoutSync, writeSyncOut } from '../plain-io.cjs';
@@ -28,7 +27,7 @@ export const SCORE_KS: readonly number[] = [1, 2, 5];
 /** The long flags of `dstc6 score` the plain reader knows (`--truth`: the hidden alias of `--answers`); test/cli-plain.test.ts checks them against the commander command. */
 export const PLAIN_SCORE_FLAGS: readonly string[] = ['--result', '--answers', '--truth', '--nb-candidates', '--json'];
 
-/** A `--nb-candidates` value commander's parser takes (an integer ≥ 1), or undefined (commander then says why). */
+/** A `--nb-candidates` value commander's parser takes (an integer >= 1), or undefined (commander then says why). */
 function nbCandidates(v: string): number | undefined {
   if (!/^-?\d+$/.test(v.trim())) return undefined;
   const n = Number(v);
@@ -37,8 +36,8 @@ function nbCandidates(v: string): number | undefined {
 
 /**
  * The options of a plain `dstc6 score` command line (`args`: the words after `score`), read as
- * commander reads them, or undefined for anything else — help, an unknown or misspelt flag, a
- * missing or dash-led value, a bad `--nb-candidates`, a word that is no flag's value, `--` —, which
+ * commander reads them, or undefined for anything else - help, an unknown or misspelt flag, a
+ * missing or dash-led value, a bad `--nb-candidates`, a word that is no flag's value, `--` -, which
  * then goes through commander (same help, same errors). Plain means: `--result <file...>` (its
  * values up to the next word starting with `-`; repeatable), `--answers|--truth <file>`,
  * `--nb-candidates <n>`, each also as `--flag=value`, `--json`, and the global `--debug` anywhere.
@@ -197,8 +196,9 @@ export function runScoreFast(args: readonly string[]): boolean {
   let output: string;
   let warnings: string;
   try {
-    // An existing path is a path (a dataset reference never shadows one: datasets/refs.ts).
-    const path = (v: string): string => (existsSync(v) ? v : notFast());
+    // An existing path is a path (a dataset reference never shadows one: datasets/refs.ts); read
+    // by statSync, which the listing calls anyway (one fs function fewer to compile: ~0.1 ms).
+    const path = (v: string): string => (isFolder(v) !== undefined ? v : notFast());
     const results = listFiles(o.result, '.json', path, notFast);
     const truths = truthFiles(results, o.answers.split(',').map((p) => (p === '' ? p : path(p))).join(','), (v, ext) => listFiles(v, ext, path, notFast), notFast);
     const cache = new Map<string, ReadonlyMap<string, string> | undefined>();

@@ -176,9 +176,10 @@ export async function registerDstc6(program: Command, args?: readonly string[]):
     );
 }
 
-/** The model registry with every restaurant model registered, and the task-6 models `rank` does not offer. */
+/** The model registry with every testbed's models declared and loaded, and the task-6 models `rank` does not offer. */
 async function loadRegistry(): Promise<typeof import('../../rankers/registry.js') & { DSTC2_MODELS: readonly string[] }> {
-  const { DSTC2_MODELS } = await import('../../testbeds/restaurant/models.js');
-  await (await import('../../testbeds/index.js')).loadModels();
-  return { ...(await import('../../rankers/registry.js')), DSTC2_MODELS };
+  const [{ DSTC2_MODELS }, { declareTestbeds }, registry] = await Promise.all([import('../../testbeds/restaurant/models.js'), import('../../testbeds/index.js'), import('../../rankers/registry.js')]);
+  declareTestbeds();
+  await registry.loadModels();
+  return { ...registry, DSTC2_MODELS };
 }

@@ -2,15 +2,11 @@
 import type { Command } from 'commander';
 import { evalRun, type EvalOptions, type EvalResult } from '../../testbeds/restaurant/runs/eval.js';
 import { modelHelp } from '../model-flags.js';
-import { loadModels } from '../../testbeds/index.js';
 import { action, inputFlag, inputListFlag, out, outFileFlag } from '../run.js';
 import { progress } from '../progress.js';
 import { runVerb, shardOptions, type ShardFlags, type VerbRun } from '../shard.js';
 import { warnForCli } from '../agreement.js';
 import { SUMMARY } from './summaries.js';
-
-// The testbeds' models (rules, hcn) are named in the help and run by the verb.
-await loadModels();
 
 interface Flags {
   model: string;

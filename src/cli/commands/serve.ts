@@ -18,10 +18,6 @@ import { SUMMARY } from './summaries.js';
 import { agentFlagsGiven, openFlaggedAgent, type AgentFlags } from '../agent-flags.js';
 import { llmConnectionOptions, openLlmUser } from '../llm-flags.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../agents/protocol.js';
-import { loadModels } from '../../testbeds/index.js';
-
-// The testbeds' models (rules, hcn): the chat's --model names them.
-await loadModels();
 
 interface ServeFlags extends ServingFlags, AgentFlags {
   model?: string;
@@ -174,6 +170,11 @@ async function serveEnv(o: ServeFlags): Promise<void> {
   const log = o.transcripts !== undefined ? await openCollectedLog(o.transcripts) : undefined;
   const agent = role === 'user' ? await openFlaggedAgent(o, o.kbSeed) : undefined;
   const userVoice = o.userLlm !== undefined ? await openLlmUser(o.userLlm, o, o.kbSeed) : undefined;
+  if (userVoice) {
+    // Its system message made once before the page opens (evaluate's first episode does): an environment without an LLM user (KB-InfoBot) or a user goal (-v1) would end every dialog at once.
+    const { llmUserSystemMessage } = await import('../../llm/prompts.js');
+    llmUserSystemMessage({ env, goal: make(env, sessionTurnLimit(env, envOptions, o.maxTurns).envOptions).reset({ seed: o.kbSeed }).info['goal'] }, o.userPrompt !== undefined ? '' : undefined);
+  }
   const { bareServer } = await import('../../serve/server.js');
   const { registerEnvRoutes } = await import('../../serve/env-routes.js');
   const server = bareServer({ bodyLimit: o.bodyLimit, requestTimeoutMs: o.requestTimeout, maxTextLength: o.maxText });

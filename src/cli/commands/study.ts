@@ -66,8 +66,7 @@ export function registerStudy(program: Command): void {
           if (o.role === 'agent' && o.agents !== undefined) throw new ConfigError('--agents: people play the agent with --role agent; drop --agents');
           const agents = o.agents?.split(',').map((a) => a.trim());
           if (agents?.some((a) => a === '')) throw new ConfigError(`--agents: an empty name in '${o.agents}'`);
-          config = studyConfig(
-            {
+          config = flagsConfig(studyConfig, {
               env: o.env,
               envOptions: keyValues(o.envOption ?? []),
               ...(agents ? { agents } : {}),
@@ -76,9 +75,7 @@ export function registerStudy(program: Command): void {
               sessionsPerParticipant: o.sessions,
               seed: o.seed,
               ...(o.title !== undefined ? { title: o.title } : {}),
-            },
-            'the flags',
-          );
+          });
         }
         // The environment, its options and dialogym's own agents are checked before anything is written.
         await (await import('../../testbeds/index.js')).loadTestbeds();
@@ -127,6 +124,7 @@ export function registerStudy(program: Command): void {
         url = await server.listen(o.port, o.host);
       } catch (e) {
         store.close();
+        if (e instanceof ConfigError) throw e; // an agent that cannot be opened: its own line
         const code = (e as NodeJS.ErrnoException).code;
         throw new DialogymError(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use (another --port, or 0 for any free one)` : `cannot listen on ${o.host}:${o.port} (${(e as Error).message})`);
       }
@@ -186,4 +184,26 @@ export function registerStudy(program: Command): void {
         }
       }),
     );
+}
+
+/** The study configuration's field → the `study create` flag that sets it. */
+const FLAG_OF: Readonly<Record<string, string>> = { env: '--env', envOptions: '--env-option', agents: '--agents', role: '--role', participants: '--participants', sessionsPerParticipant: '--sessions', seed: '--seed', title: '--title' };
+
+/**
+ * The configuration of the flags, a fault of it naming the flag (`--title: must not be empty…`)
+ * rather than the configuration's field (`the flags: "title" must…`), and an agent given twice as
+ * such (a file's advice — give each its own "label" — has no flag).
+ */
+function flagsConfig<C>(make: (raw: unknown, where: string) => C, raw: Record<string, unknown>): C {
+  try {
+    return make(raw, 'the flags');
+  } catch (e) {
+    if (!(e instanceof DialogymError) || !e.message.startsWith('the flags: ')) throw e;
+    const said = e.message.slice('the flags: '.length);
+    const twice = /^agents\[\d+\]: the label "(.*)" is already agents\[\d+\]'s/.exec(said);
+    if (twice) throw new ConfigError(`--agents: ${twice[1] as string} is given twice (to compare an agent with itself, give the study with --config and a "label" for each)`);
+    const field = /^"?([A-Za-z]+)"?(?:\[\d+\])?:? /.exec(said);
+    const flag = field ? FLAG_OF[field[1] as string] : undefined;
+    throw new ConfigError(flag !== undefined && field ? `${flag}: ${said.slice(field[0].length)}` : `${said}`);
+  }
 }

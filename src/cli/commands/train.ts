@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs';
 import { dstc6TrainingDialogs } from '../../testbeds/restaurant/hcn/train.js';
 import type { Dialog } from '../../core/dialog.js';
 import { KbTypes } from '../../rankers/match-type.js';
-import { saveModel, trainModel, trainableModels, type SavableRanker, type TrainOptions } from '../../rankers/registry.js';
-import { loadModels } from '../../testbeds/index.js';
+import { loadModels, saveModel, trainModel, trainableModels, type SavableRanker, type TrainOptions } from '../../rankers/registry.js';
 import { MEMN2N_TRAIN_DEFAULTS } from '../../rankers/memn2n-train.js';
 import { EMBEDDINGS_TRAIN_DEFAULTS } from '../../rankers/embeddings-train.js';
 import { HCN_DEV_FALLBACK, HCN_TRAIN_DEFAULTS } from '../../testbeds/restaurant/hcn/train.js';
@@ -22,9 +21,6 @@ import { modelHelp } from '../model-flags.js';
 import { SUMMARY } from './summaries.js';
 import { agreementIssue, candidateCoverage, kbCoverage } from '../../testbeds/restaurant/agreement.js';
 import { CANDIDATES_ADVICE, KB_ADVICE, checkAgreement } from '../agreement.js';
-
-// The testbeds' models (rules, hcn) are named in the help and run by the verb.
-await loadModels();
 
 interface TrainFlags {
   model: string;
@@ -141,7 +137,12 @@ export function registerTrain(program: Command): void {
     .requiredOption('--out <model.dgm>', 'model file to write (it stores the --candidates, so eval/chat/serve need them no more)', outFileFlag('--out'))
     .option('--json', 'print {"model","dev","selected","seconds","missing","out","candidates"} as JSON')
     .option('--force', 'train even when the inputs disagree (a --kb naming fewer than half of the restaurants in the training dialogs, --candidates holding fewer than half of their answers): a warning instead of the refusal')
-    .action(action((o: TrainFlags) => run(o)));
+    .action(
+      action(async (o: TrainFlags) => {
+        await loadModels(); // the code of the declared models (hcn)
+        run(o);
+      }),
+    );
 }
 
 /** The hyper-parameter flags each built-in trainer family reads (TrainOptions); any other one given is an error. */

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { readBabiDialogs } from '../../formats/babi.js';
 import type { Dialog } from '../../core/dialog.js';
-import { SILENCE } from '../../core/dialog.js';
+import { SILENCE } from '../../formats/babi.js';
 import { ConfigError } from '../../core/errors.js';
 import { action, inputFlag, intFlag, out } from '../run.js';
 import { SUMMARY } from './summaries.js';

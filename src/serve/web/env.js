@@ -129,7 +129,22 @@ async function follow(gen) {
   }
 }
 
-async function start() {
+// This tab's dialog, kept across a reload (sessionStorage is per tab): a reload resumes it, its turns
+// and the person's turn where they were (an accidental reload no longer abandons a dialog); "New
+// dialog" starts another. A dialog the server no longer has (expired, a restart) starts afresh.
+const KEPT = 'dialogym-env-session';
+function kept(value) {
+  try {
+    if (value === undefined) return sessionStorage.getItem(KEPT);
+    if (value === null) sessionStorage.removeItem(KEPT);
+    else sessionStorage.setItem(KEPT, value);
+  } catch {
+    // storage off (a private mode): a reload starts a new dialog
+  }
+  return null;
+}
+
+async function start(resume = false) {
   const gen = ++generation;
   busy = true;
   shownTools = '';
@@ -141,10 +156,12 @@ async function start() {
       document.title = `dialogym · ${info.env}`;
       $('title').textContent = `${info.env} · you are the ${info.role}${info.free ? ' (free chat)' : ''}`;
     }
-    const r = await api('POST', '/api/env/sessions', {});
+    const before = resume ? kept() : null;
+    const r = (before ? await api('GET', `/api/env/sessions/${encodeURIComponent(before)}`).catch(() => null) : null) ?? (await api('POST', '/api/env/sessions', {}));
     if (gen !== generation) return;
     id = r.id;
     state = r.state;
+    kept(id);
   } catch (e) {
     if (gen === generation) notice(`could not start: ${e.message}`);
     return;
@@ -201,6 +218,7 @@ endButton.addEventListener('click', async () => {
 });
 $('new').addEventListener('click', () => {
   if (id && state && state.waiting !== 'ended') api('DELETE', `/api/env/sessions/${encodeURIComponent(id)}`).catch(() => {});
+  kept(null);
   start();
 });
-start();
+start(true);

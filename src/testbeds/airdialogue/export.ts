@@ -50,8 +50,8 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /**
  * The AirDialogue dataset exporter (the `dataset` hook of `airdialogue-v1` and `-v2`): writes
  * `collected_data.json` and `collected_kb.json` into the folder, atomically, one line per episode
- * that ended with an action. Episodes cut off before any action, or without the customer's intent
- * (`airdialogue-v1`), are left out (`skipped`).
+ * that ended with an action. Episodes cut off before any action, without the customer's intent
+ * (`airdialogue-v1`), or whose action names a flight the table lacks, are left out (`skipped`).
  *
  * @example
  * ```ts
@@ -87,6 +87,12 @@ export const airDataset: DatasetExport = {
         continue;
       }
       const kb: KbLine = { kb: obs.context.kb, reservation: obs.context.reservation };
+      // The data files name flights of their KB line only (their reader refuses another): an action on a number the table lacks (a person's typo, judged a failure) is left out.
+      const stray = action.flight.find((n) => !kb.kb.some((f) => f.flight_number === n));
+      if (stray !== undefined) {
+        skipped.push(`${where}: the final action names flight ${stray}, which is not in the flight table (AirDialogue's data files name flights of their KB line only)`);
+        continue;
+      }
       const expected = expectedAction(intent, kb);
       const dialogue: string[] = [];
       obs.history.forEach((t: unknown, i) => {

@@ -550,7 +550,18 @@ const NAME_WORD = "[\\p{Lu}][\\p{L}]*(?:['\\-][\\p{L}]+)*";
 const NAME = `(${NAME_WORD}(?: ${NAME_WORD})+)`;
 const NAME_CUE = new RegExp(`(?:name is|[Ii]t's|[Tt]his is|I'm|I am)\\s+${NAME}`, 'u');
 const NAME_ALONE = new RegExp(`^${NAME}\\.?$`, 'u');
-const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')}) (\\d{1,2})\\b`, 'g');
+/** A month's spellings a person writes (`september`, `sep`, `sept`, the data's `Sept`), lower case → the data's spelling. */
+export const MONTH_SPELLINGS: Readonly<Record<string, string>> = (() => {
+  const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+  const m: Record<string, string> = {};
+  full.forEach((f, i) => {
+    const canon = MONTHS[i] as string;
+    for (const w of [f, f.slice(0, 3), f.slice(0, 4), canon.toLowerCase()]) m[w] = canon;
+  });
+  return m;
+})();
+/** A date: a month in any of its spellings and case (`Sept 1`, `september 1`, `Sep. 1`), then the day. */
+const MONTH_RE = new RegExp(`\\b(${Object.keys(MONTH_SPELLINGS).sort((a, b) => b.length - a.length).join('|')})\\.? (\\d{1,2})\\b`, 'gi');
 const SEG = '(morning|afternoon|evening)';
 
 /**
@@ -572,15 +583,17 @@ export function readCustomerUtterance(text: string): Slots {
   else if (/\b(book|ticket)/i.test(text)) s.goal = 'book';
   const nm = NAME_CUE.exec(text) ?? NAME_ALONE.exec(text.trim());
   if (nm) s.name = nm[1] as string;
-  const from = /\bfrom ([A-Z]{3})\b/.exec(text);
+  // The cue in any case (a sentence may open with it: `From ORD to IAD`), the code in capitals.
+  const from = /\b(?:from|From|FROM) ([A-Z]{3})\b/.exec(text);
   if (from) s.from = from[1] as string;
-  const to = /\bto ([A-Z]{3})\b/.exec(text);
+  const to = /\b(?:to|To|TO) ([A-Z]{3})\b/.exec(text);
   if (to) s.to = to[1] as string;
   const dates = [...text.matchAll(MONTH_RE)];
   if (dates.length >= 2) {
-    s.depMonth = (dates[0] as RegExpMatchArray)[1] as Month;
+    const month = (d: RegExpMatchArray): Month => MONTH_SPELLINGS[(d[1] as string).toLowerCase()] as Month;
+    s.depMonth = month(dates[0] as RegExpMatchArray);
     s.depDay = String(Number((dates[0] as RegExpMatchArray)[2]));
-    s.retMonth = (dates[1] as RegExpMatchArray)[1] as Month;
+    s.retMonth = month(dates[1] as RegExpMatchArray);
     s.retDay = String(Number((dates[1] as RegExpMatchArray)[2]));
   }
   const price = /(?:budget is|under|more than|up to|at most) \$?(\d{3,5})\b/.exec(text);

@@ -34,6 +34,16 @@ test('the agent reads goals, names, routes and dates from customer templates', (
   assert.deepEqual([p.maxPrice, p.maxConnections, p.class, p.depTime, p.retTime, p.airline], [500, 0, 'business', 'evening', 'morning', 'normal-cost']);
   const q = readCustomerUtterance('Yes: I want to return in the afternoon and no more than 1 connection.');
   assert.deepEqual([q.depTime, q.retTime, q.maxConnections, q.maxPrice], [undefined, 'afternoon', 1, undefined]);
+  // A person's wording: a sentence that opens with the cue, months spelt out or abbreviated in any case.
+  for (const [said, want] of [
+    ['From ORD to IAD, leaving Sept 1 and returning Sept 3.', ['ORD', 'IAD', 'Sept', '1', 'Sept', '3']],
+    ['To IAD from ORD. Out september 1, back SEP. 3', ['ORD', 'IAD', 'Sept', '1', 'Sept', '3']],
+    ['from DFW to LAX on may 2 and June 14', ['DFW', 'LAX', 'May', '2', 'June', '14']],
+  ] as const) {
+    const r = readCustomerUtterance(said);
+    assert.deepEqual([r.from, r.to, r.depMonth, r.depDay, r.retMonth, r.retDay], want, said);
+  }
+  assert.equal(readCustomerUtterance('may I fly from the city to the sea').from, undefined, 'no airport from a word, no date from "may I"');
 });
 
 test('the rule customer conveys its whole intent to the rule agent (slots recovered exactly)', () => {

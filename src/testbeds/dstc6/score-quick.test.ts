@@ -112,6 +112,24 @@ function tabled(text: string): unknown[] | undefined {
   return out;
 }
 
+test("the byte scanner reads any whitespace between tokens as JSON.parse does, json.dumps' spelling (read by word compares) and near misses of it included", () => {
+  const rng = createRng(39);
+  const blanks = ['', ' ', '  ', '\n', '\t', ' \r\n '];
+  // json.dumps writes '' before and ' ' after ',' and ':'; now and then any other whitespace
+  const sp = (usual: string): string => (rng.chance(0.8) ? usual : (blanks[rng.int(blanks.length)] as string));
+  for (let t = 0; t < 300; t++) {
+    const entries = Array.from({ length: 1 + rng.int(4) }, (_, d) => {
+      const candidates = Array.from({ length: rng.int(5) }, (_, c) => {
+        const id = `c${rng.int(9)}${'x'.repeat(rng.int(24))}`;
+        return `{${sp('')}"candidate_id"${sp('')}:${sp(' ')}"${id}"${sp('')},${sp(' ')}"rank"${sp('')}:${sp(' ')}${c + 1}${sp('')}}`;
+      });
+      return `{${sp('')}"dialog_id"${sp('')}:${sp(' ')}"d${d}"${sp('')},${sp(' ')}"lst_candidate_id"${sp('')}:${sp(' ')}[${sp('')}${candidates.join(`${sp('')},${sp(' ')}`)}${sp('')}]${sp('')}}`;
+    });
+    const text = `${sp('')}[${sp('')}${entries.join(`${sp('')},${sp(' ')}`)}${sp('')}]${sp('')}`;
+    assert.deepEqual(tabled(text), JSON.parse(text), text);
+  }
+});
+
 test('the byte scanner tables the plain spelling of a result file as JSON.parse reads it, and nothing else', () => {
   const plain = [
     '[]',

@@ -2,7 +2,8 @@
  * `evaluateAgent` on worker threads: the episodes are cut into one contiguous range per worker,
  * each worker builds the same environment and agent and plays its range, and the results are put
  * back in episode order. Every episode is seeded by its index (`episodeSeed`), so the report is
- * identical to the one-thread evaluation for any number of workers.
+ * identical to the one-thread evaluation for any number of workers. The pool of evaluation jobs
+ * (`playJobsOnWorkers`: ranges here, whole evaluations for `infobotTableOnWorkers`) is this one.
  */
 import { Pool } from '../../core/pool.js';
 import { summarize, type EpisodeResult, type EvalReport } from './episodes.js';
@@ -135,22 +136,70 @@ export async function playOnWorkers(opts: ParallelEvalOptions): Promise<EvalPart
   const items = index < opts.episodes ? Math.ceil((opts.episodes - index) / count) : 0;
   if (items === 0) return { name: opts.agent, results: [] };
   // Ranges over the positions of the shard's episodes, as episodes start + j·count.
-  const ranges = episodeRanges(items, opts.workers).map(([a, b]): [number, number] => [index + a * count, index + b * count]);
-  const pool = new Pool<EvalJob, EvalPart, number>({ file: new URL('./evaluate-worker.js', import.meta.url), threads: ranges.length, label: 'infobot eval worker' });
-  const progress = ranges.map(() => 0);
+  const jobs = episodeRanges(items, opts.workers).map(([a, b]): EvalJob => ({
+    agent: opts.agent,
+    split: opts.split,
+    kb: opts.kb,
+    seed: opts.seed ?? 1,
+    start: index + a * count,
+    end: index + b * count,
+    step: count,
+    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+    ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}),
+  }));
+  const parts = await playJobsOnWorkers(jobs, { workers: opts.workers, label: 'infobot eval worker', ...(opts.onEpisode ? { onEpisode: opts.onEpisode } : {}) });
+  return { name: parts[parts.length - 1]?.name ?? opts.agent, results: parts.flatMap((p) => p.results) };
+}
+
+/**
+ * Options of `playJobsOnWorkers`.
+ *
+ * @example
+ * ```ts
+ * import type { JobsOnWorkersOptions } from 'dialogym/infobot';
+ * const opts: JobsOnWorkersOptions = { workers: 2, label: 'my evaluation worker', onEpisode: (done) => console.log(done) };
+ * ```
+ */
+export interface JobsOnWorkersOptions {
+  /** Worker threads (≥ 1; no more are started than there are jobs). */
+  readonly workers: number;
+  /** Names the pool in errors that are not the project's (`<label>: <message>`), e.g. 'infobot table worker'. */
+  readonly label: string;
+  /** Episodes played so far, over all jobs. */
+  readonly onEpisode?: (done: number) => void;
+}
+
+/**
+ * The evaluation jobs `jobs` played on a pool of worker threads, each job one task (a range of one
+ * evaluation's episodes, or a whole evaluation): the answers in the order of the jobs, the same as
+ * on one thread as every episode is seeded by its index. The one pool of `playOnWorkers` and
+ * `infobotTableOnWorkers`. Rejects with the first job's error.
+ *
+ * @example
+ * ```ts
+ * import { playJobsOnWorkers, summarize, type EvalJob } from 'dialogym/infobot';
+ * const kb = { kind: 'generate', kbSeed: 1, missing: 0.2 } as const;
+ * const jobs: EvalJob[] = [1, 7].map((seed) => ({ agent: 'rule-soft', split: 'small', kb, seed, start: 0, end: 200 }));
+ * const parts = await playJobsOnWorkers(jobs, { workers: 2, label: 'seeds worker' });
+ * const reports = parts.map((p) => summarize(p.name, 'small', p.results)); // seed 1's, seed 7's
+ * ```
+ */
+export async function playJobsOnWorkers(jobs: readonly EvalJob[], o: JobsOnWorkersOptions): Promise<EvalPart[]> {
+  if (!Number.isInteger(o.workers) || o.workers < 1) throw new ConfigError(`workers must be a positive integer, got ${o.workers}`);
+  if (jobs.length === 0) return [];
+  const pool = new Pool<EvalJob, EvalPart, number>({ file: new URL('./evaluate-worker.js', import.meta.url), threads: Math.min(o.workers, jobs.length), label: o.label });
+  const progress = jobs.map(() => 0);
   try {
-    const parts = await Promise.all(
-      ranges.map(([start, end], k) => {
-        const job: EvalJob = { agent: opts.agent, split: opts.split, kb: opts.kb, seed: opts.seed ?? 1, start, end, step: count, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.policyDir !== undefined ? { policyDir: opts.policyDir } : {}) };
-        return pool.run(job, {
+    return await Promise.all(
+      jobs.map((job, k) =>
+        pool.run(job, {
           onMessage: (done) => {
             progress[k] = done;
-            opts.onEpisode?.(progress.reduce((a, b) => a + b, 0));
+            o.onEpisode?.(progress.reduce((a, b) => a + b, 0));
           },
-        });
-      }),
+        }),
+      ),
     );
-    return { name: parts[parts.length - 1]?.name ?? opts.agent, results: parts.flatMap((p) => p.results) };
   } finally {
     await pool.destroy();
   }

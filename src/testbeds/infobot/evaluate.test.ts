@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateAgent } from './evaluate.js';
-import { episodeRanges, evaluateAgentOnWorkers } from './evaluate-workers.js';
+import { episodeRanges, evaluateAgentOnWorkers, playJobsOnWorkers, type EvalJob } from './evaluate-workers.js';
+import { summarize } from './episodes.js';
 import { InfoBotEnv } from './env.js';
 import './index.js';
 
@@ -53,4 +54,20 @@ test('evaluation on worker threads: the same report as on the main thread, for a
   assert.equal(last, 90);
   assert.deepEqual(await evaluateAgentOnWorkers({ ...par, workers: 1 }), one);
   await assert.rejects(evaluateAgentOnWorkers({ ...par, agent: 'rl-soft', policyDir: '/nonexistent', workers: 2 }), /rl-soft/);
+});
+
+test('whole evaluations as the jobs of one pool (the table\'s): each job\'s report is its one-thread evaluation, in the order of the jobs; progress over all jobs; no jobs, no pool', async () => {
+  const kb = { kind: 'generate', kbSeed: 2, missing: 0.2 } as const;
+  const jobs: EvalJob[] = [
+    { agent: 'rule-soft', split: 'small', kb, seed: 1, start: 0, end: 40 },
+    { agent: 'max', split: 'small', kb, seed: 7, start: 0, end: 30 },
+    { agent: 'rule-hard', split: 'small', kb, seed: 7, start: 0, end: 20, temperature: 2 },
+  ];
+  const seen: number[] = [];
+  const parts = await playJobsOnWorkers(jobs, { workers: 2, label: 'test', onEpisode: (d) => seen.push(d) });
+  const want = jobs.map((j) => evaluateAgent({ agent: j.agent, episodes: j.end, seed: j.seed, env: new InfoBotEnv({ split: 'small', kbSeed: 2, ...(j.temperature !== undefined ? { temperature: j.temperature } : {}) }) }));
+  assert.deepEqual(parts.map((p) => summarize(p.name, 'small', p.results)), want);
+  assert.equal(Math.max(...seen), 90);
+  assert.deepEqual(await playJobsOnWorkers([], { workers: 2, label: 'test' }), []);
+  await assert.rejects(playJobsOnWorkers(jobs, { workers: 0, label: 'test' }), /^ConfigError: workers must be a positive integer, got 0$/);
 });

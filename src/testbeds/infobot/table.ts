@@ -11,8 +11,7 @@ import { evaluateAgent } from './evaluate.js';
 import { InfoBotEnv } from './env.js';
 import { DEFAULT_MISSING, splitSpec, type SplitName } from './slots.js';
 import { summarize } from './episodes.js';
-import { Pool } from '../../core/pool.js';
-import type { EvalJob, EvalPart } from './evaluate-workers.js';
+import { playJobsOnWorkers, type EvalJob } from './evaluate-workers.js';
 
 /**
  * Options of `infobotTable`.
@@ -243,25 +242,12 @@ export function infobotTable(o: TableOptions): TableResult {
 export async function infobotTableOnWorkers(o: TableOptions, workers: number): Promise<TableResult> {
   if (!Number.isInteger(workers) || workers < 1) throw new ConfigError(`workers must be a positive integer, got ${workers}`);
   const jobs = tableJobs(o);
-  const pool = new Pool<EvalJob, EvalPart, number>({ file: new URL('./evaluate-worker.js', import.meta.url), threads: Math.min(workers, jobs.length), label: 'infobot table worker' });
-  const progress = jobs.map(() => 0);
   const total = jobs.length * o.episodes;
-  try {
-    const parts = await Promise.all(
-      jobs.map((j, k) => {
-        const job: EvalJob = { agent: j.agent, split: j.split, kb: { kind: 'generate', kbSeed: o.kbSeed, missing: DEFAULT_MISSING }, seed: j.seed, start: 0, end: o.episodes, ...(j.temperature !== undefined ? { temperature: j.temperature } : {}), ...(o.policyDir !== undefined ? { policyDir: o.policyDir } : {}) };
-        return pool.run(job, {
-          onMessage: (d) => {
-            progress[k] = d;
-            o.onProgress?.(progress.reduce((a, b) => a + b, 0), total);
-          },
-        });
-      }),
-    );
-    return assembleTable(o, jobs, parts.map((p, k) => summarize(p.name, (jobs[k] as TableJob).split, p.results)));
-  } finally {
-    await pool.destroy();
-  }
+  const parts = await playJobsOnWorkers(
+    jobs.map((j): EvalJob => ({ agent: j.agent, split: j.split, kb: { kind: 'generate', kbSeed: o.kbSeed, missing: DEFAULT_MISSING }, seed: j.seed, start: 0, end: o.episodes, ...(j.temperature !== undefined ? { temperature: j.temperature } : {}), ...(o.policyDir !== undefined ? { policyDir: o.policyDir } : {}) })),
+    { workers, label: 'infobot table worker', ...(o.onProgress ? { onEpisode: (done: number) => o.onProgress?.(done, total) } : {}) },
+  );
+  return assembleTable(o, jobs, parts.map((p, k) => summarize(p.name, (jobs[k] as TableJob).split, p.results)));
 }
 
 /** One evaluation run of a table: an agent on a split with one evaluation seed (and the sweep's temperature). */

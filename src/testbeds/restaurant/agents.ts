@@ -23,11 +23,17 @@ function apiParams(tools: readonly ToolSpec[]): string[] {
   return props && typeof props === 'object' ? Object.keys(props) : [];
 }
 
-/** The rule bot configured from the api_call tool (DSTC6 wording when the call has an atmosphere). */
+/**
+ * The rule bot configured from the api_call tool: DSTC6 wording when the call has an atmosphere, and
+ * the cuisines and locations its `enum`s list as the bot's vocabulary (as the chat gives it its KB's),
+ * so that it reads them in any wording — a person's bare `london` or `London, please`.
+ */
 export function rulesBotForTools(tools: readonly ToolSpec[]): RulesBot {
   const params = apiParams(tools);
   const dstc6 = params.includes('atmosphere');
-  return createRulesBot({ dialect: dstc6 ? 'dstc6' : 'babi', restrictions: dstc6 ? params.includes('restrictions') : false });
+  const props = (tools.find((x) => x.function.name === 'api_call')?.function.parameters['properties'] ?? {}) as Record<string, { enum?: unknown }>;
+  const kb = (['cuisine', 'location'] as const).flatMap((slot) => (Array.isArray(props[slot]?.enum) ? (props[slot].enum as unknown[]) : []).filter((v): v is string => typeof v === 'string').map((value) => ({ entity: '', attr: `R_${slot}`, value })));
+  return createRulesBot({ dialect: dstc6 ? 'dstc6' : 'babi', restrictions: dstc6 ? params.includes('restrictions') : false, ...(kb.length > 0 ? { kb } : {}) });
 }
 
 function historyOf(req: AgentRequest): Turn[] {

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { Turn } from '../../core/dialog.js';
-import { SILENCE } from '../../core/dialog.js';
+import { SILENCE } from '../../formats/babi.js';
 import { FormatError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { formatBabiCandidates, formatBabiDialogs } from '../../formats/babi.js';

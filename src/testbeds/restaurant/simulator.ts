@@ -17,7 +17,7 @@
  * second half of the OOV vocabulary's goal space.
  */
 import type { Dialog, Turn } from '../../core/dialog.js';
-import { SILENCE } from '../../core/dialog.js';
+import { SILENCE } from '../../formats/babi.js';
 import type { Rng } from '../../core/rng.js';
 import { ConfigError, DialogymError, InternalError } from '../../core/errors.js';
 import { FIELDS, allApiCalls, fieldValues, formatApiCall, type ApiCall, type Field, type KbStore, type Restaurant, type VocabHalf, vocabOf } from './kb.js';

@@ -18,7 +18,7 @@
  * (`pizza` is not always italian), a number outside the KB's party sizes (`for 3` stays `three`:
  * no KB value, so the bot asks again rather than calling with a wrong size).
  */
-import { normaliseChatText } from '../../core/text.js';
+import { normaliseChatText } from './chat-text.js';
 
 const PHRASES: readonly (readonly [string, string])[] = [
   ['i fancy', 'i want'], // the verb is not the price

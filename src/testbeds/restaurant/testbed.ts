@@ -6,6 +6,7 @@
  */
 import { testbed } from '../testbed.js';
 import type { KbFile } from '../../runs/kb.js';
+import { RESTAURANT_MODEL_LIST, restaurantModelsReady } from './model-list.js';
 import type { VocabHalf } from './kb.js';
 import type { TaskId } from './simulator.js';
 import { babiEnvId } from './online/ids.js';
@@ -44,8 +45,7 @@ export const restaurant = testbed<BabiEnvArgs>({
   },
   agentFamily: 'restaurant',
   agents: { description: 'restaurant-* and dstc6-*: rules, or a response model / model file', load: async () => (await import('./agents.js')).restaurantAgents },
-  // Its own models (the generic rankers are the registry's).
-  models: async () => (await import('./models.js')).RESTAURANT_MODELS,
+  models: RESTAURANT_MODEL_LIST,
   // Its own turn limit (agent turns; a truncated episode's detail says so).
   turnLimit: (maxTurns) => ({ maxTurns }),
   kb: RESTAURANT_KB,
@@ -62,7 +62,11 @@ export const restaurant = testbed<BabiEnvArgs>({
     page: '/',
     label: 'restaurant',
     absent: { what: 'restaurant model', paths: ['/api/kb', '/api/sessions', '/api/sessions/*'], health: { model: null } },
-    load: async () => (await import('./chat/backend.js')).restaurantChat,
+    // Its conversations run the registry's models (`setupBot`): their code is loaded with it.
+    load: async () => {
+      const [{ restaurantChat }] = await Promise.all([import('./chat/backend.js'), restaurantModelsReady()]);
+      return restaurantChat;
+    },
   },
 });
 

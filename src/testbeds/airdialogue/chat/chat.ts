@@ -17,9 +17,9 @@
 import { createRng } from '../../../core/rng.js';
 import { InputError } from '../../../core/errors.js';
 import type { Action, AirExample, Flight, Intent, KbLine } from '../../../formats/airdialogue.js';
-import { MONTHS } from '../../../formats/airdialogue.js';
 import { AIRPORTS, OOD_EXTRA_AIRPORTS, PRICE_ANY } from '../facts.js';
 import { generateContext, type AirContext } from '../context.js';
+import { MONTH_SPELLINGS } from '../language.js';
 import type { AgentSession, CustomerSession } from '../policies.js';
 import { scoreAction, type Score } from '../scorer.js';
 import { oodContext, type OodSetting } from '../learned/data.js';
@@ -81,16 +81,6 @@ export function contextOfExample(ex: AirExample): AirContext {
 // ---------------------------------------------------------------------------------------------
 // text
 
-const MONTH_WORDS: Readonly<Record<string, string>> = (() => {
-  const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-  const m: Record<string, string> = {};
-  full.forEach((f, i) => {
-    const canon = MONTHS[i] as string;
-    for (const w of [f, f.slice(0, 3), f.slice(0, 4), canon.toLowerCase()]) m[w] = canon;
-  });
-  return m;
-})();
-
 /**
  * A person's message as the models read it: control characters removed, whitespace collapsed,
  * cut to `maxLength` characters; ordinals as numbers (`12th` → `12`), amounts as the corpus says
@@ -108,7 +98,7 @@ export function normalizeUtterance(text: string, maxLength = 500): string {
   t = t.replace(/\b(\d{1,2})(?:st|nd|rd|th)\b/gi, '$1');
   t = t.replace(/\bnon ?stop\b/gi, 'non-stop');
   // a month name next to a day number (`sep. 12`, `12 september`), not the verb in `may I`
-  const month = (m: string, w: string) => MONTH_WORDS[w.toLowerCase()] ?? m;
+  const month = (m: string, w: string) => MONTH_SPELLINGS[w.toLowerCase()] ?? m;
   t = t.replace(/\b([A-Za-z]{3,9})\b\.?(?= ?\d)/g, month).replace(/(?<=\d )([A-Za-z]{3,9})\b/g, month);
   return t;
 }
@@ -125,7 +115,7 @@ export function detokenize(words: string, proper: readonly string[] = []): strin
     .replace(/(\w) ' (\w)/g, "$1'$2")
     .replace(/(^|[.!?] )([a-z])/g, (_m, p: string, c: string) => p + c.toUpperCase())
     .replace(/\bi\b/g, 'I')
-    .replace(/\b([a-z]{3,9})(?= \d)/g, (m, w: string) => MONTH_WORDS[w] ?? m);
+    .replace(/\b([a-z]{3,9})(?= \d)/g, (m, w: string) => MONTH_SPELLINGS[w] ?? m);
   for (const p of proper) {
     const esc = p.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     t = t.replace(new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'giu'), p);

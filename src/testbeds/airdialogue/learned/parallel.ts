@@ -1,21 +1,25 @@
 /**
- * The learned AirDialogue models' batches on several threads (`BatchRunner`): a batch is cut into
- * parts of `PART_DIALOGUES` dialogues; each part's gradient is computed alone from zero, on the
- * main thread or on a worker (train-worker.ts), into its own buffer, and the batch's gradient is
- * the sum of the parts' in part order (nn/param-buffers.ts). The parts do not depend on the number
- * of threads, so neither do the gradients, the weights or the losses: 1 thread and 4 give the same
- * bits. The workers' replicas view the parameters' values in shared memory (nothing is copied per
- * step); each step sends a worker only its parts' examples.
+ * The learned AirDialogue models' batches on several threads (`batchRunner`): a batch is cut into
+ * parts of `PART_DIALOGUES` dialogues, run by the generic `PartRunner` (train/parts.ts: each part's
+ * gradient alone from zero, on the main thread or on a worker (train-worker.ts), summed in part
+ * order; the same bits for any number of threads). What is AirDialogue's: a part's work (both
+ * models' losses of its dialogues, `partLosses`) and what a worker builds its replica from.
  */
-import { DialogymError } from '../../../core/errors.js';
-import { Pool } from '../../../core/pool.js';
-import { paramSize, sumParts, viewParams, type Param } from '../../../nn/index.js';
+import type { Param } from '../../../nn/index.js';
+import { PartRunner, type PartWork } from '../../../train/parts.js';
 import type { LearnedExample } from './data.js';
-import { countOwn, prepare, type DialogueModel, type ModelSizes } from './model.js';
-import type { Vocab } from './tokens.js';
+import { countOwn, DialogueModel, prepare, type ModelSizes } from './model.js';
+import { Vocab } from './tokens.js';
 
 /** Dialogues per part of a batch: the unit of work of a thread (measured: parts of 2 cost the same CPU as one batch of 8). */
 export const PART_DIALOGUES = 2;
+
+/** `dialogues` cut into parts of `PART_DIALOGUES`, in order (the last may be shorter). */
+export function dialogueParts<T>(dialogues: readonly T[]): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < dialogues.length; i += PART_DIALOGUES) parts.push(dialogues.slice(i, i + PART_DIALOGUES));
+  return parts;
+}
 
 /** A dialogue's losses: the LM loss of both models (summed over their own tokens), their tokens, the state loss. */
 export interface DialogueLoss {
@@ -43,133 +47,60 @@ export function partLosses(m: PartModels, examples: readonly LearnedExample[], b
   return ps.map((_, k) => ({ lm: c[k]!.lm + a[k]!.lm, tokens: c[k]!.tokens + a[k]!.tokens, state: a[k]!.state }));
 }
 
-/** What a worker is given once. */
-export interface WorkerSetup {
+/** What a worker builds its replica of both models from. */
+export interface ModelsSetup {
   readonly words: readonly string[];
   readonly sizes: ModelSizes;
-  /** The parameters' values (both models, `airModelParams` order). */
-  readonly values: SharedArrayBuffer;
-  /** The gradient buffer of each part (index = part). */
-  readonly grads: readonly SharedArrayBuffer[];
 }
 
-/** A worker's task: some parts of a batch (their examples without `source`). */
-export interface PartsTask {
-  readonly parts: readonly { readonly index: number; readonly examples: readonly LearnedExample[] }[];
-  readonly backward: boolean;
+/** Both models of `setup`, their parameters left for the caller to fill (a worker's replica views the shared values). */
+export function replicaModels({ words, sizes }: ModelsSetup): PartModels & { readonly sizes: ModelSizes } {
+  const vocab = new Vocab(words);
+  return { vocab, sizes, customer: new DialogueModel('customer', vocab, sizes), agent: new DialogueModel('agent', vocab, sizes) };
+}
+
+/** A batch's settings: its dialogues (the LM loss of each is scaled by 1/`batch`). */
+export interface BatchCommon {
   readonly batch: number;
 }
 
-/** Parts whose gradients are held at once (a batch of more parts runs in rounds of this many). */
-const MAX_PARTS_HELD = 16;
+/** A v8-serialized dialogue's losses (three numbers) come back in under this many bytes. */
+const LOSS_BYTES = 128;
 
-/** How long a worker may take to pick up its first task before training gives up (a generous guard). */
-const START_TIMEOUT_MS = 120_000;
+/** Both models' parameters, in `airModelParams` order (the customer's, then the agent's). */
+function modelParams(m: PartModels): Param[] {
+  return [...m.customer.params, ...m.agent.params];
+}
+
+/** One thread's work: the losses of a part's dialogues through both models (`partLosses`). */
+export function batchWork(m: PartModels): PartWork<BatchCommon, readonly LearnedExample[], DialogueLoss[]> {
+  const params = modelParams(m);
+  return { trained: params, values: params, task: ({ batch }, backward) => (examples) => partLosses(m, examples, backward, batch) };
+}
 
 /** Without `source` (the parsed example it came from): only what the models read crosses to a worker. */
-function bare(e: LearnedExample): LearnedExample {
+export function bare(e: LearnedExample): LearnedExample {
   const { source: _source, ...rest } = e;
   return rest;
 }
 
+/** The runner of a batch's parts, a batch at most `maxParts` parts, on `threads` threads (the main one and threads − 1 workers). */
+export type BatchRunner = PartRunner<ModelsSetup, BatchCommon, readonly LearnedExample[], DialogueLoss[]>;
+
 /**
- * Runs the batches of both models on `threads` threads (the main one and threads − 1 workers;
- * module description). `params` are `m`'s parameters in `airModelParams` order; their values move
- * to shared memory while the runner is open and back to ordinary memory at `close()`.
+ * Runs the batches of both models of `m` on `threads` threads (module description): the
+ * parameters' values move to shared memory while the runner is open and back to ordinary memory
+ * at `close()`. `runner.run({ batch }, parts, backward)`: each part's dialogues' losses, in
+ * order; with `backward`, the models' gradients become those of the parts summed in part order.
  */
-export class BatchRunner {
-  private readonly pool: Pool<PartsTask, DialogueLoss[][]> | null;
-  private readonly grad: Float32Array;
-  private readonly partGrads: Float32Array[];
-  private readonly workers: number;
-
-  constructor(
-    private readonly m: PartModels & { readonly sizes: ModelSizes },
-    private readonly params: readonly Param[],
-    threads: number,
-    maxParts: number,
-  ) {
-    const n = paramSize(params);
-    this.workers = Math.max(0, Math.min(threads, maxParts) - 1);
-    const shared = this.workers > 0;
-    const buffer = (): ArrayBufferLike => (shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
-    this.grad = viewParams(params, 'grad', new ArrayBuffer(4 * n), true);
-    // each part into its own buffer, at most MAX_PARTS_HELD held (a batch of more parts runs in rounds): memory bounded for any batch
-    this.partGrads = Array.from({ length: Math.min(maxParts, MAX_PARTS_HELD) }, () => new Float32Array(buffer(), 0, n));
-    if (!shared) {
-      this.pool = null;
-      return;
-    }
-    const values = new SharedArrayBuffer(4 * n);
-    viewParams(params, 'data', values, true);
-    const setup: WorkerSetup = { words: m.vocab.words, sizes: m.sizes, values, grads: this.partGrads.map((g) => g.buffer as SharedArrayBuffer) };
-    // Many tasks per thread: the trainer never runs its event loop, so the pool never hears that one ended.
-    // The answer (three numbers a dialogue, v8-serialized: under 60 bytes each) comes through shared memory of this size.
-    this.pool = new Pool({ file: new URL('./train-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue training worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 128 * PART_DIALOGUES * this.partGrads.length });
-  }
-
-  /**
-   * Losses of the dialogues of `parts`, in order; with `backward`, the models' gradients become
-   * those of the parts summed in part order (the gradient buffers are overwritten, not added to).
-   */
-  run(parts: readonly (readonly LearnedExample[])[], backward: boolean, batch: number): DialogueLoss[] {
-    const losses: DialogueLoss[][] = new Array(parts.length);
-    // at most partGrads.length parts at once; the sum runs in part order across the rounds (the same bits as one round)
-    for (let a = 0; a < parts.length; a += this.partGrads.length) {
-      const round = parts.slice(a, a + this.partGrads.length);
-      const threads = Math.min(this.workers + 1, round.length);
-      // thread j computes parts [cut(j), cut(j + 1)) of the round: contiguous, the main thread the first
-      const cut = (j: number): number => Math.floor((j * round.length) / threads);
-      const joins: { from: number; join: () => DialogueLoss[][] | undefined }[] = [];
-      for (let j = 1; j < threads; j++) {
-        const task: PartsTask = { parts: round.slice(cut(j), cut(j + 1)).map((ex, i) => ({ index: cut(j) + i, examples: ex.map(bare) })), backward, batch };
-        joins.push({ from: cut(j), join: (this.pool as Pool<PartsTask, DialogueLoss[][]>).runSync(task, START_TIMEOUT_MS) });
-      }
-      for (let k = 0; k < cut(1); k++) losses[a + k] = this.part(k, round[k]!, backward, batch);
-      for (const { from, join } of joins) {
-        const got = join();
-        if (!got) throw new DialogymError(`AirDialogue training: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
-        got.forEach((l, i) => (losses[a + from + i] = l));
-      }
-      if (backward) {
-        if (a === 0) sumParts(this.grad, this.partGrads, round.length);
-        else sumParts(this.grad, [this.grad, ...this.partGrads], round.length + 1);
-      }
-    }
-    if (backward) viewParams(this.params, 'grad', this.grad.buffer);
-    return losses.flat();
-  }
-
-  /** Part k on this thread, its gradient into its buffer (left bound to it). */
-  private part(k: number, examples: readonly LearnedExample[], backward: boolean, batch: number): DialogueLoss[] {
-    if (backward) {
-      const g = this.partGrads[k]!;
-      viewParams(this.params, 'grad', g.buffer);
-      g.fill(0);
-    }
-    return partLosses(this.m, examples, backward, batch);
-  }
-
-  /** Stops the workers; the parameters' values and gradients go back to ordinary memory. */
-  close(): void {
-    if (!this.pool) return;
-    const n = paramSize(this.params);
-    viewParams(this.params, 'data', new ArrayBuffer(4 * n), true);
-    void this.pool.destroy();
-  }
-}
-
-/** The worker side: a replica of both models over the shared values (train-worker.ts). */
-export function workerReplica(setup: WorkerSetup, build: (words: readonly string[], sizes: ModelSizes) => PartModels): (task: PartsTask) => DialogueLoss[][] {
-  const m = build(setup.words, setup.sizes);
-  const params = [...m.customer.params, ...m.agent.params];
-  viewParams(params, 'data', setup.values);
-  return (task) =>
-    task.parts.map(({ index, examples }) => {
-      if (task.backward) {
-        const g = viewParams(params, 'grad', setup.grads[index]!);
-        g.fill(0);
-      }
-      return partLosses(m, examples, task.backward, task.batch);
-    });
+export function batchRunner(m: PartModels & { readonly sizes: ModelSizes }, threads: number, maxParts: number): BatchRunner {
+  return new PartRunner(batchWork(m), {
+    threads,
+    maxParts,
+    worker: new URL('./train-worker.js', import.meta.url),
+    setup: { words: m.vocab.words, sizes: m.sizes } satisfies ModelsSetup,
+    label: 'AirDialogue training',
+    answerBytes: LOSS_BYTES * PART_DIALOGUES,
+    wire: (examples) => examples.map(bare),
+  });
 }

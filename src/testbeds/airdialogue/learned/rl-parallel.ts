@@ -1,32 +1,27 @@
 /**
- * RL fine-tuning's updates on several threads (`RlRunner`), the way `airdialogue train` batches
- * run (parallel.ts): an update is cut into parts — one self-play episode each for a REINFORCE
- * update, `PART_DIALOGUES` dialogues each for a supervised one; each part's gradient is computed
- * alone from zero, on the main thread or on a worker (rl-worker.ts), into its own buffer, and the
- * update's gradient is the sum of the parts' in part order. The parts do not depend on the number
- * of threads, so neither do the episodes, the gradients or the weights: 1 thread and 2 give the
- * same bits. An episode depends only on its seed and the weights, so a worker plays it on its own
- * replica of the models (the parameters' values in shared memory) and computes its loss there.
+ * RL fine-tuning's updates on several threads (`RlRunner`), on the generic `PartRunner` like
+ * `airdialogue train` batches (train/parts.ts): an update is cut into parts — one self-play
+ * episode each for a REINFORCE update, `PART_DIALOGUES` dialogues each for a supervised one; each
+ * part's gradient is computed alone from zero, on the main thread or on a worker (rl-worker.ts),
+ * into its own buffer, and the update's gradient is the sum of the parts' in part order. The parts
+ * do not depend on the number of threads, so neither do the episodes, the gradients or the
+ * weights: 1 thread and 2 give the same bits. An episode depends only on its seed and the
+ * weights, so a worker plays it on its own replica of the models (the parameters' values in
+ * shared memory) and computes its loss there.
  */
-import { DialogymError } from '../../../core/errors.js';
-import { Pool } from '../../../core/pool.js';
 import type { Rng } from '../../../core/rng.js';
 import type { AirExample, KbLine } from '../../../formats/airdialogue.js';
-import { Linear, paramSize, sumParts, viewParams, type Param } from '../../../nn/index.js';
+import { Linear, type Param } from '../../../nn/index.js';
+import { PartRunner, type PartWork } from '../../../train/parts.js';
 import { AirDialogueEnv, episodeSeed, selfPlayEpisode, type Episode } from '../env.js';
 import { oodContext, toLearned, type LearnedExample, type OodSetting } from './data.js';
-import { countOwn, prepare, type DialogueModel, type ModelSizes, type Prepared } from './model.js';
-import { PART_DIALOGUES } from './parallel.js';
+import { countOwn, prepare, type DialogueModel, type Prepared } from './model.js';
+import { bare, dialogueParts, type ModelsSetup } from './parallel.js';
 import { learnedAgent, learnedCustomer, type LearnedAgentSession } from './policy.js';
 import type { AirModels } from './train.js';
-import type { Vocab } from './tokens.js';
 
 /** What a thread of RL fine-tuning reads: both dialogue models, their vocabulary and the value layer (the baseline). */
-export interface RlModels {
-  readonly vocab: Vocab;
-  readonly sizes: ModelSizes;
-  readonly customer: DialogueModel;
-  readonly agent: DialogueModel;
+export interface RlModels extends Omit<AirModels, 'meta'> {
   readonly value: Linear;
 }
 
@@ -122,36 +117,45 @@ export class RlThread {
   }
 }
 
-/** What a worker is given once. */
-export interface RlWorkerSetup {
-  readonly words: readonly string[];
-  readonly sizes: ModelSizes;
+/** What a worker builds its replica from: both models' and the episodes' settings. */
+export interface RlSetup extends ModelsSetup {
   readonly settings: RlEpisodeSettings;
-  /** The parameters' values: the agent's, the value layer's, then the customer's. */
-  readonly values: SharedArrayBuffer;
-  /** The gradient buffer of each part (index = part): the agent's and the value layer's parameters. */
-  readonly grads: readonly SharedArrayBuffer[];
 }
 
-/** A worker's task: some parts of an update — episodes (one a part) or supervised dialogues (without `source`). */
-export type RlTask = { readonly kind: 'rl'; readonly n: number; readonly parts: readonly { readonly index: number; readonly episode: number }[] } | { readonly kind: 'supervised'; readonly b: number; readonly parts: readonly { readonly index: number; readonly examples: readonly LearnedExample[] }[] };
+/** An update's settings: `n` episodes (one a part) or supervised dialogues, `b` in all (in parts). */
+export type RlCommon = { readonly kind: 'rl'; readonly n: number } | { readonly kind: 'supervised'; readonly b: number };
 
-/** Parts whose gradients are held at once (an update of more parts runs in rounds of this many). */
-const MAX_PARTS_HELD = 16;
+/** A part: an episode's index, or supervised dialogues. */
+export type RlPart = number | readonly LearnedExample[];
 
-/** How long a worker may take to pick up its first task before training gives up (a generous guard). */
-const START_TIMEOUT_MS = 120_000;
+/** A v8-serialized part's result (an episode's reward and value, or null) comes back in under this many bytes. */
+const RESULT_BYTES = 64;
 
-/** The trained parameters (the agent's, then the value layer's) and all of them (then the customer's). */
-function paramLists(m: RlModels): { trained: Param[]; all: Param[] } {
+/**
+ * One thread's RL work on models `m`: the trained parameters are the agent's, then the value
+ * layer's; the values shared are those, then the customer's.
+ */
+export function rlWork(m: RlModels, settings: RlEpisodeSettings): PartWork<RlCommon, RlPart, RlEpisodeResult | null> {
   const trained = [...m.agent.params, ...m.value.params];
-  return { trained, all: [...trained, ...m.customer.params] };
-}
-
-/** Without `source` (the parsed example it came from): only what the models read crosses to a worker. */
-function bare(e: LearnedExample): LearnedExample {
-  const { source: _source, ...rest } = e;
-  return rest;
+  // made at the first task: it reads the weights (the customer's decoding kernels), which a worker's replica views only once built
+  let made: RlThread | undefined;
+  const thread = (): RlThread => (made ??= new RlThread(m, settings));
+  return {
+    trained,
+    values: [...trained, ...m.customer.params],
+    task: (c) => {
+      if (c.kind === 'supervised') {
+        return (examples) => {
+          thread().supervised(examples as readonly LearnedExample[], c.b);
+          return null;
+        };
+      }
+      // the weights changed since the last update: the agent's decoding kernels read them again
+      const t = thread();
+      t.reload();
+      return (episode) => t.episode(episode as number, c.n);
+    },
+  };
 }
 
 /**
@@ -160,127 +164,37 @@ function bare(e: LearnedExample): LearnedExample {
  * workers) and their gradients in the runner's buffers; `close()` gives them ordinary memory back.
  */
 export class RlRunner {
-  private readonly pool: Pool<RlTask, unknown[]> | null;
-  private readonly grad: Float32Array;
-  private readonly partGrads: Float32Array[];
-  private readonly workers: number;
-  private readonly thread: RlThread;
-  private readonly trained: Param[];
-  private readonly all: Param[];
+  private readonly runner: PartRunner<RlSetup, RlCommon, RlPart, RlEpisodeResult | null>;
 
-  constructor(
-    m: RlModels,
-    settings: RlEpisodeSettings,
-    threads: number,
-    maxParts: number,
-  ) {
-    ({ trained: this.trained, all: this.all } = paramLists(m));
-    const n = paramSize(this.trained);
-    this.workers = Math.max(0, Math.min(threads, maxParts) - 1);
-    const shared = this.workers > 0;
-    const buffer = (): ArrayBufferLike => (shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
-    this.grad = viewParams(this.trained, 'grad', new ArrayBuffer(4 * n), true);
-    this.partGrads = Array.from({ length: Math.min(maxParts, MAX_PARTS_HELD) }, () => new Float32Array(buffer(), 0, n));
-    this.thread = new RlThread(m, settings);
-    if (!shared) {
-      this.pool = null;
-      return;
-    }
-    const values = new SharedArrayBuffer(4 * paramSize(this.all));
-    viewParams(this.all, 'data', values, true);
-    const setup: RlWorkerSetup = { words: m.vocab.words, sizes: m.sizes, settings, values, grads: this.partGrads.map((g) => g.buffer as SharedArrayBuffer) };
-    // Many tasks per thread: the trainer never runs its event loop, so the pool never hears that one ended.
-    this.pool = new Pool({ file: new URL('./rl-worker.js', import.meta.url), threads: this.workers, workerData: setup, label: 'AirDialogue RL worker', tasksPerThread: 1 << 30, syncBytes: 4096 + 64 * this.partGrads.length });
+  constructor(m: RlModels, settings: RlEpisodeSettings, threads: number, maxParts: number) {
+    this.runner = new PartRunner(rlWork(m, settings), {
+      threads,
+      maxParts,
+      worker: new URL('./rl-worker.js', import.meta.url),
+      setup: { words: m.vocab.words, sizes: m.sizes, settings } satisfies RlSetup,
+      label: 'AirDialogue RL',
+      answerBytes: RESULT_BYTES,
+      wire: (p) => (typeof p === 'number' ? p : p.map(bare)),
+    });
   }
 
   /** The parameters trained by REINFORCE (the agent's, then the value layer's): their gradients are the runner's. */
   get params(): readonly Param[] {
-    return this.trained;
+    return this.runner.params;
   }
 
   /** Episodes first … first + n − 1, one part each: the gradient becomes the sum of theirs (overwritten, not added to). */
   episodes(first: number, n: number): RlEpisodeResult[] {
-    this.thread.reload();
-    const parts = Array.from({ length: n }, (_, k) => first + k);
-    return this.run(
-      parts,
-      (episode) => this.thread.episode(episode, n),
-      (ps) => ({ kind: 'rl', n, parts: ps.map(({ index, part }) => ({ index, episode: part })) }),
-    ) as RlEpisodeResult[];
+    return this.runner.run({ kind: 'rl', n }, Array.from({ length: n }, (_, k) => first + k)) as RlEpisodeResult[];
   }
 
   /** A supervised update's dialogues in parts of `PART_DIALOGUES`: the gradient becomes their sum (overwritten). */
   supervised(examples: readonly LearnedExample[]): void {
-    const b = examples.length;
-    const parts: LearnedExample[][] = [];
-    for (let i = 0; i < b; i += PART_DIALOGUES) parts.push(examples.slice(i, i + PART_DIALOGUES));
-    this.run(
-      parts,
-      (ex) => this.thread.supervised(ex, b),
-      (ps) => ({ kind: 'supervised', b, parts: ps.map(({ index, part }) => ({ index, examples: part.map(bare) })) }),
-    );
-  }
-
-  /** Parts on the threads (contiguous runs, the main thread the first), each from zero into its buffer; their sum into the gradient. */
-  private run<P, R>(parts: readonly P[], here: (part: P) => R, task: (parts: { index: number; part: P }[]) => RlTask): R[] {
-    const out: R[] = new Array(parts.length);
-    // at most partGrads.length parts at once (the buffers held: bounded for any batch); the sum runs in part order across the rounds
-    for (let a = 0; a < parts.length; a += this.partGrads.length) {
-      const round = parts.slice(a, a + this.partGrads.length);
-      const threads = Math.min(this.workers + 1, round.length);
-      const cut = (j: number): number => Math.floor((j * round.length) / threads);
-      const joins: { from: number; join: () => unknown[] | undefined }[] = [];
-      for (let j = 1; j < threads; j++) {
-        const mine = round.slice(cut(j), cut(j + 1)).map((part, i) => ({ index: cut(j) + i, part }));
-        joins.push({ from: cut(j), join: (this.pool as Pool<RlTask, unknown[]>).runSync(task(mine), START_TIMEOUT_MS) });
-      }
-      for (let k = 0; k < cut(1); k++) {
-        const g = this.partGrads[k]!;
-        viewParams(this.trained, 'grad', g.buffer);
-        g.fill(0);
-        out[a + k] = here(round[k]!);
-      }
-      for (const { from, join } of joins) {
-        const got = join();
-        if (!got) throw new DialogymError(`AirDialogue RL: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s${this.pool?.failure ? ` (${this.pool.failure.message})` : ''}`);
-        got.forEach((r, i) => (out[a + from + i] = r as R));
-      }
-      if (a === 0) sumParts(this.grad, this.partGrads, round.length);
-      else sumParts(this.grad, [this.grad, ...this.partGrads], round.length + 1);
-    }
-    viewParams(this.trained, 'grad', this.grad.buffer);
-    return out;
+    this.runner.run({ kind: 'supervised', b: examples.length }, dialogueParts(examples));
   }
 
   /** Stops the workers; the parameters' values go back to ordinary memory. */
   close(): void {
-    if (!this.pool) return;
-    viewParams(this.all, 'data', new ArrayBuffer(4 * paramSize(this.all)), true);
-    void this.pool.destroy();
+    this.runner.close();
   }
-}
-
-/** The worker side: a replica of the models over the shared values (rl-worker.ts). */
-export function rlWorkerReplica(setup: RlWorkerSetup, build: (words: readonly string[], sizes: ModelSizes) => RlModels): (task: RlTask) => unknown[] {
-  const m = build(setup.words, setup.sizes);
-  const { trained, all } = paramLists(m);
-  viewParams(all, 'data', setup.values);
-  const thread = new RlThread(m, setup.settings);
-  const into = (index: number): void => {
-    viewParams(trained, 'grad', setup.grads[index]!).fill(0);
-  };
-  return (task) => {
-    if (task.kind === 'rl') {
-      thread.reload();
-      return task.parts.map(({ index, episode }) => {
-        into(index);
-        return thread.episode(episode, task.n);
-      });
-    }
-    return task.parts.map(({ index, examples }) => {
-      into(index);
-      thread.supervised(examples, task.b);
-      return null;
-    });
-  };
 }

@@ -83,6 +83,8 @@ test('RL on 1 and 2 threads: the same weights bit for bit; the reward curve with
     assert.ok(Math.abs(p.reward - reward) <= CURVE_TOLERANCE && Math.abs(p.value - value) <= CURVE_TOLERANCE, `update ${i + 1}: reward ${p.reward} baseline ${p.value}, 122f983 ${reward} ${value}`);
   });
   assert.throws(() => rlTrain(airModelsFrom(init), { episodes: 3, supervised: s.train, threads: 0 }), /threads must be a positive integer, got 0/);
+  assert.throws(() => rlTrain(airModelsFrom(init), { episodes: 3, supervised: s.train, batch: 0 }), /^ConfigError: batch must be a positive integer, got 0$/);
+  assert.throws(() => rlTrain(airModelsFrom(init), { episodes: 3, supervised: s.train, supervisedBatch: 0 }), /^ConfigError: supervisedBatch must be a positive integer, got 0$/);
   // an update of more episodes than the part buffers held at once (16) runs in rounds: still the same on 1 and 2 threads
   const big = [1, 2].map((threads) => {
     const m = airModelsFrom(init);

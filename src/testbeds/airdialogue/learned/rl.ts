@@ -63,7 +63,7 @@ export function rlTrain(m: AirModels, o: RlOptions): { curve: RlPoint[] } {
   const batch = o.batch ?? 8;
   const seed = o.seed ?? 0;
   const threads = o.threads ?? 1;
-  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`threads must be a positive integer, got ${threads}`);
+  for (const [name, v] of [['threads', threads], ['batch', batch], ['supervisedBatch', o.supervisedBatch ?? 8]] as const) if (!Number.isInteger(v) || v < 1) throw new ConfigError(`${name} must be a positive integer, got ${v}`);
   const rng = createRng(seed);
   const value = valueLayer(m.sizes.hidden);
   value.init(rng.fork('value'));

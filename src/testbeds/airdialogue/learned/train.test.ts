@@ -122,6 +122,7 @@ test('threads: 1, 2 and 3 threads train the same weights and losses, bit for bit
   // the values are back in ordinary memory after training
   assert.ok(!(runs[1]!.models.agent.params[0]!.data.buffer instanceof SharedArrayBuffer));
   assert.throws(() => trainAirModels(s.train, s.dev, { ...o, threads: 0 }), /threads must be a positive integer, got 0/);
+  assert.throws(() => trainAirModels(s.train, s.dev, { ...o, batch: 0 }), /^ConfigError: batch must be a positive integer, got 0$/);
 });
 
 test('a batch of more parts than the runner holds (16) runs in rounds: 1 and 2 threads alike, and a batch larger than the data holds no buffer per part', () => {

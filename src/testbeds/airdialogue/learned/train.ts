@@ -18,7 +18,7 @@ import { nameExact, scoreAction } from '../scorer.js';
 import { addBleuSegment, bleuOf, emptyBleuStats, mergeBleuStats, type BleuStats } from './bleu.js';
 import { learnedSetOf, toLearned, type LearnedExample, type LearnedSet } from './data.js';
 import { DialogueModel, prepare, type ModelSizes } from './model.js';
-import { BatchRunner, PART_DIALOGUES } from './parallel.js';
+import { batchRunner, dialogueParts, PART_DIALOGUES, type BatchRunner } from './parallel.js';
 import { Vocab } from './tokens.js';
 
 import { LEARNED_MODEL_NAME } from './model-name.js';
@@ -180,11 +180,9 @@ export function airModelParams(m: AirModels): Param[] {
   return [...m.customer.params, ...m.agent.params];
 }
 
-/** The examples of `set` from … to − 1 cut into parts of `PART_DIALOGUES` (parallel.ts). */
+/** The examples `ids` of `set`, in parts of `PART_DIALOGUES` (parallel.ts). */
 function partsOf(set: LearnedSet, ids: readonly number[]): LearnedExample[][] {
-  const parts: LearnedExample[][] = [];
-  for (let k = 0; k < ids.length; k += PART_DIALOGUES) parts.push(ids.slice(k, k + PART_DIALOGUES).map((i) => set.get(i)));
-  return parts;
+  return dialogueParts(ids.map((i) => set.get(i)));
 }
 
 function devLoss(runner: BatchRunner, dev: LearnedSet, batch: number): { lm: number; state: number } {
@@ -194,7 +192,7 @@ function devLoss(runner: BatchRunner, dev: LearnedSet, batch: number): { lm: num
   // in batches (`lossBatch`: the same losses as one by one, bit for bit, however the batch is cut)
   for (let b = 0; b < dev.length; b += batch) {
     const ids = Array.from({ length: Math.min(batch, dev.length - b) }, (_, k) => b + k);
-    for (const l of runner.run(partsOf(dev, ids), false, batch)) {
+    for (const l of runner.run({ batch }, partsOf(dev, ids), false).flat()) {
       lm += l.lm;
       tokens += l.tokens;
       state += l.state;
@@ -238,8 +236,8 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
   let bestWeights = snapshot(params);
   const total = epochs * train.length;
   const threads = o.threads ?? 1;
-  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`threads must be a positive integer, got ${threads}`);
-  const runner = new BatchRunner(models, params, threads, Math.ceil(batch / PART_DIALOGUES));
+  for (const [name, v] of [['threads', threads], ['batch', batch]] as const) if (!Number.isInteger(v) || v < 1) throw new ConfigError(`${name} must be a positive integer, got ${v}`);
+  const runner = batchRunner(models, threads, Math.ceil(batch / PART_DIALOGUES));
   let done = 0;
   let step = 0;
   try {
@@ -256,7 +254,7 @@ export function trainAirModels(trainExamples: readonly AirExample[] | LearnedSet
         let state = 0;
         // LM gradients per token: scale each dialogue's sum by 1/tokens of the batch (approximately: of this dialogue × batch);
         // the batch in parts of 2 dialogues, each part's dialogues through each model together (`lossBatch`: one packed GRU run)
-        for (const l of runner.run(partsOf(train, ids), true, ids.length)) {
+        for (const l of runner.run({ batch: ids.length }, partsOf(train, ids), true).flat()) {
           lmSum += l.lm;
           tokSum += l.tokens;
           lm += l.lm;

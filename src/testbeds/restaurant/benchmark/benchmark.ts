@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, errorText, optionName } from '../../../core/errors.js';
 import { createRng } from '../../../core/rng.js';
 import { meanSd } from '../../../metrics/stats.js';
+import { restaurantModelsReady } from '../model-list.js';
 import { BENCHMARK_MODELS, BENCHMARK_TESTS, PAPER_MODELS, TABLE10_MODELS, VARIANT_MODELS, isLearnedModel, type BenchmarkModel } from './paper.js';
 import { hasTaskFiles, type BenchmarkSource, type TaskData } from './data.js';
 import { runOnWorkers } from './workers.js';
@@ -447,6 +448,8 @@ export async function runBenchmark(o: BenchmarkOptions, hooks: BenchmarkHooks = 
   const workers = Math.max(1, Math.min(o.workers ?? 1, mine.length));
   const queue = workers === 1 ? mine : [...mine].sort((a, b) => cellCost(b, o.profile.name) - cellCost(a, o.profile.name) || a.index - b.index);
   hooks.onPlan?.(queue);
+  // Its models (hcn) declared and loaded; a worker declares the lists of this thread and loads them (worker.ts).
+  await restaurantModelsReady();
   if (workers === 1) {
     let cached: { task: number; data: TaskData } | undefined;
     for (const cell of queue) {

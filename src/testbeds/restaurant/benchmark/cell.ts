@@ -5,8 +5,7 @@
 import type { Dialog } from '../../../core/dialog.js';
 import { accuracy } from '../../../metrics/ranking.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
-import { declareModels, trainModel, type TrainOptions } from '../../../rankers/registry.js';
-import { RESTAURANT_MODELS } from '../models.js';
+import { trainModel, type TrainOptions } from '../../../rankers/registry.js';
 import type { EpochReport } from '../../../train/loop.js';
 import { generateTaskData, loadTaskData, originalRestaurants, restaurantsOf, type BenchmarkSource, type SplitLimits, type TaskData } from './data.js';
 import { isLearnedModel, type BenchmarkModel, type BenchmarkTest } from './paper.js';
@@ -164,7 +163,6 @@ export function cellData(ctx: CellContext, task: number): TaskData {
 export function runCell(ctx: CellContext, data: TaskData, cell: BenchmarkCell, onEpoch?: (r: EpochReport) => void): CellResult {
   const { kind, opts } = trainerOf(cell.model, ctx.profile, cell.seed, cell.task);
   const learned = isLearnedModel(cell.model);
-  declareModels(RESTAURANT_MODELS); // its descriptor's list (hcn), also on a worker thread, which has not loaded the testbeds
   const trained = trainModel(kind, { train: data.train, dev: data.dev, candidates: data.candidates, kb: data.kb }, opts, { onEpoch });
   const te = performance.now();
   const rows = data.tests.map((ts): BenchmarkRow => {

@@ -10,9 +10,9 @@ import { readBabiCandidates } from '../../../formats/babi.js';
 import { generateRestaurants, MemoryKbStore } from '../kb.js';
 import { BABI_KB, readKb, restaurantsToKbFacts } from '../kb-dialects.js';
 import { SqliteKbStore } from '../kb-sqlite.js';
-import { isModelFile, resolveModelContent, createModel, declareModels } from '../../../rankers/registry.js';
+import { isModelFile, resolveModelContent, createModel } from '../../../rankers/registry.js';
 import { readModelFile, type ModelFileContent } from '../../../formats/model-file.js';
-import { DSTC2_MODELS, RESTAURANT_MODELS } from '../models.js';
+import { DSTC2_MODELS } from '../models.js';
 import { chatModelOf, type ChatModel } from './chat-model.js';
 import type { SessionKb } from './session.js';
 
@@ -82,7 +82,6 @@ export function setupBot(opts: BotSetupOptions, content?: ModelFileContent): Bot
     const candidates = opts.candidates === undefined ? file?.candidates : readBabiCandidates(opts.candidates).candidates;
     if (candidates && candidates.length === 0) throw new FormatError(opts.candidates as string, 1, 'no candidate');
     const ctx = { kb: restaurantsToKbFacts(kb.store.all(), kb.dialect), ...(candidates ? { candidates } : {}), ...(opts.allowCheckpoint ? { allowCheckpoint: true } : {}) };
-    declareModels(RESTAURANT_MODELS); // its descriptor's list; also on a session worker thread
     const model = file ? resolveModelContent(file, opts.model, ctx) : createModel(opts.model, ctx);
     return { model: chatModelOf(model, candidates ? { candidates } : {}), kb: { store: kb.store, dialect: kb.dialect }, kbSource: kb.source, close: () => kb.close() };
   } catch (e) {

@@ -112,8 +112,15 @@ export const USER_STYLES: readonly UserStyle[] = ['dataset', 'varied'];
 /** The names of `RestaurantEnvOptions` (internal): `make` refuses any other key. The record's type makes the compiler check the list is complete. */
 export const RESTAURANT_ENV_OPTIONS: readonly string[] = Object.keys({ maxTurns: true, seed: true, restaurants: true, kbSeed: true, userStyle: true } satisfies Record<keyof RestaurantEnvOptions, true>);
 
-/** The restaurant environments' family (internal): their options, the schema bounding them (`schemas/env-restaurant.schema.json`) and what a person sees of them (`person.ts`). */
-export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, schema: 'env-restaurant', person: restaurantPersonView };
+/** The restaurant dialogs' user turn that carries no words (the bot speaks twice in a row): bAbI's `<SILENCE>`, DSTC6's `<silence>`. */
+const SILENT_USER = /^<silence>$/i;
+
+/**
+ * The restaurant environments' family (internal): their options, the schema bounding them
+ * (`schemas/env-restaurant.schema.json`), what a person sees of them (`person.ts`) and their user
+ * turns that carry no words (`<SILENCE>`: never voiced, never asked of a person).
+ */
+export const RESTAURANT_FAMILY: EnvFamily = { options: RESTAURANT_ENV_OPTIONS, schema: 'env-restaurant', person: restaurantPersonView, wordless: (userText) => SILENT_USER.test(userText) };
 
 /** Everything that differs between the online environments (internal). */
 export interface OnlineSetting {

@@ -4,7 +4,7 @@
  * addresses. Letter case, punctuation, contractions, filler words and word order do not change
  * what is read.
  */
-import { normaliseChatText } from '../../../core/text.js';
+import { normaliseChatText } from '../chat-text.js';
 import type { Restaurant } from '../kb.js';
 import { ACTS, BOOKING_CUES, CONTRACTIONS, DATASET_OPENINGS, FILLERS, QUESTION_FORM, RECALL_CUES, SLOT_CUES, type AgentAct } from './lexicon.js';
 import type { CallSlot, InfoKind } from './goal.js';

@@ -13,6 +13,7 @@ import { babiDir, dstc6Dir, skipUnless, TASK_NAMES } from '../../../../test/shar
 import { createRulesBot } from './rules.js';
 import { extractSlots, understand } from './nlu.js';
 import { trackState } from './state.js';
+import { readBotAct } from './phrases.js';
 
 const u = (text: string): Turn => ({ speaker: 'user', text });
 const b = (text: string): Turn => ({ speaker: 'bot', text });
@@ -179,6 +180,22 @@ describe('rules state tracking', () => {
     const tst1Like = ['where should it be', 'ok let me look into some options for you'];
     assert.equal(tst1Like[argmax(ranker.rank(h2, tst1Like))], 'ok let me look into some options for you');
     assert.equal(createRulesBot({ restrictions: true }).respond(h2), 'do you have any dietary restrictions');
+  });
+
+  it('after its own apology or wait meets a silence (a person it did not understand), asks again what it needs: never waits on a silent user for good', () => {
+    const bot = createRulesBot();
+    // A request it cannot read, an apology, the user's silence → a question for a missing slot.
+    const h = [u('good morning'), b('hello what can i help you with today'), u('zzz qqq'), b("i am sorry, i don't have an answer to that question"), u('<SILENCE>')];
+    assert.equal(readBotAct(bot.respond(h)).kind, 'ask');
+    const asked = [u('hello'), b('hello what can i help you with today'), u('may i have a table with italian food'), b("i'm on it"), u('<SILENCE>'), b('where should it be'), u('zzz qqq'), b("i am sorry, i don't have an answer to that question"), u('<SILENCE>')];
+    assert.equal(createRulesBot().respond(asked), 'where should it be');
+    assert.equal(createRulesBot().respond([...asked, b('where should it be'), u('<SILENCE>')]), "whenever you're ready", 'its own question then silence: it waits, as before');
+    // DSTC6: a turn it cannot read is a wait; the silence after it → the question again.
+    const d = [u('hello'), b('hello what can i help you with today'), u('may i have a table in madrid with a romantic atmosphere'), b("i'm on it"), u('<silence>'), b('any preference on a type of cuisine'), u('zzz qqq'), b("whenever you're ready"), u('<silence>')];
+    assert.equal(createRulesBot().respond(d), 'any preference on a type of cuisine');
+    // Updating after the first api_call: an update it could not read, then silence → it asks for the updates again.
+    const up = [u('hello'), b('hello what can i help you with today'), u('can you book a table for two in rome in a cheap price range with italian food'), b("i'm on it"), u('<SILENCE>'), b('ok let me look into some options for you'), u('<SILENCE>'), b('api_call italian rome two cheap'), u('zzz qqq'), b("i am sorry, i don't have an answer to that question"), u('<SILENCE>')];
+    assert.equal(createRulesBot().respond(up), 'sure is there anything else to update');
   });
 
   it('is registered as `rules`', () => {

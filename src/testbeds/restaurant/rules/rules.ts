@@ -127,6 +127,15 @@ function afterSilence(st: DialogState, pb: Phrasebook, restrictions: boolean | u
       // The search found nothing (`api_call no result`): offer to change the request.
       if (st.noResult) return [pb.noResult];
       return [propose(st, pb)];
+    case 'wait':
+    case 'sorry':
+      // It missed the user's words (a person it did not understand) and the user says nothing more:
+      // ask again what it needs — the slot still missing, or the updates (after the first api_call,
+      // the proposals included: there the -v2 user says again what it said last) — rather than wait
+      // on a silent user until the turn limit (a person is never asked again while the user is silent).
+      if (st.updating) return [pb.updated];
+      if (pb.askOrder.some((slot) => slot !== 'restrictions' && st.slots[slot] === undefined)) return nextQuestion(st, pb, restrictions);
+      return [pb.wait];
     default:
       return [pb.wait];
   }

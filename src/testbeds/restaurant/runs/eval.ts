@@ -12,6 +12,7 @@ import { readBabiCandidates, readBabiDialogs, readBabiKb } from '../../../format
 import { accuracy } from '../../../metrics/ranking.js';
 import { evaluateDialogs } from '../../../rankers/evaluate-responses.js';
 import { checkModelName, createModel, isModelFile, resolveModelContent } from '../../../rankers/registry.js';
+import { restaurantModelsReady } from '../model-list.js';
 import { agreementIssueText, candidateCoverage, checkAgreements, kbCoverage, storedRestaurants, CANDIDATES_ADVICE, KB_ADVICE, STORED_KB_ADVICE } from '../agreement.js';
 import { checkAllowCheckpoint, checkContextOptions, modelArg } from '../model-context.js';
 import { defineRun, type RunDefinition, type RunParts, type RunPart } from '../../../runs/run.js';
@@ -91,6 +92,7 @@ function predictionLine(dialog: number, turn: number, prediction: string): strin
 }
 
 async function part(o: EvalOptions, shard: Shard | undefined, hooks: EvalHooks = {}): Promise<RunPart<EvalOptions>> {
+  await restaurantModelsReady(); // the models it may run (rules, hcn), declared and loaded
   checkModelName(o.model); // unknown name: fail before reading data
   const isFile = isModelFile(o.model);
   checkAllowCheckpoint(o.model, isFile, o.allowCheckpoint);
