@@ -550,7 +550,16 @@ const NAME_WORD = "[\\p{Lu}][\\p{L}]*(?:['\\-][\\p{L}]+)*";
 const NAME = `(${NAME_WORD}(?: ${NAME_WORD})+)`;
 const NAME_CUE = new RegExp(`(?:name is|[Ii]t's|[Tt]his is|I'm|I am)\\s+${NAME}`, 'u');
 const NAME_ALONE = new RegExp(`^${NAME}\\.?$`, 'u');
-/** A month's spellings a person writes (`september`, `sep`, `sept`, the data's `Sept`), lower case → the data's spelling. */
+/**
+ * A month's spellings a person writes (`september`, `sep`, `sept`, the data's `Sept`), lower case → the data's spelling.
+ *
+ * @example
+ * ```ts
+ * import { MONTH_SPELLINGS } from 'dialogym/airdialogue';
+ * MONTH_SPELLINGS['september']; // 'Sept'
+ * MONTH_SPELLINGS['sep']; // 'Sept'
+ * ```
+ */
 export const MONTH_SPELLINGS: Readonly<Record<string, string>> = (() => {
   const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
   const m: Record<string, string> = {};
