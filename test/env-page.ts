@@ -82,15 +82,17 @@ export function pageState(page: Page): Promise<SessionState> {
       ...(hint.hidden ? {} : { hint: text(hint) }),
       turns,
       waiting: ended ? 'ended' : 'person',
+      ...(!ended && !d.getElementById('wordless').hidden ? { wordless: true } : {}),
       ...(agentView ? { agentView } : {}),
       ...(tools ? { tools } : {}),
     } as SessionState;
   });
 }
 
-/** Types `move` in the input and sends it, or fills the tool's form and calls it; then waits for the page to settle. */
+/** Types `move` in the input and sends it ('' on a wordless turn: "Say nothing"), or fills the tool's form and calls it; then waits for the page to settle. */
 export async function pageSend(page: Page, move: string | ToolCall): Promise<void> {
-  if (typeof move === 'string') {
+  if (move === '' && (await page.isVisible('#wordless'))) await page.click('#pass');
+  else if (typeof move === 'string') {
     await page.fill('#text', move);
     await page.click('#send');
   } else {

@@ -4,7 +4,9 @@
  * against the built-in rules agent until the end screen says success; HTML typed is shown as text;
  * another person plays the agent, reading the dialog and the KB tables off the page and filling the
  * api_call form. Screenshots at 390 and 1280 px go to $DIALOGYM_ARTIFACTS/browser or
- * /tmp/shots (the layout: nothing wider than the screen).
+ * /tmp/shots (the layout: nothing wider than the screen). A wordless turn at 360 px: against an
+ * agent that waits (test/waiting-agent.ts), the page says the user has nothing new to say; "Say
+ * nothing" by keyboard lets it pass, words typed go on to success.
  */
 import { pageNewDialog, pageSettled } from './env-page.js';
 import { test, before, after } from 'node:test';
@@ -17,12 +19,14 @@ import '../src/index.js';
 import { launchChromium, noChromium, pageWithErrors } from './browser.js';
 import { createRng } from '../src/core/rng.js';
 import type { ToolSpec } from '../src/env/env.js';
+import type { AgentTransport } from '../src/agents/agent.js';
 import { openAgent } from '../src/evaluation/open.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes } from '../src/serve/env-routes.js';
 import type { SessionState, SessionTurn } from '../src/serve/env-session.js';
 import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { restaurantAgentPerson } from './serve-env-people.js';
+import { WAIT, waitingAgent } from './waiting-agent.js';
 
 const SHOTS = process.env.DIALOGYM_ARTIFACTS ? join(process.env.DIALOGYM_ARTIFACTS, 'browser') : '/tmp/shots';
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-serve-env-browser-'));
@@ -38,10 +42,11 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A listening server with the `--env` routes. */
-async function serve(role: 'user' | 'agent'): Promise<{ server: ChatServer; url: string }> {
+/** A listening server with the `--env` routes (restaurant-task5-v2; as the user, against the rules agent, or `agent` made of it). */
+async function serve(role: 'user' | 'agent', o: { firstSeed?: number; agent?: (rules: AgentTransport) => AgentTransport } = {}): Promise<{ server: ChatServer; url: string }> {
   const server = bareServer({});
-  registerEnvRoutes(server.app, { envId: 'restaurant-task5-v2', role, firstSeed: 5, webDir: defaultWebDir(), idleMs: 60_000, ...(role === 'user' ? { agent: await openAgent({ kind: 'builtin', name: 'rules' }) } : {}) });
+  const rules = role === 'user' ? await openAgent({ kind: 'builtin', name: 'rules' }) : undefined;
+  registerEnvRoutes(server.app, { envId: 'restaurant-task5-v2', role, firstSeed: o.firstSeed ?? 5, webDir: defaultWebDir(), idleMs: 60_000, ...(rules ? { agent: o.agent ? o.agent(rules) : rules } : {}) });
   return { server, url: await server.listen(0, '127.0.0.1') };
 }
 
@@ -61,9 +66,9 @@ function dialogOf(page: Page, role: 'user' | 'agent'): Promise<SessionTurn[]> {
   }, role);
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+async function shoot(page: Page, name: string, widths: readonly number[] = [390, 1280]): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : width === 360 ? 740 : 800 });
     const wide = await page.evaluate(() => {
       const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
       return d.documentElement.scrollWidth - d.documentElement.clientWidth;
@@ -89,8 +94,12 @@ test('as the user in the browser: the goal card and hint read off the page, the 
       assert.ok(card.lines.length > 0, 'a goal card');
       const hint = (await page.textContent('#hint')) ?? '';
       const agentSaid = (await dialogOf(page, 'user')).filter((t) => t.speaker === 'agent').at(-1)?.text ?? '';
-      await page.fill('#text', say(card, hint, agentSaid));
-      await page.click('#send');
+      // A turn where the simulated user says nothing new: let it pass, as it does.
+      if (await page.isVisible('#wordless')) await page.click('#pass');
+      else {
+        await page.fill('#text', say(card, hint, agentSaid));
+        await page.click('#send');
+      }
       await settled(page);
       if (turns === 3) await shoot(page, 'user-dialog');
     }
@@ -223,6 +232,69 @@ test('a reload resumes the tab\'s dialog (its turns, the person\'s turn); "New d
     await settled(page);
     assert.deepEqual(await dialogOf(page, 'user'), [], 'unknown to the server: a new dialog');
     assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+/** The agent's last words on the page. */
+async function lastAgentSaid(page: Page): Promise<string> {
+  return page.$$eval('#log li:not(.me):not(.kb):not(.notice)', (ls) => ls.at(-1)?.childNodes[1]?.textContent ?? '');
+}
+
+/** The goal card on the page. */
+async function pageCard(page: Page): Promise<{ title: string; lines: string[] }> {
+  return { title: (await page.textContent('#goal-title')) ?? '', lines: await page.$$eval('#goal-lines li', (ls) => ls.map((l) => l.textContent ?? '')) };
+}
+
+/** Types `text` and presses Enter; then waits for the page to settle. */
+async function typeEnter(page: Page, text: string): Promise<void> {
+  await page.fill('#text', text);
+  await page.press('#text', 'Enter');
+  await pageSettled(page);
+}
+
+test('a wordless turn at 360 px: the page says the user has nothing new to say; "Say nothing" by keyboard passes it, words typed go on to success', { skip: noChromium }, async () => {
+  const { server, url } = await serve('user', { firstSeed: 1, agent: waitingAgent });
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${url}/env`);
+    await pageSettled(page);
+    assert.equal(await page.isHidden('#wordless'), true, 'a normal turn');
+    const say = restaurantUserParticipant(createRng(7));
+    await typeEnter(page, say(await pageCard(page), (await page.textContent('#hint')) ?? '', await lastAgentSaid(page)));
+    const question = await lastAgentSaid(page);
+    const hint = (await page.textContent('#hint')) ?? '';
+    await typeEnter(page, 'hmm');
+    assert.equal(await lastAgentSaid(page), WAIT);
+    assert.equal(await page.isVisible('#wordless'), true, 'the silent turn is shown');
+    assert.equal(await page.textContent('#wordless p'), 'The user has nothing new to say this turn. Say something anyway, or let the turn pass.');
+    await shoot(page, 'wordless', [360]);
+    // The keyboard: from the input, Shift+Tab reaches "Say nothing"; Enter passes the turn.
+    await page.focus('#text');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id), 'pass');
+    const waits = (await page.$$eval('#log li', (ls) => ls.map((l) => l.childNodes[1]?.textContent))).filter((t) => t === WAIT).length;
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => [...(globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ childNodes: ArrayLike<{ textContent: string | null }> }> } }).document.querySelectorAll('#log li')].filter((l) => l.childNodes[1]?.textContent === "whenever you're ready").length > n, waits);
+    await pageSettled(page);
+    assert.equal(await page.isVisible('#wordless'), true, 'the agent waits again: still silent');
+    // Now the person speaks anyway: the agent reads it, the dialog goes on.
+    await typeEnter(page, say(await pageCard(page), hint, question));
+    assert.notEqual(await lastAgentSaid(page), WAIT);
+    let turns = 0;
+    while (await page.isHidden('#outcome')) {
+      assert.ok(turns++ < 60, 'the dialog ends');
+      if (await page.isVisible('#wordless')) {
+        await page.click('#pass');
+        await pageSettled(page);
+      } else await typeEnter(page, say(await pageCard(page), (await page.textContent('#hint')) ?? '', await lastAgentSaid(page)));
+    }
+    const outcome = await page.$$eval('#outcome p', (ps) => ps.map((p) => p.textContent ?? ''));
+    assert.match(outcome[0] ?? '', /^Success: /, outcome.join(' | '));
+    assert.deepEqual(errors, []);
   } finally {
     await page.close();
     await server.close();

@@ -58,6 +58,8 @@ export interface PageState {
   readonly goalCard?: GoalCard;
   readonly hint?: string;
   readonly turns: ReadonlyArray<{ speaker: string; text: string }>;
+  /** A turn where the simulated user says nothing new (empty text lets it pass). */
+  readonly wordless?: boolean;
   readonly outcome?: { success: boolean; lines: string[] };
 }
 
@@ -77,7 +79,8 @@ export async function playSession(base: string, code: string, o: { answer?: (suc
     if (state.waiting !== 'person') throw new Error(`session ${id}: waiting for ${state.waiting}`);
     if (o.stopAfterMessages !== undefined && sent >= o.stopAfterMessages) return seen;
     const agentSaid = [...state.turns].reverse().find((t) => t.speaker === 'agent')?.text ?? '';
-    const text = person(state.goalCard ?? { title: '', lines: [] }, state.hint, agentSaid);
+    // A turn where the simulated user says nothing new: the scripted person lets it pass, as the simulated user does.
+    const text = state.wordless ? '' : person(state.goalCard ?? { title: '', lines: [] }, state.hint, agentSaid);
     a = await call(base, 'POST', `/api/sessions/${id}/messages`, { code, body: { text } });
     seen.push(a);
     sent++;

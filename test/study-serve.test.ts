@@ -117,6 +117,8 @@ test('agents of other kinds through the HTTP API: dialogym\'s rule bot and an LL
       for (const p of made.participants) for (let i = 0; i < 2; i++) seen.push(...(await playSession(s.base, p.code, { person: (n) => restaurantUserParticipant(createRng(n).fork(p.code)) })));
       const r = studyReport(s.store);
       assert.deepEqual(r.agents.map((a) => [a.agent, a.dialogues, a.success]), [['rules', 2, 1], ['llm', 2, 1]]);
+      // The turns where the simulated user says nothing reach the participant (marked \`wordless\`; the scripted person lets them pass).
+      assert.ok(seen.some((x) => (x.body['state'] as { wordless?: unknown } | undefined)?.wordless === true), 'a wordless turn reaches the page');
       assert.ok(llm.stats.answered > 0);
       const everything = seen.map((a) => a.text + JSON.stringify([...a.headers])).join('\n').toLowerCase();
       for (const secret of ['secret-model-9', 'llm', llm.url.toLowerCase()]) assert.ok(!everything.includes(secret), `"${secret}" reaches the participant`);

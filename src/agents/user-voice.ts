@@ -5,7 +5,8 @@
  * phone…; the environment tells that act in the step's `info.userAct` where it has one) and the
  * environment alone judges the episode from its end state; the voice only replaces the words the
  * agent reads. The runner asks the voice for each new user turn of an observation (not for the
- * user turns that carry no words: the environment's `isWordlessTurn`) and shows the agent the
+ * user turns that carry no words, the environment's `isWordlessTurn`, unless the voice declares
+ * `speaksOnWordless`: a person may speak where the simulated user stays silent) and shows the agent the
  * observation with every user turn so replaced (`utterance` and the `user` turns of `history`); of
  * an environment whose observation shows only the user's latest `utterance` (KB-InfoBot), each
  * observation's utterance is a user turn.
@@ -35,6 +36,12 @@ export interface UserTurn {
   readonly agentAction: unknown;
   /** What the environment's user says (its template wording). */
   readonly template: string;
+  /**
+   * The environment's user says nothing new this turn (the environment's `isWordlessTurn`: the
+   * template is its wordless text). Asked only of a voice that declares `speaksOnWordless`; its
+   * answer '' lets the turn pass as the environment's wordless turn, words replace it.
+   */
+  readonly wordless?: boolean;
   /** The `info` of the reset or step that brought the turn (`userAct`: what the user does). */
   readonly info: Readonly<Record<string, unknown>>;
   /** The dialog before this turn, user turns in the voice's words. */
@@ -68,6 +75,12 @@ export interface UserVoiceSession {
  */
 export interface UserVoice {
   readonly name: string;
+  /**
+   * Whether the voice is asked for the user turns that carry no words too (`UserTurn.wordless`;
+   * a person, who may want to speak where the simulated user stays silent); default: it is not,
+   * and those turns stay the environment's.
+   */
+  readonly speaksOnWordless?: boolean;
   connect(lane: number): UserVoiceSession;
 }
 

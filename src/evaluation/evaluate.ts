@@ -189,7 +189,7 @@ function oneLine(message: string): string {
  * awaited); `agentFailed` when the agent's side failed (the connection is then replaced).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession, options?: string): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
+async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentConnection, episode: number, trial: number, seed: number, timeoutMs: number, voice?: UserVoiceSession, options?: string, onWordless = false): Promise<{ record: EpisodeRecord; agentFailed: boolean }> {
   const steps = episodeSteps<unknown, unknown>(env, { reset: { seed, variant: trial } });
   let it = steps.next();
   const r0 = it.done ? { obs: it.value.obs, info: it.value.resetInfo } : { obs: it.value.obs, info: it.value.info };
@@ -216,7 +216,7 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     };
     return { record: { ...record, ...more }, agentFailed };
   };
-  // The user's turns in the voice's words (all of them; those that carry no words, `isWordlessTurn`, as they are), and the observation so worded.
+  // The user's turns in the voice's words (all of them; those that carry no words, `isWordlessTurn`, as they are unless the voice speaks on them: `onWordless`), and the observation so worded.
   const said: string[] = [];
   /** The voice's words for one user turn, their tokens counted. */
   const ask = async (turn: UserTurn): Promise<string> => {
@@ -251,7 +251,10 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
       if (agentAction !== undefined) spoken.push({ speaker: 'bot', text: typeof agentAction === 'string' ? agentAction : JSON.stringify(agentAction) });
       const template = o.utterance;
       // An empty turn, or one that carries no words, is kept as it is (one entry per user turn, so that an exporter's replay lines up).
-      const words = template === '' || isWordlessTurn(envId, template) ? template : await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice() });
+      const silent = isWordlessTurn(envId, template);
+      const asked = template === '' || (silent && !onWordless) ? template : await ask({ env: envId, episode, trial, seed, turn: said.length, goal: r0.info['goal'], agentAction, template, info, history: spoken.slice(), ...(silent ? { wordless: true } : {}) });
+      // A voice asked on a wordless turn (`speaksOnWordless`) that says nothing lets it pass as the environment's.
+      const words = silent && asked === '' ? template : asked;
       said.push(words);
       spoken.push({ speaker: 'user', text: words });
       return { ...o, utterance: words };
@@ -260,13 +263,16 @@ async function playAgentEpisode(env: Env<any, any>, envId: string, conn: AgentCo
     const users = Array.isArray(history) ? history.filter((t) => t.speaker === 'user') : [];
     for (let k = said.length; k < users.length; k++) {
       const template = (users[k] as { text: string }).text;
-      if (isWordlessTurn(envId, template)) {
+      const silent = isWordlessTurn(envId, template);
+      if (silent && !onWordless) {
         said.push(template);
         continue;
       }
       const before = (withUserWords(o, said) as { history: Array<{ speaker: string; text: string }> }).history;
       const at = history.indexOf(users[k] as { speaker: string; text: string });
-      said.push(await ask({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never }));
+      const words = await ask({ env: envId, episode, trial, seed, turn: k, goal: r0.info['goal'], agentAction, template, info, history: before.slice(0, at) as never, ...(silent ? { wordless: true } : {}) });
+      // A voice asked on a wordless turn (`speaksOnWordless`) that says nothing lets it pass as the environment's.
+      said.push(silent && words === '' ? template : words);
     }
     return withUserWords(o, said);
   };
@@ -435,7 +441,7 @@ export async function evaluate(envId: string, agent: Agent | (() => Agent) | Age
         conn = transport.connect(index);
         open.add(conn);
       }
-      const { record, agentFailed } = await playAgentEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice, options);
+      const { record, agentFailed } = await playAgentEpisode(env, envId, conn, job.task, job.trial, seed + job.task, timeoutMs, voice, options, opts.userVoice?.speaksOnWordless === true);
       records[j] = record;
       if (!failed) opts.onFinish?.(record);
       if (agentFailed) {

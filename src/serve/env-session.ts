@@ -106,6 +106,12 @@ export interface SessionState {
   readonly turns: readonly SessionTurn[];
   /** Whose turn it is: the person's, the other side's, or nobody's (ended). */
   readonly waiting: 'person' | 'other' | 'ended';
+  /**
+   * Role `user`, the person's turn: the simulated user has nothing new to say this turn (the
+   * environment's wordless turn, e.g. after the agent asked to wait). The person may say
+   * something anyway, or send empty text to let the turn pass in silence.
+   */
+  readonly wordless?: true;
   /** What an agent sees besides the dialog (role `agent`). */
   readonly agentView?: readonly ViewSection[];
   /** The tools the person may call (role `agent`). */
@@ -292,6 +298,8 @@ export class EnvSession {
   private emitted = 0;
   private waiting: SessionState['waiting'] = 'other';
   private hint: string | undefined;
+  /** Role `user`: the person's turn is one where the simulated user says nothing (`SessionState.wordless`). */
+  private wordlessTurn = false;
   private agentView: readonly ViewSection[] | undefined;
   /** The person's last input, shown until the other side's answer brings it back in the dialog. */
   private pending: SessionTurn | undefined;
@@ -367,6 +375,7 @@ export class EnvSession {
       ...(this.hint !== undefined && this.waiting === 'person' ? { hint: this.hint } : {}),
       turns,
       waiting: this.waiting,
+      ...(this.wordlessTurn && this.waiting === 'person' ? { wordless: true as const } : {}),
       ...(this.o.role === 'agent' ? { agentView: this.agentView ?? [], tools: this.tools } : {}),
       ...(this.outcome ? { outcome: this.outcome } : {}),
     };
@@ -376,7 +385,8 @@ export class EnvSession {
    * The person's turn: text (either role) or a tool call (role `agent`). Resolves with the state
    * when the person is asked again or the episode ended. Sending when it is not the person's turn
    * is a StateError; empty text, a tool call of a user, or a tool call the tools refuse is an
-   * InputError (nothing is sent: the person may try again).
+   * InputError (nothing is sent: the person may try again) — except empty text on a wordless turn
+   * (`SessionState.wordless`), which lets it pass in silence.
    */
   async send(input: string | ToolCall): Promise<SessionState> {
     if (this.waiting === 'ended') throw new StateError('the dialog has ended: start a new one');
@@ -385,7 +395,7 @@ export class EnvSession {
     let value: string | ToolCall;
     if (typeof input === 'string') {
       value = personText(input, this.o.maxText);
-      if (value === '') throw new InputError('text is empty');
+      if (value === '' && !this.wordlessTurn) throw new InputError('text is empty');
     } else if (this.o.role === 'user') throw new InputError('a person playing the user writes text (tool calls are the agent\'s)');
     else if (!isToolCall(input)) throw new InputError('an action is text or a tool call {"tool": name, "arguments": {…}}');
     else {
@@ -400,7 +410,8 @@ export class EnvSession {
     }
     this.ask = undefined;
     clearTimeout(ask.timer);
-    this.pending = this.o.role === 'user' ? { speaker: 'user', text: value as string } : { speaker: 'agent', text: this.said.view(value) ?? actionText(value), ...(typeof value === 'string' ? {} : { tool: value }) };
+    this.wordlessTurn = false;
+    this.pending = value === '' ? undefined : this.o.role === 'user' ? { speaker: 'user', text: value as string } : { speaker: 'agent', text: this.said.view(value) ?? actionText(value), ...(typeof value === 'string' ? {} : { tool: value }) };
     this.waiting = 'other';
     this.hint = undefined;
     const next = this.changed.promise;
@@ -551,6 +562,8 @@ export class EnvSession {
   private personVoice(): UserVoice {
     return {
       name: 'person',
+      // A person may speak where the simulated user stays silent (after an agent that waits): asked on those turns too, '' passes them.
+      speaksOnWordless: true,
       connect: () => ({
         say: async (turn: UserTurn) => {
           if (this.abandonReason) throw this.abandonReason;
@@ -558,6 +571,7 @@ export class EnvSession {
           this.typed.add(turn.turn);
           // The step's info over the reset's: a hint may need the goal the card shows (KB-InfoBot's values).
           this.hint = this.o.free ? undefined : this.view.userHint?.({ ...this.resetInfo, ...turn.info });
+          this.wordlessTurn = turn.wordless === true;
           return { text: (await this.asked()) as string };
         },
       }),

@@ -156,6 +156,7 @@ function shownState(s: SessionState, hints: boolean): Record<string, unknown> {
   return {
     role: s.role,
     waiting: s.waiting,
+    ...(s.wordless ? { wordless: true } : {}),
     turns: s.turns.map(shownTurn),
     ...(s.goalCard ? { goalCard: shownCard(s.goalCard) } : {}),
     ...(s.hint !== undefined && hints ? { hint: cut(s.hint, 500) } : {}),

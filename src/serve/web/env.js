@@ -1,6 +1,7 @@
 // dialogym: a person in an environment's dialog (`dialogym serve --env <id>`), over /api/env/….
 // As the user: the goal card and, each turn, what the simulated user does now (the hint); you
-// write the user's words, the agent answers. As the agent: what an agent sees (KB results, tables)
+// write the user's words, the agent answers; on a turn where the simulated user says nothing new
+// (after an agent that waits) you may say something anyway, or let it pass ("Say nothing"). As the agent: what an agent sees (KB results, tables)
 // and the environment's tools as forms; the simulated user talks. At the end: the outcome in words.
 // No framework, no CDN; every string goes through textContent (never innerHTML).
 
@@ -13,6 +14,8 @@ const input = $('text');
 const sendButton = $('send');
 const status = $('status');
 const hint = $('hint');
+const wordless = $('wordless');
+const passButton = $('pass');
 const tools = $('tools');
 const toolSelect = $('tool');
 const toolDescription = $('tool-description');
@@ -106,8 +109,9 @@ function render() {
   const mine = s.waiting === 'person' && !busy;
   hint.hidden = !(s.hint && s.waiting === 'person');
   hint.textContent = s.hint || '';
+  wordless.hidden = !(s.wordless && s.waiting === 'person');
   renderTools(s.waiting === 'ended' ? [] : s.tools);
-  input.disabled = sendButton.disabled = callButton.disabled = !mine;
+  input.disabled = sendButton.disabled = callButton.disabled = passButton.disabled = !mine;
   endButton.disabled = s.waiting === 'ended';
   outcome.hidden = s.waiting !== 'ended';
   if (s.waiting === 'ended') {
@@ -195,10 +199,16 @@ async function send(body) {
 form.addEventListener('submit', async (ev) => {
   ev.preventDefault();
   const text = input.value;
-  if (text.trim() === '') return;
+  // Empty: nothing to send, except on a turn where the simulated user says nothing (Enter lets it pass, as "Say nothing").
+  if (text.trim() === '') {
+    if (state && state.wordless) await send({ text: '' });
+    return;
+  }
   input.value = '';
   if (!(await send({ text }))) input.value = text;
 });
+// A wordless turn: empty text lets it pass (the simulated user's silence goes to the agent).
+passButton.addEventListener('click', () => send({ text: '' }));
 toolSelect.addEventListener('change', renderToolForm);
 callButton.addEventListener('click', async () => {
   if (await send(toolArguments())) shownTools = '';

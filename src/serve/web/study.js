@@ -159,6 +159,9 @@ function showSession(s) {
   $('form').hidden = s.status !== 'open';
   $('text').disabled = !yours;
   $('send').disabled = !yours;
+  // A turn where the simulated user says nothing new: say something anyway, or let it pass (empty text).
+  $('wordless').hidden = !(yours && st?.wordless);
+  $('pass').disabled = !yours;
   renderTools(s.status === 'open' ? st?.tools : undefined, yours);
   const outcome = st?.outcome ?? s.outcome;
   const ended = s.status !== 'open';
@@ -177,6 +180,7 @@ async function send(input) {
   notice(null);
   $('text').disabled = true;
   $('send').disabled = true;
+  $('pass').disabled = true;
   for (const b of $('tools').querySelectorAll('button')) b.disabled = true;
   $('log').append(el('li', { class: 'waiting', text: '…' }));
   try {
@@ -214,7 +218,9 @@ $('form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const text = $('text').value.trim();
   if (text) void send({ text });
+  else if (current?.state?.wordless) void send({ text: '' }); // Enter on an empty line lets a silent turn pass
 });
+$('pass').addEventListener('click', () => void send({ text: '' }));
 
 $('next').addEventListener('click', async () => {
   notice(null);
