@@ -13,6 +13,9 @@ import { createRng } from '../src/core/rng.js';
 import type { Turn } from '../src/core/dialog.js';
 import { WAIT, waitingAgent } from './waiting-agent.js';
 import { openAgent } from '../src/evaluation/open.js';
+import { evaluate } from '../src/evaluation/evaluate.js';
+import { createAgent } from '../src/agents/registry.js';
+import type { UserTurn, UserVoice } from '../src/agents/user-voice.js';
 import { bareServer, defaultWebDir, type ChatServer } from '../src/serve/server.js';
 import { registerEnvRoutes } from '../src/serve/env-routes.js';
 import type { SessionState } from '../src/serve/env-session.js';
@@ -95,4 +98,32 @@ test('as the user against an agent that waits: the person is asked on the silent
   } finally {
     await server.close();
   }
+});
+
+test('evaluate: a voice that declares speaksOnWordless is asked on the wordless turns too (marked, the template the wordless text); \'\' passes them (the same records as a voice that is not asked), words replace them for the agent', async () => {
+  const asked: UserTurn[] = [];
+  const voice = (speaksOnWordless: boolean, onSilence: (t: UserTurn) => string): UserVoice => ({
+    name: 'echo',
+    speaksOnWordless,
+    connect: () => ({
+      say: async (t) => {
+        asked.push(t);
+        return { text: t.wordless ? onSilence(t) : t.template };
+      },
+    }),
+  });
+  const run = async (v: UserVoice) => JSON.stringify((await evaluate('restaurant-task5-v2', createAgent('rules'), { episodes: 3, seed: 4, userVoice: v })).records);
+  const plain = await run(voice(false, () => assert.fail('not asked')));
+  assert.equal(asked.some((t) => t.wordless !== undefined), false);
+  const normal = asked.length;
+  asked.length = 0;
+  assert.equal(await run(voice(true, () => '')), plain, "'' lets every wordless turn pass: the same records");
+  const silent = asked.filter((t) => t.wordless === true);
+  assert.equal(asked.length - silent.length, normal, 'the other turns asked as before');
+  assert.ok(silent.length > 0 && silent.every((t) => t.template === '<SILENCE>'), 'the wordless turns asked, their template the wordless text');
+  // Words on a wordless turn replace it in what the agent reads (and in the record's dialog).
+  const spoken = JSON.parse(await run(voice(true, (t) => (t.turn === silent[0]?.turn && t.episode === silent[0]?.episode ? 'sorry, go on' : '')))) as Array<{ observation: { history: Turn[] } }>;
+  const ep = silent[0]?.episode as number;
+  assert.ok(spoken[ep]?.observation.history.some((t) => t.speaker === 'user' && t.text === 'sorry, go on'));
+  process.stdout.write(`# evaluate restaurant-task5-v2, rules, 3 episodes: ${silent.length} wordless user turns asked of a speaksOnWordless voice (${normal} others)\n`);
 });
