@@ -29,7 +29,7 @@ const n = Number(process.argv[2] ?? 20);
 async function play(o: { envId: string; seed: number; role: 'user' | 'agent'; agent?: AgentTransport }, person: Person): Promise<boolean> {
   const s = await EnvSession.start({ ...o, agentTimeoutMs: 120_000, idleMs: 120_000, maxText: 500 });
   let state: SessionState = s.state();
-  for (let turns = 0; state.waiting === 'person' && turns < 200; turns++) state = await s.send(person(state));
+  for (let turns = 0; state.waiting === 'person' && turns < 200; turns++) state = await s.send(state.wordless ? '' : person(state)); // a silent turn: passed, as the simulated user does
   await s.close();
   return state.outcome?.success === true;
 }
