@@ -3,7 +3,9 @@
  * a scripted participant opens their link, reads the goal card, the suggestion and the agent's
  * words off the page and types its own sentences, to the end of two conversations of
  * infobot-medium-v1, answering the rating after each; HTML typed as a message shows as text; the
- * admin page opens with the token and counts the sessions; no horizontal scrolling at 390 px.
+ * admin page opens with the token and counts the sessions; no horizontal scrolling at 390 px. On
+ * restaurant-task5-v2 the turns where the simulated user says nothing reach the participant (a
+ * note, "Say nothing"; Enter on the empty line passes them), at 360 px.
  * Screenshots (participant at 390 and 1280 px, the end of a conversation, admin at 1280 and 390 px) go to $DIALOGYM_ARTIFACTS/study or
  * the temp folder's dialogym-study-screenshots.
  */
@@ -19,6 +21,8 @@ import { createStudy, StudyStore } from '../src/study/store.js';
 import { createStudyServer } from '../src/serve/study-server.js';
 import { infoBotPerson } from './study-serve-client.js';
 import { launchChromium, noChromium, pageWithErrors } from './browser.js';
+import { createRng } from '../src/core/rng.js';
+import { restaurantUserParticipant } from '../src/testbeds/restaurant/testing/person-user.js';
 import { skipUnlessSqlite } from './shared-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dialogym-study-browser-'));
@@ -40,13 +44,22 @@ const overflows = (page: Page): Promise<boolean> => page.evaluate(() => (globalT
 /** Waits until the person may write (or the conversation ended). */
 const yourTurn = (page: Page): Promise<unknown> => page.waitForFunction(() => !(globalThis as unknown as Dom).document.getElementById('end').hidden || !(globalThis as unknown as Dom).document.getElementById('send').disabled);
 
-/** Plays the conversation on the page to its end, as a person reading the card, the suggestion and the agent's words. */
-async function playOnPage(page: Page, code: string, number: number, shot?: (page: Page) => Promise<void>): Promise<string> {
-  const person = infoBotPerson(code, number);
+/**
+ * Plays the conversation on the page to its end, as a person reading the card, the suggestion and
+ * the agent's words (KB-InfoBot's person unless `person`); a turn where the simulated user says
+ * nothing new (the page's note) is let pass with Enter on the empty line, after `onWordless`.
+ */
+async function playOnPage(page: Page, code: string, number: number, shot?: (page: Page) => Promise<void>, o: { person?: (card: { title: string; lines: string[] }, hint: string | undefined, agentSaid: string) => string; onWordless?: (page: Page) => Promise<void> } = {}): Promise<string> {
+  const person = o.person ?? infoBotPerson(code, number);
   await page.getByTestId('start').click();
   for (let turn = 0; ; turn++) {
     await yourTurn(page);
     if (await page.getByTestId('end').isVisible()) break;
+    if (await page.getByTestId('wordless').isVisible()) {
+      await o.onWordless?.(page);
+      await page.getByTestId('input').press('Enter');
+      continue;
+    }
     const card = { title: (await texts(page, '#goal-title'))[0] ?? '', lines: await texts(page, '#goal-lines li') };
     const hint = ((await texts(page, '#hint'))[0] ?? '').replace(/^Suggestion: /, '');
     const agentSaid = (await texts(page, '#log li[data-speaker=agent] .text')).at(-1) ?? '';
@@ -191,6 +204,39 @@ test('the page tells a participant in one line when a restart set their conversa
     assert.deepEqual(await texts(page, '[data-testid=notice]'), ['This code is not one of this study: check the code (or the link) you were given and try again.']);
     assert.equal(await page.getByTestId('enter').isVisible(), true);
     assert.deepEqual(errors.filter((e) => !/status of 403/.test(e)), []);
+  } finally {
+    await context.close();
+    await server.close();
+    store.close();
+  }
+});
+
+test('restaurant-task5-v2 at 360 px: the turns where the simulated user says nothing show the note and "Say nothing"; Enter on the empty line passes them; the task is completed', { skip }, async () => {
+  const made = createStudy(join(tmp, 'silent'), studyConfig({ env: 'restaurant-task5-v2', agents: ['rules'], participants: 1, sessionsPerParticipant: 1, seed: 3 }));
+  const store = StudyStore.open(made.dir);
+  const server = createStudyServer(store);
+  const base = await server.listen(0, '127.0.0.1');
+  const context = await launchChromium(tmp);
+  mkdirSync(shots, { recursive: true });
+  try {
+    const { page, errors } = await pageWithErrors(context);
+    const code = made.participants[0]?.code as string;
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${base}/p/${code}`);
+    await page.getByTestId('start').waitFor();
+    let passed = 0;
+    const onWordless = async (p: Page): Promise<void> => {
+      if (passed++ > 0) return;
+      assert.equal((await texts(p, '#wordless p'))[0], 'The user has nothing new to say this turn. Say something anyway, or let the turn pass.');
+      assert.equal(await overflows(p), false, 'the participant page scrolls sideways at 360 px');
+      await p.screenshot({ path: join(shots, 'participant-wordless-360.png'), fullPage: true });
+    };
+    const person = restaurantUserParticipant(createRng(3));
+    const title = await playOnPage(page, code, 1, undefined, { person, onWordless });
+    assert.equal(title, 'Task completed');
+    assert.ok(passed > 0, 'the silent turns reached the participant');
+    assert.deepEqual(errors, []);
+    process.stdout.write(`# study page, restaurant-task5-v2 vs rules: ${passed} silent turns passed with Enter\n`);
   } finally {
     await context.close();
     await server.close();
