@@ -70,8 +70,9 @@ async function playOnPage(page: Page, code: string, number: number, shot?: (page
   return (await texts(page, '#end-title'))[0] ?? '';
 }
 
-test('a participant plays two conversations through the page, answers the rating; HTML shows as text; the admin page counts them; 390 px without sideways scrolling', { skip }, async () => {
-  const made = createStudy(join(tmp, 'study'), studyConfig({ env: 'infobot-medium-v1', agents: ['rl-soft', 'rule-soft'], participants: 2, sessionsPerParticipant: 3, seed: 2, questions: [{ id: 'satisfied', text: 'How satisfied are you with this conversation?', min: 1, max: 5 }] }));
+/** A study made of `config` in its folder `name`, served, and a browser page (its errors collected) for `fn`; all closed after. */
+async function withStudyPage(name: string, config: ReturnType<typeof studyConfig>, fn: (o: { made: ReturnType<typeof createStudy>; store: StudyStore; base: string; page: Page; errors: string[] }) => Promise<void>): Promise<void> {
+  const made = createStudy(join(tmp, name), config);
   const store = StudyStore.open(made.dir);
   const server = createStudyServer(store);
   const base = await server.listen(0, '127.0.0.1');
@@ -79,6 +80,16 @@ test('a participant plays two conversations through the page, answers the rating
   mkdirSync(shots, { recursive: true });
   try {
     const { page, errors } = await pageWithErrors(context);
+    await fn({ made, store, base, page, errors });
+  } finally {
+    await context.close();
+    await server.close();
+    store.close();
+  }
+}
+
+test('a participant plays two conversations through the page, answers the rating; HTML shows as text; the admin page counts them; 390 px without sideways scrolling', { skip }, async () => {
+  await withStudyPage('study', studyConfig({ env: 'infobot-medium-v1', agents: ['rl-soft', 'rule-soft'], participants: 2, sessionsPerParticipant: 3, seed: 2, questions: [{ id: 'satisfied', text: 'How satisfied are you with this conversation?', min: 1, max: 5 }] }), async ({ made, store, base, page, errors }) => {
     const code = made.participants[0]?.code as string;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/p/${code}`);
@@ -151,11 +162,7 @@ test('a participant plays two conversations through the page, answers the rating
     assert.equal(await overflows(page), false, 'the admin page scrolls sideways at 390 px');
     await page.screenshot({ path: join(shots, 'admin-390.png'), fullPage: true });
     assert.deepEqual(errors, []);
-  } finally {
-    await context.close();
-    await server.close();
-    store.close();
-  }
+  });
 });
 
 test('the page tells a participant in one line when a restart set their conversation aside and lets them start the next; a closed study shows no start button; a wrong typed code is answered for a typed code', { skip }, async () => {
@@ -212,14 +219,7 @@ test('the page tells a participant in one line when a restart set their conversa
 });
 
 test('restaurant-task5-v2 at 360 px: the turns where the simulated user says nothing show the note and "Say nothing"; Enter on the empty line passes them; the task is completed', { skip }, async () => {
-  const made = createStudy(join(tmp, 'silent'), studyConfig({ env: 'restaurant-task5-v2', agents: ['rules'], participants: 1, sessionsPerParticipant: 1, seed: 3 }));
-  const store = StudyStore.open(made.dir);
-  const server = createStudyServer(store);
-  const base = await server.listen(0, '127.0.0.1');
-  const context = await launchChromium(tmp);
-  mkdirSync(shots, { recursive: true });
-  try {
-    const { page, errors } = await pageWithErrors(context);
+  await withStudyPage('silent', studyConfig({ env: 'restaurant-task5-v2', agents: ['rules'], participants: 1, sessionsPerParticipant: 1, seed: 3 }), async ({ made, base, page, errors }) => {
     const code = made.participants[0]?.code as string;
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`${base}/p/${code}`);
@@ -237,9 +237,5 @@ test('restaurant-task5-v2 at 360 px: the turns where the simulated user says not
     assert.ok(passed > 0, 'the silent turns reached the participant');
     assert.deepEqual(errors, []);
     process.stdout.write(`# study page, restaurant-task5-v2 vs rules: ${passed} silent turns passed with Enter\n`);
-  } finally {
-    await context.close();
-    await server.close();
-    store.close();
-  }
+  });
 });
