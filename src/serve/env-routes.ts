@@ -11,7 +11,9 @@
  *
  * `state` is the session's {@link SessionState}: it never names the agent. A send returns once the
  * other side has answered, or after `waitMs` with `waiting: "other"` (the page then asks again with
- * `?wait=1`). Errors are one line of JSON `{error}` (the server's error handler): a bad body 400,
+ * `?wait=1`). On a turn where the simulated user says nothing (`state.wordless`) `{"text": ""}`
+ * lets it pass. Errors are one line of JSON `{error}` (the server's error handler): a bad body or
+ * empty text on another turn 400,
  * an unknown or expired session 404, a send out of turn 409, too many sessions 503. A session idle
  * longer than `idleMs` is dropped and its episode abandoned (its agent process ended).
  *
