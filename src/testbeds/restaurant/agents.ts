@@ -17,10 +17,10 @@ import { chatModelOf, type Conversation } from './chat/chat-model.js';
 import type { TestbedAgentFamily } from '../testbed.js';
 import type { AgentRequest } from '../../agents/protocol.js';
 
-function apiParams(tools: readonly ToolSpec[]): string[] {
-  const t = tools.find((x) => x.function.name === 'api_call');
-  const props = t?.function.parameters['properties'];
-  return props && typeof props === 'object' ? Object.keys(props) : [];
+/** The api_call tool's parameters by name (none without the tool). */
+function apiProperties(tools: readonly ToolSpec[]): Record<string, { enum?: unknown }> {
+  const props = tools.find((x) => x.function.name === 'api_call')?.function.parameters['properties'];
+  return props && typeof props === 'object' ? (props as Record<string, { enum?: unknown }>) : {};
 }
 
 /**
@@ -29,9 +29,9 @@ function apiParams(tools: readonly ToolSpec[]): string[] {
  * so that it reads them in any wording — a person's bare `london` or `London, please`.
  */
 export function rulesBotForTools(tools: readonly ToolSpec[]): RulesBot {
-  const params = apiParams(tools);
+  const props = apiProperties(tools);
+  const params = Object.keys(props);
   const dstc6 = params.includes('atmosphere');
-  const props = (tools.find((x) => x.function.name === 'api_call')?.function.parameters['properties'] ?? {}) as Record<string, { enum?: unknown }>;
   const kb = (['cuisine', 'location'] as const).flatMap((slot) => (Array.isArray(props[slot]?.enum) ? (props[slot].enum as unknown[]) : []).filter((v): v is string => typeof v === 'string').map((value) => ({ entity: '', attr: `R_${slot}`, value })));
   return createRulesBot({ dialect: dstc6 ? 'dstc6' : 'babi', restrictions: dstc6 ? params.includes('restrictions') : false, ...(kb.length > 0 ? { kb } : {}) });
 }
