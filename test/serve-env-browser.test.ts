@@ -50,6 +50,17 @@ async function serve(role: 'user' | 'agent', o: { firstSeed?: number; agent?: (r
   return { server, url: await server.listen(0, '127.0.0.1') };
 }
 
+/** Runs `body` on a new page (the page errors it saw collected in `errors`), then closes the page and `server`. */
+async function onPage(server: ChatServer, body: (page: Page, errors: string[]) => Promise<void>): Promise<void> {
+  const { page, errors } = await pageWithErrors(context);
+  try {
+    await body(page, errors);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
 /** The page after a turn: the person's turn again (input enabled: the reply has come), or the end screen. */
 const settled = pageSettled;
 
@@ -80,8 +91,7 @@ async function shoot(page: Page, name: string, widths: readonly number[] = [390,
 
 test('as the user in the browser: the goal card and hint read off the page, the outcome on the end screen', { skip: noChromium }, async () => {
   const { server, url } = await serve('user');
-  const { page, errors } = await pageWithErrors(context);
-  try {
+  await onPage(server, async (page, errors) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${url}/env`);
     await settled(page);
@@ -119,16 +129,12 @@ test('as the user in the browser: the goal card and hint read off the page, the 
     await page.waitForSelector('#outcome:not([hidden])');
     assert.equal(await page.textContent('#outcome p'), 'Abandoned: the dialog was ended before it was over.');
     assert.deepEqual(errors, []);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
 
 test('as the agent in the browser: the KB results as tables, the api_call through its form', { skip: noChromium }, async () => {
   const { server, url } = await serve('agent');
-  const { page, errors } = await pageWithErrors(context);
-  try {
+  await onPage(server, async (page, errors) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${url}/env`);
     await settled(page);
@@ -167,18 +173,14 @@ test('as the agent in the browser: the KB results as tables, the api_call throug
     assert.match(outcome[0] ?? '', /^Success: /, outcome.join(' | '));
     await shoot(page, 'agent-end');
     assert.deepEqual(errors, []);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
 
 test('as the agent of infobot-medium-v1 on a 360 px phone: the movie table (428 rows) scrolls in its own frame, its header kept; the dialog and the forms are a screen or two away, not 10,000 px', { skip: noChromium }, async () => {
   const server = bareServer({});
   registerEnvRoutes(server.app, { envId: 'infobot-medium-v1', role: 'agent', firstSeed: 1, webDir: defaultWebDir(), idleMs: 60_000 });
   const url = await server.listen(0, '127.0.0.1');
-  const { page, errors } = await pageWithErrors(context);
-  try {
+  await onPage(server, async (page, errors) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`${url}/env`);
     await settled(page);
@@ -200,16 +202,12 @@ test('as the agent of infobot-medium-v1 on a 360 px phone: the movie table (428 
     assert.ok(header < 4, `the header row stays at the top of the frame (${header} px off)`);
     await page.screenshot({ path: join(SHOTS, 'env-infobot-agent-360.png'), fullPage: true });
     assert.deepEqual(errors, []);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
 
 test('a reload resumes the tab\'s dialog (its turns, the person\'s turn); "New dialog" starts another; a dialog the server no longer has starts afresh', { skip: noChromium }, async () => {
   const { server, url } = await serve('user');
-  const { page, errors } = await pageWithErrors(context);
-  try {
+  await onPage(server, async (page, errors) => {
     await page.goto(`${url}/env`);
     await settled(page);
     await page.fill('#text', 'hello there');
@@ -232,10 +230,7 @@ test('a reload resumes the tab\'s dialog (its turns, the person\'s turn); "New d
     await settled(page);
     assert.deepEqual(await dialogOf(page, 'user'), [], 'unknown to the server: a new dialog');
     assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
 
 /** The agent's last words on the page. */
@@ -257,8 +252,7 @@ async function typeEnter(page: Page, text: string): Promise<void> {
 
 test('a wordless turn at 360 px: the page says the user has nothing new to say; "Say nothing" by keyboard passes it, words typed go on to success', { skip: noChromium }, async () => {
   const { server, url } = await serve('user', { firstSeed: 1, agent: waitingAgent });
-  const { page, errors } = await pageWithErrors(context);
-  try {
+  await onPage(server, async (page, errors) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`${url}/env`);
     await pageSettled(page);
@@ -295,8 +289,5 @@ test('a wordless turn at 360 px: the page says the user has nothing new to say; 
     const outcome = await page.$$eval('#outcome p', (ps) => ps.map((p) => p.textContent ?? ''));
     assert.match(outcome[0] ?? '', /^Success: /, outcome.join(' | '));
     assert.deepEqual(errors, []);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
